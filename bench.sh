@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# clbench in two commands:
+#   ./bench.sh             install what is missing, build, run the whole suite on the default device
+#   ./bench.sh test        install what is missing, build the -Werror and the sanitizer builds, run every test on PoCL
+#   ./bench.sh run ARGS    build if needed, then: clbench ARGS  (e.g. ./bench.sh run stream -t float)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Debian packages: what the build and the tests need.
+PKGS=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
+      libcsv-dev libinih-dev libcmocka-dev gnuplot-nox clang libclang-rt-dev)
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+install_missing() {
+  local missing=()
+  for p in "${PKGS[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "bench.sh: missing packages; as root run:" >&2
+    echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+    exit 2
+  fi
+  echo "bench.sh: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# build DIR [cmake options...]
+build() {
+  local dir=$1; shift
+  cmake -S . -B "$dir" "$@" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log" >&2; exit 3; }
+  cmake --build "$dir" -j "$JOBS" 2>&1 | grep -Ev '^\[ *[0-9]+%\]|^-- |Built target|Consolidate' >&2 || true
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "bench.sh: build in $dir failed" >&2; exit 3; }
+}
+
+cmd=${1:-all}
+case "$cmd" in
+  test)
+    install_missing
+    build build-test -DCMAKE_BUILD_TYPE=Debug -DCLBENCH_WERROR=ON
+    build build-asan -DCMAKE_BUILD_TYPE=Debug -DCLBENCH_WERROR=ON -DCLBENCH_SANITIZE=ON
+    status=0
+    echo "== tests: -Werror build ==" >&2
+    (cd build-test && ctest --output-on-failure -j "$JOBS") || status=1
+    echo "== tests: ASan+UBSan build ==" >&2
+    (cd build-asan && ctest --output-on-failure -j "$JOBS") || status=1
+    exit $status
+    ;;
+  run)
+    shift
+    install_missing
+    build build -DCMAKE_BUILD_TYPE=Release -DCLBENCH_TESTS=OFF
+    exec ./build/clbench "$@"
+    ;;
+  all)
+    install_missing
+    build build -DCMAKE_BUILD_TYPE=Release -DCLBENCH_TESTS=OFF
+    ./build/clbench list
+    exec ./build/clbench run all
+    ;;
+  -h|--help|help)
+    sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
+    ;;
+  *)
+    echo "bench.sh: unknown command '$cmd' (accepted: test, run ARGS..., or nothing)" >&2
+    exit 2
+    ;;
+esac

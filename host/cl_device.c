@@ -1,0 +1,320 @@
+/* Devices: discovery over all platforms, selection, context and queue, buffers. */
+#include "clb_cl.h"
+#include "clbench.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void str_info(cl_device_id d, cl_device_info what, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (clGetDeviceInfo(d, what, n, buf, NULL) != CL_SUCCESS)
+        buf[0] = 0;
+    buf[n - 1] = 0;
+    /* drivers pad some strings with blanks */
+    size_t len = strlen(buf);
+    while (len && isspace((unsigned char)buf[len - 1]))
+        buf[--len] = 0;
+    char *p = buf;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (p != buf)
+        memmove(buf, p, strlen(p) + 1);
+}
+
+static const char *type_name(cl_device_type t)
+{
+    if (t & CL_DEVICE_TYPE_GPU) return "gpu";
+    if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+    if (t & CL_DEVICE_TYPE_CPU) return "cpu";
+    return "other";
+}
+
+static void read_info(struct clb_devinfo *di)
+{
+    cl_device_id d = di->device;
+    str_info(d, CL_DEVICE_NAME, di->name, sizeof di->name);
+    str_info(d, CL_DEVICE_VENDOR, di->vendor, sizeof di->vendor);
+    str_info(d, CL_DRIVER_VERSION, di->driver, sizeof di->driver);
+    str_info(d, CL_DEVICE_VERSION, di->version, sizeof di->version);
+    clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof di->type, &di->type, NULL);
+    di->type_name = type_name(di->type);
+    clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof di->compute_units, &di->compute_units, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof di->clock_mhz, &di->clock_mhz, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof di->global_mem, &di->global_mem, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof di->max_alloc, &di->max_alloc, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof di->local_mem, &di->local_mem, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof di->cache_size, &di->cache_size, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof di->max_wg, &di->max_wg, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof di->max_wi, di->max_wi, NULL);
+    cl_device_fp_config fp = 0;
+    clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL);
+    char ext[4096];
+    str_info(d, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+    di->fp64 = fp != 0 || strstr(ext, "cl_khr_fp64") != NULL;
+}
+
+int clb_devices(struct clb_devinfo **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    cl_uint np = 0;
+    cl_int err = clGetPlatformIDs(0, NULL, &np);
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0)) {
+        clb_seterr("no OpenCL platform found (install pocl-opencl-icd for the CPU, or a GPU driver)");
+        return CLB_ECL;
+    }
+    CLB_CHECK(err, "clGetPlatformIDs");
+    cl_platform_id *plats = clb_xmalloc(np * sizeof *plats);
+    if (!plats)
+        return CLB_ESYS;
+    err = clGetPlatformIDs(np, plats, NULL);
+    if (err != CL_SUCCESS) {
+        free(plats);
+        CLB_CHECK(err, "clGetPlatformIDs");
+    }
+    struct clb_devinfo *v = NULL;
+    int count = 0;
+    for (cl_uint p = 0; p < np; p++) {
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || nd == 0)
+            continue; /* a platform without devices is not an error */
+        cl_device_id *ids = clb_xmalloc(nd * sizeof *ids);
+        void *nv = realloc(v, (size_t)(count + (int)nd) * sizeof *v);
+        if (!ids || !nv) {
+            free(ids);
+            free(nv ? nv : v);
+            free(plats);
+            clb_seterr("out of host memory listing devices");
+            return CLB_ESYS;
+        }
+        v = nv;
+        clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, ids, NULL);
+        char pname[128] = "";
+        clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+        pname[sizeof pname - 1] = 0;
+        for (cl_uint d = 0; d < nd; d++) {
+            struct clb_devinfo *di = &v[count];
+            memset(di, 0, sizeof *di);
+            di->index = count;
+            di->pidx = (int)p;
+            di->didx = (int)d;
+            di->platform = plats[p];
+            di->device = ids[d];
+            clb_strlcpy(di->platform_name, pname, sizeof di->platform_name);
+            read_info(di);
+            count++;
+        }
+        free(ids);
+    }
+    free(plats);
+    if (count == 0) {
+        free(v);
+        clb_seterr("no OpenCL device found on any platform");
+        return CLB_ECL;
+    }
+    *out = v;
+    *n = count;
+    return CLB_OK;
+}
+
+static int all_digits(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec)
+{
+    if (!spec || !*spec) {
+        static const cl_device_type order[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR,
+                                               CL_DEVICE_TYPE_CPU};
+        for (int o = 0; o < 3; o++)
+            for (int i = 0; i < n; i++)
+                if (devs[i].type & order[o])
+                    return i;
+        return n > 0 ? 0 : -1;
+    }
+    if (all_digits(spec)) {
+        long k = strtol(spec, NULL, 10);
+        if (k < n)
+            return (int)k;
+        clb_seterr("device index %s out of range (%d device%s: 0..%d; see 'clbench list')", spec, n,
+                   n == 1 ? "" : "s", n - 1);
+        return -1;
+    }
+    const char *colon = strchr(spec, ':');
+    if (colon && colon != spec && all_digits(colon + 1)) {
+        char pbuf[16];
+        size_t plen = (size_t)(colon - spec);
+        if (plen < sizeof pbuf) {
+            memcpy(pbuf, spec, plen);
+            pbuf[plen] = 0;
+            if (all_digits(pbuf)) {
+                int p = atoi(pbuf), d = atoi(colon + 1);
+                for (int i = 0; i < n; i++)
+                    if (devs[i].pidx == p && devs[i].didx == d)
+                        return i;
+                clb_seterr("no device %s (platform:device; see 'clbench list')", spec);
+                return -1;
+            }
+        }
+    }
+    static const struct { const char *name; cl_device_type t; } kinds[] = {
+        {"gpu", CL_DEVICE_TYPE_GPU}, {"cpu", CL_DEVICE_TYPE_CPU},
+        {"accelerator", CL_DEVICE_TYPE_ACCELERATOR}};
+    for (int k = 0; k < 3; k++)
+        if (clb_strieq(spec, kinds[k].name)) {
+            for (int i = 0; i < n; i++)
+                if (devs[i].type & kinds[k].t)
+                    return i;
+            clb_seterr("no %s device found (see 'clbench list')", kinds[k].name);
+            return -1;
+        }
+    for (int i = 0; i < n; i++)
+        if (clb_stristr(devs[i].name, spec))
+            return i;
+    clb_seterr("no device matches '%s' (accepted: an index, P:D, cpu, gpu, accelerator, or part "
+               "of a device name; see 'clbench list')",
+               spec);
+    return -1;
+}
+
+/* Defined in cl_program.c */
+void clb_progcache_free(struct clb_progcache *c);
+
+int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir)
+{
+    memset(d, 0, sizeof *d);
+    d->info = *info;
+    d->kernel_dir = kernel_dir;
+    cl_int err;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)info->platform, 0};
+    d->ctx = clCreateContext(props, 1, &info->device, NULL, NULL, &err);
+    CLB_CHECK(err, "clCreateContext");
+    d->queue = clCreateCommandQueue(d->ctx, info->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) {
+        clReleaseContext(d->ctx);
+        d->ctx = NULL;
+        CLB_CHECK(err, "clCreateCommandQueue");
+    }
+    return CLB_OK;
+}
+
+void clb_close(struct clb_device *d)
+{
+    clb_progcache_free(d->cache);
+    d->cache = NULL;
+    if (d->queue) {
+        clFinish(d->queue);
+        clReleaseCommandQueue(d->queue);
+    }
+    if (d->ctx)
+        clReleaseContext(d->ctx);
+    d->queue = NULL;
+    d->ctx = NULL;
+}
+
+int clb_fits(const struct clb_device *d, size_t largest, size_t total)
+{
+    if ((cl_ulong)largest > d->info.max_alloc) {
+        clb_seterr("buffer of %zu bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes)", largest,
+                   (unsigned long long)d->info.max_alloc);
+        return CLB_SKIP;
+    }
+    if ((cl_ulong)total > d->info.global_mem) {
+        clb_seterr("buffers of %zu bytes in all exceed CL_DEVICE_GLOBAL_MEM_SIZE (%llu bytes)",
+                   total, (unsigned long long)d->info.global_mem);
+        return CLB_SKIP;
+    }
+    return CLB_OK;
+}
+
+int clb_buffer(struct clb_device *d, cl_mem_flags flags, size_t bytes, cl_mem *out)
+{
+    *out = NULL;
+    int rc = clb_fits(d, bytes, bytes);
+    if (rc)
+        return rc;
+    cl_int err;
+    *out = clCreateBuffer(d->ctx, flags, bytes ? bytes : 1, NULL, &err);
+    if (err != CL_SUCCESS) {
+        *out = NULL;
+        clb_seterr("clCreateBuffer (%zu bytes): %s", bytes, clb_cl_errstr(err));
+        return CLB_ECL;
+    }
+    return CLB_OK;
+}
+
+int clb_args(cl_kernel k, ...)
+{
+    va_list ap;
+    va_start(ap, k);
+    cl_uint idx = 0;
+    for (;;) {
+        size_t sz = va_arg(ap, size_t);
+        if (sz == 0)
+            break;
+        const void *p = va_arg(ap, const void *);
+        cl_int err = clSetKernelArg(k, idx, sz, p);
+        if (err != CL_SUCCESS) {
+            va_end(ap);
+            clb_seterr("clSetKernelArg(%u): %s", idx, clb_cl_errstr(err));
+            return CLB_ECL;
+        }
+        idx++;
+    }
+    va_end(ap);
+    return CLB_OK;
+}
+
+int clb_launch(struct clb_device *d, cl_kernel k, cl_uint dims, const size_t *global,
+               const size_t *local, cl_event *ev)
+{
+    CLB_CHECK(clEnqueueNDRangeKernel(d->queue, k, dims, NULL, global, local, 0, NULL, ev),
+              "clEnqueueNDRangeKernel");
+    return CLB_OK;
+}
+
+int clb_poison(struct clb_device *d, cl_mem buf, size_t bytes)
+{
+    /* 0xFF bytes are a NaN in float and double: an unwritten element can
+     * never compare equal to a reference value. */
+    const unsigned char pattern = 0xFF;
+    CLB_CHECK(clEnqueueFillBuffer(d->queue, buf, &pattern, 1, 0, bytes, 0, NULL, NULL),
+              "clEnqueueFillBuffer");
+    CLB_CHECK(clFinish(d->queue), "clFinish");
+    return CLB_OK;
+}
+
+int clb_write(struct clb_device *d, cl_mem buf, const void *src, size_t bytes)
+{
+    CLB_CHECK(clEnqueueWriteBuffer(d->queue, buf, CL_TRUE, 0, bytes, src, 0, NULL, NULL),
+              "clEnqueueWriteBuffer");
+    return CLB_OK;
+}
+
+int clb_read(struct clb_device *d, cl_mem buf, void *dst, size_t bytes)
+{
+    CLB_CHECK(clEnqueueReadBuffer(d->queue, buf, CL_TRUE, 0, bytes, dst, 0, NULL, NULL),
+              "clEnqueueReadBuffer");
+    return CLB_OK;
+}
+
+int clb_event_seconds(cl_event first, cl_event last, double *seconds)
+{
+    cl_ulong start = 0, end = 0;
+    CLB_CHECK(clWaitForEvents(1, &last), "clWaitForEvents");
+    CLB_CHECK(clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL),
+              "clGetEventProfilingInfo(START)");
+    CLB_CHECK(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL),
+              "clGetEventProfilingInfo(END)");
+    *seconds = end > start ? (double)(end - start) * 1e-9 : 0.0;
+    return CLB_OK;
+}

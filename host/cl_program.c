@@ -1,0 +1,160 @@
+/* Programs: kernel sources (embedded or from --kernel-dir), built once per
+ * (file, options) and cached for the life of the device. */
+#include "clb_cl.h"
+#include "clbench.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct clb_progcache {
+    struct clb_progcache *next;
+    char *key;          /* "file\noptions" */
+    cl_program prog;
+};
+
+void clb_progcache_free(struct clb_progcache *c)
+{
+    while (c) {
+        struct clb_progcache *next = c->next;
+        clReleaseProgram(c->prog);
+        free(c->key);
+        free(c);
+        c = next;
+    }
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        clb_seterr("cannot read kernel source '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 16384;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                clb_seterr("out of host memory reading '%s'", path);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t k = fread(buf + len, 1, 4096, f);
+        len += k;
+        if (k < 4096)
+            break;
+    }
+    fclose(f);
+    buf[len] = 0;
+    return buf;
+}
+
+char *clb_load_source(const char *kernel_dir, const char *file)
+{
+    if (!kernel_dir || !*kernel_dir)
+        kernel_dir = getenv("CLBENCH_KERNEL_DIR");
+    if (kernel_dir && *kernel_dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.cl", kernel_dir, file);
+        return read_file(path);
+    }
+    const char *src = clb_embedded_source(file);
+    if (!src) {
+        clb_seterr("no kernel source '%s.cl' is embedded in this binary", file);
+        return NULL;
+    }
+    return clb_strdup(src);
+}
+
+static void print_build_log(cl_program prog, cl_device_id dev, const char *file,
+                            const char *options)
+{
+    size_t len = 0;
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+    char *log = len ? malloc(len + 1) : NULL;
+    if (log && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS) {
+        log[len] = 0;
+        fprintf(stderr, "clbench: build log of %s.cl (options: %s):\n%s\n", file, options, log);
+    }
+    free(log);
+}
+
+int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out)
+{
+    size_t klen = strlen(file) + strlen(options) + 2;
+    char *key = clb_xmalloc(klen);
+    if (!key)
+        return CLB_ESYS;
+    snprintf(key, klen, "%s\n%s", file, options);
+    for (struct clb_progcache *c = d->cache; c; c = c->next)
+        if (strcmp(c->key, key) == 0) {
+            free(key);
+            *out = c->prog;
+            return CLB_OK;
+        }
+    char *common = clb_load_source(d->kernel_dir, "common");
+    char *src = common ? clb_load_source(d->kernel_dir, file) : NULL;
+    if (!src) {
+        free(common);
+        free(key);
+        return CLB_EUSAGE;
+    }
+    const char *parts[2] = {common, src};
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(d->ctx, 2, parts, NULL, &err);
+    free(common);
+    free(src);
+    if (err != CL_SUCCESS) {
+        free(key);
+        CLB_CHECK(err, "clCreateProgramWithSource");
+    }
+    /* -cl-std is not passed: 1.2 C is what every driver compiles by default. */
+    double t0 = clb_now();
+    err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE)
+            print_build_log(prog, d->info.device, file, options);
+        clReleaseProgram(prog);
+        free(key);
+        clb_seterr("clBuildProgram(%s.cl, %s): %s", file, options, clb_cl_errstr(err));
+        return CLB_ECL;
+    }
+    clb_debug("built %s.cl [%s] in %.2f s\n", file, options, clb_now() - t0);
+    struct clb_progcache *c = malloc(sizeof *c);
+    if (!c) {
+        clReleaseProgram(prog);
+        free(key);
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    c->key = key;
+    c->prog = prog;
+    c->next = d->cache;
+    d->cache = c;
+    *out = prog;
+    return CLB_OK;
+}
+
+int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
+               cl_kernel *out)
+{
+    cl_program prog;
+    *out = NULL;
+    int rc = clb_program(d, file, options, &prog);
+    if (rc)
+        return rc;
+    cl_int err;
+    *out = clCreateKernel(prog, name, &err);
+    if (err != CL_SUCCESS) {
+        *out = NULL;
+        clb_seterr("clCreateKernel(%s in %s.cl): %s", name, file, clb_cl_errstr(err));
+        return CLB_ECL;
+    }
+    return CLB_OK;
+}

@@ -1,0 +1,141 @@
+/* `clbench list` and `clbench profiles`. */
+#include "clb_cli.h"
+#include "clb_workload.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+int clb_exit_status(int rc)
+{
+    switch (rc) {
+    case CLB_OK: case CLB_SKIP: return CLB_EXIT_OK;
+    case CLB_FAIL: return CLB_EXIT_FAILED;
+    case CLB_EUSAGE: return CLB_EXIT_USAGE;
+    default: return CLB_EXIT_ERROR;
+    }
+}
+
+int clb_load_profiles_for(const char *platforms_dir, struct clb_profiles *ps)
+{
+    return clb_profiles_load(clb_profiles_dir(platforms_dir), ps);
+}
+
+/* Both subcommands take only --platforms-dir. */
+static int parse_simple(int argc, char **argv, const char **platforms_dir)
+{
+    static const struct option opts[] = {{"platforms-dir", required_argument, 0, 'L'},
+                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c == 'L') {
+            *platforms_dir = optarg;
+        } else if (c == 'h') {
+            printf("usage: clbench %s [--platforms-dir DIR]\n", argv[0]);
+            return -1;
+        } else {
+            clb_die_msg("%s: unknown option '%s'", argv[0], argv[optind - 1]);
+            return CLB_EUSAGE;
+        }
+    }
+    if (optind < argc) {
+        clb_die_msg("%s: unexpected argument '%s'", argv[0], argv[optind]);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+int clb_cmd_list(int argc, char **argv)
+{
+    const char *pdir = NULL;
+    int rc = parse_simple(argc, argv, &pdir);
+    if (rc)
+        return rc < 0 ? 0 : clb_exit_status(rc);
+    struct clb_profiles ps;
+    if ((rc = clb_load_profiles_for(pdir, &ps))) {
+        clb_die_msg("%s", clb_lasterr());
+        return clb_exit_status(rc);
+    }
+    struct clb_devinfo *devs;
+    int n;
+    if ((rc = clb_devices(&devs, &n))) {
+        clb_die_msg("%s", clb_lasterr());
+        clb_profiles_free(&ps);
+        return clb_exit_status(rc);
+    }
+    int def = clb_select_device(devs, n, NULL);
+    printf("%-3s %-5s %-12s %-44s %9s %5s %6s  %-16s %s\n", "#", "P:D", "type", "device",
+           "memory", "CUs", "MHz", "profile", "platform");
+    for (int i = 0; i < n; i++) {
+        const struct clb_devinfo *d = &devs[i];
+        const struct clb_profile *p = clb_profiles_match(&ps, d);
+        char pd[16], mem[32];
+        snprintf(pd, sizeof pd, "%d:%d", d->pidx, d->didx);
+        snprintf(mem, sizeof mem, "%.1f GB", (double)d->global_mem / 1e9);
+        printf("%-3d %-5s %-12s %-44.44s %9s %5u %6u  %-16s %s%s\n", i, pd, d->type_name, d->name,
+               mem, d->compute_units, d->clock_mhz, p ? p->id : "generic", d->platform_name,
+               i == def ? "  (default)" : "");
+    }
+    free(devs);
+    clb_profiles_free(&ps);
+    return 0;
+}
+
+static void fmt_num(char *buf, size_t n, double v, const char *fmt)
+{
+    if (isnan(v))
+        clb_strlcpy(buf, "-", n);
+    else
+        snprintf(buf, n, fmt, v);
+}
+
+int clb_cmd_profiles(int argc, char **argv)
+{
+    const char *pdir = NULL;
+    int rc = parse_simple(argc, argv, &pdir);
+    if (rc)
+        return rc < 0 ? 0 : clb_exit_status(rc);
+    struct clb_profiles ps;
+    if ((rc = clb_load_profiles_for(pdir, &ps))) {
+        clb_die_msg("%s", clb_lasterr());
+        return clb_exit_status(rc);
+    }
+    printf("%-16s %-28s %5s %7s %10s %9s %9s %9s\n", "profile", "device", "CUs", "MHz", "peak GB/s",
+           "SP GFl/s", "DP GFl/s", "L2 KB");
+    for (size_t i = 0; i < ps.n; i++) {
+        const struct clb_profile *p = &ps.v[i];
+        char f[6][32];
+        fmt_num(f[0], 32, p->compute_units, "%.0f");
+        fmt_num(f[1], 32, p->core_clock_mhz, "%.0f");
+        fmt_num(f[2], 32, p->peak_bandwidth_gbs, "%.1f");
+        fmt_num(f[3], 32, p->peak_gflops_sp, "%.0f");
+        fmt_num(f[4], 32, p->peak_gflops_dp, "%.0f");
+        fmt_num(f[5], 32, p->l2_kb, "%.0f");
+        printf("%-16s %-28.28s %5s %7s %10s %9s %9s %9s\n", p->id, p->name, f[0], f[1], f[2], f[3],
+               f[4], f[5]);
+    }
+    printf("(%zu profiles from %s)\n", ps.n, clb_profiles_dir(pdir));
+    clb_profiles_free(&ps);
+    return 0;
+}
+
+int clb_workload_help(const char *name, FILE *out)
+{
+    const struct clb_workload *wl = clb_workload_find(name);
+    if (!wl)
+        return CLB_EUSAGE;
+    fprintf(out, "%s: %s\n\n", wl->name, wl->summary);
+    fprintf(out, "types:  %s (default %s)\n", wl->dtypes ? wl->dtypes : "(none)",
+            wl->default_dtypes ? wl->default_dtypes : "-");
+    fprintf(out, "sizes:  %s\n", wl->size_help);
+    fprintf(out, "parameters (--param KEY=VALUE; profile [tuning] %s.KEY overrides the default):\n",
+            wl->name);
+    if (!wl->params || !wl->params->key)
+        fprintf(out, "  (none)\n");
+    for (const struct clb_param_def *p = wl->params; p && p->key; p++)
+        fprintf(out, "  %-14s %s%s%s%s\n", p->key, p->help, p->def[0] ? " [default " : "",
+                p->def, p->def[0] ? "]" : "");
+    return CLB_OK;
+}

@@ -1,0 +1,66 @@
+/* clbench: entry point and subcommand dispatch. */
+#include "clb_cli.h"
+#include "clb_workload.h"
+
+#include <string.h>
+
+/* Subcommands, one line each. */
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+} commands[] = {
+    {"list", clb_cmd_list, "platforms and devices, flat index, type, memory, matched profile"},
+    {"profiles", clb_cmd_profiles, "the profiles found, with their peak figures"},
+    {"run", clb_cmd_run, "run WORKLOAD[,WORKLOAD...]|all [options]"},
+};
+#define NCOMMANDS (sizeof commands / sizeof *commands)
+
+static void usage(FILE *f)
+{
+    fprintf(f, "clbench %s: OpenCL memory and memory-bound kernel benchmarks\n\n"
+               "usage: clbench COMMAND [options]\n",
+            CLB_VERSION);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  clbench %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "  clbench WORKLOAD --help  a workload's parameters and defaults\n"
+               "  clbench --help | --version\n\nworkloads:\n");
+    for (int i = 0; clb_workloads[i]; i++)
+        fprintf(f, "  %-10s %s\n", clb_workloads[i]->name, clb_workloads[i]->summary);
+    fprintf(f, "\nrun options: clbench run --help. Exit status: 0 ok, 1 validation failed, "
+               "2 bad usage or input, 3 OpenCL or system error.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLB_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return CLB_EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        printf("clbench %s\n", CLB_VERSION);
+        return CLB_EXIT_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    if (clb_workload_find(cmd)) {
+        if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+            clb_workload_help(cmd, stdout);
+            return CLB_EXIT_OK;
+        }
+        clb_die_msg("did you mean 'clbench run %s'? ('clbench %s --help' lists its parameters)", cmd,
+                    cmd);
+        return CLB_EXIT_USAGE;
+    }
+    char known[512] = "";
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        clb_appendf(known, sizeof known, "%s%s", i ? ", " : "", commands[i].name);
+    clb_die_msg("unknown command '%s' (known: %s; or a workload name with --help)", cmd, known);
+    return CLB_EXIT_USAGE;
+}

@@ -1,0 +1,258 @@
+/* Parsing of counts, sizes, integer lists and key=value parameters. */
+#include "clb_params.h"
+#include "clbench.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int clb_parse_count(const char *s, size_t *out)
+{
+    if (!s || !*s || !isdigit((unsigned char)*s))
+        return CLB_EUSAGE;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno)
+        return CLB_EUSAGE;
+    if (end[0] == '^') {                    /* 2^28 */
+        char *e2;
+        unsigned long long p = strtoull(end + 1, &e2, 10);
+        if (e2 == end + 1 || *e2 || p > 62 || v < 2)
+            return CLB_EUSAGE;
+        unsigned long long r = 1;
+        for (unsigned long long i = 0; i < p; i++) {
+            if (r > UINT64_MAX / v)
+                return CLB_EUSAGE;
+            r *= v;
+        }
+        *out = (size_t)r;
+        return CLB_OK;
+    }
+    unsigned long long mul = 1;
+    if (*end) {
+        switch (toupper((unsigned char)*end)) {
+        case 'K': mul = 1ULL << 10; break;
+        case 'M': mul = 1ULL << 20; break;
+        case 'G': mul = 1ULL << 30; break;
+        default: return CLB_EUSAGE;
+        }
+        if (end[1])
+            return CLB_EUSAGE;
+    }
+    if (v > UINT64_MAX / mul)
+        return CLB_EUSAGE;
+    *out = (size_t)(v * mul);
+    return CLB_OK;
+}
+
+int clb_parse_dims(const char *s, int ndims, struct clb_size *out, char *err, size_t errlen)
+{
+    static const char *const shapes[] = {"", "N", "NxM", "NxMxK", "LxxLyxLzxLt"};
+    memset(out, 0, sizeof *out);
+    char buf[128];
+    if (!s || strlen(s) >= sizeof buf) {
+        snprintf(err, errlen, "bad size '%s' (expected %s)", s ? s : "", shapes[ndims]);
+        return CLB_EUSAGE;
+    }
+    clb_strlcpy(buf, s, sizeof buf);
+    int k = 0;
+    char *save = NULL;
+    size_t total = 1;
+    for (char *tok = strtok_r(buf, "xX", &save); tok; tok = strtok_r(NULL, "xX", &save)) {
+        size_t v;
+        if (k >= ndims || clb_parse_count(tok, &v) != CLB_OK || v == 0) {
+            snprintf(err, errlen, "bad size '%s' (expected %s%s, extents >= 1)", s,
+                     ndims == 4 ? "LxLyLzLt, e.g. 16x16x16x8" : shapes[ndims],
+                     ndims == 1 ? ", e.g. 1048576, 16M or 2^24" : "");
+            return CLB_EUSAGE;
+        }
+        out->d[k++] = v;
+        if (total > SIZE_MAX / v) {
+            snprintf(err, errlen, "size '%s' is too large", s);
+            return CLB_EUSAGE;
+        }
+        total *= v;
+    }
+    if (k != ndims || s[strlen(s) - 1] == 'x') {
+        snprintf(err, errlen, "bad size '%s' (expected %d extent%s separated by 'x'%s)", s, ndims,
+                 ndims > 1 ? "s" : "", ndims == 4 ? ", e.g. 16x16x16x8" : "");
+        return CLB_EUSAGE;
+    }
+    out->ndims = ndims;
+    out->total = total;
+    return CLB_OK;
+}
+
+static int parse_long(const char *s, const char *end, long *out)
+{
+    if (s == end)
+        return -1;
+    char tmp[32];
+    size_t n = (size_t)(end - s);
+    if (n >= sizeof tmp)
+        return -1;
+    memcpy(tmp, s, n);
+    tmp[n] = 0;
+    size_t v;
+    if (tmp[0] == '-') {
+        if (clb_parse_count(tmp + 1, &v) != CLB_OK)
+            return -1;
+        *out = -(long)v;
+        return 0;
+    }
+    if (clb_parse_count(tmp, &v) != CLB_OK || v > (size_t)LONG_MAX)
+        return -1;
+    *out = (long)v;
+    return 0;
+}
+
+int clb_parse_int_list(const char *s, long lo, long hi, long *out, int max, char *err,
+                       size_t errlen)
+{
+    int n = 0;
+    const char *p = s;
+    if (!s || !*s)
+        goto bad;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        if (!e)
+            e = p + strlen(p);
+        const char *dots = NULL;
+        for (const char *q = p; q + 1 < e; q++)
+            if (q[0] == '.' && q[1] == '.') { dots = q; break; }
+        long a, b, step = 1;
+        int geometric = 0;
+        if (dots) {
+            const char *colon = memchr(dots, ':', (size_t)(e - dots));
+            const char *bend = colon ? colon : e;
+            if (parse_long(p, dots, &a) || parse_long(dots + 2, bend, &b))
+                goto bad;
+            if (colon) {
+                const char *st = colon + 1;
+                if (*st == '*') { geometric = 1; st++; }
+                if (parse_long(st, e, &step) || step < (geometric ? 2 : 1))
+                    goto bad;
+            }
+            if (b < a || (geometric && a < 1))
+                goto bad;
+        } else {
+            if (parse_long(p, e, &a))
+                goto bad;
+            b = a;
+        }
+        for (long v = a; v <= b; v = geometric ? v * step : v + step) {
+            if (v < lo || v > hi) {
+                snprintf(err, errlen, "value %ld in '%s' is out of range (accepted: %ld..%ld)", v, s,
+                         lo, hi);
+                return -1;
+            }
+            if (n >= max) {
+                snprintf(err, errlen, "too many values in '%s' (at most %d)", s, max);
+                return -1;
+            }
+            out[n++] = v;
+            if (v == b)
+                break;
+        }
+        p = *e ? e + 1 : e;
+    }
+    if (n == 0)
+        goto bad;
+    return n;
+bad:
+    snprintf(err, errlen,
+             "bad list '%s' (accepted: integers, lists 1,2,4, ranges 1..8, geometric 1..64:*2)",
+             s ? s : "");
+    return -1;
+}
+
+int clb_kvlist_add(struct clb_kvlist *l, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv || !eq[1]) {
+        clb_seterr("bad --param '%s' (expected KEY=VALUE)", kv);
+        return CLB_EUSAGE;
+    }
+    void *nv = realloc(l->v, (l->n + 1) * sizeof *l->v);
+    if (!nv) {
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    l->v = nv;
+    size_t klen = (size_t)(eq - kv);
+    char *key = clb_xmalloc(klen + 1);
+    char *val = clb_strdup(eq + 1);
+    if (!key || !val) {
+        free(key);
+        free(val);
+        return CLB_ESYS;
+    }
+    memcpy(key, kv, klen);
+    key[klen] = 0;
+    /* A later --param of the same key replaces the earlier one. */
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i].key, key) == 0) {
+            free(l->v[i].value);
+            l->v[i].value = val;
+            free(key);
+            return CLB_OK;
+        }
+    l->v[l->n].key = key;
+    l->v[l->n].value = val;
+    l->v[l->n].used = 0;
+    l->n++;
+    return CLB_OK;
+}
+
+const char *clb_kvlist_get(const struct clb_kvlist *l, const char *key)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i].key, key) == 0)
+            return l->v[i].value;
+    return NULL;
+}
+
+void clb_kvlist_free(struct clb_kvlist *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].key);
+        free(l->v[i].value);
+    }
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+char **clb_split(const char *s, int *n)
+{
+    int count = 1;
+    for (const char *p = s; *p; p++)
+        count += *p == ',';
+    size_t len = strlen(s) + 1;
+    char **v = clb_xmalloc((size_t)(count + 1) * sizeof *v + len);
+    if (!v)
+        return NULL;
+    char *buf = (char *)(v + count + 1);
+    memcpy(buf, s, len);
+    int k = 0;
+    char *p = buf;
+    for (;;) {
+        char *e = strchr(p, ',');
+        if (e)
+            *e = 0;
+        while (*p == ' ')
+            p++;
+        if (*p)
+            v[k++] = p;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    v[k] = NULL;
+    *n = k;
+    return v;
+}

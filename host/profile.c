@@ -1,0 +1,366 @@
+/* Device profiles: the INI files of platforms/, read with inih, matched to devices. */
+#define _GNU_SOURCE
+#include "clb_profile.h"
+#include "clb_cl.h"
+#include "clb_params.h"
+#include "clbench.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef CLB_SOURCE_DIR
+#define CLB_SOURCE_DIR "."
+#endif
+#ifndef CLB_DATA_DIR
+#define CLB_DATA_DIR "/usr/local/share/clbench"
+#endif
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *clb_profiles_dir(const char *explicit_dir)
+{
+    if (explicit_dir)
+        return explicit_dir; /* checked by the loader, which names it */
+    const char *env = getenv("CLBENCH_PLATFORMS");
+    if (env && *env)
+        return env;
+    if (is_dir(CLB_SOURCE_DIR "/platforms"))
+        return CLB_SOURCE_DIR "/platforms";
+    if (is_dir(CLB_DATA_DIR "/platforms"))
+        return CLB_DATA_DIR "/platforms";
+    return NULL;
+}
+
+/* ---- parsing ---------------------------------------------------------- */
+
+struct numkey { const char *section, *key; size_t offset; };
+#define NK(sec, field) {sec, #field, offsetof(struct clb_profile, field)}
+static const struct numkey numkeys[] = {
+    NK("device", match_compute_units), NK("device", match_clock_mhz),
+    NK("device", compute_units),       NK("device", core_clock_mhz),
+    NK("device", memory_clock_mhz),    NK("device", bus_width_bits),
+    NK("device", memory_gb),           NK("device", peak_bandwidth_gbs),
+    NK("device", peak_gflops_sp),      NK("device", peak_gflops_dp),
+    NK("device", l2_kb),               NK("device", local_mem_kb),
+    NK("device", tdp_w),               NK("memory", partitions),
+    NK("memory", partition_width_bytes),
+};
+struct strkey { const char *key; size_t offset; };
+#define SK(field) {#field, offsetof(struct clb_profile, field)}
+static const struct strkey strkeys[] = {SK(name), SK(vendor), SK(architecture), SK(memory),
+                                        SK(match), SK(match_platform)};
+/* Keys accepted and kept for documentation only. */
+static const char *const infokeys[] = {"boost_clock_mhz", "memory_type", "notes", "pcie",
+                                       "channels", NULL};
+
+struct parse_state {
+    struct clb_profile *p;
+    char reason[256];
+    int seen_device;
+};
+
+static int add_kv(struct clb_kv **v, size_t *n, const char *key, const char *value)
+{
+    void *nv = realloc(*v, (*n + 1) * sizeof **v);
+    if (!nv)
+        return -1;
+    *v = nv;
+    (*v)[*n].key = clb_strdup(key);
+    (*v)[*n].value = clb_strdup(value);
+    (*n)++;
+    return 0;
+}
+
+static int on_ini(void *user, const char *section, const char *key, const char *value)
+{
+    struct parse_state *ps = user;
+    struct clb_profile *p = ps->p;
+    if (strcmp(section, "tuning") == 0) {
+        if (!strchr(key, '.') || key[0] == '.') {
+            snprintf(ps->reason, sizeof ps->reason,
+                     "tuning key '%s' must be <workload>.<parameter>", key);
+            return 0;
+        }
+        return add_kv(&p->tuning, &p->ntuning, key, value) == 0;
+    }
+    if (strcmp(section, "model") == 0)
+        return add_kv(&p->model, &p->nmodel, key, value) == 0;
+    if (strcmp(section, "device") != 0 && strcmp(section, "memory") != 0) {
+        snprintf(ps->reason, sizeof ps->reason,
+                 "unknown section [%s] (known: device, memory, tuning, model)", section);
+        return 0;
+    }
+    if (strcmp(section, "device") == 0)
+        ps->seen_device = 1;
+    for (size_t i = 0; i < sizeof numkeys / sizeof *numkeys; i++) {
+        if (strcmp(numkeys[i].section, section) || strcmp(numkeys[i].key, key))
+            continue;
+        char *end;
+        errno = 0;
+        double v = strtod(value, &end);
+        while (*end == ' ')
+            end++;
+        if (end == value || *end || errno || v < 0) {
+            snprintf(ps->reason, sizeof ps->reason, "%s = '%s' is not a non-negative number", key,
+                     value);
+            return 0;
+        }
+        *(double *)((char *)p + numkeys[i].offset) = v;
+        return 1;
+    }
+    if (strcmp(section, "device") == 0) {
+        for (size_t i = 0; i < sizeof strkeys / sizeof *strkeys; i++)
+            if (strcmp(strkeys[i].key, key) == 0) {
+                char **slot = (char **)((char *)p + strkeys[i].offset);
+                free(*slot);
+                *slot = clb_strdup(value);
+                return 1;
+            }
+        for (int i = 0; infokeys[i]; i++)
+            if (strcmp(infokeys[i], key) == 0)
+                return 1;
+    }
+    snprintf(ps->reason, sizeof ps->reason, "unknown key '%s' in [%s]", key, section);
+    return 0;
+}
+
+static void profile_init(struct clb_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    double *nums[] = {&p->match_compute_units, &p->match_clock_mhz, &p->compute_units,
+                      &p->core_clock_mhz,      &p->memory_clock_mhz, &p->bus_width_bits,
+                      &p->memory_gb,           &p->peak_bandwidth_gbs, &p->peak_gflops_sp,
+                      &p->peak_gflops_dp,      &p->l2_kb,           &p->local_mem_kb,
+                      &p->tdp_w,               &p->partitions,      &p->partition_width_bytes};
+    for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
+        *nums[i] = NAN;
+}
+
+int clb_profile_parse_file(const char *path, struct clb_profile *p)
+{
+    profile_init(p);
+    struct parse_state ps = {.p = p};
+    int line = ini_parse(path, on_ini, &ps);
+    if (line < 0) {
+        clb_seterr("%s: cannot read profile: %s", path, strerror(errno));
+        clb_profile_free(p);
+        return CLB_EUSAGE;
+    }
+    if (line > 0) {
+        clb_seterr("%s:%d: %s", path, line, ps.reason[0] ? ps.reason : "malformed line");
+        clb_profile_free(p);
+        return CLB_EUSAGE;
+    }
+    if (!ps.seen_device || !p->name) {
+        clb_seterr("%s: profile has no [device] section with a name", path);
+        clb_profile_free(p);
+        return CLB_EUSAGE;
+    }
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    p->id = clb_strdup(base);
+    char *dot = strrchr(p->id, '.');
+    if (dot)
+        *dot = 0;
+    p->path = clb_strdup(path);
+    return CLB_OK;
+}
+
+void clb_profile_free(struct clb_profile *p)
+{
+    char *strs[] = {p->id, p->path, p->name, p->vendor, p->architecture, p->memory, p->match,
+                    p->match_platform};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+        free(strs[i]);
+    for (size_t i = 0; i < p->ntuning; i++) {
+        free(p->tuning[i].key);
+        free(p->tuning[i].value);
+    }
+    for (size_t i = 0; i < p->nmodel; i++) {
+        free(p->model[i].key);
+        free(p->model[i].value);
+    }
+    free(p->tuning);
+    free(p->model);
+    memset(p, 0, sizeof *p);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int clb_profiles_load(const char *dir, struct clb_profiles *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!dir) {
+        clb_seterr("no profile directory found (use --platforms-dir or CLBENCH_PLATFORMS)");
+        return CLB_EUSAGE;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        clb_seterr("cannot open profile directory '%s': %s", dir, strerror(errno));
+        return CLB_EUSAGE;
+    }
+    char **names = NULL;
+    size_t nn = 0;
+    struct dirent *e;
+    int rc = CLB_OK;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".ini") || e->d_name[0] == '.')
+            continue;
+        void *nv = realloc(names, (nn + 1) * sizeof *names);
+        if (!nv) { rc = CLB_ESYS; break; }
+        names = nv;
+        names[nn++] = clb_strdup(e->d_name);
+    }
+    closedir(d);
+    if (nn)
+        qsort(names, nn, sizeof *names, cmp_name);
+    out->v = calloc(nn ? nn : 1, sizeof *out->v);
+    if (!out->v)
+        rc = CLB_ESYS;
+    for (size_t i = 0; i < nn && rc == CLB_OK; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        struct clb_profile *p = &out->v[out->n];
+        if ((rc = clb_profile_parse_file(path, p)))
+            break;
+        out->n++;
+        for (size_t j = 0; j + 1 < out->n; j++)
+            if (clb_strieq(out->v[j].name, p->name)) {
+                clb_seterr("%s: duplicate profile name '%s' (also in %s)", path, p->name,
+                           out->v[j].path);
+                rc = CLB_EUSAGE;
+                break;
+            }
+    }
+    for (size_t i = 0; i < nn; i++)
+        free(names[i]);
+    free(names);
+    if (rc == CLB_ESYS)
+        clb_seterr("out of host memory reading profiles");
+    if (rc)
+        clb_profiles_free(out);
+    return rc;
+}
+
+void clb_profiles_free(struct clb_profiles *ps)
+{
+    for (size_t i = 0; i < ps->n; i++)
+        clb_profile_free(&ps->v[i]);
+    free(ps->v);
+    ps->v = NULL;
+    ps->n = 0;
+}
+
+const struct clb_profile *clb_profiles_find(const struct clb_profiles *ps, const char *id)
+{
+    for (size_t i = 0; i < ps->n; i++)
+        if (clb_strieq(ps->v[i].id, id) || clb_strieq(ps->v[i].name, id))
+            return &ps->v[i];
+    return NULL;
+}
+
+/* Length of the longest match substring found in the name, 0 if none. */
+static size_t match_len(const char *match, const char *name)
+{
+    int n;
+    char **subs = clb_split(match, &n);
+    size_t best = 0;
+    for (int i = 0; subs && i < n; i++)
+        if (clb_stristr(name, subs[i]) && strlen(subs[i]) > best)
+            best = strlen(subs[i]);
+    free(subs);
+    return best;
+}
+
+const struct clb_profile *clb_profiles_match(const struct clb_profiles *ps,
+                                             const struct clb_devinfo *dev)
+{
+    const struct clb_profile *best = NULL;
+    size_t best_len = 0;
+    int best_extra = -1;
+    for (size_t i = 0; i < ps->n; i++) {
+        const struct clb_profile *p = &ps->v[i];
+        if (!p->match)
+            continue;
+        size_t len = match_len(p->match, dev->name);
+        if (!len)
+            continue;
+        if (p->match_platform && !clb_stristr(dev->platform_name, p->match_platform))
+            continue;
+        /* Generic names (every Xeon Phi reports one) are told apart by
+         * compute units and clock. */
+        int extra = 0;
+        if (!isnan(p->match_compute_units)) {
+            if ((double)dev->compute_units != p->match_compute_units)
+                continue;
+            extra++;
+        }
+        if (!isnan(p->match_clock_mhz)) {
+            if (fabs((double)dev->clock_mhz - p->match_clock_mhz) > 0.02 * p->match_clock_mhz)
+                continue;
+            extra++;
+        }
+        if (extra > best_extra || (extra == best_extra && len > best_len)) {
+            best = p;
+            best_len = len;
+            best_extra = extra;
+        }
+    }
+    return best;
+}
+
+void clb_profile_generic(struct clb_profile *p, const struct clb_devinfo *dev)
+{
+    profile_init(p);
+    p->id = clb_strdup("generic");
+    p->name = clb_strdup(dev->name);
+    p->vendor = clb_strdup(dev->vendor);
+    p->compute_units = dev->compute_units;
+    p->core_clock_mhz = dev->clock_mhz ? (double)dev->clock_mhz : NAN;
+    p->memory_gb = (double)dev->global_mem / 1e9;
+    p->l2_kb = dev->cache_size ? (double)dev->cache_size / 1024.0 : NAN;
+    p->local_mem_kb = (double)dev->local_mem / 1024.0;
+}
+
+const char *clb_profile_tuning(const struct clb_profile *p, const char *workload, const char *key)
+{
+    if (!p)
+        return NULL;
+    size_t wl = strlen(workload);
+    for (size_t i = 0; i < p->ntuning; i++) {
+        const char *k = p->tuning[i].key;
+        if (strncmp(k, workload, wl) == 0 && k[wl] == '.' && strcmp(k + wl + 1, key) == 0)
+            return p->tuning[i].value;
+    }
+    return NULL;
+}
+
+const char *clb_profile_model(const struct clb_profile *p, const char *key)
+{
+    if (!p)
+        return NULL;
+    for (size_t i = 0; i < p->nmodel; i++)
+        if (strcmp(p->model[i].key, key) == 0)
+            return p->model[i].value;
+    return NULL;
+}
+
+double clb_profile_peak_gflops(const struct clb_profile *p, const char *dtype)
+{
+    if (!p)
+        return NAN;
+    return (dtype && strncmp(dtype, "double", 6) == 0) ? p->peak_gflops_dp : p->peak_gflops_sp;
+}

@@ -1,0 +1,49 @@
+/* Statistics of repeated timings. */
+#include "clb_stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void clb_stats_compute(const double *t, size_t n, struct clb_stats *s)
+{
+    if (n == 0) {
+        s->min = s->median = s->mean = s->max = s->stddev = NAN;
+        return;
+    }
+    double *v = malloc(n * sizeof *v);
+    if (!v) { /* fall back to unsorted stats without a median */
+        s->median = NAN;
+    } else {
+        memcpy(v, t, n * sizeof *v);
+        qsort(v, n, sizeof *v, cmp_double);
+        s->median = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+        free(v);
+    }
+    double sum = 0, lo = t[0], hi = t[0];
+    for (size_t i = 0; i < n; i++) {
+        sum += t[i];
+        if (t[i] < lo) lo = t[i];
+        if (t[i] > hi) hi = t[i];
+    }
+    s->min = lo;
+    s->max = hi;
+    s->mean = sum / (double)n;
+    double ss = 0;
+    for (size_t i = 0; i < n; i++)
+        ss += (t[i] - s->mean) * (t[i] - s->mean);
+    s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+}
+
+double clb_rate(double count, double seconds)
+{
+    if (!(seconds > 0) || !(count > 0))
+        return NAN;
+    return count / seconds;
+}

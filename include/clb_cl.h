@@ -1,0 +1,105 @@
+/* clbench OpenCL layer: device discovery and selection, context and queue,
+ * programs built from the embedded kernel sources, checked buffers. */
+#ifndef CLB_CL_H
+#define CLB_CL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <stddef.h>
+
+/* Name of an OpenCL error code: "CL_OUT_OF_RESOURCES", or "CL error -9999". */
+const char *clb_cl_errstr(cl_int err);
+
+/* Check an OpenCL call: on failure record "<what>: <CL_NAME>" and return CLB_ECL. */
+#define CLB_CHECK(call, what)                                                   \
+    do {                                                                        \
+        cl_int clb_err_ = (call);                                               \
+        if (clb_err_ != CL_SUCCESS) {                                           \
+            clb_seterr("%s: %s", (what), clb_cl_errstr(clb_err_));              \
+            return CLB_ECL;                                                     \
+        }                                                                       \
+    } while (0)
+
+/* What clbench needs to know about a device, read once. */
+struct clb_devinfo {
+    int index;                    /* flat index over all platforms */
+    int pidx, didx;               /* platform and device index (P:D) */
+    cl_platform_id platform;
+    cl_device_id device;
+    char platform_name[128];
+    char name[128];
+    char vendor[128];
+    char driver[64];
+    char version[128];            /* CL_DEVICE_VERSION */
+    cl_device_type type;
+    const char *type_name;        /* "gpu", "cpu", "accelerator", "other" */
+    cl_uint compute_units;
+    cl_uint clock_mhz;
+    cl_ulong global_mem;
+    cl_ulong max_alloc;
+    cl_ulong local_mem;
+    cl_ulong cache_size;          /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE */
+    size_t max_wg;
+    size_t max_wi[3];
+    int fp64;                     /* double supported */
+};
+
+/* All devices of all platforms, flat-indexed. Returns CLB_OK or an error. */
+int clb_devices(struct clb_devinfo **out, int *n);
+
+/* Select by SPEC: NULL (default order gpu, accelerator, cpu), a flat index,
+ * "P:D", "cpu|gpu|accelerator", or a case-insensitive name substring.
+ * Returns the index into devs or -1 with an error message. */
+int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec);
+
+/* A device opened for work. */
+struct clb_device {
+    struct clb_devinfo info;
+    cl_context ctx;
+    cl_command_queue queue;      /* in order, profiling enabled */
+    const char *kernel_dir;      /* NULL: embedded sources */
+    struct clb_progcache *cache;
+};
+
+int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir);
+void clb_close(struct clb_device *d);
+
+/* Build cl/<file>.cl (with cl/common.cl in front) with the given -D options.
+ * Programs are cached per (file, options) for the life of the device; the
+ * caller does not release them. On a build failure the build log is printed
+ * on stderr and CLB_ECL returned. */
+int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out);
+/* clb_program + clCreateKernel; the caller releases the kernel. */
+int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
+               cl_kernel *out);
+
+/* A buffer of `bytes`, refused with one clear line when it exceeds
+ * CL_DEVICE_MAX_MEM_ALLOC_SIZE or the global memory (then CLB_SKIP). */
+int clb_buffer(struct clb_device *d, cl_mem_flags flags, size_t bytes, cl_mem *out);
+/* Does a set of allocations fit? CLB_OK or CLB_SKIP with the reason recorded. */
+int clb_fits(const struct clb_device *d, size_t largest, size_t total);
+
+/* Set kernel arguments: pairs of (size, pointer), terminated by 0. */
+int clb_args(cl_kernel k, ...);
+
+/* Enqueue an ND-range; local may be NULL. */
+int clb_launch(struct clb_device *d, cl_kernel k, cl_uint dims, const size_t *global,
+               const size_t *local, cl_event *ev);
+
+/* Fill a buffer with a byte pattern (poison) and wait. */
+int clb_poison(struct clb_device *d, cl_mem buf, size_t bytes);
+/* Blocking write / read. */
+int clb_write(struct clb_device *d, cl_mem buf, const void *src, size_t bytes);
+int clb_read(struct clb_device *d, cl_mem buf, void *dst, size_t bytes);
+
+/* Seconds between START of first and END of last (both complete). */
+int clb_event_seconds(cl_event first, cl_event last, double *seconds);
+
+/* Embedded kernel sources (generated at build time). */
+const char *clb_embedded_source(const char *file);
+/* Load the source of cl/<file>.cl from kernel_dir or the embedded copy;
+ * returns a malloc'd string or NULL with an error. */
+char *clb_load_source(const char *kernel_dir, const char *file);
+
+#endif

@@ -1,0 +1,37 @@
+/* Parsing of command-line values: counts, sizes, lists, ranges, key=value. */
+#ifndef CLB_PARAMS_H
+#define CLB_PARAMS_H
+
+#include <stddef.h>
+
+/* A problem size: up to 4 extents. "1000x3000" -> {2, {1000,3000}}. */
+struct clb_size {
+    int ndims;
+    size_t d[4];
+    size_t total;   /* product */
+};
+
+/* An unsigned count: "4096", "16K", "1M", "1G" (binary), "2^28". */
+int clb_parse_count(const char *s, size_t *out);
+/* A size of exactly ndims extents (1..4) separated by 'x'; each a count >= 1.
+ * On error fills err. */
+int clb_parse_dims(const char *s, int ndims, struct clb_size *out, char *err, size_t errlen);
+
+/* An integer list: "1,2,4", "1..8" (step 1), "1..64:*2" (geometric),
+ * mixtures "1,3,8..10". Values must lie in [lo, hi]. Returns count or -1. */
+int clb_parse_int_list(const char *s, long lo, long hi, long *out, int max, char *err,
+                       size_t errlen);
+
+/* One --param KEY=VALUE store. */
+struct clb_kvlist {
+    struct { char *key, *value; int used; } *v;
+    size_t n;
+};
+int clb_kvlist_add(struct clb_kvlist *l, const char *kv); /* CLB_EUSAGE if no '=' */
+const char *clb_kvlist_get(const struct clb_kvlist *l, const char *key);
+void clb_kvlist_free(struct clb_kvlist *l);
+
+/* Split a comma list into a NULL-terminated array of strings (one allocation). */
+char **clb_split(const char *s, int *n);
+
+#endif

@@ -1,0 +1,58 @@
+/* Device profiles (the INI files of platforms/), read with inih. */
+#ifndef CLB_PROFILE_H
+#define CLB_PROFILE_H
+
+#include <stddef.h>
+
+struct clb_devinfo;
+
+struct clb_kv { char *key, *value; };
+
+/* Every numeric figure is NAN when the profile does not know it. */
+struct clb_profile {
+    char *id;              /* file stem: "h100_sxm"; "generic" for query-built */
+    char *path;            /* the file it came from; NULL for generic */
+    char *name, *vendor, *architecture, *memory;
+    char *match;           /* comma-separated name substrings */
+    char *match_platform;  /* optional platform substring */
+    double match_compute_units, match_clock_mhz;  /* optional, for generic names */
+    double compute_units, core_clock_mhz, memory_clock_mhz, bus_width_bits;
+    double memory_gb;
+    double peak_bandwidth_gbs, peak_gflops_sp, peak_gflops_dp;
+    double l2_kb, local_mem_kb, tdp_w;
+    double partitions, partition_width_bytes;
+    struct clb_kv *tuning; size_t ntuning;  /* "workload.key" -> value */
+    struct clb_kv *model; size_t nmodel;    /* model parameters */
+};
+
+struct clb_profiles {
+    struct clb_profile *v;
+    size_t n;
+};
+
+/* Directory search order: explicit dir, $CLBENCH_PLATFORMS, the source tree,
+ * the install prefix. Returns the first that exists, or NULL. */
+const char *clb_profiles_dir(const char *explicit_dir);
+
+/* Load every *.ini of dir. CLB_OK, or CLB_EUSAGE with "file:line: reason". */
+int clb_profiles_load(const char *dir, struct clb_profiles *out);
+/* Parse one file into p (exposed for tests). */
+int clb_profile_parse_file(const char *path, struct clb_profile *p);
+void clb_profiles_free(struct clb_profiles *ps);
+void clb_profile_free(struct clb_profile *p);
+
+const struct clb_profile *clb_profiles_find(const struct clb_profiles *ps, const char *id);
+/* The profile matching a device (name substrings, then CUs/clock where the
+ * profile asks for them), or NULL. */
+const struct clb_profile *clb_profiles_match(const struct clb_profiles *ps,
+                                             const struct clb_devinfo *dev);
+/* A profile built from device queries only; peaks stay NAN. */
+void clb_profile_generic(struct clb_profile *p, const struct clb_devinfo *dev);
+
+/* [tuning] "<workload>.<key>" or [model] "<key>", NULL when absent. */
+const char *clb_profile_tuning(const struct clb_profile *p, const char *workload, const char *key);
+const char *clb_profile_model(const struct clb_profile *p, const char *key);
+/* Peak flops for a type ("double" -> dp, others sp); NAN when unknown. */
+double clb_profile_peak_gflops(const struct clb_profile *p, const char *dtype);
+
+#endif

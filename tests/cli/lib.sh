@@ -1,0 +1,69 @@
+# Shared by the CLI tests (sourced). CTest sets CLBENCH (the binary) and
+# CLBENCH_SRC (the source tree). Every test works in its own temporary dir.
+set -u
+: "${CLBENCH:?CLBENCH must point at the clbench binary}"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+cd "$TMP"
+FAILS=0
+
+fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
+pass() { echo "ok: $*"; }
+
+# run_cb ARGS...: run clbench, keep stdout/stderr/status in $OUT_TXT $ERR_TXT $RC
+run_cb() {
+  set +e
+  "$CLBENCH" "$@" >"$TMP/stdout" 2>"$TMP/stderr"
+  RC=$?
+  set -e
+  OUT_TXT=$(cat "$TMP/stdout")
+  ERR_TXT=$(cat "$TMP/stderr")
+}
+
+# expect_status N DESCRIPTION ARGS...: clbench ARGS exits N
+expect_status() {
+  local want=$1 what=$2; shift 2
+  run_cb "$@"
+  if [ "$RC" -eq "$want" ]; then pass "$what (exit $RC)"; else
+    fail "$what: exit $RC, expected $want; stderr: $ERR_TXT"; fi
+}
+
+# expect_error N PATTERN DESCRIPTION ARGS...: exits N with exactly one line on
+# stderr that starts with "clbench:" and matches PATTERN (grep -E).
+expect_error() {
+  local want=$1 pat=$2 what=$3; shift 3
+  run_cb "$@"
+  local lines; lines=$(grep -c . "$TMP/stderr" || true)
+  if [ "$RC" -ne "$want" ]; then fail "$what: exit $RC, expected $want; stderr: $ERR_TXT"
+  elif [ "$lines" -ne 1 ]; then fail "$what: $lines lines on stderr, expected 1: $ERR_TXT"
+  elif ! grep -Eq "^clbench: .*($pat)" "$TMP/stderr"; then fail "$what: message '$ERR_TXT' does not match /$pat/"
+  else pass "$what: $ERR_TXT"; fi
+}
+
+# csv_col FILE NAME: print column NAME of every data row (libcsv-quoted fields handled by python3's csv)
+csv_col() {
+  python3 -c 'import csv,sys
+r=csv.DictReader(open(sys.argv[1]))
+for row in r: print(row[sys.argv[2]])' "$1" "$2"
+}
+
+# expect_rows FILE WORKLOAD KERNELS TYPES: every (kernel,type) has a row with status ok
+expect_rows() {
+  local file=$1 wl=$2 kernels=$3 types=$4 k t
+  for k in ${kernels//,/ }; do
+    for t in ${types//,/ }; do
+      if python3 - "$file" "$wl" "$k" "$t" <<'PY'
+import csv, sys
+f, wl, k, t = sys.argv[1:]
+rows = [r for r in csv.DictReader(open(f)) if r["workload"] == wl and r["kernel"] == k and r["dtype"] == t]
+sys.exit(0 if rows and all(r["status"] == "ok" for r in rows) else 1)
+PY
+      then pass "$wl $k $t: ok rows"; else fail "$wl $k $t: no row or a row not ok in $file"; fi
+    done
+  done
+}
+
+finish() {
+  if [ "$FAILS" -ne 0 ]; then echo "$FAILS check(s) failed" >&2; exit 1; fi
+  echo "all checks passed"
+}
