@@ -17,6 +17,9 @@ static void usage(FILE *f)
             "  -k, --kernel LIST       only these kernels\n"
             "  -t, --dtype LIST        only these element types\n"
             "  -s, --size LIST         only these sizes (as written in the CSV)\n"
+            "      --sweep auto|none|KEYS  parameters whose values make lines of their own: found\n"
+            "                          automatically (default), none (best over all values), or\n"
+            "                          these keys (e.g. --sweep rhs)\n"
             "      --markdown          print a Markdown table\n"
             "      --plot OUT.svg|OUT.png  one figure per workload (OUT-<workload>.svg when several),\n"
             "                          drawn by gnuplot ($CLBENCH_GNUPLOT overrides the binary)\n"
@@ -39,6 +42,7 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         {"dtype", required_argument, 0, 't'},    {"type", required_argument, 0, 't'},
         {"size", required_argument, 0, 's'},     {"markdown", no_argument, 0, 'M'},
         {"plot", required_argument, 0, 'P'},     {"help", no_argument, 0, 'h'},
+        {"sweep", required_argument, 0, 'S'},
         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     optind = 1;
@@ -59,6 +63,7 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         case 't': a->flt.dtype = optarg; break;
         case 's': a->flt.size = optarg; break;
         case 'M': a->markdown = 1; break;
+        case 'S': a->flt.sweep = optarg; break;
         case 'P': a->plot = optarg; break;
         case 'h': usage(stdout); return -1;
         case ':':

@@ -237,12 +237,34 @@ static int is_swept(const struct sweeps *s, const char *wl, const char *key)
     return 0;
 }
 
+static int add_sweep(struct sweeps *s, const char *wl, const char *key)
+{
+    if (grow((void **)&s->v, s->n, &s->cap, sizeof *s->v))
+        return -1;
+    clb_strlcpy(s->v[s->n].workload, wl, sizeof s->v[s->n].workload);
+    clb_strlcpy(s->v[s->n].key, key, sizeof s->v[s->n].key);
+    s->n++;
+    return 0;
+}
+
 /* A key is swept when two rows of one configuration on one column differ in
  * it: then each value is a line of its own (stride=1, 2, ...), while a key
  * that merely differs between devices (the vector width each one chose) is
  * not part of the line. */
-static int find_sweeps(const struct input *in, const char *sel, const int *col, struct sweeps *s)
+static int find_sweeps(const struct input *in, const char *sel, const int *col, struct sweeps *s,
+                       const char *mode)
 {
+    if (mode && strcmp(mode, "auto") != 0) {   /* the keys named (none for "none") */
+        for (size_t i = 0; i < in->n; i++) {
+            char k[64], v[128];
+            const char *p = in->rows[i].params;
+            while (sel[i] && (p = next_param(p, k, sizeof k, v, sizeof v)))
+                if (clb_list_has(mode, k) && !is_swept(s, in->rows[i].workload, k) &&
+                    add_sweep(s, in->rows[i].workload, k))
+                    return -1;
+        }
+        return 0;
+    }
     for (size_t i = 0; i < in->n; i++) {
         const struct clb_row *a = &in->rows[i];
         if (!sel[i])
@@ -258,13 +280,8 @@ static int find_sweeps(const struct input *in, const char *sel, const int *col, 
             while ((p = next_param(p, k, sizeof k, v, sizeof v))) {
                 if (param_get(b->params, k, w, sizeof w) && !strcmp(v, w))
                     continue;
-                if (is_swept(s, a->workload, k))
-                    continue;
-                if (grow((void **)&s->v, s->n, &s->cap, sizeof *s->v))
+                if (!is_swept(s, a->workload, k) && add_sweep(s, a->workload, k))
                     return -1;
-                clb_strlcpy(s->v[s->n].workload, a->workload, sizeof s->v[s->n].workload);
-                clb_strlcpy(s->v[s->n].key, k, sizeof s->v[s->n].key);
-                s->n++;
             }
         }
     }
@@ -496,7 +513,7 @@ static int build(struct cmp_table *t, const struct input *in, char **files,
         rc = CLB_EUSAGE;
         goto out;
     }
-    if (find_sweeps(in, sel, col, &sw))
+    if (find_sweeps(in, sel, col, &sw, flt->sweep))
         goto out;
     for (size_t i = 0; i < in->n; i++) {
         if (!sel[i])

@@ -212,12 +212,19 @@ static int write_bars(const struct fig *g, FILE *s, FILE *d, const char *data)
     return 0;
 }
 
+/* The swept values after the first (the x axis): "ilp=2 local=256". */
+static const char *sweep_rest(const char *sweep)
+{
+    const char *sp = strchr(sweep, ' ');
+    return sp ? sp + 1 : "";
+}
+
 /* Lines: one per device and kernel (type, size), x the swept value. */
 static int write_lines(const struct fig *g, FILE *s, FILE *d, const char *data, int kind)
 {
     const struct cmp_table *t = g->t;
     double xmin = INFINITY, xmax = -INFINITY;
-    int block = 0;
+    int block = 0, pow2 = 1;   /* vec=1,2,4,8: spaced evenly on a log2 axis */
     char plot[1 << 16] = "";
     const char *xkey = "";
     /* series = (column, kernel, dtype, size unless the size is the x axis) */
@@ -236,7 +243,9 @@ static int write_lines(const struct fig *g, FILE *s, FILE *d, const char *data, 
             for (int j = i; j < g->nlines; j++) {
                 const struct cmp_line *b = &t->lines[g->lines[j]];
                 if (done[j] || strcmp(a->kernel, b->kernel) || strcmp(a->dtype, b->dtype) ||
-                    (kind == 1 && strcmp(a->size, b->size)))
+                    (kind == 1 && strcmp(a->size, b->size)) ||
+                    strcmp(kind == 1 ? sweep_rest(a->sweep) : a->sweep,
+                           kind == 1 ? sweep_rest(b->sweep) : b->sweep))
                     continue;
                 done[j] = 1;
                 double x = kind == 1 ? b->sweep_num : b->size_num;
@@ -245,6 +254,7 @@ static int write_lines(const struct fig *g, FILE *s, FILE *d, const char *data, 
                     continue;
                 if (kind == 1)
                     xkey = b->sweep_key;
+                pow2 &= x >= 1 && x == floor(x) && ((long long)x & ((long long)x - 1)) == 0;
                 xmin = fmin(xmin, x);
                 xmax = fmax(xmax, x);
                 fprintf(d, "%.10g\t%.6g\n", x, y);
@@ -258,12 +268,16 @@ static int write_lines(const struct fig *g, FILE *s, FILE *d, const char *data, 
                      a->dtype);
             if (kind == 1 && ncat_sizes(g) > 1)
                 clb_appendf(title, sizeof title, " %s", a->size);
+            const char *rest = kind == 1 ? sweep_rest(a->sweep) : a->sweep;
+            if (*rest)
+                clb_appendf(title, sizeof title, " %s", rest);
             FILE *m = fmemopen(plot + strlen(plot), sizeof plot - strlen(plot), "w");
             if (m) {
                 fprintf(m, "%s", block ? ", " : "");
                 gp_str(m, data);
+                /* colour = device; with one device, colour = series */
                 fprintf(m, " index %d using 1:2 with linespoints lw 2 lc %d dt %d pt %d title ",
-                        block, c + 1, 1 + block % 5, 1 + block % 13);
+                        block, g->ncols > 1 ? c + 1 : block + 1, 1 + block % 5, 1 + block % 13);
                 gp_str(m, title);
                 fclose(m);
             }
@@ -275,11 +289,15 @@ static int write_lines(const struct fig *g, FILE *s, FILE *d, const char *data, 
         clb_seterr("%s: nothing to plot", g->workload);
         return -1;
     }
-    if (xmax >= 16 * xmin && xmin > 0)
+    if (xmin > 0 && (xmax >= 16 * xmin || (pow2 && xmax >= 4 * xmin)))
         fprintf(s, "set logscale x 2\n");
     else if (xmax - xmin <= 16 && xmin == floor(xmin) && xmax == floor(xmax))
         fprintf(s, "set xtics 1\n");   /* rhs 1..5, partitions: whole numbers */
     fprintf(s, "set offsets graph 0.03, graph 0.03, 0, 0\n");
+    if (pow2 && xmax >= 1024 && xmax >= 4 * xmin)
+        fprintf(s, "set format x '2^%%L'\n");   /* 2^22, not 4.1943e+06 */
+    else if (xmax >= 1e5)
+        fprintf(s, "set format x '%%.3s%%c'\n");
     fprintf(s, "set xlabel ");
     char xl[96];
     snprintf(xl, sizeof xl, "%s", kind == 1 ? xkey : "problem size (elements)");

@@ -9,9 +9,12 @@
 
 enum cmp_metric { CMP_GBPS, CMP_GBPS_BEST, CMP_GFLOPS, CMP_PCT_PEAK };
 
-/* Comma-separated lists; NULL selects everything. */
+/* Comma-separated lists; NULL selects everything. sweep: NULL or "auto"
+ * detects the swept parameters, "none" takes the best over every parameter
+ * value, a list names the keys that make lines of their own. */
 struct cmp_filter {
     const char *workload, *kernel, *dtype, *size;
+    const char *sweep;
 };
 
 /* A column: one measured device (device + host), or one published source
