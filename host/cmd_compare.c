@@ -20,6 +20,8 @@ static void usage(FILE *f)
             "      --sweep auto|none|KEYS  parameters whose values make lines of their own: found\n"
             "                          automatically (default), none (best over all values), or\n"
             "                          these keys (e.g. --sweep rhs)\n"
+            "      --any-size          one line per kernel and type whatever the size: each column's\n"
+            "                          best (devices and papers each use their own sizes)\n"
             "      --markdown          print a Markdown table\n"
             "      --plot OUT.svg|OUT.png  one figure per workload (OUT-<workload>.svg when several),\n"
             "                          drawn by gnuplot ($CLBENCH_GNUPLOT overrides the binary)\n"
@@ -42,7 +44,7 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         {"dtype", required_argument, 0, 't'},    {"type", required_argument, 0, 't'},
         {"size", required_argument, 0, 's'},     {"markdown", no_argument, 0, 'M'},
         {"plot", required_argument, 0, 'P'},     {"help", no_argument, 0, 'h'},
-        {"sweep", required_argument, 0, 'S'},
+        {"sweep", required_argument, 0, 'S'},   {"any-size", no_argument, 0, 'A'},
         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     optind = 1;
@@ -64,6 +66,7 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         case 's': a->flt.size = optarg; break;
         case 'M': a->markdown = 1; break;
         case 'S': a->flt.sweep = optarg; break;
+        case 'A': a->flt.any_size = 1; break;
         case 'P': a->plot = optarg; break;
         case 'h': usage(stdout); return -1;
         case ':':

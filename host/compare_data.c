@@ -349,12 +349,14 @@ static int name_index(struct names *ns, const char *s)
     return ns->n++;
 }
 
-static int find_line(struct cmp_table *t, int *cap, const struct clb_row *r, const char *sweep)
+static int find_line(struct cmp_table *t, int *cap, const struct clb_row *r, const char *sweep,
+                     int any_size)
 {
+    const char *size = any_size ? "any" : r->size;
     for (int i = 0; i < t->nlines; i++) {
         const struct cmp_line *l = &t->lines[i];
         if (!strcmp(l->workload, r->workload) && !strcmp(l->kernel, r->kernel) &&
-            !strcmp(l->dtype, r->dtype) && !strcmp(l->size, r->size) && !strcmp(l->sweep, sweep))
+            !strcmp(l->dtype, r->dtype) && !strcmp(l->size, size) && !strcmp(l->sweep, sweep))
             return i;
     }
     if (grow((void **)&t->lines, t->nlines, cap, sizeof *t->lines))
@@ -364,9 +366,9 @@ static int find_line(struct cmp_table *t, int *cap, const struct clb_row *r, con
     clb_strlcpy(l->workload, r->workload, sizeof l->workload);
     clb_strlcpy(l->kernel, r->kernel, sizeof l->kernel);
     clb_strlcpy(l->dtype, r->dtype, sizeof l->dtype);
-    clb_strlcpy(l->size, r->size, sizeof l->size);
+    clb_strlcpy(l->size, size, sizeof l->size);
     clb_strlcpy(l->sweep, sweep, sizeof l->sweep);
-    l->size_num = size_number(r->size);
+    l->size_num = size_number(size);
     l->first = t->nlines;
     return t->nlines++;
 }
@@ -521,7 +523,7 @@ static int build(struct cmp_table *t, const struct input *in, char **files,
         char sweep[192], key[32];
         double num;
         sweep_of(&sw, &in->rows[i], sweep, sizeof sweep, key, sizeof key, &num);
-        if ((line[i] = find_line(t, &lcap, &in->rows[i], sweep)) < 0)
+        if ((line[i] = find_line(t, &lcap, &in->rows[i], sweep, flt->any_size)) < 0)
             goto out;
         struct cmp_line *l = &t->lines[line[i]];
         clb_strlcpy(l->sweep_key, key, sizeof l->sweep_key);

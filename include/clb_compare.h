@@ -15,6 +15,7 @@ enum cmp_metric { CMP_GBPS, CMP_GBPS_BEST, CMP_GFLOPS, CMP_PCT_PEAK };
 struct cmp_filter {
     const char *workload, *kernel, *dtype, *size;
     const char *sweep;
+    int any_size;      /* lines ignore the size: each column's best at any size */
 };
 
 /* A column: one measured device (device + host), or one published source

@@ -26,13 +26,13 @@ has '\[7\] Tesla K20c, "Kepler" GK110 \(BabelStream 1.0; ECC off\)' "ECC off is 
 has '^stream +copy +float +268435456 +3000 ±1\.0% +14\.00 +35\.00 +- +- +- +-$' "stream copy float: best and spread, both CPUs"
 has '^stream +copy +double +268435456 +3040 ±1\.0% +13\.50 +33\.75 +- +- +150\.4 +169\.2$' "stream copy double with the BabelStream figures"
 has '^transpose +naive +double +8192x8192 +failed +skipped( +-)+$' "failed and skipped configurations shown as such"
-has '^transpose +copy +float +8192x8192( +-)+ +96\.90 +147\.6( +-)+$' "a kernel only the references have"
+has '^transpose +copy +float +2048x2048( +-)+ +96\.90 +147\.6( +-)+$' "published figures at their own size"
 # the swept parameter (rhs) makes lines of its own; the vector width does not
 n=$(count_lines '^dslash +dslash +float +32x32x32x16 +rhs=[1-4] ')
 [ "$n" -eq 4 ] && pass "rhs sweep: four lines" || fail "rhs sweep: $n lines"
 hasnt 'vec=' "tuning parameters that are not swept stay out of the table"
 n=$(count_lines '^(stream|transpose|dslash) ')
-[ "$n" -eq 13 ] && pass "13 table lines" || fail "expected 13 table lines, got $n"
+[ "$n" -eq 16 ] && pass "16 table lines" || fail "expected 16 table lines, got $n"
 
 # ---- metrics ----------------------------------------------------------------
 expect_status 0 "--metric pct_peak" compare "$D/gpu.csv" --metric pct_peak -w stream -k copy -t float
@@ -45,11 +45,11 @@ n=$(count_lines '^stream +copy ')
 has '^stream +triad +float ' "triad has GFlop/s"
 
 # ---- --relative-to ------------------------------------------------------------
-expect_status 0 "--relative-to 'GTX 280'" compare "${ALL[@]}" -w transpose -t float --relative-to 'GTX 280'
+expect_status 0 "--relative-to 'GTX 280'" compare "${ALL[@]}" -w transpose -t float --any-size --relative-to 'GTX 280'
 # K20X/GTX 280: naive 92.0/2.2 = 41.82, copy 147.6/96.9 = 1.52; H100 diagonal 2790/69.5 = 40.14
-has '^transpose +naive +float +8192x8192 +277\.27 +1\.41 +3\.52 +1\.00 +41\.82$' "naive relative to GTX 280"
-has '^transpose +diagonal +float +8192x8192 +40\.14 +0\.141 +0\.353 +1\.00 +1\.54$' "diagonal relative to GTX 280"
-has '^transpose +copy +float +8192x8192 +- +- +- +1\.00 +1\.52$' "copy relative to GTX 280, no figure where the others lack one"
+has '^transpose +naive +float +any +277\.27 +1\.41 +3\.52 +1\.00 +41\.82$' "naive relative to GTX 280"
+has '^transpose +diagonal +float +any +40\.14 +0\.141 +0\.353 +1\.00 +1\.54$' "diagonal relative to GTX 280"
+has '^transpose +copy +float +any +- +- +- +1\.00 +1\.52$' "copy relative to GTX 280, no figure where the others lack one"
 has 'relative to GeForce GTX 280 \(Matrix transpose whitepaper\)' "title names the reference column"
 expect_status 0 "--relative-to h100 (case-insensitive)" compare "${ALL[@]}" -w stream -k triad -t double -r h100
 has '^stream +triad +double +268435456 +1\.00 ±1\.0% +0\.0044 +0\.011 +0\.0494 +0\.0563$' "triad double relative to the H100"
@@ -65,11 +65,21 @@ expect_status 0 "--dtype double" compare "${ALL[@]}" --dtype double -w stream
 n=$(count_lines '^stream .* float ')
 [ "$n" -eq 0 ] && pass "no float lines" || fail "float lines: $n"
 
+# ---- sweeps and sizes -----------------------------------------------------------
+expect_status 0 "--sweep none" compare "$D/gpu.csv" -w dslash -m gflops --sweep none
+n=$(count_lines '^dslash ')
+has '^dslash +dslash +float +32x32x32x16 +5600 ±27\.6%$' "--sweep none: best over rhs=1..4, spread (5600-2510)/2/5600"
+[ "$n" -eq 1 ] && pass "--sweep none: one line" || fail "--sweep none: $n lines"
+expect_status 0 "--sweep vec" compare "$D/gpu.csv" -w stream -k copy --sweep vec
+has '^stream +copy +double +268435456 +vec=2 +3040 ±1\.0%$' "--sweep vec names the key"
+expect_status 0 "--any-size" compare "${ALL[@]}" -w transpose -k naive -t float --any-size
+has '^transpose +naive +float +any +610\.0 +3\.10 +7\.75 +2\.20 +92\.00$' "--any-size: one line whatever the size"
+
 # ---- Markdown -------------------------------------------------------------------
-expect_status 0 "--markdown" compare "${ALL[@]}" --markdown -w transpose
+expect_status 0 "--markdown" compare "${ALL[@]}" --markdown -w transpose --any-size
 has '^\| workload \| kernel \| dtype \| size \| NVIDIA H100 80GB HBM3 \| .* \| Tesla K20X \(Matrix transpose whitepaper\) \|$' "markdown header with full names"
 has '^\|---\|---\|---\|---\|(---:\|)+$' "markdown separator, figures right-aligned"
-has '^\| transpose \| naive \| float \| 8192x8192 \| 610\.0 \| 3\.10 \| 7\.75 \| 2\.20 \| 92\.00 \|$' "markdown row"
+has '^\| transpose \| naive \| float \| any \| 610\.0 \| 3\.10 \| 7\.75 \| 2\.20 \| 92\.00 \|$' "markdown row"
 
 # ---- plots ----------------------------------------------------------------------
 GP=$(command -v gnuplot || true)

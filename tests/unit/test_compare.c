@@ -102,7 +102,7 @@ static void test_relative(void **state)
 {
     (void)state;
     struct cmp_table t;
-    struct cmp_filter f = {.workload = "transpose", .dtype = "float"};
+    struct cmp_filter f = {.workload = "transpose", .dtype = "float", .any_size = 1};
     build_all(&t, &f, CMP_GBPS);
     assert_int_equal(cmp_set_relative(&t, "gtx 280"), CLB_OK);
     int k20x = find_col(&t, "Tesla K20X (Matrix transpose whitepaper)");
