@@ -92,18 +92,23 @@ static int selected(const struct clb_row *r, const struct cmp_filter *f)
            (!f->size || clb_list_has(f->size, r->size));
 }
 
-/* The source of a published figure: detail up to the first ';', ',' or '(',
- * at most four words ("Matrix transpose whitepaper"). */
+/* The source of a published figure: detail up to the first ';', ',', '(',
+ * ':' or quote, at most three words, a leading directory dropped:
+ * "BabelStream 1.0", "NVIDIA whitepaper". */
 static void source_of(const char *detail, char *out, size_t n)
 {
     char buf[96];
     size_t k = 0;
     int words = 0, inword = 0;
-    for (const char *p = detail; *p && k + 1 < sizeof buf; p++) {
-        if (*p == ';' || *p == ',' || *p == '(' || *p == ':')
+    const char *p = detail, *slash = strchr(detail, '/'), *sp = strchr(detail, ' ');
+    if (slash && (!sp || slash < sp))
+        p = strrchr(detail, '/') && (!sp || strrchr(detail, '/') < sp) ? strrchr(detail, '/') + 1
+                                                                      : slash + 1;
+    for (; *p && k + 1 < sizeof buf; p++) {
+        if (strchr(";,(:'\"", *p))
             break;
         if (*p == ' ') {
-            if (inword && ++words == 4)
+            if (inword && ++words == 3)
                 break;
             inword = 0;
         } else {

@@ -62,6 +62,7 @@ struct fig {
     int *cols, ncols;       /* columns with a figure for it */
     int svg;
     const char *dir;        /* temporary directory for data and script */
+    const char *out;        /* the (temporary) figure file */
 };
 
 static int ncat_sizes(const struct fig *g)
@@ -100,7 +101,7 @@ static const char *sweep_key(const struct fig *g)
 }
 
 /* Values of very different magnitudes (an H100 beside a 2-core CPU) are
- * only readable on a log scale: switch to one above a ratio of 50. */
+ * only readable on a log scale: switch to one above a ratio of 20. */
 static void yscale(const struct fig *g, FILE *s)
 {
     double lo = INFINITY, hi = 0;
@@ -112,7 +113,7 @@ static void yscale(const struct fig *g, FILE *s)
                 hi = fmax(hi, v);
             }
         }
-    if (hi > 0 && hi >= 50 * lo)
+    if (hi > 0 && hi >= 20 * lo)
         fprintf(s, "set logscale y 10\nset yrange [%.6g:*]\n", pow(10, floor(log10(lo))));
 }
 
@@ -129,28 +130,52 @@ static const char *ylabel(const struct cmp_table *t, char *buf, size_t n)
     return buf;
 }
 
-static void preamble(const struct fig *g, FILE *s, const char *out, const char *what)
+/* The terminal goes last, just before "plot": its height grows with the
+ * legend (one line per entry below the graph) so that the graph keeps its room. */
+static void terminal(const struct fig *g, FILE *s, int entries)
+{
+    int h = 540 + 19 * entries;
+    if (h > 1600)
+        h = 1600;
+    if (g->svg)
+        fprintf(s, "set terminal svg size 960,%d dynamic noenhanced font 'Sans,12' "
+                   "background rgb 'white'\n", h);
+    else
+        fprintf(s, "set terminal pngcairo size 960,%d noenhanced font 'Sans,11' "
+                   "background rgb 'white'\n", h);
+    fprintf(s, "set output ");
+    gp_str(s, g->out);
+    fputc('\n', s);
+}
+
+static void preamble(const struct fig *g, FILE *s, const char *what)
 {
     char buf[640];
-    if (g->svg)
-        fprintf(s, "set terminal svg size 960,600 dynamic noenhanced font 'Sans,12' "
-                   "background rgb 'white'\n");
-    else
-        fprintf(s, "set terminal pngcairo size 960,600 noenhanced font 'Sans,11' "
-                   "background rgb 'white'\n");
-    fprintf(s, "set output ");
-    gp_str(s, out);
+    fprintf(s, "set encoding utf8");
     fprintf(s, "\nset datafile separator tab\nset datafile missing 'NaN'\n");
     snprintf(buf, sizeof buf, "%s: %s", g->workload, what);
     fprintf(s, "set title ");
     gp_str(s, buf);
     fprintf(s, "\nset ylabel ");
     gp_str(s, ylabel(g->t, buf, sizeof buf));
-    fprintf(s, "\nset grid ytics\nset key outside below left Left reverse maxrows 8\n"
+    fprintf(s, "\nset grid ytics\nset key outside below left Left reverse maxcols 1\n"
                "set yrange [0:*]\n");
 }
 
 /* Peak bandwidth lines: each device's in its colour, where known. */
+static int npeaks(const struct fig *g)
+{
+    const struct cmp_table *t = g->t;
+    if (t->ref >= 0 || t->metric == CMP_GFLOPS)
+        return 0;
+    if (t->metric == CMP_PCT_PEAK)
+        return 1;
+    int n = 0;
+    for (int c = 0; c < g->ncols; c++)
+        n += !isnan(t->cols[g->cols[c]].peak_gbs);
+    return n;
+}
+
 static void peaks(const struct fig *g, FILE *s)
 {
     const struct cmp_table *t = g->t;
@@ -168,7 +193,7 @@ static void peaks(const struct fig *g, FILE *s)
             continue;
         char title[512];
         snprintf(title, sizeof title, "%s peak %.0f GB/s", col->label, col->peak_gbs);
-        fprintf(s, ", %.6g with lines dt 2 lw 2 lc %d title ", col->peak_gbs, c + 1);
+        fprintf(s, ", %.6g with lines dt 2 lw 1.5 lc %d title ", col->peak_gbs, c + 1);
         gp_str(s, title);
     }
 }
@@ -200,7 +225,9 @@ static int write_bars(const struct fig *g, FILE *s, FILE *d, const char *data)
     }
     fprintf(s, "set style data histograms\nset style histogram clustered gap 1\n"
                "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
-               "set xtics rotate by -30 nomirror\nset xlabel 'kernel'\nplot ");
+               "set xtics rotate by -30 nomirror\nset xlabel 'kernel'\n");
+    terminal(g, s, g->ncols + npeaks(g));
+    fprintf(s, "plot ");
     for (int c = 0; c < g->ncols; c++) {
         fprintf(s, "%s", c ? ", " : "");
         gp_str(s, data);
@@ -302,7 +329,9 @@ static int write_lines(const struct fig *g, FILE *s, FILE *d, const char *data, 
     char xl[96];
     snprintf(xl, sizeof xl, "%s", kind == 1 ? xkey : "problem size (elements)");
     gp_str(s, xl);
-    fprintf(s, "\nplot %s", plot);
+    fputc('\n', s);
+    terminal(g, s, block + npeaks(g));
+    fprintf(s, "plot %s", plot);
     peaks(g, s);
     fputc('\n', s);
     return 0;
@@ -355,6 +384,9 @@ static int draw(const struct fig *g, const char *gp, const char *tmpout, const c
     snprintf(script, sizeof script, "%s/%s.gp", g->dir, g->workload);
     snprintf(data, sizeof data, "%s/%s.dat", g->dir, g->workload);
     snprintf(err, sizeof err, "%s/%s.err", g->dir, g->workload);
+    struct fig gg = *g;
+    gg.out = tmpout;
+    g = &gg;
     FILE *s = fopen(script, "w"), *d = fopen(data, "w");
     if (!s || !d) {
         clb_seterr("cannot write to the temporary directory '%s': %s", g->dir, strerror(errno));
@@ -368,7 +400,7 @@ static int draw(const struct fig *g, const char *gp, const char *tmpout, const c
     char what[96];
     snprintf(what, sizeof what, "%s by %s", g->t->ref >= 0 ? "relative performance" : cmp_metric_unit(g->t->metric),
              kind == 1 ? sweep_key(g) : kind == 2 ? "problem size" : "kernel");
-    preamble(g, s, tmpout, what);
+    preamble(g, s, what);
     yscale(g, s);
     int bad = kind ? write_lines(g, s, d, data, kind) : write_bars(g, s, d, data);
     int werr = ferror(s) || ferror(d);
