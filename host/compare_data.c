@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const metric_names[] = {"gbps", "gbps_best", "gflops", "pct_peak"};
 
@@ -50,6 +51,12 @@ static int read_all(struct input *in, char **files, int nfiles)
     for (int f = 0; f < nfiles; f++) {
         struct clb_row *rows;
         size_t n;
+        struct stat sb;
+        if (stat(files[f], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            clb_seterr("'%s' is a directory, not a results file (try '%s/*.csv')", files[f],
+                       files[f]);
+            return CLB_EUSAGE;
+        }
         int rc = clb_results_read(files[f], &rows, &n);
         if (rc)
             return rc;
@@ -489,7 +496,8 @@ static void drop_empty_lines(struct cmp_table *t)
             continue;
         if (k != i) {
             t->lines[k] = t->lines[i];
-            memmove(cmp_cell_at(t, k, 0), cmp_cell_at(t, i, 0), (size_t)t->ncols * sizeof *t->cells);
+            memmove(cmp_cell_at(t, k, 0), cmp_cell_at(t, i, 0),
+                    (size_t)t->ncols * sizeof *t->cells);
         }
         k++;
     }
@@ -515,8 +523,9 @@ static int build(struct cmp_table *t, const struct input *in, char **files,
     if (!nsel) {
         char what[512];
         describe_filter(flt, what, sizeof what);
-        clb_seterr("no result rows%s%s in the given file(s) (rows with status ok, reference, failed, "
-                   "skipped or error count)", what[0] ? " match " : "", what);
+        clb_seterr("no result rows%s%s in the given file(s) (rows with status ok, reference, "
+                   "failed, skipped or error count)",
+                   what[0] ? " match " : "", what);
         rc = CLB_EUSAGE;
         goto out;
     }
@@ -555,7 +564,8 @@ static int build(struct cmp_table *t, const struct input *in, char **files,
     free(pos);
     drop_empty_lines(t);
     if (!t->nlines) {
-        clb_seterr("no selected row has a %s figure (try --metric gbps)", cmp_metric_name(t->metric));
+        clb_seterr("no selected row has a %s figure (try --metric gbps)",
+                   cmp_metric_name(t->metric));
         rc = CLB_EUSAGE;
         goto out;
     }

@@ -398,7 +398,8 @@ static int draw(const struct fig *g, const char *gp, const char *tmpout, const c
     }
     int kind = sweep_kind(g);
     char what[96];
-    snprintf(what, sizeof what, "%s by %s", g->t->ref >= 0 ? "relative performance" : cmp_metric_unit(g->t->metric),
+    snprintf(what, sizeof what, "%s by %s",
+             g->t->ref >= 0 ? "relative performance" : cmp_metric_unit(g->t->metric),
              kind == 1 ? sweep_key(g) : kind == 2 ? "problem size" : "kernel");
     preamble(g, s, what);
     yscale(g, s);

@@ -130,6 +130,7 @@ CLBENCH_GNUPLOT=$TMP/fakegp expect_error 3 "gnuplot failed to draw .*some gnuplo
 
 # ---- bad input ---------------------------------------------------------------------
 expect_error 2 "cannot read .*missing\.csv" "missing file" compare "$D/gpu.csv" "$D/missing.csv"
+expect_error 2 "is a directory, not a results file" "a directory" compare "$D"
 expect_error 2 "notcsv\.csv: not a clbench results file" "not clbench CSV" compare "$D/notcsv.csv"
 expect_error 2 "empty\.csv: empty file" "empty file" compare "$D/empty.csv"
 expect_error 2 "otherversion\.csv: not a clbench .* results file \(column 25 is 'gbps_median'" "header of another version" compare "$D/otherversion.csv"
