@@ -23,8 +23,8 @@ static void usage(FILE *f)
             "      --any-size          one line per kernel and type whatever the size: each\n"
             "                          column's best (devices and papers use their own sizes)\n"
             "      --markdown          print a Markdown table\n"
-            "      --plot OUT.svg|OUT.png  one figure per workload (OUT-<workload>.svg when several),\n"
-            "                          drawn by gnuplot ($CLBENCH_GNUPLOT overrides the binary)\n"
+            "      --plot OUT.svg|OUT.png  one figure per workload (OUT-<workload>.svg when\n"
+            "                          several), drawn by gnuplot ($CLBENCH_GNUPLOT: its path)\n"
             "Rows with status ok and reference are compared; failed, skipped and error rows show\n"
             "their status where nothing passed. See docs/COMPARE.md.\n");
 }
