@@ -151,9 +151,9 @@ static int param_num(const struct mopts *o, const char *key, double *out, int re
     while (*end == ' ')
         end++;
     if (end == v || *end || !isfinite(d) || d < 0) {
+        int prof = o->p && strncmp(origin, "profile", 7) == 0;
         clb_seterr("model %s: parameter %s = '%s' is not a non-negative number (from %s%s%s)",
-                   o->model, key, v, origin, o->p && strncmp(origin, "profile", 7) == 0 ? " " : "",
-                   o->p && strncmp(origin, "profile", 7) == 0 ? o->p->path : "");
+                   o->model, key, v, origin, prof ? " in " : "", prof ? o->p->path : "");
         return CLB_EUSAGE;
     }
     *out = d;
