@@ -44,7 +44,7 @@ static const struct mparam gantt_params[] = {
     {"index_cycles", NULL, "SM busy per index computation"},
     {"issue_cycles", "1", "SM busy per write command"},
     {"latency_cycles", NULL, "request to data at the bus"},
-    {"transfer_cycles", NULL, "one bus word, core cycles"},
+    {"transfer_cycles", NULL, "one bus word, core cycles [core / memory data clock]"},
     {"bus_bytes", NULL, "bytes per bus word [bus_width_bits / 8]"},
     {"clock_mhz", NULL, "core clock [core_clock_mhz]"},
     {"size", NULL, "matrix n1xn2 (or --size)"},
@@ -218,6 +218,23 @@ static int get_size(const struct mopts *o, int dims, struct clb_size *s)
 
 /* ---- blockeq ----------------------------------------------------------- */
 
+/* blockeq models float and double only. */
+static int check_types(const char *list)
+{
+    int n;
+    char **tl = clb_split(list, &n);
+    if (!tl)
+        return CLB_ESYS;
+    for (int i = 0; i < n; i++)
+        if (strcmp(tl[i], "float") && strcmp(tl[i], "double")) {
+            clb_seterr("model blockeq: unknown type '%s' (known: float, double)", tl[i]);
+            free(tl);
+            return CLB_EUSAGE;
+        }
+    free(tl);
+    return CLB_OK;
+}
+
 static int run_blockeq_closed(struct mopts *o)
 {
     struct clb_blockeq_params bp;
@@ -232,6 +249,8 @@ static int run_blockeq_closed(struct mopts *o)
         (rc = param_num(o, "clock_mhz", &bp.clock_mhz, 1)) ||
         (rc = param_num(o, "tiles_per_block", &bp.tiles_per_block, 1)))
         return rc;
+    if (o->type && (rc = check_types(o->type)))
+        return rc;
     bp.n1 = (double)s.d[0];
     bp.n2 = (double)s.d[1];
     struct clb_blockeq_result rf, rd;
@@ -245,10 +264,15 @@ static int run_blockeq_closed(struct mopts *o)
     printf("  X = (halfwarps - overlap) x index_cycles = %.6g cycles\n", rf.x_cycles);
     printf("  Y = tiles x 2 x (transfer_cycles x words x sms) x sms, tiles per block %.6g\n",
            rf.tiles_per_block);
-    printf("float   %.4f GB/s  (X + Y  = %.6g cycles)\n", rf.gbps, rf.cycles);
-    printf("double  %.4f GB/s  (X + 2Y = %.6g cycles)\n", rd.gbps, rd.cycles);
-    printf("double/float ratio %.6f  (1 + X/(X+2Y) = %.6f)\n", rd.gbps / rf.gbps,
-           1.0 + rf.x_cycles / (rf.x_cycles + 2.0 * rf.y_cycles));
+    int f = !o->type || clb_list_has(o->type, "float");
+    int d = !o->type || clb_list_has(o->type, "double");
+    if (f)
+        printf("float   %.4f GB/s  (X + Y  = %.6g cycles)\n", rf.gbps, rf.cycles);
+    if (d)
+        printf("double  %.4f GB/s  (X + 2Y = %.6g cycles)\n", rd.gbps, rd.cycles);
+    if (f && d)
+        printf("double/float ratio %.6f  (1 + X/(X+2Y) = %.6f)\n", rd.gbps / rf.gbps,
+               1.0 + rf.x_cycles / (rf.x_cycles + 2.0 * rf.y_cycles));
     return CLB_OK;
 }
 
@@ -277,18 +301,13 @@ static int run_blockeq_sim(struct mopts *o)
         clb_seterr("model blockeq --sim: parameter blocks: %s", err);
         return CLB_EUSAGE;
     }
-    char types[64];
-    clb_strlcpy(types, o->type ? o->type : "float,double", sizeof types);
+    const char *types = o->type ? o->type : "float,double";
+    if ((rc = check_types(types)))
+        return rc;
     int nt;
     char **tl = clb_split(types, &nt);
     if (!tl)
         return CLB_ESYS;
-    for (int t = 0; t < nt; t++)
-        if (strcmp(tl[t], "float") && strcmp(tl[t], "double")) {
-            clb_seterr("model blockeq: unknown type '%s' (known: float, double)", tl[t]);
-            free(tl);
-            return CLB_EUSAGE;
-        }
     printf("blockeq Gantt-chart simulation (C1060 report, figures 29-31 and 28), profile %s, "
            "%zux%zu\n", o->p ? o->p->id : "(none)", s.d[0], s.d[1]);
     for (const struct mparam *m = gantt_params; m->key; m++)
@@ -473,6 +492,17 @@ static void usage(FILE *f)
             "  --param KEY=VALUE     any model parameter (repeatable); see docs/MODELS.md\n"
             "  --sim                 blockeq: the Gantt-chart simulation\n"
             "  --platforms-dir DIR   where the profiles are\n");
+    static const struct { const char *name; const struct mparam *ps; } all[] = {
+        {"blockeq", blockeq_params}, {"blockeq --sim", gantt_params},
+        {"dslash", dslash_params},   {"roofline", roofline_params}};
+    fprintf(f, "parameters (--param KEY=VALUE; else the profile's [model] <model>.KEY, "
+               "[device] figure in brackets, or the study's value):\n");
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        fprintf(f, "  %s:\n", all[i].name);
+        for (const struct mparam *m = all[i].ps; m->key; m++)
+            fprintf(f, "    %-18s %s%s%s%s\n", m->key, m->help, m->def ? " (default " : "",
+                    m->def ? m->def : "", m->def ? ")" : "");
+    }
 }
 
 static int parse(int argc, char **argv, struct mopts *o)

@@ -14,6 +14,10 @@ expect_out '^float +54\.3553 GB/s' "float 54.3553 GB/s"
 expect_out '^double +54\.5904 GB/s' "double 54.5904 GB/s"
 expect_out '^double/float ratio 1\.00432' "ratio"
 expect_out 'index_cycles +36 +\(profile \[model\]\)' "parameter origin shown"
+expect_status 0 "blockeq, double only" model blockeq -p tesla_c1060 -t double
+expect_out '^double +54\.5904 GB/s' "double alone"
+if grep -q '^float' "$TMP/stdout"; then fail "-t double printed float"; else pass "-t double only"; fi
+expect_error 2 "unknown type 'half'" "blockeq bad type" model blockeq -p tesla_c1060 -t half
 
 # every parameter overridable: 20 index cycles shrink X
 expect_status 0 "blockeq --param" model blockeq -p tesla_c1060 --param index_cycles=20
