@@ -14,6 +14,7 @@ static const struct {
     {"list", clb_cmd_list, "platforms and devices, flat index, type, memory, matched profile"},
     {"profiles", clb_cmd_profiles, "the profiles found, with their peak figures"},
     {"run", clb_cmd_run, "run WORKLOAD[,WORKLOAD...]|all [options]"},
+    {"model", clb_cmd_model, "model MODEL [options]: analytic predictions (no device needed)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
