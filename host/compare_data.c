@@ -430,6 +430,10 @@ static void find_peaks(struct cmp_table *t, const struct input *in, const int *c
             if (p)
                 cc->peak_gbs = p->peak_bandwidth_gbs;
         }
+        /* by name: the profile with the longest match substring in the device
+         * name wins ("K20X" over "K20") */
+        size_t best_len = 0;
+        double best_peak = NAN;
         for (size_t k = 0; k < ps.n && isnan(cc->peak_gbs); k++) {
             const char *m = ps.v[k].match;
             char word[128];
@@ -441,15 +445,17 @@ static void find_peaks(struct cmp_table *t, const struct input *in, const int *c
                     w++;
                 for (size_t e = strlen(w); e && w[e - 1] == ' '; e--)
                     w[e - 1] = 0;
-                if (*w && clb_stristr(cc->device, w) && !isnan(ps.v[k].peak_bandwidth_gbs)) {
-                    cc->peak_gbs = ps.v[k].peak_bandwidth_gbs;
-                    break;
+                if (*w && strlen(w) > best_len && clb_stristr(cc->device, w)) {
+                    best_len = strlen(w);
+                    best_peak = ps.v[k].peak_bandwidth_gbs;
                 }
                 m += len;
                 if (*m == ',')
                     m++;
             }
         }
+        if (isnan(cc->peak_gbs))
+            cc->peak_gbs = best_peak;
     }
     clb_profiles_free(&ps);
 }

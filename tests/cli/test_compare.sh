@@ -18,6 +18,7 @@ count_lines() { grep -Ec -- "$1" "$TMP/stdout" || true; }
 expect_status 0 "compare three files" compare "${ALL[@]}"
 # columns: measured devices, the same device name on two hosts, published sources
 has '^\s+\[1\] NVIDIA H100 80GB HBM3 .*peak 3352 GB/s' "H100 column with its peak derived from pct_peak_bw"
+has '^\s+\[5\] Tesla K20X \(Matrix transpose whitepaper\) +\(published; peak 250 GB/s\)' "K20X peak from the tesla_k20x profile (longest name match)"
 has '\[2\] pthread-haswell-AMD EPYC 7B13 64-Core Processor @vm' "same device on two hosts: @vm"
 has '\[3\] pthread-haswell-AMD EPYC 7B13 64-Core Processor @ws' "same device on two hosts: @ws"
 has '\[6\] Tesla K20c, "Kepler" GK110 \(BabelStream 1.0; ECC on\)' "reference column: comma and quotes in the name, source, driver"
@@ -48,7 +49,8 @@ has '^stream +triad +float ' "triad has GFlop/s"
 expect_status 0 "--relative-to 'GTX 280'" compare "${ALL[@]}" -w transpose -t float --any-size --relative-to 'GTX 280'
 # K20X/GTX 280: naive 92.0/2.2 = 41.82, copy 147.6/96.9 = 1.52; H100 diagonal 2790/69.5 = 40.14
 has '^transpose +naive +float +any +277\.27 +1\.41 +3\.52 +1\.00 +41\.82$' "naive relative to GTX 280"
-has '^transpose +diagonal +float +any +40\.14 +0\.141 +0\.353 +1\.00 +1\.54$' "diagonal relative to GTX 280"
+has '^transpose +diagonal +float +any +40\.14 +0\.141! +0\.353 +1\.00 +1\.54$' "diagonal relative to GTX 280, '!' for a failed run beside a passing one"
+has "^'!': other runs of that configuration failed" "the '!' is explained under the table"
 has '^transpose +copy +float +any +- +- +- +1\.00 +1\.52$' "copy relative to GTX 280, no figure where the others lack one"
 has 'relative to GeForce GTX 280 \(Matrix transpose whitepaper\)' "title names the reference column"
 expect_status 0 "--relative-to h100 (case-insensitive)" compare "${ALL[@]}" -w stream -k triad -t double -r h100

@@ -42,6 +42,9 @@ for host,f in (('vm',1.0),('ws',2.5)):
     rows.append(meas('c-'+host,*C,'transpose','diagonal','float','8192x8192','tile=32',2*8192*8192*4,9.8*f,10.4*f))
 rows.append(meas('c-vm','vm','Portable Computing Language','pthread-haswell-AMD EPYC 7B13 64-Core Processor','cpu','3.1+debian','pocl_cpu',
                  'transpose','naive','double','8192x8192','tile=32',0,0,0,status='skipped',detail='no fp64'))
+# a failed validation beside a passing run of the same configuration: shown with '!'
+rows.append(meas('c-vm2','vm','Portable Computing Language','pthread-haswell-AMD EPYC 7B13 64-Core Processor','cpu','3.1+debian','pocl_cpu',
+                 'transpose','diagonal','float','8192x8192','tile=32',0,0,0,status='failed',detail='max abs error 2 at (0, 5)'))
 write('cpu.csv',rows)
 ref=[]
 def rf(dev,drv,wl,k,dt,size,g,detail):
