@@ -321,7 +321,7 @@ static int write_lines(const struct fig *g, FILE *s, FILE *d, const char *data, 
     else if (xmax - xmin <= 16 && xmin == floor(xmin) && xmax == floor(xmax))
         fprintf(s, "set xtics 1\n");   /* rhs 1..5, partitions: whole numbers */
     fprintf(s, "set offsets graph 0.03, graph 0.03, 0, 0\n");
-    if (pow2 && xmax >= 1024 && xmax >= 4 * xmin)
+    if (pow2 && xmax >= 65536 && xmax >= 4 * xmin)
         fprintf(s, "set format x '2^%%L'\n");   /* 2^22, not 4.1943e+06 */
     else if (xmax >= 1e5)
         fprintf(s, "set format x '%%.3s%%c'\n");
