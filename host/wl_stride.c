@@ -23,6 +23,7 @@ struct stride {
     size_t groups;
     cl_kernel k[NKERNELS];
     size_t local;
+    long sector;             /* gather model's transfer unit in bytes */
 };
 
 static const struct clb_param_def params[] = {
@@ -31,6 +32,8 @@ static const struct clb_param_def params[] = {
      "gather: distance in elements between neighbouring work-items' reads (1..2^24, a list)"},
     {"offsets", "0,1,2,4,8,16,31,32",
      "offset: misalignment of the reads in elements (0..4096, a list; 0..32 for the full sweep)"},
+    {"sector", "", "gather model: bytes the memory moves per scattered read (default 32 on GPUs, "
+                   "the L2 sector; 64 on CPUs, the cache line)"},
     {"local", "", "work-group size L (default 256 on GPUs, 4096 on CPUs, at most the device's limit)"},
     {0, 0, 0}};
 
@@ -102,7 +105,21 @@ static size_t global_for(const struct stride *st)
     return st->groups * st->local;
 }
 
-static void fill_case(struct clb_case *c, const struct stride *st, int k, long v)
+/* The gather model: each read moves max(sizeof, min(stride*sizeof, sector))
+ * bytes (neighbours share a sector until the stride spans one), each write
+ * sizeof; the useful bytes are 2*sizeof. Assumes no sector survives in a
+ * cache until its next use, true when N is well beyond the caches. */
+static double gather_model(double peak, size_t es, long stride, long sector)
+{
+    double rd = (double)stride * (double)es;
+    if (rd > (double)sector)
+        rd = (double)sector;
+    if (rd < (double)es)
+        rd = (double)es;
+    return peak * 2.0 * (double)es / ((double)es + rd);
+}
+
+static void fill_case(struct clb_case *c, const struct stride *st, int k, long v, double peak)
 {
     c->iarg[0] = k;
     c->iarg[1] = v;
@@ -113,6 +130,8 @@ static void fill_case(struct clb_case *c, const struct stride *st, int k, long v
     c->footprint = c->bytes;
     if (k == GATHER) {
         /* With gcd(stride, N) = g > 1 only N/g elements are read, g times each. */
+        if (!isnan(peak) && peak > 0)
+            c->model = gather_model(peak, st->esize, v, st->sector);
         uint64_t g = clb_gcd((uint64_t)v % st->n, st->n);
         if (g > 1) {
             c->footprint = ((double)st->n + (double)(st->n / g)) * (double)st->esize;
@@ -149,6 +168,12 @@ static int setup(struct clb_env *env, struct clb_group *g)
     }
     st->local = (size_t)local;
     st->groups = (st->n + st->local - 1) / st->local;
+    st->sector = (env->info->type & CL_DEVICE_TYPE_CPU) ? 64 : 32;
+    if (clb_param(env, "sector")[0]) {
+        int nsec;
+        if ((rc = clb_param_ints(env, "sector", 1, 65536, &st->sector, 1, &nsec)))
+            return rc;
+    }
 
     size_t out_bytes = st->n * st->esize, in_bytes = (st->n + st->pad) * st->esize;
     if ((rc = clb_fits(env->dev, in_bytes, in_bytes + out_bytes)))
@@ -185,13 +210,13 @@ static int setup(struct clb_env *env, struct clb_group *g)
         struct clb_case *c = clb_case_add(g, "gather", "stride=%ld", strides[i]);
         if (!c)
             return CLB_ESYS;
-        fill_case(c, st, GATHER, strides[i]);
+        fill_case(c, st, GATHER, strides[i], env->profile->peak_bandwidth_gbs);
     }
     for (int i = 0; i < no; i++) {
         struct clb_case *c = clb_case_add(g, "offset", "offset=%ld", offs[i]);
         if (!c)
             return CLB_ESYS;
-        fill_case(c, st, OFFSET, offs[i]);
+        fill_case(c, st, OFFSET, offs[i], NAN);
     }
     return CLB_OK;
 }

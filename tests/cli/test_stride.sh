@@ -24,6 +24,11 @@ n=$(csv_col sweep.csv params | sort -u | wc -l)
 [ "$n" -eq 33 ] && pass "33 offsets" || fail "expected 33 offsets, got $n"
 expect_rows sweep.csv stride offset float
 
+# the gather model against a profile's peak (3352 GB/s): 2*4/(4+min(s*4,32)) of it
+expect_status 0 "model with the h100 profile" run stride -d cpu -p h100_sxm -s 4099 -n 1 --param sector=32 --param strides=1,2,8,1024 --param kernels=gather -o model.csv
+m=$(csv_col model.csv model | xargs printf '%.1f ')
+[ "$m" = "3352.0 2234.7 744.9 744.9 " ] && pass "gather model" || fail "model column: $m"
+
 expect_error 2 "strides.*0.*out of range" "strides=0" run stride --quick -q -d cpu --param strides=0 -o bad.csv
 expect_error 2 "bad list 'a,b'" "non-numeric strides" run stride --quick -q -d cpu --param strides=a,b -o bad.csv
 expect_error 2 "offsets.*5000" "offset too large" run stride --quick -q -d cpu --param offsets=5000 -o bad.csv
