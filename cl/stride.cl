@@ -13,7 +13,7 @@
  * one conditional subtraction. A 64-bit division per element costs more than
  * the memory access on some devices (a library call on GPUs; no vector form
  * on CPUs). The tables add 4 bytes per work-group and L*4 bytes in all to the
- * traffic: under 0.5% of the useful bytes. */
+ * traffic: 4 / (2 * L * sizeof(T)), 0.2% for floats at the default L = 256. */
 
 __kernel void gather(__global const T *restrict in, __global T *restrict out, ulong n,
                      __global const uint *restrict gbase, __global const uint *restrict lbase)
