@@ -237,11 +237,15 @@ static void add_case(struct clb_env *env, struct dslash *d, struct clb_case *c, 
         c->model = bw * ai;
     clb_case_note(c, "ai=%.3f ai_vcache=%.3f", ai, dslash_intensity(rhs, comp, d->dbl, 15.0 / 16));
     c->dims = 2;
-    size_t lx = d->local;
-    if (kind == K_CACHE && lx) {
-        while (lx > 1 && lx * (size_t)rhs > env->info->max_wg)
-            lx /= 2;
-    }
+    /* The cache kernel's work-groups hold all rhs of lx sites (the talk's
+     * [128,4] blocks), within what the built kernel allows (registers). */
+    size_t lx = d->local, kmax = env->info->max_wg;
+    cl_kernel k = d->k[comp][kind == K_CACHE ? 1 : rhs];
+    if (clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
+                                 &kmax, NULL) != CL_SUCCESS)
+        kmax = env->info->max_wg;
+    while (lx > 1 && lx * (size_t)(kind == K_CACHE ? rhs : 1) > kmax)
+        lx /= 2;
     c->local[0] = lx;
     c->local[1] = lx ? (kind == K_CACHE ? (size_t)rhs : 1) : 0;
     c->global[0] = lx ? (vh + lx - 1) / lx * lx : vh;

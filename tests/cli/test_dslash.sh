@@ -29,6 +29,10 @@ for r in csv.DictReader(open(sys.argv[1])):
     assert "rel_l2=" in r["detail"], r
     assert ("rebuild_err=" in r["detail"]) == ("compressed" in r["params"]), r
 PY
+# a non-cubic lattice whose sites are not a multiple of the work-group size (bounds check)
+expect_status 0 "dslash 6x6x4x4 local 64" run dslash -d cpu -s 6x6x4x4 -t float,double --param rhs=3 \
+  --param links=compressed --param kernel=reg,cache --param local=64 -n 1 --warmup 0 -o odd.csv
+expect_rows odd.csv dslash reg,cache float,double
 # bad sizes and parameters: exit 2, one line
 expect_error 2 "extent 7 in direction x.*even" "odd extent refused" run dslash -d cpu -s 7x8x8x8 -o bad.csv
 expect_error 2 "extent 2 in direction t.*>= 4" "extent 2 refused" run dslash -d cpu -s 8x8x8x2 -o bad.csv
