@@ -6,6 +6,9 @@ source "$(dirname "$0")/lib.sh"
 set -e
 expect_status 0 "dslash 8^4 and 8^3x4" run dslash -d cpu -s 8x8x8x8,8x8x8x4 -t float,double \
   --param rhs=1,3 --param links=full,compressed --param kernel=reg,cache -n 2 --warmup 1 -o out.csv
+expect_status 0 "dslash best" run dslash -d cpu -s 8x8x8x4 -t float --param rhs=3 --param links=full --param kernel=best -n 1 --warmup 0 -o best.csv
+expect_rows best.csv dslash best float
+csv_col best.csv detail | grep -q "best=.*probe" && pass "best names its choice" || fail "best without its choice in detail"
 expect_rows out.csv dslash reg,cache float,double
 n=$(python3 - out.csv <<'PY'
 import csv, sys
