@@ -129,7 +129,7 @@ __kernel void dslash(__global const T2 *restrict fat, __global const T2 *restric
     T2 acc[3 * RHS];
 #pragma unroll
     for (int k = 0; k < 3 * RHS; k++)
-        acc[k] = (T2)(0, 0);
+        acc[k] = (T2)((T)0, (T)0);
 
     T2 m[9];
 #pragma unroll
