@@ -36,10 +36,6 @@ PY
 expect_status 0 "dslash 6x6x4x4 local 64" run dslash -d cpu -s 6x6x4x4 -t float,double --param rhs=3 \
   --param links=compressed --param kernel=reg,cache --param local=64 -n 1 --warmup 0 -o odd.csv
 expect_rows odd.csv dslash reg,cache float,double
-# the summary sets rhs 4 beside rhs 1
-"$CLBENCH" run dslash -q -d cpu -s 8x8x8x4 -t float --param rhs=1,4 --param links=compressed \
-  --param kernel=reg -n 1 --warmup 0 -o sum.csv | grep -Eq "reg +float .*links=compressed .*x$" &&
-  pass "rhs 4 / rhs 1 summary" || fail "no rhs 4 / rhs 1 summary line"
 # bad sizes and parameters: exit 2, one line
 expect_error 2 "extent 7 in direction x.*even" "odd extent refused" run dslash -d cpu -s 7x8x8x8 -o bad.csv
 expect_error 2 "extent 2 in direction t.*>= 4" "extent 2 refused" run dslash -d cpu -s 8x8x8x2 -o bad.csv
