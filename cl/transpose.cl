@@ -261,3 +261,43 @@ best(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
     }
 }
 #endif /* BT */
+
+/* ---- best, register form: no local memory, no barrier -------------------
+ * Each work-item loads an RB x RB block as RB vectors of RB elements (one per
+ * input row), transposes it in registers and stores RB vectors (one per
+ * output row). Work-groups RGX x RGY: with RGX = 8 a warp reads 8 x 16 B =
+ * 128 B of each of its rows and writes 4 x 16 B = 64 B (two whole 32-byte
+ * sectors) of each output row. The host uses it only when n and m are
+ * multiples of RB. */
+#ifdef RB
+
+#if RB == 2
+#define RVT CLB_CAT(T, 2)
+#else
+#define RVT CLB_CAT(T, 4)
+#endif
+
+__kernel __attribute__((reqd_work_group_size(RGX, RGY, 1))) void
+best_reg(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
+{
+    const IDX bx = get_global_id(0), by = get_global_id(1); /* block column, block row */
+    const IDX mv = m / RB, nv = n / RB;
+    if (bx >= mv || by >= nv)
+        return;
+    __global const RVT *restrict inv = (__global const RVT *)in;
+    __global RVT *restrict outv = (__global RVT *)out;
+    const IDX row = by * RB, col = bx * RB;
+#if RB == 2
+    RVT a = inv[row * mv + bx], b = inv[(row + 1) * mv + bx];
+    outv[col * nv + by] = (RVT)(a.s0, b.s0);
+    outv[(col + 1) * nv + by] = (RVT)(a.s1, b.s1);
+#else
+    RVT a = inv[row * mv + bx], b = inv[(row + 1) * mv + bx];
+    RVT c = inv[(row + 2) * mv + bx], d = inv[(row + 3) * mv + bx];
+    outv[col * nv + by] = (RVT)(a.s0, b.s0, c.s0, d.s0);
+    outv[(col + 1) * nv + by] = (RVT)(a.s1, b.s1, c.s1, d.s1);
+    outv[(col + 2) * nv + by] = (RVT)(a.s2, b.s2, c.s2, d.s2);
+    outv[(col + 3) * nv + by] = (RVT)(a.s3, b.s3, c.s3, d.s3);
+#endif
+}
+#endif /* RB */

@@ -25,13 +25,24 @@ static const enum clb_tr_map kmap[NKERNELS] = {
     CLB_TR_TRANSPOSE, CLB_TR_TRANSPOSE, CLB_TR_FINE, CLB_TR_COARSE, CLB_TR_TRANSPOSE,
     CLB_TR_TRANSPOSE};
 
-#define MAX_VARIANTS 8
+#define MAX_VARIANTS 12
 #define PER_ROW_LOCAL 64
 
-/* A `best` variant: BT x BT tiles, BV-element vectors, BR rows of work-items. */
+/* A `best` variant. Tile form "TxRvV": BT x BT tiles in local memory,
+ * BV-element vectors, BR rows of work-items. Register form "rVgXxY": BV x BV
+ * blocks transposed in registers, work-groups of GX x GY. */
 struct variant {
-    long bt, bv, br;
+    int reg;
+    long bt, bv, br, gx, gy;
 };
+
+static void variant_name(const struct variant *v, char *buf, size_t n)
+{
+    if (v->reg)
+        snprintf(buf, n, "r%ldg%ldx%ld", v->bv, v->gx, v->gy);
+    else
+        snprintf(buf, n, "%ldx%ldv%ld", v->bt, v->br, v->bv);
+}
 
 struct transpose {
     size_t n, m, esize;
@@ -121,10 +132,19 @@ static int parse_tile(struct clb_env *env, struct transpose *st)
     return CLB_OK;
 }
 
-/* "64x16v4" -> {64, 4, 16}. */
+/* "64x16v4" -> tile form {64, 4, 16}; "r4g8x32" -> register form. */
 static int parse_variant(const char *s, struct variant *v)
 {
     char buf[32];
+    memset(v, 0, sizeof *v);
+    if (s[0] == 'r') {
+        char *end;
+        v->reg = 1;
+        v->bv = strtol(s + 1, &end, 10);
+        if (end == s + 1 || *end != 'g' || (v->bv != 2 && v->bv != 4))
+            return -1;
+        return parse_pair(end + 1, &v->gx, &v->gy);
+    }
     if (strlen(s) >= sizeof buf)
         return -1;
     clb_strlcpy(buf, s, sizeof buf);
@@ -143,14 +163,24 @@ static int parse_variant(const char *s, struct variant *v)
 
 /* The built-in candidates of the probe, by element size: 16-byte vectors,
  * larger tiles, more bytes in flight per work-item, and the plain tile. */
-static const char *const probe_float[] = {"32x8v1", "64x16v4", "64x8v4", "64x4v4", "32x8v4", NULL};
+static const char *const probe_float[] = {"32x8v1", "64x16v4", "64x8v4",  "64x4v4", "32x8v4",
+                                          "r4g8x32", "r4g4x64", "r2g8x32", NULL};
 static const char *const probe_double[] = {"32x8v1", "32x16v2", "64x8v2", "64x16v2", "32x8v2",
-                                           NULL};
+                                           "r2g8x32", "r2g4x64", NULL};
+
+/* Within the device's work-group and local-memory limits? */
+static int variant_fits(const struct clb_env *env, const struct transpose *st,
+                        const struct variant *v, char *why, size_t n)
+{
+    if (v->reg)
+        return tile_fits(env, 0, v->gx, v->gy, st->esize, why, n);
+    return tile_fits(env, v->bt, v->bt / v->bv, v->br, st->esize, why, n);
+}
 
 static int variant_usable(const struct clb_env *env, const struct transpose *st,
                           const struct variant *v, char *why, size_t n)
 {
-    if (!tile_fits(env, v->bt, v->bt / v->bv, v->br, st->esize, why, n))
+    if (!variant_fits(env, st, v, why, n))
         return 0;
     if (st->n % (size_t)v->bv || st->m % (size_t)v->bv) {
         snprintf(why, n, "vector width %ld needs n and m multiples of %ld", v->bv, v->bv);
@@ -172,10 +202,13 @@ static int build_best(struct clb_env *env, struct clb_group *g, struct transpose
     if (st->kbest[i])
         return CLB_OK;
     char opts[192];
+    const struct variant *v = &st->best[i];
     base_defines(g, st, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DBT=%ld -DBV=%ld -DBR=%ld", st->best[i].bt, st->best[i].bv,
-                st->best[i].br);
-    return clb_kernel(env->dev, "transpose", opts, "best", &st->kbest[i]);
+    if (v->reg)
+        clb_appendf(opts, sizeof opts, " -DRB=%ld -DRGX=%ld -DRGY=%ld", v->bv, v->gx, v->gy);
+    else
+        clb_appendf(opts, sizeof opts, " -DBT=%ld -DBV=%ld -DBR=%ld", v->bt, v->bv, v->br);
+    return clb_kernel(env->dev, "transpose", opts, v->reg ? "best_reg" : "best", &st->kbest[i]);
 }
 
 static void geometry(const struct transpose *st, int k, const struct variant *v, struct clb_case *c)
@@ -188,6 +221,12 @@ static void geometry(const struct transpose *st, int k, const struct variant *v,
         c->dims = 1;
         c->local[0] = PER_ROW_LOCAL;
         c->global[0] = (st->n + PER_ROW_LOCAL - 1) / PER_ROW_LOCAL * PER_ROW_LOCAL;
+    } else if (v && v->reg) {
+        size_t bx = st->m / (size_t)v->bv, by = st->n / (size_t)v->bv;
+        c->local[0] = (size_t)v->gx;
+        c->local[1] = (size_t)v->gy;
+        c->global[0] = (bx + c->local[0] - 1) / c->local[0] * c->local[0];
+        c->global[1] = (by + c->local[1] - 1) / c->local[1] * c->local[1];
     } else {
         size_t t = (size_t)(v ? v->bt : st->tile);
         c->local[0] = v ? (size_t)(v->bt / v->bv) : t;
@@ -251,12 +290,13 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
         for (int i = 0; i < nv; i++) {
             if (st->nbest == MAX_VARIANTS || parse_variant(list[i], &st->best[st->nbest])) {
                 clb_seterr("transpose: bad best variant '%s' (accepted: up to %d of TxRvV, T a "
-                           "multiple of R and V, V 1, 2 or 4, e.g. 64x16v4)", list[i], MAX_VARIANTS);
+                           "multiple of R and V, V 1, 2 or 4, e.g. 64x16v4; or rVgXxY, V 2 or 4, "
+                           "e.g. r4g8x32)", list[i], MAX_VARIANTS);
                 free(list);
                 return CLB_EUSAGE;
             }
             const struct variant *b = &st->best[st->nbest];
-            if (!tile_fits(env, b->bt, b->bt / b->bv, b->br, st->esize, why, sizeof why)) {
+            if (!variant_fits(env, st, b, why, sizeof why)) {
                 clb_seterr("transpose: best variant %s too large: %s", list[i], why);
                 free(list);
                 return CLB_EUSAGE;
@@ -283,8 +323,9 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
         double t;
         if ((rc = build_best(env, g, st, i)) || (rc = probe_one(env, st, i, &t)))
             return rc;
-        clb_appendf(note, nn, " %ldx%ldv%ld:%.1f", all[i].bt, all[i].br, all[i].bv,
-                    2.0 * (double)(st->n * st->m * st->esize) / t / 1e9);
+        char name[48];
+        variant_name(&all[i], name, sizeof name);
+        clb_appendf(note, nn, " %s:%.1f", name, 2.0 * (double)(st->n * st->m * st->esize) / t / 1e9);
         if (t < best_t) {
             best_t = t;
             best_i = i;
@@ -343,7 +384,10 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
                     int vi, const char *note, struct clb_case **out)
 {
     const struct variant *v = k == K_BEST ? &st->best[vi] : NULL;
-    struct clb_case *c = v ? clb_case_add(g, knames[k], "best=%ldx%ldv%ld", v->bt, v->br, v->bv)
+    char vname[48] = "";
+    if (v)
+        variant_name(v, vname, sizeof vname);
+    struct clb_case *c = v ? clb_case_add(g, knames[k], "best=%s", vname)
                            : clb_case_add(g, knames[k], "tile=%ldx%ld", st->tile, st->brows);
     if (!c)
         return CLB_ESYS;
@@ -367,7 +411,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
                           st->n * st->m, key, cap[0]);
     }
     if (v && !variant_usable(env, st, v, why, sizeof why))
-        clb_case_skip(c, "best=%ldx%ldv%ld: %s", v->bt, v->br, v->bv, why);
+        clb_case_skip(c, "best=%s: %s", vname, why);
     if (note && note[0])
         clb_case_note(c, "%s", note);
     return CLB_OK;

@@ -35,7 +35,7 @@ PY
 # The cap is a parameter; explicit best variants give one row each, a
 # vector width that does not divide the shape is skipped with the reason.
 expect_status 0 "serial_max, best variants" run transpose -d cpu -s 1000x3000,4097x33 -t float -n 1 \
-  --warmup 0 --param kernels=copy,serial,best --param serial_max=4000000 --param best=32x8v1,16x4v4 -o var.csv
+  --warmup 0 --param kernels=copy,serial,best --param serial_max=4000000 --param best=32x8v1,16x4v4,r4g8x32 -o var.csv
 python3 - var.csv <<'PY' && pass "variants and cap" || fail "variants and cap"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -43,9 +43,11 @@ st = {(r["size"], r["kernel"], r["params"]): r for r in rows}
 assert st[("1000x3000", "serial", "")]["status"] == "ok"
 assert st[("1000x3000", "best", "best=16x4v4")]["status"] == "ok"
 assert st[("1000x3000", "best", "best=32x8v1")]["status"] == "ok"
-r = st[("4097x33", "best", "best=16x4v4")]
-assert r["status"] == "skipped" and "multiples of 4" in r["detail"], r
-assert len(rows) == 8, len(rows)
+assert st[("1000x3000", "best", "best=r4g8x32")]["status"] == "ok"
+for v in ("best=16x4v4", "best=r4g8x32"):
+    r = st[("4097x33", "best", v)]
+    assert r["status"] == "skipped" and "multiples of 4" in r["detail"], r
+assert len(rows) == 10, len(rows)
 PY
 
 # transpose.tile from the profile
@@ -82,6 +84,7 @@ expect_error 2 "tile 128x64 too large" "tile above the device's work-group" run 
 expect_error 2 "tile 4096x1 too large.*local memory" "tile above local memory" run transpose -d cpu --quick -q --param tile=4096x1 -o bad.csv
 expect_error 2 "bad best variant 'fast'" "bad best variant" run transpose -d cpu --quick -q --param best=fast -o bad.csv
 expect_error 2 "best variant 512x1v4 too large" "best variant too large" run transpose -d cpu --quick -q --param best=512x1v4 -o bad.csv
+expect_error 2 "best variant r4g128x64 too large" "register variant too large" run transpose -d cpu --quick -q --param best=r4g128x64 -o bad.csv
 expect_error 2 "unknown kernel in 'copy,nave'" "unknown kernel" run transpose -d cpu --quick -q --param kernels=copy,nave -o bad.csv
 expect_error 2 "serial_max" "bad cap" run transpose -d cpu --quick -q --param serial_max=-3 -o bad.csv
 finish
