@@ -64,8 +64,10 @@ static const struct clb_param_def params[] = {
                      "TILE x ROWS (TILE a multiple of ROWS)"},
     {"kernels", "", "kernels to run, comma list (default all: copy, copy_local, serial, per_row, "
                     "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, best)"},
-    {"best", "", "best variants TxRvV, comma list: T x T tiles, R rows of work-items, V-element "
-                 "vectors (1, 2, 4), e.g. 64x16v4; empty = probe a built-in list and keep the fastest"},
+    {"best", "", "best variants, comma list: TxRvV (T x T local tile, R rows of work-items, "
+                 "V-element vectors 1, 2, 4; e.g. 64x16v4) or rVgXxY (V x V blocks transposed in "
+                 "registers, V 2 or 4, X x Y work-groups; e.g. r4g8x32); empty = probe a built-in "
+                 "list and keep the fastest (see docs/WORKLOADS.md)"},
     {"serial_max", "1048576", "largest n*m that serial runs (one work-item; skipped above)"},
     {"per_row_max", "67108864", "largest n*m that per_row runs (skipped above)"},
     {0, 0, 0}};
