@@ -80,11 +80,11 @@ expect_status 1 "a broken coarse_grained fails validation" run transpose -d cpu 
 expect_error 2 "bad size '0x5'" "zero extent" run transpose -d cpu -s 0x5 -o bad.csv
 expect_error 2 "bad size '100'" "one extent" run transpose -d cpu -s 100 -o bad.csv
 expect_error 2 "bad tile '32x7'" "tile not a multiple" run transpose -d cpu --quick -q --param tile=32x7 -o bad.csv
-expect_error 2 "tile 128x64 too large" "tile above the device's work-group" run transpose -d cpu --quick -q --param tile=128x64 -o bad.csv
+expect_error 2 "tile 2048x2048 too large: needs a 2048x2048 work-group" "tile above the device's work-group" run transpose -d cpu --quick -q --param tile=2048x2048 -o bad.csv
 expect_error 2 "tile 4096x1 too large.*local memory" "tile above local memory" run transpose -d cpu --quick -q --param tile=4096x1 -o bad.csv
 expect_error 2 "bad best variant 'fast'" "bad best variant" run transpose -d cpu --quick -q --param best=fast -o bad.csv
-expect_error 2 "best variant 512x1v4 too large" "best variant too large" run transpose -d cpu --quick -q --param best=512x1v4 -o bad.csv
-expect_error 2 "best variant r4g128x64 too large" "register variant too large" run transpose -d cpu --quick -q --param best=r4g128x64 -o bad.csv
+expect_error 2 "best variant 4096x1v4 too large" "best variant too large" run transpose -d cpu --quick -q --param best=4096x1v4 -o bad.csv
+expect_error 2 "best variant r4g2048x2048 too large" "register variant too large" run transpose -d cpu --quick -q --param best=r4g2048x2048 -o bad.csv
 expect_error 2 "unknown kernel in 'copy,nave'" "unknown kernel" run transpose -d cpu --quick -q --param kernels=copy,nave -o bad.csv
 expect_error 2 "serial_max" "bad cap" run transpose -d cpu --quick -q --param serial_max=-3 -o bad.csv
 finish
