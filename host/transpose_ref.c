@@ -11,6 +11,7 @@ size_t clb_tr_out_width(enum clb_tr_map map, size_t n, size_t m)
 int clb_tr_source(enum clb_tr_map map, size_t n, size_t m, size_t tile, size_t p, size_t q,
                   size_t *i, size_t *j)
 {
+    *i = *j = 0;
     switch (map) {
     case CLB_TR_COPY:
         *i = p;
@@ -30,6 +31,8 @@ int clb_tr_source(enum clb_tr_map map, size_t n, size_t m, size_t tile, size_t p
         *i = q / tile * tile + p % tile;
         *j = p / tile * tile + q % tile;
         break;
+    default:
+        return 0;
     }
     return *i < n && *j < m;
 }
