@@ -9,6 +9,7 @@
 #include "clb_transpose.h"
 #include "clb_workload.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -431,7 +432,12 @@ static int setup(struct clb_env *env, struct clb_group *g)
     int want[NKERNELS] = {0}, rc;
     if ((rc = parse_tile(env, st)) || (rc = parse_kernels(env, want)))
         return rc;
-    const size_t elems = st->n * st->m, bytes = elems * st->esize;
+    const size_t elems = st->n * st->m;
+    if ((double)elems * (double)st->esize > (double)(SIZE_MAX / 4)) {
+        clb_seterr("transpose: %zux%zu %s is too large for this host", st->n, st->m, g->dtype);
+        return CLB_SKIP;
+    }
+    const size_t bytes = elems * st->esize;
     /* 32-bit indices while every index (tiles overhang by < 256) fits */
     st->wide = (double)(st->n + 256) * (double)(st->m + 256) >= 4294967296.0;
 

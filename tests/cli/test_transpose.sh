@@ -76,6 +76,10 @@ expect_status 1 "a broken coarse_grained fails validation" run transpose -d cpu 
 [ "$(csv_col broken.csv status)" = failed ] && grep -q "elements wrong" broken.csv && pass "failed row with the count" ||
   fail "no failed row in broken.csv"
 
+# A size no device or host can hold is skipped with the reason, never run.
+expect_status 0 "huge size skipped" run transpose -d cpu -q -s 4294967296x1073741824,100000x100000 -t double -o huge.csv
+[ "$(csv_col huge.csv status | sort -u)" = skipped ] && pass "huge sizes: skipped rows" || fail "huge sizes not skipped"
+
 # Bad input: one line, exit 2.
 expect_error 2 "bad size '0x5'" "zero extent" run transpose -d cpu -s 0x5 -o bad.csv
 expect_error 2 "bad size '100'" "one extent" run transpose -d cpu -s 100 -o bad.csv
