@@ -3,12 +3,14 @@
 
 #include <string.h>
 
-extern const struct clb_workload clb_wl_stream, clb_wl_stride, clb_wl_matmul, clb_wl_dslash;
+extern const struct clb_workload clb_wl_stream, clb_wl_stride, clb_wl_matmul, clb_wl_transpose,
+    clb_wl_dslash;
 
 const struct clb_workload *const clb_workloads[] = {
     &clb_wl_stream,
     &clb_wl_stride,
     &clb_wl_matmul,
+    &clb_wl_transpose,
     &clb_wl_dslash,
     NULL};
 
