@@ -4,9 +4,15 @@
 #include <string.h>
 
 extern const struct clb_workload clb_wl_stream;
+extern const struct clb_workload clb_wl_copy2d;
+extern const struct clb_workload clb_wl_blockeq;
+extern const struct clb_workload clb_wl_camping;
 
 const struct clb_workload *const clb_workloads[] = {
     &clb_wl_stream,
+    &clb_wl_copy2d,
+    &clb_wl_blockeq,
+    &clb_wl_camping,
     NULL};
 
 const struct clb_workload *clb_workload_find(const char *name)
