@@ -29,7 +29,8 @@ static const struct clb_param_def params[] = {
     {"base", "256", "distance step in bytes (a multiple of the element size; the report's "
                     "partition width is 256 B); also the slice a group walks at a time"},
     {"max_distance", "8192", "largest distance in bytes; distances 0, base, 2 base, ... up to it"},
-    {"groups", "", "concurrent work-groups G (default: profile camping.groups, else 2 x CU)"},
+    {"groups", "", "concurrent work-groups G (default: profile camping.groups, else 4 x CU on GPUs, 2 x CU "
+                "elsewhere)"},
     {"local", "256", "work-items per work-group (capped at the device's maximum)"},
     {0, 0, 0}};
 
@@ -71,7 +72,11 @@ static int one_long(const struct clb_env *env, const char *key, long lo, long hi
 static int read_params(const struct clb_env *env, struct camping *st, const char *dtype,
                        long *base)
 {
-    long dmax, groups = 2L * (long)env->info->compute_units, local;
+    /* Enough groups to fill the device: 4 per CU on GPUs (with the barrier
+     * per slice, 2 of 256 work-items leave an SM short of loads in flight),
+     * 2 per CU elsewhere. */
+    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
+    long dmax, groups = (gpu ? 4L : 2L) * (long)env->info->compute_units, local;
     int rc;
     if ((rc = one_long(env, "base", 1, 1L << 20, base)) ||
         (rc = one_long(env, "max_distance", 0, 1L << 26, &dmax)) ||
