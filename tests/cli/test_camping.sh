@@ -15,7 +15,7 @@ for t in ("float", "double", "float4"):
     assert len({r["bytes"] for r in rs}) == 1, t
 PY
 "$CLBENCH" run camping --quick -q -d cpu -n 2 --warmup 1 -t float --param base=512 --param max_distance=2048 --param groups=3 -o s.csv > sum.txt
-grep -Eq "float 1048576 groups=3: median .* over 5 distances; worst: .*(CAMPING|no camping)" sum.txt && pass "summary verdict" || fail "summary: $(cat sum.txt)"
+grep -Eq "float 262144 groups=3: median .* over 5 distances; worst: .*(CAMPING|no camping)" sum.txt && pass "summary verdict" || fail "summary: $(cat sum.txt)"
 # refused
 expect_error 2 "base 250 B is not a multiple of the double" "base not a multiple of the element" run camping --quick -q -d cpu -t double --param base=250 -o bad.csv
 expect_error 2 "groups: value 0" "groups=0" run camping --quick -q -d cpu --param groups=0 -o bad.csv
