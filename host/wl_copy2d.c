@@ -155,8 +155,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->packed3 = strcmp(g->dtype, "float3") == 0;
     st->aligned3 = strcmp(g->dtype, "float3_aligned") == 0;
     st->esize = clb_dtype_size(g->dtype);
-    if (st->n1 > INT32_MAX || st->n2 > INT32_MAX) {
-        clb_seterr("copy2d: size '%s' has an extent above 2^31-1", g->size_text);
+    if (st->n1 > INT32_MAX || st->n2 > (st->packed3 ? INT32_MAX / 3 : INT32_MAX)) {
+        clb_seterr("copy2d: size '%s' has an extent above 2^31-1 (%s columns: %d)",
+                   g->size_text, g->dtype, st->packed3 ? INT32_MAX / 3 : INT32_MAX);
         return CLB_EUSAGE;
     }
     struct tile tiles[MAX_TILES];

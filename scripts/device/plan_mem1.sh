@@ -10,4 +10,4 @@ $CB run camping -d $GPU -o $OUT/h100.csv
 # the same on the 16-core CPU, smaller
 $CB run stream,copy2d -d $CPU -n 5 -o $OUT/pocl16.csv
 $CB run blockeq -d $CPU -n 3 --warmup 1 -s 4096x4096 -o $OUT/pocl16.csv
-$CB run camping -d $CPU -n 3 --warmup 1 -t float -o $OUT/pocl16.csv
+$CB run camping -d $CPU -n 3 --warmup 1 -t float -s 16M -o $OUT/pocl16.csv
