@@ -31,4 +31,8 @@ expect_error 2 "recip kernel's float reciprocal misplaces tile" "recip wrong at 
 expect_error 2 "bad kernels 'foo'" "unknown kernel" run blockeq -q -d cpu -s 512x512 --param kernels=foo -o bad.csv
 expect_error 2 "partition of 100 B" "partition width not a multiple" run blockeq -q -d cpu -t double -s 512x512 --param partition_width=100 -o bad.csv
 expect_error 2 "need work-groups of 8192" "items above the work-group limit" run blockeq -q -d cpu -t float -s 512x512 --param items=8192 -o bad.csv
+# a wrong tile row must fail validation (exit 1)
+mkdir -p broken && cp "$CLBENCH_SRC"/cl/*.cl broken/
+sed -i 's|uint by = gbid / k2;|uint by = gbid / k2 / 2;|' broken/blockeq.cl
+expect_status 1 "broken kernel detected" run blockeq -q -d cpu -n 1 --warmup 0 -t float -s 64x128 --param kernels=divmod --param partitions=2 --kernel-dir broken -o broken.csv
 finish

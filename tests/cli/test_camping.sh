@@ -21,4 +21,9 @@ expect_error 2 "base 250 B is not a multiple of the double" "base not a multiple
 expect_error 2 "groups: value 0" "groups=0" run camping --quick -q -d cpu --param groups=0 -o bad.csv
 expect_error 2 "less than one 16384-byte row" "size too small" run camping -q -d cpu -s 1000 -o bad.csv
 expect_error 2 "more than the 256 work-items" "base wider than a work-group" run camping --quick -q -d cpu -t float --param base=2048 -o bad.csv
+# a kernel that writes one element off must fail validation (exit 1)
+mkdir -p broken && cp "$CLBENCH_SRC"/cl/*.cl broken/
+sed -i 's/+ c\] = v\[u\]/+ c + 1] = v[u]/' broken/camping.cl
+grep -q "c + 1\] = v" broken/camping.cl && pass "kernel broken for the test" || fail "sed did not apply"
+expect_status 1 "broken kernel detected" run camping --quick -q -d cpu -n 1 --warmup 0 -t float --param max_distance=256 --kernel-dir broken -o broken.csv
 finish

@@ -31,4 +31,9 @@ expect_error 2 "bad tile '32x7'" "BLOCK_ROWS not dividing TILE_DIM" run copy2d -
 expect_error 2 "bad tile 'abc'" "tile not a shape" run copy2d -q -d cpu -t float -s 64x64 --param tile=abc -o bad.csv
 expect_error 2 "bad size" "one extent" run copy2d -q -d cpu -t float -s 4096 -o bad.csv
 "$CLBENCH" copy2d --help | grep -q "tile" && pass "help lists tile" || fail "help lacks tile"
+# a kernel that skips the last column must fail validation (exit 1, status failed)
+mkdir -p broken && cp "$CLBENCH_SRC"/cl/*.cl broken/
+sed -i 's/if (x >= width)/if (x + 1 >= width)/' broken/copy2d.cl
+expect_status 1 "broken kernel detected" run copy2d -q -d cpu -n 1 --warmup 0 -t float -s 33x40 --kernel-dir broken -o broken.csv
+grep -q ",failed," broken.csv && pass "failed row written" || fail "no failed row"
 finish
