@@ -3,7 +3,7 @@
 #ifndef CLB_MEMACCESS_H
 #define CLB_MEMACCESS_H
 
-#include <CL/cl.h>
+#include "clb_cl.h"
 
 /* blockeq: the report's (1 + 1e-6) / k2 rounded to float. */
 float clb_blockeq_one_over(cl_uint k2);
