@@ -3,14 +3,19 @@
 
 #include <string.h>
 
-extern const struct clb_workload clb_wl_stream, clb_wl_stride, clb_wl_matmul, clb_wl_transpose,
-    clb_wl_dslash;
+extern const struct clb_workload clb_wl_stream, clb_wl_copy2d, clb_wl_blockeq, clb_wl_camping,
+    clb_wl_stride, clb_wl_matmul, clb_wl_transpose, clb_wl_bus, clb_wl_dot, clb_wl_dslash;
 
 const struct clb_workload *const clb_workloads[] = {
     &clb_wl_stream,
+    &clb_wl_copy2d,
+    &clb_wl_blockeq,
+    &clb_wl_camping,
     &clb_wl_stride,
     &clb_wl_matmul,
     &clb_wl_transpose,
+    &clb_wl_bus,
+    &clb_wl_dot,
     &clb_wl_dslash,
     NULL};
 

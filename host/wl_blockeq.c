@@ -1,0 +1,362 @@
+/* blockeq: the Tesla C1060 report's blockEqPartition. A tile is one memory
+ * partition wide (partition_width_bytes / sizeof elements: 64 x 8 floats,
+ * 32 x 16 doubles for 256 B and 512 work-items), one element per work-item,
+ * and a persistent grid of P work-groups walks the tiles (gbid += P). The
+ * sweep over P shows how bandwidth grows with the number of concurrent
+ * work-groups, for float and for double. Bytes: 2 n1 n2 sizeof. */
+#include "clb_workload.h"
+#include "clb_memaccess.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_P 64
+enum { RECIP, DIVMOD, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"recip", "divmod"};
+
+struct blockeq {
+    size_t n1, n2, esize, bytes;
+    size_t tw, th;            /* tile: width (one partition) x height, in elements */
+    cl_uint k2, total;        /* tiles per row, tiles in all */
+    float one_over_k2;
+    unsigned char *in, *out;
+    cl_mem din, dout;
+    cl_kernel k[NKERNELS];
+};
+
+static const struct clb_param_def params[] = {
+    {"partitions", "", "P, the number of work-groups of the persistent grid, a list or range "
+                       "(>= 1; profile blockeq.partitions, else 1,2,4,8,16,32,CU,CU+2,2CU)"},
+    {"kernels", "recip,divmod", "recip (the report's float-reciprocal tile index), divmod "
+                                "(integer division), or both"},
+    {"partition_width", "", "tile width in bytes (default: the profile's [memory] "
+                            "partition_width_bytes, else 256)"},
+    {"items", "", "work-items per work-group = elements per tile (default 512, the report's, or "
+                  "the device's maximum if smaller)"},
+    {0, 0, 0}};
+
+static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+{
+    (void)dtype;
+    if (env->quick) {
+        snprintf(out, n, "512x512");
+        return;
+    }
+    /* The same square for both types (so that their ratio compares one
+     * matrix): float in + out >= 8x the last-level cache and >= 64 MiB,
+     * while double's two matrices fit the allocation limits. */
+    size_t want = clb_beyond_cache(env, 64u << 20);
+    size_t cap = clb_max_buffer(env, 2);
+    size_t side = 512;
+    while (side * side * 8 < want)
+        side *= 2;
+    while (side > 512 && side * side * 8 > cap)
+        side /= 2;
+    snprintf(out, n, "%zux%zu", side, side);
+}
+
+/* Does the report's float reciprocal split every tile number 0..total-1 into
+ * the same row as integer division? The device converts gbid to float toward
+ * zero (exact below 2^24), multiplies (correctly rounded in OpenCL C, as on
+ * the host) and truncates. Returns the first tile where it does not, or -1. */
+long clb_blockeq_recip_check(cl_uint k2, cl_uint total, float one_over_k2)
+{
+    if (total > (1u << 24))
+        return 1L << 24;
+    for (cl_uint g = 0; g < total; g++) {
+        volatile float prod = (float)g * one_over_k2;
+        if ((cl_uint)prod != g / k2)
+            return (long)g;
+    }
+    return -1;
+}
+
+/* The report's constant: (1 + 1e-6) / k2, rounded to float. */
+float clb_blockeq_one_over(cl_uint k2) { return (float)((1.0 + 1.0e-6) / (double)k2); }
+
+/* The P values: the parameter (or profile), else the default sweep, sorted
+ * and without duplicates. */
+static int partition_list(const struct clb_env *env, long *p, int *np)
+{
+    int rc;
+    if (clb_param(env, "partitions")[0]) {
+        if ((rc = clb_param_ints(env, "partitions", 1, 1L << 20, p, MAX_P, np)))
+            return rc;
+    } else {
+        long cu = (long)env->info->compute_units;
+        const long d[] = {1, 2, 4, 8, 16, 32, cu, cu + 2, 2 * cu};
+        *np = 0;
+        for (size_t i = 0; i < sizeof d / sizeof *d; i++)
+            p[(*np)++] = d[i];
+    }
+    for (int i = 1; i < *np; i++) /* insertion sort: a handful of values */
+        for (int j = i; j > 0 && p[j - 1] > p[j]; j--) {
+            long t = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = t;
+        }
+    int k = 0;
+    for (int i = 0; i < *np; i++)
+        if (k == 0 || p[i] != p[k - 1])
+            p[k++] = p[i];
+    *np = k;
+    return CLB_OK;
+}
+
+/* Tile geometry from the partition width and the work-group size. */
+static int tile_shape(const struct clb_env *env, const char *dtype, struct blockeq *st)
+{
+    long pw = 256, items = 512;
+    int n, rc;
+    if (clb_param(env, "partition_width")[0]) {
+        if ((rc = clb_param_ints(env, "partition_width", 1, 1L << 20, &pw, 1, &n)))
+            return rc;
+    } else if (!isnan(env->profile->partition_width_bytes)) {
+        pw = (long)env->profile->partition_width_bytes;
+    }
+    int explicit_items = clb_param(env, "items")[0] != 0;
+    if (explicit_items) {
+        if ((rc = clb_param_ints(env, "items", 1, 1L << 20, &items, 1, &n)))
+            return rc;
+    } else if ((size_t)items > env->info->max_wg) {
+        items = (long)env->info->max_wg;
+    }
+    if (pw % (long)st->esize || pw / (long)st->esize > items || items % (pw / (long)st->esize)) {
+        clb_seterr("blockeq: a partition of %ld B is not a whole number of %s elements dividing "
+                   "a tile of %ld work-items (partition_width: a multiple of %zu up to %ld)",
+                   pw, dtype, items, st->esize, items * (long)st->esize);
+        return CLB_EUSAGE;
+    }
+    st->tw = (size_t)(pw / (long)st->esize);
+    st->th = (size_t)items / st->tw;
+    const struct clb_devinfo *d = env->info;
+    if ((size_t)items > d->max_wg || st->tw > d->max_wi[0] || st->th > d->max_wi[1]) {
+        clb_seterr("blockeq: tiles of %zux%zu %s need work-groups of %ld work-items; this device "
+                   "allows %zu (%zux%zu per dimension)", st->tw, st->th, dtype, items, d->max_wg,
+                   d->max_wi[0], d->max_wi[1]);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+static int kernel_list(const struct clb_env *env, int *use)
+{
+    const char *v = clb_param(env, "kernels");
+    int n;
+    char **names = clb_split(v, &n);
+    if (!names)
+        return CLB_ESYS;
+    int rc = n ? CLB_OK : CLB_EUSAGE;
+    use[RECIP] = use[DIVMOD] = 0;
+    for (int i = 0; i < n && rc == CLB_OK; i++) {
+        if (strcmp(names[i], "recip") == 0) use[RECIP] = 1;
+        else if (strcmp(names[i], "divmod") == 0) use[DIVMOD] = 1;
+        else rc = CLB_EUSAGE;
+    }
+    free(names);
+    if (rc)
+        clb_seterr("blockeq: bad kernels '%s' (accepted: recip, divmod or both)", v);
+    return rc;
+}
+
+static int check_geometry(struct clb_group *g, struct blockeq *st, int recip)
+{
+    if (st->n1 > INT32_MAX || st->n2 > INT32_MAX) {
+        clb_seterr("blockeq: size '%s' has an extent above 2^31-1", g->size_text);
+        return CLB_EUSAGE;
+    }
+    size_t k1 = (st->n1 + st->th - 1) / st->th, k2 = (st->n2 + st->tw - 1) / st->tw;
+    if (k1 * k2 > UINT32_MAX) {
+        clb_seterr("blockeq: size '%s' has more than 2^32 tiles", g->size_text);
+        return CLB_EUSAGE;
+    }
+    st->k2 = (cl_uint)k2;
+    st->total = (cl_uint)(k1 * k2);
+    st->one_over_k2 = clb_blockeq_one_over(st->k2);
+    long bad = recip ? clb_blockeq_recip_check(st->k2, st->total, st->one_over_k2) : -1;
+    if (bad >= 0 && st->total > (1u << 24)) {
+        clb_seterr("blockeq: size '%s' (%s) has %u tiles; the recip kernel is checked only up to "
+                   "2^24 tiles; use a smaller size or --param kernels=divmod", g->size_text,
+                   g->dtype, st->total);
+        return CLB_EUSAGE;
+    }
+    if (bad >= 0) {
+        clb_seterr("blockeq: size '%s' (%s, %u tiles of %zux%zu): the recip kernel's float "
+                   "reciprocal misplaces tile %ld (row %ld, not %ld); use a smaller size or "
+                   "--param kernels=divmod", g->size_text, g->dtype, st->total, st->tw, st->th,
+                   bad, (long)(cl_uint)((float)bad * st->one_over_k2), bad / (long)st->k2);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct blockeq *st = calloc(1, sizeof *st);
+    if (!st)
+        return CLB_ESYS;
+    g->state = st;
+    st->n1 = g->size.d[0];
+    st->n2 = g->size.d[1];
+    st->esize = clb_dtype_size(g->dtype);
+    long p[MAX_P];
+    int np, use[NKERNELS], rc;
+    if ((rc = partition_list(env, p, &np)) || (rc = kernel_list(env, use)) ||
+        (rc = tile_shape(env, g->dtype, st)) || (rc = check_geometry(g, st, use[RECIP])))
+        return rc;
+    st->bytes = st->n1 * st->n2 * st->esize;
+    if ((rc = clb_fits(env->dev, st->bytes, 2 * st->bytes)))
+        return rc;
+    st->in = clb_xmalloc(st->bytes);
+    st->out = clb_xmalloc(st->bytes);
+    if (!st->in || !st->out)
+        return CLB_ESYS;
+    if (st->esize == 8)
+        clb_fill_f64((double *)st->in, st->bytes / 8, 21);
+    else
+        clb_fill_f32((float *)st->in, st->bytes / 4, 21);
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->bytes, &st->din)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, st->bytes, &st->dout)) ||
+        (rc = clb_write(env->dev, st->din, st->in, st->bytes)))
+        return rc;
+
+    char opts[160];
+    clb_dtype_defines(g->dtype, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DTW=%zu -DTH=%zu -DIDX=%s", st->tw, st->th,
+                st->n1 * st->n2 < UINT32_MAX ? "uint" : "ulong");
+    for (int k = 0; k < NKERNELS; k++) {
+        if (!use[k])
+            continue;
+        if ((rc = clb_kernel(env->dev, "blockeq", opts, kernel_names[k], &st->k[k])))
+            return rc;
+        size_t wg;
+        CLB_CHECK(clGetKernelWorkGroupInfo(st->k[k], env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                           sizeof wg, &wg, NULL),
+                  "clGetKernelWorkGroupInfo");
+        for (int i = 0; i < np; i++) {
+            struct clb_case *c = clb_case_add(g, kernel_names[k], "partitions=%ld", p[i]);
+            if (!c)
+                return CLB_ESYS;
+            c->iarg[0] = k;
+            c->bytes = 2.0 * (double)st->bytes;
+            c->dims = 2;
+            c->local[0] = st->tw;
+            c->local[1] = st->th;
+            c->global[0] = (size_t)p[i] * st->tw;
+            c->global[1] = st->th;
+            clb_case_note(c, "tile %zux%zu, %u tiles, %.1f per work-group", st->tw, st->th,
+                          st->total, (double)st->total / (double)p[i]);
+            if (st->tw * st->th > wg)
+                clb_case_skip(c, "the compiled kernel allows work-groups of %zu work-items, the "
+                              "tile needs %zu", wg, st->tw * st->th);
+        }
+    }
+    return CLB_OK;
+}
+
+static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct blockeq *st = g->state;
+    cl_uint width = (cl_uint)st->n2, height = (cl_uint)st->n1;
+    int rc = clb_args(st->k[c->iarg[0]], sizeof(cl_mem), &st->din, sizeof(cl_mem), &st->dout,
+                      sizeof width, &width, sizeof height, &height, sizeof(float),
+                      &st->one_over_k2, sizeof(cl_uint), &st->k2, sizeof(cl_uint), &st->total,
+                      (size_t)0);
+    return rc ? rc : clb_poison(env->dev, st->dout, st->bytes);
+}
+
+static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
+{
+    struct blockeq *st = g->state;
+    return clb_launch(env->dev, st->k[c->iarg[0]], 2, c->global, c->local, &s->first);
+}
+
+/* Exact copy of every element. */
+static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct blockeq *st = g->state;
+    int rc = clb_read(env->dev, st->dout, st->out, st->bytes);
+    if (rc)
+        return rc;
+    size_t n = st->n1 * st->n2, es = st->esize;
+    long bad = 0, first = -1;
+#pragma omp parallel for reduction(+ : bad) schedule(static)
+    for (long i = 0; i < (long)n; i++) {
+        if (memcmp(st->in + (size_t)i * es, st->out + (size_t)i * es, es) != 0) {
+            bad++;
+#pragma omp critical
+            if (first < 0 || i < first)
+                first = i;
+        }
+    }
+    if (bad) {
+        clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
+                      first / (long)st->n2, first % (long)st->n2);
+        return CLB_FAIL;
+    }
+    return CLB_OK;
+}
+
+static void teardown(struct clb_env *env, struct clb_group *g)
+{
+    (void)env;
+    struct blockeq *st = g->state;
+    if (!st)
+        return;
+    for (int k = 0; k < NKERNELS; k++)
+        if (st->k[k])
+            clReleaseKernel(st->k[k]);
+    if (st->din) clReleaseMemObject(st->din);
+    if (st->dout) clReleaseMemObject(st->dout);
+    free(st->in);
+    free(st->out);
+    free(st);
+    g->state = NULL;
+}
+
+/* The double/float bandwidth ratio for each kernel, size and P where both
+ * types have an ok row (the report's Table 4: about 2 at small P on a C1060). */
+static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+{
+    int header = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct clb_row *d = &rows[i];
+        if (strcmp(d->dtype, "double") || strcmp(d->status, "ok"))
+            continue;
+        for (size_t j = 0; j < n; j++) {
+            const struct clb_row *f = &rows[j];
+            if (strcmp(f->dtype, "float") || strcmp(f->status, "ok") ||
+                strcmp(f->kernel, d->kernel) || strcmp(f->size, d->size) ||
+                strcmp(f->params, d->params) || !(f->gbps > 0))
+                continue;
+            if (!header) {
+                fprintf(out, "\nblockeq double/float bandwidth ratio:\n");
+                header = 1;
+            }
+            fprintf(out, "  %-7s %-12s %-16s double %9.2f GB/s  float %9.2f GB/s  ratio %.3f\n",
+                    d->kernel, d->size, d->params, d->gbps, f->gbps, d->gbps / f->gbps);
+            break;
+        }
+    }
+}
+
+const struct clb_workload clb_wl_blockeq = {
+    .name = "blockeq",
+    .summary = "the C1060 report's blockEqPartition: partition-wide tiles, persistent grid of P "
+               "work-groups",
+    .dtypes = "float,double",
+    .default_dtypes = "float,double",
+    .params = params,
+    .size_help = "n1xn2: rows x columns (columns contiguous), e.g. 8192x8192; 512x512 is the "
+                 "report's (cache resident on current devices); default: a square power of two "
+                 "whose float copy is >= 8x the last-level cache",
+    .size_dims = 2,
+    .default_sizes = default_sizes,
+    .setup = setup,
+    .prepare = prepare,
+    .run = run,
+    .verify = verify,
+    .teardown = teardown,
+    .summarize = summarize,
+};

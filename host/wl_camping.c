@@ -1,0 +1,353 @@
+/* camping: the partition-camping probe. G concurrent work-groups each copy a
+ * contiguous chunk; the chunks of consecutive groups start D bytes further
+ * apart than their length, and D is swept over multiples of a base width. On
+ * a device that interleaves memory across P partitions of W bytes without
+ * hashing, bandwidth collapses where D is a multiple of P x W (every group in
+ * the same partition); hashed devices give a flat curve. The layout and the
+ * order of accesses are described in cl/camping.cl. Bytes: 2 x G x chunk,
+ * the same for every D. */
+#include "clb_workload.h"
+#include "clb_memaccess.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROW_BYTES 16384 /* a chunk row: a power of two (see cl/camping.cl) */
+#define MAX_DIST 1024   /* distances in one sweep */
+
+struct camping {
+    size_t esize, groups, rows, chunk, dmax; /* chunk and dmax in bytes */
+    size_t buf_bytes;
+    unsigned char *in, *out;
+    cl_mem din, dout;
+    cl_kernel k;
+    size_t local;
+};
+
+static const struct clb_param_def params[] = {
+    {"base", "256", "distance step in bytes (a multiple of the element size; the report's "
+                    "partition width is 256 B); also the slice a group walks at a time"},
+    {"max_distance", "8192", "largest distance in bytes; distances 0, base, 2 base, ... up to it"},
+    {"groups", "", "concurrent work-groups G (default: profile camping.groups, else 4 x CU on GPUs, 2 x CU "
+                "elsewhere)"},
+    {"local", "256", "work-items per work-group (capped at the device's maximum)"},
+    {0, 0, 0}};
+
+static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+{
+    if (env->quick) { /* 4 chunks of 16 rows on PoCL's 2 CUs */
+        snprintf(out, n, "%d", 1 << 18);
+        return;
+    }
+    /* Elements copied in all: in + out >= 8x the last-level cache and
+     * 256 MiB on GPUs, 64 MiB elsewhere, within the allocation limits. */
+    size_t es = clb_dtype_size(dtype);
+    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
+    size_t want = clb_beyond_cache(env, gpu ? (256u << 20) : (64u << 20)) / 2;
+    size_t cap = clb_max_buffer(env, 2) / 2; /* room for the gaps */
+    size_t elems = 1u << 16;
+    while (elems * es < want)
+        elems *= 2;
+    while (elems > (1u << 16) && elems * es > cap)
+        elems /= 2;
+    snprintf(out, n, "%zu", elems);
+}
+
+static int one_long(const struct clb_env *env, const char *key, long lo, long hi, long *v)
+{
+    int n;
+    long tmp[1];
+    int rc = clb_param_ints(env, key, lo, hi, tmp, 1, &n);
+    if (rc == CLB_OK && n != 1) {
+        clb_seterr("camping: parameter %s takes one value", key);
+        rc = CLB_EUSAGE;
+    }
+    if (rc == CLB_OK)
+        *v = tmp[0];
+    return rc;
+}
+
+/* Parameters into the state; the distance list's step in *base. */
+static int read_params(const struct clb_env *env, struct camping *st, const char *dtype,
+                       long *base)
+{
+    /* Enough groups to fill the device: 4 per CU on GPUs (with the barrier
+     * per slice, 2 of 256 work-items leave an SM short of loads in flight),
+     * 2 per CU elsewhere. */
+    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
+    long dmax, groups = (gpu ? 4L : 2L) * (long)env->info->compute_units, local;
+    int rc;
+    if ((rc = one_long(env, "base", 1, 1L << 20, base)) ||
+        (rc = one_long(env, "max_distance", 0, 1L << 26, &dmax)) ||
+        (rc = one_long(env, "local", 1, 1L << 20, &local)))
+        return rc;
+    if (clb_param(env, "groups")[0] && (rc = one_long(env, "groups", 1, 1L << 20, &groups)))
+        return rc;
+    if (*base % (long)st->esize) {
+        clb_seterr("camping: base %ld B is not a multiple of the %s element size (%zu B)", *base,
+                   dtype, st->esize);
+        return CLB_EUSAGE;
+    }
+    if (dmax / *base + 1 > MAX_DIST) {
+        clb_seterr("camping: max_distance %ld / base %ld gives more than %d distances", dmax,
+                   *base, MAX_DIST);
+        return CLB_EUSAGE;
+    }
+    if ((size_t)local > env->info->max_wg)
+        local = (long)env->info->max_wg;
+    if (*base / (long)st->esize > local) {
+        clb_seterr("camping: base %ld B is %ld %s elements, more than the %ld work-items of a "
+                   "work-group (base <= %ld B, or raise local)", *base, *base / (long)st->esize,
+                   dtype, local, local * (long)st->esize);
+        return CLB_EUSAGE;
+    }
+    st->dmax = (size_t)(dmax / *base * *base);
+    st->groups = (size_t)groups;
+    st->local = (size_t)local;
+    return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct camping *st = calloc(1, sizeof *st);
+    if (!st)
+        return CLB_ESYS;
+    g->state = st;
+    st->esize = clb_dtype_size(g->dtype);
+    long base;
+    int rc;
+    if ((rc = read_params(env, st, g->dtype, &base)))
+        return rc;
+    /* Each group's share of the elements, in whole rows. */
+    st->rows = g->size.total / st->groups * st->esize / ROW_BYTES;
+    if (st->rows == 0) {
+        clb_seterr("camping: size %s gives each of %zu groups less than one %d-byte row; use at "
+                   "least %zu elements", g->size_text, st->groups, ROW_BYTES,
+                   st->groups * (ROW_BYTES / st->esize));
+        return CLB_EUSAGE;
+    }
+    st->chunk = st->rows * ROW_BYTES;
+    st->buf_bytes = st->groups * (st->chunk + st->dmax);
+    if ((rc = clb_fits(env->dev, st->buf_bytes, 2 * st->buf_bytes)))
+        return rc;
+    st->in = clb_xmalloc(st->buf_bytes);
+    st->out = clb_xmalloc(st->buf_bytes);
+    if (!st->in || !st->out)
+        return CLB_ESYS;
+    if (st->esize == 8)
+        clb_fill_f64((double *)st->in, st->buf_bytes / 8, 31);
+    else
+        clb_fill_f32((float *)st->in, st->buf_bytes / 4, 31);
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->buf_bytes, &st->din)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, st->buf_bytes, &st->dout)) ||
+        (rc = clb_write(env->dev, st->din, st->in, st->buf_bytes)))
+        return rc;
+
+    /* 64 bytes in flight per work-item per row pass. */
+    char opts[200];
+    if (strcmp(g->dtype, "float4") == 0)
+        snprintf(opts, sizeof opts, "-DT=float4 -DT_SIZE=16");
+    else
+        clb_dtype_defines(g->dtype, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DM=%zu -DUNROLL=%zu -DIDX=%s", (size_t)base / st->esize,
+                64 / st->esize, st->buf_bytes / st->esize < UINT32_MAX ? "uint" : "ulong");
+    if ((rc = clb_kernel(env->dev, "camping", opts, "copy", &st->k)))
+        return rc;
+    size_t wg;
+    CLB_CHECK(clGetKernelWorkGroupInfo(st->k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof wg, &wg, NULL),
+              "clGetKernelWorkGroupInfo");
+    for (size_t d = 0; d <= st->dmax; d += (size_t)base) {
+        struct clb_case *c = clb_case_add(g, "copy", "groups=%zu,distance=%zu", st->groups, d);
+        if (!c)
+            return CLB_ESYS;
+        c->iarg[0] = (long)d;
+        c->bytes = 2.0 * (double)st->groups * (double)st->chunk;
+        c->footprint = c->bytes;
+        c->dims = 1;
+        c->local[0] = st->local;
+        c->global[0] = st->groups * st->local;
+        clb_case_note(c, "chunk %zu B per group, base %ld B", st->chunk, base);
+        if (st->local > wg)
+            clb_case_skip(c, "the compiled kernel allows work-groups of %zu work-items, local "
+                          "is %zu", wg, st->local);
+    }
+    return CLB_OK;
+}
+
+static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct camping *st = g->state;
+    cl_ulong pitch = (st->chunk + (size_t)c->iarg[0]) / st->esize;
+    cl_uint row_elems = (cl_uint)(ROW_BYTES / st->esize), nrows = (cl_uint)st->rows;
+    int rc = clb_args(st->k, sizeof(cl_mem), &st->din, sizeof(cl_mem), &st->dout, sizeof pitch,
+                      &pitch, sizeof row_elems, &row_elems, sizeof nrows, &nrows, (size_t)0);
+    return rc ? rc : clb_poison(env->dev, st->dout, st->buf_bytes);
+}
+
+static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
+{
+    struct camping *st = g->state;
+    return clb_launch(env->dev, st->k, 1, c->global, c->local, &s->first);
+}
+
+/* Every chunk copied exactly, and nothing written between the chunks (the
+ * poison's 0xFF bytes left there). */
+static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct camping *st = g->state;
+    int rc = clb_read(env->dev, st->dout, st->out, st->buf_bytes);
+    if (rc)
+        return rc;
+    size_t pitch = st->chunk + (size_t)c->iarg[0];
+    long bad_chunks = 0, stray = 0, first = -1;
+#pragma omp parallel for reduction(+ : bad_chunks, stray) schedule(static)
+    for (long gi = 0; gi < (long)st->groups; gi++) {
+        size_t at = (size_t)gi * pitch;
+        if (memcmp(st->in + at, st->out + at, st->chunk) != 0) {
+            bad_chunks++;
+#pragma omp critical
+            if (first < 0 || gi < first)
+                first = gi;
+        }
+        size_t gap_end = gi + 1 < (long)st->groups ? at + pitch : st->buf_bytes;
+        for (size_t b = at + st->chunk; b < gap_end; b++)
+            stray += st->out[b] != 0xFF;
+    }
+    if (bad_chunks || stray) {
+        clb_case_note(c, "%ld of %zu chunks wrong (first: group %ld), %ld bytes written outside "
+                      "the chunks", bad_chunks, st->groups, first, stray);
+        return CLB_FAIL;
+    }
+    return CLB_OK;
+}
+
+static void teardown(struct clb_env *env, struct clb_group *g)
+{
+    (void)env;
+    struct camping *st = g->state;
+    if (!st)
+        return;
+    if (st->k) clReleaseKernel(st->k);
+    if (st->din) clReleaseMemObject(st->din);
+    if (st->dout) clReleaseMemObject(st->dout);
+    free(st->in);
+    free(st->out);
+    free(st);
+    g->state = NULL;
+}
+
+/* Criterion: a series shows camping when the best-run bandwidth of its worst
+ * distance is below CLB_CAMPING_THRESHOLD x the median over the series. */
+#define CLB_CAMPING_THRESHOLD 0.7
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median and the indices of the (up to) three lowest of v[0..n). */
+void clb_camping_stats(const double *v, int n, double *median, int worst[3])
+{
+    double *s = malloc((size_t)n * sizeof *s);
+    if (!s) {
+        *median = NAN;
+        worst[0] = worst[1] = worst[2] = -1;
+        return;
+    }
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    *median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    free(s);
+    for (int w = 0; w < 3; w++) {
+        worst[w] = -1;
+        for (int i = 0; i < n; i++) {
+            int taken = 0;
+            for (int k = 0; k < w; k++)
+                taken |= worst[k] == i;
+            if (!taken && (worst[w] < 0 || v[i] < v[worst[w]]))
+                worst[w] = i;
+        }
+    }
+}
+
+/* Rows of one series share dtype, size and the params before ",distance=". */
+static int same_series(const struct clb_row *a, const struct clb_row *b)
+{
+    const char *da = strstr(a->params, ",distance="), *db = strstr(b->params, ",distance=");
+    if (!da || !db || da - a->params != db - b->params)
+        return 0;
+    return strcmp(a->dtype, b->dtype) == 0 && strcmp(a->size, b->size) == 0 &&
+           strncmp(a->params, b->params, (size_t)(da - a->params)) == 0;
+}
+
+static void summarize_series(const struct clb_row *rows, const size_t *idx, int n, FILE *out)
+{
+    double *v = malloc((size_t)n * sizeof *v);
+    if (!v)
+        return;
+    /* Each row's best run: camping slows every run of a distance alike,
+     * while interference from other work hits single runs. */
+    for (int i = 0; i < n; i++)
+        v[i] = rows[idx[i]].gbps_best;
+    double med;
+    int worst[3];
+    clb_camping_stats(v, n, &med, worst);
+    const struct clb_row *r0 = &rows[idx[0]];
+    const char *dist = strstr(r0->params, ",distance=");
+    fprintf(out, "  %s %s %.*s: median %.2f GB/s (best runs) over %d distances; worst:", r0->dtype, r0->size,
+            (int)(dist - r0->params), r0->params, med, n);
+    for (int w = 0; w < 3 && worst[w] >= 0; w++) {
+        const char *d = strstr(rows[idx[worst[w]]].params, ",distance=") + 10;
+        fprintf(out, "%s %s B %.2f (%.2fx)", w ? "," : "", d, v[worst[w]], v[worst[w]] / med);
+    }
+    int camp = worst[0] >= 0 && v[worst[0]] < CLB_CAMPING_THRESHOLD * med;
+    fprintf(out, "; %s (worst %s %.1f x median)\n", camp ? "CAMPING" : "no camping",
+            camp ? "<" : ">=", CLB_CAMPING_THRESHOLD);
+    free(v);
+}
+
+static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+{
+    size_t *idx = malloc(n * sizeof *idx);
+    char *done = calloc(n, 1);
+    int header = 0;
+    for (size_t i = 0; idx && done && i < n; i++) {
+        if (done[i] || strcmp(rows[i].status, "ok") || !strstr(rows[i].params, ",distance="))
+            continue;
+        int k = 0;
+        for (size_t j = i; j < n; j++)
+            if (!done[j] && strcmp(rows[j].status, "ok") == 0 && same_series(&rows[i], &rows[j])) {
+                idx[k++] = j;
+                done[j] = 1;
+            }
+        if (!header) {
+            fprintf(out, "\ncamping: bandwidth against the distance between concurrent groups\n");
+            header = 1;
+        }
+        summarize_series(rows, idx, k, out);
+    }
+    free(idx);
+    free(done);
+}
+
+const struct clb_workload clb_wl_camping = {
+    .name = "camping",
+    .summary = "partition-camping probe: bandwidth against the distance between the chunks of "
+               "concurrent work-groups",
+    .dtypes = "float,double,float4",
+    .default_dtypes = "float,double",
+    .params = params,
+    .size_help = "elements copied in all N, split into G chunks of whole 16 KiB rows, e.g. 2^27 "
+                 "(default: in + out >= 8x the last-level cache, 256 MiB on GPUs)",
+    .size_dims = 1,
+    .default_sizes = default_sizes,
+    .setup = setup,
+    .prepare = prepare,
+    .run = run,
+    .verify = verify,
+    .teardown = teardown,
+    .summarize = summarize,
+};

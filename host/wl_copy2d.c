@@ -1,0 +1,266 @@
+/* copy2d: the Tesla C1060 report's copy2D_Coalesced. An n1 x n2 matrix (n1
+ * rows, n2 contiguous columns, as in the report) is copied by TILE_DIM x
+ * TILE_DIM tiles with work-groups of TILE_DIM x BLOCK_ROWS work-items, each
+ * copying TILE_DIM / BLOCK_ROWS elements. The element type is what changes:
+ * float, double, the report's packed 12-byte float3, OpenCL's 16-byte float3
+ * and float4. Bytes: 2 n1 n2 sizeof(element) (float3 12, float3_aligned 16). */
+#include "clb_workload.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TILES 16
+
+struct tile { long dim, rows; };
+
+struct copy2d {
+    size_t n1, n2, esize, bytes;
+    int packed3, aligned3;
+    unsigned char *in, *out;  /* host: the input and the read-back output */
+    cl_mem din, dout;
+    cl_kernel k[MAX_TILES][2]; /* per tile: coalesced, rows (packed float3 only) */
+};
+
+static const struct clb_param_def params[] = {
+    {"tile", "32x8", "TILE_DIMxBLOCK_ROWS, or a list (e.g. 32x8,64x8): tiles of TILE_DIM^2 "
+                     "elements, work-groups of TILE_DIM x BLOCK_ROWS; BLOCK_ROWS divides TILE_DIM "
+                     "(profile copy2d.tile, else 32x8)"},
+    {0, 0, 0}};
+
+static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+{
+    if (env->quick) {
+        snprintf(out, n, "256x256");
+        return;
+    }
+    /* A square power-of-two matrix of at least 8x the last-level cache (the
+     * footprint is twice that) and 256 MiB on GPUs, 64 MiB elsewhere; halved
+     * while two matrices do not fit the allocation limits. */
+    size_t es = clb_dtype_size(dtype);
+    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
+    size_t want = clb_beyond_cache(env, gpu ? (256u << 20) : (64u << 20));
+    size_t cap = clb_max_buffer(env, 2);
+    size_t side = 256;
+    while (side * side * es < want)
+        side *= 2;
+    while (side > 256 && side * side * es > cap)
+        side /= 2;
+    snprintf(out, n, "%zux%zu", side, side);
+}
+
+/* Parse the tile list; refuse tiles the device cannot launch. */
+static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
+{
+    const char *v = clb_param(env, "tile");
+    const char *from = strcmp(clb_param_origin(env, "tile"), "profile") == 0 ? " (from the profile)" : "";
+    int n;
+    char **items = clb_split(v, &n);
+    if (!items)
+        return CLB_ESYS;
+    int rc = CLB_OK;
+    if (n == 0 || n > MAX_TILES) {
+        clb_seterr("copy2d: bad tile list '%s'%s (1 to %d tiles TILE_DIMxBLOCK_ROWS, e.g. 32x8)", v,
+                   from, MAX_TILES);
+        rc = CLB_EUSAGE;
+    }
+    for (int i = 0; rc == CLB_OK && i < n; i++) {
+        struct clb_size s;
+        char err[200];
+        if (clb_parse_dims(items[i], 2, &s, err, sizeof err) != CLB_OK || s.d[0] % s.d[1] ||
+            s.d[0] > 4096) {
+            clb_seterr("copy2d: bad tile '%s'%s (expected TILE_DIMxBLOCK_ROWS with BLOCK_ROWS "
+                       "dividing TILE_DIM <= 4096, e.g. 32x8)", items[i], from);
+            rc = CLB_EUSAGE;
+            break;
+        }
+        const struct clb_devinfo *d = env->info;
+        if (s.d[0] * s.d[1] > d->max_wg || s.d[0] > d->max_wi[0] || s.d[1] > d->max_wi[1]) {
+            clb_seterr("copy2d: tile %s%s needs work-groups of %zux%zu = %zu work-items; this "
+                       "device allows %zu (%zux%zu per dimension)", items[i], from, s.d[0],
+                       s.d[1], s.d[0] * s.d[1], d->max_wg, d->max_wi[0], d->max_wi[1]);
+            rc = CLB_EUSAGE;
+            break;
+        }
+        t[i].dim = (long)s.d[0];
+        t[i].rows = (long)s.d[1];
+    }
+    *nt = n;
+    free(items);
+    return rc;
+}
+
+static int build(struct clb_env *env, struct copy2d *st, const char *dtype, const struct tile *t,
+                 int kind, cl_kernel *out)
+{
+    char opts[200];
+    clb_dtype_defines(dtype, opts, sizeof opts);
+    if (st->packed3)
+        clb_appendf(opts, sizeof opts, " -DPACKED3=1");
+    else
+        clb_appendf(opts, sizeof opts, " -DELEM=%s", st->aligned3 ? "float3" : dtype);
+    /* uint indices where every float (packed3) or element index fits */
+    size_t maxidx = st->n1 * st->n2 * (st->packed3 ? 3 : 1);
+    clb_appendf(opts, sizeof opts, " -DTILE_DIM=%ld -DBLOCK_ROWS=%ld -DIDX=%s", t->dim, t->rows,
+                maxidx < UINT32_MAX ? "uint" : "ulong");
+    return clb_kernel(env->dev, "copy2d", opts, kind ? "rows" : "coalesced", out);
+}
+
+/* The work-group size this compiled kernel allows (may be below the device's). */
+static int kernel_wg(struct clb_env *env, cl_kernel k, size_t *wg)
+{
+    CLB_CHECK(clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof *wg, wg, NULL),
+              "clGetKernelWorkGroupInfo");
+    return CLB_OK;
+}
+
+static int add_cases(struct clb_env *env, struct clb_group *g, struct copy2d *st,
+                     const struct tile *t, int ti)
+{
+    for (int kind = 0; kind < (st->packed3 ? 2 : 1); kind++) {
+        int rc = build(env, st, g->dtype, t, kind, &st->k[ti][kind]);
+        if (rc)
+            return rc;
+        size_t wg;
+        if ((rc = kernel_wg(env, st->k[ti][kind], &wg)))
+            return rc;
+        struct clb_case *c = clb_case_add(g, kind ? "rows" : "coalesced", "tile=%ldx%ld", t->dim,
+                                          t->rows);
+        if (!c)
+            return CLB_ESYS;
+        c->iarg[0] = ti;
+        c->iarg[1] = kind;
+        c->bytes = 2.0 * (double)st->bytes;
+        c->dims = 2;
+        c->local[0] = (size_t)t->dim;
+        c->local[1] = (size_t)t->rows;
+        c->global[0] = (st->n2 + (size_t)t->dim - 1) / (size_t)t->dim * (size_t)t->dim;
+        c->global[1] = (st->n1 + (size_t)t->dim - 1) / (size_t)t->dim * (size_t)t->rows;
+        if ((size_t)(t->dim * t->rows) > wg)
+            clb_case_skip(c, "the compiled kernel allows work-groups of %zu work-items, the "
+                          "tile needs %ld", wg, t->dim * t->rows);
+    }
+    return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct copy2d *st = calloc(1, sizeof *st);
+    if (!st)
+        return CLB_ESYS;
+    g->state = st;
+    st->n1 = g->size.d[0];
+    st->n2 = g->size.d[1];
+    st->packed3 = strcmp(g->dtype, "float3") == 0;
+    st->aligned3 = strcmp(g->dtype, "float3_aligned") == 0;
+    st->esize = clb_dtype_size(g->dtype);
+    if (st->n1 > INT32_MAX || st->n2 > (st->packed3 ? INT32_MAX / 3 : INT32_MAX)) {
+        clb_seterr("copy2d: size '%s' has an extent above 2^31-1 (%s columns: %d)",
+                   g->size_text, g->dtype, st->packed3 ? INT32_MAX / 3 : INT32_MAX);
+        return CLB_EUSAGE;
+    }
+    struct tile tiles[MAX_TILES];
+    int ntiles, rc;
+    if ((rc = parse_tiles(env, tiles, &ntiles)))
+        return rc;
+    st->bytes = st->n1 * st->n2 * st->esize;
+    if ((rc = clb_fits(env->dev, st->bytes, 2 * st->bytes)))
+        return rc;
+    st->in = clb_xmalloc(st->bytes);
+    st->out = clb_xmalloc(st->bytes);
+    if (!st->in || !st->out)
+        return CLB_ESYS;
+    /* Random floats or doubles over every byte (float3_aligned's padding too). */
+    if (strcmp(g->dtype, "double") == 0)
+        clb_fill_f64((double *)st->in, st->bytes / 8, 11);
+    else
+        clb_fill_f32((float *)st->in, st->bytes / 4, 11);
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->bytes, &st->din)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, st->bytes, &st->dout)) ||
+        (rc = clb_write(env->dev, st->din, st->in, st->bytes)))
+        return rc;
+    for (int i = 0; i < ntiles; i++)
+        if ((rc = add_cases(env, g, st, &tiles[i], i)))
+            return rc;
+    return CLB_OK;
+}
+
+static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct copy2d *st = g->state;
+    cl_kernel k = st->k[c->iarg[0]][c->iarg[1]];
+    cl_uint width = (cl_uint)st->n2, height = (cl_uint)st->n1;
+    int rc = clb_args(k, sizeof(cl_mem), &st->din, sizeof(cl_mem), &st->dout, sizeof width, &width,
+                      sizeof height, &height, (size_t)0);
+    return rc ? rc : clb_poison(env->dev, st->dout, st->bytes);
+}
+
+static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
+{
+    struct copy2d *st = g->state;
+    return clb_launch(env->dev, st->k[c->iarg[0]][c->iarg[1]], 2, c->global, c->local, &s->first);
+}
+
+/* Exact: every element's bytes equal the input's (for float3_aligned the 12
+ * bytes of x, y, z; the padding word need not be copied). */
+static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct copy2d *st = g->state;
+    int rc = clb_read(env->dev, st->dout, st->out, st->bytes);
+    if (rc)
+        return rc;
+    size_t n = st->n1 * st->n2, es = st->esize, cmp = st->aligned3 ? 12 : es;
+    long bad = 0, first = -1;
+#pragma omp parallel for reduction(+ : bad) schedule(static)
+    for (long i = 0; i < (long)n; i++) {
+        if (memcmp(st->in + (size_t)i * es, st->out + (size_t)i * es, cmp) != 0) {
+            bad++;
+#pragma omp critical
+            if (first < 0 || i < first)
+                first = i;
+        }
+    }
+    if (bad) {
+        clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
+                      first / (long)st->n2, first % (long)st->n2);
+        return CLB_FAIL;
+    }
+    return CLB_OK;
+}
+
+static void teardown(struct clb_env *env, struct clb_group *g)
+{
+    (void)env;
+    struct copy2d *st = g->state;
+    if (!st)
+        return;
+    for (int i = 0; i < MAX_TILES; i++)
+        for (int k = 0; k < 2; k++)
+            if (st->k[i][k])
+                clReleaseKernel(st->k[i][k]);
+    if (st->din) clReleaseMemObject(st->din);
+    if (st->dout) clReleaseMemObject(st->dout);
+    free(st->in);
+    free(st->out);
+    free(st);
+    g->state = NULL;
+}
+
+const struct clb_workload clb_wl_copy2d = {
+    .name = "copy2d",
+    .summary = "the C1060 report's copy2D_Coalesced: tiled 2-D copy, float/double/float3/float4",
+    .dtypes = "float,double,float3,float3_aligned,float4",
+    .default_dtypes = "float,double,float3,float3_aligned,float4",
+    .params = params,
+    .size_help = "n1xn2: rows x columns (columns contiguous), e.g. 8192x8192; any extents (edges "
+                 "bounds-checked); 256x256 is the report's (cache resident); default: a square "
+                 "power of two >= 8x the last-level cache, 256 MiB on GPUs",
+    .size_dims = 2,
+    .default_sizes = default_sizes,
+    .setup = setup,
+    .prepare = prepare,
+    .run = run,
+    .verify = verify,
+    .teardown = teardown,
+};

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# blockeq on PoCL: both kernels and types at the report's 512x512 over a P
+# sweep, an odd size, the double/float summary, and bad input refused.
+source "$(dirname "$0")/lib.sh"
+set -e
+expect_status 0 "blockeq --quick" run blockeq --quick -d cpu -n 2 --warmup 1 --param partitions=1,3,8,2 -o out.csv
+expect_rows out.csv blockeq recip,divmod float,double
+n=$(csv_col out.csv params | sort -u | tr '\n' ' ')
+[ "$n" = "partitions=1 partitions=2 partitions=3 partitions=8 " ] && pass "P sorted: $n" || fail "P values: $n"
+# tiles: one partition (256 B) wide, 512 work-items
+python3 - out.csv <<'PY' && pass "tile shape per type" || fail "tile shape per type"
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    want = "64x8" if r["dtype"] == "float" else "32x16"
+    assert r["local_size"] == want and ("tile " + want) in r["detail"], r
+PY
+# the summary prints the double/float ratio per P
+"$CLBENCH" run blockeq --quick -q -d cpu -n 2 --warmup 1 --param partitions=2 -o s.csv > sum.txt
+grep -Eq "recip .*partitions=2 .*ratio [0-9.]+" sum.txt && grep -Eq "divmod .*ratio" sum.txt && pass "double/float ratio in the summary" || fail "no ratio: $(cat sum.txt)"
+# the default P sweep (no parameter): 1,2,4,8,16,32 and the CU-based values
+expect_status 0 "default P sweep" run blockeq -q -d cpu -n 1 --warmup 0 -t float -s 64x100 --param kernels=divmod -o def.csv
+n=$(csv_col def.csv params | wc -l)
+[ "$n" -ge 6 ] && pass "default sweep has $n values" || fail "default sweep has $n values"
+# odd size (tiles cut at the edges) and another partition width
+expect_status 0 "odd size" run blockeq -q -d cpu -n 2 --warmup 1 -s 33x4097 --param partitions=5 -o odd.csv
+expect_rows odd.csv blockeq recip,divmod float,double
+expect_status 0 "partition_width=128" run blockeq -q -d cpu -n 2 --warmup 1 -t double -s 100x100 --param partitions=4 --param partition_width=128 -o pw.csv
+# refused
+expect_error 2 "partitions: value 0" "partitions=0" run blockeq -q -d cpu -s 512x512 --param partitions=0 -o bad.csv
+expect_error 2 "recip kernel's float reciprocal misplaces tile" "recip wrong at this size" run blockeq -q -d cpu -t float -s 32768x32768 -o bad.csv
+expect_error 2 "bad kernels 'foo'" "unknown kernel" run blockeq -q -d cpu -s 512x512 --param kernels=foo -o bad.csv
+expect_error 2 "partition of 100 B" "partition width not a multiple" run blockeq -q -d cpu -t double -s 512x512 --param partition_width=100 -o bad.csv
+expect_error 2 "need work-groups of 8192" "items above the work-group limit" run blockeq -q -d cpu -t float -s 512x512 --param items=8192 -o bad.csv
+# a wrong tile row must fail validation (exit 1)
+mkdir -p broken && cp "$CLBENCH_SRC"/cl/*.cl broken/
+sed -i 's|uint by = gbid / k2;|uint by = gbid / k2 / 2;|' broken/blockeq.cl
+expect_status 1 "broken kernel detected" run blockeq -q -d cpu -n 1 --warmup 0 -t float -s 64x128 --param kernels=divmod --param partitions=2 --kernel-dir broken -o broken.csv
+finish

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# camping on PoCL: a short distance sweep per type, constant bytes, the
+# summary's verdict, and bad parameters refused.
+source "$(dirname "$0")/lib.sh"
+set -e
+expect_status 0 "camping --quick" run camping --quick -d cpu -n 2 --warmup 1 -t float,double,float4 --param max_distance=1024 -o out.csv
+expect_rows out.csv camping copy float,double,float4
+python3 - out.csv <<'PY' && pass "distances 0..1024 step 256, bytes constant" || fail "distances or bytes"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for t in ("float", "double", "float4"):
+    rs = [r for r in rows if r["dtype"] == t]
+    d = [int(r["params"].split("distance=")[1]) for r in rs]
+    assert d == [0, 256, 512, 768, 1024], d
+    assert len({r["bytes"] for r in rs}) == 1, t
+PY
+"$CLBENCH" run camping --quick -q -d cpu -n 2 --warmup 1 -t float --param base=512 --param max_distance=2048 --param groups=3 -o s.csv > sum.txt
+grep -Eq "float 262144 groups=3: median .* over 5 distances; worst: .*(CAMPING|no camping)" sum.txt && pass "summary verdict" || fail "summary: $(cat sum.txt)"
+# refused
+expect_error 2 "base 250 B is not a multiple of the double" "base not a multiple of the element" run camping --quick -q -d cpu -t double --param base=250 -o bad.csv
+expect_error 2 "groups: value 0" "groups=0" run camping --quick -q -d cpu --param groups=0 -o bad.csv
+expect_error 2 "less than one 16384-byte row" "size too small" run camping -q -d cpu -s 1000 -o bad.csv
+expect_error 2 "more than the 256 work-items" "base wider than a work-group" run camping --quick -q -d cpu -t float --param base=2048 -o bad.csv
+# a kernel that writes one element off must fail validation (exit 1)
+mkdir -p broken && cp "$CLBENCH_SRC"/cl/*.cl broken/
+sed -i 's/+ c\] = v\[u\]/+ c + 1] = v[u]/' broken/camping.cl
+grep -q "c + 1\] = v" broken/camping.cl && pass "kernel broken for the test" || fail "sed did not apply"
+expect_status 1 "broken kernel detected" run camping --quick -q -d cpu -n 1 --warmup 0 -t float --param max_distance=256 --kernel-dir broken -o broken.csv
+finish
