@@ -4,9 +4,12 @@
 #include <string.h>
 
 extern const struct clb_workload clb_wl_stream;
+extern const struct clb_workload clb_wl_bus, clb_wl_dot;
 
 const struct clb_workload *const clb_workloads[] = {
     &clb_wl_stream,
+    &clb_wl_bus,
+    &clb_wl_dot,
     NULL};
 
 const struct clb_workload *clb_workload_find(const char *name)
