@@ -32,7 +32,7 @@ static const struct clb_param_def params[] = {
                            "device's limits with a note"},
     {"split", "pow2,auto", "hybrid: pow2 (device takes the largest power of two <= N) and/or "
                            "auto (shares from measured rates)"},
-    {"groups", "0", "device: work-groups (0 = from the compute units: 8 per CU on GPUs, 4 on "
+    {"groups", "0", "device: work-groups (0 = from the compute units: 8 per CU on GPUs, 16 on "
                     "CPUs)"},
     {"access", "auto", "device loop: strided (coalesced, GPUs), blocked (contiguous per "
                        "work-item, CPUs) or auto (by device type)"},
@@ -235,7 +235,9 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
     if ((rc = one_int(env, "groups", 0, 1 << 20, &groups)))
         return rc;
     if (groups == 0)
-        groups = (long)env->info->compute_units * (gpu ? 8 : 4);
+        /* GPUs: 8 groups of 256 fill an SM (2048 threads). CPUs: 16 per core,
+         * so the runtime can balance them when a core is busy elsewhere. */
+        groups = (long)env->info->compute_units * (gpu ? 8 : 16);
     st->dev_groups = (size_t)(groups > 0 ? groups : 1);
     snprintf(note, nn, "%zu groups x %zu, %s", st->dev_groups, st->dev_local,
              st->blocked ? "blocked" : "strided");
