@@ -608,13 +608,14 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         return CLB_OK;
     case K_HOST:
     case K_HYBRID:
-        /* poisoned chunk buffers: a chunk that was never uploaded shows */
+        if (c->iarg[0] == K_HYBRID && c->iarg[2] == SPLIT_AUTO && (rc = calibrate(st, c)))
+            return rc;
+        /* poisoned chunk buffers (after calibrating): a chunk that was never
+         * uploaded shows */
         for (int i = 0; i < st->nq; i++)
             if ((rc = clb_poison(env->dev, st->cx[i], st->chunk_cap * st->es)) ||
                 (rc = clb_poison(env->dev, st->cy[i], st->chunk_cap * st->es)))
                 return rc;
-        if (c->iarg[0] == K_HYBRID && c->iarg[2] == SPLIT_AUTO && (rc = calibrate(st, c)))
-            return rc;
         if (c->iarg[0] == K_HYBRID)
             clb_case_note(c, "dev_share=%.4f", (double)c->iarg[3] / (double)st->n);
         return CLB_OK;
