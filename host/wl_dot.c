@@ -53,6 +53,7 @@ struct dot {
     int nq;                 /* queues created */
     long queues, min_chunk, max_groups;
     size_t host_local, chunk_cap;
+    long want_local, want_groups; /* local_size= and groups= as given */
     cl_mem ppart;           /* pinned host copies of the partials (a non-blocking */
     void *hpart;            /* read into pageable memory may block the enqueue loop) */
     char host_note[160];
@@ -231,9 +232,7 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
         (rc = clamp_local(env, st->ksum, st->es, l1, &l2, why, sizeof why)))
         return rc;
     st->dev_local = l1 < l2 ? l1 : l2;
-    long groups;
-    if ((rc = one_int(env, "groups", 0, 1 << 20, &groups)))
-        return rc;
+    long groups = st->want_groups;
     if (groups == 0)
         /* GPUs: 8 groups of 256 fill an SM (2048 threads). CPUs: 16 per core,
          * so the runtime can balance them when a core is busy elsewhere. */
@@ -260,12 +259,7 @@ static int setup_host_path(struct clb_env *env, struct dot *st, const char *opts
     if (!st->kdot && ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
                       (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq))))
         return rc;
-    long want_local;
-    if ((rc = one_int(env, "queues", 1, MAX_QUEUES, &st->queues)) ||
-        (rc = one_int(env, "min_chunk", 1, 1L << 40, &st->min_chunk)) ||
-        (rc = one_int(env, "max_groups", 1, 1 << 16, &st->max_groups)) ||
-        (rc = one_int(env, "local_size", 1, 1L << 30, &want_local)))
-        return rc;
+    long want_local = st->want_local;
     char why[64], why2[64];
     size_t l2;
     if ((rc = clamp_local(env, st->kdot, st->es, (size_t)want_local, &st->host_local, why,
@@ -353,7 +347,13 @@ static int setup(struct clb_env *env, struct clb_group *g)
     int rc, splits;
     const char *kl = clb_param(env, "kernels");
     const char *acc = clb_param(env, "access");
-    if ((rc = check_kernels(kl)) || (rc = parse_split(clb_param(env, "split"), &splits)))
+    /* every parameter is checked before anything is allocated */
+    if ((rc = check_kernels(kl)) || (rc = parse_split(clb_param(env, "split"), &splits)) ||
+        (rc = one_int(env, "queues", 1, MAX_QUEUES, &st->queues)) ||
+        (rc = one_int(env, "min_chunk", 1, 1L << 40, &st->min_chunk)) ||
+        (rc = one_int(env, "max_groups", 1, 1 << 16, &st->max_groups)) ||
+        (rc = one_int(env, "local_size", 1, 1L << 30, &st->want_local)) ||
+        (rc = one_int(env, "groups", 0, 1 << 20, &st->want_groups)))
         return rc;
     if (strcmp(acc, "auto") && strcmp(acc, "strided") && strcmp(acc, "blocked")) {
         clb_seterr("dot: bad access '%s' (accepted: auto, strided, blocked)", acc);

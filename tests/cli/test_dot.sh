@@ -40,5 +40,7 @@ expect_error 2 "split 'bogus'" "split=bogus refused" run dot -q -d cpu --quick -
 expect_error 2 "local_size" "local_size=0 refused" run dot -q -d cpu --quick --param local_size=0 -o bad.csv
 expect_error 2 "access 'diagonal'" "access=diagonal refused" run dot -q -d cpu --quick --param access=diagonal -o bad.csv
 expect_error 2 "kernel 'gpu'" "kernels=gpu refused" run dot -q -d cpu --quick --param kernels=gpu -o bad.csv
+expect_error 2 "queues.*0" "queues=0 refused with kernels=cpu" run dot -q -d cpu --quick --param queues=0 --param kernels=cpu -o bad.csv
+expect_error 2 "groups" "groups=-1 refused" run dot -q -d cpu --quick --param groups=-1 -o bad.csv
 expect_error 2 "type 'int'" "type int refused" run dot -d cpu --quick -t int -o bad.csv
 finish
