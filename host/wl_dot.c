@@ -536,6 +536,7 @@ static size_t dev_elems(double share, size_t n)
 static int timed_hostlike(struct dot *st, size_t n_dev, int sq, int reps, double *t, double *tc)
 {
     *t = INFINITY;
+    *tc = 0;
     for (int r = 0; r < reps; r++) {
         double tcpu, t0 = clb_now();
         int rc = run_hostlike(st, n_dev, sq, &tcpu);
@@ -560,7 +561,7 @@ static int calibrate(struct dot *st, struct clb_case *c)
 {
     int sq = (int)c->iarg[1], rc;
     size_t n = st->n;
-    double t_dev, t_cpu, tc;
+    double t_dev = 0, t_cpu = 0, tc = 0;
     if ((rc = run_hostlike(st, n, sq, NULL)) || (rc = timed_hostlike(st, n, sq, 3, &t_dev, &tc)) ||
         (rc = timed_hostlike(st, 0, sq, 3, &t_cpu, &tc)))
         return rc;
