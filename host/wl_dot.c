@@ -32,8 +32,9 @@ static const struct clb_param_def params[] = {
                            "device's limits with a note"},
     {"split", "pow2,auto", "hybrid: pow2 (device takes the largest power of two <= N) and/or "
                            "auto (shares from measured rates)"},
-    {"groups", "0", "device: work-groups (0 = from the compute units: 8 per CU on GPUs, 16 on "
-                    "CPUs)"},
+    {"groups", "0", "device: work-groups, a list (one row each; 0 = from the compute units: "
+                    "4 per CU on GPUs, 2 when the kernel allows < 1024 work-items; 16 per core "
+                    "on CPUs)"},
     {"access", "auto", "device loop: strided (coalesced, GPUs), blocked (contiguous per "
                        "work-item, CPUs) or auto (by device type)"},
     {"kernels", "", "subset to run, e.g. device,cpu (default: all)"},
@@ -46,14 +47,16 @@ struct dot {
     void *hx, *hy;          /* ... and their mapped pointers */
     cl_mem dx, dy, dpart, dout;   /* the device kernels' vectors and partials */
     cl_kernel kdot, ksq, ksum;
-    size_t dev_local, dev_groups;
+    size_t dev_local, dev_groups;  /* dev_groups: the most of glist (partials) */
+    long glist[8];          /* groups= values, 0 replaced by the default */
+    int ng;
     /* host path: one queue, chunk buffers and partials per queue */
     cl_command_queue q[MAX_QUEUES];
     cl_mem cx[MAX_QUEUES], cy[MAX_QUEUES], cpart[MAX_QUEUES];
     int nq;                 /* queues created */
     long queues, min_chunk, max_groups;
     size_t host_local, chunk_cap;
-    long want_local, want_groups; /* local_size= and groups= as given */
+    long want_local;        /* local_size= as given */
     cl_mem ppart;           /* pinned host copies of the partials (a non-blocking */
     void *hpart;            /* read into pageable memory may block the enqueue loop) */
     char host_note[160];
@@ -216,8 +219,7 @@ static void unpin(struct clb_env *env, cl_mem buf, void *ptr)
 
 /* ---- setup --------------------------------------------------------------- */
 
-static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *opts,
-                               char *note, size_t nn)
+static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *opts)
 {
     int rc;
     if ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
@@ -232,14 +234,34 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
         (rc = clamp_local(env, st->ksum, st->es, l1, &l2, why, sizeof why)))
         return rc;
     st->dev_local = l1 < l2 ? l1 : l2;
-    long groups = st->want_groups;
-    if (groups == 0)
-        /* GPUs: 8 groups of 256 fill an SM (2048 threads). CPUs: 16 per core,
-         * so the runtime can balance them when a core is busy elsewhere. */
-        groups = (long)env->info->compute_units * (gpu ? 8 : 16);
-    st->dev_groups = (size_t)(groups > 0 ? groups : 1);
-    snprintf(note, nn, "%zu groups x %zu, %s", st->dev_groups, st->dev_local,
-             st->blocked ? "blocked" : "strided");
+    size_t kwg1 = 0, kwg2 = 0;
+    CLB_CHECK(clGetKernelWorkGroupInfo(st->kdot, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof kwg1, &kwg1, NULL),
+              "clGetKernelWorkGroupInfo(WORK_GROUP_SIZE)");
+    CLB_CHECK(clGetKernelWorkGroupInfo(st->ksq, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof kwg2, &kwg2, NULL),
+              "clGetKernelWorkGroupInfo(WORK_GROUP_SIZE)");
+    long groups;
+        /* GPUs: every group resident at once, or the grid-stride loop ends
+         * with a partial second wave. 4 groups of 256 per SM/CU need at most
+         * 64 registers per thread, which a kernel limit of 1024 work-items
+         * suggests; else 2. Four loads of 16 B per array in flight per thread
+         * keep far more bytes in flight than the memory needs, even at half
+         * occupancy. CPUs: 16 groups per core, so the runtime can balance
+         * them when a core is busy elsewhere. */
+        groups = (long)env->info->compute_units *
+                 (gpu ? ((kwg1 < kwg2 ? kwg1 : kwg2) >= 1024 ? 4 : 2) : 16);
+    if (groups < 1)
+        groups = 1;
+    if (st->ng == 0)
+        st->glist[st->ng++] = 0;
+    st->dev_groups = 1;
+    for (int i = 0; i < st->ng; i++) {
+        if (st->glist[i] == 0)
+            st->glist[i] = groups;
+        if ((size_t)st->glist[i] > st->dev_groups)
+            st->dev_groups = (size_t)st->glist[i];
+    }
     size_t bytes = st->n * st->es;
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->dx)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->dy)) ||
@@ -305,6 +327,29 @@ static int setup_host_path(struct clb_env *env, struct dot *st, const char *opts
     return CLB_OK;
 }
 
+/* A device row for one grid of `groups` work-groups. */
+static int add_device_case(struct clb_env *env, struct clb_group *g, struct dot *st, int sumsq,
+                           long groups)
+{
+    const char *name = sumsq ? "device_sumsq" : "device";
+    int given = strcmp(clb_param_origin(env, "groups"), "default") != 0;
+    struct clb_case *c = given ? clb_case_add(g, name, "groups=%ld", groups)
+                               : clb_case_add(g, name, NULL);
+    if (!c)
+        return CLB_ESYS;
+    c->iarg[0] = K_DEVICE;
+    c->iarg[1] = sumsq;
+    c->iarg[3] = groups;
+    c->bytes = (sumsq ? 1.0 : 2.0) * (double)(st->n * st->es);
+    c->flops = 2.0 * (double)st->n;
+    c->dims = 1;
+    c->global[0] = (size_t)groups * st->dev_local;
+    c->local[0] = st->dev_local;
+    clb_case_note(c, "%ld groups x %zu, %s", groups, st->dev_local,
+                  st->blocked ? "blocked" : "strided");
+    return CLB_OK;
+}
+
 static int add_case(struct clb_group *g, struct dot *st, enum kind k, int sumsq, int split,
                     const char *note)
 {
@@ -321,11 +366,6 @@ static int add_case(struct clb_group *g, struct dot *st, enum kind k, int sumsq,
     c->iarg[3] = k == K_HYBRID && split == SPLIT_POW2 ? (long)clb_dot_pow2(st->n) : (long)st->n;
     c->bytes = (sumsq ? 1.0 : 2.0) * (double)(st->n * st->es);
     c->flops = 2.0 * (double)st->n;
-    if (k == K_DEVICE) {
-        c->dims = 1;
-        c->global[0] = st->dev_groups * st->dev_local;
-        c->local[0] = st->dev_local;
-    }
     if (k == K_CPU1)
         clb_case_note(c, "1 thread");
     if (k == K_CPU)
@@ -353,7 +393,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = one_int(env, "min_chunk", 1, 1L << 40, &st->min_chunk)) ||
         (rc = one_int(env, "max_groups", 1, 1 << 16, &st->max_groups)) ||
         (rc = one_int(env, "local_size", 1, 1L << 30, &st->want_local)) ||
-        (rc = one_int(env, "groups", 0, 1 << 20, &st->want_groups)))
+        (rc = clb_param_ints(env, "groups", 0, 1 << 20, st->glist, 8, &st->ng)))
         return rc;
     if (strcmp(acc, "auto") && strcmp(acc, "strided") && strcmp(acc, "blocked")) {
         clb_seterr("dot: bad access '%s' (accepted: auto, strided, blocked)", acc);
@@ -374,10 +414,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
         clb_fill_f32(st->hx, st->n, 11);
         clb_fill_f32(st->hy, st->n, 12);
     }
-    char opts[160], dev_note[96] = "";
+    char opts[160];
     clb_dtype_defines(g->dtype, opts, sizeof opts);
     clb_appendf(opts, sizeof opts, " -DBLOCKED=%d", st->blocked);
-    if (want_dev && (rc = setup_device_kernel(env, st, opts, dev_note, sizeof dev_note)))
+    if (want_dev && (rc = setup_device_kernel(env, st, opts)))
         return rc;
     if (want_host && (rc = setup_host_path(env, st, opts)))
         return rc;
@@ -385,8 +425,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
         const char *suffix = sq ? "_sumsq" : "";
         char name[32];
         snprintf(name, sizeof name, "device%s", suffix);
-        if (want_kernel(kl, name))
-            rc = add_case(g, st, K_DEVICE, sq, 0, dev_note);
+        for (int i = 0; i < st->ng && want_kernel(kl, name) && rc == CLB_OK; i++)
+            rc = add_device_case(env, g, st, sq, st->glist[i]);
         snprintf(name, sizeof name, "host%s", suffix);
         if (rc == CLB_OK && want_kernel(kl, name))
             rc = add_case(g, st, K_HOST, sq, 0, st->host_note);
@@ -625,10 +665,11 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
 }
 
-static int run_device(struct clb_env *env, struct dot *st, int sumsq, struct clb_sample *s)
+static int run_device(struct clb_env *env, struct dot *st, int sumsq, long groups,
+                      struct clb_sample *s)
 {
-    cl_ulong n = st->n, m = st->dev_groups;
-    size_t L = st->dev_local, scratch = L * st->es, global = st->dev_groups * L;
+    cl_ulong n = st->n, m = (cl_ulong)groups;
+    size_t L = st->dev_local, scratch = L * st->es, global = (size_t)groups * L;
     int rc = sumsq ? clb_args(st->ksq, sizeof(cl_mem), &st->dx, sizeof(cl_mem), &st->dpart,
                               scratch, NULL, sizeof n, &n, (size_t)0)
                    : clb_args(st->kdot, sizeof(cl_mem), &st->dx, sizeof(cl_mem), &st->dy,
@@ -646,7 +687,7 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     struct dot *st = g->state;
     int sumsq = (int)c->iarg[1], rc = CLB_OK;
     if (c->iarg[0] == K_DEVICE)
-        return run_device(env, st, sumsq, s);
+        return run_device(env, st, sumsq, c->iarg[3], s);
     double t0 = clb_now();
     switch ((enum kind)c->iarg[0]) {
     case K_HOST: rc = run_hostlike(st, st->n, sumsq, NULL); break;
@@ -677,8 +718,9 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
     size_t depth = st->depth;
     if (c->iarg[0] == K_DEVICE) /* + the second pass: a loop over partials, a tree */
-        depth = chain(st->n, st->dev_groups * st->dev_local, st->dev_local) +
-                (st->dev_groups + st->dev_local - 1) / st->dev_local + log2_ceil(st->dev_local);
+        depth = chain(st->n, (size_t)c->iarg[3] * st->dev_local, st->dev_local) +
+                ((size_t)c->iarg[3] + st->dev_local - 1) / st->dev_local +
+                log2_ceil(st->dev_local);
     else if (c->iarg[0] == K_CPU1 || c->iarg[0] == K_CPU)
         depth = CLB_DOT_BLOCK + 8;
     double err = fabs(st->result - ref->sum);

@@ -31,8 +31,10 @@ expect_rows clamp.csv dot device,host,hybrid_sumsq float
 n=$(csv_col clamp.csv detail | grep -c 'local_size 100000 clamped to' || true)
 [ "$n" -ge 4 ] && pass "clamp noted in detail" || fail "clamp note in $n rows"
 expect_status 0 "dot strided access on a CPU" run dot -d cpu -t double -s 5001 -n 1 --warmup 0 \
-  --param access=strided --param kernels=device,device_sumsq -o strided.csv
+  --param access=strided --param groups=1,5 --param kernels=device,device_sumsq -o strided.csv
 expect_rows strided.csv dot device,device_sumsq double
+n=$(csv_col strided.csv params | grep -c '^groups=' || true)
+[ "$n" -eq 4 ] && pass "one device row per groups= value" || fail "expected 4 groups= rows, got $n"
 
 # bad parameters
 expect_error 2 "queues.*0" "queues=0 refused" run dot -q -d cpu --quick --param queues=0 -o bad.csv
