@@ -1,0 +1,812 @@
+/* dot: the dot product of the host-transfer article. A reduction is cheap;
+ * where the vectors start in host memory the bus decides, and the CPU may do
+ * better than the device. Kernels (bytes 2·N·sizeof, sumsq N·sizeof):
+ *   device   vectors already on the device: float4/double4 partial sums per
+ *            work-group, then one work-group adds the partials (two kernels,
+ *            timed by events from the first START to the second END)
+ *   host     vectors in pinned host memory; chunks uploaded and reduced over
+ *            several in-order queues so that transfers and kernels overlap
+ *   hybrid   as host for the first n_dev elements while the CPU (OpenMP)
+ *            reduces the rest; split=pow2 (the article) or split=auto
+ *   *_sumsq  the same with x = y (half the bytes)
+ *   cpu1     one thread, SIMD;  cpu  all OpenMP threads
+ * host, hybrid, cpu1 and cpu are wall-clock timed. Every result is checked
+ * against a compensated reference (include/clb_dot.h). */
+#include "clb_workload.h"
+#include "clb_dot.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum kind { K_DEVICE, K_HOST, K_HYBRID, K_CPU1, K_CPU, NKINDS };
+static const char *const kind_names[NKINDS] = {"device", "host", "hybrid", "cpu1", "cpu"};
+enum { SPLIT_POW2, SPLIT_AUTO };
+#define MAX_QUEUES 1024
+
+static const struct clb_param_def params[] = {
+    {"queues", "64", "host/hybrid: most in-order queues (the article's MAX_STREAMS), 1..1024"},
+    {"min_chunk", "4096", "host/hybrid: fewest elements per queue (MIN_N_PER_STREAM_SIZE)"},
+    {"max_groups", "32", "host/hybrid: most work-groups per chunk (MAX_BLOCKS_PER_STREAM)"},
+    {"local_size", "1024", "host/hybrid: work-group size (THREADS_PER_BLOCK), clamped to the "
+                           "device's limits with a note"},
+    {"split", "pow2,auto", "hybrid: pow2 (device takes the largest power of two <= N) and/or "
+                           "auto (shares from measured rates)"},
+    {"groups", "0", "device: work-groups, a list (one row each; 0 = from the compute units: "
+                    "4 per CU on GPUs, 2 when the kernel allows < 1024 work-items; 16 per core "
+                    "on CPUs)"},
+    {"access", "auto", "device loop: strided (coalesced, GPUs), blocked (contiguous per "
+                       "work-item, CPUs) or auto (by device type)"},
+    {"kernels", "", "subset to run, e.g. device,cpu (default: all)"},
+    {0, 0, 0}};
+
+struct dot {
+    int dbl, blocked;
+    size_t n, es;
+    cl_mem px, py;          /* pinned host vectors (CL_MEM_ALLOC_HOST_PTR) ... */
+    void *hx, *hy;          /* ... and their mapped pointers */
+    cl_mem dx, dy, dpart, dout;   /* the device kernels' vectors and partials */
+    cl_kernel kdot, ksq, ksum;
+    size_t dev_local, dev_groups;  /* dev_groups: the most of glist (partials) */
+    long glist[8];          /* groups= values, 0 replaced by the default */
+    int ng;
+    /* host path: one queue, chunk buffers and partials per queue */
+    cl_command_queue q[MAX_QUEUES];
+    cl_mem cx[MAX_QUEUES], cy[MAX_QUEUES], cpart[MAX_QUEUES];
+    int nq;                 /* queues created */
+    long queues, min_chunk, max_groups;
+    size_t host_local, chunk_cap;
+    long want_local;        /* local_size= as given */
+    cl_mem ppart;           /* pinned host copies of the partials (a non-blocking */
+    void *hpart;            /* read into pageable memory may block the enqueue loop) */
+    char host_note[160];
+    struct clb_dotref ref_dot, ref_sq;
+    int have_ref_dot, have_ref_sq;
+    double result;
+    size_t depth;           /* roundings of the last host/hybrid run (see chain) */
+};
+
+/* ---- sizes and parameters ------------------------------------------------ */
+
+static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+{
+    size_t es = clb_dtype_size(dtype);
+    if (env->quick) {
+        snprintf(out, n, "%d", 1 << 16);
+        return;
+    }
+    /* GPUs: 2^28 elements (the article's largest). CPUs: both vectors together
+     * at least 4x the last-level cache. Capped so that the pinned copies,
+     * the device copies and the chunk buffers fit. */
+    size_t elems;
+    if (env->info->type & CL_DEVICE_TYPE_CPU) {
+        size_t want = 2 * clb_llc_bytes(env);
+        if (want < (64u << 20))
+            want = 64u << 20;
+        elems = 1;
+        while (elems * es < want)
+            elems *= 2;
+    } else {
+        elems = (size_t)1 << 28;
+    }
+    size_t cap = clb_max_buffer(env, 6) / es;
+    while (elems > cap && elems > 1)
+        elems /= 2;
+    snprintf(out, n, "%zu", elems);
+}
+
+static int want_kernel(const char *list, const char *name)
+{
+    return !list[0] || clb_list_has(list, name);
+}
+
+static int check_kernels(const char *list)
+{
+    static const char *const all =
+        "device,host,hybrid,device_sumsq,host_sumsq,hybrid_sumsq,cpu1,cpu";
+    int n;
+    char **names = clb_split(list, &n);
+    if (!names)
+        return CLB_ESYS;
+    for (int i = 0; i < n; i++)
+        if (!clb_list_has(all, names[i])) {
+            clb_seterr("dot: unknown kernel '%s' in kernels= (accepted: %s)", names[i], all);
+            free(names);
+            return CLB_EUSAGE;
+        }
+    free(names);
+    return CLB_OK;
+}
+
+/* split=: a list of pow2 and auto; sets bit 1<<SPLIT_* in *mask. */
+static int parse_split(const char *v, int *mask)
+{
+    int n;
+    char **names = clb_split(v, &n);
+    if (!names)
+        return CLB_ESYS;
+    *mask = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i], "pow2") == 0)
+            *mask |= 1 << SPLIT_POW2;
+        else if (strcmp(names[i], "auto") == 0)
+            *mask |= 1 << SPLIT_AUTO;
+        else {
+            clb_seterr("dot: bad split '%s' (accepted: pow2, auto)", names[i]);
+            free(names);
+            return CLB_EUSAGE;
+        }
+    }
+    free(names);
+    if (!*mask) {
+        clb_seterr("dot: empty split= (accepted: pow2, auto)");
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+static int one_int(struct clb_env *env, const char *key, long lo, long hi, long *out)
+{
+    int n;
+    int rc = clb_param_ints(env, key, lo, hi, out, 1, &n);
+    if (rc == CLB_OK && n != 1) {
+        clb_seterr("dot: parameter %s takes one value", key);
+        return CLB_EUSAGE;
+    }
+    return rc;
+}
+
+/* ---- OpenCL pieces --------------------------------------------------------- */
+
+/* The work-group size a kernel may use: want, clamped to the device's and the
+ * kernel's limits and to the local memory one T per work-item needs. */
+static int clamp_local(struct clb_env *env, cl_kernel k, size_t es, size_t want, size_t *out,
+                       char *why, size_t nwhy)
+{
+    size_t kwg = 0;
+    cl_ulong klocal = 0;
+    CLB_CHECK(clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof kwg, &kwg, NULL),
+              "clGetKernelWorkGroupInfo(WORK_GROUP_SIZE)");
+    CLB_CHECK(clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                       sizeof klocal, &klocal, NULL),
+              "clGetKernelWorkGroupInfo(LOCAL_MEM_SIZE)");
+    size_t l = want;
+    why[0] = 0;
+    if (l > env->info->max_wg) {
+        l = env->info->max_wg;
+        snprintf(why, nwhy, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
+    }
+    if (kwg && l > kwg) {
+        l = kwg;
+        snprintf(why, nwhy, "CL_KERNEL_WORK_GROUP_SIZE");
+    }
+    size_t by_local = env->info->local_mem > klocal
+                          ? (size_t)((env->info->local_mem - klocal) / es) : 1;
+    if (l > by_local) {
+        l = by_local;
+        snprintf(why, nwhy, "CL_DEVICE_LOCAL_MEM_SIZE");
+    }
+    *out = l ? l : 1;
+    return CLB_OK;
+}
+
+/* A pinned host vector: an ALLOC_HOST_PTR buffer mapped for the whole group. */
+static int pinned(struct clb_env *env, size_t bytes, cl_mem *buf, void **ptr)
+{
+    int rc = clb_buffer(env->dev, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, buf);
+    if (rc)
+        return rc;
+    cl_int err;
+    *ptr = clEnqueueMapBuffer(env->dev->queue, *buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                              bytes, 0, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        *ptr = NULL;
+        clb_seterr("clEnqueueMapBuffer (pinned, %zu bytes): %s", bytes, clb_cl_errstr(err));
+        return CLB_ECL;
+    }
+    return CLB_OK;
+}
+
+static void unpin(struct clb_env *env, cl_mem buf, void *ptr)
+{
+    if (buf && ptr && clEnqueueUnmapMemObject(env->dev->queue, buf, ptr, 0, NULL, NULL) ==
+                          CL_SUCCESS)
+        clFinish(env->dev->queue);
+    if (buf)
+        clReleaseMemObject(buf);
+}
+
+/* ---- setup --------------------------------------------------------------- */
+
+static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *opts)
+{
+    int rc;
+    if ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
+        (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq)) ||
+        (rc = clb_kernel(env->dev, "dot", opts, "sum_partials", &st->ksum)))
+        return rc;
+    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
+    char why[64];
+    size_t l1, l2;
+    if ((rc = clamp_local(env, st->kdot, st->es, gpu ? 256 : 16, &l1, why, sizeof why)) ||
+        (rc = clamp_local(env, st->ksq, st->es, l1, &l1, why, sizeof why)) ||
+        (rc = clamp_local(env, st->ksum, st->es, l1, &l2, why, sizeof why)))
+        return rc;
+    st->dev_local = l1 < l2 ? l1 : l2;
+    size_t kwg1 = 0, kwg2 = 0;
+    CLB_CHECK(clGetKernelWorkGroupInfo(st->kdot, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof kwg1, &kwg1, NULL),
+              "clGetKernelWorkGroupInfo(WORK_GROUP_SIZE)");
+    CLB_CHECK(clGetKernelWorkGroupInfo(st->ksq, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof kwg2, &kwg2, NULL),
+              "clGetKernelWorkGroupInfo(WORK_GROUP_SIZE)");
+    long groups;
+        /* GPUs: every group resident at once, or the grid-stride loop ends
+         * with a partial second wave. 4 groups of 256 per SM/CU need at most
+         * 64 registers per thread, which a kernel limit of 1024 work-items
+         * suggests; else 2. Four loads of 16 B per array in flight per thread
+         * keep far more bytes in flight than the memory needs, even at half
+         * occupancy. CPUs: 16 groups per core, so the runtime can balance
+         * them when a core is busy elsewhere. */
+        groups = (long)env->info->compute_units *
+                 (gpu ? ((kwg1 < kwg2 ? kwg1 : kwg2) >= 1024 ? 4 : 2) : 16);
+    if (groups < 1)
+        groups = 1;
+    if (st->ng == 0)
+        st->glist[st->ng++] = 0;
+    st->dev_groups = 1;
+    for (int i = 0; i < st->ng; i++) {
+        if (st->glist[i] == 0)
+            st->glist[i] = groups;
+        if ((size_t)st->glist[i] > st->dev_groups)
+            st->dev_groups = (size_t)st->glist[i];
+    }
+    size_t bytes = st->n * st->es;
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->dx)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->dy)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, st->dev_groups * st->es, &st->dpart)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, st->es, &st->dout)) ||
+        (rc = clb_write(env->dev, st->dx, st->hx, bytes)) ||
+        (rc = clb_write(env->dev, st->dy, st->hy, bytes)))
+        return rc;
+    return CLB_OK;
+}
+
+/* Queues and per-queue buffers large enough for any device share of n (the
+ * chunk rule of clb_dot_chunks: at most max(n/queues, 2*min_chunk) + 4). */
+static int setup_host_path(struct clb_env *env, struct dot *st, const char *opts)
+{
+    int rc;
+    if (!st->kdot && ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
+                      (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq))))
+        return rc;
+    long want_local = st->want_local;
+    char why[64], why2[64];
+    size_t l2;
+    if ((rc = clamp_local(env, st->kdot, st->es, (size_t)want_local, &st->host_local, why,
+                          sizeof why)) ||
+        (rc = clamp_local(env, st->ksq, st->es, st->host_local, &l2, why2, sizeof why2)))
+        return rc;
+    if (l2 < st->host_local) {
+        st->host_local = l2;
+        memcpy(why, why2, sizeof why);
+    }
+    if (st->host_local != (size_t)want_local)
+        snprintf(st->host_note, sizeof st->host_note, "local_size %ld clamped to %zu (%s)",
+                 want_local, st->host_local, why);
+    size_t n = st->n, mc = (size_t)st->min_chunk;
+    size_t k = n / mc;
+    if (k < 1)
+        k = 1;
+    if (k > (size_t)st->queues)
+        k = (size_t)st->queues;
+    size_t per = (n + (size_t)st->queues - 1) / (size_t)st->queues;
+    size_t cap = (per > 2 * mc ? per : 2 * mc) + 4;
+    st->chunk_cap = cap < n ? cap : n;
+    size_t pbytes = (size_t)st->max_groups * st->es;
+    if ((rc = clb_fits(env->dev, st->chunk_cap * st->es, 2 * k * st->chunk_cap * st->es)))
+        return rc;
+    if ((rc = pinned(env, k * pbytes, &st->ppart, &st->hpart)))
+        return rc;
+    for (size_t i = 0; i < k; i++) {
+        cl_int err;
+        st->q[i] = clCreateCommandQueue(env->dev->ctx, env->info->device, 0, &err);
+        if (err != CL_SUCCESS) {
+            st->q[i] = NULL;
+            clb_seterr("clCreateCommandQueue (queue %zu of %zu): %s", i + 1, k,
+                       clb_cl_errstr(err));
+            return CLB_ECL;
+        }
+        st->nq = (int)i + 1;
+        if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->chunk_cap * st->es, &st->cx[i])) ||
+            (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->chunk_cap * st->es, &st->cy[i])) ||
+            (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, pbytes, &st->cpart[i])))
+            return rc;
+    }
+    return CLB_OK;
+}
+
+/* A device row for one grid of `groups` work-groups. */
+static int add_device_case(struct clb_env *env, struct clb_group *g, struct dot *st, int sumsq,
+                           long groups)
+{
+    const char *name = sumsq ? "device_sumsq" : "device";
+    int given = strcmp(clb_param_origin(env, "groups"), "default") != 0;
+    struct clb_case *c = given ? clb_case_add(g, name, "groups=%ld", groups)
+                               : clb_case_add(g, name, NULL);
+    if (!c)
+        return CLB_ESYS;
+    c->iarg[0] = K_DEVICE;
+    c->iarg[1] = sumsq;
+    c->iarg[3] = groups;
+    c->bytes = (sumsq ? 1.0 : 2.0) * (double)(st->n * st->es);
+    c->flops = 2.0 * (double)st->n;
+    c->dims = 1;
+    c->global[0] = (size_t)groups * st->dev_local;
+    c->local[0] = st->dev_local;
+    clb_case_note(c, "%ld groups x %zu, %s", groups, st->dev_local,
+                  st->blocked ? "blocked" : "strided");
+    return CLB_OK;
+}
+
+static int add_case(struct clb_group *g, struct dot *st, enum kind k, int sumsq, int split,
+                    const char *note)
+{
+    char name[48];
+    snprintf(name, sizeof name, "%s%s", kind_names[k], sumsq ? "_sumsq" : "");
+    struct clb_case *c = k == K_HYBRID
+                             ? clb_case_add(g, name, "split=%s", split == SPLIT_AUTO ? "auto" : "pow2")
+                             : clb_case_add(g, name, NULL);
+    if (!c)
+        return CLB_ESYS;
+    c->iarg[0] = k;
+    c->iarg[1] = sumsq;
+    c->iarg[2] = split;
+    c->iarg[3] = k == K_HYBRID && split == SPLIT_POW2 ? (long)clb_dot_pow2(st->n) : (long)st->n;
+    c->bytes = (sumsq ? 1.0 : 2.0) * (double)(st->n * st->es);
+    c->flops = 2.0 * (double)st->n;
+    if (k == K_CPU1)
+        clb_case_note(c, "1 thread");
+    if (k == K_CPU)
+        clb_case_note(c, "%d threads", omp_get_max_threads());
+    if (note && note[0])
+        clb_case_note(c, "%s", note);
+    return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct dot *st = calloc(1, sizeof *st);
+    if (!st)
+        return CLB_ESYS;
+    g->state = st;
+    st->dbl = strcmp(g->dtype, "double") == 0;
+    st->es = clb_dtype_size(g->dtype);
+    st->n = g->size.total;
+    int rc, splits;
+    const char *kl = clb_param(env, "kernels");
+    const char *acc = clb_param(env, "access");
+    /* every parameter is checked before anything is allocated */
+    if ((rc = check_kernels(kl)) || (rc = parse_split(clb_param(env, "split"), &splits)) ||
+        (rc = one_int(env, "queues", 1, MAX_QUEUES, &st->queues)) ||
+        (rc = one_int(env, "min_chunk", 1, 1L << 40, &st->min_chunk)) ||
+        (rc = one_int(env, "max_groups", 1, 1 << 16, &st->max_groups)) ||
+        (rc = one_int(env, "local_size", 1, 1L << 30, &st->want_local)) ||
+        (rc = clb_param_ints(env, "groups", 0, 1 << 20, st->glist, 8, &st->ng)))
+        return rc;
+    if (strcmp(acc, "auto") && strcmp(acc, "strided") && strcmp(acc, "blocked")) {
+        clb_seterr("dot: bad access '%s' (accepted: auto, strided, blocked)", acc);
+        return CLB_EUSAGE;
+    }
+    st->blocked = strcmp(acc, "auto") ? strcmp(acc, "blocked") == 0
+                                      : (env->info->type & CL_DEVICE_TYPE_CPU) != 0;
+    int want_dev = want_kernel(kl, "device") || want_kernel(kl, "device_sumsq");
+    int want_host = want_kernel(kl, "host") || want_kernel(kl, "host_sumsq") ||
+                    want_kernel(kl, "hybrid") || want_kernel(kl, "hybrid_sumsq");
+    size_t bytes = st->n * st->es;
+    if ((rc = pinned(env, bytes, &st->px, &st->hx)) || (rc = pinned(env, bytes, &st->py, &st->hy)))
+        return rc;
+    if (st->dbl) {
+        clb_fill_f64(st->hx, st->n, 11);
+        clb_fill_f64(st->hy, st->n, 12);
+    } else {
+        clb_fill_f32(st->hx, st->n, 11);
+        clb_fill_f32(st->hy, st->n, 12);
+    }
+    char opts[160];
+    clb_dtype_defines(g->dtype, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DBLOCKED=%d", st->blocked);
+    if (want_dev && (rc = setup_device_kernel(env, st, opts)))
+        return rc;
+    if (want_host && (rc = setup_host_path(env, st, opts)))
+        return rc;
+    for (int sq = 0; sq < 2 && rc == CLB_OK; sq++) {
+        const char *suffix = sq ? "_sumsq" : "";
+        char name[32];
+        snprintf(name, sizeof name, "device%s", suffix);
+        for (int i = 0; i < st->ng && want_kernel(kl, name) && rc == CLB_OK; i++)
+            rc = add_device_case(env, g, st, sq, st->glist[i]);
+        snprintf(name, sizeof name, "host%s", suffix);
+        if (rc == CLB_OK && want_kernel(kl, name))
+            rc = add_case(g, st, K_HOST, sq, 0, st->host_note);
+        snprintf(name, sizeof name, "hybrid%s", suffix);
+        for (int sp = 0; sp < 2 && rc == CLB_OK; sp++)
+            if (want_kernel(kl, name) && (splits & (1 << sp)))
+                rc = add_case(g, st, K_HYBRID, sq, sp, st->host_note);
+    }
+    if (rc == CLB_OK && want_kernel(kl, "cpu1"))
+        rc = add_case(g, st, K_CPU1, 0, 0, NULL);
+    if (rc == CLB_OK && want_kernel(kl, "cpu"))
+        rc = add_case(g, st, K_CPU, 0, 0, NULL);
+    if (rc)
+        return rc;
+    return g->ncases ? CLB_OK : CLB_ESYS;
+}
+
+/* ---- accuracy: how many roundings a product goes through ----------------- */
+
+static size_t log2_ceil(size_t v)
+{
+    size_t l = 0;
+    while (((size_t)1 << l) < v)
+        l++;
+    return l;
+}
+
+/* One partial-sum kernel over `elems` elements with `items` work-items in
+ * groups of L: the longest loop in one work-item (vectors per item), the tree
+ * of the group, and a few more (product, the two accumulators, the
+ * horizontal sum of the vector, the tail). */
+static size_t chain(size_t elems, size_t items, size_t L)
+{
+    size_t nv = elems / 4;
+    return (nv + items - 1) / (items ? items : 1) + log2_ceil(L) + 8;
+}
+
+/* ---- the host path (host, hybrid) ---------------------------------------- */
+
+/* Enqueue the device share [0, n_dev): per chunk, on its own queue, upload x
+ * (and y), reduce it, read the partials back; each queue is flushed at once
+ * so that its transfers overlap the kernels of the queues before it. */
+static int enqueue_chunks(struct dot *st, size_t n_dev, int sumsq, int *nchunks, size_t *groups)
+{
+    size_t off[MAX_QUEUES + 1];
+    int k = clb_dot_chunks(n_dev, st->queues, st->min_chunk, off);
+    *nchunks = k;
+    if (k > st->nq) {
+        clb_seterr("dot: %d chunks but %d queues (internal error)", k, st->nq);
+        return CLB_ESYS;
+    }
+    size_t es = st->es, L = st->host_local;
+    for (int i = 0; i < k; i++) {
+        size_t len = off[i + 1] - off[i];
+        groups[i] = 0;
+        if (len == 0)
+            continue;
+        if (len > st->chunk_cap) {
+            clb_seterr("dot: chunk of %zu > %zu elements (internal error)", len, st->chunk_cap);
+            return CLB_ESYS;
+        }
+        size_t gr = (len / 4 + L - 1) / L;
+        gr = gr < 1 ? 1 : gr > (size_t)st->max_groups ? (size_t)st->max_groups : gr;
+        groups[i] = gr;
+        size_t depth = chain(len, gr * L, L);
+        if (depth > st->depth)
+            st->depth = depth;
+        cl_command_queue q = st->q[i];
+        CLB_CHECK(clEnqueueWriteBuffer(q, st->cx[i], CL_FALSE, 0, len * es,
+                                       (char *)st->hx + off[i] * es, 0, NULL, NULL),
+                  "clEnqueueWriteBuffer (chunk of x)");
+        if (!sumsq)
+            CLB_CHECK(clEnqueueWriteBuffer(q, st->cy[i], CL_FALSE, 0, len * es,
+                                           (char *)st->hy + off[i] * es, 0, NULL, NULL),
+                      "clEnqueueWriteBuffer (chunk of y)");
+        cl_ulong ln = len;
+        int rc = sumsq ? clb_args(st->ksq, sizeof(cl_mem), &st->cx[i], sizeof(cl_mem),
+                                  &st->cpart[i], L * es, NULL, sizeof ln, &ln, (size_t)0)
+                       : clb_args(st->kdot, sizeof(cl_mem), &st->cx[i], sizeof(cl_mem),
+                                  &st->cy[i], sizeof(cl_mem), &st->cpart[i], L * es, NULL,
+                                  sizeof ln, &ln, (size_t)0);
+        if (rc)
+            return rc;
+        size_t global = gr * L;
+        CLB_CHECK(clEnqueueNDRangeKernel(q, sumsq ? st->ksq : st->kdot, 1, NULL, &global, &L, 0,
+                                         NULL, NULL),
+                  "clEnqueueNDRangeKernel (chunk)");
+        CLB_CHECK(clEnqueueReadBuffer(q, st->cpart[i], CL_FALSE, 0, gr * es,
+                                      (char *)st->hpart + (size_t)i * st->max_groups * es, 0,
+                                      NULL, NULL),
+                  "clEnqueueReadBuffer (partials)");
+        CLB_CHECK(clFlush(q), "clFlush");
+    }
+    return CLB_OK;
+}
+
+/* One host or hybrid run: the device reduces [0, n_dev) through the queues
+ * while this thread's OpenMP team reduces [n_dev, n). *t_cpu (if given): the
+ * seconds until the CPU share was done. Every queue is finished on every
+ * path, so no command outlives a failed run. */
+static int run_hostlike(struct dot *st, size_t n_dev, int sumsq, double *t_cpu)
+{
+    double t0 = clb_now();
+    int k = 0;
+    size_t groups[MAX_QUEUES];
+    /* the CPU share: blocks summed in T, block sums in double */
+    st->depth = n_dev < st->n ? CLB_DOT_BLOCK + 8 : 0;
+    int rc = n_dev ? enqueue_chunks(st, n_dev, sumsq, &k, groups) : CLB_OK;
+    double total = 0;
+    if (rc == CLB_OK && n_dev < st->n) {
+        const char *x = (const char *)st->hx + n_dev * st->es;
+        const char *y = sumsq ? x : (const char *)st->hy + n_dev * st->es;
+        total = clb_dot_cpu(x, y, st->n - n_dev, st->dbl, 0);
+    }
+    if (t_cpu)
+        *t_cpu = clb_now() - t0;
+    for (int i = 0; i < st->nq; i++) {
+        cl_int err = clFinish(st->q[i]);
+        if (err != CL_SUCCESS && rc == CLB_OK) {
+            clb_seterr("clFinish (queue %d): %s", i + 1, clb_cl_errstr(err));
+            rc = CLB_ECL;
+        }
+    }
+    if (rc)
+        return rc;
+    for (int i = 0; i < k; i++)
+        for (size_t g = 0; g < groups[i]; g++) {
+            size_t j = (size_t)i * (size_t)st->max_groups + g;
+            total += st->dbl ? ((const double *)st->hpart)[j] : ((const float *)st->hpart)[j];
+        }
+    st->result = total;
+    return CLB_OK;
+}
+
+/* Elements the device takes for a share in [0, 1] (a multiple of 4 below n). */
+static size_t dev_elems(double share, size_t n)
+{
+    if (share >= 1)
+        return n;
+    if (!(share > 0))
+        return 0;
+    return (size_t)(share * (double)n) & ~(size_t)3;
+}
+
+/* The fastest of `reps` hybrid runs with n_dev elements on the device:
+ * its time and the time its CPU share took. */
+static int timed_hostlike(struct dot *st, size_t n_dev, int sq, int reps, double *t, double *tc)
+{
+    *t = INFINITY;
+    *tc = 0;
+    for (int r = 0; r < reps; r++) {
+        double tcpu, t0 = clb_now();
+        int rc = run_hostlike(st, n_dev, sq, &tcpu);
+        if (rc)
+            return rc;
+        double dt = clb_now() - t0;
+        if (dt < *t) {
+            *t = dt;
+            *tc = tcpu;
+        }
+    }
+    return CLB_OK;
+}
+
+/* split=auto: rates of each side alone (all on the device, all on the CPU;
+ * best of 3 after a warm-up), then up to four concurrent runs (best of 2),
+ * each updating the rates from what it measured: the CPU's from its own
+ * finishing time, the device's when it finished last (both share the host's
+ * memory bandwidth, so concurrent rates are lower than alone). The fastest
+ * split measured, the two ends included, is kept. */
+static int calibrate(struct dot *st, struct clb_case *c)
+{
+    int sq = (int)c->iarg[1], rc;
+    size_t n = st->n;
+    double t_dev = 0, t_cpu = 0, tc = 0;
+    if ((rc = run_hostlike(st, n, sq, NULL)) || (rc = timed_hostlike(st, n, sq, 3, &t_dev, &tc)) ||
+        (rc = timed_hostlike(st, 0, sq, 3, &t_cpu, &tc)))
+        return rc;
+    double rd = (double)n / t_dev, rcpu = (double)n / t_cpu;
+    double best_t = t_dev, best_share = 1, share = clb_dot_share(rd, rcpu);
+    if (t_cpu < best_t) {
+        best_t = t_cpu;
+        best_share = 0;
+    }
+    int runs = 0;
+    for (; runs < 4; runs++) {
+        size_t nd = dev_elems(share, n);
+        double t;
+        if ((rc = timed_hostlike(st, nd, sq, 2, &t, &tc)))
+            return rc;
+        if (t < best_t) {
+            best_t = t;
+            best_share = share;
+        }
+        if (nd < n && tc > 0)
+            rcpu = (double)(n - nd) / tc;
+        if (nd > 0 && t > 1.02 * tc)
+            rd = (double)nd / t;
+        share = clb_dot_share(rd, rcpu);
+    }
+    c->iarg[3] = (long)dev_elems(best_share, n);
+    double bpe = (sq ? 1.0 : 2.0) * (double)st->es / 1e9;
+    clb_case_note(c, "auto: alone device %.3g GB/s, cpu %.3g GB/s; %d concurrent splits tried",
+                  (double)n / t_dev * bpe, (double)n / t_cpu * bpe, runs);
+    return CLB_OK;
+}
+
+/* ---- steps ---------------------------------------------------------------- */
+
+static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct dot *st = g->state;
+    int rc;
+    st->result = NAN;
+    switch ((enum kind)c->iarg[0]) {
+    case K_DEVICE:
+        if ((rc = clb_poison(env->dev, st->dout, st->es)) ||
+            (rc = clb_poison(env->dev, st->dpart, st->dev_groups * st->es)))
+            return rc;
+        return CLB_OK;
+    case K_HOST:
+    case K_HYBRID:
+        if (c->iarg[0] == K_HYBRID && c->iarg[2] == SPLIT_AUTO && (rc = calibrate(st, c)))
+            return rc;
+        /* poisoned chunk buffers (after calibrating): a chunk that was never
+         * uploaded shows */
+        for (int i = 0; i < st->nq; i++)
+            if ((rc = clb_poison(env->dev, st->cx[i], st->chunk_cap * st->es)) ||
+                (rc = clb_poison(env->dev, st->cy[i], st->chunk_cap * st->es)))
+                return rc;
+        if (c->iarg[0] == K_HYBRID)
+            clb_case_note(c, "dev_share=%.4f", (double)c->iarg[3] / (double)st->n);
+        return CLB_OK;
+    default:
+        return CLB_OK;
+    }
+}
+
+static int run_device(struct clb_env *env, struct dot *st, int sumsq, long groups,
+                      struct clb_sample *s)
+{
+    cl_ulong n = st->n, m = (cl_ulong)groups;
+    size_t L = st->dev_local, scratch = L * st->es, global = (size_t)groups * L;
+    int rc = sumsq ? clb_args(st->ksq, sizeof(cl_mem), &st->dx, sizeof(cl_mem), &st->dpart,
+                              scratch, NULL, sizeof n, &n, (size_t)0)
+                   : clb_args(st->kdot, sizeof(cl_mem), &st->dx, sizeof(cl_mem), &st->dy,
+                              sizeof(cl_mem), &st->dpart, scratch, NULL, sizeof n, &n, (size_t)0);
+    if (rc || (rc = clb_launch(env->dev, sumsq ? st->ksq : st->kdot, 1, &global, &L, &s->first)))
+        return rc;
+    if ((rc = clb_args(st->ksum, sizeof(cl_mem), &st->dpart, sizeof(cl_mem), &st->dout, scratch,
+                       NULL, sizeof m, &m, (size_t)0)))
+        return rc;
+    return clb_launch(env->dev, st->ksum, 1, &L, &L, &s->last);
+}
+
+static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
+{
+    struct dot *st = g->state;
+    int sumsq = (int)c->iarg[1], rc = CLB_OK;
+    if (c->iarg[0] == K_DEVICE)
+        return run_device(env, st, sumsq, c->iarg[3], s);
+    double t0 = clb_now();
+    switch ((enum kind)c->iarg[0]) {
+    case K_HOST: rc = run_hostlike(st, st->n, sumsq, NULL); break;
+    case K_HYBRID: rc = run_hostlike(st, (size_t)c->iarg[3], sumsq, NULL); break;
+    case K_CPU1: st->result = clb_dot_cpu(st->hx, st->hy, st->n, st->dbl, 1); break;
+    default: st->result = clb_dot_cpu(st->hx, st->hy, st->n, st->dbl, 0); break;
+    }
+    s->seconds = clb_now() - t0;
+    return rc;
+}
+
+static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct dot *st = g->state;
+    int sumsq = (int)c->iarg[1];
+    if (c->iarg[0] == K_DEVICE) {
+        union { double d; float f; } v;
+        int rc = clb_read(env->dev, st->dout, &v, st->es);
+        if (rc)
+            return rc;
+        st->result = st->dbl ? v.d : (double)v.f;
+    }
+    struct clb_dotref *ref = sumsq ? &st->ref_sq : &st->ref_dot;
+    int *have = sumsq ? &st->have_ref_sq : &st->have_ref_dot;
+    if (!*have) {
+        clb_dot_reference(st->hx, sumsq ? st->hx : st->hy, st->n, st->dbl, ref);
+        *have = 1;
+    }
+    size_t depth = st->depth;
+    if (c->iarg[0] == K_DEVICE) /* + the second pass: a loop over partials, a tree */
+        depth = chain(st->n, (size_t)c->iarg[3] * st->dev_local, st->dev_local) +
+                ((size_t)c->iarg[3] + st->dev_local - 1) / st->dev_local +
+                log2_ceil(st->dev_local);
+    else if (c->iarg[0] == K_CPU1 || c->iarg[0] == K_CPU)
+        depth = CLB_DOT_BLOCK + 8;
+    double err = fabs(st->result - ref->sum);
+    double tol = clb_dot_tolerance(depth, st->dbl, ref->abs);
+    double mag = fabs(ref->sum);
+    clb_case_note(c, "relerr=%.2e bound=%.2e kappa=%.3g depth=%zu", err / mag, tol / mag,
+                  ref->abs / mag, depth);
+    if (!(err <= tol)) {
+        clb_case_note(c, "result %.17g, reference %.17g: error above the bound", st->result,
+                      ref->sum);
+        return CLB_FAIL;
+    }
+    return CLB_OK;
+}
+
+static void teardown(struct clb_env *env, struct clb_group *g)
+{
+    struct dot *st = g->state;
+    if (!st)
+        return;
+    for (int i = 0; i < st->nq; i++) {
+        if (st->q[i])
+            clFinish(st->q[i]);
+        if (st->cx[i]) clReleaseMemObject(st->cx[i]);
+        if (st->cy[i]) clReleaseMemObject(st->cy[i]);
+        if (st->cpart[i]) clReleaseMemObject(st->cpart[i]);
+        if (st->q[i]) clReleaseCommandQueue(st->q[i]);
+    }
+    if (st->kdot) clReleaseKernel(st->kdot);
+    if (st->ksq) clReleaseKernel(st->ksq);
+    if (st->ksum) clReleaseKernel(st->ksum);
+    if (st->dx) clReleaseMemObject(st->dx);
+    if (st->dy) clReleaseMemObject(st->dy);
+    if (st->dpart) clReleaseMemObject(st->dpart);
+    if (st->dout) clReleaseMemObject(st->dout);
+    unpin(env, st->px, st->hx);
+    unpin(env, st->py, st->hy);
+    unpin(env, st->ppart, st->hpart);
+    free(st);
+    g->state = NULL;
+}
+
+/* The ok row of a kernel (and params) for one type and size; NAN if none. */
+static double row_gbps(const struct clb_row *rows, size_t n, const struct clb_row *like,
+                       const char *kernel, const char *params)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].dtype, like->dtype) && !strcmp(rows[i].size, like->size) &&
+            !strcmp(rows[i].kernel, kernel) && !strcmp(rows[i].params, params) &&
+            !strcmp(rows[i].status, "ok"))
+            return rows[i].gbps;
+    return NAN;
+}
+
+/* Per type and size: split=auto against the better of cpu and host. */
+static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(rows[i].kernel, "hybrid") || strcmp(rows[i].params, "split=auto"))
+            continue;
+        double autobw = rows[i].gbps, cpu = row_gbps(rows, n, &rows[i], "cpu", "");
+        double host = row_gbps(rows, n, &rows[i], "host", "");
+        double best = isnan(cpu) ? host : isnan(host) ? cpu : fmax(cpu, host);
+        if (strcmp(rows[i].status, "ok") || isnan(best))
+            continue;
+        fprintf(out, "dot %s %s: hybrid split=auto %.2f GB/s = %.2f x the better of cpu (%.2f) "
+                     "and host (%.2f)\n",
+                rows[i].dtype, rows[i].size, autobw, autobw / best, cpu, host);
+    }
+}
+
+const struct clb_workload clb_wl_dot = {
+    .name = "dot",
+    .summary = "dot product and sum of squares: on the device, from host memory over several "
+               "queues, CPU+device hybrid, CPU baselines",
+    .dtypes = "float,double",
+    .default_dtypes = "float,double",
+    .params = params,
+    .size_help = "elements N, e.g. 2^28, 1000003 (default: 2^28 on GPUs; on CPUs both vectors "
+                 ">= 4x the last-level cache)",
+    .size_dims = 1,
+    .default_sizes = default_sizes,
+    .setup = setup,
+    .prepare = prepare,
+    .run = run,
+    .verify = verify,
+    .teardown = teardown,
+    .summarize = summarize,
+};
