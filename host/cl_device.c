@@ -284,10 +284,17 @@ int clb_launch(struct clb_device *d, cl_kernel k, cl_uint dims, const size_t *gl
 
 int clb_poison(struct clb_device *d, cl_mem buf, size_t bytes)
 {
-    /* 0xFF bytes are a NaN in float and double: an unwritten element can
-     * never compare equal to a reference value. */
-    const unsigned char pattern = 0xFF;
-    CLB_CHECK(clEnqueueFillBuffer(d->queue, buf, &pattern, 1, 0, bytes, 0, NULL, NULL),
+    /* All bits set: a NaN in float and double, so an unwritten element can
+     * never compare equal to a reference value. The widest pattern that
+     * divides the size keeps the fill's element count small: a run with
+     * 2 GiB buffers stalled on the H100, and 2^31 one-byte elements (past a
+     * signed 32-bit count) is the suspect. */
+    static const unsigned char pattern[16] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                              0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    size_t psize = 16;
+    while (psize > 1 && bytes % psize)
+        psize /= 2;
+    CLB_CHECK(clEnqueueFillBuffer(d->queue, buf, pattern, psize, 0, bytes, 0, NULL, NULL),
               "clEnqueueFillBuffer");
     CLB_CHECK(clFinish(d->queue), "clFinish");
     return CLB_OK;

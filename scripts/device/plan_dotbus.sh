@@ -5,7 +5,7 @@
 # that dot's rows sit beside stream's and bus's of the same machine.
 # -n 10: the host-timed dot rows take ~40 ms (float) / ~80 ms (double) each.
 $CB run bus -d $GPU -n 10 -o $OUT/h100.csv
-$CB run stream,dot -d $GPU -t float,double -s 2^28 -n 10 -o $OUT/h100.csv
+$CB run dot -d $GPU -t float,double -s 2^28 -n 10 -o $OUT/h100.csv
 # the device kernel's grid: 1, 2, 4 (the default when the kernel allows 1024
 # work-items), 8 and 16 groups of 256 per SM of the H100's 132
 $CB run dot -d $GPU -t float,double -s 2^28 -n 10 --param kernels=device,device_sumsq \

@@ -11,8 +11,11 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 cmake -S . -B /tmp/b -DCMAKE_BUILD_TYPE=Release -DCLBENCH_TESTS=OFF >/tmp/b.log 2>&1 &&
   cmake --build /tmp/b -j16 >>/tmp/b.log 2>&1 || { tail -40 /tmp/b.log; exit 3; }
-export CB=/tmp/b/clbench GPU=gpu CPU=cpu OUT
-$CB list | tee "$OUT/list.txt"
+# Each clbench call is bounded (rows measured before a kill are kept: they
+# are flushed one by one). GPU=skip or CPU=skip leaves that device's lines
+# out (clbench refuses the unknown device at once).
+export CB="timeout -k 10 ${CB_TIMEOUT:-150} /tmp/b/clbench" GPU=${GPU:-gpu} CPU=${CPU:-cpu} OUT
+/tmp/b/clbench list | tee "$OUT/list.txt"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv >>"$OUT/list.txt" 2>&1 || true
 plans=("$@")
 [ ${#plans[@]} -eq 0 ] && plans=($(ls scripts/device/plan_*.sh | sed 's|.*/plan_||; s|\.sh$||'))
