@@ -5,10 +5,13 @@
  *   CLBENCH_FAULT=CALL:N[,CALL:N...]   fail the Nth call of CALL (1-based);
  *                 CALL:N+              fail the Nth and every later call.
  *   CLBENCH_CORRUPT=N | N+ | all       after the Nth (N+: every from the Nth;
- *                 all: every) successful clEnqueueReadBuffer or blocking
- *                 clEnqueueMapBuffer, overwrite one element in the middle of
- *                 the data returned with a huge finite value: a validation
- *                 that reads the output must see it.
+ *                 all: every) successful clEnqueueReadBuffer,
+ *                 clEnqueueReadBufferRect or blocking read clEnqueueMapBuffer,
+ *                 overwrite one element in the middle of the data returned
+ *                 with a huge finite value: a validation that reads the
+ *                 output must see it.
+ *   CLBENCH_FAULT_COUNTS=FILE          at exit, write the calls counted and
+ *                 the OpenCL objects still alive (see write_counts).
  *   CLBENCH_FAULT_LOG=FILE             append one line per injected fault,
  *                 so that a test knows the fault really fired.
  *
@@ -96,9 +99,10 @@ static int inject(int f, const char *errname)
     return hit;
 }
 
-/* Overwrite the element in the middle of a returned block (8-byte aligned,
- * 8 bytes: one double, or two floats) with 0x7f bytes: finite and ~1e38 as a
- * float, ~1e306 as a double, so no tolerance accepts it. */
+/* Overwrite one element in the middle of a returned block: the 4 bytes at
+ * offset 4 of a 16-byte aligned group. That is one float (~3e38, the y of a
+ * float3/float4, never padding) or the high half of one double (~1e306): a
+ * finite value no tolerance accepts, in exactly one element. */
 static void corrupt(void *p, size_t bytes, const char *what)
 {
     configure();
@@ -107,8 +111,11 @@ static void corrupt(void *p, size_t bytes, const char *what)
     long n = __atomic_add_fetch(&corrupt_count, 1, __ATOMIC_SEQ_CST);
     if (!(n == corrupt_at || (corrupt_onward && n > corrupt_at)))
         return;
-    size_t off = (bytes / 2) & ~(size_t)7, len = bytes - off < 8 ? bytes - off : 8;
-    memset((char *)p + off, 0x7f, len);
+    size_t off = (bytes / 2) & ~(size_t)15;
+    if (bytes - off >= 8)
+        memset((char *)p + off + 4, 0x7f, 4);
+    else
+        memset((char *)p + off, 0x7f, bytes - off);
     log_line(what, n, "corrupted");
 }
 
@@ -301,6 +308,27 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem b
         if (!blocking)
             REAL(clFinish)(q);
         corrupt(ptr, size, "clEnqueueReadBuffer");
+    }
+    return err;
+}
+
+/* Rectangular reads are corrupted too: the first element of the middle row. */
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
+    cl_command_queue q, cl_mem buf, cl_bool blocking, const size_t *buf_origin,
+    const size_t *host_origin, const size_t *region, size_t buf_row_pitch, size_t buf_slice_pitch,
+    size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint nwait, const cl_event *wait,
+    cl_event *ev)
+{
+    cl_int err = REAL(clEnqueueReadBufferRect)(q, buf, blocking, buf_origin, host_origin, region,
+                                               buf_row_pitch, buf_slice_pitch, host_row_pitch,
+                                               host_slice_pitch, ptr, nwait, wait, ev);
+    if (err == CL_SUCCESS && corrupt_at && region[0] > 0 && region[1] > 0) {
+        if (!blocking)
+            REAL(clFinish)(q);
+        size_t rp = host_row_pitch ? host_row_pitch : region[0];
+        size_t sp = host_slice_pitch ? host_slice_pitch : region[1] * rp;
+        size_t off = host_origin[2] * sp + (host_origin[1] + region[1] / 2) * rp + host_origin[0];
+        corrupt((char *)ptr + off, region[0] < 8 ? region[0] : 8, "clEnqueueReadBufferRect");
     }
     return err;
 }
