@@ -20,7 +20,8 @@
  * (a real failed build, so the build log is real), clEnqueueNDRangeKernel
  * CL_OUT_OF_RESOURCES, clWaitForEvents
  * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clFinish, reads, writes and
- * unmaps CL_OUT_OF_RESOURCES, clEnqueueMapBuffer CL_MAP_FAILURE.
+ * unmaps CL_OUT_OF_RESOURCES, clEnqueueMapBuffer CL_MAP_FAILURE,
+ * clCreateContext CL_OUT_OF_HOST_MEMORY.
  * Waits and unmaps do the real work first and then report the error, so the
  * injector itself leaks nothing. */
 #define _GNU_SOURCE
@@ -33,11 +34,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { F_CREATE_BUFFER, F_BUILD, F_LAUNCH, F_WAIT, F_FINISH, F_MAP, F_UNMAP, F_READ, F_WRITE, NF };
+enum { F_CREATE_BUFFER, F_BUILD, F_LAUNCH, F_WAIT, F_FINISH, F_MAP, F_UNMAP, F_READ, F_WRITE,
+       F_CONTEXT, NF };
 static const char *const fname[NF] = {
     "clCreateBuffer",    "clBuildProgram",          "clEnqueueNDRangeKernel",
     "clWaitForEvents",   "clFinish",                "clEnqueueMapBuffer",
-    "clEnqueueUnmapMemObject", "clEnqueueReadBuffer", "clEnqueueWriteBuffer"};
+    "clEnqueueUnmapMemObject", "clEnqueueReadBuffer", "clEnqueueWriteBuffer",
+    "clCreateContext"};
 
 static struct {
     long at;     /* 0: never */
@@ -153,6 +156,11 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
     void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *user,
     cl_int *err)
 {
+    if (inject(F_CONTEXT, "CL_OUT_OF_HOST_MEMORY")) {
+        if (err)
+            *err = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
     return track(O_CONTEXT, REAL(clCreateContext)(props, n, devs, notify, user, err));
 }
 

@@ -41,8 +41,9 @@ print("")
 PY
 }
 
-for call in clCreateBuffer clBuildProgram clEnqueueNDRangeKernel clWaitForEvents clFinish \
-            clEnqueueMapBuffer clEnqueueUnmapMemObject clEnqueueReadBuffer clEnqueueWriteBuffer; do
+# (each call fails in every workload in test_faults.sh; here one fault of each
+# kind - setup, launch, wait, read, map - keeps the time of whole-suite runs down)
+for call in clCreateBuffer clEnqueueNDRangeKernel clWaitForEvents clEnqueueReadBuffer clEnqueueMapBuffer; do
   total=$(awk -v c="$call" '$1 == c {print $2}' counts.txt)
   if [ "${total:-0}" -lt 2 ]; then pass "$call: called ${total:-0} times in the clean run; not aimed at"; continue; fi
   at=$((total / 2))

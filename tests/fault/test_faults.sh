@@ -59,4 +59,14 @@ for call in clCreateBuffer clBuildProgram clEnqueueNDRangeKernel clWaitForEvents
     [ "$k" -ge 1 ] && pass "$call: $w reached ($k rows)" || fail "$call: no row for $w: the suite stopped"
   done
 done
+
+# No context: nothing can run. One line naming the call, exit 3, and no
+# results file created (the device is opened before the file).
+run_fault "clCreateContext:1" "" run all "${FAST[@]}" -o nocontext.csv
+no_crash "clCreateContext"
+[ -n "$FIRED" ] || fail "clCreateContext: the fault did not fire"
+[ "$RC" -eq 3 ] && pass "clCreateContext: exit 3" || fail "clCreateContext: exit $RC, expected 3"
+if [ "$(grep -c . "$TMP/stderr")" -eq 1 ] && grep -q '^clbench: .*clCreateContext.*CL_OUT_OF_HOST_MEMORY' "$TMP/stderr"; then
+  pass "clCreateContext: one line: $ERR_TXT"; else fail "clCreateContext: stderr: $ERR_TXT"; fi
+[ ! -e nocontext.csv ] && pass "clCreateContext: no results file created" || fail "clCreateContext: results file created"
 finish
