@@ -15,7 +15,17 @@
 
 static volatile sig_atomic_t interrupted;
 
-static void on_signal(int sig) { interrupted = sig; }
+/* The first signal asks the run to stop after the current repetition and
+ * release the device; a second one (a hung driver call) ends it at once,
+ * as if no handler were installed. Rows already written are whole either way. */
+static void on_signal(int sig)
+{
+    if (interrupted) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    interrupted = sig;
+}
 
 /* Everything one invocation of `run` holds. */
 struct session {

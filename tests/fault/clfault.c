@@ -12,6 +12,8 @@
  *                 output must see it.
  *   CLBENCH_FAULT_COUNTS=FILE          at exit, write the calls counted and
  *                 the OpenCL objects still alive (see write_counts).
+ *   CLBENCH_HANG=CALL:N                the Nth call of CALL never returns
+ *                 (a hung driver), so that a test can signal it.
  *   CLBENCH_FAULT_LOG=FILE             append one line per injected fault,
  *                 so that a test knows the fault really fired.
  *
@@ -30,6 +32,7 @@
 #include <CL/cl.h>
 
 #include <dlfcn.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,14 +50,13 @@ static struct {
     int onward;  /* fail every call from `at` */
     long count;
 } faults[NF];
+static long hang_at[NF];
 static long corrupt_at, corrupt_count;
 static int corrupt_onward, configured;
 
-static void configure(void)
+/* Parse "CALL:N[+][,CALL:N...]" into at[] (and onward[] where given). */
+static void parse_spec(const char *spec, long *at, int *onward, size_t stride)
 {
-    if (__atomic_exchange_n(&configured, 1, __ATOMIC_SEQ_CST))
-        return;
-    const char *spec = getenv("CLBENCH_FAULT");
     while (spec && *spec) {
         const char *colon = strchr(spec, ':');
         if (!colon)
@@ -63,12 +65,21 @@ static void configure(void)
             if (strlen(fname[i]) == (size_t)(colon - spec) &&
                 strncmp(fname[i], spec, (size_t)(colon - spec)) == 0) {
                 char *end;
-                faults[i].at = strtol(colon + 1, &end, 10);
-                faults[i].onward = *end == '+';
+                *(long *)((char *)at + i * stride) = strtol(colon + 1, &end, 10);
+                if (onward)
+                    *(int *)((char *)onward + i * stride) = *end == '+';
             }
         spec = strchr(colon, ',');
         spec = spec ? spec + 1 : NULL;
     }
+}
+
+static void configure(void)
+{
+    if (__atomic_exchange_n(&configured, 1, __ATOMIC_SEQ_CST))
+        return;
+    parse_spec(getenv("CLBENCH_FAULT"), &faults[0].at, &faults[0].onward, sizeof faults[0]);
+    parse_spec(getenv("CLBENCH_HANG"), hang_at, NULL, sizeof hang_at[0]);
     const char *c = getenv("CLBENCH_CORRUPT");
     if (c && strcmp(c, "all") == 0) {
         corrupt_at = 1;
@@ -95,6 +106,12 @@ static int inject(int f, const char *errname)
 {
     configure();
     long n = __atomic_add_fetch(&faults[f].count, 1, __ATOMIC_SEQ_CST);
+    if (hang_at[f] == n) {
+        /* a driver call that never returns: only a signal ends it */
+        log_line(fname[f], n, "hangs");
+        for (;;)
+            pause();
+    }
     long at = faults[f].at;
     int hit = at > 0 && (n == at || (faults[f].onward && n > at));
     if (hit)
