@@ -45,7 +45,7 @@ struct session {
     struct clb_row *rows;     /* this run's rows, for the summary */
     size_t nrows, caprows;
     int nfailed, nerror, nok, nskip;
-    char first_bad[600];      /* the first error or failure, repeated at the end */
+    char first_bad[768];      /* the first error or failure, repeated at the end */
 };
 
 static const struct option longopts[] = {
