@@ -1,48 +1,59 @@
-/* stream: the BabelStream kernels, one vector of VEC elements per work-item.
- * Inputs a and b, output c, so that every repetition computes the same thing:
+/* stream: the BabelStream kernels. Inputs a and b, output c, so that every
+ * repetition computes the same thing:
  *   copy  c = a          scale c = s*a
  *   add   c = a + b      triad c = a + s*b
- * Options: -DT=float|double -DVEC=1|2|4|8. The last work-item handles a tail
- * of n % VEC elements with scalar accesses. */
+ * Options: -DT=float|double -DVEC=1|2|4|8 (elements per load) -DILP=1|2|4
+ * (vectors per work-item: all loads are issued before the first store, which
+ * keeps more bytes in flight per work-item). Vector k of work-item i is
+ * i + k*get_global_size(0), so each step is coalesced across the work-group.
+ * Work-item 0 also handles the scalar tail of n % VEC elements. */
 #if VEC == 1
 #define VT T
 #else
 #define VT CLB_CAT(T, VEC)
 #endif
 
-#define BODY(expr_vec, expr_scalar)                                             \
-    size_t i = get_global_id(0);                                                \
+#define BODY(LOAD, SCALAR)                                                      \
+    size_t gs = get_global_size(0), i0 = get_global_id(0);                      \
     size_t nv = n / VEC;                                                        \
-    if (i < nv) {                                                               \
-        expr_vec;                                                               \
-    } else if (i == nv) {                                                       \
-        for (size_t j = nv * VEC; j < n; j++) {                                 \
-            expr_scalar;                                                        \
-        }                                                                       \
-    }
+    VT r[ILP];                                                                  \
+    _Pragma("unroll") for (int k = 0; k < ILP; k++) {                           \
+        size_t i = i0 + (size_t)k * gs;                                         \
+        if (i < nv)                                                             \
+            r[k] = LOAD;                                                        \
+    }                                                                           \
+    _Pragma("unroll") for (int k = 0; k < ILP; k++) {                           \
+        size_t i = i0 + (size_t)k * gs;                                         \
+        if (i < nv)                                                             \
+            ((__global VT *)c)[i] = r[k];                                       \
+    }                                                                           \
+    if (i0 == 0)                                                                \
+        for (size_t j = nv * VEC; j < n; j++)                                   \
+            c[j] = SCALAR;
+
+#define VA(i) (((__global const VT *)a)[i])
+#define VB(i) (((__global const VT *)b)[i])
 
 __kernel void copy(__global const T *restrict a, __global const T *restrict b,
                    __global T *restrict c, T s, ulong n)
 {
-    BODY(((__global VT *)c)[i] = ((__global const VT *)a)[i], c[j] = a[j])
+    BODY(VA(i), a[j])
 }
 
 __kernel void scale(__global const T *restrict a, __global const T *restrict b,
                     __global T *restrict c, T s, ulong n)
 {
-    BODY(((__global VT *)c)[i] = s * ((__global const VT *)a)[i], c[j] = s * a[j])
+    BODY(s * VA(i), s * a[j])
 }
 
 __kernel void add(__global const T *restrict a, __global const T *restrict b,
                   __global T *restrict c, T s, ulong n)
 {
-    BODY(((__global VT *)c)[i] = ((__global const VT *)a)[i] + ((__global const VT *)b)[i],
-         c[j] = a[j] + b[j])
+    BODY(VA(i) + VB(i), a[j] + b[j])
 }
 
 __kernel void triad(__global const T *restrict a, __global const T *restrict b,
                     __global T *restrict c, T s, ulong n)
 {
-    BODY(((__global VT *)c)[i] = ((__global const VT *)a)[i] + s * ((__global const VT *)b)[i],
-         c[j] = a[j] + s * b[j])
+    BODY(VA(i) + s * VB(i), a[j] + s * b[j])
 }

@@ -10,9 +10,11 @@ static const struct {
     int (*fn)(int, char **);
     const char *help;
 } commands[] = {
+    {"compare", clb_cmd_compare, "compare FILE.csv... [--plot OUT.svg] [--relative-to DEV]: devices side by side"},
     {"list", clb_cmd_list, "platforms and devices, flat index, type, memory, matched profile"},
     {"profiles", clb_cmd_profiles, "the profiles found, with their peak figures"},
     {"run", clb_cmd_run, "run WORKLOAD[,WORKLOAD...]|all [options]"},
+    {"model", clb_cmd_model, "model MODEL [options]: analytic predictions (no device needed)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

@@ -3,10 +3,15 @@
 
 #include <string.h>
 
-extern const struct clb_workload clb_wl_stream;
+extern const struct clb_workload clb_wl_stream, clb_wl_stride, clb_wl_matmul, clb_wl_transpose,
+    clb_wl_dslash;
 
 const struct clb_workload *const clb_workloads[] = {
     &clb_wl_stream,
+    &clb_wl_stride,
+    &clb_wl_matmul,
+    &clb_wl_transpose,
+    &clb_wl_dslash,
     NULL};
 
 const struct clb_workload *clb_workload_find(const char *name)

@@ -46,6 +46,7 @@ struct session {
     size_t nrows, caprows;
     int nfailed, nerror, nok, nskip;
     char first_bad[768];      /* the first error or failure, repeated at the end */
+    int announced;
 };
 
 static const struct option longopts[] = {
@@ -280,9 +281,19 @@ static int setup_device(struct session *s)
         return rc;
     }
     s->dev_open = 1;
-    clb_info("clbench: device %d '%s' (%s, %s), profile %s\n", di->index, di->name, di->type_name,
-             di->platform_name, s->profile->id);
     return CLB_OK;
+}
+
+/* Progress starts with the device; it is held back until the first result
+ * so that a refusal found during set-up stays the only line on stderr. */
+static void announce(struct session *s)
+{
+    if (s->announced)
+        return;
+    s->announced = 1;
+    const struct clb_devinfo *di = &s->dev.info;
+    clb_info("clbench: device %d '%s' (%s, %s), profile %s, results to %s\n", di->index, di->name,
+             di->type_name, di->platform_name, s->profile->id, s->outpath);
 }
 
 static int open_output(struct session *s)
@@ -389,6 +400,7 @@ static int group_row(struct session *s, const struct clb_workload *wl, const str
     clb_strlcpy(r.kernel, "*", sizeof r.kernel);
     clb_strlcpy(r.status, status, sizeof r.status);
     clb_strlcpy(r.detail, detail, sizeof r.detail);
+    announce(s);
     clb_info("  %s %s %s: %s: %s\n", wl->name, g->dtype, g->size_text, status, detail);
     return emit(s, &r, NULL);
 }
@@ -491,6 +503,7 @@ static int measure_case(struct session *s, struct clb_env *env, struct clb_group
     }
     clb_strlcpy(r.detail, c->detail, sizeof r.detail);
     if (clb_verbosity >= 1) {
+        announce(s);
         fprintf(stderr, "  [%d/%d] %s %s %s %s%s%s", idx + 1, g->ncases, wl->name, c->kernel, g->dtype,
                 g->size_text, c->params[0] ? " " : "", c->params);
         if (!isnan(r.gflops) && c->main_gflops)
@@ -520,7 +533,7 @@ static int run_group(struct session *s, const struct clb_workload *wl, const cha
     const char *why = dtype[0] ? clb_dtype_unsupported(&env, dtype) : NULL;
     if (why)
         return group_row(s, wl, &g, "skipped", why);
-    clb_info("%s %s %s: setting up\n", wl->name, dtype, size);
+    clb_debug("%s %s %s: setting up\n", wl->name, dtype, size);
     int rc = wl->setup(&env, &g);
     if (rc == CLB_EUSAGE) {
         clb_die_msg("%s", clb_lasterr());

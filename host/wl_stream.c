@@ -15,17 +15,22 @@ struct stream {
     size_t n, esize;
     void *a, *b, *c;          /* host: inputs and the read-back output */
     cl_mem da, db, dc;
-    cl_kernel k[4][NKERNELS]; /* per vector width index (1,2,4,8) */
-    size_t local;
+    cl_kernel k[4][4][NKERNELS]; /* per width index and ILP index (1,2,4,8 each) */
 };
 
 static const struct clb_param_def params[] = {
     {"vec", "", "vector width 1,2,4,8 or a list; empty = the profile's stream.vec, else the "
                 "fastest of a short copy probe"},
-    {"local", "", "work-group size (0 = the driver chooses; default 256 on GPUs, driver on CPUs)"},
+    {"ilp", "1", "vectors per work-item, loaded before the first store: 1,2,4,8 or a list"},
+    {"local", "", "work-group size or a list (0 = the driver chooses; default 256 on GPUs, "
+                  "the driver's choice on CPUs)"},
     {0, 0, 0}};
 
-static int vec_index(long v) { return v == 1 ? 0 : v == 2 ? 1 : v == 4 ? 2 : 3; }
+/* 1,2,4,8 -> 0,1,2,3 */
+static int pow2_index(long v) { return v == 1 ? 0 : v == 2 ? 1 : v == 4 ? 2 : 3; }
+
+/* A launch configuration. */
+struct shape { long vec, ilp; size_t local; };
 
 static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
 {
@@ -49,25 +54,36 @@ static void default_sizes(const struct clb_env *env, const char *dtype, char *ou
     snprintf(out, n, "%zu", elems);
 }
 
-static int build_width(struct clb_env *env, struct stream *st, const char *dtype, long vec)
+static int build(struct clb_env *env, struct stream *st, const char *dtype, long vec, long ilp)
 {
     char opts[128];
     clb_dtype_defines(dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DVEC=%ld", vec);
-    int vi = vec_index(vec);
+    clb_appendf(opts, sizeof opts, " -DVEC=%ld -DILP=%ld", vec, ilp);
+    cl_kernel *ks = st->k[pow2_index(vec)][pow2_index(ilp)];
     for (int k = 0; k < NKERNELS; k++) {
-        if (st->k[vi][k])
+        if (ks[k])
             continue;
-        int rc = clb_kernel(env->dev, "stream", opts, kernel_names[k], &st->k[vi][k]);
+        int rc = clb_kernel(env->dev, "stream", opts, kernel_names[k], &ks[k]);
         if (rc)
             return rc;
     }
     return CLB_OK;
 }
 
-static int launch(struct clb_env *env, struct stream *st, int k, long vec, cl_event *ev)
+/* Work-items: one per ILP vectors, rounded up to whole work-groups. */
+static size_t global_size(const struct stream *st, const struct shape *sh)
 {
-    cl_kernel kern = st->k[vec_index(vec)][k];
+    size_t nv = st->n / (size_t)sh->vec;
+    size_t items = (nv + (size_t)sh->ilp - 1) / (size_t)sh->ilp;
+    if (items == 0)
+        items = 1; /* the tail still needs work-item 0 */
+    return sh->local ? (items + sh->local - 1) / sh->local * sh->local : items;
+}
+
+static int launch(struct clb_env *env, struct stream *st, int k, const struct shape *sh,
+                  cl_event *ev)
+{
+    cl_kernel kern = st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][k];
     cl_ulong n = st->n;
     float sf = (float)SCALAR;
     double sd = SCALAR;
@@ -76,29 +92,27 @@ static int launch(struct clb_env *env, struct stream *st, int k, long vec, cl_ev
                       sizeof n, &n, (size_t)0);
     if (rc)
         return rc;
-    size_t items = st->n / (size_t)vec + 1; /* +1: the tail item */
-    size_t global = items;
-    if (st->local)
-        global = (items + st->local - 1) / st->local * st->local;
-    return clb_launch(env->dev, kern, 1, &global, st->local ? &st->local : NULL, ev);
+    size_t global = global_size(st, sh);
+    return clb_launch(env->dev, kern, 1, &global, sh->local ? &sh->local : NULL, ev);
 }
 
 /* The fastest width for copy over a few runs: "default: the fastest". */
-static int probe_vec(struct clb_env *env, struct stream *st, const char *dtype, long *best,
-                     char *note, size_t nn)
+static int probe_vec(struct clb_env *env, struct stream *st, const char *dtype,
+                     struct shape sh, long *best, char *note, size_t nn)
 {
     static const long widths[] = {1, 2, 4, 8};
     double best_bw = 0;
     clb_strlcpy(note, "vec probe GB/s", nn);
     for (int w = 0; w < 4; w++) {
-        int rc = build_width(env, st, dtype, widths[w]);
+        sh.vec = widths[w];
+        int rc = build(env, st, dtype, sh.vec, sh.ilp);
         if (rc)
             return rc;
         double tmin = 1e30;
         for (int r = 0; r < 4; r++) {
             cl_event ev;
             double t;
-            if ((rc = launch(env, st, COPY, widths[w], &ev)))
+            if ((rc = launch(env, st, COPY, &sh, &ev)))
                 return rc;
             rc = clb_event_seconds(ev, ev, &t);
             clReleaseEvent(ev);
@@ -117,6 +131,30 @@ static int probe_vec(struct clb_env *env, struct stream *st, const char *dtype, 
     return CLB_OK;
 }
 
+static int add_case(struct clb_group *g, const struct stream *st, int k, struct shape sh,
+                    const char *note)
+{
+    struct clb_case *c = clb_case_add(g, kernel_names[k], "vec=%ld,ilp=%ld", sh.vec, sh.ilp);
+    if (!c)
+        return CLB_ESYS;
+    if (sh.local)
+        clb_appendf(c->params, sizeof c->params, ",local=%zu", sh.local);
+    size_t bytes = st->n * st->esize;
+    c->iarg[0] = k;
+    c->iarg[1] = sh.vec;
+    c->iarg[2] = sh.ilp;
+    c->iarg[3] = (long)sh.local;
+    c->bytes = (double)arrays_moved[k] * (double)bytes;
+    c->footprint = 3.0 * (double)bytes;
+    c->flops = (k == COPY) ? 0 : (k == TRIAD ? 2.0 : 1.0) * (double)st->n;
+    c->dims = 1;
+    c->local[0] = sh.local;
+    c->global[0] = global_size(st, &sh);
+    if (note[0])
+        clb_case_note(c, "%s", note);
+    return CLB_OK;
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct stream *st = calloc(1, sizeof *st);
@@ -128,23 +166,23 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->n = g->size.total;
     size_t bytes = st->n * st->esize;
 
-    long vecs[8];
-    int nvec = 0, rc;
-    const char *vp = clb_param(env, "vec");
-    if (vp[0] && (rc = clb_param_ints(env, "vec", 1, 8, vecs, 8, &nvec)))
+    long vecs[8], ilps[8], locals[16];
+    int nvec = 0, nilp, nloc = 1, rc;
+    if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, vecs, 8, &nvec)))
         return rc;
-    for (int i = 0; i < nvec; i++)
-        if (vecs[i] != 1 && vecs[i] != 2 && vecs[i] != 4 && vecs[i] != 8) {
-            clb_seterr("stream: bad vec %ld (accepted: 1, 2, 4, 8)", vecs[i]);
+    if ((rc = clb_param_ints(env, "ilp", 1, 8, ilps, 8, &nilp)))
+        return rc;
+    for (int i = 0; i < nvec + nilp; i++) {
+        long v = i < nvec ? vecs[i] : ilps[i - nvec];
+        if (v != 1 && v != 2 && v != 4 && v != 8) {
+            clb_seterr("stream: bad %s %ld (accepted: 1, 2, 4, 8)", i < nvec ? "vec" : "ilp", v);
             return CLB_EUSAGE;
         }
-    long local = (env->info->type & CL_DEVICE_TYPE_GPU) ? 256 : 0;
-    if (clb_param(env, "local")[0]) {
-        int nl;
-        if ((rc = clb_param_ints(env, "local", 0, (long)env->info->max_wg, &local, 1, &nl)))
-            return rc;
     }
-    st->local = (size_t)local;
+    locals[0] = (env->info->type & CL_DEVICE_TYPE_GPU) ? 256 : 0;
+    if (clb_param(env, "local")[0] &&
+        (rc = clb_param_ints(env, "local", 0, (long)env->info->max_wg, locals, 16, &nloc)))
+        return rc;
 
     if ((rc = clb_fits(env->dev, bytes, 3 * bytes)))
         return rc;
@@ -169,31 +207,22 @@ static int setup(struct clb_env *env, struct clb_group *g)
 
     char note[160] = "";
     if (nvec == 0) {
+        struct shape probe = {4, ilps[0], (size_t)locals[0]};
         long best = 4;
-        if ((rc = probe_vec(env, st, g->dtype, &best, note, sizeof note)))
+        if ((rc = probe_vec(env, st, g->dtype, probe, &best, note, sizeof note)))
             return rc;
         vecs[nvec++] = best;
     }
-    for (int v = 0; v < nvec; v++) {
-        if ((rc = build_width(env, st, g->dtype, vecs[v])))
-            return rc;
-        for (int k = 0; k < NKERNELS; k++) {
-            struct clb_case *c = clb_case_add(g, kernel_names[k], "vec=%ld", vecs[v]);
-            if (!c)
-                return CLB_ESYS;
-            c->iarg[0] = k;
-            c->iarg[1] = vecs[v];
-            c->bytes = (double)arrays_moved[k] * (double)bytes;
-            c->footprint = 3.0 * (double)bytes;
-            c->flops = (k == COPY) ? 0 : (k == TRIAD ? 2.0 : 1.0) * (double)st->n;
-            c->dims = 1;
-            size_t items = st->n / (size_t)vecs[v] + 1;
-            c->local[0] = st->local;
-            c->global[0] = st->local ? (items + st->local - 1) / st->local * st->local : items;
-            if (note[0])
-                clb_case_note(c, "%s", note);
+    for (int v = 0; v < nvec; v++)
+        for (int il = 0; il < nilp; il++) {
+            if ((rc = build(env, st, g->dtype, vecs[v], ilps[il])))
+                return rc;
+            for (int l = 0; l < nloc; l++)
+                for (int k = 0; k < NKERNELS; k++)
+                    if ((rc = add_case(g, st, k, (struct shape){vecs[v], ilps[il], (size_t)locals[l]},
+                                       note)))
+                        return rc;
         }
-    }
     return CLB_OK;
 }
 
@@ -206,7 +235,8 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
-    return launch(env, g->state, (int)c->iarg[0], c->iarg[1], &s->first);
+    struct shape sh = {c->iarg[1], c->iarg[2], (size_t)c->iarg[3]};
+    return launch(env, g->state, (int)c->iarg[0], &sh, &s->first);
 }
 
 /* Copy and scale and add are exact (one rounding at most, the same on host
@@ -261,9 +291,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     if (!st)
         return;
     for (int v = 0; v < 4; v++)
-        for (int k = 0; k < NKERNELS; k++)
-            if (st->k[v][k])
-                clReleaseKernel(st->k[v][k]);
+        for (int i = 0; i < 4; i++)
+            for (int k = 0; k < NKERNELS; k++)
+                if (st->k[v][i][k])
+                    clReleaseKernel(st->k[v][i][k]);
     if (st->da) clReleaseMemObject(st->da);
     if (st->db) clReleaseMemObject(st->db);
     if (st->dc) clReleaseMemObject(st->dc);

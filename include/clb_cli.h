@@ -22,6 +22,8 @@ struct clb_opts {
 int clb_cmd_run(int argc, char **argv);
 int clb_cmd_list(int argc, char **argv);
 int clb_cmd_profiles(int argc, char **argv);
+int clb_cmd_compare(int argc, char **argv);
+int clb_cmd_model(int argc, char **argv);
 
 /* Print the parameters of a workload (clbench WORKLOAD --help). */
 int clb_workload_help(const char *name, FILE *out);

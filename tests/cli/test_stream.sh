@@ -15,4 +15,25 @@ h=$(grep -c '^run_id,' out.csv)
 [ "$h" -eq 1 ] && pass "one header after append" || fail "$h headers"
 # summary table on stdout
 "$CLBENCH" run stream --quick -q -d cpu -t float -n 2 -o s.csv | grep -q "triad" && pass "summary table" || fail "no summary"
+# a size above CL_DEVICE_MAX_MEM_ALLOC_SIZE is skipped with both numbers, the suite goes on
+expect_status 0 "oversized buffer skipped" run stream -d cpu -t float,double -s 2^40 -n 1 -o big.csv
+python3 - big.csv <<'PY' && pass "skip row names the size and the limit" || fail "no skip row with both numbers"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = rows and all(r["status"] == "skipped" and "CL_DEVICE_MAX_MEM_ALLOC_SIZE" in r["detail"] and
+                  str(2**40 * 4) in r["detail"] for r in rows if r["dtype"] == "float")
+sys.exit(0 if ok else 1)
+PY
+# kernels from --kernel-dir: a broken kernel prints the build log and gives error rows (exit 3)
+mkdir kd && cp "$CLBENCH_SRC/cl/common.cl" kd/ && printf '__kernel void copy(__global float *a) { a[0] = undefined_thing; }\n' > kd/stream.cl
+expect_status 3 "broken kernel source" run stream --quick -d cpu -t float --param vec=4 --kernel-dir kd -o broken.csv
+echo "$ERR_TXT" | grep -q "build log of stream.cl" && pass "build log printed" || fail "no build log: $ERR_TXT"
+echo "$ERR_TXT" | grep -q "undefined_thing" && pass "build log has the compiler's message" || fail "compiler message missing"
+python3 - broken.csv <<'PY' && pass "error row names clBuildProgram and CL_BUILD_PROGRAM_FAILURE" || fail "no error row"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if rows and all(r["status"] == "error" and "CL_BUILD_PROGRAM_FAILURE" in r["detail"] for r in rows) else 1)
+PY
+# the same sources from disk work through CLBENCH_KERNEL_DIR
+CLBENCH_KERNEL_DIR="$CLBENCH_SRC/cl" expect_status 0 "CLBENCH_KERNEL_DIR" run stream --quick -d cpu -t float -n 2 -o kd.csv
 finish

@@ -1,0 +1,303 @@
+/* transpose: out = in^T for an n x m row-major matrix (n rows, m columns).
+ * The output of a transpose is m x n (row width n); copy, copy_local and
+ * fine_grained write an n x m output (row width m), coarse_grained an m x n one.
+ *
+ * Options (besides -DT, see common.cl):
+ *   -DIDX=uint|ulong      index type (uint when every index fits: cheaper math)
+ *   -DTILE=32 -DBROWS=8   the whitepaper kernels: TILE x TILE tiles, work-groups
+ *                         of TILE x BROWS, each work-item TILE/BROWS elements
+ *   -DBT -DBV -DBR        the `best` kernel only (a separate build): BT x BT
+ *                         tiles, BV-element vector loads and stores, work-groups
+ *                         of (BT/BV) x BR
+ * Kernels that move whole tiles guard every element against the matrix edges,
+ * so any n x m works; a work-group whose tile is entirely inside skips them. */
+
+/* ---- the lecture's kernels ------------------------------------------- */
+#ifdef TILE
+
+/* One work-item does everything: shows what a GPU is without parallelism. */
+__kernel void serial(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
+{
+    if (get_global_id(0) != 0)
+        return;
+    for (IDX i = 0; i < n; i++)
+        for (IDX j = 0; j < m; j++)
+            out[j * n + i] = in[i * m + j];
+}
+
+/* One work-item per input row: neighbouring work-items read addresses m
+ * elements apart (strided, uncoalesced) and write neighbouring addresses. */
+__kernel void per_row(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
+{
+    IDX i = get_global_id(0);
+    if (i >= n)
+        return;
+    for (IDX j = 0; j < m; j++)
+        out[j * n + i] = in[i * m + j];
+}
+
+/* ---- the whitepaper's kernels: tiles of TILE x TILE ------------------- */
+
+#define WG_ATTR __attribute__((reqd_work_group_size(TILE, BROWS, 1)))
+
+/* The tile of a work-group: first row and column in the input. */
+#define TILE_ORIGIN                                                             \
+    const IDX tx = get_local_id(0), ty = get_local_id(1);                       \
+    const IDX row0 = (IDX)get_group_id(1) * TILE, col0 = (IDX)get_group_id(0) * TILE
+
+/* Baseline: same index in and out, no local memory. The ceiling for a
+ * kernel that moves the same tiles. */
+__kernel WG_ATTR void copy(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
+{
+    TILE_ORIGIN;
+    const IDX col = col0 + tx;
+#pragma unroll
+    for (int k = 0; k < TILE; k += BROWS) {
+        IDX row = row0 + ty + k;
+        if (row < n && col < m)
+            out[row * m + col] = in[row * m + col];
+    }
+}
+
+/* Baseline through local memory with a barrier: the cost of staging. */
+__kernel WG_ATTR void copy_local(__global const T *restrict in, __global T *restrict out, IDX n,
+                                 IDX m)
+{
+    __local T tile[TILE][TILE];
+    TILE_ORIGIN;
+    const IDX col = col0 + tx;
+#pragma unroll
+    for (int k = 0; k < TILE; k += BROWS) {
+        IDX row = row0 + ty + k;
+        if (row < n && col < m)
+            tile[ty + k][tx] = in[row * m + col];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int k = 0; k < TILE; k += BROWS) {
+        IDX row = row0 + ty + k;
+        if (row < n && col < m)
+            out[row * m + col] = tile[ty + k][tx];
+    }
+}
+
+/* One element per (work-item, step): reads coalesced, writes n apart. */
+__kernel WG_ATTR void naive(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
+{
+    TILE_ORIGIN;
+    const IDX col = col0 + tx;
+#pragma unroll
+    for (int k = 0; k < TILE; k += BROWS) {
+        IDX row = row0 + ty + k;
+        if (row < n && col < m)
+            out[col * n + row] = in[row * m + col];
+    }
+}
+
+/* Read a tile row-wise into local memory; tile rows are input rows. */
+#define LOAD_TILE(tile)                                                         \
+    for (int k = 0; k < TILE; k += BROWS)                                       \
+    {                                                                           \
+        IDX row = row0 + ty + k, col = col0 + tx;                               \
+        if (row < n && col < m)                                                 \
+            tile[ty + k][tx] = in[row * m + col];                               \
+    }
+
+/* Write the tile's columns as rows of the output at the transposed tile
+ * position: both global accesses coalesced, the local reads go down a column. */
+#define STORE_TRANSPOSED(tile)                                                  \
+    for (int k = 0; k < TILE; k += BROWS)                                       \
+    {                                                                           \
+        IDX orow = col0 + ty + k, ocol = row0 + tx;                             \
+        if (orow < m && ocol < n)                                               \
+            out[orow * n + ocol] = tile[tx][ty + k];                            \
+    }
+
+/* Local-memory tile: coalesced both ways, but the column reads of a
+ * TILE-wide tile hit the same bank (TILE-way conflicts). */
+__kernel WG_ATTR void coalesced(__global const T *restrict in, __global T *restrict out, IDX n,
+                                IDX m)
+{
+    __local T tile[TILE][TILE];
+    TILE_ORIGIN;
+    LOAD_TILE(tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    STORE_TRANSPOSED(tile);
+}
+
+/* One column of padding: a column's elements fall in different banks. */
+__kernel WG_ATTR void nobankconflict(__global const T *restrict in, __global T *restrict out,
+                                     IDX n, IDX m)
+{
+    __local T tile[TILE][TILE + 1];
+    TILE_ORIGIN;
+    LOAD_TILE(tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    STORE_TRANSPOSED(tile);
+}
+
+/* The whitepaper's diagnostic half 1: transpose inside each tile (local
+ * memory, padded), but write the tile back at its own position, row-wise.
+ * Output n x m: element (r, c) of a tile receives the tile's (c, r). */
+__kernel WG_ATTR void fine_grained(__global const T *restrict in, __global T *restrict out, IDX n,
+                                   IDX m)
+{
+    __local T tile[TILE][TILE + 1];
+    TILE_ORIGIN;
+    LOAD_TILE(tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int k = 0; k < TILE; k += BROWS) {
+        IDX row = row0 + ty + k, col = col0 + tx;   /* destination */
+        IDX srow = row0 + tx, scol = col0 + ty + k; /* where tile[tx][ty+k] came from */
+        if (row < n && col < m && srow < n && scol < m)
+            out[row * m + col] = tile[tx][ty + k];
+    }
+}
+
+/* The diagnostic half 2: move each tile to its transposed position, but keep
+ * its contents in place (no transpose within the tile). Output m x n. */
+__kernel WG_ATTR void coarse_grained(__global const T *restrict in, __global T *restrict out,
+                                     IDX n, IDX m)
+{
+    __local T tile[TILE][TILE + 1];
+    TILE_ORIGIN;
+    LOAD_TILE(tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int k = 0; k < TILE; k += BROWS) {
+        IDX orow = col0 + ty + k, ocol = row0 + tx; /* destination */
+        IDX srow = row0 + ty + k, scol = col0 + tx; /* source of tile[ty+k][tx] */
+        if (orow < m && ocol < n && srow < n && scol < m)
+            out[orow * n + ocol] = tile[ty + k][tx];
+    }
+}
+
+/* Diagonal block reordering: consecutive work-groups take tiles along
+ * diagonals, so that concurrent groups spread over memory partitions instead
+ * of writing one column of tiles. The remapping is a bijection for any grid
+ * (x = (q + y) mod gx for a fixed y), so non-square grids work too. */
+__kernel WG_ATTR void diagonal(__global const T *restrict in, __global T *restrict out, IDX n,
+                               IDX m)
+{
+    __local T tile[TILE][TILE + 1];
+    const IDX tx = get_local_id(0), ty = get_local_id(1);
+    const IDX gx = get_num_groups(0), gy = get_num_groups(1);
+    const IDX bid = (IDX)get_group_id(0) + gx * (IDX)get_group_id(1);
+    const IDX by = bid % gy;
+    const IDX bx = (bid / gy + by) % gx;
+    const IDX row0 = by * TILE, col0 = bx * TILE;
+    LOAD_TILE(tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    STORE_TRANSPOSED(tile);
+}
+
+#endif /* TILE */
+
+/* ---- best: wide elements, large tiles ---------------------------------
+ * Each work-item loads BV consecutive elements as one vector (16-byte loads
+ * for float4 and double2: a warp reads whole 256-512 B segments), BT/BR
+ * vectors per work-item (many bytes in flight before the barrier), stores
+ * them into a padded local tile, and writes BV-element vectors of the
+ * transposed tile, gathered from a column of local memory. The host uses
+ * BV > 1 only when n and m are multiples of BV, so every vector is aligned
+ * and either wholly inside the matrix or wholly outside. */
+#ifdef BT
+
+#if BV == 1
+#define VT T
+#else
+#define VT CLB_CAT(T, BV)
+#endif
+
+__kernel __attribute__((reqd_work_group_size(BT / BV, BR, 1))) void
+best(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
+{
+    __local T tile[BT][BT + 1];
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const IDX row0 = (IDX)get_group_id(1) * BT, col0 = (IDX)get_group_id(0) * BT;
+    const int full = row0 + BT <= n && col0 + BT <= m; /* uniform per work-group */
+    __global const VT *restrict inv = (__global const VT *)in;
+    __global VT *restrict outv = (__global VT *)out;
+    const IDX mv = m / BV, nv = n / BV;
+
+#pragma unroll
+    for (int k = 0; k < BT; k += BR) {
+        const IDX row = row0 + ty + k;
+        if (full || (row < n && col0 + tx * BV < m)) {
+            VT v = inv[row * mv + col0 / BV + tx];
+#if BV == 1
+            tile[ty + k][tx] = v;
+#elif BV == 2
+            tile[ty + k][2 * tx] = v.s0;
+            tile[ty + k][2 * tx + 1] = v.s1;
+#else
+            tile[ty + k][4 * tx] = v.s0;
+            tile[ty + k][4 * tx + 1] = v.s1;
+            tile[ty + k][4 * tx + 2] = v.s2;
+            tile[ty + k][4 * tx + 3] = v.s3;
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int k = 0; k < BT; k += BR) {
+        const IDX orow = col0 + ty + k; /* output row = input column */
+        if (full || (orow < m && row0 + tx * BV < n)) {
+            VT v;
+#if BV == 1
+            v = tile[tx][ty + k];
+#elif BV == 2
+            v.s0 = tile[2 * tx][ty + k];
+            v.s1 = tile[2 * tx + 1][ty + k];
+#else
+            v.s0 = tile[4 * tx][ty + k];
+            v.s1 = tile[4 * tx + 1][ty + k];
+            v.s2 = tile[4 * tx + 2][ty + k];
+            v.s3 = tile[4 * tx + 3][ty + k];
+#endif
+            outv[orow * nv + row0 / BV + tx] = v;
+        }
+    }
+}
+#endif /* BT */
+
+/* ---- best, register form: no local memory, no barrier -------------------
+ * Each work-item loads an RB x RB block as RB vectors of RB elements (one per
+ * input row), transposes it in registers and stores RB vectors (one per
+ * output row). Work-groups RGX x RGY: with RGX = 8 a warp reads 8 x 16 B =
+ * 128 B of each of its rows and writes 4 x 16 B = 64 B (two whole 32-byte
+ * sectors) of each output row. The host uses it only when n and m are
+ * multiples of RB. */
+#ifdef RB
+
+#if RB == 2
+#define RVT CLB_CAT(T, 2)
+#else
+#define RVT CLB_CAT(T, 4)
+#endif
+
+__kernel __attribute__((reqd_work_group_size(RGX, RGY, 1))) void
+best_reg(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
+{
+    const IDX bx = get_global_id(0), by = get_global_id(1); /* block column, block row */
+    const IDX mv = m / RB, nv = n / RB;
+    if (bx >= mv || by >= nv)
+        return;
+    __global const RVT *restrict inv = (__global const RVT *)in;
+    __global RVT *restrict outv = (__global RVT *)out;
+    const IDX row = by * RB, col = bx * RB;
+#if RB == 2
+    RVT a = inv[row * mv + bx], b = inv[(row + 1) * mv + bx];
+    outv[col * nv + by] = (RVT)(a.s0, b.s0);
+    outv[(col + 1) * nv + by] = (RVT)(a.s1, b.s1);
+#else
+    RVT a = inv[row * mv + bx], b = inv[(row + 1) * mv + bx];
+    RVT c = inv[(row + 2) * mv + bx], d = inv[(row + 3) * mv + bx];
+    outv[col * nv + by] = (RVT)(a.s0, b.s0, c.s0, d.s0);
+    outv[(col + 1) * nv + by] = (RVT)(a.s1, b.s1, c.s1, d.s1);
+    outv[(col + 2) * nv + by] = (RVT)(a.s2, b.s2, c.s2, d.s2);
+    outv[(col + 3) * nv + by] = (RVT)(a.s3, b.s3, c.s3, d.s3);
+#endif
+}
+#endif /* RB */

@@ -1,0 +1,136 @@
+/* Pure host logic of the stride and matmul workloads: primes for stride's
+ * default sizes, index arithmetic, the matmul reference and its tolerance. */
+#include "clb_access.h"
+#include "clbench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_prime(uint64_t n)
+{
+    if (n < 2)
+        return 0;
+    if (n % 2 == 0)
+        return n == 2;
+    for (uint64_t d = 3; d * d <= n; d += 2)
+        if (n % d == 0)
+            return 0;
+    return 1;
+}
+
+uint64_t clb_prime_at_most(uint64_t n)
+{
+    for (; n >= 2; n--)
+        if (is_prime(n))
+            return n;
+    return 0;
+}
+
+uint64_t clb_gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Incremental sums: no products, so nothing overflows for any stride < 2^32. */
+static void multiples_mod(uint64_t step, uint64_t n, size_t count, uint32_t *out)
+{
+    uint64_t v = 0;
+    step %= n;
+    for (size_t k = 0; k < count; k++) {
+        out[k] = (uint32_t)v;
+        v += step;
+        if (v >= n)
+            v -= n;
+    }
+}
+
+void clb_stride_tables(uint64_t n, uint64_t stride, size_t local, size_t groups, uint32_t *gbase,
+                       uint32_t *lbase)
+{
+    uint64_t s = stride % n;
+    multiples_mod(s, n, local, lbase);
+    multiples_mod((uint64_t)local % n * s % n, n, groups, gbase);
+}
+
+/* Blocks: a B panel of KB x JB floats (256 KiB) and a C block of IB x JB
+ * doubles (128 KiB) stay in a core's L2 while the i loop reuses them. */
+enum { IB = 32, KB = 128, JB = 512 };
+
+void clb_matmul_ref(const float *a, const float *b, double *c, size_t n)
+{
+    memset(c, 0, n * n * sizeof *c);
+    long nib = (long)((n + IB - 1) / IB);
+#pragma omp parallel for schedule(dynamic)
+    for (long ib = 0; ib < nib; ib++) {
+        size_t i0 = (size_t)ib * IB, i1 = i0 + IB < n ? i0 + IB : n;
+        for (size_t k0 = 0; k0 < n; k0 += KB) {
+            size_t k1 = k0 + KB < n ? k0 + KB : n;
+            for (size_t j0 = 0; j0 < n; j0 += JB) {
+                size_t j1 = j0 + JB < n ? j0 + JB : n;
+                for (size_t i = i0; i < i1; i++) {
+                    double *ci = c + i * n;
+                    for (size_t k = k0; k < k1; k++) {
+                        double aik = a[i * n + k];
+                        const float *bk = b + k * n;
+                        for (size_t j = j0; j < j1; j++)
+                            ci[j] += aik * (double)bk[j];
+                    }
+                }
+            }
+        }
+    }
+}
+
+long clb_matmul_check(const float *a, const float *b, const double *ref, const float *got,
+                      size_t n, long *first, double *worst)
+{
+    double *rs = calloc(n, sizeof *rs), *rm = calloc(n, sizeof *rm);
+    double *cs = calloc(n, sizeof *cs), *cm = calloc(n, sizeof *cm);
+    long bad = 0, fst = -1;
+    double wst = 0;
+    if (!rs || !rm || !cs || !cm) {
+        bad = -1;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n; k++) {
+            double x = fabs((double)a[i * n + k]), y = fabs((double)b[i * n + k]);
+            rs[i] += x;
+            rm[i] = x > rm[i] ? x : rm[i];
+            cs[k] += y; /* b row i, column k */
+            cm[k] = y > cm[k] ? y : cm[k];
+        }
+    const double factor = 2.0 * sqrt((double)n) * ldexp(1.0, -24);
+#pragma omp parallel for reduction(+ : bad) reduction(max : wst) schedule(static)
+    for (long i = 0; i < (long)n; i++) {
+        for (size_t j = 0; j < n; j++) {
+            size_t e = (size_t)i * n + j;
+            double s1 = rs[i] * cm[j], s2 = rm[i] * cs[j];
+            double tol = factor * (s1 < s2 ? s1 : s2);
+            double err = fabs((double)got[e] - ref[e]);
+            double r = tol > 0 ? err / tol : (err > 0 ? INFINITY : 0);
+            if (!(err <= tol)) { /* also catches NaN */
+                bad++;
+                r = isnan(err) ? INFINITY : r;
+#pragma omp critical
+                if (fst < 0 || (long)e < fst)
+                    fst = (long)e;
+            }
+            wst = r > wst ? r : wst;
+        }
+    }
+out:
+    free(rs);
+    free(rm);
+    free(cs);
+    free(cm);
+    *first = fst;
+    *worst = wst;
+    return bad;
+}

@@ -1,0 +1,265 @@
+/* dslash: geometry, U(3) links and the float64 reference (see dslash_ref.h). */
+#include "dslash_ref.h"
+#include "clbench.h"
+
+#include <math.h>
+#include <string.h>
+
+int dslash_bad_extent(const size_t L[4])
+{
+    for (int d = 0; d < 4; d++)
+        if (L[d] < 4 || L[d] % 2)
+            return d + 1;
+    return 0;
+}
+
+void dslash_geom_init(struct dslash_geom *g, const int L[4])
+{
+    memcpy(g->L, L, sizeof g->L);
+    g->vh = (size_t)L[0] * (size_t)L[1] * (size_t)L[2] * (size_t)L[3] / 2;
+}
+
+void dslash_coords(const struct dslash_geom *g, int p, size_t i, int x[4])
+{
+    size_t hx = (size_t)g->L[0] / 2;
+    size_t rest = i / hx;
+    x[1] = (int)(rest % (size_t)g->L[1]);
+    rest /= (size_t)g->L[1];
+    x[2] = (int)(rest % (size_t)g->L[2]);
+    x[3] = (int)(rest / (size_t)g->L[2]);
+    x[0] = 2 * (int)(i % hx) + ((x[1] + x[2] + x[3] + p) & 1);
+}
+
+static int wrap(int v, int L)
+{
+    v %= L;
+    return v < 0 ? v + L : v;
+}
+
+size_t dslash_index(const struct dslash_geom *g, const int x[4])
+{
+    int c[4];
+    for (int d = 0; d < 4; d++)
+        c[d] = wrap(x[d], g->L[d]);
+    return (((size_t)c[3] * (size_t)g->L[2] + (size_t)c[2]) * (size_t)g->L[1] + (size_t)c[1]) *
+               ((size_t)g->L[0] / 2) +
+           (size_t)c[0] / 2;
+}
+
+/* ---- small complex helpers on (re, im) pairs ---------------------------- */
+
+static double uniform(unsigned long long *st) /* [-1, 1) */
+{
+    return (double)(clb_rand_next(st) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+/* <a, b> = sum conj(a_k) b_k over 3 complex entries */
+static void cdot(const double *a, const double *b, double out[2])
+{
+    out[0] = out[1] = 0;
+    for (int k = 0; k < 3; k++) {
+        out[0] += a[2 * k] * b[2 * k] + a[2 * k + 1] * b[2 * k + 1];
+        out[1] += a[2 * k] * b[2 * k + 1] - a[2 * k + 1] * b[2 * k];
+    }
+}
+
+static void normalize(double *a)
+{
+    double n[2];
+    cdot(a, a, n);
+    double s = 1.0 / sqrt(n[0]);
+    for (int k = 0; k < 6; k++)
+        a[k] *= s;
+}
+
+/* conj(a x b) times the complex factor f */
+static void conj_cross(const double *a, const double *b, const double f[2], double out[6])
+{
+    for (int k = 0; k < 3; k++) {
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        /* (a x b)_k = a_i b_j - a_j b_i */
+        double re = a[2 * i] * b[2 * j] - a[2 * i + 1] * b[2 * j + 1] -
+                    (a[2 * j] * b[2 * i] - a[2 * j + 1] * b[2 * i + 1]);
+        double im = a[2 * i] * b[2 * j + 1] + a[2 * i + 1] * b[2 * j] -
+                    (a[2 * j] * b[2 * i + 1] + a[2 * j + 1] * b[2 * i]);
+        im = -im; /* conjugate */
+        out[2 * k] = f[0] * re - f[1] * im;
+        out[2 * k + 1] = f[0] * im + f[1] * re;
+    }
+}
+
+void dslash_random_u3(unsigned long long *state, double m[18])
+{
+    double *r0 = m, *r1 = m + 6;
+    for (int k = 0; k < 12; k++)
+        m[k] = uniform(state);
+    normalize(r0);
+    double d[2];
+    cdot(r0, r1, d); /* r1 -= <r0, r1> r0 */
+    for (int k = 0; k < 3; k++) {
+        r1[2 * k] -= d[0] * r0[2 * k] - d[1] * r0[2 * k + 1];
+        r1[2 * k + 1] -= d[0] * r0[2 * k + 1] + d[1] * r0[2 * k];
+    }
+    normalize(r1);
+    double phi = 3.14159265358979323846 * uniform(state);
+    double ph[2] = {cos(phi), sin(phi)};
+    conj_cross(r0, r1, ph, m + 12);
+}
+
+void dslash_rebuild_row2(const double m[12], const double det[2], double row2[6])
+{
+    conj_cross(m, m + 6, det, row2);
+}
+
+void dslash_det3(const double m[18], double det[2])
+{
+    /* det = row2 . (row0 x row1) = conj(conj(row0 x row1)) . row2 */
+    double one[2] = {1, 0}, cc[6];
+    conj_cross(m, m + 6, one, cc);
+    det[0] = det[1] = 0;
+    for (int k = 0; k < 3; k++) {
+        double a = cc[2 * k], b = -cc[2 * k + 1]; /* (row0 x row1)_k */
+        det[0] += a * m[12 + 2 * k] - b * m[12 + 2 * k + 1];
+        det[1] += a * m[12 + 2 * k + 1] + b * m[12 + 2 * k];
+    }
+}
+
+/* ---- the reference ------------------------------------------------------- */
+
+static double get(int dbl, const void *p, size_t k)
+{
+    return dbl ? ((const double *)p)[k] : (double)((const float *)p)[k];
+}
+
+/* Link (p, mu) of site i as 18 doubles. */
+static void load_link(const struct dslash_geom *g, int dbl, const void *links, int p, int mu,
+                      size_t i, double m[18])
+{
+    for (int e = 0; e < 9; e++) {
+        size_t k = dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, i);
+        m[2 * e] = get(dbl, links, 2 * k);
+        m[2 * e + 1] = get(dbl, links, 2 * k + 1);
+    }
+}
+
+/* acc += sign * M v (adj = 0) or sign * M^dag v (adj = 1), for every rhs. */
+static void apply(const struct dslash_geom *g, const struct dslash_fields *f, const double m[18],
+                  int adj, double sign, size_t nb, double *acc)
+{
+    for (int r = 0; r < f->rhs; r++) {
+        double v[6];
+        for (int c = 0; c < 3; c++) {
+            size_t k = dslash_vec_at(g, r, c, nb);
+            v[2 * c] = get(f->dbl, f->v, 2 * k);
+            v[2 * c + 1] = get(f->dbl, f->v, 2 * k + 1);
+        }
+        for (int i = 0; i < 3; i++) {
+            double re = 0, im = 0;
+            for (int j = 0; j < 3; j++) {
+                int e = adj ? 3 * j + i : 3 * i + j;
+                double a = m[2 * e], b = adj ? -m[2 * e + 1] : m[2 * e + 1];
+                re += a * v[2 * j] - b * v[2 * j + 1];
+                im += a * v[2 * j + 1] + b * v[2 * j];
+            }
+            acc[6 * r + 2 * i] += sign * re;
+            acc[6 * r + 2 * i + 1] += sign * im;
+        }
+    }
+}
+
+static void site(const struct dslash_geom *g, const struct dslash_fields *f, size_t i, double *acc)
+{
+    int x[4], y[4];
+    dslash_coords(g, 0, i, x);
+    memset(acc, 0, (size_t)f->rhs * 6 * sizeof *acc);
+    double m[18];
+    for (int mu = 0; mu < 4; mu++) {
+        for (int hop = 1; hop <= 3; hop += 2) {
+            const void *links = hop == 1 ? f->fat : f->lng;
+            memcpy(y, x, sizeof y);
+            y[mu] = x[mu] + hop;
+            load_link(g, f->dbl, links, 0, mu, i, m);
+            apply(g, f, m, 0, 1.0, dslash_index(g, y), acc);
+            y[mu] = x[mu] - hop; /* the link of the odd site x - hop*mu */
+            size_t nb = dslash_index(g, y);
+            load_link(g, f->dbl, links, 1, mu, nb, m);
+            apply(g, f, m, 1, -1.0, nb, acc);
+        }
+    }
+}
+
+void dslash_reference(const struct dslash_geom *g, const struct dslash_fields *f, double *w)
+{
+#pragma omp parallel
+    {
+        double acc[8 * 6];
+        int rhs = f->rhs > 8 ? 8 : f->rhs;
+        struct dslash_fields part = *f;
+        /* blocks of at most 8 right-hand sides keep acc on the stack */
+        for (int r0 = 0; r0 < f->rhs; r0 += rhs) {
+            part.rhs = f->rhs - r0 < rhs ? f->rhs - r0 : rhs;
+            size_t vstride = (size_t)r0 * 3 * g->vh * 2;
+            part.v = f->dbl ? (const void *)((const double *)f->v + vstride)
+                            : (const void *)((const float *)f->v + vstride);
+#pragma omp for schedule(static)
+            for (long i = 0; i < (long)g->vh; i++) {
+                site(g, &part, (size_t)i, acc);
+                for (int r = 0; r < part.rhs; r++)
+                    for (int c = 0; c < 3; c++) {
+                        size_t k = dslash_vec_at(g, r0 + r, c, (size_t)i);
+                        w[2 * k] = acc[6 * r + 2 * c];
+                        w[2 * k + 1] = acc[6 * r + 2 * c + 1];
+                    }
+            }
+        }
+    }
+}
+
+double dslash_rebuild_error(const struct dslash_geom *g, int dbl, const void *full,
+                            const void *comp)
+{
+    double worst = 0;
+#pragma omp parallel for reduction(max : worst) schedule(static)
+    for (long i = 0; i < (long)g->vh; i++)
+        for (int p = 0; p < 2; p++)
+            for (int mu = 0; mu < 4; mu++) {
+                double m[12], det[2], row2[6];
+                for (int e = 0; e < 7; e++) {
+                    size_t k = dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i);
+                    double *dst = e < 6 ? &m[2 * e] : det;
+                    dst[0] = get(dbl, comp, 2 * k);
+                    dst[1] = get(dbl, comp, 2 * k + 1);
+                }
+                dslash_rebuild_row2(m, det, row2);
+                for (int e = 6; e < 9; e++) {
+                    size_t k = dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i);
+                    double dr = fabs(get(dbl, full, 2 * k) - row2[2 * (e - 6)]);
+                    double di = fabs(get(dbl, full, 2 * k + 1) - row2[2 * (e - 6) + 1]);
+                    if (!(dr <= worst)) /* NaN propagates as a failure */
+                        worst = isnan(dr) ? INFINITY : dr;
+                    if (!(di <= worst))
+                        worst = isnan(di) ? INFINITY : di;
+                }
+                /* rows 0 and 1 are copies: they must agree exactly */
+                for (int e = 0; e < 6; e++) {
+                    size_t kc = dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i);
+                    size_t kf = dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i);
+                    if (get(dbl, comp, 2 * kc) != get(dbl, full, 2 * kf) ||
+                        get(dbl, comp, 2 * kc + 1) != get(dbl, full, 2 * kf + 1))
+                        worst = INFINITY;
+                }
+            }
+    return worst;
+}
+
+double dslash_bytes_per_site(int rhs, int compressed, int dbl, double vector_hit)
+{
+    double links = 8 * 72.0 + 8 * (compressed ? 56.0 : 72.0);
+    double per_rhs = 16 * 24.0 * (1.0 - vector_hit) + 24.0;
+    return (links + rhs * per_rhs) * (dbl ? 2.0 : 1.0);
+}
+
+double dslash_intensity(int rhs, int compressed, int dbl, double vector_hit)
+{
+    return DSLASH_FLOPS_PER_SITE * rhs / dslash_bytes_per_site(rhs, compressed, dbl, vector_hit);
+}

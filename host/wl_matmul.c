@@ -1,0 +1,300 @@
+/* matmul: the DRAM lecture's corner-turning example. C = A*B on n x n float
+ * matrices, kernel naive (global memory only) and tiled (local-memory tiles).
+ * Rows in GFlop/s with flops = 2 n^3; bytes = 3 n^2 sizeof, the compulsory
+ * traffic (each input read once, the output written once). Validated against
+ * a double host reference (see clb_access.h for the tolerance). */
+#include "clb_access.h"
+#include "clb_workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TILES 16
+
+struct matmul {
+    size_t n;
+    float *a, *b, *c;       /* inputs and the read-back output */
+    double *ref;            /* computed at the first verify, shared by the cases */
+    cl_mem da, db, dc;
+    cl_kernel naive;
+    cl_kernel tiled[MAX_TILES];
+    int ntiles;
+};
+
+static const struct clb_param_def params[] = {
+    {"kernels", "naive,tiled", "which kernels to run: naive, tiled or both"},
+    {"tile", "16", "tiled: tile side t (a t x t work-group, 2 t^2 floats of local memory); a list, "
+                   "t*t at most the device's work-group limit"},
+    {0, 0, 0}};
+
+static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+{
+    (void)dtype;
+    if (env->quick) {
+        snprintf(out, n, "128,100");
+        return;
+    }
+    if (env->info->type & CL_DEVICE_TYPE_CPU) {
+        snprintf(out, n, "512"); /* 0.27 GFlop a run: naive runs at ~1 GFlop/s on PoCL */
+        return;
+    }
+    /* 4096, or more so that the three matrices are >= 4x the last-level cache */
+    size_t side = 4096;
+    while (3.0 * (double)side * (double)side * sizeof(float) < 4.0 * (double)clb_llc_bytes(env))
+        side += 1024;
+    snprintf(out, n, "%zu", side);
+}
+
+static int check_size(const struct clb_size *s, char *err, size_t errlen)
+{
+    if (s->total > 65536) {
+        snprintf(err, errlen, "bad size %zu (accepted: a matrix side 1..65536)", s->total);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+/* The naive kernel's work-group: 16x16, or the largest power of two square
+ * the device allows. */
+static size_t naive_side(const struct clb_devinfo *d)
+{
+    size_t t = 16;
+    while (t > 1 && (t * t > d->max_wg || t > d->max_wi[0] || t > d->max_wi[1]))
+        t /= 2;
+    return t;
+}
+
+static int read_params(struct clb_env *env, int *naive, int *tiled, long *tiles, int *nt)
+{
+    int nk, rc;
+    *naive = *tiled = 0;
+    *nt = 0;
+    char **ks = clb_split(clb_param(env, "kernels"), &nk);
+    if (!ks)
+        return CLB_ESYS;
+    for (int i = 0; i < nk; i++) {
+        if (strcmp(ks[i], "naive") == 0)
+            *naive = 1;
+        else if (strcmp(ks[i], "tiled") == 0)
+            *tiled = 1;
+        else {
+            clb_seterr("matmul: unknown kernel '%s' (accepted: naive, tiled)", ks[i]);
+            free(ks);
+            return CLB_EUSAGE;
+        }
+    }
+    free(ks);
+    if (!*naive && !*tiled) {
+        clb_seterr("matmul: empty kernels list (accepted: naive, tiled)");
+        return CLB_EUSAGE;
+    }
+    if (!*tiled)
+        return CLB_OK;
+    if ((rc = clb_param_ints(env, "tile", 1, 1024, tiles, MAX_TILES, nt)))
+        return rc;
+    const struct clb_devinfo *d = env->info;
+    for (int i = 0; i < *nt; i++) {
+        size_t t = (size_t)tiles[i];
+        if (t * t > d->max_wg || t > d->max_wi[0] || t > d->max_wi[1]) {
+            clb_seterr("matmul: tile %zu needs a %zux%zu work-group; the device allows %zu "
+                       "work-items (%zux%zu per dimension) (accepted: tile*tile <= %zu)",
+                       t, t, t, d->max_wg, d->max_wi[0], d->max_wi[1], d->max_wg);
+            return CLB_EUSAGE;
+        }
+    }
+    return CLB_OK;
+}
+
+static void fill_case(struct clb_case *c, size_t n, size_t side, long kind)
+{
+    c->iarg[0] = kind; /* -1 naive, else the index into tiled[] */
+    double dn = (double)n;
+    c->flops = 2.0 * dn * dn * dn;
+    c->bytes = 3.0 * dn * dn * sizeof(float);
+    c->main_gflops = 1;
+    c->dims = 2;
+    c->local[0] = c->local[1] = side;
+    c->global[0] = c->global[1] = (n + side - 1) / side * side;
+}
+
+static int add_tiled(struct clb_env *env, struct clb_group *g, struct matmul *st, long t)
+{
+    struct clb_case *c = clb_case_add(g, "tiled", "tile=%ld", t);
+    if (!c)
+        return CLB_ESYS;
+    fill_case(c, st->n, (size_t)t, st->ntiles);
+    size_t lmem = 2 * (size_t)t * (size_t)t * sizeof(float);
+    if (lmem > env->info->local_mem) {
+        clb_case_skip(c, "tile %ld needs %zu B of local memory; the device has %llu", t, lmem,
+                      (unsigned long long)env->info->local_mem);
+        return CLB_OK;
+    }
+    char opts[128];
+    clb_dtype_defines("float", opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DTILE=%ld", t);
+    cl_kernel k;
+    int rc = clb_kernel(env->dev, "matmul", opts, "tiled", &k);
+    if (rc)
+        return rc;
+    st->tiled[st->ntiles++] = k;
+    size_t wg = 0;
+    CLB_CHECK(clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                                       &wg, NULL),
+              "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+    if (wg < (size_t)(t * t))
+        clb_case_skip(c, "the tiled kernel with tile %ld allows %zu work-items per group, needs %ld",
+                      t, wg, t * t);
+    return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct matmul *st = calloc(1, sizeof *st);
+    if (!st)
+        return CLB_ESYS;
+    g->state = st;
+    st->n = g->size.total;
+    int naive, tiled, nt, rc;
+    long tiles[MAX_TILES];
+    if ((rc = read_params(env, &naive, &tiled, tiles, &nt)))
+        return rc;
+    size_t n = st->n, bytes = n * n * sizeof(float);
+    if ((rc = clb_fits(env->dev, bytes, 3 * bytes)))
+        return rc;
+    st->a = clb_xmalloc(bytes);
+    st->b = clb_xmalloc(bytes);
+    st->c = clb_xmalloc(bytes);
+    if (!st->a || !st->b || !st->c)
+        return CLB_ESYS;
+    clb_fill_f32(st->a, n * n, 21);
+    clb_fill_f32(st->b, n * n, 22);
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->da)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->db)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, bytes, &st->dc)) ||
+        (rc = clb_write(env->dev, st->da, st->a, bytes)) ||
+        (rc = clb_write(env->dev, st->db, st->b, bytes)))
+        return rc;
+    if (naive) {
+        char opts[128];
+        clb_dtype_defines("float", opts, sizeof opts);
+        if ((rc = clb_kernel(env->dev, "matmul", opts, "naive", &st->naive)))
+            return rc;
+        struct clb_case *c = clb_case_add(g, "naive", NULL);
+        if (!c)
+            return CLB_ESYS;
+        fill_case(c, n, naive_side(env->info), -1);
+    }
+    for (int i = 0; i < nt; i++)
+        if ((rc = add_tiled(env, g, st, tiles[i])))
+            return rc;
+    return CLB_OK;
+}
+
+static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    (void)c;
+    struct matmul *st = g->state;
+    return clb_poison(env->dev, st->dc, st->n * st->n * sizeof(float));
+}
+
+static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
+{
+    struct matmul *st = g->state;
+    cl_kernel k = c->iarg[0] < 0 ? st->naive : st->tiled[c->iarg[0]];
+    cl_uint n = (cl_uint)st->n;
+    int rc = clb_args(k, sizeof(cl_mem), &st->da, sizeof(cl_mem), &st->db, sizeof(cl_mem), &st->dc,
+                      sizeof n, &n, (size_t)0);
+    if (rc)
+        return rc;
+    return clb_launch(env->dev, k, 2, c->global, c->local, &s->first);
+}
+
+static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct matmul *st = g->state;
+    size_t n = st->n;
+    int rc = clb_read(env->dev, st->dc, st->c, n * n * sizeof(float));
+    if (rc)
+        return rc;
+    if (!st->ref) {
+        st->ref = clb_xmalloc(n * n * sizeof(double));
+        if (!st->ref)
+            return CLB_ESYS;
+        clb_matmul_ref(st->a, st->b, st->ref, n);
+    }
+    long first;
+    double worst;
+    long bad = clb_matmul_check(st->a, st->b, st->ref, st->c, n, &first, &worst);
+    if (bad < 0) {
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    clb_case_note(c, "max_err/tol=%.3g (tol 2*sqrt(n)*2^-24*sum|a||b|)", worst);
+    if (bad) {
+        clb_case_note(c, "%ld of %zu elements outside the tolerance (first at row %ld col %ld)",
+                      bad, n * n, first / (long)n, first % (long)n);
+        return CLB_FAIL;
+    }
+    return CLB_OK;
+}
+
+static void teardown(struct clb_env *env, struct clb_group *g)
+{
+    (void)env;
+    struct matmul *st = g->state;
+    if (!st)
+        return;
+    if (st->naive)
+        clReleaseKernel(st->naive);
+    for (int i = 0; i < st->ntiles; i++)
+        clReleaseKernel(st->tiled[i]);
+    if (st->da) clReleaseMemObject(st->da);
+    if (st->db) clReleaseMemObject(st->db);
+    if (st->dc) clReleaseMemObject(st->dc);
+    free(st->a);
+    free(st->b);
+    free(st->c);
+    free(st->ref);
+    free(st);
+    g->state = NULL;
+}
+
+/* Per size: the best tiled row over the naive row. */
+static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct clb_row *r = &rows[i];
+        if (strcmp(r->kernel, "naive") || strcmp(r->status, "ok"))
+            continue;
+        double best = 0;
+        const char *bp = NULL;
+        for (size_t j = 0; j < n; j++)
+            if (strcmp(rows[j].kernel, "tiled") == 0 && strcmp(rows[j].status, "ok") == 0 &&
+                strcmp(rows[j].size, r->size) == 0 && rows[j].gflops > best) {
+                best = rows[j].gflops;
+                bp = rows[j].params;
+            }
+        if (bp)
+            fprintf(out, "matmul %s: naive %.1f GFlop/s, tiled (%s) %.1f GFlop/s = %.2f x naive\n",
+                    r->size, r->gflops, bp, best, best / r->gflops);
+    }
+}
+
+const struct clb_workload clb_wl_matmul = {
+    .name = "matmul",
+    .summary = "corner turning: naive and local-memory tiled float matrix multiply, GFlop/s",
+    .dtypes = "float",
+    .default_dtypes = "float",
+    .params = params,
+    .size_help = "matrix side n (n x n floats), any n; e.g. 4096 (default: 4096 or more on GPUs so "
+                 "the matrices are >= 4x the last-level cache, 512 on CPUs)",
+    .size_dims = 1,
+    .default_sizes = default_sizes,
+    .check_size = check_size,
+    .setup = setup,
+    .prepare = prepare,
+    .run = run,
+    .verify = verify,
+    .teardown = teardown,
+    .summarize = summarize,
+};

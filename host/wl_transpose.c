@@ -1,0 +1,608 @@
+/* transpose: out = in^T for an n x m matrix, from a single work-item to a
+ * transpose as fast as a copy. The sequence follows the transpose lecture
+ * (serial, per_row, naive) and NVIDIA's matrix-transpose whitepaper (copy,
+ * copy_local, coalesced, nobankconflict, fine_grained, coarse_grained,
+ * diagonal), then `best`. Bytes per run: 2*n*m*sizeof for every kernel. Each
+ * row's detail carries its fraction of this group's `copy` (of_copy=). */
+#include "clb_cli.h"
+#include "clb_stats.h"
+#include "clb_transpose.h"
+#include "clb_workload.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    K_COPY, K_COPY_LOCAL, K_SERIAL, K_PER_ROW, K_NAIVE, K_COALESCED, K_NOBANK,
+    K_FINE, K_COARSE, K_DIAGONAL, K_BEST, NKERNELS
+};
+/* In the order measured: copy first, so the others can be read against it. */
+static const char *const knames[NKERNELS] = {
+    "copy", "copy_local", "serial", "per_row", "naive", "coalesced", "nobankconflict",
+    "fine_grained", "coarse_grained", "diagonal", "best"};
+static const enum clb_tr_map kmap[NKERNELS] = {
+    CLB_TR_COPY, CLB_TR_COPY, CLB_TR_TRANSPOSE, CLB_TR_TRANSPOSE, CLB_TR_TRANSPOSE,
+    CLB_TR_TRANSPOSE, CLB_TR_TRANSPOSE, CLB_TR_FINE, CLB_TR_COARSE, CLB_TR_TRANSPOSE,
+    CLB_TR_TRANSPOSE};
+
+#define MAX_VARIANTS 12
+#define PER_ROW_LOCAL 64
+
+/* A `best` variant. Tile form "TxRvV": BT x BT tiles in local memory,
+ * BV-element vectors, BR rows of work-items. Register form "rVgXxY": BV x BV
+ * blocks transposed in registers, work-groups of GX x GY. */
+struct variant {
+    int reg;
+    long bt, bv, br, gx, gy;
+};
+
+static void variant_name(const struct variant *v, char *buf, size_t n)
+{
+    if (v->reg)
+        snprintf(buf, n, "r%ldg%ldx%ld", v->bv, v->gx, v->gy);
+    else
+        snprintf(buf, n, "%ldx%ldv%ld", v->bt, v->br, v->bv);
+}
+
+struct transpose {
+    size_t n, m, esize;
+    int wide;               /* 64-bit indices */
+    long tile, brows;       /* the whitepaper kernels' tile */
+    void *in, *out;         /* host input and read-back output */
+    cl_mem din, dout;
+    cl_kernel k[NKERNELS - 1];
+    cl_kernel kbest[MAX_VARIANTS];
+    struct variant best[MAX_VARIANTS];
+    int nbest;
+    cl_event *ev;           /* this case's runs, retained for of_copy */
+    int nev, capev;
+    double copy_gbps;       /* median of this group's copy, 0 until measured */
+};
+
+static const struct clb_param_def params[] = {
+    {"tile", "32x8", "TILExROWS of the whitepaper kernels: TILE x TILE tiles, work-groups of "
+                     "TILE x ROWS (TILE a multiple of ROWS)"},
+    {"kernels", "", "kernels to run, comma list (default all: copy, copy_local, serial, per_row, "
+                    "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, best)"},
+    {"best", "", "best variants, comma list: TxRvV (T x T local tile, R rows of work-items, "
+                 "V-element vectors 1, 2, 4; e.g. 64x16v4) or rVgXxY (V x V blocks transposed in "
+                 "registers, V 2 or 4, X x Y work-groups; e.g. r4g8x32); empty = probe a built-in "
+                 "list and keep the fastest (see docs/WORKLOADS.md)"},
+    {"serial_max", "1048576", "largest n*m that serial runs (one work-item; skipped above)"},
+    {"per_row_max", "67108864", "largest n*m that per_row runs (skipped above)"},
+    {0, 0, 0}};
+
+static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+{
+    (void)dtype;
+    if (env->quick)
+        clb_strlcpy(out, "256x256", n);
+    else if (env->info->type & CL_DEVICE_TYPE_CPU)
+        clb_strlcpy(out, "4096x4096", n);
+    else /* the whitepaper's size (cache-resident today) and one well beyond the cache */
+        clb_strlcpy(out, "2048x2048,8192x8192", n);
+}
+
+/* ---- parameters --------------------------------------------------------- */
+
+/* "AxB" with A, B >= 1. */
+static int parse_pair(const char *s, long *a, long *b)
+{
+    char *end;
+    *a = strtol(s, &end, 10);
+    if (end == s || (*end != 'x' && *end != 'X'))
+        return -1;
+    const char *t = end + 1;
+    *b = strtol(t, &end, 10);
+    if (end == t || *end || *a < 1 || *b < 1 || *a > 4096 || *b > 4096)
+        return -1;
+    return 0;
+}
+
+/* Can the device run a tile x tile local tile (padded by a column) with a
+ * work-group of wx x wy? Writes the reason into why when not. */
+static int tile_fits(const struct clb_env *env, long tile, long wx, long wy, size_t esize,
+                     char *why, size_t n)
+{
+    const struct clb_devinfo *di = env->info;
+    size_t local = (size_t)tile * (size_t)(tile + 1) * esize;
+    if ((size_t)(wx * wy) > di->max_wg || (size_t)wx > di->max_wi[0] || (size_t)wy > di->max_wi[1])
+        snprintf(why, n, "needs a %ldx%ld work-group; this device allows %zu work-items (%zux%zu)",
+                 wx, wy, di->max_wg, di->max_wi[0], di->max_wi[1]);
+    else if (local > di->local_mem)
+        snprintf(why, n, "needs %zu bytes of local memory; this device has %llu", local,
+                 (unsigned long long)di->local_mem);
+    else
+        return 1;
+    return 0;
+}
+
+static int parse_tile(struct clb_env *env, struct transpose *st)
+{
+    const char *v = clb_param(env, "tile");
+    const char *from = strcmp(clb_param_origin(env, "tile"), "profile") == 0 ? " (from the profile)" : "";
+    if (parse_pair(v, &st->tile, &st->brows) || st->tile % st->brows) {
+        clb_seterr("transpose: bad tile '%s'%s (accepted: TILExROWS with TILE a multiple of ROWS, "
+                   "e.g. 32x8)", v, from);
+        return CLB_EUSAGE;
+    }
+    char why[160];
+    if (!tile_fits(env, st->tile, st->tile, st->brows, st->esize, why, sizeof why)) {
+        clb_seterr("transpose: tile %s%s too large: %s", v, from, why);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+/* "64x16v4" -> tile form {64, 4, 16}; "r4g8x32" -> register form. */
+static int parse_variant(const char *s, struct variant *v)
+{
+    char buf[32];
+    memset(v, 0, sizeof *v);
+    if (s[0] == 'r') {
+        char *end;
+        v->reg = 1;
+        v->bv = strtol(s + 1, &end, 10);
+        if (end == s + 1 || *end != 'g' || (v->bv != 2 && v->bv != 4))
+            return -1;
+        return parse_pair(end + 1, &v->gx, &v->gy);
+    }
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    clb_strlcpy(buf, s, sizeof buf);
+    char *vp = strchr(buf, 'v');
+    if (!vp)
+        return -1;
+    *vp = 0;
+    char *end;
+    v->bv = strtol(vp + 1, &end, 10);
+    if (end == vp + 1 || *end || (v->bv != 1 && v->bv != 2 && v->bv != 4))
+        return -1;
+    if (parse_pair(buf, &v->bt, &v->br) || v->bt % v->br || v->bt % v->bv)
+        return -1;
+    return 0;
+}
+
+/* The built-in candidates of the probe, by element size: 16-byte vectors,
+ * larger tiles, more bytes in flight per work-item, and the plain tile. */
+static const char *const probe_float[] = {"32x8v1", "64x16v4", "64x8v4",  "64x4v4", "32x8v4",
+                                          "r4g8x32", "r4g4x64", "r2g8x32", NULL};
+static const char *const probe_double[] = {"32x8v1", "32x16v2", "64x8v2", "64x16v2", "32x8v2",
+                                           "r2g8x32", "r2g4x64", NULL};
+
+/* Within the device's work-group and local-memory limits? */
+static int variant_fits(const struct clb_env *env, const struct transpose *st,
+                        const struct variant *v, char *why, size_t n)
+{
+    if (v->reg)
+        return tile_fits(env, 0, v->gx, v->gy, st->esize, why, n);
+    return tile_fits(env, v->bt, v->bt / v->bv, v->br, st->esize, why, n);
+}
+
+static int variant_usable(const struct clb_env *env, const struct transpose *st,
+                          const struct variant *v, char *why, size_t n)
+{
+    if (!variant_fits(env, st, v, why, n))
+        return 0;
+    if (st->n % (size_t)v->bv || st->m % (size_t)v->bv) {
+        snprintf(why, n, "vector width %ld needs n and m multiples of %ld", v->bv, v->bv);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- kernels ------------------------------------------------------------ */
+
+static void base_defines(const struct clb_group *g, const struct transpose *st, char *o, size_t n)
+{
+    clb_dtype_defines(g->dtype, o, n);
+    clb_appendf(o, n, " -DIDX=%s", st->wide ? "ulong" : "uint");
+}
+
+static int build_best(struct clb_env *env, struct clb_group *g, struct transpose *st, int i)
+{
+    if (st->kbest[i])
+        return CLB_OK;
+    char opts[192];
+    const struct variant *v = &st->best[i];
+    base_defines(g, st, opts, sizeof opts);
+    if (v->reg)
+        clb_appendf(opts, sizeof opts, " -DRB=%ld -DRGX=%ld -DRGY=%ld", v->bv, v->gx, v->gy);
+    else
+        clb_appendf(opts, sizeof opts, " -DBT=%ld -DBV=%ld -DBR=%ld", v->bt, v->bv, v->br);
+    return clb_kernel(env->dev, "transpose", opts, v->reg ? "best_reg" : "best", &st->kbest[i]);
+}
+
+static void geometry(const struct transpose *st, int k, const struct variant *v, struct clb_case *c)
+{
+    c->dims = 2;
+    if (k == K_SERIAL) {
+        c->dims = 1;
+        c->global[0] = c->local[0] = 1;
+    } else if (k == K_PER_ROW) {
+        c->dims = 1;
+        c->local[0] = PER_ROW_LOCAL;
+        c->global[0] = (st->n + PER_ROW_LOCAL - 1) / PER_ROW_LOCAL * PER_ROW_LOCAL;
+    } else if (v && v->reg) {
+        size_t bx = st->m / (size_t)v->bv, by = st->n / (size_t)v->bv;
+        c->local[0] = (size_t)v->gx;
+        c->local[1] = (size_t)v->gy;
+        c->global[0] = (bx + c->local[0] - 1) / c->local[0] * c->local[0];
+        c->global[1] = (by + c->local[1] - 1) / c->local[1] * c->local[1];
+    } else {
+        size_t t = (size_t)(v ? v->bt : st->tile);
+        c->local[0] = v ? (size_t)(v->bt / v->bv) : t;
+        c->local[1] = (size_t)(v ? v->br : st->brows);
+        c->global[0] = (st->m + t - 1) / t * c->local[0];
+        c->global[1] = (st->n + t - 1) / t * c->local[1];
+    }
+}
+
+static int launch(struct clb_env *env, struct transpose *st, cl_kernel k, const struct clb_case *c,
+                  cl_event *ev)
+{
+    cl_ulong n64 = st->n, m64 = st->m;
+    cl_uint n32 = (cl_uint)st->n, m32 = (cl_uint)st->m;
+    size_t is = st->wide ? sizeof n64 : sizeof n32;
+    int rc = clb_args(k, sizeof(cl_mem), &st->din, sizeof(cl_mem), &st->dout, is,
+                      st->wide ? (const void *)&n64 : (const void *)&n32, is,
+                      st->wide ? (const void *)&m64 : (const void *)&m32, (size_t)0);
+    if (rc)
+        return rc;
+    /* per_row on a device whose work-groups are smaller than 64: let it choose */
+    const size_t *local = c->local[0] <= env->info->max_wg ? c->local : NULL;
+    return clb_launch(env->dev, k, c->dims, c->global, local, ev);
+}
+
+/* Time a best variant a few times (the first run warms up); min seconds. */
+static int probe_one(struct clb_env *env, struct transpose *st, int i, double *tmin)
+{
+    struct clb_case c;
+    memset(&c, 0, sizeof c);
+    geometry(st, K_BEST, &st->best[i], &c);
+    *tmin = 1e30;
+    for (int r = 0; r < 4; r++) {
+        cl_event ev;
+        double t;
+        int rc = launch(env, st, st->kbest[i], &c, &ev);
+        if (rc)
+            return rc;
+        rc = clb_event_seconds(ev, ev, &t);
+        clReleaseEvent(ev);
+        if (rc)
+            return rc;
+        if (r > 0 && t < *tmin)
+            *tmin = t;
+    }
+    return CLB_OK;
+}
+
+/* Parse --param best, or probe the built-in list and keep the fastest. */
+static int choose_best(struct clb_env *env, struct clb_group *g, struct transpose *st, char *note,
+                       size_t nn)
+{
+    const char *v = clb_param(env, "best");
+    char why[160];
+    int rc;
+    if (v[0]) {
+        int nv;
+        char **list = clb_split(v, &nv);
+        if (!list)
+            return CLB_ESYS;
+        for (int i = 0; i < nv; i++) {
+            if (st->nbest == MAX_VARIANTS || parse_variant(list[i], &st->best[st->nbest])) {
+                clb_seterr("transpose: bad best variant '%s' (accepted: up to %d of TxRvV, T a "
+                           "multiple of R and V, V 1, 2 or 4, e.g. 64x16v4; or rVgXxY, V 2 or 4, "
+                           "e.g. r4g8x32)", list[i], MAX_VARIANTS);
+                free(list);
+                return CLB_EUSAGE;
+            }
+            const struct variant *b = &st->best[st->nbest];
+            if (!variant_fits(env, st, b, why, sizeof why)) {
+                clb_seterr("transpose: best variant %s too large: %s", list[i], why);
+                free(list);
+                return CLB_EUSAGE;
+            }
+            st->nbest++;
+        }
+        free(list);
+        return CLB_OK;
+    }
+    const char *const *cand = st->esize == 8 ? probe_double : probe_float;
+    struct variant all[MAX_VARIANTS];
+    int nall = 0;
+    for (int i = 0; cand[i]; i++) {
+        struct variant c;
+        if (parse_variant(cand[i], &c) == 0 && variant_usable(env, st, &c, why, sizeof why))
+            all[nall++] = c;
+    }
+    /* Build and time each candidate in slot 0..nall-1, keep the fastest in slot 0. */
+    double best_t = 1e30;
+    int best_i = 0;
+    clb_strlcpy(note, "best probe GB/s", nn);
+    for (int i = 0; i < nall; i++) {
+        st->best[i] = all[i];
+        double t;
+        if ((rc = build_best(env, g, st, i)) || (rc = probe_one(env, st, i, &t)))
+            return rc;
+        char name[48];
+        variant_name(&all[i], name, sizeof name);
+        clb_appendf(note, nn, " %s:%.1f", name, 2.0 * (double)(st->n * st->m * st->esize) / t / 1e9);
+        if (t < best_t) {
+            best_t = t;
+            best_i = i;
+        }
+    }
+    for (int i = 0; i < nall; i++)
+        if (i != best_i && st->kbest[i]) {
+            clReleaseKernel(st->kbest[i]);
+            st->kbest[i] = NULL;
+        }
+    if (nall == 0) { /* nothing fits: one row says why */
+        parse_variant(probe_float[0], &st->best[0]);
+        st->nbest = 1;
+        return CLB_OK;
+    }
+    st->best[0] = all[best_i];
+    st->kbest[0] = st->kbest[best_i];
+    if (best_i)
+        st->kbest[best_i] = NULL;
+    st->nbest = 1;
+    return CLB_OK;
+}
+
+/* ---- setup ---------------------------------------------------------------- */
+
+static int parse_kernels(struct clb_env *env, int *want)
+{
+    const char *v = clb_param(env, "kernels");
+    if (!v[0]) {
+        for (int k = 0; k < NKERNELS; k++)
+            want[k] = 1;
+        return CLB_OK;
+    }
+    int nk;
+    char **list = clb_split(v, &nk);
+    if (!list)
+        return CLB_ESYS;
+    int rc = nk ? CLB_OK : CLB_EUSAGE;
+    for (int i = 0; i < nk && rc == CLB_OK; i++) {
+        int found = 0;
+        for (int k = 0; k < NKERNELS; k++)
+            if (strcmp(list[i], knames[k]) == 0)
+                want[k] = found = 1;
+        if (!found)
+            rc = CLB_EUSAGE;
+    }
+    if (rc)
+        clb_seterr("transpose: unknown kernel in '%s' (known: copy, copy_local, serial, per_row, "
+                   "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, best)",
+                   v);
+    free(list);
+    return rc;
+}
+
+static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *st, int k,
+                    int vi, const char *note, struct clb_case **out)
+{
+    const struct variant *v = k == K_BEST ? &st->best[vi] : NULL;
+    char vname[48] = "";
+    if (v)
+        variant_name(v, vname, sizeof vname);
+    struct clb_case *c = v ? clb_case_add(g, knames[k], "best=%s", vname)
+                           : clb_case_add(g, knames[k], "tile=%ldx%ld", st->tile, st->brows);
+    if (!c)
+        return CLB_ESYS;
+    *out = c;
+    if (k == K_SERIAL || k == K_PER_ROW)
+        c->params[0] = 0; /* no tile */
+    c->iarg[0] = k;
+    c->iarg[1] = vi;
+    c->bytes = 2.0 * (double)(st->n * st->m * st->esize);
+    geometry(st, k, v, c);
+    char why[160];
+    long cap[1];
+    int nc;
+    if (k == K_SERIAL || k == K_PER_ROW) {
+        const char *key = k == K_SERIAL ? "serial_max" : "per_row_max";
+        int rc = clb_param_ints(env, key, 1, 1L << 62, cap, 1, &nc);
+        if (rc)
+            return rc;
+        if (st->n * st->m > (size_t)cap[0])
+            clb_case_skip(c, "%s: %zu elements above %s=%ld (would take too long)", knames[k],
+                          st->n * st->m, key, cap[0]);
+    }
+    if (v && !variant_usable(env, st, v, why, sizeof why))
+        clb_case_skip(c, "best=%s: %s", vname, why);
+    if (note && note[0])
+        clb_case_note(c, "%s", note);
+    return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct transpose *st = calloc(1, sizeof *st);
+    if (!st)
+        return CLB_ESYS;
+    g->state = st;
+    st->n = g->size.d[0];
+    st->m = g->size.d[1];
+    st->esize = clb_dtype_size(g->dtype);
+    int want[NKERNELS] = {0}, rc;
+    if ((rc = parse_tile(env, st)) || (rc = parse_kernels(env, want)))
+        return rc;
+    const size_t elems = st->n * st->m;
+    if ((double)elems * (double)st->esize > (double)(SIZE_MAX / 4)) {
+        clb_seterr("transpose: %zux%zu %s is too large for this host", st->n, st->m, g->dtype);
+        return CLB_SKIP;
+    }
+    const size_t bytes = elems * st->esize;
+    /* 32-bit indices while every index (tiles overhang by < 256) fits */
+    st->wide = (double)(st->n + 256) * (double)(st->m + 256) >= 4294967296.0;
+
+    if ((rc = clb_fits(env->dev, bytes, 2 * bytes)))
+        return rc;
+    st->in = clb_xmalloc(bytes);
+    st->out = clb_xmalloc(bytes);
+    if (!st->in || !st->out)
+        return CLB_ESYS;
+    if (st->esize == 8)
+        clb_fill_f64(st->in, elems, 11);
+    else
+        clb_fill_f32(st->in, elems, 11);
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->din)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, bytes, &st->dout)) ||
+        (rc = clb_write(env->dev, st->din, st->in, bytes)))
+        return rc;
+
+    char opts[192];
+    base_defines(g, st, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DTILE=%ld -DBROWS=%ld", st->tile, st->brows);
+    for (int k = 0; k < K_BEST; k++)
+        if (want[k] && (rc = clb_kernel(env->dev, "transpose", opts, knames[k], &st->k[k])))
+            return rc;
+    char note[256] = "";
+    if (want[K_BEST] && (rc = choose_best(env, g, st, note, sizeof note)))
+        return rc;
+    for (int k = 0; k < NKERNELS; k++) {
+        if (!want[k])
+            continue;
+        for (int vi = 0; vi < (k == K_BEST ? st->nbest : 1); vi++) {
+            struct clb_case *c = NULL;
+            if ((rc = add_case(env, g, st, k, vi, k == K_BEST ? note : NULL, &c)))
+                return rc;
+            if (k == K_BEST && c->status == CLB_OK && (rc = build_best(env, g, st, vi)))
+                return rc;
+        }
+    }
+    return CLB_OK;
+}
+
+/* ---- run and verify --------------------------------------------------- */
+
+static void release_events(struct transpose *st)
+{
+    for (int i = 0; i < st->nev; i++)
+        clReleaseEvent(st->ev[i]);
+    st->nev = 0;
+}
+
+static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    (void)c;
+    struct transpose *st = g->state;
+    release_events(st);
+    int want = env->opts->warmup + env->opts->reps;
+    if (want > st->capev) {
+        cl_event *nv = realloc(st->ev, (size_t)want * sizeof *nv);
+        if (!nv) {
+            clb_seterr("out of host memory");
+            return CLB_ESYS;
+        }
+        st->ev = nv;
+        st->capev = want;
+    }
+    return clb_poison(env->dev, st->dout, st->n * st->m * st->esize);
+}
+
+static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
+{
+    struct transpose *st = g->state;
+    int k = (int)c->iarg[0];
+    cl_kernel kern = k == K_BEST ? st->kbest[c->iarg[1]] : st->k[k];
+    int rc = launch(env, st, kern, c, &s->first);
+    if (rc)
+        return rc;
+    /* Keep the event too: verify computes the median the core reports, for of_copy. */
+    if (st->nev < st->capev && clRetainEvent(s->first) == CL_SUCCESS)
+        st->ev[st->nev++] = s->first;
+    return CLB_OK;
+}
+
+/* Median GB/s of the timed runs of this case (the warmup runs come first). */
+static double median_gbps(struct clb_env *env, struct transpose *st, const struct clb_case *c)
+{
+    int w = env->opts->warmup, n = st->nev - w;
+    if (n < 1)
+        return 0;
+    double *t = malloc((size_t)n * sizeof *t);
+    if (!t)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (clb_event_seconds(st->ev[w + i], st->ev[w + i], &t[i])) {
+            free(t);
+            return 0;
+        }
+    struct clb_stats s;
+    clb_stats_compute(t, (size_t)n, &s);
+    free(t);
+    return s.median > 0 ? c->bytes / s.median / 1e9 : 0;
+}
+
+static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct transpose *st = g->state;
+    int k = (int)c->iarg[0];
+    double gbps = median_gbps(env, st, c);
+    release_events(st);
+    if (k == K_COPY)
+        st->copy_gbps = gbps;
+    else if (st->copy_gbps > 0 && gbps > 0)
+        clb_case_note(c, "of_copy=%.3f", gbps / st->copy_gbps);
+
+    int rc = clb_read(env->dev, st->dout, st->out, st->n * st->m * st->esize);
+    if (rc)
+        return rc;
+    long long first;
+    size_t tile = (size_t)st->tile; /* fine and coarse use the whitepaper tile */
+    size_t bad = clb_tr_check(kmap[k], st->n, st->m, tile, st->esize, st->in, st->out, &first);
+    if (bad) {
+        size_t w = clb_tr_out_width(kmap[k], st->n, st->m);
+        if (k == K_COPY)
+            st->copy_gbps = 0;
+        clb_case_note(c, "%zu of %zu elements wrong (first at row %lld col %lld)", bad,
+                      st->n * st->m, first / (long long)w, first % (long long)w);
+        return CLB_FAIL;
+    }
+    return CLB_OK;
+}
+
+static void teardown(struct clb_env *env, struct clb_group *g)
+{
+    (void)env;
+    struct transpose *st = g->state;
+    if (!st)
+        return;
+    release_events(st);
+    free(st->ev);
+    for (int k = 0; k < NKERNELS - 1; k++)
+        if (st->k[k])
+            clReleaseKernel(st->k[k]);
+    for (int i = 0; i < MAX_VARIANTS; i++)
+        if (st->kbest[i])
+            clReleaseKernel(st->kbest[i]);
+    if (st->din) clReleaseMemObject(st->din);
+    if (st->dout) clReleaseMemObject(st->dout);
+    free(st->in);
+    free(st->out);
+    free(st);
+    g->state = NULL;
+}
+
+const struct clb_workload clb_wl_transpose = {
+    .name = "transpose",
+    .summary = "matrix transpose from serial to a copy-speed tiled kernel (whitepaper + lecture)",
+    .dtypes = "float,double",
+    .default_dtypes = "float",
+    .params = params,
+    .size_help = "rows x columns NxM, any shape, e.g. 8192x8192 or 1000x3000 (default 2048x2048 "
+                 "and 8192x8192 on GPUs, 4096x4096 on CPUs)",
+    .size_dims = 2,
+    .default_sizes = default_sizes,
+    .setup = setup,
+    .prepare = prepare,
+    .run = run,
+    .verify = verify,
+    .teardown = teardown,
+};

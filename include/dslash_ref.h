@@ -1,0 +1,87 @@
+/* dslash: lattice geometry, field layout, U(3) links and the float64 host
+ * reference of the HISQ staggered operator (host/dslash_ref.c). Used by the
+ * workload (host/wl_dslash.c) and tested on its own (tests/unit/test_dslash_ref.c).
+ *
+ * Lattice Lx x Ly x Lz x Lt, periodic, every extent even and >= 4. Sites are
+ * split by parity p = (x+y+z+t) & 1 and numbered within a parity by
+ *   i = ((t*Lz + z)*Ly + y)*(Lx/2) + x/2          (0 <= i < vh = V/2).
+ *
+ * Storage: structure of arrays of complex numbers (re, im adjacent), so that
+ * consecutive sites are consecutive complex numbers:
+ *   link  (parity p, direction mu, entry e, site i): complex ((p*4 + mu)*ne + e)*vh + i
+ *         ne = 9 (full 3x3, row-major e = 3*row + col) or 7 (compressed: rows
+ *         0 and 1, then the complex determinant)
+ *   vector (right-hand side r, colour c, site i):    complex (r*3 + c)*vh + i
+ * Links on site x in direction mu connect x to x+mu; the fat link U is the
+ * one-hop link, the long link N the three-hop link. */
+#ifndef DSLASH_REF_H
+#define DSLASH_REF_H
+
+#include <stddef.h>
+
+#define DSLASH_NE_FULL 9
+#define DSLASH_NE_COMPRESSED 7
+#define DSLASH_FLOPS_PER_SITE 1146.0
+
+struct dslash_geom {
+    int L[4];      /* x, y, z, t */
+    size_t vh;     /* sites of one parity */
+};
+
+/* Is L[0..3] a usable lattice (every extent even and >= 4)? 0 if so, else
+ * the index of the first bad extent + 1. */
+int dslash_bad_extent(const size_t L[4]);
+void dslash_geom_init(struct dslash_geom *g, const int L[4]);
+/* Coordinates of site i of parity p. */
+void dslash_coords(const struct dslash_geom *g, int p, size_t i, int x[4]);
+/* Index within its parity of the site at x (any integers: wrapped). */
+size_t dslash_index(const struct dslash_geom *g, const int x[4]);
+
+/* Complex-number offsets (in complex units) of the layout above. */
+static inline size_t dslash_link_at(const struct dslash_geom *g, int ne, int p, int mu, int e,
+                                    size_t i)
+{
+    return ((size_t)(p * 4 + mu) * (size_t)ne + (size_t)e) * g->vh + i;
+}
+static inline size_t dslash_vec_at(const struct dslash_geom *g, int r, int c, size_t i)
+{
+    return ((size_t)r * 3 + (size_t)c) * g->vh + i;
+}
+
+/* A random U(3) matrix (row-major, re/im interleaved, 18 doubles): rows 0 and
+ * 1 by Gram-Schmidt from random complex vectors, row 2 = e^{i phi} conj(r0 x r1)
+ * with a random phase, so det = e^{i phi}. *state is a clb_rand_next state. */
+void dslash_random_u3(unsigned long long *state, double m[18]);
+/* Row 2 rebuilt from rows 0, 1 (m[0..11]) and det: det * conj(row0 x row1). */
+void dslash_rebuild_row2(const double m[12], const double det[2], double row2[6]);
+/* Determinant of a 3x3 complex matrix (18 doubles). */
+void dslash_det3(const double m[18], double det[2]);
+
+/* The fields the reference reads: element type float (dbl = 0) or double,
+ * full links (ne = 9) for both fat and long links; v holds rhs vectors on the
+ * odd sites. */
+struct dslash_fields {
+    int dbl;
+    const void *fat, *lng, *v;
+    int rhs;
+};
+
+/* w (complex doubles, vector layout, rhs vectors on the even sites) =
+ *   sum_mu U(x,mu) v(x+mu) - U^dag(x-mu,mu) v(x-mu) + N(x,mu) v(x+3mu) - N^dag(x-3mu,mu) v(x-3mu)
+ * in float64, OpenMP over sites. */
+void dslash_reference(const struct dslash_geom *g, const struct dslash_fields *f, double *w);
+
+/* Largest |stored row 2 - rebuilt row 2| over all long links, where full has
+ * ne = 9 and comp ne = 7 entries in the layout above (element type per dbl). */
+double dslash_rebuild_error(const struct dslash_geom *g, int dbl, const void *full,
+                            const void *comp);
+
+/* The talk's byte model per even site: links (8 fat x 72 + 8 long x 56 or 72
+ * bytes in fp32) + rhs x (16 input vectors + 1 output) x 24 bytes, doubled in
+ * fp64. vector_hit is the fraction of input-vector loads served by a cache
+ * (0: the plain model). */
+double dslash_bytes_per_site(int rhs, int compressed, int dbl, double vector_hit);
+/* flop per even site per byte of that model. */
+double dslash_intensity(int rhs, int compressed, int dbl, double vector_hit);
+
+#endif

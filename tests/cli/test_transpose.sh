@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# transpose on PoCL: every kernel and type validated at --quick sizes, odd
+# shapes, the size cap of serial, of_copy in detail, the tile from the
+# profile, a broken kernel caught by validation, and bad input refused.
+source "$(dirname "$0")/lib.sh"
+set -e
+ALL=copy,copy_local,serial,per_row,naive,coalesced,nobankconflict,fine_grained,coarse_grained,diagonal,best
+
+expect_status 0 "transpose --quick float,double" run transpose --quick -d cpu -t float,double -n 3 -o out.csv
+expect_rows out.csv transpose $ALL float,double
+python3 - out.csv <<'PY' && pass "of_copy on every non-copy row, probe note on best" || fail "detail notes"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert all("of_copy=" in r["detail"] for r in rows if r["kernel"] != "copy"), rows
+assert all("best probe GB/s" in r["detail"] and r["params"].startswith("best=")
+           for r in rows if r["kernel"] == "best")
+assert all(r["bytes"] == str(2 * 256 * 256 * (4 if r["dtype"] == "float" else 8)) or
+           float(r["bytes"]) == 2 * 256 * 256 * (4 if r["dtype"] == "float" else 8) for r in rows)
+PY
+
+# Non-square, non-multiple-of-tile shapes; serial is above its cap at 1000x3000.
+expect_status 0 "odd sizes" run transpose -d cpu -t float,double -s 1000x3000,4097x33,1x1,5x70 \
+  -n 1 --warmup 0 -o odd.csv
+python3 - odd.csv <<'PY' && pass "odd sizes: all ok, serial skipped by its cap at 1000x3000" || fail "odd sizes"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4 * 2 * 11, len(rows)
+for r in rows:
+    if r["kernel"] == "serial" and r["size"] == "1000x3000":
+        assert r["status"] == "skipped" and "serial_max" in r["detail"], r
+    else:
+        assert r["status"] == "ok", r
+PY
+
+# The cap is a parameter; explicit best variants give one row each, a
+# vector width that does not divide the shape is skipped with the reason.
+expect_status 0 "serial_max, best variants" run transpose -d cpu -s 1000x3000,4097x33 -t float -n 1 \
+  --warmup 0 --param kernels=copy,serial,best --param serial_max=4000000 --param best=32x8v1,16x4v4,r4g8x32 -o var.csv
+python3 - var.csv <<'PY' && pass "variants and cap" || fail "variants and cap"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+st = {(r["size"], r["kernel"], r["params"]): r for r in rows}
+assert st[("1000x3000", "serial", "")]["status"] == "ok"
+assert st[("1000x3000", "best", "best=16x4v4")]["status"] == "ok"
+assert st[("1000x3000", "best", "best=32x8v1")]["status"] == "ok"
+assert st[("1000x3000", "best", "best=r4g8x32")]["status"] == "ok"
+for v in ("best=16x4v4", "best=r4g8x32"):
+    r = st[("4097x33", "best", v)]
+    assert r["status"] == "skipped" and "multiples of 4" in r["detail"], r
+assert len(rows) == 10, len(rows)
+PY
+
+# transpose.tile from the profile
+mkdir -p prof
+cp "$CLBENCH_SRC/platforms/pocl_cpu.ini" prof/
+printf '[tuning]\ntranspose.tile = 16x4\n' >>prof/pocl_cpu.ini
+expect_status 0 "tile from the profile" run transpose -d cpu --platforms-dir prof -s 40x24 -n 1 \
+  --param kernels=nobankconflict,fine_grained,coarse_grained -o prof.csv
+p=$(csv_col prof.csv params | sort -u | tr '\n' ' ')
+l=$(csv_col prof.csv local_size | sort -u | tr '\n' ' ')
+[ "$p" = "tile=16x4 " ] && [ "$l" = "16x4 " ] && pass "tile 16x4 from the profile" || fail "params '$p' local '$l'"
+
+# Validation can fail: coarse_grained made to transpose its tiles too.
+mkdir -p kdir
+cp "$CLBENCH_SRC"/cl/*.cl kdir/
+python3 - kdir/transpose.cl <<'PY'
+import sys
+p = sys.argv[1]; s = open(p).read()
+i = s.index("void coarse_grained")
+j = s.index("out[orow * n + ocol] = tile[ty + k][tx];", i)
+s = s[:j] + "out[orow * n + ocol] = tile[tx][ty + k];" + s[j + len("out[orow * n + ocol] = tile[ty + k][tx];"):]
+open(p, "w").write(s)
+PY
+expect_status 1 "a broken coarse_grained fails validation" run transpose -d cpu --kernel-dir kdir -s 64x96 -n 1 \
+  --param kernels=coarse_grained -o broken.csv
+[ "$(csv_col broken.csv status)" = failed ] && grep -q "elements wrong" broken.csv && pass "failed row with the count" ||
+  fail "no failed row in broken.csv"
+
+# A size no device or host can hold is skipped with the reason, never run.
+expect_status 0 "huge size skipped" run transpose -d cpu -q -s 4294967296x1073741824,100000x100000 -t double -o huge.csv
+[ "$(csv_col huge.csv status | sort -u)" = skipped ] && pass "huge sizes: skipped rows" || fail "huge sizes not skipped"
+
+# Bad input: one line, exit 2.
+expect_error 2 "bad size '0x5'" "zero extent" run transpose -d cpu -s 0x5 -o bad.csv
+expect_error 2 "bad size '100'" "one extent" run transpose -d cpu -s 100 -o bad.csv
+expect_error 2 "bad tile '32x7'" "tile not a multiple" run transpose -d cpu --quick -q --param tile=32x7 -o bad.csv
+expect_error 2 "tile 2048x2048 too large: needs a 2048x2048 work-group" "tile above the device's work-group" run transpose -d cpu --quick -q --param tile=2048x2048 -o bad.csv
+expect_error 2 "tile 4096x1 too large.*local memory" "tile above local memory" run transpose -d cpu --quick -q --param tile=4096x1 -o bad.csv
+expect_error 2 "bad best variant 'fast'" "bad best variant" run transpose -d cpu --quick -q --param best=fast -o bad.csv
+expect_error 2 "best variant 4096x1v4 too large" "best variant too large" run transpose -d cpu --quick -q --param best=4096x1v4 -o bad.csv
+expect_error 2 "best variant r4g2048x2048 too large" "register variant too large" run transpose -d cpu --quick -q --param best=r4g2048x2048 -o bad.csv
+expect_error 2 "unknown kernel in 'copy,nave'" "unknown kernel" run transpose -d cpu --quick -q --param kernels=copy,nave -o bad.csv
+expect_error 2 "serial_max" "bad cap" run transpose -d cpu --quick -q --param serial_max=-3 -o bad.csv
+finish
