@@ -144,6 +144,14 @@ static int write_all(int fd, const char *s, size_t n)
     return 0;
 }
 
+/* Take or drop the advisory lock. A signal (SIGINT) can interrupt a wait for
+ * the lock: retry, or the row would be appended unlocked. */
+static void lock(int fd, int op)
+{
+    while (flock(fd, op) != 0 && errno == EINTR)
+        ;
+}
+
 /* Create path with its header atomically: write a temporary file, then link
  * it into place (link fails if another process created the file first). */
 static int create_with_header(const char *path)
@@ -198,25 +206,25 @@ int clb_writer_open(struct clb_writer *w, const char *path)
         return CLB_EUSAGE;
     }
     /* Check (or, for an empty file, write) the header under the lock. */
-    flock(fd, LOCK_EX);
+    lock(fd, LOCK_EX);
     char line[sizeof CLB_CSV_HEADER + 8];
     first_line(fd, line, sizeof line);
     if (line[0] == 0 && lseek(fd, 0, SEEK_END) == 0) {
         if (write_all(fd, CLB_CSV_HEADER "\n", strlen(CLB_CSV_HEADER) + 1)) {
-            flock(fd, LOCK_UN);
+            lock(fd, LOCK_UN);
             close(fd);
             clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
             return CLB_EUSAGE;
         }
     } else if (strcmp(line, CLB_CSV_HEADER) != 0) {
-        flock(fd, LOCK_UN);
+        lock(fd, LOCK_UN);
         close(fd);
         clb_seterr("results file '%s' has another header (not a clbench %s CSV); "
                    "choose another file with -o",
                    path, CLB_VERSION);
         return CLB_EUSAGE;
     }
-    flock(fd, LOCK_UN);
+    lock(fd, LOCK_UN);
     w->fd = fd;
     w->path = clb_strdup(path);
     return CLB_OK;
@@ -227,10 +235,10 @@ int clb_writer_put(struct clb_writer *w, const struct clb_row *r)
     char *line = clb_row_format(r);
     if (!line)
         return CLB_ESYS;
-    flock(w->fd, LOCK_EX);
+    lock(w->fd, LOCK_EX);
     int bad = write_all(w->fd, line, strlen(line));
     int saved = errno;
-    flock(w->fd, LOCK_UN);
+    lock(w->fd, LOCK_UN);
     free(line);
     if (bad) {
         clb_seterr("cannot append to results file '%s': %s", w->path, strerror(saved));

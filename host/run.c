@@ -15,7 +15,17 @@
 
 static volatile sig_atomic_t interrupted;
 
-static void on_signal(int sig) { interrupted = sig; }
+/* The first signal asks the run to stop after the current repetition and
+ * release the device; a second one (a hung driver call) ends it at once,
+ * as if no handler were installed. Rows already written are whole either way. */
+static void on_signal(int sig)
+{
+    if (interrupted) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    interrupted = sig;
+}
 
 /* Everything one invocation of `run` holds. */
 struct session {
@@ -35,6 +45,7 @@ struct session {
     struct clb_row *rows;     /* this run's rows, for the summary */
     size_t nrows, caprows;
     int nfailed, nerror, nok, nskip;
+    char first_bad[768];      /* the first error or failure, repeated at the end */
     int announced;
 };
 
@@ -346,8 +357,22 @@ static double copy_baseline(const struct session *s, const char *dtype)
     return best > 0 ? best : any;
 }
 
-static int emit(struct session *s, struct clb_row *r)
+/* Remember the first error (else the first validation failure) for the
+ * closing message on stderr: with -q it is the only place the reason shows. */
+static void note_bad(struct session *s, const struct clb_row *r, const char *why)
 {
+    int err = strcmp(r->status, "error") == 0;
+    if (!err && strcmp(r->status, "failed") != 0)
+        return;
+    if (s->first_bad[0] && !(err && !s->nerror))
+        return;
+    snprintf(s->first_bad, sizeof s->first_bad, "%s %s %s %s: %s", r->workload, r->kernel,
+             r->dtype, r->size, why);
+}
+
+static int emit(struct session *s, struct clb_row *r, const char *why)
+{
+    note_bad(s, r, why ? why : r->detail);
     if (s->nrows == s->caprows) {
         size_t cap = s->caprows ? 2 * s->caprows : 64;
         void *nv = realloc(s->rows, cap * sizeof *s->rows);
@@ -377,7 +402,7 @@ static int group_row(struct session *s, const struct clb_workload *wl, const str
     clb_strlcpy(r.detail, detail, sizeof r.detail);
     announce(s);
     clb_info("  %s %s %s: %s: %s\n", wl->name, g->dtype, g->size_text, status, detail);
-    return emit(s, &r);
+    return emit(s, &r, NULL);
 }
 
 static const char *status_name(int rc)
@@ -471,8 +496,11 @@ static int measure_case(struct session *s, struct clb_env *env, struct clb_group
         r.flops = c->flops;
         measured_row(s, &r, env, c, times, n);
     }
-    if (rc == CLB_ECL || rc == CLB_ESYS)
-        clb_case_note(c, "%s", clb_lasterr());
+    char why[512] = "";
+    if (rc == CLB_ECL || rc == CLB_ESYS) {
+        clb_strlcpy(why, clb_lasterr(), sizeof why);
+        clb_case_note(c, "%s", why);
+    }
     clb_strlcpy(r.detail, c->detail, sizeof r.detail);
     if (clb_verbosity >= 1) {
         announce(s);
@@ -485,7 +513,7 @@ static int measure_case(struct session *s, struct clb_env *env, struct clb_group
         fprintf(stderr, " %s%s%s\n", r.status, rc != CLB_OK && r.detail[0] ? ": " : "",
                 rc != CLB_OK ? r.detail : "");
     }
-    int wrc = emit(s, &r);
+    int wrc = emit(s, &r, why[0] ? why : NULL);
     return wrc ? wrc : CLB_OK;
 }
 
@@ -670,6 +698,9 @@ int clb_cmd_run(int argc, char **argv)
         status = CLB_EXIT_ERROR;
     else
         status = CLB_EXIT_OK;
+    if (!interrupted && (s.nerror || s.nfailed))
+        clb_die_msg("%d configuration%s ended in an error, %d failed validation; first: %s",
+                    s.nerror, s.nerror == 1 ? "" : "s", s.nfailed, s.first_bad);
     if (interrupted)
         clb_die_msg("interrupted; %zu row%s measured before the signal are in %s", s.nrows,
                     s.nrows == 1 ? "" : "s", s.outpath);

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# One fault in the middle of the whole suite: a clean run counts each call,
+# then each call fails once at half its count. Expected: exit 3; an 'error'
+# row where it struck; every row measured before it identical (by workload,
+# kernel, type, size) to the clean run's and ok; the rest of the suite
+# measured after it (the rows after the last error match the clean run's
+# last rows); the CSV parses; no crash, leak or unreleased OpenCL object.
+source "$(dirname "$0")/../cli/lib.sh"
+source "$(dirname "$0")/rel_lib.sh"
+set -e
+
+run_fault "" "" run all "${FAST[@]}" -o clean.csv
+no_crash "clean run"
+[ "$RC" -eq 0 ] && pass "clean run of all workloads" || { fail "clean run: exit $RC: $ERR_TXT"; finish; }
+cp "$TMP/counts" counts.txt
+
+compare() {  # clean.csv faulted.csv -> "" or the reason they disagree
+  python3 - "$1" "$2" <<'PY'
+import csv, sys
+key = lambda r: (r["workload"], r["kernel"], r["dtype"], r["size"])
+clean = [key(r) for r in csv.DictReader(open(sys.argv[1], newline=""))]
+rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+errs = [i for i, r in enumerate(rows) if r["status"] == "error"]
+if not errs:
+    print("no error row"); sys.exit()
+other = [r for r in rows if r["status"] not in ("error", "ok", "skipped")]
+if other:
+    print("rows neither ok nor error: %s" % [key(r) + (r["status"],) for r in other]); sys.exit()
+first, last = errs[0], errs[-1]
+before = [key(r) for r in rows[:first]]
+if before != clean[:first]:
+    print("rows before the fault differ from the clean run"); sys.exit()
+after = [key(r) for r in rows[last + 1:]]
+if after and after != clean[len(clean) - len(after):]:
+    print("rows after the fault differ from the clean run's last rows"); sys.exit()
+# the suite went on to the end unless the fault struck its last group
+tail = clean[-1]
+if not after and key(rows[last])[:1] != tail[:1] and rows[last]["kernel"] != "*":
+    print("the suite stopped after the fault"); sys.exit()
+print("")
+PY
+}
+
+# (each call fails in every workload in test_faults.sh; here one fault of each
+# kind - setup, launch, wait, read, map - keeps the time of whole-suite runs down)
+for call in clCreateBuffer clEnqueueNDRangeKernel clWaitForEvents clEnqueueReadBuffer clEnqueueMapBuffer; do
+  total=$(awk -v c="$call" '$1 == c {print $2}' counts.txt)
+  if [ "${total:-0}" -lt 2 ]; then pass "$call: called ${total:-0} times in the clean run; not aimed at"; continue; fi
+  at=$((total / 2))
+  run_fault "$call:$at" "" run all "${FAST[@]}" -o "$call.csv"
+  no_crash "$call #$at of $total"
+  [ -n "$FIRED" ] || { fail "$call #$at: the fault did not fire"; continue; }
+  [ "$RC" -eq 3 ] && pass "$call #$at: exit 3" || fail "$call #$at: exit $RC, expected 3: $(tail -n 2 "$TMP/stderr")"
+  csv_check "$call.csv" >/dev/null && pass "$call #$at: CSV parses, one header" || { fail "$call #$at: CSV broken"; continue; }
+  why=$(compare clean.csv "$call.csv")
+  [ -z "$why" ] && pass "$call #$at: rows before the fault kept, suite went on" || fail "$call #$at: $why"
+done
+finish
