@@ -370,6 +370,9 @@ static int add_case(struct clb_group *g, struct dot *st, enum kind k, int sumsq,
         clb_case_note(c, "1 thread");
     if (k == K_CPU)
         clb_case_note(c, "%d threads", omp_get_max_threads());
+    if (k == K_HOST || k == K_HYBRID) /* the launch shape belongs in params: rows of a sweep differ by it */
+        clb_appendf(c->params, sizeof c->params, "%squeues=%ld,max_groups=%ld,min_chunk=%ld",
+                    c->params[0] ? "," : "", st->queues, st->max_groups, st->min_chunk);
     if (note && note[0])
         clb_case_note(c, "%s", note);
     return CLB_OK;
