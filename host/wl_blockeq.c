@@ -280,16 +280,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     if (rc)
         return rc;
     size_t n = st->n1 * st->n2, es = st->esize;
-    long bad = 0, first = -1;
-#pragma omp parallel for reduction(+ : bad) schedule(static)
-    for (long i = 0; i < (long)n; i++) {
-        if (memcmp(st->in + (size_t)i * es, st->out + (size_t)i * es, es) != 0) {
-            bad++;
-#pragma omp critical
-            if (first < 0 || i < first)
-                first = i;
-        }
-    }
+    long first;
+    long bad = clb_mismatches(st->out, st->in, n, es, es, &first);
     if (bad) {
         clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
                       first / (long)st->n2, first % (long)st->n2);

@@ -211,16 +211,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     if (rc)
         return rc;
     size_t n = st->n1 * st->n2, es = st->esize, cmp = st->aligned3 ? 12 : es;
-    long bad = 0, first = -1;
-#pragma omp parallel for reduction(+ : bad) schedule(static)
-    for (long i = 0; i < (long)n; i++) {
-        if (memcmp(st->in + (size_t)i * es, st->out + (size_t)i * es, cmp) != 0) {
-            bad++;
-#pragma omp critical
-            if (first < 0 || i < first)
-                first = i;
-        }
-    }
+    long first;
+    long bad = clb_mismatches(st->out, st->in, n, es, cmp, &first);
     if (bad) {
         clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
                       first / (long)st->n2, first % (long)st->n2);

@@ -143,3 +143,20 @@ size_t clb_beyond_cache(const struct clb_env *env, size_t floor_bytes)
     size_t want = 8 * clb_llc_bytes(env);
     return want > floor_bytes ? want : floor_bytes;
 }
+
+long clb_mismatches(const unsigned char *got, const unsigned char *want, size_t n, size_t stride,
+                    size_t cmp, long *first)
+{
+    long bad = 0, lo = -1;
+#pragma omp parallel for reduction(+ : bad) schedule(static)
+    for (long i = 0; i < (long)n; i++) {
+        if (memcmp(got + (size_t)i * stride, want + (size_t)i * stride, cmp) != 0) {
+            bad++;
+#pragma omp critical(clb_mismatches_first)
+            if (lo < 0 || i < lo)
+                lo = i;
+        }
+    }
+    *first = lo;
+    return bad;
+}

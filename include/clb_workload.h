@@ -125,6 +125,12 @@ void clb_dtype_defines(const char *dtype, char *out, size_t n);
 /* Skip reason if the device cannot run the type (fp64), else NULL. */
 const char *clb_dtype_unsupported(const struct clb_env *env, const char *dtype);
 
+/* Exact check of n elements laid out every `stride` bytes: counts the
+ * elements whose first `cmp` bytes differ (OpenMP), and the first such
+ * index in *first (-1 if none). */
+long clb_mismatches(const unsigned char *got, const unsigned char *want, size_t n, size_t stride,
+                    size_t cmp, long *first);
+
 /* Largest per-buffer size for a workload that needs `count` buffers of equal
  * size: min(max_alloc, global_mem / (count + 1)). */
 size_t clb_max_buffer(const struct clb_env *env, int count);
