@@ -39,6 +39,10 @@ figure() {
 figure stream compare-stream --kernel copy,triad --any-size --sweep none
 # 2. transpose, float: every kernel on every device (log scale where the range is wide)
 figure transpose compare-transpose --dtype float --any-size --sweep none
+# 2b. transpose, float, at the whitepaper's own size only (2048x2048; cache-resident on the H100)
+figure transpose compare-transpose-2048 --dtype float --size 2048x2048 --sweep none
+# 2c. dslash, fp32, 64^3x16: GFlop/s against rhs, reg and cache kernels, both link kinds
+figure dslash compare-dslash --metric gflops --dtype float --size 64x64x64x16
 # 3. "performance relative to K20" (the HISQ talk's view): STREAM double, a table only
 if "$CB" compare "${files[@]}" --workload stream --dtype double --kernel copy,triad --any-size --sweep none \
      --relative-to 'K20c (ECC on)' --markdown >"$OUT/compare-stream-relative.md.tmp"; then
