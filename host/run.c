@@ -443,9 +443,11 @@ static void measured_row(struct session *s, struct clb_row *r, const struct clb_
         else if (!c->main_gflops && !isnan(bw))
             r->model = (c->flops > 0 && !isnan(fl)) ? fmin(bw, fl / ai) : bw;
     }
+    /* Only device kernels can be served by the device's cache; host
+     * transfers and CPU baselines (no ND-range) are not marked. */
     double fp = c->footprint > 0 ? c->footprint : c->bytes;
     size_t llc = clb_llc_bytes(env);
-    if (llc && fp < 4.0 * (double)llc)
+    if (llc && c->dims > 0 && fp < 4.0 * (double)llc)
         clb_case_note(c, "cache_resident (%.3g MB < 4 x %.3g MB cache)", fp / 1e6, llc / 1e6);
     if (strcmp(r->workload, "stream") != 0 && !isnan(r->gbps) && c->dims > 0) {
         double base = copy_baseline(s, r->dtype);
