@@ -9,6 +9,8 @@
  *   -DBT -DBV -DBR        the `best` kernel only (a separate build): BT x BT
  *                         tiles, BV-element vector loads and stores, work-groups
  *                         of (BT/BV) x BR
+ *   -DBK                  with BT: also best_pipe, the loads-first form,
+ *                         BK tiles per work-group
  * Kernels that move whole tiles guard every element against the matrix edges,
  * so any n x m works; a work-group whose tile is entirely inside skips them. */
 
@@ -260,6 +262,99 @@ best(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
         }
     }
 }
+
+/* ---- best, loads-first tile form (BK defined) -------------------------
+ * Same tiles, work-groups and local layout as best, but a work-item first
+ * loads all BT/BR vectors of its tile into registers (PIPE_LOAD: nothing
+ * between the loads, so they are all in flight together) and only then
+ * scatters them into local memory. With BK > 1 a work-group moves BK tiles
+ * side by side in its tile row, and the next tile's loads are issued before
+ * this tile's barrier and stores (two local tiles alternate, one barrier per
+ * tile: the tile written at step j was last read at step j - 2, and the
+ * barrier of step j - 1 lies between). Guards as in best. */
+#ifdef BK
+
+/* Is input row `row`'s vector tx of the tile at column c0 inside the matrix? */
+#define PIPE_IN(full, row, c0) ((full) || ((row) < n && (c0) + tx * BV < m))
+
+/* Load vector k of this work-item's part of the tile at column c0. */
+#define PIPE_LOAD(c0, lfull, k)                                                 \
+    do {                                                                        \
+        const IDX lrow = row0 + ty + (k) * BR;                                  \
+        if (PIPE_IN(lfull, lrow, c0))                                           \
+            r[k] = inv[lrow * mv + (c0) / BV + tx];                             \
+    } while (0)
+
+__kernel __attribute__((reqd_work_group_size(BT / BV, BR, 1))) void
+best_pipe(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
+{
+    __local T tile[BK > 1 ? 2 : 1][BT][BT + 1];
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const IDX row0 = (IDX)get_group_id(1) * BT;
+    const IDX cfirst = (IDX)get_group_id(0) * (BK * BT); /* column of the first tile */
+    const int rows_full = row0 + BT <= n;                /* uniform per work-group */
+    __global const VT *restrict inv = (__global const VT *)in;
+    __global VT *restrict outv = (__global VT *)out;
+    const IDX mv = m / BV, nv = n / BV;
+    VT r[BT / BR];
+
+    const int full0 = rows_full && cfirst + BT <= m;
+#pragma unroll
+    for (int k = 0; k < BT / BR; k++)
+        PIPE_LOAD(cfirst, full0, k);
+#pragma unroll
+    for (int j = 0; j < BK; j++) {
+        const IDX col0 = cfirst + (IDX)j * BT;
+        const int full = rows_full && col0 + BT <= m;
+        const int b = j & 1;
+#pragma unroll
+        for (int k = 0; k < BT / BR; k++) {
+            const IDX row = row0 + ty + k * BR;
+            const int lr = ty + k * BR;
+            if (PIPE_IN(full, row, col0)) {
+#if BV == 1
+                tile[b][lr][tx] = r[k];
+#elif BV == 2
+                tile[b][lr][2 * tx] = r[k].s0;
+                tile[b][lr][2 * tx + 1] = r[k].s1;
+#else
+                tile[b][lr][4 * tx] = r[k].s0;
+                tile[b][lr][4 * tx + 1] = r[k].s1;
+                tile[b][lr][4 * tx + 2] = r[k].s2;
+                tile[b][lr][4 * tx + 3] = r[k].s3;
+#endif
+            }
+        }
+        if (j + 1 < BK) { /* the next tile's loads, in flight during this tile's stores */
+            const IDX cnext = col0 + BT;
+            const int fnext = rows_full && cnext + BT <= m;
+#pragma unroll
+            for (int k = 0; k < BT / BR; k++)
+                PIPE_LOAD(cnext, fnext, k);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int k = 0; k < BT; k += BR) {
+            const IDX orow = col0 + ty + k; /* output row = input column */
+            if (full || (orow < m && row0 + tx * BV < n)) {
+                VT v;
+#if BV == 1
+                v = tile[b][tx][ty + k];
+#elif BV == 2
+                v.s0 = tile[b][2 * tx][ty + k];
+                v.s1 = tile[b][2 * tx + 1][ty + k];
+#else
+                v.s0 = tile[b][4 * tx][ty + k];
+                v.s1 = tile[b][4 * tx + 1][ty + k];
+                v.s2 = tile[b][4 * tx + 2][ty + k];
+                v.s3 = tile[b][4 * tx + 3][ty + k];
+#endif
+                outv[orow * nv + row0 / BV + tx] = v;
+            }
+        }
+    }
+}
+#endif /* BK */
 #endif /* BT */
 
 /* ---- best, register form: no local memory, no barrier -------------------

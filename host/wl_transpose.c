@@ -26,21 +26,29 @@ static const enum clb_tr_map kmap[NKERNELS] = {
     CLB_TR_TRANSPOSE, CLB_TR_TRANSPOSE, CLB_TR_FINE, CLB_TR_COARSE, CLB_TR_TRANSPOSE,
     CLB_TR_TRANSPOSE};
 
-#define MAX_VARIANTS 12
+#define MAX_VARIANTS 16
+#define MAX_BK 8 /* tiles per work-group of the loads-first form */
 #define PER_ROW_LOCAL 64
 
 /* A `best` variant. Tile form "TxRvV": BT x BT tiles in local memory,
- * BV-element vectors, BR rows of work-items. Register form "rVgXxY": BV x BV
- * blocks transposed in registers, work-groups of GX x GY. */
+ * BV-element vectors, BR rows of work-items. Suffix "l" (bk 1): all loads of
+ * a tile into registers before any local store; "kK" (bk K): the same, with K
+ * tiles per work-group, the next tile's loads issued before this tile's
+ * stores. Register form "rVgXxY": BV x BV blocks transposed in registers,
+ * work-groups of GX x GY. */
 struct variant {
     int reg;
-    long bt, bv, br, gx, gy;
+    long bt, bv, br, bk, gx, gy;
 };
 
 static void variant_name(const struct variant *v, char *buf, size_t n)
 {
     if (v->reg)
         snprintf(buf, n, "r%ldg%ldx%ld", v->bv, v->gx, v->gy);
+    else if (v->bk == 1)
+        snprintf(buf, n, "%ldx%ldv%ldl", v->bt, v->br, v->bv);
+    else if (v->bk > 1)
+        snprintf(buf, n, "%ldx%ldv%ldk%ld", v->bt, v->br, v->bv, v->bk);
     else
         snprintf(buf, n, "%ldx%ldv%ld", v->bt, v->br, v->bv);
 }
@@ -66,7 +74,9 @@ static const struct clb_param_def params[] = {
     {"kernels", "", "kernels to run, comma list (default all: copy, copy_local, serial, per_row, "
                     "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, best)"},
     {"best", "", "best variants, comma list: TxRvV (T x T local tile, R rows of work-items, "
-                 "V-element vectors 1, 2, 4; e.g. 64x16v4) or rVgXxY (V x V blocks transposed in "
+                 "V-element vectors 1, 2, 4; e.g. 64x16v4; suffix l: all loads before the local "
+                 "stores, kK: K tiles per work-group, the next tile's loads before this one's "
+                 "stores; e.g. 64x4v4l, 64x4v4k2) or rVgXxY (V x V blocks transposed in "
                  "registers, V 2 or 4, X x Y work-groups; e.g. r4g8x32); empty = probe a built-in "
                  "list and keep the fastest (see docs/WORKLOADS.md)"},
     {"serial_max", "1048576", "largest n*m that serial runs (one work-item; skipped above)"},
@@ -100,13 +110,13 @@ static int parse_pair(const char *s, long *a, long *b)
     return 0;
 }
 
-/* Can the device run a tile x tile local tile (padded by a column) with a
- * work-group of wx x wy? Writes the reason into why when not. */
-static int tile_fits(const struct clb_env *env, long tile, long wx, long wy, size_t esize,
-                     char *why, size_t n)
+/* Can the device run ntiles tile x tile local tiles (padded by a column)
+ * with a work-group of wx x wy? Writes the reason into why when not. */
+static int tile_fits(const struct clb_env *env, long tile, long ntiles, long wx, long wy,
+                     size_t esize, char *why, size_t n)
 {
     const struct clb_devinfo *di = env->info;
-    size_t local = (size_t)tile * (size_t)(tile + 1) * esize;
+    size_t local = (size_t)ntiles * (size_t)tile * (size_t)(tile + 1) * esize;
     if ((size_t)(wx * wy) > di->max_wg || (size_t)wx > di->max_wi[0] || (size_t)wy > di->max_wi[1])
         snprintf(why, n, "needs a %ldx%ld work-group; this device allows %zu work-items (%zux%zu)",
                  wx, wy, di->max_wg, di->max_wi[0], di->max_wi[1]);
@@ -128,14 +138,15 @@ static int parse_tile(struct clb_env *env, struct transpose *st)
         return CLB_EUSAGE;
     }
     char why[160];
-    if (!tile_fits(env, st->tile, st->tile, st->brows, st->esize, why, sizeof why)) {
+    if (!tile_fits(env, st->tile, 1, st->tile, st->brows, st->esize, why, sizeof why)) {
         clb_seterr("transpose: tile %s%s too large: %s", v, from, why);
         return CLB_EUSAGE;
     }
     return CLB_OK;
 }
 
-/* "64x16v4" -> tile form {64, 4, 16}; "r4g8x32" -> register form. */
+/* "64x16v4" -> tile form {64, 4, 16}; "64x4v4l", "64x4v4k2" -> loads-first
+ * tile form (bk 1, 2); "r4g8x32" -> register form. */
 static int parse_variant(const char *s, struct variant *v)
 {
     char buf[32];
@@ -157,8 +168,18 @@ static int parse_variant(const char *s, struct variant *v)
     *vp = 0;
     char *end;
     v->bv = strtol(vp + 1, &end, 10);
-    if (end == vp + 1 || *end || (v->bv != 1 && v->bv != 2 && v->bv != 4))
+    if (end == vp + 1 || (v->bv != 1 && v->bv != 2 && v->bv != 4))
         return -1;
+    if (*end == 'l' && !end[1]) {
+        v->bk = 1;
+    } else if (*end == 'k') {
+        char *kend;
+        v->bk = strtol(end + 1, &kend, 10);
+        if (kend == end + 1 || *kend || v->bk < 2 || v->bk > MAX_BK)
+            return -1;
+    } else if (*end) {
+        return -1;
+    }
     if (parse_pair(buf, &v->bt, &v->br) || v->bt % v->br || v->bt % v->bv)
         return -1;
     return 0;
@@ -166,18 +187,21 @@ static int parse_variant(const char *s, struct variant *v)
 
 /* The built-in candidates of the probe, by element size: 16-byte vectors,
  * larger tiles, more bytes in flight per work-item, and the plain tile. */
-static const char *const probe_float[] = {"32x8v1", "64x16v4", "64x8v4",  "64x4v4", "32x8v4",
-                                          "r4g8x32", "r4g4x64", "r2g8x32", NULL};
-static const char *const probe_double[] = {"32x8v1", "32x16v2", "64x8v2", "64x16v2", "32x8v2",
-                                           "r2g8x32", "r2g4x64", NULL};
+static const char *const probe_float[] = {
+    "32x8v1", "64x16v4", "64x8v4", "64x4v4", "32x8v4", "r4g8x32", "r4g4x64", "r2g8x32",
+    "64x4v4l", "64x8v4l", "64x4v4k2", "64x8v4k2", NULL};
+static const char *const probe_double[] = {
+    "32x8v1", "32x16v2", "64x8v2", "64x16v2", "32x8v2", "r2g8x32", "r2g4x64",
+    "64x8v2l", "64x16v2l", "32x8v2k2", "32x4v2k4", NULL};
 
 /* Within the device's work-group and local-memory limits? */
 static int variant_fits(const struct clb_env *env, const struct transpose *st,
                         const struct variant *v, char *why, size_t n)
 {
     if (v->reg)
-        return tile_fits(env, 0, v->gx, v->gy, st->esize, why, n);
-    return tile_fits(env, v->bt, v->bt / v->bv, v->br, st->esize, why, n);
+        return tile_fits(env, 0, 1, v->gx, v->gy, st->esize, why, n);
+    /* the loads-first form with several tiles alternates two local tiles */
+    return tile_fits(env, v->bt, v->bk > 1 ? 2 : 1, v->bt / v->bv, v->br, st->esize, why, n);
 }
 
 static int variant_usable(const struct clb_env *env, const struct transpose *st,
@@ -211,7 +235,10 @@ static int build_best(struct clb_env *env, struct clb_group *g, struct transpose
         clb_appendf(opts, sizeof opts, " -DRB=%ld -DRGX=%ld -DRGY=%ld", v->bv, v->gx, v->gy);
     else
         clb_appendf(opts, sizeof opts, " -DBT=%ld -DBV=%ld -DBR=%ld", v->bt, v->bv, v->br);
-    return clb_kernel(env->dev, "transpose", opts, v->reg ? "best_reg" : "best", &st->kbest[i]);
+    if (!v->reg && v->bk)
+        clb_appendf(opts, sizeof opts, " -DBK=%ld", v->bk);
+    const char *name = v->reg ? "best_reg" : v->bk ? "best_pipe" : "best";
+    return clb_kernel(env->dev, "transpose", opts, name, &st->kbest[i]);
 }
 
 static void geometry(const struct transpose *st, int k, const struct variant *v, struct clb_case *c)
@@ -232,9 +259,10 @@ static void geometry(const struct transpose *st, int k, const struct variant *v,
         c->global[1] = (by + c->local[1] - 1) / c->local[1] * c->local[1];
     } else {
         size_t t = (size_t)(v ? v->bt : st->tile);
+        size_t k = v && v->bk > 1 ? (size_t)v->bk : 1; /* tiles per work-group along a row */
         c->local[0] = v ? (size_t)(v->bt / v->bv) : t;
         c->local[1] = (size_t)(v ? v->br : st->brows);
-        c->global[0] = (st->m + t - 1) / t * c->local[0];
+        c->global[0] = ((st->m + t - 1) / t + k - 1) / k * c->local[0];
         c->global[1] = (st->n + t - 1) / t * c->local[1];
     }
 }
@@ -293,8 +321,9 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
         for (int i = 0; i < nv; i++) {
             if (st->nbest == MAX_VARIANTS || parse_variant(list[i], &st->best[st->nbest])) {
                 clb_seterr("transpose: bad best variant '%s' (accepted: up to %d of TxRvV, T a "
-                           "multiple of R and V, V 1, 2 or 4, e.g. 64x16v4; or rVgXxY, V 2 or 4, "
-                           "e.g. r4g8x32)", list[i], MAX_VARIANTS);
+                           "multiple of R and V, V 1, 2 or 4, optional suffix l or kK with K 2 "
+                           "to %d, e.g. 64x16v4, 64x4v4l, 64x4v4k2; or rVgXxY, V 2 or 4, e.g. "
+                           "r4g8x32)", list[i], MAX_VARIANTS, MAX_BK);
                 free(list);
                 return CLB_EUSAGE;
             }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # transpose on PoCL: every kernel and type validated at --quick sizes, odd
 # shapes, the size cap of serial, of_copy in detail, the tile from the
-# profile, a broken kernel caught by validation, and bad input refused.
+# profile, the loads-first best variants, broken kernels caught by
+# validation, and bad input refused.
 source "$(dirname "$0")/lib.sh"
 set -e
 ALL=copy,copy_local,serial,per_row,naive,coalesced,nobankconflict,fine_grained,coarse_grained,diagonal,best
@@ -50,6 +51,24 @@ for v in ("best=16x4v4", "best=r4g8x32"):
 assert len(rows) == 10, len(rows)
 PY
 
+# The loads-first forms (suffix l, kK): exact at the quick size, where the
+# tiles of a work-group overhang the edge (1000x3000, 100x196: K tiles past
+# the last column), and with vectors 1 on a shape of no multiple (4097x33).
+expect_status 0 "loads-first best variants" run transpose -d cpu -s 256x256,1000x3000,100x196,4097x33 \
+  -t float,double -n 1 --warmup 0 --param kernels=best --param best=64x4v4l,64x8v4k2,32x4v2k4,16x4v1k3 -o pipe.csv
+python3 - pipe.csv <<'PY' && pass "loads-first variants ok (vectors skipped on 4097x33)" || fail "loads-first variants"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4 * 2 * 4, len(rows)
+for r in rows:
+    if r["size"] == "4097x33" and r["params"] != "best=16x4v1k3":
+        assert r["status"] == "skipped" and "multiples of" in r["detail"], r
+    else:
+        assert r["status"] == "ok", r
+lo = {r["params"]: r["local_size"] for r in rows}
+assert lo["best=64x8v4k2"] == "16x8" and lo["best=32x4v2k4"] == "16x4", lo
+PY
+
 # transpose.tile from the profile
 mkdir -p prof
 cp "$CLBENCH_SRC/platforms/pocl_cpu.ini" prof/
@@ -76,6 +95,19 @@ expect_status 1 "a broken coarse_grained fails validation" run transpose -d cpu 
 [ "$(csv_col broken.csv status)" = failed ] && grep -q "elements wrong" broken.csv && pass "failed row with the count" ||
   fail "no failed row in broken.csv"
 
+# Validation catches a pipelined best whose next tile is loaded from the wrong column.
+python3 - kdir/transpose.cl <<'PY'
+import sys
+p = sys.argv[1]; s = open(p).read()
+old = "const IDX cnext = col0 + BT;"
+assert old in s
+open(p, "w").write(s.replace(old, "const IDX cnext = col0;"))
+PY
+expect_status 1 "a broken best_pipe fails validation" run transpose -d cpu --kernel-dir kdir -s 64x256 -n 1 \
+  --param kernels=best --param best=32x8v4k2 -o broken2.csv
+[ "$(csv_col broken2.csv status)" = failed ] && grep -q "elements wrong" broken2.csv && pass "failed best_pipe row" ||
+  fail "no failed row in broken2.csv"
+
 # A size no device or host can hold is skipped with the reason, never run.
 expect_status 0 "huge size skipped" run transpose -d cpu -q -s 4294967296x1073741824,100000x100000 -t double -o huge.csv
 [ "$(csv_col huge.csv status | sort -u)" = skipped ] && pass "huge sizes: skipped rows" || fail "huge sizes not skipped"
@@ -88,6 +120,9 @@ expect_error 2 "tile 2048x2048 too large: needs a 2048x2048 work-group" "tile ab
 expect_error 2 "tile 4096x1 too large.*local memory" "tile above local memory" run transpose -d cpu --quick -q --param tile=4096x1 -o bad.csv
 expect_error 2 "bad best variant 'fast'" "bad best variant" run transpose -d cpu --quick -q --param best=fast -o bad.csv
 expect_error 2 "best variant 4096x1v4 too large" "best variant too large" run transpose -d cpu --quick -q --param best=4096x1v4 -o bad.csv
+expect_error 2 "bad best variant '64x4v4k9'" "tiles per work-group above 8" run transpose -d cpu --quick -q --param best=64x4v4k9 -o bad.csv
+expect_error 2 "bad best variant '64x4v4lk2'" "bad suffix" run transpose -d cpu --quick -q --param best=64x4v4lk2 -o bad.csv
+expect_error 2 "best variant 1024x1v4k2 too large: needs 8396800 bytes of local memory" "two local tiles above local memory" run transpose -d cpu --quick -q --param best=1024x1v4k2 -o bad.csv
 expect_error 2 "best variant r4g2048x2048 too large" "register variant too large" run transpose -d cpu --quick -q --param best=r4g2048x2048 -o bad.csv
 expect_error 2 "unknown kernel in 'copy,nave'" "unknown kernel" run transpose -d cpu --quick -q --param kernels=copy,nave -o bad.csv
 expect_error 2 "serial_max" "bad cap" run transpose -d cpu --quick -q --param serial_max=-3 -o bad.csv
