@@ -11,6 +11,8 @@
  *                         of (BT/BV) x BR
  *   -DBK                  with BT: also best_pipe, the loads-first form,
  *                         BK tiles per work-group
+ *   -DRT -DCT -DRV -DRWG  best_rect only: RT x CT tiles (input rows x columns),
+ *                         RV-element vectors, flat work-groups of RWG
  * Kernels that move whole tiles guard every element against the matrix edges,
  * so any n x m works; a work-group whose tile is entirely inside skips them. */
 
@@ -396,3 +398,106 @@ best_reg(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
 #endif
 }
 #endif /* RB */
+
+/* ---- best, rectangular tile form (RT defined) --------------------------
+ * The square tiles above write output row segments of only BT elements
+ * (256 B for 64 floats) per work-group; moving tiles, not transposing them,
+ * is what costs (coarse_grained). Here a work-group of RWG work-items moves
+ * a tile of RT input rows x CT input columns: it writes CT output rows of
+ * RT elements each (512 B to 1 KB). Read phase: each work-item loads its
+ * RT*CT/(RV*RWG) RV-element vectors of the tile's rows into a private array
+ * (all loads in flight together), then stores them into local memory;
+ * barrier; write phase: RV-element vectors of output rows, gathered from
+ * columns of the local tile.
+ *
+ * Local layout: input row r, column c lives at tile[r][(c + r/RV) % CT],
+ * rows of CT + 1. Why: in the gather a warp's 32 lanes read rows RV*i + e
+ * (i = lane) of one column; with rows of CT + 1 alone the lanes are 4*(CT+1)
+ * words apart for RV = 4, i.e. only 8 distinct banks (4-way conflicts). The
+ * skew by r/RV = i moves lane i one more bank, so the lanes' banks are
+ * 5*i + const: all 32 distinct for CT = 32 (and 2-way for CT = 16, where a
+ * warp covers 2 lanes per bank of the 16 columns). The read phase stays
+ * conflict-free for CT = 32 (lanes: 8 vectors x 4 rows, banks r + 4*j + e +
+ * const) and 2-way for CT = 16. Counted for 4-byte elements.
+ *
+ * The host uses RV > 1 only when n and m are multiples of RV (every vector
+ * aligned and wholly inside or outside the matrix) and checks RWG, RT, CT
+ * divide as the loops below need. Partial tiles guard every vector. */
+#ifdef RT
+
+#if RV == 1
+#define RVEC T
+#else
+#define RVEC CLB_CAT(T, RV)
+#endif
+
+#define RCV (CT / RV)         /* vectors per tile row read */
+#define RRP (RWG / RCV)       /* tile rows read per pass */
+#define ROV (RT / RV)         /* vectors per output row written */
+#define RWP (RWG / ROV)       /* output rows written per pass */
+#define RNL (RT / RRP)        /* vectors loaded per work-item */
+#define RLOC(r, c) tile[r][((c) + (r) / RV) % CT]
+
+__kernel __attribute__((reqd_work_group_size(RWG, 1, 1))) void
+best_rect(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
+{
+    __local T tile[RT][CT + 1];
+    const int t = get_local_id(0);
+    const IDX row0 = (IDX)get_group_id(1) * RT, col0 = (IDX)get_group_id(0) * CT;
+    const int full = row0 + RT <= n && col0 + CT <= m; /* uniform per work-group */
+    __global const RVEC *restrict inv = (__global const RVEC *)in;
+    __global RVEC *restrict outv = (__global RVEC *)out;
+    const IDX mv = m / RV, nv = n / RV;
+    RVEC r[RNL];
+
+    const int j = t % RCV, rr = t / RCV; /* read phase: vector j of rows rr + k*RRP */
+    const IDX col = col0 + (IDX)j * RV;
+#pragma unroll
+    for (int k = 0; k < RNL; k++) {
+        const IDX row = row0 + rr + k * RRP;
+        if (full || (row < n && col < m))
+            r[k] = inv[row * mv + col / RV];
+    }
+#pragma unroll
+    for (int k = 0; k < RNL; k++) {
+        const int lr = rr + k * RRP;
+        if (full || (row0 + lr < n && col < m)) {
+#if RV == 1
+            RLOC(lr, j) = r[k];
+#elif RV == 2
+            RLOC(lr, 2 * j) = r[k].s0;
+            RLOC(lr, 2 * j + 1) = r[k].s1;
+#else
+            RLOC(lr, 4 * j) = r[k].s0;
+            RLOC(lr, 4 * j + 1) = r[k].s1;
+            RLOC(lr, 4 * j + 2) = r[k].s2;
+            RLOC(lr, 4 * j + 3) = r[k].s3;
+#endif
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int i = t % ROV, cc = t / ROV; /* write phase: vector i of output rows cc + p*RWP */
+    const IDX ocol = row0 + (IDX)i * RV; /* output column = input row */
+#pragma unroll
+    for (int p = 0; p < CT / RWP; p++) {
+        const int c = cc + p * RWP;
+        const IDX orow = col0 + c; /* output row = input column */
+        if (full || (orow < m && ocol < n)) {
+            RVEC v;
+#if RV == 1
+            v = RLOC(i, c);
+#elif RV == 2
+            v.s0 = RLOC(2 * i, c);
+            v.s1 = RLOC(2 * i + 1, c);
+#else
+            v.s0 = RLOC(4 * i, c);
+            v.s1 = RLOC(4 * i + 1, c);
+            v.s2 = RLOC(4 * i + 2, c);
+            v.s3 = RLOC(4 * i + 3, c);
+#endif
+            outv[orow * nv + ocol / RV] = v;
+        }
+    }
+}
+#endif /* RT */

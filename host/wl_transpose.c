@@ -35,15 +35,18 @@ static const enum clb_tr_map kmap[NKERNELS] = {
  * a tile into registers before any local store; "kK" (bk K): the same, with K
  * tiles per work-group, the next tile's loads issued before this tile's
  * stores. Register form "rVgXxY": BV x BV blocks transposed in registers,
- * work-groups of GX x GY. */
+ * work-groups of GX x GY. Rectangular form "rectRxCvVwW" (rect set): tiles
+ * of bt = R input rows x bc = C input columns, flat work-groups of gx = W. */
 struct variant {
-    int reg;
-    long bt, bv, br, bk, gx, gy;
+    int reg, rect;
+    long bt, bc, bv, br, bk, gx, gy;
 };
 
 static void variant_name(const struct variant *v, char *buf, size_t n)
 {
-    if (v->reg)
+    if (v->rect)
+        snprintf(buf, n, "rect%ldx%ldv%ldw%ld", v->bt, v->bc, v->bv, v->gx);
+    else if (v->reg)
         snprintf(buf, n, "r%ldg%ldx%ld", v->bv, v->gx, v->gy);
     else if (v->bk == 1)
         snprintf(buf, n, "%ldx%ldv%ldl", v->bt, v->br, v->bv);
@@ -77,8 +80,10 @@ static const struct clb_param_def params[] = {
                  "V-element vectors 1, 2, 4; e.g. 64x16v4; suffix l: all loads before the local "
                  "stores, kK: K tiles per work-group, the next tile's loads before this one's "
                  "stores; e.g. 64x4v4l, 64x4v4k2) or rVgXxY (V x V blocks transposed in "
-                 "registers, V 2 or 4, X x Y work-groups; e.g. r4g8x32); empty = probe a built-in "
-                 "list and keep the fastest (see docs/WORKLOADS.md)"},
+                 "registers, V 2 or 4, X x Y work-groups; e.g. r4g8x32) or rectRxCvVwW (R x C "
+                 "tiles of input rows x columns, output row segments R elements long, flat "
+                 "work-groups of W; e.g. rect128x32v4w256); empty = probe a built-in list and "
+                 "keep the fastest (see docs/WORKLOADS.md)"},
     {"serial_max", "1048576", "largest n*m that serial runs (one work-item; skipped above)"},
     {"per_row_max", "67108864", "largest n*m that per_row runs (skipped above)"},
     {0, 0, 0}};
@@ -110,13 +115,12 @@ static int parse_pair(const char *s, long *a, long *b)
     return 0;
 }
 
-/* Can the device run ntiles tile x tile local tiles (padded by a column)
- * with a work-group of wx x wy? Writes the reason into why when not. */
-static int tile_fits(const struct clb_env *env, long tile, long ntiles, long wx, long wy,
-                     size_t esize, char *why, size_t n)
+/* Can the device run a work-group of wx x wy with `local` bytes of local
+ * memory? Writes the reason into why when not. */
+static int local_fits(const struct clb_env *env, size_t local, long wx, long wy, char *why,
+                      size_t n)
 {
     const struct clb_devinfo *di = env->info;
-    size_t local = (size_t)ntiles * (size_t)tile * (size_t)(tile + 1) * esize;
     if ((size_t)(wx * wy) > di->max_wg || (size_t)wx > di->max_wi[0] || (size_t)wy > di->max_wi[1])
         snprintf(why, n, "needs a %ldx%ld work-group; this device allows %zu work-items (%zux%zu)",
                  wx, wy, di->max_wg, di->max_wi[0], di->max_wi[1]);
@@ -126,6 +130,14 @@ static int tile_fits(const struct clb_env *env, long tile, long ntiles, long wx,
     else
         return 1;
     return 0;
+}
+
+/* ntiles tile x tile local tiles, padded by a column. */
+static int tile_fits(const struct clb_env *env, long tile, long ntiles, long wx, long wy,
+                     size_t esize, char *why, size_t n)
+{
+    size_t local = (size_t)ntiles * (size_t)tile * (size_t)(tile + 1) * esize;
+    return local_fits(env, local, wx, wy, why, n);
 }
 
 static int parse_tile(struct clb_env *env, struct transpose *st)
@@ -147,10 +159,43 @@ static int parse_tile(struct clb_env *env, struct transpose *st)
 
 /* "64x16v4" -> tile form {64, 4, 16}; "64x4v4l", "64x4v4k2" -> loads-first
  * tile form (bk 1, 2); "r4g8x32" -> register form. */
+/* "rect128x32v4w256": R x C tile, the divisibility the kernel's loops need
+ * (C a multiple of V, W a multiple of C/V and of R/V, R and C of the rows
+ * per pass), R and C at most 256 (the index width assumes tiles overhang the
+ * matrix by less than 256). */
+static int parse_rect(const char *s, struct variant *v)
+{
+    char *end;
+    v->rect = 1;
+    v->bt = strtol(s, &end, 10);
+    if (end == s || *end != 'x')
+        return -1;
+    s = end + 1;
+    v->bc = strtol(s, &end, 10);
+    if (end == s || *end != 'v')
+        return -1;
+    s = end + 1;
+    v->bv = strtol(s, &end, 10);
+    if (end == s || *end != 'w' || (v->bv != 1 && v->bv != 2 && v->bv != 4))
+        return -1;
+    s = end + 1;
+    v->gx = strtol(s, &end, 10);
+    v->gy = 1;
+    if (end == s || *end || v->bt < 1 || v->bt > 256 || v->bc < 1 || v->bc > 256 || v->gx < 1)
+        return -1; /* W is bounded by R*C/V through the divisibility below */
+    long cv = v->bc / v->bv, ov = v->bt / v->bv;
+    if (v->bc % v->bv || v->bt % v->bv || v->gx % cv || v->gx % ov || v->bt % (v->gx / cv) ||
+        v->bc % (v->gx / ov))
+        return -1;
+    return 0;
+}
+
 static int parse_variant(const char *s, struct variant *v)
 {
     char buf[32];
     memset(v, 0, sizeof *v);
+    if (strncmp(s, "rect", 4) == 0)
+        return parse_rect(s + 4, v);
     if (s[0] == 'r') {
         char *end;
         v->reg = 1;
@@ -189,10 +234,12 @@ static int parse_variant(const char *s, struct variant *v)
  * larger tiles, more bytes in flight per work-item, and the plain tile. */
 static const char *const probe_float[] = {
     "32x8v1", "64x16v4", "64x8v4", "64x4v4", "32x8v4", "r4g8x32", "r4g4x64", "r2g8x32",
-    "64x4v4l", "64x8v4l", "64x4v4k2", "64x8v4k2", NULL};
+    "64x4v4l", "64x8v4l", "64x4v4k2", "64x8v4k2", "rect128x32v4w256", "rect256x32v4w256",
+    "rect256x16v4w256", NULL};
 static const char *const probe_double[] = {
     "32x8v1", "32x16v2", "64x8v2", "64x16v2", "32x8v2", "r2g8x32", "r2g4x64",
-    "64x8v2l", "64x16v2l", "32x8v2k2", "32x4v2k4", NULL};
+    "64x8v2l", "64x16v2l", "32x8v2k2", "32x4v2k4", "rect128x32v2w256", "rect128x16v2w256",
+    NULL};
 
 /* Within the device's work-group and local-memory limits? */
 static int variant_fits(const struct clb_env *env, const struct transpose *st,
@@ -200,6 +247,8 @@ static int variant_fits(const struct clb_env *env, const struct transpose *st,
 {
     if (v->reg)
         return tile_fits(env, 0, 1, v->gx, v->gy, st->esize, why, n);
+    if (v->rect)
+        return local_fits(env, (size_t)v->bt * (size_t)(v->bc + 1) * st->esize, v->gx, 1, why, n);
     /* the loads-first form with several tiles alternates two local tiles */
     return tile_fits(env, v->bt, v->bk > 1 ? 2 : 1, v->bt / v->bv, v->br, st->esize, why, n);
 }
@@ -231,13 +280,16 @@ static int build_best(struct clb_env *env, struct clb_group *g, struct transpose
     char opts[192];
     const struct variant *v = &st->best[i];
     base_defines(g, st, opts, sizeof opts);
-    if (v->reg)
+    if (v->rect)
+        clb_appendf(opts, sizeof opts, " -DRT=%ld -DCT=%ld -DRV=%ld -DRWG=%ld", v->bt, v->bc,
+                    v->bv, v->gx);
+    else if (v->reg)
         clb_appendf(opts, sizeof opts, " -DRB=%ld -DRGX=%ld -DRGY=%ld", v->bv, v->gx, v->gy);
     else
         clb_appendf(opts, sizeof opts, " -DBT=%ld -DBV=%ld -DBR=%ld", v->bt, v->bv, v->br);
-    if (!v->reg && v->bk)
+    if (!v->reg && !v->rect && v->bk)
         clb_appendf(opts, sizeof opts, " -DBK=%ld", v->bk);
-    const char *name = v->reg ? "best_reg" : v->bk ? "best_pipe" : "best";
+    const char *name = v->rect ? "best_rect" : v->reg ? "best_reg" : v->bk ? "best_pipe" : "best";
     return clb_kernel(env->dev, "transpose", opts, name, &st->kbest[i]);
 }
 
@@ -251,6 +303,11 @@ static void geometry(const struct transpose *st, int k, const struct variant *v,
         c->dims = 1;
         c->local[0] = PER_ROW_LOCAL;
         c->global[0] = (st->n + PER_ROW_LOCAL - 1) / PER_ROW_LOCAL * PER_ROW_LOCAL;
+    } else if (v && v->rect) {
+        c->local[0] = (size_t)v->gx;
+        c->local[1] = 1;
+        c->global[0] = (st->m + (size_t)v->bc - 1) / (size_t)v->bc * c->local[0];
+        c->global[1] = (st->n + (size_t)v->bt - 1) / (size_t)v->bt;
     } else if (v && v->reg) {
         size_t bx = st->m / (size_t)v->bv, by = st->n / (size_t)v->bv;
         c->local[0] = (size_t)v->gx;
@@ -323,7 +380,9 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
                 clb_seterr("transpose: bad best variant '%s' (accepted: up to %d of TxRvV, T a "
                            "multiple of R and V, V 1, 2 or 4, optional suffix l or kK with K 2 "
                            "to %d, e.g. 64x16v4, 64x4v4l, 64x4v4k2; or rVgXxY, V 2 or 4, e.g. "
-                           "r4g8x32)", list[i], MAX_VARIANTS, MAX_BK);
+                           "r4g8x32; or rectRxCvVwW, R, C <= 256 multiples of V, W a multiple "
+                           "of C/V and of R/V that divides R*C/V, e.g. rect128x32v4w256)",
+                           list[i], MAX_VARIANTS, MAX_BK);
                 free(list);
                 return CLB_EUSAGE;
             }
@@ -357,7 +416,9 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
             return rc;
         char name[48];
         variant_name(&all[i], name, sizeof name);
-        clb_appendf(note, nn, " %s:%.1f", name, 2.0 * (double)(st->n * st->m * st->esize) / t / 1e9);
+        /* whole GB/s from 100 up: the 15 candidates' note must fit a case note (255 characters) */
+        double gbps = 2.0 * (double)(st->n * st->m * st->esize) / t / 1e9;
+        clb_appendf(note, nn, gbps >= 100 ? " %s:%.0f" : " %s:%.1f", name, gbps);
         if (t < best_t) {
             best_t = t;
             best_i = i;

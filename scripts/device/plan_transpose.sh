@@ -9,7 +9,7 @@ $CB run stream,transpose -d $GPU -t float,double -o $OUT/h100.csv
 $CB run transpose -d $GPU -t float,double -s 1024x1024 -n 3 --warmup 1 \
   --param kernels=copy,serial,per_row,naive -o $OUT/h100.csv
 $CB run transpose -d $GPU -t float -s 8192x8192 --param kernels=copy,best \
-  --param best=32x8v1,64x16v4,64x8v4,64x4v4,32x8v4,r4g8x32,r4g4x64,r2g8x32,64x4v4l,64x8v4l,64x4v4k2,64x8v4k2 -o $OUT/h100.csv
+  --param best=32x8v1,64x16v4,64x8v4,64x4v4,32x8v4,r4g8x32,r4g4x64,r2g8x32,64x4v4l,64x8v4l,64x4v4k2,64x8v4k2,rect128x32v4w256,rect256x32v4w256,rect256x16v4w256 -o $OUT/h100.csv
 $CB run transpose -d $GPU -t double -s 8192x8192 --param kernels=copy,best \
-  --param best=32x8v1,32x16v2,64x8v2,64x16v2,32x8v2,r2g8x32,r2g4x64,64x8v2l,64x16v2l,32x8v2k2,32x4v2k4 -o $OUT/h100.csv
+  --param best=32x8v1,32x16v2,64x8v2,64x16v2,32x8v2,r2g8x32,r2g4x64,64x8v2l,64x16v2l,32x8v2k2,32x4v2k4,rect128x32v2w256,rect128x16v2w256 -o $OUT/h100.csv
 $CB run stream,transpose -d $CPU -t float,double -n 5 -o $OUT/pocl16.csv

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # transpose on PoCL: every kernel and type validated at --quick sizes, odd
 # shapes, the size cap of serial, of_copy in detail, the tile from the
-# profile, the loads-first best variants, broken kernels caught by
+# profile, the loads-first and rectangular best variants, broken kernels caught by
 # validation, and bad input refused.
 source "$(dirname "$0")/lib.sh"
 set -e
@@ -69,6 +69,25 @@ lo = {r["params"]: r["local_size"] for r in rows}
 assert lo["best=64x8v4k2"] == "16x8" and lo["best=32x4v2k4"] == "16x4", lo
 PY
 
+# The rectangular form rectRxCvVwW (the probe's candidates and a scalar one):
+# exact at the quick size, with partial tiles on both edges (1000x3000,
+# 100x196: the tile taller than the matrix), vectors skipped on 4097x33.
+expect_status 0 "rectangular best variants" run transpose -d cpu -s 256x256,1000x3000,100x196,4097x33 \
+  -t float,double -n 1 --warmup 0 --param kernels=best \
+  --param best=rect128x32v4w256,rect256x16v4w256,rect128x32v2w256,rect128x16v2w256,rect64x8v1w64 -o rect.csv
+python3 - rect.csv <<'PY' && pass "rectangular variants ok (vectors skipped on 4097x33)" || fail "rectangular variants"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4 * 2 * 5, len(rows)
+for r in rows:
+    if r["size"] == "4097x33" and r["params"] != "best=rect64x8v1w64":
+        assert r["status"] == "skipped" and "multiples of" in r["detail"], r
+    else:
+        assert r["status"] == "ok", r
+lo = {r["params"]: r["local_size"] for r in rows}
+assert lo["best=rect128x32v4w256"] == "256x1" and lo["best=rect64x8v1w64"] == "64x1", lo
+PY
+
 # transpose.tile from the profile
 mkdir -p prof
 cp "$CLBENCH_SRC/platforms/pocl_cpu.ini" prof/
@@ -108,6 +127,20 @@ expect_status 1 "a broken best_pipe fails validation" run transpose -d cpu --ker
 [ "$(csv_col broken2.csv status)" = failed ] && grep -q "elements wrong" broken2.csv && pass "failed best_pipe row" ||
   fail "no failed row in broken2.csv"
 
+# Validation catches a rectangular best that reads the wrong rows (rows
+# per pass taken as 1).
+python3 - kdir/transpose.cl <<'PY'
+import sys
+p = sys.argv[1]; s = open(p).read()
+old = "const IDX row = row0 + rr + k * RRP;"
+assert old in s
+open(p, "w").write(s.replace(old, "const IDX row = row0 + rr + k;"))
+PY
+expect_status 1 "a broken best_rect fails validation" run transpose -d cpu --kernel-dir kdir -s 256x64 -n 1 \
+  --param kernels=best --param best=rect128x32v4w256 -o broken3.csv
+[ "$(csv_col broken3.csv status)" = failed ] && grep -q "elements wrong" broken3.csv && pass "failed best_rect row" ||
+  fail "no failed row in broken3.csv"
+
 # A size no device or host can hold is skipped with the reason, never run.
 expect_status 0 "huge size skipped" run transpose -d cpu -q -s 4294967296x1073741824,100000x100000 -t double -o huge.csv
 [ "$(csv_col huge.csv status | sort -u)" = skipped ] && pass "huge sizes: skipped rows" || fail "huge sizes not skipped"
@@ -124,6 +157,8 @@ expect_error 2 "bad best variant '64x4v4k9'" "tiles per work-group above 8" run 
 expect_error 2 "bad best variant '64x4v4lk2'" "bad suffix" run transpose -d cpu --quick -q --param best=64x4v4lk2 -o bad.csv
 expect_error 2 "best variant 1024x1v4k2 too large: needs 8396800 bytes of local memory" "two local tiles above local memory" run transpose -d cpu --quick -q --param best=1024x1v4k2 -o bad.csv
 expect_error 2 "best variant r4g2048x2048 too large" "register variant too large" run transpose -d cpu --quick -q --param best=r4g2048x2048 -o bad.csv
+expect_error 2 "bad best variant 'rect128x30v4w256'" "rectangular tile not a multiple of V" run transpose -d cpu --quick -q --param best=rect128x30v4w256 -o bad.csv
+expect_error 2 "best variant rect256x256v1w65536 too large: needs a 65536x1 work-group" "rectangular work-group above the device's" run transpose -d cpu --quick -q --param best=rect256x256v1w65536 -o bad.csv
 expect_error 2 "unknown kernel in 'copy,nave'" "unknown kernel" run transpose -d cpu --quick -q --param kernels=copy,nave -o bad.csv
 expect_error 2 "serial_max" "bad cap" run transpose -d cpu --quick -q --param serial_max=-3 -o bad.csv
 finish
