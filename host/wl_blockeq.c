@@ -206,19 +206,13 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = tile_shape(env, g->dtype, st)) || (rc = check_geometry(g, st, use[RECIP])))
         return rc;
     st->bytes = st->n1 * st->n2 * st->esize;
-    if ((rc = clb_fits(env->dev, st->bytes, 2 * st->bytes)))
-        return rc;
-    st->in = clb_xmalloc(st->bytes);
-    st->out = clb_xmalloc(st->bytes);
-    if (!st->in || !st->out)
-        return CLB_ESYS;
-    if (st->esize == 8)
-        clb_fill_f64((double *)st->in, st->bytes / 8, 21);
-    else
-        clb_fill_f32((float *)st->in, st->bytes / 4, 21);
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->bytes, &st->din)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, st->bytes, &st->dout)) ||
-        (rc = clb_write(env->dev, st->din, st->in, st->bytes)))
+    struct clb_inout io;
+    rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY, &io);
+    st->in = io.in;
+    st->out = io.out;
+    st->din = io.din;
+    st->dout = io.dout;
+    if (rc)
         return rc;
 
     char opts[160];

@@ -129,19 +129,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
     }
     st->chunk = st->rows * ROW_BYTES;
     st->buf_bytes = st->groups * (st->chunk + st->dmax);
-    if ((rc = clb_fits(env->dev, st->buf_bytes, 2 * st->buf_bytes)))
-        return rc;
-    st->in = clb_xmalloc(st->buf_bytes);
-    st->out = clb_xmalloc(st->buf_bytes);
-    if (!st->in || !st->out)
-        return CLB_ESYS;
-    if (st->esize == 8)
-        clb_fill_f64((double *)st->in, st->buf_bytes / 8, 31);
-    else
-        clb_fill_f32((float *)st->in, st->buf_bytes / 4, 31);
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->buf_bytes, &st->din)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, st->buf_bytes, &st->dout)) ||
-        (rc = clb_write(env->dev, st->din, st->in, st->buf_bytes)))
+    struct clb_inout io;
+    rc = clb_inout_setup(env, st->buf_bytes, st->buf_bytes, st->esize == 8, 31, CL_MEM_WRITE_ONLY,
+                         &io);
+    st->in = io.in;
+    st->out = io.out;
+    st->din = io.din;
+    st->dout = io.dout;
+    if (rc)
         return rc;
 
     /* 64 bytes in flight per work-item per row pass. */

@@ -165,20 +165,15 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if ((rc = parse_tiles(env, tiles, &ntiles)))
         return rc;
     st->bytes = st->n1 * st->n2 * st->esize;
-    if ((rc = clb_fits(env->dev, st->bytes, 2 * st->bytes)))
-        return rc;
-    st->in = clb_xmalloc(st->bytes);
-    st->out = clb_xmalloc(st->bytes);
-    if (!st->in || !st->out)
-        return CLB_ESYS;
     /* Random floats or doubles over every byte (float3_aligned's padding too). */
-    if (strcmp(g->dtype, "double") == 0)
-        clb_fill_f64((double *)st->in, st->bytes / 8, 11);
-    else
-        clb_fill_f32((float *)st->in, st->bytes / 4, 11);
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->bytes, &st->din)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, st->bytes, &st->dout)) ||
-        (rc = clb_write(env->dev, st->din, st->in, st->bytes)))
+    struct clb_inout io;
+    rc = clb_inout_setup(env, st->bytes, st->bytes, strcmp(g->dtype, "double") == 0, 11,
+                         CL_MEM_WRITE_ONLY, &io);
+    st->in = io.in;
+    st->out = io.out;
+    st->din = io.din;
+    st->dout = io.dout;
+    if (rc)
         return rc;
     for (int i = 0; i < ntiles; i++)
         if ((rc = add_cases(env, g, st, &tiles[i], i)))

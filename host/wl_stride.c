@@ -176,19 +176,13 @@ static int setup(struct clb_env *env, struct clb_group *g)
     }
 
     size_t out_bytes = st->n * st->esize, in_bytes = (st->n + st->pad) * st->esize;
-    if ((rc = clb_fits(env->dev, in_bytes, in_bytes + out_bytes)))
-        return rc;
-    st->in = clb_xmalloc(in_bytes);
-    st->out = clb_xmalloc(out_bytes);
-    if (!st->in || !st->out)
-        return CLB_ESYS;
-    if (st->esize == 8)
-        clb_fill_f64(st->in, st->n + st->pad, 11);
-    else
-        clb_fill_f32(st->in, st->n + st->pad, 11);
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, in_bytes, &st->din)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, out_bytes, &st->dout)) ||
-        (rc = clb_write(env->dev, st->din, st->in, in_bytes)))
+    struct clb_inout io;
+    rc = clb_inout_setup(env, in_bytes, out_bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &io);
+    st->in = io.in;
+    st->out = io.out;
+    st->din = io.din;
+    st->dout = io.dout;
+    if (rc)
         return rc;
     if (want[GATHER]) {
         st->gbase = clb_xmalloc(st->groups * sizeof *st->gbase);

@@ -531,19 +531,13 @@ static int setup(struct clb_env *env, struct clb_group *g)
     /* 32-bit indices while every index (tiles overhang by < 256) fits */
     st->wide = (double)(st->n + 256) * (double)(st->m + 256) >= 4294967296.0;
 
-    if ((rc = clb_fits(env->dev, bytes, 2 * bytes)))
-        return rc;
-    st->in = clb_xmalloc(bytes);
-    st->out = clb_xmalloc(bytes);
-    if (!st->in || !st->out)
-        return CLB_ESYS;
-    if (st->esize == 8)
-        clb_fill_f64(st->in, elems, 11);
-    else
-        clb_fill_f32(st->in, elems, 11);
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->din)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, bytes, &st->dout)) ||
-        (rc = clb_write(env->dev, st->din, st->in, bytes)))
+    struct clb_inout io;
+    rc = clb_inout_setup(env, bytes, bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &io);
+    st->in = io.in;
+    st->out = io.out;
+    st->din = io.din;
+    st->dout = io.dout;
+    if (rc)
         return rc;
 
     char opts[192];

@@ -160,3 +160,25 @@ long clb_mismatches(const unsigned char *got, const unsigned char *want, size_t 
     *first = lo;
     return bad;
 }
+
+int clb_inout_setup(struct clb_env *env, size_t in_bytes, size_t out_bytes, int dbl,
+                    unsigned long long seed, cl_mem_flags out_flags, struct clb_inout *io)
+{
+    memset(io, 0, sizeof *io);
+    size_t largest = in_bytes > out_bytes ? in_bytes : out_bytes;
+    int rc = clb_fits(env->dev, largest, in_bytes + out_bytes);
+    if (rc)
+        return rc;
+    io->in = clb_xmalloc(in_bytes);
+    io->out = clb_xmalloc(out_bytes);
+    if (!io->in || !io->out)
+        return CLB_ESYS;
+    if (dbl)
+        clb_fill_f64(io->in, in_bytes / 8, seed);
+    else
+        clb_fill_f32(io->in, in_bytes / 4, seed);
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, in_bytes, &io->din)) ||
+        (rc = clb_buffer(env->dev, out_flags, out_bytes, &io->dout)))
+        return rc;
+    return clb_write(env->dev, io->din, io->in, in_bytes);
+}

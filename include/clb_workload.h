@@ -125,6 +125,19 @@ void clb_dtype_defines(const char *dtype, char *out, size_t n);
 /* Skip reason if the device cannot run the type (fp64), else NULL. */
 const char *clb_dtype_unsupported(const struct clb_env *env, const char *dtype);
 
+/* The set-up every copy-like workload shares: an input of in_bytes filled
+ * with random floats (or doubles when dbl) over every byte, an output of
+ * out_bytes, both on the host and on the device (output with out_flags), the
+ * input uploaded. Whatever was made is in *io even on failure, so the
+ * workload's teardown releases it. Refused (CLB_SKIP) when the buffers do
+ * not fit the device. */
+struct clb_inout {
+    void *in, *out;
+    cl_mem din, dout;
+};
+int clb_inout_setup(struct clb_env *env, size_t in_bytes, size_t out_bytes, int dbl,
+                    unsigned long long seed, cl_mem_flags out_flags, struct clb_inout *io);
+
 /* Exact check of n elements laid out every `stride` bytes: counts the
  * elements whose first `cmp` bytes differ (OpenMP), and the first such
  * index in *first (-1 if none). */
