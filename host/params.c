@@ -99,7 +99,8 @@ static int parse_long(const char *s, const char *end, long *out)
     tmp[n] = 0;
     size_t v;
     if (tmp[0] == '-') {
-        if (clb_parse_count(tmp + 1, &v) != CLB_OK)
+        /* LONG_MIN itself is refused too: its magnitude is not a long. */
+        if (clb_parse_count(tmp + 1, &v) != CLB_OK || v > (size_t)LONG_MAX)
             return -1;
         *out = -(long)v;
         return 0;
@@ -144,7 +145,7 @@ int clb_parse_int_list(const char *s, long lo, long hi, long *out, int max, char
                 goto bad;
             b = a;
         }
-        for (long v = a; v <= b; v = geometric ? v * step : v + step) {
+        for (long v = a;; v = geometric ? v * step : v + step) {
             if (v < lo || v > hi) {
                 snprintf(err, errlen, "value %ld in '%s' is out of range (accepted: %ld..%ld)", v, s,
                          lo, hi);
@@ -155,7 +156,8 @@ int clb_parse_int_list(const char *s, long lo, long hi, long *out, int max, char
                 return -1;
             }
             out[n++] = v;
-            if (v == b)
+            /* Stop before a step that would pass b: it could also overflow a long. */
+            if (geometric ? v > b / step : (unsigned long)b - (unsigned long)v < (unsigned long)step)
                 break;
         }
         p = *e ? e + 1 : e;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +312,23 @@ static int get_num(struct reader *rd, int col, double *out)
     return 0;
 }
 
+/* warmup and reps are counts: a whole number that fits an int, or empty
+ * (-1). Anything else is a corrupt row, not a value to convert. */
+static int to_count(struct reader *rd, int col, double v, int *out)
+{
+    if (isnan(v)) {
+        *out = -1;
+        return 0;
+    }
+    if (!(v >= 0 && v <= INT_MAX) || v != floor(v)) {
+        clb_seterr("%s:%ld: column %s is not a count: '%s'", rd->path, rd->record, columns[col],
+                   rd->fields[col]);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
 static void fill_row(struct reader *rd, struct clb_row *r)
 {
     char **f = rd->fields;
@@ -333,8 +351,10 @@ static void fill_row(struct reader *rd, struct clb_row *r)
             rd->rc = CLB_EUSAGE;
             return;
         }
-    r->warmup = isnan(w) ? -1 : (int)w;
-    r->reps = isnan(reps) ? -1 : (int)reps;
+    if (to_count(rd, 15, w, &r->warmup) || to_count(rd, 16, reps, &r->reps)) {
+        rd->rc = CLB_EUSAGE;
+        return;
+    }
     clb_strlcpy(r->status, f[29], sizeof r->status);
     clb_strlcpy(r->detail, f[30], sizeof r->detail);
 }

@@ -34,26 +34,6 @@ static const struct clb_param_def params[] = {
     {"local", "256", "work-items per work-group (capped at the device's maximum)"},
     {0, 0, 0}};
 
-static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
-{
-    if (env->quick) { /* 4 chunks of 16 rows on PoCL's 2 CUs */
-        snprintf(out, n, "%d", 1 << 18);
-        return;
-    }
-    /* Elements copied in all: in + out >= 8x the last-level cache and
-     * 256 MiB on GPUs, 64 MiB elsewhere, within the allocation limits. */
-    size_t es = clb_dtype_size(dtype);
-    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
-    size_t want = clb_beyond_cache(env, gpu ? (256u << 20) : (64u << 20)) / 2;
-    size_t cap = clb_max_buffer(env, 2) / 2; /* room for the gaps */
-    size_t elems = 1u << 16;
-    while (elems * es < want)
-        elems *= 2;
-    while (elems > (1u << 16) && elems * es > cap)
-        elems /= 2;
-    snprintf(out, n, "%zu", elems);
-}
-
 static int one_long(const struct clb_env *env, const char *key, long lo, long hi, long *v)
 {
     int n;
@@ -68,15 +48,47 @@ static int one_long(const struct clb_env *env, const char *key, long lo, long hi
     return rc;
 }
 
+/* Enough groups to fill the device: 4 per CU on GPUs (with the barrier per
+ * slice, 2 of 256 work-items leave an SM short of loads in flight), 2 per CU
+ * elsewhere; --param groups or the profile's camping.groups replace it. */
+static long default_groups(const struct clb_env *env)
+{
+    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
+    return (gpu ? 4L : 2L) * (long)env->info->compute_units;
+}
+
+static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+{
+    size_t es = clb_dtype_size(dtype);
+    if (env->quick) {
+        /* At least 4 rows per group, whatever the group count (528 on an
+         * H100), and no less than 2^18 elements (16 rows each on PoCL's 4
+         * groups). A bad groups value is reported later, by setup. */
+        long groups = default_groups(env);
+        if (clb_param(env, "groups")[0] && one_long(env, "groups", 1, 1L << 20, &groups))
+            groups = 1;
+        size_t elems = (size_t)groups * 4 * (ROW_BYTES / es);
+        snprintf(out, n, "%zu", elems > (1u << 18) ? elems : (size_t)1 << 18);
+        return;
+    }
+    /* Elements copied in all: in + out >= 8x the last-level cache and
+     * 256 MiB on GPUs, 64 MiB elsewhere, within the allocation limits. */
+    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
+    size_t want = clb_beyond_cache(env, gpu ? (256u << 20) : (64u << 20)) / 2;
+    size_t cap = clb_max_buffer(env, 2) / 2; /* room for the gaps */
+    size_t elems = 1u << 16;
+    while (elems * es < want)
+        elems *= 2;
+    while (elems > (1u << 16) && elems * es > cap)
+        elems /= 2;
+    snprintf(out, n, "%zu", elems);
+}
+
 /* Parameters into the state; the distance list's step in *base. */
 static int read_params(const struct clb_env *env, struct camping *st, const char *dtype,
                        long *base)
 {
-    /* Enough groups to fill the device: 4 per CU on GPUs (with the barrier
-     * per slice, 2 of 256 work-items leave an SM short of loads in flight),
-     * 2 per CU elsewhere. */
-    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
-    long dmax, groups = (gpu ? 4L : 2L) * (long)env->info->compute_units, local;
+    long dmax, groups = default_groups(env), local;
     int rc;
     if ((rc = one_long(env, "base", 1, 1L << 20, base)) ||
         (rc = one_long(env, "max_distance", 0, 1L << 26, &dmax)) ||

@@ -1,5 +1,7 @@
 /* libFuzzer: the option, size and parameter parsers. The first byte picks
  * the parser and its arguments; the rest is the text. */
+#include <limits.h>
+
 #include "clb_params.h"
 #include "clbench.h"
 #include "fuzz_common.h"
@@ -27,6 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 2: {
         long out[64];
         long lo = (sel & 0x20) ? -1000 : 0, hi = (sel & 0x40) ? 1000000000L : 64;
+        if (sel & 0x80) { /* the whole range of a long: overflow at both ends */
+            lo = LONG_MIN;
+            hi = LONG_MAX;
+        }
         clb_parse_int_list(s, lo, hi, out, 1 + (int)((sel / 5) % 64), err, sizeof err);
         break;
     }

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,27 @@ static void int_lists(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         assert_int_equal(clb_parse_int_list(bad[i], 0, 100, v, 64, err, sizeof err), -1);
     assert_int_equal(clb_parse_int_list("1..100", 0, 100, v, 8, err, sizeof err), -1);
+}
+
+/* Values at the ends of a long: the fuzzer once found -2^63 negated and a
+ * step past LONG_MAX; both must be refused or stop cleanly, with no overflow. */
+static void int_list_extremes(void **state)
+{
+    (void)state;
+    long v[64];
+    char err[256];
+    assert_int_equal(clb_parse_int_list("-8^21", LONG_MIN, LONG_MAX, v, 64, err, sizeof err), -1);
+    assert_int_equal(clb_parse_int_list("-2^62", LONG_MIN, LONG_MAX, v, 64, err, sizeof err), 1);
+    assert_true(v[0] == -(1L << 62));
+    assert_int_equal(clb_parse_int_list("1..9223372036854775807:9223372036854775807", LONG_MIN,
+                                        LONG_MAX, v, 64, err, sizeof err), 1);
+    assert_int_equal(clb_parse_int_list("2..2^62:*2^62", LONG_MIN, LONG_MAX, v, 64, err,
+                                        sizeof err), 1);
+    assert_int_equal(clb_parse_int_list("-9223372036854775807..9223372036854775807:2^62",
+                                        LONG_MIN, LONG_MAX, v, 64, err, sizeof err), 4);
+    assert_true(v[3] == (1L << 62) + 1);
+    assert_int_equal(clb_parse_int_list("-3..-1", -10, 10, v, 64, err, sizeof err), 3);
+    assert_int_equal(v[2], -1);
 }
 
 static void kvlist(void **state)
@@ -142,7 +164,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(counts),       cmocka_unit_test(dims),
-        cmocka_unit_test(int_lists),    cmocka_unit_test(kvlist),
+        cmocka_unit_test(int_lists), cmocka_unit_test(int_list_extremes),    cmocka_unit_test(kvlist),
         cmocka_unit_test(device_specs), cmocka_unit_test(slugs_and_lists)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -161,6 +161,19 @@ static void reader_errors(void **state)
     assert_non_null(strstr(clb_lasterr(), "gbps"));
     assert_non_null(strstr(clb_lasterr(), ":2:"));
 
+    /* warmup and reps must be whole counts that fit an int (the fuzzer once
+     * found 2.1e12 converted to int) */
+    const char *counts[] = {"2.1e12", "-1", "1.5", "inf"};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        path_in(path, sizeof path, "count.csv");
+        snprintf(text, sizeof text,
+                 "%s\nr,t,h,p,d,gpu,drv,prof,stream,copy,float,1,,,,3,%s,100,0,1,1,1,1,0,1,1,,,,ok,\n",
+                 CLB_CSV_HEADER, counts[i]);
+        write_text(path, text);
+        assert_int_equal(clb_results_read(path, &rows, &n), CLB_EUSAGE);
+        assert_non_null(strstr(clb_lasterr(), "reps is not a count"));
+    }
+
     path_in(path, sizeof path, "short.csv");
     snprintf(text, sizeof text, "%s\nr,t,h\n", CLB_CSV_HEADER);
     write_text(path, text);
