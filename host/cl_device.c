@@ -157,7 +157,8 @@ int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec)
             memcpy(pbuf, spec, plen);
             pbuf[plen] = 0;
             if (all_digits(pbuf)) {
-                int p = atoi(pbuf), d = atoi(colon + 1);
+                /* strtol saturates where atoi would overflow */
+                long p = strtol(pbuf, NULL, 10), d = strtol(colon + 1, NULL, 10);
                 for (int i = 0; i < n; i++)
                     if (devs[i].pidx == p && devs[i].didx == d)
                         return i;

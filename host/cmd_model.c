@@ -292,6 +292,13 @@ static int run_blockeq_sim(struct mopts *o)
         rc = param_num(o, keys[i], &d[i], 1);
     if (rc)
         return rc;
+    /* The first three are counts the simulation takes as ints. */
+    for (int i = 0; i < 3; i++)
+        if (d[i] < 1 || d[i] > 1e6 || d[i] != floor(d[i])) {
+            clb_seterr("model blockeq --sim: parameter %s = %g is not a whole number in 1..1000000",
+                       keys[i], d[i]);
+            return CLB_EUSAGE;
+        }
     char buf[64], err[256];
     const char *origin;
     long blocks[64];

@@ -237,12 +237,20 @@ int clb_writer_put(struct clb_writer *w, const struct clb_row *r)
     if (!line)
         return CLB_ESYS;
     lock(w->fd, LOCK_EX);
+    /* Where the file ends under the lock: a write cut short (a full disk, a
+     * file-size limit) is cut back to here, so the file still ends with its
+     * last whole row and parses. */
+    off_t end = lseek(w->fd, 0, SEEK_END);
     int bad = write_all(w->fd, line, strlen(line));
-    int saved = errno;
+    int saved = errno, cut = 0;
+    if (bad && end >= 0)
+        cut = ftruncate(w->fd, end) == 0;
     lock(w->fd, LOCK_UN);
     free(line);
     if (bad) {
-        clb_seterr("cannot append to results file '%s': %s", w->path, strerror(saved));
+        clb_seterr("cannot append to results file '%s': %s (%s)", w->path, strerror(saved),
+                   cut ? "the file ends with the last row written whole"
+                       : "the last row in the file may be incomplete");
         return CLB_ESYS;
     }
     return CLB_OK;

@@ -57,6 +57,8 @@ expect_error 2 "missing MODEL" "no model" model
 expect_error 2 "unknown model 'roof'" "unknown model" model roof
 expect_error 2 "unknown option '--bogus'" "unknown option" model blockeq --bogus
 expect_error 2 "needs a value" "option without value" model blockeq --profile
+expect_error 2 "halfwarps = 1e\\+30 is not a whole number" "sim count too large for an int" model blockeq --sim -p tesla_c1060 --param halfwarps=1e30
+expect_error 2 "sms = 0.5 is not a whole number" "sim count not whole" model blockeq --sim -p tesla_c1060 --param sms=0.5
 expect_error 2 "unknown profile 'tesla_c1070'" "unknown profile" model blockeq -p tesla_c1070
 expect_error 2 "unknown parameter 'index'" "unknown --param key" model blockeq -p tesla_c1060 --param index=3
 expect_error 2 "not KEY=VALUE" "--param without =" model blockeq -p tesla_c1060 --param index_cycles

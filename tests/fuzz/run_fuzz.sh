@@ -31,7 +31,9 @@ for name in results profile params; do
   if [ -n "${FUZZ_SECONDS:-}" ]; then
     limit=(-max_total_time="$FUZZ_SECONDS") what="for ${FUZZ_SECONDS}s"
   else
-    limit=(-runs="${FUZZ_RUNS:-${runs[$name]}}") what="${FUZZ_RUNS:-${runs[$name]}} inputs"
+    # a time cap too, for a slow machine: it can only cut the same sequence short
+    limit=(-runs="${FUZZ_RUNS:-${runs[$name]}}" -max_total_time=60)
+    what="${FUZZ_RUNS:-${runs[$name]}} inputs (at most 60 s)"
   fi
   echo "== fuzz_$name, $what, seed $seed"
   if ! "$bld/tests/fuzz/fuzz_$name" "${limit[@]}" -seed="$seed" -timeout=10 -rss_limit_mb=2048 \
