@@ -24,6 +24,8 @@ static const struct clb_param_def params[] = {
     {"ilp", "1", "vectors per work-item, loaded before the first store: 1,2,4,8 or a list"},
     {"local", "", "work-group size or a list (0 = the driver chooses; default 256 on GPUs, "
                   "the driver's choice on CPUs)"},
+    {"driver_copy", "0", "1 = also time the driver's own device copy (clEnqueueCopyBuffer a -> c): "
+                         "row copy_driver, a reference for the copy kernel"},
     {0, 0, 0}};
 
 /* 1,2,4,8 -> 0,1,2,3 */
@@ -155,6 +157,26 @@ static int add_case(struct clb_group *g, const struct stream *st, int k, struct 
     return CLB_OK;
 }
 
+/* The driver's own copy of a into c: what the copy kernel is measured
+ * against. No ND-range of ours (dims 0, vec 0 marks it); the model and the
+ * cache note the core gives kernels are set here. */
+static int add_driver_copy(struct clb_env *env, struct clb_group *g, const struct stream *st)
+{
+    struct clb_case *c = clb_case_add(g, "copy_driver", "clEnqueueCopyBuffer");
+    if (!c)
+        return CLB_ESYS;
+    double bytes = (double)(st->n * st->esize);
+    c->iarg[0] = COPY;
+    c->bytes = 2.0 * bytes;
+    c->footprint = 2.0 * bytes;
+    c->model = env->profile->peak_bandwidth_gbs;
+    size_t llc = clb_llc_bytes(env);
+    if (llc && c->footprint < 4.0 * (double)llc)
+        clb_case_note(c, "cache_resident (%.3g MB < 4 x %.3g MB cache)", c->footprint / 1e6,
+                      llc / 1e6);
+    return CLB_OK;
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct stream *st = calloc(1, sizeof *st);
@@ -166,8 +188,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->n = g->size.total;
     size_t bytes = st->n * st->esize;
 
-    long vecs[8], ilps[8], locals[16];
-    int nvec = 0, nilp, nloc = 1, rc;
+    long vecs[8], ilps[8], locals[16], driver_copy;
+    int nvec = 0, nilp, nloc = 1, ndc, rc;
+    if ((rc = clb_param_ints(env, "driver_copy", 0, 1, &driver_copy, 1, &ndc)))
+        return rc;
     if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, vecs, 8, &nvec)))
         return rc;
     if ((rc = clb_param_ints(env, "ilp", 1, 8, ilps, 8, &nilp)))
@@ -223,7 +247,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
                                        note)))
                         return rc;
         }
-    return CLB_OK;
+    return driver_copy ? add_driver_copy(env, g, st) : CLB_OK;
 }
 
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
@@ -235,8 +259,15 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
+    struct stream *st = g->state;
+    if (c->iarg[1] == 0) { /* copy_driver */
+        CLB_CHECK(clEnqueueCopyBuffer(env->dev->queue, st->da, st->dc, 0, 0, st->n * st->esize, 0,
+                                      NULL, &s->first),
+                  "clEnqueueCopyBuffer");
+        return CLB_OK;
+    }
     struct shape sh = {c->iarg[1], c->iarg[2], (size_t)c->iarg[3]};
-    return launch(env, g->state, (int)c->iarg[0], &sh, &s->first);
+    return launch(env, st, (int)c->iarg[0], &sh, &s->first);
 }
 
 /* Copy and scale and add are exact (one rounding at most, the same on host

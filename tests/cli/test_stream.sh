@@ -9,6 +9,10 @@ expect_status 0 "stream vec sweep, odd size" run stream --quick -d cpu -t float 
 n=$(csv_col odd.csv params | sort -u | wc -l)
 [ "$n" -eq 4 ] && pass "four vector widths" || fail "expected 4 vec values, got $n"
 expect_rows odd.csv stream copy,scale,add,triad float
+# the driver's own copy as a reference row, validated like copy; bad values refused
+expect_status 0 "driver_copy=1" run stream --quick -d cpu -n 2 --warmup 1 --param driver_copy=1 -o dc.csv
+expect_rows dc.csv stream copy,scale,add,triad,copy_driver float,double
+expect_error 2 "driver_copy: value 2" "driver_copy=2 refused" run stream --quick -q -d cpu --param driver_copy=2 -o bad.csv
 # appending keeps one header
 expect_status 0 "append" run stream --quick -d cpu -t double -n 2 -o out.csv
 h=$(grep -c '^run_id,' out.csv)
