@@ -33,7 +33,7 @@ struct clb_devinfo {
     char driver[64];
     char version[128];            /* CL_DEVICE_VERSION */
     cl_device_type type;
-    const char *type_name;        /* "gpu", "cpu", "accelerator", "other" */
+    const char *type_name;        /* "gpu", "cpu", "accelerator", "emulator", "custom", "other" */
     cl_uint compute_units;
     cl_uint clock_mhz;
     cl_ulong global_mem;

@@ -28,6 +28,7 @@ struct clb_kvlist {
     size_t n;
 };
 int clb_kvlist_add(struct clb_kvlist *l, const char *kv); /* CLB_EUSAGE if no '=' */
+int clb_kvlist_add_pair(struct clb_kvlist *l, const char *key, const char *value);
 const char *clb_kvlist_get(const struct clb_kvlist *l, const char *key);
 void clb_kvlist_free(struct clb_kvlist *l);
 

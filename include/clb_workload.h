@@ -1,17 +1,26 @@
-/* The workload interface. A workload is one host file (host/wl_<name>.c), one
- * kernel file (cl/<name>.cl) and one entry in host/registry.c. It declares what
- * it accepts and fills in four steps; the core (host/run.c) owns device
- * selection, the timing loop, statistics, skips, CSV rows, the summary and
- * progress.
+/* The workload interface: all a workload author needs, and all a workload may
+ * include (besides its own private header).
  *
- * For each type and size the core calls:
+ * A workload is one host file (host/workloads/<name>/<name>.c), one kernel
+ * file (cl/<name>.cl) and one line in host/workloads/registry.c. It declares
+ * what it accepts (types, parameters, sizes), counts its own work, names its
+ * baselines, and fills in the steps below; the core (host/core/driver.c)
+ * owns device selection, default sizes, the timing loop, statistics, skips,
+ * CSV rows, ratios to baselines, models, the summary and progress. The core
+ * never learns a workload's name.
+ *
+ * For each type and size (a group) the core calls:
+ *   count(kernel = NULL)   the group's device memory: refused (exit 2) when a
+ *                          byte count overflows, skipped when it cannot fit
  *   setup(env, g)          allocate, fill with random data, build kernels, and
  *                          add the configurations to measure with clb_case_add
+ *                          (which counts each case's bytes and flops)
  *   for each case c:
  *     prepare(env, g, c)   optional: poison outputs, set arguments
  *     run(env, g, c, s)    warmup + reps times: enqueue once, return the events
  *                          (or a wall-clock time) in s
  *     verify(env, g, c)    compare the output of the last run with a host reference
+ *     measured(env, g, c, m)  optional: see the statistics of the case
  *   teardown(env, g)       release everything (also after errors)
  */
 #ifndef CLB_WORKLOAD_H
@@ -23,56 +32,135 @@
 #include "clb_params.h"
 #include "clb_profile.h"
 #include "clb_results.h"
+#include "clb_stats.h"
 
-struct clb_opts;
+/* ---- declarations ------------------------------------------------------ */
 
-/* A parameter a workload accepts (--param key=value). */
+/* A parameter a workload accepts (--param key=value, profile [tuning]
+ * <workload>.<key>). */
 struct clb_param_def {
     const char *key;
     const char *def;   /* default ("" = chosen by the workload; see help) */
     const char *help;
 };
 
-/* One configuration to measure. */
+/* The main unit of a row: what its `gbps` or `gflops` column means and what
+ * the summary and the model show. */
+enum clb_unit { CLB_UNIT_GBPS, CLB_UNIT_GFLOPS };
+
+/* What the core asks a workload to count: one case (kernel set) or the whole
+ * group (kernel NULL: every device buffer its set-up allocates). Everything
+ * a count depends on is in the row: kernel, type, size and params. */
+struct clb_query {
+    const char *kernel;               /* NULL: the group */
+    const char *dtype;                /* "" for untyped workloads */
+    const struct clb_size *size;
+    const struct clb_kvlist *params;  /* the case's params; for a group, --param */
+};
+
+/* The answer. Counts are exact integers held in doubles. */
+struct clb_counts {
+    double bytes;       /* moved by one run: each input read once, each output written once */
+    double flops;       /* computed by one run (0: none) */
+    double footprint;   /* device bytes the run touches (the cache check); 0 = bytes */
+    double largest;     /* the largest single device buffer (group counts) */
+    enum clb_unit unit; /* the row's main unit */
+    int host_bound;     /* host work (transfers, CPU baselines): no device-memory roofline,
+                         * never cache-resident, no ratio to a device baseline */
+};
+
+/* A value of a query's params: the case's (or --param's) value, else def. */
+const char *clb_query_param(const struct clb_query *q, const char *key, const char *def);
+/* The element size of the query's type (0 for untyped). */
+size_t clb_query_esize(const struct clb_query *q);
+/* End a count: when *ovf is set, record "<workload>: size S: the byte count
+ * does not fit in 64 bits" and return CLB_EUSAGE; else store the figures.
+ * Counting functions compute sizes with clb_mulz/clb_addz and end with this. */
+int clb_count_done(const struct clb_query *q, int ovf, struct clb_counts *out, size_t bytes,
+                   size_t flops, size_t footprint, size_t largest, enum clb_unit unit);
+
+/* How the core picks default sizes: the first size of the workload's ladder
+ * whose footprint (count of the group) reaches max(llc_times x the last-level
+ * cache, the floor), but never past the cap, the allocation limit or a
+ * fraction of the device memory (then the largest that fits). With `sweep`
+ * the defaults are every ladder size from the floor up to those limits. */
+struct clb_size_rule {
+    const char *quick;          /* sizes of --quick (CI): the whole suite runs in seconds */
+    double llc_times;           /* footprint >= llc_times x last-level cache */
+    double floor_mib[2];        /* footprint floors: [0] CPUs, [1] GPUs and accelerators */
+    double cap_mib[2];          /* footprint caps (0: none), where run time, not caches, limits */
+    const char *extra[2];       /* sizes run besides, e.g. a study's own size: [cpu, gpu] */
+    int sweep;                  /* every ladder size between floor and limit (bus) */
+    /* The i-th candidate size (i = 0, 1, ...), smallest first, as size text;
+     * 0 when there is none. NULL: powers of two in each extent (1-D 2^i;
+     * 2-D 2^i x 2^i; 4-D 2^i x 2^i x 2^i x 2^i). */
+    int (*ladder)(int i, char *out, size_t n);
+};
+
+/* One configuration to measure. The workload fills kernel, params, the
+ * launch shape, an optional model and its own data; the core counts it. */
 struct clb_case {
-    char kernel[48];
-    char params[192];        /* "vec=4" etc., as written to the CSV */
-    double bytes, flops;     /* moved / computed by one run (flops 0 when none) */
-    double footprint;        /* bytes of memory touched, for the cache check; 0 = bytes */
-    double model;            /* prediction in the row's main unit, NAN if none */
-    int main_gflops;         /* main unit is GFlop/s (else GB/s) */
-    int status;              /* CLB_OK, or CLB_SKIP set in setup with detail */
-    char detail[384];        /* notes written by the workload */
+    const char *kernel;        /* owned by the core */
+    const char *params;        /* "vec=4,ilp=1" as written to the CSV; owned by the core */
+    struct clb_counts counts;  /* from the workload's count(), set by clb_case_add */
+    double model;              /* prediction in the row's main unit; NAN: the core's roofline */
+    int status;                /* CLB_OK, or CLB_SKIP set in setup with a reason */
+    struct clb_buf detail;     /* notes ("; " separated), see clb_case_note */
     size_t global[3], local[3];
-    unsigned dims;           /* 0 = no ND-range (host work) */
-    long iarg[4];            /* the workload's own */
-    void *parg;
+    unsigned dims;             /* 0 = no ND-range (host work: never cache-resident) */
+    void *data;                /* the workload's per-case struct: case_size bytes, zeroed */
 };
 
 /* One (type, size) group: the unit of setup/teardown. */
 struct clb_group {
-    const char *dtype;       /* "" for workloads without types */
-    const char *size_text;   /* as given or defaulted */
+    const struct clb_workload *wl;
+    const char *dtype;         /* "" for workloads without types */
+    const char *size_text;     /* as given or defaulted */
     struct clb_size size;
-    struct clb_case *cases;
+    struct clb_counts counts;  /* the group's device memory (count with kernel NULL) */
+    void *state;               /* the workload's own */
+    struct clb_case *cases;    /* core-managed: add with clb_case_add */
     int ncases, cap;
-    void *state;             /* the workload's own */
 };
 
 /* One sample: either events (START of first .. END of last) or seconds. */
 struct clb_sample {
-    cl_event first, last;    /* the core waits for and releases them */
-    double seconds;          /* used when first is NULL */
+    cl_event first, last;      /* the core waits for and releases them */
+    double seconds;            /* used when first is NULL */
 };
 
-/* What a workload sees. */
+/* What a workload sees: the device, its profile, its parameters, and how the
+ * run is timed. Not the command line. */
 struct clb_env {
     struct clb_device *dev;
     const struct clb_devinfo *info;
     const struct clb_profile *profile;
-    const struct clb_opts *opts;
     const struct clb_workload *wl;
-    int quick;
+    const struct clb_kvlist *params;   /* --param values (clb_param reads them) */
+    int quick;                         /* --quick: small sizes, short probes */
+};
+
+/* What `measured` sees of a case after its timed runs. */
+struct clb_measure {
+    struct clb_stats t;        /* seconds per run */
+    int reps;
+    double gbps, gflops;       /* from the median */
+};
+
+/* A model a workload offers to `clbench model NAME` (e.g. the study's closed
+ * form). Parameters resolve as --param, profile [model] NAME.KEY, a figure of
+ * the profile's [device] section, then def. */
+struct clb_model_param {
+    const char *key, *def, *help;
+};
+struct clb_model_ctx;
+struct clb_model_def {
+    const char *name;           /* `clbench model NAME` */
+    const char *variant;        /* NULL, or the flag that selects it (e.g. "sim": --sim) */
+    const char *prefix;         /* of its profile [model] keys; NULL: name */
+    const char *summary;
+    const struct clb_model_param *params;   /* terminated by {0} */
+    int (*run)(struct clb_model_ctx *m);
 };
 
 struct clb_workload {
@@ -83,30 +171,54 @@ struct clb_workload {
     const struct clb_param_def *params;/* terminated by {0} */
     const char *size_help;             /* what -s accepts, with an example */
     int size_dims;                     /* extents in a size: 1, 2 or 4 */
-    /* Default sizes (comma list) for this device and type; quick = CI sizes. */
-    void (*default_sizes)(const struct clb_env *env, const char *dtype, char *out, size_t n);
-    /* Optional extra check of a parsed size (e.g. all extents even). */
-    int (*check_size)(const struct clb_size *s, char *err, size_t errlen);
+    struct clb_size_rule sizes;        /* default sizes */
+    /* Baselines the core relates each row to, comma list of workload/kernel:
+     * "stream/copy" (of_stream_copy=, the same type's best copy of this run)
+     * or "<this workload>/copy" (of_copy=, the same group's copy). */
+    const char *baselines;
+    size_t case_size;                  /* bytes of the per-case struct (clb_case.data) */
+    /* Counts of a case or of the group (see struct clb_query). CLB_EUSAGE with a
+     * message for a query it cannot count (unknown kernel, overflow). */
+    int (*count)(const struct clb_query *q, struct clb_counts *out);
+    /* Optional extra check of a parsed size (e.g. all extents even);
+     * CLB_EUSAGE with a message. */
+    int (*check_size)(const struct clb_size *s);
     int (*setup)(struct clb_env *env, struct clb_group *g);
     int (*prepare)(struct clb_env *env, struct clb_group *g, struct clb_case *c);
     int (*run)(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s);
     int (*verify)(struct clb_env *env, struct clb_group *g, struct clb_case *c);
+    void (*measured)(struct clb_env *env, struct clb_group *g, struct clb_case *c,
+                     const struct clb_measure *m);
     void (*teardown)(struct clb_env *env, struct clb_group *g);
     /* Optional: extra summary lines from this workload's rows of this run. */
     void (*summarize)(const struct clb_row *rows, size_t n, FILE *out);
+    const struct clb_model_def *models;  /* optional, terminated by {0} */
 };
 
-/* The registry (host/registry.c). */
-extern const struct clb_workload *const clb_workloads[];
-const struct clb_workload *clb_workload_find(const char *name);
+/* ---- the registry (host/workloads/registry.c) -------------------------- */
 
-/* Add a case; returns it zeroed except model = NAN, status = CLB_OK. */
-struct clb_case *clb_case_add(struct clb_group *g, const char *kernel, const char *fmt_params, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Every workload, in the order `run all` uses; NULL-terminated. */
+const struct clb_workload *const *clb_workload_list(void);
+const struct clb_workload *clb_workload_find(const char *name);
+/* Register one more (a plug-in, a test's workload): before main's work. */
+int clb_workload_register(const struct clb_workload *wl);
+/* Is `key` a declared parameter of workload `name`? Else why not, in *why
+ * (unknown workload, or the keys it knows). */
+int clb_workload_param_known(const char *name, const char *key, struct clb_buf *why);
+
+/* ---- cases ------------------------------------------------------------- */
+
+/* Add a case: kernel, params (printf format, "k=v,k=v"), counted by the
+ * workload's count(); *out is zeroed but for model = NAN, status = CLB_OK
+ * and data. CLB_EUSAGE (message set) when the count refuses, CLB_ESYS on OOM. */
+int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
+                 const char *fmt_params, ...) __attribute__((format(printf, 4, 5)));
 /* Mark a case skipped with a reason. */
 void clb_case_skip(struct clb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append a note to a case's detail ("; " separated). */
 void clb_case_note(struct clb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- parameters -------------------------------------------------------- */
 
 /* Parameter value: --param, else the profile's [tuning] <workload>.<key>,
  * else the declared default. Never NULL for a declared key. */
@@ -114,43 +226,86 @@ const char *clb_param(const struct clb_env *env, const char *key);
 /* Integer list of a parameter; CLB_EUSAGE with a message on a bad value. */
 int clb_param_ints(const struct clb_env *env, const char *key, long lo, long hi, long *out,
                    int max, int *n);
+/* Exactly one integer in lo..hi. */
+int clb_param_int(const struct clb_env *env, const char *key, long lo, long hi, long *out);
 /* Which source a value came from: "param", "profile" or "default". */
 const char *clb_param_origin(const struct clb_env *env, const char *key);
+/* A comma list of names, each one of `known` (comma list); sets bit i of
+ * *mask for known name i. Empty value: `all_if_empty` selects all. */
+int clb_param_names(const struct clb_env *env, const char *key, const char *known,
+                    int all_if_empty, unsigned *mask);
+
+/* ---- types ------------------------------------------------------------- */
 
 /* Element size of a type name: float 4, double 8, float3 12 (packed),
  * float3_aligned 16, float2 8, float4 16, double2 16 ...; 0 if unknown. */
 size_t clb_dtype_size(const char *dtype);
-/* -D options for a type: "-DT=float" plus -DUSE_FP64 for doubles. */
+/* Is the type double precision (double, double2, ...)? */
+int clb_dtype_is_double(const char *dtype);
+/* -D options for a type: "-DT=float -DT_SIZE=4" plus -DUSE_FP64=1 for doubles. */
 void clb_dtype_defines(const char *dtype, char *out, size_t n);
-/* Skip reason if the device cannot run the type (fp64), else NULL. */
-const char *clb_dtype_unsupported(const struct clb_env *env, const char *dtype);
+
+/* ---- device memory, data and checks ------------------------------------ */
 
 /* The set-up every copy-like workload shares: an input of in_bytes filled
  * with random floats (or doubles when dbl) over every byte, an output of
  * out_bytes, both on the host and on the device (output with out_flags), the
- * input uploaded. Whatever was made is in *io even on failure, so the
- * workload's teardown releases it. Refused (CLB_SKIP) when the buffers do
- * not fit the device. */
+ * input uploaded. Whatever was made is in *io even on failure; release it
+ * with clb_inout_free. */
 struct clb_inout {
     void *in, *out;
     cl_mem din, dout;
 };
 int clb_inout_setup(struct clb_env *env, size_t in_bytes, size_t out_bytes, int dbl,
                     unsigned long long seed, cl_mem_flags out_flags, struct clb_inout *io);
+void clb_inout_free(struct clb_inout *io);
+
+/* Release helpers: NULL entries are skipped and every entry is set to NULL. */
+void clb_release_mems(cl_mem *m, size_t n);
+void clb_release_kernels(cl_kernel *k, size_t n);
+#define CLB_RELEASE_MEMS(arr) clb_release_mems((cl_mem *)(arr), sizeof(arr) / sizeof(cl_mem))
+#define CLB_RELEASE_KERNELS(arr) \
+    clb_release_kernels((cl_kernel *)(arr), sizeof(arr) / sizeof(cl_kernel))
 
 /* Exact check of n elements laid out every `stride` bytes: counts the
  * elements whose first `cmp` bytes differ (OpenMP), and the first such
  * index in *first (-1 if none). */
 long clb_mismatches(const unsigned char *got, const unsigned char *want, size_t n, size_t stride,
                     size_t cmp, long *first);
+/* The same, noted on the case ("N of M elements wrong (first at I)") and
+ * CLB_FAIL when any differ. */
+int clb_check_exact(struct clb_case *c, const void *got, const void *want, size_t n,
+                    size_t stride, size_t cmp);
 
 /* Largest per-buffer size for a workload that needs `count` buffers of equal
  * size: min(max_alloc, global_mem / (count + 1)). */
 size_t clb_max_buffer(const struct clb_env *env, int count);
-/* Working-set size that leaves the caches behind: max(8 x LLC, floor), where
- * LLC is the larger of the queried global cache and the profile's L2. */
-size_t clb_beyond_cache(const struct clb_env *env, size_t floor_bytes);
-/* The last-level cache size in bytes used for that decision. */
+/* The last-level cache size in bytes: the larger of the queried global
+ * memory cache and the profile's L2. */
 size_t clb_llc_bytes(const struct clb_env *env);
+
+/* ---- tuning probes ----------------------------------------------------- */
+
+/* Time one launch configuration `runs` times (the first warms up and is not
+ * counted) and give the fastest run in *tmin seconds. launch enqueues once
+ * and returns its event. Used by the workloads' "fastest of" defaults. */
+typedef int (*clb_launch_fn)(struct clb_env *env, void *ctx, cl_event *ev);
+int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin);
+
+/* ---- models ------------------------------------------------------------ */
+
+/* The services a model's run() uses (host/cli/cmd_model.c). */
+const struct clb_profile *clb_model_profile(const struct clb_model_ctx *m);
+const char *clb_model_size(const struct clb_model_ctx *m);   /* -s, or NULL */
+const char *clb_model_type(const struct clb_model_ctx *m);   /* -t, or NULL */
+/* A parameter's text (NULL when nobody sets it) and where it came from. */
+const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char **origin);
+/* A parameter as a number >= 0: CLB_EUSAGE with a message when bad, or when
+ * required and not set (*out NAN when optional and not set). */
+int clb_model_num(struct clb_model_ctx *m, const char *key, double *out, int required);
+/* Print "  key  value  (origin)". */
+void clb_model_show(struct clb_model_ctx *m, const char *key);
+/* The --param values given (for list-valued parameters a model parses itself). */
+int clb_model_given(const struct clb_model_ctx *m, const char *key);
 
 #endif

@@ -2,10 +2,12 @@
 #ifndef CLBENCH_H
 #define CLBENCH_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
-#define CLB_VERSION "0.1.0"
+#define CLB_VERSION "0.2.0"
 
 /* Return codes of host functions. The exit status of the program is derived
  * from them (see clb_exit_status): usage errors 2, OpenCL/system errors 3,
@@ -21,7 +23,9 @@ enum clb_rc {
 };
 
 /* The last error message, set by clb_seterr and read by whoever reports it.
- * One message per thread is enough: errors are reported where they surface. */
+ * One message per thread is enough: errors are reported where they surface.
+ * The message is held in memory that grows: text from a file or the command
+ * line is never cut. */
 void clb_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *clb_lasterr(void);
 /* Print "clbench: <message>" on stderr. */
@@ -32,17 +36,49 @@ extern int clb_verbosity;
 void clb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void clb_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Small helpers (host/util.c). */
+/* Small helpers (host/core/util.c). */
 void *clb_xmalloc(size_t n);            /* NULL + error message on failure */
+void *clb_xcalloc(size_t n, size_t size);
 char *clb_strdup(const char *s);
+char *clb_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 size_t clb_strlcpy(char *dst, const char *src, size_t n);
+/* Append to a fixed buffer of program-made text (numbers, names of our own);
+ * never for text from a file or the command line: use struct clb_buf. */
 void clb_appendf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void clb_slug(const char *in, char *out, size_t n);  /* "NVIDIA H100 80GB" -> "nvidia-h100-80gb" */
+char *clb_slug(const char *in);          /* "NVIDIA H100 80GB" -> "nvidia-h100-80gb" (malloc'd) */
 double clb_now(void);                    /* monotonic seconds */
 int clb_strieq(const char *a, const char *b);
 const char *clb_stristr(const char *hay, const char *needle);
 /* Is word a member of the comma-separated list? */
 int clb_list_has(const char *list, const char *word);
+
+/* A string that grows: for text whose length nobody controls. */
+struct clb_buf {
+    char *s;          /* always NUL-terminated once anything was added ("" otherwise) */
+    size_t len, cap;
+    int oom;          /* an allocation failed; the text is cut there */
+};
+void clb_buf_printf(struct clb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void clb_buf_vprintf(struct clb_buf *b, const char *fmt, va_list ap);
+void clb_buf_add(struct clb_buf *b, const char *s, size_t n);
+const char *clb_buf_str(const struct clb_buf *b); /* "" when empty */
+void clb_buf_free(struct clb_buf *b);
+
+/* Strings that live as long as their arena: rows of a results file, notes of
+ * a run. Equal strings may be interned (stored once). */
+struct clb_arena {
+    struct clb_arena_chunk *chunks;
+    struct { const char **slot; size_t cap, n; } intern;
+};
+const char *clb_arena_str(struct clb_arena *a, const char *s, size_t n); /* copy; NULL on OOM */
+const char *clb_arena_intern(struct clb_arena *a, const char *s, size_t n);
+void clb_arena_free(struct clb_arena *a);
+
+/* Checked size arithmetic: each operation sets *ovf (sticky) instead of
+ * wrapping, so a size whose byte count does not fit is refused, never
+ * allocated short. */
+size_t clb_mulz(size_t a, size_t b, int *ovf);
+size_t clb_addz(size_t a, size_t b, int *ovf);
 
 /* Deterministic random data, never zero: magnitudes in [0.5, 1.5), random sign.
  * The same seed gives the same data whatever the thread count. */

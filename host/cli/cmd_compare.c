@@ -1,6 +1,6 @@
 /* clbench compare FILE.csv...: measured runs and published figures side by
  * side, as a table (text or Markdown) and as gnuplot figures. */
-#include "clb_cli.h"
+#include "cli.h"
 #include "clb_compare.h"
 #include "clbench.h"
 

@@ -1,21 +1,30 @@
 /* stream: BabelStream-style copy, scale, add, triad; every device's measured
- * bandwidth ceiling. Bytes: copy and scale 2N, add and triad 3N elements. */
+ * bandwidth ceiling. Bytes: copy and scale 2N, add and triad 3N elements;
+ * flops: scale and add N, triad 2N. */
 #include "clb_workload.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { COPY, SCALE, ADD, TRIAD, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"copy", "scale", "add", "triad"};
-static const int arrays_moved[NKERNELS] = {2, 2, 3, 3};
+enum { COPY, SCALE, ADD, TRIAD, DRIVER, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"copy", "scale", "add", "triad", "copy_driver"};
+static const int arrays_moved[NKERNELS] = {2, 2, 3, 3, 2};
+static const int flops_per_elem[NKERNELS] = {0, 1, 1, 2, 0};
 #define SCALAR 0.4
+
+/* A launch configuration: one case. */
+struct shape {
+    int k;                    /* kernel index */
+    long vec, ilp;
+    size_t local;
+};
 
 struct stream {
     int dbl;
     size_t n, esize;
     void *a, *b, *c;          /* host: inputs and the read-back output */
     cl_mem da, db, dc;
-    cl_kernel k[4][4][NKERNELS]; /* per width index and ILP index (1,2,4,8 each) */
+    cl_kernel k[4][4][DRIVER]; /* per width index and ILP index (1,2,4,8 each) */
 };
 
 static const struct clb_param_def params[] = {
@@ -28,33 +37,39 @@ static const struct clb_param_def params[] = {
                          "row copy_driver, a reference for the copy kernel"},
     {0, 0, 0}};
 
+/* ---- counts ------------------------------------------------------------ */
+
+static int kernel_index(const char *name)
+{
+    for (int k = 0; k < NKERNELS; k++)
+        if (strcmp(kernel_names[k], name) == 0)
+            return k;
+    return -1;
+}
+
+static int count(const struct clb_query *q, struct clb_counts *out)
+{
+    int ovf = 0;
+    size_t n = q->size->total;
+    size_t array = clb_mulz(n, clb_query_esize(q), &ovf);
+    size_t three = clb_mulz(array, 3, &ovf);
+    if (!q->kernel) /* the group: a, b and c */
+        return clb_count_done(q, ovf, out, three, 0, three, array, CLB_UNIT_GBPS);
+    int k = kernel_index(q->kernel);
+    if (k < 0) {
+        clb_seterr("unknown stream kernel '%s' (known: copy, scale, add, triad, copy_driver)",
+                   q->kernel);
+        return CLB_EUSAGE;
+    }
+    size_t bytes = clb_mulz(array, (size_t)arrays_moved[k], &ovf);
+    size_t flops = clb_mulz(n, (size_t)flops_per_elem[k], &ovf);
+    return clb_count_done(q, ovf, out, bytes, flops, three, array, CLB_UNIT_GBPS);
+}
+
+/* ---- kernels ----------------------------------------------------------- */
+
 /* 1,2,4,8 -> 0,1,2,3 */
 static int pow2_index(long v) { return v == 1 ? 0 : v == 2 ? 1 : v == 4 ? 2 : 3; }
-
-/* A launch configuration. */
-struct shape { long vec, ilp; size_t local; };
-
-static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
-{
-    size_t es = clb_dtype_size(dtype);
-    if (env->quick) {
-        snprintf(out, n, "%d", 1 << 20);
-        return;
-    }
-    /* Each of the three arrays at least 4x the last-level cache, and at least
-     * 1 GiB on GPUs (so launch overhead is < 1%), 64 MiB on CPUs. */
-    size_t floor_bytes = (env->info->type & CL_DEVICE_TYPE_CPU) ? (64u << 20) : (1u << 30);
-    size_t want = 4 * clb_llc_bytes(env);
-    if (want < floor_bytes)
-        want = floor_bytes;
-    size_t cap = clb_max_buffer(env, 3);
-    if (want > cap)
-        want = cap;
-    size_t elems = 1;
-    while (elems * 2 * es <= want) /* a power of two: vector widths divide it */
-        elems *= 2;
-    snprintf(out, n, "%zu", elems);
-}
 
 static int build(struct clb_env *env, struct stream *st, const char *dtype, long vec, long ilp)
 {
@@ -62,7 +77,7 @@ static int build(struct clb_env *env, struct stream *st, const char *dtype, long
     clb_dtype_defines(dtype, opts, sizeof opts);
     clb_appendf(opts, sizeof opts, " -DVEC=%ld -DILP=%ld", vec, ilp);
     cl_kernel *ks = st->k[pow2_index(vec)][pow2_index(ilp)];
-    for (int k = 0; k < NKERNELS; k++) {
+    for (int k = 0; k < DRIVER; k++) {
         if (ks[k])
             continue;
         int rc = clb_kernel(env->dev, "stream", opts, kernel_names[k], &ks[k]);
@@ -82,10 +97,9 @@ static size_t global_size(const struct stream *st, const struct shape *sh)
     return sh->local ? (items + sh->local - 1) / sh->local * sh->local : items;
 }
 
-static int launch(struct clb_env *env, struct stream *st, int k, const struct shape *sh,
-                  cl_event *ev)
+static int launch(struct clb_env *env, struct stream *st, const struct shape *sh, cl_event *ev)
 {
-    cl_kernel kern = st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][k];
+    cl_kernel kern = st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][sh->k];
     cl_ulong n = st->n;
     float sf = (float)SCALAR;
     double sd = SCALAR;
@@ -98,33 +112,31 @@ static int launch(struct clb_env *env, struct stream *st, int k, const struct sh
     return clb_launch(env->dev, kern, 1, &global, sh->local ? &sh->local : NULL, ev);
 }
 
+/* The probe launches a copy of one shape. */
+struct probe { struct stream *st; struct shape sh; };
+static int probe_launch(struct clb_env *env, void *ctx, cl_event *ev)
+{
+    struct probe *p = ctx;
+    return launch(env, p->st, &p->sh, ev);
+}
+
 /* The fastest width for copy over a few runs: "default: the fastest". */
-static int probe_vec(struct clb_env *env, struct stream *st, const char *dtype,
-                     struct shape sh, long *best, char *note, size_t nn)
+static int probe_vec(struct clb_env *env, struct stream *st, const char *dtype, struct shape sh,
+                     long *best, struct clb_buf *note)
 {
     static const long widths[] = {1, 2, 4, 8};
     double best_bw = 0;
-    clb_strlcpy(note, "vec probe GB/s", nn);
+    clb_buf_printf(note, "vec probe GB/s");
     for (int w = 0; w < 4; w++) {
-        sh.vec = widths[w];
-        int rc = build(env, st, dtype, sh.vec, sh.ilp);
-        if (rc)
+        struct probe p = {st, sh};
+        p.sh.vec = widths[w];
+        p.sh.k = COPY;
+        double tmin;
+        int rc = build(env, st, dtype, p.sh.vec, p.sh.ilp);
+        if (rc || (rc = clb_probe_min(env, probe_launch, &p, 4, &tmin)))
             return rc;
-        double tmin = 1e30;
-        for (int r = 0; r < 4; r++) {
-            cl_event ev;
-            double t;
-            if ((rc = launch(env, st, COPY, &sh, &ev)))
-                return rc;
-            rc = clb_event_seconds(ev, ev, &t);
-            clReleaseEvent(ev);
-            if (rc)
-                return rc;
-            if (r > 0 && t < tmin) /* the first run warms up */
-                tmin = t;
-        }
         double bw = 2.0 * (double)(st->n * st->esize) / tmin / 1e9;
-        clb_appendf(note, nn, " %ld:%.1f", widths[w], bw);
+        clb_buf_printf(note, " %ld:%.1f", widths[w], bw);
         if (bw > best_bw) {
             best_bw = bw;
             *best = widths[w];
@@ -133,47 +145,55 @@ static int probe_vec(struct clb_env *env, struct stream *st, const char *dtype,
     return CLB_OK;
 }
 
-static int add_case(struct clb_group *g, const struct stream *st, int k, struct shape sh,
+/* ---- set-up ------------------------------------------------------------- */
+
+static int add_case(struct clb_group *g, const struct stream *st, struct shape sh,
                     const char *note)
 {
-    struct clb_case *c = clb_case_add(g, kernel_names[k], "vec=%ld,ilp=%ld", sh.vec, sh.ilp);
-    if (!c)
-        return CLB_ESYS;
-    if (sh.local)
-        clb_appendf(c->params, sizeof c->params, ",local=%zu", sh.local);
-    size_t bytes = st->n * st->esize;
-    c->iarg[0] = k;
-    c->iarg[1] = sh.vec;
-    c->iarg[2] = sh.ilp;
-    c->iarg[3] = (long)sh.local;
-    c->bytes = (double)arrays_moved[k] * (double)bytes;
-    c->footprint = 3.0 * (double)bytes;
-    c->flops = (k == COPY) ? 0 : (k == TRIAD ? 2.0 : 1.0) * (double)st->n;
-    c->dims = 1;
-    c->local[0] = sh.local;
-    c->global[0] = global_size(st, &sh);
+    struct clb_case *c;
+    int rc;
+    if (sh.k == DRIVER)
+        rc = clb_case_add(g, &c, kernel_names[sh.k], "driver=clEnqueueCopyBuffer");
+    else if (sh.local)
+        rc = clb_case_add(g, &c, kernel_names[sh.k], "vec=%ld,ilp=%ld,local=%zu", sh.vec, sh.ilp,
+                          sh.local);
+    else
+        rc = clb_case_add(g, &c, kernel_names[sh.k], "vec=%ld,ilp=%ld", sh.vec, sh.ilp);
+    if (rc)
+        return rc;
+    *(struct shape *)c->data = sh;
+    if (sh.k != DRIVER) {
+        c->dims = 1;
+        c->local[0] = sh.local;
+        c->global[0] = global_size(st, &sh);
+    }
     if (note[0])
         clb_case_note(c, "%s", note);
     return CLB_OK;
 }
 
-/* The driver's own copy of a into c: what the copy kernel is measured
- * against. No ND-range of ours (dims 0, vec 0 marks it); the model and the
- * cache note the core gives kernels are set here. */
-static int add_driver_copy(struct clb_env *env, struct clb_group *g, const struct stream *st)
+static int read_shapes(struct clb_env *env, long *vecs, int *nvec, long *ilps, int *nilp,
+                       long *locals, int *nloc, long *driver_copy)
 {
-    struct clb_case *c = clb_case_add(g, "copy_driver", "clEnqueueCopyBuffer");
-    if (!c)
-        return CLB_ESYS;
-    double bytes = (double)(st->n * st->esize);
-    c->iarg[0] = COPY;
-    c->bytes = 2.0 * bytes;
-    c->footprint = 2.0 * bytes;
-    c->model = env->profile->peak_bandwidth_gbs;
-    size_t llc = clb_llc_bytes(env);
-    if (llc && c->footprint < 4.0 * (double)llc)
-        clb_case_note(c, "cache_resident (%.3g MB < 4 x %.3g MB cache)", c->footprint / 1e6,
-                      llc / 1e6);
+    int rc;
+    *nvec = 0;
+    *nloc = 1;
+    if ((rc = clb_param_int(env, "driver_copy", 0, 1, driver_copy)))
+        return rc;
+    if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, vecs, 8, nvec)))
+        return rc;
+    if ((rc = clb_param_ints(env, "ilp", 1, 8, ilps, 8, nilp)))
+        return rc;
+    for (int i = 0; i < *nvec + *nilp; i++) {
+        long v = i < *nvec ? vecs[i] : ilps[i - *nvec];
+        if (v != 1 && v != 2 && v != 4 && v != 8) {
+            clb_seterr("stream: bad %s %ld (accepted: 1, 2, 4, 8)", i < *nvec ? "vec" : "ilp", v);
+            return CLB_EUSAGE;
+        }
+    }
+    locals[0] = strcmp(env->info->type_name, "gpu") == 0 ? 256 : 0;
+    if (clb_param(env, "local")[0])
+        return clb_param_ints(env, "local", 0, (long)env->info->max_wg, locals, 16, nloc);
     return CLB_OK;
 }
 
@@ -183,32 +203,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if (!st)
         return CLB_ESYS;
     g->state = st;
-    st->dbl = strcmp(g->dtype, "double") == 0;
+    st->dbl = clb_dtype_is_double(g->dtype);
     st->esize = clb_dtype_size(g->dtype);
     st->n = g->size.total;
-    size_t bytes = st->n * st->esize;
+    size_t bytes = st->n * st->esize; /* counted (overflow-checked) by the core */
 
     long vecs[8], ilps[8], locals[16], driver_copy;
-    int nvec = 0, nilp, nloc = 1, ndc, rc;
-    if ((rc = clb_param_ints(env, "driver_copy", 0, 1, &driver_copy, 1, &ndc)))
-        return rc;
-    if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, vecs, 8, &nvec)))
-        return rc;
-    if ((rc = clb_param_ints(env, "ilp", 1, 8, ilps, 8, &nilp)))
-        return rc;
-    for (int i = 0; i < nvec + nilp; i++) {
-        long v = i < nvec ? vecs[i] : ilps[i - nvec];
-        if (v != 1 && v != 2 && v != 4 && v != 8) {
-            clb_seterr("stream: bad %s %ld (accepted: 1, 2, 4, 8)", i < nvec ? "vec" : "ilp", v);
-            return CLB_EUSAGE;
-        }
-    }
-    locals[0] = (env->info->type & CL_DEVICE_TYPE_GPU) ? 256 : 0;
-    if (clb_param(env, "local")[0] &&
-        (rc = clb_param_ints(env, "local", 0, (long)env->info->max_wg, locals, 16, &nloc)))
-        return rc;
-
-    if ((rc = clb_fits(env->dev, bytes, 3 * bytes)))
+    int nvec, nilp, nloc, rc;
+    if ((rc = read_shapes(env, vecs, &nvec, ilps, &nilp, locals, &nloc, &driver_copy)))
         return rc;
     st->a = clb_xmalloc(bytes);
     st->b = clb_xmalloc(bytes);
@@ -229,26 +231,31 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_write(env->dev, st->db, st->b, bytes)))
         return rc;
 
-    char note[160] = "";
+    struct clb_buf note = {0};
     if (nvec == 0) {
-        struct shape probe = {4, ilps[0], (size_t)locals[0]};
+        struct shape probe = {COPY, 4, ilps[0], (size_t)locals[0]};
         long best = 4;
-        if ((rc = probe_vec(env, st, g->dtype, probe, &best, note, sizeof note)))
+        if ((rc = probe_vec(env, st, g->dtype, probe, &best, &note))) {
+            clb_buf_free(&note);
             return rc;
+        }
         vecs[nvec++] = best;
     }
-    for (int v = 0; v < nvec; v++)
-        for (int il = 0; il < nilp; il++) {
-            if ((rc = build(env, st, g->dtype, vecs[v], ilps[il])))
-                return rc;
-            for (int l = 0; l < nloc; l++)
-                for (int k = 0; k < NKERNELS; k++)
-                    if ((rc = add_case(g, st, k, (struct shape){vecs[v], ilps[il], (size_t)locals[l]},
-                                       note)))
-                        return rc;
+    for (int v = 0; v < nvec && !rc; v++)
+        for (int il = 0; il < nilp && !rc; il++) {
+            rc = build(env, st, g->dtype, vecs[v], ilps[il]);
+            for (int l = 0; l < nloc && !rc; l++)
+                for (int k = 0; k < DRIVER && !rc; k++)
+                    rc = add_case(g, st, (struct shape){k, vecs[v], ilps[il], (size_t)locals[l]},
+                                  clb_buf_str(&note));
         }
-    return driver_copy ? add_driver_copy(env, g, st) : CLB_OK;
+    if (!rc && driver_copy)
+        rc = add_case(g, st, (struct shape){DRIVER, 0, 0, 0}, "");
+    clb_buf_free(&note);
+    return rc;
 }
+
+/* ---- measuring ---------------------------------------------------------- */
 
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
@@ -260,14 +267,14 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
     struct stream *st = g->state;
-    if (c->iarg[1] == 0) { /* copy_driver */
+    const struct shape *sh = c->data;
+    if (sh->k == DRIVER) {
         CLB_CHECK(clEnqueueCopyBuffer(env->dev->queue, st->da, st->dc, 0, 0, st->n * st->esize, 0,
                                       NULL, &s->first),
                   "clEnqueueCopyBuffer");
         return CLB_OK;
     }
-    struct shape sh = {c->iarg[1], c->iarg[2], (size_t)c->iarg[3]};
-    return launch(env, st, (int)c->iarg[0], &sh, &s->first);
+    return launch(env, st, sh, &s->first);
 }
 
 /* Copy and scale and add are exact (one rounding at most, the same on host
@@ -278,12 +285,14 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     int rc = clb_read(env->dev, st->dc, st->c, st->n * st->esize);
     if (rc)
         return rc;
-    int k = (int)c->iarg[0];
+    int k = ((const struct shape *)c->data)->k;
+    if (k == COPY || k == DRIVER)
+        return clb_check_exact(c, st->c, st->a, st->n, st->esize, st->esize);
     long bad = 0, first = -1;
     double eps = st->dbl ? 2.220446049250313e-16 : 1.1920929e-07;
 #pragma omp parallel for reduction(+ : bad) schedule(static)
     for (long i = 0; i < (long)st->n; i++) {
-        double a, b, got, ref;
+        double a, b, got, ref, tol;
         if (st->dbl) {
             a = ((double *)st->a)[i];
             b = ((double *)st->b)[i];
@@ -293,11 +302,11 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
             b = ((float *)st->b)[i];
             got = ((float *)st->c)[i];
         }
-        double tol = 0;
         switch (k) {
-        case COPY: ref = a; break;
-        case SCALE: ref = st->dbl ? SCALAR * a : (double)((float)SCALAR * (float)a);
-            tol = eps * fabs(ref); break;
+        case SCALE:
+            ref = st->dbl ? SCALAR * a : (double)((float)SCALAR * (float)a);
+            tol = eps * fabs(ref);
+            break;
         case ADD: ref = a + b; tol = eps * (fabs(a) + fabs(b)); break;
         default: ref = a + SCALAR * b; tol = 2 * eps * (fabs(a) + fabs(SCALAR * b)); break;
         }
@@ -321,14 +330,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     struct stream *st = g->state;
     if (!st)
         return;
-    for (int v = 0; v < 4; v++)
-        for (int i = 0; i < 4; i++)
-            for (int k = 0; k < NKERNELS; k++)
-                if (st->k[v][i][k])
-                    clReleaseKernel(st->k[v][i][k]);
-    if (st->da) clReleaseMemObject(st->da);
-    if (st->db) clReleaseMemObject(st->db);
-    if (st->dc) clReleaseMemObject(st->dc);
+    CLB_RELEASE_KERNELS(st->k);
+    clb_release_mems(&st->da, 1);
+    clb_release_mems(&st->db, 1);
+    clb_release_mems(&st->dc, 1);
     free(st->a);
     free(st->b);
     free(st->c);
@@ -343,9 +348,12 @@ const struct clb_workload clb_wl_stream = {
     .default_dtypes = "float,double",
     .params = params,
     .size_help = "elements per array N, e.g. 2^28, 64M (default: each array >= 4x the last-level "
-                 "cache, 1 GiB on GPUs)",
+                 "cache, 1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,
-    .default_sizes = default_sizes,
+    /* three arrays, each >= 4 x LLC and >= 1 GiB (GPUs) / 64 MiB (CPUs) */
+    .sizes = {.quick = "1048576", .llc_times = 12, .floor_mib = {192, 3072}},
+    .case_size = sizeof(struct shape),
+    .count = count,
     .setup = setup,
     .prepare = prepare,
     .run = run,

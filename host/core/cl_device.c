@@ -24,11 +24,21 @@ static void str_info(cl_device_id d, cl_device_info what, char *buf, size_t n)
         memmove(buf, p, strlen(p) + 1);
 }
 
-static const char *type_name(cl_device_type t)
+/* The type a device is shown as and matched by (-d cpu|gpu|accelerator).
+ * A device that claims more than one of CPU, GPU and ACCELERATOR is not one
+ * of them: Oclgrind, a simulator, reports every bit. Such a device, or one
+ * whose platform or name says Oclgrind, is an "emulator": listed, selectable
+ * by index, P:D or name, never the default and never matched by a type. */
+static const char *type_name(cl_device_type t, const char *platform, const char *name)
 {
+    int bits = !!(t & CL_DEVICE_TYPE_GPU) + !!(t & CL_DEVICE_TYPE_CPU) +
+               !!(t & CL_DEVICE_TYPE_ACCELERATOR);
+    if (bits > 1 || clb_stristr(platform, "oclgrind") || clb_stristr(name, "oclgrind"))
+        return "emulator";
     if (t & CL_DEVICE_TYPE_GPU) return "gpu";
     if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
     if (t & CL_DEVICE_TYPE_CPU) return "cpu";
+    if (t & CL_DEVICE_TYPE_CUSTOM) return "custom";
     return "other";
 }
 
@@ -40,7 +50,7 @@ static void read_info(struct clb_devinfo *di)
     str_info(d, CL_DRIVER_VERSION, di->driver, sizeof di->driver);
     str_info(d, CL_DEVICE_VERSION, di->version, sizeof di->version);
     clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof di->type, &di->type, NULL);
-    di->type_name = type_name(di->type);
+    di->type_name = type_name(di->type, di->platform_name, di->name);
     clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof di->compute_units, &di->compute_units, NULL);
     clGetDeviceInfo(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof di->clock_mhz, &di->clock_mhz, NULL);
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof di->global_mem, &di->global_mem, NULL);
@@ -133,13 +143,15 @@ static int all_digits(const char *s)
 int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec)
 {
     if (!spec || !*spec) {
-        static const cl_device_type order[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR,
-                                               CL_DEVICE_TYPE_CPU};
-        for (int o = 0; o < 3; o++)
+        /* The first GPU, else accelerator, else CPU; never an emulator. */
+        static const char *const order[] = {"gpu", "accelerator", "cpu", "custom", "other"};
+        for (int o = 0; o < 5; o++)
             for (int i = 0; i < n; i++)
-                if (devs[i].type & order[o])
+                if (strcmp(devs[i].type_name, order[o]) == 0)
                     return i;
-        return n > 0 ? 0 : -1;
+        clb_seterr("only emulated devices were found (e.g. '%s'); clbench does not pick one by "
+                   "itself: name it with -d INDEX (see 'clbench list')", n ? devs[0].name : "");
+        return -1;
     }
     if (all_digits(spec)) {
         long k = strtol(spec, NULL, 10);
@@ -167,15 +179,14 @@ int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec)
             }
         }
     }
-    static const struct { const char *name; cl_device_type t; } kinds[] = {
-        {"gpu", CL_DEVICE_TYPE_GPU}, {"cpu", CL_DEVICE_TYPE_CPU},
-        {"accelerator", CL_DEVICE_TYPE_ACCELERATOR}};
+    static const char *const kinds[] = {"gpu", "cpu", "accelerator"};
     for (int k = 0; k < 3; k++)
-        if (clb_strieq(spec, kinds[k].name)) {
+        if (clb_strieq(spec, kinds[k])) {
             for (int i = 0; i < n; i++)
-                if (devs[i].type & kinds[k].t)
+                if (strcmp(devs[i].type_name, kinds[k]) == 0)
                     return i;
-            clb_seterr("no %s device found (see 'clbench list')", kinds[k].name);
+            clb_seterr("no %s device found (emulators such as Oclgrind are never matched by a "
+                       "type; see 'clbench list')", kinds[k]);
             return -1;
         }
     for (int i = 0; i < n; i++)

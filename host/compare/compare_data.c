@@ -40,7 +40,8 @@ static double metric_of(const struct clb_row *r, enum cmp_metric m)
 
 /* Rows of every file, each remembering its file. */
 struct input {
-    struct clb_row *rows;
+    struct clb_rowset set;   /* every file's rows, strings in one arena */
+    struct clb_row *rows;    /* = set.v */
     int *file;
     size_t n;
 };
@@ -49,34 +50,26 @@ static int read_all(struct input *in, char **files, int nfiles)
 {
     memset(in, 0, sizeof *in);
     for (int f = 0; f < nfiles; f++) {
-        struct clb_row *rows;
-        size_t n;
         struct stat sb;
         if (stat(files[f], &sb) == 0 && S_ISDIR(sb.st_mode)) {
             clb_seterr("'%s' is a directory, not a results file (try '%s/*.csv')", files[f],
                        files[f]);
             return CLB_EUSAGE;
         }
-        int rc = clb_results_read(files[f], &rows, &n);
+        int rc = clb_results_read(files[f], &in->set);
+        in->rows = in->set.v;
         if (rc)
             return rc;
-        void *nr = realloc(in->rows, (in->n + n + 1) * sizeof *in->rows);
-        void *nf = nr ? realloc(in->file, (in->n + n + 1) * sizeof *in->file) : NULL;
-        if (nr)
-            in->rows = nr;
-        if (nf)
-            in->file = nf;
-        if (!nr || !nf) {
-            free(rows);
+        size_t n = in->set.n - in->n;
+        void *nf = realloc(in->file, (in->set.n + 1) * sizeof *in->file);
+        if (!nf) {
             clb_seterr("out of host memory reading '%s'", files[f]);
             return CLB_ESYS;
         }
-        if (n)
-            memcpy(in->rows + in->n, rows, n * sizeof *rows);
+        in->file = nf;
         for (size_t i = 0; i < n; i++)
             in->file[in->n + i] = f;
-        in->n += n;
-        free(rows);
+        in->n = in->set.n;
     }
     return CLB_OK;
 }
@@ -607,7 +600,7 @@ int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_fi
         free(col);
         free(line);
     }
-    free(in.rows);
+    clb_rowset_free(&in.set);
     free(in.file);
     if (rc)
         cmp_free(t);

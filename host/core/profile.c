@@ -3,6 +3,7 @@
 #include "clb_profile.h"
 #include "clb_cl.h"
 #include "clb_params.h"
+#include "clb_workload.h"
 #include "clbench.h"
 
 #include <dirent.h>
@@ -11,7 +12,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef CLB_SOURCE_DIR
 #define CLB_SOURCE_DIR "."
@@ -42,17 +45,20 @@ const char *clb_profiles_dir(const char *explicit_dir)
 
 /* ---- parsing ---------------------------------------------------------- */
 
-struct numkey { const char *section, *key; size_t offset; };
-#define NK(sec, field) {sec, #field, offsetof(struct clb_profile, field)}
+/* Every numeric key with the range a real device can have: a value outside
+ * it (nan, inf, a sign, 0 where a divisor is needed) is a typo, refused with
+ * file:line. */
+struct numkey { const char *section, *key; size_t offset; double lo, hi; };
+#define NK(sec, field, lo, hi) {sec, #field, offsetof(struct clb_profile, field), lo, hi}
 static const struct numkey numkeys[] = {
-    NK("device", match_compute_units), NK("device", match_clock_mhz),
-    NK("device", compute_units),       NK("device", core_clock_mhz),
-    NK("device", memory_clock_mhz),    NK("device", bus_width_bits),
-    NK("device", memory_gb),           NK("device", peak_bandwidth_gbs),
-    NK("device", peak_gflops_sp),      NK("device", peak_gflops_dp),
-    NK("device", l2_kb),               NK("device", local_mem_kb),
-    NK("device", tdp_w),               NK("memory", partitions),
-    NK("memory", partition_width_bytes),
+    NK("device", match_compute_units, 1, 1e6),   NK("device", match_clock_mhz, 1, 1e5),
+    NK("device", compute_units, 1, 1e6),         NK("device", core_clock_mhz, 1, 1e5),
+    NK("device", memory_clock_mhz, 1, 1e5),      NK("device", bus_width_bits, 1, 1e6),
+    NK("device", memory_gb, 0.001, 1e6),         NK("device", peak_bandwidth_gbs, 0.001, 1e7),
+    NK("device", peak_gflops_sp, 0.001, 1e9),    NK("device", peak_gflops_dp, 0.001, 1e9),
+    NK("device", l2_kb, 0, 1e8),                 NK("device", local_mem_kb, 0, 1e7),
+    NK("device", tdp_w, 0.001, 1e6),             NK("memory", partitions, 1, 65536),
+    NK("memory", partition_width_bytes, 1, 1 << 20),
 };
 struct strkey { const char *key; size_t offset; };
 #define SK(field) {#field, offsetof(struct clb_profile, field)}
@@ -62,13 +68,37 @@ static const struct strkey strkeys[] = {SK(name), SK(vendor), SK(architecture), 
 static const char *const infokeys[] = {"boost_clock_mhz", "memory_type", "notes", "pcie",
                                        "channels", NULL};
 
+/* The profile text, walked line by line for inih: the reader knows the line
+ * number of each key and refuses a line longer than inih's buffer, which
+ * inih would otherwise split into two lines (and a second key). */
 struct parse_state {
     struct clb_profile *p;
-    char reason[256];
+    const char *text, *pos;
+    int line;
+    int long_line;
+    struct clb_buf reason;
     int seen_device;
 };
 
-static int add_kv(struct clb_kv **v, size_t *n, const char *key, const char *value)
+static char *read_line(char *str, int num, void *stream)
+{
+    struct parse_state *ps = stream;
+    if (!*ps->pos || ps->long_line)
+        return NULL;
+    const char *nl = strchr(ps->pos, '\n');
+    size_t len = nl ? (size_t)(nl - ps->pos) + 1 : strlen(ps->pos);
+    ps->line++;
+    if (len + 1 > (size_t)num) {
+        ps->long_line = 1;
+        return NULL;
+    }
+    memcpy(str, ps->pos, len);
+    str[len] = 0;
+    ps->pos += len;
+    return str;
+}
+
+static int add_kv(struct clb_kv **v, size_t *n, const char *key, const char *value, int line)
 {
     void *nv = realloc(*v, (*n + 1) * sizeof **v);
     if (!nv)
@@ -76,7 +106,28 @@ static int add_kv(struct clb_kv **v, size_t *n, const char *key, const char *val
     *v = nv;
     (*v)[*n].key = clb_strdup(key);
     (*v)[*n].value = clb_strdup(value);
+    (*v)[*n].line = line;
     (*n)++;
+    return 0;
+}
+
+/* A figure: decimal, finite, no sign, no hex, within [lo, hi]. */
+static int parse_range(const char *value, double lo, double hi, double *out)
+{
+    const char *p = value;
+    if (!(*p >= '0' && *p <= '9') && *p != '.')
+        return -1;
+    for (const char *q = p; *q; q++)
+        if (*q == 'x' || *q == 'X' || *q == 'p' || *q == 'P')
+            return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(p, &end);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (end == p || *end || errno || !isfinite(v) || v < lo || v > hi)
+        return -1;
+    *out = v;
     return 0;
 }
 
@@ -86,35 +137,31 @@ static int on_ini(void *user, const char *section, const char *key, const char *
     struct clb_profile *p = ps->p;
     if (strcmp(section, "tuning") == 0) {
         if (!strchr(key, '.') || key[0] == '.') {
-            snprintf(ps->reason, sizeof ps->reason,
-                     "tuning key '%s' must be <workload>.<parameter>", key);
+            clb_buf_printf(&ps->reason, "tuning key '%s' must be <workload>.<parameter>", key);
             return 0;
         }
-        return add_kv(&p->tuning, &p->ntuning, key, value) == 0;
+        return add_kv(&p->tuning, &p->ntuning, key, value, ps->line) == 0;
     }
     if (strcmp(section, "model") == 0)
-        return add_kv(&p->model, &p->nmodel, key, value) == 0;
+        return add_kv(&p->model, &p->nmodel, key, value, ps->line) == 0;
     if (strcmp(section, "device") != 0 && strcmp(section, "memory") != 0) {
-        snprintf(ps->reason, sizeof ps->reason,
-                 "unknown section [%s] (known: device, memory, tuning, model)", section);
+        clb_buf_printf(&ps->reason, "unknown section [%s] (known: device, memory, tuning, model)",
+                       section);
         return 0;
     }
     if (strcmp(section, "device") == 0)
         ps->seen_device = 1;
     for (size_t i = 0; i < sizeof numkeys / sizeof *numkeys; i++) {
-        if (strcmp(numkeys[i].section, section) || strcmp(numkeys[i].key, key))
+        const struct numkey *k = &numkeys[i];
+        if (strcmp(k->section, section) || strcmp(k->key, key))
             continue;
-        char *end;
-        errno = 0;
-        double v = strtod(value, &end);
-        while (*end == ' ')
-            end++;
-        if (end == value || *end || errno || v < 0) {
-            snprintf(ps->reason, sizeof ps->reason, "%s = '%s' is not a non-negative number", key,
-                     value);
+        double v;
+        if (parse_range(value, k->lo, k->hi, &v)) {
+            clb_buf_printf(&ps->reason, "%s = '%s' is not a number in %g..%g", key, value, k->lo,
+                           k->hi);
             return 0;
         }
-        *(double *)((char *)p + numkeys[i].offset) = v;
+        *(double *)((char *)p + k->offset) = v;
         return 1;
     }
     if (strcmp(section, "device") == 0) {
@@ -129,41 +176,78 @@ static int on_ini(void *user, const char *section, const char *key, const char *
             if (strcmp(infokeys[i], key) == 0)
                 return 1;
     }
-    snprintf(ps->reason, sizeof ps->reason, "unknown key '%s' in [%s]", key, section);
+    clb_buf_printf(&ps->reason, "unknown key '%s' in [%s]", key, section);
     return 0;
 }
 
 static void profile_init(struct clb_profile *p)
 {
     memset(p, 0, sizeof *p);
-    double *nums[] = {&p->match_compute_units, &p->match_clock_mhz, &p->compute_units,
-                      &p->core_clock_mhz,      &p->memory_clock_mhz, &p->bus_width_bits,
-                      &p->memory_gb,           &p->peak_bandwidth_gbs, &p->peak_gflops_sp,
-                      &p->peak_gflops_dp,      &p->l2_kb,           &p->local_mem_kb,
-                      &p->tdp_w,               &p->partitions,      &p->partition_width_bytes};
-    for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
-        *nums[i] = NAN;
+    for (size_t i = 0; i < sizeof numkeys / sizeof *numkeys; i++)
+        *(double *)((char *)p + numkeys[i].offset) = NAN;
+}
+
+/* A profile file's text: a regular file of at most 1 MiB, no NUL byte. */
+#define MAX_PROFILE_BYTES (1u << 20)
+static char *read_profile(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        clb_seterr("%s: cannot read profile: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_PROFILE_BYTES) {
+        close(fd);
+        clb_seterr("%s: %s", path, S_ISREG(st.st_mode) ? "profile larger than 1 MiB"
+                                                       : "not a regular file (only regular "
+                                                         "files are read as profiles)");
+        return NULL;
+    }
+    size_t n = (size_t)st.st_size;
+    char *buf = clb_xmalloc(n + 1);
+    ssize_t k = 0;
+    size_t got = 0;
+    while (buf && got < n && (k = read(fd, buf + got, n - got)) > 0)
+        got += (size_t)k;
+    close(fd);
+    if (!buf)
+        return NULL;
+    buf[got] = 0;
+    if (memchr(buf, 0, got)) {
+        free(buf);
+        clb_seterr("%s: holds a NUL byte (not a text file)", path);
+        return NULL;
+    }
+    return buf;
 }
 
 int clb_profile_parse_file(const char *path, struct clb_profile *p)
 {
     profile_init(p);
-    struct parse_state ps = {.p = p};
-    int line = ini_parse(path, on_ini, &ps);
-    if (line < 0) {
-        clb_seterr("%s: cannot read profile: %s", path, strerror(errno));
-        clb_profile_free(p);
+    char *text = read_profile(path);
+    if (!text)
         return CLB_EUSAGE;
-    }
-    if (line > 0) {
-        clb_seterr("%s:%d: %s", path, line, ps.reason[0] ? ps.reason : "malformed line");
-        clb_profile_free(p);
-        return CLB_EUSAGE;
-    }
-    if (!ps.seen_device || !p->name) {
+    struct parse_state ps = {.p = p, .text = text, .pos = text};
+    int line = ini_parse_stream(read_line, &ps, on_ini, &ps);
+    int rc = CLB_OK;
+    if (ps.long_line) {
+        clb_seterr("%s:%d: line longer than %d characters (refused: it would be read as two "
+                   "lines)", path, ps.line, INI_MAX_LINE - 2);
+        rc = CLB_EUSAGE;
+    } else if (line != 0) {
+        clb_seterr("%s:%d: %s", path, line > 0 ? line : ps.line,
+                   ps.reason.len ? clb_buf_str(&ps.reason) : "malformed line");
+        rc = CLB_EUSAGE;
+    } else if (!ps.seen_device || !p->name) {
         clb_seterr("%s: profile has no [device] section with a name", path);
+        rc = CLB_EUSAGE;
+    }
+    free(text);
+    clb_buf_free(&ps.reason);
+    if (rc) {
         clb_profile_free(p);
-        return CLB_EUSAGE;
+        return rc;
     }
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -172,6 +256,32 @@ int clb_profile_parse_file(const char *path, struct clb_profile *p)
     if (dot)
         *dot = 0;
     p->path = clb_strdup(path);
+    return CLB_OK;
+}
+
+/* Every [tuning] key names a registered workload and one of its declared
+ * parameters, like --param: "stream.vek" or "streem.vec" is a typo. */
+int clb_profile_check_tuning(const struct clb_profile *p,
+                             int (*known)(const char *workload, const char *key, struct clb_buf *why))
+{
+    for (size_t i = 0; i < p->ntuning; i++) {
+        const char *k = p->tuning[i].key;
+        const char *dot = strchr(k, '.');
+        char *wl = clb_xmalloc((size_t)(dot - k) + 1);
+        if (!wl)
+            return CLB_ESYS;
+        memcpy(wl, k, (size_t)(dot - k));
+        wl[dot - k] = 0;
+        struct clb_buf why = {0};
+        int ok = known(wl, dot + 1, &why);
+        free(wl);
+        if (!ok) {
+            clb_seterr("%s:%d: [tuning] %s: %s", p->path, p->tuning[i].line, k, clb_buf_str(&why));
+            clb_buf_free(&why);
+            return CLB_EUSAGE;
+        }
+        clb_buf_free(&why);
+    }
     return CLB_OK;
 }
 
@@ -231,24 +341,31 @@ int clb_profiles_load(const char *dir, struct clb_profiles *out)
     if (!out->v)
         rc = CLB_ESYS;
     for (size_t i = 0; i < nn && rc == CLB_OK; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char *path = clb_asprintf("%s/%s", dir, names[i]);
+        if (!path) {
+            rc = CLB_ESYS;
+            break;
+        }
         struct clb_profile *p = &out->v[out->n];
-        if ((rc = clb_profile_parse_file(path, p)))
+        rc = clb_profile_parse_file(path, p);
+        free(path);
+        if (rc)
             break;
         out->n++;
         for (size_t j = 0; j + 1 < out->n; j++)
             if (clb_strieq(out->v[j].name, p->name)) {
-                clb_seterr("%s: duplicate profile name '%s' (also in %s)", path, p->name,
+                clb_seterr("%s: duplicate profile name '%s' (also in %s)", p->path, p->name,
                            out->v[j].path);
                 rc = CLB_EUSAGE;
                 break;
             }
+        if (rc == CLB_OK)
+            rc = clb_profile_check_tuning(p, clb_workload_param_known);
     }
     for (size_t i = 0; i < nn; i++)
         free(names[i]);
     free(names);
-    if (rc == CLB_ESYS)
+    if (rc == CLB_ESYS && !names)
         clb_seterr("out of host memory reading profiles");
     if (rc)
         clb_profiles_free(out);

@@ -1,6 +1,5 @@
-/* `clbench list` and `clbench profiles`. */
-#include "clb_cli.h"
-#include "clb_workload.h"
+/* `clbench list`, `clbench profiles` and `clbench WORKLOAD --help`. */
+#include "cli.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -121,15 +120,15 @@ int clb_cmd_profiles(int argc, char **argv)
     return 0;
 }
 
-int clb_workload_help(const char *name, FILE *out)
+int clb_workload_help(const struct clb_workload *wl, FILE *out)
 {
-    const struct clb_workload *wl = clb_workload_find(name);
-    if (!wl)
-        return CLB_EUSAGE;
     fprintf(out, "%s: %s\n\n", wl->name, wl->summary);
     fprintf(out, "types:  %s (default %s)\n", wl->dtypes ? wl->dtypes : "(none)",
             wl->default_dtypes ? wl->default_dtypes : "-");
     fprintf(out, "sizes:  %s\n", wl->size_help);
+    fprintf(out, "        --quick: %s\n", wl->sizes.quick);
+    if (wl->baselines)
+        fprintf(out, "baselines: %s (ratios of_* in each row's detail)\n", wl->baselines);
     fprintf(out, "parameters (--param KEY=VALUE; profile [tuning] %s.KEY overrides the default):\n",
             wl->name);
     if (!wl->params || !wl->params->key)
@@ -137,5 +136,16 @@ int clb_workload_help(const char *name, FILE *out)
     for (const struct clb_param_def *p = wl->params; p && p->key; p++)
         fprintf(out, "  %-14s %s%s%s%s\n", p->key, p->help, p->def[0] ? " [default " : "",
                 p->def, p->def[0] ? "]" : "");
+    for (const struct clb_model_def *m = wl->models; m && m->name; m++)
+        fprintf(out, "model:  clbench model %s%s%s  %s\n", m->name, m->variant ? " --" : "",
+                m->variant ? m->variant : "", m->summary);
     return CLB_OK;
+}
+
+char *clb_workload_names(void)
+{
+    struct clb_buf b = {0};
+    for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
+        clb_buf_printf(&b, "%s%s", b.len ? ", " : "", (*w)->name);
+    return b.s ? b.s : clb_strdup("");
 }

@@ -1,7 +1,7 @@
 /* clbench: entry point and subcommand dispatch. */
-#include "clb_cli.h"
-#include "clb_workload.h"
+#include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Subcommands, one line each. */
@@ -15,6 +15,7 @@ static const struct {
     {"profiles", clb_cmd_profiles, "the profiles found, with their peak figures"},
     {"run", clb_cmd_run, "run WORKLOAD[,WORKLOAD...]|all [options]"},
     {"model", clb_cmd_model, "model MODEL [options]: analytic predictions (no device needed)"},
+    {"results", clb_cmd_results, "results upgrade FILE: rewrite a schema v1 results file as v2"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
@@ -27,8 +28,8 @@ static void usage(FILE *f)
         fprintf(f, "  clbench %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "  clbench WORKLOAD --help  a workload's parameters and defaults\n"
                "  clbench --help | --version\n\nworkloads:\n");
-    for (int i = 0; clb_workloads[i]; i++)
-        fprintf(f, "  %-10s %s\n", clb_workloads[i]->name, clb_workloads[i]->summary);
+    for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
+        fprintf(f, "  %-10s %s\n", (*w)->name, (*w)->summary);
     fprintf(f, "\nrun options: clbench run --help. Exit status: 0 ok, 1 validation failed, "
                "2 bad usage or input, 3 OpenCL or system error.\n");
 }
@@ -51,18 +52,21 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(cmd, commands[i].name) == 0)
             return commands[i].fn(argc - 1, argv + 1);
-    if (clb_workload_find(cmd)) {
+    const struct clb_workload *wl = clb_workload_find(cmd);
+    if (wl) {
         if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-            clb_workload_help(cmd, stdout);
+            clb_workload_help(wl, stdout);
             return CLB_EXIT_OK;
         }
         clb_die_msg("did you mean 'clbench run %s'? ('clbench %s --help' lists its parameters)", cmd,
                     cmd);
         return CLB_EXIT_USAGE;
     }
-    char known[512] = "";
+    struct clb_buf known = {0};
     for (size_t i = 0; i < NCOMMANDS; i++)
-        clb_appendf(known, sizeof known, "%s%s", i ? ", " : "", commands[i].name);
-    clb_die_msg("unknown command '%s' (known: %s; or a workload name with --help)", cmd, known);
+        clb_buf_printf(&known, "%s%s", i ? ", " : "", commands[i].name);
+    clb_die_msg("unknown command '%s' (known: %s; or a workload name with --help)", cmd,
+                clb_buf_str(&known));
+    clb_buf_free(&known);
     return CLB_EXIT_USAGE;
 }

@@ -51,35 +51,45 @@ int clb_parse_count(const char *s, size_t *out)
 
 int clb_parse_dims(const char *s, int ndims, struct clb_size *out, char *err, size_t errlen)
 {
-    static const char *const shapes[] = {"", "N", "NxM", "NxMxK", "LxxLyxLzxLt"};
+    static const char *const shapes[] = {"", "N, e.g. 1048576, 16M or 2^24", "NxM",
+                                         "NxMxK", "LxxLyxLzxLt, e.g. 16x16x16x8"};
     memset(out, 0, sizeof *out);
-    char buf[128];
-    if (!s || strlen(s) >= sizeof buf) {
-        snprintf(err, errlen, "bad size '%s' (expected %s)", s ? s : "", shapes[ndims]);
-        return CLB_EUSAGE;
-    }
-    clb_strlcpy(buf, s, sizeof buf);
+    if (!s)
+        s = "";
     int k = 0;
-    char *save = NULL;
     size_t total = 1;
-    for (char *tok = strtok_r(buf, "xX", &save); tok; tok = strtok_r(NULL, "xX", &save)) {
-        size_t v;
-        if (k >= ndims || clb_parse_count(tok, &v) != CLB_OK || v == 0) {
-            snprintf(err, errlen, "bad size '%s' (expected %s%s, extents >= 1)", s,
-                     ndims == 4 ? "LxLyLzLt, e.g. 16x16x16x8" : shapes[ndims],
-                     ndims == 1 ? ", e.g. 1048576, 16M or 2^24" : "");
+    const char *p = s;
+    for (;;) {
+        const char *x = p;
+        while (*x && *x != 'x' && *x != 'X')
+            x++;
+        size_t v = 0;
+        int ok = k < ndims && x > p && x - p < 64;
+        if (ok) {
+            char tok[64];
+            memcpy(tok, p, (size_t)(x - p));
+            tok[x - p] = 0;
+            ok = clb_parse_count(tok, &v) == CLB_OK && v > 0;
+        }
+        if (!ok) {
+            snprintf(err, errlen, "bad size '%.80s%s' (expected %s; extents >= 1)", s,
+                     strlen(s) > 80 ? "..." : "", shapes[ndims]);
             return CLB_EUSAGE;
         }
         out->d[k++] = v;
         if (total > SIZE_MAX / v) {
-            snprintf(err, errlen, "size '%s' is too large", s);
+            snprintf(err, errlen, "size '%.80s' is too large (its element count does not fit "
+                     "in 64 bits)", s);
             return CLB_EUSAGE;
         }
         total *= v;
+        if (!*x)
+            break;
+        p = x + 1;
     }
-    if (k != ndims || s[strlen(s) - 1] == 'x') {
-        snprintf(err, errlen, "bad size '%s' (expected %d extent%s separated by 'x'%s)", s, ndims,
-                 ndims > 1 ? "s" : "", ndims == 4 ? ", e.g. 16x16x16x8" : "");
+    if (k != ndims) {
+        snprintf(err, errlen, "bad size '%.80s' (expected %d extent%s separated by 'x': %s)", s,
+                 ndims, ndims > 1 ? "s" : "", shapes[ndims]);
         return CLB_EUSAGE;
     }
     out->ndims = ndims;
@@ -179,32 +189,40 @@ int clb_kvlist_add(struct clb_kvlist *l, const char *kv)
         clb_seterr("bad --param '%s' (expected KEY=VALUE)", kv);
         return CLB_EUSAGE;
     }
+    char *key = clb_xmalloc((size_t)(eq - kv) + 1);
+    if (!key)
+        return CLB_ESYS;
+    memcpy(key, kv, (size_t)(eq - kv));
+    key[eq - kv] = 0;
+    /* A later --param of the same key replaces the earlier one. */
+    int rc = clb_kvlist_add_pair(l, key, eq + 1);
+    free(key);
+    return rc;
+}
+
+int clb_kvlist_add_pair(struct clb_kvlist *l, const char *key, const char *value)
+{
     void *nv = realloc(l->v, (l->n + 1) * sizeof *l->v);
     if (!nv) {
         clb_seterr("out of host memory");
         return CLB_ESYS;
     }
     l->v = nv;
-    size_t klen = (size_t)(eq - kv);
-    char *key = clb_xmalloc(klen + 1);
-    char *val = clb_strdup(eq + 1);
-    if (!key || !val) {
-        free(key);
-        free(val);
+    char *k = clb_strdup(key), *v = clb_strdup(value);
+    if (!k || !v) {
+        free(k);
+        free(v);
         return CLB_ESYS;
     }
-    memcpy(key, kv, klen);
-    key[klen] = 0;
-    /* A later --param of the same key replaces the earlier one. */
     for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->v[i].key, key) == 0) {
+        if (strcmp(l->v[i].key, k) == 0) {
             free(l->v[i].value);
-            l->v[i].value = val;
-            free(key);
+            l->v[i].value = v;
+            free(k);
             return CLB_OK;
         }
-    l->v[l->n].key = key;
-    l->v[l->n].value = val;
+    l->v[l->n].key = k;
+    l->v[l->n].value = v;
     l->v[l->n].used = 0;
     l->n++;
     return CLB_OK;

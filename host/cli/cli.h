@@ -1,0 +1,21 @@
+/* The command-line front end: one function per subcommand, each taking argv
+ * from the subcommand's name on and returning the process exit status. */
+#ifndef CLB_CLI_H
+#define CLB_CLI_H
+
+#include <stdio.h>
+#include "../core/core.h"
+
+int clb_cmd_run(int argc, char **argv);
+int clb_cmd_list(int argc, char **argv);
+int clb_cmd_profiles(int argc, char **argv);
+int clb_cmd_compare(int argc, char **argv);
+int clb_cmd_model(int argc, char **argv);
+int clb_cmd_results(int argc, char **argv);
+
+/* Print the parameters of a workload (clbench WORKLOAD --help). */
+int clb_workload_help(const struct clb_workload *wl, FILE *out);
+/* "stream, copy2d, ..." of every registered workload (malloc'd). */
+char *clb_workload_names(void);
+
+#endif

@@ -1,0 +1,245 @@
+/* `clbench run`: the options, checked before any device is touched; the
+ * driver (host/core/driver.c) does the rest. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct option longopts[] = {
+    {"device", required_argument, 0, 'd'},   {"profile", required_argument, 0, 'p'},
+    {"type", required_argument, 0, 't'},     {"size", required_argument, 0, 's'},
+    {"reps", required_argument, 0, 'n'},     {"warmup", required_argument, 0, 'W'},
+    {"param", required_argument, 0, 'P'},    {"quick", no_argument, 0, 'Q'},
+    {"output", required_argument, 0, 'o'},   {"quiet", no_argument, 0, 'q'},
+    {"verbose", no_argument, 0, 'v'},        {"kernel-dir", required_argument, 0, 'K'},
+    {"platforms-dir", required_argument, 0, 'L'}, {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0}};
+
+static void run_usage(FILE *f)
+{
+    fputs("usage: clbench run WORKLOAD[,WORKLOAD...]|all [options]\n"
+          "  -d, --device SPEC     flat index, P:D, part of a device name, or cpu|gpu|accelerator\n"
+          "  -p, --profile NAME    force a profile (default: matched by device name)\n"
+          "  -t, --type LIST       element types, e.g. float,double\n"
+          "  -s, --size LIST       problem sizes (see 'clbench WORKLOAD --help')\n"
+          "  -n, --reps N          timed repetitions (default 20)\n"
+          "      --warmup N        untimed repetitions first (default 3)\n"
+          "      --param K=V       workload parameter, repeatable (V: value, list or range a..b)\n"
+          "      --quick           small sizes, for smoke tests and CI\n"
+          "  -o, --output FILE     results CSV (default results/runs/<device>.csv, appended)\n"
+          "  -q, --quiet / -v, --verbose\n"
+          "      --kernel-dir DIR  load kernels from DIR instead of the embedded copies\n"
+          "      --platforms-dir DIR  profiles directory\n",
+          f);
+    char *names = clb_workload_names();
+    fprintf(f, "workloads: %s\n", names ? names : "");
+    free(names);
+}
+
+static int parse_count(const char *opt, const char *v, int min, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || x < min || x > 1000000) {
+        clb_die_msg("bad %s '%s' (accepted: an integer %d..1000000)", opt, v, min);
+        return CLB_EUSAGE;
+    }
+    *out = (int)x;
+    return CLB_OK;
+}
+
+static int add_workload(struct clb_run_opts *o, const struct clb_workload *wl)
+{
+    for (int i = 0; i < o->nwl; i++)
+        if (o->wls[i] == wl)
+            return CLB_OK;
+    void *nv = realloc(o->wls, (size_t)(o->nwl + 1) * sizeof *o->wls);
+    if (!nv)
+        return CLB_ESYS;
+    o->wls = nv;
+    o->wls[o->nwl++] = wl;
+    return CLB_OK;
+}
+
+static int select_workloads(struct clb_run_opts *o, const char *list)
+{
+    if (strcmp(list, "all") == 0) {
+        for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
+            if (add_workload(o, *w))
+                return CLB_ESYS;
+        return CLB_OK;
+    }
+    int n;
+    char **names = clb_split(list, &n);
+    if (!names)
+        return CLB_ESYS;
+    int rc = n ? CLB_OK : CLB_EUSAGE;
+    if (!n)
+        clb_die_msg("run: empty workload list");
+    for (int i = 0; i < n && rc == CLB_OK; i++) {
+        const struct clb_workload *wl = clb_workload_find(names[i]);
+        if (!wl) {
+            char *known = clb_workload_names();
+            clb_die_msg("unknown workload '%s' (known: %s, all)", names[i], known ? known : "");
+            free(known);
+            rc = CLB_EUSAGE;
+        } else {
+            rc = add_workload(o, wl);
+        }
+    }
+    free(names);
+    return rc;
+}
+
+static int parse_args(struct clb_run_opts *o, int argc, char **argv)
+{
+    o->reps = 20;
+    o->warmup = 3;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":d:p:t:s:n:o:qvh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': o->device = optarg; break;
+        case 'p': o->profile = optarg; break;
+        case 't': o->types = optarg; break;
+        case 's': o->sizes = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'K': o->kernel_dir = optarg; break;
+        case 'L': o->platforms_dir = optarg; break;
+        case 'Q': o->quick = 1; break;
+        case 'q': clb_verbosity = 0; break;
+        case 'v': clb_verbosity = 2; break;
+        case 'n': if (parse_count("--reps", optarg, 1, &o->reps)) return CLB_EUSAGE; break;
+        case 'W': if (parse_count("--warmup", optarg, 0, &o->warmup)) return CLB_EUSAGE; break;
+        case 'P':
+            if (clb_kvlist_add(&o->params, optarg)) {
+                clb_die_msg("%s", clb_lasterr());
+                return CLB_EUSAGE;
+            }
+            break;
+        case 'h': run_usage(stdout); return -1;
+        case ':': clb_die_msg("option '%s' needs a value", argv[optind - 1]); return CLB_EUSAGE;
+        default:
+            clb_die_msg("unknown option '%s' (see 'clbench run --help')", argv[optind - 1]);
+            return CLB_EUSAGE;
+        }
+    }
+    if (optind >= argc) {
+        clb_die_msg("run: which workload? (known: all, or see 'clbench --help')");
+        return CLB_EUSAGE;
+    }
+    if (optind + 1 < argc) {
+        clb_die_msg("run: unexpected argument '%s' (give workloads as one comma list)",
+                    argv[optind + 1]);
+        return CLB_EUSAGE;
+    }
+    return select_workloads(o, argv[optind]);
+}
+
+/* Every --param key must belong to a selected workload. */
+static int check_params(const struct clb_run_opts *o)
+{
+    for (size_t i = 0; i < o->params.n; i++) {
+        const char *key = o->params.v[i].key;
+        int found = 0;
+        struct clb_buf known = {0};
+        for (int w = 0; w < o->nwl; w++)
+            for (const struct clb_param_def *p = o->wls[w]->params; p && p->key; p++) {
+                found |= strcmp(p->key, key) == 0;
+                if (!clb_list_has(clb_buf_str(&known), p->key))
+                    clb_buf_printf(&known, "%s%s", known.len ? "," : "", p->key);
+            }
+        if (!found)
+            clb_die_msg("unknown parameter '%s' for %s (known: %s)", key,
+                        o->nwl == 1 ? o->wls[0]->name : "the selected workloads",
+                        known.len ? clb_buf_str(&known) : "none");
+        clb_buf_free(&known);
+        if (!found)
+            return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+/* Every -t type must be accepted by one of the selected workloads. */
+static int check_types(const struct clb_run_opts *o)
+{
+    if (!o->types)
+        return CLB_OK;
+    int n;
+    char **types = clb_split(o->types, &n);
+    if (!types)
+        return CLB_ESYS;
+    int rc = n ? CLB_OK : CLB_EUSAGE;
+    if (!n)
+        clb_die_msg("empty type list");
+    for (int i = 0; i < n && rc == CLB_OK; i++) {
+        int ok = 0, typed = 0;
+        for (int w = 0; w < o->nwl; w++) {
+            typed |= o->wls[w]->dtypes != NULL;
+            ok |= o->wls[w]->dtypes && clb_list_has(o->wls[w]->dtypes, types[i]);
+        }
+        if (ok)
+            continue;
+        rc = CLB_EUSAGE;
+        if (!typed)
+            clb_die_msg("-t %s: %s takes no types (it has no element type)", types[i],
+                        o->nwl == 1 ? o->wls[0]->name : "none of the selected workloads");
+        else if (o->nwl == 1)
+            clb_die_msg("unknown type '%s' for %s (accepted: %s)", types[i], o->wls[0]->name,
+                        o->wls[0]->dtypes);
+        else
+            clb_die_msg("unknown type '%s' (no selected workload accepts it)", types[i]);
+    }
+    free(types);
+    return rc;
+}
+
+/* Every -s size must parse for each selected workload. */
+static int check_sizes(const struct clb_run_opts *o)
+{
+    if (!o->sizes)
+        return CLB_OK;
+    int n;
+    char **sizes = clb_split(o->sizes, &n);
+    if (!sizes)
+        return CLB_ESYS;
+    int rc = n ? CLB_OK : CLB_EUSAGE;
+    if (!n)
+        clb_die_msg("empty size list");
+    for (int i = 0; i < n && !rc; i++)
+        for (int w = 0; w < o->nwl && !rc; w++) {
+            const struct clb_workload *wl = o->wls[w];
+            struct clb_size sz;
+            char err[512];
+            if (clb_parse_dims(sizes[i], wl->size_dims, &sz, err, sizeof err)) {
+                clb_die_msg("%s: %s", wl->name, err);
+                rc = CLB_EUSAGE;
+            } else if (wl->check_size && wl->check_size(&sz)) {
+                clb_die_msg("%s: %s", wl->name, clb_lasterr());
+                rc = CLB_EUSAGE;
+            }
+        }
+    free(sizes);
+    return rc;
+}
+
+int clb_cmd_run(int argc, char **argv)
+{
+    struct clb_run_opts o;
+    memset(&o, 0, sizeof o);
+    int rc = parse_args(&o, argc, argv);
+    if (rc == CLB_OK)
+        rc = check_params(&o);
+    if (rc == CLB_OK)
+        rc = check_types(&o);
+    if (rc == CLB_OK)
+        rc = check_sizes(&o);
+    int status = rc == -1 ? CLB_EXIT_OK : rc != CLB_OK ? clb_exit_status(rc) : clb_driver_run(&o);
+    if (rc == CLB_ESYS)
+        clb_die_msg("%s", clb_lasterr());
+    clb_kvlist_free(&o.params);
+    free(o.wls);
+    return status;
+}

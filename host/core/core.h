@@ -1,0 +1,47 @@
+/* Private to the core and the command-line front end (host/core, host/cli):
+ * what a workload never sees. */
+#ifndef CLB_CORE_H
+#define CLB_CORE_H
+
+#include "clb_workload.h"
+
+/* Everything `clbench run` was asked (host/cli/cmd_run.c fills it). */
+struct clb_run_opts {
+    const char *device;         /* -d */
+    const char *profile;        /* -p */
+    const char *types;          /* -t */
+    const char *sizes;          /* -s */
+    const char *output;         /* -o */
+    const char *kernel_dir;     /* --kernel-dir or $CLBENCH_KERNEL_DIR */
+    const char *platforms_dir;  /* --platforms-dir */
+    int reps, warmup, quick;
+    struct clb_kvlist params;   /* --param */
+    const struct clb_workload **wls;  /* selected workloads, in order */
+    int nwl;
+};
+
+/* Run the selected workloads; returns the process exit status. */
+int clb_driver_run(struct clb_run_opts *o);
+
+/* The default sizes of a workload for a type on a device, as a comma list
+ * (malloc'd), by its size rule (struct clb_size_rule). NULL with a message
+ * when a count refuses. */
+char *clb_default_sizes(const struct clb_env *env, const char *dtype);
+
+/* Count a workload's group for (dtype, size) with the --param values. */
+int clb_count_group(const struct clb_workload *wl, const char *dtype, const struct clb_size *size,
+                    const struct clb_kvlist *params, struct clb_counts *out);
+
+/* "k=v,k=v" -> list (a part without '=' is a key with an empty value). */
+int clb_params_parse(const char *text, struct clb_kvlist *out);
+void clb_case_free(struct clb_case *c);
+
+/* Exit statuses (docs: 0 ok, 1 validation failed, 2 bad usage, 3 OpenCL or system error). */
+enum { CLB_EXIT_OK = 0, CLB_EXIT_FAILED = 1, CLB_EXIT_USAGE = 2, CLB_EXIT_ERROR = 3 };
+int clb_exit_status(int rc);
+
+/* Load the profiles of --platforms-dir (or the default places). */
+struct clb_profiles;
+int clb_load_profiles_for(const char *platforms_dir, struct clb_profiles *ps);
+
+#endif

@@ -1,0 +1,749 @@
+/* Results CSV: the writer appends one locked, flushed row at a time; the
+ * reader turns a file back into rows, checking each field against what its
+ * column means. Quoting and parsing are libcsv's. */
+#define _GNU_SOURCE
+#include "clb_results.h"
+#include "clbench.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const struct clb_column clb_columns[] = {
+#define CLB_COL_ENTRY(name, kind) {#name, CLB_COL_##kind, offsetof(struct clb_row, name)},
+    CLB_COLUMNS(CLB_COL_ENTRY)
+#undef CLB_COL_ENTRY
+};
+
+_Static_assert(sizeof clb_columns / sizeof *clb_columns == CLB_NCOLS, "CLB_NCOLS");
+
+const char *clb_csv_header(int version)
+{
+    static char v1[512], v2[640];
+    char *h = version == 1 ? v1 : v2;
+    if (!h[0]) {
+        int n = version == 1 ? CLB_NCOLS_V1 : CLB_NCOLS;
+        for (int i = 0; i < n; i++)
+            clb_appendf(h, version == 1 ? sizeof v1 : sizeof v2, "%s%s", i ? "," : "",
+                        clb_columns[i].name);
+    }
+    return h;
+}
+
+void clb_row_init(struct clb_row *r)
+{
+    for (int i = 0; i < CLB_NCOLS; i++) {
+        char *p = (char *)r + clb_columns[i].offset;
+        if (clb_columns[i].kind == CLB_COL_STR)
+            *(const char **)p = "";
+        else
+            *(double *)p = NAN;
+    }
+}
+
+const char *clb_row_str(const struct clb_row *r, int col)
+{
+    return *(const char *const *)((const char *)r + clb_columns[col].offset);
+}
+
+double clb_row_num(const struct clb_row *r, int col)
+{
+    return *(const double *)((const char *)r + clb_columns[col].offset);
+}
+
+static void set_str(struct clb_row *r, int col, const char *s)
+{
+    *(const char **)((char *)r + clb_columns[col].offset) = s;
+}
+
+static void set_num(struct clb_row *r, int col, double v)
+{
+    *(double *)((char *)r + clb_columns[col].offset) = v;
+}
+
+void clb_rowset_free(struct clb_rowset *s)
+{
+    free(s->v);
+    clb_arena_free(&s->arena);
+    memset(s, 0, sizeof *s);
+}
+
+static struct clb_row *rowset_slot(struct clb_rowset *s)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        void *nv = realloc(s->v, cap * sizeof *s->v);
+        if (!nv) {
+            clb_seterr("out of host memory");
+            return NULL;
+        }
+        s->v = nv;
+        s->cap = cap;
+    }
+    return &s->v[s->n];
+}
+
+int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r)
+{
+    struct clb_row *d = rowset_slot(s);
+    if (!d)
+        return CLB_ESYS;
+    *d = *r;
+    for (int i = 0; i < CLB_NCOLS; i++) {
+        if (clb_columns[i].kind != CLB_COL_STR)
+            continue;
+        const char *v = clb_row_str(r, i);
+        const char *c = clb_arena_intern(&s->arena, v, strlen(v));
+        if (!c)
+            return CLB_ESYS;
+        set_str(d, i, c);
+    }
+    s->n++;
+    return CLB_OK;
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+static void put_str(FILE *f, const char *s)
+{
+    /* libcsv quotes a field; we ask for it only where needed, to keep the
+     * file readable by eye: separators, quotes, line breaks, edge blanks. */
+    size_t n = strlen(s);
+    if (strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' ')))
+        csv_fwrite(f, s, n);
+    else
+        fputs(s, f);
+}
+
+static void put_field(FILE *f, const struct clb_row *r, int col)
+{
+    const struct clb_column *c = &clb_columns[col];
+    if (c->kind == CLB_COL_STR) {
+        put_str(f, clb_row_str(r, col));
+        return;
+    }
+    double v = clb_row_num(r, col);
+    if (isnan(v))
+        return;
+    switch (c->kind) {
+    case CLB_COL_COUNT:
+    case CLB_COL_EXACT: fprintf(f, "%.0f", v); break;
+    case CLB_COL_TIME: fprintf(f, "%.9g", v); break;
+    default: fprintf(f, "%.6g", v); break;
+    }
+}
+
+char *clb_row_format(const struct clb_row *r, int version)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        clb_seterr("out of host memory formatting a row");
+        return NULL;
+    }
+    int n = version == 1 ? CLB_NCOLS_V1 : CLB_NCOLS;
+    for (int i = 0; i < n; i++) {
+        put_field(f, r, i);
+        fputc(i + 1 < n ? ',' : '\n', f);
+    }
+    if (fclose(f) != 0) {
+        free(buf);
+        clb_seterr("out of host memory formatting a row");
+        return NULL;
+    }
+    return buf;
+}
+
+static int mkdirs(const char *path)
+{
+    char *dir = clb_strdup(path);
+    if (!dir)
+        return CLB_ESYS;
+    char *slash = strrchr(dir, '/');
+    int rc = CLB_OK;
+    if (slash && slash != dir) {
+        *slash = 0;
+        for (char *p = dir + 1; *p; p++) {
+            if (*p != '/')
+                continue;
+            *p = 0;
+            mkdir(dir, 0777);
+            *p = '/';
+        }
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            clb_seterr("cannot create directory '%s' for the results: %s", dir, strerror(errno));
+            rc = CLB_EUSAGE;
+        }
+    }
+    free(dir);
+    return rc;
+}
+
+static int write_all(int fd, const char *s, size_t n)
+{
+    while (n) {
+        ssize_t k = write(fd, s, n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        s += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Take or drop the advisory lock. A signal (SIGINT) can interrupt a wait for
+ * the lock: retry, or the row would be appended unlocked. */
+static void lock(int fd, int op)
+{
+    while (flock(fd, op) != 0 && errno == EINTR)
+        ;
+}
+
+/* A unique temporary file beside path: mkstemp creates it with O_EXCL, so a
+ * link planted at a predictable name is never written through. */
+static int temp_beside(const char *path, char **tmp_out)
+{
+    char *tmp = clb_asprintf("%s.tmp.XXXXXX", path);
+    if (!tmp)
+        return -1;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        free(tmp);
+        return -1;
+    }
+    *tmp_out = tmp;
+    return fd;
+}
+
+/* Create path with its header atomically: write a temporary file, then link
+ * it into place (link fails if another process created the file first). */
+static int create_with_header(const char *path)
+{
+    char *tmp = NULL;
+    int fd = temp_beside(path, &tmp);
+    if (fd < 0) {
+        clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
+        return CLB_EUSAGE;
+    }
+    const char *h = clb_csv_header(2);
+    int ok = write_all(fd, h, strlen(h)) == 0 && write_all(fd, "\n", 1) == 0 && fsync(fd) == 0;
+    mode_t mask = umask(0); /* mkstemp makes 0600 files: give the mode open() would */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    close(fd);
+    if (ok && link(tmp, path) != 0 && errno != EEXIST)
+        ok = 0;
+    int saved = errno;
+    unlink(tmp);
+    free(tmp);
+    if (!ok) {
+        clb_seterr("cannot write results file '%s': %s", path, strerror(saved));
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+/* The first line of an open file, in memory that grows (at most 4 KiB are
+ * looked at: a header is shorter). */
+static char *first_line(int fd)
+{
+    char buf[4096];
+    ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
+    buf[k > 0 ? k : 0] = 0;
+    char *nl = strpbrk(buf, "\r\n");
+    if (nl)
+        *nl = 0;
+    return clb_strdup(buf);
+}
+
+/* Does the file end with a newline (or is it empty)? */
+static int ends_with_newline(int fd)
+{
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end <= 0)
+        return 1;
+    char c = 0;
+    return pread(fd, &c, 1, end - 1) == 1 && c == '\n';
+}
+
+/* Give up on an open results file; the message is already set. */
+static int refuse(int fd)
+{
+    lock(fd, LOCK_UN);
+    close(fd);
+    return CLB_EUSAGE;
+}
+
+int clb_writer_open(struct clb_writer *w, const char *path)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+    int rc = mkdirs(path);
+    if (rc)
+        return rc;
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT) {
+            clb_seterr("cannot use results file '%s': %s", path, strerror(errno));
+            return CLB_EUSAGE;
+        }
+        if ((rc = create_with_header(path)))
+            return rc;
+    } else if (S_ISLNK(st.st_mode) && (stat(path, &st) != 0 || !S_ISREG(st.st_mode))) {
+        clb_seterr("results file '%s' is a link to something that is not a regular file", path);
+        return CLB_EUSAGE;
+    } else if (!S_ISLNK(st.st_mode) && !S_ISREG(st.st_mode)) {
+        clb_seterr("results file '%s' is not a regular file", path);
+        return CLB_EUSAGE;
+    }
+    int fd = open(path, O_RDWR | O_APPEND | O_NONBLOCK);
+    if (fd < 0) {
+        clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
+        return CLB_EUSAGE;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        clb_seterr("results file '%s' is not a regular file", path);
+        return refuse(fd);
+    }
+    /* Check (or, for an empty file, write) the header under the lock. */
+    lock(fd, LOCK_EX);
+    char *line = first_line(fd);
+    if (!line) {
+        lock(fd, LOCK_UN);
+        close(fd);
+        return CLB_ESYS;
+    }
+    const char *h = clb_csv_header(2);
+    int v1 = strcmp(line, clb_csv_header(1)) == 0, v2 = strcmp(line, h) == 0;
+    int empty = line[0] == 0 && lseek(fd, 0, SEEK_END) == 0;
+    free(line);
+    if (empty) {
+        if (write_all(fd, h, strlen(h)) || write_all(fd, "\n", 1)) {
+            lock(fd, LOCK_UN);
+            close(fd);
+            clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
+            return CLB_EUSAGE;
+        }
+    } else if (v1) {
+        clb_seterr("results file '%s' has the schema v1 header; rows are appended to v2 files "
+                   "only: run 'clbench results upgrade %s' first (lossless), or choose another "
+                   "file with -o", path, path);
+        return refuse(fd);
+    } else if (!v2) {
+        clb_seterr("results file '%s' has another header (not a clbench results CSV); choose "
+                   "another file with -o", path);
+        return refuse(fd);
+    } else if (!ends_with_newline(fd)) {
+        clb_seterr("results file '%s' does not end with a newline (its last row is incomplete); "
+                   "repair it or choose another file with -o", path);
+        return refuse(fd);
+    }
+    lock(fd, LOCK_UN);
+    w->fd = fd;
+    w->path = clb_strdup(path);
+    return w->path ? CLB_OK : CLB_ESYS;
+}
+
+int clb_writer_put(struct clb_writer *w, const struct clb_row *r)
+{
+    char *line = clb_row_format(r, 2);
+    if (!line)
+        return CLB_ESYS;
+    lock(w->fd, LOCK_EX);
+    /* Where the file ends under the lock: a write cut short (a full disk, a
+     * file-size limit) is cut back to here, so the file still ends with its
+     * last whole row and parses. Another writer's torn last line (no
+     * newline) is not glued to: the row is refused. */
+    off_t end = lseek(w->fd, 0, SEEK_END);
+    int torn = !ends_with_newline(w->fd);
+    int bad = torn || write_all(w->fd, line, strlen(line));
+    int saved = errno, cut = 0;
+    if (bad && !torn && end >= 0)
+        cut = ftruncate(w->fd, end) == 0;
+    lock(w->fd, LOCK_UN);
+    free(line);
+    if (torn) {
+        clb_seterr("results file '%s' no longer ends with a newline (another writer left an "
+                   "incomplete row); the row was not appended", w->path);
+        return CLB_ESYS;
+    }
+    if (bad) {
+        clb_seterr("cannot append to results file '%s': %s (%s)", w->path, strerror(saved),
+                   cut ? "the file ends with the last row written whole"
+                       : "the last row in the file may be incomplete");
+        return CLB_ESYS;
+    }
+    return CLB_OK;
+}
+
+void clb_writer_close(struct clb_writer *w)
+{
+    if (w->fd >= 0)
+        close(w->fd);
+    free(w->path);
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+struct reader {
+    const char *path;
+    struct clb_buf fields[CLB_NCOLS];
+    int nf, ncols;          /* fields of this record; columns of the file's schema */
+    long record;            /* 1-based record number */
+    int overflow, nul;
+    struct clb_rowset *out;
+    /* raw mode (upgrade): each record's fields handed to a callback */
+    void (*raw)(struct reader *rd);
+    void *raw_ctx;
+    int rc;
+};
+
+static void on_field(void *s, size_t len, void *data)
+{
+    struct reader *rd = data;
+    if (rd->nf >= CLB_NCOLS) {
+        rd->overflow = 1;
+        return;
+    }
+    struct clb_buf *b = &rd->fields[rd->nf++];
+    b->len = 0;
+    clb_buf_add(b, s ? s : "", s ? len : 0);
+    if (b->oom)
+        rd->rc = CLB_ESYS;
+    if (s && memchr(s, 0, len))
+        rd->nul = 1;
+}
+
+/* A figure as clbench writes it: decimal digits, an optional fraction and
+ * exponent, finite and >= 0. No sign, hex, inf or nan: a file that holds
+ * them was not written by clbench or was changed by hand. */
+static int parse_figure(const char *s, double *out)
+{
+    const char *p = s;
+    if (*p == '+' || *p == '-') /* "-0" is the only negative clbench could print: refuse all */
+        return -1;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9')
+        p++, digits++;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            digits++;
+    if (!digits)
+        return -1;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return -1;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p)
+        return -1;
+    errno = 0;
+    double v = strtod(s, NULL);
+    if (!isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int bad_field(struct reader *rd, int col, const char *what)
+{
+    const char *v = clb_buf_str(&rd->fields[col]);
+    clb_seterr("%s:%ld: column %s is not %s: '%.80s%s'", rd->path, rd->record,
+               clb_columns[col].name, what, v, strlen(v) > 80 ? "..." : "");
+    rd->rc = CLB_EUSAGE;
+    return -1;
+}
+
+static int fill_row(struct reader *rd, struct clb_row *r)
+{
+    clb_row_init(r);
+    for (int i = 0; i < rd->ncols; i++) {
+        const struct clb_buf *b = &rd->fields[i];
+        const char *s = clb_buf_str(b);
+        if (clb_columns[i].kind == CLB_COL_STR) {
+            const char *c = clb_arena_intern(&rd->out->arena, s, b->len);
+            if (!c) {
+                rd->rc = CLB_ESYS;
+                return -1;
+            }
+            set_str(r, i, c);
+            continue;
+        }
+        if (!*s)
+            continue;
+        double v;
+        if (parse_figure(s, &v))
+            return bad_field(rd, i, "a non-negative decimal number");
+        if (clb_columns[i].kind == CLB_COL_COUNT && (v != floor(v) || v > 2147483647.0))
+            return bad_field(rd, i, "a count");
+        set_num(r, i, v);
+    }
+    const char *st = r->status;
+    if (strcmp(st, "ok") && strcmp(st, "failed") && strcmp(st, "skipped") && strcmp(st, "error") &&
+        strcmp(st, "reference"))
+        return bad_field(rd, 29, "a status (ok, failed, skipped, error, reference)");
+    return 0;
+}
+
+static int check_header(struct reader *rd)
+{
+    for (int v = 2; v >= 1; v--) {
+        int n = v == 1 ? CLB_NCOLS_V1 : CLB_NCOLS;
+        if (rd->nf != n)
+            continue;
+        int i = 0;
+        while (i < n && strcmp(clb_buf_str(&rd->fields[i]), clb_columns[i].name) == 0)
+            i++;
+        if (i == n) {
+            rd->ncols = n;
+            if (rd->out)
+                rd->out->version = v;
+            return 0;
+        }
+    }
+    /* Name the first column that differs from v2 (or v1 for a 31-column file). */
+    int i = 0;
+    while (i < rd->nf && i < CLB_NCOLS && strcmp(clb_buf_str(&rd->fields[i]), clb_columns[i].name) == 0)
+        i++;
+    if (i < rd->nf && i < CLB_NCOLS)
+        clb_seterr("%s: not a clbench results file (column %d is '%.60s', expected '%s')",
+                   rd->path, i + 1, clb_buf_str(&rd->fields[i]), clb_columns[i].name);
+    else
+        clb_seterr("%s: not a clbench results file (header has %s%d columns, expected %d or %d)",
+                   rd->path, rd->overflow ? "more than " : "", rd->nf, CLB_NCOLS_V1, CLB_NCOLS);
+    rd->rc = CLB_EUSAGE;
+    return -1;
+}
+
+static void on_record(int c, void *data)
+{
+    (void)c;
+    struct reader *rd = data;
+    rd->record++;
+    if (rd->rc)
+        goto out;
+    if (rd->nul) {
+        clb_seterr("%s:%ld: a field holds a NUL byte (not a text file)", rd->path, rd->record);
+        rd->rc = CLB_EUSAGE;
+        goto out;
+    }
+    if (rd->record == 1) {
+        check_header(rd);
+        goto out;
+    }
+    if (rd->overflow || rd->nf != rd->ncols) {
+        clb_seterr("%s:%ld: row has %s%d fields, expected %d", rd->path, rd->record,
+                   rd->overflow ? "more than " : "", rd->nf, rd->ncols);
+        rd->rc = CLB_EUSAGE;
+        goto out;
+    }
+    if (rd->raw) {
+        rd->raw(rd);
+        goto out;
+    }
+    struct clb_row *r = rowset_slot(rd->out);
+    if (!r) {
+        rd->rc = CLB_ESYS;
+        goto out;
+    }
+    if (fill_row(rd, r) == 0)
+        rd->out->n++;
+out:
+    rd->nf = 0;
+    rd->overflow = 0;
+    rd->nul = 0;
+}
+
+/* Open a file to read only when it is a regular file of at most
+ * CLB_MAX_INPUT_BYTES: a FIFO, a device (/dev/zero) or a link to one would
+ * hang or fill the memory. */
+static FILE *open_regular(const char *path, const char *what)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        clb_seterr("cannot read %s '%s': %s", what, path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        clb_seterr("%s '%s' is not a regular file (only regular files are read)", what, path);
+        return NULL;
+    }
+    if ((unsigned long long)st.st_size > CLB_MAX_INPUT_BYTES) {
+        close(fd);
+        clb_seterr("%s '%s' is larger than the %zu GiB clbench reads", what, path,
+                   CLB_MAX_INPUT_BYTES >> 30);
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        clb_seterr("cannot read %s '%s': %s", what, path, strerror(errno));
+    }
+    return f;
+}
+
+static int parse_file(struct reader *rd)
+{
+    FILE *f = open_regular(rd->path, "results file");
+    if (!f)
+        return CLB_EUSAGE;
+    struct csv_parser p;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
+        fclose(f);
+        clb_seterr("cannot initialise the CSV parser");
+        return CLB_ESYS;
+    }
+    char *buf = clb_xmalloc(1 << 16);
+    if (!buf) {
+        csv_free(&p);
+        fclose(f);
+        return CLB_ESYS;
+    }
+    size_t k, total = 0;
+    int first = 1;
+    while (!rd->rc && (k = fread(buf, 1, 1 << 16, f)) > 0) {
+        const char *b = buf;
+        /* A UTF-8 byte order mark (an editor's) is skipped, not read as part of run_id. */
+        if (first && k >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+            b += 3, k -= 3;
+        first = 0;
+        total += k;
+        if (total > CLB_MAX_INPUT_BYTES) {
+            clb_seterr("%s: larger than the %zu GiB clbench reads", rd->path,
+                       CLB_MAX_INPUT_BYTES >> 30);
+            rd->rc = CLB_EUSAGE;
+            break;
+        }
+        if (csv_parse(&p, b, k, on_field, on_record, rd) != k && !rd->rc) {
+            clb_seterr("%s:%ld: malformed CSV (%s)", rd->path, rd->record + 1,
+                       csv_strerror(csv_error(&p)));
+            rd->rc = CLB_EUSAGE;
+        }
+    }
+    if (!rd->rc && ferror(f)) {
+        clb_seterr("%s: read error: %s", rd->path, strerror(errno));
+        rd->rc = CLB_EUSAGE;
+    }
+    if (!rd->rc && csv_fini(&p, on_field, on_record, rd) != 0 && !rd->rc) {
+        clb_seterr("%s: malformed CSV at the end (%s)", rd->path, csv_strerror(csv_error(&p)));
+        rd->rc = CLB_EUSAGE;
+    }
+    csv_free(&p);
+    free(buf);
+    fclose(f);
+    for (int i = 0; i < CLB_NCOLS; i++)
+        clb_buf_free(&rd->fields[i]);
+    if (!rd->rc && rd->record == 0) {
+        clb_seterr("%s: empty file, not a clbench results file", rd->path);
+        rd->rc = CLB_EUSAGE;
+    }
+    return rd->rc;
+}
+
+int clb_results_read(const char *path, struct clb_rowset *out)
+{
+    struct reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.path = path;
+    rd.out = out;
+    return parse_file(&rd);
+}
+
+/* ---- upgrade v1 -> v2 ------------------------------------------------- */
+
+struct upgrade {
+    FILE *f;
+    size_t rows;
+};
+
+static void upgrade_record(struct reader *rd)
+{
+    struct upgrade *u = rd->raw_ctx;
+    for (int i = 0; i < rd->ncols; i++) {
+        put_str(u->f, clb_buf_str(&rd->fields[i]));
+        fputc(',', u->f);
+    }
+    fputs(",,,,,\n", u->f); /* the six v2 columns, empty */
+    u->rows++;
+}
+
+int clb_results_upgrade(const char *path, int *already, size_t *rows)
+{
+    *already = 0;
+    *rows = 0;
+    /* Read it whole first: a file that does not parse is not rewritten. */
+    struct clb_rowset check;
+    memset(&check, 0, sizeof check);
+    int rc = clb_results_read(path, &check);
+    int version = check.version;
+    *rows = check.n;
+    clb_rowset_free(&check);
+    if (rc)
+        return rc;
+    if (version == 2) {
+        *already = 1;
+        return CLB_OK;
+    }
+    char *tmp = NULL;
+    int fd = temp_beside(path, &tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        clb_seterr("cannot write beside '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        if (tmp)
+            unlink(tmp);
+        free(tmp);
+        return CLB_EUSAGE;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0)
+        fchmod(fd, st.st_mode & 07777);
+    fprintf(f, "%s\n", clb_csv_header(2));
+    struct upgrade u = {f, 0};
+    struct reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.path = path;
+    rd.raw = upgrade_record;
+    rd.raw_ctx = &u;
+    rc = parse_file(&rd);
+    int ok = rc == CLB_OK && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int saved = errno;
+    if (fclose(f) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) != 0) {
+        saved = errno;
+        ok = 0;
+    }
+    if (!ok) {
+        unlink(tmp);
+        if (!rc) {
+            clb_seterr("cannot rewrite '%s': %s (the file is unchanged)", path, strerror(saved));
+            rc = CLB_ESYS;
+        }
+    }
+    free(tmp);
+    *rows = u.rows;
+    return rc;
+}

@@ -1,0 +1,397 @@
+/* Small helpers: error messages, strings, clock, random data. */
+#define _GNU_SOURCE
+#include "clbench.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int clb_verbosity = 1;
+
+/* The message of the last error, per thread, in memory that grows. */
+static _Thread_local char *lasterr;
+
+void clb_seterr(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = NULL;
+    int k = vasprintf(&msg, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        msg = NULL; /* keep "out of host memory" below */
+    free(lasterr);
+    lasterr = msg;
+}
+
+const char *clb_lasterr(void)
+{
+    return lasterr && lasterr[0] ? lasterr : "out of host memory (or an unknown error)";
+}
+
+void clb_die_msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("clbench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void clb_info(const char *fmt, ...)
+{
+    if (clb_verbosity < 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
+void clb_debug(const char *fmt, ...)
+{
+    if (clb_verbosity < 2)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
+void *clb_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        clb_seterr("out of host memory allocating %zu bytes", n);
+    return p;
+}
+
+void *clb_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        clb_seterr("out of host memory allocating %zu x %zu bytes", n, size);
+    return p;
+}
+
+char *clb_asprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *out = NULL;
+    int k = vasprintf(&out, fmt, ap);
+    va_end(ap);
+    if (k < 0) {
+        clb_seterr("out of host memory");
+        return NULL;
+    }
+    return out;
+}
+
+char *clb_strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *p = clb_xmalloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+size_t clb_strlcpy(char *dst, const char *src, size_t n)
+{
+    size_t len = strlen(src);
+    if (n) {
+        size_t k = len < n - 1 ? len : n - 1;
+        memcpy(dst, src, k);
+        dst[k] = 0;
+    }
+    return len;
+}
+
+void clb_appendf(char *buf, size_t n, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, n - used, fmt, ap);
+    va_end(ap);
+}
+
+char *clb_slug(const char *in)
+{
+    char *out = clb_xmalloc(2 * strlen(in) + 8);
+    if (!out)
+        return NULL;
+    size_t k = 0;
+    int dash = 0;
+    for (; *in; in++) {
+        unsigned char ch = (unsigned char)*in;
+        if (isalnum(ch)) {
+            if (dash && k > 0)
+                out[k++] = '-';
+            dash = 0;
+            out[k++] = (char)tolower(ch);
+        } else {
+            dash = 1;
+        }
+    }
+    out[k] = 0;
+    if (k == 0)
+        strcpy(out, "device");
+    return out;
+}
+
+double clb_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int clb_strieq(const char *a, const char *b) { return strcasecmp(a, b) == 0; }
+
+const char *clb_stristr(const char *hay, const char *needle) { return strcasestr(hay, needle); }
+
+int clb_list_has(const char *list, const char *word)
+{
+    size_t wl = strlen(word);
+    const char *p = list;
+    while (p && *p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        while (len && p[len - 1] == ' ')
+            len--;
+        if (len == wl && strncmp(p, word, wl) == 0)
+            return 1;
+        p = e;
+    }
+    return 0;
+}
+
+/* splitmix64: good enough for test data, cheap, and seekable per chunk. */
+unsigned long long clb_rand_next(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Chunks are seeded from (seed, chunk index) so the data does not depend on
+ * the number of threads. */
+#define FILL_CHUNK 65536
+
+static double rand_value(unsigned long long *st)
+{
+    unsigned long long r = clb_rand_next(st);
+    double mag = 0.5 + (double)(r >> 11) * (1.0 / 9007199254740992.0);
+    return (r & 1) ? -mag : mag;
+}
+
+void clb_fill_f32(float *p, size_t n, unsigned long long seed)
+{
+    long nchunks = (long)((n + FILL_CHUNK - 1) / FILL_CHUNK);
+#pragma omp parallel for schedule(static)
+    for (long c = 0; c < nchunks; c++) {
+        unsigned long long st = seed * 0x2545F4914F6CDD1DULL + (unsigned long long)c;
+        size_t end = (size_t)(c + 1) * FILL_CHUNK;
+        if (end > n)
+            end = n;
+        for (size_t i = (size_t)c * FILL_CHUNK; i < end; i++)
+            p[i] = (float)rand_value(&st);
+    }
+}
+
+void clb_fill_f64(double *p, size_t n, unsigned long long seed)
+{
+    long nchunks = (long)((n + FILL_CHUNK - 1) / FILL_CHUNK);
+#pragma omp parallel for schedule(static)
+    for (long c = 0; c < nchunks; c++) {
+        unsigned long long st = seed * 0x2545F4914F6CDD1DULL + (unsigned long long)c;
+        size_t end = (size_t)(c + 1) * FILL_CHUNK;
+        if (end > n)
+            end = n;
+        for (size_t i = (size_t)c * FILL_CHUNK; i < end; i++)
+            p[i] = rand_value(&st);
+    }
+}
+
+/* ---- growing strings ---------------------------------------------------- */
+
+static int buf_reserve(struct clb_buf *b, size_t extra)
+{
+    if (b->oom)
+        return -1;
+    if (b->len + extra + 1 <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1) {
+        if (cap > SIZE_MAX / 2) {
+            b->oom = 1;
+            return -1;
+        }
+        cap *= 2;
+    }
+    char *ns = realloc(b->s, cap);
+    if (!ns) {
+        b->oom = 1;
+        clb_seterr("out of host memory");
+        return -1;
+    }
+    b->s = ns;
+    b->cap = cap;
+    return 0;
+}
+
+void clb_buf_add(struct clb_buf *b, const char *s, size_t n)
+{
+    if (buf_reserve(b, n))
+        return;
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+void clb_buf_vprintf(struct clb_buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int k = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (k < 0 || buf_reserve(b, (size_t)k))
+        return;
+    vsnprintf(b->s + b->len, (size_t)k + 1, fmt, ap);
+    b->len += (size_t)k;
+}
+
+void clb_buf_printf(struct clb_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    clb_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+const char *clb_buf_str(const struct clb_buf *b) { return b->s ? b->s : ""; }
+
+void clb_buf_free(struct clb_buf *b)
+{
+    free(b->s);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- arenas ------------------------------------------------------------- */
+
+struct clb_arena_chunk {
+    struct clb_arena_chunk *next;
+    size_t used, cap;
+    char data[];
+};
+
+#define ARENA_CHUNK (1u << 20)
+
+const char *clb_arena_str(struct clb_arena *a, const char *s, size_t n)
+{
+    struct clb_arena_chunk *c = a->chunks;
+    if (!c || c->cap - c->used < n + 1) {
+        size_t cap = n + 1 > ARENA_CHUNK ? n + 1 : ARENA_CHUNK;
+        c = malloc(sizeof *c + cap);
+        if (!c) {
+            clb_seterr("out of host memory");
+            return NULL;
+        }
+        c->used = 0;
+        c->cap = cap;
+        c->next = a->chunks;
+        a->chunks = c;
+    }
+    char *p = c->data + c->used;
+    memcpy(p, s, n);
+    p[n] = 0;
+    c->used += n + 1;
+    return p;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+const char *clb_arena_intern(struct clb_arena *a, const char *s, size_t n)
+{
+    if (n == 0)
+        return "";
+    if (a->intern.n * 2 >= a->intern.cap) { /* grow and rehash */
+        size_t cap = a->intern.cap ? 2 * a->intern.cap : 1024;
+        const char **slot = calloc(cap, sizeof *slot);
+        if (!slot)
+            return clb_arena_str(a, s, n);
+        for (size_t i = 0; i < a->intern.cap; i++) {
+            const char *v = a->intern.slot[i];
+            if (!v)
+                continue;
+            size_t j = hash_bytes(v, strlen(v)) & (cap - 1);
+            while (slot[j])
+                j = (j + 1) & (cap - 1);
+            slot[j] = v;
+        }
+        free(a->intern.slot);
+        a->intern.slot = slot;
+        a->intern.cap = cap;
+    }
+    size_t j = hash_bytes(s, n) & (a->intern.cap - 1);
+    for (const char *v; (v = a->intern.slot[j]); j = (j + 1) & (a->intern.cap - 1))
+        if (strncmp(v, s, n) == 0 && v[n] == 0)
+            return v;
+    const char *p = clb_arena_str(a, s, n);
+    if (p) {
+        a->intern.slot[j] = p;
+        a->intern.n++;
+    }
+    return p;
+}
+
+void clb_arena_free(struct clb_arena *a)
+{
+    for (struct clb_arena_chunk *c = a->chunks, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    free(a->intern.slot);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---- checked sizes ------------------------------------------------------ */
+
+size_t clb_mulz(size_t a, size_t b, int *ovf)
+{
+    size_t r;
+    if (__builtin_mul_overflow(a, b, &r)) {
+        *ovf = 1;
+        return SIZE_MAX;
+    }
+    return r;
+}
+
+size_t clb_addz(size_t a, size_t b, int *ovf)
+{
+    size_t r;
+    if (__builtin_add_overflow(a, b, &r)) {
+        *ovf = 1;
+        return SIZE_MAX;
+    }
+    return r;
+}

@@ -1,0 +1,424 @@
+/* Services the core offers to workloads: cases and their counts, parameters,
+ * types, device memory, exact checks, tuning probes. */
+#define _GNU_SOURCE
+#include "clb_workload.h"
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- counting ----------------------------------------------------------- */
+
+const char *clb_query_param(const struct clb_query *q, const char *key, const char *def)
+{
+    const char *v = q->params ? clb_kvlist_get(q->params, key) : NULL;
+    return v ? v : def;
+}
+
+size_t clb_query_esize(const struct clb_query *q)
+{
+    return q->dtype && q->dtype[0] ? clb_dtype_size(q->dtype) : 0;
+}
+
+int clb_count_done(const struct clb_query *q, int ovf, struct clb_counts *out, size_t bytes,
+                   size_t flops, size_t footprint, size_t largest, enum clb_unit unit)
+{
+    (void)q;
+    if (ovf) {
+        clb_seterr("the byte or flop count of this size does not fit in 64 bits");
+        return CLB_EUSAGE;
+    }
+    out->bytes = (double)bytes;
+    out->flops = (double)flops;
+    out->footprint = (double)footprint;
+    out->largest = (double)largest;
+    out->unit = unit;
+    return CLB_OK;
+}
+
+/* ---- cases ------------------------------------------------------------- */
+
+/* Parse "k=v,k=v" (the params column) into a list; a part without '='
+ * (a note-like value) is kept under its own text as key. */
+int clb_params_parse(const char *text, struct clb_kvlist *out)
+{
+    memset(out, 0, sizeof *out);
+    int n;
+    char **parts = clb_split(text, &n);
+    if (!parts)
+        return CLB_ESYS;
+    int rc = CLB_OK;
+    for (int i = 0; i < n && rc == CLB_OK; i++) {
+        const char *eq = strchr(parts[i], '=');
+        if (eq && eq != parts[i]) {
+            *(char *)eq = 0;
+            rc = clb_kvlist_add_pair(out, parts[i], eq + 1);
+        } else {
+            rc = clb_kvlist_add_pair(out, parts[i], "");
+        }
+    }
+    free(parts);
+    if (rc)
+        clb_kvlist_free(out);
+    return rc;
+}
+
+int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
+                 const char *fmt, ...)
+{
+    *out = NULL;
+    if (g->ncases == g->cap) {
+        int cap = g->cap ? 2 * g->cap : 16;
+        void *nv = realloc(g->cases, (size_t)cap * sizeof *g->cases);
+        if (!nv) {
+            clb_seterr("out of host memory");
+            return CLB_ESYS;
+        }
+        g->cases = nv;
+        g->cap = cap;
+    }
+    struct clb_case *c = &g->cases[g->ncases];
+    memset(c, 0, sizeof *c);
+    c->model = NAN;
+    c->status = CLB_OK;
+    char *params = NULL;
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        if (vasprintf(&params, fmt, ap) < 0)
+            params = NULL;
+        va_end(ap);
+    } else {
+        params = clb_strdup("");
+    }
+    char *kname = clb_strdup(kernel);
+    void *data = g->wl->case_size ? clb_xcalloc(1, g->wl->case_size) : NULL;
+    if (!params || !kname || (g->wl->case_size && !data)) {
+        free(params);
+        free(kname);
+        free(data);
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    c->kernel = kname;
+    c->params = params;
+    c->data = data;
+    g->ncases++;
+    /* The workload counts its own case, from what the row will say. */
+    struct clb_kvlist kv;
+    int rc = clb_params_parse(params, &kv);
+    if (rc)
+        return rc;
+    struct clb_query q = {kernel, g->dtype, &g->size, &kv};
+    rc = g->wl->count(&q, &c->counts);
+    clb_kvlist_free(&kv);
+    if (rc == CLB_EUSAGE) {
+        char *why = clb_strdup(clb_lasterr());
+        clb_seterr("%s %s %s %s: %s", g->wl->name, kernel, g->dtype, g->size_text,
+                   why ? why : "cannot be counted");
+        free(why);
+    }
+    if (rc == CLB_OK)
+        *out = c;
+    return rc;
+}
+
+void clb_case_free(struct clb_case *c)
+{
+    free((char *)c->kernel);
+    free((char *)c->params);
+    free(c->data);
+    clb_buf_free(&c->detail);
+}
+
+void clb_case_skip(struct clb_case *c, const char *fmt, ...)
+{
+    c->status = CLB_SKIP;
+    c->detail.len = 0;
+    if (c->detail.s)
+        c->detail.s[0] = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    clb_buf_vprintf(&c->detail, fmt, ap);
+    va_end(ap);
+}
+
+void clb_case_note(struct clb_case *c, const char *fmt, ...)
+{
+    if (c->detail.len)
+        clb_buf_add(&c->detail, "; ", 2);
+    va_list ap;
+    va_start(ap, fmt);
+    clb_buf_vprintf(&c->detail, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- parameters -------------------------------------------------------- */
+
+static const struct clb_param_def *param_def(const struct clb_workload *wl, const char *key)
+{
+    for (const struct clb_param_def *p = wl->params; p && p->key; p++)
+        if (strcmp(p->key, key) == 0)
+            return p;
+    return NULL;
+}
+
+const char *clb_param(const struct clb_env *env, const char *key)
+{
+    const char *v = env->params ? clb_kvlist_get(env->params, key) : NULL;
+    if (v)
+        return v;
+    v = clb_profile_tuning(env->profile, env->wl->name, key);
+    if (v)
+        return v;
+    const struct clb_param_def *d = param_def(env->wl, key);
+    return d ? d->def : "";
+}
+
+const char *clb_param_origin(const struct clb_env *env, const char *key)
+{
+    if (env->params && clb_kvlist_get(env->params, key))
+        return "param";
+    if (clb_profile_tuning(env->profile, env->wl->name, key))
+        return "profile";
+    return "default";
+}
+
+static int param_error(const struct clb_env *env, const char *key, const char *what)
+{
+    int prof = strcmp(clb_param_origin(env, key), "profile") == 0;
+    clb_seterr("%s: parameter %s: %s%s%s", env->wl->name, key, what,
+               prof ? " (from the profile " : "", prof ? env->profile->path : "");
+    if (prof) {
+        char *m = clb_strdup(clb_lasterr());
+        if (m)
+            clb_seterr("%s)", m);
+        free(m);
+    }
+    return CLB_EUSAGE;
+}
+
+int clb_param_ints(const struct clb_env *env, const char *key, long lo, long hi, long *out,
+                   int max, int *n)
+{
+    const char *v = clb_param(env, key);
+    char err[512];
+    int k = clb_parse_int_list(v, lo, hi, out, max, err, sizeof err);
+    if (k < 0)
+        return param_error(env, key, err);
+    *n = k;
+    return CLB_OK;
+}
+
+int clb_param_int(const struct clb_env *env, const char *key, long lo, long hi, long *out)
+{
+    int n;
+    int rc = clb_param_ints(env, key, lo, hi, out, 1, &n);
+    if (rc == CLB_OK && n != 1)
+        return param_error(env, key, "takes one value");
+    return rc;
+}
+
+int clb_param_names(const struct clb_env *env, const char *key, const char *known,
+                    int all_if_empty, unsigned *mask)
+{
+    const char *v = clb_param(env, key);
+    int nk;
+    char **names = clb_split(known, &nk);
+    if (!names)
+        return CLB_ESYS;
+    *mask = 0;
+    int rc = CLB_OK;
+    if (!v[0] && all_if_empty) {
+        *mask = nk >= 32 ? ~0u : (1u << nk) - 1;
+    } else {
+        int n;
+        char **list = clb_split(v, &n);
+        if (!list) {
+            free(names);
+            return CLB_ESYS;
+        }
+        for (int i = 0; i < n && rc == CLB_OK; i++) {
+            int k = 0;
+            while (k < nk && strcmp(list[i], names[k]))
+                k++;
+            if (k == nk) {
+                struct clb_buf b = {0};
+                clb_buf_printf(&b, "unknown value '%s' (accepted: %s)", list[i], known);
+                rc = param_error(env, key, clb_buf_str(&b));
+                clb_buf_free(&b);
+            } else {
+                *mask |= 1u << k;
+            }
+        }
+        if (rc == CLB_OK && !*mask)
+            rc = param_error(env, key, "empty list");
+        free(list);
+    }
+    free(names);
+    return rc;
+}
+
+int clb_workload_param_known(const char *name, const char *key, struct clb_buf *why)
+{
+    const struct clb_workload *wl = clb_workload_find(name);
+    if (!wl) {
+        clb_buf_printf(why, "unknown workload '%s' (known:", name);
+        for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
+            clb_buf_printf(why, " %s", (*w)->name);
+        clb_buf_printf(why, ")");
+        return 0;
+    }
+    if (param_def(wl, key))
+        return 1;
+    clb_buf_printf(why, "%s has no parameter '%s' (known:", name, key);
+    for (const struct clb_param_def *p = wl->params; p && p->key; p++)
+        clb_buf_printf(why, " %s", p->key);
+    clb_buf_printf(why, "%s)", wl->params && wl->params->key ? "" : " none");
+    return 0;
+}
+
+/* ---- types ------------------------------------------------------------- */
+
+static const struct { const char *name; size_t size; } dtypes[] = {
+    {"float", 4},   {"double", 8},   {"float2", 8},          {"float3", 12},
+    {"float3_aligned", 16}, {"float4", 16}, {"float8", 32},  {"double2", 16},
+    {"double3", 24}, {"double4", 32}, {"int", 4},           {"uint", 4},
+    {"half", 2},
+};
+
+size_t clb_dtype_size(const char *dtype)
+{
+    for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
+        if (strcmp(dtypes[i].name, dtype) == 0)
+            return dtypes[i].size;
+    return 0;
+}
+
+int clb_dtype_is_double(const char *dtype) { return strncmp(dtype, "double", 6) == 0; }
+
+void clb_dtype_defines(const char *dtype, char *out, size_t n)
+{
+    int dbl = clb_dtype_is_double(dtype);
+    snprintf(out, n, "-DT=%s -DT_SIZE=%zu%s", dbl ? "double" : "float", clb_dtype_size(dtype),
+             dbl ? " -DUSE_FP64=1" : "");
+}
+
+/* ---- device memory ----------------------------------------------------- */
+
+size_t clb_max_buffer(const struct clb_env *env, int count)
+{
+    size_t by_global = (size_t)(env->info->global_mem / (cl_ulong)(count + 1));
+    size_t by_alloc = (size_t)env->info->max_alloc;
+    return by_global < by_alloc ? by_global : by_alloc;
+}
+
+size_t clb_llc_bytes(const struct clb_env *env)
+{
+    size_t q = (size_t)env->info->cache_size;
+    if (env->profile && !isnan(env->profile->l2_kb) && env->profile->l2_kb * 1024.0 > (double)q)
+        q = (size_t)(env->profile->l2_kb * 1024.0);
+    return q;
+}
+
+void clb_release_mems(cl_mem *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (m[i]) {
+            clReleaseMemObject(m[i]);
+            m[i] = NULL;
+        }
+}
+
+void clb_release_kernels(cl_kernel *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (k[i]) {
+            clReleaseKernel(k[i]);
+            k[i] = NULL;
+        }
+}
+
+int clb_inout_setup(struct clb_env *env, size_t in_bytes, size_t out_bytes, int dbl,
+                    unsigned long long seed, cl_mem_flags out_flags, struct clb_inout *io)
+{
+    memset(io, 0, sizeof *io);
+    size_t largest = in_bytes > out_bytes ? in_bytes : out_bytes;
+    int ovf = 0;
+    int rc = clb_fits(env->dev, largest, clb_addz(in_bytes, out_bytes, &ovf));
+    if (rc)
+        return rc;
+    io->in = clb_xmalloc(in_bytes);
+    io->out = clb_xmalloc(out_bytes);
+    if (!io->in || !io->out)
+        return CLB_ESYS;
+    if (dbl)
+        clb_fill_f64(io->in, in_bytes / 8, seed);
+    else
+        clb_fill_f32(io->in, in_bytes / 4, seed);
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, in_bytes, &io->din)) ||
+        (rc = clb_buffer(env->dev, out_flags, out_bytes, &io->dout)))
+        return rc;
+    return clb_write(env->dev, io->din, io->in, in_bytes);
+}
+
+void clb_inout_free(struct clb_inout *io)
+{
+    clb_release_mems(&io->din, 1);
+    clb_release_mems(&io->dout, 1);
+    free(io->in);
+    free(io->out);
+    io->in = io->out = NULL;
+}
+
+/* ---- checks ------------------------------------------------------------ */
+
+long clb_mismatches(const unsigned char *got, const unsigned char *want, size_t n, size_t stride,
+                    size_t cmp, long *first)
+{
+    long bad = 0, lo = -1;
+#pragma omp parallel for reduction(+ : bad) schedule(static)
+    for (long i = 0; i < (long)n; i++) {
+        if (memcmp(got + (size_t)i * stride, want + (size_t)i * stride, cmp) != 0) {
+            bad++;
+#pragma omp critical(clb_mismatches_first)
+            if (lo < 0 || i < lo)
+                lo = i;
+        }
+    }
+    *first = lo;
+    return bad;
+}
+
+int clb_check_exact(struct clb_case *c, const void *got, const void *want, size_t n,
+                    size_t stride, size_t cmp)
+{
+    long first;
+    long bad = clb_mismatches(got, want, n, stride, cmp, &first);
+    if (!bad)
+        return CLB_OK;
+    clb_case_note(c, "%ld of %zu elements wrong (first at %ld)", bad, n, first);
+    return CLB_FAIL;
+}
+
+/* ---- probes ------------------------------------------------------------ */
+
+int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin)
+{
+    *tmin = INFINITY;
+    for (int r = 0; r < runs; r++) {
+        cl_event ev;
+        double t;
+        int rc = launch(env, ctx, &ev);
+        if (rc)
+            return rc;
+        rc = clb_event_seconds(ev, ev, &t);
+        clReleaseEvent(ev);
+        if (rc)
+            return rc;
+        if ((r > 0 || runs == 1) && t < *tmin) /* the first run warms up */
+            *tmin = t;
+    }
+    return CLB_OK;
+}
