@@ -31,7 +31,8 @@ install_missing() {
 # build DIR [cmake options...]
 build() {
   local dir=$1; shift
-  cmake -S . -B "$dir" "$@" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log" >&2; exit 3; }
+  mkdir -p "$dir"   # the configure log lives in the (git-ignored) build dir, not the tree
+  cmake -S . -B "$dir" "$@" >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log" >&2; exit 3; }
   cmake --build "$dir" -j "$JOBS" 2>&1 | grep -Ev '^\[ *[0-9]+%\]|^-- |Built target|Consolidate' >&2 || true
   [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "bench.sh: build in $dir failed" >&2; exit 3; }
 }

@@ -48,8 +48,14 @@ struct clb_devinfo {
 /* All devices of all platforms, flat-indexed. Returns CLB_OK or an error. */
 int clb_devices(struct clb_devinfo **out, int *n);
 
-/* Select by SPEC: NULL (default order gpu, accelerator, cpu), a flat index,
- * "P:D", "cpu|gpu|accelerator", or a case-insensitive name substring.
+/* The type a device is shown as and matched by: "gpu", "cpu", "accelerator",
+ * "custom", "other", or "emulator" for a device that claims several of
+ * CPU/GPU/ACCELERATOR or whose platform or name says Oclgrind. */
+const char *clb_device_type_name(cl_device_type t, const char *platform, const char *name);
+
+/* Select by SPEC: NULL (default order gpu, accelerator, cpu; never an
+ * emulator), a flat index, "P:D", "cpu|gpu|accelerator" (by shown type), or
+ * a case-insensitive name substring.
  * Returns the index into devs or -1 with an error message. */
 int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec);
 

@@ -29,7 +29,7 @@ static void str_info(cl_device_id d, cl_device_info what, char *buf, size_t n)
  * of them: Oclgrind, a simulator, reports every bit. Such a device, or one
  * whose platform or name says Oclgrind, is an "emulator": listed, selectable
  * by index, P:D or name, never the default and never matched by a type. */
-static const char *type_name(cl_device_type t, const char *platform, const char *name)
+const char *clb_device_type_name(cl_device_type t, const char *platform, const char *name)
 {
     int bits = !!(t & CL_DEVICE_TYPE_GPU) + !!(t & CL_DEVICE_TYPE_CPU) +
                !!(t & CL_DEVICE_TYPE_ACCELERATOR);
@@ -50,7 +50,7 @@ static void read_info(struct clb_devinfo *di)
     str_info(d, CL_DRIVER_VERSION, di->driver, sizeof di->driver);
     str_info(d, CL_DEVICE_VERSION, di->version, sizeof di->version);
     clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof di->type, &di->type, NULL);
-    di->type_name = type_name(di->type, di->platform_name, di->name);
+    di->type_name = clb_device_type_name(di->type, di->platform_name, di->name);
     clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof di->compute_units, &di->compute_units, NULL);
     clGetDeviceInfo(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof di->clock_mhz, &di->clock_mhz, NULL);
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof di->global_mem, &di->global_mem, NULL);

@@ -129,6 +129,8 @@ static void device_specs(void **state)
     strcpy(d[2].name, "Intel(R) FPGA Emulation Device");
     d[2].type = CL_DEVICE_TYPE_ACCELERATOR;
     d[2].pidx = 2;
+    for (int i = 0; i < 3; i++)
+        d[i].type_name = clb_device_type_name(d[i].type, "", d[i].name);
     assert_int_equal(clb_select_device(d, 3, NULL), 1);      /* GPU first */
     assert_int_equal(clb_select_device(d, 1, NULL), 0);      /* else the CPU */
     assert_int_equal(clb_select_device(d, 3, "2"), 2);
@@ -147,11 +149,15 @@ static void device_specs(void **state)
 static void slugs_and_lists(void **state)
 {
     (void)state;
-    char s[64];
-    clb_slug("NVIDIA H100 80GB HBM3", s, sizeof s);
+    char *s = clb_slug("NVIDIA H100 80GB HBM3");
     assert_string_equal(s, "nvidia-h100-80gb-hbm3");
-    clb_slug("cpu-haswell-Intel(R) Xeon(R)", s, sizeof s);
+    free(s);
+    s = clb_slug("cpu-haswell-Intel(R) Xeon(R)");
     assert_string_equal(s, "cpu-haswell-intel-r-xeon-r");
+    free(s);
+    s = clb_slug("(((");
+    assert_string_equal(s, "device");
+    free(s);
     assert_true(clb_list_has("float,double", "double"));
     assert_false(clb_list_has("float,double", "doub"));
     float f[1000];

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "clb_cl.h"
 #include "clb_profile.h"
@@ -45,7 +47,16 @@ static void refuses_bad(void **state)
 {
     (void)state;
     refuse(DATA "bad_key.ini", ":4: unknown key 'warp_size'");
-    refuse(DATA "bad_num.ini", ":4: peak_bandwidth_gbs = 'fast' is not a non-negative number");
+    refuse(DATA "bad_num.ini", ":4: peak_bandwidth_gbs = 'fast' is not a number in");
+    /* every numeric key has a declared range: no nan, inf, sign, hex, zero divisor */
+    refuse(DATA "bad_nan.ini", ":3: peak_bandwidth_gbs = 'nan'");
+    refuse(DATA "bad_inf.ini", ":3: peak_bandwidth_gbs = 'inf'");
+    refuse(DATA "bad_negzero.ini", ":3: compute_units = '-0'");
+    refuse(DATA "bad_huge.ini", ":3: peak_gflops_sp = '1e308'");
+    refuse(DATA "bad_zero_width.ini", ":4: partition_width_bytes = '0'");
+    refuse(DATA "bad_hex.ini", ":3: l2_kb = '0x10'");
+    /* a line longer than inih's buffer is refused, not split into a second key */
+    refuse(DATA "long_line.ini", ":3: line longer than");
     refuse(DATA "no_device.ini", "no [device]");
     refuse(DATA "bad_section.ini", ":4: unknown section [gpu]");
     refuse(DATA "bad_tuning.ini", ":4: tuning key 'vec'");
@@ -54,6 +65,54 @@ static void refuses_bad(void **state)
     assert_int_equal(clb_profiles_load(DATA "dup", &ps), CLB_EUSAGE);
     assert_non_null(strstr(clb_lasterr(), "duplicate profile name 'Same'"));
     assert_int_equal(clb_profiles_load(DATA "nonexistent", &ps), CLB_EUSAGE);
+    /* [tuning] keys are checked against the workload registry, like --param */
+    assert_int_equal(clb_profiles_load(DATA "tuning_workload", &ps), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "t.ini:6: [tuning] streem.vec: unknown workload 'streem'"));
+    assert_int_equal(clb_profiles_load(DATA "tuning_key", &ps), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "t.ini:4: [tuning] stream.vek: stream has no parameter 'vek'"));
+    assert_non_null(strstr(clb_lasterr(), "vec"));
+    assert_int_equal(clb_profiles_load(DATA "tuning_ok", &ps), CLB_OK);
+    clb_profiles_free(&ps);
+    /* a FIFO named like a profile is refused (not read: it would block) */
+    char dir[] = "/tmp/clb-fifo-XXXXXX", fifo[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/x.ini", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(clb_profiles_load(dir, &ps), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "not a regular file"));
+    unlink(fifo);
+    rmdir(dir);
+}
+
+/* The shown type and the -d cpu|gpu|accelerator match agree; a device that
+ * claims several types (Oclgrind: all of them) is an emulator, never chosen
+ * by default or by a type. */
+static void device_types(void **state)
+{
+    (void)state;
+    assert_string_equal(clb_device_type_name(CL_DEVICE_TYPE_GPU, "NVIDIA CUDA", "H100"), "gpu");
+    assert_string_equal(clb_device_type_name(CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT,
+                                             "Portable Computing Language", "cpu"), "cpu");
+    assert_string_equal(clb_device_type_name(0xf, "Oclgrind", "Oclgrind Simulator"), "emulator");
+    assert_string_equal(clb_device_type_name(CL_DEVICE_TYPE_CPU, "Oclgrind", "x"), "emulator");
+    assert_string_equal(clb_device_type_name(CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU, "X", "Y"),
+                        "emulator");
+    struct clb_devinfo d[3];
+    memset(d, 0, sizeof d);
+    const char *names[3] = {"Oclgrind Simulator", "pthread-haswell", "Other CPU"};
+    const char *types[3] = {"emulator", "cpu", "cpu"};
+    for (int i = 0; i < 3; i++) {
+        strcpy(d[i].name, names[i]);
+        d[i].type_name = types[i];
+        d[i].index = i;
+    }
+    assert_int_equal(clb_select_device(d, 3, NULL), 1);    /* the emulator is never the default */
+    assert_int_equal(clb_select_device(d, 3, "cpu"), 1);
+    assert_int_equal(clb_select_device(d, 3, "gpu"), -1);
+    assert_int_equal(clb_select_device(d, 3, "0"), 0);     /* by index it is allowed */
+    assert_int_equal(clb_select_device(d, 3, "oclgrind"), 0);
+    assert_int_equal(clb_select_device(d, 1, NULL), -1);   /* only an emulator: refuse */
+    assert_non_null(strstr(clb_lasterr(), "-d"));
 }
 
 static struct clb_devinfo dev(const char *name, const char *platform, unsigned cus)
@@ -103,6 +162,7 @@ static void matches_shipped(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(parses_good), cmocka_unit_test(refuses_bad),
-                                       cmocka_unit_test(matches_shipped)};
+                                       cmocka_unit_test(matches_shipped),
+                                       cmocka_unit_test(device_types)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,24 +50,49 @@ static char *slurp(const char *path)
     return buf;
 }
 
+static const char *header_nl(int version)
+{
+    static char buf[2][1024];
+    snprintf(buf[version - 1], sizeof buf[0], "%s\n", clb_csv_header(version));
+    return buf[version - 1];
+}
+
 static void sample_row(struct clb_row *r)
 {
     clb_row_init(r);
-    strcpy(r->run_id, "r1");
-    strcpy(r->device, "Tesla \"C1060\", rev 2");       /* comma and quotes */
-    strcpy(r->platform, "NVIDIA CUDA");
-    strcpy(r->workload, "stream");
-    strcpy(r->kernel, "copy");
-    strcpy(r->dtype, "float");
-    strcpy(r->size, "1048576");
-    strcpy(r->params, "vec=4,ilp=1");
-    strcpy(r->status, "ok");
-    strcpy(r->detail, "line one\nline two; x=\"y\"");  /* newline inside a field */
+    r->run_id = "r1";
+    r->device = "Tesla \"C1060\", rev 2";       /* comma and quotes */
+    r->platform = "NVIDIA CUDA";
+    r->workload = "stream";
+    r->kernel = "copy";
+    r->dtype = "float";
+    r->size = "1048576";
+    r->params = "vec=4,ilp=1";
+    r->status = "ok";
+    r->detail = "line one\nline two; x=\"y\"";  /* newline inside a field */
     r->warmup = 3;
     r->reps = 20;
     r->bytes = 8388608;
-    r->t_median = 0.00025;
+    r->t_median_s = 0.00025;
     r->gbps = 33.554432;
+    r->clbench_version = "0.2.0";
+    r->ranks = 1;
+    r->rank = "0";
+}
+
+static void read_ok(const char *path, struct clb_rowset *s)
+{
+    memset(s, 0, sizeof *s);
+    assert_int_equal(clb_results_read(path, s), CLB_OK);
+}
+
+static int read_status(const char *path)
+{
+    struct clb_rowset s;
+    memset(&s, 0, sizeof s);
+    int rc = clb_results_read(path, &s);
+    clb_rowset_free(&s);
+    return rc;
 }
 
 static void round_trip(void **state)
@@ -81,35 +106,160 @@ static void round_trip(void **state)
     sample_row(&r);
     assert_int_equal(clb_writer_put(&w, &r), CLB_OK);
     sample_row(&r2);
-    strcpy(r2.kernel, "triad");
+    r2.kernel = "triad";
     r2.flops = 2097152;
     assert_int_equal(clb_writer_put(&w, &r2), CLB_OK);
     clb_writer_close(&w);
-    assert_int_equal(strncmp(slurp(path), CLB_CSV_HEADER "\n", strlen(CLB_CSV_HEADER) + 1), 0);
+    assert_int_equal(strncmp(slurp(path), header_nl(2), strlen(header_nl(2))), 0);
 
-    struct clb_row *rows;
-    size_t n;
-    assert_int_equal(clb_results_read(path, &rows, &n), CLB_OK);
-    assert_int_equal(n, 2);
+    struct clb_rowset set;
+    read_ok(path, &set);
+    struct clb_row *rows = set.v;
+    assert_int_equal(set.n, 2);
+    assert_int_equal(set.version, 2);
     assert_string_equal(rows[0].device, r.device);
     assert_string_equal(rows[0].params, r.params);
     assert_string_equal(rows[0].detail, r.detail);
-    assert_int_equal(rows[0].reps, 20);
+    assert_float_equal(rows[0].reps, 20, 0);
     assert_float_equal(rows[0].bytes, 8388608, 0);
     assert_float_equal(rows[0].gbps, 33.5544, 1e-3);
     assert_true(isnan(rows[0].flops));
     assert_true(isnan(rows[0].pct_peak_bw));
+    assert_string_equal(rows[0].clbench_version, "0.2.0");
+    assert_float_equal(rows[0].ranks, 1, 0);
+    assert_string_equal(rows[0].rank, "0");
+    assert_true(isnan(rows[0].energy_j));
+    assert_string_equal(rows[0].power_source, "");
     assert_string_equal(rows[1].kernel, "triad");
     assert_float_equal(rows[1].flops, 2097152, 0);
-    free(rows);
+    clb_rowset_free(&set);
 
     /* Appending to the file again keeps one header. */
     assert_int_equal(clb_writer_open(&w, path), CLB_OK);
     assert_int_equal(clb_writer_put(&w, &r), CLB_OK);
     clb_writer_close(&w);
-    assert_int_equal(clb_results_read(path, &rows, &n), CLB_OK);
-    assert_int_equal(n, 3);
-    free(rows);
+    read_ok(path, &set);
+    assert_int_equal(set.n, 3);
+    clb_rowset_free(&set);
+}
+
+/* The header is made from the column table: v1 is a prefix of v2. */
+static void headers(void **state)
+{
+    (void)state;
+    assert_string_equal(clb_csv_header(1),
+        "run_id,timestamp,host,platform,device,device_type,driver,profile,"
+        "workload,kernel,dtype,size,params,local_size,global_size,warmup,reps,"
+        "bytes,flops,t_min_s,t_median_s,t_mean_s,t_max_s,t_stddev_s,"
+        "gbps,gbps_best,gflops,pct_peak_bw,model,status,detail");
+    assert_string_equal(clb_csv_header(2) + strlen(clb_csv_header(1)),
+        ",clbench_version,ranks,rank,energy_j,avg_power_w,power_source");
+}
+
+/* A v1 file: read with empty v2 columns; appending refused with a pointer
+ * to the upgrade; the upgrade keeps every v1 field byte for byte. */
+static void v1_files(void **state)
+{
+    (void)state;
+    char path[128];
+    path_in(path, sizeof path, "v1.csv");
+    struct clb_row r;
+    sample_row(&r);
+    char *line = clb_row_format(&r, 1);
+    assert_non_null(line);
+    char text[8192];
+    snprintf(text, sizeof text, "%s%s%s", header_nl(1), line, line);
+    free(line);
+    write_text(path, text);
+    struct clb_rowset set;
+    read_ok(path, &set);
+    assert_int_equal(set.version, 1);
+    assert_int_equal(set.n, 2);
+    assert_string_equal(set.v[1].detail, r.detail);
+    assert_string_equal(set.v[1].clbench_version, "");
+    assert_true(isnan(set.v[1].ranks));
+    clb_rowset_free(&set);
+
+    struct clb_writer w;
+    assert_int_equal(clb_writer_open(&w, path), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "clbench results upgrade"));
+    assert_string_equal(slurp(path), text); /* untouched */
+
+    int already;
+    size_t rows;
+    assert_int_equal(clb_results_upgrade(path, &already, &rows), CLB_OK);
+    assert_int_equal(already, 0);
+    assert_int_equal(rows, 2);
+    /* each v1 line is kept whole, the six new columns appended empty */
+    char want[8192];
+    line = clb_row_format(&r, 1);
+    line[strlen(line) - 1] = 0;
+    snprintf(want, sizeof want, "%s%s,,,,,,\n%s,,,,,,\n", header_nl(2), line, line);
+    free(line);
+    assert_string_equal(slurp(path), want);
+    read_ok(path, &set);
+    assert_int_equal(set.version, 2);
+    assert_int_equal(set.n, 2);
+    assert_string_equal(set.v[0].device, r.device);
+    clb_rowset_free(&set);
+    assert_int_equal(clb_results_upgrade(path, &already, &rows), CLB_OK);
+    assert_int_equal(already, 1);
+    assert_int_equal(clb_writer_open(&w, path), CLB_OK);
+    clb_writer_close(&w);
+
+    /* a file that does not parse is not rewritten */
+    path_in(path, sizeof path, "v1bad.csv");
+    snprintf(text, sizeof text, "%sr,t,h\n", header_nl(1));
+    write_text(path, text);
+    assert_int_equal(clb_results_upgrade(path, &already, &rows), CLB_EUSAGE);
+    assert_string_equal(slurp(path), text);
+}
+
+/* The last line without a newline (a torn row): appending is refused, so
+ * no row is ever glued to it, and the file is left as it was. */
+static void torn_last_line(void **state)
+{
+    (void)state;
+    char path[128], text[4096];
+    path_in(path, sizeof path, "torn.csv");
+    snprintf(text, sizeof text, "%sr1,2026", header_nl(2));
+    write_text(path, text);
+    struct clb_writer w;
+    assert_int_equal(clb_writer_open(&w, path), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "newline"));
+    assert_string_equal(slurp(path), text);
+
+    /* torn by another writer after we opened: the row is refused */
+    path_in(path, sizeof path, "torn2.csv");
+    assert_int_equal(clb_writer_open(&w, path), CLB_OK);
+    FILE *f = fopen(path, "a");
+    fputs("half,a,row", f);
+    fclose(f);
+    struct clb_row r;
+    sample_row(&r);
+    assert_int_equal(clb_writer_put(&w, &r), CLB_ESYS);
+    clb_writer_close(&w);
+    snprintf(text, sizeof text, "%shalf,a,row", header_nl(2));
+    assert_string_equal(slurp(path), text);
+}
+
+/* A link planted where the old code put its temporary header file
+ * (<out>.tmp.<pid>) is never written through: the temporary is mkstemp's. */
+static void planted_link(void **state)
+{
+    (void)state;
+    char path[128], victim[128], tmp[256];
+    path_in(path, sizeof path, "new.csv");
+    path_in(victim, sizeof victim, "victim.txt");
+    write_text(victim, "precious\n");
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    assert_int_equal(symlink(victim, tmp), 0);
+    struct clb_writer w;
+    assert_int_equal(clb_writer_open(&w, path), CLB_OK);
+    clb_writer_close(&w);
+    assert_string_equal(slurp(victim), "precious\n");
+    assert_string_equal(slurp(path), header_nl(2));
+    unlink(tmp);
 }
 
 static void refuses_other_header(void **state)
@@ -123,9 +273,7 @@ static void refuses_other_header(void **state)
     assert_int_equal(clb_writer_open(&w, path), CLB_EUSAGE);
     assert_non_null(strstr(clb_lasterr(), "another header"));
     assert_string_equal(slurp(path), text); /* untouched */
-    struct clb_row *rows;
-    size_t n;
-    assert_int_equal(clb_results_read(path, &rows, &n), CLB_EUSAGE);
+    assert_int_equal(read_status(path), CLB_EUSAGE);
     assert_non_null(strstr(clb_lasterr(), "not a clbench"));
 }
 
@@ -138,52 +286,98 @@ static void empty_file_gets_header(void **state)
     struct clb_writer w;
     assert_int_equal(clb_writer_open(&w, path), CLB_OK);
     clb_writer_close(&w);
-    assert_string_equal(slurp(path), CLB_CSV_HEADER "\n");
+    assert_string_equal(slurp(path), header_nl(2));
+}
+
+/* A data row of schema v2 with one column replaced. */
+static void row_with(char *text, size_t n, int col, const char *value)
+{
+    const char *cols[37] = {"r", "t", "h", "p", "d", "gpu", "drv", "prof", "stream", "copy",
+                            "float", "1", "", "", "", "3", "20", "100", "0", "1", "1", "1", "1",
+                            "0", "1", "1", "", "", "", "ok", "", "0.2.0", "1", "0", "", "", ""};
+    snprintf(text, n, "%s", header_nl(2));
+    for (int i = 0; i < 37; i++)
+        snprintf(text + strlen(text), n - strlen(text), "%s%s", i == col ? value : cols[i],
+                 i < 36 ? "," : "\n");
 }
 
 static void reader_errors(void **state)
 {
     (void)state;
     char path[128];
-    struct clb_row *rows;
-    size_t n;
     path_in(path, sizeof path, "missing.csv");
-    assert_int_equal(clb_results_read(path, &rows, &n), CLB_EUSAGE);
+    assert_int_equal(read_status(path), CLB_EUSAGE);
     assert_non_null(strstr(clb_lasterr(), "cannot read"));
 
-    path_in(path, sizeof path, "nonnum.csv");
+    /* numeric columns hold what clbench writes: decimal, finite, >= 0 */
     char text[4096];
-    snprintf(text, sizeof text,
-             "%s\nr,t,h,p,d,gpu,drv,prof,stream,copy,float,1,,,,3,20,100,0,1,1,1,1,0,fast,1,,,,ok,\n",
-             CLB_CSV_HEADER);
+    const char *bad_nums[] = {"fast", "inf", "nan", "-1", "0x10", "1e999", "+3", ""};
+    for (size_t i = 0; bad_nums[i][0]; i++) {
+        path_in(path, sizeof path, "nonnum.csv");
+        row_with(text, sizeof text, 24, bad_nums[i]);
+        write_text(path, text);
+        assert_int_equal(read_status(path), CLB_EUSAGE);
+        assert_non_null(strstr(clb_lasterr(), "gbps"));
+        assert_non_null(strstr(clb_lasterr(), ":2:"));
+    }
+    row_with(text, sizeof text, 24, "1.5e+02");
     write_text(path, text);
-    assert_int_equal(clb_results_read(path, &rows, &n), CLB_EUSAGE);
-    assert_non_null(strstr(clb_lasterr(), "gbps"));
-    assert_non_null(strstr(clb_lasterr(), ":2:"));
+    assert_int_equal(read_status(path), CLB_OK);
 
-    /* warmup and reps must be whole counts that fit an int (the fuzzer once
-     * found 2.1e12 converted to int) */
+    /* warmup, reps and ranks must be whole counts that fit an int (the fuzzer
+     * once found 2.1e12 converted to int) */
     const char *counts[] = {"2.1e12", "-1", "1.5", "inf"};
     for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
         path_in(path, sizeof path, "count.csv");
-        snprintf(text, sizeof text,
-                 "%s\nr,t,h,p,d,gpu,drv,prof,stream,copy,float,1,,,,3,%s,100,0,1,1,1,1,0,1,1,,,,ok,\n",
-                 CLB_CSV_HEADER, counts[i]);
+        row_with(text, sizeof text, 16, counts[i]);
         write_text(path, text);
-        assert_int_equal(clb_results_read(path, &rows, &n), CLB_EUSAGE);
-        assert_non_null(strstr(clb_lasterr(), "reps is not a count"));
+        assert_int_equal(read_status(path), CLB_EUSAGE);
+        assert_non_null(strstr(clb_lasterr(), "reps is not"));
     }
+    row_with(text, sizeof text, 29, "great");
+    write_text(path, text);
+    assert_int_equal(read_status(path), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "status"));
 
     path_in(path, sizeof path, "short.csv");
-    snprintf(text, sizeof text, "%s\nr,t,h\n", CLB_CSV_HEADER);
+    snprintf(text, sizeof text, "%sr,t,h\n", header_nl(2));
     write_text(path, text);
-    assert_int_equal(clb_results_read(path, &rows, &n), CLB_EUSAGE);
+    assert_int_equal(read_status(path), CLB_EUSAGE);
     assert_non_null(strstr(clb_lasterr(), "fields"));
 
     path_in(path, sizeof path, "quote.csv");
-    snprintf(text, sizeof text, "%s\n\"unterminated,1\n", CLB_CSV_HEADER);
+    snprintf(text, sizeof text, "%s\"unterminated,1\n", header_nl(2));
     write_text(path, text);
-    assert_int_equal(clb_results_read(path, &rows, &n), CLB_EUSAGE);
+    assert_int_equal(read_status(path), CLB_EUSAGE);
+
+    /* a NUL byte inside a field is refused, not cut */
+    path_in(path, sizeof path, "nul.csv");
+    row_with(text, sizeof text, 4, "dev@ice");
+    FILE *f = fopen(path, "wb");
+    size_t len = strlen(text);
+    *strchr(text + strlen(header_nl(2)), '@') = 0;
+    fwrite(text, 1, len, f);
+    fclose(f);
+    assert_int_equal(read_status(path), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "NUL"));
+
+    /* a UTF-8 byte order mark before the header is skipped */
+    path_in(path, sizeof path, "bom.csv");
+    row_with(text, sizeof text, 4, "dev");
+    char bom[4200];
+    snprintf(bom, sizeof bom, "\xEF\xBB\xBF%s", text);
+    write_text(path, bom);
+    struct clb_rowset set;
+    read_ok(path, &set);
+    assert_int_equal(set.n, 1);
+    assert_string_equal(set.v[0].run_id, "r");
+    clb_rowset_free(&set);
+
+    /* only regular files are read: a directory, a device */
+    assert_int_equal(read_status(dir), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "regular file"));
+    assert_int_equal(read_status("/dev/zero"), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "regular file"));
 }
 
 static void unwritable(void **state)
@@ -199,7 +393,9 @@ static void unwritable(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(round_trip), cmocka_unit_test(refuses_other_header),
+        cmocka_unit_test(round_trip),      cmocka_unit_test(headers),
+        cmocka_unit_test(v1_files),        cmocka_unit_test(torn_last_line),
+        cmocka_unit_test(planted_link),    cmocka_unit_test(refuses_other_header),
         cmocka_unit_test(empty_file_gets_header), cmocka_unit_test(reader_errors),
         cmocka_unit_test(unwritable)};
     return cmocka_run_group_tests(tests, make_dir, remove_dir);

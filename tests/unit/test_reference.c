@@ -56,22 +56,23 @@ static void every_file(void **state)
         size_t len = strlen(e->d_name);
         if (len < 5 || strcmp(e->d_name + len - 4, ".csv"))
             continue;
-        char path[1024], line[1024];
+        char path[1024], line[2048];
         snprintf(path, sizeof path, "%s/%s", REFDIR, e->d_name);
         FILE *f = fopen(path, "r");
         assert_non_null(f);
         assert_non_null(fgets(line, sizeof line, f));
         fclose(f);
         line[strcspn(line, "\r\n")] = 0;
-        assert_string_equal(line, CLB_CSV_HEADER);
-        struct clb_row *rows;
-        size_t n;
-        if (clb_results_read(path, &rows, &n) != CLB_OK)
+        assert_string_equal(line, clb_csv_header(2));
+        struct clb_rowset set;
+        memset(&set, 0, sizeof set);
+        if (clb_results_read(path, &set) != CLB_OK)
             fail_msg("%s", clb_lasterr());
+        size_t n = set.n;
         assert_true(n > 0);
         for (size_t i = 0; i < n; i++)
-            check_row(e->d_name, &rows[i], &s);
-        free(rows);
+            check_row(e->d_name, &set.v[i], &s);
+        clb_rowset_free(&set);
         total += n;
         files++;
     }

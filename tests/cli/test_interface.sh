@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The workload interface is the whole contract: a workload that lives only in
+# tests/workload/ (probe.c + probe.cl) registers itself, declares its counts
+# and baselines, and gets rows with of_* ratios, a model and `model roofline`
+# from the core, with no core file knowing it. And the core knows no
+# workload by name.
+source "$(dirname "$0")/lib.sh"
+set -e
+: "${CLBENCH_PROBE:?CLBENCH_PROBE must point at the clbench_probe binary}"
+mkdir kd && cp "$CLBENCH_SRC"/cl/*.cl kd/ && cp "$CLBENCH_SRC/tests/workload/probe.cl" kd/
+PD="$CLBENCH_SRC/tests/data/profiles_probe"
+
+CLBENCH=$CLBENCH_PROBE expect_status 0 "probe runs beside stream" \
+  run stream,probe --quick -d cpu -t float -n 3 --kernel-dir kd --platforms-dir "$PD" -o out.csv
+expect_rows out.csv probe copy,twice float
+python3 - out.csv <<'PY' && pass "of_copy, of_stream_copy, model and counts filled by the core" || fail "probe rows incomplete"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "probe"]
+by = {r["kernel"]: r for r in rows}
+t, c = by["twice"], by["copy"]
+n = 65536
+ok = (int(t["bytes"]) == 2 * 4 * n and int(t["flops"]) == n and int(c["flops"]) == 0
+      and "of_copy=" in t["detail"] and "of_stream_copy=" in t["detail"]
+      and "of_stream_copy=" in c["detail"] and "of_copy=" not in c["detail"]
+      and t["model"] != "" and abs(float(t["model"]) - 50) < 1e-6
+      and t["profile"] == "pocl_probe" and t["clbench_version"] != "" and t["rank"] == "0")
+print(t["detail"], t["model"])
+sys.exit(0 if ok else 1)
+PY
+CLBENCH=$CLBENCH_PROBE expect_status 0 "model roofline counts the probe" \
+  model roofline -w probe -k twice -t float -s 1M -p pocl_probe --platforms-dir "$PD"
+echo "$OUT_TXT" | grep -q "bytes      8.38861e+06" && echo "$OUT_TXT" | grep -q "flops      1.04858e+06" \
+  && pass "roofline bytes and flops from probe's count" || fail "roofline: $OUT_TXT"
+CLBENCH=$CLBENCH_PROBE expect_status 0 "probe --help" probe --help
+echo "$OUT_TXT" | grep -q "baselines: stream/copy,probe/copy" && pass "help shows the baselines" || fail "help: $OUT_TXT"
+CLBENCH=$CLBENCH_PROBE expect_error 2 "unknown probe kernel" "roofline: unknown kernel refused" \
+  model roofline -w probe -k thrice -t float -s 1M -p pocl_probe --platforms-dir "$PD"
+
+# The core (driver, results, models, compare, CLI) never names a workload.
+names=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}')
+[ -n "$names" ] || fail "no workload names from --help"
+for w in $names probe; do
+  if grep -rn "\"$w\"" "$CLBENCH_SRC"/host/core "$CLBENCH_SRC"/host/cli "$CLBENCH_SRC"/host/models \
+       "$CLBENCH_SRC"/host/compare >/dev/null; then
+    fail "the core names workload '$w': $(grep -rn "\"$w\"" "$CLBENCH_SRC"/host/core "$CLBENCH_SRC"/host/cli "$CLBENCH_SRC"/host/models "$CLBENCH_SRC"/host/compare | head -3)"
+  else pass "no core file names '$w'"; fi
+done
+# workloads include nothing but the interface and their own headers
+bad=$(grep -rhn '#include "' "$CLBENCH_SRC"/host/workloads | grep -v 'clb_workload.h' | \
+      grep -Ev '#include "[a-z0-9_]+\.h"' || true)
+[ -z "$bad" ] && pass "workloads include only the interface and their own headers" || fail "includes: $bad"
+finish
