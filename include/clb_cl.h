@@ -43,6 +43,12 @@ struct clb_devinfo {
     size_t max_wg;
     size_t max_wi[3];
     int fp64;                     /* double supported */
+    int fp16;                     /* cl_khr_fp16 */
+    char c_version[64];           /* CL_DEVICE_OPENCL_C_VERSION */
+    cl_uint cache_line;           /* CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE */
+    const char *cache_type;       /* "none", "read-only", "read-write" */
+    char pci_bus_id[32];          /* "0000:3b:00.0" from cl_khr_pci_bus_info or the NVIDIA
+                                   * query; "" when the driver does not say */
 };
 
 /* All devices of all platforms, flat-indexed. Returns CLB_OK or an error. */

@@ -11,8 +11,18 @@ struct clb_size {
     size_t total;   /* product */
 };
 
-/* An unsigned count: "4096", "16K", "1M", "1G" (binary), "2^28". */
+/* An unsigned count: "4096", "16K", "1M", "1G", "1T" (binary multipliers),
+ * "2^28", "1e6", "1.5M" (the value must be whole). */
 int clb_parse_count(const char *s, size_t *out);
+/* A size as `run -s` takes it (docs/SIZES.md): clb_parse_dims, and for 1-D
+ * sizes also bytes with a unit ("1GB" = 1e9 B, "64MiB" = 64 x 2^20 B, "4096B"),
+ * divided by unit_bytes (the element size; 1 where the size is bytes; 0:
+ * byte units refused). */
+int clb_parse_size(const char *s, int ndims, size_t unit_bytes, struct clb_size *out, char *err,
+                   size_t errlen);
+/* The canonical text of a size: extents in decimal, joined by 'x' ("268435456",
+ * "8192x8192"); n >= 96 holds any. */
+void clb_size_text(const struct clb_size *s, char *out, size_t n);
 /* A size of exactly ndims extents (1..4) separated by 'x'; each a count >= 1.
  * On error fills err. */
 int clb_parse_dims(const char *s, int ndims, struct clb_size *out, char *err, size_t errlen);

@@ -78,17 +78,28 @@ int clb_results_read(const char *path, struct clb_rowset *out);
  * grows; NULL on OOM. */
 char *clb_row_format(const struct clb_row *r, int version);
 
+enum clb_format { CLB_FORMAT_CSV, CLB_FORMAT_JSON };
+
 struct clb_writer {
     char *path;
     int fd;
+    enum clb_format format;
 };
 
-/* Open `path` for appending rows. An existing file must have exactly the v2
- * header (a v1 file is refused with a pointer to `clbench results upgrade`)
- * and end with a newline; a new file is created under a unique temporary
- * name (mkstemp, in the same directory) with its header and linked into
- * place, so that no reader ever sees a file without a header. */
-int clb_writer_open(struct clb_writer *w, const char *path);
+/* The format a results path asks for: JSON Lines for *.json / *.jsonl, else CSV. */
+enum clb_format clb_format_of_path(const char *path);
+/* One row as a JSON object (one line, with newline; keys = column names,
+ * empty fields null, numbers as numbers), made with jansson; NULL on OOM. */
+char *clb_row_json(const struct clb_row *r);
+
+/* Open `path` for appending rows in `format`. An existing CSV file must have
+ * exactly the v2 header (a v1 file is refused with a pointer to `clbench
+ * results upgrade`) and, in either format, end with a newline; a new CSV
+ * file is created under a unique temporary name (mkstemp, in the same
+ * directory) with its header and linked into place, so that no reader ever
+ * sees a file without a header. A JSON Lines file has no header: one object
+ * per line. */
+int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format format);
 /* Append one row under an advisory lock and flush it to the file. */
 int clb_writer_put(struct clb_writer *w, const struct clb_row *r);
 void clb_writer_close(struct clb_writer *w);

@@ -171,6 +171,7 @@ struct clb_workload {
     const struct clb_param_def *params;/* terminated by {0} */
     const char *size_help;             /* what -s accepts, with an example */
     int size_dims;                     /* extents in a size: 1, 2 or 4 */
+    int size_in_bytes;                 /* a 1-D size counts bytes (else elements of the type) */
     struct clb_size_rule sizes;        /* default sizes */
     /* Baselines the core relates each row to, comma list of workload/kernel:
      * "stream/copy" (of_stream_copy=, the same type's best copy of this run)
@@ -183,6 +184,10 @@ struct clb_workload {
     /* Optional extra check of a parsed size (e.g. all extents even);
      * CLB_EUSAGE with a message. */
     int (*check_size)(const struct clb_size *s);
+    /* Optional: how many cases setup will add for this group (for the
+     * progress counter and ETA of the whole run); < 0 or NULL: unknown. The
+     * driver corrects its total when setup adds a different number. */
+    int (*plan)(const struct clb_env *env, const char *dtype, const struct clb_size *size);
     int (*setup)(struct clb_env *env, struct clb_group *g);
     int (*prepare)(struct clb_env *env, struct clb_group *g, struct clb_case *c);
     int (*run)(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s);
@@ -283,6 +288,10 @@ size_t clb_max_buffer(const struct clb_env *env, int count);
 /* The last-level cache size in bytes: the larger of the queried global
  * memory cache and the profile's L2. */
 size_t clb_llc_bytes(const struct clb_env *env);
+
+/* Has the user asked the run to stop (SIGINT/SIGTERM)? Long host loops of a
+ * set-up or a check may poll it and return CLB_EINTR. */
+int clb_interrupted(void);
 
 /* ---- tuning probes ----------------------------------------------------- */
 

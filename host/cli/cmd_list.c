@@ -20,19 +20,23 @@ int clb_load_profiles_for(const char *platforms_dir, struct clb_profiles *ps)
     return clb_profiles_load(clb_profiles_dir(platforms_dir), ps);
 }
 
-/* Both subcommands take only --platforms-dir. */
-static int parse_simple(int argc, char **argv, const char **platforms_dir)
+/* Both subcommands take --platforms-dir; list also -v. */
+static int parse_simple(int argc, char **argv, const char **platforms_dir, int *verbose)
 {
     static const struct option opts[] = {{"platforms-dir", required_argument, 0, 'L'},
+                                         {"verbose", no_argument, 0, 'v'},
                                          {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hv", opts, NULL)) != -1) {
         if (c == 'L') {
             *platforms_dir = optarg;
+        } else if (c == 'v' && verbose) {
+            *verbose = 1;
         } else if (c == 'h') {
-            printf("usage: clbench %s [--platforms-dir DIR]\n", argv[0]);
+            printf("usage: clbench %s [--platforms-dir DIR]%s\n", argv[0],
+                   verbose ? " [-v|--verbose]" : "");
             return -1;
         } else {
             clb_die_msg("%s: unknown option '%s'", argv[0], argv[optind - 1]);
@@ -46,10 +50,25 @@ static int parse_simple(int argc, char **argv, const char **platforms_dir)
     return CLB_OK;
 }
 
+/* What a performance engineer checks before trusting a figure. */
+static void device_details(const struct clb_devinfo *d)
+{
+    printf("      OpenCL %s, %s, driver %s, vendor %s\n", d->version,
+           d->c_version[0] ? d->c_version : "OpenCL C ?", d->driver, d->vendor);
+    printf("      memory %.2f GB, largest buffer %.2f GB, cache %.1f MB %s (line %u B), local "
+           "%.0f KB\n", (double)d->global_mem / 1e9, (double)d->max_alloc / 1e9,
+           (double)d->cache_size / 1e6, d->cache_type, d->cache_line, (double)d->local_mem / 1024);
+    printf("      %u compute units at %u MHz, work-group <= %zu (%zu x %zu x %zu), fp64 %s, "
+           "fp16 %s%s%s\n", d->compute_units, d->clock_mhz, d->max_wg, d->max_wi[0],
+           d->max_wi[1], d->max_wi[2], d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no",
+           d->pci_bus_id[0] ? ", PCI " : "", d->pci_bus_id);
+}
+
 int clb_cmd_list(int argc, char **argv)
 {
     const char *pdir = NULL;
-    int rc = parse_simple(argc, argv, &pdir);
+    int verbose = 0;
+    int rc = parse_simple(argc, argv, &pdir, &verbose);
     if (rc)
         return rc < 0 ? 0 : clb_exit_status(rc);
     struct clb_profiles ps;
@@ -64,7 +83,7 @@ int clb_cmd_list(int argc, char **argv)
         clb_profiles_free(&ps);
         return clb_exit_status(rc);
     }
-    int def = clb_select_device(devs, n, NULL);
+    int def = clb_select_device(devs, n, NULL); /* -1 when only emulators: no default */
     printf("%-3s %-5s %-12s %-44s %9s %5s %6s  %-16s %s\n", "#", "P:D", "type", "device",
            "memory", "CUs", "MHz", "profile", "platform");
     for (int i = 0; i < n; i++) {
@@ -76,6 +95,8 @@ int clb_cmd_list(int argc, char **argv)
         printf("%-3d %-5s %-12s %-44.44s %9s %5u %6u  %-16s %s%s\n", i, pd, d->type_name, d->name,
                mem, d->compute_units, d->clock_mhz, p ? p->id : "generic", d->platform_name,
                i == def ? "  (default)" : "");
+        if (verbose)
+            device_details(d);
     }
     free(devs);
     clb_profiles_free(&ps);
@@ -93,7 +114,7 @@ static void fmt_num(char *buf, size_t n, double v, const char *fmt)
 int clb_cmd_profiles(int argc, char **argv)
 {
     const char *pdir = NULL;
-    int rc = parse_simple(argc, argv, &pdir);
+    int rc = parse_simple(argc, argv, &pdir, NULL);
     if (rc)
         return rc < 0 ? 0 : clb_exit_status(rc);
     struct clb_profiles ps;

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,27 +15,57 @@ static const struct option longopts[] = {
     {"output", required_argument, 0, 'o'},   {"quiet", no_argument, 0, 'q'},
     {"verbose", no_argument, 0, 'v'},        {"kernel-dir", required_argument, 0, 'K'},
     {"platforms-dir", required_argument, 0, 'L'}, {"help", no_argument, 0, 'h'},
+    {"min-time", required_argument, 0, 1001},  {"max-time", required_argument, 0, 1002},
+    {"min-reps", required_argument, 0, 1003},  {"tolerance", required_argument, 0, 1004},
+    {"format", required_argument, 0, 1005},    {"peak-bw", required_argument, 0, 1006},
+    {"peak-gflops", required_argument, 0, 1007}, {"peak-gflops-dp", required_argument, 0, 1008},
     {0, 0, 0, 0}};
+
+/* The help text of `clbench run`; the man page (docs/clbench.1) carries the
+ * same options and a test checks that every option here is documented there. */
+static const char clb_run_help[] =
+    "usage: clbench run WORKLOAD[,WORKLOAD...]|all [options]\n"
+    "  -d, --device SPEC     flat index, P:D, part of a device name, cpu|gpu|accelerator,\n"
+    "                        a comma list of these, or all (every device but emulators)\n"
+    "  -p, --profile NAME    force a profile (default: matched by device name)\n"
+    "      --peak-bw GBS     peak bandwidth for %peak and the models (a device without a profile)\n"
+    "      --peak-gflops G   peak single-precision GFlop/s;  --peak-gflops-dp G  double\n"
+    "  -t, --type LIST       element types, e.g. float,double\n"
+    "  -s, --size LIST       problem sizes: counts (1048576, 16M, 2^24, 1e6), extents NxM,\n"
+    "                        bytes for 1-D sizes (1GB, 64MiB); see docs/SIZES.md\n"
+    "  -n, --reps N          the most timed repetitions (default 20)\n"
+    "      --min-reps N      the fewest (default 3)\n"
+    "      --min-time S      seconds of timed runs before the median may be called stable (0.1)\n"
+    "      --max-time S      seconds of timed runs after which a configuration stops (1)\n"
+    "      --tolerance PCT   stop once the median's standard error is below PCT % (1; 0: off)\n"
+    "      --warmup N        untimed repetitions first (default 3, fewer when slow)\n"
+    "      --param K=V       workload parameter, repeatable (V: value, list or range a..b)\n"
+    "      --quick           small sizes, for smoke tests and CI\n"
+    "  -o, --output FILE     results file, appended (default results/local/<device>.csv)\n"
+    "      --format csv|json CSV, or JSON Lines (one object per row; default by -o's name:\n"
+    "                        .json/.jsonl)\n"
+    "  -q, --quiet / -v, --verbose\n"
+    "      --kernel-dir DIR  load kernels from DIR instead of the embedded copies\n"
+    "      --platforms-dir DIR  profiles directory\n";
 
 static void run_usage(FILE *f)
 {
-    fputs("usage: clbench run WORKLOAD[,WORKLOAD...]|all [options]\n"
-          "  -d, --device SPEC     flat index, P:D, part of a device name, or cpu|gpu|accelerator\n"
-          "  -p, --profile NAME    force a profile (default: matched by device name)\n"
-          "  -t, --type LIST       element types, e.g. float,double\n"
-          "  -s, --size LIST       problem sizes (see 'clbench WORKLOAD --help')\n"
-          "  -n, --reps N          timed repetitions (default 20)\n"
-          "      --warmup N        untimed repetitions first (default 3)\n"
-          "      --param K=V       workload parameter, repeatable (V: value, list or range a..b)\n"
-          "      --quick           small sizes, for smoke tests and CI\n"
-          "  -o, --output FILE     results CSV (default results/runs/<device>.csv, appended)\n"
-          "  -q, --quiet / -v, --verbose\n"
-          "      --kernel-dir DIR  load kernels from DIR instead of the embedded copies\n"
-          "      --platforms-dir DIR  profiles directory\n",
-          f);
+    fputs(clb_run_help, f);
     char *names = clb_workload_names();
     fprintf(f, "workloads: %s\n", names ? names : "");
     free(names);
+}
+
+static int parse_seconds(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (!*v || *end || !(x >= lo && x <= hi)) {
+        clb_die_msg("bad %s '%s' (accepted: a number %g..%g)", opt, v, lo, hi);
+        return CLB_EUSAGE;
+    }
+    *out = x;
+    return CLB_OK;
 }
 
 static int parse_count(const char *opt, const char *v, int min, int *out)
@@ -96,6 +127,12 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
 {
     o->reps = 20;
     o->warmup = 3;
+    o->min_reps = 3;
+    o->min_time = 0.1;
+    o->max_time = 1.0;
+    o->tolerance = 0.01;
+    o->peak_bw = o->peak_sp = o->peak_dp = NAN;
+    double pct;
     optind = 1;
     opterr = 0;
     int c;
@@ -113,6 +150,25 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
         case 'v': clb_verbosity = 2; break;
         case 'n': if (parse_count("--reps", optarg, 1, &o->reps)) return CLB_EUSAGE; break;
         case 'W': if (parse_count("--warmup", optarg, 0, &o->warmup)) return CLB_EUSAGE; break;
+        case 1001: if (parse_seconds("--min-time", optarg, 0, 86400, &o->min_time)) return CLB_EUSAGE; break;
+        case 1002: if (parse_seconds("--max-time", optarg, 0, 86400, &o->max_time)) return CLB_EUSAGE; break;
+        case 1003: if (parse_count("--min-reps", optarg, 1, &o->min_reps)) return CLB_EUSAGE; break;
+        case 1004:
+            if (parse_seconds("--tolerance", optarg, 0, 100, &pct))
+                return CLB_EUSAGE;
+            o->tolerance = pct / 100.0;
+            break;
+        case 1005:
+            if (strcmp(optarg, "csv") && strcmp(optarg, "json")) {
+                clb_die_msg("bad --format '%s' (accepted: csv, json)", optarg);
+                return CLB_EUSAGE;
+            }
+            o->format = strcmp(optarg, "json") ? CLB_FORMAT_CSV : CLB_FORMAT_JSON;
+            o->format_set = 1;
+            break;
+        case 1006: if (parse_seconds("--peak-bw", optarg, 1e-6, 1e9, &o->peak_bw)) return CLB_EUSAGE; break;
+        case 1007: if (parse_seconds("--peak-gflops", optarg, 1e-6, 1e12, &o->peak_sp)) return CLB_EUSAGE; break;
+        case 1008: if (parse_seconds("--peak-gflops-dp", optarg, 1e-6, 1e12, &o->peak_dp)) return CLB_EUSAGE; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_die_msg("%s", clb_lasterr());
@@ -130,6 +186,8 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
         clb_die_msg("run: which workload? (known: all, or see 'clbench --help')");
         return CLB_EUSAGE;
     }
+    if (o->min_reps > o->reps)
+        o->min_reps = o->reps; /* -n 1 means one run */
     if (optind + 1 < argc) {
         clb_die_msg("run: unexpected argument '%s' (give workloads as one comma list)",
                     argv[optind + 1]);
@@ -213,7 +271,10 @@ static int check_sizes(const struct clb_run_opts *o)
             const struct clb_workload *wl = o->wls[w];
             struct clb_size sz;
             char err[512];
-            if (clb_parse_dims(sizes[i], wl->size_dims, &sz, err, sizeof err)) {
+            /* byte units divide by the element size: check with the smallest
+             * type the run uses (the driver checks each type again) */
+            size_t unit = wl->size_in_bytes ? 1 : wl->dtypes ? 1 : 0;
+            if (clb_parse_size(sizes[i], wl->size_dims, unit, &sz, err, sizeof err)) {
                 clb_die_msg("%s: %s", wl->name, err);
                 rc = CLB_EUSAGE;
             } else if (wl->check_size && wl->check_size(&sz)) {

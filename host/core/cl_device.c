@@ -7,12 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A device string into a field of the device description: a driver's
+ * string longer than the field is cut (at n - 1 bytes), never lost. */
 static void str_info(cl_device_id d, cl_device_info what, char *buf, size_t n)
 {
     buf[0] = 0;
-    if (clGetDeviceInfo(d, what, n, buf, NULL) != CL_SUCCESS)
-        buf[0] = 0;
-    buf[n - 1] = 0;
+    size_t len0 = 0;
+    if (clGetDeviceInfo(d, what, 0, NULL, &len0) != CL_SUCCESS || len0 == 0)
+        return;
+    char *tmp = malloc(len0 + 1);
+    if (!tmp)
+        return;
+    if (clGetDeviceInfo(d, what, len0, tmp, NULL) == CL_SUCCESS) {
+        tmp[len0] = 0;
+        clb_strlcpy(buf, tmp, n);
+    }
+    free(tmp);
     /* drivers pad some strings with blanks */
     size_t len = strlen(buf);
     while (len && isspace((unsigned char)buf[len - 1]))
@@ -42,6 +52,50 @@ const char *clb_device_type_name(cl_device_type t, const char *platform, const c
     return "other";
 }
 
+/* The extension string, whatever its length (malloc'd; NULL if none). */
+static char *extensions(cl_device_id d)
+{
+    size_t n = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &n) != CL_SUCCESS || n == 0)
+        return NULL;
+    char *ext = malloc(n + 1);
+    if (ext && clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, n, ext, NULL) != CL_SUCCESS) {
+        free(ext);
+        return NULL;
+    }
+    if (ext)
+        ext[n] = 0;
+    return ext;
+}
+
+/* Where the device sits on the PCI bus, when the driver says: the Khronos
+ * query (cl_khr_pci_bus_info), else NVIDIA's (cl_nv_device_attribute_query:
+ * bus, and slot = device << 3 | function). Energy readings (NVML) match an
+ * OpenCL device by this id, never by index. */
+#define CLB_DEVICE_PCI_BUS_INFO_KHR 0x410F
+#define CLB_DEVICE_PCI_BUS_ID_NV 0x4008
+#define CLB_DEVICE_PCI_SLOT_ID_NV 0x4009
+#define CLB_DEVICE_PCI_DOMAIN_ID_NV 0x400A
+static void pci_bus_id(cl_device_id d, const char *ext, char *out, size_t n)
+{
+    out[0] = 0;
+    cl_uint khr[4];
+    if (ext && strstr(ext, "cl_khr_pci_bus_info") &&
+        clGetDeviceInfo(d, CLB_DEVICE_PCI_BUS_INFO_KHR, sizeof khr, khr, NULL) == CL_SUCCESS) {
+        snprintf(out, n, "%04x:%02x:%02x.%x", khr[0], khr[1] & 0xff, khr[2] & 0x1f, khr[3] & 7);
+        return;
+    }
+    cl_uint bus, slot, domain = 0;
+    if (ext && strstr(ext, "cl_nv_device_attribute_query") &&
+        clGetDeviceInfo(d, CLB_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) == CL_SUCCESS &&
+        clGetDeviceInfo(d, CLB_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) == CL_SUCCESS) {
+        if (clGetDeviceInfo(d, CLB_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL) !=
+            CL_SUCCESS)
+            domain = 0;
+        snprintf(out, n, "%04x:%02x:%02x.%x", domain, bus & 0xff, (slot >> 3) & 0x1f, slot & 7);
+    }
+}
+
 static void read_info(struct clb_devinfo *di)
 {
     cl_device_id d = di->device;
@@ -61,9 +115,18 @@ static void read_info(struct clb_devinfo *di)
     clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof di->max_wi, di->max_wi, NULL);
     cl_device_fp_config fp = 0;
     clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL);
-    char ext[4096];
-    str_info(d, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
-    di->fp64 = fp != 0 || strstr(ext, "cl_khr_fp64") != NULL;
+    char *ext = extensions(d);
+    di->fp64 = fp != 0 || (ext && strstr(ext, "cl_khr_fp64") != NULL);
+    di->fp16 = ext && strstr(ext, "cl_khr_fp16") != NULL;
+    str_info(d, CL_DEVICE_OPENCL_C_VERSION, di->c_version, sizeof di->c_version);
+    clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof di->cache_line, &di->cache_line,
+                    NULL);
+    cl_device_mem_cache_type ct = CL_NONE;
+    clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, sizeof ct, &ct, NULL);
+    di->cache_type = ct == CL_READ_WRITE_CACHE ? "read-write" : ct == CL_READ_ONLY_CACHE ? "read-only"
+                                                                                         : "none";
+    pci_bus_id(d, ext, di->pci_bus_id, sizeof di->pci_bus_id);
+    free(ext);
 }
 
 int clb_devices(struct clb_devinfo **out, int *n)

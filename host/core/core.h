@@ -14,11 +14,24 @@ struct clb_run_opts {
     const char *output;         /* -o */
     const char *kernel_dir;     /* --kernel-dir or $CLBENCH_KERNEL_DIR */
     const char *platforms_dir;  /* --platforms-dir */
-    int reps, warmup, quick;
+    int reps, warmup, quick;    /* reps: the most timed repetitions */
+    int min_reps;               /* --min-reps: the fewest */
+    double min_time, max_time;  /* --min-time/--max-time: seconds of timed runs per configuration */
+    double tolerance;           /* --tolerance: stop when the median is known to this fraction; 0 off */
+    enum clb_format format;     /* --format, else by the -o name */
+    int format_set;
+    double peak_bw, peak_sp, peak_dp;  /* --peak-bw/--peak-gflops/--peak-gflops-dp; NAN: the profile's */
     struct clb_kvlist params;   /* --param */
     const struct clb_workload **wls;  /* selected workloads, in order */
     int nwl;
 };
+
+/* When to stop timing a configuration (docs/MEASURING.md): after `reps`
+ * runs; or once `max_time` seconds of timed runs are spent (and min_reps
+ * done); or once min_time is spent, min_reps done and the median's relative
+ * standard error (robust: 1.2533 x 1.4826 x MAD / sqrt(n) / median) is below
+ * `tolerance`. */
+int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o);
 
 /* Run the selected workloads; returns the process exit status. */
 int clb_driver_run(struct clb_run_opts *o);
@@ -37,7 +50,8 @@ int clb_params_parse(const char *text, struct clb_kvlist *out);
 void clb_case_free(struct clb_case *c);
 
 /* Exit statuses (docs: 0 ok, 1 validation failed, 2 bad usage, 3 OpenCL or system error). */
-enum { CLB_EXIT_OK = 0, CLB_EXIT_FAILED = 1, CLB_EXIT_USAGE = 2, CLB_EXIT_ERROR = 3 };
+enum { CLB_EXIT_OK = 0, CLB_EXIT_FAILED = 1, CLB_EXIT_USAGE = 2, CLB_EXIT_ERROR = 3,
+       CLB_EXIT_NOTHING = 4 /* every configuration was skipped: nothing was measured */ };
 int clb_exit_status(int rc);
 
 /* Load the profiles of --platforms-dir (or the default places). */

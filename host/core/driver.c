@@ -1,6 +1,6 @@
 /* `clbench run`: the driver. Owns device selection, default sizes, the
- * timing loop and statistics, skips, CSV rows, ratios to baselines, models,
- * progress and the summary; workloads only fill in the steps of
+ * timing loop and statistics, skips, result rows, ratios to baselines,
+ * models, progress and the summary; workloads only fill in the steps of
  * clb_workload.h. Nothing here knows a workload by name. */
 #define _GNU_SOURCE
 #include "clb_model.h"
@@ -27,20 +27,34 @@ static void on_signal(int sig)
     interrupted = sig;
 }
 
-/* Everything one invocation of `run` holds. */
-struct session {
+int clb_interrupted(void) { return interrupted != 0; }
+
+/* What the whole invocation holds: the devices, the profiles, the progress
+ * over every device. */
+struct run {
     struct clb_run_opts *o;
     struct clb_profiles profiles;
-    struct clb_profile generic;
-    const struct clb_profile *profile;
     struct clb_devinfo *devs;
     int ndev;
+    int *sel, nsel;           /* the selected devices (indices into devs) */
+    long done, total;         /* configurations measured / planned, all devices */
+    double t0;                /* start of the measurements */
+    int status;               /* the worst exit status so far */
+    char *host;
+};
+
+/* One device's part of the run. */
+struct session {
+    struct run *run;
+    struct clb_run_opts *o;
+    struct clb_profile generic, custom;
+    const struct clb_profile *profile;
     struct clb_device dev;
     int dev_open;
     struct clb_writer out;
-    char *outpath, *run_id, *host;
-    struct clb_arena arena;   /* the strings of this run's rows */
-    struct clb_row *rows;     /* this run's rows: the summary and the baselines */
+    char *outpath, *run_id;
+    struct clb_arena arena;   /* the strings of this device's rows */
+    struct clb_row *rows;     /* this device's rows: the summary and the baselines */
     size_t nrows, caprows;
     int nfailed, nerror, nok, nskip;
     struct clb_buf first_bad; /* the first error or failure, repeated at the end */
@@ -52,44 +66,93 @@ static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
     return env;
 }
 
-/* ---- device, profile, output ------------------------------------------- */
+/* ---- devices and profiles ------------------------------------------------ */
 
-static int setup_device(struct session *s)
+/* -d SPEC: one device, "all", or a comma list of specs. */
+static int select_devices(struct run *r)
 {
-    int rc = clb_load_profiles_for(s->o->platforms_dir, &s->profiles);
-    if (rc || (rc = clb_devices(&s->devs, &s->ndev))) {
-        clb_die_msg("%s", clb_lasterr());
-        return rc;
+    const char *spec = r->o->device;
+    r->sel = clb_xcalloc((size_t)r->ndev, sizeof *r->sel);
+    if (!r->sel)
+        return CLB_ESYS;
+    if (spec && strcmp(spec, "all") == 0) {
+        for (int i = 0; i < r->ndev; i++)
+            if (strcmp(r->devs[i].type_name, "emulator") != 0)
+                r->sel[r->nsel++] = i;
+        if (!r->nsel) {
+            clb_seterr("-d all: only emulated devices were found; name one with -d INDEX");
+            return CLB_EUSAGE;
+        }
+        return CLB_OK;
     }
-    int idx = clb_select_device(s->devs, s->ndev, s->o->device);
-    if (idx < 0) {
-        clb_die_msg("%s", clb_lasterr());
-        return CLB_EUSAGE;
+    int n = 1;
+    char **list = NULL;
+    if (spec && strchr(spec, ',')) {
+        list = clb_split(spec, &n);
+        if (!list)
+            return CLB_ESYS;
     }
-    const struct clb_devinfo *di = &s->devs[idx];
-    if (s->o->profile) {
-        s->profile = clb_profiles_find(&s->profiles, s->o->profile);
-        if (!s->profile && strcmp(s->o->profile, "generic") != 0) {
+    int rc = CLB_OK;
+    for (int i = 0; i < n && rc == CLB_OK; i++) {
+        int idx = clb_select_device(r->devs, r->ndev, list ? list[i] : spec);
+        if (idx < 0) {
+            rc = CLB_EUSAGE;
+            break;
+        }
+        int dup = 0;
+        for (int k = 0; k < r->nsel; k++)
+            dup |= r->sel[k] == idx;
+        if (!dup)
+            r->sel[r->nsel++] = idx;
+    }
+    free(list);
+    return rc;
+}
+
+/* The profile of a device: forced (-p, with a warning when it does not
+ * match), matched, or generic; then the peaks of --peak-* over it. */
+static int pick_profile(struct session *s, const struct clb_devinfo *di)
+{
+    struct clb_run_opts *o = s->o;
+    const struct clb_profiles *ps = &s->run->profiles;
+    const struct clb_profile *p = NULL;
+    if (o->profile && strcmp(o->profile, "generic") != 0) {
+        p = clb_profiles_find(ps, o->profile);
+        if (!p) {
             struct clb_buf known = {0};
-            for (size_t i = 0; i < s->profiles.n; i++)
-                clb_buf_printf(&known, "%s, ", s->profiles.v[i].id);
-            clb_die_msg("unknown profile '%s' (known: %sgeneric)", s->o->profile,
-                        clb_buf_str(&known));
+            for (size_t i = 0; i < ps->n; i++)
+                clb_buf_printf(&known, "%s, ", ps->v[i].id);
+            clb_seterr("unknown profile '%s' (known: %sgeneric)", o->profile, clb_buf_str(&known));
             clb_buf_free(&known);
             return CLB_EUSAGE;
         }
-    } else {
-        s->profile = clb_profiles_match(&s->profiles, di);
+        if (clb_profiles_match(ps, di) != p)
+            clb_info("warning: profile '%s' (%s) was forced on device '%s', which it does not "
+                     "match (its match: %s): peaks and models are that profile's\n",
+                     p->id, p->name, di->name, p->match ? p->match : "none");
+    } else if (!o->profile) {
+        p = clb_profiles_match(ps, di);
     }
-    if (!s->profile) {
+    if (!p) {
         clb_profile_generic(&s->generic, di);
-        s->profile = &s->generic;
+        p = &s->generic;
     }
-    if ((rc = clb_open(&s->dev, di, s->o->kernel_dir))) {
-        clb_die_msg("%s", clb_lasterr());
-        return rc;
-    }
-    s->dev_open = 1;
+    s->profile = p;
+    if (isnan(o->peak_bw) && isnan(o->peak_sp) && isnan(o->peak_dp))
+        return CLB_OK;
+    /* A shallow copy with the command line's peaks; its strings stay the
+     * original's (freed with it, never with the copy). */
+    s->custom = *p;
+    if (!isnan(o->peak_bw))
+        s->custom.peak_bandwidth_gbs = o->peak_bw;
+    if (!isnan(o->peak_sp))
+        s->custom.peak_gflops_sp = o->peak_sp;
+    if (!isnan(o->peak_dp))
+        s->custom.peak_gflops_dp = o->peak_dp;
+    s->custom.id = clb_asprintf("%s+cli-peaks", p->id);
+    if (!s->custom.id)
+        return CLB_ESYS;
+    s->profile = &s->custom;
     return CLB_OK;
 }
 
@@ -98,17 +161,17 @@ static int open_output(struct session *s)
     if (s->o->output) {
         s->outpath = clb_strdup(s->o->output);
     } else {
+        /* a user's own runs: apart from the committed measurements, git-ignored */
         char *slug = clb_slug(s->dev.info.name);
-        s->outpath = slug ? clb_asprintf("results/runs/%s.csv", slug) : NULL;
+        s->outpath = slug ? clb_asprintf("results/local/%s.%s", slug,
+                                         s->o->format == CLB_FORMAT_JSON ? "jsonl" : "csv")
+                          : NULL;
         free(slug);
     }
     if (!s->outpath)
         return CLB_ESYS;
-    if (clb_writer_open(&s->out, s->outpath)) {
-        clb_die_msg("%s", clb_lasterr());
-        return CLB_EUSAGE;
-    }
-    return CLB_OK;
+    enum clb_format f = s->o->format_set ? s->o->format : clb_format_of_path(s->outpath);
+    return clb_writer_open(&s->out, s->outpath, f) ? CLB_EUSAGE : CLB_OK;
 }
 
 /* The device line comes before any set-up, so a user sees what runs. */
@@ -137,7 +200,7 @@ static void base_row(struct session *s, struct clb_row *r, const struct clb_grou
     strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
     r->run_id = s->run_id;
     r->timestamp = keep(s, ts);
-    r->host = s->host;
+    r->host = s->run->host;
     r->platform = s->dev.info.platform_name;
     r->device = s->dev.info.name;
     r->device_type = s->dev.info.type_name;
@@ -186,19 +249,6 @@ static int emit(struct session *s, struct clb_row *r)
     return clb_writer_put(&s->out, r);
 }
 
-/* A row for a whole group that could not run (skip or error). */
-static int group_row(struct session *s, const struct clb_group *g, const char *status,
-                     const char *detail)
-{
-    struct clb_row r;
-    base_row(s, &r, g);
-    r.kernel = "*";
-    r.status = status;
-    r.detail = keep(s, detail);
-    clb_info("  %s %s %s: %s: %s\n", g->wl->name, g->dtype, g->size_text, status, detail);
-    return emit(s, &r);
-}
-
 static const char *status_name(int rc)
 {
     switch (rc) {
@@ -207,6 +257,62 @@ static const char *status_name(int rc)
     case CLB_SKIP: return "skipped";
     default: return "error";
     }
+}
+
+/* ---- progress ------------------------------------------------------------ */
+
+static void fmt_duration(char *buf, size_t n, double s)
+{
+    if (s < 60)
+        snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600)
+        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+    else
+        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+}
+
+/* "[37/253] transpose best float 8192x8192 best=64x4v4: 2831.20 GB/s ok  ETA 1m40s":
+ * one counter over the whole invocation; the ETA from the mean wall time
+ * per configuration so far. */
+static void progress(struct session *s, const struct clb_group *g, const char *kernel,
+                     const char *params, const struct clb_row *r, enum clb_unit unit)
+{
+    struct run *run = s->run;
+    run->done++;
+    if (run->done > run->total)
+        run->total = run->done;
+    if (clb_verbosity < 1)
+        return;
+    fprintf(stderr, "[%ld/%ld] %s %s %s %s%s%s", run->done, run->total, g->wl->name, kernel,
+            g->dtype, g->size_text, params[0] ? " " : "", params);
+    if (!isnan(r->gflops) && unit == CLB_UNIT_GFLOPS)
+        fprintf(stderr, ": %.1f GFlop/s", r->gflops);
+    else if (!isnan(r->gbps))
+        fprintf(stderr, ": %.2f GB/s", r->gbps);
+    int ok = strcmp(r->status, "ok") == 0;
+    fprintf(stderr, " %s%s%s", r->status, !ok && r->detail[0] ? ": " : "", ok ? "" : r->detail);
+    double spent = clb_now() - run->t0;
+    if (run->total > run->done && run->done > 0) {
+        char eta[32];
+        fmt_duration(eta, sizeof eta, spent / (double)run->done * (double)(run->total - run->done));
+        fprintf(stderr, "  ETA %s", eta);
+    }
+    fputc('\n', stderr);
+}
+
+/* A row for a whole group that could not run (skip or error). */
+static int group_row(struct session *s, const struct clb_group *g, const char *status,
+                     const char *detail, int planned)
+{
+    struct clb_row r;
+    base_row(s, &r, g);
+    r.kernel = "*";
+    r.status = status;
+    r.detail = keep(s, detail);
+    /* the group's planned configurations are one row now */
+    s->run->total -= planned > 1 ? planned - 1 : 0;
+    progress(s, g, "*", "", &r, CLB_UNIT_GBPS);
+    return emit(s, &r);
 }
 
 /* ---- baselines -------------------------------------------------------- */
@@ -265,6 +371,36 @@ static void note_ratios(struct session *s, const struct clb_group *g, struct clb
 
 /* ---- measuring -------------------------------------------------------- */
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o)
+{
+    if (n >= o->reps)
+        return 1;
+    if (n < o->min_reps)
+        return 0;
+    if (spent >= o->max_time)
+        return 1;
+    if (!(o->tolerance > 0) || spent < o->min_time || n < 5)
+        return 0;
+    double v[64];
+    if (n > 64)
+        n = 64; /* the robust error of the first 64 is enough to decide */
+    memcpy(v, t, (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double med = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    for (int i = 0; i < n; i++)
+        v[i] = fabs(v[i] - med);
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double mad = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double se = 1.2533 * 1.4826 * mad / sqrt((double)n);
+    return med > 0 && se <= o->tolerance * med;
+}
+
 static void fmt_range(char *buf, size_t n, const size_t *v, unsigned dims)
 {
     buf[0] = 0;
@@ -292,7 +428,8 @@ static void measured_row(struct session *s, struct clb_row *r, struct clb_env *e
     if (k->flops > 0)
         r->gflops = m.gflops = clb_rate(k->flops, m.t.median) / 1e9;
     const struct clb_profile *p = env->profile;
-    if (!isnan(r->gbps) && !isnan(p->peak_bandwidth_gbs) && p->peak_bandwidth_gbs > 0)
+    if (!isnan(r->gbps) && !isnan(p->peak_bandwidth_gbs) && p->peak_bandwidth_gbs > 0 &&
+        !k->host_bound)
         r->pct_peak_bw = 100.0 * r->gbps / p->peak_bandwidth_gbs;
     r->model = c->model;
     if (isnan(r->model) && !k->host_bound && k->bytes > 0 && !isnan(p->peak_bandwidth_gbs)) {
@@ -311,21 +448,6 @@ static void measured_row(struct session *s, struct clb_row *r, struct clb_env *e
         g->wl->measured(env, g, c, &m);
 }
 
-static void progress(const struct clb_group *g, const struct clb_case *c, int idx,
-                     const struct clb_row *r, int rc)
-{
-    if (clb_verbosity < 1)
-        return;
-    fprintf(stderr, "  [%d/%d] %s %s %s %s%s%s", idx + 1, g->ncases, g->wl->name, c->kernel,
-            g->dtype, g->size_text, c->params[0] ? " " : "", c->params);
-    if (!isnan(r->gflops) && c->counts.unit == CLB_UNIT_GFLOPS)
-        fprintf(stderr, ": %.1f GFlop/s", r->gflops);
-    else if (!isnan(r->gbps))
-        fprintf(stderr, ": %.2f GB/s", r->gbps);
-    fprintf(stderr, " %s%s%s\n", r->status, rc != CLB_OK && r->detail[0] ? ": " : "",
-            rc != CLB_OK ? r->detail : "");
-}
-
 /* Time one repetition; the events are the core's to wait for and release. */
 static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c, double *t)
 {
@@ -341,10 +463,39 @@ static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c,
     return rc;
 }
 
-static int measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                        struct clb_case *c, int idx, double *times)
+/* Warm up (compilation, first touch), then time until the policy says stop
+ * (clb_timing_stop). Warm-up runs stop early, after the first, once they
+ * took a quarter of --max-time: a slow configuration should not spend its
+ * budget warming up. */
+static int time_case(struct session *s, struct clb_env *env, struct clb_group *g,
+                     struct clb_case *c, double *times, int *n)
 {
     const struct clb_run_opts *o = s->o;
+    int rc = CLB_OK;
+    double w0 = clb_now();
+    for (int i = 0; rc == CLB_OK && i < o->warmup && !interrupted; i++) {
+        double t;
+        rc = one_rep(env, g, c, &t);
+        if (clb_now() - w0 > o->max_time / 4)
+            break;
+    }
+    double spent = 0;
+    *n = 0;
+    while (rc == CLB_OK && !interrupted) {
+        double t, t0 = clb_now();
+        rc = one_rep(env, g, c, &t);
+        spent += clb_now() - t0;
+        if (rc == CLB_OK)
+            times[(*n)++] = t;
+        if (rc == CLB_OK && clb_timing_stop(times, *n, spent, o))
+            break;
+    }
+    return interrupted ? CLB_EINTR : rc;
+}
+
+static int measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
+                        struct clb_case *c, double *times)
+{
     struct clb_row r;
     base_row(s, &r, g);
     r.kernel = keep(s, c->kernel);
@@ -353,17 +504,13 @@ static int measure_case(struct session *s, struct clb_env *env, struct clb_group
     int n = 0;
     if (rc == CLB_OK && g->wl->prepare)
         rc = g->wl->prepare(env, g, c);
-    for (int i = 0; rc == CLB_OK && i < o->warmup + o->reps && !interrupted; i++) {
-        double t;
-        rc = one_rep(env, g, c, &t);
-        if (rc == CLB_OK && i >= o->warmup)
-            times[n++] = t;
-    }
-    if (interrupted)
-        return CLB_EINTR;
+    if (rc == CLB_OK)
+        rc = time_case(s, env, g, c, times, &n);
+    if (rc == CLB_EINTR)
+        return rc;
     if (rc == CLB_OK)
         rc = g->wl->verify(env, g, c);
-    if (rc == CLB_EUSAGE)
+    if (rc == CLB_EUSAGE || rc == CLB_EINTR)
         return rc;
     r.status = status_name(rc);
     char range[64];
@@ -372,7 +519,7 @@ static int measure_case(struct session *s, struct clb_env *env, struct clb_group
     fmt_range(range, sizeof range, c->global, c->dims);
     r.global_size = keep(s, range);
     if (rc == CLB_OK || rc == CLB_FAIL) {
-        r.warmup = o->warmup;
+        r.warmup = s->o->warmup;
         r.reps = n;
         r.bytes = c->counts.bytes;
         r.flops = c->counts.flops;
@@ -381,7 +528,7 @@ static int measure_case(struct session *s, struct clb_env *env, struct clb_group
     if (rc == CLB_ECL || rc == CLB_ESYS)
         clb_case_note(c, "%s", clb_lasterr());
     r.detail = keep(s, clb_buf_str(&c->detail));
-    progress(g, c, idx, &r, rc);
+    progress(s, g, c->kernel, c->params, &r, c->counts.unit);
     return emit(s, &r);
 }
 
@@ -412,7 +559,7 @@ static int check_group(struct session *s, struct clb_group *g, char **why)
         *why = clb_strdup("device has no fp64 (cl_khr_fp64)");
         return CLB_SKIP;
     }
-    /* Count limits are doubles; anything past size_t is refused above. */
+    /* The counts are exact integers below 2^64 (clb_count_done). */
     if (clb_fits(&s->dev, (size_t)g->counts.largest, (size_t)g->counts.footprint) != CLB_OK) {
         *why = clb_strdup(clb_lasterr());
         return CLB_SKIP;
@@ -420,63 +567,119 @@ static int check_group(struct session *s, struct clb_group *g, char **why)
     return CLB_OK;
 }
 
+static size_t unit_bytes(const struct clb_workload *wl, const char *dtype)
+{
+    if (wl->size_in_bytes)
+        return 1;
+    return dtype[0] ? clb_dtype_size(dtype) : 0;
+}
+
+/* Parse a size (clb_parse_size) and run its extra check. */
+static int parse_group_size(const struct clb_workload *wl, const char *dtype, const char *text,
+                            struct clb_size *out)
+{
+    char err[512];
+    if (clb_parse_size(text, wl->size_dims, unit_bytes(wl, dtype), out, err, sizeof err)) {
+        clb_seterr("%s: %s", wl->name, err);
+        return CLB_EUSAGE;
+    }
+    if (wl->check_size && wl->check_size(out)) {
+        char *m = clb_strdup(clb_lasterr());
+        clb_seterr("%s: %s", wl->name, m ? m : "");
+        free(m);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+static int plan_group(struct session *s, const struct clb_workload *wl, const char *dtype,
+                      const struct clb_size *size)
+{
+    if (!wl->plan)
+        return 1;
+    struct clb_env env = make_env(s, wl);
+    env.dev = NULL; /* a plan reads the device's description only */
+    int k = wl->plan(&env, dtype, size);
+    return k > 0 ? k : 1;
+}
+
 static int run_group(struct session *s, const struct clb_workload *wl, const char *dtype,
-                     const char *size)
+                     const struct clb_size *size)
 {
     struct clb_env env = make_env(s, wl);
     struct clb_group g;
     memset(&g, 0, sizeof g);
     g.wl = wl;
     g.dtype = dtype;
-    g.size_text = keep(s, size);
-    char err[512];
-    if (clb_parse_dims(size, wl->size_dims, &g.size, err, sizeof err)) {
-        clb_die_msg("%s: %s", wl->name, err);
-        return CLB_EUSAGE;
-    }
-    if (wl->check_size && wl->check_size(&g.size)) {
-        clb_die_msg("%s: %s", wl->name, clb_lasterr());
-        return CLB_EUSAGE;
-    }
+    g.size = *size;
+    char text[128];
+    clb_size_text(size, text, sizeof text);
+    g.size_text = keep(s, text);
+    int planned = plan_group(s, wl, dtype, size);
     char *why;
     int rc = check_group(s, &g, &why);
-    if (rc == CLB_EUSAGE || rc == CLB_ESYS) {
-        clb_die_msg("%s", clb_lasterr());
+    if (rc == CLB_EUSAGE || rc == CLB_ESYS)
         return rc;
-    }
     if (rc == CLB_SKIP) {
-        rc = group_row(s, &g, "skipped", why ? why : "");
+        rc = group_row(s, &g, "skipped", why ? why : "", planned);
         free(why);
         return rc;
     }
-    clb_debug("%s %s %s: setting up\n", wl->name, dtype, size);
+    clb_debug("%s %s %s: setting up\n", wl->name, dtype, g.size_text);
     rc = wl->setup(&env, &g);
-    if (rc == CLB_EUSAGE) {
-        clb_die_msg("%s", clb_lasterr());
+    if (rc == CLB_EUSAGE || rc == CLB_EINTR) {
         group_free(&env, &g);
         return rc;
     }
     if (rc != CLB_OK) {
         char *msg = clb_strdup(clb_lasterr());
         group_free(&env, &g);
-        rc = group_row(s, &g, rc == CLB_SKIP ? "skipped" : "error", msg ? msg : "");
+        rc = group_row(s, &g, rc == CLB_SKIP ? "skipped" : "error", msg ? msg : "", planned);
         free(msg);
         return rc;
     }
+    s->run->total += g.ncases - planned; /* the plan was an estimate */
     double *times = clb_xcalloc((size_t)s->o->reps, sizeof *times);
     if (!times)
         rc = CLB_ESYS;
     for (int i = 0; rc == CLB_OK && i < g.ncases; i++)
-        rc = measure_case(s, &env, &g, &g.cases[i], i, times);
+        rc = interrupted ? CLB_EINTR : measure_case(s, &env, &g, &g.cases[i], times);
     free(times);
     group_free(&env, &g);
-    if (rc == CLB_EUSAGE)
-        clb_die_msg("%s", clb_lasterr());
     return rc;
 }
 
-static int run_workload(struct session *s, const struct clb_workload *wl)
+/* The (type, size) groups of a workload on this device, in order. */
+struct groups {
+    const char **dtype;
+    struct clb_size *size;
+    int n;
+};
+
+static void groups_free(struct groups *gs)
 {
+    free(gs->dtype);
+    free(gs->size);
+    memset(gs, 0, sizeof *gs);
+}
+
+static int groups_add(struct groups *gs, const char *dtype, const struct clb_size *size)
+{
+    void *nd = realloc(gs->dtype, (size_t)(gs->n + 1) * sizeof *gs->dtype);
+    if (nd)
+        gs->dtype = nd;
+    void *ns = nd ? realloc(gs->size, (size_t)(gs->n + 1) * sizeof *gs->size) : NULL;
+    if (!ns)
+        return CLB_ESYS;
+    gs->size = ns;
+    gs->dtype[gs->n] = dtype;
+    gs->size[gs->n++] = *size;
+    return CLB_OK;
+}
+
+static int list_groups(struct session *s, const struct clb_workload *wl, struct groups *gs)
+{
+    memset(gs, 0, sizeof *gs);
     int ntypes = 1;
     char **types = NULL;
     if (wl->dtypes) {
@@ -486,52 +689,127 @@ static int run_workload(struct session *s, const struct clb_workload *wl)
     }
     int rc = CLB_OK;
     for (int t = 0; t < ntypes && rc == CLB_OK; t++) {
-        const char *dtype = types ? types[t] : "";
+        const char *dtype = types ? keep(s, types[t]) : "";
         if (types && !clb_list_has(wl->dtypes, dtype))
             continue; /* -t lists types of other workloads too */
         char *sizes = NULL;
         if (!s->o->sizes) {
             struct clb_env env = make_env(s, wl);
-            sizes = clb_default_sizes(&env, dtype);
-            if (!sizes) {
+            if (!(sizes = clb_default_sizes(&env, dtype))) {
                 rc = CLB_ESYS;
                 break;
             }
         }
         int nsz;
         char **sz = clb_split(sizes ? sizes : s->o->sizes, &nsz);
-        if (!sz) {
-            free(sizes);
+        if (!sz)
             rc = CLB_ESYS;
-            break;
+        for (int i = 0; sz && i < nsz && rc == CLB_OK; i++) {
+            struct clb_size size;
+            if (!(rc = parse_group_size(wl, dtype, sz[i], &size)))
+                rc = groups_add(gs, dtype, &size);
         }
-        for (int i = 0; i < nsz && rc == CLB_OK; i++)
-            rc = run_group(s, wl, keep(s, dtype), sz[i]);
         free(sz);
         free(sizes);
     }
     free(types);
+    if (rc)
+        groups_free(gs);
     return rc;
 }
 
-/* ---- the run ------------------------------------------------------------ */
+/* ---- one device ----------------------------------------------------------- */
 
 static void session_free(struct session *s)
 {
     if (s->dev_open)
         clb_close(&s->dev);
     clb_writer_close(&s->out);
-    clb_profiles_free(&s->profiles);
-    if (s->profile == &s->generic)
+    if (s->profile == &s->custom)
+        free(s->custom.id);
+    if (s->generic.id)
         clb_profile_free(&s->generic);
-    free(s->devs);
     free(s->rows);
     free(s->outpath);
     free(s->run_id);
-    free(s->host);
     clb_arena_free(&s->arena);
     clb_buf_free(&s->first_bad);
 }
+
+static int device_status(const struct session *s, int rc)
+{
+    if (rc == CLB_EINTR || interrupted)
+        return 128 + (interrupted ? (int)interrupted : SIGINT);
+    if (rc != CLB_OK)
+        return clb_exit_status(rc);
+    if (s->nfailed)
+        return CLB_EXIT_FAILED;
+    if (s->nerror)
+        return CLB_EXIT_ERROR;
+    if (s->nrows && s->nskip == (int)s->nrows)
+        return CLB_EXIT_NOTHING;
+    return CLB_EXIT_OK;
+}
+
+/* Plan this device's groups (for the overall counter), then run them. */
+static int run_device(struct run *run, struct session *s, struct groups *plan)
+{
+    struct clb_run_opts *o = run->o;
+    int rc = CLB_OK;
+    for (int w = 0; w < o->nwl && rc == CLB_OK; w++)
+        for (int i = 0; i < plan[w].n && rc == CLB_OK; i++)
+            rc = run_group(s, o->wls[w], plan[w].dtype[i], &plan[w].size[i]);
+    if (rc == CLB_EUSAGE || rc == CLB_ECL || rc == CLB_ESYS)
+        clb_die_msg("%s", clb_lasterr());
+    if (rc != CLB_EINTR && s->nrows) {
+        clb_summary_print(s->rows, s->nrows, o->wls, o->nwl, stdout);
+        printf("\n%s: %d ok, %d failed, %d skipped, %d error; results in %s\n", s->dev.info.name,
+               s->nok, s->nfailed, s->nskip, s->nerror, s->outpath);
+    }
+    int status = device_status(s, rc);
+    if (!interrupted && (s->nerror || s->nfailed))
+        clb_die_msg("%d configuration%s ended in an error, %d failed validation; first: %s",
+                    s->nerror, s->nerror == 1 ? "" : "s", s->nfailed, clb_buf_str(&s->first_bad));
+    if (status == CLB_EXIT_NOTHING)
+        clb_die_msg("every configuration was skipped on '%s': nothing was measured (exit %d)",
+                    s->dev.info.name, CLB_EXIT_NOTHING);
+    if (interrupted)
+        clb_die_msg("interrupted; %zu row%s measured before the signal are in %s", s->nrows,
+                    s->nrows == 1 ? "" : "s", s->outpath);
+    return status;
+}
+
+/* Open a device, plan its groups (every size parsed and counted before the
+ * first set-up), and add them to the overall total. */
+static int open_device(struct run *run, struct session *s, int idx, struct groups **plan)
+{
+    memset(s, 0, sizeof *s);
+    s->run = run;
+    s->o = run->o;
+    s->out.fd = -1;
+    const struct clb_devinfo *di = &run->devs[idx];
+    int rc = pick_profile(s, di);
+    if (!rc)
+        rc = clb_open(&s->dev, di, s->o->kernel_dir);
+    s->dev_open = rc == CLB_OK;
+    if (!rc)
+        rc = open_output(s);
+    if (!rc && !(s->run_id = clb_asprintf("%lx-%ld-%d", (unsigned long)time(NULL),
+                                          (long)getpid(), di->index)))
+        rc = CLB_ESYS;
+    *plan = rc ? NULL : clb_xcalloc((size_t)s->o->nwl, sizeof **plan);
+    if (!rc && !*plan)
+        rc = CLB_ESYS;
+    for (int w = 0; !rc && w < s->o->nwl; w++) {
+        if ((rc = list_groups(s, s->o->wls[w], &(*plan)[w])))
+            break;
+        for (int i = 0; i < (*plan)[w].n; i++)
+            run->total += plan_group(s, s->o->wls[w], (*plan)[w].dtype[i], &(*plan)[w].size[i]);
+    }
+    return rc;
+}
+
+/* ---- the run ------------------------------------------------------------ */
 
 static char *host_name(void)
 {
@@ -542,57 +820,64 @@ static char *host_name(void)
     return clb_strdup(buf);
 }
 
+static int worse(int a, int b)
+{
+    /* a validation failure is the worst outcome, then errors, then "nothing measured" */
+    static const int rank[] = {0, 5, 3, 4, 2};
+    if (a > 4 || b > 4)
+        return a > 4 ? a : b; /* a signal */
+    return rank[a] >= rank[b] ? a : b;
+}
+
 int clb_driver_run(struct clb_run_opts *o)
 {
-    struct session s;
-    memset(&s, 0, sizeof s);
-    s.o = o;
-    s.out.fd = -1;
-    int rc = setup_device(&s);
-    if (rc == CLB_OK)
-        rc = open_output(&s);
-    if (rc == CLB_OK) {
-        s.host = host_name();
-        s.run_id = clb_asprintf("%lx-%ld", (unsigned long)time(NULL), (long)getpid());
-        if (!s.host || !s.run_id)
-            rc = CLB_ESYS;
-    }
-    if (rc != CLB_OK) {
-        session_free(&s);
-        return clb_exit_status(rc);
-    }
-    announce(&s);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    for (int w = 0; w < o->nwl && rc == CLB_OK; w++)
-        rc = run_workload(&s, o->wls[w]);
-    if (rc == CLB_ECL || rc == CLB_ESYS)
+    struct run run;
+    memset(&run, 0, sizeof run);
+    run.o = o;
+    int rc = clb_load_profiles_for(o->platforms_dir, &run.profiles);
+    if (!rc)
+        rc = clb_devices(&run.devs, &run.ndev);
+    if (!rc)
+        rc = select_devices(&run);
+    if (!rc && !(run.host = host_name()))
+        rc = CLB_ESYS;
+    int nsel = rc ? 0 : run.nsel;
+    struct session *ss = nsel ? clb_xcalloc((size_t)nsel, sizeof *ss) : NULL;
+    struct groups **plans = nsel ? clb_xcalloc((size_t)nsel, sizeof *plans) : NULL;
+    if (nsel && (!ss || !plans))
+        rc = CLB_ESYS;
+    /* Every device is opened and planned before the first measurement: a
+     * bad size or output path is refused before anything runs. */
+    for (int d = 0; !rc && d < nsel; d++)
+        rc = open_device(&run, &ss[d], run.sel[d], &plans[d]);
+    if (rc) {
         clb_die_msg("%s", clb_lasterr());
-    if (rc != CLB_EINTR)
-        clb_summary_print(s.rows, s.nrows, o->wls, o->nwl, stdout);
-    if (rc != CLB_EINTR && s.nrows)
-        printf("\n%d ok, %d failed, %d skipped, %d error; results in %s\n", s.nok, s.nfailed,
-               s.nskip, s.nerror, s.outpath);
-    int status;
-    if (rc == CLB_EINTR || interrupted)
-        status = 128 + (interrupted ? (int)interrupted : SIGINT);
-    else if (rc != CLB_OK)
-        status = clb_exit_status(rc);
-    else if (s.nfailed)
-        status = CLB_EXIT_FAILED;
-    else if (s.nerror)
-        status = CLB_EXIT_ERROR;
-    else
-        status = CLB_EXIT_OK;
-    if (!interrupted && (s.nerror || s.nfailed))
-        clb_die_msg("%d configuration%s ended in an error, %d failed validation; first: %s",
-                    s.nerror, s.nerror == 1 ? "" : "s", s.nfailed, clb_buf_str(&s.first_bad));
-    if (interrupted)
-        clb_die_msg("interrupted; %zu row%s measured before the signal are in %s", s.nrows,
-                    s.nrows == 1 ? "" : "s", s.outpath);
-    session_free(&s);
-    return status;
+        run.status = clb_exit_status(rc);
+    } else {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        run.t0 = clb_now();
+        for (int d = 0; d < nsel && !interrupted; d++) {
+            announce(&ss[d]);
+            run.status = worse(run.status, run_device(&run, &ss[d], plans[d]));
+        }
+    }
+    for (int d = 0; d < nsel; d++) {
+        for (int w = 0; plans && plans[d] && w < o->nwl; w++)
+            groups_free(&plans[d][w]);
+        if (plans)
+            free(plans[d]);
+        if (ss)
+            session_free(&ss[d]);
+    }
+    free(plans);
+    free(ss);
+    clb_profiles_free(&run.profiles);
+    free(run.devs);
+    free(run.sel);
+    free(run.host);
+    return run.status;
 }

@@ -3,14 +3,21 @@
 #include "clbench.h"
 
 #include <ctype.h>
+#include <strings.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-int clb_parse_count(const char *s, size_t *out)
+/* A number with an optional binary multiplier K, M, G, T (2^10 ...): "4096",
+ * "16K", "2^28", "1e6", "1.5M"; the result must be a whole number. With
+ * byte units allowed (*bytes non-NULL), also "64MiB", "1GB" (KB, MB, GB, TB
+ * decimal; KiB, MiB, GiB, TiB binary; B): *bytes is set when one was given. */
+static int parse_quantity(const char *s, size_t *out, int *bytes)
 {
+    if (bytes)
+        *bytes = 0;
     if (!s || !*s || !isdigit((unsigned char)*s))
         return CLB_EUSAGE;
     errno = 0;
@@ -21,7 +28,7 @@ int clb_parse_count(const char *s, size_t *out)
     if (end[0] == '^') {                    /* 2^28 */
         char *e2;
         unsigned long long p = strtoull(end + 1, &e2, 10);
-        if (e2 == end + 1 || *e2 || p > 62 || v < 2)
+        if (e2 == end + 1 || *e2 || !isdigit((unsigned char)end[1]) || p > 63 || v < 2)
             return CLB_EUSAGE;
         unsigned long long r = 1;
         for (unsigned long long i = 0; i < p; i++) {
@@ -32,21 +39,77 @@ int clb_parse_count(const char *s, size_t *out)
         *out = (size_t)r;
         return CLB_OK;
     }
-    unsigned long long mul = 1;
-    if (*end) {
-        switch (toupper((unsigned char)*end)) {
-        case 'K': mul = 1ULL << 10; break;
-        case 'M': mul = 1ULL << 20; break;
-        case 'G': mul = 1ULL << 30; break;
-        default: return CLB_EUSAGE;
-        }
-        if (end[1])
+    long double x = (long double)v;
+    int exact = 1;                          /* integer digits only: keep 64-bit precision */
+    if (*end == '.' || *end == 'e' || *end == 'E') {
+        char *e2;
+        x = strtold(s, &e2);
+        if (e2 == end || errno || !(x >= 0) || x > 1.8e19L)
             return CLB_EUSAGE;
+        end = e2;
+        exact = 0;
     }
-    if (v > UINT64_MAX / mul)
-        return CLB_EUSAGE;
-    *out = (size_t)(v * mul);
-    return CLB_OK;
+    static const struct { const char *unit; unsigned long long mul; int bytes; } units[] = {
+        {"", 1, 0},          {"K", 1ULL << 10, 0}, {"M", 1ULL << 20, 0}, {"G", 1ULL << 30, 0},
+        {"T", 1ULL << 40, 0}, {"B", 1, 1},          {"KB", 1000ULL, 1},  {"MB", 1000000ULL, 1},
+        {"GB", 1000000000ULL, 1}, {"TB", 1000000000000ULL, 1}, {"KiB", 1ULL << 10, 1},
+        {"MiB", 1ULL << 20, 1},   {"GiB", 1ULL << 30, 1},      {"TiB", 1ULL << 40, 1},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        /* K, M, G, T, KB... case-insensitively; the 'i' of KiB as written */
+        if (strcasecmp(end, units[i].unit) != 0)
+            continue;
+        if (units[i].bytes && !bytes)
+            return CLB_EUSAGE;
+        if (bytes)
+            *bytes = units[i].bytes;
+        unsigned long long mul = units[i].mul;
+        if (exact) {
+            if (v > UINT64_MAX / mul)
+                return CLB_EUSAGE;
+            *out = (size_t)(v * mul);
+            return CLB_OK;
+        }
+        long double r = x * (long double)mul;
+        if (r > 1.8e19L || r != (long double)(unsigned long long)r)
+            return CLB_EUSAGE;              /* not whole, or past 64 bits */
+        *out = (size_t)(unsigned long long)r;
+        return CLB_OK;
+    }
+    return CLB_EUSAGE;
+}
+
+int clb_parse_count(const char *s, size_t *out) { return parse_quantity(s, out, NULL); }
+
+int clb_parse_size(const char *s, int ndims, size_t unit_bytes, struct clb_size *out, char *err,
+                   size_t errlen)
+{
+    size_t v;
+    int bytes;
+    if (ndims == 1 && s && parse_quantity(s, &v, &bytes) == CLB_OK && bytes) {
+        memset(out, 0, sizeof *out);
+        if (!unit_bytes) {
+            snprintf(err, errlen, "size '%.80s': this workload's size is not in bytes (give a "
+                     "count, e.g. 1048576, 1M or 2^20)", s);
+            return CLB_EUSAGE;
+        }
+        if (v == 0 || v % unit_bytes) {
+            snprintf(err, errlen, "size '%.80s' is %zu bytes, not a whole number of %zu-byte "
+                     "elements", s, v, unit_bytes);
+            return CLB_EUSAGE;
+        }
+        out->ndims = 1;
+        out->d[0] = out->total = v / unit_bytes;
+        return CLB_OK;
+    }
+    return clb_parse_dims(s, ndims, out, err, errlen);
+}
+
+void clb_size_text(const struct clb_size *s, char *out, size_t n)
+{
+    out[0] = 0;
+    for (int i = 0; i < s->ndims; i++)
+        clb_appendf(out, n, "%s%zu", i ? "x" : "", s->d[i]);
 }
 
 int clb_parse_dims(const char *s, int ndims, struct clb_size *out, char *err, size_t errlen)

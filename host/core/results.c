@@ -284,10 +284,20 @@ static int refuse(int fd)
     return CLB_EUSAGE;
 }
 
-int clb_writer_open(struct clb_writer *w, const char *path)
+enum clb_format clb_format_of_path(const char *path)
+{
+    size_t n = strlen(path);
+    if ((n >= 5 && strcmp(path + n - 5, ".json") == 0) ||
+        (n >= 6 && strcmp(path + n - 6, ".jsonl") == 0))
+        return CLB_FORMAT_JSON;
+    return CLB_FORMAT_CSV;
+}
+
+int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format format)
 {
     memset(w, 0, sizeof *w);
     w->fd = -1;
+    w->format = format;
     int rc = mkdirs(path);
     if (rc)
         return rc;
@@ -297,7 +307,7 @@ int clb_writer_open(struct clb_writer *w, const char *path)
             clb_seterr("cannot use results file '%s': %s", path, strerror(errno));
             return CLB_EUSAGE;
         }
-        if ((rc = create_with_header(path)))
+        if (format == CLB_FORMAT_CSV && (rc = create_with_header(path)))
             return rc;
     } else if (S_ISLNK(st.st_mode) && (stat(path, &st) != 0 || !S_ISREG(st.st_mode))) {
         clb_seterr("results file '%s' is a link to something that is not a regular file", path);
@@ -306,7 +316,8 @@ int clb_writer_open(struct clb_writer *w, const char *path)
         clb_seterr("results file '%s' is not a regular file", path);
         return CLB_EUSAGE;
     }
-    int fd = open(path, O_RDWR | O_APPEND | O_NONBLOCK);
+    int fd = open(path, O_RDWR | O_APPEND | O_NONBLOCK | O_CLOEXEC |
+                            (format == CLB_FORMAT_JSON ? O_CREAT : 0), 0666);
     if (fd < 0) {
         clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
         return CLB_EUSAGE;
@@ -315,8 +326,28 @@ int clb_writer_open(struct clb_writer *w, const char *path)
         clb_seterr("results file '%s' is not a regular file", path);
         return refuse(fd);
     }
-    /* Check (or, for an empty file, write) the header under the lock. */
     lock(fd, LOCK_EX);
+    if (format == CLB_FORMAT_JSON) {
+        /* JSON Lines: no header; a non-empty file must start with an object
+         * and end with a whole line. */
+        char c = 0;
+        off_t end = lseek(fd, 0, SEEK_END);
+        if (end > 0 && (pread(fd, &c, 1, 0) != 1 || c != '{')) {
+            clb_seterr("results file '%s' is not a JSON Lines file of rows (it does not start "
+                       "with '{'); choose another file with -o", path);
+            return refuse(fd);
+        }
+        if (!ends_with_newline(fd)) {
+            clb_seterr("results file '%s' does not end with a newline (its last row is "
+                       "incomplete); repair it or choose another file with -o", path);
+            return refuse(fd);
+        }
+        lock(fd, LOCK_UN);
+        w->fd = fd;
+        w->path = clb_strdup(path);
+        return w->path ? CLB_OK : CLB_ESYS;
+    }
+    /* Check (or, for an empty file, write) the header under the lock. */
     char *line = first_line(fd);
     if (!line) {
         lock(fd, LOCK_UN);
@@ -356,7 +387,7 @@ int clb_writer_open(struct clb_writer *w, const char *path)
 
 int clb_writer_put(struct clb_writer *w, const struct clb_row *r)
 {
-    char *line = clb_row_format(r, 2);
+    char *line = w->format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, 2);
     if (!line)
         return CLB_ESYS;
     lock(w->fd, LOCK_EX);

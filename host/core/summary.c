@@ -1,7 +1,17 @@
-/* The summary table: every row of this run, then each workload's lines. */
+/* The summary table: every row of this device's run, with the marks a user
+ * must see before trusting a figure, then each workload's own lines.
+ *   C  cache-resident: the working set fits the last-level cache
+ *   !  above 100 % of the profile's peak bandwidth (a cache, or a wrong peak)
+ *   ~  noisy: the slowest repetition took more than 1.25 x the fastest
+ * Parameters are never cut inside a key: a long list wraps onto the next
+ * lines at its commas. */
 #include "summary.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#define PARAMS_WIDTH 24
+#define SPREAD_LIMIT 1.25
 
 static void cell(char *buf, size_t n, double v, const char *fmt)
 {
@@ -11,24 +21,89 @@ static void cell(char *buf, size_t n, double v, const char *fmt)
         snprintf(buf, n, fmt, v);
 }
 
+/* The of_* ratios of a detail ("of_copy=0.98 of_stream_copy=0.93"); "" if none. */
+static void ratios(const char *detail, struct clb_buf *out)
+{
+    for (const char *p = detail; (p = strstr(p, "of_")); p++) {
+        if (p != detail && p[-1] != ' ' && p[-1] != ';')
+            continue;
+        size_t n = strcspn(p, "; ");
+        if (memchr(p, '=', n)) {
+            clb_buf_printf(out, "%s%.*s", out->len ? " " : "", (int)n, p);
+            p += n - 1;
+        }
+    }
+}
+
+static void flags(const struct clb_row *r, char *f)
+{
+    int k = 0;
+    if (strstr(r->detail, "cache_resident"))
+        f[k++] = 'C';
+    if (!isnan(r->pct_peak_bw) && r->pct_peak_bw > 100)
+        f[k++] = '!';
+    if (!isnan(r->t_min_s) && r->t_min_s > 0 && r->t_max_s > SPREAD_LIMIT * r->t_min_s)
+        f[k++] = '~';
+    f[k] = 0;
+}
+
+/* The next piece of a parameter list that fits the width, cut at a comma. */
+static size_t params_piece(const char *p, size_t width)
+{
+    size_t n = strlen(p);
+    if (n <= width)
+        return n;
+    size_t cut = 0;
+    for (size_t i = 0; i < n && i <= width; i++)
+        if (p[i] == ',')
+            cut = i + 1;
+    if (cut == 0) /* one key longer than the column: whole */
+        cut = strcspn(p, ",") + (p[strcspn(p, ",")] == ',');
+    return cut;
+}
+
 void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_workload **wls,
                        int nwl, FILE *out)
 {
     if (n == 0)
         return;
-    fprintf(out, "\n%-10s %-16s %-8s %-14s %-18s %10s %10s %9s %7s %10s  %s\n", "workload",
-            "kernel", "dtype", "size", "params", "GB/s", "best GB/s", "GFlop/s", "%peak", "model",
-            "status");
+    int wk = 8, wn = 6, wt = 5, ws = 4;
+    for (size_t i = 0; i < n; i++) {
+        int a = (int)strlen(rows[i].workload), b = (int)strlen(rows[i].kernel),
+            c = (int)strlen(rows[i].dtype), d = (int)strlen(rows[i].size);
+        wk = a > wk ? a : wk;
+        wn = b > wn ? b : wn;
+        wt = c > wt ? c : wt;
+        ws = d > ws ? d : ws;
+    }
+    int any_flag = 0;
+    fprintf(out, "\n%-*s %-*s %-*s %-*s %-*s %9s %9s %9s %6s %9s %-4s %-8s %s\n", wk, "workload",
+            wn, "kernel", wt, "dtype", ws, "size", PARAMS_WIDTH, "params", "GB/s", "best GB/s",
+            "GFlop/s", "%peak", "model", "flag", "status", "ratios");
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];
-        char num[5][32];
+        char num[5][32], f[4];
         const double v[5] = {r->gbps, r->gbps_best, r->gflops, r->pct_peak_bw, r->model};
         for (int k = 0; k < 5; k++)
             cell(num[k], sizeof num[k], v[k], k == 3 ? "%.1f" : "%.2f");
-        fprintf(out, "%-10s %-16s %-8s %-14s %-18s %10s %10s %9s %7s %10s  %s\n", r->workload,
-                r->kernel, r->dtype, r->size, r->params, num[0], num[1], num[2], num[3], num[4],
-                r->status);
+        flags(r, f);
+        any_flag |= f[0] != 0;
+        struct clb_buf rat = {0};
+        ratios(r->detail, &rat);
+        const char *p = r->params;
+        size_t piece = params_piece(p, PARAMS_WIDTH);
+        fprintf(out, "%-*s %-*s %-*s %-*s %-*.*s %9s %9s %9s %6s %9s %-4s %-8s %s\n", wk,
+                r->workload, wn, r->kernel, wt, r->dtype, ws, r->size, PARAMS_WIDTH, (int)piece,
+                p, num[0], num[1], num[2], num[3], num[4], f, r->status, clb_buf_str(&rat));
+        clb_buf_free(&rat);
+        for (p += piece; *p; p += piece) {
+            piece = params_piece(p, PARAMS_WIDTH);
+            fprintf(out, "%*s %.*s\n", wk + wn + wt + ws + 3, "", (int)piece, p);
+        }
     }
+    if (any_flag)
+        fprintf(out, "flags: C cache-resident (working set < 4 x last-level cache), ! above "
+                     "100%% of the peak bandwidth, ~ noisy (slowest run > %.2f x fastest)\n", SPREAD_LIMIT);
     for (int w = 0; w < nwl; w++) {
         const struct clb_workload *wl = wls[w];
         if (!wl->summarize)

@@ -101,7 +101,7 @@ static void round_trip(void **state)
     char path[128];
     path_in(path, sizeof path, "sub/dir/rt.csv"); /* directories are created */
     struct clb_writer w;
-    assert_int_equal(clb_writer_open(&w, path), CLB_OK);
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_OK);
     struct clb_row r, r2;
     sample_row(&r);
     assert_int_equal(clb_writer_put(&w, &r), CLB_OK);
@@ -135,7 +135,7 @@ static void round_trip(void **state)
     clb_rowset_free(&set);
 
     /* Appending to the file again keeps one header. */
-    assert_int_equal(clb_writer_open(&w, path), CLB_OK);
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_OK);
     assert_int_equal(clb_writer_put(&w, &r), CLB_OK);
     clb_writer_close(&w);
     read_ok(path, &set);
@@ -181,7 +181,7 @@ static void v1_files(void **state)
     clb_rowset_free(&set);
 
     struct clb_writer w;
-    assert_int_equal(clb_writer_open(&w, path), CLB_EUSAGE);
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_EUSAGE);
     assert_non_null(strstr(clb_lasterr(), "clbench results upgrade"));
     assert_string_equal(slurp(path), text); /* untouched */
 
@@ -204,7 +204,7 @@ static void v1_files(void **state)
     clb_rowset_free(&set);
     assert_int_equal(clb_results_upgrade(path, &already, &rows), CLB_OK);
     assert_int_equal(already, 1);
-    assert_int_equal(clb_writer_open(&w, path), CLB_OK);
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_OK);
     clb_writer_close(&w);
 
     /* a file that does not parse is not rewritten */
@@ -225,13 +225,13 @@ static void torn_last_line(void **state)
     snprintf(text, sizeof text, "%sr1,2026", header_nl(2));
     write_text(path, text);
     struct clb_writer w;
-    assert_int_equal(clb_writer_open(&w, path), CLB_EUSAGE);
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_EUSAGE);
     assert_non_null(strstr(clb_lasterr(), "newline"));
     assert_string_equal(slurp(path), text);
 
     /* torn by another writer after we opened: the row is refused */
     path_in(path, sizeof path, "torn2.csv");
-    assert_int_equal(clb_writer_open(&w, path), CLB_OK);
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_OK);
     FILE *f = fopen(path, "a");
     fputs("half,a,row", f);
     fclose(f);
@@ -255,7 +255,7 @@ static void planted_link(void **state)
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     assert_int_equal(symlink(victim, tmp), 0);
     struct clb_writer w;
-    assert_int_equal(clb_writer_open(&w, path), CLB_OK);
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_OK);
     clb_writer_close(&w);
     assert_string_equal(slurp(victim), "precious\n");
     assert_string_equal(slurp(path), header_nl(2));
@@ -270,7 +270,7 @@ static void refuses_other_header(void **state)
     const char *text = "a,b,c\n1,2,3\n";
     write_text(path, text);
     struct clb_writer w;
-    assert_int_equal(clb_writer_open(&w, path), CLB_EUSAGE);
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_EUSAGE);
     assert_non_null(strstr(clb_lasterr(), "another header"));
     assert_string_equal(slurp(path), text); /* untouched */
     assert_int_equal(read_status(path), CLB_EUSAGE);
@@ -284,7 +284,7 @@ static void empty_file_gets_header(void **state)
     path_in(path, sizeof path, "empty.csv");
     write_text(path, "");
     struct clb_writer w;
-    assert_int_equal(clb_writer_open(&w, path), CLB_OK);
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_OK);
     clb_writer_close(&w);
     assert_string_equal(slurp(path), header_nl(2));
 }
@@ -380,14 +380,44 @@ static void reader_errors(void **state)
     assert_non_null(strstr(clb_lasterr(), "regular file"));
 }
 
+/* JSON Lines: one object per row with the column names; no header. */
+static void json_lines(void **state)
+{
+    (void)state;
+    char path[128];
+    path_in(path, sizeof path, "rows.jsonl");
+    assert_int_equal(clb_format_of_path(path), CLB_FORMAT_JSON);
+    assert_int_equal(clb_format_of_path("x.csv"), CLB_FORMAT_CSV);
+    struct clb_writer w;
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_JSON), CLB_OK);
+    struct clb_row r;
+    sample_row(&r);
+    assert_int_equal(clb_writer_put(&w, &r), CLB_OK);
+    assert_int_equal(clb_writer_put(&w, &r), CLB_OK);
+    clb_writer_close(&w);
+    const char *text = slurp(path);
+    assert_int_equal(text[0], '{');
+    const char *nl = strchr(text, '\n');
+    assert_non_null(nl);
+    assert_non_null(strstr(text, "\"device\":\"Tesla \\\"C1060\\\", rev 2\""));
+    assert_non_null(strstr(text, "\"detail\":\"line one\\nline two; x=\\\"y\\\"\""));
+    assert_non_null(strstr(text, "\"reps\":20,"));
+    assert_non_null(strstr(text, "\"flops\":null"));
+    assert_non_null(strstr(nl + 1, "\"run_id\":\"r1\""));
+    /* appending to a file that is not JSON Lines is refused */
+    path_in(path, sizeof path, "notjson.jsonl");
+    write_text(path, "run_id,x\n");
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_JSON), CLB_EUSAGE);
+}
+
 static void unwritable(void **state)
 {
     (void)state;
     struct clb_writer w;
     if (getuid() == 0) /* root writes anywhere: use a path under a regular file instead */
-        assert_int_equal(clb_writer_open(&w, "/dev/null/x.csv"), CLB_EUSAGE);
+        assert_int_equal(clb_writer_open(&w, "/dev/null/x.csv", CLB_FORMAT_CSV), CLB_EUSAGE);
     else
-        assert_int_equal(clb_writer_open(&w, "/proc/x.csv"), CLB_EUSAGE);
+        assert_int_equal(clb_writer_open(&w, "/proc/x.csv", CLB_FORMAT_CSV), CLB_EUSAGE);
 }
 
 int main(void)
@@ -397,6 +427,7 @@ int main(void)
         cmocka_unit_test(v1_files),        cmocka_unit_test(torn_last_line),
         cmocka_unit_test(planted_link),    cmocka_unit_test(refuses_other_header),
         cmocka_unit_test(empty_file_gets_header), cmocka_unit_test(reader_errors),
+        cmocka_unit_test(json_lines),
         cmocka_unit_test(unwritable)};
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

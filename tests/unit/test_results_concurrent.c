@@ -44,7 +44,7 @@ static void writer_child(const char *path, int writer, int go)
     if (read(go, &c, 1) != 1) /* wait until every writer is ready */
         _exit(2);
     struct clb_writer w;
-    if (clb_writer_open(&w, path))
+    if (clb_writer_open(&w, path, CLB_FORMAT_CSV))
         _exit(3);
     for (int i = 0; i < ROWS; i++) {
         struct clb_row r;
