@@ -19,6 +19,7 @@ static const struct option longopts[] = {
     {"min-reps", required_argument, 0, 1003},  {"tolerance", required_argument, 0, 1004},
     {"format", required_argument, 0, 1005},    {"peak-bw", required_argument, 0, 1006},
     {"peak-gflops", required_argument, 0, 1007}, {"peak-gflops-dp", required_argument, 0, 1008},
+    {"energy", required_argument, 0, 1009},    {"energy-window", required_argument, 0, 1010},
     {0, 0, 0, 0}};
 
 /* The help text of `clbench run`; the man page (docs/clbench.1) carries the
@@ -44,6 +45,9 @@ static const char clb_run_help[] =
     "  -o, --output FILE     results file, appended (default results/local/<device>.csv)\n"
     "      --format csv|json CSV, or JSON Lines (one object per row; default by -o's name:\n"
     "                        .json/.jsonl)\n"
+    "      --energy auto|on|off  device energy over the timed runs (NVML on NVIDIA GPUs, RAPL\n"
+    "                        on CPUs; auto: where a source exists)\n"
+    "      --energy-window S with energy, timed runs go on until they span S seconds (0.1)\n"
     "  -q, --quiet / -v, --verbose\n"
     "      --kernel-dir DIR  load kernels from DIR instead of the embedded copies\n"
     "      --platforms-dir DIR  profiles directory\n";
@@ -132,6 +136,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
     o->max_time = 1.0;
     o->tolerance = 0.01;
     o->peak_bw = o->peak_sp = o->peak_dp = NAN;
+    o->energy_window = 0.1;
     double pct;
     optind = 1;
     opterr = 0;
@@ -169,6 +174,15 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
         case 1006: if (parse_seconds("--peak-bw", optarg, 1e-6, 1e9, &o->peak_bw)) return CLB_EUSAGE; break;
         case 1007: if (parse_seconds("--peak-gflops", optarg, 1e-6, 1e12, &o->peak_sp)) return CLB_EUSAGE; break;
         case 1008: if (parse_seconds("--peak-gflops-dp", optarg, 1e-6, 1e12, &o->peak_dp)) return CLB_EUSAGE; break;
+        case 1009:
+            if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
+                clb_die_msg("bad --energy '%s' (accepted: auto, on, off)", optarg);
+                return CLB_EUSAGE;
+            }
+            o->energy = !strcmp(optarg, "on") ? CLB_ENERGY_ON : !strcmp(optarg, "off") ? CLB_ENERGY_OFF
+                                                                                     : CLB_ENERGY_AUTO;
+            break;
+        case 1010: if (parse_seconds("--energy-window", optarg, 0, 3600, &o->energy_window)) return CLB_EUSAGE; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_die_msg("%s", clb_lasterr());

@@ -21,6 +21,9 @@ struct clb_run_opts {
     enum clb_format format;     /* --format, else by the -o name */
     int format_set;
     double peak_bw, peak_sp, peak_dp;  /* --peak-bw/--peak-gflops/--peak-gflops-dp; NAN: the profile's */
+    int energy;                 /* --energy: CLB_ENERGY_AUTO, _ON, _OFF */
+    double energy_window;       /* --energy-window: the shortest timed window an energy
+                                 * reading is taken over (seconds) */
     struct clb_kvlist params;   /* --param */
     const struct clb_workload **wls;  /* selected workloads, in order */
     int nwl;
@@ -32,6 +35,11 @@ struct clb_run_opts {
  * standard error (robust: 1.2533 x 1.4826 x MAD / sqrt(n) / median) is below
  * `tolerance`. */
 int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o);
+
+enum { CLB_ENERGY_AUTO, CLB_ENERGY_ON, CLB_ENERGY_OFF };
+/* With energy on, a configuration's timed runs go on (up to this many)
+ * until they span --energy-window. */
+#define CLB_ENERGY_MAX_REPS 100000
 
 /* Run the selected workloads; returns the process exit status. */
 int clb_driver_run(struct clb_run_opts *o);

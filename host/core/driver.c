@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "clb_model.h"
 #include "core.h"
+#include "energy.h"
 #include "summary.h"
 
 #include <signal.h>
@@ -51,6 +52,7 @@ struct session {
     const struct clb_profile *profile;
     struct clb_device dev;
     int dev_open;
+    struct clb_energy *energy; /* NULL: no source (or --energy off) */
     struct clb_writer out;
     char *outpath, *run_id;
     struct clb_arena arena;   /* the strings of this device's rows */
@@ -178,8 +180,9 @@ static int open_output(struct session *s)
 static void announce(struct session *s)
 {
     const struct clb_devinfo *di = &s->dev.info;
-    clb_info("device %d '%s' (%s, %s), profile %s, results to %s\n", di->index, di->name,
-             di->type_name, di->platform_name, s->profile->id, s->outpath);
+    clb_info("device %d '%s' (%s, %s), profile %s, results to %s%s%s\n", di->index, di->name,
+             di->type_name, di->platform_name, s->profile->id, s->outpath,
+             s->energy ? ", energy from " : "", s->energy ? clb_energy_source(s->energy) : "");
 }
 
 /* ---- rows ------------------------------------------------------------- */
@@ -463,12 +466,21 @@ static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c,
     return rc;
 }
 
+/* What the timed runs of a configuration gave besides their times. */
+struct timed {
+    int n;               /* timed runs */
+    double wall;         /* seconds the timed runs took, wall clock */
+    double joules;       /* energy over them; NAN when none was read */
+};
+
 /* Warm up (compilation, first touch), then time until the policy says stop
  * (clb_timing_stop). Warm-up runs stop early, after the first, once they
  * took a quarter of --max-time: a slow configuration should not spend its
- * budget warming up. */
+ * budget warming up. With an energy source the counter is read around the
+ * timed runs, which go on until they span --energy-window (a counter that
+ * updates every few tens of milliseconds cannot resolve less). */
 static int time_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                     struct clb_case *c, double *times, int *n)
+                     struct clb_case *c, double **times, int *cap, struct timed *tm)
 {
     const struct clb_run_opts *o = s->o;
     int rc = CLB_OK;
@@ -479,33 +491,67 @@ static int time_case(struct session *s, struct clb_env *env, struct clb_group *g
         if (clb_now() - w0 > o->max_time / 4)
             break;
     }
-    double spent = 0;
-    *n = 0;
+    double e0 = NAN, spent = 0;
+    tm->n = 0;
+    tm->joules = NAN;
+    if (rc == CLB_OK && s->energy && clb_energy_read(s->energy, &e0) != CLB_OK)
+        e0 = NAN;
+    double t_start = clb_now();
     while (rc == CLB_OK && !interrupted) {
+        if (tm->n == *cap) {
+            int ncap = *cap * 2;
+            double *nv = realloc(*times, (size_t)ncap * sizeof *nv);
+            if (!nv) {
+                rc = CLB_ESYS;
+                break;
+            }
+            *times = nv;
+            *cap = ncap;
+        }
         double t, t0 = clb_now();
         rc = one_rep(env, g, c, &t);
         spent += clb_now() - t0;
         if (rc == CLB_OK)
-            times[(*n)++] = t;
-        if (rc == CLB_OK && clb_timing_stop(times, *n, spent, o))
+            (*times)[tm->n++] = t;
+        if (rc == CLB_OK && clb_timing_stop(*times, tm->n, spent, o) &&
+            (isnan(e0) || clb_now() - t_start >= o->energy_window ||
+             tm->n >= CLB_ENERGY_MAX_REPS))
             break;
     }
+    tm->wall = clb_now() - t_start;
+    double e1;
+    if (rc == CLB_OK && !isnan(e0) && clb_energy_read(s->energy, &e1) == CLB_OK)
+        tm->joules = e1 - e0;
     return interrupted ? CLB_EINTR : rc;
 }
 
+/* The energy columns: joules over the timed runs, their mean power, the
+ * source; the board's (or packages') idle power as a note. */
+static void energy_row(struct session *s, struct clb_row *r, struct clb_case *c,
+                       const struct timed *tm)
+{
+    if (!s->energy || isnan(tm->joules) || tm->joules < 0)
+        return;
+    r->energy_j = tm->joules;
+    r->avg_power_w = tm->wall > 0 ? tm->joules / tm->wall : NAN;
+    r->power_source = clb_energy_source(s->energy);
+    if (!isnan(clb_energy_idle_w(s->energy)))
+        clb_case_note(c, "idle_power_w=%.1f", clb_energy_idle_w(s->energy));
+}
+
 static int measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                        struct clb_case *c, double *times)
+                        struct clb_case *c, double **times, int *cap)
 {
     struct clb_row r;
     base_row(s, &r, g);
     r.kernel = keep(s, c->kernel);
     r.params = keep(s, c->params);
     int rc = c->status;
-    int n = 0;
+    struct timed tm = {0, 0, NAN};
     if (rc == CLB_OK && g->wl->prepare)
         rc = g->wl->prepare(env, g, c);
     if (rc == CLB_OK)
-        rc = time_case(s, env, g, c, times, &n);
+        rc = time_case(s, env, g, c, times, cap, &tm);
     if (rc == CLB_EINTR)
         return rc;
     if (rc == CLB_OK)
@@ -520,10 +566,11 @@ static int measure_case(struct session *s, struct clb_env *env, struct clb_group
     r.global_size = keep(s, range);
     if (rc == CLB_OK || rc == CLB_FAIL) {
         r.warmup = s->o->warmup;
-        r.reps = n;
+        r.reps = tm.n;
         r.bytes = c->counts.bytes;
         r.flops = c->counts.flops;
-        measured_row(s, &r, env, g, c, times, n);
+        measured_row(s, &r, env, g, c, *times, tm.n);
+        energy_row(s, &r, c, &tm);
     }
     if (rc == CLB_ECL || rc == CLB_ESYS)
         clb_case_note(c, "%s", clb_lasterr());
@@ -639,11 +686,12 @@ static int run_group(struct session *s, const struct clb_workload *wl, const cha
         return rc;
     }
     s->run->total += g.ncases - planned; /* the plan was an estimate */
-    double *times = clb_xcalloc((size_t)s->o->reps, sizeof *times);
+    int cap = s->o->reps > 16 ? s->o->reps : 16;
+    double *times = clb_xcalloc((size_t)cap, sizeof *times);
     if (!times)
         rc = CLB_ESYS;
     for (int i = 0; rc == CLB_OK && i < g.ncases; i++)
-        rc = interrupted ? CLB_EINTR : measure_case(s, &env, &g, &g.cases[i], times);
+        rc = interrupted ? CLB_EINTR : measure_case(s, &env, &g, &g.cases[i], &times, &cap);
     free(times);
     group_free(&env, &g);
     return rc;
@@ -722,6 +770,7 @@ static int list_groups(struct session *s, const struct clb_workload *wl, struct 
 
 static void session_free(struct session *s)
 {
+    clb_energy_close(s->energy);
     if (s->dev_open)
         clb_close(&s->dev);
     clb_writer_close(&s->out);
@@ -794,6 +843,15 @@ static int open_device(struct run *run, struct session *s, int idx, struct group
     s->dev_open = rc == CLB_OK;
     if (!rc)
         rc = open_output(s);
+    if (!rc && s->o->energy != CLB_ENERGY_OFF) {
+        char *why = NULL;
+        s->energy = clb_energy_open(di, &why);
+        if (!s->energy && s->o->energy == CLB_ENERGY_ON)
+            clb_info("energy: %s: the energy columns stay empty\n", why ? why : "no source");
+        else if (!s->energy && why)
+            clb_debug("energy: %s\n", why);
+        free(why);
+    }
     if (!rc && !(s->run_id = clb_asprintf("%lx-%ld-%d", (unsigned long)time(NULL),
                                           (long)getpid(), di->index)))
         rc = CLB_ESYS;

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Energy columns on PoCL: empty but valid where no source exists (this
+# machine has no readable RAPL), never estimated; filled from a fake RAPL
+# tree (CLBENCH_POWERCAP_ROOT) whose counter a background writer advances at
+# 100 W, wrapping at 1 kJ (it starts just below: the run sees the wrap); --energy off leaves them empty; bad values refused.
+source "$(dirname "$0")/lib.sh"
+set -e
+col_set() { csv_col "$1" "$2" | sort -u | tr '\n' ' '; }
+
+CLBENCH_POWERCAP_ROOT="$TMP/none" expect_status 0 "no energy source" run stream --quick -d cpu -t float -n 3 -o none.csv
+[ "$(col_set none.csv energy_j)" = " " ] && [ "$(col_set none.csv avg_power_w)" = " " ] &&
+  [ "$(col_set none.csv power_source)" = " " ] && pass "energy columns empty without a source" ||
+  fail "energy columns filled without a source: $(col_set none.csv power_source)"
+CLBENCH_POWERCAP_ROOT="$TMP/none" expect_status 0 "--energy on without a source" run stream --quick -d cpu -t float -n 3 --energy on -o none2.csv
+echo "$ERR_TXT" | grep -q "energy: no RAPL" && pass "--energy on says why it has none" || fail "no reason: $ERR_TXT"
+
+# a fake package zone: 100 W = 100 uJ per microsecond; the writer updates every 10 ms
+R="$TMP/powercap/intel-rapl:0"; mkdir -p "$R"
+echo package-0 > "$R/name"; echo 1000000000 > "$R/max_energy_range_uj"; echo 990000000 > "$R/energy_uj"
+python3 - "$R/energy_uj" <<'PY' &
+import sys, time, os
+t0 = time.monotonic()
+path = sys.argv[1]
+while True:
+    v = int(990e6 + (time.monotonic() - t0) * 100e6) % 1000000000   # 100 W, wraps at 1 kJ
+    tmp = path + ".new"
+    with open(tmp, "w") as f: f.write("%d\n" % v)
+    os.replace(tmp, path)
+    time.sleep(0.002)
+PY
+WRITER=$!
+trap 'kill $WRITER 2>/dev/null; rm -rf "$TMP"' EXIT
+sleep 0.3
+CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "fake RAPL" run stream --quick -d cpu -t float -n 5 --energy-window 0.2 -o rapl.csv
+python3 - rapl.csv <<'PY' && pass "energy_j, avg_power_w and power_source from the fake RAPL" || fail "energy columns wrong"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = rows and all(r["power_source"] == "rapl" and float(r["energy_j"]) > 0 and
+                  50 < float(r["avg_power_w"]) < 150 for r in rows)
+# the timed window covers --energy-window: more runs than -n's minimum when they are short
+print([(r["reps"], r["energy_j"], r["avg_power_w"]) for r in rows])
+sys.exit(0 if ok else 1)
+PY
+CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy off" run stream --quick -d cpu -t float -n 3 --energy off -o off.csv
+[ "$(col_set off.csv power_source)" = " " ] && pass "--energy off leaves them empty" || fail "energy with --energy off"
+expect_error 2 "bad --energy" "--energy maybe refused" run stream --quick -d cpu --energy maybe -o bad.csv
+expect_error 2 "bad --energy-window" "negative window refused" run stream --quick -d cpu --energy-window -1 -o bad.csv
+finish

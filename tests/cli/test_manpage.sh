@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The man page clbench(1) is installed and documents every option that the
+# program's own --help texts list (one source of truth each, kept in sync).
+source "$(dirname "$0")/lib.sh"
+set -e
+MAN="$CLBENCH_SRC/host/cli/clbench.1"
+[ -f "$MAN" ] && pass "man page present" || fail "no $MAN"
+# man's roff escapes '-' as '\-': compare against the unescaped text
+plain=$(sed 's/\\-/-/g' "$MAN")
+for cmd in "run --help" "compare --help" "model --help" "list --help"; do
+  run_cb $cmd
+  for opt in $(echo "$OUT_TXT" | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+    if echo "$plain" | grep -q -- "$opt"; then :; else fail "'clbench $cmd' lists $opt, the man page does not"; fi
+  done
+done
+pass "every --help option is in the man page"
+if command -v man >/dev/null 2>&1; then
+  MANWIDTH=80 man -l "$MAN" >/dev/null 2>&1 && pass "man renders it" || fail "man -l failed"
+fi
+# cmake --install puts it under share/man/man1
+if [ -n "${CLBENCH_BUILD:-}" ] && [ -f "$CLBENCH_BUILD/cmake_install.cmake" ]; then
+  cmake --install "$CLBENCH_BUILD" --prefix "$TMP/inst" >/dev/null 2>&1 &&
+    [ -f "$TMP/inst/share/man/man1/clbench.1" ] && pass "installed to share/man/man1" ||
+    fail "cmake --install did not install the man page"
+fi
+finish
