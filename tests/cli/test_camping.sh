@@ -15,14 +15,15 @@ for t in ("float", "double", "float4"):
     assert len({r["bytes"] for r in rs}) == 1, t
 PY
 "$CLBENCH" run camping --quick -q -d cpu -n 2 --warmup 1 -t float --param base=512 --param max_distance=2048 --param groups=3 -o s.csv > sum.txt
-grep -Eq "float 262144 groups=3: median .* over 5 distances; worst: .*(CAMPING|no camping)" sum.txt && pass "summary verdict" || fail "summary: $(cat sum.txt)"
-# --quick fits any group count (it once refused the H100's 528 groups): at
-# least 4 rows of 16 KiB per group
-expect_status 0 "--quick with 100 groups" run camping --quick -q -d cpu -n 1 --warmup 0 -t float --param groups=100 --param max_distance=0 -o many.csv
-python3 - many.csv <<'PY' && pass "quick size grows with the groups" || fail "quick size for 100 groups"
+grep -Eq "float 4194304 groups=3: median .* over 5 distances; worst: .*(CAMPING|no camping)" sum.txt && pass "summary verdict" || fail "summary: $(cat sum.txt)"
+# --quick fits the H100's 528 groups (it once refused them): the quick size
+# (one for every device now) leaves each group at least one 16 KiB row
+expect_status 0 "--quick with 528 groups" run camping --quick -q -d cpu -n 1 --warmup 0 -t float --param groups=528 --param max_distance=0 -o many.csv
+python3 - many.csv <<'PY' && pass "quick size fits 528 groups" || fail "quick size for 528 groups"
 import csv, sys
 (r,) = list(csv.DictReader(open(sys.argv[1])))
-assert int(r["size"]) == 100 * 4 * 4096 and r["status"] == "ok", (r["size"], r["status"])
+assert int(r["size"]) == 4194304 and r["status"] == "ok", (r["size"], r["status"])
+assert "chunk 16384 B per group" in r["detail"], r["detail"]
 PY
 # refused
 expect_error 2 "base 250 B is not a multiple of the double" "base not a multiple of the element" run camping --quick -q -d cpu -t double --param base=250 -o bad.csv

@@ -74,7 +74,7 @@ expect_error 2 "no model for workload 'bus'" "roofline of bus" model roofline -p
 expect_error 2 "unknown stream kernel 'triadd'" "bad stream kernel" model roofline -p h100_sxm -w stream -k triadd -s 1M
 expect_error 2 "peak_bw" "roofline on a profile without a peak" model roofline -p pocl_cpu -w stream -k copy -s 1M
 expect_error 2 "--sim applies to blockeq only" "--sim elsewhere" model dslash --sim
-expect_error 2 "typo.ini: \[model\] unknown key 'blockeq.index_cycle'" "profile [model] typo" \
+expect_error 2 "typo.ini:[0-9]+: \[model\] unknown key 'blockeq.index_cycle'" "profile [model] typo" \
   model blockeq --platforms-dir "$DATA/profiles_model" -p "Model Typo"
 expect_error 2 "nonnum.ini" "profile non-numeric model figure" \
   model blockeq --platforms-dir "$DATA/profiles_model" -p "Model Nonnumeric" --param size=64x64

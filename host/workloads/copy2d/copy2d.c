@@ -14,11 +14,16 @@
 
 struct tile { long dim, rows; };
 
+/* A case: which tile, which kernel. */
+struct copy2d_case {
+    int tile;                 /* index into copy2d.k */
+    int kind;                 /* 0 coalesced, 1 rows */
+};
+
 struct copy2d {
     size_t n1, n2, esize, bytes;
     int packed3, aligned3;
-    unsigned char *in, *out;  /* host: the input and the read-back output */
-    cl_mem din, dout;
+    struct clb_inout io;      /* host: the input and the read-back output; device: both */
     cl_kernel k[MAX_TILES][2]; /* per tile: coalesced, rows (packed float3 only) */
 };
 
@@ -28,25 +33,23 @@ static const struct clb_param_def params[] = {
                      "(profile copy2d.tile, else 32x8)"},
     {0, 0, 0}};
 
-static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+/* ---- counts ------------------------------------------------------------ */
+
+/* Every kernel reads the matrix and writes its copy: 2 n1 n2 sizeof bytes
+ * (float3 12 B, float3_aligned 16 B); the group holds the input and the
+ * output. The rows kernel exists for the packed float3 only. */
+static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    if (env->quick) {
-        snprintf(out, n, "256x256");
-        return;
+    int ovf = 0;
+    size_t matrix = clb_mulz(q->size->total, clb_query_esize(q), &ovf);
+    size_t two = clb_mulz(matrix, 2, &ovf);
+    if (q->kernel && strcmp(q->kernel, "coalesced") &&
+        (strcmp(q->kernel, "rows") || strcmp(q->dtype, "float3"))) {
+        clb_seterr("unknown copy2d kernel '%s' for %s (known: coalesced; rows for float3)",
+                   q->kernel, q->dtype);
+        return CLB_EUSAGE;
     }
-    /* A square power-of-two matrix of at least 8x the last-level cache (the
-     * footprint is twice that) and 256 MiB on GPUs, 64 MiB elsewhere; halved
-     * while two matrices do not fit the allocation limits. */
-    size_t es = clb_dtype_size(dtype);
-    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
-    size_t want = clb_beyond_cache(env, gpu ? (256u << 20) : (64u << 20));
-    size_t cap = clb_max_buffer(env, 2);
-    size_t side = 256;
-    while (side * side * es < want)
-        side *= 2;
-    while (side > 256 && side * side * es > cap)
-        side /= 2;
-    snprintf(out, n, "%zux%zu", side, side);
+    return clb_count_done(q, ovf, out, two, 0, two, matrix, CLB_UNIT_GBPS);
 }
 
 /* Parse the tile list; refuse tiles the device cannot launch. */
@@ -66,8 +69,7 @@ static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
     }
     for (int i = 0; rc == CLB_OK && i < n; i++) {
         struct clb_size s;
-        char err[200];
-        if (clb_parse_dims(items[i], 2, &s, err, sizeof err) != CLB_OK || s.d[0] % s.d[1] ||
+        if (clb_parse_dims(items[i], 2, &s, NULL, 0) != CLB_OK || s.d[0] % s.d[1] ||
             s.d[0] > 4096) {
             clb_seterr("copy2d: bad tile '%s'%s (expected TILE_DIMxBLOCK_ROWS with BLOCK_ROWS "
                        "dividing TILE_DIM <= 4096, e.g. 32x8)", items[i], from);
@@ -125,13 +127,11 @@ static int add_cases(struct clb_env *env, struct clb_group *g, struct copy2d *st
         size_t wg;
         if ((rc = kernel_wg(env, st->k[ti][kind], &wg)))
             return rc;
-        struct clb_case *c = clb_case_add(g, kind ? "rows" : "coalesced", "tile=%ldx%ld", t->dim,
-                                          t->rows);
-        if (!c)
-            return CLB_ESYS;
-        c->iarg[0] = ti;
-        c->iarg[1] = kind;
-        c->bytes = 2.0 * (double)st->bytes;
+        struct clb_case *c;
+        if ((rc = clb_case_add(g, &c, kind ? "rows" : "coalesced", "tile=%ldx%ld", t->dim,
+                               t->rows)))
+            return rc;
+        *(struct copy2d_case *)c->data = (struct copy2d_case){ti, kind};
         c->dims = 2;
         c->local[0] = (size_t)t->dim;
         c->local[1] = (size_t)t->rows;
@@ -164,16 +164,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
     int ntiles, rc;
     if ((rc = parse_tiles(env, tiles, &ntiles)))
         return rc;
-    st->bytes = st->n1 * st->n2 * st->esize;
+    st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
     /* Random floats or doubles over every byte (float3_aligned's padding too). */
-    struct clb_inout io;
-    rc = clb_inout_setup(env, st->bytes, st->bytes, strcmp(g->dtype, "double") == 0, 11,
-                         CL_MEM_WRITE_ONLY, &io);
-    st->in = io.in;
-    st->out = io.out;
-    st->din = io.din;
-    st->dout = io.dout;
-    if (rc)
+    if ((rc = clb_inout_setup(env, st->bytes, st->bytes, strcmp(g->dtype, "double") == 0, 11,
+                              CL_MEM_WRITE_ONLY, &st->io)))
         return rc;
     for (int i = 0; i < ntiles; i++)
         if ((rc = add_cases(env, g, st, &tiles[i], i)))
@@ -184,17 +178,19 @@ static int setup(struct clb_env *env, struct clb_group *g)
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct copy2d *st = g->state;
-    cl_kernel k = st->k[c->iarg[0]][c->iarg[1]];
+    const struct copy2d_case *cc = c->data;
+    cl_kernel k = st->k[cc->tile][cc->kind];
     cl_uint width = (cl_uint)st->n2, height = (cl_uint)st->n1;
-    int rc = clb_args(k, sizeof(cl_mem), &st->din, sizeof(cl_mem), &st->dout, sizeof width, &width,
-                      sizeof height, &height, (size_t)0);
-    return rc ? rc : clb_poison(env->dev, st->dout, st->bytes);
+    int rc = clb_args(k, sizeof(cl_mem), &st->io.din, sizeof(cl_mem), &st->io.dout, sizeof width,
+                      &width, sizeof height, &height, (size_t)0);
+    return rc ? rc : clb_poison(env->dev, st->io.dout, st->bytes);
 }
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
     struct copy2d *st = g->state;
-    return clb_launch(env->dev, st->k[c->iarg[0]][c->iarg[1]], 2, c->global, c->local, &s->first);
+    const struct copy2d_case *cc = c->data;
+    return clb_launch(env->dev, st->k[cc->tile][cc->kind], 2, c->global, c->local, &s->first);
 }
 
 /* Exact: every element's bytes equal the input's (for float3_aligned the 12
@@ -202,12 +198,12 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
 static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct copy2d *st = g->state;
-    int rc = clb_read(env->dev, st->dout, st->out, st->bytes);
+    int rc = clb_read(env->dev, st->io.dout, st->io.out, st->bytes);
     if (rc)
         return rc;
     size_t n = st->n1 * st->n2, es = st->esize, cmp = st->aligned3 ? 12 : es;
     long first;
-    long bad = clb_mismatches(st->out, st->in, n, es, cmp, &first);
+    long bad = clb_mismatches(st->io.out, st->io.in, n, es, cmp, &first);
     if (bad) {
         clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
                       first / (long)st->n2, first % (long)st->n2);
@@ -222,14 +218,8 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     struct copy2d *st = g->state;
     if (!st)
         return;
-    for (int i = 0; i < MAX_TILES; i++)
-        for (int k = 0; k < 2; k++)
-            if (st->k[i][k])
-                clReleaseKernel(st->k[i][k]);
-    if (st->din) clReleaseMemObject(st->din);
-    if (st->dout) clReleaseMemObject(st->dout);
-    free(st->in);
-    free(st->out);
+    CLB_RELEASE_KERNELS(st->k);
+    clb_inout_free(&st->io);
     free(st);
     g->state = NULL;
 }
@@ -244,7 +234,13 @@ const struct clb_workload clb_wl_copy2d = {
                  "bounds-checked); 256x256 is the report's (cache resident); default: a square "
                  "power of two >= 8x the last-level cache, 256 MiB on GPUs",
     .size_dims = 2,
-    .default_sizes = default_sizes,
+    /* The old rule: a square power of two whose matrix is >= 8x the
+     * last-level cache and 256 MiB on GPUs, 64 MiB elsewhere; in terms of
+     * the footprint (input + output), twice that. */
+    .sizes = {.quick = "256x256", .llc_times = 16, .floor_mib = {128, 512}},
+    .baselines = "stream/copy",
+    .case_size = sizeof(struct copy2d_case),
+    .count = count,
     .setup = setup,
     .prepare = prepare,
     .run = run,

@@ -5,7 +5,7 @@
  * sweep over P shows how bandwidth grows with the number of concurrent
  * work-groups, for float and for double. Bytes: 2 n1 n2 sizeof. */
 #include "clb_workload.h"
-#include "clb_memaccess.h"
+#include "blockeq.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,13 +15,17 @@
 enum { RECIP, DIVMOD, NKERNELS };
 static const char *const kernel_names[NKERNELS] = {"recip", "divmod"};
 
+/* A case: the kernel; P is in the launch shape. */
+struct blockeq_case {
+    int k;
+};
+
 struct blockeq {
     size_t n1, n2, esize, bytes;
     size_t tw, th;            /* tile: width (one partition) x height, in elements */
     cl_uint k2, total;        /* tiles per row, tiles in all */
     float one_over_k2;
-    unsigned char *in, *out;
-    cl_mem din, dout;
+    struct clb_inout io;      /* the matrix and its copy, host and device */
     cl_kernel k[NKERNELS];
 };
 
@@ -36,24 +40,20 @@ static const struct clb_param_def params[] = {
                   "the device's maximum if smaller)"},
     {0, 0, 0}};
 
-static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+/* ---- counts ------------------------------------------------------------ */
+
+/* Both kernels read the matrix and write its copy: 2 n1 n2 sizeof bytes;
+ * the group holds the input and the output. */
+static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    (void)dtype;
-    if (env->quick) {
-        snprintf(out, n, "512x512");
-        return;
+    int ovf = 0;
+    size_t matrix = clb_mulz(q->size->total, clb_query_esize(q), &ovf);
+    size_t two = clb_mulz(matrix, 2, &ovf);
+    if (q->kernel && strcmp(q->kernel, "recip") && strcmp(q->kernel, "divmod")) {
+        clb_seterr("unknown blockeq kernel '%s' (known: recip, divmod)", q->kernel);
+        return CLB_EUSAGE;
     }
-    /* The same square for both types (so that their ratio compares one
-     * matrix): float in + out >= 8x the last-level cache and >= 64 MiB,
-     * while double's two matrices fit the allocation limits. */
-    size_t want = clb_beyond_cache(env, 64u << 20);
-    size_t cap = clb_max_buffer(env, 2);
-    size_t side = 512;
-    while (side * side * 8 < want)
-        side *= 2;
-    while (side > 512 && side * side * 8 > cap)
-        side /= 2;
-    snprintf(out, n, "%zux%zu", side, side);
+    return clb_count_done(q, ovf, out, two, 0, two, matrix, CLB_UNIT_GBPS);
 }
 
 /* Does the report's float reciprocal split every tile number 0..total-1 into
@@ -108,16 +108,16 @@ static int partition_list(const struct clb_env *env, long *p, int *np)
 static int tile_shape(const struct clb_env *env, const char *dtype, struct blockeq *st)
 {
     long pw = 256, items = 512;
-    int n, rc;
+    int rc;
     if (clb_param(env, "partition_width")[0]) {
-        if ((rc = clb_param_ints(env, "partition_width", 1, 1L << 20, &pw, 1, &n)))
+        if ((rc = clb_param_int(env, "partition_width", 1, 1L << 20, &pw)))
             return rc;
     } else if (!isnan(env->profile->partition_width_bytes)) {
         pw = (long)env->profile->partition_width_bytes;
     }
     int explicit_items = clb_param(env, "items")[0] != 0;
     if (explicit_items) {
-        if ((rc = clb_param_ints(env, "items", 1, 1L << 20, &items, 1, &n)))
+        if ((rc = clb_param_int(env, "items", 1, 1L << 20, &items)))
             return rc;
     } else if ((size_t)items > env->info->max_wg) {
         items = (long)env->info->max_wg;
@@ -140,23 +140,13 @@ static int tile_shape(const struct clb_env *env, const char *dtype, struct block
     return CLB_OK;
 }
 
+/* The kernels to run: bit k for kernel_names[k]. */
 static int kernel_list(const struct clb_env *env, int *use)
 {
-    const char *v = clb_param(env, "kernels");
-    int n;
-    char **names = clb_split(v, &n);
-    if (!names)
-        return CLB_ESYS;
-    int rc = n ? CLB_OK : CLB_EUSAGE;
-    use[RECIP] = use[DIVMOD] = 0;
-    for (int i = 0; i < n && rc == CLB_OK; i++) {
-        if (strcmp(names[i], "recip") == 0) use[RECIP] = 1;
-        else if (strcmp(names[i], "divmod") == 0) use[DIVMOD] = 1;
-        else rc = CLB_EUSAGE;
-    }
-    free(names);
-    if (rc)
-        clb_seterr("blockeq: bad kernels '%s' (accepted: recip, divmod or both)", v);
+    unsigned mask;
+    int rc = clb_param_names(env, "kernels", "recip,divmod", 0, &mask);
+    for (int k = 0; k < NKERNELS; k++)
+        use[k] = rc == CLB_OK && (mask >> k & 1);
     return rc;
 }
 
@@ -205,14 +195,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if ((rc = partition_list(env, p, &np)) || (rc = kernel_list(env, use)) ||
         (rc = tile_shape(env, g->dtype, st)) || (rc = check_geometry(g, st, use[RECIP])))
         return rc;
-    st->bytes = st->n1 * st->n2 * st->esize;
-    struct clb_inout io;
-    rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY, &io);
-    st->in = io.in;
-    st->out = io.out;
-    st->din = io.din;
-    st->dout = io.dout;
-    if (rc)
+    st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
+    if ((rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY,
+                              &st->io)))
         return rc;
 
     char opts[160];
@@ -229,11 +214,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
                                            sizeof wg, &wg, NULL),
                   "clGetKernelWorkGroupInfo");
         for (int i = 0; i < np; i++) {
-            struct clb_case *c = clb_case_add(g, kernel_names[k], "partitions=%ld", p[i]);
-            if (!c)
-                return CLB_ESYS;
-            c->iarg[0] = k;
-            c->bytes = 2.0 * (double)st->bytes;
+            struct clb_case *c;
+            if ((rc = clb_case_add(g, &c, kernel_names[k], "partitions=%ld", p[i])))
+                return rc;
+            ((struct blockeq_case *)c->data)->k = k;
             c->dims = 2;
             c->local[0] = st->tw;
             c->local[1] = st->th;
@@ -253,29 +237,31 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct blockeq *st = g->state;
     cl_uint width = (cl_uint)st->n2, height = (cl_uint)st->n1;
-    int rc = clb_args(st->k[c->iarg[0]], sizeof(cl_mem), &st->din, sizeof(cl_mem), &st->dout,
+    int k = ((const struct blockeq_case *)c->data)->k;
+    int rc = clb_args(st->k[k], sizeof(cl_mem), &st->io.din, sizeof(cl_mem), &st->io.dout,
                       sizeof width, &width, sizeof height, &height, sizeof(float),
                       &st->one_over_k2, sizeof(cl_uint), &st->k2, sizeof(cl_uint), &st->total,
                       (size_t)0);
-    return rc ? rc : clb_poison(env->dev, st->dout, st->bytes);
+    return rc ? rc : clb_poison(env->dev, st->io.dout, st->bytes);
 }
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
     struct blockeq *st = g->state;
-    return clb_launch(env->dev, st->k[c->iarg[0]], 2, c->global, c->local, &s->first);
+    int k = ((const struct blockeq_case *)c->data)->k;
+    return clb_launch(env->dev, st->k[k], 2, c->global, c->local, &s->first);
 }
 
 /* Exact copy of every element. */
 static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct blockeq *st = g->state;
-    int rc = clb_read(env->dev, st->dout, st->out, st->bytes);
+    int rc = clb_read(env->dev, st->io.dout, st->io.out, st->bytes);
     if (rc)
         return rc;
     size_t n = st->n1 * st->n2, es = st->esize;
     long first;
-    long bad = clb_mismatches(st->out, st->in, n, es, es, &first);
+    long bad = clb_mismatches(st->io.out, st->io.in, n, es, es, &first);
     if (bad) {
         clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
                       first / (long)st->n2, first % (long)st->n2);
@@ -290,13 +276,8 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     struct blockeq *st = g->state;
     if (!st)
         return;
-    for (int k = 0; k < NKERNELS; k++)
-        if (st->k[k])
-            clReleaseKernel(st->k[k]);
-    if (st->din) clReleaseMemObject(st->din);
-    if (st->dout) clReleaseMemObject(st->dout);
-    free(st->in);
-    free(st->out);
+    CLB_RELEASE_KERNELS(st->k);
+    clb_inout_free(&st->io);
     free(st);
     g->state = NULL;
 }
@@ -338,11 +319,25 @@ const struct clb_workload clb_wl_blockeq = {
                  "report's (cache resident on current devices); default: a square power of two "
                  "whose float copy is >= 8x the last-level cache",
     .size_dims = 2,
-    .default_sizes = default_sizes,
+    /* The same square for both types, so that the summary's double/float
+     * ratio compares one matrix: the old rule took the first power-of-two
+     * square whose float copy (in + out) reached 8x the last-level cache and
+     * 64 MiB, for float and double alike. The size rule sees each type's own
+     * footprint (double's is twice float's), so no factor reproduces that on
+     * every device: 10 x LLC and 80 MiB keep both types on the old square on
+     * the PoCL CPU here (32 MiB LLC: 8192x8192), the H100 (50 MiB: 8192x8192)
+     * and devices below the floor (4096x4096); where the LLC lies just below
+     * a power of four (0.8x to 1x: float) or just above one (1x to 1.6x:
+     * double), that type moves one square up. */
+    .sizes = {.quick = "512x512", .llc_times = 10, .floor_mib = {80, 80}},
+    .baselines = "stream/copy",
+    .case_size = sizeof(struct blockeq_case),
+    .count = count,
     .setup = setup,
     .prepare = prepare,
     .run = run,
     .verify = verify,
     .teardown = teardown,
     .summarize = summarize,
+    .models = clb_blockeq_models,
 };

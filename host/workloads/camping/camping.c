@@ -7,7 +7,7 @@
  * order of accesses are described in cl/camping.cl. Bytes: 2 x G x chunk,
  * the same for every D. */
 #include "clb_workload.h"
-#include "clb_memaccess.h"
+#include "camping.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,12 +16,16 @@
 #define ROW_BYTES 16384 /* a chunk row: a power of two (see cl/camping.cl) */
 #define MAX_DIST 1024   /* distances in one sweep */
 
+/* A case: one distance between the chunks. */
+struct camping_case {
+    size_t distance;          /* bytes */
+};
+
 struct camping {
     size_t esize, groups, rows, chunk, dmax; /* chunk and dmax in bytes */
     size_t buf_bytes;
-    unsigned char *in, *out;
-    cl_mem din, dout;
-    cl_kernel k;
+    struct clb_inout io;      /* the chunks (and gaps) in and out, host and device */
+    cl_kernel k[1];
     size_t local;
 };
 
@@ -34,18 +38,46 @@ static const struct clb_param_def params[] = {
     {"local", "256", "work-items per work-group (capped at the device's maximum)"},
     {0, 0, 0}};
 
-static int one_long(const struct clb_env *env, const char *key, long lo, long hi, long *v)
+/* ---- counts ------------------------------------------------------------ */
+
+/* One whole number of a query's params in lo..hi, else def (set-up reports
+ * a bad value with its own message; a count only needs a figure). */
+static size_t query_num(const struct clb_query *q, const char *key, long lo, long hi, long def)
 {
-    int n;
-    long tmp[1];
-    int rc = clb_param_ints(env, key, lo, hi, tmp, 1, &n);
-    if (rc == CLB_OK && n != 1) {
-        clb_seterr("camping: parameter %s takes one value", key);
-        rc = CLB_EUSAGE;
+    long v;
+    if (clb_parse_int_list(clb_query_param(q, key, ""), lo, hi, &v, 1, NULL, 0) != 1)
+        v = def;
+    return (size_t)v;
+}
+
+/* Each of G groups copies a chunk of whole ROW_BYTES rows, its share of the
+ * N elements: bytes 2 G chunk, the same for every distance (the footprint
+ * too: the gaps between the chunks are never touched). The group's buffers,
+ * in and out, each hold G x (chunk + the largest distance).
+ * G is in each case's params; for the group it comes from --param groups.
+ * Without it the count assumes one group: the real default (4 or 2 per
+ * compute unit, or the profile's camping.groups) is the device's, unknown to
+ * a count; it changes the buffers by the chunks' rounding to whole rows and
+ * the G gaps (G x max_distance bytes each), a little. */
+static int count(const struct clb_query *q, struct clb_counts *out)
+{
+    if (q->kernel && strcmp(q->kernel, "copy")) {
+        clb_seterr("unknown camping kernel '%s' (known: copy)", q->kernel);
+        return CLB_EUSAGE;
     }
-    if (rc == CLB_OK)
-        *v = tmp[0];
-    return rc;
+    int ovf = 0;
+    size_t es = clb_query_esize(q);
+    size_t groups = query_num(q, "groups", 1, 1L << 20, 1);
+    size_t rows = clb_mulz(q->size->total / groups, es, &ovf) / ROW_BYTES;
+    size_t chunk = rows * ROW_BYTES; /* <= total x es */
+    size_t all = clb_mulz(groups, chunk, &ovf);
+    size_t bytes = clb_mulz(all, 2, &ovf);
+    if (q->kernel)
+        return clb_count_done(q, ovf, out, bytes, 0, bytes, all, CLB_UNIT_GBPS);
+    size_t base = query_num(q, "base", 1, 1L << 20, 256);
+    size_t dmax = query_num(q, "max_distance", 0, 1L << 26, 8192) / base * base;
+    size_t buf = clb_mulz(groups, clb_addz(chunk, dmax, &ovf), &ovf);
+    return clb_count_done(q, ovf, out, bytes, 0, clb_mulz(buf, 2, &ovf), buf, CLB_UNIT_GBPS);
 }
 
 /* Enough groups to fill the device: 4 per CU on GPUs (with the barrier per
@@ -53,35 +85,8 @@ static int one_long(const struct clb_env *env, const char *key, long lo, long hi
  * elsewhere; --param groups or the profile's camping.groups replace it. */
 static long default_groups(const struct clb_env *env)
 {
-    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
+    int gpu = strcmp(env->info->type_name, "gpu") == 0;
     return (gpu ? 4L : 2L) * (long)env->info->compute_units;
-}
-
-static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
-{
-    size_t es = clb_dtype_size(dtype);
-    if (env->quick) {
-        /* At least 4 rows per group, whatever the group count (528 on an
-         * H100), and no less than 2^18 elements (16 rows each on PoCL's 4
-         * groups). A bad groups value is reported later, by setup. */
-        long groups = default_groups(env);
-        if (clb_param(env, "groups")[0] && one_long(env, "groups", 1, 1L << 20, &groups))
-            groups = 1;
-        size_t elems = (size_t)groups * 4 * (ROW_BYTES / es);
-        snprintf(out, n, "%zu", elems > (1u << 18) ? elems : (size_t)1 << 18);
-        return;
-    }
-    /* Elements copied in all: in + out >= 8x the last-level cache and
-     * 256 MiB on GPUs, 64 MiB elsewhere, within the allocation limits. */
-    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
-    size_t want = clb_beyond_cache(env, gpu ? (256u << 20) : (64u << 20)) / 2;
-    size_t cap = clb_max_buffer(env, 2) / 2; /* room for the gaps */
-    size_t elems = 1u << 16;
-    while (elems * es < want)
-        elems *= 2;
-    while (elems > (1u << 16) && elems * es > cap)
-        elems /= 2;
-    snprintf(out, n, "%zu", elems);
 }
 
 /* Parameters into the state; the distance list's step in *base. */
@@ -90,11 +95,11 @@ static int read_params(const struct clb_env *env, struct camping *st, const char
 {
     long dmax, groups = default_groups(env), local;
     int rc;
-    if ((rc = one_long(env, "base", 1, 1L << 20, base)) ||
-        (rc = one_long(env, "max_distance", 0, 1L << 26, &dmax)) ||
-        (rc = one_long(env, "local", 1, 1L << 20, &local)))
+    if ((rc = clb_param_int(env, "base", 1, 1L << 20, base)) ||
+        (rc = clb_param_int(env, "max_distance", 0, 1L << 26, &dmax)) ||
+        (rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
         return rc;
-    if (clb_param(env, "groups")[0] && (rc = one_long(env, "groups", 1, 1L << 20, &groups)))
+    if (clb_param(env, "groups")[0] && (rc = clb_param_int(env, "groups", 1, 1L << 20, &groups)))
         return rc;
     if (*base % (long)st->esize) {
         clb_seterr("camping: base %ld B is not a multiple of the %s element size (%zu B)", *base,
@@ -140,15 +145,17 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return CLB_EUSAGE;
     }
     st->chunk = st->rows * ROW_BYTES;
-    st->buf_bytes = st->groups * (st->chunk + st->dmax);
-    struct clb_inout io;
-    rc = clb_inout_setup(env, st->buf_bytes, st->buf_bytes, st->esize == 8, 31, CL_MEM_WRITE_ONLY,
-                         &io);
-    st->in = io.in;
-    st->out = io.out;
-    st->din = io.din;
-    st->dout = io.dout;
-    if (rc)
+    /* Counted by the core only for the groups of --param groups: check here. */
+    int ovf = 0;
+    st->buf_bytes = clb_mulz(st->groups, clb_addz(st->chunk, st->dmax, &ovf), &ovf);
+    clb_mulz(st->buf_bytes, 2, &ovf);
+    if (ovf) {
+        clb_seterr("camping: size %s with %zu groups: the byte count does not fit in 64 bits",
+                   g->size_text, st->groups);
+        return CLB_EUSAGE;
+    }
+    if ((rc = clb_inout_setup(env, st->buf_bytes, st->buf_bytes, st->esize == 8, 31,
+                              CL_MEM_WRITE_ONLY, &st->io)))
         return rc;
 
     /* 64 bytes in flight per work-item per row pass. */
@@ -159,19 +166,17 @@ static int setup(struct clb_env *env, struct clb_group *g)
         clb_dtype_defines(g->dtype, opts, sizeof opts);
     clb_appendf(opts, sizeof opts, " -DM=%zu -DUNROLL=%zu -DIDX=%s", (size_t)base / st->esize,
                 64 / st->esize, st->buf_bytes / st->esize < UINT32_MAX ? "uint" : "ulong");
-    if ((rc = clb_kernel(env->dev, "camping", opts, "copy", &st->k)))
+    if ((rc = clb_kernel(env->dev, "camping", opts, "copy", &st->k[0])))
         return rc;
     size_t wg;
-    CLB_CHECK(clGetKernelWorkGroupInfo(st->k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
+    CLB_CHECK(clGetKernelWorkGroupInfo(st->k[0], env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
                                        sizeof wg, &wg, NULL),
               "clGetKernelWorkGroupInfo");
     for (size_t d = 0; d <= st->dmax; d += (size_t)base) {
-        struct clb_case *c = clb_case_add(g, "copy", "groups=%zu,distance=%zu", st->groups, d);
-        if (!c)
-            return CLB_ESYS;
-        c->iarg[0] = (long)d;
-        c->bytes = 2.0 * (double)st->groups * (double)st->chunk;
-        c->footprint = c->bytes;
+        struct clb_case *c;
+        if ((rc = clb_case_add(g, &c, "copy", "groups=%zu,distance=%zu", st->groups, d)))
+            return rc;
+        ((struct camping_case *)c->data)->distance = d;
         c->dims = 1;
         c->local[0] = st->local;
         c->global[0] = st->groups * st->local;
@@ -186,17 +191,18 @@ static int setup(struct clb_env *env, struct clb_group *g)
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct camping *st = g->state;
-    cl_ulong pitch = (st->chunk + (size_t)c->iarg[0]) / st->esize;
+    cl_ulong pitch = (st->chunk + ((const struct camping_case *)c->data)->distance) / st->esize;
     cl_uint row_elems = (cl_uint)(ROW_BYTES / st->esize), nrows = (cl_uint)st->rows;
-    int rc = clb_args(st->k, sizeof(cl_mem), &st->din, sizeof(cl_mem), &st->dout, sizeof pitch,
-                      &pitch, sizeof row_elems, &row_elems, sizeof nrows, &nrows, (size_t)0);
-    return rc ? rc : clb_poison(env->dev, st->dout, st->buf_bytes);
+    int rc = clb_args(st->k[0], sizeof(cl_mem), &st->io.din, sizeof(cl_mem), &st->io.dout,
+                      sizeof pitch, &pitch, sizeof row_elems, &row_elems, sizeof nrows, &nrows,
+                      (size_t)0);
+    return rc ? rc : clb_poison(env->dev, st->io.dout, st->buf_bytes);
 }
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
     struct camping *st = g->state;
-    return clb_launch(env->dev, st->k, 1, c->global, c->local, &s->first);
+    return clb_launch(env->dev, st->k[0], 1, c->global, c->local, &s->first);
 }
 
 /* Every chunk copied exactly, and nothing written between the chunks (the
@@ -204,15 +210,16 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
 static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct camping *st = g->state;
-    int rc = clb_read(env->dev, st->dout, st->out, st->buf_bytes);
+    unsigned char *in = st->io.in, *out = st->io.out;
+    int rc = clb_read(env->dev, st->io.dout, out, st->buf_bytes);
     if (rc)
         return rc;
-    size_t pitch = st->chunk + (size_t)c->iarg[0];
+    size_t pitch = st->chunk + ((const struct camping_case *)c->data)->distance;
     long bad_chunks = 0, stray = 0, first = -1;
 #pragma omp parallel for reduction(+ : bad_chunks, stray) schedule(static)
     for (long gi = 0; gi < (long)st->groups; gi++) {
         size_t at = (size_t)gi * pitch;
-        if (memcmp(st->in + at, st->out + at, st->chunk) != 0) {
+        if (memcmp(in + at, out + at, st->chunk) != 0) {
             bad_chunks++;
 #pragma omp critical
             if (first < 0 || gi < first)
@@ -220,7 +227,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         }
         size_t gap_end = gi + 1 < (long)st->groups ? at + pitch : st->buf_bytes;
         for (size_t b = at + st->chunk; b < gap_end; b++)
-            stray += st->out[b] != 0xFF;
+            stray += out[b] != 0xFF;
     }
     if (bad_chunks || stray) {
         clb_case_note(c, "%ld of %zu chunks wrong (first: group %ld), %ld bytes written outside "
@@ -236,11 +243,8 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     struct camping *st = g->state;
     if (!st)
         return;
-    if (st->k) clReleaseKernel(st->k);
-    if (st->din) clReleaseMemObject(st->din);
-    if (st->dout) clReleaseMemObject(st->dout);
-    free(st->in);
-    free(st->out);
+    CLB_RELEASE_KERNELS(st->k);
+    clb_inout_free(&st->io);
     free(st);
     g->state = NULL;
 }
@@ -350,7 +354,16 @@ const struct clb_workload clb_wl_camping = {
     .size_help = "elements copied in all N, split into G chunks of whole 16 KiB rows, e.g. 2^27 "
                  "(default: in + out >= 8x the last-level cache, 256 MiB on GPUs)",
     .size_dims = 1,
-    .default_sizes = default_sizes,
+    /* The old rule: in + out >= 8x the last-level cache and 256 MiB on GPUs,
+     * 64 MiB elsewhere (powers of two). The old --quick size grew with the
+     * group count (4 rows per group, at least 2^18 elements); a quick size is
+     * one text now, so it is one that leaves each of up to 1024 groups a
+     * float row: the H100's 528 groups get 1 (float) to 7 (float4) rows,
+     * PoCL's 4 groups 256 rows (the old PoCL size was 2^18). */
+    .sizes = {.quick = "4194304", .llc_times = 8, .floor_mib = {64, 256}},
+    .baselines = "stream/copy",
+    .case_size = sizeof(struct camping_case),
+    .count = count,
     .setup = setup,
     .prepare = prepare,
     .run = run,

@@ -1,11 +1,10 @@
-/* Unit tests of the host logic of blockeq and camping. */
+/* Unit tests of blockeq's host logic: the recip kernel's float split. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "clb_cl.h"
-#include "clb_memaccess.h"
+#include "blockeq/blockeq.h"
 
 /* The report's 512x512 float case: k2 = 8 tiles per row, 512 tiles. */
 static void recip_report_size(void **state)
@@ -45,31 +44,11 @@ static void recip_too_many_tiles(void **state)
     assert_int_equal(clb_blockeq_recip_check(1, (1u << 24) + 1, 1.0f), 1L << 24);
 }
 
-static void camping_stats(void **state)
-{
-    (void)state;
-    const double v[] = {10, 9, 3, 10, 11, 5, 10};
-    double med;
-    int w[3];
-    clb_camping_stats(v, 7, &med, w);
-    assert_true(med == 10);
-    assert_int_equal(w[0], 2);
-    assert_int_equal(w[1], 5);
-    assert_int_equal(w[2], 1);
-    const double two[] = {4, 2};
-    clb_camping_stats(two, 2, &med, w);
-    assert_true(med == 3);
-    assert_int_equal(w[0], 1);
-    assert_int_equal(w[1], 0);
-    assert_int_equal(w[2], -1);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(recip_report_size),  cmocka_unit_test(recip_default_size),
         cmocka_unit_test(recip_fails_when_large), cmocka_unit_test(recip_too_many_tiles),
-        cmocka_unit_test(camping_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,10 +1,10 @@
 /* The C1060 report's blockEqPartition models (seed PART III): the closed form
  * of the 512x512 case and a discrete-event simulation of its half-warp Gantt
- * chart. See docs/MODELS.md for the assumptions and where they fail. */
-#include "clb_model.h"
-#include "clbench.h"
+ * chart, offered as `clbench model blockeq` and `clbench model blockeq --sim`.
+ * See docs/MODELS.md for the assumptions and where they fail. */
+#include "clb_workload.h"
+#include "blockeq.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,3 +290,209 @@ out:
     free(S.heap.v);
     return rc;
 }
+
+/* ---- the models: `clbench model blockeq [--sim]` ------------------------ */
+
+static const struct clb_model_param closed_params[] = {
+    {"halfwarps", "32", "half-warps per block"},
+    {"overlap_halfwarps", "20", "the report's '(halfwarpPerBlock - 20)'"},
+    {"index_cycles", NULL, "index computation per half-warp, core cycles"},
+    {"transfer_cycles", NULL, "one bus word per SM, core cycles [core / memory data clock]"},
+    {"bus_bytes", NULL, "bytes per bus word [bus_width_bits / 8]"},
+    {"sms", NULL, "SMs [compute_units]"},
+    {"clock_mhz", NULL, "core clock of the cycle counts [core_clock_mhz]"},
+    {"tiles_per_block", "0", "tiles per block (0: size / tile / sms, rounded down)"},
+    {"size", NULL, "matrix n1xn2 (or --size)"},
+    {NULL, NULL, NULL},
+};
+static const struct clb_model_param gantt_params[] = {
+    {"halfwarps", "32", "half-warps per block"},
+    {"blocks", "1", "work-groups P (a list: 1,2,4,8,16,30,32)"},
+    {"sms", NULL, "SMs [compute_units]"},
+    {"blocks_per_sm", "1", "resident blocks per SM"},
+    {"index_cycles", NULL, "SM busy per index computation"},
+    {"issue_cycles", "1", "SM busy per write command"},
+    {"latency_cycles", NULL, "request to data at the bus"},
+    {"transfer_cycles", NULL, "one bus word, core cycles [core / memory data clock]"},
+    {"bus_bytes", NULL, "bytes per bus word [bus_width_bits / 8]"},
+    {"clock_mhz", NULL, "core clock [core_clock_mhz]"},
+    {"size", NULL, "matrix n1xn2 (or --size)"},
+    {NULL, NULL, NULL},
+};
+
+/* A parameter nobody sets: the C1060's figures are in its profile. */
+static int missing(const char *prefix, const char *key)
+{
+    clb_seterr("model blockeq: parameter '%s' is not set (give --param %s=VALUE, or a profile "
+               "whose [model] has %s.%s, e.g. --profile tesla_c1060)", key, key, prefix, key);
+    return CLB_EUSAGE;
+}
+
+static int required(struct clb_model_ctx *m, const char *prefix, const char *key, double *out)
+{
+    int rc = clb_model_num(m, key, out, 0);
+    if (rc == CLB_OK && isnan(*out))
+        rc = missing(prefix, key);
+    return rc;
+}
+
+static int get_size(struct clb_model_ctx *m, const char *prefix, struct clb_size *s)
+{
+    const char *origin;
+    const char *v = clb_model_size(m) ? clb_model_size(m) : clb_model_text(m, "size", &origin);
+    if (!v)
+        return missing(prefix, "size");
+    char err[256];
+    if (clb_parse_dims(v, 2, s, err, sizeof err)) {
+        clb_seterr("model blockeq: %s", err);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+static const char *profile_id(const struct clb_model_ctx *m)
+{
+    const struct clb_profile *p = clb_model_profile(m);
+    return p ? p->id : "(none)";
+}
+
+/* blockeq models float and double only. */
+static int check_types(const char *list)
+{
+    int n;
+    char **tl = clb_split(list, &n);
+    if (!tl)
+        return CLB_ESYS;
+    for (int i = 0; i < n; i++)
+        if (strcmp(tl[i], "float") && strcmp(tl[i], "double")) {
+            clb_seterr("model blockeq: unknown type '%s' (known: float, double)", tl[i]);
+            free(tl);
+            return CLB_EUSAGE;
+        }
+    free(tl);
+    return CLB_OK;
+}
+
+static int run_closed(struct clb_model_ctx *m)
+{
+    const char *pre = "blockeq";
+    struct clb_blockeq_params bp;
+    struct clb_size s;
+    int rc;
+    if ((rc = get_size(m, pre, &s)) || (rc = required(m, pre, "halfwarps", &bp.halfwarps)) ||
+        (rc = required(m, pre, "overlap_halfwarps", &bp.overlap_halfwarps)) ||
+        (rc = required(m, pre, "index_cycles", &bp.index_cycles)) ||
+        (rc = required(m, pre, "transfer_cycles", &bp.transfer_cycles)) ||
+        (rc = required(m, pre, "bus_bytes", &bp.bus_bytes)) ||
+        (rc = required(m, pre, "sms", &bp.sms)) ||
+        (rc = required(m, pre, "clock_mhz", &bp.clock_mhz)) ||
+        (rc = required(m, pre, "tiles_per_block", &bp.tiles_per_block)))
+        return rc;
+    const char *type = clb_model_type(m);
+    if (type && (rc = check_types(type)))
+        return rc;
+    bp.n1 = (double)s.d[0];
+    bp.n2 = (double)s.d[1];
+    struct clb_blockeq_result rf, rd;
+    if ((rc = clb_blockeq_closed(&bp, 4, &rf)) || (rc = clb_blockeq_closed(&bp, 8, &rd)))
+        return rc;
+    printf("blockeq closed form (C1060 report, PART III), profile %s, %zux%zu\n", profile_id(m),
+           s.d[0], s.d[1]);
+    for (const struct clb_model_param *p = closed_params; p->key; p++)
+        if (strcmp(p->key, "size"))
+            clb_model_show(m, p->key);
+    printf("  X = (halfwarps - overlap) x index_cycles = %.6g cycles\n", rf.x_cycles);
+    printf("  Y = tiles x 2 x (transfer_cycles x words x sms) x sms, tiles per block %.6g\n",
+           rf.tiles_per_block);
+    int f = !type || clb_list_has(type, "float");
+    int d = !type || clb_list_has(type, "double");
+    if (f)
+        printf("float   %.4f GB/s  (X + Y  = %.6g cycles)\n", rf.gbps, rf.cycles);
+    if (d)
+        printf("double  %.4f GB/s  (X + 2Y = %.6g cycles)\n", rd.gbps, rd.cycles);
+    if (f && d)
+        printf("double/float ratio %.6f  (1 + X/(X+2Y) = %.6f)\n", rd.gbps / rf.gbps,
+               1.0 + rf.x_cycles / (rf.x_cycles + 2.0 * rf.y_cycles));
+    return CLB_OK;
+}
+
+/* The report's own figures for the one-block float case (256x256). */
+#define REPORT_MODEL_GBPS 3.22
+#define REPORT_MEASURED_GBPS 3.1
+
+static int run_sim(struct clb_model_ctx *m)
+{
+    const char *pre = "gantt";
+    struct clb_size s;
+    double d[9];
+    static const char *const keys[] = {"halfwarps", "sms", "blocks_per_sm", "index_cycles",
+                                       "issue_cycles", "latency_cycles", "transfer_cycles",
+                                       "bus_bytes", "clock_mhz"};
+    int rc = get_size(m, pre, &s);
+    for (int i = 0; !rc && i < 9; i++)
+        rc = required(m, pre, keys[i], &d[i]);
+    if (rc)
+        return rc;
+    /* The first three are counts the simulation takes as ints. */
+    for (int i = 0; i < 3; i++)
+        if (d[i] < 1 || d[i] > 1e6 || d[i] != floor(d[i])) {
+            clb_seterr("model blockeq --sim: parameter %s = %g is not a whole number in 1..1000000",
+                       keys[i], d[i]);
+            return CLB_EUSAGE;
+        }
+    const char *origin;
+    const char *bl = clb_model_text(m, "blocks", &origin);
+    long blocks[64];
+    /* the message quotes the list: room for all of it */
+    size_t errlen = strlen(bl) + 128;
+    char *err = clb_xmalloc(errlen);
+    if (!err)
+        return CLB_ESYS;
+    int nb = clb_parse_int_list(bl, 1, 100000, blocks, 64, err, errlen);
+    if (nb < 0)
+        clb_seterr("model blockeq --sim: parameter blocks: %s", err);
+    free(err);
+    if (nb < 0)
+        return CLB_EUSAGE;
+    const char *types = clb_model_type(m) ? clb_model_type(m) : "float,double";
+    if ((rc = check_types(types)))
+        return rc;
+    int nt;
+    char **tl = clb_split(types, &nt);
+    if (!tl)
+        return CLB_ESYS;
+    printf("blockeq Gantt-chart simulation (C1060 report, figures 29-31 and 28), profile %s, "
+           "%zux%zu\n", profile_id(m), s.d[0], s.d[1]);
+    for (const struct clb_model_param *p = gantt_params; p->key; p++)
+        if (strcmp(p->key, "size"))
+            clb_model_show(m, p->key);
+    printf("%-7s %7s %12s %10s %8s %8s %14s\n", "type", "blocks", "cycles", "GB/s", "bus%",
+           "SM%", "tiles/SM(max)");
+    for (int t = 0; t < nt && !rc; t++)
+        for (int b = 0; b < nb && !rc; b++) {
+            struct clb_gantt_params gp = {
+                .n1 = s.d[0], .n2 = s.d[1], .halfwarps = (int)d[0], .blocks = (int)blocks[b],
+                .sms = (int)d[1], .blocks_per_sm = (int)d[2], .index_cycles = d[3],
+                .issue_cycles = d[4], .latency_cycles = d[5], .transfer_cycles = d[6],
+                .bus_bytes = d[7], .clock_mhz = d[8], .esize = strcmp(tl[t], "float") ? 8 : 4};
+            struct clb_gantt_result r;
+            if ((rc = clb_gantt_simulate(&gp, &r)))
+                break;
+            printf("%-7s %7ld %12.0f %10.4f %7.1f%% %7.1f%% %14ld\n", tl[t], blocks[b], r.cycles,
+                   r.gbps, 100 * r.bus_busy, 100 * r.sm_busy, r.max_tiles_per_sm);
+        }
+    free(tl);
+    if (!rc)
+        printf("report, one block of floats at 256x256: %.2f GB/s modelled (figure 31), "
+               "%.1f GB/s measured\n", REPORT_MODEL_GBPS, REPORT_MEASURED_GBPS);
+    return rc;
+}
+
+const struct clb_model_def clb_blockeq_models[] = {
+    {"blockeq", NULL, NULL,
+     "the C1060 report's closed form: float and double GB/s and their ratio", closed_params,
+     run_closed},
+    {"blockeq", "sim", "gantt",
+     "discrete-event simulation of the report's half-warp Gantt chart", gantt_params, run_sim},
+    {0, 0, 0, 0, 0, 0},
+};
