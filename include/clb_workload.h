@@ -289,6 +289,24 @@ size_t clb_max_buffer(const struct clb_env *env, int count);
  * memory cache and the profile's L2. */
 size_t clb_llc_bytes(const struct clb_env *env);
 
+/* ---- the job: one process, or one rank of an MPI job ---------------------- */
+
+/* Every rank runs the same configurations in lockstep (docs/SCALING.md); a
+ * workload that decomposes its problem over ranks (dslash, cg) uses these. */
+struct clb_comm_info {
+    int rank, size;             /* in the job: 0..size-1 (0 of 1 without MPI) */
+    int local_rank, local_size; /* on this node */
+};
+const struct clb_comm_info *clb_comm(void);
+enum clb_comm_op { CLB_SUM, CLB_MAX, CLB_MIN };
+int clb_comm_allreduce(double *v, int n, enum clb_comm_op op);
+/* Non-blocking messages of n bytes (halo exchange); wait for all with
+ * clb_comm_waitall, which frees the requests. */
+struct clb_comm_req;
+int clb_comm_isend(const void *buf, size_t n, int peer, int tag, struct clb_comm_req **req);
+int clb_comm_irecv(void *buf, size_t n, int peer, int tag, struct clb_comm_req **req);
+int clb_comm_waitall(struct clb_comm_req **reqs, int n);
+
 /* Has the user asked the run to stop (SIGINT/SIGTERM)? Long host loops of a
  * set-up or a check may poll it and return CLB_EINTR. */
 int clb_interrupted(void);

@@ -1,5 +1,6 @@
 /* clbench: entry point and subcommand dispatch. */
 #include "cli.h"
+#include "../core/comm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ static void usage(FILE *f)
                "2 bad usage or input, 3 OpenCL or system error.\n");
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -69,4 +70,17 @@ int main(int argc, char **argv)
                 clb_buf_str(&known));
     clb_buf_free(&known);
     return CLB_EXIT_USAGE;
+}
+
+/* Under mpirun/srun every rank runs this same main; MPI starts and ends
+ * here, around whichever command runs. */
+int main(int argc, char **argv)
+{
+    if (clb_comm_init(&argc, &argv) != CLB_OK) {
+        clb_die_msg("%s", clb_lasterr());
+        return CLB_EXIT_ERROR;
+    }
+    int status = dispatch(argc, argv);
+    clb_comm_finalize();
+    return status;
 }
