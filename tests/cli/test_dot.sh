@@ -38,10 +38,10 @@ n=$(csv_col strided.csv params | grep -c '^groups=' || true)
 
 # bad parameters
 expect_error 2 "queues.*0" "queues=0 refused" run dot -q -d cpu --quick --param queues=0 -o bad.csv
-expect_error 2 "split 'bogus'" "split=bogus refused" run dot -q -d cpu --quick --param split=bogus -o bad.csv
+expect_error 2 "split: unknown value 'bogus'" "split=bogus refused" run dot -q -d cpu --quick --param split=bogus -o bad.csv
 expect_error 2 "local_size" "local_size=0 refused" run dot -q -d cpu --quick --param local_size=0 -o bad.csv
 expect_error 2 "access 'diagonal'" "access=diagonal refused" run dot -q -d cpu --quick --param access=diagonal -o bad.csv
-expect_error 2 "kernel 'gpu'" "kernels=gpu refused" run dot -q -d cpu --quick --param kernels=gpu -o bad.csv
+expect_error 2 "kernels: unknown value 'gpu'" "kernels=gpu refused" run dot -q -d cpu --quick --param kernels=gpu -o bad.csv
 expect_error 2 "queues.*0" "queues=0 refused with kernels=cpu" run dot -q -d cpu --quick --param queues=0 --param kernels=cpu -o bad.csv
 expect_error 2 "groups" "groups=-1 refused" run dot -q -d cpu --quick --param groups=-1 -o bad.csv
 expect_error 2 "type 'int'" "type int refused" run dot -d cpu --quick -t int -o bad.csv

@@ -40,10 +40,10 @@ expect_rows odd.csv dslash reg,cache float,double
 expect_error 2 "extent 7 in direction x.*even" "odd extent refused" run dslash -d cpu -s 7x8x8x8 -o bad.csv
 expect_error 2 "extent 2 in direction t.*>= 4" "extent 2 refused" run dslash -d cpu -s 8x8x8x2 -o bad.csv
 expect_error 2 "4 extents" "three extents refused" run dslash -d cpu -s 8x8x8 -o bad.csv
-expect_error 2 "5 extents|expected LxLyLzLt|4 extents" "five extents refused" run dslash -d cpu -s 8x8x8x8x8 -o bad.csv
-expect_error 2 "links 'half'" "bad links refused" run dslash -q -d cpu --quick --param links=half -o bad.csv
+expect_error 2 "5 extents|expected LxLyLzLt|expected LxxLyxLzxLt|4 extents" "five extents refused" run dslash -d cpu -s 8x8x8x8x8 -o bad.csv
+expect_error 2 "links: unknown value 'half'" "bad links refused" run dslash -q -d cpu --quick --param links=half -o bad.csv
 expect_error 2 "rhs" "rhs 9 refused" run dslash -q -d cpu --quick --param rhs=9 -o bad.csv
-expect_error 2 "kernel 'fast'" "bad kernel refused" run dslash -q -d cpu --quick --param kernel=fast -o bad.csv
+expect_error 2 "kernel: unknown value 'fast'" "bad kernel refused" run dslash -q -d cpu --quick --param kernel=fast -o bad.csv
 # a kernel with a wrong sign in the backward hops must fail validation (exit 1)
 mkdir -p kern && cp "$CLBENCH_SRC"/cl/*.cl kern/
 sed -i 's/acc\[3 \* r + 1\] -= cmulc/acc[3 * r + 1] += cmulc/' kern/dslash.cl

@@ -1,5 +1,5 @@
 /* Unit tests of the dot workload's host logic: reference, bound, CPU sums,
- * chunks and shares (include/clb_dot.h). */
+ * chunks and shares (host/workloads/dot/dot.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "clb_dot.h"
+#include "dot/dot.h"
 #include "clbench.h"
 
 static void test_pow2(void **state)

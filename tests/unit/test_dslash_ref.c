@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "dslash_ref.h"
+#include "dslash/dslash.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -295,13 +295,13 @@ static void test_model(void **state)
     (void)state;
     const double ai[5] = {0.80, 1.25, 1.53, 1.73, 1.87};
     for (int r = 1; r <= 5; r++)
-        assert_true(fabs(dslash_intensity(r, 1, 0, 0) - ai[r - 1]) < 0.005);
+        assert_true(fabs(clb_dslash_intensity(r, 0, 1, 4) - ai[r - 1]) < 0.005);
     const double hit[6] = {0, 15, 3, 5, 7, 9}, ai_hit[6] = {0.80, 1.07, 0.84, 0.87, 0.91, 0.94};
     for (int h = 0; h < 6; h++)
-        assert_true(fabs(dslash_intensity(1, 1, 0, hit[h] / 16) - ai_hit[h]) < 0.005);
-    assert_true(dslash_bytes_per_site(1, 1, 0, 0) == 1432);
-    assert_true(dslash_bytes_per_site(4, 0, 0, 0) == 1152 + 4 * 408);
-    assert_true(dslash_bytes_per_site(2, 1, 1, 0) == 2 * (1024 + 2 * 408));
+        assert_true(fabs(clb_dslash_intensity(1, hit[h] / 16, 1, 4) - ai_hit[h]) < 0.005);
+    assert_true(clb_dslash_bytes_site(1, 0, 1, 4) == 1432);
+    assert_true(clb_dslash_bytes_site(4, 0, 0, 4) == 1152 + 4 * 408);
+    assert_true(clb_dslash_bytes_site(2, 0, 1, 8) == 2 * (1024 + 2 * 408));
 }
 
 int main(void)

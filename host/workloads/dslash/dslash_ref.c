@@ -1,6 +1,5 @@
-/* dslash: geometry, U(3) links and the float64 reference (see dslash_ref.h). */
-#include "dslash_ref.h"
-#include "clbench.h"
+/* dslash: geometry, U(3) links and the float64 reference (see dslash.h). */
+#include "dslash.h"
 
 #include <math.h>
 #include <string.h>
@@ -250,16 +249,4 @@ double dslash_rebuild_error(const struct dslash_geom *g, int dbl, const void *fu
                 }
             }
     return worst;
-}
-
-double dslash_bytes_per_site(int rhs, int compressed, int dbl, double vector_hit)
-{
-    double links = 8 * 72.0 + 8 * (compressed ? 56.0 : 72.0);
-    double per_rhs = 16 * 24.0 * (1.0 - vector_hit) + 24.0;
-    return (links + rhs * per_rhs) * (dbl ? 2.0 : 1.0);
-}
-
-double dslash_intensity(int rhs, int compressed, int dbl, double vector_hit)
-{
-    return DSLASH_FLOPS_PER_SITE * rhs / dslash_bytes_per_site(rhs, compressed, dbl, vector_hit);
 }

@@ -1,9 +1,9 @@
 /* Host-side pieces of the dot workload that need no device: the compensated
  * reference, the accuracy bound, the CPU dot products (cpu1, cpu and the CPU
  * share of hybrid), and how n elements are cut into chunks for the queues.
- * Kept apart from host/wl_dot.c so the unit tests can call them. */
-#ifndef CLB_DOT_H
-#define CLB_DOT_H
+ * Kept apart from dot.c so the unit tests can call them (dot_host.c). */
+#ifndef DOT_DOT_H
+#define DOT_DOT_H
 
 #include <stddef.h>
 

@@ -1,6 +1,8 @@
 /* dslash: lattice geometry, field layout, U(3) links and the float64 host
- * reference of the HISQ staggered operator (host/dslash_ref.c). Used by the
- * workload (host/wl_dslash.c) and tested on its own (tests/unit/test_dslash_ref.c).
+ * reference of the HISQ staggered operator (dslash_ref.c), and the talk's
+ * bytes and flops per site with `clbench model dslash` (dslash_model.c).
+ * Used by the workload (dslash.c) and tested on its own
+ * (tests/unit/test_dslash_ref.c).
  *
  * Lattice Lx x Ly x Lz x Lt, periodic, every extent even and >= 4. Sites are
  * split by parity p = (x+y+z+t) & 1 and numbered within a parity by
@@ -14,14 +16,14 @@
  *   vector (right-hand side r, colour c, site i):    complex (r*3 + c)*vh + i
  * Links on site x in direction mu connect x to x+mu; the fat link U is the
  * one-hop link, the long link N the three-hop link. */
-#ifndef DSLASH_REF_H
-#define DSLASH_REF_H
+#ifndef DSLASH_DSLASH_H
+#define DSLASH_DSLASH_H
 
 #include <stddef.h>
+#include "clb_workload.h"
 
 #define DSLASH_NE_FULL 9
 #define DSLASH_NE_COMPRESSED 7
-#define DSLASH_FLOPS_PER_SITE 1146.0
 
 struct dslash_geom {
     int L[4];      /* x, y, z, t */
@@ -76,12 +78,27 @@ void dslash_reference(const struct dslash_geom *g, const struct dslash_fields *f
 double dslash_rebuild_error(const struct dslash_geom *g, int dbl, const void *full,
                             const void *comp);
 
-/* The talk's byte model per even site: links (8 fat x 72 + 8 long x 56 or 72
- * bytes in fp32) + rhs x (16 input vectors + 1 output) x 24 bytes, doubled in
- * fp64. vector_hit is the fraction of input-vector loads served by a cache
- * (0: the plain model). */
-double dslash_bytes_per_site(int rhs, int compressed, int dbl, double vector_hit);
-/* flop per even site per byte of that model. */
-double dslash_intensity(int rhs, int compressed, int dbl, double vector_hit);
+/* ---- the HISQ talk's bytes and flops per even site (dslash_model.c) ----
+ * The one count of the workload: its rows (count()) and `clbench model
+ * dslash` both use these. */
+
+#define CLB_DSLASH_FLOPS_SITE 1146.0   /* 16 mat-vec (66) + 15 vector adds (6) */
+#define CLB_DSLASH_LINK_BYTES_COMPRESSED 1024.0  /* 8 x 72 fat + 8 x 56 long (fp32) */
+#define CLB_DSLASH_LINK_BYTES_FULL 1152.0        /* 16 x 72 (fp32) */
+#define CLB_DSLASH_VECTOR_BYTES 24.0             /* complex 3-vector, fp32 */
+#define CLB_DSLASH_NEIGHBORS 16
+
+/* Bytes per even site for `rhs` right-hand sides, a vector cache hit rate in
+ * [0,1] (hits are free: the talk's upper limit), compressed (56 B) or full
+ * (72 B) long links and real size 4 (fp32) or 8 (fp64, all bytes doubled):
+ * links + rhs (16 (1 - hit) 24 + 24). fp32, compressed: 1024 + 384 (1-hit) + 24
+ * for one rhs, 1024 + 408 rhs without cache. */
+double clb_dslash_bytes_site(int rhs, double hit, int compressed, size_t real_size);
+double clb_dslash_flops_site(int rhs);
+/* flop/byte: 0.80, 1.25, 1.53, 1.73, 1.87 for rhs 1..5 (fp32, compressed). */
+double clb_dslash_intensity(int rhs, double hit, int compressed, size_t real_size);
+
+/* `clbench model dslash`: the workload's .models. */
+extern const struct clb_model_def dslash_models[];
 
 #endif

@@ -11,9 +11,9 @@
  *   *_sumsq  the same with x = y (half the bytes)
  *   cpu1     one thread, SIMD;  cpu  all OpenMP threads
  * host, hybrid, cpu1 and cpu are wall-clock timed. Every result is checked
- * against a compensated reference (include/clb_dot.h). */
+ * against a compensated reference (dot.h). */
 #include "clb_workload.h"
-#include "clb_dot.h"
+#include "dot.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -23,6 +23,26 @@ enum kind { K_DEVICE, K_HOST, K_HYBRID, K_CPU1, K_CPU, NKINDS };
 static const char *const kind_names[NKINDS] = {"device", "host", "hybrid", "cpu1", "cpu"};
 enum { SPLIT_POW2, SPLIT_AUTO };
 #define MAX_QUEUES 1024
+/* Every kernel, in the order of kernels= (bit i of its mask). */
+static const char *const all_kernels =
+    "device,host,hybrid,device_sumsq,host_sumsq,hybrid_sumsq,cpu1,cpu";
+enum { KM_DEVICE = 1 << 0, KM_HOST = 1 << 1, KM_HYBRID = 1 << 2, KM_DEVICE_SQ = 1 << 3,
+       KM_HOST_SQ = 1 << 4, KM_HYBRID_SQ = 1 << 5, KM_CPU1 = 1 << 6, KM_CPU = 1 << 7 };
+#define KM_DEV_PATH (KM_DEVICE | KM_DEVICE_SQ)
+#define KM_HOST_PATH (KM_HOST | KM_HYBRID | KM_HOST_SQ | KM_HYBRID_SQ)
+/* The default grid (groups=0) follows the compute units, which a count
+ * cannot see: its partials are counted as this many groups, more than any
+ * default (16 per CPU core, 4 per GPU compute unit). */
+#define DEFAULT_GROUPS_BOUND 65536
+
+/* One row: which kernel, on which share of the vectors. */
+struct dot_case {
+    enum kind k;
+    int sumsq;
+    int split;              /* hybrid: SPLIT_POW2 or SPLIT_AUTO */
+    long groups;            /* device: work-groups */
+    size_t n_dev;           /* host/hybrid: elements the device reduces (auto: calibrated) */
+};
 
 static const struct clb_param_def params[] = {
     {"queues", "64", "host/hybrid: most in-order queues (the article's MAX_STREAMS), 1..1024"},
@@ -66,94 +86,120 @@ struct dot {
     size_t depth;           /* roundings of the last host/hybrid run (see chain) */
 };
 
-/* ---- sizes and parameters ------------------------------------------------ */
+/* ---- counts ---------------------------------------------------------------- */
 
-static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+static const char *const kernel_names[] = {"device", "host", "hybrid", "device_sumsq",
+                                           "host_sumsq", "hybrid_sumsq", "cpu1", "cpu"};
+
+static int kernel_index(const char *name)
 {
-    size_t es = clb_dtype_size(dtype);
-    if (env->quick) {
-        snprintf(out, n, "%d", 1 << 16);
-        return;
-    }
-    /* GPUs: 2^28 elements (the article's largest). CPUs: both vectors together
-     * at least 4x the last-level cache. Capped so that the pinned copies,
-     * the device copies and the chunk buffers fit. */
-    size_t elems;
-    if (env->info->type & CL_DEVICE_TYPE_CPU) {
-        size_t want = 2 * clb_llc_bytes(env);
-        if (want < (64u << 20))
-            want = 64u << 20;
-        elems = 1;
-        while (elems * es < want)
-            elems *= 2;
-    } else {
-        elems = (size_t)1 << 28;
-    }
-    size_t cap = clb_max_buffer(env, 6) / es;
-    while (elems > cap && elems > 1)
-        elems /= 2;
-    snprintf(out, n, "%zu", elems);
+    for (int k = 0; k < (int)(sizeof kernel_names / sizeof *kernel_names); k++)
+        if (strcmp(kernel_names[k], name) == 0)
+            return k;
+    return -1;
 }
 
-static int want_kernel(const char *list, const char *name)
+/* One whole number of a group query's params, else def (set-up reports bad values). */
+static size_t query_count(const struct clb_query *q, const char *key, long lo, long hi, long def)
 {
-    return !list[0] || clb_list_has(list, name);
+    long v[8];
+    char err[256];
+    int n = clb_parse_int_list(clb_query_param(q, key, ""), lo, hi, v, 8, err, sizeof err);
+    return (size_t)(n == 1 ? v[0] : def);
 }
 
-static int check_kernels(const char *list)
+/* The group's device buffers: the pinned vectors; for device kernels the
+ * device vectors, the partials and the result; for host/hybrid the chunk
+ * buffers and partials of every queue and the pinned copy of the partials
+ * (see setup_host_path). A group query sees --param only: a profile's
+ * [tuning] dot.queues etc. is counted at the declared default. */
+static int count_group(const struct clb_query *q, struct clb_counts *out)
 {
-    static const char *const all =
-        "device,host,hybrid,device_sumsq,host_sumsq,hybrid_sumsq,cpu1,cpu";
-    int n;
-    char **names = clb_split(list, &n);
-    if (!names)
-        return CLB_ESYS;
-    for (int i = 0; i < n; i++)
-        if (!clb_list_has(all, names[i])) {
-            clb_seterr("dot: unknown kernel '%s' in kernels= (accepted: %s)", names[i], all);
-            free(names);
-            return CLB_EUSAGE;
+    int ovf = 0;
+    size_t n = q->size->total, es = clb_query_esize(q);
+    size_t vec = clb_mulz(n, es, &ovf);
+    unsigned mask = ~0u;
+    const char *kl = clb_query_param(q, "kernels", "");
+    if (kl[0]) {
+        int nk;
+        char **names = clb_split(kl, &nk);
+        if (!names)
+            return CLB_ESYS;
+        mask = 0;
+        for (int i = 0; i < nk; i++) {
+            int k = kernel_index(names[i]);
+            mask |= k < 0 ? 0 : 1u << k;
         }
-    free(names);
-    return CLB_OK;
+        free(names);
+        if (!mask)
+            mask = ~0u; /* set-up refuses the list */
+    }
+    size_t total = clb_mulz(vec, 2, &ovf), largest = vec;
+    if (mask & KM_DEV_PATH) {
+        long glist[8];
+        char err[256];
+        int ng = clb_parse_int_list(clb_query_param(q, "groups", "0"), 0, 1 << 20, glist, 8, err,
+                                    sizeof err);
+        size_t groups = ng > 0 ? 1 : DEFAULT_GROUPS_BOUND;
+        for (int i = 0; i < ng; i++) {
+            size_t gi = glist[i] ? (size_t)glist[i] : DEFAULT_GROUPS_BOUND;
+            groups = gi > groups ? gi : groups;
+        }
+        size_t part = clb_mulz(groups, es, &ovf);
+        total = clb_addz(clb_addz(total, clb_mulz(vec, 2, &ovf), &ovf), clb_addz(part, es, &ovf),
+                         &ovf);
+        largest = part > largest ? part : largest;
+    }
+    if (mask & KM_HOST_PATH) {
+        size_t queues = query_count(q, "queues", 1, MAX_QUEUES, 64);
+        size_t mc = query_count(q, "min_chunk", 1, 1L << 40, 4096);
+        size_t mg = query_count(q, "max_groups", 1, 1 << 16, 32);
+        size_t k = n / mc;
+        k = k < 1 ? 1 : k > queues ? queues : k;
+        size_t per = n / queues + (n % queues != 0);
+        size_t cap = clb_addz(per > 2 * mc ? per : 2 * mc, 4, &ovf);
+        size_t chunk = clb_mulz(cap < n ? cap : n, es, &ovf), part = clb_mulz(mg, es, &ovf);
+        size_t per_queue = clb_addz(clb_mulz(chunk, 2, &ovf), part, &ovf);
+        size_t ppart = clb_mulz(k, part, &ovf);
+        total = clb_addz(total, clb_addz(clb_mulz(k, per_queue, &ovf), ppart, &ovf), &ovf);
+        largest = ppart > largest ? ppart : largest;
+    }
+    return clb_count_done(q, ovf, out, total, 0, total, largest, CLB_UNIT_GBPS);
 }
 
-/* split=: a list of pow2 and auto; sets bit 1<<SPLIT_* in *mask. */
-static int parse_split(const char *v, int *mask)
+/* A case: x and y read once (x alone for *_sumsq), a multiply-add per
+ * element. host, hybrid, cpu1 and cpu are host work. */
+static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    int n;
-    char **names = clb_split(v, &n);
-    if (!names)
-        return CLB_ESYS;
-    *mask = 0;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(names[i], "pow2") == 0)
-            *mask |= 1 << SPLIT_POW2;
-        else if (strcmp(names[i], "auto") == 0)
-            *mask |= 1 << SPLIT_AUTO;
-        else {
-            clb_seterr("dot: bad split '%s' (accepted: pow2, auto)", names[i]);
-            free(names);
-            return CLB_EUSAGE;
-        }
-    }
-    free(names);
-    if (!*mask) {
-        clb_seterr("dot: empty split= (accepted: pow2, auto)");
+    if (!clb_query_esize(q)) {
+        clb_seterr("dot types are float and double, not '%s'", q->dtype);
         return CLB_EUSAGE;
     }
-    return CLB_OK;
-}
-
-static int one_int(struct clb_env *env, const char *key, long lo, long hi, long *out)
-{
-    int n;
-    int rc = clb_param_ints(env, key, lo, hi, out, 1, &n);
-    if (rc == CLB_OK && n != 1) {
-        clb_seterr("dot: parameter %s takes one value", key);
+    if (!q->kernel)
+        return count_group(q, out);
+    int k = kernel_index(q->kernel);
+    if (k < 0) {
+        clb_seterr("unknown dot kernel '%s' (known: %s)", q->kernel, all_kernels);
         return CLB_EUSAGE;
     }
-    return rc;
+    int ovf = 0;
+    size_t n = q->size->total;
+    size_t vec = clb_mulz(n, clb_query_esize(q), &ovf);
+    int sumsq = strstr(q->kernel, "_sumsq") != NULL;
+    size_t bytes = clb_mulz(vec, sumsq ? 1 : 2, &ovf);
+    size_t flops = clb_mulz(n, 2, &ovf);
+    out->host_bound = !((1u << k) & KM_DEV_PATH);
+    return clb_count_done(q, ovf, out, bytes, flops, 0, vec, CLB_UNIT_GBPS);
+}
+
+/* Default sizes: powers of two up to 2^28 elements, the article's largest
+ * (GPUs always take the largest that fits; see .sizes). */
+static int ladder(int i, char *out, size_t n)
+{
+    if (i > 22)
+        return 0;
+    snprintf(out, n, "%llu", 1ULL << (6 + i));
+    return 1;
 }
 
 /* ---- OpenCL pieces --------------------------------------------------------- */
@@ -226,7 +272,7 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
         (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq)) ||
         (rc = clb_kernel(env->dev, "dot", opts, "sum_partials", &st->ksum)))
         return rc;
-    int gpu = (env->info->type & CL_DEVICE_TYPE_GPU) != 0;
+    int gpu = strcmp(env->info->type_name, "gpu") == 0;
     char why[64];
     size_t l1, l2;
     if ((rc = clamp_local(env, st->kdot, st->es, gpu ? 256 : 16, &l1, why, sizeof why)) ||
@@ -241,16 +287,15 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
     CLB_CHECK(clGetKernelWorkGroupInfo(st->ksq, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
                                        sizeof kwg2, &kwg2, NULL),
               "clGetKernelWorkGroupInfo(WORK_GROUP_SIZE)");
-    long groups;
-        /* GPUs: every group resident at once, or the grid-stride loop ends
-         * with a partial second wave. 4 groups of 256 per SM/CU need at most
-         * 64 registers per thread, which a kernel limit of 1024 work-items
-         * suggests; else 2. Four loads of 16 B per array in flight per thread
-         * keep far more bytes in flight than the memory needs, even at half
-         * occupancy. CPUs: 16 groups per core, so the runtime can balance
-         * them when a core is busy elsewhere. */
-        groups = (long)env->info->compute_units *
-                 (gpu ? ((kwg1 < kwg2 ? kwg1 : kwg2) >= 1024 ? 4 : 2) : 16);
+    /* GPUs: every group resident at once, or the grid-stride loop ends
+     * with a partial second wave. 4 groups of 256 per SM/CU need at most
+     * 64 registers per thread, which a kernel limit of 1024 work-items
+     * suggests; else 2. Four loads of 16 B per array in flight per thread
+     * keep far more bytes in flight than the memory needs, even at half
+     * occupancy. CPUs: 16 groups per core, so the runtime can balance
+     * them when a core is busy elsewhere. */
+    long groups = (long)env->info->compute_units *
+                  (gpu ? ((kwg1 < kwg2 ? kwg1 : kwg2) >= 1024 ? 4 : 2) : 16);
     if (groups < 1)
         groups = 1;
     if (st->ng == 0)
@@ -304,9 +349,7 @@ static int setup_host_path(struct clb_env *env, struct dot *st, const char *opts
     size_t per = (n + (size_t)st->queues - 1) / (size_t)st->queues;
     size_t cap = (per > 2 * mc ? per : 2 * mc) + 4;
     st->chunk_cap = cap < n ? cap : n;
-    size_t pbytes = (size_t)st->max_groups * st->es;
-    if ((rc = clb_fits(env->dev, st->chunk_cap * st->es, 2 * k * st->chunk_cap * st->es)))
-        return rc;
+    size_t pbytes = (size_t)st->max_groups * st->es; /* the group's count checked them all */
     if ((rc = pinned(env, k * pbytes, &st->ppart, &st->hpart)))
         return rc;
     for (size_t i = 0; i < k; i++) {
@@ -333,15 +376,12 @@ static int add_device_case(struct clb_env *env, struct clb_group *g, struct dot 
 {
     const char *name = sumsq ? "device_sumsq" : "device";
     int given = strcmp(clb_param_origin(env, "groups"), "default") != 0;
-    struct clb_case *c = given ? clb_case_add(g, name, "groups=%ld", groups)
-                               : clb_case_add(g, name, NULL);
-    if (!c)
-        return CLB_ESYS;
-    c->iarg[0] = K_DEVICE;
-    c->iarg[1] = sumsq;
-    c->iarg[3] = groups;
-    c->bytes = (sumsq ? 1.0 : 2.0) * (double)(st->n * st->es);
-    c->flops = 2.0 * (double)st->n;
+    struct clb_case *c;
+    int rc = given ? clb_case_add(g, &c, name, "groups=%ld", groups)
+                   : clb_case_add(g, &c, name, NULL);
+    if (rc)
+        return rc;
+    *(struct dot_case *)c->data = (struct dot_case){K_DEVICE, sumsq, 0, groups, 0};
     c->dims = 1;
     c->global[0] = (size_t)groups * st->dev_local;
     c->local[0] = st->dev_local;
@@ -350,31 +390,56 @@ static int add_device_case(struct clb_env *env, struct clb_group *g, struct dot 
     return CLB_OK;
 }
 
+/* A host-work row: host, hybrid, cpu1, cpu. The launch shape of host and
+ * hybrid belongs in params: rows of a sweep differ by it. */
 static int add_case(struct clb_group *g, struct dot *st, enum kind k, int sumsq, int split,
                     const char *note)
 {
     char name[48];
     snprintf(name, sizeof name, "%s%s", kind_names[k], sumsq ? "_sumsq" : "");
-    struct clb_case *c = k == K_HYBRID
-                             ? clb_case_add(g, name, "split=%s", split == SPLIT_AUTO ? "auto" : "pow2")
-                             : clb_case_add(g, name, NULL);
-    if (!c)
-        return CLB_ESYS;
-    c->iarg[0] = k;
-    c->iarg[1] = sumsq;
-    c->iarg[2] = split;
-    c->iarg[3] = k == K_HYBRID && split == SPLIT_POW2 ? (long)clb_dot_pow2(st->n) : (long)st->n;
-    c->bytes = (sumsq ? 1.0 : 2.0) * (double)(st->n * st->es);
-    c->flops = 2.0 * (double)st->n;
+    struct clb_case *c;
+    int rc;
+    if (k == K_HYBRID)
+        rc = clb_case_add(g, &c, name, "split=%s,queues=%ld,max_groups=%ld,min_chunk=%ld",
+                          split == SPLIT_AUTO ? "auto" : "pow2", st->queues, st->max_groups,
+                          st->min_chunk);
+    else if (k == K_HOST)
+        rc = clb_case_add(g, &c, name, "queues=%ld,max_groups=%ld,min_chunk=%ld", st->queues,
+                          st->max_groups, st->min_chunk);
+    else
+        rc = clb_case_add(g, &c, name, NULL);
+    if (rc)
+        return rc;
+    size_t n_dev = k == K_HYBRID && split == SPLIT_POW2 ? clb_dot_pow2(st->n) : st->n;
+    *(struct dot_case *)c->data = (struct dot_case){k, sumsq, split, 0, n_dev};
     if (k == K_CPU1)
         clb_case_note(c, "1 thread");
     if (k == K_CPU)
         clb_case_note(c, "%d threads", omp_get_max_threads());
-    if (k == K_HOST || k == K_HYBRID) /* the launch shape belongs in params: rows of a sweep differ by it */
-        clb_appendf(c->params, sizeof c->params, "%squeues=%ld,max_groups=%ld,min_chunk=%ld",
-                    c->params[0] ? "," : "", st->queues, st->max_groups, st->min_chunk);
     if (note && note[0])
         clb_case_note(c, "%s", note);
+    return CLB_OK;
+}
+
+static int read_params(struct clb_env *env, struct dot *st, unsigned *kernels, unsigned *splits)
+{
+    int rc;
+    /* every parameter is checked before anything is allocated */
+    if ((rc = clb_param_names(env, "kernels", all_kernels, 1, kernels)) ||
+        (rc = clb_param_names(env, "split", "pow2,auto", 0, splits)) ||
+        (rc = clb_param_int(env, "queues", 1, MAX_QUEUES, &st->queues)) ||
+        (rc = clb_param_int(env, "min_chunk", 1, 1L << 40, &st->min_chunk)) ||
+        (rc = clb_param_int(env, "max_groups", 1, 1 << 16, &st->max_groups)) ||
+        (rc = clb_param_int(env, "local_size", 1, 1L << 30, &st->want_local)) ||
+        (rc = clb_param_ints(env, "groups", 0, 1 << 20, st->glist, 8, &st->ng)))
+        return rc;
+    const char *acc = clb_param(env, "access");
+    if (strcmp(acc, "auto") && strcmp(acc, "strided") && strcmp(acc, "blocked")) {
+        clb_seterr("dot: bad access '%s' (accepted: auto, strided, blocked)", acc);
+        return CLB_EUSAGE;
+    }
+    st->blocked = strcmp(acc, "auto") ? strcmp(acc, "blocked") == 0
+                                      : strcmp(env->info->type_name, "cpu") == 0;
     return CLB_OK;
 }
 
@@ -384,30 +449,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if (!st)
         return CLB_ESYS;
     g->state = st;
-    st->dbl = strcmp(g->dtype, "double") == 0;
+    st->dbl = clb_dtype_is_double(g->dtype);
     st->es = clb_dtype_size(g->dtype);
     st->n = g->size.total;
-    int rc, splits;
-    const char *kl = clb_param(env, "kernels");
-    const char *acc = clb_param(env, "access");
-    /* every parameter is checked before anything is allocated */
-    if ((rc = check_kernels(kl)) || (rc = parse_split(clb_param(env, "split"), &splits)) ||
-        (rc = one_int(env, "queues", 1, MAX_QUEUES, &st->queues)) ||
-        (rc = one_int(env, "min_chunk", 1, 1L << 40, &st->min_chunk)) ||
-        (rc = one_int(env, "max_groups", 1, 1 << 16, &st->max_groups)) ||
-        (rc = one_int(env, "local_size", 1, 1L << 30, &st->want_local)) ||
-        (rc = clb_param_ints(env, "groups", 0, 1 << 20, st->glist, 8, &st->ng)))
+    unsigned km, splits;
+    int rc = read_params(env, st, &km, &splits);
+    if (rc)
         return rc;
-    if (strcmp(acc, "auto") && strcmp(acc, "strided") && strcmp(acc, "blocked")) {
-        clb_seterr("dot: bad access '%s' (accepted: auto, strided, blocked)", acc);
-        return CLB_EUSAGE;
-    }
-    st->blocked = strcmp(acc, "auto") ? strcmp(acc, "blocked") == 0
-                                      : (env->info->type & CL_DEVICE_TYPE_CPU) != 0;
-    int want_dev = want_kernel(kl, "device") || want_kernel(kl, "device_sumsq");
-    int want_host = want_kernel(kl, "host") || want_kernel(kl, "host_sumsq") ||
-                    want_kernel(kl, "hybrid") || want_kernel(kl, "hybrid_sumsq");
-    size_t bytes = st->n * st->es;
+    size_t bytes = st->n * st->es; /* counted (overflow-checked) by the core */
     if ((rc = pinned(env, bytes, &st->px, &st->hx)) || (rc = pinned(env, bytes, &st->py, &st->hy)))
         return rc;
     if (st->dbl) {
@@ -420,31 +469,24 @@ static int setup(struct clb_env *env, struct clb_group *g)
     char opts[160];
     clb_dtype_defines(g->dtype, opts, sizeof opts);
     clb_appendf(opts, sizeof opts, " -DBLOCKED=%d", st->blocked);
-    if (want_dev && (rc = setup_device_kernel(env, st, opts)))
+    if ((km & KM_DEV_PATH) && (rc = setup_device_kernel(env, st, opts)))
         return rc;
-    if (want_host && (rc = setup_host_path(env, st, opts)))
+    if ((km & KM_HOST_PATH) && (rc = setup_host_path(env, st, opts)))
         return rc;
     for (int sq = 0; sq < 2 && rc == CLB_OK; sq++) {
-        const char *suffix = sq ? "_sumsq" : "";
-        char name[32];
-        snprintf(name, sizeof name, "device%s", suffix);
-        for (int i = 0; i < st->ng && want_kernel(kl, name) && rc == CLB_OK; i++)
+        for (int i = 0; i < st->ng && (km & (sq ? KM_DEVICE_SQ : KM_DEVICE)) && rc == CLB_OK; i++)
             rc = add_device_case(env, g, st, sq, st->glist[i]);
-        snprintf(name, sizeof name, "host%s", suffix);
-        if (rc == CLB_OK && want_kernel(kl, name))
+        if (rc == CLB_OK && (km & (sq ? KM_HOST_SQ : KM_HOST)))
             rc = add_case(g, st, K_HOST, sq, 0, st->host_note);
-        snprintf(name, sizeof name, "hybrid%s", suffix);
         for (int sp = 0; sp < 2 && rc == CLB_OK; sp++)
-            if (want_kernel(kl, name) && (splits & (1 << sp)))
+            if ((km & (sq ? KM_HYBRID_SQ : KM_HYBRID)) && (splits & (1u << sp)))
                 rc = add_case(g, st, K_HYBRID, sq, sp, st->host_note);
     }
-    if (rc == CLB_OK && want_kernel(kl, "cpu1"))
+    if (rc == CLB_OK && (km & KM_CPU1))
         rc = add_case(g, st, K_CPU1, 0, 0, NULL);
-    if (rc == CLB_OK && want_kernel(kl, "cpu"))
+    if (rc == CLB_OK && (km & KM_CPU))
         rc = add_case(g, st, K_CPU, 0, 0, NULL);
-    if (rc)
-        return rc;
-    return g->ncases ? CLB_OK : CLB_ESYS;
+    return rc;
 }
 
 /* ---- accuracy: how many roundings a product goes through ----------------- */
@@ -602,7 +644,8 @@ static int timed_hostlike(struct dot *st, size_t n_dev, int sq, int reps, double
  * split measured, the two ends included, is kept. */
 static int calibrate(struct dot *st, struct clb_case *c)
 {
-    int sq = (int)c->iarg[1], rc;
+    struct dot_case *dc = c->data;
+    int sq = dc->sumsq, rc;
     size_t n = st->n;
     double t_dev = 0, t_cpu = 0, tc = 0;
     if ((rc = run_hostlike(st, n, sq, NULL)) || (rc = timed_hostlike(st, n, sq, 3, &t_dev, &tc)) ||
@@ -630,7 +673,7 @@ static int calibrate(struct dot *st, struct clb_case *c)
             rd = (double)nd / t;
         share = clb_dot_share(rd, rcpu);
     }
-    c->iarg[3] = (long)dev_elems(best_share, n);
+    dc->n_dev = dev_elems(best_share, n);
     double bpe = (sq ? 1.0 : 2.0) * (double)st->es / 1e9;
     clb_case_note(c, "auto: alone device %.3g GB/s, cpu %.3g GB/s; %d concurrent splits tried",
                   (double)n / t_dev * bpe, (double)n / t_cpu * bpe, runs);
@@ -642,9 +685,10 @@ static int calibrate(struct dot *st, struct clb_case *c)
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct dot *st = g->state;
+    const struct dot_case *dc = c->data;
     int rc;
     st->result = NAN;
-    switch ((enum kind)c->iarg[0]) {
+    switch (dc->k) {
     case K_DEVICE:
         if ((rc = clb_poison(env->dev, st->dout, st->es)) ||
             (rc = clb_poison(env->dev, st->dpart, st->dev_groups * st->es)))
@@ -652,7 +696,7 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         return CLB_OK;
     case K_HOST:
     case K_HYBRID:
-        if (c->iarg[0] == K_HYBRID && c->iarg[2] == SPLIT_AUTO && (rc = calibrate(st, c)))
+        if (dc->k == K_HYBRID && dc->split == SPLIT_AUTO && (rc = calibrate(st, c)))
             return rc;
         /* poisoned chunk buffers (after calibrating): a chunk that was never
          * uploaded shows */
@@ -660,8 +704,8 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
             if ((rc = clb_poison(env->dev, st->cx[i], st->chunk_cap * st->es)) ||
                 (rc = clb_poison(env->dev, st->cy[i], st->chunk_cap * st->es)))
                 return rc;
-        if (c->iarg[0] == K_HYBRID)
-            clb_case_note(c, "dev_share=%.4f", (double)c->iarg[3] / (double)st->n);
+        if (dc->k == K_HYBRID)
+            clb_case_note(c, "dev_share=%.4f", (double)dc->n_dev / (double)st->n);
         return CLB_OK;
     default:
         return CLB_OK;
@@ -688,13 +732,14 @@ static int run_device(struct clb_env *env, struct dot *st, int sumsq, long group
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
     struct dot *st = g->state;
-    int sumsq = (int)c->iarg[1], rc = CLB_OK;
-    if (c->iarg[0] == K_DEVICE)
-        return run_device(env, st, sumsq, c->iarg[3], s);
+    const struct dot_case *dc = c->data;
+    int sumsq = dc->sumsq, rc = CLB_OK;
+    if (dc->k == K_DEVICE)
+        return run_device(env, st, sumsq, dc->groups, s);
     double t0 = clb_now();
-    switch ((enum kind)c->iarg[0]) {
+    switch (dc->k) {
     case K_HOST: rc = run_hostlike(st, st->n, sumsq, NULL); break;
-    case K_HYBRID: rc = run_hostlike(st, (size_t)c->iarg[3], sumsq, NULL); break;
+    case K_HYBRID: rc = run_hostlike(st, dc->n_dev, sumsq, NULL); break;
     case K_CPU1: st->result = clb_dot_cpu(st->hx, st->hy, st->n, st->dbl, 1); break;
     default: st->result = clb_dot_cpu(st->hx, st->hy, st->n, st->dbl, 0); break;
     }
@@ -705,8 +750,9 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
 static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct dot *st = g->state;
-    int sumsq = (int)c->iarg[1];
-    if (c->iarg[0] == K_DEVICE) {
+    const struct dot_case *dc = c->data;
+    int sumsq = dc->sumsq;
+    if (dc->k == K_DEVICE) {
         union { double d; float f; } v;
         int rc = clb_read(env->dev, st->dout, &v, st->es);
         if (rc)
@@ -720,11 +766,11 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         *have = 1;
     }
     size_t depth = st->depth;
-    if (c->iarg[0] == K_DEVICE) /* + the second pass: a loop over partials, a tree */
-        depth = chain(st->n, (size_t)c->iarg[3] * st->dev_local, st->dev_local) +
-                ((size_t)c->iarg[3] + st->dev_local - 1) / st->dev_local +
+    if (dc->k == K_DEVICE) /* + the second pass: a loop over partials, a tree */
+        depth = chain(st->n, (size_t)dc->groups * st->dev_local, st->dev_local) +
+                ((size_t)dc->groups + st->dev_local - 1) / st->dev_local +
                 log2_ceil(st->dev_local);
-    else if (c->iarg[0] == K_CPU1 || c->iarg[0] == K_CPU)
+    else if (dc->k == K_CPU1 || dc->k == K_CPU)
         depth = CLB_DOT_BLOCK + 8;
     double err = fabs(st->result - ref->sum);
     double tol = clb_dot_tolerance(depth, st->dbl, ref->abs);
@@ -744,21 +790,19 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     struct dot *st = g->state;
     if (!st)
         return;
-    for (int i = 0; i < st->nq; i++) {
+    for (int i = 0; i < st->nq; i++)
         if (st->q[i])
             clFinish(st->q[i]);
-        if (st->cx[i]) clReleaseMemObject(st->cx[i]);
-        if (st->cy[i]) clReleaseMemObject(st->cy[i]);
-        if (st->cpart[i]) clReleaseMemObject(st->cpart[i]);
-        if (st->q[i]) clReleaseCommandQueue(st->q[i]);
-    }
-    if (st->kdot) clReleaseKernel(st->kdot);
-    if (st->ksq) clReleaseKernel(st->ksq);
-    if (st->ksum) clReleaseKernel(st->ksum);
-    if (st->dx) clReleaseMemObject(st->dx);
-    if (st->dy) clReleaseMemObject(st->dy);
-    if (st->dpart) clReleaseMemObject(st->dpart);
-    if (st->dout) clReleaseMemObject(st->dout);
+    clb_release_mems(st->cx, (size_t)st->nq);
+    clb_release_mems(st->cy, (size_t)st->nq);
+    clb_release_mems(st->cpart, (size_t)st->nq);
+    for (int i = 0; i < st->nq; i++)
+        if (st->q[i])
+            clReleaseCommandQueue(st->q[i]);
+    cl_kernel ks[] = {st->kdot, st->ksq, st->ksum};
+    CLB_RELEASE_KERNELS(ks);
+    cl_mem ms[] = {st->dx, st->dy, st->dpart, st->dout};
+    CLB_RELEASE_MEMS(ms);
     unpin(env, st->px, st->hx);
     unpin(env, st->py, st->hy);
     unpin(env, st->ppart, st->hpart);
@@ -778,14 +822,18 @@ static double row_gbps(const struct clb_row *rows, size_t n, const struct clb_ro
     return NAN;
 }
 
-/* Per type and size: split=auto against the better of cpu and host. */
+/* Per type and size: split=auto against the better of cpu and host (the
+ * host row of the same queues, max_groups and min_chunk). */
 static void summarize(const struct clb_row *rows, size_t n, FILE *out)
 {
+    static const char auto_prefix[] = "split=auto,";
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(rows[i].kernel, "hybrid") || strcmp(rows[i].params, "split=auto"))
+        if (strcmp(rows[i].kernel, "hybrid") ||
+            strncmp(rows[i].params, auto_prefix, sizeof auto_prefix - 1))
             continue;
         double autobw = rows[i].gbps, cpu = row_gbps(rows, n, &rows[i], "cpu", "");
-        double host = row_gbps(rows, n, &rows[i], "host", "");
+        double host = row_gbps(rows, n, &rows[i], "host",
+                               rows[i].params + sizeof auto_prefix - 1);
         double best = isnan(cpu) ? host : isnan(host) ? cpu : fmax(cpu, host);
         if (strcmp(rows[i].status, "ok") || isnan(best))
             continue;
@@ -805,7 +853,16 @@ const struct clb_workload clb_wl_dot = {
     .size_help = "elements N, e.g. 2^28, 1000003 (default: 2^28 on GPUs; on CPUs both vectors "
                  ">= 4x the last-level cache)",
     .size_dims = 1,
-    .default_sizes = default_sizes,
+    /* GPUs: 2^28 elements (the article's largest, the ladder's top), or the
+     * largest that fits. CPUs: both vectors >= 4x the last-level cache and
+     * each >= 64 MiB; the group's footprint with every kernel is six vectors
+     * (pinned x, y; device x, y; the chunk buffers of x and y), hence 12x
+     * and 384 MiB. With a kernels= subset the footprint is smaller and the
+     * default size larger than before (the old rule ignored kernels=). */
+    .sizes = {.quick = "65536", .llc_times = 12, .floor_mib = {384, 12288}, .ladder = ladder},
+    .baselines = "stream/copy",
+    .case_size = sizeof(struct dot_case),
+    .count = count,
     .setup = setup,
     .prepare = prepare,
     .run = run,

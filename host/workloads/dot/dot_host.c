@@ -1,5 +1,5 @@
-/* Host-side pieces of the dot workload (see include/clb_dot.h). */
-#include "clb_dot.h"
+/* Host-side pieces of the dot workload (see dot.h). */
+#include "dot.h"
 
 #include <math.h>
 #include <omp.h>

@@ -1,0 +1,175 @@
+/* The HISQ talk's Dslash traffic model (seed: gpu-vs-xeon-phi-hisq-dslash-talk):
+ * per even site 1146 flop per right-hand side; links loaded once for all
+ * right-hand sides, 16 input vectors and one output vector per rhs. The
+ * workload's rows count with these functions (count() in dslash.c), and
+ * `clbench model dslash` prints them per rhs and per vector cache hit rate. */
+#include "dslash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- bytes and flops per even site -------------------------------------- */
+
+double clb_dslash_flops_site(int rhs)
+{
+    return CLB_DSLASH_FLOPS_SITE * (double)rhs;
+}
+
+double clb_dslash_bytes_site(int rhs, double hit, int compressed, size_t real_size)
+{
+    double links = compressed ? CLB_DSLASH_LINK_BYTES_COMPRESSED : CLB_DSLASH_LINK_BYTES_FULL;
+    /* The talk's upper limit: a vector that hits in the cache costs nothing. */
+    double vectors = CLB_DSLASH_NEIGHBORS * CLB_DSLASH_VECTOR_BYTES * (1.0 - hit);
+    double bytes = links + (double)rhs * (vectors + CLB_DSLASH_VECTOR_BYTES);
+    /* The talk counts fp32; fp64 doubles every figure. */
+    return bytes * (double)real_size / 4.0;
+}
+
+double clb_dslash_intensity(int rhs, double hit, int compressed, size_t real_size)
+{
+    return clb_dslash_flops_site(rhs) / clb_dslash_bytes_site(rhs, hit, compressed, real_size);
+}
+
+/* ---- clbench model dslash ------------------------------------------------ */
+
+static const struct clb_model_param params[] = {
+    {"rhs", "1..5", "right-hand sides (a list or range)"},
+    {"hit", "0,15/16,3/16,5/16,7/16,9/16", "vector cache hit rates (1 rhs)"},
+    {"links", "compressed", "long links: compressed (56 B) or full (72 B)"},
+    {"peak_bw", NULL, "GB/s [peak_bandwidth_gbs]"},
+    {"triad_bw", NULL, "STREAM triad GB/s [profile [model] stream_triad_gbs]"},
+    {NULL, NULL, NULL},
+};
+
+/* "a" or "a/b", a fraction in [0, 1]. */
+static int parse_fraction(const char *s, double *out)
+{
+    char *end;
+    double a = strtod(s, &end), b = 1;
+    if (end != s && *end == '/') {
+        const char *q = end + 1;
+        b = strtod(q, &end);
+        if (end == q)
+            return -1;
+    }
+    if (end == s || *end || !(b > 0) || !(a / b >= 0) || a / b > 1)
+        return -1;
+    *out = a / b;
+    return 0;
+}
+
+static void rate_cell(char *buf, size_t n, double bw, double ai)
+{
+    if (isnan(bw))
+        clb_strlcpy(buf, "-", n);
+    else
+        snprintf(buf, n, "%.1f", bw * ai);
+}
+
+/* triad_bw: as any parameter, else the profile's measured STREAM triad
+ * ([model] stream_triad_gbs). *text NULL when nobody gives it. */
+static int triad(struct clb_model_ctx *m, double *out, const char **text, const char **origin)
+{
+    *text = clb_model_text(m, "triad_bw", origin);
+    if (*text)
+        return clb_model_num(m, "triad_bw", out, 0);
+    *out = NAN;
+    const struct clb_profile *p = clb_model_profile(m);
+    *text = clb_profile_model(p, "stream_triad_gbs");
+    if (!*text)
+        return CLB_OK;
+    *origin = "profile [model] stream_triad_gbs";
+    char *end;
+    double d = strtod(*text, &end);
+    while (*end == ' ')
+        end++;
+    if (end == *text || *end || !isfinite(d) || d < 0) {
+        clb_seterr("model dslash: parameter triad_bw = '%s' is not a non-negative number "
+                   "(from %s in %s)", *text, *origin, p->path);
+        return CLB_EUSAGE;
+    }
+    *out = d;
+    return CLB_OK;
+}
+
+static int run(struct clb_model_ctx *m)
+{
+    const char *type = clb_model_type(m) ? clb_model_type(m) : "float";
+    if (strcmp(type, "float") && strcmp(type, "double")) {
+        clb_seterr("model dslash: unknown type '%s' (known: float, double)", type);
+        return CLB_EUSAGE;
+    }
+    size_t real = strcmp(type, "float") ? 8 : 4;
+    const char *origin;
+    const char *links = clb_model_text(m, "links", &origin);
+    if (strcmp(links, "compressed") && strcmp(links, "full")) {
+        clb_seterr("model dslash: links = '%s' (known: compressed, full)", links);
+        return CLB_EUSAGE;
+    }
+    int comp = strcmp(links, "compressed") == 0;
+    long rhs[64];
+    char err[512];
+    int nr = clb_parse_int_list(clb_model_text(m, "rhs", &origin), 1, 64, rhs, 64, err,
+                                sizeof err);
+    if (nr < 0) {
+        clb_seterr("model dslash: parameter rhs: %s", err);
+        return CLB_EUSAGE;
+    }
+    double peak, tbw;
+    const char *ttext, *torigin;
+    int rc;
+    if ((rc = clb_model_num(m, "peak_bw", &peak, 0)) || (rc = triad(m, &tbw, &ttext, &torigin)))
+        return rc;
+    int nh;
+    char **hits = clb_split(clb_model_text(m, "hit", &origin), &nh);
+    if (!hits)
+        return CLB_ESYS;
+    double hv[64];
+    for (int i = 0; i < nh; i++)
+        if (i >= 64 || parse_fraction(hits[i], &hv[i])) {
+            clb_seterr("model dslash: hit rate '%s' (expected a fraction in [0,1], e.g. 0.5 or "
+                       "7/16; at most 64)", hits[i]);
+            free(hits);
+            return CLB_EUSAGE;
+        }
+    const struct clb_profile *p = clb_model_profile(m);
+    double link_b = clb_dslash_bytes_site(0, 0, comp, real);
+    printf("dslash model (HISQ talk): %s, %s long links; per even site %.0f flop x rhs, "
+           "%.0f B links + %.0f B vectors x rhs\n", type, links, CLB_DSLASH_FLOPS_SITE, link_b,
+           clb_dslash_bytes_site(1, 0, comp, real) - link_b);
+    printf("profile %s\n", p ? p->id : "(none)");
+    clb_model_show(m, "peak_bw");
+    printf("  %-18s %-14s (%s)\n", "triad_bw", ttext ? ttext : "-", ttext ? torigin : "not set");
+    const char *src = clb_profile_model(p, "stream_source");
+    if (src && !clb_model_given(m, "triad_bw") && !isnan(tbw))
+        printf("  triad source: %s\n", src);
+    printf("%-6s %10s %10s %18s %19s\n", "rhs", "bytes/site", "flop/byte", "GFlop/s (peak bw)",
+           "GFlop/s (triad bw)");
+    for (int i = 0; i < nr; i++) {
+        double ai = clb_dslash_intensity((int)rhs[i], 0, comp, real);
+        char a[32], b[32];
+        rate_cell(a, sizeof a, peak, ai);
+        rate_cell(b, sizeof b, tbw, ai);
+        printf("%-6ld %10.0f %10.2f %18s %19s\n", rhs[i],
+               clb_dslash_bytes_site((int)rhs[i], 0, comp, real), ai, a, b);
+    }
+    printf("vector cache hit rate, 1 rhs (cache hits free: an upper limit)\n");
+    printf("%-8s %10s %10s %18s %19s\n", "hit", "bytes/site", "flop/byte", "GFlop/s (peak bw)",
+           "GFlop/s (triad bw)");
+    for (int i = 0; i < nh; i++) {
+        double ai = clb_dslash_intensity(1, hv[i], comp, real);
+        char a[32], b[32];
+        rate_cell(a, sizeof a, peak, ai);
+        rate_cell(b, sizeof b, tbw, ai);
+        printf("%-8s %10.0f %10.2f %18s %19s\n", hits[i],
+               clb_dslash_bytes_site(1, hv[i], comp, real), ai, a, b);
+    }
+    free(hits);
+    return CLB_OK;
+}
+
+const struct clb_model_def dslash_models[] = {
+    {"dslash", NULL, NULL, "HISQ Dslash flop/byte and GFlop/s per rhs and cache hit rate", params,
+     run},
+    {0, 0, 0, 0, 0, 0},
+};
