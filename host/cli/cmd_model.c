@@ -322,7 +322,15 @@ static int parse(int argc, char **argv, struct clb_model_ctx *m)
         m->model = argv[optind];
         m->def = find_model(m->model, m->variant);
         if (!m->def && find_model(m->model, NULL)) {
-            clb_seterr("model: --%s does not apply to %s", m->variant, m->model);
+            /* name the models that have this variant */
+            struct clb_buf with = {0};
+            for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
+                for (const struct clb_model_def *d = (*w)->models; d && d->name; d++)
+                    if (d->variant && !strcmp(d->variant, m->variant))
+                        clb_buf_printf(&with, "%s%s", with.len ? ", " : "", d->name);
+            clb_seterr("model: --%s applies to %s only", m->variant,
+                       with.len ? clb_buf_str(&with) : "no model");
+            clb_buf_free(&with);
             rc = CLB_EUSAGE;
         } else if (!m->def) {
             clb_seterr("model: unknown model '%s' (known: %s)", m->model, known ? known : "");

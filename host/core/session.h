@@ -1,0 +1,105 @@
+/* What one `clbench run` holds while it runs, shared by the driver's files:
+ *   driver.c    devices, profiles, the plan of groups, the run of a group
+ *   measure.c   the timing loop, statistics, models, energy of one case
+ *   rows.c      rows, progress, baselines, the results file
+ *   lockstep.c  agreeing with the other ranks of an MPI job, aggregate rows */
+#ifndef CLB_SESSION_H
+#define CLB_SESSION_H
+
+#include <signal.h>
+#include "core.h"
+#include "energy.h"
+
+extern volatile sig_atomic_t clb_signal;   /* the first SIGINT/SIGTERM, 0 if none */
+
+/* The whole invocation: the devices, the profiles, the progress. */
+struct run {
+    struct clb_run_opts *o;
+    struct clb_profiles profiles;
+    struct clb_devinfo *devs;
+    int ndev;
+    int *sel, nsel;           /* the devices this process runs (indices into devs) */
+    long done, total;         /* configurations measured / planned, all devices */
+    double t0;                /* start of the measurements */
+    int status;               /* the worst exit status so far */
+    char *host;
+    int mpi;                  /* one rank of an MPI job: lockstep, aggregate rows */
+};
+
+/* A list of rows and the strings they point to. */
+struct rows {
+    struct clb_row *v;
+    size_t n, cap;
+};
+
+/* One device's part of the run. */
+struct session {
+    struct run *run;
+    struct clb_run_opts *o;
+    struct clb_profile generic, custom;
+    const struct clb_profile *profile;
+    struct clb_device dev;
+    int dev_open;
+    struct clb_energy *energy; /* NULL: no source (or --energy off) */
+    struct clb_writer out;     /* rank 0 only under MPI */
+    int writing;
+    char *outpath, *run_id;
+    struct clb_arena arena;    /* the strings of this device's rows */
+    struct rows rows;          /* this process's rows: the summary and the baselines */
+    struct rows agg;           /* MPI, rank 0: the job's aggregate rows (rank=all) */
+    int nfailed, nerror, nok, nskip;
+    struct clb_buf first_bad;  /* the first error or failure, repeated at the end */
+};
+
+/* What the timed runs of a configuration gave besides their times. */
+struct timed {
+    int n;                     /* timed runs */
+    double wall;               /* seconds the timed runs took, wall clock */
+    double joules;             /* energy over them; NAN when none was read */
+    double *agg;               /* MPI: the slowest rank's time of each run (n entries) */
+};
+
+/* rows.c */
+const char *clb_keep(struct session *s, const char *text);
+void clb_base_row(struct session *s, struct clb_row *r, const struct clb_group *g);
+const char *clb_status_name(int rc);
+/* Record a finished row: this process's list, the counts, the results file
+ * (under MPI: every rank's row gathered to rank 0, then the aggregate). */
+int clb_emit(struct session *s, struct clb_row *r, const struct clb_row *agg);
+void clb_progress(struct session *s, const struct clb_group *g, const char *kernel,
+                  const char *params, const struct clb_row *r, enum clb_unit unit);
+/* The of_* notes of a case from this run's rows (aggregate rows for an
+ * aggregate: rank "all"). */
+void clb_note_ratios(struct session *s, const struct clb_group *g, struct clb_case *c,
+                     double gbps, const struct rows *from);
+int clb_rows_add(struct rows *l, const struct clb_row *r);
+
+/* measure.c */
+/* Prepare, time, verify one case; its row (and, under MPI, the aggregate). */
+int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
+                     struct clb_case *c, double **times, int *cap);
+void clb_fill_figures(struct session *s, struct clb_row *r, struct clb_env *env,
+                      struct clb_group *g, struct clb_case *c, const double *t, int n,
+                      const struct rows *baselines);
+
+/* lockstep.c: every call is a no-op (returns rc) for one process. */
+/* The job's outcome of a step: the worst rc of any rank; when it is not
+ * CLB_OK, the message names the first rank that failed and why. */
+int clb_agree(struct session *s, int rc);
+/* One timed run of every rank: the slowest time, the worst rc, the most
+ * spent; all ranks get the same figures. */
+int clb_agree_rep(struct session *s, int rc, double *t, double *spent);
+/* Sum over ranks (bytes, flops, energy). */
+double clb_job_sum(double v);
+/* The aggregate row of a case from this rank's row and the slowest times. */
+int clb_aggregate_row(struct session *s, const struct clb_row *mine, struct clb_env *env,
+                      struct clb_group *g, struct clb_case *c, const struct timed *tm,
+                      struct clb_row *agg);
+/* Rank 0's plan of groups, for every rank (the configurations must match). */
+int clb_share_plan(struct run *run, char **plan_text);
+/* "rank i: host, device" lines on rank 0. */
+int clb_print_ranks(struct session *s);
+/* The job's exit status: the worst of every rank's. */
+int clb_agree_status(int status);
+
+#endif
