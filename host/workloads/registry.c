@@ -6,11 +6,19 @@
 #include <string.h>
 
 extern const struct clb_workload clb_wl_stream;
-/* PENDING-CONVERSION: clb_wl_copy2d, clb_wl_blockeq, clb_wl_camping, clb_wl_stride,
- * clb_wl_matmul, clb_wl_transpose, clb_wl_bus, clb_wl_dot, clb_wl_dslash */
+extern const struct clb_workload clb_wl_stride;
+extern const struct clb_workload clb_wl_matmul;
+extern const struct clb_workload clb_wl_transpose;
+extern const struct clb_workload clb_wl_bus;
+/* PENDING-CONVERSION: clb_wl_copy2d, clb_wl_blockeq, clb_wl_camping, clb_wl_dot,
+ * clb_wl_dslash */
 
 static const struct clb_workload *const builtin[] = {
     &clb_wl_stream,
+    &clb_wl_stride,
+    &clb_wl_matmul,
+    &clb_wl_transpose,
+    &clb_wl_bus,
 };
 #define NBUILTIN (sizeof builtin / sizeof *builtin)
 
