@@ -6,18 +6,18 @@
 #include <string.h>
 
 extern const struct clb_workload clb_wl_stream;
-extern const struct clb_workload clb_wl_copy2d;
-extern const struct clb_workload clb_wl_blockeq;
-extern const struct clb_workload clb_wl_camping;
-extern const struct clb_workload clb_wl_dot;
-extern const struct clb_workload clb_wl_dslash;
-/* PENDING-CONVERSION: clb_wl_stride, clb_wl_matmul, clb_wl_transpose, clb_wl_bus */
+extern const struct clb_workload clb_wl_copy2d, clb_wl_blockeq, clb_wl_camping, clb_wl_stride,
+    clb_wl_matmul, clb_wl_transpose, clb_wl_bus, clb_wl_dot, clb_wl_dslash;
 
 static const struct clb_workload *const builtin[] = {
     &clb_wl_stream,
     &clb_wl_copy2d,
     &clb_wl_blockeq,
     &clb_wl_camping,
+    &clb_wl_stride,
+    &clb_wl_matmul,
+    &clb_wl_transpose,
+    &clb_wl_bus,
     &clb_wl_dot,
     &clb_wl_dslash,
 };

@@ -24,7 +24,7 @@ n=$(grep -c ',tiled,' odd.csv)
 expect_error 2 "tile 65 needs a 65x65 work-group" "tile too large" run matmul --quick -q -d cpu --param tile=65 -o bad.csv
 expect_error 2 "tile.*bad list" "non-numeric tile" run matmul --quick -q -d cpu --param tile=16,x -o bad.csv
 expect_error 2 "tile.*out of range" "tile 0" run matmul --quick -q -d cpu --param tile=0 -o bad.csv
-expect_error 2 "unknown kernel 'strassen'" "unknown kernel" run matmul --quick -q -d cpu --param kernels=strassen -o bad.csv
+expect_error 2 "kernels: unknown value 'strassen'" "unknown kernel" run matmul --quick -q -d cpu --param kernels=strassen -o bad.csv
 expect_error 2 "bad size 70000" "size too large" run matmul -q -d cpu -s 70000 -o bad.csv
 expect_error 2 "unknown type 'double'" "double refused" run matmul --quick -q -d cpu -t double -o bad.csv
 

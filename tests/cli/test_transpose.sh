@@ -141,9 +141,12 @@ expect_status 1 "a broken best_rect fails validation" run transpose -d cpu --ker
 [ "$(csv_col broken3.csv status)" = failed ] && grep -q "elements wrong" broken3.csv && pass "failed best_rect row" ||
   fail "no failed row in broken3.csv"
 
-# A size no device or host can hold is skipped with the reason, never run.
-expect_status 0 "huge size skipped" run transpose -d cpu -q -s 4294967296x1073741824,100000x100000 -t double -o huge.csv
-[ "$(csv_col huge.csv status | sort -u)" = skipped ] && pass "huge sizes: skipped rows" || fail "huge sizes not skipped"
+# A size no device can hold is skipped with the reason, never run; one whose
+# byte count does not fit in 64 bits is refused.
+expect_status 0 "huge size skipped" run transpose -d cpu -q -s 100000x100000 -t double -o huge.csv
+[ "$(csv_col huge.csv status | sort -u)" = skipped ] && pass "huge size: skipped row" || fail "huge size not skipped"
+expect_error 2 "4294967296x1073741824 of double: .*does not fit in 64 bits" "size past 64 bits refused" \
+  run transpose -d cpu -q -s 4294967296x1073741824 -t double -o huge2.csv
 
 # Bad input: one line, exit 2.
 expect_error 2 "bad size '0x5'" "zero extent" run transpose -d cpu -s 0x5 -o bad.csv
@@ -159,6 +162,6 @@ expect_error 2 "best variant 1024x1v4k2 too large: needs 8396800 bytes of local 
 expect_error 2 "best variant r4g2048x2048 too large" "register variant too large" run transpose -d cpu --quick -q --param best=r4g2048x2048 -o bad.csv
 expect_error 2 "bad best variant 'rect128x30v4w256'" "rectangular tile not a multiple of V" run transpose -d cpu --quick -q --param best=rect128x30v4w256 -o bad.csv
 expect_error 2 "best variant rect256x256v1w65536 too large: needs a 65536x1 work-group" "rectangular work-group above the device's" run transpose -d cpu --quick -q --param best=rect256x256v1w65536 -o bad.csv
-expect_error 2 "unknown kernel in 'copy,nave'" "unknown kernel" run transpose -d cpu --quick -q --param kernels=copy,nave -o bad.csv
+expect_error 2 "kernels: unknown value 'nave'" "unknown kernel" run transpose -d cpu --quick -q --param kernels=copy,nave -o bad.csv
 expect_error 2 "serial_max" "bad cap" run transpose -d cpu --quick -q --param serial_max=-3 -o bad.csv
 finish

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "clb_transpose.h"
+#include "transpose/transpose.h"
 
 #define X -1.0f /* not written by the kernel: stays poisoned */
 

@@ -3,11 +3,10 @@
  * (serial, per_row, naive) and NVIDIA's matrix-transpose whitepaper (copy,
  * copy_local, coalesced, nobankconflict, fine_grained, coarse_grained,
  * diagonal), then `best`. Bytes per run: 2*n*m*sizeof for every kernel. Each
- * row's detail carries its fraction of this group's `copy` (of_copy=). */
-#include "clb_cli.h"
-#include "clb_stats.h"
-#include "clb_transpose.h"
+ * row's detail carries its fraction of this group's `copy` (of_copy=, written
+ * by the core: transpose/copy is a baseline, measured first). */
 #include "clb_workload.h"
+#include "transpose.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +20,9 @@ enum {
 static const char *const knames[NKERNELS] = {
     "copy", "copy_local", "serial", "per_row", "naive", "coalesced", "nobankconflict",
     "fine_grained", "coarse_grained", "diagonal", "best"};
+#define KNOWN_KERNELS                                                                     \
+    "copy,copy_local,serial,per_row,naive,coalesced,nobankconflict,fine_grained,"         \
+    "coarse_grained,diagonal,best"
 static const enum clb_tr_map kmap[NKERNELS] = {
     CLB_TR_COPY, CLB_TR_COPY, CLB_TR_TRANSPOSE, CLB_TR_TRANSPOSE, CLB_TR_TRANSPOSE,
     CLB_TR_TRANSPOSE, CLB_TR_TRANSPOSE, CLB_TR_FINE, CLB_TR_COARSE, CLB_TR_TRANSPOSE,
@@ -56,19 +58,26 @@ static void variant_name(const struct variant *v, char *buf, size_t n)
         snprintf(buf, n, "%ldx%ldv%ld", v->bt, v->br, v->bv);
 }
 
+/* One case: the kernel and, for best, the variant's index. */
+struct transpose_case {
+    int k, vi;
+};
+
+/* A launch shape: a case's, or a probe's. */
+struct shape {
+    unsigned dims;
+    size_t global[3], local[3];
+};
+
 struct transpose {
     size_t n, m, esize;
     int wide;               /* 64-bit indices */
     long tile, brows;       /* the whitepaper kernels' tile */
-    void *in, *out;         /* host input and read-back output */
-    cl_mem din, dout;
+    struct clb_inout io;    /* input and read-back output, host and device */
     cl_kernel k[NKERNELS - 1];
     cl_kernel kbest[MAX_VARIANTS];
     struct variant best[MAX_VARIANTS];
     int nbest;
-    cl_event *ev;           /* this case's runs, retained for of_copy */
-    int nev, capev;
-    double copy_gbps;       /* median of this group's copy, 0 until measured */
 };
 
 static const struct clb_param_def params[] = {
@@ -88,21 +97,32 @@ static const struct clb_param_def params[] = {
     {"per_row_max", "67108864", "largest n*m that per_row runs (skipped above)"},
     {0, 0, 0}};
 
-static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+/* ---- counts ------------------------------------------------------------- */
+
+/* Every kernel reads the n x m input once and writes the output once:
+ * 2*n*m*sizeof bytes; the group holds the two matrices. An empty kernel name
+ * counts as any kernel (all count the same). */
+static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    (void)dtype;
-    if (env->quick)
-        clb_strlcpy(out, "256x256", n);
-    else if (env->info->type & CL_DEVICE_TYPE_CPU)
-        clb_strlcpy(out, "4096x4096", n);
-    else /* the whitepaper's size (cache-resident today) and one well beyond the cache */
-        clb_strlcpy(out, "2048x2048,8192x8192", n);
+    int known = !q->kernel || !q->kernel[0];
+    for (int k = 0; k < NKERNELS && !known; k++)
+        known = strcmp(q->kernel, knames[k]) == 0;
+    if (!known) {
+        clb_seterr("unknown transpose kernel '%s' (known: copy, copy_local, serial, per_row, "
+                   "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, "
+                   "best)", q->kernel);
+        return CLB_EUSAGE;
+    }
+    int ovf = 0;
+    size_t matrix = clb_mulz(q->size->total, clb_query_esize(q), &ovf);
+    size_t bytes = clb_mulz(matrix, 2, &ovf);
+    return clb_count_done(q, ovf, out, bytes, 0, bytes, matrix, CLB_UNIT_GBPS);
 }
 
 /* ---- parameters --------------------------------------------------------- */
 
-/* "AxB" with A, B >= 1. */
-static int parse_pair(const char *s, long *a, long *b)
+/* "AxB" with A, B in 1..4096, followed by the character `stop` (0: the end). */
+static int parse_pair(const char *s, long *a, long *b, char stop, const char **rest)
 {
     char *end;
     *a = strtol(s, &end, 10);
@@ -110,8 +130,10 @@ static int parse_pair(const char *s, long *a, long *b)
         return -1;
     const char *t = end + 1;
     *b = strtol(t, &end, 10);
-    if (end == t || *end || *a < 1 || *b < 1 || *a > 4096 || *b > 4096)
+    if (end == t || *end != stop || *a < 1 || *b < 1 || *a > 4096 || *b > 4096)
         return -1;
+    if (rest)
+        *rest = end;
     return 0;
 }
 
@@ -144,7 +166,7 @@ static int parse_tile(struct clb_env *env, struct transpose *st)
 {
     const char *v = clb_param(env, "tile");
     const char *from = strcmp(clb_param_origin(env, "tile"), "profile") == 0 ? " (from the profile)" : "";
-    if (parse_pair(v, &st->tile, &st->brows) || st->tile % st->brows) {
+    if (parse_pair(v, &st->tile, &st->brows, 0, NULL) || st->tile % st->brows) {
         clb_seterr("transpose: bad tile '%s'%s (accepted: TILExROWS with TILE a multiple of ROWS, "
                    "e.g. 32x8)", v, from);
         return CLB_EUSAGE;
@@ -192,7 +214,6 @@ static int parse_rect(const char *s, struct variant *v)
 
 static int parse_variant(const char *s, struct variant *v)
 {
-    char buf[32];
     memset(v, 0, sizeof *v);
     if (strncmp(s, "rect", 4) == 0)
         return parse_rect(s + 4, v);
@@ -202,15 +223,12 @@ static int parse_variant(const char *s, struct variant *v)
         v->bv = strtol(s + 1, &end, 10);
         if (end == s + 1 || *end != 'g' || (v->bv != 2 && v->bv != 4))
             return -1;
-        return parse_pair(end + 1, &v->gx, &v->gy);
+        return parse_pair(end + 1, &v->gx, &v->gy, 0, NULL);
     }
-    if (strlen(s) >= sizeof buf)
+    /* TxR up to the first 'v' */
+    const char *vp = strchr(s, 'v');
+    if (!vp || parse_pair(s, &v->bt, &v->br, 'v', &vp))
         return -1;
-    clb_strlcpy(buf, s, sizeof buf);
-    char *vp = strchr(buf, 'v');
-    if (!vp)
-        return -1;
-    *vp = 0;
     char *end;
     v->bv = strtol(vp + 1, &end, 10);
     if (end == vp + 1 || (v->bv != 1 && v->bv != 2 && v->bv != 4))
@@ -225,7 +243,7 @@ static int parse_variant(const char *s, struct variant *v)
     } else if (*end) {
         return -1;
     }
-    if (parse_pair(buf, &v->bt, &v->br) || v->bt % v->br || v->bt % v->bv)
+    if (v->bt % v->br || v->bt % v->bv)
         return -1;
     return 0;
 }
@@ -293,7 +311,7 @@ static int build_best(struct clb_env *env, struct clb_group *g, struct transpose
     return clb_kernel(env->dev, "transpose", opts, name, &st->kbest[i]);
 }
 
-static void geometry(const struct transpose *st, int k, const struct variant *v, struct clb_case *c)
+static void geometry(const struct transpose *st, int k, const struct variant *v, struct shape *c)
 {
     c->dims = 2;
     if (k == K_SERIAL) {
@@ -324,48 +342,38 @@ static void geometry(const struct transpose *st, int k, const struct variant *v,
     }
 }
 
-static int launch(struct clb_env *env, struct transpose *st, cl_kernel k, const struct clb_case *c,
-                  cl_event *ev)
+static int launch(struct clb_env *env, struct transpose *st, cl_kernel k, unsigned dims,
+                  const size_t *global, const size_t *local, cl_event *ev)
 {
     cl_ulong n64 = st->n, m64 = st->m;
     cl_uint n32 = (cl_uint)st->n, m32 = (cl_uint)st->m;
     size_t is = st->wide ? sizeof n64 : sizeof n32;
-    int rc = clb_args(k, sizeof(cl_mem), &st->din, sizeof(cl_mem), &st->dout, is,
+    int rc = clb_args(k, sizeof(cl_mem), &st->io.din, sizeof(cl_mem), &st->io.dout, is,
                       st->wide ? (const void *)&n64 : (const void *)&n32, is,
                       st->wide ? (const void *)&m64 : (const void *)&m32, (size_t)0);
     if (rc)
         return rc;
     /* per_row on a device whose work-groups are smaller than 64: let it choose */
-    const size_t *local = c->local[0] <= env->info->max_wg ? c->local : NULL;
-    return clb_launch(env->dev, k, c->dims, c->global, local, ev);
+    if (local[0] > env->info->max_wg)
+        local = NULL;
+    return clb_launch(env->dev, k, dims, global, local, ev);
 }
 
-/* Time a best variant a few times (the first run warms up); min seconds. */
-static int probe_one(struct clb_env *env, struct transpose *st, int i, double *tmin)
+/* The probe launches one best variant. */
+struct probe {
+    struct transpose *st;
+    cl_kernel k;
+    struct shape sh;
+};
+static int probe_launch(struct clb_env *env, void *ctx, cl_event *ev)
 {
-    struct clb_case c;
-    memset(&c, 0, sizeof c);
-    geometry(st, K_BEST, &st->best[i], &c);
-    *tmin = 1e30;
-    for (int r = 0; r < 4; r++) {
-        cl_event ev;
-        double t;
-        int rc = launch(env, st, st->kbest[i], &c, &ev);
-        if (rc)
-            return rc;
-        rc = clb_event_seconds(ev, ev, &t);
-        clReleaseEvent(ev);
-        if (rc)
-            return rc;
-        if (r > 0 && t < *tmin)
-            *tmin = t;
-    }
-    return CLB_OK;
+    struct probe *p = ctx;
+    return launch(env, p->st, p->k, p->sh.dims, p->sh.global, p->sh.local, ev);
 }
 
 /* Parse --param best, or probe the built-in list and keep the fastest. */
-static int choose_best(struct clb_env *env, struct clb_group *g, struct transpose *st, char *note,
-                       size_t nn)
+static int choose_best(struct clb_env *env, struct clb_group *g, struct transpose *st,
+                       struct clb_buf *note)
 {
     const char *v = clb_param(env, "best");
     char why[160];
@@ -408,27 +416,29 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
     /* Build and time each candidate in slot 0..nall-1, keep the fastest in slot 0. */
     double best_t = 1e30;
     int best_i = 0;
-    clb_strlcpy(note, "best probe GB/s", nn);
+    clb_buf_printf(note, "best probe GB/s");
     for (int i = 0; i < nall; i++) {
         st->best[i] = all[i];
+        if ((rc = build_best(env, g, st, i)))
+            return rc;
+        struct probe p = {st, st->kbest[i], {0, {0}, {0}}};
+        geometry(st, K_BEST, &all[i], &p.sh);
         double t;
-        if ((rc = build_best(env, g, st, i)) || (rc = probe_one(env, st, i, &t)))
+        if ((rc = clb_probe_min(env, probe_launch, &p, 4, &t)))
             return rc;
         char name[48];
         variant_name(&all[i], name, sizeof name);
-        /* whole GB/s from 100 up: the 15 candidates' note must fit a case note (255 characters) */
+        /* whole GB/s from 100 up: a short note (it was cut at 255 characters) */
         double gbps = 2.0 * (double)(st->n * st->m * st->esize) / t / 1e9;
-        clb_appendf(note, nn, gbps >= 100 ? " %s:%.0f" : " %s:%.1f", name, gbps);
+        clb_buf_printf(note, gbps >= 100 ? " %s:%.0f" : " %s:%.1f", name, gbps);
         if (t < best_t) {
             best_t = t;
             best_i = i;
         }
     }
     for (int i = 0; i < nall; i++)
-        if (i != best_i && st->kbest[i]) {
-            clReleaseKernel(st->kbest[i]);
-            st->kbest[i] = NULL;
-        }
+        if (i != best_i)
+            clb_release_kernels(&st->kbest[i], 1);
     if (nall == 0) { /* nothing fits: one row says why */
         parse_variant(probe_float[0], &st->best[0]);
         st->nbest = 1;
@@ -444,35 +454,6 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
 
 /* ---- setup ---------------------------------------------------------------- */
 
-static int parse_kernels(struct clb_env *env, int *want)
-{
-    const char *v = clb_param(env, "kernels");
-    if (!v[0]) {
-        for (int k = 0; k < NKERNELS; k++)
-            want[k] = 1;
-        return CLB_OK;
-    }
-    int nk;
-    char **list = clb_split(v, &nk);
-    if (!list)
-        return CLB_ESYS;
-    int rc = nk ? CLB_OK : CLB_EUSAGE;
-    for (int i = 0; i < nk && rc == CLB_OK; i++) {
-        int found = 0;
-        for (int k = 0; k < NKERNELS; k++)
-            if (strcmp(list[i], knames[k]) == 0)
-                want[k] = found = 1;
-        if (!found)
-            rc = CLB_EUSAGE;
-    }
-    if (rc)
-        clb_seterr("transpose: unknown kernel in '%s' (known: copy, copy_local, serial, per_row, "
-                   "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, best)",
-                   v);
-    free(list);
-    return rc;
-}
-
 static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *st, int k,
                     int vi, const char *note, struct clb_case **out)
 {
@@ -480,28 +461,32 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
     char vname[48] = "";
     if (v)
         variant_name(v, vname, sizeof vname);
-    struct clb_case *c = v ? clb_case_add(g, knames[k], "best=%s", vname)
-                           : clb_case_add(g, knames[k], "tile=%ldx%ld", st->tile, st->brows);
-    if (!c)
-        return CLB_ESYS;
+    struct clb_case *c;
+    int rc;
+    if (v)
+        rc = clb_case_add(g, &c, knames[k], "best=%s", vname);
+    else if (k == K_SERIAL || k == K_PER_ROW) /* no tile */
+        rc = clb_case_add(g, &c, knames[k], NULL);
+    else
+        rc = clb_case_add(g, &c, knames[k], "tile=%ldx%ld", st->tile, st->brows);
+    if (rc)
+        return rc;
     *out = c;
-    if (k == K_SERIAL || k == K_PER_ROW)
-        c->params[0] = 0; /* no tile */
-    c->iarg[0] = k;
-    c->iarg[1] = vi;
-    c->bytes = 2.0 * (double)(st->n * st->m * st->esize);
-    geometry(st, k, v, c);
+    *(struct transpose_case *)c->data = (struct transpose_case){k, vi};
+    struct shape sh = {0, {0}, {0}};
+    geometry(st, k, v, &sh);
+    c->dims = sh.dims;
+    memcpy(c->global, sh.global, sizeof c->global);
+    memcpy(c->local, sh.local, sizeof c->local);
     char why[160];
-    long cap[1];
-    int nc;
     if (k == K_SERIAL || k == K_PER_ROW) {
         const char *key = k == K_SERIAL ? "serial_max" : "per_row_max";
-        int rc = clb_param_ints(env, key, 1, 1L << 62, cap, 1, &nc);
-        if (rc)
+        long cap;
+        if ((rc = clb_param_int(env, key, 1, 1L << 62, &cap)))
             return rc;
-        if (st->n * st->m > (size_t)cap[0])
+        if (st->n * st->m > (size_t)cap)
             clb_case_skip(c, "%s: %zu elements above %s=%ld (would take too long)", knames[k],
-                          st->n * st->m, key, cap[0]);
+                          st->n * st->m, key, cap);
     }
     if (v && !variant_usable(env, st, v, why, sizeof why))
         clb_case_skip(c, "best=%s: %s", vname, why);
@@ -519,132 +504,72 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->n = g->size.d[0];
     st->m = g->size.d[1];
     st->esize = clb_dtype_size(g->dtype);
-    int want[NKERNELS] = {0}, rc;
-    if ((rc = parse_tile(env, st)) || (rc = parse_kernels(env, want)))
+    unsigned want;
+    int rc;
+    if ((rc = parse_tile(env, st)) ||
+        (rc = clb_param_names(env, "kernels", KNOWN_KERNELS, 1, &want)))
         return rc;
-    const size_t elems = st->n * st->m;
-    if ((double)elems * (double)st->esize > (double)(SIZE_MAX / 4)) {
-        clb_seterr("transpose: %zux%zu %s is too large for this host", st->n, st->m, g->dtype);
-        return CLB_SKIP;
-    }
-    const size_t bytes = elems * st->esize;
+    const size_t bytes = st->n * st->m * st->esize; /* counted (overflow-checked) by the core */
     /* 32-bit indices while every index (tiles overhang by < 256) fits */
     st->wide = (double)(st->n + 256) * (double)(st->m + 256) >= 4294967296.0;
-
-    struct clb_inout io;
-    rc = clb_inout_setup(env, bytes, bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &io);
-    st->in = io.in;
-    st->out = io.out;
-    st->din = io.din;
-    st->dout = io.dout;
-    if (rc)
+    if ((rc = clb_inout_setup(env, bytes, bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &st->io)))
         return rc;
 
     char opts[192];
     base_defines(g, st, opts, sizeof opts);
     clb_appendf(opts, sizeof opts, " -DTILE=%ld -DBROWS=%ld", st->tile, st->brows);
     for (int k = 0; k < K_BEST; k++)
-        if (want[k] && (rc = clb_kernel(env->dev, "transpose", opts, knames[k], &st->k[k])))
+        if ((want & 1u << k) && (rc = clb_kernel(env->dev, "transpose", opts, knames[k], &st->k[k])))
             return rc;
-    char note[256] = "";
-    if (want[K_BEST] && (rc = choose_best(env, g, st, note, sizeof note)))
+    struct clb_buf note = {0};
+    if ((want & 1u << K_BEST) && (rc = choose_best(env, g, st, &note))) {
+        clb_buf_free(&note);
         return rc;
-    for (int k = 0; k < NKERNELS; k++) {
-        if (!want[k])
+    }
+    for (int k = 0; k < NKERNELS && !rc; k++) {
+        if (!(want & 1u << k))
             continue;
-        for (int vi = 0; vi < (k == K_BEST ? st->nbest : 1); vi++) {
+        for (int vi = 0; vi < (k == K_BEST ? st->nbest : 1) && !rc; vi++) {
             struct clb_case *c = NULL;
-            if ((rc = add_case(env, g, st, k, vi, k == K_BEST ? note : NULL, &c)))
-                return rc;
-            if (k == K_BEST && c->status == CLB_OK && (rc = build_best(env, g, st, vi)))
-                return rc;
+            rc = add_case(env, g, st, k, vi, k == K_BEST ? clb_buf_str(&note) : NULL, &c);
+            if (!rc && k == K_BEST && c->status == CLB_OK)
+                rc = build_best(env, g, st, vi);
         }
     }
-    return CLB_OK;
+    clb_buf_free(&note);
+    return rc;
 }
 
 /* ---- run and verify --------------------------------------------------- */
-
-static void release_events(struct transpose *st)
-{
-    for (int i = 0; i < st->nev; i++)
-        clReleaseEvent(st->ev[i]);
-    st->nev = 0;
-}
 
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     (void)c;
     struct transpose *st = g->state;
-    release_events(st);
-    int want = env->opts->warmup + env->opts->reps;
-    if (want > st->capev) {
-        cl_event *nv = realloc(st->ev, (size_t)want * sizeof *nv);
-        if (!nv) {
-            clb_seterr("out of host memory");
-            return CLB_ESYS;
-        }
-        st->ev = nv;
-        st->capev = want;
-    }
-    return clb_poison(env->dev, st->dout, st->n * st->m * st->esize);
+    return clb_poison(env->dev, st->io.dout, st->n * st->m * st->esize);
 }
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
     struct transpose *st = g->state;
-    int k = (int)c->iarg[0];
-    cl_kernel kern = k == K_BEST ? st->kbest[c->iarg[1]] : st->k[k];
-    int rc = launch(env, st, kern, c, &s->first);
-    if (rc)
-        return rc;
-    /* Keep the event too: verify computes the median the core reports, for of_copy. */
-    if (st->nev < st->capev && clRetainEvent(s->first) == CL_SUCCESS)
-        st->ev[st->nev++] = s->first;
-    return CLB_OK;
-}
-
-/* Median GB/s of the timed runs of this case (the warmup runs come first). */
-static double median_gbps(struct clb_env *env, struct transpose *st, const struct clb_case *c)
-{
-    int w = env->opts->warmup, n = st->nev - w;
-    if (n < 1)
-        return 0;
-    double *t = malloc((size_t)n * sizeof *t);
-    if (!t)
-        return 0;
-    for (int i = 0; i < n; i++)
-        if (clb_event_seconds(st->ev[w + i], st->ev[w + i], &t[i])) {
-            free(t);
-            return 0;
-        }
-    struct clb_stats s;
-    clb_stats_compute(t, (size_t)n, &s);
-    free(t);
-    return s.median > 0 ? c->bytes / s.median / 1e9 : 0;
+    const struct transpose_case *tc = c->data;
+    cl_kernel kern = tc->k == K_BEST ? st->kbest[tc->vi] : st->k[tc->k];
+    return launch(env, st, kern, c->dims, c->global, c->local, &s->first);
 }
 
 static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct transpose *st = g->state;
-    int k = (int)c->iarg[0];
-    double gbps = median_gbps(env, st, c);
-    release_events(st);
-    if (k == K_COPY)
-        st->copy_gbps = gbps;
-    else if (st->copy_gbps > 0 && gbps > 0)
-        clb_case_note(c, "of_copy=%.3f", gbps / st->copy_gbps);
-
-    int rc = clb_read(env->dev, st->dout, st->out, st->n * st->m * st->esize);
+    int k = ((const struct transpose_case *)c->data)->k;
+    int rc = clb_read(env->dev, st->io.dout, st->io.out, st->n * st->m * st->esize);
     if (rc)
         return rc;
     long long first;
     size_t tile = (size_t)st->tile; /* fine and coarse use the whitepaper tile */
-    size_t bad = clb_tr_check(kmap[k], st->n, st->m, tile, st->esize, st->in, st->out, &first);
+    size_t bad = clb_tr_check(kmap[k], st->n, st->m, tile, st->esize, st->io.in, st->io.out,
+                              &first);
     if (bad) {
         size_t w = clb_tr_out_width(kmap[k], st->n, st->m);
-        if (k == K_COPY)
-            st->copy_gbps = 0;
         clb_case_note(c, "%zu of %zu elements wrong (first at row %lld col %lld)", bad,
                       st->n * st->m, first / (long long)w, first % (long long)w);
         return CLB_FAIL;
@@ -658,18 +583,9 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     struct transpose *st = g->state;
     if (!st)
         return;
-    release_events(st);
-    free(st->ev);
-    for (int k = 0; k < NKERNELS - 1; k++)
-        if (st->k[k])
-            clReleaseKernel(st->k[k]);
-    for (int i = 0; i < MAX_VARIANTS; i++)
-        if (st->kbest[i])
-            clReleaseKernel(st->kbest[i]);
-    if (st->din) clReleaseMemObject(st->din);
-    if (st->dout) clReleaseMemObject(st->dout);
-    free(st->in);
-    free(st->out);
+    CLB_RELEASE_KERNELS(st->k);
+    CLB_RELEASE_KERNELS(st->kbest);
+    clb_inout_free(&st->io);
     free(st);
     g->state = NULL;
 }
@@ -683,7 +599,15 @@ const struct clb_workload clb_wl_transpose = {
     .size_help = "rows x columns NxM, any shape, e.g. 8192x8192 or 1000x3000 (default 2048x2048 "
                  "and 8192x8192 on GPUs, 4096x4096 on CPUs)",
     .size_dims = 2,
-    .default_sizes = default_sizes,
+    /* Fixed sizes, for both types, pinned by floor and cap (the two
+     * matrices): CPUs 4096x4096 (128 MiB float, 256 MiB double), GPUs the
+     * whitepaper's 2048x2048 (cache-resident today) and 8192x8192, well beyond
+     * the cache (512 MiB float, 1 GiB double). */
+    .sizes = {.quick = "256x256", .floor_mib = {128, 512}, .cap_mib = {256, 1024},
+              .extra = {NULL, "2048x2048"}},
+    .baselines = "stream/copy,transpose/copy",
+    .case_size = sizeof(struct transpose_case),
+    .count = count,
     .setup = setup,
     .prepare = prepare,
     .run = run,

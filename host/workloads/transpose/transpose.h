@@ -1,4 +1,4 @@
-/* Host references of the transpose workload (host/transpose_ref.c): where each
+/* Host references of the transpose workload (transpose_ref.c): where each
  * output element of each kernel family comes from, and a full check of an
  * output against that. Pure functions, unit-tested in tests/unit. */
 #ifndef CLB_TRANSPOSE_H

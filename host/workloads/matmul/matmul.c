@@ -2,20 +2,26 @@
  * matrices, kernel naive (global memory only) and tiled (local-memory tiles).
  * Rows in GFlop/s with flops = 2 n^3; bytes = 3 n^2 sizeof, the compulsory
  * traffic (each input read once, the output written once). Validated against
- * a double host reference (see clb_access.h for the tolerance). */
-#include "clb_access.h"
+ * a double host reference (see matmul.h for the tolerance). */
 #include "clb_workload.h"
+#include "matmul.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_TILES 16
+#define MAX_SIDE 65536
+
+/* One case: -1 naive, else the index into tiled[]. */
+struct matmul_case {
+    int kind;
+};
 
 struct matmul {
     size_t n;
     float *a, *b, *c;       /* inputs and the read-back output */
     double *ref;            /* computed at the first verify, shared by the cases */
-    cl_mem da, db, dc;
+    cl_mem d[3];            /* a, b, c */
     cl_kernel naive;
     cl_kernel tiled[MAX_TILES];
     int ntiles;
@@ -27,32 +33,48 @@ static const struct clb_param_def params[] = {
                    "t*t at most the device's work-group limit"},
     {0, 0, 0}};
 
-static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+/* ---- sizes and counts --------------------------------------------------- */
+
+/* The default-size ladder: 512 (CPUs: 0.27 GFlop a run, naive runs at ~1
+ * GFlop/s on PoCL), then multiples of 1024 up to the largest side. */
+static int ladder(int i, char *out, size_t n)
 {
-    (void)dtype;
-    if (env->quick) {
-        snprintf(out, n, "128,100");
-        return;
-    }
-    if (env->info->type & CL_DEVICE_TYPE_CPU) {
-        snprintf(out, n, "512"); /* 0.27 GFlop a run: naive runs at ~1 GFlop/s on PoCL */
-        return;
-    }
-    /* 4096, or more so that the three matrices are >= 4x the last-level cache */
-    size_t side = 4096;
-    while (3.0 * (double)side * (double)side * sizeof(float) < 4.0 * (double)clb_llc_bytes(env))
-        side += 1024;
-    snprintf(out, n, "%zu", side);
+    long side = i == 0 ? 512 : 1024L * i;
+    if (i < 0 || side > MAX_SIDE)
+        return 0;
+    snprintf(out, n, "%ld", side);
+    return 1;
 }
 
-static int check_size(const struct clb_size *s, char *err, size_t errlen)
+static int check_size(const struct clb_size *s)
 {
-    if (s->total > 65536) {
-        snprintf(err, errlen, "bad size %zu (accepted: a matrix side 1..65536)", s->total);
+    if (s->total > MAX_SIDE) {
+        clb_seterr("bad size %zu (accepted: a matrix side 1..65536)", s->total);
         return CLB_EUSAGE;
     }
     return CLB_OK;
 }
+
+/* Every kernel (and the group): three n x n float matrices; flops 2 n^3,
+ * bytes 3 n^2 sizeof (the compulsory traffic). An empty kernel name counts
+ * as any kernel (naive and tiled count the same). */
+static int count(const struct clb_query *q, struct clb_counts *out)
+{
+    if (q->kernel && q->kernel[0] && strcmp(q->kernel, "naive") && strcmp(q->kernel, "tiled")) {
+        clb_seterr("unknown matmul kernel '%s' (known: naive, tiled)", q->kernel);
+        return CLB_EUSAGE;
+    }
+    int ovf = 0;
+    size_t n = q->size->total;
+    size_t matrix = clb_mulz(clb_mulz(n, n, &ovf), sizeof(float), &ovf);
+    size_t bytes = clb_mulz(matrix, 3, &ovf);
+    size_t flops = clb_mulz(clb_mulz(clb_mulz(n, n, &ovf), n, &ovf), 2, &ovf);
+    if (!q->kernel)
+        return clb_count_done(q, ovf, out, bytes, 0, bytes, matrix, CLB_UNIT_GFLOPS);
+    return clb_count_done(q, ovf, out, bytes, flops, bytes, matrix, CLB_UNIT_GFLOPS);
+}
+
+/* ---- set-up ------------------------------------------------------------- */
 
 /* The naive kernel's work-group: 16x16, or the largest power of two square
  * the device allows. */
@@ -64,31 +86,13 @@ static size_t naive_side(const struct clb_devinfo *d)
     return t;
 }
 
-static int read_params(struct clb_env *env, int *naive, int *tiled, long *tiles, int *nt)
+static int read_params(struct clb_env *env, unsigned *kernels, long *tiles, int *nt)
 {
-    int nk, rc;
-    *naive = *tiled = 0;
+    int rc;
     *nt = 0;
-    char **ks = clb_split(clb_param(env, "kernels"), &nk);
-    if (!ks)
-        return CLB_ESYS;
-    for (int i = 0; i < nk; i++) {
-        if (strcmp(ks[i], "naive") == 0)
-            *naive = 1;
-        else if (strcmp(ks[i], "tiled") == 0)
-            *tiled = 1;
-        else {
-            clb_seterr("matmul: unknown kernel '%s' (accepted: naive, tiled)", ks[i]);
-            free(ks);
-            return CLB_EUSAGE;
-        }
-    }
-    free(ks);
-    if (!*naive && !*tiled) {
-        clb_seterr("matmul: empty kernels list (accepted: naive, tiled)");
-        return CLB_EUSAGE;
-    }
-    if (!*tiled)
+    if ((rc = clb_param_names(env, "kernels", "naive,tiled", 0, kernels)))
+        return rc;
+    if (!(*kernels & 2u))
         return CLB_OK;
     if ((rc = clb_param_ints(env, "tile", 1, 1024, tiles, MAX_TILES, nt)))
         return rc;
@@ -105,13 +109,9 @@ static int read_params(struct clb_env *env, int *naive, int *tiled, long *tiles,
     return CLB_OK;
 }
 
-static void fill_case(struct clb_case *c, size_t n, size_t side, long kind)
+static void fill_case(struct clb_case *c, size_t n, size_t side, int kind)
 {
-    c->iarg[0] = kind; /* -1 naive, else the index into tiled[] */
-    double dn = (double)n;
-    c->flops = 2.0 * dn * dn * dn;
-    c->bytes = 3.0 * dn * dn * sizeof(float);
-    c->main_gflops = 1;
+    ((struct matmul_case *)c->data)->kind = kind;
     c->dims = 2;
     c->local[0] = c->local[1] = side;
     c->global[0] = c->global[1] = (n + side - 1) / side * side;
@@ -119,9 +119,10 @@ static void fill_case(struct clb_case *c, size_t n, size_t side, long kind)
 
 static int add_tiled(struct clb_env *env, struct clb_group *g, struct matmul *st, long t)
 {
-    struct clb_case *c = clb_case_add(g, "tiled", "tile=%ld", t);
-    if (!c)
-        return CLB_ESYS;
+    struct clb_case *c;
+    int rc = clb_case_add(g, &c, "tiled", "tile=%ld", t);
+    if (rc)
+        return rc;
     fill_case(c, st->n, (size_t)t, st->ntiles);
     size_t lmem = 2 * (size_t)t * (size_t)t * sizeof(float);
     if (lmem > env->info->local_mem) {
@@ -133,8 +134,7 @@ static int add_tiled(struct clb_env *env, struct clb_group *g, struct matmul *st
     clb_dtype_defines("float", opts, sizeof opts);
     clb_appendf(opts, sizeof opts, " -DTILE=%ld", t);
     cl_kernel k;
-    int rc = clb_kernel(env->dev, "matmul", opts, "tiled", &k);
-    if (rc)
+    if ((rc = clb_kernel(env->dev, "matmul", opts, "tiled", &k)))
         return rc;
     st->tiled[st->ntiles++] = k;
     size_t wg = 0;
@@ -154,13 +154,12 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return CLB_ESYS;
     g->state = st;
     st->n = g->size.total;
-    int naive, tiled, nt, rc;
+    unsigned kernels;
+    int nt, rc;
     long tiles[MAX_TILES];
-    if ((rc = read_params(env, &naive, &tiled, tiles, &nt)))
+    if ((rc = read_params(env, &kernels, tiles, &nt)))
         return rc;
-    size_t n = st->n, bytes = n * n * sizeof(float);
-    if ((rc = clb_fits(env->dev, bytes, 3 * bytes)))
-        return rc;
+    size_t n = st->n, bytes = n * n * sizeof(float); /* counted by the core */
     st->a = clb_xmalloc(bytes);
     st->b = clb_xmalloc(bytes);
     st->c = clb_xmalloc(bytes);
@@ -168,20 +167,20 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return CLB_ESYS;
     clb_fill_f32(st->a, n * n, 21);
     clb_fill_f32(st->b, n * n, 22);
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->da)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->db)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, bytes, &st->dc)) ||
-        (rc = clb_write(env->dev, st->da, st->a, bytes)) ||
-        (rc = clb_write(env->dev, st->db, st->b, bytes)))
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->d[0])) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->d[1])) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, bytes, &st->d[2])) ||
+        (rc = clb_write(env->dev, st->d[0], st->a, bytes)) ||
+        (rc = clb_write(env->dev, st->d[1], st->b, bytes)))
         return rc;
-    if (naive) {
+    if (kernels & 1u) {
         char opts[128];
         clb_dtype_defines("float", opts, sizeof opts);
         if ((rc = clb_kernel(env->dev, "matmul", opts, "naive", &st->naive)))
             return rc;
-        struct clb_case *c = clb_case_add(g, "naive", NULL);
-        if (!c)
-            return CLB_ESYS;
+        struct clb_case *c;
+        if ((rc = clb_case_add(g, &c, "naive", NULL)))
+            return rc;
         fill_case(c, n, naive_side(env->info), -1);
     }
     for (int i = 0; i < nt; i++)
@@ -190,20 +189,23 @@ static int setup(struct clb_env *env, struct clb_group *g)
     return CLB_OK;
 }
 
+/* ---- measuring ---------------------------------------------------------- */
+
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     (void)c;
     struct matmul *st = g->state;
-    return clb_poison(env->dev, st->dc, st->n * st->n * sizeof(float));
+    return clb_poison(env->dev, st->d[2], st->n * st->n * sizeof(float));
 }
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
     struct matmul *st = g->state;
-    cl_kernel k = c->iarg[0] < 0 ? st->naive : st->tiled[c->iarg[0]];
+    int kind = ((const struct matmul_case *)c->data)->kind;
+    cl_kernel k = kind < 0 ? st->naive : st->tiled[kind];
     cl_uint n = (cl_uint)st->n;
-    int rc = clb_args(k, sizeof(cl_mem), &st->da, sizeof(cl_mem), &st->db, sizeof(cl_mem), &st->dc,
-                      sizeof n, &n, (size_t)0);
+    int rc = clb_args(k, sizeof(cl_mem), &st->d[0], sizeof(cl_mem), &st->d[1], sizeof(cl_mem),
+                      &st->d[2], sizeof n, &n, (size_t)0);
     if (rc)
         return rc;
     return clb_launch(env->dev, k, 2, c->global, c->local, &s->first);
@@ -213,7 +215,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct matmul *st = g->state;
     size_t n = st->n;
-    int rc = clb_read(env->dev, st->dc, st->c, n * n * sizeof(float));
+    int rc = clb_read(env->dev, st->d[2], st->c, n * n * sizeof(float));
     if (rc)
         return rc;
     if (!st->ref) {
@@ -244,13 +246,9 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     struct matmul *st = g->state;
     if (!st)
         return;
-    if (st->naive)
-        clReleaseKernel(st->naive);
-    for (int i = 0; i < st->ntiles; i++)
-        clReleaseKernel(st->tiled[i]);
-    if (st->da) clReleaseMemObject(st->da);
-    if (st->db) clReleaseMemObject(st->db);
-    if (st->dc) clReleaseMemObject(st->dc);
+    clb_release_kernels(&st->naive, 1);
+    CLB_RELEASE_KERNELS(st->tiled);
+    CLB_RELEASE_MEMS(st->d);
     free(st->a);
     free(st->b);
     free(st->c);
@@ -289,7 +287,14 @@ const struct clb_workload clb_wl_matmul = {
     .size_help = "matrix side n (n x n floats), any n; e.g. 4096 (default: 4096 or more on GPUs so "
                  "the matrices are >= 4x the last-level cache, 512 on CPUs)",
     .size_dims = 1,
-    .default_sizes = default_sizes,
+    /* GPUs: the first of 4096, 5120, ... whose three matrices are >= 4 x LLC
+     * (the floor, 192 MiB, is 4096's); CPUs: 512, pinned by floor = cap = its
+     * 3 MiB. */
+    .sizes = {.quick = "128,100", .llc_times = 4, .floor_mib = {3, 192}, .cap_mib = {3, 0},
+              .ladder = ladder},
+    .baselines = "stream/copy",
+    .case_size = sizeof(struct matmul_case),
+    .count = count,
     .check_size = check_size,
     .setup = setup,
     .prepare = prepare,

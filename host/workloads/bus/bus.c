@@ -18,6 +18,11 @@ static const char *const kernel_names[NKERNELS] = {"pageable_h2d", "pageable_d2h
 
 static const struct clb_param_def params[] = {{0, 0, 0}};
 
+/* One case: the transfer. */
+struct bus_case {
+    int k;
+};
+
 struct bus {
     size_t bytes;
     unsigned char *src;     /* pageable: the data every transfer carries */
@@ -36,23 +41,41 @@ static size_t host_budget(void)
     return (size_t)pages / 4 * (size_t)psize;
 }
 
-static void default_sizes(const struct clb_env *env, const char *dtype, char *out, size_t n)
+/* The default-size ladder: 4 KiB .. 1 GiB in powers of 4, as far as host
+ * memory allows (three host copies: source, read-back, pinned); the rule
+ * (sweep) runs every one the device can hold. */
+static int ladder(int i, char *out, size_t n)
 {
-    (void)dtype;
-    out[0] = 0;
-    if (env->quick) {
-        snprintf(out, n, "4096,65536,1048576");
-        return;
+    if (i < 0 || i > 9) /* 4096 << 18 = 1 GiB */
+        return 0;
+    size_t b = (size_t)4096 << (2 * i);
+    if (i > 0 && b > host_budget() / 3)
+        return 0;
+    snprintf(out, n, "%zu", b);
+    return 1;
+}
+
+/* A transfer moves its size once (host work: no device roofline, no cache
+ * mark). The group's device memory is the device buffer: the pinned buffer
+ * (CL_MEM_ALLOC_HOST_PTR) is host memory, which set-up checks itself (see
+ * there). An empty kernel name counts as any transfer (all count the same). */
+static int count(const struct clb_query *q, struct clb_counts *out)
+{
+    int ovf = 0;
+    size_t b = q->size->total;
+    if (!q->kernel)
+        return clb_count_done(q, ovf, out, b, 0, b, b, CLB_UNIT_GBPS);
+    int known = !q->kernel[0];
+    for (int k = 0; k < NKERNELS && !known; k++)
+        known = strcmp(q->kernel, kernel_names[k]) == 0;
+    if (!known) {
+        clb_seterr("unknown bus kernel '%s' (known: pageable_h2d, pageable_d2h, pinned_h2d, "
+                   "pinned_d2h)", q->kernel);
+        return CLB_EUSAGE;
     }
-    /* 4 KiB .. 1 GiB in powers of 4, capped by the device buffer limits and
-     * by host memory (three host copies: source, read-back, pinned). */
-    size_t cap = clb_max_buffer(env, 2), hcap = host_budget() / 3;
-    if (hcap < cap)
-        cap = hcap;
-    for (size_t b = 4096; b <= ((size_t)1 << 30) && b <= cap; b *= 4)
-        clb_appendf(out, n, "%s%zu", out[0] ? "," : "", b);
-    if (!out[0])
-        snprintf(out, n, "4096");
+    int rc = clb_count_done(q, ovf, out, b, 0, b, b, CLB_UNIT_GBPS);
+    out->host_bound = 1;
+    return rc;
 }
 
 /* Random bytes (from the shared generator, never all zero). */
@@ -78,6 +101,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
         clb_seterr("bus: %zu bytes need 3 host copies, more than a quarter of host memory", b);
         return CLB_SKIP;
     }
+    /* Drivers may count the pinned buffer against the device's memory too
+     * (PoCL's are one memory): both must fit, as they always had to. */
     if ((rc = clb_fits(env->dev, b, 2 * b)))
         return rc;
     st->src = clb_xmalloc(b);
@@ -97,11 +122,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return CLB_ECL;
     }
     for (int k = 0; k < NKERNELS; k++) {
-        struct clb_case *c = clb_case_add(g, kernel_names[k], NULL);
-        if (!c)
-            return CLB_ESYS;
-        c->iarg[0] = k;
-        c->bytes = (double)b;
+        struct clb_case *c;
+        if ((rc = clb_case_add(g, &c, kernel_names[k], NULL)))
+            return rc;
+        ((struct bus_case *)c->data)->k = k;
     }
     return CLB_OK;
 }
@@ -111,7 +135,7 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct bus *st = g->state;
     size_t b = st->bytes;
-    switch (c->iarg[0]) {
+    switch (((const struct bus_case *)c->data)->k) {
     case PAGEABLE_H2D:
         return clb_poison(env->dev, st->dev, b);
     case PINNED_H2D:
@@ -132,7 +156,7 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     cl_command_queue q = env->dev->queue;
     size_t b = st->bytes;
     double t0 = clb_now();
-    switch (c->iarg[0]) {
+    switch (((const struct bus_case *)c->data)->k) {
     case PAGEABLE_H2D:
         CLB_CHECK(clEnqueueWriteBuffer(q, st->dev, CL_TRUE, 0, b, st->src, 0, NULL, NULL),
                   "clEnqueueWriteBuffer (pageable)");
@@ -160,7 +184,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     struct bus *st = g->state;
     size_t b = st->bytes;
     const unsigned char *got = st->dst;
-    int k = (int)c->iarg[0];
+    int k = ((const struct bus_case *)c->data)->k;
     if (k == PAGEABLE_H2D || k == PINNED_H2D) {
         int rc = clb_read(env->dev, st->dev, st->dst, b);
         if (rc)
@@ -168,14 +192,10 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     } else if (k == PINNED_D2H) {
         got = st->pptr;
     }
-    if (memcmp(got, st->src, b) != 0) {
-        size_t first = 0, bad = 0;
-        for (size_t i = b; i-- > 0;)
-            if (got[i] != st->src[i]) {
-                bad++;
-                first = i;
-            }
-        clb_case_note(c, "%zu of %zu bytes wrong (first at %zu)", bad, b, first);
+    long first;
+    long bad = clb_mismatches(got, st->src, b, 1, 1, &first);
+    if (bad) {
+        clb_case_note(c, "%ld of %zu bytes wrong (first at %ld)", bad, b, first);
         return CLB_FAIL;
     }
     return CLB_OK;
@@ -189,8 +209,8 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     if (st->pin && st->pptr &&
         clEnqueueUnmapMemObject(env->dev->queue, st->pin, st->pptr, 0, NULL, NULL) == CL_SUCCESS)
         clFinish(env->dev->queue);
-    if (st->pin) clReleaseMemObject(st->pin);
-    if (st->dev) clReleaseMemObject(st->dev);
+    clb_release_mems(&st->pin, 1);
+    clb_release_mems(&st->dev, 1);
     free(st->src);
     free(st->dst);
     free(st);
@@ -220,7 +240,14 @@ const struct clb_workload clb_wl_bus = {
     .size_help = "bytes per transfer, e.g. 4K, 64M, 1G (default: 4 KiB .. 1 GiB in powers of 4, "
                  "capped by memory)",
     .size_dims = 1,
-    .default_sizes = default_sizes,
+    /* every ladder size the device and the host can hold; the device limit
+     * is the rule's, the buffer <= max_alloc and <= half the memory (was
+     * <= min(max_alloc, memory / 3): the same sizes on every device whose
+     * max_alloc is at most a third of its memory, as on the H100 and PoCL) */
+    .sizes = {.quick = "4096,65536,1048576", .sweep = 1, .ladder = ladder},
+    /* no baselines: transfers are host work, never related to a device copy */
+    .case_size = sizeof(struct bus_case),
+    .count = count,
     .setup = setup,
     .prepare = prepare,
     .run = run,

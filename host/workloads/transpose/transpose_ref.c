@@ -1,5 +1,5 @@
-/* Host references of the transpose workload: see include/clb_transpose.h. */
-#include "clb_transpose.h"
+/* Host references of the transpose workload: see transpose.h. */
+#include "transpose.h"
 
 #include <string.h>
 

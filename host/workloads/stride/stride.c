@@ -1,0 +1,398 @@
+/* stride: coalescing. Kernel gather reads in[(i*stride) mod N] for
+ * out[i], kernel offset reads in[i+offset]; the effective bandwidth counts
+ * the useful bytes, N reads and N writes (2*N*sizeof), whatever the memory
+ * system really moved. See docs/WORKLOADS.md#stride. */
+#include "clb_workload.h"
+#include "stride.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { GATHER, OFFSET, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"gather", "offset"};
+#define MAX_LIST 256
+#define MAX_STRIDE (1L << 24)
+#define MAX_OFFSET 4096L
+#define DEFAULT_KERNELS "gather,offset"
+#define DEFAULT_OFFSETS "0,1,2,4,8,16,31,32"
+/* The work-group size of GPUs: the most groups (and the largest table) a
+ * default makes, so the group count never undercounts when local is not given. */
+#define GPU_LOCAL 256
+#define CPU_LOCAL 4096
+
+/* One case: a kernel and its stride or offset. */
+struct stride_case {
+    int k;
+    long v;
+};
+
+struct stride {
+    size_t n, esize, pad;    /* pad: extra input elements for the largest offset */
+    struct clb_inout io;     /* input (n + pad) and output (n), host and device */
+    void *want;              /* gather's expected output, built at verify */
+    uint32_t *gbase, *lbase; /* gather's index tables (cl/stride.cl) */
+    cl_mem dtab[2];          /* their device copies: gbase, lbase */
+    size_t groups;
+    cl_kernel k[NKERNELS];
+    size_t local;
+    long sector;             /* gather model's transfer unit in bytes */
+};
+
+static const struct clb_param_def params[] = {
+    {"kernels", DEFAULT_KERNELS, "which kernels to run: gather, offset or both"},
+    {"strides", "1,2,3,4,7,8,16,32,33,64,128,256,257,512,1024",
+     "gather: distance in elements between neighbouring work-items' reads (1..2^24, a list)"},
+    {"offsets", DEFAULT_OFFSETS,
+     "offset: misalignment of the reads in elements (0..4096, a list; 0..32 for the full sweep)"},
+    {"sector", "", "gather model: bytes the memory moves per scattered read (default 32 on GPUs, "
+                   "the L2 sector; 64 on CPUs, the cache line)"},
+    {"local", "", "work-group size L (default 256 on GPUs, 4096 on CPUs, at most the device's limit)"},
+    {0, 0, 0}};
+
+/* ---- sizes and counts --------------------------------------------------- */
+
+/* The default-size ladder: the largest prime at most m * 2^k (m = 8..15, so
+ * eight steps per octave, from 61 up to 4294967291 < 2^32), so that every
+ * stride (all below N) is a permutation of the input: each element read
+ * exactly once. */
+static int ladder(int i, char *out, size_t n)
+{
+    uint64_t v = (uint64_t)(8 + i % 8) << (3 + i / 8);
+    if (i < 0 || v > ((uint64_t)1 << 32))
+        return 0;
+    snprintf(out, n, "%llu", (unsigned long long)clb_prime_at_most(v));
+    return 1;
+}
+
+static int check_size(const struct clb_size *s)
+{
+    if (s->total < 2 || s->total > UINT32_MAX) {
+        clb_seterr("bad size %zu (accepted: 2 .. 2^32-1 elements)", s->total);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+/* The input's extra elements for the largest offset of a list; a list that
+ * does not parse counts the largest allowed (set-up then refuses it). */
+static size_t pad_of(const char *offsets)
+{
+    long v[MAX_LIST];
+    char err[256];
+    int n = clb_parse_int_list(offsets, 0, MAX_OFFSET, v, MAX_LIST, err, sizeof err);
+    if (n < 0)
+        return (size_t)MAX_OFFSET;
+    size_t pad = 0;
+    for (int i = 0; i < n; i++)
+        if ((size_t)v[i] > pad)
+            pad = (size_t)v[i];
+    return pad;
+}
+
+/* The group: input (n + pad) and output (n) elements, and gather's index
+ * tables, groups + L 32-bit words. What the count sees are the --param
+ * values: without `local` it counts the tables of L = 256 (GPUs; the most
+ * groups a default makes; CPUs' L = 4096 needs 16 times fewer), and a
+ * profile's [tuning] values are not seen (they change the count by at most
+ * 4096 elements of padding). */
+static int count_group(const struct clb_query *q, struct clb_counts *out)
+{
+    int ovf = 0;
+    size_t n = q->size->total, es = clb_query_esize(q);
+    const char *ks = clb_query_param(q, "kernels", DEFAULT_KERNELS);
+    int gather = clb_list_has(ks, "gather"), offset = clb_list_has(ks, "offset");
+    if (!gather && !offset)
+        gather = offset = 1; /* a bad list: set-up refuses it */
+    size_t pad = offset ? pad_of(clb_query_param(q, "offsets", DEFAULT_OFFSETS)) : 0;
+    size_t in = clb_mulz(clb_addz(n, pad, &ovf), es, &ovf), outb = clb_mulz(n, es, &ovf);
+    size_t total = clb_addz(in, outb, &ovf);
+    if (gather) {
+        long local = GPU_LOCAL;
+        char err[256];
+        if (clb_parse_int_list(clb_query_param(q, "local", ""), 1, 1L << 30, &local, 1, err,
+                               sizeof err) != 1)
+            local = GPU_LOCAL;
+        size_t groups = n / (size_t)local + (n % (size_t)local != 0);
+        size_t tables = clb_mulz(clb_addz(groups, (size_t)local, &ovf), sizeof(uint32_t), &ovf);
+        total = clb_addz(total, tables, &ovf);
+    }
+    return clb_count_done(q, ovf, out, total, 0, total, in, CLB_UNIT_GBPS);
+}
+
+/* A case: 2*N*sizeof useful bytes. Its footprint is what it touches: N
+ * elements read and N written, but with gcd(stride, N) = g > 1 gather reads
+ * only N/g distinct elements (g times each). */
+static int count(const struct clb_query *q, struct clb_counts *out)
+{
+    if (!q->kernel)
+        return count_group(q, out);
+    int ovf = 0;
+    size_t n = q->size->total, es = clb_query_esize(q);
+    size_t array = clb_mulz(n, es, &ovf);
+    size_t bytes = clb_mulz(array, 2, &ovf), footprint = bytes;
+    if (strcmp(q->kernel, "gather") == 0) {
+        const char *s = clb_query_param(q, "stride", "1");
+        char *end;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end == s || *end || s[0] == '-' || v < 1) {
+            clb_seterr("bad stride '%s' (accepted: a whole number >= 1)", s);
+            return CLB_EUSAGE;
+        }
+        uint64_t g = n ? clb_gcd((uint64_t)(v % n), n) : 1;
+        if (g > 1)
+            footprint = clb_mulz(clb_addz(n, (size_t)(n / g), &ovf), es, &ovf);
+    } else if (strcmp(q->kernel, "offset") != 0) {
+        clb_seterr("unknown stride kernel '%s' (known: gather, offset)", q->kernel);
+        return CLB_EUSAGE;
+    }
+    return clb_count_done(q, ovf, out, bytes, 0, footprint, array, CLB_UNIT_GBPS);
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+static int read_lists(struct clb_env *env, unsigned *want, long *strides, int *ns, long *offs,
+                      int *no)
+{
+    int rc;
+    *ns = *no = 0;
+    if ((rc = clb_param_names(env, "kernels", DEFAULT_KERNELS, 0, want)))
+        return rc;
+    if ((*want & 1u << GATHER) &&
+        (rc = clb_param_ints(env, "strides", 1, MAX_STRIDE, strides, MAX_LIST, ns)))
+        return rc;
+    if ((*want & 1u << OFFSET) &&
+        (rc = clb_param_ints(env, "offsets", 0, MAX_OFFSET, offs, MAX_LIST, no)))
+        return rc;
+    return CLB_OK;
+}
+
+/* The gather model: each read moves max(sizeof, min(stride*sizeof, sector))
+ * bytes (neighbours share a sector until the stride spans one), each write
+ * sizeof; the useful bytes are 2*sizeof. Assumes no sector survives in a
+ * cache until its next use, true when N is well beyond the caches. */
+static double gather_model(double peak, size_t es, long stride, long sector)
+{
+    double rd = (double)stride * (double)es;
+    if (rd > (double)sector)
+        rd = (double)sector;
+    if (rd < (double)es)
+        rd = (double)es;
+    return peak * 2.0 * (double)es / ((double)es + rd);
+}
+
+static int add_case(struct clb_group *g, const struct stride *st, int k, long v, double peak)
+{
+    struct clb_case *c;
+    int rc = k == GATHER ? clb_case_add(g, &c, "gather", "stride=%ld", v)
+                         : clb_case_add(g, &c, "offset", "offset=%ld", v);
+    if (rc)
+        return rc;
+    *(struct stride_case *)c->data = (struct stride_case){k, v};
+    c->dims = 1;
+    c->global[0] = st->groups * st->local;
+    c->local[0] = st->local;
+    if (k == GATHER) {
+        if (!isnan(peak) && peak > 0)
+            c->model = gather_model(peak, st->esize, v, st->sector);
+        uint64_t gcd = clb_gcd((uint64_t)v % st->n, st->n);
+        if (gcd > 1)
+            clb_case_note(c, "gcd(stride,N)=%llu: %zu distinct elements read, each %llu times",
+                          (unsigned long long)gcd, (size_t)(st->n / gcd), (unsigned long long)gcd);
+    }
+    return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct stride *st = calloc(1, sizeof *st);
+    if (!st)
+        return CLB_ESYS;
+    g->state = st;
+    st->esize = clb_dtype_size(g->dtype);
+    st->n = g->size.total;
+    unsigned want;
+    int ns, no, rc;
+    long strides[MAX_LIST], offs[MAX_LIST];
+    if ((rc = read_lists(env, &want, strides, &ns, offs, &no)))
+        return rc;
+    for (int i = 0; i < no; i++)
+        if ((size_t)offs[i] > st->pad)
+            st->pad = (size_t)offs[i];
+    /* A fixed work-group size on every device: gather's tables need it, and
+     * a driver's choice for a prime N could be a group of 1. */
+    int cpu = strcmp(env->info->type_name, "cpu") == 0;
+    long local = cpu ? CPU_LOCAL : GPU_LOCAL; /* CPUs: fewer, larger groups */
+    if ((size_t)local > env->info->max_wg)
+        local = (long)env->info->max_wg;
+    if (clb_param(env, "local")[0] &&
+        (rc = clb_param_int(env, "local", 1, (long)env->info->max_wg, &local)))
+        return rc;
+    st->local = (size_t)local;
+    st->groups = (st->n + st->local - 1) / st->local;
+    st->sector = cpu ? 64 : 32;
+    if (clb_param(env, "sector")[0] && (rc = clb_param_int(env, "sector", 1, 65536, &st->sector)))
+        return rc;
+
+    /* counted (overflow-checked) by the core */
+    size_t out_bytes = st->n * st->esize, in_bytes = (st->n + st->pad) * st->esize;
+    if ((rc = clb_inout_setup(env, in_bytes, out_bytes, st->esize == 8, 11, CL_MEM_READ_WRITE,
+                              &st->io)))
+        return rc;
+    if (want & 1u << GATHER) {
+        st->gbase = clb_xmalloc(st->groups * sizeof *st->gbase);
+        st->lbase = clb_xmalloc(st->local * sizeof *st->lbase);
+        if (!st->gbase || !st->lbase)
+            return CLB_ESYS;
+        if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->groups * sizeof *st->gbase,
+                             &st->dtab[0])) ||
+            (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->local * sizeof *st->lbase,
+                             &st->dtab[1])))
+            return rc;
+    }
+    char opts[128];
+    clb_dtype_defines(g->dtype, opts, sizeof opts);
+    for (int k = 0; k < NKERNELS; k++)
+        if ((want & 1u << k) &&
+            (rc = clb_kernel(env->dev, "stride", opts, kernel_names[k], &st->k[k])))
+            return rc;
+    for (int i = 0; i < ns; i++)
+        if ((rc = add_case(g, st, GATHER, strides[i], env->profile->peak_bandwidth_gbs)))
+            return rc;
+    for (int i = 0; i < no; i++)
+        if ((rc = add_case(g, st, OFFSET, offs[i], NAN)))
+            return rc;
+    return CLB_OK;
+}
+
+/* ---- measuring ---------------------------------------------------------- */
+
+/* Poison the output; for gather, upload this stride's index tables. */
+static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct stride *st = g->state;
+    const struct stride_case *sc = c->data;
+    int rc;
+    if (sc->k == GATHER) {
+        clb_stride_tables(st->n, (uint64_t)sc->v, st->local, st->groups, st->gbase, st->lbase);
+        if ((rc = clb_write(env->dev, st->dtab[0], st->gbase, st->groups * sizeof *st->gbase)) ||
+            (rc = clb_write(env->dev, st->dtab[1], st->lbase, st->local * sizeof *st->lbase)))
+            return rc;
+    }
+    return clb_poison(env->dev, st->io.dout, st->n * st->esize);
+}
+
+static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
+{
+    struct stride *st = g->state;
+    const struct stride_case *sc = c->data;
+    cl_kernel kern = st->k[sc->k];
+    cl_ulong n = st->n, off = (cl_ulong)sc->v;
+    int rc = sc->k == GATHER
+                 ? clb_args(kern, sizeof(cl_mem), &st->io.din, sizeof(cl_mem), &st->io.dout,
+                            sizeof n, &n, sizeof(cl_mem), &st->dtab[0], sizeof(cl_mem),
+                            &st->dtab[1], (size_t)0)
+                 : clb_args(kern, sizeof(cl_mem), &st->io.din, sizeof(cl_mem), &st->io.dout,
+                            sizeof n, &n, sizeof off, &off, (size_t)0);
+    if (rc)
+        return rc;
+    return clb_launch(env->dev, kern, 1, c->global, c->local, &s->first);
+}
+
+/* Exact: every output element must be the bits of the input element it names. */
+static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct stride *st = g->state;
+    const struct stride_case *sc = c->data;
+    size_t es = st->esize;
+    int rc = clb_read(env->dev, st->io.dout, st->io.out, st->n * es);
+    if (rc)
+        return rc;
+    const unsigned char *in = st->io.in;
+    if (sc->k == OFFSET)
+        return clb_check_exact(c, st->io.out, in + (size_t)sc->v * es, st->n, es, es);
+    if (!st->want && !(st->want = clb_xmalloc(st->n * es)))
+        return CLB_ESYS;
+    unsigned char *want = st->want;
+    uint64_t n = st->n, vs = (uint64_t)sc->v % n;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < (long)n; i++)
+        memcpy(want + (size_t)i * es, in + (size_t)((uint64_t)i * vs % n) * es, es);
+    return clb_check_exact(c, st->io.out, want, st->n, es, es);
+}
+
+static void teardown(struct clb_env *env, struct clb_group *g)
+{
+    (void)env;
+    struct stride *st = g->state;
+    if (!st)
+        return;
+    CLB_RELEASE_KERNELS(st->k);
+    CLB_RELEASE_MEMS(st->dtab);
+    clb_inout_free(&st->io);
+    free(st->want);
+    free(st->gbase);
+    free(st->lbase);
+    free(st);
+    g->state = NULL;
+}
+
+/* Per type: gather at stride 1 against the slowest stride, offset 0 against
+ * the slowest offset. */
+static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+{
+    static const char *const types[] = {"float", "double"};
+    for (int t = 0; t < 2; t++)
+        for (int k = 0; k < NKERNELS; k++) {
+            const char *key = k == GATHER ? "stride=1" : "offset=0";
+            double base = NAN, worst = INFINITY;
+            const char *wp = NULL;
+            for (size_t i = 0; i < n; i++) {
+                const struct clb_row *r = &rows[i];
+                if (strcmp(r->dtype, types[t]) || strcmp(r->kernel, kernel_names[k]) ||
+                    strcmp(r->status, "ok"))
+                    continue;
+                if (strcmp(r->params, key) == 0)
+                    base = r->gbps;
+                if (r->gbps < worst) {
+                    worst = r->gbps;
+                    wp = r->params;
+                }
+            }
+            if (wp && !isnan(base))
+                fprintf(out, "stride %s %s: %s %.2f GB/s; slowest %s %.2f GB/s (%.3f of %s)\n",
+                        kernel_names[k], types[t], key, base, wp, worst, worst / base, key);
+        }
+}
+
+const struct clb_workload clb_wl_stride = {
+    .name = "stride",
+    .summary = "coalescing: strided gather and misaligned copy, bandwidth of the useful bytes",
+    .dtypes = "float,double",
+    .default_dtypes = "float",
+    .params = params,
+    .size_help = "elements N, 2 .. 2^32-1 (default: the largest prime with each array >= 8x the "
+                 "last-level cache, 1 GiB on GPUs, 64 MiB on CPUs)",
+    .size_dims = 1,
+    /* Each of the two arrays >= 8 x LLC, 1 GiB on GPUs, 64 MiB on CPUs: the
+     * group (both arrays) >= 16 x LLC, 2 GiB, 128 MiB, each less a little
+     * (15.9, 2047, 127) so that the largest prime below a ladder step, a few
+     * elements short of it, still reaches the step. The old rule took the
+     * largest prime at most the target itself; the ladder has steps of 1/8
+     * octave, so where the target is not a step (8 x LLC not m * 2^k bytes,
+     * m = 8..15) N is the prime below the next step, up to 12.5% larger. At
+     * the device's limits the old cap was min(max_alloc, memory / 3) per
+     * array; the rule's is max_alloc per buffer and half the memory for both.
+     * The quick size is the float one (the largest prime in 1 MiB of floats)
+     * for both types: doubles now run 262139 elements too (was 131071). */
+    .sizes = {.quick = "262139", .llc_times = 15.9, .floor_mib = {127, 2047}, .ladder = ladder},
+    .baselines = "stream/copy",
+    .case_size = sizeof(struct stride_case),
+    .count = count,
+    .check_size = check_size,
+    .setup = setup,
+    .prepare = prepare,
+    .run = run,
+    .verify = verify,
+    .teardown = teardown,
+    .summarize = summarize,
+};
