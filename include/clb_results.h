@@ -102,6 +102,8 @@ char *clb_row_json(const struct clb_row *r);
 int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format format);
 /* Append one row under an advisory lock and flush it to the file. */
 int clb_writer_put(struct clb_writer *w, const struct clb_row *r);
+/* Append one row already formatted in the writer's format (a whole line). */
+int clb_writer_put_text(struct clb_writer *w, const char *line);
 void clb_writer_close(struct clb_writer *w);
 
 /* `clbench results upgrade FILE`: rewrite a v1 file as v2 (temporary file +

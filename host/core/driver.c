@@ -1,66 +1,34 @@
-/* `clbench run`: the driver. Owns device selection, default sizes, the
- * timing loop and statistics, skips, result rows, ratios to baselines,
- * models, progress and the summary; workloads only fill in the steps of
- * clb_workload.h. Nothing here knows a workload by name. */
+/* `clbench run`: the driver. Chooses the devices and their profiles, plans
+ * every (workload, type, size) group before the first measurement, runs
+ * each group's set-up, cases and teardown, and ends with the summary and
+ * the exit status. Measuring a case is measure.c's, rows are rows.c's, the
+ * agreement of MPI ranks is lockstep.c's. Nothing here knows a workload by
+ * name. */
 #define _GNU_SOURCE
-#include "clb_model.h"
-#include "core.h"
-#include "energy.h"
+#include "comm.h"
+#include "session.h"
 #include "summary.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t interrupted;
+volatile sig_atomic_t clb_signal;
 
 /* The first signal asks the run to stop after the current repetition and
  * release the device; a second one (a hung driver call) ends it at once,
  * as if no handler were installed. Rows already written are whole either way. */
 static void on_signal(int sig)
 {
-    if (interrupted) {
+    if (clb_signal) {
         signal(sig, SIG_DFL);
         raise(sig);
     }
-    interrupted = sig;
+    clb_signal = sig;
 }
 
-int clb_interrupted(void) { return interrupted != 0; }
-
-/* What the whole invocation holds: the devices, the profiles, the progress
- * over every device. */
-struct run {
-    struct clb_run_opts *o;
-    struct clb_profiles profiles;
-    struct clb_devinfo *devs;
-    int ndev;
-    int *sel, nsel;           /* the selected devices (indices into devs) */
-    long done, total;         /* configurations measured / planned, all devices */
-    double t0;                /* start of the measurements */
-    int status;               /* the worst exit status so far */
-    char *host;
-};
-
-/* One device's part of the run. */
-struct session {
-    struct run *run;
-    struct clb_run_opts *o;
-    struct clb_profile generic, custom;
-    const struct clb_profile *profile;
-    struct clb_device dev;
-    int dev_open;
-    struct clb_energy *energy; /* NULL: no source (or --energy off) */
-    struct clb_writer out;
-    char *outpath, *run_id;
-    struct clb_arena arena;   /* the strings of this device's rows */
-    struct clb_row *rows;     /* this device's rows: the summary and the baselines */
-    size_t nrows, caprows;
-    int nfailed, nerror, nok, nskip;
-    struct clb_buf first_bad; /* the first error or failure, repeated at the end */
-};
+int clb_interrupted(void) { return clb_signal != 0; }
 
 static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
 {
@@ -70,42 +38,79 @@ static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
 
 /* ---- devices and profiles ------------------------------------------------ */
 
-/* -d SPEC: one device, "all", or a comma list of specs. */
+/* The devices a -d SPEC names: a type or a name part names every device that
+ * has it (an MPI rank takes the i-th of them on its node), an index or P:D
+ * one, "all" every device but emulators, a comma list each of its specs. */
+static int candidates(struct run *r, const char *spec, int **out, int *n)
+{
+    *n = 0;
+    *out = clb_xcalloc((size_t)r->ndev, sizeof **out);
+    if (!*out)
+        return CLB_ESYS;
+    int first = clb_select_device(r->devs, r->ndev, spec && strcmp(spec, "all") ? spec : NULL);
+    if (first < 0)
+        return CLB_EUSAGE;
+    int all = spec && strcmp(spec, "all") == 0;
+    int by_type = !spec || clb_strieq(spec, "gpu") || clb_strieq(spec, "cpu") ||
+                  clb_strieq(spec, "accelerator");
+    int by_name = spec && !all && !by_type && spec[strspn(spec, "0123456789:")] != 0;
+    for (int i = 0; i < r->ndev; i++) {
+        const struct clb_devinfo *d = &r->devs[i];
+        int take = i == first;
+        if (all)
+            take = strcmp(d->type_name, "emulator") != 0;
+        else if (by_type)
+            take = strcmp(d->type_name, r->devs[first].type_name) == 0;
+        else if (by_name)
+            take = clb_stristr(d->name, spec) != NULL;
+        if (take)
+            (*out)[(*n)++] = i;
+    }
+    return CLB_OK;
+}
+
+/* Which devices this process runs. One process: the first device SPEC names
+ * ("all" or a list: each in turn). An MPI rank: one device, the node-local
+ * rank's of the devices SPEC names (ranks that outnumber them share, with a
+ * warning from rank 0). */
 static int select_devices(struct run *r)
 {
     const char *spec = r->o->device;
     r->sel = clb_xcalloc((size_t)r->ndev, sizeof *r->sel);
     if (!r->sel)
         return CLB_ESYS;
-    if (spec && strcmp(spec, "all") == 0) {
-        for (int i = 0; i < r->ndev; i++)
-            if (strcmp(r->devs[i].type_name, "emulator") != 0)
-                r->sel[r->nsel++] = i;
-        if (!r->nsel) {
-            clb_seterr("-d all: only emulated devices were found; name one with -d INDEX");
-            return CLB_EUSAGE;
-        }
-        return CLB_OK;
-    }
     int n = 1;
     char **list = NULL;
     if (spec && strchr(spec, ',')) {
-        list = clb_split(spec, &n);
-        if (!list)
+        if (!(list = clb_split(spec, &n)))
             return CLB_ESYS;
     }
     int rc = CLB_OK;
     for (int i = 0; i < n && rc == CLB_OK; i++) {
-        int idx = clb_select_device(r->devs, r->ndev, list ? list[i] : spec);
-        if (idx < 0) {
+        int *c, nc;
+        rc = candidates(r, list ? list[i] : spec, &c, &nc);
+        if (rc == CLB_OK && nc == 0) {
+            clb_seterr("-d %s: only emulated devices were found; name one with -d INDEX", spec);
             rc = CLB_EUSAGE;
-            break;
         }
-        int dup = 0;
-        for (int k = 0; k < r->nsel; k++)
-            dup |= r->sel[k] == idx;
-        if (!dup)
-            r->sel[r->nsel++] = idx;
+        int all = spec && !list && strcmp(spec, "all") == 0;
+        for (int k = 0; rc == CLB_OK && k < nc; k++) {
+            if (!r->mpi && !all && k > 0)
+                break; /* one process: the first device of a type or name */
+            int idx = c[k];
+            if (r->mpi) {
+                idx = c[clb_comm()->local_rank % nc];
+                k = nc;
+            }
+            int dup = 0;
+            for (int j = 0; j < r->nsel; j++)
+                dup |= r->sel[j] == idx;
+            if (!dup)
+                r->sel[r->nsel++] = idx;
+        }
+        free(c);
+        if (r->mpi)
+            break; /* a rank runs one device */
     }
     free(list);
     return rc;
@@ -172,8 +177,13 @@ static int open_output(struct session *s)
     }
     if (!s->outpath)
         return CLB_ESYS;
+    if (s->run->mpi && clb_comm()->rank != 0)
+        return CLB_OK; /* rank 0 writes every rank's rows */
     enum clb_format f = s->o->format_set ? s->o->format : clb_format_of_path(s->outpath);
-    return clb_writer_open(&s->out, s->outpath, f) ? CLB_EUSAGE : CLB_OK;
+    if (clb_writer_open(&s->out, s->outpath, f))
+        return CLB_EUSAGE;
+    s->writing = 1;
+    return CLB_OK;
 }
 
 /* The device line comes before any set-up, so a user sees what runs. */
@@ -185,398 +195,23 @@ static void announce(struct session *s)
              s->energy ? ", energy from " : "", s->energy ? clb_energy_source(s->energy) : "");
 }
 
-/* ---- rows ------------------------------------------------------------- */
+/* ---- groups ------------------------------------------------------------- */
 
-static const char *keep(struct session *s, const char *text)
-{
-    const char *p = clb_arena_intern(&s->arena, text, strlen(text));
-    return p ? p : "";
-}
-
-static void base_row(struct session *s, struct clb_row *r, const struct clb_group *g)
-{
-    clb_row_init(r);
-    time_t now = time(NULL);
-    struct tm tm;
-    char ts[32];
-    gmtime_r(&now, &tm);
-    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    r->run_id = s->run_id;
-    r->timestamp = keep(s, ts);
-    r->host = s->run->host;
-    r->platform = s->dev.info.platform_name;
-    r->device = s->dev.info.name;
-    r->device_type = s->dev.info.type_name;
-    r->driver = s->dev.info.driver;
-    r->profile = s->profile->id;
-    r->workload = g->wl->name;
-    r->dtype = g->dtype;
-    r->size = g->size_text;
-    r->clbench_version = CLB_VERSION;
-    r->ranks = 1;
-    r->rank = "0";
-}
-
-/* Remember the first error (else the first validation failure) for the
- * closing message on stderr: with -q it is the only place the reason shows. */
-static void note_bad(struct session *s, const struct clb_row *r)
-{
-    int err = strcmp(r->status, "error") == 0;
-    if (!err && strcmp(r->status, "failed") != 0)
-        return;
-    if (s->first_bad.len && !(err && !s->nerror))
-        return;
-    clb_buf_free(&s->first_bad);
-    clb_buf_printf(&s->first_bad, "%s %s %s %s: %s", r->workload, r->kernel, r->dtype, r->size,
-                   r->detail);
-}
-
-static int emit(struct session *s, struct clb_row *r)
-{
-    note_bad(s, r);
-    if (s->nrows == s->caprows) {
-        size_t cap = s->caprows ? 2 * s->caprows : 64;
-        void *nv = realloc(s->rows, cap * sizeof *s->rows);
-        if (!nv) {
-            clb_seterr("out of host memory");
-            return CLB_ESYS;
-        }
-        s->rows = nv;
-        s->caprows = cap;
-    }
-    s->rows[s->nrows++] = *r;
-    if (strcmp(r->status, "ok") == 0) s->nok++;
-    else if (strcmp(r->status, "failed") == 0) s->nfailed++;
-    else if (strcmp(r->status, "skipped") == 0) s->nskip++;
-    else s->nerror++;
-    return clb_writer_put(&s->out, r);
-}
-
-static const char *status_name(int rc)
-{
-    switch (rc) {
-    case CLB_OK: return "ok";
-    case CLB_FAIL: return "failed";
-    case CLB_SKIP: return "skipped";
-    default: return "error";
-    }
-}
-
-/* ---- progress ------------------------------------------------------------ */
-
-static void fmt_duration(char *buf, size_t n, double s)
-{
-    if (s < 60)
-        snprintf(buf, n, "%.0fs", s);
-    else if (s < 3600)
-        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
-    else
-        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
-}
-
-/* "[37/253] transpose best float 8192x8192 best=64x4v4: 2831.20 GB/s ok  ETA 1m40s":
- * one counter over the whole invocation; the ETA from the mean wall time
- * per configuration so far. */
-static void progress(struct session *s, const struct clb_group *g, const char *kernel,
-                     const char *params, const struct clb_row *r, enum clb_unit unit)
-{
-    struct run *run = s->run;
-    run->done++;
-    if (run->done > run->total)
-        run->total = run->done;
-    if (clb_verbosity < 1)
-        return;
-    fprintf(stderr, "[%ld/%ld] %s %s %s %s%s%s", run->done, run->total, g->wl->name, kernel,
-            g->dtype, g->size_text, params[0] ? " " : "", params);
-    if (!isnan(r->gflops) && unit == CLB_UNIT_GFLOPS)
-        fprintf(stderr, ": %.1f GFlop/s", r->gflops);
-    else if (!isnan(r->gbps))
-        fprintf(stderr, ": %.2f GB/s", r->gbps);
-    int ok = strcmp(r->status, "ok") == 0;
-    fprintf(stderr, " %s%s%s", r->status, !ok && r->detail[0] ? ": " : "", ok ? "" : r->detail);
-    double spent = clb_now() - run->t0;
-    if (run->total > run->done && run->done > 0) {
-        char eta[32];
-        fmt_duration(eta, sizeof eta, spent / (double)run->done * (double)(run->total - run->done));
-        fprintf(stderr, "  ETA %s", eta);
-    }
-    fputc('\n', stderr);
-}
-
-/* A row for a whole group that could not run (skip or error). */
+/* A row for a whole group that could not run (skip or error): this rank's,
+ * and under MPI the job's. */
 static int group_row(struct session *s, const struct clb_group *g, const char *status,
                      const char *detail, int planned)
 {
     struct clb_row r;
-    base_row(s, &r, g);
+    clb_base_row(s, &r, g);
     r.kernel = "*";
     r.status = status;
-    r.detail = keep(s, detail);
-    /* the group's planned configurations are one row now */
-    s->run->total -= planned > 1 ? planned - 1 : 0;
-    progress(s, g, "*", "", &r, CLB_UNIT_GBPS);
-    return emit(s, &r);
-}
-
-/* ---- baselines -------------------------------------------------------- */
-
-/* The baseline's figure for a row: a kernel of this workload is looked up in
- * the same group (type and size); a kernel of another workload is the best
- * ok row of this run with the same type, else with any type. */
-static double baseline_gbps(const struct session *s, const struct clb_group *g, const char *bwl,
-                            const char *bk)
-{
-    int same = strcmp(bwl, g->wl->name) == 0;
-    double best = 0, any = 0;
-    for (size_t i = 0; i < s->nrows; i++) {
-        const struct clb_row *r = &s->rows[i];
-        if (strcmp(r->workload, bwl) || strcmp(r->kernel, bk) || strcmp(r->status, "ok") ||
-            isnan(r->gbps))
-            continue;
-        int same_type = strcmp(r->dtype, g->dtype) == 0;
-        if (same && (!same_type || strcmp(r->size, g->size_text)))
-            continue;
-        if (same_type && r->gbps > best)
-            best = r->gbps;
-        if (r->gbps > any)
-            any = r->gbps;
-    }
-    return best > 0 ? best : any;
-}
-
-static void note_ratios(struct session *s, const struct clb_group *g, struct clb_case *c,
-                        double gbps)
-{
-    const char *list = g->wl->baselines;
-    if (!list || isnan(gbps) || c->counts.host_bound)
-        return;
-    int n;
-    char **bl = clb_split(list, &n);
-    for (int i = 0; bl && i < n; i++) {
-        char *slash = strchr(bl[i], '/');
-        if (!slash)
-            continue;
-        *slash = 0;
-        const char *bwl = bl[i], *bk = slash + 1;
-        int same = strcmp(bwl, g->wl->name) == 0;
-        if (same && strcmp(bk, c->kernel) == 0)
-            continue; /* the baseline itself */
-        double base = baseline_gbps(s, g, bwl, bk);
-        if (base > 0) {
-            if (same)
-                clb_case_note(c, "of_%s=%.3f", bk, gbps / base);
-            else
-                clb_case_note(c, "of_%s_%s=%.3f", bwl, bk, gbps / base);
-        }
-    }
-    free(bl);
-}
-
-/* ---- measuring -------------------------------------------------------- */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o)
-{
-    if (n >= o->reps)
-        return 1;
-    if (n < o->min_reps)
-        return 0;
-    if (spent >= o->max_time)
-        return 1;
-    if (!(o->tolerance > 0) || spent < o->min_time || n < 5)
-        return 0;
-    double v[64];
-    if (n > 64)
-        n = 64; /* the robust error of the first 64 is enough to decide */
-    memcpy(v, t, (size_t)n * sizeof *v);
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    double med = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    for (int i = 0; i < n; i++)
-        v[i] = fabs(v[i] - med);
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    double mad = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    double se = 1.2533 * 1.4826 * mad / sqrt((double)n);
-    return med > 0 && se <= o->tolerance * med;
-}
-
-static void fmt_range(char *buf, size_t n, const size_t *v, unsigned dims)
-{
-    buf[0] = 0;
-    for (unsigned i = 0; i < dims; i++)
-        clb_appendf(buf, n, "%s%zu", i ? "x" : "", v[i]);
-}
-
-/* Fill the measured figures of a row: statistics, rates, the peak, the
- * model, the cache mark and the baselines. */
-static void measured_row(struct session *s, struct clb_row *r, struct clb_env *env,
-                         struct clb_group *g, struct clb_case *c, const double *t, int n)
-{
-    struct clb_measure m;
-    clb_stats_compute(t, (size_t)n, &m.t);
-    m.reps = n;
-    r->t_min_s = m.t.min;
-    r->t_median_s = m.t.median;
-    r->t_mean_s = m.t.mean;
-    r->t_max_s = m.t.max;
-    r->t_stddev_s = m.t.stddev;
-    const struct clb_counts *k = &c->counts;
-    r->gbps = m.gbps = clb_rate(k->bytes, m.t.median) / 1e9;
-    r->gbps_best = clb_rate(k->bytes, m.t.min) / 1e9;
-    m.gflops = NAN;
-    if (k->flops > 0)
-        r->gflops = m.gflops = clb_rate(k->flops, m.t.median) / 1e9;
-    const struct clb_profile *p = env->profile;
-    if (!isnan(r->gbps) && !isnan(p->peak_bandwidth_gbs) && p->peak_bandwidth_gbs > 0 &&
-        !k->host_bound)
-        r->pct_peak_bw = 100.0 * r->gbps / p->peak_bandwidth_gbs;
-    r->model = c->model;
-    if (isnan(r->model) && !k->host_bound && k->bytes > 0 && !isnan(p->peak_bandwidth_gbs)) {
-        struct clb_roofline rf;
-        clb_roofline_predict(k->bytes, k->flops, p->peak_bandwidth_gbs,
-                             clb_profile_peak_gflops(p, g->dtype), &rf);
-        r->model = k->unit == CLB_UNIT_GFLOPS ? rf.gflops : rf.gbps;
-    }
-    /* Host transfers and CPU baselines are not served by the device's cache. */
-    double fp = k->footprint > 0 ? k->footprint : k->bytes;
-    size_t llc = clb_llc_bytes(env);
-    if (llc && !k->host_bound && fp < 4.0 * (double)llc)
-        clb_case_note(c, "cache_resident (%.3g MB < 4 x %.3g MB cache)", fp / 1e6, llc / 1e6);
-    note_ratios(s, g, c, r->gbps);
-    if (g->wl->measured)
-        g->wl->measured(env, g, c, &m);
-}
-
-/* Time one repetition; the events are the core's to wait for and release. */
-static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c, double *t)
-{
-    struct clb_sample smp = {NULL, NULL, NAN};
-    int rc = g->wl->run(env, g, c, &smp);
-    *t = smp.seconds;
-    if (rc == CLB_OK && smp.first)
-        rc = clb_event_seconds(smp.first, smp.last ? smp.last : smp.first, t);
-    if (smp.first)
-        clReleaseEvent(smp.first);
-    if (smp.last && smp.last != smp.first)
-        clReleaseEvent(smp.last);
-    return rc;
-}
-
-/* What the timed runs of a configuration gave besides their times. */
-struct timed {
-    int n;               /* timed runs */
-    double wall;         /* seconds the timed runs took, wall clock */
-    double joules;       /* energy over them; NAN when none was read */
-};
-
-/* Warm up (compilation, first touch), then time until the policy says stop
- * (clb_timing_stop). Warm-up runs stop early, after the first, once they
- * took a quarter of --max-time: a slow configuration should not spend its
- * budget warming up. With an energy source the counter is read around the
- * timed runs, which go on until they span --energy-window (a counter that
- * updates every few tens of milliseconds cannot resolve less). */
-static int time_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                     struct clb_case *c, double **times, int *cap, struct timed *tm)
-{
-    const struct clb_run_opts *o = s->o;
-    int rc = CLB_OK;
-    double w0 = clb_now();
-    for (int i = 0; rc == CLB_OK && i < o->warmup && !interrupted; i++) {
-        double t;
-        rc = one_rep(env, g, c, &t);
-        if (clb_now() - w0 > o->max_time / 4)
-            break;
-    }
-    double e0 = NAN, spent = 0;
-    tm->n = 0;
-    tm->joules = NAN;
-    if (rc == CLB_OK && s->energy && clb_energy_read(s->energy, &e0) != CLB_OK)
-        e0 = NAN;
-    double t_start = clb_now();
-    while (rc == CLB_OK && !interrupted) {
-        if (tm->n == *cap) {
-            int ncap = *cap * 2;
-            double *nv = realloc(*times, (size_t)ncap * sizeof *nv);
-            if (!nv) {
-                rc = CLB_ESYS;
-                break;
-            }
-            *times = nv;
-            *cap = ncap;
-        }
-        double t, t0 = clb_now();
-        rc = one_rep(env, g, c, &t);
-        spent += clb_now() - t0;
-        if (rc == CLB_OK)
-            (*times)[tm->n++] = t;
-        if (rc == CLB_OK && clb_timing_stop(*times, tm->n, spent, o) &&
-            (isnan(e0) || clb_now() - t_start >= o->energy_window ||
-             tm->n >= CLB_ENERGY_MAX_REPS))
-            break;
-    }
-    tm->wall = clb_now() - t_start;
-    double e1;
-    if (rc == CLB_OK && !isnan(e0) && clb_energy_read(s->energy, &e1) == CLB_OK)
-        tm->joules = e1 - e0;
-    return interrupted ? CLB_EINTR : rc;
-}
-
-/* The energy columns: joules over the timed runs, their mean power, the
- * source; the board's (or packages') idle power as a note. */
-static void energy_row(struct session *s, struct clb_row *r, struct clb_case *c,
-                       const struct timed *tm)
-{
-    if (!s->energy || isnan(tm->joules) || tm->joules < 0)
-        return;
-    r->energy_j = tm->joules;
-    r->avg_power_w = tm->wall > 0 ? tm->joules / tm->wall : NAN;
-    r->power_source = clb_energy_source(s->energy);
-    if (!isnan(clb_energy_idle_w(s->energy)))
-        clb_case_note(c, "idle_power_w=%.1f", clb_energy_idle_w(s->energy));
-}
-
-static int measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                        struct clb_case *c, double **times, int *cap)
-{
-    struct clb_row r;
-    base_row(s, &r, g);
-    r.kernel = keep(s, c->kernel);
-    r.params = keep(s, c->params);
-    int rc = c->status;
-    struct timed tm = {0, 0, NAN};
-    if (rc == CLB_OK && g->wl->prepare)
-        rc = g->wl->prepare(env, g, c);
-    if (rc == CLB_OK)
-        rc = time_case(s, env, g, c, times, cap, &tm);
-    if (rc == CLB_EINTR)
-        return rc;
-    if (rc == CLB_OK)
-        rc = g->wl->verify(env, g, c);
-    if (rc == CLB_EUSAGE || rc == CLB_EINTR)
-        return rc;
-    r.status = status_name(rc);
-    char range[64];
-    fmt_range(range, sizeof range, c->local, c->local[0] ? c->dims : 0);
-    r.local_size = keep(s, range);
-    fmt_range(range, sizeof range, c->global, c->dims);
-    r.global_size = keep(s, range);
-    if (rc == CLB_OK || rc == CLB_FAIL) {
-        r.warmup = s->o->warmup;
-        r.reps = tm.n;
-        r.bytes = c->counts.bytes;
-        r.flops = c->counts.flops;
-        measured_row(s, &r, env, g, c, *times, tm.n);
-        energy_row(s, &r, c, &tm);
-    }
-    if (rc == CLB_ECL || rc == CLB_ESYS)
-        clb_case_note(c, "%s", clb_lasterr());
-    r.detail = keep(s, clb_buf_str(&c->detail));
-    progress(s, g, c->kernel, c->params, &r, c->counts.unit);
-    return emit(s, &r);
+    r.detail = clb_keep(s, detail);
+    struct clb_row agg = r;
+    agg.rank = "all";
+    s->run->total -= planned > 1 ? planned - 1 : 0; /* the planned cases are one row now */
+    clb_progress(s, g, "*", "", &r, CLB_UNIT_GBPS);
+    return clb_emit(s, &r, s->run->mpi ? &agg : NULL);
 }
 
 static void group_free(struct clb_env *env, struct clb_group *g)
@@ -591,9 +226,8 @@ static void group_free(struct clb_env *env, struct clb_group *g)
 
 /* Before set-up: the group's own count must exist (else the size is refused,
  * exit 2) and fit the device (else one skipped row naming both numbers). */
-static int check_group(struct session *s, struct clb_group *g, char **why)
+static int check_group(struct session *s, struct clb_group *g)
 {
-    *why = NULL;
     int rc = clb_count_group(g->wl, g->dtype, &g->size, &s->o->params, &g->counts);
     if (rc) {
         char *m = clb_strdup(clb_lasterr());
@@ -603,15 +237,11 @@ static int check_group(struct session *s, struct clb_group *g, char **why)
         return rc;
     }
     if (g->dtype[0] && clb_dtype_is_double(g->dtype) && !s->dev.info.fp64) {
-        *why = clb_strdup("device has no fp64 (cl_khr_fp64)");
+        clb_seterr("device has no fp64 (cl_khr_fp64)");
         return CLB_SKIP;
     }
     /* The counts are exact integers below 2^64 (clb_count_done). */
-    if (clb_fits(&s->dev, (size_t)g->counts.largest, (size_t)g->counts.footprint) != CLB_OK) {
-        *why = clb_strdup(clb_lasterr());
-        return CLB_SKIP;
-    }
-    return CLB_OK;
+    return clb_fits(&s->dev, (size_t)g->counts.largest, (size_t)g->counts.footprint);
 }
 
 static size_t unit_bytes(const struct clb_workload *wl, const char *dtype)
@@ -650,6 +280,8 @@ static int plan_group(struct session *s, const struct clb_workload *wl, const ch
     return k > 0 ? k : 1;
 }
 
+/* Set-up, every case, teardown. Under MPI each step is agreed by every rank
+ * before the next; the ranks must have the same number of cases. */
 static int run_group(struct session *s, const struct clb_workload *wl, const char *dtype,
                      const struct clb_size *size)
 {
@@ -661,37 +293,43 @@ static int run_group(struct session *s, const struct clb_workload *wl, const cha
     g.size = *size;
     char text[128];
     clb_size_text(size, text, sizeof text);
-    g.size_text = keep(s, text);
+    g.size_text = clb_keep(s, text);
     int planned = plan_group(s, wl, dtype, size);
-    char *why;
-    int rc = check_group(s, &g, &why);
-    if (rc == CLB_EUSAGE || rc == CLB_ESYS)
+    int rc = clb_agree(s, check_group(s, &g));
+    if (rc == CLB_SKIP)
+        return group_row(s, &g, "skipped", clb_lasterr(), planned);
+    if (rc)
         return rc;
-    if (rc == CLB_SKIP) {
-        rc = group_row(s, &g, "skipped", why ? why : "", planned);
-        free(why);
-        return rc;
-    }
     clb_debug("%s %s %s: setting up\n", wl->name, dtype, g.size_text);
-    rc = wl->setup(&env, &g);
-    if (rc == CLB_EUSAGE || rc == CLB_EINTR) {
+    rc = clb_agree(s, wl->setup(&env, &g));
+    if (rc == CLB_OK && s->run->mpi) {
+        double k[2] = {g.ncases, -g.ncases};
+        clb_comm_allreduce(k, 2, CLB_MAX);
+        if (k[0] != -k[1]) {
+            clb_seterr("the ranks set up different configurations for %s %s %s (%g to %g cases): "
+                       "lockstep needs the same on every rank", wl->name, dtype, g.size_text,
+                       -k[1], k[0]);
+            rc = CLB_EUSAGE;
+        }
+    }
+    if (rc == CLB_EUSAGE || rc == CLB_EINTR || rc == CLB_ESYS) {
         group_free(&env, &g);
         return rc;
     }
     if (rc != CLB_OK) {
         char *msg = clb_strdup(clb_lasterr());
         group_free(&env, &g);
-        rc = group_row(s, &g, rc == CLB_SKIP ? "skipped" : "error", msg ? msg : "", planned);
+        rc = group_row(s, &g, clb_status_name(rc), msg ? msg : "", planned);
         free(msg);
         return rc;
     }
     s->run->total += g.ncases - planned; /* the plan was an estimate */
-    int cap = s->o->reps > 16 ? s->o->reps : 16;
+    int cap = 16;
     double *times = clb_xcalloc((size_t)cap, sizeof *times);
     if (!times)
         rc = CLB_ESYS;
     for (int i = 0; rc == CLB_OK && i < g.ncases; i++)
-        rc = interrupted ? CLB_EINTR : measure_case(s, &env, &g, &g.cases[i], &times, &cap);
+        rc = clb_measure_case(s, &env, &g, &g.cases[i], &times, &cap);
     free(times);
     group_free(&env, &g);
     return rc;
@@ -725,6 +363,21 @@ static int groups_add(struct groups *gs, const char *dtype, const struct clb_siz
     return CLB_OK;
 }
 
+/* A workload's sizes for a type: -s, else the default rule for this device
+ * (under MPI rank 0's, so that every rank runs the same). */
+static char *sizes_for(struct session *s, const struct clb_workload *wl, const char *dtype)
+{
+    if (s->o->sizes)
+        return clb_strdup(s->o->sizes);
+    struct clb_env env = make_env(s, wl);
+    char *sizes = clb_default_sizes(&env, dtype);
+    if (sizes && s->run->mpi && clb_share_plan(s->run, &sizes) != CLB_OK) {
+        free(sizes);
+        return NULL;
+    }
+    return sizes;
+}
+
 static int list_groups(struct session *s, const struct clb_workload *wl, struct groups *gs)
 {
     memset(gs, 0, sizeof *gs);
@@ -737,19 +390,12 @@ static int list_groups(struct session *s, const struct clb_workload *wl, struct 
     }
     int rc = CLB_OK;
     for (int t = 0; t < ntypes && rc == CLB_OK; t++) {
-        const char *dtype = types ? keep(s, types[t]) : "";
+        const char *dtype = types ? clb_keep(s, types[t]) : "";
         if (types && !clb_list_has(wl->dtypes, dtype))
             continue; /* -t lists types of other workloads too */
-        char *sizes = NULL;
-        if (!s->o->sizes) {
-            struct clb_env env = make_env(s, wl);
-            if (!(sizes = clb_default_sizes(&env, dtype))) {
-                rc = CLB_ESYS;
-                break;
-            }
-        }
+        char *sizes = sizes_for(s, wl, dtype);
         int nsz;
-        char **sz = clb_split(sizes ? sizes : s->o->sizes, &nsz);
+        char **sz = sizes ? clb_split(sizes, &nsz) : NULL;
         if (!sz)
             rc = CLB_ESYS;
         for (int i = 0; sz && i < nsz && rc == CLB_OK; i++) {
@@ -778,7 +424,8 @@ static void session_free(struct session *s)
         free(s->custom.id);
     if (s->generic.id)
         clb_profile_free(&s->generic);
-    free(s->rows);
+    free(s->rows.v);
+    free(s->agg.v);
     free(s->outpath);
     free(s->run_id);
     clb_arena_free(&s->arena);
@@ -787,20 +434,22 @@ static void session_free(struct session *s)
 
 static int device_status(const struct session *s, int rc)
 {
-    if (rc == CLB_EINTR || interrupted)
-        return 128 + (interrupted ? (int)interrupted : SIGINT);
+    if (rc == CLB_EINTR || clb_signal)
+        return 128 + (clb_signal ? (int)clb_signal : SIGINT);
     if (rc != CLB_OK)
         return clb_exit_status(rc);
     if (s->nfailed)
         return CLB_EXIT_FAILED;
     if (s->nerror)
         return CLB_EXIT_ERROR;
-    if (s->nrows && s->nskip == (int)s->nrows)
+    size_t n = s->run->mpi ? s->agg.n : s->rows.n;
+    if (n && s->nskip == (int)n)
         return CLB_EXIT_NOTHING;
     return CLB_EXIT_OK;
 }
 
-/* Plan this device's groups (for the overall counter), then run them. */
+/* Run this device's planned groups, then its summary. Under MPI, rank 0
+ * summarises the job's aggregate rows. */
 static int run_device(struct run *run, struct session *s, struct groups *plan)
 {
     struct clb_run_opts *o = run->o;
@@ -810,27 +459,29 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
             rc = run_group(s, o->wls[w], plan[w].dtype[i], &plan[w].size[i]);
     if (rc == CLB_EUSAGE || rc == CLB_ECL || rc == CLB_ESYS)
         clb_die_msg("%s", clb_lasterr());
-    if (rc != CLB_EINTR && s->nrows) {
-        clb_summary_print(s->rows, s->nrows, o->wls, o->nwl, stdout);
-        printf("\n%s: %d ok, %d failed, %d skipped, %d error; results in %s\n", s->dev.info.name,
-               s->nok, s->nfailed, s->nskip, s->nerror, s->outpath);
+    const struct rows *shown = run->mpi ? &s->agg : &s->rows;
+    if (rc != CLB_EINTR && shown->n && s->writing) {
+        clb_summary_print(shown->v, shown->n, o->wls, o->nwl, stdout);
+        printf("\n%s%s: %d ok, %d failed, %d skipped, %d error; results in %s\n",
+               run->mpi ? "job of " : "", run->mpi ? "all ranks" : s->dev.info.name, s->nok,
+               s->nfailed, s->nskip, s->nerror, s->outpath);
     }
     int status = device_status(s, rc);
-    if (!interrupted && (s->nerror || s->nfailed))
+    if (!clb_signal && (s->nerror || s->nfailed))
         clb_die_msg("%d configuration%s ended in an error, %d failed validation; first: %s",
                     s->nerror, s->nerror == 1 ? "" : "s", s->nfailed, clb_buf_str(&s->first_bad));
     if (status == CLB_EXIT_NOTHING)
         clb_die_msg("every configuration was skipped on '%s': nothing was measured (exit %d)",
                     s->dev.info.name, CLB_EXIT_NOTHING);
-    if (interrupted)
-        clb_die_msg("interrupted; %zu row%s measured before the signal are in %s", s->nrows,
-                    s->nrows == 1 ? "" : "s", s->outpath);
+    if (clb_signal)
+        clb_die_msg("interrupted; %zu row%s measured before the signal are in %s", shown->n,
+                    shown->n == 1 ? "" : "s", s->outpath);
     return status;
 }
 
-/* Open a device, plan its groups (every size parsed and counted before the
- * first set-up), and add them to the overall total. */
-static int open_device(struct run *run, struct session *s, int idx, struct groups **plan)
+/* Open a device: its profile, context, results file and energy source
+ * (nothing here talks to other ranks). */
+static int open_device(struct run *run, struct session *s, int idx)
 {
     memset(s, 0, sizeof *s);
     s->run = run;
@@ -855,6 +506,16 @@ static int open_device(struct run *run, struct session *s, int idx, struct group
     if (!rc && !(s->run_id = clb_asprintf("%lx-%ld-%d", (unsigned long)time(NULL),
                                           (long)getpid(), di->index)))
         rc = CLB_ESYS;
+    return rc;
+}
+
+/* Plan a device's groups (every size parsed and counted before the first
+ * set-up) and add them to the overall total. Under MPI every rank gets here
+ * (the job agreed that every device opened) and takes rank 0's run id and
+ * default sizes. */
+static int plan_device(struct run *run, struct session *s, struct groups **plan)
+{
+    int rc = run->mpi ? clb_comm_bcast_text(&s->run_id, 0) : CLB_OK;
     *plan = rc ? NULL : clb_xcalloc((size_t)s->o->nwl, sizeof **plan);
     if (!rc && !*plan)
         rc = CLB_ESYS;
@@ -892,6 +553,9 @@ int clb_driver_run(struct clb_run_opts *o)
     struct run run;
     memset(&run, 0, sizeof run);
     run.o = o;
+    run.mpi = clb_comm_active();
+    if (run.mpi && clb_comm()->rank != 0)
+        clb_verbosity = -1; /* rank 0 speaks for the job */
     int rc = clb_load_profiles_for(o->platforms_dir, &run.profiles);
     if (!rc)
         rc = clb_devices(&run.devs, &run.ndev);
@@ -899,15 +563,25 @@ int clb_driver_run(struct clb_run_opts *o)
         rc = select_devices(&run);
     if (!rc && !(run.host = host_name()))
         rc = CLB_ESYS;
+    /* Every rank must get this far; then the job agrees. */
+    struct session *ss = NULL;
+    struct groups **plans = NULL;
     int nsel = rc ? 0 : run.nsel;
-    struct session *ss = nsel ? clb_xcalloc((size_t)nsel, sizeof *ss) : NULL;
-    struct groups **plans = nsel ? clb_xcalloc((size_t)nsel, sizeof *plans) : NULL;
-    if (nsel && (!ss || !plans))
-        rc = CLB_ESYS;
+    if (nsel) {
+        ss = clb_xcalloc((size_t)nsel, sizeof *ss);
+        plans = clb_xcalloc((size_t)nsel, sizeof *plans);
+        if (!ss || !plans)
+            rc = CLB_ESYS;
+    }
     /* Every device is opened and planned before the first measurement: a
      * bad size or output path is refused before anything runs. */
+    struct session probe = {.run = &run};
     for (int d = 0; !rc && d < nsel; d++)
-        rc = open_device(&run, &ss[d], run.sel[d], &plans[d]);
+        rc = open_device(&run, &ss[d], run.sel[d]);
+    rc = clb_agree(ss ? &ss[0] : &probe, rc);
+    for (int d = 0; !rc && d < nsel; d++)
+        rc = plan_device(&run, &ss[d], &plans[d]);
+    rc = clb_agree(ss ? &ss[0] : &probe, rc);
     if (rc) {
         clb_die_msg("%s", clb_lasterr());
         run.status = clb_exit_status(rc);
@@ -917,12 +591,14 @@ int clb_driver_run(struct clb_run_opts *o)
         sa.sa_handler = on_signal;
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
+        clb_print_ranks(&ss[0]);
         run.t0 = clb_now();
-        for (int d = 0; d < nsel && !interrupted; d++) {
+        for (int d = 0; d < nsel && !clb_signal; d++) {
             announce(&ss[d]);
             run.status = worse(run.status, run_device(&run, &ss[d], plans[d]));
         }
     }
+    run.status = clb_agree_status(run.status);
     for (int d = 0; d < nsel; d++) {
         for (int w = 0; plans && plans[d] && w < o->nwl; w++)
             groups_free(&plans[d][w]);

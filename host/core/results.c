@@ -390,6 +390,18 @@ int clb_writer_put(struct clb_writer *w, const struct clb_row *r)
     char *line = w->format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, 2);
     if (!line)
         return CLB_ESYS;
+    int rc = clb_writer_put_text(w, line);
+    free(line);
+    return rc;
+}
+
+int clb_writer_put_text(struct clb_writer *w, const char *line)
+{
+    size_t len = strlen(line);
+    if (len == 0 || line[len - 1] != '\n') {
+        clb_seterr("internal: a row for '%s' is not one whole line", w->path);
+        return CLB_ESYS;
+    }
     lock(w->fd, LOCK_EX);
     /* Where the file ends under the lock: a write cut short (a full disk, a
      * file-size limit) is cut back to here, so the file still ends with its
@@ -397,12 +409,11 @@ int clb_writer_put(struct clb_writer *w, const struct clb_row *r)
      * newline) is not glued to: the row is refused. */
     off_t end = lseek(w->fd, 0, SEEK_END);
     int torn = !ends_with_newline(w->fd);
-    int bad = torn || write_all(w->fd, line, strlen(line));
+    int bad = torn || write_all(w->fd, line, len);
     int saved = errno, cut = 0;
     if (bad && !torn && end >= 0)
         cut = ftruncate(w->fd, end) == 0;
     lock(w->fd, LOCK_UN);
-    free(line);
     if (torn) {
         clb_seterr("results file '%s' no longer ends with a newline (another writer left an "
                    "incomplete row); the row was not appended", w->path);

@@ -57,6 +57,7 @@ struct timed {
     double wall;               /* seconds the timed runs took, wall clock */
     double joules;             /* energy over them; NAN when none was read */
     double *agg;               /* MPI: the slowest rank's time of each run (n entries) */
+    int agg_cap;
 };
 
 /* rows.c */

@@ -34,6 +34,8 @@ const char *clb_lasterr(void)
 
 void clb_die_msg(const char *fmt, ...)
 {
+    if (clb_verbosity < 0)
+        return; /* an MPI rank other than 0: rank 0 speaks for the job */
     va_list ap;
     va_start(ap, fmt);
     fputs("clbench: ", stderr);

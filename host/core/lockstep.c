@@ -1,0 +1,187 @@
+/* Every-rank mode (docs/SCALING.md): under MPI all ranks run the same
+ * configurations in lockstep. Each step that can fail ends in an agreement
+ * (an allreduce of the worst outcome) before any rank may block in the next
+ * collective, so one rank's OpenCL error, failed validation or signal ends
+ * the case (or the job) on every rank at once, never in a deadlock. Rank 0
+ * writes every rank's row and one aggregate row per configuration: bytes
+ * and flops summed, each repetition as long as the slowest rank's. */
+#define _GNU_SOURCE
+#include "comm.h"
+#include "session.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Worse outcomes are larger. */
+static const int severity[] = {
+    [CLB_OK] = 0, [CLB_SKIP] = 1, [CLB_FAIL] = 2, [CLB_ECL] = 3,
+    [CLB_ESYS] = 4, [CLB_EUSAGE] = 5, [CLB_EINTR] = 6,
+};
+static const int from_severity[] = {CLB_OK, CLB_SKIP, CLB_FAIL, CLB_ECL, CLB_ESYS, CLB_EUSAGE,
+                                    CLB_EINTR};
+
+/* The message of the first rank whose outcome was the agreed one, with its
+ * rank, host and device named, becomes everybody's message. */
+static void take_message(struct session *s, int mine, int agreed)
+{
+    char *text = NULL;
+    if (mine == agreed && agreed != CLB_OK)
+        text = clb_asprintf("rank %d (%s, %s): %s", clb_comm()->rank, s->run->host,
+                            s->dev.info.name, clb_lasterr());
+    char **all = clb_comm_gather_text(text ? text : "");
+    free(text);
+    char *first = NULL;
+    for (int i = 0; all && clb_comm()->rank == 0 && i < clb_comm()->size && !first; i++)
+        if (all[i][0])
+            first = clb_strdup(all[i]);
+    clb_comm_free_texts(all);
+    if (clb_comm()->rank == 0 && !first)
+        first = clb_strdup("(no message)");
+    clb_comm_bcast_text(&first, 0);
+    if (first)
+        clb_seterr("%s", first);
+    free(first);
+}
+
+int clb_agree(struct session *s, int rc)
+{
+    if (!s->run->mpi)
+        return rc;
+    if (clb_signal && rc == CLB_OK)
+        rc = CLB_EINTR;
+    double v = severity[rc];
+    if (clb_comm_allreduce(&v, 1, CLB_MAX) != CLB_OK) {
+        clb_comm_abort(CLB_EXIT_ERROR); /* the job cannot agree on anything more */
+        return CLB_ESYS;
+    }
+    int agreed = from_severity[(int)v];
+    if (agreed != CLB_OK && agreed != CLB_EINTR)
+        take_message(s, rc, agreed);
+    if (agreed == CLB_EINTR)
+        clb_signal = clb_signal ? clb_signal : SIGINT; /* every rank stops */
+    return agreed;
+}
+
+int clb_agree_rep(struct session *s, int rc, double *t, double *spent)
+{
+    if (!s->run->mpi)
+        return rc;
+    if (clb_signal && rc == CLB_OK)
+        rc = CLB_EINTR;
+    double v[3] = {isnan(*t) ? 0 : *t, *spent, severity[rc]};
+    if (clb_comm_allreduce(v, 3, CLB_MAX) != CLB_OK) {
+        clb_comm_abort(CLB_EXIT_ERROR);
+        return CLB_ESYS;
+    }
+    *t = v[0];
+    *spent = v[1];
+    int agreed = from_severity[(int)v[2]];
+    if (agreed != CLB_OK && agreed != CLB_EINTR)
+        take_message(s, rc, agreed);
+    if (agreed == CLB_EINTR)
+        clb_signal = clb_signal ? clb_signal : SIGINT;
+    return agreed;
+}
+
+double clb_job_sum(double v)
+{
+    clb_comm_allreduce(&v, 1, CLB_SUM);
+    return v;
+}
+
+/* One name for the job's devices (or hosts): the common one, else "N kinds". */
+static const char *common(struct session *s, const char *mine, const char *what)
+{
+    char **all = clb_comm_gather_text(mine);
+    char *name = NULL;
+    if (all && clb_comm()->rank == 0) {
+        int same = 1;
+        for (int i = 1; i < clb_comm()->size; i++)
+            same &= strcmp(all[i], all[0]) == 0;
+        name = same ? clb_strdup(all[0]) : clb_asprintf("%d %s", clb_comm()->size, what);
+    }
+    clb_comm_free_texts(all);
+    const char *kept = name ? clb_keep(s, name) : "";
+    free(name);
+    return kept;
+}
+
+int clb_aggregate_row(struct session *s, const struct clb_row *mine, struct clb_env *env,
+                      struct clb_group *g, struct clb_case *c, const struct timed *tm,
+                      struct clb_row *agg)
+{
+    *agg = *mine;
+    agg->rank = "all";
+    agg->ranks = clb_comm()->size;
+    agg->host = common(s, s->run->host, "hosts");
+    agg->device = common(s, s->dev.info.name, "devices");
+    /* bytes, flops and energy of the whole job */
+    double sums[4] = {isnan(mine->bytes) ? 0 : mine->bytes, isnan(mine->flops) ? 0 : mine->flops,
+                      isnan(tm->joules) ? 0 : tm->joules, isnan(tm->joules) ? 1 : 0};
+    if (clb_comm_allreduce(sums, 4, CLB_SUM))
+        return CLB_ESYS;
+    if (!isnan(mine->bytes)) {
+        agg->bytes = sums[0];
+        agg->flops = mine->flops > 0 || sums[1] > 0 ? sums[1] : mine->flops;
+        clb_fill_figures(s, agg, env, g, c, tm->agg, tm->n, &s->agg);
+        if (sums[3] == 0 && s->energy) { /* every rank read its energy */
+            agg->energy_j = sums[2];
+            agg->avg_power_w = tm->wall > 0 ? sums[2] / tm->wall : NAN;
+            agg->power_source = clb_energy_source(s->energy);
+        }
+    }
+    agg->detail = clb_keep(s, clb_buf_str(&c->detail));
+    return CLB_OK;
+}
+
+int clb_share_plan(struct run *run, char **plan_text)
+{
+    if (!run->mpi)
+        return CLB_OK;
+    return clb_comm_bcast_text(plan_text, 0);
+}
+
+int clb_print_ranks(struct session *s)
+{
+    if (!s->run->mpi)
+        return CLB_OK;
+    char *mine = clb_asprintf("rank %d: %s, device %d '%s' (%s)%s", clb_comm()->rank, s->run->host,
+                              s->dev.info.index, s->dev.info.name, s->dev.info.pci_bus_id[0]
+                                                                       ? s->dev.info.pci_bus_id
+                                                                       : s->dev.info.platform_name,
+                              "");
+    char **all = clb_comm_gather_text(mine ? mine : "");
+    free(mine);
+    if (!all)
+        return CLB_ESYS;
+    if (clb_comm()->rank == 0) {
+        /* ranks sharing a device are allowed, with a warning: they compete */
+        for (int i = 0; i < clb_comm()->size; i++) {
+            int shared = 0;
+            const char *dev_i = strchr(all[i], ':'); /* host and device, without the rank */
+            for (int j = 0; j < clb_comm()->size && dev_i; j++)
+                shared |= j != i && strchr(all[j], ':') && !strcmp(strchr(all[j], ':'), dev_i);
+            fprintf(stderr, "%s%s\n", all[i], shared ? "  (shared with another rank: they compete)" : "");
+        }
+    }
+    clb_comm_free_texts(all);
+    return CLB_OK;
+}
+
+int clb_agree_status(int status)
+{
+    if (!clb_comm_active())
+        return status;
+    /* failed validation (1) is the worst outcome, then errors, usage, nothing */
+    static const int rank[] = {0, 5, 3, 4, 2};
+    double v = status > 4 ? 6 : rank[status];
+    double sig = status > 4 ? status : 0;
+    clb_comm_allreduce(&v, 1, CLB_MAX);
+    clb_comm_allreduce(&sig, 1, CLB_MAX);
+    if (v == 6)
+        return (int)sig;
+    for (int i = 0; i < 5; i++)
+        if (rank[i] == (int)v)
+            return i;
+    return status;
+}

@@ -1,0 +1,264 @@
+/* Measuring one configuration: warm up, time until the policy says stop,
+ * validate, and turn the times into a row: statistics, rates, the fraction
+ * of the peak, the model, the cache mark, the baselines, the energy. Under
+ * MPI every rank does this in lockstep (lockstep.c). */
+#define _GNU_SOURCE
+#include "clb_model.h"
+#include "session.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o)
+{
+    if (n >= o->reps)
+        return 1;
+    if (n < o->min_reps)
+        return 0;
+    if (spent >= o->max_time)
+        return 1;
+    if (!(o->tolerance > 0) || spent < o->min_time || n < 5)
+        return 0;
+    double v[64];
+    if (n > 64)
+        n = 64; /* the robust error of the first 64 is enough to decide */
+    memcpy(v, t, (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double med = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    for (int i = 0; i < n; i++)
+        v[i] = fabs(v[i] - med);
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double mad = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double se = 1.2533 * 1.4826 * mad / sqrt((double)n);
+    return med > 0 && se <= o->tolerance * med;
+}
+
+static void fmt_range(char *buf, size_t n, const size_t *v, unsigned dims)
+{
+    buf[0] = 0;
+    for (unsigned i = 0; i < dims; i++)
+        clb_appendf(buf, n, "%s%zu", i ? "x" : "", v[i]);
+}
+
+/* The measured figures of a row: statistics, rates, the peak, the model, the
+ * cache mark and the baselines (from `baselines`: this process's rows, or
+ * the aggregate rows for an aggregate). */
+void clb_fill_figures(struct session *s, struct clb_row *r, struct clb_env *env,
+                      struct clb_group *g, struct clb_case *c, const double *t, int n,
+                      const struct rows *baselines)
+{
+    struct clb_stats st;
+    clb_stats_compute(t, (size_t)n, &st);
+    r->t_min_s = st.min;
+    r->t_median_s = st.median;
+    r->t_mean_s = st.mean;
+    r->t_max_s = st.max;
+    r->t_stddev_s = st.stddev;
+    r->gbps = clb_rate(r->bytes, st.median) / 1e9;
+    r->gbps_best = clb_rate(r->bytes, st.min) / 1e9;
+    if (r->flops > 0)
+        r->gflops = clb_rate(r->flops, st.median) / 1e9;
+    const struct clb_counts *k = &c->counts;
+    const struct clb_profile *p = env->profile;
+    double ranks = r->ranks > 0 ? r->ranks : 1;  /* an aggregate's peak is the job's */
+    if (!isnan(r->gbps) && !isnan(p->peak_bandwidth_gbs) && p->peak_bandwidth_gbs > 0 &&
+        !k->host_bound)
+        r->pct_peak_bw = 100.0 * r->gbps / (p->peak_bandwidth_gbs * (strcmp(r->rank, "all") ? 1 : ranks));
+    r->model = c->model;
+    if (isnan(r->model) && !k->host_bound && r->bytes > 0 && !isnan(p->peak_bandwidth_gbs)) {
+        struct clb_roofline rf;
+        double scale = strcmp(r->rank, "all") ? 1 : ranks;
+        clb_roofline_predict(r->bytes, r->flops, p->peak_bandwidth_gbs * scale,
+                             clb_profile_peak_gflops(p, g->dtype) * scale, &rf);
+        r->model = k->unit == CLB_UNIT_GFLOPS ? rf.gflops : rf.gbps;
+    }
+    clb_note_ratios(s, g, c, r->gbps, baselines);
+}
+
+/* Time one repetition; the events are the core's to wait for and release. */
+static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c, double *t)
+{
+    struct clb_sample smp = {NULL, NULL, NAN};
+    int rc = g->wl->run(env, g, c, &smp);
+    *t = smp.seconds;
+    if (rc == CLB_OK && smp.first)
+        rc = clb_event_seconds(smp.first, smp.last ? smp.last : smp.first, t);
+    if (smp.first)
+        clReleaseEvent(smp.first);
+    if (smp.last && smp.last != smp.first)
+        clReleaseEvent(smp.last);
+    return rc;
+}
+
+static int grow(double **v, int *cap, int n)
+{
+    if (n < *cap)
+        return CLB_OK;
+    double *nv = realloc(*v, (size_t)*cap * 2 * sizeof *nv);
+    if (!nv) {
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    *v = nv;
+    *cap *= 2;
+    return CLB_OK;
+}
+
+/* Warm up (compilation, first touch), then time until the policy says stop
+ * (clb_timing_stop). Warm-up runs stop early, after the first, once they
+ * took a quarter of --max-time: a slow configuration should not spend its
+ * budget warming up. With an energy source the counter is read around the
+ * timed runs, which go on until they span --energy-window (a counter that
+ * updates every few tens of milliseconds cannot resolve less). Under MPI the
+ * ranks start each timed run together and decide together when to stop,
+ * from the slowest rank's times. */
+static int time_case(struct session *s, struct clb_env *env, struct clb_group *g,
+                     struct clb_case *c, double **times, int *cap, struct timed *tm)
+{
+    const struct clb_run_opts *o = s->o;
+    int rc = CLB_OK;
+    double w0 = clb_now();
+    for (int i = 0; rc == CLB_OK && i < o->warmup && !clb_signal; i++) {
+        double t;
+        rc = one_rep(env, g, c, &t);
+        if (clb_now() - w0 > o->max_time / 4)
+            break;
+    }
+    rc = clb_agree(s, rc);
+    double e0 = NAN, spent = 0;
+    tm->n = 0;
+    tm->joules = NAN;
+    int want_energy = s->energy != NULL;
+    if (s->run->mpi) {  /* every rank stretches its window if any rank reads energy */
+        double any = want_energy;
+        clb_comm_allreduce(&any, 1, CLB_MAX);
+        want_energy = any > 0;
+    }
+    if (rc == CLB_OK && s->energy && clb_energy_read(s->energy, &e0) != CLB_OK)
+        e0 = NAN;
+    double t_start = clb_now();
+    while (rc == CLB_OK) {
+        if ((rc = grow(times, cap, tm->n)) ||
+            (s->run->mpi && (rc = grow(&tm->agg, &tm->agg_cap, tm->n))))
+            break;
+        double t = NAN, t0 = clb_now();
+        rc = clb_signal ? CLB_EINTR : one_rep(env, g, c, &t);
+        spent += clb_now() - t0;
+        (*times)[tm->n] = t;
+        double job_t = t, job_spent = spent;
+        rc = clb_agree_rep(s, rc, &job_t, &job_spent);
+        if (rc)
+            break;
+        if (tm->agg)
+            tm->agg[tm->n] = job_t;
+        tm->n++;
+        const double *policy = tm->agg ? tm->agg : *times;
+        if (clb_timing_stop(policy, tm->n, job_spent, o) &&
+            (!want_energy || clb_now() - t_start >= o->energy_window ||
+             tm->n >= CLB_ENERGY_MAX_REPS))
+            break;
+    }
+    tm->wall = clb_now() - t_start;
+    double e1;
+    if (rc == CLB_OK && !isnan(e0) && clb_energy_read(s->energy, &e1) == CLB_OK)
+        tm->joules = e1 - e0;
+    return rc;
+}
+
+/* The energy columns: joules over the timed runs, their mean power, the
+ * source; the board's (or packages') idle power as a note. */
+static void energy_row(struct session *s, struct clb_row *r, struct clb_case *c,
+                       const struct timed *tm)
+{
+    if (!s->energy || isnan(tm->joules) || tm->joules < 0)
+        return;
+    r->energy_j = tm->joules;
+    r->avg_power_w = tm->wall > 0 ? tm->joules / tm->wall : NAN;
+    r->power_source = clb_energy_source(s->energy);
+    if (!isnan(clb_energy_idle_w(s->energy)))
+        clb_case_note(c, "idle_power_w=%.1f", clb_energy_idle_w(s->energy));
+}
+
+int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
+                     struct clb_case *c, double **times, int *cap)
+{
+    struct clb_row r;
+    clb_base_row(s, &r, g);
+    r.kernel = clb_keep(s, c->kernel);
+    r.params = clb_keep(s, c->params);
+    struct timed tm = {0, 0, NAN, NULL, 16};
+    if (s->run->mpi && !(tm.agg = clb_xcalloc((size_t)tm.agg_cap, sizeof *tm.agg)))
+        return CLB_ESYS;
+    int rc = c->status;
+    if (rc == CLB_OK && g->wl->prepare)
+        rc = g->wl->prepare(env, g, c);
+    rc = clb_agree(s, rc);
+    int timed = rc == CLB_OK;
+    if (timed)
+        rc = time_case(s, env, g, c, times, cap, &tm);
+    int own = rc; /* this rank's outcome: its row says it; the aggregate says the job's */
+    if (rc == CLB_OK) {
+        own = g->wl->verify(env, g, c);
+        rc = clb_agree(s, own);
+    }
+    if (rc == CLB_EUSAGE || rc == CLB_EINTR) {
+        free(tm.agg);
+        return rc;
+    }
+    r.status = clb_status_name(rc == CLB_FAIL && own == CLB_OK ? CLB_OK : rc);
+    char range[64];
+    fmt_range(range, sizeof range, c->local, c->local[0] ? c->dims : 0);
+    r.local_size = clb_keep(s, range);
+    fmt_range(range, sizeof range, c->global, c->dims);
+    r.global_size = clb_keep(s, range);
+    size_t llc = clb_llc_bytes(env);
+    double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
+    if (llc && !c->counts.host_bound && fp < 4.0 * (double)llc)
+        clb_case_note(c, "cache_resident (%.3g MB < 4 x %.3g MB cache)", fp / 1e6, llc / 1e6);
+    if (timed && (rc == CLB_OK || rc == CLB_FAIL)) {
+        r.warmup = s->o->warmup;
+        r.reps = tm.n;
+        r.bytes = c->counts.bytes;
+        r.flops = c->counts.flops;
+    }
+    if (rc == CLB_ECL || rc == CLB_ESYS)
+        clb_case_note(c, "%s", clb_lasterr());
+    /* The aggregate first: its notes (ratios to aggregate baselines) are its own. */
+    struct clb_row agg;
+    int have_agg = s->run->mpi;
+    if (have_agg) {
+        struct clb_buf own = c->detail;  /* keep this rank's notes apart */
+        c->detail = (struct clb_buf){0};
+        clb_buf_add(&c->detail, clb_buf_str(&own), own.len);
+        int arc = clb_aggregate_row(s, &r, env, g, c, &tm, &agg);
+        agg.status = clb_status_name(rc);
+        clb_buf_free(&c->detail);
+        c->detail = own;
+        if (arc) {
+            free(tm.agg);
+            return arc;
+        }
+    }
+    if (timed && (rc == CLB_OK || rc == CLB_FAIL)) {
+        clb_fill_figures(s, &r, env, g, c, *times, tm.n, &s->rows);
+        energy_row(s, &r, c, &tm);
+        if (g->wl->measured) {
+            struct clb_measure m;
+            clb_stats_compute(*times, (size_t)tm.n, &m.t);
+            m.reps = tm.n;
+            m.gbps = r.gbps;
+            m.gflops = r.gflops;
+            g->wl->measured(env, g, c, &m);
+        }
+    }
+    r.detail = clb_keep(s, clb_buf_str(&c->detail));
+    free(tm.agg);
+    clb_progress(s, g, c->kernel, c->params, have_agg ? &agg : &r, c->counts.unit);
+    return clb_emit(s, &r, have_agg ? &agg : NULL);
+}
