@@ -28,12 +28,13 @@ expect_status() {
     fail "$what: exit $RC, expected $want; stderr: $ERR_TXT"; fi
 }
 
-# expect_error N PATTERN DESCRIPTION ARGS...: exits N with exactly one line on
-# stderr that starts with "clbench:" and matches PATTERN (grep -E).
+# expect_error N PATTERN DESCRIPTION ARGS...: exits N with exactly one error
+# line on stderr (starting "clbench:") that matches PATTERN (grep -E); the
+# progress lines before it (the device line, [i/n] lines) are not errors.
 expect_error() {
   local want=$1 pat=$2 what=$3; shift 3
   run_cb "$@"
-  local lines; lines=$(grep -c . "$TMP/stderr" || true)
+  local lines; lines=$(grep -c '^clbench:' "$TMP/stderr" || true)
   if [ "$RC" -ne "$want" ]; then fail "$what: exit $RC, expected $want; stderr: $ERR_TXT"
   elif [ "$lines" -ne 1 ]; then fail "$what: $lines lines on stderr, expected 1: $ERR_TXT"
   elif ! grep -Eq "^clbench: .*($pat)" "$TMP/stderr"; then fail "$what: message '$ERR_TXT' does not match /$pat/"

@@ -47,9 +47,12 @@ expect_out '^1 +1432 +0\.80 +256\.1 +120\.0$' "5110P estimates"
 expect_status 0 "roofline" model roofline -p h100_sxm -w stream -k triad -t double -s 2^28
 expect_out '^bound +memory' "triad memory bound"
 expect_out '^GB/s +3352$' "at peak bandwidth"
-expect_status 0 "roofline matmul" model roofline -p tesla_k20 -w matmul -s 4096 -t double
+expect_status 0 "roofline matmul" model roofline -p tesla_k20 -w matmul -s 4096 -t float
 expect_out '^bound +compute' "matmul compute bound"
-expect_out '^model +1170 GFlop/s' "at the K20's fp64 peak"
+expect_out '^model +3520 GFlop/s' "at the K20's fp32 peak"
+expect_status 0 "roofline of a double type" model roofline -p tesla_k20 -w stream -k triad -t double -s 2^20
+expect_out '^  peak_gflops +1170 ' "a double row is held to the K20's fp64 peak"
+expect_error 2 "matmul types are float" "roofline refuses a type the workload does not take" model roofline -p tesla_k20 -w matmul -s 4096 -t double
 
 expect_status 0 "model --help" model --help
 
@@ -70,7 +73,7 @@ expect_error 2 "unknown type 'half'" "bad type" model dslash -t half
 expect_error 2 "hit rate '17/16'" "hit rate above 1" model dslash --param hit=17/16
 expect_error 2 "rhs" "rhs out of range" model dslash --param rhs=0
 expect_error 2 "--workload NAME and --size" "roofline needs a workload" model roofline -p h100_sxm
-expect_error 2 "no model for workload 'bus'" "roofline of bus" model roofline -p h100_sxm -w bus -s 1M
+expect_error 2 "runs on the host or over the host link" "roofline of bus" model roofline -p h100_sxm -w bus -k pinned_h2d -s 1M
 expect_error 2 "unknown stream kernel 'triadd'" "bad stream kernel" model roofline -p h100_sxm -w stream -k triadd -s 1M
 expect_error 2 "peak_bw" "roofline on a profile without a peak" model roofline -p pocl_cpu -w stream -k copy -s 1M
 expect_error 2 "--sim applies to blockeq only" "--sim elsewhere" model dslash --sim

@@ -16,8 +16,10 @@ for sig in INT TERM KILL; do
   csv=$sig.csv
   rm -f "$TMP/counts"
   # a small size (4 quick rows), then a size whose cases take seconds each
+  # (3000 runs, no time budget, no early stop)
   CLBENCH_FAULT_COUNTS="$TMP/counts" LD_PRELOAD="$PRELOAD" "$CLBENCH" run stream -d cpu -t float \
-    -s 4096,8M -n 3000 --warmup 0 --param vec=4 -o "$csv" >"$TMP/stdout" 2>"$TMP/stderr" &
+    -s 4096,8M -n 3000 --max-time 1000 --tolerance 0 --warmup 0 --param vec=4 -o "$csv" \
+    >"$TMP/stdout" 2>"$TMP/stderr" &
   pid=$!
   for i in $(seq 1 600); do   # up to 60 s for the small size's 4 rows
     [ -f "$csv" ] && [ "$(grep -c '^[^r]' "$csv" || true)" -ge 4 ] && break
@@ -31,7 +33,7 @@ for sig in INT TERM KILL; do
   if n=$(csv_check "$csv"); then pass "SIG$sig: CSV parses, one header, $n complete rows"; else fail "SIG$sig: CSV broken"; continue; fi
   small=$(csv_query "$csv" "sum(r['size']=='4096' and r['status']=='ok' for r in rows)")
   [ "$small" -eq 4 ] && pass "SIG$sig: the 4 rows measured before the signal are kept" || fail "SIG$sig: $small of the 4 early rows in $csv"
-  big=$(csv_query "$csv" "sum(r['size']=='8M' for r in rows)")
+  big=$(csv_query "$csv" "sum(r['size']=='8388608' for r in rows)")
   [ "$big" -eq 0 ] && pass "SIG$sig: no row for the interrupted case" || fail "SIG$sig: $big rows of the interrupted size"
   [ $sig = KILL ] && continue
   grep -q "^clbench: interrupted; 4 rows measured before the signal are in $csv" "$TMP/stderr" &&

@@ -1,4 +1,5 @@
-/* The analytic models pinned to the source studies' figures (docs/MODELS.md). */
+/* The analytic models pinned to the source studies' figures (docs/MODELS.md),
+ * and the roofline fed by each workload's own count (through the registry). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,8 +9,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "blockeq/blockeq.h"
 #include "clb_model.h"
+#include "clb_workload.h"
 #include "clbench.h"
+#include "dslash/dslash.h"
 
 /* The C1060 report's 512x512 parameters (PART III). */
 static struct clb_blockeq_params report_closed(void)
@@ -167,32 +171,51 @@ static void dslash_tables(void **state)
     assert_true(fabs(clb_dslash_flops_site(4) - 4584) < 1e-9);
 }
 
+/* Count a case through the registry, as `model roofline` and the rows do. */
+static int count(const char *wl, const char *kernel, const char *dtype, const char *size,
+                 const char *params, struct clb_counts *c)
+{
+    const struct clb_workload *w = clb_workload_find(wl);
+    assert_non_null(w);
+    struct clb_size sz;
+    char err[256];
+    if (clb_parse_dims(size, w->size_dims, &sz, err, sizeof err))
+        return CLB_EUSAGE;
+    struct clb_kvlist kv = {0};
+    if (params)
+        assert_int_equal(clb_kvlist_add(&kv, params), CLB_OK);
+    struct clb_query q = {kernel, dtype, &sz, &kv};
+    memset(c, 0, sizeof *c);
+    int rc = w->count(&q, c);
+    clb_kvlist_free(&kv);
+    return rc;
+}
+
 static void roofline_counts(void **state)
 {
     (void)state;
-    double b, f;
-    int gf;
-    assert_int_equal(clb_roofline_work("stream", "triad", "double", "1000", &b, &f, &gf), CLB_OK);
-    assert_true(b == 24000 && f == 2000 && !gf);
-    assert_int_equal(clb_roofline_work("stream", "copy", "float", "1000", &b, &f, &gf), CLB_OK);
-    assert_true(b == 8000 && f == 0);
-    assert_int_equal(clb_roofline_work("transpose", "naive", "float", "100x30", &b, &f, &gf),
-                     CLB_OK);
-    assert_true(b == 2 * 100 * 30 * 4);
-    assert_int_equal(clb_roofline_work("dot", "sumsq_device", "float", "1000", &b, &f, &gf),
-                     CLB_OK);
-    assert_true(b == 4000 && f == 2000);
-    assert_int_equal(clb_roofline_work("matmul", "tiled", "float", "100", &b, &f, &gf), CLB_OK);
-    assert_true(b == 3 * 100 * 100 * 4 && f == 2e6 && gf);
-    assert_int_equal(clb_roofline_work("dslash", "rhs=2", "float", "8x8x8x8", &b, &f, &gf),
-                     CLB_OK);
-    assert_true(b == 2048 * 1840.0 && f == 2048 * 2292.0 && gf);
-    assert_int_equal(clb_roofline_work("stream", "triadd", "float", "1000", &b, &f, &gf),
+    struct clb_counts c;
+    assert_int_equal(count("stream", "triad", "double", "1000", NULL, &c), CLB_OK);
+    assert_true(c.bytes == 24000 && c.flops == 2000 && c.unit == CLB_UNIT_GBPS);
+    assert_int_equal(count("stream", "copy", "float", "1000", NULL, &c), CLB_OK);
+    assert_true(c.bytes == 8000 && c.flops == 0);
+    assert_int_equal(count("transpose", "naive", "float", "100x30", NULL, &c), CLB_OK);
+    assert_true(c.bytes == 2 * 100 * 30 * 4);
+    assert_int_equal(count("dot", "device_sumsq", "float", "1000", NULL, &c), CLB_OK);
+    assert_true(c.bytes == 4000 && c.flops == 2000);
+    assert_int_equal(count("matmul", "tiled", "float", "100", NULL, &c), CLB_OK);
+    assert_true(c.bytes == 3 * 100 * 100 * 4 && c.flops == 2e6 && c.unit == CLB_UNIT_GFLOPS);
+    /* dslash: the talk's bytes per even site, the same function as `model dslash` */
+    assert_int_equal(count("dslash", "reg", "float", "8x8x8x8", "rhs=2", &c), CLB_OK);
+    assert_true(c.bytes == 2048 * clb_dslash_bytes_site(2, 0, 1, 4) && c.bytes == 2048 * 1840.0);
+    assert_true(c.flops == 2048 * clb_dslash_flops_site(2) && c.unit == CLB_UNIT_GFLOPS);
+    assert_int_equal(count("bus", "pinned_h2d", "", "1000", NULL, &c), CLB_OK);
+    assert_true(c.host_bound);
+    assert_int_equal(count("stream", "triadd", "float", "1000", NULL, &c), CLB_EUSAGE);
+    /* a byte count that does not fit in 64 bits is refused, not wrapped */
+    assert_int_equal(count("stream", "copy", "double", "2305843009213693952", NULL, &c),
                      CLB_EUSAGE);
-    assert_int_equal(clb_roofline_work("bus", "", "float", "1000", &b, &f, &gf), CLB_EUSAGE);
-    assert_int_equal(clb_roofline_work("stream", "copy", "quad", "1000", &b, &f, &gf),
-                     CLB_EUSAGE);
-    assert_int_equal(clb_roofline_work("transpose", "", "float", "100", &b, &f, &gf),
+    assert_int_equal(count("dslash", "reg", "double", "65536x65536x65536x16384", NULL, &c),
                      CLB_EUSAGE);
     struct clb_roofline r;
     clb_roofline_predict(1e9, 1e12, 100, 1000, &r);   /* 10 ms memory, 1 s compute */
