@@ -21,7 +21,9 @@
  *                          (or a wall-clock time) in s
  *     verify(env, g, c)    compare the output of the last run with a host reference
  *     measured(env, g, c, m)  optional: see the statistics of the case
- *   teardown(env, g)       release everything (also after errors)
+ *   teardown(env, g)       release what g->state holds (also after errors); called
+ *                          only when setup set g->state (malloc'd), which the
+ *                          core then frees
  */
 #ifndef CLB_WORKLOAD_H
 #define CLB_WORKLOAD_H
@@ -200,6 +202,11 @@ struct clb_workload {
     const struct clb_model_def *models;  /* optional, terminated by {0} */
 };
 
+/* The steps every workload fills in, by their conventional names: a workload
+ * defines static functions count, setup, run, verify and teardown and puts
+ * CLB_STEPS in its descriptor (optional steps are named beside it). */
+#define CLB_STEPS .count = count, .setup = setup, .run = run, .verify = verify, .teardown = teardown
+
 /* ---- the registry (host/workloads/registry.c) -------------------------- */
 
 /* Every workload, in the order `run all` uses; NULL-terminated. */
@@ -281,6 +288,11 @@ long clb_mismatches(const unsigned char *got, const unsigned char *want, size_t 
  * CLB_FAIL when any differ. */
 int clb_check_exact(struct clb_case *c, const void *got, const void *want, size_t n,
                     size_t stride, size_t cmp);
+
+/* The same for a row-major matrix `width` elements wide: the note names
+ * the first wrong element's row and column. */
+int clb_check_exact_2d(struct clb_case *c, const void *got, const void *want, size_t n,
+                       size_t stride, size_t cmp, size_t width);
 
 /* Largest per-buffer size for a workload that needs `count` buffers of equal
  * size: min(max_alloc, global_mem / (count + 1)). */

@@ -214,9 +214,14 @@ static int group_row(struct session *s, const struct clb_group *g, const char *s
     return clb_emit(s, &r, s->run->mpi ? &agg : NULL);
 }
 
+/* The workload releases what its state holds; the core frees the state. */
 static void group_free(struct clb_env *env, struct clb_group *g)
 {
-    g->wl->teardown(env, g);
+    if (g->state) {
+        g->wl->teardown(env, g);
+        free(g->state);
+        g->state = NULL;
+    }
     for (int i = 0; i < g->ncases; i++)
         clb_case_free(&g->cases[i]);
     free(g->cases);

@@ -402,6 +402,18 @@ int clb_check_exact(struct clb_case *c, const void *got, const void *want, size_
     return CLB_FAIL;
 }
 
+int clb_check_exact_2d(struct clb_case *c, const void *got, const void *want, size_t n,
+                       size_t stride, size_t cmp, size_t width)
+{
+    long first;
+    long bad = clb_mismatches(got, want, n, stride, cmp, &first);
+    if (!bad)
+        return CLB_OK;
+    clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
+                  first / (long)width, first % (long)width);
+    return CLB_FAIL;
+}
+
 /* ---- probes ------------------------------------------------------------ */
 
 int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin)

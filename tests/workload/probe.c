@@ -90,12 +90,8 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct probe *st = g->state;
-    if (!st)
-        return;
     CLB_RELEASE_KERNELS(st->k);
     clb_inout_free(&st->io);
-    free(st);
-    g->state = NULL;
 }
 
 static const struct clb_param_def params[] = {{0, 0, 0}};
@@ -111,12 +107,8 @@ static const struct clb_workload probe = {
     .sizes = {.quick = "65536", .llc_times = 4, .floor_mib = {16, 64}},
     .baselines = "stream/copy,probe/copy",
     .case_size = sizeof(struct probe_case),
-    .count = count,
-    .setup = setup,
+    CLB_STEPS,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
 };
 
 __attribute__((constructor)) static void register_probe(void)

@@ -259,27 +259,16 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     int rc = clb_read(env->dev, st->io.dout, st->io.out, st->bytes);
     if (rc)
         return rc;
-    size_t n = st->n1 * st->n2, es = st->esize;
-    long first;
-    long bad = clb_mismatches(st->io.out, st->io.in, n, es, es, &first);
-    if (bad) {
-        clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
-                      first / (long)st->n2, first % (long)st->n2);
-        return CLB_FAIL;
-    }
-    return CLB_OK;
+    return clb_check_exact_2d(c, st->io.out, st->io.in, st->n1 * st->n2, st->esize, st->esize,
+                              st->n2);
 }
 
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct blockeq *st = g->state;
-    if (!st)
-        return;
     CLB_RELEASE_KERNELS(st->k);
     clb_inout_free(&st->io);
-    free(st);
-    g->state = NULL;
 }
 
 /* The double/float bandwidth ratio for each kernel, size and P where both
@@ -332,12 +321,8 @@ const struct clb_workload clb_wl_blockeq = {
     .sizes = {.quick = "512x512", .llc_times = 10, .floor_mib = {80, 80}},
     .baselines = "stream/copy",
     .case_size = sizeof(struct blockeq_case),
-    .count = count,
-    .setup = setup,
+    CLB_STEPS,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
     .summarize = summarize,
     .models = clb_blockeq_models,
 };

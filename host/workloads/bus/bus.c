@@ -204,8 +204,6 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct bus *st = g->state;
-    if (!st)
-        return;
     if (st->pin && st->pptr &&
         clEnqueueUnmapMemObject(env->dev->queue, st->pin, st->pptr, 0, NULL, NULL) == CL_SUCCESS)
         clFinish(env->dev->queue);
@@ -213,8 +211,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_release_mems(&st->dev, 1);
     free(st->src);
     free(st->dst);
-    free(st);
-    g->state = NULL;
 }
 
 /* One line per direction: the best pinned and pageable rates of this run. */
@@ -247,11 +243,7 @@ const struct clb_workload clb_wl_bus = {
     .sizes = {.quick = "4096,65536,1048576", .sweep = 1, .ladder = ladder},
     /* no baselines: transfers are host work, never related to a device copy */
     .case_size = sizeof(struct bus_case),
-    .count = count,
-    .setup = setup,
+    CLB_STEPS,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
     .summarize = summarize,
 };

@@ -241,12 +241,8 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct camping *st = g->state;
-    if (!st)
-        return;
     CLB_RELEASE_KERNELS(st->k);
     clb_inout_free(&st->io);
-    free(st);
-    g->state = NULL;
 }
 
 /* Criterion: a series shows camping when the best-run bandwidth of its worst
@@ -363,11 +359,7 @@ const struct clb_workload clb_wl_camping = {
     .sizes = {.quick = "4194304", .llc_times = 8, .floor_mib = {64, 256}},
     .baselines = "stream/copy",
     .case_size = sizeof(struct camping_case),
-    .count = count,
-    .setup = setup,
+    CLB_STEPS,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
     .summarize = summarize,
 };

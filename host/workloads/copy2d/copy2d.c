@@ -201,27 +201,17 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     int rc = clb_read(env->dev, st->io.dout, st->io.out, st->bytes);
     if (rc)
         return rc;
-    size_t n = st->n1 * st->n2, es = st->esize, cmp = st->aligned3 ? 12 : es;
-    long first;
-    long bad = clb_mismatches(st->io.out, st->io.in, n, es, cmp, &first);
-    if (bad) {
-        clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
-                      first / (long)st->n2, first % (long)st->n2);
-        return CLB_FAIL;
-    }
-    return CLB_OK;
+    size_t es = st->esize;
+    return clb_check_exact_2d(c, st->io.out, st->io.in, st->n1 * st->n2, es,
+                              st->aligned3 ? 12 : es, st->n2);
 }
 
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct copy2d *st = g->state;
-    if (!st)
-        return;
     CLB_RELEASE_KERNELS(st->k);
     clb_inout_free(&st->io);
-    free(st);
-    g->state = NULL;
 }
 
 const struct clb_workload clb_wl_copy2d = {
@@ -240,10 +230,6 @@ const struct clb_workload clb_wl_copy2d = {
     .sizes = {.quick = "256x256", .llc_times = 16, .floor_mib = {128, 512}},
     .baselines = "stream/copy",
     .case_size = sizeof(struct copy2d_case),
-    .count = count,
-    .setup = setup,
+    CLB_STEPS,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
 };

@@ -788,8 +788,6 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct dot *st = g->state;
-    if (!st)
-        return;
     for (int i = 0; i < st->nq; i++)
         if (st->q[i])
             clFinish(st->q[i]);
@@ -806,8 +804,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     unpin(env, st->px, st->hx);
     unpin(env, st->py, st->hy);
     unpin(env, st->ppart, st->hpart);
-    free(st);
-    g->state = NULL;
 }
 
 /* The ok row of a kernel (and params) for one type and size; NAN if none. */
@@ -862,11 +858,7 @@ const struct clb_workload clb_wl_dot = {
     .sizes = {.quick = "65536", .llc_times = 12, .floor_mib = {384, 12288}, .ladder = ladder},
     .baselines = "stream/copy",
     .case_size = sizeof(struct dot_case),
-    .count = count,
-    .setup = setup,
+    CLB_STEPS,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
     .summarize = summarize,
 };

@@ -504,8 +504,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct dslash *d = g->state;
-    if (!d)
-        return;
     CLB_RELEASE_KERNELS(d->k);
     cl_mem *bufs[] = {&d->dfat, &d->dfull, &d->dcomp, &d->dv, &d->dw};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
@@ -516,8 +514,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     free(d->v);
     free(d->w);
     free(d->ref);
-    free(d);
-    g->state = NULL;
 }
 
 /* rhs of a row's params ("rhs=4,links=full" -> 4, "links=full" part in *links). */
@@ -570,13 +566,9 @@ const struct clb_workload clb_wl_dslash = {
               .cap_mib = {1024, 0}, .ladder = ladder},
     .baselines = "stream/copy",
     .case_size = sizeof(struct dslash_case),
-    .count = count,
+    CLB_STEPS,
     .check_size = check_size,
-    .setup = setup,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
     .summarize = summarize,
     .models = dslash_models,
 };

@@ -244,8 +244,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct matmul *st = g->state;
-    if (!st)
-        return;
     clb_release_kernels(&st->naive, 1);
     CLB_RELEASE_KERNELS(st->tiled);
     CLB_RELEASE_MEMS(st->d);
@@ -253,8 +251,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     free(st->b);
     free(st->c);
     free(st->ref);
-    free(st);
-    g->state = NULL;
 }
 
 /* Per size: the best tiled row over the naive row. */
@@ -294,12 +290,8 @@ const struct clb_workload clb_wl_matmul = {
               .ladder = ladder},
     .baselines = "stream/copy",
     .case_size = sizeof(struct matmul_case),
-    .count = count,
+    CLB_STEPS,
     .check_size = check_size,
-    .setup = setup,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
     .summarize = summarize,
 };

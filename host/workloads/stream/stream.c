@@ -328,8 +328,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct stream *st = g->state;
-    if (!st)
-        return;
     CLB_RELEASE_KERNELS(st->k);
     clb_release_mems(&st->da, 1);
     clb_release_mems(&st->db, 1);
@@ -337,8 +335,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     free(st->a);
     free(st->b);
     free(st->c);
-    free(st);
-    g->state = NULL;
 }
 
 const struct clb_workload clb_wl_stream = {
@@ -353,10 +349,6 @@ const struct clb_workload clb_wl_stream = {
     /* three arrays, each >= 4 x LLC and >= 1 GiB (GPUs) / 64 MiB (CPUs) */
     .sizes = {.quick = "1048576", .llc_times = 12, .floor_mib = {192, 3072}},
     .case_size = sizeof(struct shape),
-    .count = count,
-    .setup = setup,
+    CLB_STEPS,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
 };

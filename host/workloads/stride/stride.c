@@ -324,16 +324,12 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct stride *st = g->state;
-    if (!st)
-        return;
     CLB_RELEASE_KERNELS(st->k);
     CLB_RELEASE_MEMS(st->dtab);
     clb_inout_free(&st->io);
     free(st->want);
     free(st->gbase);
     free(st->lbase);
-    free(st);
-    g->state = NULL;
 }
 
 /* Per type: gather at stride 1 against the slowest stride, offset 0 against
@@ -387,12 +383,8 @@ const struct clb_workload clb_wl_stride = {
     .sizes = {.quick = "262139", .llc_times = 15.9, .floor_mib = {127, 2047}, .ladder = ladder},
     .baselines = "stream/copy",
     .case_size = sizeof(struct stride_case),
-    .count = count,
+    CLB_STEPS,
     .check_size = check_size,
-    .setup = setup,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
     .summarize = summarize,
 };

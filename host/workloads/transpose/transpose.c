@@ -581,13 +581,9 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct transpose *st = g->state;
-    if (!st)
-        return;
     CLB_RELEASE_KERNELS(st->k);
     CLB_RELEASE_KERNELS(st->kbest);
     clb_inout_free(&st->io);
-    free(st);
-    g->state = NULL;
 }
 
 const struct clb_workload clb_wl_transpose = {
@@ -607,10 +603,6 @@ const struct clb_workload clb_wl_transpose = {
               .extra = {NULL, "2048x2048"}},
     .baselines = "stream/copy,transpose/copy",
     .case_size = sizeof(struct transpose_case),
-    .count = count,
-    .setup = setup,
+    CLB_STEPS,
     .prepare = prepare,
-    .run = run,
-    .verify = verify,
-    .teardown = teardown,
 };
