@@ -189,7 +189,7 @@ struct clb_workload {
     /* Optional: how many cases setup will add for this group (for the
      * progress counter and ETA of the whole run); < 0 or NULL: unknown. The
      * driver corrects its total when setup adds a different number. */
-    int (*plan)(const struct clb_env *env, const char *dtype, const struct clb_size *size);
+    int (*plan)(struct clb_env *env, const char *dtype, const struct clb_size *size);
     int (*setup)(struct clb_env *env, struct clb_group *g);
     int (*prepare)(struct clb_env *env, struct clb_group *g, struct clb_case *c);
     int (*run)(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s);

@@ -297,6 +297,21 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     }
 }
 
+/* The cases setup will add: each kernel at each P. */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    (void)size;
+    long p[MAX_P];
+    int np, use[NKERNELS];
+    if (partition_list(env, p, &np) || kernel_list(env, use))
+        return -1;
+    int nk = 0;
+    for (int k = 0; k < NKERNELS; k++)
+        nk += use[k] != 0;
+    return np * nk;
+}
+
 const struct clb_workload clb_wl_blockeq = {
     .name = "blockeq",
     .summary = "the C1060 report's blockEqPartition: partition-wide tiles, persistent grid of P "
@@ -322,6 +337,7 @@ const struct clb_workload clb_wl_blockeq = {
     .baselines = "stream/copy",
     .case_size = sizeof(struct blockeq_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
     .summarize = summarize,
     .models = clb_blockeq_models,

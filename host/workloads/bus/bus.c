@@ -227,6 +227,15 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
             best[PINNED_H2D], best[PAGEABLE_H2D], best[PINNED_D2H], best[PAGEABLE_D2H]);
 }
 
+/* The cases setup will add: the four transfers. */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)env;
+    (void)dtype;
+    (void)size;
+    return NKERNELS;
+}
+
 const struct clb_workload clb_wl_bus = {
     .name = "bus",
     .summary = "host<->device transfers: pageable and pinned, H2D and D2H",
@@ -236,6 +245,7 @@ const struct clb_workload clb_wl_bus = {
     .size_help = "bytes per transfer, e.g. 4K, 64M, 1G (default: 4 KiB .. 1 GiB in powers of 4, "
                  "capped by memory)",
     .size_dims = 1,
+    .size_in_bytes = 1,
     /* every ladder size the device and the host can hold; the device limit
      * is the rule's, the buffer <= max_alloc and <= half the memory (was
      * <= min(max_alloc, memory / 3): the same sizes on every device whose
@@ -244,6 +254,7 @@ const struct clb_workload clb_wl_bus = {
     /* no baselines: transfers are host work, never related to a device copy */
     .case_size = sizeof(struct bus_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
     .summarize = summarize,
 };

@@ -340,6 +340,17 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     free(done);
 }
 
+/* The cases setup will add: one per distance. */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)size;
+    struct camping st = {.esize = clb_dtype_size(dtype)};
+    long base;
+    if (read_params(env, &st, dtype, &base))
+        return -1;
+    return (int)(st.dmax / (size_t)base) + 1;
+}
+
 const struct clb_workload clb_wl_camping = {
     .name = "camping",
     .summary = "partition-camping probe: bandwidth against the distance between the chunks of "
@@ -360,6 +371,7 @@ const struct clb_workload clb_wl_camping = {
     .baselines = "stream/copy",
     .case_size = sizeof(struct camping_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
     .summarize = summarize,
 };

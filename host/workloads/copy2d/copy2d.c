@@ -214,6 +214,17 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
+/* The cases setup will add: one per tile (two for packed float3). */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)size;
+    struct tile tiles[MAX_TILES];
+    int ntiles;
+    if (parse_tiles(env, tiles, &ntiles))
+        return -1;
+    return ntiles * (strcmp(dtype, "float3") == 0 ? 2 : 1);
+}
+
 const struct clb_workload clb_wl_copy2d = {
     .name = "copy2d",
     .summary = "the C1060 report's copy2D_Coalesced: tiled 2-D copy, float/double/float3/float4",
@@ -231,5 +242,6 @@ const struct clb_workload clb_wl_copy2d = {
     .baselines = "stream/copy",
     .case_size = sizeof(struct copy2d_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
 };

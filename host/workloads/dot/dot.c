@@ -839,6 +839,23 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     }
 }
 
+/* The cases setup will add: device (and device_sumsq) once per groups=
+ * value, host, hybrid once per split, the CPU baselines. */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    (void)size;
+    struct dot st;
+    memset(&st, 0, sizeof st);
+    unsigned km, splits;
+    if (read_params(env, &st, &km, &splits))
+        return -1;
+    int nsplit = (int)(splits & 1u) + (int)((splits >> 1) & 1u);
+    return ((km & KM_DEVICE) ? st.ng : 0) + ((km & KM_DEVICE_SQ) ? st.ng : 0) +
+           !!(km & KM_HOST) + !!(km & KM_HOST_SQ) + ((km & KM_HYBRID) ? nsplit : 0) +
+           ((km & KM_HYBRID_SQ) ? nsplit : 0) + !!(km & KM_CPU1) + !!(km & KM_CPU);
+}
+
 const struct clb_workload clb_wl_dot = {
     .name = "dot",
     .summary = "dot product and sum of squares: on the device, from host memory over several "
@@ -859,6 +876,7 @@ const struct clb_workload clb_wl_dot = {
     .baselines = "stream/copy",
     .case_size = sizeof(struct dot_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
     .summarize = summarize,
 };

@@ -549,6 +549,23 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     }
 }
 
+/* The cases setup will add: each kernel, rhs count and link layout. */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    (void)size;
+    struct choice ch;
+    memset(&ch, 0, sizeof ch);
+    if (read_params(env, &ch))
+        return -1;
+    int nk = 0, nl = 0;
+    for (int k = K_REG; k <= K_BEST; k++)
+        nk += (ch.kernels >> k) & 1u;
+    for (int l = 0; l < 2; l++)
+        nl += (ch.links >> l) & 1u;
+    return nk * nl * ch.nrhs;
+}
+
 const struct clb_workload clb_wl_dslash = {
     .name = "dslash",
     .summary = "HISQ staggered Dslash (lattice QCD) with multiple right-hand sides, in GFlop/s",
@@ -567,6 +584,7 @@ const struct clb_workload clb_wl_dslash = {
     .baselines = "stream/copy",
     .case_size = sizeof(struct dslash_case),
     CLB_STEPS,
+    .plan = plan,
     .check_size = check_size,
     .prepare = prepare,
     .summarize = summarize,

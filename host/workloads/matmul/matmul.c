@@ -274,6 +274,19 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     }
 }
 
+/* The cases setup will add: naive, and tiled once per tile. */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    (void)size;
+    unsigned kernels;
+    long tiles[MAX_TILES];
+    int nt;
+    if (read_params(env, &kernels, tiles, &nt))
+        return -1;
+    return (kernels & 1u) + nt;
+}
+
 const struct clb_workload clb_wl_matmul = {
     .name = "matmul",
     .summary = "corner turning: naive and local-memory tiled float matrix multiply, GFlop/s",
@@ -291,6 +304,7 @@ const struct clb_workload clb_wl_matmul = {
     .baselines = "stream/copy",
     .case_size = sizeof(struct matmul_case),
     CLB_STEPS,
+    .plan = plan,
     .check_size = check_size,
     .prepare = prepare,
     .summarize = summarize,

@@ -337,6 +337,18 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     free(st->c);
 }
 
+/* The cases setup will add: the four kernels per shape, and the driver's copy. */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    (void)size;
+    long vecs[8], ilps[8], locals[16], driver_copy;
+    int nvec, nilp, nloc;
+    if (read_shapes(env, vecs, &nvec, ilps, &nilp, locals, &nloc, &driver_copy))
+        return -1;
+    return (nvec ? nvec : 1) * nilp * nloc * DRIVER + (int)driver_copy;
+}
+
 const struct clb_workload clb_wl_stream = {
     .name = "stream",
     .summary = "BabelStream copy, scale, add, triad: the device's bandwidth ceiling",
@@ -350,5 +362,6 @@ const struct clb_workload clb_wl_stream = {
     .sizes = {.quick = "1048576", .llc_times = 12, .floor_mib = {192, 3072}},
     .case_size = sizeof(struct shape),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
 };

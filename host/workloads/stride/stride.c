@@ -360,6 +360,19 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
         }
 }
 
+/* The cases setup will add: one per stride and one per offset. */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    (void)size;
+    unsigned want;
+    int ns, no;
+    long strides[MAX_LIST], offs[MAX_LIST];
+    if (read_lists(env, &want, strides, &ns, offs, &no))
+        return -1;
+    return ns + no;
+}
+
 const struct clb_workload clb_wl_stride = {
     .name = "stride",
     .summary = "coalescing: strided gather and misaligned copy, bandwidth of the useful bytes",
@@ -384,6 +397,7 @@ const struct clb_workload clb_wl_stride = {
     .baselines = "stream/copy",
     .case_size = sizeof(struct stride_case),
     CLB_STEPS,
+    .plan = plan,
     .check_size = check_size,
     .prepare = prepare,
     .summarize = summarize,

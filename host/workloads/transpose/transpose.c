@@ -586,6 +586,28 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
+/* The cases setup will add: each kernel once, best once per named variant
+ * (one, the probe's fastest, when none is named). */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    (void)size;
+    unsigned want;
+    if (clb_param_names(env, "kernels", KNOWN_KERNELS, 1, &want))
+        return -1;
+    int n = 0;
+    for (int k = 0; k < NKERNELS; k++)
+        n += (want >> k) & 1u;
+    const char *best = clb_param(env, "best");
+    if ((want & 1u << K_BEST) && best[0]) {
+        int nv;
+        char **list = clb_split(best, &nv);
+        free(list);
+        n += nv - 1;
+    }
+    return n;
+}
+
 const struct clb_workload clb_wl_transpose = {
     .name = "transpose",
     .summary = "matrix transpose from serial to a copy-speed tiled kernel (whitepaper + lecture)",
@@ -604,5 +626,6 @@ const struct clb_workload clb_wl_transpose = {
     .baselines = "stream/copy,transpose/copy",
     .case_size = sizeof(struct transpose_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
 };
