@@ -14,7 +14,7 @@ struct clb_size {
 /* An unsigned count: "4096", "16K", "1M", "1G", "1T" (binary multipliers),
  * "2^28", "1e6", "1.5M" (the value must be whole). */
 int clb_parse_count(const char *s, size_t *out);
-/* A size as `run -s` takes it (docs/SIZES.md): clb_parse_dims, and for 1-D
+/* A size as `run -s` takes it (docs/MEASURING.md): clb_parse_dims, and for 1-D
  * sizes also bytes with a unit ("1GB" = 1e9 B, "64MiB" = 64 x 2^20 B, "4096B"),
  * divided by unit_bytes (the element size; 1 where the size is bytes; 0:
  * byte units refused). */

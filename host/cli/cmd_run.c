@@ -33,7 +33,7 @@ static const char clb_run_help[] =
     "      --peak-gflops G   peak single-precision GFlop/s;  --peak-gflops-dp G  double\n"
     "  -t, --type LIST       element types, e.g. float,double\n"
     "  -s, --size LIST       problem sizes: counts (1048576, 16M, 2^24, 1e6), extents NxM,\n"
-    "                        bytes for 1-D sizes (1GB, 64MiB); see docs/SIZES.md\n"
+    "                        bytes for 1-D sizes (1GB, 64MiB); see docs/MEASURING.md\n"
     "  -n, --reps N          the most timed repetitions (default 20)\n"
     "      --min-reps N      the fewest (default 3)\n"
     "      --min-time S      seconds of timed runs before the median may be called stable (0.1)\n"
