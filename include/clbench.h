@@ -74,6 +74,12 @@ const char *clb_arena_str(struct clb_arena *a, const char *s, size_t n); /* copy
 const char *clb_arena_intern(struct clb_arena *a, const char *s, size_t n);
 void clb_arena_free(struct clb_arena *a);
 
+/* The whole content of a file from outside (a profile, a kernel source):
+ * only a regular file (a FIFO or a device such as /dev/zero would hang or
+ * fill the memory) of at most max_bytes, without NUL bytes. Malloc'd and
+ * NUL-terminated; NULL with "<what> '<path>': reason" set. */
+char *clb_read_regular(const char *path, const char *what, size_t max_bytes);
+
 /* Checked size arithmetic: each operation sets *ovf (sticky) instead of
  * wrapping, so a size whose byte count does not fit is refused, never
  * allocated short. */

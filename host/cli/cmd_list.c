@@ -64,18 +64,31 @@ static void device_details(const struct clb_devinfo *d)
            d->pci_bus_id[0] ? ", PCI " : "", d->pci_bus_id);
 }
 
-int clb_cmd_list(int argc, char **argv)
+/* The options of list and profiles, then the profiles: CLB_OK, -1 after
+ * --help, else the exit status with the message printed. */
+static int start(int argc, char **argv, int *verbose, struct clb_profiles *ps,
+                 const char **pdir_out)
 {
     const char *pdir = NULL;
-    int verbose = 0;
-    int rc = parse_simple(argc, argv, &pdir, &verbose);
+    int rc = parse_simple(argc, argv, &pdir, verbose);
+    if (pdir_out)
+        *pdir_out = pdir;
     if (rc)
-        return rc < 0 ? 0 : clb_exit_status(rc);
-    struct clb_profiles ps;
-    if ((rc = clb_load_profiles_for(pdir, &ps))) {
+        return rc < 0 ? -1 : clb_exit_status(rc);
+    if ((rc = clb_load_profiles_for(pdir, ps))) {
         clb_die_msg("%s", clb_lasterr());
         return clb_exit_status(rc);
     }
+    return CLB_OK;
+}
+
+int clb_cmd_list(int argc, char **argv)
+{
+    int verbose = 0;
+    struct clb_profiles ps;
+    int rc = start(argc, argv, &verbose, &ps, NULL);
+    if (rc)
+        return rc < 0 ? 0 : rc;
     struct clb_devinfo *devs;
     int n;
     if ((rc = clb_devices(&devs, &n))) {
@@ -113,15 +126,11 @@ static void fmt_num(char *buf, size_t n, double v, const char *fmt)
 
 int clb_cmd_profiles(int argc, char **argv)
 {
-    const char *pdir = NULL;
-    int rc = parse_simple(argc, argv, &pdir, NULL);
-    if (rc)
-        return rc < 0 ? 0 : clb_exit_status(rc);
     struct clb_profiles ps;
-    if ((rc = clb_load_profiles_for(pdir, &ps))) {
-        clb_die_msg("%s", clb_lasterr());
-        return clb_exit_status(rc);
-    }
+    const char *pdir;
+    int rc = start(argc, argv, NULL, &ps, &pdir);
+    if (rc)
+        return rc < 0 ? 0 : rc;
     printf("%-16s %-28s %5s %7s %10s %9s %9s %9s\n", "profile", "device", "CUs", "MHz", "peak GB/s",
            "SP GFl/s", "DP GFl/s", "L2 KB");
     for (size_t i = 0; i < ps.n; i++) {

@@ -24,45 +24,16 @@ void clb_progcache_free(struct clb_progcache *c)
     }
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        clb_seterr("cannot read kernel source '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 16384;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                clb_seterr("out of host memory reading '%s'", path);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t k = fread(buf + len, 1, 4096, f);
-        len += k;
-        if (k < 4096)
-            break;
-    }
-    fclose(f);
-    buf[len] = 0;
-    return buf;
-}
-
 char *clb_load_source(const char *kernel_dir, const char *file)
 {
     if (!kernel_dir || !*kernel_dir)
         kernel_dir = getenv("CLBENCH_KERNEL_DIR");
     if (kernel_dir && *kernel_dir) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s.cl", kernel_dir, file);
-        return read_file(path);
+        /* a kernel source is text of a few tens of KiB: 4 MiB is plenty */
+        char *path = clb_asprintf("%s/%s.cl", kernel_dir, file);
+        char *src = path ? clb_read_regular(path, "kernel source", 4u << 20) : NULL;
+        free(path);
+        return src;
     }
     const char *src = clb_embedded_source(file);
     if (!src) {

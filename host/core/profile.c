@@ -187,45 +187,10 @@ static void profile_init(struct clb_profile *p)
         *(double *)((char *)p + numkeys[i].offset) = NAN;
 }
 
-/* A profile file's text: a regular file of at most 1 MiB, no NUL byte. */
-#define MAX_PROFILE_BYTES (1u << 20)
-static char *read_profile(const char *path)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0) {
-        clb_seterr("%s: cannot read profile: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_PROFILE_BYTES) {
-        close(fd);
-        clb_seterr("%s: %s", path, S_ISREG(st.st_mode) ? "profile larger than 1 MiB"
-                                                       : "not a regular file (only regular "
-                                                         "files are read as profiles)");
-        return NULL;
-    }
-    size_t n = (size_t)st.st_size;
-    char *buf = clb_xmalloc(n + 1);
-    ssize_t k = 0;
-    size_t got = 0;
-    while (buf && got < n && (k = read(fd, buf + got, n - got)) > 0)
-        got += (size_t)k;
-    close(fd);
-    if (!buf)
-        return NULL;
-    buf[got] = 0;
-    if (memchr(buf, 0, got)) {
-        free(buf);
-        clb_seterr("%s: holds a NUL byte (not a text file)", path);
-        return NULL;
-    }
-    return buf;
-}
-
 int clb_profile_parse_file(const char *path, struct clb_profile *p)
 {
     profile_init(p);
-    char *text = read_profile(path);
+    char *text = clb_read_regular(path, "profile", 1u << 20);
     if (!text)
         return CLB_EUSAGE;
     struct parse_state ps = {.p = p, .text = text, .pos = text};

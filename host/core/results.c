@@ -276,12 +276,56 @@ static int ends_with_newline(int fd)
     return pread(fd, &c, 1, end - 1) == 1 && c == '\n';
 }
 
-/* Give up on an open results file; the message is already set. */
-static int refuse(int fd)
+static int torn(const char *path)
 {
-    lock(fd, LOCK_UN);
-    close(fd);
+    clb_seterr("results file '%s' does not end with a newline (its last row is incomplete); "
+               "repair it or choose another file with -o", path);
     return CLB_EUSAGE;
+}
+
+/* Under the lock: a JSON Lines file has no header; a non-empty one must
+ * start with an object and end with a whole line. */
+static int check_json(int fd, const char *path)
+{
+    char c = 0;
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end > 0 && (pread(fd, &c, 1, 0) != 1 || c != '{')) {
+        clb_seterr("results file '%s' is not a JSON Lines file of rows (it does not start "
+                   "with '{'); choose another file with -o", path);
+        return CLB_EUSAGE;
+    }
+    return ends_with_newline(fd) ? CLB_OK : torn(path);
+}
+
+/* Under the lock: a CSV file has the v2 header (an empty one gets it) and
+ * ends with a whole line. */
+static int check_csv(int fd, const char *path)
+{
+    char *line = first_line(fd);
+    if (!line)
+        return CLB_ESYS;
+    const char *h = clb_csv_header(2);
+    int v1 = strcmp(line, clb_csv_header(1)) == 0, v2 = strcmp(line, h) == 0;
+    int empty = line[0] == 0 && lseek(fd, 0, SEEK_END) == 0;
+    free(line);
+    if (empty && (write_all(fd, h, strlen(h)) || write_all(fd, "\n", 1))) {
+        clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
+        return CLB_EUSAGE;
+    }
+    if (empty)
+        return CLB_OK;
+    if (v1) {
+        clb_seterr("results file '%s' has the schema v1 header; rows are appended to v2 files "
+                   "only: run 'clbench results upgrade %s' first (lossless), or choose another "
+                   "file with -o", path, path);
+        return CLB_EUSAGE;
+    }
+    if (!v2) {
+        clb_seterr("results file '%s' has another header (not a clbench results CSV); choose "
+                   "another file with -o", path);
+        return CLB_EUSAGE;
+    }
+    return ends_with_newline(fd) ? CLB_OK : torn(path);
 }
 
 enum clb_format clb_format_of_path(const char *path)
@@ -324,62 +368,16 @@ int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format form
     }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         clb_seterr("results file '%s' is not a regular file", path);
-        return refuse(fd);
+        close(fd);
+        return CLB_EUSAGE;
     }
     lock(fd, LOCK_EX);
-    if (format == CLB_FORMAT_JSON) {
-        /* JSON Lines: no header; a non-empty file must start with an object
-         * and end with a whole line. */
-        char c = 0;
-        off_t end = lseek(fd, 0, SEEK_END);
-        if (end > 0 && (pread(fd, &c, 1, 0) != 1 || c != '{')) {
-            clb_seterr("results file '%s' is not a JSON Lines file of rows (it does not start "
-                       "with '{'); choose another file with -o", path);
-            return refuse(fd);
-        }
-        if (!ends_with_newline(fd)) {
-            clb_seterr("results file '%s' does not end with a newline (its last row is "
-                       "incomplete); repair it or choose another file with -o", path);
-            return refuse(fd);
-        }
-        lock(fd, LOCK_UN);
-        w->fd = fd;
-        w->path = clb_strdup(path);
-        return w->path ? CLB_OK : CLB_ESYS;
-    }
-    /* Check (or, for an empty file, write) the header under the lock. */
-    char *line = first_line(fd);
-    if (!line) {
-        lock(fd, LOCK_UN);
-        close(fd);
-        return CLB_ESYS;
-    }
-    const char *h = clb_csv_header(2);
-    int v1 = strcmp(line, clb_csv_header(1)) == 0, v2 = strcmp(line, h) == 0;
-    int empty = line[0] == 0 && lseek(fd, 0, SEEK_END) == 0;
-    free(line);
-    if (empty) {
-        if (write_all(fd, h, strlen(h)) || write_all(fd, "\n", 1)) {
-            lock(fd, LOCK_UN);
-            close(fd);
-            clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
-            return CLB_EUSAGE;
-        }
-    } else if (v1) {
-        clb_seterr("results file '%s' has the schema v1 header; rows are appended to v2 files "
-                   "only: run 'clbench results upgrade %s' first (lossless), or choose another "
-                   "file with -o", path, path);
-        return refuse(fd);
-    } else if (!v2) {
-        clb_seterr("results file '%s' has another header (not a clbench results CSV); choose "
-                   "another file with -o", path);
-        return refuse(fd);
-    } else if (!ends_with_newline(fd)) {
-        clb_seterr("results file '%s' does not end with a newline (its last row is incomplete); "
-                   "repair it or choose another file with -o", path);
-        return refuse(fd);
-    }
+    rc = format == CLB_FORMAT_JSON ? check_json(fd, path) : check_csv(fd, path);
     lock(fd, LOCK_UN);
+    if (rc) {
+        close(fd);
+        return rc;
+    }
     w->fd = fd;
     w->path = clb_strdup(path);
     return w->path ? CLB_OK : CLB_ESYS;

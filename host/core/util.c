@@ -3,6 +3,10 @@
 #include "clbench.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,25 +48,19 @@ void clb_die_msg(const char *fmt, ...)
     va_end(ap);
 }
 
-void clb_info(const char *fmt, ...)
-{
-    if (clb_verbosity < 1)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-}
+/* Progress (level 1) and debug (level 2) lines on stderr. */
+#define CLB_SAY(level)                                                          \
+    do {                                                                        \
+        if (clb_verbosity < (level))                                            \
+            return;                                                             \
+        va_list ap;                                                             \
+        va_start(ap, fmt);                                                      \
+        vfprintf(stderr, fmt, ap);                                              \
+        va_end(ap);                                                             \
+    } while (0)
 
-void clb_debug(const char *fmt, ...)
-{
-    if (clb_verbosity < 2)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-}
+void clb_info(const char *fmt, ...) { CLB_SAY(1); }
+void clb_debug(const char *fmt, ...) { CLB_SAY(2); }
 
 void *clb_xmalloc(size_t n)
 {
@@ -396,4 +394,42 @@ size_t clb_addz(size_t a, size_t b, int *ovf)
         return SIZE_MAX;
     }
     return r;
+}
+
+/* ---- files from outside ---------------------------------------------------- */
+
+char *clb_read_regular(const char *path, const char *what, size_t max_bytes)
+{
+    /* O_NONBLOCK: opening a FIFO without a writer must not block */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        clb_seterr("%s '%s': cannot read: %s", what, path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        clb_seterr("%s '%s' is not a regular file (only regular files are read)", what, path);
+        return NULL;
+    }
+    if ((unsigned long long)st.st_size > max_bytes) {
+        close(fd);
+        clb_seterr("%s '%s' is larger than the %zu bytes clbench reads", what, path, max_bytes);
+        return NULL;
+    }
+    size_t n = (size_t)st.st_size, got = 0;
+    char *buf = clb_xmalloc(n + 1);
+    ssize_t k = 1;
+    while (buf && got < n && (k = read(fd, buf + got, n - got)) > 0)
+        got += (size_t)k;
+    close(fd);
+    if (!buf)
+        return NULL;
+    buf[got] = 0;
+    if (memchr(buf, 0, got)) {
+        free(buf);
+        clb_seterr("%s '%s' holds a NUL byte (not a text file)", what, path);
+        return NULL;
+    }
+    return buf;
 }

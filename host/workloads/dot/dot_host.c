@@ -82,36 +82,23 @@ double clb_dot_tolerance(size_t depth, int dbl, double abs)
 
 /* ---- CPU dot products -------------------------------------------------- */
 
-/* One block in the element type, vectorized by the compiler. */
-static double block_f32(const float *x, const float *y, size_t n)
-{
-    float s = 0;
-    if (x == y) {
-#pragma omp simd reduction(+ : s)
-        for (size_t i = 0; i < n; i++)
-            s += x[i] * x[i];
-    } else {
-#pragma omp simd reduction(+ : s)
-        for (size_t i = 0; i < n; i++)
-            s += x[i] * y[i];
+/* One block in the element type, vectorized by the compiler (x == y: the
+ * sum of squares, one vector read). */
+#define CLB_DOT_BLOCK_FN(name, T)                                               \
+    static double name(const T *x, const T *y, size_t n)                        \
+    {                                                                           \
+        T s = 0;                                                                \
+        if (x == y) {                                                           \
+            _Pragma("omp simd reduction(+ : s)") for (size_t i = 0; i < n; i++) \
+                s += x[i] * x[i];                                               \
+        } else {                                                                \
+            _Pragma("omp simd reduction(+ : s)") for (size_t i = 0; i < n; i++) \
+                s += x[i] * y[i];                                               \
+        }                                                                       \
+        return s;                                                               \
     }
-    return s;
-}
-
-static double block_f64(const double *x, const double *y, size_t n)
-{
-    double s = 0;
-    if (x == y) {
-#pragma omp simd reduction(+ : s)
-        for (size_t i = 0; i < n; i++)
-            s += x[i] * x[i];
-    } else {
-#pragma omp simd reduction(+ : s)
-        for (size_t i = 0; i < n; i++)
-            s += x[i] * y[i];
-    }
-    return s;
-}
+CLB_DOT_BLOCK_FN(block_f32, float)
+CLB_DOT_BLOCK_FN(block_f64, double)
 
 static double block(const void *x, const void *y, size_t start, size_t len, int dbl)
 {
