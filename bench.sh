@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 
 # Debian packages: what the build and the tests need.
 PKGS=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
-      libcsv-dev libinih-dev libcmocka-dev gnuplot-nox clang libclang-rt-dev)
+      libcsv-dev libinih-dev libjansson-dev libcmocka-dev gnuplot-nox clang libclang-rt-dev)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 install_missing() {
