@@ -1,76 +1,118 @@
 /* clbench compare: results of several files (measured runs and published
  * reference figures) gathered into one table of configurations x devices,
- * printed as text or Markdown and drawn with gnuplot. */
+ * printed as text, Markdown or JSON, drawn with gnuplot, or set against a
+ * saved baseline run (docs/COMPARE.md).
+ *
+ * Every string of a table points into the table's arena: text from a file or
+ * the command line is never held in a fixed-size buffer. */
 #ifndef CLB_COMPARE_H
 #define CLB_COMPARE_H
 
 #include <stdio.h>
 #include "clb_results.h"
+#include "clbench.h"
 
-enum cmp_metric { CMP_GBPS, CMP_GBPS_BEST, CMP_GFLOPS, CMP_PCT_PEAK };
+/* ---- metrics ---------------------------------------------------------- */
 
-/* Comma-separated lists; NULL selects everything. sweep: NULL or "auto"
- * detects the swept parameters, "none" takes the best over every parameter
- * value, a list names the keys that make lines of their own. */
+/* The dashed line that belongs to a metric's unit in a figure. */
+enum cmp_peak {
+    CMP_PEAK_NONE,        /* no peak known for this unit */
+    CMP_PEAK_BANDWIDTH,   /* the device's peak memory bandwidth (GB/s) */
+    CMP_PEAK_HUNDRED      /* 100 % (a percentage of the peak bandwidth) */
+};
+
+/* One figure a table can show. Adding a metric is one entry in the table of
+ * compare_table.c. */
+struct cmp_metric {
+    const char *name;        /* --metric NAME */
+    const char *unit;        /* "GB/s" */
+    const char *axis;        /* the y axis label of a figure */
+    const char *help;        /* one line for --help */
+    double (*get)(const struct clb_row *r);   /* NAN when the row has none */
+    int higher_is_better;    /* the best of repeated runs: max (1) or min (0) */
+    enum cmp_peak peak;
+};
+
+/* Every metric, terminated by an entry with a NULL name. */
+const struct cmp_metric *cmp_metric_list(void);
+/* The metric called name (exact), or NULL. */
+const struct cmp_metric *cmp_metric_find(const char *name);
+/* "gbps, gbps_best, gflops, pct_peak" into b. */
+void cmp_metric_names(struct clb_buf *b);
+
+/* ---- the table -------------------------------------------------------- */
+
+/* Comma-separated lists, matched case-insensitively; NULL selects all. Sizes
+ * are compared in their canonical form (2^28 = 256M = 268435456). sweep:
+ * NULL or "auto" detects the swept parameters, "none" takes the best over
+ * every parameter value, a list names the keys that make lines of their own. */
 struct cmp_filter {
     const char *workload, *kernel, *dtype, *size;
     const char *sweep;
-    int any_size;      /* lines ignore the size: each column's best at any size */
+    int any_size;        /* lines ignore the size: each column's best at any size */
+    int include_cache;   /* with any_size: keep rows whose detail says cache_resident */
 };
 
 /* A column: one measured device (device + host), or one published source
  * (device + host + driver + the first words of detail). */
 struct cmp_col {
-    char label[384];
-    char device[128], host[64], driver[64], source[96], file[256];
+    const char *label;       /* as shown (raw text; printers escape it) */
+    const char *device, *host, *driver;
+    const char *source;      /* published: "BabelStream 1.0"; measured: "" */
+    const char **files;      /* the files its rows come from, in order */
+    int nfiles;
     int reference;
-    double peak_gbs;      /* NAN when neither the rows nor a profile know it */
+    double peak_gbs;         /* NAN when neither the rows nor a profile know it */
 };
 
 /* The rows of one configuration on one column. */
 struct cmp_cell {
-    int n;                /* ok/reference rows with a figure */
-    double best, min;
-    int nbad;             /* failed, skipped or error rows */
-    char bad[16];         /* the worst of their statuses */
+    int col;
+    int n;                   /* ok/reference rows with a figure */
+    double best, worst;      /* by the metric's direction */
+    int nbad;                /* failed, skipped or error rows */
+    const char *bad;         /* the worst of their statuses ("" when none) */
 };
 
 /* A line of the table: (workload, kernel, dtype, size) plus the values of the
  * parameters that the workload sweeps (a key with several values for one
  * configuration on one device, e.g. stride=1..32 or rhs=1..5). */
 struct cmp_line {
-    char workload[32], kernel[48], dtype[24], size[48], sweep[192];
-    double size_num;      /* product of the numbers in size ("64x64" -> 4096), NAN */
-    char sweep_key[32];   /* the first swept key, "" when none */
-    double sweep_num;     /* its value, NAN when not numeric */
-    int order[3];         /* first appearance of workload, kernel, dtype */
-    int first;            /* first appearance of the line */
+    const char *workload, *kernel, *dtype;
+    const char *size;        /* canonical ("268435456", "8192x8192"), "any" with any_size */
+    const char *sweep;       /* "rhs=2 vec=4" or "" */
+    const char *sweep_rest;  /* sweep without its first item ("vec=4"), "" */
+    double size_num;         /* elements (product of the extents), NAN */
+    const char *sweep_key;   /* the first swept key, "" when none */
+    double sweep_num;        /* its value, NAN when not numeric */
+    int order[3];            /* first appearance of workload, kernel, dtype */
+    int first;               /* first appearance of the line */
+    int device_bound;        /* 1: the registry's count() of every row says device work,
+                              * so the bandwidth peak applies; 0: host-bound or unknown */
+    size_t cell0;            /* its cells: cells[cell0 .. cell0 + ncells), by column */
+    int ncells;
 };
 
 struct cmp_table {
-    enum cmp_metric metric;
+    const struct cmp_metric *metric;
     struct cmp_col *cols;
     int ncols;
     struct cmp_line *lines;
     int nlines;
-    struct cmp_cell *cells;   /* nlines x ncols, row-major */
-    int ref;                  /* --relative-to column, -1 when none */
+    struct cmp_cell *cells;
+    size_t ncells;
+    int ref;                 /* --relative-to column, -1 when none */
+    struct clb_arena arena;  /* every string above */
 };
 
-static inline struct cmp_cell *cmp_cell_at(const struct cmp_table *t, int line, int col)
-{
-    return &t->cells[(size_t)line * (size_t)t->ncols + (size_t)col];
-}
-
-/* "gbps" etc. -> metric; -1 when unknown. */
-int cmp_metric_parse(const char *s);
-const char *cmp_metric_name(enum cmp_metric m);
-const char *cmp_metric_unit(enum cmp_metric m);   /* "GB/s", "GFlop/s", "% of peak" */
+/* The cell of a line and column; an empty cell (n = 0, nbad = 0) when the
+ * column has no row there. */
+const struct cmp_cell *cmp_cell_at(const struct cmp_table *t, int line, int col);
 
 /* Read every file (clb_results_read) and build the table. CLB_EUSAGE with a
- * one-line message for bad files and an empty selection. */
+ * one-line message for bad files and an empty selection, CLB_ESYS on OOM. */
 int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_filter *flt,
-              enum cmp_metric metric);
+              const struct cmp_metric *metric);
 /* Select the --relative-to column by case-insensitive substring of its label. */
 int cmp_set_relative(struct cmp_table *t, const char *device);
 void cmp_free(struct cmp_table *t);
@@ -78,17 +120,121 @@ void cmp_free(struct cmp_table *t);
 /* The figure a cell shows: the best, divided by the reference column's best
  * in relative mode. NAN when there is none. */
 double cmp_value(const struct cmp_table *t, int line, int col);
-/* The spread of repeated runs: (best - min) / 2 / best in percent; NAN for one run. */
+/* The spread of repeated runs: |best - worst| / 2 / best in percent; NAN for one run. */
 double cmp_spread_pct(const struct cmp_cell *c);
 
-void cmp_print_text(const struct cmp_table *t, FILE *f);
-void cmp_print_markdown(const struct cmp_table *t, FILE *f);
+/* Printers. They return CLB_OK, or CLB_ESYS (message set) when memory or the
+ * stream fails. */
+int cmp_print_text(const struct cmp_table *t, FILE *f);
+int cmp_print_markdown(const struct cmp_table *t, FILE *f);
+int cmp_print_json(const struct cmp_table *t, FILE *f);
 
-/* Draw one figure per workload with gnuplot (compare_plot.c). CLB_EUSAGE for a
+/* ---- a baseline (--baseline OLD.csv) --------------------------------- */
+
+enum cmp_dstate {
+    CMP_D_SAME,        /* within the threshold */
+    CMP_D_IMPROVED,    /* better by more than the threshold */
+    CMP_D_REGRESSED,   /* worse by more than the threshold: exit 1 */
+    CMP_D_LOST,        /* the baseline has a figure, the new rows all failed or errored: exit 1 */
+    CMP_D_NOFIGURE,    /* no figure on one side otherwise (skipped, failed in the baseline) */
+    CMP_D_ONLY_NEW,    /* no such line in the baseline */
+    CMP_D_ONLY_OLD     /* no such line in the new files */
+};
+
+struct cmp_dline {
+    const char *workload, *kernel, *dtype, *size, *params, *device;  /* device "" unless by device */
+    double old, cur;          /* best figures, NAN when none */
+    const char *old_status, *cur_status;   /* "ok", "failed", ... ; "" when absent */
+    double delta_pct;         /* (cur - old) / old * 100, NAN when not both */
+    enum cmp_dstate state;
+};
+
+struct cmp_delta {
+    const struct cmp_metric *metric;
+    double threshold;         /* percent */
+    const char *baseline;     /* its file name */
+    int by_device;            /* the key includes the device */
+    struct cmp_dline *v;
+    int n;
+    int nregressed;           /* REGRESSED + LOST */
+    int worst;                /* the line with the largest regression, -1 */
+    struct clb_arena arena;
+};
+
+/* Set the files' rows against the baseline's, line by line (see
+ * docs/COMPARE.md for the matching rule). CLB_OK (nregressed says whether
+ * to fail), CLB_EUSAGE or CLB_ESYS with a message. */
+int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *baseline,
+                 const struct cmp_filter *flt, const struct cmp_metric *metric, double threshold);
+int cmp_delta_print_text(const struct cmp_delta *d, FILE *f);
+int cmp_delta_print_markdown(const struct cmp_delta *d, FILE *f);
+int cmp_delta_print_json(const struct cmp_delta *d, FILE *f);
+const char *cmp_dstate_name(enum cmp_dstate s);
+void cmp_delta_free(struct cmp_delta *d);
+
+/* ---- figures (--plot) -------------------------------------------------- */
+
+/* One figure: the lines of one workload that have a figure somewhere, and
+ * the columns with a figure in them. */
+struct cmp_fig {
+    const struct cmp_table *t;
+    const char *workload;
+    int *lines, nlines;
+    int *cols, ncols;
+    int svg;                 /* SVG, else PNG */
+    int index;               /* names its files: fig<index>.gp, .dat, .peak.dat, .svg|.png */
+};
+
+/* gnuplot's input for one figure, made in memory: the script, and the data
+ * files it reads (every text of the CSV is in the data files; the script
+ * holds only escaped strings, see cmp_gp_string). */
+struct cmp_plot_text {
+    struct clb_buf script, data, peaks;
+};
+
+/* The lines and columns of one workload's figure (g->lines, g->cols: room
+ * for t->nlines / t->ncols entries), among the lines cand[0..ncand) (the
+ * workload's, found by the caller; NULL: every line). CLB_EUSAGE when
+ * nothing can be drawn. */
+int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *workload,
+                    const int *cand, int ncand);
+/* Write the figure's script and data into *out (which the caller frees with
+ * cmp_plot_text_free). CLB_ESYS on OOM, CLB_EUSAGE when nothing to plot. */
+int cmp_plot_script(const struct cmp_fig *g, struct cmp_plot_text *out);
+void cmp_plot_text_free(struct cmp_plot_text *p);
+
+/* Draw one figure per workload with gnuplot (compare_gnuplot.c). CLB_EUSAGE for a
  * bad output name, CLB_ESYS when gnuplot is missing or fails; no output file
  * is left behind unless every figure was drawn. */
 int cmp_plot(const struct cmp_table *t, const char *out);
 /* Check the --plot name (.svg or .png, a writable directory) before any work. */
 int cmp_plot_check(const char *out, int *svg);
+
+/* ---- text that reaches a terminal, a document or gnuplot (compare_text.c) */
+
+enum {
+    CMP_ESC_MD = 1,      /* Markdown cell: '|' as "\|" too */
+    CMP_ESC_DATA = 2     /* a gnuplot data-file field: the display form with every
+                          * backslash doubled and '"' as "''" (gnuplot reads escapes
+                          * and ends a string at a double quote there); "" as "(empty)" */
+};
+/* Append s escaped for display: printable UTF-8 as is; '\\' as "\\\\"; newline,
+ * CR and tab as "\n", "\r", "\t"; other control bytes and bytes that are not
+ * UTF-8 as "\xNN"; C1 controls, line/paragraph separators and bidirectional
+ * overrides as "\uNNNN". */
+void cmp_esc(struct clb_buf *b, const char *s, int flags);
+/* The same into a scratch buffer that is reset first; returns its text. */
+const char *cmp_esc_tmp(struct clb_buf *b, const char *s, int flags);
+/* Append s as one gnuplot single-quoted string: escaped for display first (no
+ * control byte, no newline, valid UTF-8), then every ' doubled. Inside single
+ * quotes gnuplot expands neither backquotes nor @macros, and '' is the only
+ * escape. The only way text of a file or the command line reaches a script. */
+void cmp_gp_string(struct clb_buf *b, const char *s);
+/* Display width of an escaped (printable UTF-8) string. */
+int cmp_width(const char *s);
+/* Append a file-name slug of s: letters, digits, '-' and '_' kept, every
+ * other byte '_', at most CMP_SLUG_MAX bytes; "_" for an empty s. */
+#define CMP_SLUG_MAX 32
+void cmp_slug(struct clb_buf *b, const char *s);
 
 #endif

@@ -1,62 +1,100 @@
 /* clbench compare FILE.csv...: measured runs and published figures side by
- * side, as a table (text or Markdown) and as gnuplot figures. */
+ * side, as a table (text, Markdown or JSON) and as gnuplot figures, or set
+ * against a saved baseline run (docs/COMPARE.md). */
 #include "cli.h"
 #include "clb_compare.h"
 #include "clbench.h"
 
 #include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: clbench compare FILE.csv... [options]\n"
-            "  -m, --metric M          gbps (median time, default), gbps_best, gflops, pct_peak\n"
+            "  -m, --metric M          the figure shown:\n");
+    for (const struct cmp_metric *m = cmp_metric_list(); m->name; m++)
+        fprintf(f, "                            %-10s %s\n", m->name, m->help);
+    fprintf(f,
             "  -r, --relative-to DEV   divide every column by the column whose name contains DEV\n"
-            "  -w, --workload LIST     only these workloads (comma-separated)\n"
+            "  -w, --workload LIST     only these workloads (comma-separated, any case)\n"
             "  -k, --kernel LIST       only these kernels\n"
             "  -t, --dtype LIST        only these element types\n"
-            "  -s, --size LIST         only these sizes (as written in the CSV)\n"
+            "  -s, --size LIST         only these sizes (2^28, 256M and 268435456 are one size)\n"
             "      --sweep auto|none|KEYS  parameters whose values make lines of their own:\n"
             "                          found automatically (default), none (best over all\n"
             "                          values), or these keys (e.g. --sweep rhs)\n"
             "      --any-size          one line per kernel and type whatever the size: each\n"
-            "                          column's best (devices and papers use their own sizes)\n"
+            "                          column's best (devices and papers use their own sizes);\n"
+            "                          rows whose detail says cache_resident are left out\n"
+            "      --include-cache     with --any-size: keep the cache_resident rows too\n"
             "      --markdown          print a Markdown table\n"
+            "      --json              print the table (or the deltas) as one JSON document\n"
             "      --plot OUT.svg|OUT.png  one figure per workload (OUT-<workload>.svg when\n"
             "                          several), drawn by gnuplot ($CLBENCH_GNUPLOT: its path)\n"
+            "      --baseline OLD.csv  set the files against a saved run, line by line: deltas\n"
+            "                          in %%; exit 1 when a line regressed by more than\n"
+            "      --threshold PCT     percent (default 5)\n"
             "Rows with status ok and reference are compared; failed, skipped and error rows show\n"
-            "their status where nothing passed. See docs/COMPARE.md.\n");
+            "their status where nothing passed. Exit status: 0 ok, 1 a line regressed\n"
+            "(--baseline), 2 bad usage or input, 3 a system error (gnuplot failed). See\n"
+            "docs/COMPARE.md.\n");
 }
 
 struct cmp_args {
     struct cmp_filter flt;
-    const char *plot, *relative;
-    int metric, markdown;
+    const char *plot, *relative, *baseline, *threshold;
+    const struct cmp_metric *metric;
+    int markdown, json;
+    double thr;
+};
+
+enum {
+    OPT_MARKDOWN = 256, OPT_PLOT, OPT_SWEEP, OPT_ANY_SIZE, OPT_INCLUDE_CACHE, OPT_JSON,
+    OPT_BASELINE, OPT_THRESHOLD
 };
 
 /* 0 ok, -1 --help, else CLB_EUSAGE with the message printed. */
 static int parse(int argc, char **argv, struct cmp_args *a)
 {
     static const struct option opts[] = {
-        {"metric", required_argument, 0, 'm'},   {"relative-to", required_argument, 0, 'r'},
-        {"workload", required_argument, 0, 'w'}, {"kernel", required_argument, 0, 'k'},
-        {"dtype", required_argument, 0, 't'},    {"type", required_argument, 0, 't'},
-        {"size", required_argument, 0, 's'},     {"markdown", no_argument, 0, 'M'},
-        {"plot", required_argument, 0, 'P'},     {"help", no_argument, 0, 'h'},
-        {"sweep", required_argument, 0, 'S'},   {"any-size", no_argument, 0, 'A'},
+        {"metric", required_argument, 0, 'm'},
+        {"relative-to", required_argument, 0, 'r'},
+        {"workload", required_argument, 0, 'w'},
+        {"kernel", required_argument, 0, 'k'},
+        {"dtype", required_argument, 0, 't'},
+        {"type", required_argument, 0, 't'},
+        {"size", required_argument, 0, 's'},
+        {"markdown", no_argument, 0, OPT_MARKDOWN},
+        {"json", no_argument, 0, OPT_JSON},
+        {"plot", required_argument, 0, OPT_PLOT},
+        {"help", no_argument, 0, 'h'},
+        {"sweep", required_argument, 0, OPT_SWEEP},
+        {"any-size", no_argument, 0, OPT_ANY_SIZE},
+        {"include-cache", no_argument, 0, OPT_INCLUDE_CACHE},
+        {"baseline", required_argument, 0, OPT_BASELINE},
+        {"threshold", required_argument, 0, OPT_THRESHOLD},
         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
+    a->metric = cmp_metric_find("gbps");
+    a->thr = 5;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":m:r:w:k:t:s:h", opts, NULL)) != -1) {
+    struct clb_buf e = {0};
+    int rc = 0;
+    while (!rc && (c = getopt_long(argc, argv, ":m:r:w:k:t:s:h", opts, NULL)) != -1) {
         switch (c) {
         case 'm':
-            if ((a->metric = cmp_metric_parse(optarg)) < 0) {
-                clb_die_msg("compare: unknown metric '%s' (known: gbps, gbps_best, gflops, "
-                            "pct_peak)", optarg);
-                return CLB_EUSAGE;
+            if (!(a->metric = cmp_metric_find(optarg))) {
+                struct clb_buf names = {0};
+                cmp_metric_names(&names);
+                clb_die_msg("compare: unknown metric '%s' (known: %s)", cmp_esc_tmp(&e, optarg, 0),
+                            clb_buf_str(&names));
+                clb_buf_free(&names);
+                rc = CLB_EUSAGE;
             }
             break;
         case 'r': a->relative = optarg; break;
@@ -64,31 +102,87 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         case 'k': a->flt.kernel = optarg; break;
         case 't': a->flt.dtype = optarg; break;
         case 's': a->flt.size = optarg; break;
-        case 'M': a->markdown = 1; break;
-        case 'S': a->flt.sweep = optarg; break;
-        case 'A': a->flt.any_size = 1; break;
-        case 'P': a->plot = optarg; break;
-        case 'h': usage(stdout); return -1;
+        case OPT_MARKDOWN: a->markdown = 1; break;
+        case OPT_JSON: a->json = 1; break;
+        case OPT_SWEEP: a->flt.sweep = optarg; break;
+        case OPT_ANY_SIZE: a->flt.any_size = 1; break;
+        case OPT_INCLUDE_CACHE: a->flt.include_cache = 1; break;
+        case OPT_PLOT: a->plot = optarg; break;
+        case OPT_BASELINE: a->baseline = optarg; break;
+        case OPT_THRESHOLD: a->threshold = optarg; break;
+        case 'h': usage(stdout); clb_buf_free(&e); return -1;
         case ':':
             clb_die_msg("compare: option '%s' needs a value (clbench compare --help)",
-                        argv[optind - 1]);
-            return CLB_EUSAGE;
+                        cmp_esc_tmp(&e, argv[optind - 1], 0));
+            rc = CLB_EUSAGE;
+            break;
         default:
-            clb_die_msg("compare: unknown option '%s' (clbench compare --help)", argv[optind - 1]);
-            return CLB_EUSAGE;
+            clb_die_msg("compare: unknown option '%s' (clbench compare --help)",
+                        cmp_esc_tmp(&e, argv[optind - 1], 0));
+            rc = CLB_EUSAGE;
         }
     }
-    if (optind >= argc) {
-        clb_die_msg("compare: no results file given (usage: clbench compare FILE.csv... "
-                    "[--plot OUT.svg])");
-        return CLB_EUSAGE;
+    const char *bad = NULL;
+    if (rc) {
+        /* reported above */
+    } else if (optind >= argc) {
+        bad = "no results file given (usage: clbench compare FILE.csv... [--plot OUT.svg])";
+    } else if (a->markdown && a->json) {
+        bad = "--markdown and --json are two formats of one output: give one";
+    } else if (a->threshold && !a->baseline) {
+        bad = "--threshold goes with --baseline OLD.csv";
+    } else if (a->baseline && a->plot) {
+        bad = "--plot draws the table, not the deltas of --baseline: give one";
+    } else if (a->baseline && a->relative) {
+        bad = "--relative-to and --baseline compare with two different references: give one";
+    }
+    if (!rc && a->threshold) {
+        char *end;
+        a->thr = strtod(a->threshold, &end);
+        if (*end == '%')
+            end++;
+        if (end == a->threshold || *end || !isfinite(a->thr) || a->thr < 0) {
+            clb_die_msg("compare: --threshold '%s' is not a percentage >= 0 (e.g. 5 or 2.5)",
+                        cmp_esc_tmp(&e, a->threshold, 0));
+            rc = CLB_EUSAGE;
+        }
+    }
+    if (!rc && bad) {
+        clb_die_msg("compare: %s", bad);
+        rc = CLB_EUSAGE;
     }
     int svg;
-    if (a->plot && cmp_plot_check(a->plot, &svg)) {
+    if (!rc && a->plot && cmp_plot_check(a->plot, &svg)) {
         clb_die_msg("compare: %s", clb_lasterr());
-        return CLB_EUSAGE;
+        rc = CLB_EUSAGE;
     }
-    return 0;
+    clb_buf_free(&e);
+    return rc;
+}
+
+static int run_baseline(const struct cmp_args *a, char **files, int nfiles)
+{
+    struct cmp_delta d;
+    int rc = cmp_baseline(&d, files, nfiles, a->baseline, &a->flt, a->metric, a->thr);
+    if (rc) {
+        clb_die_msg("%s", clb_lasterr());
+        return clb_exit_status(rc);
+    }
+    rc = a->json ? cmp_delta_print_json(&d, stdout)
+         : a->markdown ? cmp_delta_print_markdown(&d, stdout)
+                       : cmp_delta_print_text(&d, stdout);
+    int status = rc ? clb_exit_status(rc) : d.nregressed ? CLB_EXIT_FAILED : CLB_EXIT_OK;
+    if (rc) {
+        clb_die_msg("%s", clb_lasterr());
+    } else if (d.nregressed) {
+        struct clb_buf e = {0};
+        clb_die_msg("%d line%s regressed by more than %g%% against '%s' (or lost their figure)",
+                    d.nregressed, d.nregressed == 1 ? "" : "s", d.threshold,
+                    cmp_esc_tmp(&e, d.baseline, 0));
+        clb_buf_free(&e);
+    }
+    cmp_delta_free(&d);
+    return status;
 }
 
 int clb_cmd_compare(int argc, char **argv)
@@ -97,8 +191,10 @@ int clb_cmd_compare(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? CLB_EXIT_OK : CLB_EXIT_USAGE;
+    if (a.baseline)
+        return run_baseline(&a, argv + optind, argc - optind);
     struct cmp_table t;
-    rc = cmp_build(&t, argv + optind, argc - optind, &a.flt, (enum cmp_metric)a.metric);
+    rc = cmp_build(&t, argv + optind, argc - optind, &a.flt, a.metric);
     if (!rc && a.relative)
         rc = cmp_set_relative(&t, a.relative);
     if (rc) {
@@ -107,12 +203,12 @@ int clb_cmd_compare(int argc, char **argv)
         return clb_exit_status(rc);
     }
     /* the table first: it is printed even when the plot cannot be drawn */
-    if (a.markdown)
-        cmp_print_markdown(&t, stdout);
-    else
-        cmp_print_text(&t, stdout);
-    fflush(stdout);
-    if (a.plot && (rc = cmp_plot(&t, a.plot)))
+    rc = a.json ? cmp_print_json(&t, stdout)
+         : a.markdown ? cmp_print_markdown(&t, stdout)
+                      : cmp_print_text(&t, stdout);
+    if (!rc && a.plot)
+        rc = cmp_plot(&t, a.plot);
+    if (rc)
         clb_die_msg("%s", clb_lasterr());
     cmp_free(&t);
     return clb_exit_status(rc);

@@ -1,381 +1,389 @@
-/* clbench compare: reading result files into a table of configurations x
- * columns (devices or published sources). */
+/* clbench compare: the rows of every file gathered into a table of
+ * configurations (lines) x columns (devices or published sources). Every
+ * step is a pass over the rows with hash maps keyed by interned strings, then
+ * sorts: O(n log n) in the rows. */
 #define _GNU_SOURCE
-#include "clb_compare.h"
+#include "compare_priv.h"
 #include "clb_profile.h"
-#include "clbench.h"
+#include "clb_workload.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <strings.h>
 
-static const char *const metric_names[] = {"gbps", "gbps_best", "gflops", "pct_peak"};
-
-int cmp_metric_parse(const char *s)
-{
-    for (int i = 0; i < 4; i++)
-        if (strcmp(s, metric_names[i]) == 0)
-            return i;
-    return -1;
-}
-
-const char *cmp_metric_name(enum cmp_metric m) { return metric_names[m]; }
-
-const char *cmp_metric_unit(enum cmp_metric m)
-{
-    return m == CMP_GFLOPS ? "GFlop/s" : m == CMP_PCT_PEAK ? "% of peak bandwidth" : "GB/s";
-}
-
-static double metric_of(const struct clb_row *r, enum cmp_metric m)
-{
-    switch (m) {
-    case CMP_GBPS: return r->gbps;
-    case CMP_GBPS_BEST: return r->gbps_best;
-    case CMP_GFLOPS: return r->gflops;
-    case CMP_PCT_PEAK: return r->pct_peak_bw;
-    }
-    return NAN;
-}
-
-/* Rows of every file, each remembering its file. */
-struct input {
-    struct clb_rowset set;   /* every file's rows, strings in one arena */
-    struct clb_row *rows;    /* = set.v */
-    int *file;
-    size_t n;
-};
-
-static int read_all(struct input *in, char **files, int nfiles)
-{
-    memset(in, 0, sizeof *in);
-    for (int f = 0; f < nfiles; f++) {
-        struct stat sb;
-        if (stat(files[f], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-            clb_seterr("'%s' is a directory, not a results file (try '%s/*.csv')", files[f],
-                       files[f]);
-            return CLB_EUSAGE;
-        }
-        int rc = clb_results_read(files[f], &in->set);
-        in->rows = in->set.v;
-        if (rc)
-            return rc;
-        size_t n = in->set.n - in->n;
-        void *nf = realloc(in->file, (in->set.n + 1) * sizeof *in->file);
-        if (!nf) {
-            clb_seterr("out of host memory reading '%s'", files[f]);
-            return CLB_ESYS;
-        }
-        in->file = nf;
-        for (size_t i = 0; i < n; i++)
-            in->file[in->n + i] = f;
-        in->n = in->set.n;
-    }
-    return CLB_OK;
-}
-
-static int is_value_status(const char *s) { return !strcmp(s, "ok") || !strcmp(s, "reference"); }
-
-/* Higher is worse: which non-ok status a cell shows. */
-static int bad_rank(const char *s)
-{
-    return !strcmp(s, "error") ? 3 : !strcmp(s, "failed") ? 2 : !strcmp(s, "skipped") ? 1 : 0;
-}
-
-static int selected(const struct clb_row *r, const struct cmp_filter *f)
-{
-    if (!is_value_status(r->status) && !bad_rank(r->status))
-        return 0;   /* an unknown status: not ours to interpret */
-    return (!f->workload || clb_list_has(f->workload, r->workload)) &&
-           (!f->kernel || clb_list_has(f->kernel, r->kernel)) &&
-           (!f->dtype || clb_list_has(f->dtype, r->dtype)) &&
-           (!f->size || clb_list_has(f->size, r->size));
-}
+/* ---- columns ------------------------------------------------------------ */
 
 /* The source of a published figure: detail up to the first ';', ',', '(',
  * ':' or quote, at most three words, a leading directory dropped:
  * "BabelStream 1.0", "NVIDIA whitepaper". */
-static void source_of(const char *detail, char *out, size_t n)
+static const char *source_of(struct cmp_in *in, const char *detail)
 {
-    char buf[96];
+    const char *p = detail, *sp = strchr(detail, ' ');
+    const char *slash = strchr(detail, '/');
+    if (slash && (!sp || slash < sp)) {
+        const char *last = strrchr(detail, '/');
+        p = (!sp || last < sp) ? last + 1 : slash + 1;
+    }
     size_t k = 0;
     int words = 0, inword = 0;
-    const char *p = detail, *slash = strchr(detail, '/'), *sp = strchr(detail, ' ');
-    if (slash && (!sp || slash < sp))
-        p = strrchr(detail, '/') && (!sp || strrchr(detail, '/') < sp) ? strrchr(detail, '/') + 1
-                                                                      : slash + 1;
-    for (; *p && k + 1 < sizeof buf; p++) {
-        if (strchr(";,(:'\"", *p))
+    for (; p[k]; k++) {
+        if (strchr(";,(:'\"", p[k]))
             break;
-        if (*p == ' ') {
+        if (p[k] == ' ') {
             if (inword && ++words == 3)
                 break;
             inword = 0;
         } else {
             inword = 1;
         }
-        buf[k++] = *p;
     }
-    while (k && buf[k - 1] == ' ')
+    while (k && p[k - 1] == ' ')
         k--;
-    buf[k] = 0;
-    clb_strlcpy(out, k ? buf : "published", n);
+    return k ? cmp_in_intern(in, p, k) : "published";
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
+struct build {
+    struct cmp_table *t;
+    struct cmp_in *in;
+    const struct cmp_filter *flt;
+    const char *sel;
+    int *col, *line;           /* per row */
+    size_t ccap, lcap, ncells, cellcap;
+    struct cmp_cell *cells;
+    int *cell_line;            /* the line of each cell */
+    size_t clcap;
+    /* swept keys: (workload, key) -> 1 */
+    struct cmp_map swept;
+    /* per (params, workload): the swept part */
+    struct sweepinfo {
+        const char *sweep, *rest, *key;
+        double num;
+    } *sw;
+    size_t nsw, capsw;
+};
 
-/* A small growable array helper: ensure room for one more element. */
-static int grow(void **v, int n, int *cap, size_t elem)
+/* A column lists the files of its rows (a handful: one realloc each). */
+static int add_file(struct cmp_col *c, const char *file)
 {
-    if (n < *cap)
-        return 0;
-    int c = *cap ? 2 * *cap : 16;
-    void *nv = realloc(*v, (size_t)c * elem);
-    if (!nv) {
-        clb_seterr("out of host memory");
+    const char **nf = realloc(c->files, ((size_t)c->nfiles + 1) * sizeof *nf);
+    if (!nf)
         return -1;
-    }
-    *v = nv;
-    *cap = c;
+    c->files = nf;
+    c->files[c->nfiles++] = file;
     return 0;
 }
 
-static int find_col(struct cmp_table *t, int *cap, const struct clb_row *r, const char *file)
+static int find_cols(struct build *b)
 {
-    int ref = !strcmp(r->status, "reference");
-    char src[96] = "";
-    if (ref)
-        source_of(r->detail, src, sizeof src);
-    for (int i = 0; i < t->ncols; i++) {
-        struct cmp_col *c = &t->cols[i];
-        if (c->reference == ref && !strcmp(c->device, r->device) && !strcmp(c->host, r->host) &&
-            (!ref || (!strcmp(c->source, src) && !strcmp(c->driver, r->driver))))
-            return i;
+    struct cmp_in *in = b->in;
+    struct cmp_table *t = b->t;
+    struct cmp_map cols = {.nk = 5}, files = {.nk = 2}, sources = {.nk = 1};
+    const char **src = NULL;
+    size_t nsrc = 0, capsrc = 0;
+    int rc = CLB_ESYS;
+    for (size_t i = 0; i < in->set.n; i++) {
+        b->col[i] = -1;
+        if (!b->sel[i])
+            continue;
+        const struct clb_row *r = &in->set.v[i];
+        int ref = !strcmp(r->status, "reference");
+        const char *source = "";
+        if (ref) {
+            uint64_t k = CMP_KEY(r->detail);
+            int s = cmp_map_add(&sources, &k, (int)nsrc);
+            if (s < -1)
+                goto out;
+            if (s == (int)nsrc) {
+                if (cmp_grow((void **)&src, nsrc, &capsrc, sizeof *src) ||
+                    !(src[nsrc] = source_of(in, r->detail)))
+                    goto out;
+                nsrc++;
+            }
+            source = src[s];
+        }
+        uint64_t key[5] = {(uint64_t)ref, CMP_KEY(r->device), CMP_KEY(r->host),
+                           CMP_KEY(ref ? source : NULL), CMP_KEY(ref ? r->driver : NULL)};
+        int c = cmp_map_add(&cols, key, t->ncols);
+        if (c < -1)
+            goto out;
+        if (c == t->ncols) {
+            if (cmp_grow((void **)&t->cols, (size_t)t->ncols, &b->ccap, sizeof *t->cols))
+                goto out;
+            struct cmp_col *cc = &t->cols[t->ncols++];
+            memset(cc, 0, sizeof *cc);
+            cc->reference = ref;
+            cc->device = r->device;
+            cc->host = r->host;
+            cc->driver = r->driver;
+            cc->source = source;
+            cc->peak_gbs = NAN;
+        }
+        b->col[i] = c;
+        uint64_t fk[2] = {(uint64_t)c, (uint64_t)in->file[i]};
+        size_t before = files.n;
+        if (cmp_map_add(&files, fk, 1) < -1)
+            goto out;
+        if (files.n != before) {
+            const char *name = in->files[in->file[i]];
+            const char *copy = cmp_in_intern(in, name, strlen(name));
+            if (!copy || add_file(&t->cols[c], copy))
+                goto out;
+        }
     }
-    if (grow((void **)&t->cols, t->ncols, cap, sizeof *t->cols))
-        return -1;
-    struct cmp_col *c = &t->cols[t->ncols];
-    memset(c, 0, sizeof *c);
-    c->reference = ref;
-    clb_strlcpy(c->device, r->device[0] ? r->device : "unnamed device", sizeof c->device);
-    clb_strlcpy(c->host, r->host, sizeof c->host);
-    clb_strlcpy(c->driver, r->driver, sizeof c->driver);
-    clb_strlcpy(c->source, ref ? src : base_name(file), sizeof c->source);
-    clb_strlcpy(c->file, file, sizeof c->file);
-    c->peak_gbs = NAN;
-    return t->ncols++;
+    rc = CLB_OK;
+out:
+    cmp_map_free(&cols);
+    cmp_map_free(&files);
+    cmp_map_free(&sources);
+    free(src);
+    return rc;
 }
 
 /* Column labels: the device name; published sources add "(source)", and the
  * driver (or host) field where one device has several figures from one source
  * (ECC on and off); two measured columns of one device name on different
  * hosts add "@host". */
-static void label_cols(struct cmp_table *t)
+static int label_cols(struct build *b)
 {
+    struct cmp_table *t = b->t;
+    struct cmp_map twins = {.nk = 3};
+    int *count = calloc((size_t)t->ncols + 1, sizeof *count);
+    int *group = malloc(((size_t)t->ncols + 1) * sizeof *group);
+    int rc = CLB_ESYS;
+    if (!count || !group)
+        goto out;
+    for (int i = 0; i < t->ncols; i++) {
+        const struct cmp_col *c = &t->cols[i];
+        uint64_t k[3] = {(uint64_t)c->reference, CMP_KEY(c->device),
+                         CMP_KEY(c->reference ? c->source : NULL)};
+        int g = cmp_map_add(&twins, k, i);
+        if (g < -1)
+            goto out;
+        group[i] = g;
+        count[g]++;
+    }
+    struct clb_buf l = {0};
     for (int i = 0; i < t->ncols; i++) {
         struct cmp_col *c = &t->cols[i];
-        int twin = 0;
-        for (int j = 0; j < t->ncols; j++)
-            if (j != i && c->reference == t->cols[j].reference &&
-                !strcmp(c->device, t->cols[j].device) &&
-                (!c->reference || !strcmp(c->source, t->cols[j].source)))
-                twin = 1;
+        int twin = count[group[i]] > 1;
+        const char *dev = c->device[0] ? c->device : "unnamed device";
+        l.len = 0;
         if (c->reference && twin && c->driver[0])
-            snprintf(c->label, sizeof c->label, "%s (%s; %s)", c->device, c->source, c->driver);
+            clb_buf_printf(&l, "%s (%s; %s)", dev, c->source, c->driver);
         else if (c->reference && twin && c->host[0])
-            snprintf(c->label, sizeof c->label, "%s (%s; %s)", c->device, c->source, c->host);
+            clb_buf_printf(&l, "%s (%s; %s)", dev, c->source, c->host);
         else if (c->reference)
-            snprintf(c->label, sizeof c->label, "%s (%s)", c->device, c->source);
+            clb_buf_printf(&l, "%s (%s)", dev, c->source);
         else if (twin)
-            snprintf(c->label, sizeof c->label, "%s @%s", c->device, c->host[0] ? c->host : "?");
+            clb_buf_printf(&l, "%s @%s", dev, c->host[0] ? c->host : "?");
         else
-            snprintf(c->label, sizeof c->label, "%s", c->device);
-    }
-}
-
-/* ---- parameters ------------------------------------------------------- */
-
-/* Iterate "k=v" items of a params string separated by spaces, ',' or ';'. */
-static const char *next_param(const char *p, char *key, size_t kn, char *val, size_t vn)
-{
-    while (*p == ' ' || *p == ',' || *p == ';')
-        p++;
-    if (!*p)
-        return NULL;
-    size_t len = strcspn(p, " ,;");
-    const char *eq = memchr(p, '=', len);
-    size_t kl = eq ? (size_t)(eq - p) : len;
-    snprintf(key, kn, "%.*s", (int)kl, p);
-    snprintf(val, vn, "%.*s", eq ? (int)(len - kl - 1) : 0, eq ? eq + 1 : "");
-    return p + len;
-}
-
-static int param_get(const char *params, const char *key, char *val, size_t vn)
-{
-    char k[64], v[128];
-    const char *p = params;
-    while ((p = next_param(p, k, sizeof k, v, sizeof v)))
-        if (!strcmp(k, key)) {
-            clb_strlcpy(val, v, vn);
-            return 1;
+            clb_buf_printf(&l, "%s", dev);
+        if (l.oom || !(c->label = cmp_in_intern(b->in, l.s, l.len))) {
+            clb_buf_free(&l);
+            goto out;
         }
-    return 0;
+    }
+    clb_buf_free(&l);
+    rc = CLB_OK;
+out:
+    if (rc)
+        clb_seterr("out of host memory");
+    cmp_map_free(&twins);
+    free(count);
+    free(group);
+    return rc;
 }
 
-/* Swept keys: (workload, key) pairs. */
-struct sweeps {
-    struct {
-        char workload[32], key[64];
-    } *v;
-    int n, cap;
-};
-
-static int is_swept(const struct sweeps *s, const char *wl, const char *key)
-{
-    for (int i = 0; i < s->n; i++)
-        if (!strcmp(s->v[i].workload, wl) && !strcmp(s->v[i].key, key))
-            return 1;
-    return 0;
-}
-
-static int add_sweep(struct sweeps *s, const char *wl, const char *key)
-{
-    if (grow((void **)&s->v, s->n, &s->cap, sizeof *s->v))
-        return -1;
-    clb_strlcpy(s->v[s->n].workload, wl, sizeof s->v[s->n].workload);
-    clb_strlcpy(s->v[s->n].key, key, sizeof s->v[s->n].key);
-    s->n++;
-    return 0;
-}
+/* ---- sweeps ---------------------------------------------------------------- */
 
 /* A key is swept when two rows of one configuration on one column differ in
- * it: then each value is a line of its own (stride=1, 2, ...), while a key
- * that merely differs between devices (the vector width each one chose) is
- * not part of the line. */
-static int find_sweeps(const struct input *in, const char *sel, const int *col, struct sweeps *s,
-                       const char *mode)
+ * it (its value, or whether they have it): then each value is a line of its
+ * own (stride=1, 2, ...), while a key that merely differs between devices
+ * (the vector width each one chose) is not part of the line. */
+static int find_sweeps(struct build *b)
 {
-    if (mode && strcmp(mode, "auto") != 0) {   /* the keys named (none for "none") */
-        for (size_t i = 0; i < in->n; i++) {
-            char k[64], v[128];
-            const char *p = in->rows[i].params;
-            while (sel[i] && (p = next_param(p, k, sizeof k, v, sizeof v)))
-                if (clb_list_has(mode, k) && !is_swept(s, in->rows[i].workload, k) &&
-                    add_sweep(s, in->rows[i].workload, k))
-                    return -1;
-        }
-        return 0;
-    }
-    for (size_t i = 0; i < in->n; i++) {
-        const struct clb_row *a = &in->rows[i];
-        if (!sel[i])
-            continue;
-        for (size_t j = i + 1; j < in->n; j++) {
-            const struct clb_row *b = &in->rows[j];
-            if (!sel[j] || col[i] != col[j] || strcmp(a->workload, b->workload) ||
-                strcmp(a->kernel, b->kernel) || strcmp(a->dtype, b->dtype) ||
-                strcmp(a->size, b->size) || !strcmp(a->params, b->params))
+    struct cmp_in *in = b->in;
+    const char *mode = b->flt->sweep;
+    if (mode && !strcmp(mode, "none"))
+        return CLB_OK;
+    if (mode && strcmp(mode, "auto")) {   /* the keys named */
+        for (size_t i = 0; i < in->set.n; i++) {
+            if (!b->sel[i])
                 continue;
-            char k[64], v[128], w[128];
-            const char *p = a->params;
-            while ((p = next_param(p, k, sizeof k, v, sizeof v))) {
-                if (param_get(b->params, k, w, sizeof w) && !strcmp(v, w))
-                    continue;
-                if (!is_swept(s, a->workload, k) && add_sweep(s, a->workload, k))
-                    return -1;
+            int p = in->plist[i];
+            for (int j = 0; j < in->plists[p].n; j++) {
+                const struct cmp_kv *kv = &in->kv[in->plists[p].start + (size_t)j];
+                uint64_t k[2] = {CMP_KEY(in->set.v[i].workload), CMP_KEY(kv->key)};
+                if (clb_list_has(mode, kv->key) && cmp_map_add(&b->swept, k, 1) < -1)
+                    return CLB_ESYS;
             }
         }
+        return CLB_OK;
     }
-    return 0;
-}
-
-/* The swept part of a row's params, in the row's order. */
-static void sweep_of(const struct sweeps *s, const struct clb_row *r, char *out, size_t n,
-                     char *first_key, size_t fkn, double *first_num)
-{
-    char k[64], v[128];
-    const char *p = r->params;
-    out[0] = 0;
-    first_key[0] = 0;
-    *first_num = NAN;
-    while ((p = next_param(p, k, sizeof k, v, sizeof v))) {
-        if (!is_swept(s, r->workload, k))
+    struct cmp_map groups = {.nk = 5}, entries = {.nk = 2};
+    int *gcount = NULL;
+    size_t ng = 0, capg = 0, ne = 0, cape = 0;
+    struct entry {
+        const char *workload, *val;
+        int group, count, differs;
+    } *e = NULL;
+    int rc = CLB_ESYS;
+    for (size_t i = 0; i < in->set.n; i++) {
+        if (!b->sel[i])
             continue;
-        if (!first_key[0]) {
-            char *end;
-            double x = strtod(v, &end);
-            clb_strlcpy(first_key, k, fkn);
-            *first_num = (*v && !*end) ? x : NAN;
+        const struct clb_row *r = &in->set.v[i];
+        uint64_t gk[5] = {(uint64_t)b->col[i], CMP_KEY(r->workload), CMP_KEY(r->kernel),
+                          CMP_KEY(r->dtype), CMP_KEY(in->sizes[in->size[i]].canon)};
+        int g = cmp_map_add(&groups, gk, (int)ng);
+        if (g < -1)
+            goto out;
+        if (g == (int)ng) {
+            if (cmp_grow((void **)&gcount, ng, &capg, sizeof *gcount))
+                goto out;
+            gcount[ng++] = 0;
         }
-        clb_appendf(out, n, "%s%s=%s", out[0] ? " " : "", k, v);
+        gcount[g]++;
+        int p = in->plist[i];
+        for (int j = 0; j < in->plists[p].n; j++) {
+            const struct cmp_kv *kv = &in->kv[in->plists[p].start + (size_t)j];
+            uint64_t ek[2] = {(uint64_t)g, CMP_KEY(kv->key)};
+            int x = cmp_map_add(&entries, ek, (int)ne);
+            if (x < -1)
+                goto out;
+            if (x == (int)ne) {
+                if (cmp_grow((void **)&e, ne, &cape, sizeof *e))
+                    goto out;
+                e[ne++] = (struct entry){r->workload, kv->val, g, 0, 0};
+            }
+            e[x].count++;
+            e[x].differs |= e[x].val != kv->val;
+        }
     }
+    /* the swept (workload, key) pairs: the key is the second word of the
+     * entry's map key */
+    for (size_t s = 0; s < entries.cap; s++) {
+        int x = entries.vals[s];
+        if (x < 0 || (!e[x].differs && e[x].count >= gcount[e[x].group]))
+            continue;
+        uint64_t k[2] = {CMP_KEY(e[x].workload), entries.keys[s * 2 + 1]};
+        if (cmp_map_add(&b->swept, k, 1) < -1)
+            goto out;
+    }
+    rc = CLB_OK;
+out:
+    cmp_map_free(&groups);
+    cmp_map_free(&entries);
+    free(gcount);
+    free(e);
+    return rc;
 }
 
-/* "1048576" -> 1048576, "64x64" -> 4096, "16x16x16x16" -> 65536; NAN otherwise. */
-static double size_number(const char *s)
+/* The swept part of a row's params, in the row's order (cached per params
+ * and workload): "rhs=2 vec=4", its first key and that key's number. */
+static int sweep_of(struct build *b, struct cmp_map *cache, size_t i, struct sweepinfo **out)
 {
-    double prod = 1;
-    const char *p = s;
-    if (!*p)
-        return NAN;
-    for (;;) {
-        char *end;
-        double x = strtod(p, &end);
-        if (end == p)
-            return NAN;
-        prod *= x;
-        if (!*end)
-            return prod;
-        if (*end != 'x' && *end != 'X')
-            return NAN;
-        p = end + 1;
+    struct cmp_in *in = b->in;
+    const struct clb_row *r = &in->set.v[i];
+    uint64_t k[2] = {CMP_KEY(r->params), CMP_KEY(r->workload)};
+    int s = cmp_map_add(cache, k, (int)b->nsw);
+    if (s < -1)
+        return CLB_ESYS;
+    if (s == (int)b->nsw) {
+        if (cmp_grow((void **)&b->sw, b->nsw, &b->capsw, sizeof *b->sw))
+            return CLB_ESYS;
+        struct sweepinfo *w = &b->sw[b->nsw++];
+        *w = (struct sweepinfo){"", "", "", NAN};
+        struct clb_buf sb = {0};
+        size_t restat = 0;
+        int p = in->plist[i];
+        for (int j = 0; j < in->plists[p].n; j++) {
+            const struct cmp_kv *kv = &in->kv[in->plists[p].start + (size_t)j];
+            uint64_t sk[2] = {CMP_KEY(r->workload), CMP_KEY(kv->key)};
+            if (cmp_map_get(&b->swept, sk) < 0)
+                continue;
+            if (!w->key[0]) {
+                char *end;
+                double x = strtod(kv->val, &end);
+                w->key = kv->key;
+                w->num = (*kv->val && !*end && isfinite(x)) ? x : NAN;
+            }
+            clb_buf_printf(&sb, "%s%s=%s", sb.len ? " " : "", kv->key, kv->val);
+            if (!restat)
+                restat = sb.len;
+        }
+        if (sb.len) {
+            w->sweep = cmp_in_intern(in, sb.s, sb.len);
+            size_t from = restat < sb.len ? restat + 1 : sb.len;
+            w->rest = cmp_in_intern(in, sb.s + from, sb.len - from);
+        }
+        int bad = sb.oom || !w->sweep || !w->rest;
+        clb_buf_free(&sb);
+        if (bad)
+            return CLB_ESYS;
     }
+    *out = &b->sw[s];
+    return CLB_OK;
 }
 
-/* ---- lines ------------------------------------------------------------ */
+/* ---- peaks apply? ------------------------------------------------------------ */
 
-struct names {
-    char (*v)[48];
-    int n, cap;
-};
-
-static int name_index(struct names *ns, const char *s)
+/* Does the bandwidth peak belong to this row? Only when the registry knows
+ * its workload and the workload's count() of the row (kernel, type, size,
+ * params) says device work (not host_bound). Unknown workloads, sizes that
+ * do not parse and refused counts: no. */
+static int device_bound(struct cmp_in *in, size_t i)
 {
-    for (int i = 0; i < ns->n; i++)
-        if (!strcmp(ns->v[i], s))
-            return i;
-    if (grow((void **)&ns->v, ns->n, &ns->cap, sizeof *ns->v))
-        return -1;
-    clb_strlcpy(ns->v[ns->n], s, sizeof ns->v[0]);
-    return ns->n++;
+    const struct clb_row *r = &in->set.v[i];
+    const struct clb_workload *wl = clb_workload_find(r->workload);
+    const struct cmp_size *z = &in->sizes[in->size[i]];
+    if (!wl || !wl->count || z->ndims != wl->size_dims)
+        return 0;
+    struct clb_size size = {.ndims = z->ndims, .total = 1};
+    int ovf = 0;
+    for (int d = 0; d < z->ndims; d++) {
+        size.d[d] = z->d[d];
+        size.total = clb_mulz(size.total, z->d[d], &ovf);
+    }
+    if (ovf)
+        return 0;
+    struct clb_kvlist kv = {0};
+    int p = in->plist[i];
+    for (int j = 0; j < in->plists[p].n; j++) {
+        const struct cmp_kv *x = &in->kv[in->plists[p].start + (size_t)j];
+        if (clb_kvlist_add_pair(&kv, x->key, x->val)) {
+            clb_kvlist_free(&kv);
+            return 0;
+        }
+    }
+    struct clb_query q = {r->kernel, r->dtype, &size, &kv};
+    struct clb_counts c;
+    memset(&c, 0, sizeof c);
+    int rc = wl->count(&q, &c);
+    clb_kvlist_free(&kv);
+    return rc == CLB_OK && !c.host_bound;
 }
 
-static int find_line(struct cmp_table *t, int *cap, const struct clb_row *r, const char *sweep,
-                     int any_size)
+/* ---- lines and cells ------------------------------------------------------- */
+
+static void fill_cell(struct cmp_cell *c, const struct clb_row *r, const struct cmp_metric *m)
 {
-    const char *size = any_size ? "any" : r->size;
-    for (int i = 0; i < t->nlines; i++) {
-        const struct cmp_line *l = &t->lines[i];
-        if (!strcmp(l->workload, r->workload) && !strcmp(l->kernel, r->kernel) &&
-            !strcmp(l->dtype, r->dtype) && !strcmp(l->size, size) && !strcmp(l->sweep, sweep))
-            return i;
+    if (cmp_is_value_status(r->status)) {
+        double v = m->get(r);
+        if (isnan(v))
+            return;
+        int better = m->higher_is_better ? v > c->best : v < c->best;
+        int worse = m->higher_is_better ? v < c->worst : v > c->worst;
+        if (!c->n || better)
+            c->best = v;
+        if (!c->n || worse)
+            c->worst = v;
+        c->n++;
+    } else {
+        if (cmp_bad_rank(r->status) > cmp_bad_rank(c->bad))
+            c->bad = r->status;
+        c->nbad++;
     }
-    if (grow((void **)&t->lines, t->nlines, cap, sizeof *t->lines))
-        return -1;
-    struct cmp_line *l = &t->lines[t->nlines];
-    memset(l, 0, sizeof *l);
-    clb_strlcpy(l->workload, r->workload, sizeof l->workload);
-    clb_strlcpy(l->kernel, r->kernel, sizeof l->kernel);
-    clb_strlcpy(l->dtype, r->dtype, sizeof l->dtype);
-    clb_strlcpy(l->size, size, sizeof l->size);
-    clb_strlcpy(l->sweep, sweep, sizeof l->sweep);
-    l->size_num = size_number(size);
-    l->first = t->nlines;
-    return t->nlines++;
 }
 
 static int cmp_num(double a, double b)
@@ -399,209 +407,302 @@ static int line_order(const void *pa, const void *pb)
     return c ? c : a->first - b->first;
 }
 
-/* ---- peaks ------------------------------------------------------------ */
+struct cellref {
+    int line, col;
+    size_t idx;
+};
+
+static int cellref_order(const void *pa, const void *pb)
+{
+    const struct cellref *a = pa, *b = pb;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    return (a->col > b->col) - (a->col < b->col);
+}
+
+static int find_lines(struct build *b)
+{
+    struct cmp_in *in = b->in;
+    struct cmp_table *t = b->t;
+    struct cmp_map lines = {.nk = 5}, cells = {.nk = 2}, swc = {.nk = 2}, bound = {.nk = 5};
+    struct cmp_map names[3] = {{.nk = 1}, {.nk = 1}, {.nk = 1}};
+    int nnames[3] = {0, 0, 0};
+    const char *any = cmp_in_intern(in, "any", 3);
+    int rc = CLB_ESYS;
+    if (!any)
+        goto out;
+    for (size_t i = 0; i < in->set.n; i++) {
+        if (!b->sel[i])
+            continue;
+        const struct clb_row *r = &in->set.v[i];
+        const struct cmp_size *z = &in->sizes[in->size[i]];
+        struct sweepinfo *w;
+        if (sweep_of(b, &swc, i, &w))
+            goto out;
+        const char *size = b->flt->any_size ? any : z->canon;
+        uint64_t lk[5] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
+                          CMP_KEY(size), CMP_KEY(w->sweep)};
+        int l = cmp_map_add(&lines, lk, t->nlines);
+        if (l < -1)
+            goto out;
+        if (l == t->nlines) {
+            if (cmp_grow((void **)&t->lines, (size_t)t->nlines, &b->lcap, sizeof *t->lines))
+                goto out;
+            struct cmp_line *ln = &t->lines[t->nlines];
+            memset(ln, 0, sizeof *ln);
+            ln->workload = r->workload;
+            ln->kernel = r->kernel;
+            ln->dtype = r->dtype;
+            ln->size = size;
+            ln->size_num = b->flt->any_size ? NAN : z->num;
+            ln->sweep = w->sweep;
+            ln->sweep_rest = w->rest;
+            ln->sweep_key = w->key;
+            ln->sweep_num = w->num;
+            ln->first = t->nlines;
+            ln->device_bound = 1;
+            const char *parts[3] = {r->workload, r->kernel, r->dtype};
+            for (int k = 0; k < 3; k++) {
+                uint64_t nk = CMP_KEY(parts[k]);
+                int o = cmp_map_add(&names[k], &nk, nnames[k]);
+                if (o < -1)
+                    goto out;
+                nnames[k] += o == nnames[k];
+                ln->order[k] = o;
+            }
+            t->nlines++;
+        }
+        b->line[i] = l;
+        /* the peak belongs to the line when every row of it is device work */
+        if (t->lines[l].device_bound) {
+            uint64_t bk[5] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
+                              CMP_KEY(r->size), CMP_KEY(r->params)};
+            int v = cmp_map_get(&bound, bk);
+            if (v < 0 && (v = cmp_map_add(&bound, bk, device_bound(in, i))) < -1)
+                goto out;
+            t->lines[l].device_bound = v;
+        }
+        uint64_t ck[2] = {(uint64_t)l, (uint64_t)b->col[i]};
+        int c = cmp_map_add(&cells, ck, (int)b->ncells);
+        if (c < -1)
+            goto out;
+        if (c == (int)b->ncells) {
+            if (cmp_grow((void **)&b->cells, b->ncells, &b->cellcap, sizeof *b->cells) ||
+                cmp_grow((void **)&b->cell_line, b->ncells, &b->clcap, sizeof *b->cell_line))
+                goto out;
+            b->cell_line[b->ncells] = l;
+            b->cells[b->ncells] = (struct cmp_cell){.col = b->col[i], .bad = ""};
+            b->ncells++;
+        }
+        fill_cell(&b->cells[c], r, t->metric);
+    }
+    rc = CLB_OK;
+out:
+    cmp_map_free(&lines);
+    cmp_map_free(&cells);
+    cmp_map_free(&swc);
+    cmp_map_free(&bound);
+    for (int k = 0; k < 3; k++)
+        cmp_map_free(&names[k]);
+    if (rc == CLB_OK)
+        return rc;
+    clb_seterr("out of host memory");
+    return rc;
+}
+
+/* Sort the lines, order the cells by line and column, and drop the cells
+ * without a figure or a status and the lines left without cells. */
+static int order_cells(struct build *b)
+{
+    struct cmp_table *t = b->t;
+    int *pos = malloc(((size_t)t->nlines + 1) * sizeof *pos);
+    struct cellref *refs = malloc((b->ncells + 1) * sizeof *refs);
+    int rc = CLB_ESYS;
+    if (!pos || !refs)
+        goto out;
+    qsort(t->lines, (size_t)t->nlines, sizeof *t->lines, line_order);
+    for (int i = 0; i < t->nlines; i++)
+        pos[t->lines[i].first] = i;
+    size_t nref = 0;
+    for (size_t c = 0; c < b->ncells; c++) {
+        if (!b->cells[c].n && !b->cells[c].nbad)
+            continue;
+        refs[nref++] = (struct cellref){pos[b->cell_line[c]], b->cells[c].col, c};
+    }
+    qsort(refs, nref, sizeof *refs, cellref_order);
+    t->cells = malloc((nref + 1) * sizeof *t->cells);
+    if (!t->cells)
+        goto out;
+    for (size_t k = 0; k < nref; k++)
+        t->cells[k] = b->cells[refs[k].idx];
+    t->ncells = nref;
+    /* each line's range, then drop the lines without cells */
+    for (int i = 0; i < t->nlines; i++)
+        t->lines[i].ncells = 0;
+    for (size_t k = nref; k-- > 0;) {
+        t->lines[refs[k].line].cell0 = k;
+        t->lines[refs[k].line].ncells++;
+    }
+    int kept = 0;
+    for (int i = 0; i < t->nlines; i++)
+        if (t->lines[i].ncells)
+            t->lines[kept++] = t->lines[i];
+    t->nlines = kept;
+    rc = CLB_OK;
+out:
+    if (rc)
+        clb_seterr("out of host memory");
+    free(pos);
+    free(refs);
+    return rc;
+}
+
+/* ---- peaks ------------------------------------------------------------------ */
+
+/* Is some comma-separated word of `match` in name (case-insensitive)? The
+ * longest such word's length, 0 when none. */
+static size_t match_len(const char *name, const char *match)
+{
+    size_t best = 0, nlen = strlen(name);
+    for (const char *m = match; m && *m;) {
+        size_t len = strcspn(m, ",");
+        const char *w = m;
+        size_t wl = len;
+        while (wl && *w == ' ')
+            w++, wl--;
+        while (wl && w[wl - 1] == ' ')
+            wl--;
+        if (wl && wl > best && wl <= nlen)
+            for (size_t s = 0; s + wl <= nlen; s++)
+                if (!strncasecmp(name + s, w, wl)) {
+                    best = wl;
+                    break;
+                }
+        m += len + (m[len] == ',');
+    }
+    return best;
+}
 
 /* A column's peak bandwidth: derived from its rows (gbps / pct_peak_bw), else
  * from the profile named in its rows or matching its device name. */
-static void find_peaks(struct cmp_table *t, const struct input *in, const int *col)
+static int find_peaks(struct build *b)
 {
-    for (size_t i = 0; i < in->n; i++) {
-        const struct clb_row *r = &in->rows[i];
-        if (col[i] >= 0 && isnan(t->cols[col[i]].peak_gbs) && r->gbps > 0 && r->pct_peak_bw > 0)
-            t->cols[col[i]].peak_gbs = r->gbps * 100.0 / r->pct_peak_bw;
+    struct cmp_in *in = b->in;
+    struct cmp_table *t = b->t;
+    for (size_t i = 0; i < in->set.n; i++) {
+        const struct clb_row *r = &in->set.v[i];
+        if (b->col[i] >= 0 && isnan(t->cols[b->col[i]].peak_gbs) && r->gbps > 0 &&
+            r->pct_peak_bw > 0)
+            t->cols[b->col[i]].peak_gbs = r->gbps * 100.0 / r->pct_peak_bw;
     }
     struct clb_profiles ps = {0};
     const char *dir = clb_profiles_dir(NULL);
-    if (!dir || clb_profiles_load(dir, &ps) != CLB_OK)
-        return;   /* profiles are a bonus here; the rows come first */
+    if (!dir || clb_profiles_load(dir, &ps) != CLB_OK) {
+        clb_profiles_free(&ps);
+        return CLB_OK;   /* profiles are a bonus here; the rows come first */
+    }
+    struct cmp_map tried = {.nk = 2};
+    int rc = CLB_OK;
+    for (size_t i = 0; i < in->set.n && rc == CLB_OK; i++) {
+        const struct clb_row *r = &in->set.v[i];
+        int c = b->col[i];
+        if (c < 0 || !isnan(t->cols[c].peak_gbs) || !r->profile[0])
+            continue;
+        uint64_t k[2] = {(uint64_t)c, CMP_KEY(r->profile)};
+        size_t before = tried.n;
+        if (cmp_map_add(&tried, k, 1) < -1)
+            rc = CLB_ESYS;
+        if (tried.n == before)
+            continue;
+        const struct clb_profile *p = clb_profiles_find(&ps, r->profile);
+        if (p && p->peak_bandwidth_gbs > 0)
+            t->cols[c].peak_gbs = p->peak_bandwidth_gbs;
+    }
+    /* by name: the profile with the longest matching word wins ("K20X" over "K20") */
     for (int c = 0; c < t->ncols; c++) {
         struct cmp_col *cc = &t->cols[c];
-        for (size_t i = 0; i < in->n && isnan(cc->peak_gbs); i++) {
-            if (col[i] != c || !in->rows[i].profile[0])
-                continue;
-            const struct clb_profile *p = clb_profiles_find(&ps, in->rows[i].profile);
-            if (p)
-                cc->peak_gbs = p->peak_bandwidth_gbs;
-        }
-        /* by name: the profile with the longest match substring in the device
-         * name wins ("K20X" over "K20") */
-        size_t best_len = 0;
-        double best_peak = NAN;
-        for (size_t k = 0; k < ps.n && isnan(cc->peak_gbs); k++) {
-            const char *m = ps.v[k].match;
-            char word[128];
-            while (m && *m) {
-                size_t len = strcspn(m, ",");
-                snprintf(word, sizeof word, "%.*s", (int)len, m);
-                char *w = word;
-                while (*w == ' ')
-                    w++;
-                for (size_t e = strlen(w); e && w[e - 1] == ' '; e--)
-                    w[e - 1] = 0;
-                if (*w && strlen(w) > best_len && clb_stristr(cc->device, w)) {
-                    best_len = strlen(w);
-                    best_peak = ps.v[k].peak_bandwidth_gbs;
-                }
-                m += len;
-                if (*m == ',')
-                    m++;
+        if (!isnan(cc->peak_gbs))
+            continue;
+        size_t best = 0;
+        for (size_t k = 0; k < ps.n; k++) {
+            size_t len = match_len(cc->device, ps.v[k].match);
+            if (len > best && ps.v[k].peak_bandwidth_gbs > 0) {
+                best = len;
+                cc->peak_gbs = ps.v[k].peak_bandwidth_gbs;
             }
         }
-        if (isnan(cc->peak_gbs))
-            cc->peak_gbs = best_peak;
     }
+    cmp_map_free(&tried);
     clb_profiles_free(&ps);
+    if (rc)
+        clb_seterr("out of host memory");
+    return rc;
 }
 
-/* ---- building --------------------------------------------------------- */
+/* ---- building ----------------------------------------------------------------- */
 
-static void describe_filter(const struct cmp_filter *f, char *buf, size_t n)
+static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter *flt,
+                 const char *sel)
 {
-    buf[0] = 0;
-    const char *names[] = {"workload", "kernel", "dtype", "size"};
-    const char *vals[] = {f->workload, f->kernel, f->dtype, f->size};
-    for (int i = 0; i < 4; i++)
-        if (vals[i])
-            clb_appendf(buf, n, "%s%s=%s", buf[0] ? ", " : "", names[i], vals[i]);
-}
-
-static void fill_cell(struct cmp_cell *c, const struct clb_row *r, enum cmp_metric m)
-{
-    if (is_value_status(r->status)) {
-        double v = metric_of(r, m);
-        if (isnan(v))
-            return;
-        if (!c->n || v > c->best)
-            c->best = v;
-        if (!c->n || v < c->min)
-            c->min = v;
-        c->n++;
-    } else {
-        if (bad_rank(r->status) > bad_rank(c->bad))
-            clb_strlcpy(c->bad, r->status, sizeof c->bad);
-        c->nbad++;
-    }
-}
-
-/* Keep the lines where some column has a figure or a failure to show. */
-static void drop_empty_lines(struct cmp_table *t)
-{
-    int k = 0;
-    for (int i = 0; i < t->nlines; i++) {
-        int any = 0;
-        for (int c = 0; c < t->ncols; c++)
-            any |= cmp_cell_at(t, i, c)->n > 0 || cmp_cell_at(t, i, c)->nbad > 0;
-        if (!any)
-            continue;
-        if (k != i) {
-            t->lines[k] = t->lines[i];
-            memmove(cmp_cell_at(t, k, 0), cmp_cell_at(t, i, 0),
-                    (size_t)t->ncols * sizeof *t->cells);
-        }
-        k++;
-    }
-    t->nlines = k;
-}
-
-static int build(struct cmp_table *t, const struct input *in, char **files,
-                 const struct cmp_filter *flt, char *sel, int *col, int *line)
-{
-    int ccap = 0, lcap = 0, nsel = 0;
-    struct sweeps sw = {0};
-    struct names names[3] = {{0}};
+    struct build b = {.t = t, .in = in, .flt = flt, .sel = sel, .swept = {.nk = 2}};
     int rc = CLB_ESYS;
-    for (size_t i = 0; i < in->n; i++) {
-        sel[i] = (char)selected(&in->rows[i], flt);
-        col[i] = -1;
-        if (sel[i]) {
-            nsel++;
-            if ((col[i] = find_col(t, &ccap, &in->rows[i], files[in->file[i]])) < 0)
-                goto out;
-        }
-    }
-    if (!nsel) {
-        char what[512];
-        describe_filter(flt, what, sizeof what);
-        clb_seterr("no result rows%s%s in the given file(s) (rows with status ok, reference, "
-                   "failed, skipped or error count)",
-                   what[0] ? " match " : "", what);
-        rc = CLB_EUSAGE;
-        goto out;
-    }
-    if (find_sweeps(in, sel, col, &sw, flt->sweep))
-        goto out;
-    for (size_t i = 0; i < in->n; i++) {
-        if (!sel[i])
-            continue;
-        char sweep[192], key[32];
-        double num;
-        sweep_of(&sw, &in->rows[i], sweep, sizeof sweep, key, sizeof key, &num);
-        if ((line[i] = find_line(t, &lcap, &in->rows[i], sweep, flt->any_size)) < 0)
-            goto out;
-        struct cmp_line *l = &t->lines[line[i]];
-        clb_strlcpy(l->sweep_key, key, sizeof l->sweep_key);
-        l->sweep_num = num;
-        const char *parts[3] = {l->workload, l->kernel, l->dtype};
-        for (int k = 0; k < 3; k++)
-            if ((l->order[k] = name_index(&names[k], parts[k])) < 0)
-                goto out;
-    }
-    /* sort the lines, then map old line indices to new ones through `first` */
-    qsort(t->lines, (size_t)t->nlines, sizeof *t->lines, line_order);
-    int *pos = malloc((size_t)t->nlines * sizeof *pos);
-    t->cells = calloc((size_t)t->nlines * (size_t)t->ncols, sizeof *t->cells);
-    if (!pos || !t->cells) {
-        free(pos);
+    b.col = malloc((in->set.n + 1) * sizeof *b.col);
+    b.line = malloc((in->set.n + 1) * sizeof *b.line);
+    if (!b.col || !b.line) {
         clb_seterr("out of host memory");
         goto out;
     }
-    for (int i = 0; i < t->nlines; i++)
-        pos[t->lines[i].first] = i;
-    for (size_t i = 0; i < in->n; i++)
-        if (sel[i])
-            fill_cell(cmp_cell_at(t, pos[line[i]], col[i]), &in->rows[i], t->metric);
-    free(pos);
-    drop_empty_lines(t);
+    if ((rc = find_cols(&b)) || (rc = find_sweeps(&b)) || (rc = find_lines(&b)) ||
+        (rc = order_cells(&b)))
+        goto out;
     if (!t->nlines) {
-        clb_seterr("no selected row has a %s figure (try --metric gbps)",
-                   cmp_metric_name(t->metric));
+        struct clb_buf m = {0};
+        cmp_metric_names(&m);
+        clb_seterr("no selected row has a %s figure (metrics: %s)", t->metric->name,
+                   clb_buf_str(&m));
+        clb_buf_free(&m);
         rc = CLB_EUSAGE;
         goto out;
     }
-    label_cols(t);
-    find_peaks(t, in, col);
-    rc = CLB_OK;
+    if ((rc = label_cols(&b)) || (rc = find_peaks(&b)))
+        goto out;
 out:
-    free(sw.v);
-    for (int k = 0; k < 3; k++)
-        free(names[k].v);
+    if (rc == CLB_ESYS && !strstr(clb_lasterr(), "memory"))
+        clb_seterr("out of host memory");
+    cmp_map_free(&b.swept);
+    free(b.sw);
+    free(b.cells);
+    free(b.cell_line);
+    free(b.col);
+    free(b.line);
     return rc;
 }
 
 int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_filter *flt,
-              enum cmp_metric metric)
+              const struct cmp_metric *metric)
 {
     memset(t, 0, sizeof *t);
     t->metric = metric;
     t->ref = -1;
-    struct input in;
-    int rc = read_all(&in, files, nfiles);
-    if (rc == CLB_OK) {
-        char *sel = malloc(in.n + 1);
-        int *col = malloc((in.n + 1) * sizeof *col);
-        int *line = malloc((in.n + 1) * sizeof *line);
-        if (sel && col && line) {
-            rc = build(t, &in, files, flt, sel, col, line);
-        } else {
-            clb_seterr("out of host memory");
-            rc = CLB_ESYS;
-        }
-        free(sel);
-        free(col);
-        free(line);
+    struct cmp_in in;
+    memset(&in, 0, sizeof in);
+    char *sel = NULL;
+    int rc = cmp_in_read(&in, files, nfiles);
+    if (!rc)
+        rc = cmp_in_prepare(&in);
+    if (!rc && !(sel = malloc(in.set.n + 1))) {
+        clb_seterr("out of host memory");
+        rc = CLB_ESYS;
     }
-    clb_rowset_free(&in.set);
-    free(in.file);
+    if (!rc)
+        rc = cmp_in_select(&in, flt, 0, nfiles, sel, "these files");
+    if (!rc)
+        rc = build(t, &in, flt, sel);
+    free(sel);
+    /* the table keeps the strings (rows' and derived), not the rows */
+    t->arena = in.set.arena;
+    memset(&in.set.arena, 0, sizeof in.set.arena);
+    cmp_in_free(&in);
     if (rc)
         cmp_free(t);
     return rc;
@@ -610,9 +711,7 @@ int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_fi
 int cmp_set_relative(struct cmp_table *t, const char *device)
 {
     int found = -1, nfound = 0;
-    char list[1024] = "";
     for (int c = 0; c < t->ncols; c++) {
-        clb_appendf(list, sizeof list, "%s'%s'", c ? ", " : "", t->cols[c].label);
         if (clb_strieq(t->cols[c].label, device)) {   /* an exact name wins */
             t->ref = c;
             return CLB_OK;
@@ -626,34 +725,24 @@ int cmp_set_relative(struct cmp_table *t, const char *device)
         t->ref = found;
         return CLB_OK;
     }
-    clb_seterr("--relative-to '%s' %s (columns: %s)", device,
-               nfound ? "matches several columns" : "matches no column", list);
+    struct clb_buf list = {0}, e = {0};
+    for (int c = 0; c < t->ncols; c++)
+        clb_buf_printf(&list, "%s'%s'", c ? ", " : "", cmp_esc_tmp(&e, t->cols[c].label, 0));
+    clb_seterr("--relative-to '%s' %s (columns: %s)", cmp_esc_tmp(&e, device, 0),
+               nfound ? "matches several columns" : "matches no column", clb_buf_str(&list));
+    clb_buf_free(&list);
+    clb_buf_free(&e);
     return CLB_EUSAGE;
 }
 
 void cmp_free(struct cmp_table *t)
 {
+    for (int c = 0; t->cols && c < t->ncols; c++)
+        free(t->cols[c].files);
     free(t->cols);
     free(t->lines);
     free(t->cells);
+    clb_arena_free(&t->arena);
     memset(t, 0, sizeof *t);
     t->ref = -1;
-}
-
-double cmp_value(const struct cmp_table *t, int line, int col)
-{
-    const struct cmp_cell *c = cmp_cell_at(t, line, col);
-    if (!c->n)
-        return NAN;
-    if (t->ref < 0)
-        return c->best;
-    const struct cmp_cell *r = cmp_cell_at(t, line, t->ref);
-    return r->n && r->best != 0 ? c->best / r->best : NAN;
-}
-
-double cmp_spread_pct(const struct cmp_cell *c)
-{
-    if (c->n < 2 || !(c->best > 0))
-        return NAN;
-    return (c->best - c->min) / 2.0 / c->best * 100.0;
 }

@@ -1,108 +1,138 @@
-/* clbench compare --plot: one figure per workload, drawn by gnuplot run as a
- * subprocess on data and a script written to a temporary directory. Each
- * figure is written under a temporary name beside its destination and renamed
- * only when every figure succeeded, so a failure leaves no partial file. */
-#include "clb_compare.h"
-#include "clbench.h"
+/* clbench compare --plot: gnuplot's input for one figure, made in memory
+ * (compare_gnuplot.c writes it to files and runs gnuplot; the fuzz harness
+ * tests/fuzz/fuzz_plot.c checks it).
+ *
+ * No text of a results file is ever gnuplot code: device names, kernels,
+ * sizes and swept values go into the data files, which gnuplot reads as data
+ * (column headers become legend entries through `columnheader`, bar labels
+ * through `xticlabels`), escaped for display there too (no tab, newline or
+ * double quote can split a field). The few texts the script itself must
+ * show (the workload in the title, the --relative-to column, the swept key)
+ * go through cmp_gp_string, the one escaping function. The script names its
+ * files by the figure's index only. */
+#include "compare_priv.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#define INSTALL_HINT "install it with 'apt-get install gnuplot-nox'"
-
-/* A gnuplot single-quoted string: a quote is written twice. */
-static void gp_str(FILE *f, const char *s)
+void cmp_plot_text_free(struct cmp_plot_text *p)
 {
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        if (*s != '\n')
-            fputc(*s, f);
-    }
-    fputc('\'', f);
+    clb_buf_free(&p->script);
+    clb_buf_free(&p->data);
+    clb_buf_free(&p->peaks);
 }
 
-/* The gnuplot to run: $CLBENCH_GNUPLOT, else gnuplot on PATH. NULL and an
- * error message when it cannot be found. */
-static const char *find_gnuplot(char *buf, size_t n)
+static int int_order(const void *a, const void *b)
 {
-    const char *env = getenv("CLBENCH_GNUPLOT");
-    const char *name = env && *env ? env : "gnuplot";
-    if (strchr(name, '/')) {
-        if (access(name, X_OK) == 0)
-            return name;
-        clb_seterr("gnuplot not found at '%s' (CLBENCH_GNUPLOT): %s; no plot written", name,
-                   INSTALL_HINT);
-        return NULL;
-    }
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        size_t len = strcspn(path, ":");
-        snprintf(buf, n, "%.*s/%s", (int)len, path, name);
-        if (len && access(buf, X_OK) == 0)
-            return buf;
-        path += len + (path[len] == ':');
-    }
-    clb_seterr("'%s' is not on PATH: %s to draw plots; no plot written", name, INSTALL_HINT);
-    return NULL;
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
 }
 
-/* ---- one figure ------------------------------------------------------- */
-
-struct fig {
-    const struct cmp_table *t;
-    const char *workload;
-    int *lines, nlines;     /* indices of the workload's lines */
-    int *cols, ncols;       /* columns with a figure for it */
-    int svg;
-    const char *dir;        /* temporary directory for data and script */
-    const char *out;        /* the (temporary) figure file */
-};
-
-static int ncat_sizes(const struct fig *g)
+int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *workload,
+                    const int *cand, int ncand)
 {
+    g->t = t;
+    g->workload = workload;
+    g->nlines = g->ncols = 0;
+    int n = cand ? ncand : t->nlines;
+    size_t ncells = 0;
+    for (int k = 0; k < n; k++)
+        ncells += (size_t)t->lines[cand ? cand[k] : k].ncells;
+    int *seen = malloc((ncells + 1) * sizeof *seen);   /* columns with a figure, repeated */
+    if (!seen) {
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    size_t nseen = 0;
+    for (int k = 0; k < n; k++) {
+        int i = cand ? cand[k] : k;
+        const struct cmp_line *l = &t->lines[i];
+        if (l->workload != workload && strcmp(l->workload, workload))
+            continue;
+        int any = 0;   /* a line of failed or skipped rows only has nothing to draw */
+        for (int j = 0; j < l->ncells; j++) {
+            int c = t->cells[l->cell0 + (size_t)j].col;
+            if (!isnan(cmp_value(t, i, c))) {
+                seen[nseen++] = c;
+                any = 1;
+            }
+        }
+        if (any)
+            g->lines[g->nlines++] = i;
+    }
+    qsort(seen, nseen, sizeof *seen, int_order);
+    for (size_t k = 0; k < nseen; k++)
+        if (!k || seen[k] != seen[k - 1])
+            g->cols[g->ncols++] = seen[k];
+    free(seen);
+    if (!g->ncols) {
+        struct clb_buf e = {0};
+        clb_seterr("%s: no figure to plot for %s", cmp_esc_tmp(&e, workload, 0),
+                   t->ref >= 0 ? "--relative-to's column" : "any device");
+        clb_buf_free(&e);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static const struct cmp_line *L(const struct cmp_fig *g, int i) { return &g->t->lines[g->lines[i]]; }
+
+static int strp_order(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* How many different sizes the figure's lines have. */
+static int ncat_sizes(const struct cmp_fig *g)
+{
+    const char **v = malloc(((size_t)g->nlines + 1) * sizeof *v);
+    if (!v)
+        return 2;   /* only decides whether labels show the size */
+    for (int i = 0; i < g->nlines; i++)
+        v[i] = L(g, i)->size;
+    qsort(v, (size_t)g->nlines, sizeof *v, strp_order);
     int n = 0;
-    for (int i = 0; i < g->nlines; i++) {
-        int seen = 0;
-        for (int j = 0; j < i; j++)
-            seen |= !strcmp(g->t->lines[g->lines[j]].size, g->t->lines[g->lines[i]].size);
-        n += !seen;
-    }
+    for (int i = 0; i < g->nlines; i++)
+        n += !i || strcmp(v[i], v[i - 1]);
+    free(v);
     return n;
 }
 
 /* The x axis of a sweep: 1 = a swept parameter, 2 = the size, 0 = bars. */
-static int sweep_kind(const struct fig *g)
+static int sweep_kind(const struct cmp_fig *g, int nsizes)
 {
     int param = 0, allnum = 1;
     for (int i = 0; i < g->nlines; i++) {
-        const struct cmp_line *l = &g->t->lines[g->lines[i]];
+        const struct cmp_line *l = L(g, i);
         if (l->sweep_key[0] && !isnan(l->sweep_num))
             param = 1;
         allnum &= !isnan(l->size_num);
     }
     if (param)
         return 1;
-    return allnum && ncat_sizes(g) >= 3 ? 2 : 0;
+    return allnum && nsizes >= 3 ? 2 : 0;
 }
 
-static const char *sweep_key(const struct fig *g)
+static const char *sweep_key(const struct cmp_fig *g)
 {
     for (int i = 0; i < g->nlines; i++)
-        if (g->t->lines[g->lines[i]].sweep_key[0])
-            return g->t->lines[g->lines[i]].sweep_key;
+        if (L(g, i)->sweep_key[0])
+            return L(g, i)->sweep_key;
     return "parameter";
+}
+
+/* Whether the peak of the metric's unit can be drawn at all. */
+static int peak_kind(const struct cmp_fig *g)
+{
+    return g->t->ref >= 0 ? CMP_PEAK_NONE : (int)g->t->metric->peak;
 }
 
 /* Values of very different magnitudes (an H100 beside a 2-core CPU) are
  * only readable on a log scale: switch to one above a ratio of 20. */
-static void yscale(const struct fig *g, FILE *s)
+static void yscale(const struct cmp_fig *g, struct clb_buf *s)
 {
     double lo = INFINITY, hi = 0;
     for (int i = 0; i < g->nlines; i++)
@@ -114,450 +144,348 @@ static void yscale(const struct fig *g, FILE *s)
             }
         }
     if (hi > 0 && hi >= 20 * lo)
-        fprintf(s, "set logscale y 10\nset yrange [%.6g:*]\n", pow(10, floor(log10(lo))));
+        clb_buf_printf(s, "set logscale y 10\nset yrange [%.6g:*]\n", pow(10, floor(log10(lo))));
 }
 
-static const char *ylabel(const struct cmp_table *t, char *buf, size_t n)
+static void preamble(const struct cmp_fig *g, struct clb_buf *s, const char *what)
 {
+    const struct cmp_table *t = g->t;
+    struct clb_buf txt = {0};
+    clb_buf_printf(s, "set encoding utf8\nset datafile separator tab\n"
+                      "set datafile commentschars ''\n");
+    clb_buf_printf(&txt, "%s: %s", g->workload, what);
+    clb_buf_printf(s, "set title ");
+    cmp_gp_string(s, clb_buf_str(&txt));
+    txt.len = 0;
     if (t->ref >= 0)
-        snprintf(buf, n, "%s relative to %s", cmp_metric_name(t->metric), t->cols[t->ref].label);
-    else if (t->metric == CMP_GBPS)
-        snprintf(buf, n, "bandwidth, median time (GB/s)");
-    else if (t->metric == CMP_GBPS_BEST)
-        snprintf(buf, n, "bandwidth, best time (GB/s)");
+        clb_buf_printf(&txt, "%s relative to %s", t->metric->name, t->cols[t->ref].label);
     else
-        snprintf(buf, n, "%s", cmp_metric_unit(t->metric));
-    return buf;
+        clb_buf_printf(&txt, "%s", t->metric->axis);
+    clb_buf_printf(s, "\nset ylabel ");
+    cmp_gp_string(s, clb_buf_str(&txt));
+    clb_buf_printf(s, "\nset grid ytics\nset key outside below left Left reverse maxcols 1\n"
+                      "set yrange [0:*]\n");
+    if (txt.oom)
+        s->oom = 1;
+    clb_buf_free(&txt);
 }
 
 /* The terminal goes last, just before "plot": its height grows with the
  * legend (one line per entry below the graph) so that the graph keeps its room. */
-static void terminal(const struct fig *g, FILE *s, int entries)
+static void terminal(const struct cmp_fig *g, struct clb_buf *s, int entries)
 {
-    int h = 540 + 19 * entries;
+    int h = 540 + 19 * (entries < 100 ? entries : 100);
     if (h > 1600)
         h = 1600;
     if (g->svg)
-        fprintf(s, "set terminal svg size 960,%d dynamic noenhanced font 'Sans,12' "
-                   "background rgb 'white'\n", h);
+        clb_buf_printf(s, "set terminal svg size 960,%d dynamic noenhanced font 'Sans,12' "
+                          "background rgb 'white'\n", h);
     else
-        fprintf(s, "set terminal pngcairo size 960,%d noenhanced font 'Sans,11' "
-                   "background rgb 'white'\n", h);
-    fprintf(s, "set output ");
-    gp_str(s, g->out);
-    fputc('\n', s);
+        clb_buf_printf(s, "set terminal pngcairo size 960,%d noenhanced font 'Sans,11' "
+                          "background rgb 'white'\n", h);
+    clb_buf_printf(s, "set output 'fig%d.%s'\n", g->index, g->svg ? "svg" : "png");
 }
 
-static void preamble(const struct fig *g, FILE *s, const char *what)
+/* A data-file field: escaped for display, no tab, no newline, no double quote. */
+static void field(struct clb_buf *d, const char *text)
 {
-    char buf[640];
-    fprintf(s, "set encoding utf8");
-    fprintf(s, "\nset datafile separator tab\nset datafile missing 'NaN'\n");
-    snprintf(buf, sizeof buf, "%s: %s", g->workload, what);
-    fprintf(s, "set title ");
-    gp_str(s, buf);
-    fprintf(s, "\nset ylabel ");
-    gp_str(s, ylabel(g->t, buf, sizeof buf));
-    fprintf(s, "\nset grid ytics\nset key outside below left Left reverse maxcols 1\n"
-               "set yrange [0:*]\n");
+    cmp_esc(d, text, CMP_ESC_DATA);
 }
 
-/* Peak bandwidth lines: each device's in its colour, where known. */
-static int npeaks(const struct fig *g)
+/* A peak block: a header line with its legend title, then segments. */
+static void peak_head(struct clb_buf *p, const char *title)
+{
+    if (p->len)
+        clb_buf_add(p, "\n\n", 2);
+    clb_buf_add(p, "x\t", 2);
+    field(p, title);
+    clb_buf_add(p, "\n", 1);
+}
+
+static void peak_title(struct clb_buf *b, const struct cmp_table *t, int col)
+{
+    b->len = 0;
+    if (col < 0)
+        clb_buf_printf(b, "peak bandwidth");
+    else
+        clb_buf_printf(b, "%s peak %.0f GB/s", t->cols[col].label, t->cols[col].peak_gbs);
+}
+
+/* The plot element of peak block `block`: position c of the figure's columns
+ * (its colour), -1 for the 100 % line. */
+static void peak_plot(const struct cmp_fig *g, struct clb_buf *s, int block, int c)
+{
+    if (c < 0)
+        clb_buf_printf(s, ", 'fig%d.peak.dat' index %d using 1:2 with lines dt 2 lw 2 "
+                          "lc rgb 'black' title columnheader(2)", g->index, block);
+    else
+        clb_buf_printf(s, ", 'fig%d.peak.dat' index %d using 1:2 with lines dt 2 lw 1.5 lc %d "
+                          "title columnheader(2)", g->index, block, c + 1);
+}
+
+/* ---- bars ------------------------------------------------------------- */
+
+/* Grouped bars: one group per line (kernel, type, ...), one bar per device.
+ * Group i is centred at x = i; a column's peak is drawn over the groups
+ * whose rows are device work only. */
+static int write_bars(const struct cmp_fig *g, struct cmp_plot_text *o, int nsizes)
 {
     const struct cmp_table *t = g->t;
-    if (t->ref >= 0 || t->metric == CMP_GFLOPS)
-        return 0;
-    if (t->metric == CMP_PCT_PEAK)
-        return 1;
-    int n = 0;
-    for (int c = 0; c < g->ncols; c++)
-        n += !isnan(t->cols[g->cols[c]].peak_gbs);
-    return n;
-}
-
-static void peaks(const struct fig *g, FILE *s)
-{
-    const struct cmp_table *t = g->t;
-    if (t->ref >= 0)
-        return;
-    if (t->metric == CMP_PCT_PEAK) {
-        fprintf(s, ", 100 with lines dt 2 lw 2 lc rgb 'black' title 'peak bandwidth'");
-        return;
-    }
-    if (t->metric == CMP_GFLOPS)
-        return;
+    struct clb_buf *s = &o->script, *d = &o->data, *p = &o->peaks, lab = {0};
+    clb_buf_add(d, "group", 5);
     for (int c = 0; c < g->ncols; c++) {
-        const struct cmp_col *col = &t->cols[g->cols[c]];
-        if (isnan(col->peak_gbs))
-            continue;
-        char title[512];
-        snprintf(title, sizeof title, "%s peak %.0f GB/s", col->label, col->peak_gbs);
-        fprintf(s, ", %.6g with lines dt 2 lw 1.5 lc %d title ", col->peak_gbs, c + 1);
-        gp_str(s, title);
+        clb_buf_add(d, "\t", 1);
+        field(d, t->cols[g->cols[c]].label);
     }
-}
-
-static void bar_label(const struct fig *g, const struct cmp_line *l, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s %s", l->kernel, l->dtype);
-    if (ncat_sizes(g) > 1)
-        clb_appendf(buf, n, " %s", l->size);
-    if (l->sweep[0])
-        clb_appendf(buf, n, " %s", l->sweep);
-    for (char *p = buf; *p; p++)
-        if (*p == '\t' || *p == '"')
-            *p = '\'';
-}
-
-/* Grouped bars: one group per kernel (and type), one bar per device. */
-static int write_bars(const struct fig *g, FILE *s, FILE *d, const char *data)
-{
+    clb_buf_add(d, "\n", 1);
     for (int i = 0; i < g->nlines; i++) {
-        char label[320];
-        bar_label(g, &g->t->lines[g->lines[i]], label, sizeof label);
-        fprintf(d, "\"%s\"", label);
+        const struct cmp_line *l = L(g, i);
+        lab.len = 0;
+        clb_buf_printf(&lab, "%s %s", l->kernel, l->dtype);
+        if (nsizes > 1)
+            clb_buf_printf(&lab, " %s", l->size);
+        if (l->sweep[0])
+            clb_buf_printf(&lab, " %s", l->sweep);
+        field(d, clb_buf_str(&lab));
         for (int c = 0; c < g->ncols; c++) {
-            double v = cmp_value(g->t, g->lines[i], g->cols[c]);
-            fprintf(d, isnan(v) ? "\tNaN" : "\t%.6g", v);
+            double v = cmp_value(t, g->lines[i], g->cols[c]);
+            clb_buf_printf(d, isnan(v) ? "\tNaN" : "\t%.6g", v);
         }
-        fputc('\n', d);
+        clb_buf_add(d, "\n", 1);
     }
-    fprintf(s, "set style data histograms\nset style histogram clustered gap 1\n"
-               "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
-               "set xtics rotate by -30 nomirror\nset xlabel 'kernel'\n");
-    terminal(g, s, g->ncols + npeaks(g));
-    fprintf(s, "plot ");
-    for (int c = 0; c < g->ncols; c++) {
-        fprintf(s, "%s", c ? ", " : "");
-        gp_str(s, data);
-        fprintf(s, " using %d%s lc %d title ", c + 2, c ? "" : ":xtic(1)", c + 1);
-        gp_str(s, g->t->cols[g->cols[c]].label);
+    /* peaks: one block per column (or one at 100 %), a segment per run of
+     * device-bound groups */
+    int pk = peak_kind(g), nblocks = 0;
+    struct clb_buf plots = {0};
+    for (int c = pk == CMP_PEAK_HUNDRED ? -1 : 0; pk != CMP_PEAK_NONE && c < g->ncols; c++) {
+        int col = c < 0 ? -1 : g->cols[c];
+        double y = col < 0 ? 100 : t->cols[col].peak_gbs;
+        if (isnan(y))
+            continue;
+        int head = 0;
+        for (int i = 0; i < g->nlines; i++) {
+            if (!L(g, i)->device_bound)
+                continue;
+            int j = i;
+            while (j + 1 < g->nlines && L(g, j + 1)->device_bound)
+                j++;
+            if (!head) {
+                peak_title(&lab, t, col);
+                peak_head(p, clb_buf_str(&lab));
+                head = 1;
+            } else {
+                clb_buf_add(p, "\n", 1);
+            }
+            clb_buf_printf(p, "%.2f\t%.6g\n%.2f\t%.6g\n", i - 0.5, y, j + 0.5, y);
+            i = j;
+        }
+        if (head)
+            peak_plot(g, &plots, nblocks++, c);
+        if (c < 0)
+            break;
     }
-    peaks(g, s);
-    fputc('\n', s);
-    return 0;
+    clb_buf_printf(s, "set style data histograms\nset style histogram clustered gap 1\n"
+                      "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
+                      "set xtics rotate by -30 nomirror\nset xlabel 'kernel'\n");
+    terminal(g, s, g->ncols + nblocks);
+    clb_buf_printf(s, "plot ");
+    for (int c = 0; c < g->ncols; c++)
+        clb_buf_printf(s, "%s'fig%d.dat' using %d%s title columnheader(%d) lc %d", c ? ", " : "",
+                       g->index, c + 2, c ? "" : ":xticlabels(1)", c + 2, c + 1);
+    clb_buf_add(s, clb_buf_str(&plots), plots.len);
+    clb_buf_add(s, "\n", 1);
+    int oom = lab.oom || plots.oom;
+    clb_buf_free(&lab);
+    clb_buf_free(&plots);
+    return oom ? CLB_ESYS : CLB_OK;
 }
 
-/* The swept values after the first (the x axis): "ilp=2 local=256". */
-static const char *sweep_rest(const char *sweep)
+/* ---- lines -------------------------------------------------------------- */
+
+/* The lines of a figure that form one series (for each column): same
+ * kernel, type, size (unless the size is the x axis) and other swept values. */
+struct series_ctx {
+    const struct cmp_fig *g;
+    int kind;
+};
+static const struct series_ctx *sctx;   /* qsort has no context argument */
+
+static const char *series_part(const struct cmp_line *l, int k, int kind)
 {
-    const char *sp = strchr(sweep, ' ');
-    return sp ? sp + 1 : "";
+    switch (k) {
+    case 0: return l->kernel;
+    case 1: return l->dtype;
+    case 2: return kind == 1 ? l->size : "";
+    default: return kind == 1 ? l->sweep_rest : l->sweep;
+    }
 }
 
-/* Lines: one per device and kernel (type, size), x the swept value. */
-static int write_lines(const struct fig *g, FILE *s, FILE *d, const char *data, int kind)
+static int series_order(const void *pa, const void *pb)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    for (int k = 0; k < 4; k++) {
+        int c = strcmp(series_part(L(sctx->g, a), k, sctx->kind),
+                       series_part(L(sctx->g, b), k, sctx->kind));
+        if (c)
+            return c;
+    }
+    return (a > b) - (a < b);
+}
+
+struct series {
+    int start, n;   /* a run of the sorted positions */
+    int first;      /* the position of its first line */
+};
+
+static int series_first(const void *pa, const void *pb)
+{
+    const struct series *a = pa, *b = pb;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+static int write_lines(const struct cmp_fig *g, struct cmp_plot_text *o, int kind, int nsizes)
 {
     const struct cmp_table *t = g->t;
+    struct clb_buf *s = &o->script, *d = &o->data, *p = &o->peaks, plots = {0}, title = {0};
+    int *pos = malloc(((size_t)g->nlines + 1) * sizeof *pos);
+    struct series *sv = malloc(((size_t)g->nlines + 1) * sizeof *sv);
+    char *allbound = calloc((size_t)g->ncols + 1, 1);
+    int rc = CLB_ESYS;
+    if (!pos || !sv || !allbound) {
+        clb_seterr("out of host memory");
+        goto out;
+    }
+    struct series_ctx ctx = {g, kind};
+    for (int i = 0; i < g->nlines; i++)
+        pos[i] = i;
+    sctx = &ctx;
+    qsort(pos, (size_t)g->nlines, sizeof *pos, series_order);
+    sctx = NULL;
+    int ns = 0;
+    for (int i = 0; i < g->nlines; i++) {
+        int same = i > 0;
+        for (int k = 0; k < 4 && same; k++)
+            same = !strcmp(series_part(L(g, pos[i]), k, kind), series_part(L(g, pos[i - 1]), k, kind));
+        if (!same)
+            sv[ns++] = (struct series){i, 0, 0};
+        sv[ns - 1].n++;
+    }
+    /* series in the order of their first line: a run's first position is its
+     * smallest (ties are broken by position) */
+    for (int k = 0; k < ns; k++)
+        sv[k].first = pos[sv[k].start];
+    qsort(sv, (size_t)ns, sizeof *sv, series_first);
     double xmin = INFINITY, xmax = -INFINITY;
     int block = 0, pow2 = 1;   /* vec=1,2,4,8: spaced evenly on a log2 axis */
-    char plot[1 << 16] = "";
-    const char *xkey = "";
-    /* series = (column, kernel, dtype, size unless the size is the x axis) */
-    char *done = calloc((size_t)g->nlines, 1);
-    if (!done) {
-        clb_seterr("out of host memory");
-        return -1;
-    }
     for (int c = 0; c < g->ncols; c++) {
-        memset(done, 0, (size_t)g->nlines);
-        for (int i = 0; i < g->nlines; i++) {
-            if (done[i])
-                continue;
-            const struct cmp_line *a = &t->lines[g->lines[i]];
+        allbound[c] = 1;
+        for (int k = 0; k < ns; k++) {
             int npoints = 0;
-            for (int j = i; j < g->nlines; j++) {
-                const struct cmp_line *b = &t->lines[g->lines[j]];
-                if (done[j] || strcmp(a->kernel, b->kernel) || strcmp(a->dtype, b->dtype) ||
-                    (kind == 1 && strcmp(a->size, b->size)) ||
-                    strcmp(kind == 1 ? sweep_rest(a->sweep) : a->sweep,
-                           kind == 1 ? sweep_rest(b->sweep) : b->sweep))
-                    continue;
-                done[j] = 1;
+            for (int m = 0; m < sv[k].n; m++) {
+                int i = pos[sv[k].start + m];
+                const struct cmp_line *b = L(g, i);
                 double x = kind == 1 ? b->sweep_num : b->size_num;
-                double y = cmp_value(t, g->lines[j], g->cols[c]);
+                double y = cmp_value(t, g->lines[i], g->cols[c]);
                 if (isnan(x) || isnan(y))
                     continue;
-                if (kind == 1)
-                    xkey = b->sweep_key;
-                pow2 &= x >= 1 && x == floor(x) && ((long long)x & ((long long)x - 1)) == 0;
+                if (!npoints) {
+                    const struct cmp_line *a = b;
+                    title.len = 0;
+                    clb_buf_printf(&title, "%s: %s %s", t->cols[g->cols[c]].label, a->kernel,
+                                   a->dtype);
+                    if (kind == 1 && nsizes > 1)
+                        clb_buf_printf(&title, " %s", a->size);
+                    const char *rest = kind == 1 ? a->sweep_rest : a->sweep;
+                    if (*rest)
+                        clb_buf_printf(&title, " %s", rest);
+                    if (d->len)
+                        clb_buf_add(d, "\n\n", 2);
+                    clb_buf_add(d, "x\t", 2);
+                    field(d, clb_buf_str(&title));
+                    clb_buf_add(d, "\n", 1);
+                }
+                allbound[c] &= b->device_bound != 0;
+                pow2 &= x >= 1 && x == floor(x) && x < 9.0e15 &&
+                        ((long long)x & ((long long)x - 1)) == 0;
                 xmin = fmin(xmin, x);
                 xmax = fmax(xmax, x);
-                fprintf(d, "%.10g\t%.6g\n", x, y);
+                clb_buf_printf(d, "%.10g\t%.6g\n", x, y);
                 npoints++;
             }
             if (!npoints)
                 continue;
-            fprintf(d, "\n\n");
-            char title[512];
-            snprintf(title, sizeof title, "%s: %s %s", t->cols[g->cols[c]].label, a->kernel,
-                     a->dtype);
-            if (kind == 1 && ncat_sizes(g) > 1)
-                clb_appendf(title, sizeof title, " %s", a->size);
-            const char *rest = kind == 1 ? sweep_rest(a->sweep) : a->sweep;
-            if (*rest)
-                clb_appendf(title, sizeof title, " %s", rest);
-            FILE *m = fmemopen(plot + strlen(plot), sizeof plot - strlen(plot), "w");
-            if (m) {
-                fprintf(m, "%s", block ? ", " : "");
-                gp_str(m, data);
-                /* colour = device; with one device, colour = series */
-                fprintf(m, " index %d using 1:2 with linespoints lw 2 lc %d dt %d pt %d title ",
-                        block, g->ncols > 1 ? c + 1 : block + 1, 1 + block % 5, 1 + block % 13);
-                gp_str(m, title);
-                fclose(m);
-            }
+            /* colour = device; with one device, colour = series */
+            clb_buf_printf(&plots, "%s'fig%d.dat' index %d using 1:2 with linespoints lw 2 lc %d "
+                                   "dt %d pt %d title columnheader(2)", block ? ", " : "",
+                           g->index, block, g->ncols > 1 ? c + 1 : block + 1, 1 + block % 5,
+                           1 + block % 13);
             block++;
         }
     }
-    free(done);
     if (!block) {
-        clb_seterr("%s: nothing to plot", g->workload);
-        return -1;
+        clb_seterr("%s: nothing to plot", cmp_esc_tmp(&title, g->workload, 0));
+        rc = CLB_EUSAGE;
+        goto out;
+    }
+    /* peaks over the whole x range: a column's where every point of it is
+     * device work; 100 % where every point of the figure is */
+    int pk = peak_kind(g), nblocks = 0, every = 1;
+    for (int c = 0; c < g->ncols; c++)
+        every &= allbound[c];
+    for (int c = pk == CMP_PEAK_HUNDRED ? -1 : 0; pk != CMP_PEAK_NONE && c < g->ncols; c++) {
+        int col = c < 0 ? -1 : g->cols[c];
+        double y = col < 0 ? 100 : t->cols[col].peak_gbs;
+        if (isnan(y) || !(c < 0 ? every : allbound[c]))
+            continue;
+        peak_title(&title, t, col);
+        peak_head(p, clb_buf_str(&title));
+        clb_buf_printf(p, "%.10g\t%.6g\n%.10g\t%.6g\n", xmin, y, xmax, y);
+        peak_plot(g, &plots, nblocks++, c);
+        if (c < 0)
+            break;
     }
     if (xmin > 0 && (xmax >= 16 * xmin || (pow2 && xmax >= 4 * xmin)))
-        fprintf(s, "set logscale x 2\n");
+        clb_buf_printf(s, "set logscale x 2\n");
     else if (xmax - xmin <= 16 && xmin == floor(xmin) && xmax == floor(xmax))
-        fprintf(s, "set xtics 1\n");   /* rhs 1..5, partitions: whole numbers */
-    fprintf(s, "set offsets graph 0.03, graph 0.03, 0, 0\n");
+        clb_buf_printf(s, "set xtics 1\n");   /* rhs 1..5, partitions: whole numbers */
+    clb_buf_printf(s, "set offsets graph 0.03, graph 0.03, 0, 0\n");
     if (pow2 && xmax >= 65536 && xmax >= 4 * xmin)
-        fprintf(s, "set format x '2^%%L'\n");   /* 2^22, not 4.1943e+06 */
+        clb_buf_printf(s, "set format x '2^%%L'\n");   /* 2^22, not 4.1943e+06 */
     else if (xmax >= 1e5)
-        fprintf(s, "set format x '%%.3s%%c'\n");
-    fprintf(s, "set xlabel ");
-    char xl[96];
-    snprintf(xl, sizeof xl, "%s", kind == 1 ? xkey : "problem size (elements)");
-    gp_str(s, xl);
-    fputc('\n', s);
-    terminal(g, s, block + npeaks(g));
-    fprintf(s, "plot %s", plot);
-    peaks(g, s);
-    fputc('\n', s);
-    return 0;
+        clb_buf_printf(s, "set format x '%%.3s%%c'\n");
+    clb_buf_printf(s, "set xlabel ");
+    cmp_gp_string(s, kind == 1 ? sweep_key(g) : "problem size (elements)");
+    clb_buf_add(s, "\n", 1);
+    terminal(g, s, block + nblocks);
+    clb_buf_printf(s, "plot %s\n", clb_buf_str(&plots));
+    rc = plots.oom || title.oom ? CLB_ESYS : CLB_OK;
+out:
+    free(pos);
+    free(sv);
+    free(allbound);
+    clb_buf_free(&plots);
+    clb_buf_free(&title);
+    return rc;
 }
 
-/* Run gnuplot on a script; its first error line goes into the message. */
-static int run_gnuplot(const char *gp, const char *script, const char *errpath, const char *out,
-                       const char *final)
+int cmp_plot_script(const struct cmp_fig *g, struct cmp_plot_text *o)
 {
-    pid_t pid = fork();
-    if (pid < 0) {
-        clb_seterr("cannot start gnuplot: %s", strerror(errno));
-        return CLB_ESYS;
-    }
-    if (pid == 0) {
-        FILE *e = freopen(errpath, "w", stderr);
-        (void)e;
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(127);
-        execl(gp, gp, script, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) {
-            clb_seterr("waiting for gnuplot: %s", strerror(errno));
-            return CLB_ESYS;
-        }
-    struct stat sb;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stat(out, &sb) == 0 && sb.st_size > 0)
-        return CLB_OK;
-    char line[256] = "";
-    FILE *e = fopen(errpath, "r");
-    if (e) {
-        while (fgets(line, sizeof line, e))
-            if (strstr(line, "rror") || strstr(line, "arning"))
-                break;
-        fclose(e);
-    }
-    line[strcspn(line, "\n")] = 0;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !line[0])
-        snprintf(line, sizeof line, "could not execute '%.200s'", gp);
-    clb_seterr("gnuplot failed to draw '%s'%s%s", final, line[0] ? ": " : "", line);
-    return CLB_ESYS;
-}
-
-static int draw(const struct fig *g, const char *gp, const char *tmpout, const char *final)
-{
-    char script[4096], data[4096], err[4096];
-    /* A temporary directory name never comes near 4 KiB; checking keeps the
-     * compiler's truncation analysis quiet and the paths honest. */
-    if (snprintf(script, sizeof script, "%s/%s.gp", g->dir, g->workload) >= (int)sizeof script ||
-        snprintf(data, sizeof data, "%s/%s.dat", g->dir, g->workload) >= (int)sizeof data ||
-        snprintf(err, sizeof err, "%s/%s.err", g->dir, g->workload) >= (int)sizeof err) {
-        clb_seterr("temporary path under '%s' is too long", g->dir);
-        return CLB_ESYS;
-    }
-    struct fig gg = *g;
-    gg.out = tmpout;
-    g = &gg;
-    FILE *s = fopen(script, "w"), *d = fopen(data, "w");
-    if (!s || !d) {
-        clb_seterr("cannot write to the temporary directory '%s': %s", g->dir, strerror(errno));
-        if (s)
-            fclose(s);
-        if (d)
-            fclose(d);
-        return CLB_ESYS;
-    }
-    int kind = sweep_kind(g);
-    char what[96];
-    snprintf(what, sizeof what, "%s by %s",
-             g->t->ref >= 0 ? "relative performance" : cmp_metric_unit(g->t->metric),
-             kind == 1 ? sweep_key(g) : kind == 2 ? "problem size" : "kernel");
-    preamble(g, s, what);
-    yscale(g, s);
-    int bad = kind ? write_lines(g, s, d, data, kind) : write_bars(g, s, d, data);
-    int werr = ferror(s) || ferror(d);
-    werr |= fclose(s) != 0;
-    werr |= fclose(d) != 0;
-    if (bad)
-        return CLB_ESYS;
-    if (werr) {
-        clb_seterr("cannot write to the temporary directory '%s'", g->dir);
-        return CLB_ESYS;
-    }
-    return run_gnuplot(gp, script, err, tmpout, final);
-}
-
-/* ---- all figures ------------------------------------------------------ */
-
-/* OUT.svg for one workload; OUT-<workload>.svg for each of several. */
-static void out_name(const char *out, const char *wl, int several, char *buf, size_t n)
-{
-    if (!several) {
-        snprintf(buf, n, "%s", out);
-        return;
-    }
-    const char *dot = strrchr(out, '.');
-    snprintf(buf, n, "%.*s-%s%s", (int)(dot - out), out, wl, dot);
-}
-
-static int collect(struct fig *g, const struct cmp_table *t, const char *wl)
-{
-    g->nlines = g->ncols = 0;
-    g->workload = wl;
-    for (int i = 0; i < t->nlines; i++) {
-        int any = 0;   /* a line of failed or skipped rows only has nothing to draw */
-        for (int c = 0; c < t->ncols; c++)
-            any |= !isnan(cmp_value(t, i, c));
-        if (any && !strcmp(t->lines[i].workload, wl))
-            g->lines[g->nlines++] = i;
-    }
-    for (int c = 0; c < t->ncols; c++) {
-        int any = 0;
-        for (int i = 0; i < g->nlines; i++)
-            any |= !isnan(cmp_value(t, g->lines[i], c));
-        if (any)
-            g->cols[g->ncols++] = c;
-    }
-    if (!g->ncols) {
-        clb_seterr("%s: no figure to plot for %s", wl,
-                   t->ref >= 0 ? "--relative-to's column" : "any device");
-        return CLB_EUSAGE;
-    }
-    return CLB_OK;
-}
-
-static void remove_dir(const char *dir, const struct cmp_table *t)
-{
-    char p[4096];
-    const char *ext[] = {"gp", "dat", "err"};
-    for (int i = 0; i < t->nlines; i++)
-        for (int k = 0; k < 3; k++) {
-            if (snprintf(p, sizeof p, "%s/%s.%s", dir, t->lines[i].workload, ext[k]) < (int)sizeof p)
-                unlink(p);
-        }
-    rmdir(dir);
-}
-
-int cmp_plot_check(const char *out, int *svg)
-{
-    size_t n = strlen(out);
-    *svg = n > 4 && !strcmp(out + n - 4, ".svg");
-    if (!*svg && !(n > 4 && !strcmp(out + n - 4, ".png"))) {
-        clb_seterr("--plot '%s': the file name must end in .svg or .png", out);
-        return CLB_EUSAGE;
-    }
-    const char *slash = strrchr(out, '/');
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - out) + (slash == out) : 1,
-             slash ? out : ".");
-    if (access(dir, W_OK) != 0) {
-        clb_seterr("--plot '%s': cannot write to directory '%s': %s", out, dir, strerror(errno));
-        return CLB_EUSAGE;
-    }
-    return CLB_OK;
-}
-
-int cmp_plot(const struct cmp_table *t, const char *out)
-{
-    int svg, rc;
-    if ((rc = cmp_plot_check(out, &svg)))
-        return rc;
-    char gpbuf[4096];
-    const char *gp = find_gnuplot(gpbuf, sizeof gpbuf);
-    if (!gp)
-        return CLB_ESYS;
-    /* the workloads, in table order */
-    const char *wls[t->nlines];
-    int nwl = 0;
-    for (int i = 0; i < t->nlines; i++) {
-        int seen = 0;
-        for (int w = 0; w < nwl; w++)
-            seen |= !strcmp(wls[w], t->lines[i].workload);
-        if (!seen)
-            wls[nwl++] = t->lines[i].workload;
-    }
-    const char *tmproot = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/clbench-plot-XXXXXX", tmproot && *tmproot ? tmproot : "/tmp");
-    if (!mkdtemp(dir)) {
-        clb_seterr("cannot create a temporary directory '%s': %s", dir, strerror(errno));
-        return CLB_ESYS;
-    }
-    int lines[t->nlines], cols[t->ncols];
-    char (*tmp)[4200] = calloc((size_t)nwl, sizeof *tmp);
-    char (*fin)[4200] = calloc((size_t)nwl, sizeof *fin);
-    struct fig g = {.t = t, .lines = lines, .cols = cols, .svg = svg, .dir = dir};
-    int made = 0;
-    rc = tmp && fin ? CLB_OK : CLB_ESYS;
+    memset(o, 0, sizeof *o);
+    int nsizes = ncat_sizes(g);
+    int kind = sweep_kind(g, nsizes);
+    struct clb_buf what = {0};
+    clb_buf_printf(&what, "%s by %s",
+                   g->t->ref >= 0 ? "relative performance" : g->t->metric->unit,
+                   kind == 1 ? sweep_key(g) : kind == 2 ? "problem size" : "kernel");
+    preamble(g, &o->script, clb_buf_str(&what));
+    yscale(g, &o->script);
+    int rc = what.oom ? CLB_ESYS : kind ? write_lines(g, o, kind, nsizes) : write_bars(g, o, nsizes);
+    clb_buf_free(&what);
+    if (!rc && (o->script.oom || o->data.oom || o->peaks.oom))
+        rc = CLB_ESYS;
+    if (rc == CLB_ESYS)
+        clb_seterr("out of host memory writing the plot script");
     if (rc)
-        clb_seterr("out of host memory");
-    for (int w = 0; w < nwl && !rc; w++) {
-        out_name(out, wls[w], nwl > 1, fin[w], sizeof fin[w]);
-        const char *slash = strrchr(fin[w], '/');
-        snprintf(tmp[w], sizeof tmp[w], "%.*s.%s.XXXXXX", slash ? (int)(slash - fin[w] + 1) : 0,
-                 fin[w], slash ? slash + 1 : fin[w]);
-        int fd = mkstemp(tmp[w]);
-        if (fd < 0) {
-            clb_seterr("cannot create '%s': %s", tmp[w], strerror(errno));
-            rc = CLB_ESYS;
-            break;
-        }
-        /* mkstemp makes the file private; a figure is an ordinary file */
-        mode_t mask = umask(0);
-        umask(mask);
-        if (fchmod(fd, 0666 & ~mask) != 0)
-            clb_debug("cannot set the mode of '%s'\n", tmp[w]);
-        close(fd);
-        made = w + 1;
-        if (!(rc = collect(&g, t, wls[w])))
-            rc = draw(&g, gp, tmp[w], fin[w]);
-    }
-    for (int w = 0; w < made; w++) {
-        if (!rc && rename(tmp[w], fin[w]) != 0) {
-            clb_seterr("cannot rename '%s' to '%s': %s", tmp[w], fin[w], strerror(errno));
-            rc = CLB_ESYS;
-        }
-        if (rc)
-            unlink(tmp[w]);
-        else
-            clb_info("plot: %s\n", fin[w]);
-    }
-    remove_dir(dir, t);
-    free(tmp);
-    free(fin);
+        cmp_plot_text_free(o);
     return rc;
 }

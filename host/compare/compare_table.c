@@ -1,16 +1,94 @@
-/* clbench compare: the table as aligned text or Markdown. */
-#include "clb_compare.h"
-#include "clbench.h"
+/* clbench compare: the metrics, the cells' figures, and the table as aligned
+ * text or Markdown. Every name from the files is escaped for display
+ * (cmp_esc): a device name cannot move the cursor, start a new line or break
+ * a Markdown table. */
+#include "compare_priv.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+/* ---- metrics ------------------------------------------------------------ */
+
+static double get_gbps(const struct clb_row *r) { return r->gbps; }
+static double get_gbps_best(const struct clb_row *r) { return r->gbps_best; }
+static double get_gflops(const struct clb_row *r) { return r->gflops; }
+static double get_pct_peak(const struct clb_row *r) { return r->pct_peak_bw; }
+
+/* One entry per metric (a measured-peak or a per-watt metric is one more). */
+static const struct cmp_metric metrics[] = {
+    {"gbps", "GB/s", "bandwidth, median time (GB/s)", "bandwidth from the median time (default)",
+     get_gbps, 1, CMP_PEAK_BANDWIDTH},
+    {"gbps_best", "GB/s", "bandwidth, best time (GB/s)", "bandwidth from the minimum time",
+     get_gbps_best, 1, CMP_PEAK_BANDWIDTH},
+    {"gflops", "GFlop/s", "GFlop/s", "GFlop/s from the median time", get_gflops, 1,
+     CMP_PEAK_NONE},
+    {"pct_peak", "% of peak bandwidth", "% of peak bandwidth",
+     "gbps in % of the device's peak bandwidth (pct_peak_bw)", get_pct_peak, 1, CMP_PEAK_HUNDRED},
+    {NULL, NULL, NULL, NULL, NULL, 0, CMP_PEAK_NONE}};
+
+const struct cmp_metric *cmp_metric_list(void) { return metrics; }
+
+const struct cmp_metric *cmp_metric_find(const char *name)
+{
+    for (const struct cmp_metric *m = metrics; m->name; m++)
+        if (!strcmp(m->name, name))
+            return m;
+    return NULL;
+}
+
+void cmp_metric_names(struct clb_buf *b)
+{
+    for (const struct cmp_metric *m = metrics; m->name; m++)
+        clb_buf_printf(b, "%s%s", m == metrics ? "" : ", ", m->name);
+}
+
+/* ---- cells ---------------------------------------------------------------- */
+
+const struct cmp_cell *cmp_cell_at(const struct cmp_table *t, int line, int col)
+{
+    static const struct cmp_cell empty = {.col = -1, .bad = ""};
+    const struct cmp_line *l = &t->lines[line];
+    const struct cmp_cell *c = t->cells + l->cell0;
+    int lo = 0, hi = l->ncells;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (c[mid].col < col)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < l->ncells && c[lo].col == col ? &c[lo] : &empty;
+}
+
+double cmp_value(const struct cmp_table *t, int line, int col)
+{
+    const struct cmp_cell *c = cmp_cell_at(t, line, col);
+    if (!c->n)
+        return NAN;
+    if (t->ref < 0)
+        return c->best;
+    const struct cmp_cell *r = cmp_cell_at(t, line, t->ref);
+    return r->n && r->best != 0 ? c->best / r->best : NAN;
+}
+
+double cmp_spread_pct(const struct cmp_cell *c)
+{
+    if (c->n < 2 || !(c->best > 0))
+        return NAN;
+    return fabs(c->best - c->worst) / 2.0 / c->best * 100.0;
+}
+
 /* Figures with four significant digits or so, without exponents for the
- * usual range of GB/s (0.018 .. 3352). */
-static void fmt_num(double v, int relative, char *out, size_t n)
+ * usual range of GB/s (0.018 .. 3352); at most a dozen characters (the
+ * callers' buffers hold numbers only). */
+void cmp_fmt_num(double v, int relative, char *out, size_t n)
 {
     if (isnan(v))
         snprintf(out, n, "-");
+    else if (fabs(v) >= 1e9)
+        snprintf(out, n, "%.4g", v);   /* never more than a dozen characters */
     else if (relative && fabs(v) < 1)
         snprintf(out, n, "%.3g", v);   /* 0.00418 of an H100 stays readable */
     else if (relative)
@@ -26,7 +104,8 @@ static void fmt_num(double v, int relative, char *out, size_t n)
 }
 
 /* One cell: "2987 ±1.2%" for repeated runs; the worst status where nothing
- * passed; a trailing '!' where some runs passed and others did not. */
+ * passed; a trailing '!' where some runs passed and others did not. (Only
+ * numbers and the four status words: a fixed buffer holds them.) */
 static void fmt_cell(const struct cmp_table *t, int line, int col, char *out, size_t n)
 {
     const struct cmp_cell *c = cmp_cell_at(t, line, col);
@@ -34,22 +113,101 @@ static void fmt_cell(const struct cmp_table *t, int line, int col, char *out, si
         snprintf(out, n, "%s", c->nbad ? c->bad : "-");
         return;
     }
-    fmt_num(cmp_value(t, line, col), t->ref >= 0, out, n);
+    cmp_fmt_num(cmp_value(t, line, col), t->ref >= 0, out, n);
     double s = cmp_spread_pct(c);
     if (!isnan(s))
-        clb_appendf(out, n, " ±%.1f%%", s);
+        clb_appendf(out, n, s < 1e6 ? " ±%.1f%%" : " ±%.3g%%", s);
     if (c->nbad)
         clb_appendf(out, n, "!");
 }
 
-/* Display width of a UTF-8 string (the ± sign is two bytes, one column). */
-static int width(const char *s)
+/* ---- grids ------------------------------------------------------------------- */
+
+int cmp_grid_init(struct cmp_grid *g, int ncols, int nrows)
 {
-    int w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
+    memset(g, 0, sizeof *g);
+    g->ncols = ncols;
+    g->nrows = nrows;
+    g->head = calloc((size_t)ncols + 1, sizeof *g->head);
+    g->cell = calloc((size_t)ncols * (size_t)nrows + 1, sizeof *g->cell);
+    g->right = calloc((size_t)ncols + 1, 1);
+    if (!g->head || !g->cell || !g->right) {
+        cmp_grid_free(g);
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    return CLB_OK;
 }
+
+int cmp_grid_set(struct cmp_grid *g, int row, int col, const char *s)
+{
+    const char *c = clb_arena_str(&g->arena, s, strlen(s));
+    if (!c)
+        return CLB_ESYS;
+    if (row < 0)
+        g->head[col] = c;
+    else
+        g->cell[(size_t)row * (size_t)g->ncols + (size_t)col] = c;
+    return CLB_OK;
+}
+
+static const char *grid_at(const struct cmp_grid *g, int row, int col)
+{
+    const char *s = row < 0 ? g->head[col] : g->cell[(size_t)row * (size_t)g->ncols + (size_t)col];
+    return s ? s : "";
+}
+
+void cmp_grid_text(const struct cmp_grid *g, FILE *f)
+{
+    int *w = calloc((size_t)g->ncols + 1, sizeof *w);
+    if (!w)
+        return;
+    for (int c = 0; c < g->ncols; c++)
+        for (int r = -1; r < g->nrows; r++) {
+            int x = cmp_width(grid_at(g, r, c));
+            if (x > w[c])
+                w[c] = x;
+        }
+    for (int r = -1; r < g->nrows; r++)
+        for (int c = 0; c < g->ncols; c++) {
+            const char *s = grid_at(g, r, c);
+            int pad = w[c] - cmp_width(s);
+            int last = c + 1 == g->ncols;
+            if (g->right[c])
+                fprintf(f, "%*s%s", pad, "", s);
+            else
+                fprintf(f, "%s%*s", s, last ? 0 : pad, "");
+            fputs(last ? "\n" : "  ", f);
+        }
+    free(w);
+}
+
+void cmp_grid_markdown(const struct cmp_grid *g, FILE *f)
+{
+    for (int r = -1; r < g->nrows; r++) {
+        fputc('|', f);
+        for (int c = 0; c < g->ncols; c++)
+            fprintf(f, " %s |", grid_at(g, r, c));
+        fputc('\n', f);
+        if (r == -1) {
+            fputc('|', f);
+            for (int c = 0; c < g->ncols; c++)
+                fputs(g->right[c] ? "---:|" : "---|", f);
+            fputc('\n', f);
+        }
+    }
+}
+
+void cmp_grid_free(struct cmp_grid *g)
+{
+    free(g->head);
+    free(g->cell);
+    free(g->right);
+    clb_arena_free(&g->arena);
+    memset(g, 0, sizeof *g);
+}
+
+/* ---- the table ------------------------------------------------------------- */
 
 static int any_sweep(const struct cmp_table *t)
 {
@@ -59,25 +217,27 @@ static int any_sweep(const struct cmp_table *t)
     return 0;
 }
 
-static void title(const struct cmp_table *t, FILE *f, const char *prefix)
+static void title(const struct cmp_table *t, FILE *f, const char *prefix, int flags)
 {
-    fprintf(f, "%s%s", prefix, t->metric == CMP_GBPS_BEST ? "best-time " : "");
+    struct clb_buf e = {0};
+    fputs(prefix, f);
     if (t->ref >= 0)
-        fprintf(f, "%s relative to %s", cmp_metric_name(t->metric), t->cols[t->ref].label);
+        fprintf(f, "%s relative to %s", t->metric->name,
+                cmp_esc_tmp(&e, t->cols[t->ref].label, flags));
     else
-        fprintf(f, "%s (%s)", cmp_metric_name(t->metric), cmp_metric_unit(t->metric));
+        fprintf(f, "%s (%s)", t->metric->name, t->metric->unit);
     fprintf(f, "; best of repeated runs, ±half their range in %% of the best\n");
+    clb_buf_free(&e);
 }
 
-static void notes(const struct cmp_table *t, FILE *f, const char *bullet)
+static void notes(const struct cmp_table *t, FILE *f)
 {
     int bang = 0;
-    for (int i = 0; i < t->nlines; i++)
-        for (int c = 0; c < t->ncols; c++)
-            bang |= cmp_cell_at(t, i, c)->n && cmp_cell_at(t, i, c)->nbad;
+    for (size_t k = 0; k < t->ncells && !bang; k++)
+        bang = t->cells[k].n && t->cells[k].nbad;
     if (bang)
-        fprintf(f, "%s'!': other runs of that configuration failed, were skipped or errored "
-                   "(see the CSV)\n", bullet);
+        fprintf(f, "\n'!': other runs of that configuration failed, were skipped or errored "
+                   "(see the CSV)\n");
 }
 
 #define KEYCOLS 5
@@ -89,93 +249,88 @@ static const char *key_of(const struct cmp_line *l, int k)
     return v[k];
 }
 
-void cmp_print_text(const struct cmp_table *t, FILE *f)
+/* The table as a grid: key columns, then one column per table column headed
+ * by its number (text) or its name (Markdown). */
+static int make_grid(const struct cmp_table *t, struct cmp_grid *g, int md)
 {
-    int nkeys = any_sweep(t) ? 5 : 4;
-    int kw[KEYCOLS], cw[t->ncols];
+    int nkeys = any_sweep(t) ? 5 : 4, flags = md ? CMP_ESC_MD : 0;
+    if (cmp_grid_init(g, nkeys + t->ncols, t->nlines))
+        return CLB_ESYS;
+    struct clb_buf e = {0};
     char cell[96];
-    for (int k = 0; k < nkeys; k++) {
-        kw[k] = width(keynames[k]);
-        for (int i = 0; i < t->nlines; i++)
-            if (width(key_of(&t->lines[i], k)) > kw[k])
-                kw[k] = width(key_of(&t->lines[i], k));
-    }
-    /* columns are numbered; the legend below the title gives their names */
+    int bad = 0;
+    for (int k = 0; k < nkeys; k++)
+        bad |= cmp_grid_set(g, -1, k, keynames[k]);
     for (int c = 0; c < t->ncols; c++) {
-        cw[c] = 4;
-        for (int i = 0; i < t->nlines; i++) {
+        g->right[nkeys + c] = 1;
+        snprintf(cell, sizeof cell, "[%d]", c + 1);
+        bad |= cmp_grid_set(g, -1, nkeys + c, md ? cmp_esc_tmp(&e, t->cols[c].label, flags) : cell);
+    }
+    for (int i = 0; i < t->nlines && !bad; i++) {
+        for (int k = 0; k < nkeys; k++)
+            bad |= cmp_grid_set(g, i, k, cmp_esc_tmp(&e, key_of(&t->lines[i], k), flags));
+        for (int c = 0; c < t->ncols; c++) {
             fmt_cell(t, i, c, cell, sizeof cell);
-            if (width(cell) > cw[c])
-                cw[c] = width(cell);
+            bad |= cmp_grid_set(g, i, nkeys + c, cell);
         }
     }
-    title(t, f, "");
+    bad |= e.oom;
+    clb_buf_free(&e);
+    if (bad) {
+        cmp_grid_free(g);
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    return CLB_OK;
+}
+
+static int stream_ok(FILE *f)
+{
+    errno = 0;
+    if (fflush(f) == 0 && !ferror(f))
+        return CLB_OK;
+    clb_seterr("cannot write the output: %s", errno ? strerror(errno) : "write error");
+    return CLB_ESYS;
+}
+
+int cmp_print_text(const struct cmp_table *t, FILE *f)
+{
+    struct cmp_grid g;
+    if (make_grid(t, &g, 0))
+        return CLB_ESYS;
+    struct clb_buf e = {0};
+    title(t, f, "", 0);
+    /* columns are numbered; the legend below the title gives their names */
     for (int c = 0; c < t->ncols; c++) {
         const struct cmp_col *col = &t->cols[c];
-        fprintf(f, "  [%d] %s  (%s", c + 1, col->label, col->reference ? "published" : col->source);
+        fprintf(f, "  [%d] %s  (", c + 1, cmp_esc_tmp(&e, col->label, 0));
+        if (col->reference)
+            fputs("published", f);
+        for (int k = 0; !col->reference && k < col->nfiles; k++) {
+            const char *slash = strrchr(col->files[k], '/');
+            fprintf(f, "%s%s", k ? ", " : "", cmp_esc_tmp(&e, slash ? slash + 1 : col->files[k], 0));
+        }
         if (!isnan(col->peak_gbs))
             fprintf(f, "; peak %.0f GB/s", col->peak_gbs);
         fprintf(f, ")\n");
     }
-    fprintf(f, "\n");
-    for (int k = 0; k < nkeys; k++)
-        fprintf(f, "%-*s  ", kw[k], keynames[k]);
-    for (int c = 0; c < t->ncols; c++) {
-        char h[16];
-        snprintf(h, sizeof h, "[%d]", c + 1);
-        fprintf(f, "%*s%s", cw[c], h, c + 1 < t->ncols ? "  " : "\n");
-    }
-    for (int i = 0; i < t->nlines; i++) {
-        for (int k = 0; k < nkeys; k++) {
-            const char *s = key_of(&t->lines[i], k);
-            fprintf(f, "%s%*s  ", s, kw[k] - width(s), "");
-        }
-        for (int c = 0; c < t->ncols; c++) {
-            fmt_cell(t, i, c, cell, sizeof cell);
-            fprintf(f, "%*s%s%s", cw[c] - width(cell), "", cell, c + 1 < t->ncols ? "  " : "\n");
-        }
-    }
-    notes(t, f, "\n");
-}
-
-/* Markdown cells must not contain '|'. */
-static void md_text(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        fputs(*s == '|' ? "\\|" : (char[]){*s, 0}, f);
-}
-
-void cmp_print_markdown(const struct cmp_table *t, FILE *f)
-{
-    int nkeys = any_sweep(t) ? 5 : 4;
-    char cell[96];
-    title(t, f, "Table: ");
-    fprintf(f, "\n|");
-    for (int k = 0; k < nkeys; k++)
-        fprintf(f, " %s |", keynames[k]);
-    for (int c = 0; c < t->ncols; c++) {
-        fputc(' ', f);
-        md_text(f, t->cols[c].label);
-        fprintf(f, " |");
-    }
-    fprintf(f, "\n|");
-    for (int k = 0; k < nkeys; k++)
-        fprintf(f, "---|");
-    for (int c = 0; c < t->ncols; c++)
-        fprintf(f, "---:|");
     fputc('\n', f);
-    for (int i = 0; i < t->nlines; i++) {
-        fputc('|', f);
-        for (int k = 0; k < nkeys; k++) {
-            fputc(' ', f);
-            md_text(f, key_of(&t->lines[i], k));
-            fprintf(f, " |");
-        }
-        for (int c = 0; c < t->ncols; c++) {
-            fmt_cell(t, i, c, cell, sizeof cell);
-            fprintf(f, " %s |", cell);
-        }
-        fputc('\n', f);
-    }
-    notes(t, f, "\n");
+    cmp_grid_text(&g, f);
+    notes(t, f);
+    clb_buf_free(&e);
+    cmp_grid_free(&g);
+    return stream_ok(f);
+}
+
+int cmp_print_markdown(const struct cmp_table *t, FILE *f)
+{
+    struct cmp_grid g;
+    if (make_grid(t, &g, 1))
+        return CLB_ESYS;
+    title(t, f, "Table: ", CMP_ESC_MD);
+    fputc('\n', f);
+    cmp_grid_markdown(&g, f);
+    notes(t, f);
+    cmp_grid_free(&g);
+    return stream_ok(f);
 }

@@ -17,16 +17,18 @@ seed=${FUZZ_SEED:-1}
 clang=${CLANG:-clang}
 # Default inputs per harness: about 10-15 s each on a 2-core VM (the CSV and
 # profile harnesses write a file per input, ~5 000/s; the parsers ~100 000/s).
-declare -A runs=([results]=60000 [profile]=60000 [params]=1000000)
+# The plot harness makes two tables and scripts per input (~1 200/s on a loaded
+# 2-core VM, where the CSV harness ran ~600/s).
+declare -A runs=([results]=60000 [profile]=60000 [params]=1000000 [plot]=100000)
 mkdir -p "$bld"
 if ! cmake -S "$src" -B "$bld" -DCMAKE_C_COMPILER="$clang" -DCMAKE_BUILD_TYPE=Debug \
      -DCLBENCH_FUZZ=ON >"$bld/configure.log" 2>&1; then
   cat "$bld/configure.log" >&2; exit 1
 fi
-cmake --build "$bld" --target fuzz_results fuzz_profile fuzz_params -j 2 >"$bld/build.log" 2>&1 ||
+cmake --build "$bld" --target fuzz_results fuzz_profile fuzz_params fuzz_plot -j 2 >"$bld/build.log" 2>&1 ||
   { cat "$bld/build.log" >&2; exit 1; }
 status=0
-for name in results profile params; do
+for name in results profile params plot; do
   work=$(mktemp -d)   # new inputs go here: the committed corpus is not touched
   if [ -n "${FUZZ_SECONDS:-}" ]; then
     limit=(-max_total_time="$FUZZ_SECONDS") what="for ${FUZZ_SECONDS}s"

@@ -1,8 +1,9 @@
 import csv
 # Regenerates the fixtures of this directory: python3 make_fixtures.py (run here)
 H="run_id,timestamp,host,platform,device,device_type,driver,profile,workload,kernel,dtype,size,params,local_size,global_size,warmup,reps,bytes,flops,t_min_s,t_median_s,t_mean_s,t_max_s,t_stddev_s,gbps,gbps_best,gflops,pct_peak_bw,model,status,detail".split(',')
+H2=H+'clbench_version,ranks,rank,energy_j,avg_power_w,power_source'.split(',')
 def row(**k):
-    r={h:'' for h in H}; r.update({a:str(b) for a,b in k.items()}); return r
+    r={h:'' for h in H2}; r.update({a:str(b) for a,b in k.items()}); return r
 def meas(run,host,plat,dev,dtype_,drv,prof,wl,kern,dt,size,params,byts,gbps,best,flops=0,peak=None,status='ok',detail=''):
     r=row(run_id=run,timestamp='2026-11-20T10:00:00Z',host=host,platform=plat,device=dev,device_type=dtype_,driver=drv,profile=prof,
           workload=wl,kernel=kern,dtype=dt,size=size,params=params,warmup=3,reps=20,bytes=int(byts),flops=int(flops),
@@ -14,9 +15,11 @@ def meas(run,host,plat,dev,dtype_,drv,prof,wl,kern,dt,size,params,byts,gbps,best
         if flops: r['gflops']='%.6g'%(flops/tmed/1e9)
         if peak: r['pct_peak_bw']='%.4g'%(gbps*100/peak)
     return r
-def write(name,rows):
-    with open(name,'w',newline='') as f:
-        w=csv.DictWriter(f,fieldnames=H,lineterminator='\n'); w.writeheader(); [w.writerow(r) for r in rows]
+def write(name,rows,v=2):
+    # schema v2 (37 columns) unless v=1 (the first 31): compare reads both
+    with open(name,'w',newline='',encoding='utf-8',errors='surrogateescape') as f:
+        w=csv.DictWriter(f,fieldnames=H2 if v==2 else H,lineterminator='\n',extrasaction='ignore')
+        w.writeheader(); [w.writerow(r) for r in rows]
 G=('gpu1','NVIDIA CUDA','NVIDIA H100 80GB HBM3','gpu','550.54','h100_sxm')
 N=268435456
 rows=[]
@@ -32,6 +35,7 @@ for rhs,gf,ai in ((1,2510.0,0.80),(2,3900.0,1.25),(3,4800.0,1.53),(4,5600.0,1.73
     B=1048*32*32*32*16*rhs
     rows.append(meas('r1',*G,'dslash','dslash','float','32x32x32x16','rhs=%d vec=1'%rhs,B,gf/ai,gf/ai*1.01,flops=B*ai,peak=3352))
 write('gpu.csv',rows)
+GPU=[dict(r) for r in rows]
 rows=[]
 for host,f in (('vm',1.0),('ws',2.5)):
     C=(host,'Portable Computing Language','pthread-haswell-AMD EPYC 7B13 64-Core Processor','cpu','3.1+debian','pocl_cpu')
@@ -45,7 +49,7 @@ rows.append(meas('c-vm','vm','Portable Computing Language','pthread-haswell-AMD 
 # a failed validation beside a passing run of the same configuration: shown with '!'
 rows.append(meas('c-vm2','vm','Portable Computing Language','pthread-haswell-AMD EPYC 7B13 64-Core Processor','cpu','3.1+debian','pocl_cpu',
                  'transpose','diagonal','float','8192x8192','tile=32',0,0,0,status='failed',detail='max abs error 2 at (0, 5)'))
-write('cpu.csv',rows)
+write('cpu.csv',rows,v=1)   # the v1 fixture
 ref=[]
 def rf(dev,drv,wl,k,dt,size,g,detail):
     return row(run_id='reference',device=dev,device_type='gpu',driver=drv,workload=wl,kernel=k,dtype=dt,
@@ -64,4 +68,71 @@ with open('otherversion.csv','w') as f: f.write(','.join(old)+'\n')
 with open('fewcols.csv','w') as f: f.write(','.join(H[:29])+'\n')
 bad=[meas('x',*G,'stream','copy','float',N,'vec=4',2*N*4,3000,3030,peak=3352)]
 bad[0]['gbps']='fast'
-write('nonnumeric.csv',bad)
+write('nonnumeric.csv',bad,v=1)
+
+# ---- sizes: 2^28, 256M and 268435456 are one size; cache_resident rows ----
+D=('sz','Portable Computing Language','Size Test Device','cpu','1.0','')
+rows=[meas('s1',*D,'stream','copy','float','2^28','vec=4',2*N*4,10.0,10.5),
+      meas('s2',*D,'stream','copy','float','256M','vec=4',2*N*4,11.0,11.5),
+      meas('s3',*D,'stream','copy','float',N,'vec=4',2*N*4,12.0,12.5),
+      meas('s4',*D,'stream','copy','float','1M','vec=4',2*1048576*4,90.0,95.0,detail='cache_resident (8.4 MB < 4 x 32 MB cache)'),
+      meas('s5',*D,'stream','copy','float','2^20','vec=4',2*1048576*4,80.0,85.0,detail='cache_resident (8.4 MB < 4 x 32 MB cache)')]
+write('sizes.csv',rows)
+
+# ---- peaks by unit: device work (stream), host work (unit_xfer h2d: a test
+# workload that tests/unit/test_compare.c registers), unknown workloads ----
+P=('pk','NVIDIA CUDA','Peak Test GPU','gpu','1.0','')
+rows=[meas('p1',*P,'stream','copy','float',N,'vec=4',2*N*4,900.0,910.0,peak=1000),
+      meas('p1',*P,'unit_xfer','dev','float',N,'',N*4,800.0,810.0,peak=1000),
+      meas('p1',*P,'unit_xfer','h2d','float',N,'',N*4,25.0,26.0),
+      meas('p1',*P,'unit_xfer','dev2','float',N,'',N*4,700.0,710.0,peak=1000),
+      meas('p1',*P,'notregistered','k','float',N,'',N*4,500.0,510.0,peak=1000)]
+write('peaks.csv',rows)
+
+# ---- a baseline and a planted regression: the same run with one figure
+# lowered by 10 % (stream triad double), and one lowered by 3 % (within 5 %) ----
+write('base.csv',GPU)
+def scaled(rows,kern,dt,f):
+    out=[]
+    for r in rows:
+        r=dict(r)
+        if r['workload']=='stream' and r['kernel']==kern and r['dtype']==dt and r['status']=='ok':
+            for k in ('gbps','gbps_best'): r[k]='%.6g'%(float(r[k])*f)
+        out.append(r)
+    return out
+write('regressed.csv',scaled(GPU,'triad','double',0.90))
+write('within.csv',scaled(GPU,'copy','float',0.97))
+
+# ---- crafted text: shell and gnuplot syntax, quotes, newlines, escapes,
+# '../' and bytes that are not UTF-8 in every text field. Nothing here may
+# ever run, name a path, or break a line of output. ----
+EV=('evil','Evil Platform `touch PWNED_platform`')
+def ev(dev,wl,kern,params,g,status='ok',detail='',size=1048576,peak=None):
+    return meas('ev',EV[0],EV[1],dev,'gpu','1.0 $(touch PWNED_driver)','',wl,kern,'float',size,params,
+                size*8,g,g*1.01,peak=peak,status=status,detail=detail)
+E1='Evil `touch PWNED_dev` $(touch PWNED_dev2) \'q\' "dq" @m #c \\ |pipe'
+E2='Evil2\nsecond line\x1b[31m red\x1b[0m\r\t'
+E3='Evil3 \u202e rtl \udcff\udcfe'   # U+202E, then the bytes 0xff 0xfe
+rows=[ev(E1,'../../x','copy`touch PWNED_kernel`','vec=$(touch PWNED_params)',10.0,peak=100),
+      ev(E2,'../../x','line\nbreak','vec=1',20.0),
+      ev(E3,'w\udcff\udcfe','k','vec=1',5.0),
+      ev(E1,'sw$(id)','k','k`touch PWNED_key`=1,m=1',1.0),
+      ev(E1,'sw$(id)','k','k`touch PWNED_key`=2,m=1',2.0),
+      ev(E1,'sw$(id)','k','k`touch PWNED_key`=4,m=1',4.0),
+      ev(E2,'../../x','copy`touch PWNED_kernel`','vec=$(touch PWNED_params)',0,status='failed',detail='`touch PWNED_detail`\n2 of 8 wrong')]
+rows.append(row(run_id='reference',device='Ref `touch PWNED_ref` "dev"',device_type='gpu',driver='ECC `x`',
+                workload='../../x',kernel='copy`touch PWNED_kernel`',dtype='float',size=1048576,gbps=7.5,
+                status='reference',detail='`touch PWNED_source` paper; table 1'))
+write('crafted.csv',rows)
+
+# ---- the old fixed-size plot buffer: ~300 series of a sweep, each title
+# long enough that the script's plot line passed 64 KiB and was cut inside a
+# quoted title; the device's peak title then fell outside quotes, and gnuplot
+# ran its backquotes. Compare must draw it whole, running nothing. ----
+LONG='Evil `echo injected > PWNED_inject` device '+'x'*60
+rows=[]
+for q in range(1,301):
+    for p in (1,2):
+        rows.append(meas('inj','h','Inject Platform',LONG,'gpu','1.0','','sweep','k','float',1048576,
+                         'p=%d,q=%d'%(p,q),8*1048576,100.0+p,101.0+p,peak=1000))
+write('inject.csv',rows)

@@ -1,0 +1,472 @@
+/* clbench compare --plot: one figure per workload, drawn by gnuplot run as a
+ * subprocess in a private temporary directory on the script and data that
+ * compare_plot.c made. Files there are named by the figure's index only
+ * (fig1.gp, fig1.dat, fig1.peak.dat, fig1.svg): no path is built from the
+ * text of a results file. Each figure is copied to a temporary name beside
+ * its destination and renamed only when every figure succeeded, so a failure
+ * leaves no partial file. */
+#include "compare_priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define INSTALL_HINT "install it with 'apt-get install gnuplot-nox'"
+
+/* The gnuplot to run (malloc'd): $CLBENCH_GNUPLOT, else gnuplot on PATH.
+ * NULL and an error message when it cannot be found. */
+static char *find_gnuplot(void)
+{
+    const char *env = getenv("CLBENCH_GNUPLOT");
+    const char *name = env && *env ? env : "gnuplot";
+    struct clb_buf e = {0};
+    if (strchr(name, '/')) {
+        if (access(name, X_OK) == 0)
+            return clb_strdup(name);
+        clb_seterr("gnuplot not found at '%s' (CLBENCH_GNUPLOT): %s; no plot written",
+                   cmp_esc_tmp(&e, name, 0), INSTALL_HINT);
+        clb_buf_free(&e);
+        return NULL;
+    }
+    const char *path = getenv("PATH");
+    struct clb_buf b = {0};
+    while (path && *path) {
+        size_t len = strcspn(path, ":");
+        b.len = 0;
+        clb_buf_printf(&b, "%.*s/%s", (int)len, path, name);
+        if (len && !b.oom && access(b.s, X_OK) == 0)
+            return b.s;
+        path += len + (path[len] == ':');
+    }
+    clb_buf_free(&b);
+    clb_seterr("'%s' is not on PATH: %s to draw plots; no plot written", cmp_esc_tmp(&e, name, 0),
+               INSTALL_HINT);
+    clb_buf_free(&e);
+    return NULL;
+}
+
+/* The directory part of a path (malloc'd): "." when none. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return clb_strdup(".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *d = clb_xmalloc(n + 1);
+    if (d) {
+        memcpy(d, path, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+int cmp_plot_check(const char *out, int *svg)
+{
+    size_t n = strlen(out);
+    struct clb_buf e = {0};
+    *svg = n > 4 && !strcmp(out + n - 4, ".svg");
+    const char *base = strrchr(out, '/');
+    base = base ? base + 1 : out;
+    if ((!*svg && !(n > 4 && !strcmp(out + n - 4, ".png"))) || strlen(base) <= 4) {
+        clb_seterr("--plot '%s': the file name must end in .svg or .png", cmp_esc_tmp(&e, out, 0));
+        clb_buf_free(&e);
+        return CLB_EUSAGE;
+    }
+    char *dir = dir_of(out);
+    if (!dir)
+        return CLB_ESYS;
+    int rc = CLB_OK;
+    if (access(dir, W_OK) != 0) {
+        int err = errno;
+        struct clb_buf e2 = {0};
+        clb_seterr("--plot '%s': cannot write to directory '%s': %s", cmp_esc_tmp(&e, out, 0),
+                   cmp_esc_tmp(&e2, dir, 0), strerror(err));
+        clb_buf_free(&e2);
+        rc = CLB_EUSAGE;
+    }
+    clb_buf_free(&e);
+    free(dir);
+    return rc;
+}
+
+/* ---- files ---------------------------------------------------------------- */
+
+static char *path_in(const char *dir, int fig, const char *ext)
+{
+    return clb_asprintf("%s/fig%d.%s", dir, fig, ext);
+}
+
+static int write_file(const char *dir, int fig, const char *ext, const struct clb_buf *b)
+{
+    char *p = path_in(dir, fig, ext);
+    if (!p)
+        return CLB_ESYS;
+    int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int rc = CLB_OK;
+    size_t done = 0;
+    const char *s = clb_buf_str(b);
+    while (fd >= 0 && done < b->len) {
+        ssize_t k = write(fd, s + done, b->len - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        done += (size_t)k;
+    }
+    if (fd < 0 || done < b->len || close(fd) != 0) {
+        clb_seterr("cannot write to the temporary directory '%s': %s", dir, strerror(errno));
+        rc = CLB_ESYS;
+    }
+    free(p);
+    return rc;
+}
+
+/* Copy the figure gnuplot drew into the temporary file beside its destination. */
+static int copy_out(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC), out = open(to, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    int rc = in >= 0 && out >= 0 ? CLB_OK : CLB_ESYS;
+    char buf[1 << 16];
+    for (ssize_t k; rc == CLB_OK && (k = read(in, buf, sizeof buf)) != 0;) {
+        if (k < 0 && errno == EINTR)
+            continue;
+        for (ssize_t done = 0; k > 0 && done < k;) {
+            ssize_t w = write(out, buf + done, (size_t)(k - done));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                rc = CLB_ESYS;
+                break;
+            }
+            done += w;
+        }
+        if (k < 0)
+            rc = CLB_ESYS;
+    }
+    int err = errno;
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) != 0)
+        rc = CLB_ESYS;
+    if (rc) {
+        struct clb_buf e = {0};
+        clb_seterr("cannot write '%s': %s", cmp_esc_tmp(&e, to, 0), strerror(err));
+        clb_buf_free(&e);
+    }
+    return rc;
+}
+
+/* ---- gnuplot ---------------------------------------------------------------- */
+
+/* The lines of gnuplot's error output worth showing: those naming a line of
+ * the script or an error, at most the last three; else the last three lines
+ * with text. Joined by " | ", escaped: one line. */
+static void error_lines(const char *errpath, struct clb_buf *out)
+{
+    int fd = open(errpath, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat sb;
+    off_t from = fstat(fd, &sb) == 0 && sb.st_size > 65536 ? sb.st_size - 65536 : 0;
+    struct clb_buf text = {0};
+    char buf[8192];
+    if (lseek(fd, from, SEEK_SET) >= 0)
+        for (ssize_t k; (k = read(fd, buf, sizeof buf)) > 0;)
+            clb_buf_add(&text, buf, (size_t)k);
+    close(fd);
+    /* split into lines (in place), pick the wanted ones */
+    char *s = text.s;
+    const char *pick[3] = {0}, *last[3] = {0};
+    int np = 0, nl = 0;
+    for (char *line = s; line && *line;) {
+        char *nlp = strchr(line, '\n');
+        if (nlp)
+            *nlp = 0;
+        const char *p = line;
+        while (*p == ' ' || *p == '\t' || *p == '^' || *p == '\r')
+            p++;
+        if (*p) {
+            if (strstr(line, "\" line ") || strstr(line, "rror") || strstr(line, "arning")) {
+                if (np == 3)
+                    memmove(pick, pick + 1, 2 * sizeof *pick), np = 2;
+                pick[np++] = p;
+            }
+            if (nl == 3)
+                memmove(last, last + 1, 2 * sizeof *last), nl = 2;
+            last[nl++] = p;
+        }
+        line = nlp ? nlp + 1 : NULL;
+    }
+    const char **v = np ? pick : last;
+    int n = np ? np : nl;
+    struct clb_buf e = {0};
+    for (int i = 0; i < n; i++) {
+        cmp_esc_tmp(&e, v[i], 0);
+        if (e.len > 300) {   /* a display cap: the whole output is in no file we keep */
+            e.len = 297;
+            e.s[e.len] = 0;
+            clb_buf_add(&e, "...", 3);
+        }
+        clb_buf_printf(out, "%s%s", i ? " | " : "", clb_buf_str(&e));
+    }
+    clb_buf_free(&e);
+    clb_buf_free(&text);
+}
+
+/* Run gnuplot on fig<N>.gp in dir (its working directory); its error
+ * output goes to fig<N>.err and into the message when it fails. */
+static int run_gnuplot(const char *gp, const char *dir, int fig, const char *ext,
+                       const char *final)
+{
+    char script[32], err[32];
+    snprintf(script, sizeof script, "fig%d.gp", fig);
+    snprintf(err, sizeof err, "fig%d.err", fig);
+    pid_t pid = fork();
+    if (pid < 0) {
+        clb_seterr("cannot start gnuplot: %s", strerror(errno));
+        return CLB_ESYS;
+    }
+    if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(126);
+        int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int null = open("/dev/null", O_RDWR);
+        if (fd < 0 || null < 0 || dup2(fd, 2) < 0 || dup2(null, 1) < 0 || dup2(null, 0) < 0)
+            _exit(126);
+        execl(gp, gp, script, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) {
+            clb_seterr("waiting for gnuplot: %s", strerror(errno));
+            return CLB_ESYS;
+        }
+    char *out = path_in(dir, fig, ext), *errpath = path_in(dir, fig, "err");
+    struct stat sb;
+    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && out && stat(out, &sb) == 0 &&
+             S_ISREG(sb.st_mode) && sb.st_size > 0;
+    struct clb_buf why = {0}, e = {0};
+    if (!ok) {
+        if (errpath)
+            error_lines(errpath, &why);
+        if (!why.len && WIFSIGNALED(st))
+            clb_buf_printf(&why, "gnuplot was killed by signal %d", WTERMSIG(st));
+        else if (!why.len && WIFEXITED(st) && WEXITSTATUS(st) >= 126)
+            clb_buf_printf(&why, "could not execute '%s'", cmp_esc_tmp(&e, gp, 0));
+        else if (!why.len && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            clb_buf_printf(&why, "it wrote no figure");
+        else if (!why.len)
+            clb_buf_printf(&why, "gnuplot exited with status %d", WEXITSTATUS(st));
+        clb_seterr("gnuplot failed to draw '%s': %s", cmp_esc_tmp(&e, final, 0),
+                   clb_buf_str(&why));
+    }
+    clb_buf_free(&why);
+    clb_buf_free(&e);
+    free(out);
+    free(errpath);
+    return ok ? CLB_OK : CLB_ESYS;
+}
+
+/* ---- all figures ----------------------------------------------------------- */
+
+struct figfile {
+    const char *workload;
+    int *cand;           /* its lines */
+    int ncand;
+    char *final, *tmp;   /* destination, and its temporary name beside it */
+};
+
+/* OUT.svg for one workload; OUT-<slug>.svg for each of several, the slug
+ * made of the workload's letters, digits, '-' and '_' (cmp_slug), with
+ * "-<figure number>" where two workloads give one slug. */
+static int name_figures(struct figfile *ff, int nfig, const char *out)
+{
+    size_t stem = strlen(out) - 4;
+    struct clb_arena a = {0};
+    struct cmp_map seen = {.nk = 1};
+    struct clb_buf b = {0};
+    int rc = CLB_OK;
+    for (int w = 0; w < nfig && rc == CLB_OK; w++) {
+        if (nfig == 1) {
+            ff[w].final = clb_strdup(out);
+        } else {
+            b.len = 0;
+            cmp_slug(&b, ff[w].workload);
+            const char *slug = clb_arena_intern(&a, clb_buf_str(&b), b.len);
+            uint64_t k = CMP_KEY(slug);
+            size_t before = seen.n;
+            if (!slug || cmp_map_add(&seen, &k, w) < -1)
+                rc = CLB_ESYS;
+            if (seen.n == before)
+                clb_buf_printf(&b, "-%d", w + 1);
+            ff[w].final = clb_asprintf("%.*s-%s%s", (int)stem, out, clb_buf_str(&b), out + stem);
+        }
+        if (!ff[w].final || b.oom)
+            rc = CLB_ESYS;
+    }
+    clb_buf_free(&b);
+    cmp_map_free(&seen);
+    clb_arena_free(&a);
+    if (rc)
+        clb_seterr("out of host memory");
+    return rc;
+}
+
+/* Create the temporary file beside a destination, with an ordinary mode. */
+static int make_tmp(struct figfile *f)
+{
+    const char *slash = strrchr(f->final, '/');
+    int dl = slash ? (int)(slash - f->final + 1) : 0;
+    f->tmp = clb_asprintf("%.*s.%s.XXXXXX", dl, f->final, f->final + dl);
+    if (!f->tmp)
+        return CLB_ESYS;
+    int fd = mkstemp(f->tmp);
+    if (fd < 0) {
+        struct clb_buf e = {0};
+        clb_seterr("cannot create '%s': %s", cmp_esc_tmp(&e, f->tmp, 0), strerror(errno));
+        clb_buf_free(&e);
+        free(f->tmp);
+        f->tmp = NULL;
+        return CLB_ESYS;
+    }
+    /* mkstemp makes the file private; a figure is an ordinary file */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0)
+        clb_debug("cannot set the mode of a temporary figure\n");
+    close(fd);
+    return CLB_OK;
+}
+
+static void remove_dir(const char *dir, int nfig)
+{
+    static const char *const ext[] = {"gp", "dat", "peak.dat", "err", "svg", "png"};
+    for (int w = 1; w <= nfig; w++)
+        for (size_t k = 0; k < sizeof ext / sizeof *ext; k++) {
+            char *p = path_in(dir, w, ext[k]);
+            if (p)
+                unlink(p);
+            free(p);
+        }
+    rmdir(dir);
+}
+
+/* One figure: collect, write the script and data, run gnuplot, copy. */
+static int draw(const struct cmp_table *t, struct figfile *f, int fig, int svg, const char *gp,
+                const char *dir, int *lines, int *cols)
+{
+    struct cmp_fig g = {.lines = lines, .cols = cols, .svg = svg, .index = fig};
+    struct cmp_plot_text pt;
+    int rc = cmp_fig_collect(&g, t, f->workload, f->cand, f->ncand);
+    if (rc || (rc = cmp_plot_script(&g, &pt)))
+        return rc;
+    if (!(rc = write_file(dir, fig, "gp", &pt.script)) &&
+        !(rc = write_file(dir, fig, "dat", &pt.data)) &&
+        !(rc = write_file(dir, fig, "peak.dat", &pt.peaks)) &&
+        !(rc = run_gnuplot(gp, dir, fig, svg ? "svg" : "png", f->final))) {
+        char *drawn = path_in(dir, fig, svg ? "svg" : "png");
+        rc = drawn ? copy_out(drawn, f->tmp) : CLB_ESYS;
+        free(drawn);
+    }
+    cmp_plot_text_free(&pt);
+    return rc;
+}
+
+int cmp_plot(const struct cmp_table *t, const char *out)
+{
+    int svg, rc;
+    if ((rc = cmp_plot_check(out, &svg)))
+        return rc;
+    char *gp = find_gnuplot();
+    if (!gp)
+        return CLB_ESYS;
+    /* the workloads, in table order */
+    struct figfile *ff = calloc((size_t)t->nlines + 1, sizeof *ff);
+    int *lines = malloc(((size_t)t->nlines + 1) * sizeof *lines);
+    int *cols = malloc(((size_t)t->ncols + 1) * sizeof *cols);
+    int *figof = malloc(((size_t)t->nlines + 1) * sizeof *figof);
+    int *bylines = malloc(((size_t)t->nlines + 1) * sizeof *bylines);
+    struct cmp_map wls = {.nk = 1};
+    struct clb_buf dir = {0};
+    int nfig = 0, made = 0, dirmade = 0;
+    rc = CLB_ESYS;
+    if (!ff || !lines || !cols || !figof || !bylines) {
+        clb_seterr("out of host memory");
+        goto out;
+    }
+    /* each line's figure, then the lines of each figure (a counting sort) */
+    for (int i = 0; i < t->nlines; i++) {
+        uint64_t k = CMP_KEY(t->lines[i].workload);
+        int w = cmp_map_add(&wls, &k, nfig);
+        if (w < -1)
+            goto out;
+        if (w == nfig)
+            ff[nfig++].workload = t->lines[i].workload;
+        ff[w].ncand++;
+        figof[i] = w;
+    }
+    for (int w = 0, at = 0; w < nfig; w++) {
+        ff[w].cand = bylines + at;
+        at += ff[w].ncand;
+        ff[w].ncand = 0;
+    }
+    for (int i = 0; i < t->nlines; i++) {
+        struct figfile *f = &ff[figof[i]];
+        f->cand[f->ncand++] = i;
+    }
+    if (name_figures(ff, nfig, out))
+        goto out;
+    const char *tmproot = getenv("TMPDIR");
+    clb_buf_printf(&dir, "%s/clbench-plot-XXXXXX", tmproot && *tmproot ? tmproot : "/tmp");
+    if (dir.oom || !mkdtemp(dir.s)) {
+        struct clb_buf e = {0};
+        clb_seterr("cannot create a temporary directory '%s': %s",
+                   cmp_esc_tmp(&e, clb_buf_str(&dir), 0), strerror(errno));
+        clb_buf_free(&e);
+        goto out;
+    }
+    dirmade = 1;
+    rc = CLB_OK;
+    for (int w = 0; w < nfig && !rc; w++) {
+        if ((rc = make_tmp(&ff[w])))
+            break;
+        made = w + 1;
+        rc = draw(t, &ff[w], w + 1, svg, gp, dir.s, lines, cols);
+    }
+    struct clb_buf e = {0};
+    for (int w = 0; w < made; w++) {
+        if (!rc && rename(ff[w].tmp, ff[w].final) != 0) {
+            struct clb_buf e2 = {0};
+            clb_seterr("cannot rename '%s' to '%s': %s", cmp_esc_tmp(&e, ff[w].tmp, 0),
+                       cmp_esc_tmp(&e2, ff[w].final, 0), strerror(errno));
+            clb_buf_free(&e2);
+            rc = CLB_ESYS;
+        }
+        if (rc)
+            unlink(ff[w].tmp);
+        else
+            clb_info("plot: %s\n", cmp_esc_tmp(&e, ff[w].final, 0));
+    }
+    clb_buf_free(&e);
+out:
+    if (dirmade)
+        remove_dir(dir.s, nfig);
+    for (int w = 0; ff && w < nfig; w++) {
+        free(ff[w].final);
+        free(ff[w].tmp);
+    }
+    free(ff);
+    free(lines);
+    free(cols);
+    free(figof);
+    free(bylines);
+    free(gp);
+    cmp_map_free(&wls);
+    clb_buf_free(&dir);
+    return rc;
+}

@@ -1,0 +1,477 @@
+/* clbench compare: reading the files, canonical sizes, parsed params, the
+ * filters, and the hash map that keeps every step linear. Every string of
+ * the rows is interned in one arena (clb_results_read), so equal strings are
+ * equal pointers and keys of pointers stand for keys of strings. */
+#define _GNU_SOURCE
+#include "compare_priv.h"
+#include "clb_params.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* ---- the hash map ------------------------------------------------------ */
+
+static uint64_t mix(const uint64_t *k, int nk)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)nk;
+    for (int i = 0; i < nk; i++) {
+        h ^= k[i];
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static int map_grow(struct cmp_map *m)
+{
+    size_t cap = m->cap ? 2 * m->cap : 64;
+    uint64_t *keys = malloc(cap * (size_t)m->nk * sizeof *keys);
+    int *vals = malloc(cap * sizeof *vals);
+    if (!keys || !vals || cap > SIZE_MAX / 16) {
+        free(keys);
+        free(vals);
+        clb_seterr("out of host memory");
+        return -1;
+    }
+    for (size_t i = 0; i < cap; i++)
+        vals[i] = -1;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->vals[i] < 0)
+            continue;
+        const uint64_t *k = m->keys + i * (size_t)m->nk;
+        size_t j = mix(k, m->nk) & (cap - 1);
+        while (vals[j] >= 0)
+            j = (j + 1) & (cap - 1);
+        memcpy(keys + j * (size_t)m->nk, k, (size_t)m->nk * sizeof *k);
+        vals[j] = m->vals[i];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = cap;
+    return 0;
+}
+
+int cmp_map_add(struct cmp_map *m, const uint64_t *key, int v)
+{
+    if ((m->n + 1) * 2 > m->cap && map_grow(m))
+        return -2;
+    size_t mask = m->cap - 1;
+    for (size_t j = mix(key, m->nk) & mask;; j = (j + 1) & mask) {
+        uint64_t *k = m->keys + j * (size_t)m->nk;
+        if (m->vals[j] < 0) {
+            memcpy(k, key, (size_t)m->nk * sizeof *k);
+            m->vals[j] = v;
+            m->n++;
+            return v;
+        }
+        if (!memcmp(k, key, (size_t)m->nk * sizeof *k))
+            return m->vals[j];
+    }
+}
+
+int cmp_map_get(const struct cmp_map *m, const uint64_t *key)
+{
+    if (!m->cap)
+        return -1;
+    size_t mask = m->cap - 1;
+    for (size_t j = mix(key, m->nk) & mask;; j = (j + 1) & mask) {
+        if (m->vals[j] < 0)
+            return -1;
+        if (!memcmp(m->keys + j * (size_t)m->nk, key, (size_t)m->nk * sizeof *key))
+            return m->vals[j];
+    }
+}
+
+void cmp_map_free(struct cmp_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    int nk = m->nk;
+    memset(m, 0, sizeof *m);
+    m->nk = nk;
+}
+
+int cmp_grow(void **v, size_t n, size_t *cap, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : 16;
+    if (c > SIZE_MAX / elem) {
+        clb_seterr("out of host memory");
+        return -1;
+    }
+    void *nv = realloc(*v, c * elem);
+    if (!nv) {
+        clb_seterr("out of host memory");
+        return -1;
+    }
+    *v = nv;
+    *cap = c;
+    return 0;
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+int cmp_in_read(struct cmp_in *in, char **files, int nfiles)
+{
+    in->files = files;
+    in->nfiles = nfiles;
+    for (int f = 0; f < nfiles; f++) {
+        struct stat sb;
+        if (stat(files[f], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            struct clb_buf e = {0};
+            clb_seterr("'%s' is a directory, not a results file (try '%s/*.csv')",
+                       cmp_esc_tmp(&e, files[f], 0), clb_buf_str(&e));
+            clb_buf_free(&e);
+            return CLB_EUSAGE;
+        }
+        size_t before = in->set.n;
+        int rc = clb_results_read(files[f], &in->set);
+        if (rc)
+            return rc;
+        int *nf = realloc(in->file, (in->set.n + 1) * sizeof *in->file);
+        if (!nf) {
+            clb_seterr("out of host memory reading '%s'", files[f]);
+            return CLB_ESYS;
+        }
+        in->file = nf;
+        for (size_t i = before; i < in->set.n; i++)
+            in->file[i] = f;
+    }
+    return CLB_OK;
+}
+
+const char *cmp_in_intern(struct cmp_in *in, const char *s, size_t n)
+{
+    return clb_arena_intern(&in->set.arena, s, n);
+}
+
+/* "2^28", "256M", "268435456", "8192x8192": every 'x'-separated extent a
+ * count (clb_parse_count); canonical form: the extents in decimal. */
+static int parse_size(struct cmp_in *in, const char *s, struct cmp_size *z)
+{
+    memset(z, 0, sizeof *z);
+    z->num = NAN;
+    z->canon = s;
+    struct clb_buf part = {0}, canon = {0};
+    double num = 1;
+    int nd = 0, ok = *s != 0;
+    for (const char *p = s; ok;) {
+        size_t len = strcspn(p, "xX");
+        part.len = 0;
+        clb_buf_add(&part, p, len);
+        size_t v;
+        if (part.oom || nd == 4 || clb_parse_count(clb_buf_str(&part), &v) != CLB_OK) {
+            ok = 0;
+            break;
+        }
+        z->d[nd++] = v;
+        num *= (double)v;
+        clb_buf_printf(&canon, "%s%zu", nd > 1 ? "x" : "", v);
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    int rc = CLB_OK;
+    if (ok && !canon.oom) {
+        z->canon = cmp_in_intern(in, canon.s, canon.len);
+        z->num = num;
+        z->ndims = nd;
+        if (!z->canon)
+            rc = CLB_ESYS;
+    } else {
+        memset(z->d, 0, sizeof z->d);
+        if (part.oom || canon.oom)
+            rc = CLB_ESYS;
+    }
+    clb_buf_free(&part);
+    clb_buf_free(&canon);
+    return rc;
+}
+
+/* Items "k=v" of a params string separated by spaces, ',' or ';'. */
+static int parse_params(struct cmp_in *in, const char *p)
+{
+    size_t start = in->nkv;
+    int n = 0;
+    for (;;) {
+        while (*p == ' ' || *p == ',' || *p == ';')
+            p++;
+        if (!*p)
+            break;
+        size_t len = strcspn(p, " ,;");
+        const char *eq = memchr(p, '=', len);
+        size_t kl = eq ? (size_t)(eq - p) : len;
+        if (cmp_grow((void **)&in->kv, in->nkv, &in->capkv, sizeof *in->kv))
+            return CLB_ESYS;
+        struct cmp_kv *kv = &in->kv[in->nkv];
+        kv->key = cmp_in_intern(in, p, kl);
+        kv->val = eq ? cmp_in_intern(in, eq + 1, len - kl - 1) : "";
+        if (!kv->key || !kv->val)
+            return CLB_ESYS;
+        in->nkv++;
+        n++;
+        p += len;
+    }
+    if (cmp_grow((void **)&in->plists, in->nplists, &in->capplists, sizeof *in->plists))
+        return CLB_ESYS;
+    in->plists[in->nplists].start = start;
+    in->plists[in->nplists].n = n;
+    in->nplists++;
+    return CLB_OK;
+}
+
+int cmp_in_prepare(struct cmp_in *in)
+{
+    size_t n = in->set.n;
+    struct cmp_map sizes = {.nk = 1}, params = {.nk = 1};
+    int rc = CLB_ESYS;
+    in->size = malloc((n + 1) * sizeof *in->size);
+    in->plist = malloc((n + 1) * sizeof *in->plist);
+    if (!in->size || !in->plist) {
+        clb_seterr("out of host memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct clb_row *r = &in->set.v[i];
+        uint64_t k = CMP_KEY(r->size);
+        int s = cmp_map_add(&sizes, &k, (int)in->nsizes);
+        if (s < -1)
+            goto out;
+        if (s == (int)in->nsizes) {
+            if (cmp_grow((void **)&in->sizes, in->nsizes, &in->capsizes, sizeof *in->sizes))
+                goto out;
+            if (parse_size(in, r->size, &in->sizes[in->nsizes]))
+                goto out;
+            in->nsizes++;
+        }
+        in->size[i] = s;
+        k = CMP_KEY(r->params);
+        int p = cmp_map_add(&params, &k, (int)in->nplists);
+        if (p < -1)
+            goto out;
+        if (p == (int)in->nplists && parse_params(in, r->params))
+            goto out;
+        in->plist[i] = p;
+    }
+    rc = CLB_OK;
+out:
+    cmp_map_free(&sizes);
+    cmp_map_free(&params);
+    return rc;
+}
+
+void cmp_in_free(struct cmp_in *in)
+{
+    clb_rowset_free(&in->set);
+    free(in->file);
+    free(in->size);
+    free(in->sizes);
+    free(in->plist);
+    free(in->plists);
+    free(in->kv);
+    memset(in, 0, sizeof *in);
+}
+
+static int kv_order(const void *pa, const void *pb)
+{
+    const struct cmp_kv *a = pa, *b = pb;
+    int c = strcmp(a->key, b->key);
+    return c ? c : strcmp(a->val, b->val);
+}
+
+const char *cmp_in_params_canon(struct cmp_in *in, size_t row)
+{
+    int p = in->plist[row];
+    int n = in->plists[p].n;
+    if (!n)
+        return "";
+    struct cmp_kv *v = malloc((size_t)n * sizeof *v);
+    if (!v) {
+        clb_seterr("out of host memory");
+        return NULL;
+    }
+    memcpy(v, in->kv + in->plists[p].start, (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, kv_order);
+    struct clb_buf b = {0};
+    for (int i = 0; i < n; i++)
+        clb_buf_printf(&b, "%s%s%s%s", i ? "," : "", v[i].key, *v[i].val ? "=" : "", v[i].val);
+    free(v);
+    const char *s = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
+    clb_buf_free(&b);
+    return s;
+}
+
+/* ---- statuses ---------------------------------------------------------- */
+
+int cmp_is_value_status(const char *s) { return !strcmp(s, "ok") || !strcmp(s, "reference"); }
+
+int cmp_bad_rank(const char *s)
+{
+    return !strcmp(s, "error") ? 3 : !strcmp(s, "failed") ? 2 : !strcmp(s, "skipped") ? 1 : 0;
+}
+
+/* ---- the filters --------------------------------------------------------- */
+
+enum { F_WORKLOAD, F_KERNEL, F_DTYPE, F_SIZE, F_CACHE, NF };
+static const char *const fopt[NF] = {"--workload", "--kernel", "--dtype", "--size", ""};
+static const char *const fplural[NF] = {"workloads", "kernels", "types", "sizes", ""};
+
+struct flist {
+    char **items;        /* NULL: no filter */
+    const char **canon;  /* sizes: each item's canonical form */
+    int n;
+    struct cmp_map cache;  /* value pointer -> 0/1 */
+};
+
+static const char *field_of(const struct cmp_in *in, size_t i, int f)
+{
+    const struct clb_row *r = &in->set.v[i];
+    switch (f) {
+    case F_WORKLOAD: return r->workload;
+    case F_KERNEL: return r->kernel;
+    case F_DTYPE: return r->dtype;
+    case F_SIZE: return in->sizes[in->size[i]].canon;
+    default: return r->detail;
+    }
+}
+
+/* Does v pass filter f? Cached per interned value. -1 on OOM. */
+static int passes(struct flist *l, int f, const char *v)
+{
+    if (f == F_CACHE)
+        return !strstr(v, "cache_resident");
+    if (!l->items)
+        return 1;
+    uint64_t k = CMP_KEY(v);
+    int c = cmp_map_get(&l->cache, &k);
+    if (c >= 0)
+        return c;
+    int ok = 0;
+    for (int j = 0; j < l->n && !ok; j++)
+        ok = !strcasecmp(f == F_SIZE ? l->canon[j] : l->items[j], v);
+    return cmp_map_add(&l->cache, &k, ok) < -1 ? -1 : ok;
+}
+
+/* The message for an empty selection: which filter emptied it, and the
+ * names it could have matched among the rows the filters before it keep. */
+static void empty_message(struct cmp_in *in, const struct cmp_filter *flt, struct flist *fl,
+                          int stage, int f0, int f1, const char *what)
+{
+    struct clb_buf m = {0}, e = {0};
+    const char *vals[NF] = {flt->workload, flt->kernel, flt->dtype, flt->size, NULL};
+    if (stage == F_CACHE) {
+        clb_seterr("no rows left: every selected row is cache_resident, which --any-size leaves "
+                   "out (add --include-cache)");
+        return;
+    }
+    clb_buf_printf(&m, "no rows for %s %s (%s in %s", fopt[stage],
+                   cmp_esc_tmp(&e, vals[stage], 0), fplural[stage], what);
+    int first = 1;
+    for (int s = 0; s < stage; s++)
+        if (vals[s]) {
+            clb_buf_printf(&m, "%s%s %s", first ? " with " : " ", fopt[s],
+                           cmp_esc_tmp(&e, vals[s], 0));
+            first = 0;
+        }
+    clb_buf_printf(&m, ": ");
+    struct cmp_map seen = {.nk = 1};
+    int shown = 0, more = 0;
+    for (size_t i = 0; i < in->set.n; i++) {
+        if (in->file[i] < f0 || in->file[i] >= f1)
+            continue;
+        int ok = 1;
+        for (int s = 0; s < stage && ok; s++)
+            ok = passes(&fl[s], s, field_of(in, i, s)) == 1;
+        if (!ok)
+            continue;
+        const char *v = field_of(in, i, stage);
+        uint64_t k = CMP_KEY(v);
+        size_t before = seen.n;
+        if (cmp_map_add(&seen, &k, 1) < -1)
+            break;
+        if (seen.n == before)
+            continue;
+        if (shown < 20)
+            clb_buf_printf(&m, "%s%s", shown++ ? ", " : "", *v ? cmp_esc_tmp(&e, v, 0) : "''");
+        else
+            more++;
+    }
+    if (more)
+        clb_buf_printf(&m, " and %d more", more);
+    clb_buf_printf(&m, ")");
+    clb_seterr("%s", m.oom ? "out of host memory" : clb_buf_str(&m));
+    cmp_map_free(&seen);
+    clb_buf_free(&m);
+    clb_buf_free(&e);
+}
+
+int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f1, char *sel,
+                  const char *what)
+{
+    struct flist fl[NF];
+    memset(fl, 0, sizeof fl);
+    const char *vals[NF] = {flt->workload, flt->kernel, flt->dtype, flt->size, NULL};
+    int rc = CLB_ESYS;
+    for (int s = 0; s < NF; s++) {
+        fl[s].cache.nk = 1;
+        if (!vals[s])
+            continue;
+        fl[s].items = clb_split(vals[s], &fl[s].n);
+        if (!fl[s].items)
+            goto out;
+        if (s == F_SIZE) {
+            fl[s].canon = calloc((size_t)fl[s].n + 1, sizeof *fl[s].canon);
+            if (!fl[s].canon)
+                goto out;
+            for (int j = 0; j < fl[s].n; j++) {
+                struct cmp_size z;
+                if (parse_size(in, fl[s].items[j], &z))
+                    goto out;
+                fl[s].canon[j] = z.canon;
+            }
+        }
+    }
+    int cache = flt->any_size && !flt->include_cache;
+    size_t kept[NF + 1] = {0};   /* [0] rows of the files, [s + 1] passing filters 0..s */
+    for (size_t i = 0; i < in->set.n; i++) {
+        if (in->file[i] < f0 || in->file[i] >= f1)
+            continue;   /* another side's row: left as it is */
+        kept[0]++;
+        int s = 0;
+        for (; s < NF; s++) {
+            int p = s == F_CACHE && !cache ? 1 : passes(&fl[s], s, field_of(in, i, s));
+            if (p < 0)
+                goto out;
+            if (!p)
+                break;
+            kept[s + 1]++;   /* rows passing filters 0..s */
+        }
+        sel[i] = s == NF;
+    }
+    rc = CLB_OK;
+    if (!kept[0]) {
+        clb_seterr("no result rows in %s", what);
+        rc = CLB_EUSAGE;
+    } else if (!kept[NF]) {
+        int stage = 0;
+        while (kept[stage + 1])
+            stage++;
+        empty_message(in, flt, fl, stage, f0, f1, what);
+        rc = CLB_EUSAGE;
+    }
+out:
+    if (rc == CLB_ESYS)
+        clb_seterr("out of host memory");
+    for (int s = 0; s < NF; s++) {
+        free(fl[s].items);
+        free(fl[s].canon);
+        cmp_map_free(&fl[s].cache);
+    }
+    return rc;
+}

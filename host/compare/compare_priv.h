@@ -1,0 +1,118 @@
+/* Private to host/compare: the hash map and the rows read from the files,
+ * shared by the table (compare_data.c) and the baseline (compare_baseline.c). */
+#ifndef CLB_COMPARE_PRIV_H
+#define CLB_COMPARE_PRIV_H
+
+#include <stdint.h>
+#include "clb_compare.h"
+
+/* ---- an open-addressing hash map: keys of nk 64-bit words -> int ------- */
+
+#define CMP_MAP_MAXK 8
+struct cmp_map {
+    size_t cap, n;       /* slots (a power of two), used */
+    int nk;              /* words per key */
+    uint64_t *keys;      /* cap * nk */
+    int *vals;           /* cap; -1 = empty */
+};
+/* The value of key; when absent, insert it with value v and return v.
+ * -2 on OOM (message set). Values must be >= 0. */
+int cmp_map_add(struct cmp_map *m, const uint64_t *key, int v);
+/* The value of key, -1 when absent. */
+int cmp_map_get(const struct cmp_map *m, const uint64_t *key);
+void cmp_map_free(struct cmp_map *m);
+#define CMP_KEY(p) ((uint64_t)(uintptr_t)(p))
+
+/* Grow an array to hold n + 1 elements (cap doubles); -1 on OOM (message set). */
+int cmp_grow(void **v, size_t n, size_t *cap, size_t elem);
+
+/* ---- the rows of every file ------------------------------------------ */
+
+/* A size in canonical form. */
+struct cmp_size {
+    const char *canon;   /* "268435456", "8192x8192"; the text itself when not a size */
+    double num;          /* product of the extents, NAN when not a size */
+    int ndims;           /* 0 when not a size */
+    size_t d[4];
+};
+
+/* A params item "k=v" (v "" when no '='). */
+struct cmp_kv {
+    const char *key, *val;   /* interned */
+};
+
+struct cmp_in {
+    struct clb_rowset set;   /* every file's rows; every string interned in set.arena,
+                              * so equal strings are equal pointers */
+    int *file;               /* each row's file index */
+    char **files;
+    int nfiles;
+    int *size;               /* each row's index in sizes */
+    struct cmp_size *sizes;
+    size_t nsizes, capsizes;
+    int *plist;              /* each row's index in plists */
+    struct { size_t start; int n; } *plists;
+    size_t nplists, capplists;
+    struct cmp_kv *kv;       /* the items of every plist */
+    size_t nkv, capkv;
+};
+
+/* Read every file (a directory is refused with a hint). */
+int cmp_in_read(struct cmp_in *in, char **files, int nfiles);
+/* Canonical sizes and parsed params of every row. */
+int cmp_in_prepare(struct cmp_in *in);
+void cmp_in_free(struct cmp_in *in);
+/* Intern text in the rows' arena (so it compares by pointer with row strings). */
+const char *cmp_in_intern(struct cmp_in *in, const char *s, size_t n);
+
+/* sel[i] = 1 for the rows of files [f0, f1) that pass the filters, 0 for
+ * the others of those files (other rows untouched). When none
+ * does: CLB_EUSAGE with a message naming the filter that emptied the
+ * selection and the names it could have matched. `what` names the files in
+ * that message ("these files", "the baseline"). */
+int cmp_in_select(struct cmp_in *in, const struct cmp_filter *f, int f0, int f1, char *sel,
+                  const char *what);
+/* "k=v,k=v" of a row's params, items sorted by key (a configuration key). */
+const char *cmp_in_params_canon(struct cmp_in *in, size_t row);
+
+/* Is the status one that carries a figure? Which non-figure status is worse? */
+int cmp_is_value_status(const char *s);
+int cmp_bad_rank(const char *s);
+
+/* Format a figure with about four significant digits ("3044", "98.73"). */
+void cmp_fmt_num(double v, int relative, char *out, size_t n);
+
+/* ---- aligned text and Markdown grids ------------------------------------ */
+
+/* A grid of already escaped cells, printed as aligned text or Markdown. */
+struct cmp_grid {
+    int ncols, nrows;
+    const char **head;       /* ncols */
+    const char **cell;       /* nrows * ncols */
+    unsigned char *right;    /* ncols: right-aligned */
+    struct clb_arena arena;
+};
+int cmp_grid_init(struct cmp_grid *g, int ncols, int nrows);
+/* Set a cell (row -1: the header) to a copy of s. */
+int cmp_grid_set(struct cmp_grid *g, int row, int col, const char *s);
+void cmp_grid_text(const struct cmp_grid *g, FILE *f);
+void cmp_grid_markdown(const struct cmp_grid *g, FILE *f);
+void cmp_grid_free(struct cmp_grid *g);
+
+/* Append s with every byte that is not UTF-8 replaced by U+FFFD. */
+void cmp_utf8_fix(struct clb_buf *b, const char *s);
+
+/* JSON helpers (jansson): a string that is valid UTF-8 (bytes that are not
+ * become U+FFFD), a number or null. */
+struct json_t;
+struct json_t *cmp_json_str(const char *s);
+struct json_t *cmp_json_num(double v);
+/* Print a document, then a newline; CLB_ESYS with a message on failure. */
+int cmp_json_dump(struct json_t *root, FILE *f);
+/* A document of a head object (taken over) plus one array member `array`
+ * written entry by entry (each taken over): memory for one entry at a time. */
+int cmp_json_stream_begin(struct json_t *head, const char *array, FILE *f);
+int cmp_json_stream_item(struct json_t *item, int first, FILE *f);
+int cmp_json_stream_end(FILE *f, int empty);
+
+#endif

@@ -1,0 +1,184 @@
+/* clbench compare: text from the files on its way to a terminal, a document
+ * or gnuplot. One escaping function (cmp_esc) makes every name printable and
+ * one line; cmp_gp_string is the only way such text enters a gnuplot script. */
+#include "clb_compare.h"
+
+#include <string.h>
+
+/* The length of the well-formed UTF-8 sequence at p (at most n bytes) and its
+ * code point; 0 when the bytes are not UTF-8. */
+static int utf8_seq(const unsigned char *p, size_t n, unsigned *cp)
+{
+    unsigned c = p[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    int len;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, *cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3, *cp = c & 0x0F;
+        if (c == 0xE0)
+            lo = 0xA0;
+        if (c == 0xED)
+            hi = 0x9F;   /* no surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4, *cp = c & 0x07;
+        if (c == 0xF0)
+            lo = 0x90;
+        if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if ((size_t)len > n)
+        return 0;
+    for (int i = 1; i < len; i++) {
+        unsigned b = p[i];
+        if (b < (i == 1 ? lo : 0x80) || b > (i == 1 ? hi : 0xBF))
+            return 0;
+        *cp = (*cp << 6) | (b & 0x3F);
+    }
+    return len;
+}
+
+/* Code points shown as \uNNNN: C1 controls, line and paragraph separators,
+ * the bidirectional marks and overrides, the zero-width no-break space. */
+static int hidden_cp(unsigned cp)
+{
+    return (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0x200E ||
+           cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+           cp == 0xFEFF;
+}
+
+/* A gnuplot data-file field: gnuplot ends a string at any double quote and
+ * reads backslash escapes (\n, \t, \ooo) in strings of data files, so the
+ * display form goes in with its backslashes doubled and '"' as "''". */
+static void esc_data(struct clb_buf *b, const char *s)
+{
+    if (!*s) {
+        clb_buf_add(b, "(empty)", 7);
+        return;
+    }
+    struct clb_buf e = {0};
+    cmp_esc(&e, s, 0);
+    if (e.oom)
+        b->oom = 1;
+    for (const char *p = clb_buf_str(&e); *p; p++)
+        clb_buf_add(b, *p == '\\' ? "\\\\" : *p == '"' ? "''" : p, *p == '\\' || *p == '"' ? 2 : 1);
+    clb_buf_free(&e);
+}
+
+void cmp_esc(struct clb_buf *b, const char *s, int flags)
+{
+    if (flags & CMP_ESC_DATA) {
+        esc_data(b, s);
+        return;
+    }
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    size_t run = 0;   /* printable bytes not yet copied, ending at p */
+    while (n) {
+        unsigned cp;
+        int len = utf8_seq(p, n, &cp);
+        const char *rep = NULL;
+        char tmp[12];
+        if (len == 0) {
+            snprintf(tmp, sizeof tmp, "\\x%02x", p[0]);
+            rep = tmp;
+            len = 1;
+        } else if (cp == '\\') {
+            rep = "\\\\";
+        } else if (cp == '\n') {
+            rep = "\\n";
+        } else if (cp == '\r') {
+            rep = "\\r";
+        } else if (cp == '\t') {
+            rep = "\\t";
+        } else if (cp < 0x20 || cp == 0x7F) {
+            snprintf(tmp, sizeof tmp, "\\x%02x", cp);
+            rep = tmp;
+        } else if (hidden_cp(cp)) {
+            snprintf(tmp, sizeof tmp, "\\u%04x", cp);
+            rep = tmp;
+        } else if (cp == '|' && (flags & CMP_ESC_MD)) {
+            rep = "\\|";
+        }
+        if (rep) {
+            clb_buf_add(b, (const char *)p - run, run);
+            clb_buf_add(b, rep, strlen(rep));
+            run = 0;
+        } else {
+            run += (size_t)len;
+        }
+        p += len;
+        n -= (size_t)len;
+    }
+    clb_buf_add(b, (const char *)p - run, run);
+}
+
+void cmp_utf8_fix(struct clb_buf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    while (n) {
+        unsigned cp;
+        int len = utf8_seq(p, n, &cp);
+        if (len)
+            clb_buf_add(b, (const char *)p, (size_t)len);
+        else
+            clb_buf_add(b, "\xEF\xBF\xBD", 3);   /* U+FFFD */
+        len += !len;
+        p += len;
+        n -= (size_t)len;
+    }
+}
+
+const char *cmp_esc_tmp(struct clb_buf *b, const char *s, int flags)
+{
+    b->len = 0;
+    if (b->s)
+        b->s[0] = 0;
+    cmp_esc(b, s, flags);
+    return clb_buf_str(b);
+}
+
+void cmp_gp_string(struct clb_buf *b, const char *s)
+{
+    struct clb_buf e = {0};
+    cmp_esc(&e, s, 0);
+    if (e.oom)
+        b->oom = 1;
+    clb_buf_add(b, "'", 1);
+    const char *p = clb_buf_str(&e);
+    for (const char *q; (q = strchr(p, '\'')); p = q + 1) {
+        clb_buf_add(b, p, (size_t)(q - p) + 1);
+        clb_buf_add(b, "'", 1);
+    }
+    clb_buf_add(b, p, strlen(p));
+    clb_buf_add(b, "'", 1);
+    clb_buf_free(&e);
+}
+
+int cmp_width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+void cmp_slug(struct clb_buf *b, const char *s)
+{
+    size_t n = 0;
+    for (; *s && n < CMP_SLUG_MAX; s++, n++) {
+        char c = *s;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '_';
+        clb_buf_add(b, ok ? &c : "_", 1);
+    }
+    if (!n)
+        clb_buf_add(b, "_", 1);
+}
