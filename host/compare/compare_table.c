@@ -17,6 +17,16 @@ static double get_gflops(const struct clb_row *r) { return r->gflops; }
 static double get_pct_peak(const struct clb_row *r) { return r->pct_peak_bw; }
 
 /* One entry per metric (a measured-peak or a per-watt metric is one more). */
+/* Rates per watt: the row's rate over its average power over the timed runs
+ * (docs/ENERGY.md); empty where no energy was read. */
+static double per_watt(double rate, const struct clb_row *r)
+{
+    return r->avg_power_w > 0 && !isnan(rate) ? rate / r->avg_power_w : NAN;
+}
+static double get_gflops_per_watt(const struct clb_row *r) { return per_watt(r->gflops, r); }
+static double get_gbps_per_watt(const struct clb_row *r) { return per_watt(r->gbps, r); }
+static double get_power(const struct clb_row *r) { return r->avg_power_w; }
+
 static const struct cmp_metric metrics[] = {
     {"gbps", "GB/s", "bandwidth, median time (GB/s)", "bandwidth from the median time (default)",
      get_gbps, 1, CMP_PEAK_BANDWIDTH},
@@ -26,6 +36,12 @@ static const struct cmp_metric metrics[] = {
      CMP_PEAK_NONE},
     {"pct_peak", "% of peak bandwidth", "% of peak bandwidth",
      "gbps in % of the device's peak bandwidth (pct_peak_bw)", get_pct_peak, 1, CMP_PEAK_HUNDRED},
+    {"gflops_per_watt", "GFlop/s/W", "GFlop/s per watt", "GFlop/s per watt of average power "
+     "(rows with energy)", get_gflops_per_watt, 1, CMP_PEAK_NONE},
+    {"gbps_per_watt", "GB/s/W", "GB/s per watt", "GB/s per watt of average power (rows with "
+     "energy)", get_gbps_per_watt, 1, CMP_PEAK_NONE},
+    {"power", "W", "average power (W)", "average power over the timed runs (rows with energy)",
+     get_power, 0, CMP_PEAK_NONE},
     {NULL, NULL, NULL, NULL, NULL, 0, CMP_PEAK_NONE}};
 
 const struct cmp_metric *cmp_metric_list(void) { return metrics; }

@@ -324,11 +324,26 @@ expect_error 2 "nonnumeric\.csv:2: column gbps is not a non-negative decimal num
 expect_error 2 "no rows for --workload nosuch \(workloads in these files: stream, transpose, dslash\)" "empty selection" compare "${ALL[@]}" -w nosuch
 expect_error 2 "no rows for --workload a\\\\nb " "a filter with a newline: one line" compare "${ALL[@]}" -w $'a\nb'
 expect_error 2 "no selected row has a gflops figure" "metric without figures" compare "$D/reference.csv" -m gflops
-expect_error 2 "unknown metric 'gbs' \(known: gbps, gbps_best, gflops, pct_peak\)" "bad metric" compare "$D/gpu.csv" -m gbs
+expect_error 2 "unknown metric 'gbs' \(known: gbps, gbps_best, gflops, pct_peak, gflops_per_watt" "bad metric" compare "$D/gpu.csv" -m gbs
 expect_error 2 "must end in \.svg or \.png" "bad plot name" compare "$D/gpu.csv" --plot fig.pdf
 expect_error 2 "must end in \.svg or \.png" "plot name without a stem" compare "$D/gpu.csv" --plot out/.svg
 expect_error 2 "cannot write to directory '/nonexistent'" "plot directory missing" compare "$D/gpu.csv" --plot /nonexistent/fig.svg
 expect_error 2 "no results file given" "no file" compare
 expect_error 2 "unknown option '--bogus'" "unknown option" compare --bogus "$D/gpu.csv"
 [ ! -e fig.pdf ] && pass "no figure after bad input" || fail "fig.pdf written"
+# ---- per-watt metrics (rows with energy) -------------------------------------
+python3 - "$D/gpu.csv" watts.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()))
+w.writeheader()
+for r in rows:
+    if r["status"] == "ok" and r["gbps"]:
+        r["energy_j"], r["avg_power_w"], r["power_source"] = "12.5", "250", "nvml"
+    w.writerow(r)
+PY
+expect_status 0 "--metric gbps_per_watt" compare watts.csv --metric gbps_per_watt -w stream -k copy -t float
+has '^stream +copy +float +268435456 +12\.0' "stream copy float: 3000 GB/s at 250 W = 12.0 GB/s/W"
+expect_status 0 "--metric power" compare watts.csv --metric power -w stream -k copy -t float
+has '^stream +copy +float +268435456 +250' "average power shown"
 finish
