@@ -22,8 +22,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     }
     case 1: {
+        /* sizes as -s takes them: counts, extents, bytes with units divided by
+         * an element size of 0 (refused), 1, 4 or 12 */
         struct clb_size sz;
-        clb_parse_dims(s, 1 + (int)((sel / 5) % 4), &sz, err, sizeof err);
+        static const size_t units[] = {0, 1, 4, 12};
+        if (clb_parse_size(s, 1 + (int)((sel / 5) % 4), units[(sel / 20) % 4], &sz, err,
+                           sizeof err) == 0) {
+            char text[128];
+            clb_size_text(&sz, text, sizeof text);
+            struct clb_size again;
+            if (clb_parse_dims(text, sz.ndims, &again, err, sizeof err) || again.total != sz.total)
+                abort(); /* the canonical text reads back as the same size */
+        }
         break;
     }
     case 2: {
