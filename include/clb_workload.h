@@ -202,6 +202,10 @@ struct clb_workload {
     const struct clb_model_def *models;  /* optional, terminated by {0} */
 };
 
+/* A [tuning] key every workload accepts: `<workload>.sizes = LIST` gives a
+ * device's default sizes (instead of the size rule). */
+#define CLB_TUNING_SIZES "sizes"
+
 /* The steps every workload fills in, by their conventional names: a workload
  * defines static functions count, setup, run, verify and teardown and puts
  * CLB_STEPS in its descriptor (optional steps are named beside it). */

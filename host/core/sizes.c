@@ -62,6 +62,11 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype)
         clb_buf_printf(&out, "%s", r->quick);
         return out.s ? out.s : clb_strdup(r->quick);
     }
+    /* A profile may set a device's default sizes from measurements
+     * ([tuning] <workload>.sizes, e.g. a larger array where it was faster). */
+    const char *tuned = clb_profile_tuning(env->profile, wl->name, CLB_TUNING_SIZES);
+    if (tuned && tuned[0])
+        return clb_strdup(tuned);
     int gpu = strcmp(env->info->type_name, "cpu") != 0; /* [1]: GPUs and accelerators */
     double floor = r->floor_mib[gpu] * 1048576.0;
     double want = r->llc_times * (double)clb_llc_bytes(env);

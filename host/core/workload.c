@@ -270,7 +270,7 @@ int clb_workload_param_known(const char *name, const char *key, struct clb_buf *
         clb_buf_printf(why, ")");
         return 0;
     }
-    if (param_def(wl, key))
+    if (param_def(wl, key) || strcmp(key, CLB_TUNING_SIZES) == 0)
         return 1;
     clb_buf_printf(why, "%s has no parameter '%s' (known:", name, key);
     for (const struct clb_param_def *p = wl->params; p && p->key; p++)

@@ -98,4 +98,8 @@ mkdir home && cd home
 expect_status 0 "default output" run stream --quick -d cpu -t float -n 2
 ls results/local/*.csv >/dev/null 2>&1 && pass "a user's run goes to results/local/" || fail "no results/local file: $(ls -R)"
 cd ..
+# ---- a profile's default sizes ([tuning] <workload>.sizes) -----------------------
+mkdir pd && cp "$CLBENCH_SRC"/platforms/*.ini pd/ && printf '\n[tuning]\nstream.sizes = 4096,8192\n' >> pd/pocl_cpu.ini
+expect_status 0 "[tuning] stream.sizes" run stream -d cpu -t float -n 2 --platforms-dir pd -o tuned.csv
+[ "$(csv_col tuned.csv size | sort -u | tr '\n' ' ')" = "4096 8192 " ] && pass "the profile's sizes replace the rule's" || fail "sizes: $(csv_col tuned.csv size | sort -u)"
 finish
