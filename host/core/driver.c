@@ -274,6 +274,22 @@ static int parse_group_size(const struct clb_workload *wl, const char *dtype, co
     return CLB_OK;
 }
 
+/* A size whose byte count overflows is refused here, before anything is
+ * opened (the group is counted again, with the device, when it runs). */
+static int count_group_size(const struct clb_workload *wl, const char *dtype,
+                            const struct clb_size *size, const struct clb_kvlist *params)
+{
+    struct clb_counts c;
+    if (clb_count_group(wl, dtype, size, params, &c) == CLB_OK)
+        return CLB_OK;
+    char *m = clb_strdup(clb_lasterr());
+    char text[128];
+    clb_size_text(size, text, sizeof text);
+    clb_seterr("%s: size %s%s%s: %s", wl->name, text, dtype[0] ? " of " : "", dtype, m ? m : "");
+    free(m);
+    return CLB_EUSAGE;
+}
+
 static int plan_group(struct session *s, const struct clb_workload *wl, const char *dtype,
                       const struct clb_size *size)
 {
@@ -405,7 +421,8 @@ static int list_groups(struct session *s, const struct clb_workload *wl, struct 
             rc = CLB_ESYS;
         for (int i = 0; sz && i < nsz && rc == CLB_OK; i++) {
             struct clb_size size;
-            if (!(rc = parse_group_size(wl, dtype, sz[i], &size)))
+            if (!(rc = parse_group_size(wl, dtype, sz[i], &size)) &&
+                !(rc = count_group_size(wl, dtype, &size, &s->o->params)))
                 rc = groups_add(gs, dtype, &size);
         }
         free(sz);
@@ -497,8 +514,6 @@ static int open_device(struct run *run, struct session *s, int idx)
     if (!rc)
         rc = clb_open(&s->dev, di, s->o->kernel_dir);
     s->dev_open = rc == CLB_OK;
-    if (!rc)
-        rc = open_output(s);
     if (!rc && s->o->energy != CLB_ENERGY_OFF) {
         char *why = NULL;
         s->energy = clb_energy_open(di, &why);
@@ -515,7 +530,8 @@ static int open_device(struct run *run, struct session *s, int idx)
 }
 
 /* Plan a device's groups (every size parsed and counted before the first
- * set-up) and add them to the overall total. Under MPI every rank gets here
+ * set-up: a refused size leaves no results file behind) and add them to the
+ * overall total, then open the results file. Under MPI every rank gets here
  * (the job agreed that every device opened) and takes rank 0's run id and
  * default sizes. */
 static int plan_device(struct run *run, struct session *s, struct groups **plan)
@@ -530,7 +546,7 @@ static int plan_device(struct run *run, struct session *s, struct groups **plan)
         for (int i = 0; i < (*plan)[w].n; i++)
             run->total += plan_group(s, s->o->wls[w], (*plan)[w].dtype[i], &(*plan)[w].size[i]);
     }
-    return rc;
+    return rc ? rc : open_output(s);
 }
 
 /* ---- the run ------------------------------------------------------------ */
