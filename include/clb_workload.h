@@ -69,6 +69,9 @@ struct clb_counts {
     enum clb_unit unit; /* the row's main unit */
     int host_bound;     /* host work (transfers, CPU baselines): no device-memory roofline,
                          * never cache-resident, no ratio to a device baseline */
+    int compute_bound;  /* a compute ceiling (peak): its few bytes are results, not traffic:
+                         * no cache mark, no % of peak bandwidth, no ratio to a bandwidth
+                         * baseline, and no model where the profile has no peak for the type */
 };
 
 /* A value of a query's params: the case's (or --param's) value, else def. */
@@ -165,6 +168,24 @@ struct clb_model_def {
     int (*run)(struct clb_model_ctx *m);
 };
 
+/* A ceiling of a device that rows measured (`--ceilings FILE`; host/core/ceilings.c). */
+enum clb_ceiling_kind {
+    CLB_CEIL_BW,       /* memory bandwidth, GB/s */
+    CLB_CEIL_TRIAD,    /* STREAM triad bandwidth, GB/s */
+    CLB_CEIL_SP,       /* fp32 arithmetic, GFlop/s */
+    CLB_CEIL_DP,       /* fp64 arithmetic, GFlop/s */
+    CLB_CEIL_LATENCY,  /* memory latency, ns per dependent load */
+    CLB_NCEILINGS
+};
+struct clb_ceiling {
+    enum clb_ceiling_kind kind;
+    double value;               /* GB/s, GFlop/s or ns */
+    double cycles, clock_mhz;   /* latency: cycles at clock_mhz (NAN when unknown) */
+    const struct clb_row *row;  /* the row it comes from (run id, device) */
+    char what[64];              /* which rows: "stream triad", "latency memory plateau" */
+    char note[128];             /* which of them: "double vec=2", "256 MiB..1 GiB, stride 128 B" */
+};
+
 struct clb_workload {
     const char *name;
     const char *summary;               /* one line */
@@ -199,6 +220,11 @@ struct clb_workload {
     void (*teardown)(struct clb_env *env, struct clb_group *g);
     /* Optional: extra summary lines from this workload's rows of this run. */
     void (*summarize)(const struct clb_row *rows, size_t n, FILE *out);
+    /* Optional: the ceilings this workload's rows measured. rows: its `ok`
+     * rows of one device, from any number of runs; write up to max
+     * candidates and return how many. The core keeps the best of each kind
+     * (the highest rate, the lowest latency). */
+    int (*ceilings)(const struct clb_row *rows, size_t n, struct clb_ceiling *out, int max);
     const struct clb_model_def *models;  /* optional, terminated by {0} */
 };
 
@@ -233,6 +259,10 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
 void clb_case_skip(struct clb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append a note to a case's detail ("; " separated). */
 void clb_case_note(struct clb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The number after "key=" in a params or detail text ("vec=4,ws=1024",
+ * "loads=4096 ns_per_load=1.2; llc=..."), NAN when absent. */
+double clb_text_num(const char *text, const char *key);
 
 /* ---- parameters -------------------------------------------------------- */
 

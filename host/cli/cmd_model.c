@@ -20,6 +20,13 @@ struct clb_model_ctx {
     const struct clb_profile *p;
     const struct clb_model_def *def;
     struct clb_buf scratch;   /* a [device] figure as text */
+    const char *ceilings_path, *device;  /* --ceilings FILE, --device NAME */
+    struct clb_ceilings ceil;
+    int have_ceil;
+    /* the measured figures as text, by ceiling_slot(), and where each kind came
+     * from: made once, so that the pointers handed out stay valid */
+    char ctext[6][32];
+    char *corigin[CLB_NCEILINGS];
 };
 
 /* ---- the core's model: a roofline for any workload --------------------- */
@@ -32,8 +39,14 @@ static const struct clb_model_param roofline_params[] = {
 
 static int run_roofline(struct clb_model_ctx *m);
 
+/* The core's own model. A workload of the same name (the empirical
+ * roofline) is another thing: `clbench model roofline` is this model, and
+ * the interface test exempts this one line from its "the core names no
+ * workload" check. */
+static const char core_model_name[] = "roofline";
+
 static const struct clb_model_def roofline_def = {
-    "roofline", NULL, NULL, "time and rate of any workload/kernel/type/size on a profile",
+    core_model_name, NULL, NULL, "time and rate of any workload/kernel/type/size on a profile",
     roofline_params, run_roofline};
 
 /* ---- services for models ----------------------------------------------- */
@@ -72,6 +85,33 @@ static double device_figure(const struct clb_model_ctx *m, const char *key)
     return NAN;
 }
 
+/* A parameter that a measured ceiling stands for (--ceilings): its slot in
+ * ctext and its kind, or -1. clock_mhz is the clock the latency's cycles
+ * were counted at. */
+static const struct { const char *key; int kind; } ceiling_keys[6] = {
+    {"peak_bw", CLB_CEIL_BW},   {"triad_bw", CLB_CEIL_TRIAD},         {"peak_gflops", CLB_CEIL_SP},
+    {"peak_gflops", CLB_CEIL_DP}, {"latency_cycles", CLB_CEIL_LATENCY}, {"clock_mhz", CLB_CEIL_LATENCY}};
+
+static int ceiling_slot(const struct clb_model_ctx *m, const char *key)
+{
+    int dbl = m->type && clb_dtype_is_double(m->type);
+    for (int i = 0; i < 6; i++)
+        if (strcmp(key, ceiling_keys[i].key) == 0 &&
+            (ceiling_keys[i].kind != CLB_CEIL_SP || !dbl) &&
+            (ceiling_keys[i].kind != CLB_CEIL_DP || dbl))
+            return i;
+    return -1;
+}
+
+static const char *measured_text(struct clb_model_ctx *m, const char *key, const char **origin)
+{
+    int i = m->have_ceil ? ceiling_slot(m, key) : -1;
+    if (i < 0 || !m->ctext[i][0] || !m->corigin[ceiling_keys[i].kind])
+        return NULL;
+    *origin = m->corigin[ceiling_keys[i].kind];
+    return m->ctext[i];
+}
+
 const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char **origin)
 {
     const char *v = clb_kvlist_get(&m->params, key);
@@ -79,6 +119,8 @@ const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char 
         *origin = "--param";
         return v;
     }
+    if ((v = measured_text(m, key, origin)))
+        return v;
     char *full = clb_asprintf("%s.%s", prefix_of(m), key);
     v = full ? clb_profile_model(m->p, full) : NULL;
     free(full);
@@ -265,6 +307,11 @@ static void usage(FILE *f)
             "  --param KEY=VALUE     a model parameter, or for roofline a workload parameter\n"
             "                        (as in the CSV's params column); repeatable\n"
             "  --sim                 blockeq: the Gantt-chart simulation\n"
+            "  --ceilings FILE       bandwidth, compute peaks, memory latency and clock measured\n"
+            "                        on the device (its rows in a results file) instead of the\n"
+            "                        profile's figures\n"
+            "  --device NAME         the device of --ceilings FILE (part of its name); default:\n"
+            "                        the profile's device, else the only one in the file\n"
             "  --platforms-dir DIR   where the profiles are\n"
             "models and their parameters (--param KEY=VALUE; else the profile's [model]\n"
             "<model>.KEY, a [device] figure in brackets, or the default):\n");
@@ -282,6 +329,7 @@ static int parse(int argc, char **argv, struct clb_model_ctx *m)
         {"type", required_argument, 0, 't'},    {"workload", required_argument, 0, 'w'},
         {"kernel", required_argument, 0, 'k'},  {"param", required_argument, 0, 'P'},
         {"sim", no_argument, 0, 'S'},           {"platforms-dir", required_argument, 0, 'L'},
+        {"ceilings", required_argument, 0, 'C'}, {"device", required_argument, 0, 'D'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -295,6 +343,8 @@ static int parse(int argc, char **argv, struct clb_model_ctx *m)
         case 'k': m->kernel = optarg; break;
         case 'S': m->variant = "sim"; break;
         case 'L': m->platforms_dir = optarg; break;
+        case 'C': m->ceilings_path = optarg; break;
+        case 'D': m->device = optarg; break;
         case 'h': usage(stdout); return -1;
         case 'P':
             if (clb_kvlist_add(&m->params, optarg)) {
@@ -312,7 +362,10 @@ static int parse(int argc, char **argv, struct clb_model_ctx *m)
     }
     char *known = model_names();
     int rc = CLB_OK;
-    if (optind >= argc) {
+    if (m->device && !m->ceilings_path) {
+        clb_seterr("model: --device picks the device of --ceilings FILE; give --ceilings too");
+        rc = CLB_EUSAGE;
+    } else if (optind >= argc) {
         clb_seterr("model: missing MODEL (known: %s)", known ? known : "");
         rc = CLB_EUSAGE;
     } else if (optind + 1 < argc) {
@@ -404,17 +457,49 @@ static int check_keys(const struct clb_model_ctx *m)
     return rc;
 }
 
+/* --ceilings: the device is --device's, else the profile's, else the only
+ * one in the file; the figures replace the profile's (docs/MODELS.md). */
+static int load_ceilings(struct clb_model_ctx *m)
+{
+    if (!m->ceilings_path)
+        return CLB_OK;
+    struct clb_ceil_pick pick = {NULL, m->device, NULL, NULL};
+    if (!m->device && m->p && m->p->match) {
+        pick.match = m->p->match;
+        pick.profile = m->p->id;
+    }
+    int rc = clb_ceilings_load(m->ceilings_path, &pick, &m->ceil);
+    if (rc)
+        return rc;
+    m->have_ceil = 1;
+    for (int k = 0; k < CLB_NCEILINGS; k++)
+        m->corigin[k] = clb_ceiling_origin(&m->ceil, (enum clb_ceiling_kind)k);
+    for (int i = 0; i < 6; i++) {
+        const struct clb_ceiling *c = &m->ceil.c[ceiling_keys[i].kind];
+        double v = strcmp(ceiling_keys[i].key, "latency_cycles") == 0 ? c->cycles
+                   : strcmp(ceiling_keys[i].key, "clock_mhz") == 0    ? c->clock_mhz
+                                                                      : c->value;
+        if (m->ceil.have[ceiling_keys[i].kind] && v > 0 && isfinite(v))
+            snprintf(m->ctext[i], sizeof m->ctext[i], "%.6g", v);
+    }
+    printf("ceilings measured on '%s' (%s)\n", m->ceil.device, m->ceilings_path);
+    return CLB_OK;
+}
+
 int clb_cmd_model(int argc, char **argv)
 {
     struct clb_model_ctx m;
     memset(&m, 0, sizeof m);
     int rc = parse(argc, argv, &m);
-    if (rc == 0 && !(rc = load_profile(&m)) && !(rc = check_keys(&m)))
+    if (rc == 0 && !(rc = load_profile(&m)) && !(rc = check_keys(&m)) && !(rc = load_ceilings(&m)))
         rc = m.def->run(&m);
     if (rc > 0)
         clb_die_msg("%s", clb_lasterr());
     clb_kvlist_free(&m.params);
     clb_profiles_free(&m.ps);
     clb_buf_free(&m.scratch);
+    clb_ceilings_free(&m.ceil);
+    for (int k = 0; k < CLB_NCEILINGS; k++)
+        free(m.corigin[k]);
     return rc < 0 ? CLB_EXIT_OK : clb_exit_status(rc);
 }

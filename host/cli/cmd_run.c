@@ -20,6 +20,7 @@ static const struct option longopts[] = {
     {"format", required_argument, 0, 1005},    {"peak-bw", required_argument, 0, 1006},
     {"peak-gflops", required_argument, 0, 1007}, {"peak-gflops-dp", required_argument, 0, 1008},
     {"energy", required_argument, 0, 1009},    {"energy-window", required_argument, 0, 1010},
+    {"ceilings", required_argument, 0, 1011},
     {0, 0, 0, 0}};
 
 /* The help text of `clbench run`; the man page (docs/clbench.1) carries the
@@ -31,6 +32,8 @@ static const char clb_run_help[] =
     "  -p, --profile NAME    force a profile (default: matched by device name)\n"
     "      --peak-bw GBS     peak bandwidth for %peak and the models (a device without a profile)\n"
     "      --peak-gflops G   peak single-precision GFlop/s;  --peak-gflops-dp G  double\n"
+    "      --ceilings FILE   bandwidth and compute peaks measured on this device (its rows\n"
+    "                        in FILE) for %peak and the models; --peak-* still win\n"
     "  -t, --type LIST       element types, e.g. float,double\n"
     "  -s, --size LIST       problem sizes: counts (1048576, 16M, 2^24, 1e6), extents NxM,\n"
     "                        bytes for 1-D sizes (1GB, 64MiB); see docs/MEASURING.md\n"
@@ -183,6 +186,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
                                                                                      : CLB_ENERGY_AUTO;
             break;
         case 1010: if (parse_seconds("--energy-window", optarg, 0, 3600, &o->energy_window)) return CLB_EUSAGE; break;
+        case 1011: o->ceilings = optarg; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_die_msg("%s", clb_lasterr());

@@ -21,6 +21,7 @@ struct clb_run_opts {
     enum clb_format format;     /* --format, else by the -o name */
     int format_set;
     double peak_bw, peak_sp, peak_dp;  /* --peak-bw/--peak-gflops/--peak-gflops-dp; NAN: the profile's */
+    const char *ceilings;       /* --ceilings FILE: peaks measured on the device (ceilings.c) */
     int energy;                 /* --energy: CLB_ENERGY_AUTO, _ON, _OFF */
     double energy_window;       /* --energy-window: the shortest timed window an energy
                                  * reading is taken over (seconds) */
@@ -61,6 +62,36 @@ void clb_case_free(struct clb_case *c);
 enum { CLB_EXIT_OK = 0, CLB_EXIT_FAILED = 1, CLB_EXIT_USAGE = 2, CLB_EXIT_ERROR = 3,
        CLB_EXIT_NOTHING = 4 /* every configuration was skipped: nothing was measured */ };
 int clb_exit_status(int rc);
+
+/* ---- measured ceilings (ceilings.c): `--ceilings FILE` ------------------- */
+
+/* The ceilings of one device found in a results file: for each kind the best
+ * candidate of every workload that offers them (struct clb_workload's
+ * `ceilings`), from `ok` rows of that device only. */
+struct clb_ceilings {
+    char *file;                          /* the path as given */
+    const char *device;                  /* the device whose rows were used (in rows' arena) */
+    struct clb_ceiling c[CLB_NCEILINGS];
+    int have[CLB_NCEILINGS];
+    struct clb_row row[CLB_NCEILINGS];   /* the rows they came from (c[k].row points here) */
+    struct clb_rowset rows;              /* the file's rows: the strings live here */
+};
+/* How the device is chosen: `exact` (a run: its CL_DEVICE_NAME), else
+ * `part` (model --device: a case-insensitive part of the name), else
+ * `match` (model --profile: the profile's comma-separated name substrings,
+ * named `profile` in messages), else the only device in the file. No
+ * device, or more than one, is CLB_EUSAGE with one line naming the devices
+ * the file holds. */
+struct clb_ceil_pick {
+    const char *exact, *part, *match, *profile;
+};
+int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct clb_ceilings *out);
+/* "measured: stream triad double vec=2 3076.1 GB/s, run 6b02-..., file x.csv"
+ * (malloc'd; NULL when the kind was not measured or out of memory). */
+char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
+/* "memory bandwidth", "fp32 compute", ... */
+const char *clb_ceiling_name(enum clb_ceiling_kind kind);
+void clb_ceilings_free(struct clb_ceilings *c);
 
 /* Load the profiles of --platforms-dir (or the default places). */
 struct clb_profiles;

@@ -116,8 +116,46 @@ static int select_devices(struct run *r)
     return rc;
 }
 
+/* --ceilings FILE: the bandwidth and compute peaks this device's own rows
+ * measured replace the profile's (in s->custom); each figure's source on
+ * stderr. A file without rows of this device is refused. */
+static int overlay_ceilings(struct session *s, const struct clb_devinfo *di)
+{
+    struct clb_ceilings c;
+    struct clb_ceil_pick pick = {di->name, NULL, NULL, NULL};
+    int rc = clb_ceilings_load(s->o->ceilings, &pick, &c);
+    if (rc) {
+        clb_ceilings_free(&c);
+        return rc;
+    }
+    static const enum clb_ceiling_kind kinds[] = {CLB_CEIL_BW, CLB_CEIL_SP, CLB_CEIL_DP};
+    double *dst[] = {&s->custom.peak_bandwidth_gbs, &s->custom.peak_gflops_sp,
+                     &s->custom.peak_gflops_dp};
+    for (int i = 0; i < 3; i++) {
+        char *origin = clb_ceiling_origin(&c, kinds[i]);
+        if (origin) {
+            *dst[i] = c.c[kinds[i]].value;
+            clb_info("ceiling %s: %s\n", clb_ceiling_name(kinds[i]), origin);
+        } else {
+            char fig[32] = "none";
+            if (!isnan(*dst[i]))
+                snprintf(fig, sizeof fig, "%g", *dst[i]);
+            clb_info("ceiling %s: not measured in %s; the profile's (%s)\n",
+                     clb_ceiling_name(kinds[i]), s->o->ceilings, fig);
+        }
+        free(origin);
+    }
+    char *lat = clb_ceiling_origin(&c, CLB_CEIL_LATENCY);
+    if (lat)
+        clb_info("ceiling %s: %s\n", clb_ceiling_name(CLB_CEIL_LATENCY), lat);
+    free(lat);
+    clb_ceilings_free(&c);
+    return CLB_OK;
+}
+
 /* The profile of a device: forced (-p, with a warning when it does not
- * match), matched, or generic; then the peaks of --peak-* over it. */
+ * match), matched, or generic; then the measured peaks of --ceilings and
+ * the peaks of --peak-* over it. */
 static int pick_profile(struct session *s, const struct clb_devinfo *di)
 {
     struct clb_run_opts *o = s->o;
@@ -145,18 +183,23 @@ static int pick_profile(struct session *s, const struct clb_devinfo *di)
         p = &s->generic;
     }
     s->profile = p;
-    if (isnan(o->peak_bw) && isnan(o->peak_sp) && isnan(o->peak_dp))
+    if (isnan(o->peak_bw) && isnan(o->peak_sp) && isnan(o->peak_dp) && !o->ceilings)
         return CLB_OK;
-    /* A shallow copy with the command line's peaks; its strings stay the
-     * original's (freed with it, never with the copy). */
+    /* A shallow copy with the measured and the command line's peaks; its
+     * strings stay the original's (freed with it, never with the copy). */
     s->custom = *p;
+    int rc = o->ceilings ? overlay_ceilings(s, di) : CLB_OK;
+    if (rc)
+        return rc;
     if (!isnan(o->peak_bw))
         s->custom.peak_bandwidth_gbs = o->peak_bw;
     if (!isnan(o->peak_sp))
         s->custom.peak_gflops_sp = o->peak_sp;
     if (!isnan(o->peak_dp))
         s->custom.peak_gflops_dp = o->peak_dp;
-    s->custom.id = clb_asprintf("%s+cli-peaks", p->id);
+    int cli = !isnan(o->peak_bw) || !isnan(o->peak_sp) || !isnan(o->peak_dp);
+    s->custom.id = clb_asprintf("%s%s%s", p->id, o->ceilings ? "+ceilings" : "",
+                                cli ? "+cli-peaks" : "");
     if (!s->custom.id)
         return CLB_ESYS;
     s->profile = &s->custom;

@@ -68,14 +68,16 @@ void clb_fill_figures(struct session *s, struct clb_row *r, struct clb_env *env,
     const struct clb_profile *p = env->profile;
     double ranks = r->ranks > 0 ? r->ranks : 1;  /* an aggregate's peak is the job's */
     if (!isnan(r->gbps) && !isnan(p->peak_bandwidth_gbs) && p->peak_bandwidth_gbs > 0 &&
-        !k->host_bound)
+        !k->host_bound && !k->compute_bound)
         r->pct_peak_bw = 100.0 * r->gbps / (p->peak_bandwidth_gbs * (strcmp(r->rank, "all") ? 1 : ranks));
     r->model = c->model;
-    if (isnan(r->model) && !k->host_bound && r->bytes > 0 && !isnan(p->peak_bandwidth_gbs)) {
+    double pf = clb_profile_peak_gflops(p, g->dtype);
+    if (isnan(r->model) && !k->host_bound && r->bytes > 0 && !isnan(p->peak_bandwidth_gbs) &&
+        !(k->compute_bound && isnan(pf))) {
         struct clb_roofline rf;
         double scale = strcmp(r->rank, "all") ? 1 : ranks;
         clb_roofline_predict(r->bytes, r->flops, p->peak_bandwidth_gbs * scale,
-                             clb_profile_peak_gflops(p, g->dtype) * scale, &rf);
+                             pf * scale, &rf);
         r->model = k->unit == CLB_UNIT_GFLOPS ? rf.gflops : rf.gbps;
     }
     clb_note_ratios(s, g, c, r->gbps, baselines);
@@ -219,7 +221,7 @@ int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g
     r.global_size = clb_keep(s, range);
     size_t llc = clb_llc_bytes(env);
     double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
-    if (llc && !c->counts.host_bound && fp < 4.0 * (double)llc)
+    if (llc && !c->counts.host_bound && !c->counts.compute_bound && fp < 4.0 * (double)llc)
         clb_case_note(c, "cache_resident (%.3g MB < 4 x %.3g MB cache)", fp / 1e6, llc / 1e6);
     if (timed && (rc == CLB_OK || rc == CLB_FAIL)) {
         r.warmup = s->o->warmup;

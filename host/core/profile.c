@@ -444,5 +444,8 @@ double clb_profile_peak_gflops(const struct clb_profile *p, const char *dtype)
 {
     if (!p)
         return NAN;
+    /* the profiles know fp32 and fp64 peaks; not integer or half-precision ones */
+    if (dtype && (strcmp(dtype, "half") == 0 || strcmp(dtype, "int") == 0 || strcmp(dtype, "uint") == 0))
+        return NAN;
     return (dtype && strncmp(dtype, "double", 6) == 0) ? p->peak_gflops_dp : p->peak_gflops_sp;
 }

@@ -199,7 +199,7 @@ void clb_note_ratios(struct session *s, const struct clb_group *g, struct clb_ca
 {
     (void)s;
     const char *list = g->wl->baselines;
-    if (!list || isnan(gbps) || c->counts.host_bound)
+    if (!list || isnan(gbps) || c->counts.host_bound || c->counts.compute_bound)
         return;
     int n;
     char **bl = clb_split(list, &n);

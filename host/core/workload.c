@@ -154,6 +154,20 @@ void clb_case_note(struct clb_case *c, const char *fmt, ...)
     va_end(ap);
 }
 
+double clb_text_num(const char *text, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = text; p && (p = strstr(p, key)); p += kl) {
+        /* a whole key: at the start or after a separator, followed by '=' */
+        if ((p != text && !strchr(",; ", p[-1])) || p[kl] != '=')
+            continue;
+        char *end;
+        double v = strtod(p + kl + 1, &end);
+        return end == p + kl + 1 ? NAN : v;
+    }
+    return NAN;
+}
+
 /* ---- parameters -------------------------------------------------------- */
 
 static const struct clb_param_def *param_def(const struct clb_workload *wl, const char *key)

@@ -37,12 +37,15 @@ CLBENCH=$CLBENCH_PROBE expect_error 2 "unknown probe kernel" "roofline: unknown 
   model roofline -w probe -k thrice -t float -s 1M -p pocl_probe --platforms-dir "$PD"
 
 # The core (driver, results, models, compare, CLI) never names a workload.
+# (One exemption: the name of the core's own roofline model, which the
+# empirical-roofline workload shares; cmd_model.c's `core_model_name`.)
 names=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}')
 [ -n "$names" ] || fail "no workload names from --help"
 for w in $names probe; do
-  if grep -rn "\"$w\"" "$CLBENCH_SRC"/host/core "$CLBENCH_SRC"/host/cli "$CLBENCH_SRC"/host/models \
-       "$CLBENCH_SRC"/host/compare >/dev/null; then
-    fail "the core names workload '$w': $(grep -rn "\"$w\"" "$CLBENCH_SRC"/host/core "$CLBENCH_SRC"/host/cli "$CLBENCH_SRC"/host/models "$CLBENCH_SRC"/host/compare | head -3)"
+  hits=$(grep -rn "\"$w\"" "$CLBENCH_SRC"/host/core "$CLBENCH_SRC"/host/cli "$CLBENCH_SRC"/host/models \
+           "$CLBENCH_SRC"/host/compare | grep -v 'cmd_model.c:.*static const char core_model_name\[\] = ' || true)
+  if [ -n "$hits" ]; then
+    fail "the core names workload '$w': $(echo "$hits" | head -3)"
   else pass "no core file names '$w'"; fi
 done
 # workloads include nothing but the interface and their own headers

@@ -349,6 +349,32 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     return (nvec ? nvec : 1) * nilp * nloc * DRIVER + (int)driver_copy;
 }
 
+/* ---- ceilings ------------------------------------------------------------ */
+
+/* The best copy and triad rows that left the caches behind: the measured
+ * memory bandwidth (and triad's, which the dslash model reads). */
+static int ceilings(const struct clb_row *rows, size_t n, struct clb_ceiling *out, int max)
+{
+    const struct clb_row *best[2] = {NULL, NULL}; /* copy, triad */
+    for (size_t i = 0; i < n; i++) {
+        const struct clb_row *r = &rows[i];
+        int k = strcmp(r->kernel, "copy") == 0 ? 0 : strcmp(r->kernel, "triad") == 0 ? 1 : -1;
+        if (k < 0 || isnan(r->gbps) || strstr(r->detail, "cache_resident"))
+            continue;
+        if (!best[k] || r->gbps > best[k]->gbps)
+            best[k] = r;
+    }
+    int m = 0;
+    for (int k = 0; k < 2; k++)
+        for (int t = 0; t <= k && best[k] && m < max; t++) {
+            out[m] = (struct clb_ceiling){t ? CLB_CEIL_TRIAD : CLB_CEIL_BW, best[k]->gbps, NAN,
+                                          NAN, best[k], "", ""};
+            snprintf(out[m].what, sizeof out[0].what, "stream %s", best[k]->kernel);
+            snprintf(out[m++].note, sizeof out[0].note, "%s %s", best[k]->dtype, best[k]->params);
+        }
+    return m;
+}
+
 const struct clb_workload clb_wl_stream = {
     .name = "stream",
     .summary = "BabelStream copy, scale, add, triad: the device's bandwidth ceiling",
@@ -364,4 +390,5 @@ const struct clb_workload clb_wl_stream = {
     CLB_STEPS,
     .plan = plan,
     .prepare = prepare,
+    .ceilings = ceilings,
 };

@@ -1,0 +1,404 @@
+/* latency: memory latency through the hierarchy by pointer chasing. One
+ * work-item follows a random cycle (Sattolo's algorithm: one cycle through
+ * every element, so that no prefetcher can guess the next address) whose
+ * elements lie `stride` bytes apart, `loads` dependent loads per launch.
+ * A group is a sweep: its size is the largest working set (by default at
+ * least 8 x the last-level cache: at 4 x a random chase still finds about a
+ * quarter of its loads in the cache), and it has one row per working set
+ * from `from` bytes up, one or two per octave, for each stride.
+ * Rows: bytes and flops 0 (gbps, gflops empty); the t_* columns are the time
+ * of one launch's whole chase; the detail gives loads=, ns_per_load= and
+ * cycles= (at clock_mhz=, the profile's core clock, else
+ * CL_DEVICE_MAX_CLOCK_FREQUENCY) from the median, and llc= (the last-level
+ * cache the summary and --ceilings use to tell caches from memory).
+ * Validated: after the last run the position must be the element the host
+ * finds (runs x loads) steps along the cycle. */
+#include "clb_workload.h"
+#include "latency.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_STRIDES 8
+#define TOLERANCE 0.15
+
+struct lat_case {
+    size_t ws, stride;
+    unsigned long long runs;   /* launches since prepare */
+};
+
+struct lat {
+    size_t size;               /* the group's largest working set, bytes */
+    uint32_t *chain;           /* host copy of the chain words (size bytes) */
+    uint32_t *ord;             /* the cycle's order (elements of the smallest stride) */
+    size_t nmax;
+    cl_mem dchain, dstate;
+    cl_kernel k;
+    cl_uint loads;
+    double clock_mhz;
+    const char *clock_from;
+    size_t llc;
+};
+
+static const struct clb_param_def params[] = {
+    {"stride", "", "bytes between the chain's elements, a multiple of 4, or a list (default: "
+                   "the cache line, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE; 64 when it says 0)"},
+    {"from", "1024", "the smallest working set, bytes"},
+    {"per_octave", "", "working sets per doubling: 1 (powers of two) or 2 (also 1.5x); "
+                       "default 2, --quick 1"},
+    {"loads", "", "dependent loads per launch (default 65536; --quick 4096)"},
+    {0, 0, 0}};
+
+/* ---- counts ------------------------------------------------------------ */
+
+/* No bytes, no flops (latency rows); a case touches its working set, the
+ * group holds the largest and the 4-byte position. */
+static int count(const struct clb_query *q, struct clb_counts *out)
+{
+    int ovf = 0;
+    size_t size = q->size->total;
+    if (!q->kernel)
+        return clb_count_done(q, ovf, out, 0, 0, clb_addz(size, 4, &ovf), size, CLB_UNIT_GBPS);
+    if (strcmp(q->kernel, "chase")) {
+        clb_seterr("unknown latency kernel '%s' (known: chase)", q->kernel);
+        return CLB_EUSAGE;
+    }
+    const char *w = clb_query_param(q, "ws", "");
+    size_t fp = w[0] ? (size_t)strtoull(w, NULL, 10) : size;
+    return clb_count_done(q, ovf, out, 0, 0, fp, size, CLB_UNIT_GBPS);
+}
+
+static int check_size(const struct clb_size *s)
+{
+    if (s->total < 8 || s->total / 4 > UINT32_MAX) {
+        clb_seterr("bad working set %zu bytes (accepted: 8 bytes to 16 GiB: the chain holds "
+                   "32-bit word indices)", s->total);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+static int add_cases(struct clb_group *g, const long *strides, int ns, size_t from, int per)
+{
+    size_t size = g->size.total;
+    for (int s = 0; s < ns; s++) {
+        size_t st = (size_t)strides[s];
+        size_t last = 0;
+        for (size_t w = from; w <= size && w >= from; w *= 2) {
+            size_t cand[2] = {w, w + w / 2};
+            for (int k = 0; k < per; k++) {
+                size_t ws = cand[k];
+                if (ws > size || ws < 2 * st)
+                    continue;
+                struct clb_case *c;
+                int rc = clb_case_add(g, &c, "chase", "ws=%zu,stride=%zu", ws, st);
+                if (rc)
+                    return rc;
+                *(struct lat_case *)c->data = (struct lat_case){ws, st, 0};
+                c->dims = 1;
+                c->global[0] = c->local[0] = 1;
+                last = ws;
+            }
+        }
+        if (last != size && size >= 2 * st) { /* the top of the sweep: the group's size */
+            struct clb_case *c;
+            int rc = clb_case_add(g, &c, "chase", "ws=%zu,stride=%zu", size, st);
+            if (rc)
+                return rc;
+            *(struct lat_case *)c->data = (struct lat_case){size, st, 0};
+            c->dims = 1;
+            c->global[0] = c->local[0] = 1;
+        }
+    }
+    return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct lat *st = calloc(1, sizeof *st);
+    if (!st)
+        return CLB_ESYS;
+    g->state = st;
+    st->size = g->size.total;
+    long strides[MAX_STRIDES], from, per = env->quick ? 1 : 2, loads = env->quick ? 4096 : 65536;
+    int ns = 1, rc;
+    strides[0] = env->info->cache_line ? (long)env->info->cache_line : 64;
+    if (clb_param(env, "stride")[0] &&
+        (rc = clb_param_ints(env, "stride", 4, 1L << 20, strides, MAX_STRIDES, &ns)))
+        return rc;
+    for (int i = 0; i < ns; i++)
+        if (strides[i] % 4) {
+            clb_seterr("latency: bad stride %ld (accepted: a multiple of 4 bytes, 4..1048576)",
+                       strides[i]);
+            return CLB_EUSAGE;
+        }
+    if ((rc = clb_param_int(env, "from", 8, 1L << 40, &from)) ||
+        (clb_param(env, "per_octave")[0] && (rc = clb_param_int(env, "per_octave", 1, 2, &per))) ||
+        (clb_param(env, "loads")[0] && (rc = clb_param_int(env, "loads", 1, 1L << 31, &loads))))
+        return rc;
+    st->loads = (cl_uint)loads;
+    long smin = strides[0];
+    for (int i = 1; i < ns; i++)
+        smin = strides[i] < smin ? strides[i] : smin;
+    if (st->size < 2 * (size_t)smin) {
+        clb_seterr("latency: working set %zu bytes holds fewer than two elements %ld bytes apart",
+                   st->size, smin);
+        return CLB_EUSAGE;
+    }
+    st->nmax = st->size / (size_t)smin;
+    st->llc = clb_llc_bytes(env);
+    st->clock_mhz = env->info->clock_mhz;
+    st->clock_from = "CL_DEVICE_MAX_CLOCK_FREQUENCY";
+    if (!isnan(env->profile->core_clock_mhz) && env->profile->core_clock_mhz > 0) {
+        st->clock_mhz = env->profile->core_clock_mhz;
+        st->clock_from = "profile";
+    }
+    st->chain = calloc(st->size / 4, 4);
+    st->ord = clb_xmalloc(st->nmax * sizeof *st->ord);
+    if (!st->chain || !st->ord) {
+        clb_seterr("out of host memory for a %zu-byte chain", st->size);
+        return CLB_ESYS;
+    }
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->size, &st->dchain)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, 4, &st->dstate)) ||
+        (rc = clb_kernel(env->dev, "latency", "", "chase", &st->k)))
+        return rc;
+    return add_cases(g, strides, ns, (size_t)from, (int)per);
+}
+
+/* ---- measuring ---------------------------------------------------------- */
+
+/* A new random cycle over the case's working set, its order for the check,
+ * the position back at element 0. */
+static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct lat *st = g->state;
+    struct lat_case *lc = c->data;
+    size_t n = lc->ws / lc->stride, w = lc->stride / 4;
+    clb_sattolo(st->ord, n, 0x1a7e9c1e5ULL + lc->ws + lc->stride);
+    for (size_t i = 0; i < n; i++)
+        st->chain[i * w] = st->ord[i] * (uint32_t)w;
+    if (clb_cycle_order(st->chain, n, w, st->ord)) {
+        clb_seterr("latency: the chain of %zu elements is not one cycle (host error)", n);
+        return CLB_ESYS;
+    }
+    lc->runs = 0;
+    cl_uint zero = 0;
+    int rc = clb_write(env->dev, st->dchain, st->chain, n * lc->stride);
+    return rc ? rc : clb_write(env->dev, st->dstate, &zero, sizeof zero);
+}
+
+static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
+{
+    struct lat *st = g->state;
+    struct lat_case *lc = c->data;
+    int rc = clb_args(st->k, sizeof(cl_mem), &st->dchain, sizeof(cl_mem), &st->dstate,
+                      sizeof st->loads, &st->loads, (size_t)0);
+    if (rc)
+        return rc;
+    lc->runs++;
+    return clb_launch(env->dev, st->k, 1, c->global, c->local, &s->first);
+}
+
+static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct lat *st = g->state;
+    const struct lat_case *lc = c->data;
+    cl_uint got;
+    int rc = clb_read(env->dev, st->dstate, &got, sizeof got);
+    if (rc)
+        return rc;
+    size_t n = lc->ws / lc->stride, w = lc->stride / 4;
+    unsigned long long steps = lc->runs * (unsigned long long)st->loads;
+    cl_uint want = st->ord[steps % n] * (cl_uint)w;
+    if (got != want) {
+        clb_case_note(c, "after %llu dependent loads the chase stands at word %u, the host's "
+                         "walk at word %u", steps, got, want);
+        return CLB_FAIL;
+    }
+    return CLB_OK;
+}
+
+static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *c,
+                     const struct clb_measure *m)
+{
+    (void)env;
+    struct lat *st = g->state;
+    double ns = m->t.median / st->loads * 1e9;
+    clb_case_note(c, "loads=%u ns_per_load=%.3f", st->loads, ns);
+    if (st->clock_mhz > 0)
+        clb_case_note(c, "cycles=%.1f clock_mhz=%.0f clock_from=%s", ns * st->clock_mhz / 1e3,
+                      st->clock_mhz, st->clock_from);
+    clb_case_note(c, "llc=%zu", st->llc);
+}
+
+static void teardown(struct clb_env *env, struct clb_group *g)
+{
+    (void)env;
+    struct lat *st = g->state;
+    if (st->k)
+        clReleaseKernel(st->k);
+    clb_release_mems(&st->dchain, 1);
+    clb_release_mems(&st->dstate, 1);
+    free(st->chain);
+    free(st->ord);
+}
+
+/* ---- summary and ceilings ---------------------------------------------- */
+
+/* The rows of one sweep (same run, size and stride), sorted by working set. */
+struct sweep {
+    double *ws, *ns, *cyc, llc, clock;
+    const struct clb_row **row;
+    int n;
+};
+
+static int cmp_ws(const void *a, const void *b)
+{
+    double x = clb_text_num((*(const struct clb_row *const *)a)->params, "ws");
+    double y = clb_text_num((*(const struct clb_row *const *)b)->params, "ws");
+    return (x > y) - (x < y);
+}
+
+static int usable(const struct clb_row *r)
+{
+    return strcmp(r->status, "ok") == 0 && !isnan(clb_text_num(r->params, "ws")) &&
+           !isnan(clb_text_num(r->detail, "ns_per_load"));
+}
+
+static int same_sweep(const struct clb_row *a, const struct clb_row *b)
+{
+    return strcmp(a->run_id, b->run_id) == 0 && strcmp(a->size, b->size) == 0 &&
+           clb_text_num(a->params, "stride") == clb_text_num(b->params, "stride");
+}
+
+/* The sweep that rows[i] starts (rows before i of the same sweep were
+ * taken already: done[]). */
+static int collect(const struct clb_row *rows, size_t n, size_t i, char *done, struct sweep *s)
+{
+    memset(s, 0, sizeof *s);
+    s->row = calloc(n, sizeof *s->row);
+    s->ws = calloc(n, sizeof *s->ws);
+    s->ns = calloc(n, sizeof *s->ns);
+    s->cyc = calloc(n, sizeof *s->cyc);
+    if (!s->row || !s->ws || !s->ns || !s->cyc)
+        return -1;
+    for (size_t j = i; j < n; j++)
+        if (!done[j] && usable(&rows[j]) && same_sweep(&rows[i], &rows[j])) {
+            done[j] = 1;
+            s->row[s->n++] = &rows[j];
+        }
+    qsort(s->row, (size_t)s->n, sizeof *s->row, cmp_ws);
+    for (int k = 0; k < s->n; k++) {
+        s->ws[k] = clb_text_num(s->row[k]->params, "ws");
+        s->ns[k] = clb_text_num(s->row[k]->detail, "ns_per_load");
+        s->cyc[k] = clb_text_num(s->row[k]->detail, "cycles");
+    }
+    s->llc = clb_text_num(s->row[0]->detail, "llc");
+    s->clock = clb_text_num(s->row[0]->detail, "clock_mhz");
+    if (isnan(s->llc))
+        s->llc = 0;
+    return 0;
+}
+
+static void sweep_free(struct sweep *s)
+{
+    free(s->row);
+    free(s->ws);
+    free(s->ns);
+    free(s->cyc);
+}
+
+static double mean_of(const double *v, int a, int b)
+{
+    double sum = 0;
+    for (int i = a; i <= b; i++)
+        sum += v[i];
+    return sum / (b - a + 1);
+}
+
+static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+{
+    char *done = calloc(n ? n : 1, 1);
+    struct clb_plateau *pl = calloc(n ? n : 1, sizeof *pl);
+    for (size_t i = 0; done && pl && i < n; i++) {
+        if (done[i] || !usable(&rows[i]))
+            continue;
+        struct sweep s;
+        if (collect(rows, n, i, done, &s) == 0) {
+            int np = clb_plateaus(s.ws, s.ns, s.n, TOLERANCE, s.llc, pl);
+            char llc[32];
+            clb_bytes_text(s.llc, llc, sizeof llc);
+            fprintf(out, "\nlatency plateaus (stride %g B, last-level cache %s; within %.0f %%):\n",
+                    clb_text_num(s.row[0]->params, "stride"), llc, TOLERANCE * 100);
+            for (int p = 0; p < np; p++) {
+                char a[32], b[32];
+                clb_bytes_text(s.ws[pl[p].first], a, sizeof a);
+                clb_bytes_text(s.ws[pl[p].last], b, sizeof b);
+                double cyc = mean_of(s.cyc, pl[p].first, pl[p].last);
+                fprintf(out, "  %-10s %9s .. %-9s %9.2f ns", pl[p].name, a, b, pl[p].mean);
+                if (!isnan(cyc))
+                    fprintf(out, "  %8.1f cycles", cyc);
+                fputc('\n', out);
+            }
+            if (np && strcmp(pl[np - 1].name, "memory"))
+                fprintf(out, "  (memory not reached: the sweep ends inside the caches)\n");
+        }
+        sweep_free(&s);
+    }
+    free(done);
+    free(pl);
+}
+
+/* The memory plateau of every sweep: mean ns and cycles of its sizes. */
+static int ceilings(const struct clb_row *rows, size_t n, struct clb_ceiling *out, int max)
+{
+    int k = 0;
+    char *done = calloc(n ? n : 1, 1);
+    struct clb_plateau *pl = calloc(n ? n : 1, sizeof *pl);
+    for (size_t i = 0; done && pl && i < n && k < max; i++) {
+        if (done[i] || !usable(&rows[i]))
+            continue;
+        struct sweep s;
+        if (collect(rows, n, i, done, &s) == 0) {
+            int np = clb_plateaus(s.ws, s.ns, s.n, TOLERANCE, s.llc, pl);
+            const struct clb_plateau *m = np ? &pl[np - 1] : NULL;
+            if (m && strcmp(m->name, "memory") == 0) {
+                char a[32], b[32];
+                clb_bytes_text(s.ws[m->first], a, sizeof a);
+                clb_bytes_text(s.ws[m->last], b, sizeof b);
+                out[k] = (struct clb_ceiling){CLB_CEIL_LATENCY, m->mean,
+                                              mean_of(s.cyc, m->first, m->last), s.clock,
+                                              s.row[m->last], "", ""};
+                snprintf(out[k].what, sizeof out[k].what, "latency memory plateau");
+                snprintf(out[k].note, sizeof out[k].note, "%s..%s, stride %g B", a, b,
+                         clb_text_num(s.row[0]->params, "stride"));
+                k++;
+            }
+        }
+        sweep_free(&s);
+    }
+    free(done);
+    free(pl);
+    return k;
+}
+
+const struct clb_workload clb_wl_latency = {
+    .name = "latency",
+    .summary = "memory latency by pointer chasing, swept through the caches to memory",
+    .params = params,
+    .size_help = "the largest working set in bytes, e.g. 256MiB (default: >= 8 x the last-level "
+                 "cache; the sweep runs from `from` up to it)",
+    .size_dims = 1,
+    .size_in_bytes = 1,
+    .sizes = {.quick = "1048576", .llc_times = 8, .floor_mib = {64, 256}},
+    .case_size = sizeof(struct lat_case),
+    CLB_STEPS,
+    .check_size = check_size,
+    .prepare = prepare,
+    .measured = measured,
+    .summarize = summarize,
+    .ceilings = ceilings,
+};

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# --ceilings: models and runs on measured figures of the device they were
+# measured on (tests/data/ceilings/fixture.csv), each parameter naming its
+# source; the device chosen by --device, the profile or the only one in the
+# file; absence and ambiguity refused with one line.
+source "$(dirname "$0")/lib.sh"
+set -e
+FX="$CLBENCH_SRC/tests/data/ceilings/fixture.csv"
+
+expect_status 0 "roofline on the H100's ceilings (--device)" model roofline -w stream -k triad -t double -s 1M --ceilings "$FX" --device h100
+echo "$OUT_TXT" | grep -q "ceilings measured on 'NVIDIA H100 80GB HBM3'" && pass "device named" || fail "$OUT_TXT"
+echo "$OUT_TXT" | grep -Eq "peak_bw +3076.1 +\(measured: stream triad 3076.1 GB/s \(double vec=2,ilp=1,local=1024\), run 6b02-h-1, file .*fixture.csv\)" \
+  && pass "peak_bw measured, with run and file" || fail "$OUT_TXT"
+echo "$OUT_TXT" | grep -Eq "peak_gflops +32500 +\(measured: peak fma 32500 GFlop/s \(double" && pass "fp64 peak for -t double" || fail "$OUT_TXT"
+expect_status 0 "the profile picks the device" model roofline -w stream -k copy -t float -s 1M --ceilings "$FX" -p h100_sxm
+echo "$OUT_TXT" | grep -Eq "peak_gflops +65000 +\(measured: roofline compute" && pass "fp32 from roofline's compute ceiling" || fail "$OUT_TXT"
+expect_status 0 "dslash on the K40's triad" model dslash -p tesla_k40 --ceilings "$FX" --param rhs=1 --param hit=0
+echo "$OUT_TXT" | grep -Eq "triad_bw +191 +\(measured: stream triad" && pass "triad_bw measured" || fail "$OUT_TXT"
+# the C1060's latency stays the report's 400 cycles: the file has no C1060 rows
+expect_status 0 "blockeq --sim without ceilings" model blockeq --sim -p tesla_c1060 --param blocks=1
+echo "$OUT_TXT" | grep -Eq "latency_cycles +400 +\(profile \[model\]\)" && pass "400 cycles from the profile" || fail "$OUT_TXT"
+expect_error 2 "no rows of profile tesla_c1060's device" "ceilings of another device refused" \
+  model blockeq --sim -p tesla_c1060 --ceilings "$FX"
+expect_status 0 "--device forces them" model blockeq --sim -p tesla_c1060 --ceilings "$FX" --device H100 --param blocks=1
+echo "$OUT_TXT" | grep -Eq "latency_cycles +1207.8 +\(measured: latency memory plateau 610 ns = 1207.8 cycles at 1980 MHz \(128 MiB..512 MiB, stride 128 B\)" \
+  && pass "latency cycles from the memory plateau" || fail "$OUT_TXT"
+echo "$OUT_TXT" | grep -Eq "clock_mhz +1980 +\(measured: latency" && pass "with its clock" || fail "$OUT_TXT"
+expect_error 2 "several devices" "two devices and no choice" model roofline -w stream -k copy -s 1M --ceilings "$FX"
+expect_error 2 "--device matches several devices" "ambiguous --device" model roofline -w stream -k copy -s 1M --ceilings "$FX" --device a
+expect_error 2 "no device matches --device 'mi300'" "unknown device" model roofline -w stream -k copy -s 1M --ceilings "$FX" --device mi300
+expect_error 2 "--device picks the device of --ceilings" "--device alone" model roofline -w stream -k copy -s 1M --device h100
+expect_error 2 "ceilings" "missing file" model roofline -w stream -k copy -s 1M --ceilings nothere.csv
+
+# run: the rows of this device; PoCL's name put on the fixture's H100 rows
+expect_status 0 "a quick row for the device name" run launch --quick -d cpu -n 1 --param kernels=rate --param batch=1 -o dev.csv
+dev=$(csv_col dev.csv device)
+python3 - "$FX" "$dev" mine.csv <<'PY'
+import csv, sys
+src, dev, out = sys.argv[1:]
+r = csv.DictReader(open(src))
+w = csv.DictWriter(open(out, "w", newline=""), fieldnames=r.fieldnames, lineterminator="\n")
+w.writeheader()
+for row in r:
+    if row["device"] == "NVIDIA H100 80GB HBM3":
+        row["device"] = dev
+        w.writerow(row)
+PY
+expect_status 0 "run with measured ceilings" run stream --quick -d cpu -t float -n 2 --ceilings mine.csv -o run.csv
+echo "$ERR_TXT" | grep -q "ceiling memory bandwidth: measured: stream triad 3076.1 GB/s" && pass "sources on stderr" || fail "$ERR_TXT"
+echo "$ERR_TXT" | grep -q "ceiling memory latency: measured: latency memory plateau 610 ns" && pass "latency shown" || fail "$ERR_TXT"
+r=$(python3 - run.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+copy = [r for r in rows if r["kernel"] == "copy"][0]
+print(copy["profile"], copy["model"], abs(float(copy["pct_peak_bw"]) - 100 * float(copy["gbps"]) / 3076.1) < 0.01)
+PY
+)
+[ "$r" = "pocl_cpu+ceilings 3076.1 True" ] && pass "rows: profile, model and %peak on the measured bandwidth" || fail "rows: $r"
+expect_error 2 "no measured rows of device" "a file without this device refused" run stream --quick -d cpu -t float -n 1 --ceilings "$FX" -o no.csv
+finish

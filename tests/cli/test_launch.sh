@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# launch on PoCL: dispatch (queued -> start), roundtrip and rate rows with the
+# latency in the t_* columns and in detail, no bytes or flops; bad parameters
+# refused; a kernel that stores the wrong launch number caught.
+source "$(dirname "$0")/lib.sh"
+set -e
+expect_status 0 "launch --quick" run launch --quick -d cpu -n 5 -o out.csv
+expect_rows out.csv launch dispatch,roundtrip,rate ""
+r=$(python3 - out.csv <<'PY'
+import csv, sys
+rows = {r["kernel"]: r for r in csv.DictReader(open(sys.argv[1]))}
+ok = all(float(r["t_median_s"]) > 0 and r["bytes"] == "0" and r["flops"] == "0" and r["gbps"] == ""
+         and r["gflops"] == "" and "latency_us=" in r["detail"] and "cache_resident" not in r["detail"]
+         for r in rows.values())
+ok = ok and rows["rate"]["params"] == "batch=100" and "start_to_end_us=" in rows["dispatch"]["detail"]
+us = float(rows["roundtrip"]["detail"].split("latency_us=")[1].split(";")[0])
+ok = ok and abs(us - float(rows["roundtrip"]["t_median_s"]) * 1e6) < 0.01
+print(ok)
+PY
+)
+[ "$r" = "True" ] && pass "t_* carry the latency, detail latency_us=, bytes and flops 0" || fail "rows: $r"
+"$CLBENCH" run launch --quick -q -d cpu -n 3 -o s.csv | grep -q "launch latency" && pass "summary in microseconds" || fail "no summary"
+expect_status 0 "rate alone, batch 10, 1000 work-items" run launch -d cpu -s 1000 -n 3 --param kernels=rate --param batch=10 -o r.csv
+n=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len(r), r[0]["params"], r[0]["global_size"])' r.csv)
+[ "$n" = "1 batch=10 1000" ] && pass "one rate row" || fail "rows: $n"
+expect_error 2 "kernels: unknown value 'warp'" "unknown kernel refused" run launch --quick -q -d cpu --param kernels=warp -o bad.csv
+expect_error 2 "batch" "batch=0 refused" run launch --quick -q -d cpu --param batch=0 -o bad.csv
+expect_error 2 "-t float: launch takes no types" "types refused" run launch --quick -q -d cpu -t float -o bad.csv
+mkdir kd && cp "$CLBENCH_SRC"/cl/*.cl kd/
+sed -i 's/out\[0\] = v;/out[0] = v + 1;/' kd/launch.cl
+expect_status 1 "wrong launch number caught" run launch --quick -d cpu -n 2 --kernel-dir kd -o broken.csv
+s=$(csv_col broken.csv status | sort | uniq -c | tr -s ' ')
+[ "$s" = " 3 failed" ] && pass "every row failed" || fail "statuses: $s"
+finish

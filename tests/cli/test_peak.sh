@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# peak on PoCL at --quick: FMA chains per type and width validated bit for
+# bit, the counts, the compute-row marks (no cache mark, no %peak bandwidth;
+# a model from the fp32/fp64 peaks, none for int), bad parameters refused, and
+# kernels with a wrong operation caught.
+source "$(dirname "$0")/lib.sh"
+set -e
+expect_status 0 "peak --quick" run peak --quick -d cpu -n 3 -o out.csv --peak-bw 100 --peak-gflops 1000 --peak-gflops-dp 500
+expect_rows out.csv peak fma float,double
+expect_rows out.csv peak mad int
+n=$(python3 - out.csv <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "peak"]
+bad = []
+for r in rows:
+    if r["dtype"] == "half":   # PoCL here has no cl_khr_fp16: skipped with the reason
+        if r["status"] == "ok" or "cl_khr_fp16" in r["detail"]:
+            continue
+        bad.append(("half", r["status"], r["detail"])); continue
+    p = dict(kv.split("=") for kv in r["params"].split(","))
+    vec, acc, items = int(p["vec"]), int(p["acc"]), int(p["groups"]) * int(p["local"])
+    es = 8 if r["dtype"] == "double" else 4
+    want_flops = items * (2 * 4096 + acc * vec + vec)
+    want_bytes = 64 * acc * vec * es + items * es
+    model = {"float": "1000", "double": "500", "int": ""}[r["dtype"]]
+    if (int(r["flops"]) != want_flops or int(r["bytes"]) != want_bytes or r["pct_peak_bw"] != ""
+            or "cache_resident" in r["detail"] or "per_cu_cycle=" not in r["detail"]
+            or float(r["gflops"]) <= 0 or (r["model"] and float(r["model"])) != (model and float(model))):
+        bad.append((r["dtype"], r["params"], r["flops"], want_flops, r["bytes"], want_bytes, r["model"]))
+print(len([r for r in rows if r["dtype"] != "half"]), bad)
+PY
+)
+[ "$n" = "6 []" ] && pass "2 widths (--quick) x 3 types: flops, bytes, no cache mark, model by type" || fail "rows: $n"
+expect_status 0 "the other widths" run peak --quick -d cpu -t int -n 2 --param vec=2,8,16 -o widths.csv
+n=$(csv_col widths.csv params | cut -d, -f1 | tr '\n' ' ')
+[ "$n" = "vec=2 vec=8 vec=16 " ] && pass "vec 2, 8, 16" || fail "widths: $n"
+expect_rows widths.csv peak mad int
+"$CLBENCH" run peak --quick -q -d cpu -t float -n 2 --param vec=4 -o s.csv | grep -q "peak arithmetic" && pass "summary" || fail "no summary"
+expect_status 0 "acc and an explicit launch" run peak --quick -d cpu -t double -n 2 --param vec=2 --param acc=4,16 --param groups=3 --param local=5 -o acc.csv
+expect_rows acc.csv peak fma double
+
+expect_error 2 "bad vec 3" "vec=3 refused" run peak --quick -q -d cpu --param vec=3 -o bad.csv
+expect_error 2 "bad acc 5" "acc=5 refused" run peak --quick -q -d cpu --param acc=5 -o bad.csv
+expect_error 2 "not a multiple of acc x vec = 128" "size not a multiple" run peak -q -d cpu -t float -s 1000 -o bad.csv
+expect_error 2 "unknown type 'float4'" "type refused" run peak --quick -q -d cpu -t float4 -o bad.csv
+expect_error 2 "groups" "groups=0 refused" run peak --quick -q -d cpu --param groups=0 -o bad.csv
+
+# a kernel that computes another chain must fail validation (exit 1)
+mkdir kd && cp "$CLBENCH_SRC"/cl/*.cl kd/
+sed -i 's/#define STEP(x) x = fma(x, x, av);/#define STEP(x) x = fma(x, av, x);/; s/#define STEP(x) x = x \* mv + av;/#define STEP(x) x = x * mv - av;/' kd/peak.cl
+grep -q 'fma(x, av, x)' kd/peak.cl && grep -q 'x \* mv - av' kd/peak.cl || fail "sed did not plant the wrong operations"
+expect_status 1 "wrong chains caught" run peak --quick -d cpu -t float,int -n 1 --param vec=4 --kernel-dir kd -o broken.csv
+s=$(csv_col broken.csv status | sort | uniq -c | tr -s ' ')
+[ "$s" = " 2 failed" ] && pass "both rows failed" || fail "statuses: $s"
+grep -q "work-item results differ from the host's chain" broken.csv && pass "the reason is noted" || fail "no reason"
+finish
