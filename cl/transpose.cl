@@ -11,6 +11,15 @@
  *                         of (BT/BV) x BR
  *   -DBK                  with BT: also best_pipe, the loads-first form,
  *                         BK tiles per work-group
+ *   -DBD=K | -DBP=1       with BT: best_seq, the loads-first form over a
+ *                         sequence of tiles: K tiles down a tile column, or
+ *                         persistent work-groups dealt tiles round-robin
+ *   -DORD=0..3 [-DOSK=k]  with BT: work-groups of a 1-D grid take tiles in a
+ *                         given order (rows, columns, diagonal, bands of k
+ *                         tile rows; tile_at below); always set for best_seq
+ *   -DNTS                 with BT: output vectors stored with PTX
+ *                         st.global.cs (NVIDIA only: the host sets it only
+ *                         on NVIDIA platforms)
  *   -DRT -DCT -DRV -DRWG  best_rect only: RT x CT tiles (input rows x columns),
  *                         RV-element vectors, flat work-groups of RWG
  * Kernels that move whole tiles guard every element against the matrix edges,
@@ -214,12 +223,92 @@ __kernel WG_ATTR void diagonal(__global const T *restrict in, __global T *restri
 #define VT CLB_CAT(T, BV)
 #endif
 
+/* ---- tile orders (ORD), for the forms with an order suffix and best_seq ---
+ * Work-group g of a 1-D grid (best_seq's persistent form: the g-th tile
+ * dealt) takes tile column *x, tile row *y of a gx x gy grid of tiles:
+ *   ORD 0 rows      x fastest: what the plain 2-D grid does (the control)
+ *   ORD 1 columns   y fastest: consecutive work-groups take consecutive tiles
+ *                   down one tile column of the input, so the groups running
+ *                   at once write neighbouring segments of the same output
+ *                   rows (and read scattered segments of many input rows)
+ *   ORD 2 diagonal  y = g mod gy, x = (g div gy + y) mod gx: the `diagonal`
+ *                   kernel's remapping
+ *   ORD 3 bands     bands of OSK tile rows, column by column inside a band:
+ *                   the groups running at once cover a block OSK tiles tall
+ *                   instead of whole tile rows (OSK 1 = rows, >= gy = columns)
+ * A bijection for any grid; the same arithmetic as clb_tr_order() on the host
+ * (transpose_ref.c), whose unit test checks it. */
+#ifdef ORD
+inline void tile_at(IDX g, IDX gx, IDX gy, IDX *x, IDX *y)
+{
+#if ORD == 0
+    *x = g % gx;
+    *y = g / gx;
+#elif ORD == 1
+    *x = g / gy;
+    *y = g % gy;
+#elif ORD == 2
+    *y = g % gy;
+    *x = (g / gy + *y) % gx;
+#else
+    const IDX k = min((IDX)OSK, gy); /* k * gx <= the tile count: no overflow */
+    const IDX band = g / (k * gx), y0 = band * k;
+    const IDX h = min(k, gy - y0);   /* the last band may be lower */
+    const IDX r = g - band * k * gx;
+    *x = r / h;
+    *y = y0 + r % h;
+#endif
+}
+/* The tile (bx, by) of this work-group in a gx x gy grid. */
+#define GROUP_TILE(bx, by, gx, gy)                                              \
+    IDX bx, by;                                                                 \
+    tile_at(get_group_id(0), (gx), (gy), &bx, &by)
+#endif
+
+/* Store one output vector. With NTS: PTX st.global.cs (cache streaming,
+ * "evict first" in L2) as inline assembly, which NVIDIA's OpenCL compiler
+ * accepts (its SDK's oclInlinePTX sample); the host defines NTS only on
+ * NVIDIA platforms. PTX has no v4 of 64-bit elements: double4 is two v2. */
+#ifdef NTS
+inline void store_out(__global VT *p, VT v)
+{
+#if defined(USE_FP64) && BV == 1
+    asm volatile("st.global.cs.f64 [%0], %1;" ::"l"((ulong)p), "d"(v) : "memory");
+#elif defined(USE_FP64) && BV == 2
+    asm volatile("st.global.cs.v2.f64 [%0], {%1, %2};" ::"l"((ulong)p), "d"(v.s0), "d"(v.s1)
+                 : "memory");
+#elif defined(USE_FP64)
+    asm volatile("st.global.cs.v2.f64 [%0], {%1, %2};\n\t"
+                 "st.global.cs.v2.f64 [%0+16], {%3, %4};" ::"l"((ulong)p),
+                 "d"(v.s0), "d"(v.s1), "d"(v.s2), "d"(v.s3)
+                 : "memory");
+#elif BV == 1
+    asm volatile("st.global.cs.f32 [%0], %1;" ::"l"((ulong)p), "f"(v) : "memory");
+#elif BV == 2
+    asm volatile("st.global.cs.v2.f32 [%0], {%1, %2};" ::"l"((ulong)p), "f"(v.s0), "f"(v.s1)
+                 : "memory");
+#else
+    asm volatile("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"((ulong)p), "f"(v.s0),
+                 "f"(v.s1), "f"(v.s2), "f"(v.s3)
+                 : "memory");
+#endif
+}
+#define STORE_OUT(p, v) store_out((p), (v))
+#else
+#define STORE_OUT(p, v) (*(p) = (v))
+#endif
+
 __kernel __attribute__((reqd_work_group_size(BT / BV, BR, 1))) void
 best(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
 {
     __local T tile[BT][BT + 1];
     const int tx = get_local_id(0), ty = get_local_id(1);
+#ifdef ORD
+    GROUP_TILE(bx, by, (m + BT - 1) / BT, (n + BT - 1) / BT);
+    const IDX row0 = by * BT, col0 = bx * BT;
+#else
     const IDX row0 = (IDX)get_group_id(1) * BT, col0 = (IDX)get_group_id(0) * BT;
+#endif
     const int full = row0 + BT <= n && col0 + BT <= m; /* uniform per work-group */
     __global const VT *restrict inv = (__global const VT *)in;
     __global VT *restrict outv = (__global VT *)out;
@@ -260,7 +349,7 @@ best(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
             v.s2 = tile[4 * tx + 2][ty + k];
             v.s3 = tile[4 * tx + 3][ty + k];
 #endif
-            outv[orow * nv + row0 / BV + tx] = v;
+            STORE_OUT(&outv[orow * nv + row0 / BV + tx], v);
         }
     }
 }
@@ -292,8 +381,13 @@ best_pipe(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
 {
     __local T tile[BK > 1 ? 2 : 1][BT][BT + 1];
     const int tx = get_local_id(0), ty = get_local_id(1);
+#ifdef ORD /* groups of BK tiles along a tile row */
+    GROUP_TILE(bx, by, ((m + BT - 1) / BT + BK - 1) / BK, (n + BT - 1) / BT);
+    const IDX row0 = by * BT, cfirst = bx * (BK * BT);
+#else
     const IDX row0 = (IDX)get_group_id(1) * BT;
     const IDX cfirst = (IDX)get_group_id(0) * (BK * BT); /* column of the first tile */
+#endif
     const int rows_full = row0 + BT <= n;                /* uniform per work-group */
     __global const VT *restrict inv = (__global const VT *)in;
     __global VT *restrict outv = (__global VT *)out;
@@ -351,12 +445,145 @@ best_pipe(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
                 v.s2 = tile[b][4 * tx + 2][ty + k];
                 v.s3 = tile[b][4 * tx + 3][ty + k];
 #endif
-                outv[orow * nv + row0 / BV + tx] = v;
+                STORE_OUT(&outv[orow * nv + row0 / BV + tx], v);
             }
         }
     }
 }
 #endif /* BK */
+
+/* ---- best, loads-first tile sequences (BD or BP defined) ----------------
+ * best_pipe's pipeline (all loads of a tile into registers first; the next
+ * tile's loads issued before this tile's barrier and stores; two local tiles
+ * alternate, one barrier per tile) over a sequence of tiles per work-group,
+ * in a 1-D grid of work-groups (ORD is always defined here; 0 without an
+ * order suffix). One idea each:
+ *   BD = K  K tiles DOWN one tile column: tiles (x, y0), (x, y0 + 1), ...
+ *           Their transposes lie side by side in the same T output rows, so
+ *           the work-group writes each of its output rows as one contiguous
+ *           segment of K*T elements, tile after tile (best_pipe's kK goes
+ *           along the row: K separate segments of T in K*T output rows, one
+ *           contiguous K*T segment of each input row read). Work-group g
+ *           takes tile column x and band y0 / K from tile_at over a grid of
+ *           ceil(tiles down / K) bands.
+ *   BP      persistent: the host launches a fixed number G of work-groups
+ *           (P per compute unit, all resident at once) and work-group g takes
+ *           tiles g, g + G, g + 2G, ... of the order tile_at gives, so each
+ *           group moves the same number of tiles (or one fewer) and no tail
+ *           of late work-groups runs at partial occupancy after the rest.
+ * Guards as in best. */
+#if defined(BD) || defined(BP)
+
+/* Is input row `row`'s vector tx of the tile at column c0 inside the matrix? */
+#define SEQ_IN(full, row, c0) ((full) || ((row) < n && (c0) + tx * BV < m))
+
+/* The input origin (r0, c0) of the work-group's j-th tile. */
+#ifdef BD
+#define SEQ_TILE(j, r0, c0)                                                     \
+    do {                                                                        \
+        (r0) = (y0 + (j)) * BT;                                                 \
+        (c0) = bx * BT;                                                         \
+    } while (0)
+#else
+#define SEQ_TILE(j, r0, c0)                                                     \
+    do {                                                                        \
+        IDX x_, y_;                                                             \
+        tile_at(g + (j) * G, gx, gy, &x_, &y_);                                 \
+        (r0) = y_ * BT;                                                         \
+        (c0) = x_ * BT;                                                         \
+    } while (0)
+#endif
+
+/* Load vector k of this work-item's part of the tile at (r0, c0). */
+#define SEQ_LOAD(r0, c0, f, k)                                                  \
+    do {                                                                        \
+        const IDX lrow = (r0) + ty + (k) * BR;                                  \
+        if (SEQ_IN(f, lrow, c0))                                                \
+            r[k] = inv[lrow * mv + (c0) / BV + tx];                             \
+    } while (0)
+
+__kernel __attribute__((reqd_work_group_size(BT / BV, BR, 1))) void
+best_seq(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
+{
+    __local T tile[2][BT][BT + 1];
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const IDX gx = (m + BT - 1) / BT, gy = (n + BT - 1) / BT; /* tiles across, down */
+    __global const VT *restrict inv = (__global const VT *)in;
+    __global VT *restrict outv = (__global VT *)out;
+    const IDX mv = m / BV, nv = n / BV;
+    VT r[BT / BR];
+#ifdef BD
+    GROUP_TILE(bx, band, gx, (gy + BD - 1) / BD);
+    const IDX y0 = band * BD;
+    const IDX count = min((IDX)BD, gy - y0); /* the last band may be shorter */
+#else
+    const IDX g = get_group_id(0), G = get_num_groups(0), ntiles = gx * gy;
+    const IDX count = g < ntiles ? (ntiles - g + G - 1) / G : 0;
+#endif
+
+    IDX row0 = 0, col0 = 0;
+    SEQ_TILE(0, row0, col0);
+    int full = row0 + BT <= n && col0 + BT <= m; /* uniform per work-group */
+    if (count > 0) {
+#pragma unroll
+        for (int k = 0; k < BT / BR; k++)
+            SEQ_LOAD(row0, col0, full, k);
+    }
+    for (IDX j = 0; j < count; j++) {
+        const int b = (int)(j & 1);
+#pragma unroll
+        for (int k = 0; k < BT / BR; k++) {
+            const IDX row = row0 + ty + k * BR;
+            const int lr = ty + k * BR;
+            if (SEQ_IN(full, row, col0)) {
+#if BV == 1
+                tile[b][lr][tx] = r[k];
+#elif BV == 2
+                tile[b][lr][2 * tx] = r[k].s0;
+                tile[b][lr][2 * tx + 1] = r[k].s1;
+#else
+                tile[b][lr][4 * tx] = r[k].s0;
+                tile[b][lr][4 * tx + 1] = r[k].s1;
+                tile[b][lr][4 * tx + 2] = r[k].s2;
+                tile[b][lr][4 * tx + 3] = r[k].s3;
+#endif
+            }
+        }
+        IDX nrow0 = 0, ncol0 = 0;
+        int nfull = 0;
+        if (j + 1 < count) { /* the next tile's loads, in flight during this tile's stores */
+            SEQ_TILE(j + 1, nrow0, ncol0);
+            nfull = nrow0 + BT <= n && ncol0 + BT <= m;
+#pragma unroll
+            for (int k = 0; k < BT / BR; k++)
+                SEQ_LOAD(nrow0, ncol0, nfull, k);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int k = 0; k < BT; k += BR) {
+            const IDX orow = col0 + ty + k; /* output row = input column */
+            if (full || (orow < m && row0 + tx * BV < n)) {
+                VT v;
+#if BV == 1
+                v = tile[b][tx][ty + k];
+#elif BV == 2
+                v.s0 = tile[b][2 * tx][ty + k];
+                v.s1 = tile[b][2 * tx + 1][ty + k];
+#else
+                v.s0 = tile[b][4 * tx][ty + k];
+                v.s1 = tile[b][4 * tx + 1][ty + k];
+                v.s2 = tile[b][4 * tx + 2][ty + k];
+                v.s3 = tile[b][4 * tx + 3][ty + k];
+#endif
+                STORE_OUT(&outv[orow * nv + row0 / BV + tx], v);
+            }
+        }
+        row0 = nrow0;
+        col0 = ncol0;
+        full = nfull;
+    }
+}
+#endif /* BD || BP */
 #endif /* BT */
 
 /* ---- best, register form: no local memory, no barrier -------------------

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # transpose on PoCL: every kernel and type validated at --quick sizes, odd
 # shapes, the size cap of serial, of_copy in detail, the tile from the
-# profile, the loads-first and rectangular best variants, broken kernels caught by
-# validation, and bad input refused.
+# profile, the loads-first, rectangular, ordered, down-the-column and
+# persistent best variants, broken kernels caught by validation, and bad
+# input refused.
 source "$(dirname "$0")/lib.sh"
 set -e
 ALL=copy,copy_local,serial,per_row,naive,coalesced,nobankconflict,fine_grained,coarse_grained,diagonal,best
@@ -88,6 +89,33 @@ lo = {r["params"]: r["local_size"] for r in rows}
 assert lo["best=rect128x32v4w256"] == "256x1" and lo["best=rect64x8v1w64"] == "64x1", lo
 PY
 
+# Tile orders (oR oC oD oS<k>), tiles down a column (dK), persistent groups
+# (pP) and their compositions: exact at the quick size and on odd shapes
+# (partial tiles, bands and column groups overhanging the edge; 5x70: one
+# tile row), vectors skipped on shapes of no multiple; nt skipped off NVIDIA.
+NEW=64x8v4oC,32x8v2oD,64x8v4oS3,32x8v4d4oC,16x4v1d3,64x8v4p4oS2,16x4v1p3oD,16x8v1loR,16x4v1k3oC,16x4v1oS2,64x8v4nt
+expect_status 0 "order, down and persistent best variants" run transpose -d cpu -s 256x256,1000x3000,4097x33,5x70 \
+  -t float,double -n 1 --warmup 0 --param kernels=best --param best=$NEW -o new.csv
+python3 - new.csv <<'PY' && pass "new variants ok (vectors skipped on 4097x33 and 5x70, nt skipped)" || fail "new variants"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4 * 2 * 11, len(rows)
+scalar = {"best=16x4v1d3", "best=16x4v1p3oD", "best=16x8v1loR", "best=16x4v1k3oC", "best=16x4v1oS2"}
+for r in rows:
+    if r["size"] in ("4097x33", "5x70") and r["params"] not in scalar:
+        assert r["status"] == "skipped" and "multiples of" in r["detail"], r
+    elif r["params"] == "best=64x8v4nt":
+        assert r["status"] == "skipped" and "not NVIDIA" in r["detail"], r
+    else:
+        assert r["status"] == "ok", r
+sh = {(r["size"], r["params"]): (r["local_size"], r["global_size"]) for r in rows if r["dtype"] == "float"}
+# 1-D grids of work-groups: 16 x 16 tiles of 16 (oS2), 8 bands of 4 x 8 tile
+# columns (d4), 4 groups per compute unit (persistent: PoCL's units times 4 x 16)
+assert sh[("256x256", "best=16x4v1oS2")] == ("16x4", "4096x4"), sh
+assert sh[("256x256", "best=32x8v4d4oC")] == ("8x8", "128x8"), sh
+assert sh[("256x256", "best=64x8v4nt")] == ("16x8", "64x32"), sh  # no order: the 2-D grid
+PY
+
 # transpose.tile from the profile
 mkdir -p prof
 cp "$CLBENCH_SRC/platforms/pocl_cpu.ini" prof/
@@ -141,6 +169,28 @@ expect_status 1 "a broken best_rect fails validation" run transpose -d cpu --ker
 [ "$(csv_col broken3.csv status)" = failed ] && grep -q "elements wrong" broken3.csv && pass "failed best_rect row" ||
   fail "no failed row in broken3.csv"
 
+# Validation catches a column order that takes some tiles twice (x from
+# g mod gx instead of g div gy), and a down-the-column sequence that moves
+# its first tile again instead of the next.
+python3 - kdir/transpose.cl <<'PY'
+import sys
+p = sys.argv[1]; s = open(p).read()
+old = "#elif ORD == 1\n    *x = g / gy;"
+assert old in s
+s = s.replace(old, "#elif ORD == 1\n    *x = g % gx;")
+old = "(r0) = (y0 + (j)) * BT;"
+assert old in s
+open(p, "w").write(s.replace(old, "(r0) = y0 * BT;"))
+PY
+expect_status 1 "a broken column order fails validation" run transpose -d cpu --kernel-dir kdir -s 128x192 -n 1 \
+  --param kernels=best --param best=32x8v4oC -o broken4.csv
+[ "$(csv_col broken4.csv status)" = failed ] && grep -q "elements wrong" broken4.csv && pass "failed column-order row" ||
+  fail "no failed row in broken4.csv"
+expect_status 1 "a broken down-the-column sequence fails validation" run transpose -d cpu --kernel-dir kdir -s 128x64 -n 1 \
+  --param kernels=best --param best=32x8v4d2 -o broken5.csv
+[ "$(csv_col broken5.csv status)" = failed ] && grep -q "elements wrong" broken5.csv && pass "failed best_seq row" ||
+  fail "no failed row in broken5.csv"
+
 # A size no device can hold is skipped with the reason, never run; one whose
 # byte count does not fit in 64 bits is refused.
 expect_status 4 "huge size skipped (nothing measured: exit 4)" run transpose -d cpu -q -s 100000x100000 -t double -o huge.csv
@@ -162,6 +212,11 @@ expect_error 2 "best variant 1024x1v4k2 too large: needs 8396800 bytes of local 
 expect_error 2 "best variant r4g2048x2048 too large" "register variant too large" run transpose -d cpu --quick -q --param best=r4g2048x2048 -o bad.csv
 expect_error 2 "bad best variant 'rect128x30v4w256'" "rectangular tile not a multiple of V" run transpose -d cpu --quick -q --param best=rect128x30v4w256 -o bad.csv
 expect_error 2 "best variant rect256x256v1w65536 too large: needs a 65536x1 work-group" "rectangular work-group above the device's" run transpose -d cpu --quick -q --param best=rect256x256v1w65536 -o bad.csv
+# (the syntax itself is unit-tested: tests/unit/test_transpose_variant.c)
+for bad in 64x8v4oX 64x8v4d17 64x8v4ntoC; do
+  expect_error 2 "bad best variant '$bad'" "bad best variant $bad" run transpose -d cpu --quick -q --param best=$bad -o bad.csv
+done
+expect_error 2 "best variant 1024x1v4d2 too large: needs 8396800 bytes of local memory" "two local tiles (dK) above local memory" run transpose -d cpu --quick -q --param best=1024x1v4d2 -o bad.csv
 expect_error 2 "kernels: unknown value 'nave'" "unknown kernel" run transpose -d cpu --quick -q --param kernels=copy,nave -o bad.csv
 expect_error 2 "serial_max" "bad cap" run transpose -d cpu --quick -q --param serial_max=-3 -o bad.csv
 finish

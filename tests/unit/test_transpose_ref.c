@@ -1,7 +1,9 @@
 /* Host references of the transpose workload: the mappings of the whitepaper's
  * diagnostic halves (fine_grained, coarse_grained) worked out by hand on a
  * 3 x 5 matrix with 2 x 2 tiles (partial edge tiles included), and the
- * checker's handling of wrong and unwritten elements. */
+ * checker's handling of wrong and unwritten elements; the tile orders of the
+ * `best` forms with an order suffix (by hand, and a bijection on every small
+ * grid) and the persistent form's group count. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -129,12 +131,103 @@ static void test_doubles(void **state)
     assert_int_equal(first, 5);
 }
 
+/* The g-th group's tile, by hand, on a 3 x 3 grid (gx 3 tiles across, gy 3
+ * down) and, for bands, a 3 x 5 grid with bands of 2 (the last band 1 tall). */
+static void test_orders_by_hand(void **state)
+{
+    (void)state;
+    static const size_t rows[9][2] = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1},
+                                      {2, 1}, {0, 2}, {1, 2}, {2, 2}};
+    static const size_t cols[9][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1},
+                                      {1, 2}, {2, 0}, {2, 1}, {2, 2}};
+    /* y = g mod 3, x = (g div 3 + y) mod 3: the diagonals */
+    static const size_t diag[9][2] = {{0, 0}, {1, 1}, {2, 2}, {1, 0}, {2, 1},
+                                      {0, 2}, {2, 0}, {0, 1}, {1, 2}};
+    for (size_t g = 0; g < 9; g++) {
+        size_t x, y;
+        clb_tr_order(CLB_TR_ROWS, 0, 3, 3, g, &x, &y);
+        assert_int_equal(x, rows[g][0]);
+        assert_int_equal(y, rows[g][1]);
+        clb_tr_order(CLB_TR_COLS, 0, 3, 3, g, &x, &y);
+        assert_int_equal(x, cols[g][0]);
+        assert_int_equal(y, cols[g][1]);
+        clb_tr_order(CLB_TR_DIAG, 0, 3, 3, g, &x, &y);
+        assert_int_equal(x, diag[g][0]);
+        assert_int_equal(y, diag[g][1]);
+    }
+    /* 3 across, 5 down, bands of 2 rows: column by column inside a band */
+    static const size_t bands[15][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0},
+                                        {2, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3},
+                                        {2, 2}, {2, 3}, {0, 4}, {1, 4}, {2, 4}};
+    for (size_t g = 0; g < 15; g++) {
+        size_t x, y;
+        clb_tr_order(CLB_TR_BANDS, 2, 3, 5, g, &x, &y);
+        assert_int_equal(x, bands[g][0]);
+        assert_int_equal(y, bands[g][1]);
+    }
+    /* bands of 1 are rows, bands as tall as the grid (or taller) columns */
+    for (size_t g = 0; g < 15; g++) {
+        size_t x, y, x2, y2;
+        clb_tr_order(CLB_TR_BANDS, 1, 3, 5, g, &x, &y);
+        clb_tr_order(CLB_TR_ROWS, 0, 3, 5, g, &x2, &y2);
+        assert_true(x == x2 && y == y2);
+        clb_tr_order(CLB_TR_BANDS, 99, 3, 5, g, &x, &y);
+        clb_tr_order(CLB_TR_COLS, 0, 3, 5, g, &x2, &y2);
+        assert_true(x == x2 && y == y2);
+    }
+}
+
+/* Every order on every grid up to 17 x 17: each tile taken exactly once. */
+static void test_orders_are_bijections(void **state)
+{
+    (void)state;
+    static const size_t ks[] = {1, 2, 3, 5, 16, 1000};
+    unsigned char seen[17 * 17];
+    for (size_t gx = 1; gx <= 17; gx++)
+        for (size_t gy = 1; gy <= 17; gy++)
+            for (int o = CLB_TR_ROWS; o <= CLB_TR_BANDS; o++)
+                for (size_t ki = 0; ki < (o == CLB_TR_BANDS ? 6u : 1u); ki++) {
+                    memset(seen, 0, sizeof seen);
+                    for (size_t g = 0; g < gx * gy; g++) {
+                        size_t x = 99, y = 99;
+                        clb_tr_order((enum clb_tr_order)o, ks[ki], gx, gy, g, &x, &y);
+                        assert_true(x < gx && y < gy);
+                        assert_int_equal(seen[y * gx + x], 0);
+                        seen[y * gx + x] = 1;
+                    }
+                }
+}
+
+/* The persistent grid: no more rounds than the slots need, each group
+ * rounds or rounds - 1 tiles. */
+static void test_persist_groups(void **state)
+{
+    (void)state;
+    /* 8192^2 floats in 64^2 tiles on 132 compute units x 4 */
+    assert_int_equal(clb_tr_persist_groups(16384, 528), 512); /* 32 rounds */
+    assert_int_equal(clb_tr_persist_groups(10, 4), 4);        /* rounds 3: 3, 3, 2, 2 */
+    assert_int_equal(clb_tr_persist_groups(9, 4), 3);         /* rounds 3: 3, 3, 3 */
+    assert_int_equal(clb_tr_persist_groups(5, 100), 5);       /* fewer tiles than slots */
+    assert_int_equal(clb_tr_persist_groups(1, 1), 1);
+    assert_int_equal(clb_tr_persist_groups(0, 4), 1);
+    assert_int_equal(clb_tr_persist_groups(7, 0), 1);
+    for (size_t t = 1; t < 300; t++)
+        for (size_t s = 1; s < 40; s++) {
+            size_t g = clb_tr_persist_groups(t, s), rounds = (t + s - 1) / s;
+            assert_true(g >= 1 && g <= s && g <= t);
+            assert_int_equal((t + g - 1) / g, rounds);        /* no extra round */
+            assert_true(g * (rounds - 1) < t || rounds == 1); /* no group idle */
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fine_by_hand),       cmocka_unit_test(test_coarse_by_hand),
         cmocka_unit_test(test_transpose_and_copy), cmocka_unit_test(test_check_finds_errors),
         cmocka_unit_test(test_halves_compose),     cmocka_unit_test(test_doubles),
+        cmocka_unit_test(test_orders_by_hand),     cmocka_unit_test(test_orders_are_bijections),
+        cmocka_unit_test(test_persist_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,35 +28,7 @@ static const enum clb_tr_map kmap[NKERNELS] = {
     CLB_TR_TRANSPOSE, CLB_TR_TRANSPOSE, CLB_TR_FINE, CLB_TR_COARSE, CLB_TR_TRANSPOSE,
     CLB_TR_TRANSPOSE};
 
-#define MAX_VARIANTS 16
-#define MAX_BK 8 /* tiles per work-group of the loads-first form */
 #define PER_ROW_LOCAL 64
-
-/* A `best` variant. Tile form "TxRvV": BT x BT tiles in local memory,
- * BV-element vectors, BR rows of work-items. Suffix "l" (bk 1): all loads of
- * a tile into registers before any local store; "kK" (bk K): the same, with K
- * tiles per work-group, the next tile's loads issued before this tile's
- * stores. Register form "rVgXxY": BV x BV blocks transposed in registers,
- * work-groups of GX x GY. Rectangular form "rectRxCvVwW" (rect set): tiles
- * of bt = R input rows x bc = C input columns, flat work-groups of gx = W. */
-struct variant {
-    int reg, rect;
-    long bt, bc, bv, br, bk, gx, gy;
-};
-
-static void variant_name(const struct variant *v, char *buf, size_t n)
-{
-    if (v->rect)
-        snprintf(buf, n, "rect%ldx%ldv%ldw%ld", v->bt, v->bc, v->bv, v->gx);
-    else if (v->reg)
-        snprintf(buf, n, "r%ldg%ldx%ld", v->bv, v->gx, v->gy);
-    else if (v->bk == 1)
-        snprintf(buf, n, "%ldx%ldv%ldl", v->bt, v->br, v->bv);
-    else if (v->bk > 1)
-        snprintf(buf, n, "%ldx%ldv%ldk%ld", v->bt, v->br, v->bv, v->bk);
-    else
-        snprintf(buf, n, "%ldx%ldv%ld", v->bt, v->br, v->bv);
-}
 
 /* One case: the kernel and, for best, the variant's index. */
 struct transpose_case {
@@ -71,12 +43,14 @@ struct shape {
 
 struct transpose {
     size_t n, m, esize;
+    size_t cus;             /* compute units (the persistent form's grid) */
+    int nvidia;             /* an NVIDIA platform: the nt suffix can build */
     int wide;               /* 64-bit indices */
     long tile, brows;       /* the whitepaper kernels' tile */
     struct clb_inout io;    /* input and read-back output, host and device */
     cl_kernel k[NKERNELS - 1];
-    cl_kernel kbest[MAX_VARIANTS];
-    struct variant best[MAX_VARIANTS];
+    cl_kernel kbest[CLB_TR_MAX_VARIANTS];
+    struct clb_tr_variant best[CLB_TR_MAX_VARIANTS];
     int nbest;
 };
 
@@ -87,8 +61,12 @@ static const struct clb_param_def params[] = {
                     "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, best)"},
     {"best", "", "best variants, comma list: TxRvV (T x T local tile, R rows of work-items, "
                  "V-element vectors 1, 2, 4; e.g. 64x16v4; suffix l: all loads before the local "
-                 "stores, kK: K tiles per work-group, the next tile's loads before this one's "
-                 "stores; e.g. 64x4v4l, 64x4v4k2) or rVgXxY (V x V blocks transposed in "
+                 "stores, kK: K tiles per work-group along the row, the next tile's loads before "
+                 "this one's stores, dK: K tiles down the column, pP: P persistent work-groups "
+                 "per compute unit; e.g. 64x4v4l, 64x4v4k2, 64x8v4d4, 64x8v4p4; then an order "
+                 "oR, oC, oD or oS<k> (rows, columns, diagonal, bands of k tile rows; e.g. "
+                 "64x16v4oC, 64x8v4oS32) and nt (NVIDIA only: streaming stores, e.g. 64x8v4nt)) "
+                 "or rVgXxY (V x V blocks transposed in "
                  "registers, V 2 or 4, X x Y work-groups; e.g. r4g8x32) or rectRxCvVwW (R x C "
                  "tiles of input rows x columns, output row segments R elements long, flat "
                  "work-groups of W; e.g. rect128x32v4w256); empty = probe a built-in list and "
@@ -119,23 +97,7 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     return clb_count_done(q, ovf, out, bytes, 0, bytes, matrix, CLB_UNIT_GBPS);
 }
 
-/* ---- parameters --------------------------------------------------------- */
-
-/* "AxB" with A, B in 1..4096, followed by the character `stop` (0: the end). */
-static int parse_pair(const char *s, long *a, long *b, char stop, const char **rest)
-{
-    char *end;
-    *a = strtol(s, &end, 10);
-    if (end == s || (*end != 'x' && *end != 'X'))
-        return -1;
-    const char *t = end + 1;
-    *b = strtol(t, &end, 10);
-    if (end == t || *end != stop || *a < 1 || *b < 1 || *a > 4096 || *b > 4096)
-        return -1;
-    if (rest)
-        *rest = end;
-    return 0;
-}
+/* ---- parameters (the variant syntax: transpose_variant.c) ----------------- */
 
 /* Can the device run a work-group of wx x wy with `local` bytes of local
  * memory? Writes the reason into why when not. */
@@ -166,7 +128,7 @@ static int parse_tile(struct clb_env *env, struct transpose *st)
 {
     const char *v = clb_param(env, "tile");
     const char *from = strcmp(clb_param_origin(env, "tile"), "profile") == 0 ? " (from the profile)" : "";
-    if (parse_pair(v, &st->tile, &st->brows, 0, NULL) || st->tile % st->brows) {
+    if (clb_tr_parse_pair(v, &st->tile, &st->brows, 0, NULL) || st->tile % st->brows) {
         clb_seterr("transpose: bad tile '%s'%s (accepted: TILExROWS with TILE a multiple of ROWS, "
                    "e.g. 32x8)", v, from);
         return CLB_EUSAGE;
@@ -179,105 +141,46 @@ static int parse_tile(struct clb_env *env, struct transpose *st)
     return CLB_OK;
 }
 
-/* "64x16v4" -> tile form {64, 4, 16}; "64x4v4l", "64x4v4k2" -> loads-first
- * tile form (bk 1, 2); "r4g8x32" -> register form. */
-/* "rect128x32v4w256": R x C tile, the divisibility the kernel's loops need
- * (C a multiple of V, W a multiple of C/V and of R/V, R and C of the rows
- * per pass), R and C at most 256 (the index width assumes tiles overhang the
- * matrix by less than 256). */
-static int parse_rect(const char *s, struct variant *v)
-{
-    char *end;
-    v->rect = 1;
-    v->bt = strtol(s, &end, 10);
-    if (end == s || *end != 'x')
-        return -1;
-    s = end + 1;
-    v->bc = strtol(s, &end, 10);
-    if (end == s || *end != 'v')
-        return -1;
-    s = end + 1;
-    v->bv = strtol(s, &end, 10);
-    if (end == s || *end != 'w' || (v->bv != 1 && v->bv != 2 && v->bv != 4))
-        return -1;
-    s = end + 1;
-    v->gx = strtol(s, &end, 10);
-    v->gy = 1;
-    if (end == s || *end || v->bt < 1 || v->bt > 256 || v->bc < 1 || v->bc > 256 || v->gx < 1)
-        return -1; /* W is bounded by R*C/V through the divisibility below */
-    long cv = v->bc / v->bv, ov = v->bt / v->bv;
-    if (v->bc % v->bv || v->bt % v->bv || v->gx % cv || v->gx % ov || v->bt % (v->gx / cv) ||
-        v->bc % (v->gx / ov))
-        return -1;
-    return 0;
-}
-
-static int parse_variant(const char *s, struct variant *v)
-{
-    memset(v, 0, sizeof *v);
-    if (strncmp(s, "rect", 4) == 0)
-        return parse_rect(s + 4, v);
-    if (s[0] == 'r') {
-        char *end;
-        v->reg = 1;
-        v->bv = strtol(s + 1, &end, 10);
-        if (end == s + 1 || *end != 'g' || (v->bv != 2 && v->bv != 4))
-            return -1;
-        return parse_pair(end + 1, &v->gx, &v->gy, 0, NULL);
-    }
-    /* TxR up to the first 'v' */
-    const char *vp = strchr(s, 'v');
-    if (!vp || parse_pair(s, &v->bt, &v->br, 'v', &vp))
-        return -1;
-    char *end;
-    v->bv = strtol(vp + 1, &end, 10);
-    if (end == vp + 1 || (v->bv != 1 && v->bv != 2 && v->bv != 4))
-        return -1;
-    if (*end == 'l' && !end[1]) {
-        v->bk = 1;
-    } else if (*end == 'k') {
-        char *kend;
-        v->bk = strtol(end + 1, &kend, 10);
-        if (kend == end + 1 || *kend || v->bk < 2 || v->bk > MAX_BK)
-            return -1;
-    } else if (*end) {
-        return -1;
-    }
-    if (v->bt % v->br || v->bt % v->bv)
-        return -1;
-    return 0;
-}
 
 /* The built-in candidates of the probe, by element size: 16-byte vectors,
- * larger tiles, more bytes in flight per work-item, and the plain tile. */
+ * larger tiles, more bytes in flight per work-item, and the plain tile; then
+ * one of each later idea: tiles in column order, persistent work-groups,
+ * tiles down a column (two local tiles of 64 doubles exceed NVIDIA's 48 KiB,
+ * hence 32-wide ones there). None uses nt: the probe runs everywhere. */
 static const char *const probe_float[] = {
     "32x8v1", "64x16v4", "64x8v4", "64x4v4", "32x8v4", "r4g8x32", "r4g4x64", "r2g8x32",
     "64x4v4l", "64x8v4l", "64x4v4k2", "64x8v4k2", "rect128x32v4w256", "rect256x32v4w256",
-    "rect256x16v4w256", NULL};
+    "rect256x16v4w256", "64x8v4oC", "64x8v4p4", "64x8v4d2", NULL};
 static const char *const probe_double[] = {
     "32x8v1", "32x16v2", "64x8v2", "64x16v2", "32x8v2", "r2g8x32", "r2g4x64",
     "64x8v2l", "64x16v2l", "32x8v2k2", "32x4v2k4", "rect128x32v2w256", "rect128x16v2w256",
-    NULL};
+    "64x8v2oC", "32x16v2p8", "32x16v2d2", NULL};
 
 /* Within the device's work-group and local-memory limits? */
 static int variant_fits(const struct clb_env *env, const struct transpose *st,
-                        const struct variant *v, char *why, size_t n)
+                        const struct clb_tr_variant *v, char *why, size_t n)
 {
     if (v->reg)
         return tile_fits(env, 0, 1, v->gx, v->gy, st->esize, why, n);
     if (v->rect)
         return local_fits(env, (size_t)v->bt * (size_t)(v->bc + 1) * st->esize, v->gx, 1, why, n);
-    /* the loads-first form with several tiles alternates two local tiles */
-    return tile_fits(env, v->bt, v->bk > 1 ? 2 : 1, v->bt / v->bv, v->br, st->esize, why, n);
+    /* the loads-first forms with several tiles alternate two local tiles */
+    int two = v->bk > 1 || v->bd || v->bp;
+    return tile_fits(env, v->bt, two ? 2 : 1, v->bt / v->bv, v->br, st->esize, why, n);
 }
 
 static int variant_usable(const struct clb_env *env, const struct transpose *st,
-                          const struct variant *v, char *why, size_t n)
+                          const struct clb_tr_variant *v, char *why, size_t n)
 {
     if (!variant_fits(env, st, v, why, n))
         return 0;
     if (st->n % (size_t)v->bv || st->m % (size_t)v->bv) {
         snprintf(why, n, "vector width %ld needs n and m multiples of %ld", v->bv, v->bv);
+        return 0;
+    }
+    if (v->nt && !st->nvidia) {
+        snprintf(why, n, "nt stores through NVIDIA inline PTX; platform '%s' is not NVIDIA's",
+                 env->info->platform_name);
         return 0;
     }
     return 1;
@@ -295,8 +198,8 @@ static int build_best(struct clb_env *env, struct clb_group *g, struct transpose
 {
     if (st->kbest[i])
         return CLB_OK;
-    char opts[192];
-    const struct variant *v = &st->best[i];
+    char opts[256];
+    const struct clb_tr_variant *v = &st->best[i];
     base_defines(g, st, opts, sizeof opts);
     if (v->rect)
         clb_appendf(opts, sizeof opts, " -DRT=%ld -DCT=%ld -DRV=%ld -DRWG=%ld", v->bt, v->bc,
@@ -307,11 +210,26 @@ static int build_best(struct clb_env *env, struct clb_group *g, struct transpose
         clb_appendf(opts, sizeof opts, " -DBT=%ld -DBV=%ld -DBR=%ld", v->bt, v->bv, v->br);
     if (!v->reg && !v->rect && v->bk)
         clb_appendf(opts, sizeof opts, " -DBK=%ld", v->bk);
-    const char *name = v->rect ? "best_rect" : v->reg ? "best_reg" : v->bk ? "best_pipe" : "best";
+    if (!v->reg && !v->rect && v->bd)
+        clb_appendf(opts, sizeof opts, " -DBD=%ld", v->bd);
+    if (!v->reg && !v->rect && v->bp)
+        clb_appendf(opts, sizeof opts, " -DBP=1");
+    if (clb_tr_linear_grid(v)) /* best_seq always orders its tiles; rows by default */
+        clb_appendf(opts, sizeof opts, " -DORD=%d", v->ord ? v->ord - 1 : CLB_TR_ROWS);
+    if (v->ord == 1 + CLB_TR_BANDS)
+        clb_appendf(opts, sizeof opts, " -DOSK=%ld", v->osk);
+    if (v->nt)
+        clb_appendf(opts, sizeof opts, " -DNTS=1");
+    const char *name = v->rect  ? "best_rect"
+                       : v->reg ? "best_reg"
+                       : v->bd || v->bp ? "best_seq"
+                       : v->bk  ? "best_pipe"
+                                : "best";
     return clb_kernel(env->dev, "transpose", opts, name, &st->kbest[i]);
 }
 
-static void geometry(const struct transpose *st, int k, const struct variant *v, struct shape *c)
+static void geometry(const struct transpose *st, int k, const struct clb_tr_variant *v,
+                     struct shape *c)
 {
     c->dims = 2;
     if (k == K_SERIAL) {
@@ -332,6 +250,20 @@ static void geometry(const struct transpose *st, int k, const struct variant *v,
         c->local[1] = (size_t)v->gy;
         c->global[0] = (bx + c->local[0] - 1) / c->local[0] * c->local[0];
         c->global[1] = (by + c->local[1] - 1) / c->local[1] * c->local[1];
+    } else if (clb_tr_linear_grid(v)) { /* a 1-D grid of work-groups: tile_at maps them */
+        size_t t = (size_t)v->bt, gx = (st->m + t - 1) / t, gy = (st->n + t - 1) / t, groups;
+        if (v->bp)
+            groups = clb_tr_persist_groups(gx * gy, (size_t)v->bp * st->cus);
+        else if (v->bd)
+            groups = gx * ((gy + (size_t)v->bd - 1) / (size_t)v->bd);
+        else if (v->bk > 1)
+            groups = (gx + (size_t)v->bk - 1) / (size_t)v->bk * gy;
+        else
+            groups = gx * gy;
+        c->local[0] = (size_t)(v->bt / v->bv);
+        c->local[1] = (size_t)v->br;
+        c->global[0] = groups * c->local[0];
+        c->global[1] = c->local[1];
     } else {
         size_t t = (size_t)(v ? v->bt : st->tile);
         size_t k = v && v->bk > 1 ? (size_t)v->bk : 1; /* tiles per work-group along a row */
@@ -384,17 +316,21 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
         if (!list)
             return CLB_ESYS;
         for (int i = 0; i < nv; i++) {
-            if (st->nbest == MAX_VARIANTS || parse_variant(list[i], &st->best[st->nbest])) {
+            if (st->nbest == CLB_TR_MAX_VARIANTS ||
+                clb_tr_parse_variant(list[i], &st->best[st->nbest])) {
                 clb_seterr("transpose: bad best variant '%s' (accepted: up to %d of TxRvV, T a "
-                           "multiple of R and V, V 1, 2 or 4, optional suffix l or kK with K 2 "
-                           "to %d, e.g. 64x16v4, 64x4v4l, 64x4v4k2; or rVgXxY, V 2 or 4, e.g. "
+                           "multiple of R and V, V 1, 2 or 4, optional suffix l, kK (K 2 to %d), "
+                           "dK (K 2 to %d) or pP (P 1 to %d), then optional oR, oC, oD or oS<k> "
+                           "(k 1 to %d), then optional nt, e.g. 64x16v4, 64x4v4l, 64x4v4k2, "
+                           "64x8v4d4oC, 64x8v4p4, 64x8v4oS32nt; or rVgXxY, V 2 or 4, e.g. "
                            "r4g8x32; or rectRxCvVwW, R, C <= 256 multiples of V, W a multiple "
                            "of C/V and of R/V that divides R*C/V, e.g. rect128x32v4w256)",
-                           list[i], MAX_VARIANTS, MAX_BK);
+                           list[i], CLB_TR_MAX_VARIANTS, CLB_TR_MAX_BK, CLB_TR_MAX_BD,
+                           CLB_TR_MAX_BP, CLB_TR_MAX_OSK);
                 free(list);
                 return CLB_EUSAGE;
             }
-            const struct variant *b = &st->best[st->nbest];
+            const struct clb_tr_variant *b = &st->best[st->nbest];
             if (!variant_fits(env, st, b, why, sizeof why)) {
                 clb_seterr("transpose: best variant %s too large: %s", list[i], why);
                 free(list);
@@ -406,11 +342,11 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
         return CLB_OK;
     }
     const char *const *cand = st->esize == 8 ? probe_double : probe_float;
-    struct variant all[MAX_VARIANTS];
+    struct clb_tr_variant all[CLB_TR_MAX_VARIANTS];
     int nall = 0;
-    for (int i = 0; cand[i]; i++) {
-        struct variant c;
-        if (parse_variant(cand[i], &c) == 0 && variant_usable(env, st, &c, why, sizeof why))
+    for (int i = 0; cand[i] && nall < CLB_TR_MAX_VARIANTS; i++) {
+        struct clb_tr_variant c;
+        if (clb_tr_parse_variant(cand[i], &c) == 0 && variant_usable(env, st, &c, why, sizeof why))
             all[nall++] = c;
     }
     /* Build and time each candidate in slot 0..nall-1, keep the fastest in slot 0. */
@@ -427,7 +363,7 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
         if ((rc = clb_probe_min(env, probe_launch, &p, 4, &t)))
             return rc;
         char name[48];
-        variant_name(&all[i], name, sizeof name);
+        clb_tr_variant_name(&all[i], name, sizeof name);
         /* whole GB/s from 100 up: a short note (it was cut at 255 characters) */
         double gbps = 2.0 * (double)(st->n * st->m * st->esize) / t / 1e9;
         clb_buf_printf(note, gbps >= 100 ? " %s:%.0f" : " %s:%.1f", name, gbps);
@@ -440,7 +376,7 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
         if (i != best_i)
             clb_release_kernels(&st->kbest[i], 1);
     if (nall == 0) { /* nothing fits: one row says why */
-        parse_variant(probe_float[0], &st->best[0]);
+        clb_tr_parse_variant(probe_float[0], &st->best[0]);
         st->nbest = 1;
         return CLB_OK;
     }
@@ -457,10 +393,10 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
 static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *st, int k,
                     int vi, const char *note, struct clb_case **out)
 {
-    const struct variant *v = k == K_BEST ? &st->best[vi] : NULL;
+    const struct clb_tr_variant *v = k == K_BEST ? &st->best[vi] : NULL;
     char vname[48] = "";
     if (v)
-        variant_name(v, vname, sizeof vname);
+        clb_tr_variant_name(v, vname, sizeof vname);
     struct clb_case *c;
     int rc;
     if (v)
@@ -504,6 +440,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->n = g->size.d[0];
     st->m = g->size.d[1];
     st->esize = clb_dtype_size(g->dtype);
+    st->cus = env->info->compute_units ? env->info->compute_units : 1;
+    st->nvidia = strstr(env->info->platform_name, "NVIDIA") != NULL;
     unsigned want;
     int rc;
     if ((rc = parse_tile(env, st)) ||
@@ -532,8 +470,19 @@ static int setup(struct clb_env *env, struct clb_group *g)
         for (int vi = 0; vi < (k == K_BEST ? st->nbest : 1) && !rc; vi++) {
             struct clb_case *c = NULL;
             rc = add_case(env, g, st, k, vi, k == K_BEST ? clb_buf_str(&note) : NULL, &c);
-            if (!rc && k == K_BEST && c->status == CLB_OK)
+            if (!rc && k == K_BEST && c->status == CLB_OK) {
                 rc = build_best(env, g, st, vi);
+                /* The inline PTX of nt is the one kernel text no test
+                 * compiles: if this driver refuses it, that row is skipped
+                 * (the build log is on stderr), the others still run. */
+                if (rc == CLB_ECL && st->best[vi].nt) {
+                    char vname[48];
+                    clb_tr_variant_name(&st->best[vi], vname, sizeof vname);
+                    clb_case_skip(c, "best=%s: the inline-PTX store did not build: %s", vname,
+                                  clb_lasterr());
+                    rc = CLB_OK;
+                }
+            }
         }
     }
     clb_buf_free(&note);

@@ -65,3 +65,42 @@ size_t clb_tr_check(enum clb_tr_map map, size_t n, size_t m, size_t tile, size_t
     *first = first_bad;
     return bad;
 }
+
+void clb_tr_order(enum clb_tr_order order, size_t k, size_t gx, size_t gy, size_t g, size_t *x,
+                  size_t *y)
+{
+    switch (order) {
+    case CLB_TR_COLS:
+        *x = g / gy;
+        *y = g % gy;
+        break;
+    case CLB_TR_DIAG:
+        *y = g % gy;
+        *x = (g / gy + *y) % gx;
+        break;
+    case CLB_TR_BANDS: {
+        if (k > gy) /* one band: column-major (and k * gx cannot overflow) */
+            k = gy;
+        if (k < 1)
+            k = 1;
+        size_t band = g / (k * gx), y0 = band * k;
+        size_t h = gy - y0 < k ? gy - y0 : k; /* the last band may be lower */
+        size_t r = g - band * k * gx;
+        *x = r / h;
+        *y = y0 + r % h;
+        break;
+    }
+    default: /* CLB_TR_ROWS */
+        *x = g % gx;
+        *y = g / gx;
+        break;
+    }
+}
+
+size_t clb_tr_persist_groups(size_t ntiles, size_t slots)
+{
+    if (ntiles == 0 || slots == 0)
+        return 1;
+    size_t rounds = (ntiles + slots - 1) / slots;
+    return (ntiles + rounds - 1) / rounds;
+}
