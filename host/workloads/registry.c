@@ -7,7 +7,7 @@
 
 extern const struct clb_workload clb_wl_stream;
 extern const struct clb_workload clb_wl_copy2d, clb_wl_blockeq, clb_wl_camping, clb_wl_stride,
-    clb_wl_matmul, clb_wl_transpose, clb_wl_bus, clb_wl_dot, clb_wl_dslash;
+    clb_wl_matmul, clb_wl_transpose, clb_wl_bus, clb_wl_dot, clb_wl_dslash, clb_wl_cg;
 
 static const struct clb_workload *const builtin[] = {
     &clb_wl_stream,
@@ -20,6 +20,7 @@ static const struct clb_workload *const builtin[] = {
     &clb_wl_bus,
     &clb_wl_dot,
     &clb_wl_dslash,
+    &clb_wl_cg,
 };
 #define NBUILTIN (sizeof builtin / sizeof *builtin)
 
