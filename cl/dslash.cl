@@ -1,4 +1,6 @@
-/* dslash: the HISQ staggered operator applied from the odd to the even sites,
+/* dslash: the HISQ staggered operator applied from the odd to the even sites
+ * (the dslash kernel; dslash_par applies it on either parity, and the cg
+ * workload's kernels at the end of this file build its CG inverter on it),
  *   w(x) = sum_mu U(x,mu) v(x+mu) - U^dag(x-mu,mu) v(x-mu)
  *               + N(x,mu) v(x+3mu) - N^dag(x-3mu,mu) v(x-3mu)
  * for RHS right-hand sides at once: every link is loaded once per work-item
@@ -10,7 +12,7 @@
  * with RHS=1 and launched with one work-item per (site, rhs), so the links are
  * shared between right-hand sides through the cache instead of registers.
  *
- * Layout (include/dslash_ref.h): structure of arrays of complex numbers,
+ * Layout (host/workloads/dslash/dslash.h): structure of arrays of complex numbers,
  *   link   ((p*4 + mu)*NE + e)*vh + i      NE = 9, or 7 with COMPRESSED
  *   vector (r*3 + c)*vh + i
  * so that consecutive work-items read consecutive addresses. Neighbour
@@ -55,11 +57,17 @@ inline void load_long(__global const T2 *restrict l, uint base, uint vh, T2 *m)
 #endif
 }
 
-/* acc[r] += M v_r for every rhs; v_r at nb + (r*3 + c)*vh. */
-inline void add_mv(const T2 *m, __global const T2 *restrict v, uint nb, uint vh, T2 *acc)
+/* acc[r] += M v_r for every rhs whose bit r of mask is set; v_r at
+ * nb + (r*3 + c)*vh. The mask is the cg workload's per-rhs convergence (a
+ * value uniform over the launch); the dslash kernel passes ~0u, a constant
+ * that removes the test. */
+inline void add_mv(const T2 *m, __global const T2 *restrict v, uint nb, uint vh, uint mask,
+                   T2 *acc)
 {
 #pragma unroll
     for (int r = 0; r < RHS; r++) {
+        if (!((mask >> r) & 1u))
+            continue;
         T2 a = v[nb + (uint)(3 * r) * vh];
         T2 b = v[nb + (uint)(3 * r + 1) * vh];
         T2 c = v[nb + (uint)(3 * r + 2) * vh];
@@ -69,11 +77,14 @@ inline void add_mv(const T2 *m, __global const T2 *restrict v, uint nb, uint vh,
     }
 }
 
-/* acc[r] -= M^dag v_r for every rhs. */
-inline void sub_mdv(const T2 *m, __global const T2 *restrict v, uint nb, uint vh, T2 *acc)
+/* acc[r] -= M^dag v_r for every rhs of the mask. */
+inline void sub_mdv(const T2 *m, __global const T2 *restrict v, uint nb, uint vh, uint mask,
+                    T2 *acc)
 {
 #pragma unroll
     for (int r = 0; r < RHS; r++) {
+        if (!((mask >> r) & 1u))
+            continue;
         T2 a = v[nb + (uint)(3 * r) * vh];
         T2 b = v[nb + (uint)(3 * r + 1) * vh];
         T2 c = v[nb + (uint)(3 * r + 2) * vh];
@@ -108,25 +119,24 @@ inline uint neighbour(int mu, int d, int x, int y, int z, int t, int hx, int ly,
     }
 }
 
-__kernel void dslash(__global const T2 *restrict fat, __global const T2 *restrict lng,
-                     __global const T2 *restrict v, __global T2 *restrict w, int hx, int ly,
-                     int lz, int lt, uint vh)
+/* The stencil at site i of parity par (0: even sites from the odd ones, as
+ * the dslash kernel; 1: odd from even), for the RHS right-hand sides of v
+ * whose mask bit is set, into acc (3*RHS complex numbers, zeroed here): the
+ * site's own links (parity par) forward, the neighbours' (parity 1 - par)
+ * backward. */
+inline void stencil(__global const T2 *restrict fat, __global const T2 *restrict lng,
+                    __global const T2 *restrict v, uint i, int par, uint mask, int hx, int ly,
+                    int lz, int lt, uint vh, T2 *acc)
 {
-    uint i = (uint)get_global_id(0);
-    if (i >= vh)
-        return;
-    uint rofs = (uint)get_global_id(1) * (uint)(3 * RHS) * vh; /* this work-item's rhs block */
-    v += rofs;
-    w += rofs;
     int rest = (int)i / hx;
     int xh = (int)i - rest * hx;
     int y = rest % ly;
     rest /= ly;
     int z = rest % lz;
     int t = rest / lz;
-    int x = 2 * xh + ((y + z + t) & 1); /* even site: x + y + z + t even */
+    int x = 2 * xh + ((y + z + t + par) & 1); /* x + y + z + t has the site's parity */
+    uint fw = (uint)par * 4u, bw = (uint)(1 - par) * 4u;
 
-    T2 acc[3 * RHS];
 #pragma unroll
     for (int k = 0; k < 3 * RHS; k++)
         acc[k] = (T2)((T)0, (T)0);
@@ -138,17 +148,235 @@ __kernel void dslash(__global const T2 *restrict fat, __global const T2 *restric
         uint b1 = neighbour(mu, -1, x, y, z, t, hx, ly, lz, lt);
         uint f3 = neighbour(mu, 3, x, y, z, t, hx, ly, lz, lt);
         uint b3 = neighbour(mu, -3, x, y, z, t, hx, ly, lz, lt);
-        /* even-site links (parity 0) at i, odd-site links (parity 1) at the neighbour */
-        load_full(fat, (uint)(mu * 9) * vh + i, vh, m);
-        add_mv(m, v, f1, vh, acc);
-        load_full(fat, (uint)((4 + mu) * 9) * vh + b1, vh, m);
-        sub_mdv(m, v, b1, vh, acc);
-        load_long(lng, (uint)(mu * NE_LONG) * vh + i, vh, m);
-        add_mv(m, v, f3, vh, acc);
-        load_long(lng, (uint)((4 + mu) * NE_LONG) * vh + b3, vh, m);
-        sub_mdv(m, v, b3, vh, acc);
+        /* this site's links (parity par) at i, the neighbours' (1 - par) at theirs */
+        load_full(fat, (fw + (uint)mu) * 9u * vh + i, vh, m);
+        add_mv(m, v, f1, vh, mask, acc);
+        load_full(fat, (bw + (uint)mu) * 9u * vh + b1, vh, m);
+        sub_mdv(m, v, b1, vh, mask, acc);
+        load_long(lng, (fw + (uint)mu) * (uint)NE_LONG * vh + i, vh, m);
+        add_mv(m, v, f3, vh, mask, acc);
+        load_long(lng, (bw + (uint)mu) * (uint)NE_LONG * vh + b3, vh, m);
+        sub_mdv(m, v, b3, vh, mask, acc);
     }
+}
+
+__kernel void dslash(__global const T2 *restrict fat, __global const T2 *restrict lng,
+                     __global const T2 *restrict v, __global T2 *restrict w, int hx, int ly,
+                     int lz, int lt, uint vh)
+{
+    uint i = (uint)get_global_id(0);
+    if (i >= vh)
+        return;
+    uint rofs = (uint)get_global_id(1) * (uint)(3 * RHS) * vh; /* this work-item's rhs block */
+    v += rofs;
+    w += rofs;
+    T2 acc[3 * RHS];
+    stencil(fat, lng, v, i, 0, ~0u, hx, ly, lz, lt, vh, acc);
 #pragma unroll
     for (int k = 0; k < 3 * RHS; k++)
         w[i + (uint)k * vh] = acc[k];
+}
+
+/* ---- the cg workload (host/workloads/cg): CG on A = m^2 - D_eo D_oe ------
+ * One iteration, for the right-hand sides whose bit of mask is set (the host
+ * clears a bit once that rhs has converged: it then costs no loads, flops
+ * or stores):
+ *   dslash_par   t = D_oe p                      (odd sites)
+ *   cg_apply     ap = m^2 p - D_eo t, partial sums of Re<p, ap>
+ *   cg_reduce    alpha = rr / <p, ap>
+ *   cg_update_r  r -= alpha ap, partial sums of |r|^2
+ *   cg_reduce    beta = |r|^2 / rr, rr = |r|^2
+ *   cg_update_xp x += alpha p, p = r + beta p
+ * Per-rhs scalars stay on the device in scal[4r + CG_*]; the work-groups'
+ * partial sums in partial[r * ng + group] (ng = groups along the sites);
+ * cg_reduce, one work-group per rhs, adds them. Work-group sizes along the
+ * sites are powers of two (the tree sums). */
+#define CG_RR 0
+#define CG_ALPHA 1
+#define CG_BETA 2
+#define CG_PAP 3
+#define CG_MODE_ALPHA 0
+#define CG_MODE_BETA 1
+#define CG_MODE_INIT 2
+
+/* Sum rows row0 .. row0+rows-1 of sh (each lx long, one value per work-item
+ * of dimension 0) into their first elements. Every work-item of the group
+ * calls it (it has barriers); lx is a power of two. */
+inline void rows_sum(__local T *sh, uint row0, uint rows, uint lid, uint lx)
+{
+    for (uint s = lx >> 1; s > 0; s >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s)
+            for (uint q = 0; q < rows; q++)
+                sh[(row0 + q) * lx + lid] += sh[(row0 + q) * lx + lid + s];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+#define RHS_BITS ((1u << RHS) - 1u)
+
+/* w = D v on the sites of parity par (1: D_oe, odd from even; 0: D_eo) for
+ * the rhs of mask; the grid of the dslash kernel (dimension 1: rhs blocks). */
+__kernel void dslash_par(__global const T2 *restrict fat, __global const T2 *restrict lng,
+                         __global const T2 *restrict v, __global T2 *restrict w, int hx, int ly,
+                         int lz, int lt, uint vh, int par, uint mask)
+{
+    uint i = (uint)get_global_id(0), blk = (uint)get_global_id(1);
+    uint bm = (mask >> (blk * (uint)RHS)) & RHS_BITS;
+    if (i >= vh || !bm)
+        return;
+    uint rofs = blk * (uint)(3 * RHS) * vh;
+    T2 acc[3 * RHS];
+    stencil(fat, lng, v + rofs, i, par, bm, hx, ly, lz, lt, vh, acc);
+#pragma unroll
+    for (int r = 0; r < RHS; r++)
+        if ((bm >> r) & 1u)
+            for (int c = 0; c < 3; c++)
+                w[rofs + i + (uint)(3 * r + c) * vh] = acc[3 * r + c];
+}
+
+/* ap = m2 p - D_eo t on the even sites and the partial sums of Re<p, ap>
+ * (fused: p and ap are in registers). Work-groups of lx sites x the rhs
+ * blocks of dimension 1 (one block for reg, RHS = the case's rhs; rhs blocks
+ * of one for cache); sh: lx x local size 1 x RHS values. */
+__kernel void cg_apply(__global const T2 *restrict fat, __global const T2 *restrict lng,
+                       __global const T2 *restrict t, __global const T2 *restrict p,
+                       __global T2 *restrict ap, __global T *restrict partial,
+                       __local T *sh, T m2, int hx, int ly, int lz, int lt, uint vh, uint mask)
+{
+    uint i = (uint)get_global_id(0), blk = (uint)get_global_id(1);
+    uint lid = (uint)get_local_id(0), lx = (uint)get_local_size(0);
+    uint bm = (mask >> (blk * (uint)RHS)) & RHS_BITS;
+    uint rofs = blk * (uint)(3 * RHS) * vh;
+    T dots[RHS];
+#pragma unroll
+    for (int r = 0; r < RHS; r++)
+        dots[r] = (T)0;
+    if (i < vh && bm) {
+        T2 acc[3 * RHS];
+        stencil(fat, lng, t + rofs, i, 0, bm, hx, ly, lz, lt, vh, acc);
+#pragma unroll
+        for (int r = 0; r < RHS; r++)
+            if ((bm >> r) & 1u)
+                for (int c = 0; c < 3; c++) {
+                    uint k = rofs + i + (uint)(3 * r + c) * vh;
+                    T2 pv = p[k];
+                    T2 a = m2 * pv - acc[3 * r + c];
+                    ap[k] = a;
+                    dots[r] += pv.x * a.x + pv.y * a.y;
+                }
+    }
+    uint row0 = (uint)get_local_id(1) * (uint)RHS;
+#pragma unroll
+    for (int r = 0; r < RHS; r++)
+        sh[(row0 + (uint)r) * lx + lid] = dots[r];
+    rows_sum(sh, row0, (uint)RHS, lid, lx);
+    if (lid == 0) {
+        uint ng = (uint)get_num_groups(0), g = (uint)get_group_id(0);
+        for (int r = 0; r < RHS; r++)
+            if ((bm >> r) & 1u)
+                partial[(blk * (uint)RHS + (uint)r) * ng + g] = sh[(row0 + (uint)r) * lx];
+    }
+}
+
+/* The vector kernels: one work-item per (even site, rhs), work-groups of lx
+ * sites of one rhs (dimension 1 = rhs), so a converged rhs's work-groups do
+ * nothing but their (empty) tree sums. No kernel with a barrier returns
+ * early, even where the whole work-group would: PoCL 3.1 then ran the code
+ * after the barrier more than once (cg_reduce's beta came out as 1). */
+
+/* x = 0, r = p = b, partial sums of |b|^2. */
+__kernel void cg_init(__global const T2 *restrict b, __global T2 *restrict x,
+                      __global T2 *restrict r, __global T2 *restrict p,
+                      __global T *restrict partial, __local T *sh, uint vh, uint mask)
+{
+    uint i = (uint)get_global_id(0), j = (uint)get_global_id(1);
+    uint lid = (uint)get_local_id(0), lx = (uint)get_local_size(0);
+    uint on = (mask >> j) & 1u;
+    T s = (T)0;
+    if (on && i < vh)
+        for (uint c = 0; c < 3; c++) {
+            uint k = (3u * j + c) * vh + i;
+            T2 v = b[k];
+            x[k] = (T2)((T)0, (T)0);
+            r[k] = v;
+            p[k] = v;
+            s += v.x * v.x + v.y * v.y;
+        }
+    sh[lid] = s;
+    rows_sum(sh, 0, 1, lid, lx);
+    if (lid == 0 && on)
+        partial[j * (uint)get_num_groups(0) + (uint)get_group_id(0)] = sh[0];
+}
+
+/* r -= alpha ap, partial sums of |r|^2 (the new residual). */
+__kernel void cg_update_r(__global T2 *restrict r, __global const T2 *restrict ap,
+                          __global const T *restrict scal, __global T *restrict partial,
+                          __local T *sh, uint vh, uint mask)
+{
+    uint i = (uint)get_global_id(0), j = (uint)get_global_id(1);
+    uint lid = (uint)get_local_id(0), lx = (uint)get_local_size(0);
+    uint on = (mask >> j) & 1u;
+    T alpha = on ? scal[4u * j + CG_ALPHA] : (T)0, s = (T)0;
+    if (on && i < vh)
+        for (uint c = 0; c < 3; c++) {
+            uint k = (3u * j + c) * vh + i;
+            T2 v = r[k] - alpha * ap[k];
+            r[k] = v;
+            s += v.x * v.x + v.y * v.y;
+        }
+    sh[lid] = s;
+    rows_sum(sh, 0, 1, lid, lx);
+    if (lid == 0 && on)
+        partial[j * (uint)get_num_groups(0) + (uint)get_group_id(0)] = sh[0];
+}
+
+/* x += alpha p, then p = r + beta p (p read once). */
+__kernel void cg_update_xp(__global T2 *restrict x, __global T2 *restrict p,
+                           __global const T2 *restrict r, __global const T *restrict scal,
+                           uint vh, uint mask)
+{
+    uint i = (uint)get_global_id(0), j = (uint)get_global_id(1);
+    if (i >= vh || !((mask >> j) & 1u))
+        return;
+    T alpha = scal[4u * j + CG_ALPHA], beta = scal[4u * j + CG_BETA];
+    for (uint c = 0; c < 3; c++) {
+        uint k = (3u * j + c) * vh + i;
+        T2 pv = p[k];
+        x[k] += alpha * pv;
+        p[k] = r[k] + beta * pv;
+    }
+}
+
+/* One work-group per rhs (dimension 1) adds the ng partial sums of that rhs
+ * and sets its scalars: mode CG_MODE_ALPHA: pAp and alpha = rr / pAp;
+ * CG_MODE_BETA: beta = sum / rr and rr = sum; CG_MODE_INIT: rr = sum. A
+ * non-positive denominator gives 0 (the rhs stands still). */
+__kernel void cg_reduce(__global const T *restrict partial, uint ng, __global T *restrict scal,
+                        int mode, uint mask, __local T *sh)
+{
+    uint j = (uint)get_global_id(1);
+    uint lid = (uint)get_local_id(0), lx = (uint)get_local_size(0);
+    T s = (T)0;
+    for (uint k = lid; k < ng; k += lx)
+        s += partial[j * ng + k];
+    sh[lid] = s;
+    rows_sum(sh, 0, 1, lid, lx);
+    if (lid == 0 && ((mask >> j) & 1u)) {
+        T sum = sh[0];
+        __global T *sc = scal + 4u * j;
+        if (mode == CG_MODE_ALPHA) {
+            sc[CG_PAP] = sum;
+            sc[CG_ALPHA] = sum > (T)0 ? sc[CG_RR] / sum : (T)0;
+        } else if (mode == CG_MODE_BETA) {
+            T rr = sc[CG_RR];
+            sc[CG_BETA] = rr > (T)0 ? sum / rr : (T)0;
+            sc[CG_RR] = sum;
+        } else {
+            sc[CG_RR] = sum;
+            sc[CG_ALPHA] = (T)0;
+            sc[CG_BETA] = (T)0;
+            sc[CG_PAP] = (T)0;
+        }
+    }
 }

@@ -7,7 +7,7 @@
 
 extern const struct clb_workload clb_wl_stream;
 extern const struct clb_workload clb_wl_copy2d, clb_wl_blockeq, clb_wl_camping, clb_wl_stride,
-    clb_wl_matmul, clb_wl_transpose, clb_wl_bus, clb_wl_dot, clb_wl_dslash;
+    clb_wl_matmul, clb_wl_transpose, clb_wl_bus, clb_wl_dot, clb_wl_dslash, clb_wl_cg;
 extern const struct clb_workload clb_wl_peak, clb_wl_launch, clb_wl_latency,
     clb_wl_roofline;
 
@@ -22,6 +22,7 @@ static const struct clb_workload *const builtin[] = {
     &clb_wl_bus,
     &clb_wl_dot,
     &clb_wl_dslash,
+    &clb_wl_cg,
     &clb_wl_peak,
     &clb_wl_launch,
     &clb_wl_latency,

@@ -41,6 +41,7 @@ expect_out '^9/16 +1216 +0\.94 ' "hit 9/16: 0.94"
 expect_status 0 "dslash on the K40" model dslash -p tesla_k40 --param rhs=1,4
 expect_out '^1 +1432 +0\.80 +230\.5 +152\.9$' "K40 estimates (peak bw, triad bw)"
 expect_out 'triad source: BabelStream' "triad source named"
+expect_out '^4 +6176 +1\.53 +441\.0 +292\.4 +0\.89$' "cg solver per iteration at 4 rhs (K40)"
 expect_status 0 "dslash with an explicit triad" model dslash -p xeon_phi_5110p --param triad_bw=150 --param rhs=1 --param hit=0
 expect_out '^1 +1432 +0\.80 +256\.1 +120\.0$' "5110P estimates"
 

@@ -46,7 +46,7 @@ static void lat_free(struct lat *l)
 
 static void lat_apply(struct lat *l)
 {
-    struct dslash_fields f = {1, l->fat, l->lng, l->v, l->rhs};
+    struct dslash_fields f = {1, l->fat, l->lng, l->v, l->rhs, NULL};
     dslash_reference(&l->g, &f, l->w);
 }
 
@@ -207,7 +207,7 @@ static void test_float_input(void **state)
     k = dslash_vec_at(&l.g, 0, 2, dslash_index(&l.g, y));
     fv[2 * k] = 5;
     fv[2 * k + 1] = -1;
-    struct dslash_fields f = {0, ff, fl, fv, 1};
+    struct dslash_fields f = {0, ff, fl, fv, 1, NULL};
     dslash_reference(&l.g, &f, l.w);
     expect_only(&l, 0, 1, x, 13, 13);
     free(ff);

@@ -141,41 +141,6 @@ static int ladder(int i, char *out, size_t n)
 
 /* ---- fields --------------------------------------------------------------- */
 
-static void put(struct dslash *d, void *p, size_t k, double re, double im)
-{
-    if (d->dbl) {
-        ((double *)p)[2 * k] = re;
-        ((double *)p)[2 * k + 1] = im;
-    } else {
-        ((float *)p)[2 * k] = (float)re;
-        ((float *)p)[2 * k + 1] = (float)im;
-    }
-}
-
-/* Random U(3) long links, full and compressed; the seed of each link is its
- * position, so the data do not depend on the thread count. */
-static void fill_long(struct dslash *d)
-{
-    const struct dslash_geom *g = &d->geom;
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < (long)g->vh; i++)
-        for (int p = 0; p < 2; p++)
-            for (int mu = 0; mu < 4; mu++) {
-                unsigned long long st = 0x5DEECE66DULL * (unsigned long long)(i * 8 + p * 4 + mu + 1);
-                double m[18], det[2];
-                dslash_random_u3(&st, m);
-                dslash_det3(m, det);
-                for (int e = 0; e < 9; e++)
-                    put(d, d->full, dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i),
-                        m[2 * e], m[2 * e + 1]);
-                for (int e = 0; e < 6; e++)
-                    put(d, d->comp, dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i),
-                        m[2 * e], m[2 * e + 1]);
-                put(d, d->comp, dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, 6, (size_t)i),
-                    det[0], det[1]);
-            }
-}
-
 static void fill_random(struct dslash *d, void *p, size_t reals, unsigned long long seed)
 {
     if (d->dbl)
@@ -243,7 +208,7 @@ static int alloc_fields(struct clb_env *env, struct dslash *d)
         return CLB_ESYS;
     fill_random(d, d->fat, 8 * 9 * vh * 2, 11);
     fill_random(d, d->v, (size_t)d->maxrhs * 3 * vh * 2, 12);
-    fill_long(d);
+    dslash_fill_long(&d->geom, d->dbl, d->full, d->comp);
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &d->dfat)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &d->dfull)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, compb, &d->dcomp)) ||
@@ -257,7 +222,7 @@ static int alloc_fields(struct clb_env *env, struct dslash *d)
     /* The reference uses the stored full long links; the compressed ones must
      * rebuild to the same matrices (checked here on the data, reported by verify). */
     d->rebuild_err = dslash_rebuild_error(&d->geom, d->dbl, d->full, d->comp);
-    struct dslash_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs};
+    struct dslash_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
     dslash_reference(&d->geom, &f, d->ref);
     return CLB_OK;
 }

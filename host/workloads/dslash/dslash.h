@@ -58,20 +58,34 @@ void dslash_random_u3(unsigned long long *state, double m[18]);
 void dslash_rebuild_row2(const double m[12], const double det[2], double row2[6]);
 /* Determinant of a 3x3 complex matrix (18 doubles). */
 void dslash_det3(const double m[18], double det[2]);
+/* Random U(3) long links of both parities, full (ne = 9) and compressed
+ * (ne = 7) in the layout above, element type float (dbl = 0) or double; the
+ * seed of each link is its position, so the data do not depend on the thread
+ * count (the dslash and cg workloads' long links). */
+void dslash_fill_long(const struct dslash_geom *g, int dbl, void *full, void *comp);
 
 /* The fields the reference reads: element type float (dbl = 0) or double,
  * full links (ne = 9) for both fat and long links; v holds rhs vectors on the
- * odd sites. */
+ * sites of the other parity than the output's (the odd sites for
+ * dslash_reference). v64, when set, replaces v: float64 vectors whatever the
+ * links' type (the cg workload's host operator). */
 struct dslash_fields {
     int dbl;
     const void *fat, *lng, *v;
     int rhs;
+    const double *v64;
 };
 
 /* w (complex doubles, vector layout, rhs vectors on the even sites) =
  *   sum_mu U(x,mu) v(x+mu) - U^dag(x-mu,mu) v(x-mu) + N(x,mu) v(x+3mu) - N^dag(x-3mu,mu) v(x-3mu)
  * in float64, OpenMP over sites. */
 void dslash_reference(const struct dslash_geom *g, const struct dslash_fields *f, double *w);
+/* The same on the sites of parity p (0: even from odd, D_eo; 1: odd from
+ * even, D_oe): the links of x (parity p) forward, those of x - mu and
+ * x - 3mu (parity 1 - p) backward. With the staggered phases folded into the
+ * links, D_oe = -D_eo^dagger. */
+void dslash_reference_parity(const struct dslash_geom *g, const struct dslash_fields *f, int p,
+                             double *w);
 
 /* Largest |stored row 2 - rebuilt row 2| over all long links, where full has
  * ne = 9 and comp ne = 7 entries in the layout above (element type per dbl). */
@@ -97,6 +111,35 @@ double clb_dslash_bytes_site(int rhs, double hit, int compressed, size_t real_si
 double clb_dslash_flops_site(int rhs);
 /* flop/byte: 0.80, 1.25, 1.53, 1.73, 1.87 for rhs 1..5 (fp32, compressed). */
 double clb_dslash_intensity(int rhs, double hit, int compressed, size_t real_size);
+
+/* ---- the cg workload's counts (dslash_model.c), from the same figures ----
+ * One CG iteration per even site and right-hand side still iterating:
+ *   D_oe p       1146 flop; 16 + 1 vectors (the Dslash's own count, odd sites)
+ *   ap = m^2 p - D_eo t, Re<p, ap>
+ *               1146 + 12 + 12 flop; 16 + 1 (p) + 1 (ap) vectors
+ *   r -= alpha ap, |r|^2            12 + 12 flop; 3 vectors
+ *   x += alpha p, p = r + beta p    12 + 12 flop; 5 vectors
+ * = 2364 flop and 43 vectors of 24 B (fp32); the links are loaded once per
+ * operator application for all right-hand sides: 2 x 1024 B (compressed) or
+ * 2 x 1152 B (full) per iteration while any rhs iterates. The start (x = 0,
+ * r = p = b, |b|^2) costs 12 flop and 4 vectors per rhs. fp64 doubles every
+ * byte. The scalars and the work-groups' partial sums (a few bytes per
+ * work-group) are not counted. */
+#define CLB_CG_LINALG_FLOPS_SITE 72.0   /* the six 12-flop vector operations above */
+#define CLB_CG_VECTORS_ITER 43.0        /* vectors moved per rhs and iteration */
+#define CLB_CG_INIT_FLOPS_SITE 12.0     /* |b|^2 */
+#define CLB_CG_INIT_VECTORS 4.0         /* read b; write x, r, p */
+
+/* flop per even site of a solve in which the rhs right-hand sides iterate
+ * rhs_iters iterations together (the sum of their counts). */
+double clb_cg_flops_site(double rhs_iters, int rhs);
+/* bytes per even site of that solve, with `iters` operator applications
+ * (the largest count: the links are loaded while any rhs iterates). */
+double clb_cg_bytes_site(double iters, double rhs_iters, int rhs, int compressed,
+                         size_t real_size);
+/* flop/byte of one iteration with every rhs iterating (the start left out):
+ * 0.77, 1.53 and 1.84 at 1, 4 and 8 rhs (fp32, compressed). */
+double clb_cg_intensity(int rhs, int compressed, size_t real_size);
 
 /* `clbench model dslash`: the workload's .models. */
 extern const struct clb_model_def dslash_models[];

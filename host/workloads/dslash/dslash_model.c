@@ -30,6 +30,31 @@ double clb_dslash_intensity(int rhs, double hit, int compressed, size_t real_siz
     return clb_dslash_flops_site(rhs) / clb_dslash_bytes_site(rhs, hit, compressed, real_size);
 }
 
+/* ---- the cg solver: the same figures, two applications per iteration ---- */
+
+double clb_cg_flops_site(double rhs_iters, int rhs)
+{
+    return rhs_iters * (2 * CLB_DSLASH_FLOPS_SITE + CLB_CG_LINALG_FLOPS_SITE) +
+           (double)rhs * CLB_CG_INIT_FLOPS_SITE;
+}
+
+double clb_cg_bytes_site(double iters, double rhs_iters, int rhs, int compressed,
+                         size_t real_size)
+{
+    double links = compressed ? CLB_DSLASH_LINK_BYTES_COMPRESSED : CLB_DSLASH_LINK_BYTES_FULL;
+    double vectors = CLB_DSLASH_VECTOR_BYTES *
+                     (rhs_iters * CLB_CG_VECTORS_ITER + (double)rhs * CLB_CG_INIT_VECTORS);
+    return (2 * links * iters + vectors) * (double)real_size / 4.0;
+}
+
+double clb_cg_intensity(int rhs, int compressed, size_t real_size)
+{
+    double links = compressed ? CLB_DSLASH_LINK_BYTES_COMPRESSED : CLB_DSLASH_LINK_BYTES_FULL;
+    double flops = (double)rhs * (2 * CLB_DSLASH_FLOPS_SITE + CLB_CG_LINALG_FLOPS_SITE);
+    double bytes = 2 * links + (double)rhs * CLB_CG_VECTORS_ITER * CLB_DSLASH_VECTOR_BYTES;
+    return flops / (bytes * (double)real_size / 4.0);
+}
+
 /* ---- clbench model dslash ------------------------------------------------ */
 
 static const struct clb_model_param params[] = {
@@ -165,11 +190,29 @@ static int run(struct clb_model_ctx *m)
                clb_dslash_bytes_site(1, hv[i], comp, real), ai, a, b);
     }
     free(hits);
+    /* the cg workload's solver: two applications and the vector updates per
+     * iteration (clb_cg_*: the same figures) */
+    printf("cg solver per iteration (2 x %.0f + %.0f flop x rhs; 2 x %.0f B links + %.0f B "
+           "vectors x rhs)\n", CLB_DSLASH_FLOPS_SITE, CLB_CG_LINALG_FLOPS_SITE, link_b,
+           CLB_CG_VECTORS_ITER * CLB_DSLASH_VECTOR_BYTES * (double)real / 4.0);
+    printf("%-6s %10s %10s %18s %19s %10s\n", "rhs", "bytes/site", "flop/byte", "GFlop/s (peak bw)",
+           "GFlop/s (triad bw)", "of dslash");
+    for (int i = 0; i < nr; i++) {
+        int r = (int)rhs[i];
+        double ai = clb_cg_intensity(r, comp, real);
+        char a[32], b[32];
+        rate_cell(a, sizeof a, peak, ai);
+        rate_cell(b, sizeof b, tbw, ai);
+        printf("%-6ld %10.0f %10.2f %18s %19s %10.2f\n", rhs[i],
+               clb_cg_bytes_site(1, r, 0, comp, real), ai, a, b,
+               ai / clb_dslash_intensity(r, 0, comp, real));
+    }
     return CLB_OK;
 }
 
 const struct clb_model_def dslash_models[] = {
-    {"dslash", NULL, NULL, "HISQ Dslash flop/byte and GFlop/s per rhs and cache hit rate", params,
+    {"dslash", NULL, NULL,
+     "HISQ Dslash flop/byte and GFlop/s per rhs and cache hit rate, and the cg solver's", params,
      run},
     {0, 0, 0, 0, 0, 0},
 };

@@ -123,6 +123,39 @@ void dslash_det3(const double m[18], double det[2])
     }
 }
 
+static void put(int dbl, void *p, size_t k, double re, double im)
+{
+    if (dbl) {
+        ((double *)p)[2 * k] = re;
+        ((double *)p)[2 * k + 1] = im;
+    } else {
+        ((float *)p)[2 * k] = (float)re;
+        ((float *)p)[2 * k + 1] = (float)im;
+    }
+}
+
+void dslash_fill_long(const struct dslash_geom *g, int dbl, void *full, void *comp)
+{
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < (long)g->vh; i++)
+        for (int p = 0; p < 2; p++)
+            for (int mu = 0; mu < 4; mu++) {
+                unsigned long long st =
+                    0x5DEECE66DULL * (unsigned long long)(i * 8 + p * 4 + mu + 1);
+                double m[18], det[2];
+                dslash_random_u3(&st, m);
+                dslash_det3(m, det);
+                for (int e = 0; e < 9; e++)
+                    put(dbl, full, dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i),
+                        m[2 * e], m[2 * e + 1]);
+                for (int e = 0; e < 6; e++)
+                    put(dbl, comp, dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i),
+                        m[2 * e], m[2 * e + 1]);
+                put(dbl, comp, dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, 6, (size_t)i),
+                    det[0], det[1]);
+            }
+}
+
 /* ---- the reference ------------------------------------------------------- */
 
 static double get(int dbl, const void *p, size_t k)
@@ -149,8 +182,8 @@ static void apply(const struct dslash_geom *g, const struct dslash_fields *f, co
         double v[6];
         for (int c = 0; c < 3; c++) {
             size_t k = dslash_vec_at(g, r, c, nb);
-            v[2 * c] = get(f->dbl, f->v, 2 * k);
-            v[2 * c + 1] = get(f->dbl, f->v, 2 * k + 1);
+            v[2 * c] = f->v64 ? f->v64[2 * k] : get(f->dbl, f->v, 2 * k);
+            v[2 * c + 1] = f->v64 ? f->v64[2 * k + 1] : get(f->dbl, f->v, 2 * k + 1);
         }
         for (int i = 0; i < 3; i++) {
             double re = 0, im = 0;
@@ -166,10 +199,13 @@ static void apply(const struct dslash_geom *g, const struct dslash_fields *f, co
     }
 }
 
-static void site(const struct dslash_geom *g, const struct dslash_fields *f, size_t i, double *acc)
+/* The sum at site i of parity p: its own links (parity p) forward, the
+ * neighbours' links (parity 1 - p) backward. */
+static void site(const struct dslash_geom *g, const struct dslash_fields *f, int p, size_t i,
+                 double *acc)
 {
     int x[4], y[4];
-    dslash_coords(g, 0, i, x);
+    dslash_coords(g, p, i, x);
     memset(acc, 0, (size_t)f->rhs * 6 * sizeof *acc);
     double m[18];
     for (int mu = 0; mu < 4; mu++) {
@@ -177,17 +213,23 @@ static void site(const struct dslash_geom *g, const struct dslash_fields *f, siz
             const void *links = hop == 1 ? f->fat : f->lng;
             memcpy(y, x, sizeof y);
             y[mu] = x[mu] + hop;
-            load_link(g, f->dbl, links, 0, mu, i, m);
+            load_link(g, f->dbl, links, p, mu, i, m);
             apply(g, f, m, 0, 1.0, dslash_index(g, y), acc);
-            y[mu] = x[mu] - hop; /* the link of the odd site x - hop*mu */
+            y[mu] = x[mu] - hop; /* the link of the other-parity site x - hop*mu */
             size_t nb = dslash_index(g, y);
-            load_link(g, f->dbl, links, 1, mu, nb, m);
+            load_link(g, f->dbl, links, 1 - p, mu, nb, m);
             apply(g, f, m, 1, -1.0, nb, acc);
         }
     }
 }
 
 void dslash_reference(const struct dslash_geom *g, const struct dslash_fields *f, double *w)
+{
+    dslash_reference_parity(g, f, 0, w);
+}
+
+void dslash_reference_parity(const struct dslash_geom *g, const struct dslash_fields *f, int p,
+                             double *w)
 {
 #pragma omp parallel
     {
@@ -198,11 +240,14 @@ void dslash_reference(const struct dslash_geom *g, const struct dslash_fields *f
         for (int r0 = 0; r0 < f->rhs; r0 += rhs) {
             part.rhs = f->rhs - r0 < rhs ? f->rhs - r0 : rhs;
             size_t vstride = (size_t)r0 * 3 * g->vh * 2;
-            part.v = f->dbl ? (const void *)((const double *)f->v + vstride)
-                            : (const void *)((const float *)f->v + vstride);
+            if (f->v64)
+                part.v64 = f->v64 + vstride;
+            else
+                part.v = f->dbl ? (const void *)((const double *)f->v + vstride)
+                                : (const void *)((const float *)f->v + vstride);
 #pragma omp for schedule(static)
             for (long i = 0; i < (long)g->vh; i++) {
-                site(g, &part, (size_t)i, acc);
+                site(g, &part, p, (size_t)i, acc);
                 for (int r = 0; r < part.rhs; r++)
                     for (int c = 0; c < 3; c++) {
                         size_t k = dslash_vec_at(g, r0 + r, c, (size_t)i);

@@ -1,0 +1,592 @@
+/* cg: the HISQ talk's conjugate gradient inverter (slides 19-20, 37-45) on
+ * the dslash workload's operator: A x = b on the even sites with
+ * A = m^2 - D_eo D_oe, for 1..8 right-hand sides solved together (the links
+ * read once per operator application for all of them). A timed repetition
+ * is one whole solve from x = 0 with the iteration counts found by a first,
+ * converging solve in set-up (or iters=N); the row's params carry the counts,
+ * from which count() gives the flops and bytes (dslash_model.c: 2 x 1146 +
+ * 72 flop and 2 link loads + 43 vectors per even site and iteration).
+ * Validation: the true residual |b - A x| / |b| of every rhs in float64 on
+ * the host (cg_ref.c). Device side: cg_dev.c; host pieces: cg.h. */
+#include "clb_workload.h"
+#include "cg_dev.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kernel_names[] = {"reg", "cache"};
+/* A solve passes when every rhs's true residual |b - Ax|/|b| is at most
+ * TRUE_RES_FACTOR x its target, the target being the larger of tol and the
+ * drift allowance eps x iterations (eps: the type's machine epsilon): the
+ * recursive residual, which stops the solve, drifts from the true one by
+ * rounding errors that pile up with the iterations. docs/WORKLOADS.md (cg)
+ * gives the drift measured: at most 0.45 eps x iterations. */
+#define TRUE_RES_FACTOR 10.0
+#define EPS_FLOAT 1.1920928955078125e-07
+#define EPS_DOUBLE 2.220446049250313e-16
+
+static const struct clb_param_def params[] = {
+    {"rhs", "", "right-hand sides solved together, 1..8, a list or range (default 1,2,4,8; "
+                "--quick 1,3)"},
+    {"links", "full,compressed",
+     "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both"},
+    {"kernel", "reg",
+     "the operator's kernel (the dslash workload's shapes): reg (rhs accumulators in registers) "
+     "or cache (one work-item per site and rhs), or both"},
+    {"mass", "", "the mass m in A = m^2 - D_eo D_oe, > 0 (default 1; --quick 4); the "
+                 "iterations grow as 1/m: about 110/m to 1e-6, 215/m to 1e-12"},
+    {"tol", "", "relative residual |r|/|b| a solve reaches (default 1e-6 in float, 1e-12 in "
+                "double)"},
+    {"maxiter", "2000", "iteration limit of the converging solve"},
+    {"iters", "", "fixed iteration counts, no convergence test: N (every rhs) or n0:n1:... (one "
+                  "per rhs, as the rows' params give them) (default: solve to tol once in set-up, "
+                  "then time solves of that many)"},
+    {"local", "", "work-group size along the sites, a power of two (default 128 on GPUs, 64 on "
+                  "CPUs)"},
+    {0, 0, 0}};
+
+static int check_size(const struct clb_size *s)
+{
+    int bad = dslash_bad_extent(s->d);
+    if (bad)
+        clb_seterr("bad lattice extent %zu in direction %c (every extent must be even, for the "
+                   "even/odd split, and >= 4, for the three-hop links; e.g. 16x16x16x8)",
+                   s->d[bad - 1], "xyzt"[bad - 1]);
+    return bad ? CLB_EUSAGE : CLB_OK;
+}
+
+/* ---- counts ------------------------------------------------------------- */
+
+/* Complex numbers per even site: fat links, full and compressed long
+ * links, one rhs of a vector; the solver's vector fields (b, x, r, p, ap on
+ * the even sites, t on the odd ones). */
+enum { FAT_C = 8 * 9, FULL_C = 8 * DSLASH_NE_FULL, COMP_C = 8 * DSLASH_NE_COMPRESSED, VEC_C = 3,
+       NFIELDS = 6 };
+
+/* "N" (every rhs N) or "n0:n1:..." (one count per rhs) into iters; the
+ * largest and the sum. */
+static int parse_iters(const char *v, int rhs, long *iters, long *most, long *sum)
+{
+    int n = 0;
+    const char *p = v;
+    *most = *sum = 0;
+    for (;;) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p || x < 0 || x > 100000000 || n == CG_MAX_RHS ||
+            (*end && *end != ':'))
+            break;
+        iters[n++] = x;
+        if (!*end) {
+            if (n == 1)
+                for (; n < rhs; n++)
+                    iters[n] = x;
+            if (n != rhs)
+                break;
+            for (int r = 0; r < rhs; r++) {
+                *most = iters[r] > *most ? iters[r] : *most;
+                *sum += iters[r];
+            }
+            return CLB_OK;
+        }
+        p = end + 1;
+    }
+    clb_seterr("iters=%s is not one iteration count or one per right-hand side (%d) joined by ':'",
+               v, rhs);
+    return CLB_EUSAGE;
+}
+
+/* The group: fat, full and compressed long links and the six vector fields
+ * for the largest rhs of --param rhs (CG_MAX_RHS when not given). A case:
+ * the solve of its params (rhs, links, iters) by the counts of
+ * dslash_model.c; its footprint is the fat links, its long links and its
+ * vectors. */
+static int count(const struct clb_query *q, struct clb_counts *out)
+{
+    size_t es = clb_query_esize(q);
+    if (es != 4 && es != 8) {
+        clb_seterr("cg types are float and double, not '%s'", q->dtype);
+        return CLB_EUSAGE;
+    }
+    int ovf = 0;
+    size_t vh = q->size->total / 2, site = clb_mulz(vh, 2 * es, &ovf);
+    size_t fat = clb_mulz(site, FAT_C, &ovf);
+    char err[512];
+    if (!q->kernel) {
+        long rhs[64];
+        int n = clb_parse_int_list(clb_query_param(q, "rhs", ""), 1, CG_MAX_RHS, rhs, 64, err,
+                                   sizeof err);
+        long maxrhs = n > 0 ? 1 : CG_MAX_RHS;
+        for (int i = 0; i < n; i++)
+            maxrhs = rhs[i] > maxrhs ? rhs[i] : maxrhs;
+        size_t vec = clb_mulz(site, VEC_C * (size_t)maxrhs, &ovf);
+        size_t all = clb_mulz(site, FAT_C + FULL_C + COMP_C + NFIELDS * VEC_C * (size_t)maxrhs,
+                              &ovf);
+        return clb_count_done(q, ovf, out, all, 0, all, fat > vec ? fat : vec, CLB_UNIT_GFLOPS);
+    }
+    if (strcmp(q->kernel, "reg") && strcmp(q->kernel, "cache")) {
+        clb_seterr("unknown cg kernel '%s' (known: reg, cache)", q->kernel);
+        return CLB_EUSAGE;
+    }
+    const char *v = clb_query_param(q, "rhs", "1");
+    long rhs;
+    if (clb_parse_int_list(v, 1, CG_MAX_RHS, &rhs, 1, err, sizeof err) != 1) {
+        clb_seterr("rhs=%s is not one count of right-hand sides in 1..%d", v, CG_MAX_RHS);
+        return CLB_EUSAGE;
+    }
+    const char *links = clb_query_param(q, "links", "compressed");
+    if (strcmp(links, "full") && strcmp(links, "compressed")) {
+        clb_seterr("links=%s (known: full, compressed)", links);
+        return CLB_EUSAGE;
+    }
+    int comp = strcmp(links, "compressed") == 0;
+    long iters[CG_MAX_RHS], most, sum;
+    int rc = parse_iters(clb_query_param(q, "iters", "1"), (int)rhs, iters, &most, &sum);
+    if (rc)
+        return rc;
+    /* whole numbers below 2^53 per site: (2 x 1146 + 72) flop per rhs and
+     * iteration; 2 x (1024 or 1152) B per iteration and 43 x 24 B per rhs
+     * and iteration, x es/4 */
+    size_t bytes = clb_mulz(
+        vh, (size_t)clb_cg_bytes_site((double)most, (double)sum, (int)rhs, comp, es), &ovf);
+    size_t flops = clb_mulz(vh, (size_t)clb_cg_flops_site((double)sum, (int)rhs), &ovf);
+    size_t touched =
+        clb_mulz(site, FAT_C + (comp ? COMP_C : FULL_C) + NFIELDS * VEC_C * (size_t)rhs, &ovf);
+    return clb_count_done(q, ovf, out, bytes, flops, touched, fat, CLB_UNIT_GFLOPS);
+}
+
+/* Default sizes: the talk's lattices, smallest first. */
+static int ladder(int i, char *out, size_t n)
+{
+    static const char *const lattices[] = {"16x16x16x4", "32x32x32x8", "48x48x48x12",
+                                           "64x64x64x16"};
+    if (i < 0 || i >= 4)
+        return 0;
+    snprintf(out, n, "%s", lattices[i]);
+    return 1;
+}
+
+/* ---- parameters ----------------------------------------------------------- */
+
+struct choice {
+    long rhs[16];
+    int nrhs;
+    unsigned links, kernels;
+};
+
+/* A number in (lo, hi) from a parameter. */
+static int param_real(struct clb_env *env, const char *key, double lo, double hi, double *out)
+{
+    const char *v = clb_param(env, key);
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x > lo) || !(x < hi)) {
+        clb_seterr("cg: parameter %s: '%s' is not a number in (%g, %g)", key, v, lo, hi);
+        return CLB_EUSAGE;
+    }
+    *out = x;
+    return CLB_OK;
+}
+
+/* iters=N (every rhs N iterations) or n0:n1:... (one count per rhs; then
+ * every rhs of --param rhs must have as many). */
+static int read_fixed(struct clb_env *env, struct cg_state *s, const struct choice *ch)
+{
+    const char *v = clb_param(env, "iters");
+    s->nfixed = 0;
+    if (!v[0])
+        return CLB_OK;
+    for (const char *p = v;;) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p || x < 1 || x > 1000000 || s->nfixed == CG_MAX_RHS ||
+            (*end && *end != ':')) {
+            clb_seterr("cg: parameter iters: '%s' is not an iteration count in 1..1000000 or one "
+                       "per right-hand side joined by ':' (e.g. 50 or 50:40:45)", v);
+            return CLB_EUSAGE;
+        }
+        s->fixed[s->nfixed++] = x;
+        if (!*end)
+            break;
+        p = end + 1;
+    }
+    for (int i = 0; i < ch->nrhs && s->nfixed > 1; i++)
+        if (ch->rhs[i] != s->nfixed) {
+            clb_seterr("cg: parameter iters: '%s' gives %d counts, one per right-hand side, but "
+                       "rhs=%ld is asked for", v, s->nfixed, ch->rhs[i]);
+            return CLB_EUSAGE;
+        }
+    return CLB_OK;
+}
+
+static int read_params(struct clb_env *env, struct cg_state *s, struct choice *ch)
+{
+    int rc;
+    if (clb_param(env, "rhs")[0]) {
+        if ((rc = clb_param_ints(env, "rhs", 1, CG_MAX_RHS, ch->rhs, 16, &ch->nrhs)))
+            return rc;
+    } else {
+        const long def[] = {1, 2, 4, 8}, quick[] = {1, 3};
+        ch->nrhs = env->quick ? 2 : 4;
+        memcpy(ch->rhs, env->quick ? quick : def, (size_t)ch->nrhs * sizeof *ch->rhs);
+    }
+    if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
+        (rc = clb_param_names(env, "kernel", "reg,cache", 0, &ch->kernels)) ||
+        (rc = clb_param_int(env, "maxiter", 1, 1000000, &s->maxiter)))
+        return rc;
+    s->mass = env->quick ? 4 : 1;
+    if (clb_param(env, "mass")[0] && (rc = param_real(env, "mass", 0, 1e6, &s->mass)))
+        return rc;
+    /* below the type's epsilon a target means nothing (the true residual of
+     * fp32 CG stalls near 1e-6 .. 1e-5 anyway: docs/WORKLOADS.md) */
+    double floor = s->dbl ? 1e-15 : 1e-7;
+    s->tol = s->dbl ? 1e-12 : 1e-6;
+    if (clb_param(env, "tol")[0] && (rc = param_real(env, "tol", 0, 1, &s->tol)))
+        return rc;
+    if (s->tol < floor) {
+        clb_seterr("cg: parameter tol: %g is below %s precision (%g)", s->tol,
+                   s->dbl ? "double" : "float", floor);
+        return CLB_EUSAGE;
+    }
+    if ((rc = read_fixed(env, s, ch)))
+        return rc;
+    long local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 64;
+    if (clb_param(env, "local")[0]) {
+        if ((rc = clb_param_int(env, "local", 1, (long)env->info->max_wg, &local)))
+            return rc;
+        if (local & (local - 1)) {
+            clb_seterr("cg: parameter local: %ld is not a power of two (the tree sums need one)",
+                       local);
+            return CLB_EUSAGE;
+        }
+    }
+    s->local = (size_t)local;
+    return CLB_OK;
+}
+
+/* ---- setup ---------------------------------------------------------------- */
+
+static void iters_text(const struct cg_case *cc, char *out, size_t n)
+{
+    int same = 1;
+    for (int r = 1; r < cc->rhs; r++)
+        same &= cc->iters[r] == cc->iters[0];
+    out[0] = 0;
+    for (int r = 0; r < (same ? 1 : cc->rhs); r++)
+        clb_appendf(out, n, "%s%d", r ? ":" : "", cc->iters[r]);
+}
+
+static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs, int comp)
+{
+    struct cg_state *s = g->state;
+    struct cg_case cc;
+    memset(&cc, 0, sizeof cc);
+    cc.rhs = rhs;
+    cc.comp = comp;
+    cc.kind = kind;
+    const char *links = comp ? "compressed" : "full";
+    struct clb_case *c;
+    int rc = cg_dev_shape(env, s, g->dtype, &cc);
+    if (rc == CLB_SKIP) {
+        char *why = clb_strdup(clb_lasterr());
+        rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s", rhs, links);
+        if (rc == CLB_OK)
+            clb_case_skip(c, "%s", why ? why : "cannot be shaped");
+        free(why);
+        return rc;
+    }
+    if (rc)
+        return rc;
+    if (s->nfixed) {
+        for (int r = 0; r < rhs; r++) {
+            cc.iters[r] = (int)s->fixed[s->nfixed == 1 ? 0 : r];
+            cc.niter = cc.iters[r] > cc.niter ? cc.iters[r] : cc.niter;
+        }
+    } else if ((rc = cg_dev_solve(env, s, &cc, 1, NULL, NULL, NULL))) {
+        return rc;
+    }
+    char it[16 * CG_MAX_RHS];
+    iters_text(&cc, it, sizeof it);
+    if ((rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s", rhs, links, it)))
+        return rc;
+    *(struct cg_case *)c->data = cc;
+    double ai = c->counts.flops / c->counts.bytes, bw = env->profile->peak_bandwidth_gbs;
+    if (!isnan(bw) && bw > 0) /* the talk's model: bandwidth x intensity */
+        c->model = bw * ai;
+    clb_case_note(c, "ai=%.3f mass=%g tol=%.0e %s", ai, s->mass, s->tol,
+                  s->nfixed ? "fixed_iters" : "solved_in_setup");
+    /* one iteration with every rhs iterating, by the model (dslash_model.c) */
+    int sum = 0;
+    for (int r = 0; r < rhs; r++)
+        sum += cc.iters[r];
+    double vh = (double)s->geom.vh;
+    clb_case_note(c, "applications=%d rhs_iterations=%d iter_bytes=%.0f iter_flops=%.0f",
+                  cc.niter, sum, vh * clb_cg_bytes_site(1, rhs, 0, comp, s->es),
+                  vh * clb_cg_flops_site(rhs, 0));
+    if (cc.unconverged)
+        clb_case_note(c, "%d rhs reached maxiter=%ld in the set-up solve", cc.unconverged,
+                      s->maxiter);
+    c->dims = 2;
+    memcpy(c->local, cc.lop, sizeof cc.lop);
+    memcpy(c->global, cc.gop, sizeof cc.gop);
+    return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct cg_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return CLB_ESYS;
+    g->state = s;
+    s->dbl = clb_dtype_is_double(g->dtype);
+    s->es = s->dbl ? 8 : 4;
+    struct choice ch;
+    int rc = read_params(env, s, &ch);
+    if (rc)
+        return rc;
+    int L[4];
+    for (int k = 0; k < 4; k++)
+        L[k] = (int)g->size.d[k];
+    dslash_geom_init(&s->geom, L);
+    for (int i = 0; i < ch.nrhs; i++)
+        if (ch.rhs[i] > s->maxrhs)
+            s->maxrhs = (int)ch.rhs[i];
+    /* the kernels index with 32-bit integers */
+    if (s->geom.vh * 8 * 9 >= UINT32_MAX || cg_vec_len(&s->geom, s->maxrhs) >= UINT32_MAX) {
+        clb_seterr("cg: lattice %s too large (at most 2^32 complex numbers per field)",
+                   g->size_text);
+        return CLB_EUSAGE;
+    }
+    if ((rc = cg_dev_alloc(env, s)))
+        return rc;
+    for (int comp = 0; comp < 2; comp++)
+        for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++)
+            for (int k = CG_REG; k <= CG_CACHE && rc == CLB_OK; k++)
+                if (ch.kernels & (1u << k))
+                    rc = add_case(env, g, k, (int)ch.rhs[r], comp);
+    return rc;
+}
+
+/* Every field the solve writes is poisoned: a kernel that leaves x (or any
+ * intermediate) unwritten cannot pass on an earlier case's solution. */
+static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    (void)c;
+    struct cg_state *s = g->state;
+    size_t vecb = cg_vec_len(&s->geom, s->maxrhs) * 2 * s->es;
+    cl_mem bufs[] = {s->dx, s->dr, s->dp, s->dap, s->dt};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) {
+        int rc = clb_poison(env->dev, bufs[i], vecb);
+        if (rc)
+            return rc;
+    }
+    return clb_poison(env->dev, s->dscal, 4 * (size_t)s->maxrhs * s->es);
+}
+
+static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *smp)
+{
+    return cg_dev_solve(env, g->state, c->data, 0, NULL, &smp->first, &smp->last);
+}
+
+/* ---- verify --------------------------------------------------------------- */
+
+/* Fixed mode: the residual a float64 CG reaches in the same iterations (the
+ * host solve of every rhs, once per group). */
+static int reference_residuals(struct cg_state *s, const struct cg_op *op)
+{
+    if (s->have_ref)
+        return CLB_OK;
+    size_t len = 2 * cg_vec_len(&s->geom, s->maxrhs);
+    double *b64 = clb_xmalloc(len * sizeof *b64), *x64 = clb_xmalloc(len * sizeof *x64);
+    int iters[CG_MAX_RHS], limit[CG_MAX_RHS], most = 0, rc = CLB_ESYS;
+    for (int r = 0; r < s->maxrhs; r++) {
+        limit[r] = (int)s->fixed[s->nfixed == 1 ? 0 : r];
+        most = limit[r] > most ? limit[r] : most;
+    }
+    if (b64 && x64) {
+        cg_to_f64(s->dbl, s->b, b64, len);
+        rc = cg_host_solve(op, s->maxrhs, b64, x64, 0, most, limit, iters, s->ref_res);
+    }
+    free(b64);
+    free(x64);
+    s->have_ref = rc == CLB_OK;
+    return rc;
+}
+
+/* The true residual |b - A x| / |b| of every rhs, from the solution read
+ * back and the host's float64 operator, against the target: the larger of
+ * tol and eps x the rhs's iterations (a solve to tol), and in fixed mode also
+ * of what a float64 CG reaches in as many iterations; the device's own
+ * residuals play no part. */
+static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
+{
+    struct cg_state *s = g->state;
+    const struct cg_case *cc = c->data;
+    int rhs = cc->rhs, rc;
+    if ((rc = clb_read(env->dev, s->dx, s->x, cg_vec_len(&s->geom, rhs) * 2 * s->es)))
+        return rc;
+    struct cg_op op = {&s->geom, s->dbl, s->fat, s->full, s->mass * s->mass};
+    double rel[CG_MAX_RHS];
+    if ((rc = cg_true_residual(&op, rhs, s->dbl, s->b, s->x, rel)))
+        return rc;
+    if (s->nfixed && (rc = reference_residuals(s, &op)))
+        return rc;
+    /* per rhs: the true residual, and the device's recursive one at the end
+     * of the set-up solve (solve to tol) or the float64 CG's (fixed mode) */
+    struct clb_buf tr = {0}, other = {0};
+    int bad = -1;
+    double limit = 0;
+    for (int r = 0; r < rhs; r++) {
+        double target = s->tol, drift = (s->dbl ? EPS_DOUBLE : EPS_FLOAT) * cc->iters[r];
+        if (drift > target)
+            target = drift;
+        if (s->nfixed && s->ref_res[r] > target)
+            target = s->ref_res[r];
+        clb_buf_printf(&tr, "%s%.2e", r ? ":" : "", rel[r]);
+        clb_buf_printf(&other, "%s%.2e", r ? ":" : "", s->nfixed ? s->ref_res[r] : cc->rec_res[r]);
+        if (!(rel[r] <= TRUE_RES_FACTOR * target) && bad < 0) {
+            bad = r;
+            limit = target;
+        }
+    }
+    clb_case_note(c, "true_res=%s %s=%s", clb_buf_str(&tr), s->nfixed ? "fp64_cg_res" : "rec_res",
+                  clb_buf_str(&other));
+    clb_buf_free(&tr);
+    clb_buf_free(&other);
+    int fail = 0;
+    if (bad >= 0) {
+        clb_case_note(c, "rhs %d: true residual |b - Ax|/|b| = %.2e above %.0f x %.1e (the "
+                      "largest of tol, eps x %d iterations%s)", bad, rel[bad], TRUE_RES_FACTOR,
+                      limit, cc->iters[bad], s->nfixed ? " and the float64 CG's residual" : "");
+        fail = 1;
+    }
+    if (cc->comp) {
+        double rtol = s->dbl ? 1e-12 : 1e-5;
+        clb_case_note(c, "rebuild_err=%.1e", s->rebuild_err);
+        if (!(s->rebuild_err < rtol)) {
+            clb_case_note(c, "compressed long links do not rebuild the stored ones");
+            fail = 1;
+        }
+    }
+    return fail ? CLB_FAIL : CLB_OK;
+}
+
+/* ---- after the timed runs ---------------------------------------------------- */
+
+/* The time per iteration, and one more solve with every launch timed: the
+ * D_oe kernel's own Dslash rate inside the solve, the solve's rate over it
+ * (of_dslash), and where the solve's time goes. */
+static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *c,
+                     const struct clb_measure *m)
+{
+    struct cg_state *s = g->state;
+    struct cg_case *cc = c->data;
+    if (cc->niter > 0)
+        clb_case_note(c, "t_iter_us=%.2f", 1e6 * m->t.median / cc->niter);
+    struct cg_profile p;
+    if (cg_dev_solve(env, s, cc, 0, &p, NULL, NULL) != CLB_OK) {
+        clb_case_note(c, "profiled solve failed: %s", clb_lasterr());
+        return;
+    }
+    if (!(p.t[CGP_DOE] > 0) || !(p.wall > 0))
+        return;
+    double dgf = p.doe_flops / p.t[CGP_DOE] / 1e9;
+    double busy = 0;
+    for (int k = 0; k < CGP_N; k++)
+        busy += p.t[k];
+    /* both rates from the one profiled solve: noise between solves (a shared
+     * CPU) stays out of the ratio */
+    double solve = c->counts.flops / p.wall / 1e9;
+    clb_case_note(c, "dslash_gflops=%.2f of_dslash=%.3f", dgf, solve / dgf);
+    clb_case_note(c, "time: D_oe %.0f%% apply %.0f%% vectors %.0f%% reductions %.0f%% gaps %.0f%%",
+                  100 * p.t[CGP_DOE] / p.wall, 100 * p.t[CGP_APPLY] / p.wall,
+                  100 * (p.t[CGP_UPD_R] + p.t[CGP_UPD_XP] + p.t[CGP_INIT]) / p.wall,
+                  100 * p.t[CGP_REDUCE] / p.wall,
+                  busy < p.wall ? 100 * (p.wall - busy) / p.wall : 0.0);
+}
+
+static void teardown(struct clb_env *env, struct clb_group *g)
+{
+    (void)env;
+    cg_dev_free(g->state);
+}
+
+/* ---- summary ------------------------------------------------------------------ */
+
+/* The value of key in a row's params ("rhs=4,links=full,iters=37"). */
+static void param_of(const char *params, const char *key, char *out, size_t n)
+{
+    size_t kl = strlen(key);
+    out[0] = 0;
+    for (const char *p = params; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, key, kl) && p[kl] == '=') {
+            size_t len = strcspn(p + kl + 1, ",");
+            snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), p + kl + 1);
+            return;
+        }
+}
+
+static double detail_num(const char *detail, const char *key)
+{
+    const char *p = strstr(detail, key);
+    return p ? strtod(p + strlen(key), NULL) : NAN;
+}
+
+/* Per (kernel, type, size, links): the solver's GFlop/s at each rhs, its
+ * D_oe kernel's Dslash rate and of_dslash (both from the profiled solve),
+ * and the speed-up over the same solver at 1 rhs (the talk: "multiple rhs
+ * ... can easily speedup solver by 2.5"). */
+static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+{
+    int header = 0;
+    for (size_t i = 0; i < n; i++) {
+        char li[32], ri[8];
+        param_of(rows[i].params, "links", li, sizeof li);
+        param_of(rows[i].params, "rhs", ri, sizeof ri);
+        if (strcmp(rows[i].status, "ok") || strcmp(ri, "1"))
+            continue;
+        for (size_t j = 0; j < n; j++) {
+            char lj[32], rj[8], it[128];
+            param_of(rows[j].params, "links", lj, sizeof lj);
+            param_of(rows[j].params, "rhs", rj, sizeof rj);
+            param_of(rows[j].params, "iters", it, sizeof it);
+            if (strcmp(rows[j].status, "ok") || strcmp(li, lj) ||
+                strcmp(rows[i].kernel, rows[j].kernel) || strcmp(rows[i].dtype, rows[j].dtype) ||
+                strcmp(rows[i].size, rows[j].size))
+                continue;
+            if (!header++)
+                fprintf(out, "\ncg solver GFlop/s, over its own D_oe kernel's Dslash rate and over "
+                             "1 rhs (the talk: multiple rhs speed the solver up by 2.5):\n");
+            fprintf(out, "  %-5s %-6s %-12s links=%-10s rhs=%-2s iters=%-12s %9.2f GFlop/s  "
+                         "D_oe %9.2f  of_dslash %5.2f  x%.2f of rhs 1\n",
+                    rows[j].kernel, rows[j].dtype, rows[j].size, lj, rj, it, rows[j].gflops,
+                    detail_num(rows[j].detail, "dslash_gflops="),
+                    detail_num(rows[j].detail, "of_dslash="), rows[j].gflops / rows[i].gflops);
+        }
+    }
+}
+
+const struct clb_workload clb_wl_cg = {
+    .name = "cg",
+    .summary = "HISQ conjugate gradient solver (m^2 - D_eo D_oe) with multiple right-hand sides, "
+               "in GFlop/s",
+    .dtypes = "float,double",
+    .default_dtypes = "float,double",
+    .params = params,
+    .size_help = "lattice LxxLyxLzxLt, every extent even and >= 4, e.g. 32x32x32x8 (default "
+                 "64x64x64x16 on GPUs where it fits, 32x32x32x8 on CPUs; --quick 8x8x8x8)",
+    .size_dims = 4,
+    /* the dslash workload's rule: the talk's largest lattice on GPUs (its
+     * group, 5.8 GB in fp32 with 8 rhs, reaches the 3 GiB floor), 32^3x8 on
+     * CPUs (361 MB), the cap stopping them before 48^3x12 (1.8 GB) */
+    .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {64, 3072},
+              .cap_mib = {1024, 0}, .ladder = ladder},
+    .baselines = "stream/copy",
+    .case_size = sizeof(struct cg_case),
+    CLB_STEPS,
+    .check_size = check_size,
+    .prepare = prepare,
+    .measured = measured,
+    .summarize = summarize,
+};

@@ -1,0 +1,156 @@
+/* cg: the float64 host operator, host CG and true residual (see cg.h). */
+#include "cg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cg_apply(const struct cg_op *op, int rhs, const double *x, double *tmp, double *out)
+{
+    struct dslash_fields f = {op->dbl, op->fat, op->lng, NULL, rhs, x};
+    dslash_reference_parity(op->g, &f, 1, tmp); /* D_oe x on the odd sites */
+    f.v64 = tmp;
+    dslash_reference_parity(op->g, &f, 0, out); /* D_eo D_oe x on the even sites */
+    size_t n = 2 * cg_vec_len(op->g, rhs);
+    double m2 = op->m2;
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < (long)n; k++)
+        out[k] = m2 * x[k] - out[k];
+}
+
+void cg_dot(const struct dslash_geom *g, int rhs, const double *a, const double *b, double *out)
+{
+    size_t n = 3 * g->vh; /* complex numbers of one rhs */
+    for (int r = 0; r < rhs; r++) {
+        const double *pa = a + 2 * (size_t)r * n, *pb = b + 2 * (size_t)r * n;
+        double re = 0, im = 0;
+#pragma omp parallel for reduction(+ : re, im) schedule(static)
+        for (long k = 0; k < (long)n; k++) {
+            re += pa[2 * k] * pb[2 * k] + pa[2 * k + 1] * pb[2 * k + 1];
+            im += pa[2 * k] * pb[2 * k + 1] - pa[2 * k + 1] * pb[2 * k];
+        }
+        out[2 * r] = re;
+        out[2 * r + 1] = im;
+    }
+}
+
+void cg_to_f64(int dbl, const void *src, double *dst, size_t n)
+{
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < (long)n; k++)
+        dst[k] = dbl ? ((const double *)src)[k] : (double)((const float *)src)[k];
+}
+
+/* y_r += a_r x_r (x_r, y_r: the complex numbers of rhs r), for active r. */
+static void axpy(size_t n, int rhs, const double *a, const int *active, const double *x, double *y)
+{
+    for (int r = 0; r < rhs; r++) {
+        if (!active[r])
+            continue;
+        const double *px = x + 2 * (size_t)r * n;
+        double *py = y + 2 * (size_t)r * n, s = a[r];
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < (long)(2 * n); k++)
+            py[k] += s * px[k];
+    }
+}
+
+int cg_host_solve(const struct cg_op *op, int rhs, const double *b, double *x, double tol,
+                  int maxiter, const int *limit, int *iters, double *res)
+{
+    size_t n = 3 * op->g->vh, len = 2 * cg_vec_len(op->g, rhs);
+    double *r = malloc(len * sizeof *r), *p = malloc(len * sizeof *p);
+    double *ap = malloc(len * sizeof *ap), *tmp = malloc(len * sizeof *tmp);
+    double *dots = malloc(2 * (size_t)rhs * sizeof *dots), *bb = malloc((size_t)rhs * sizeof *bb);
+    double *rr = malloc((size_t)rhs * sizeof *rr), *alpha = malloc((size_t)rhs * sizeof *alpha);
+    int *active = malloc((size_t)rhs * sizeof *active);
+    int rc = CLB_OK;
+    if (!r || !p || !ap || !tmp || !dots || !bb || !rr || !alpha || !active) {
+        clb_seterr("cg: out of host memory for the host solve");
+        rc = CLB_ESYS;
+        goto out;
+    }
+    memcpy(r, b, len * sizeof *r);
+    memcpy(p, b, len * sizeof *p);
+    memset(x, 0, len * sizeof *x);
+    cg_dot(op->g, rhs, b, b, dots);
+    int left = 0;
+    for (int j = 0; j < rhs; j++) {
+        bb[j] = rr[j] = dots[2 * j];
+        iters[j] = 0;
+        active[j] = bb[j] > 0 && !(rr[j] <= tol * tol * bb[j]) && !(limit && limit[j] <= 0);
+        left += active[j];
+    }
+    for (int k = 0; k < maxiter && left; k++) {
+        cg_apply(op, rhs, p, tmp, ap);
+        cg_dot(op->g, rhs, p, ap, dots);
+        for (int j = 0; j < rhs; j++)
+            alpha[j] = dots[2 * j] > 0 ? rr[j] / dots[2 * j] : 0;
+        axpy(n, rhs, alpha, active, p, x);
+        for (int j = 0; j < rhs; j++)
+            alpha[j] = -alpha[j];
+        axpy(n, rhs, alpha, active, ap, r);
+        cg_dot(op->g, rhs, r, r, dots);
+        for (int j = 0; j < rhs; j++) {
+            if (!active[j])
+                continue;
+            double rn = dots[2 * j], beta = rr[j] > 0 ? rn / rr[j] : 0;
+            double *pr = r + 2 * (size_t)j * n, *pp = p + 2 * (size_t)j * n;
+#pragma omp parallel for schedule(static)
+            for (long q = 0; q < (long)(2 * n); q++)
+                pp[q] = pr[q] + beta * pp[q];
+            rr[j] = rn;
+            iters[j] = k + 1;
+            if (rn <= tol * tol * bb[j] || !isfinite(rn) || (limit && k + 1 >= limit[j])) {
+                active[j] = 0;
+                left--;
+            }
+        }
+    }
+    for (int j = 0; j < rhs; j++)
+        res[j] = bb[j] > 0 ? sqrt(rr[j] / bb[j]) : 0;
+out:
+    free(r);
+    free(p);
+    free(ap);
+    free(tmp);
+    free(dots);
+    free(bb);
+    free(rr);
+    free(alpha);
+    free(active);
+    return rc;
+}
+
+int cg_true_residual(const struct cg_op *op, int rhs, int vdbl, const void *b, const void *x,
+                     double *rel)
+{
+    size_t len = 2 * cg_vec_len(op->g, rhs);
+    double *b64 = malloc(len * sizeof *b64), *x64 = malloc(len * sizeof *x64);
+    double *tmp = malloc(len * sizeof *tmp), *ax = malloc(len * sizeof *ax);
+    double *nb = malloc(2 * (size_t)rhs * sizeof *nb), *nr = malloc(2 * (size_t)rhs * sizeof *nr);
+    int rc = CLB_OK;
+    if (!b64 || !x64 || !tmp || !ax || !nb || !nr) {
+        clb_seterr("cg: out of host memory for the residual check");
+        rc = CLB_ESYS;
+        goto out;
+    }
+    cg_to_f64(vdbl, b, b64, len);
+    cg_to_f64(vdbl, x, x64, len);
+    cg_apply(op, rhs, x64, tmp, ax);
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < (long)len; k++)
+        ax[k] = b64[k] - ax[k];
+    cg_dot(op->g, rhs, b64, b64, nb);
+    cg_dot(op->g, rhs, ax, ax, nr);
+    for (int r = 0; r < rhs; r++)
+        rel[r] = nb[2 * r] > 0 ? sqrt(nr[2 * r] / nb[2 * r]) : (nr[2 * r] > 0 ? INFINITY : 0);
+out:
+    free(b64);
+    free(x64);
+    free(tmp);
+    free(ax);
+    free(nb);
+    free(nr);
+    return rc;
+}

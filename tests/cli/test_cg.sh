@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# cg on PoCL (--quick 8^4): solves to tol for float and double, rhs 1 and 3,
+# full and compressed long links, validated by the true residual on the host;
+# rows counted from their params; the fixed-iteration mode with one count per
+# rhs (the converged-rhs mask); the cache kernel; bad parameters refused with
+# one line; planted wrong kernels (a wrong xpay, a wrong operator sign) fail
+# with the true residual in the detail, exit 1.
+source "$(dirname "$0")/lib.sh"
+set -e
+expect_status 0 "cg --quick: float, double; rhs 1, 3; full, compressed" \
+  run cg -d cpu --quick -n 1 --warmup 1 -o out.csv
+expect_rows out.csv cg reg float,double
+echo "$OUT_TXT" | grep -q "cg solver GFlop/s" && pass "summary of the solver rates" || fail "no cg summary: $OUT_TXT"
+# 8 rows; flops and bytes from the params by the talk's counts; the detail
+python3 - out.csv <<'PY' && pass "8 rows, counts from params, true residual and timings in detail" || fail "cg rows wrong"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "cg"]
+assert len(rows) == 8, len(rows)
+vh = 8 ** 4 // 2
+combos = set()
+for r in rows:
+    p = dict(kv.split("=") for kv in r["params"].split(","))
+    rhs = int(p["rhs"])
+    its = [int(x) for x in p["iters"].split(":")]
+    its = its * rhs if len(its) == 1 else its
+    links = 1024 if p["links"] == "compressed" else 1152
+    scale = 2 if r["dtype"] == "double" else 1
+    flops = vh * (2364 * sum(its) + 12 * rhs)
+    bytes_ = scale * vh * (2 * links * max(its) + 24 * (43 * sum(its) + 4 * rhs))
+    assert abs(float(r["flops"]) - flops) <= 1e-9 * flops, (r["flops"], flops)
+    assert abs(float(r["bytes"]) - bytes_) <= 1e-9 * bytes_, (r["bytes"], bytes_)
+    d = r["detail"]
+    for key in ("true_res=", "rec_res=", "t_iter_us=", "dslash_gflops=", "solved_in_setup"):
+        assert key in d, (key, d)
+    true = [float(x) for x in d.split("true_res=")[1].split()[0].split(":")]
+    tol, eps = (1e-12, 2.22e-16) if r["dtype"] == "double" else (1e-6, 1.19e-7)
+    assert len(true) == rhs and all(t <= 10 * max(tol, eps * n) for t, n in zip(true, its)), d
+    # the float solves need more iterations in double (1e-12 against 1e-6)
+    assert (max(its) > 40) == (r["dtype"] == "double"), (its, r["dtype"])
+    combos.add((r["dtype"], rhs, p["links"]))
+assert len(combos) == 8, combos
+PY
+# the cache kernel and the fixed-iteration mode, one count per rhs: rhs 1
+# stops after 10 iterations (masked), the float64 host CG's residuals are
+# the targets
+expect_status 0 "cg fixed iters=20:10:15, reg and cache" run cg -d cpu --quick -t float,double \
+  --param rhs=3 --param iters=20:10:15 --param kernel=reg,cache --param links=compressed \
+  -n 1 --warmup 1 -o fixed.csv
+expect_rows fixed.csv cg reg,cache float,double
+python3 - fixed.csv <<'PY' && pass "fixed mode: params, counts and residuals per rhs" || fail "fixed mode rows wrong"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "cg"]
+assert len(rows) == 4
+vh = 8 ** 4 // 2
+for r in rows:
+    assert r["params"] == "rhs=3,links=compressed,iters=20:10:15", r["params"]
+    scale = 2 if r["dtype"] == "double" else 1
+    assert float(r["flops"]) == vh * (2364 * 45 + 36)
+    assert float(r["bytes"]) == scale * vh * (2048 * 20 + 24 * (43 * 45 + 12))
+    d = r["detail"]
+    assert "fixed_iters" in d and "fp64_cg_res=" in d, d
+    true = [float(x) for x in d.split("true_res=")[1].split()[0].split(":")]
+    ref = [float(x) for x in d.split("fp64_cg_res=")[1].split(";")[0].split(":")]
+    # fewer iterations, larger residual: the mask stopped rhs 1 at 10
+    assert ref[1] > ref[2] > ref[0] > 0, ref
+    assert all(abs(t - f) <= 1e-3 * f for t, f in zip(true, ref)), (true, ref)
+PY
+expect_status 0 "cg fixed iters=6 with full links" run cg -d cpu --quick -t float --param rhs=1,3 \
+  --param iters=6 --param links=full -n 1 --warmup 0 -o six.csv
+expect_rows six.csv cg reg float
+# bad parameters: exit 2, one line
+expect_error 2 "mass: '0' is not a number" "mass 0 refused" run cg -d cpu --quick --param mass=0 -o bad.csv
+expect_error 2 "mass: 'heavy'" "mass text refused" run cg -d cpu --quick --param mass=heavy -o bad.csv
+expect_error 2 "tol: 1e-09 is below float precision" "float tol 1e-9 refused" run cg -d cpu --quick -t float --param tol=1e-9 -o bad.csv
+expect_error 2 "tol: '2' is not a number in \(0, 1\)" "tol 2 refused" run cg -d cpu --quick --param tol=2 -o bad.csv
+expect_error 2 "maxiter" "maxiter 0 refused" run cg -d cpu --quick --param maxiter=0 -o bad.csv
+expect_error 2 "iters: '0' is not an iteration count" "iters 0 refused" run cg -d cpu --quick --param iters=0 -o bad.csv
+expect_error 2 "iters: '5:5' gives 2 counts.*rhs=1" "iters list against rhs refused" run cg -d cpu --quick --param iters=5:5 -o bad.csv
+expect_error 2 "local: 48 is not a power of two" "local 48 refused" run cg -d cpu --quick --param local=48 -o bad.csv
+expect_error 2 "rhs" "rhs 9 refused" run cg -d cpu --quick --param rhs=9 -o bad.csv
+expect_error 2 "links: unknown value 'half'" "bad links refused" run cg -d cpu --quick --param links=half -o bad.csv
+expect_error 2 "kernel: unknown value 'fast'" "bad kernel refused" run cg -d cpu --quick --param kernel=fast -o bad.csv
+expect_error 2 "extent 7 in direction x.*even" "odd extent refused" run cg -d cpu -s 7x8x8x8 -o bad.csv
+# planted wrong kernels: the row fails (exit 1) with the true residual in the
+# detail. xpay: p = r - beta p (CG stalls; its own residual says so too);
+# mass: the operator's m^2 doubled (CG converges, to the wrong system: its
+# own residual reaches tol, only the true residual shows the error)
+mkdir -p xpay mass && cp "$CLBENCH_SRC"/cl/*.cl xpay/ && cp "$CLBENCH_SRC"/cl/*.cl mass/
+sed -i 's/p\[k\] = r\[k\] + beta \* pv;/p[k] = r[k] - beta * pv;/' xpay/dslash.cl
+sed -i 's/T2 a = m2 \* pv - acc\[3 \* r + c\];/T2 a = (T)2 * m2 * pv - acc[3 * r + c];/' mass/dslash.cl
+cmp -s xpay/dslash.cl "$CLBENCH_SRC/cl/dslash.cl" && fail "the xpay plant did not change the kernel"
+cmp -s mass/dslash.cl "$CLBENCH_SRC/cl/dslash.cl" && fail "the mass plant did not change the kernel"
+for plant in xpay mass; do
+  expect_status 1 "wrong kernel ($plant) fails validation" run cg -d cpu --quick -t float \
+    --param rhs=1 --param links=full --param maxiter=60 -n 1 --warmup 0 --kernel-dir $plant -o $plant.csv
+  csv_col $plant.csv status | grep -qx failed && pass "$plant: row failed" || fail "$plant: row not failed"
+  csv_col $plant.csv detail | grep -q "true residual |b - Ax|/|b| = .* above 10 x .*eps x [0-9]* iterations" \
+    && pass "$plant: true residual in detail" || fail "$plant: no true residual in detail: $(csv_col $plant.csv detail)"
+done
+python3 - mass.csv <<'PY' && pass "mass plant: the device's own residual converged, the true one did not" || fail "mass plant: residuals not as expected"
+import csv, sys
+d = next(csv.DictReader(open(sys.argv[1])))["detail"]
+rec = float(d.split("rec_res=")[1].split(";")[0])
+true = float(d.split("true_res=")[1].split()[0])
+assert rec <= 1e-6 and true > 1e-2, (rec, true)
+PY
+finish
