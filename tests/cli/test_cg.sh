@@ -8,7 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 set -e
 expect_status 0 "cg --quick: float, double; rhs 1, 3; full, compressed" \
-  run cg -d cpu --quick -n 1 --warmup 1 -o out.csv
+  run cg -d cpu --quick -n 1 --warmup 1 --param links=full,compressed -o out.csv
 expect_rows out.csv cg reg float,double
 echo "$OUT_TXT" | grep -q "cg solver GFlop/s" && pass "summary of the solver rates" || fail "no cg summary: $OUT_TXT"
 # 8 rows; flops and bytes from the params by the talk's counts; the detail
