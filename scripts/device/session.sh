@@ -21,6 +21,7 @@ cmake -S . -B /tmp/b -DCMAKE_BUILD_TYPE=Release -DCLBENCH_TESTS=OFF >/tmp/b.log 
   cmake --build /tmp/b -j16 >>/tmp/b.log 2>&1 || { tail -40 /tmp/b.log; exit 3; }
 echo "build: $(( $(date +%s) - t0 )) s" | tee -a "$log"
 CB="/tmp/b/clbench"
+DEV=${DEV:-gpu}   # DEV=cpu tries a session on PoCL
 # every step is bounded; rows measured before a kill are kept (one flushed row at a time)
 step() { local name=$1 limit=$2; shift 2; local s0; s0=$(date +%s)
   timeout -k 10 "$limit" "$@" >>"$log" 2>&1; local rc=$?
@@ -33,38 +34,38 @@ for s in "$@"; do
     nvidia-smi --query-gpu=name,pci.bus_id,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv \
       >>"$OUT/$label-list.txt" 2>&1
     cat "$OUT/$label-list.txt" ;;
-  quick) step quick 240 $CB run all --quick -d gpu -o "$csv" ;;
-  suite) step suite 420 $CB run all -d gpu -o "$csv" ;;
+  quick) step quick 240 $CB run all --quick -d $DEV -o "$csv" ;;
+  suite) step suite 420 $CB run all -d $DEV -o "$csv" ;;
   transpose)
     # stream and transpose in one invocation: the rows' of_stream_copy is the target's ratio
     # (transpose at its default sizes, 2048^2 and 8192^2)
-    step transpose-float 150 $CB run stream,transpose -d gpu -t float --param kernels=copy,best \
+    step transpose-float 150 $CB run stream,transpose -d $DEV -t float --param kernels=copy,best \
       --param best=${BEST_FLOAT:-64x8v4,64x16v4,64x8v4oR,64x8v4oC,64x8v4oD,64x8v4oS8,64x8v4oS32,64x8v4d2,64x8v4d4,64x8v4d4oC,64x8v4p2,64x8v4p4,64x8v4p6,64x8v4p4oC,64x8v4nt,64x8v4oCnt,64x8v4p4nt} -o "$csv"
-    step transpose-double 150 $CB run stream,transpose -d gpu -t double --param kernels=copy,best \
+    step transpose-double 150 $CB run stream,transpose -d $DEV -t double --param kernels=copy,best \
       --param best=${BEST_DOUBLE:-64x8v2,32x16v2,64x8v2oR,64x8v2oC,64x8v2oD,64x8v2oS32,32x16v2oC,32x16v2d2,32x16v2d4,32x16v2d4oC,32x16v2p4,32x16v2p8,32x16v2p8oC,64x8v2nt,64x8v2oCnt,32x16v2p8nt} -o "$csv" ;;
   sweep)
     # launch shapes at the default size, then larger arrays with the profile's shape
-    step sweep-stream 150 $CB run stream -d gpu -t float,double --param vec=2,4 --param ilp=1,2 \
+    step sweep-stream 150 $CB run stream -d $DEV -t float,double --param vec=2,4 --param ilp=1,2 \
       --param local=256,512,1024 -o "$csv"
-    step sweep-size 150 $CB run stream -d gpu -t float -s 2^28,2^29,2^30 -o "$csv"
-    step sweep-size-d 150 $CB run stream -d gpu -t double -s 2^27,2^28,2^29 -o "$csv"
-    step sweep-dot 150 $CB run dot -d gpu -t float,double --param kernels=device,device_sumsq \
+    step sweep-size 150 $CB run stream -d $DEV -t float -s 2^28,2^29,2^30 -o "$csv"
+    step sweep-size-d 150 $CB run stream -d $DEV -t double -s 2^27,2^28,2^29 -o "$csv"
+    step sweep-dot 150 $CB run dot -d $DEV -t float,double --param kernels=device,device_sumsq \
       --param groups=0,264,528,1056 -s 2^28,2^29 -o "$csv" ;;
   cg)
-    step cg 300 $CB run dslash,cg -d gpu -t float -s 64x64x64x16 --param rhs=1,4 -o "$csv" ;;
+    step cg 300 $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 -o "$csv" ;;
   mpi)
     export OMPI_MCA_btl_vader_single_copy_mechanism=none
     n=$(nvidia-smi -L | grep -c GPU)
     MPI=(mpirun --allow-run-as-root --oversubscribe -x NCCL_NVLS_ENABLE=0)
-    step mpi-stream-1 120 "${MPI[@]}" -np 1 $CB run stream -d gpu -o "$csv"
-    step mpi-stream-n 120 "${MPI[@]}" -np "$n" $CB run stream -d gpu -o "$csv"
-    step mpi-weak-1 150 "${MPI[@]}" -np 1 $CB run dslash,cg -d gpu -t float -s 64x64x64x16 \
+    step mpi-stream-1 120 "${MPI[@]}" -np 1 $CB run stream -d $DEV -o "$csv"
+    step mpi-stream-n 120 "${MPI[@]}" -np "$n" $CB run stream -d $DEV -o "$csv"
+    step mpi-weak-1 150 "${MPI[@]}" -np 1 $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 \
       --param rhs=1,4 --param scaling=weak -o "$csv"
-    step mpi-weak-n 150 "${MPI[@]}" -np "$n" $CB run dslash,cg -d gpu -t float -s 64x64x64x16 \
+    step mpi-weak-n 150 "${MPI[@]}" -np "$n" $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 \
       --param rhs=1,4 --param scaling=weak -o "$csv"
-    step mpi-strong-n 150 "${MPI[@]}" -np "$n" $CB run dslash -d gpu -t float -s 64x64x64x32 \
+    step mpi-strong-n 150 "${MPI[@]}" -np "$n" $CB run dslash -d $DEV -t float -s 64x64x64x32 \
       --param rhs=1,4 --param scaling=strong -o "$csv"
-    step mpi-strong-1 150 "${MPI[@]}" -np 1 $CB run dslash -d gpu -t float -s 64x64x64x32 \
+    step mpi-strong-1 150 "${MPI[@]}" -np 1 $CB run dslash -d $DEV -t float -s 64x64x64x32 \
       --param rhs=1,4 --param scaling=strong -o "$csv" ;;
   *) echo "unknown step $s" | tee -a "$log" ;;
   esac
