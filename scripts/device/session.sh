@@ -52,7 +52,10 @@ for s in "$@"; do
     step sweep-dot 150 $CB run dot -d $DEV -t float,double --param kernels=device,device_sumsq \
       --param groups=0,264,528,1056 -s 2^28,2^29 -o "$csv" ;;
   cg)
-    step cg 300 $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 -o "$csv" ;;
+    step cg 200 $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 -o "$csv"
+    for l in 64 256; do
+      step cg-local$l 100 $CB run cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 \
+        --param kernel=reg,cache --param local=$l -o "$csv"; done ;;
   mpi)
     export OMPI_MCA_btl_vader_single_copy_mechanism=none
     n=$(nvidia-smi -L | grep -c GPU)
