@@ -36,6 +36,7 @@ for s in "$@"; do
     cat "$OUT/$label-list.txt" ;;
   quick) step quick 240 $CB run all --quick -d $DEV -o "$csv" ;;
   suite) step suite 420 $CB run all -d $DEV -o "$csv" ;;
+  suite2) step suite2 420 $CB run all -d $DEV -o "$csv" ;;   # again: the kernels' JIT cache warm
   transpose)
     # stream and transpose in one invocation: the rows' of_stream_copy is the target's ratio
     # (transpose at its default sizes, 2048^2 and 8192^2)
@@ -45,15 +46,15 @@ for s in "$@"; do
       --param best=${BEST_DOUBLE:-64x8v2,32x16v2,64x8v2oR,64x8v2oC,64x8v2oD,64x8v2oS32,32x16v2oC,32x16v2d2,32x16v2d4,32x16v2d4oC,32x16v2p4,32x16v2p8,32x16v2p8oC,64x8v2nt,64x8v2oCnt,32x16v2p8nt} -o "$csv" ;;
   sweep)
     # launch shapes at the default size, then larger arrays with the profile's shape
-    step sweep-stream 150 $CB run stream -d $DEV -t float,double --param vec=2,4 --param ilp=1,2 \
+    step sweep-stream 120 $CB run stream -d $DEV -t float,double --param vec=2,4 --param ilp=1,2 \
       --param local=256,512,1024 -o "$csv"
-    step sweep-size 150 $CB run stream -d $DEV -t float -s 2^28,2^29,2^30 -o "$csv"
-    step sweep-size-d 150 $CB run stream -d $DEV -t double -s 2^27,2^28,2^29 -o "$csv"
-    step sweep-dot 150 $CB run dot -d $DEV -t float,double --param kernels=device,device_sumsq \
+    step sweep-size 60 $CB run stream -d $DEV -t float -s 2^28,2^29,2^30 -o "$csv"
+    step sweep-size-d 60 $CB run stream -d $DEV -t double -s 2^27,2^28,2^29 -o "$csv"
+    step sweep-dot 90 $CB run dot -d $DEV -t float,double --param kernels=device,device_sumsq \
       --param groups=0,264,528,1056 -s 2^28,2^29 -o "$csv" ;;
   cg)
     step cg 200 $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 -o "$csv"
-    for l in 64 256; do
+    for l in ${CG_LOCALS:-256 512}; do
       step cg-local$l 100 $CB run cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 \
         --param kernel=reg,cache --param local=$l -o "$csv"; done ;;
   mpi)
