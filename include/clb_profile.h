@@ -55,8 +55,10 @@ const struct clb_profile *clb_profiles_match(const struct clb_profiles *ps,
 /* A profile built from device queries only; peaks stay NAN. */
 void clb_profile_generic(struct clb_profile *p, const struct clb_devinfo *dev);
 
-/* [tuning] "<workload>.<key>" or [model] "<key>", NULL when absent. */
-const char *clb_profile_tuning(const struct clb_profile *p, const char *workload, const char *key);
+/* [tuning] "<workload>.<key>.<dtype>" (dtype non-empty), else "<workload>.<key>";
+ * [model] "<key>"; NULL when absent. */
+const char *clb_profile_tuning(const struct clb_profile *p, const char *workload, const char *key,
+                               const char *dtype);
 const char *clb_profile_model(const struct clb_profile *p, const char *key);
 /* Peak flops for a type ("double" -> dp, others sp); NAN when unknown. */
 double clb_profile_peak_gflops(const struct clb_profile *p, const char *dtype);

@@ -143,6 +143,8 @@ struct clb_env {
     const struct clb_workload *wl;
     const struct clb_kvlist *params;   /* --param values (clb_param reads them) */
     int quick;                         /* --quick: small sizes, short probes */
+    const char *dtype;                 /* the group's type ("" outside one): selects
+                                        * [tuning] <workload>.<key>.<dtype> */
 };
 
 /* What `measured` sees of a case after its timed runs. */

@@ -32,7 +32,7 @@ int clb_interrupted(void) { return clb_signal != 0; }
 
 static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
 {
-    struct clb_env env = {&s->dev, &s->dev.info, s->profile, wl, &s->o->params, s->o->quick};
+    struct clb_env env = {&s->dev, &s->dev.info, s->profile, wl, &s->o->params, s->o->quick, ""};
     return env;
 }
 
@@ -340,6 +340,7 @@ static int plan_group(struct session *s, const struct clb_workload *wl, const ch
         return 1;
     struct clb_env env = make_env(s, wl);
     env.dev = NULL; /* a plan reads the device's description only */
+    env.dtype = dtype;
     int k = wl->plan(&env, dtype, size);
     return k > 0 ? k : 1;
 }
@@ -350,6 +351,7 @@ static int run_group(struct session *s, const struct clb_workload *wl, const cha
                      const struct clb_size *size)
 {
     struct clb_env env = make_env(s, wl);
+    env.dtype = dtype;
     struct clb_group g;
     memset(&g, 0, sizeof g);
     g.wl = wl;

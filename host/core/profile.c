@@ -417,17 +417,31 @@ void clb_profile_generic(struct clb_profile *p, const struct clb_devinfo *dev)
     p->local_mem_kb = (double)dev->local_mem / 1024.0;
 }
 
-const char *clb_profile_tuning(const struct clb_profile *p, const char *workload, const char *key)
+/* `<workload>.<key>.<dtype>` (one type's value, e.g. stream.vec.double)
+ * before `<workload>.<key>`: launch shapes that suit 4-byte elements rarely
+ * suit 8-byte ones. */
+static const char *tuning_exact(const struct clb_profile *p, const char *workload,
+                                const char *key, const char *dtype)
 {
-    if (!p)
-        return NULL;
-    size_t wl = strlen(workload);
+    size_t wl = strlen(workload), kl = strlen(key);
     for (size_t i = 0; i < p->ntuning; i++) {
         const char *k = p->tuning[i].key;
-        if (strncmp(k, workload, wl) == 0 && k[wl] == '.' && strcmp(k + wl + 1, key) == 0)
+        if (strncmp(k, workload, wl) || k[wl] != '.' || strncmp(k + wl + 1, key, kl))
+            continue;
+        const char *rest = k + wl + 1 + kl;
+        if (dtype ? rest[0] == '.' && strcmp(rest + 1, dtype) == 0 : rest[0] == 0)
             return p->tuning[i].value;
     }
     return NULL;
+}
+
+const char *clb_profile_tuning(const struct clb_profile *p, const char *workload, const char *key,
+                               const char *dtype)
+{
+    if (!p)
+        return NULL;
+    const char *v = dtype && dtype[0] ? tuning_exact(p, workload, key, dtype) : NULL;
+    return v ? v : tuning_exact(p, workload, key, NULL);
 }
 
 const char *clb_profile_model(const struct clb_profile *p, const char *key)

@@ -64,7 +64,7 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype)
     }
     /* A profile may set a device's default sizes from measurements
      * ([tuning] <workload>.sizes, e.g. a larger array where it was faster). */
-    const char *tuned = clb_profile_tuning(env->profile, wl->name, CLB_TUNING_SIZES);
+    const char *tuned = clb_profile_tuning(env->profile, wl->name, CLB_TUNING_SIZES, dtype);
     if (tuned && tuned[0])
         return clb_strdup(tuned);
     int gpu = strcmp(env->info->type_name, "cpu") != 0; /* [1]: GPUs and accelerators */

@@ -183,7 +183,7 @@ const char *clb_param(const struct clb_env *env, const char *key)
     const char *v = env->params ? clb_kvlist_get(env->params, key) : NULL;
     if (v)
         return v;
-    v = clb_profile_tuning(env->profile, env->wl->name, key);
+    v = clb_profile_tuning(env->profile, env->wl->name, key, env->dtype);
     if (v)
         return v;
     const struct clb_param_def *d = param_def(env->wl, key);
@@ -194,7 +194,7 @@ const char *clb_param_origin(const struct clb_env *env, const char *key)
 {
     if (env->params && clb_kvlist_get(env->params, key))
         return "param";
-    if (clb_profile_tuning(env->profile, env->wl->name, key))
+    if (clb_profile_tuning(env->profile, env->wl->name, key, env->dtype))
         return "profile";
     return "default";
 }
@@ -284,7 +284,18 @@ int clb_workload_param_known(const char *name, const char *key, struct clb_buf *
         clb_buf_printf(why, ")");
         return 0;
     }
-    if (param_def(wl, key) || strcmp(key, CLB_TUNING_SIZES) == 0)
+    /* "<key>.<dtype>": one type's value, for a type the workload takes */
+    const char *dot = strrchr(key, '.');
+    size_t klen = dot ? (size_t)(dot - key) : strlen(key);
+    if (dot && !clb_list_has(wl->dtypes, dot + 1)) {
+        clb_buf_printf(why, "%s does not take type '%s' (types: %s)", name, dot + 1,
+                       wl->dtypes ? wl->dtypes : "none");
+        return 0;
+    }
+    for (const struct clb_param_def *p = wl->params; p && p->key; p++)
+        if (strlen(p->key) == klen && strncmp(p->key, key, klen) == 0)
+            return 1;
+    if (strlen(CLB_TUNING_SIZES) == klen && strncmp(CLB_TUNING_SIZES, key, klen) == 0)
         return 1;
     clb_buf_printf(why, "%s has no parameter '%s' (known:", name, key);
     for (const struct clb_param_def *p = wl->params; p && p->key; p++)

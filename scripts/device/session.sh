@@ -9,6 +9,8 @@
 #   suite      clbench run all: the default suite            (timed)
 #   transpose  the transpose variants at 8192^2 (float, double) beside stream
 #   sweep      stream, dot and copy2d launch shapes and array sizes (profile tuning)
+#   tune       the profile's shapes around their values: stream and dot by array
+#              size and work-group size, transpose 8192^2 against 16384^2
 #   cg         dslash and cg at 64^3x16, rhs 1 and 4, same invocation
 #   mpi        every-rank stream, dslash/cg weak and strong scaling on all GPUs
 set -uo pipefail
@@ -52,6 +54,17 @@ for s in "$@"; do
     step sweep-size-d 60 $CB run stream -d $DEV -t double -s 2^27,2^28,2^29 -o "$csv"
     step sweep-dot 90 $CB run dot -d $DEV -t float,double --param kernels=device,device_sumsq \
       --param groups=0,264,528,1056 -s 2^28,2^29 -o "$csv" ;;
+  tune)
+    step tune-stream-f 150 $CB run stream -d $DEV -t float -s 2^26,2^28,2^29,2^30 --param vec=4 \
+      --param local=128,256,1024 -o "$csv"
+    step tune-stream-d 150 $CB run stream -d $DEV -t double -s 2^25,2^27,2^28,2^29 --param vec=2 \
+      --param local=128,256,1024 -o "$csv"
+    step tune-dot 100 $CB run dot -d $DEV -t float,double --param kernels=device,device_sumsq \
+      -s 2^28,2^29 --param groups=132,264,396,528,660 -o "$csv"
+    step tune-transpose-f 120 $CB run transpose -d $DEV -t float -s 8192x8192,16384x16384 \
+      --param kernels=copy,copy_local,best --param best=64x8v4oC,64x8v4oCnt,64x16v4 -o "$csv"
+    step tune-transpose-d 120 $CB run transpose -d $DEV -t double -s 8192x8192,16384x16384 \
+      --param kernels=copy,copy_local,best --param best=32x16v2oC,64x8v2oCnt -o "$csv" ;;
   cg)
     step cg 200 $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 -o "$csv"
     for l in ${CG_LOCALS:-256 512}; do

@@ -41,4 +41,18 @@ sys.exit(0 if rows and all(r["status"] == "error" and "CL_BUILD_PROGRAM_FAILURE"
 PY
 # the same sources from disk work through CLBENCH_KERNEL_DIR
 CLBENCH_KERNEL_DIR="$CLBENCH_SRC/cl" expect_status 0 "CLBENCH_KERNEL_DIR" run stream --quick -d cpu -t float -n 2 -o kd.csv
+# [tuning] per type: stream.vec.double beats stream.vec for double, float keeps stream.vec
+mkdir -p prof && cp "$CLBENCH_SRC/platforms/pocl_cpu.ini" prof/
+printf '[tuning]\nstream.vec = 4\nstream.vec.double = 2\nstream.sizes.double = 4096\n' >>prof/pocl_cpu.ini
+expect_status 0 "per-type tuning" run stream -d cpu -t float,double --platforms-dir prof -n 1 \
+  --min-time 0 -s 8192 -o pt.csv
+# (-s names float's and double's size; without it the profile's per-type sizes apply)
+expect_status 0 "per-type sizes" run stream -d cpu -t double --platforms-dir prof -n 1 --min-time 0 -o ps.csv
+python3 - pt.csv ps.csv <<'PY' && pass "vec 4 for float, 2 for double; double's size from stream.sizes.double" || fail "per-type tuning not applied"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+vec = {(r["dtype"], r["params"].split(",")[0]) for r in rows}
+sizes = {r["size"] for r in csv.DictReader(open(sys.argv[2]))}
+sys.exit(0 if vec == {("float", "vec=4"), ("double", "vec=2")} and sizes == {"4096"} else 1)
+PY
 finish

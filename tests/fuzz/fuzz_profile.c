@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct clb_profile p;
     if (clb_profile_parse_file(path, &p) == CLB_OK) {
         /* the lookups a run makes on a parsed profile */
-        clb_profile_tuning(&p, "stream", "vec");
+        clb_profile_tuning(&p, "stream", "vec", "double");
         clb_profile_model(&p, "index_cycles");
         clb_profile_peak_gflops(&p, "double");
         clb_profile_free(&p);

@@ -25,10 +25,15 @@ static void parses_good(void **state)
     assert_float_equal(p.peak_bandwidth_gbs, 100.5, 0);
     assert_float_equal(p.partitions, 8, 0);
     assert_true(isnan(p.peak_gflops_sp)); /* unknown stays unknown */
-    assert_string_equal(clb_profile_tuning(&p, "stream", "vec"), "4");
-    assert_string_equal(clb_profile_tuning(&p, "copy2d", "tile"), "32x8");
-    assert_null(clb_profile_tuning(&p, "stream", "tile"));
-    assert_null(clb_profile_tuning(&p, "str", "vec"));
+    assert_string_equal(clb_profile_tuning(&p, "stream", "vec", NULL), "4");
+    assert_string_equal(clb_profile_tuning(&p, "stream", "vec", ""), "4");
+    /* one type's value first, the workload's otherwise */
+    assert_string_equal(clb_profile_tuning(&p, "stream", "vec", "double"), "2");
+    assert_string_equal(clb_profile_tuning(&p, "stream", "vec", "float"), "4");
+    assert_string_equal(clb_profile_tuning(&p, "copy2d", "tile", "double"), "32x8");
+    assert_null(clb_profile_tuning(&p, "stream", "tile", NULL));
+    assert_null(clb_profile_tuning(&p, "stream", "ve", NULL)); /* whole keys only */
+    assert_null(clb_profile_tuning(&p, "str", "vec", NULL));
     assert_string_equal(clb_profile_model(&p, "index_cycles"), "36");
     clb_profile_free(&p);
 }
@@ -71,6 +76,9 @@ static void refuses_bad(void **state)
     assert_int_equal(clb_profiles_load(DATA "tuning_key", &ps), CLB_EUSAGE);
     assert_non_null(strstr(clb_lasterr(), "t.ini:4: [tuning] stream.vek: stream has no parameter 'vek'"));
     assert_non_null(strstr(clb_lasterr(), "vec"));
+    /* a per-type key names a type the workload takes */
+    assert_int_equal(clb_profiles_load(DATA "tuning_type", &ps), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "t.ini:5: [tuning] stream.vec.half: stream does not take type 'half'"));
     assert_int_equal(clb_profiles_load(DATA "tuning_ok", &ps), CLB_OK);
     clb_profiles_free(&ps);
     /* a FIFO named like a profile is refused (not read: it would block) */

@@ -70,7 +70,7 @@ static void shipped_figures(void **state)
     const struct clb_profile *c = clb_profiles_find(&shipped, "tesla_c1060");
     assert_string_equal(clb_profile_model(c, "blockeq.index_cycles"), "36");
     assert_string_equal(clb_profile_model(c, "blockeq.transfer_cycles"), "1.625");
-    assert_string_equal(clb_profile_tuning(c, "blockeq", "partitions"), "1,2,4,8,16,30,32");
+    assert_string_equal(clb_profile_tuning(c, "blockeq", "partitions", NULL), "1,2,4,8,16,30,32");
     assert_string_equal(clb_profile_model(clb_profiles_find(&shipped, "tesla_k20"),
                                           "stream_triad_gbs"), "151.7");
 }
