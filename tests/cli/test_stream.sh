@@ -55,4 +55,14 @@ vec = {(r["dtype"], r["params"].split(",")[0]) for r in rows}
 sizes = {r["size"] for r in csv.DictReader(open(sys.argv[2]))}
 sys.exit(0 if vec == {("float", "vec=4"), ("double", "vec=2")} and sizes == {"4096"} else 1)
 PY
+# local2: add and triad at their own work-group size, once per shape
+expect_status 0 "local2" run stream -d cpu -t float -s 8192 -n 1 --min-time 0 --param vec=4 \
+  --param local=32,64 --param local2=128 -o l2.csv
+python3 - l2.csv <<'PY' && pass "copy/scale at local 32 and 64, add/triad once at 128" || fail "local2 rows wrong"
+import csv, sys
+rows = [(r["kernel"], r["local_size"]) for r in csv.DictReader(open(sys.argv[1]))]
+want = [("copy", "32"), ("scale", "32"), ("add", "128"), ("triad", "128"), ("copy", "64"), ("scale", "64")]
+sys.exit(0 if rows == want else print(rows) or 1)
+PY
+echo "$ERR_TXT" | grep -q "\[6/6\]" && pass "progress counts the 6 cases" || fail "progress total: $ERR_TXT"
 finish

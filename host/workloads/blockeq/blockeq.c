@@ -150,7 +150,12 @@ static int kernel_list(const struct clb_env *env, int *use)
     return rc;
 }
 
-static int check_geometry(struct clb_group *g, struct blockeq *st, int recip)
+/* Extents the kernels index; and whether the recip kernel's float
+ * reciprocal places every tile (the report's trick fails on large grids):
+ * when it does not, *recip_why says so and the recip rows are skipped, so a
+ * default size on a large-cache device still runs the divmod rows. */
+static int check_geometry(struct clb_group *g, struct blockeq *st, int recip,
+                          struct clb_buf *recip_why)
 {
     if (st->n1 > INT32_MAX || st->n2 > INT32_MAX) {
         clb_seterr("blockeq: size '%s' has an extent above 2^31-1", g->size_text);
@@ -165,21 +170,19 @@ static int check_geometry(struct clb_group *g, struct blockeq *st, int recip)
     st->total = (cl_uint)(k1 * k2);
     st->one_over_k2 = clb_blockeq_one_over(st->k2);
     long bad = recip ? clb_blockeq_recip_check(st->k2, st->total, st->one_over_k2) : -1;
-    if (bad >= 0 && st->total > (1u << 24)) {
-        clb_seterr("blockeq: size '%s' (%s) has %u tiles; the recip kernel is checked only up to "
-                   "2^24 tiles; use a smaller size or --param kernels=divmod", g->size_text,
-                   g->dtype, st->total);
-        return CLB_EUSAGE;
-    }
-    if (bad >= 0) {
-        clb_seterr("blockeq: size '%s' (%s, %u tiles of %zux%zu): the recip kernel's float "
-                   "reciprocal misplaces tile %ld (row %ld, not %ld); use a smaller size or "
-                   "--param kernels=divmod", g->size_text, g->dtype, st->total, st->tw, st->th,
-                   bad, (long)(cl_uint)((float)bad * st->one_over_k2), bad / (long)st->k2);
-        return CLB_EUSAGE;
-    }
+    if (bad >= 0 && st->total > (1u << 24))
+        clb_buf_printf(recip_why, "%u tiles; the recip kernel is checked only up to 2^24 tiles "
+                       "(a smaller size runs it)", st->total);
+    else if (bad >= 0)
+        clb_buf_printf(recip_why, "the float reciprocal misplaces tile %ld of %u (row %ld, not "
+                       "%ld) at tiles of %zux%zu (a smaller size runs it)", bad, st->total,
+                       (long)(cl_uint)((float)bad * st->one_over_k2), bad / (long)st->k2, st->tw,
+                       st->th);
     return CLB_OK;
 }
+
+static int add_cases(struct clb_env *env, struct clb_group *g, struct blockeq *st, const long *p,
+                     int np, const int *use, const char *recip_why);
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
@@ -192,9 +195,26 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->esize = clb_dtype_size(g->dtype);
     long p[MAX_P];
     int np, use[NKERNELS], rc;
+    struct clb_buf recip_why = {0};
     if ((rc = partition_list(env, p, &np)) || (rc = kernel_list(env, use)) ||
-        (rc = tile_shape(env, g->dtype, st)) || (rc = check_geometry(g, st, use[RECIP])))
+        (rc = tile_shape(env, g->dtype, st)) ||
+        (rc = check_geometry(g, st, use[RECIP], &recip_why)))
         return rc;
+    if (recip_why.len && !use[DIVMOD]) { /* nothing left to run: no buffers */
+        clb_seterr("blockeq recip: %s", clb_buf_str(&recip_why));
+        clb_buf_free(&recip_why);
+        return CLB_SKIP;
+    }
+    rc = add_cases(env, g, st, p, np, use, clb_buf_str(&recip_why));
+    clb_buf_free(&recip_why);
+    return rc;
+}
+
+/* Inputs, kernels and one case per (kernel, P). */
+static int add_cases(struct clb_env *env, struct clb_group *g, struct blockeq *st, const long *p,
+                     int np, const int *use, const char *recip_why)
+{
+    int rc;
     st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
     if ((rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY,
                               &st->io)))
@@ -228,6 +248,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
             if (st->tw * st->th > wg)
                 clb_case_skip(c, "the compiled kernel allows work-groups of %zu work-items, the "
                               "tile needs %zu", wg, st->tw * st->th);
+            else if (k == RECIP && recip_why[0])
+                clb_case_skip(c, "%s", recip_why);
         }
     }
     return CLB_OK;

@@ -33,6 +33,8 @@ static const struct clb_param_def params[] = {
     {"ilp", "1", "vectors per work-item, loaded before the first store: 1,2,4,8 or a list"},
     {"local", "", "work-group size or a list (0 = the driver chooses; default 256 on GPUs, "
                   "the driver's choice on CPUs)"},
+    {"local2", "", "work-group size of add and triad (two input arrays) where it differs from "
+                   "copy's and scale's (empty: local); one value"},
     {"driver_copy", "0", "1 = also time the driver's own device copy (clEnqueueCopyBuffer a -> c): "
                          "row copy_driver, a reference for the copy kernel"},
     {0, 0, 0}};
@@ -173,11 +175,15 @@ static int add_case(struct clb_group *g, const struct stream *st, struct shape s
 }
 
 static int read_shapes(struct clb_env *env, long *vecs, int *nvec, long *ilps, int *nilp,
-                       long *locals, int *nloc, long *driver_copy)
+                       long *locals, int *nloc, long *local2, long *driver_copy)
 {
     int rc;
     *nvec = 0;
     *nloc = 1;
+    *local2 = -1; /* none: add and triad take local */
+    if (clb_param(env, "local2")[0] &&
+        (rc = clb_param_int(env, "local2", 0, (long)env->info->max_wg, local2)))
+        return rc;
     if ((rc = clb_param_int(env, "driver_copy", 0, 1, driver_copy)))
         return rc;
     if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, vecs, 8, nvec)))
@@ -208,9 +214,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->n = g->size.total;
     size_t bytes = st->n * st->esize; /* counted (overflow-checked) by the core */
 
-    long vecs[8], ilps[8], locals[16], driver_copy;
+    long vecs[8], ilps[8], locals[16], local2, driver_copy;
     int nvec, nilp, nloc, rc;
-    if ((rc = read_shapes(env, vecs, &nvec, ilps, &nilp, locals, &nloc, &driver_copy)))
+    if ((rc = read_shapes(env, vecs, &nvec, ilps, &nilp, locals, &nloc, &local2, &driver_copy)))
         return rc;
     st->a = clb_xmalloc(bytes);
     st->b = clb_xmalloc(bytes);
@@ -245,9 +251,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
         for (int il = 0; il < nilp && !rc; il++) {
             rc = build(env, st, g->dtype, vecs[v], ilps[il]);
             for (int l = 0; l < nloc && !rc; l++)
-                for (int k = 0; k < DRIVER && !rc; k++)
-                    rc = add_case(g, st, (struct shape){k, vecs[v], ilps[il], (size_t)locals[l]},
+                for (int k = 0; k < DRIVER && !rc; k++) {
+                    int two_inputs = k == ADD || k == TRIAD;
+                    if (two_inputs && local2 >= 0 && l > 0)
+                        continue; /* one add and one triad at local2 */
+                    long local = two_inputs && local2 >= 0 ? local2 : locals[l];
+                    rc = add_case(g, st, (struct shape){k, vecs[v], ilps[il], (size_t)local},
                                   clb_buf_str(&note));
+                }
         }
     if (!rc && driver_copy)
         rc = add_case(g, st, (struct shape){DRIVER, 0, 0, 0}, "");
@@ -342,11 +353,12 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 {
     (void)dtype;
     (void)size;
-    long vecs[8], ilps[8], locals[16], driver_copy;
+    long vecs[8], ilps[8], locals[16], local2, driver_copy;
     int nvec, nilp, nloc;
-    if (read_shapes(env, vecs, &nvec, ilps, &nilp, locals, &nloc, &driver_copy))
+    if (read_shapes(env, vecs, &nvec, ilps, &nilp, locals, &nloc, &local2, &driver_copy))
         return -1;
-    return (nvec ? nvec : 1) * nilp * nloc * DRIVER + (int)driver_copy;
+    int per_shape = local2 >= 0 ? 2 * nloc + 2 : DRIVER * nloc;
+    return (nvec ? nvec : 1) * nilp * per_shape + (int)driver_copy;
 }
 
 /* ---- ceilings ------------------------------------------------------------ */
