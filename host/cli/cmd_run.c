@@ -49,8 +49,11 @@ static const char clb_run_help[] =
     "      --format csv|json CSV, or JSON Lines (one object per row; default by -o's name:\n"
     "                        .json/.jsonl)\n"
     "      --energy auto|on|off  device energy over the timed runs (NVML on NVIDIA GPUs, RAPL\n"
-    "                        on CPUs; auto: where a source exists)\n"
-    "      --energy-window S with energy, timed runs go on until they span S seconds (0.1)\n"
+    "                        on CPUs). auto: where a source exists, on configurations whose\n"
+    "                        timed runs span the source's window anyway; on: every\n"
+    "                        configuration, its timed runs stretched to the window\n"
+    "      --energy-window S the shortest window an energy reading is kept over, and with\n"
+    "                        it set, timed runs stretch to it (default: 1 s NVML, 0.1 s RAPL)\n"
     "  -q, --quiet / -v, --verbose\n"
     "      --kernel-dir DIR  load kernels from DIR instead of the embedded copies\n"
     "      --platforms-dir DIR  profiles directory\n";
@@ -139,7 +142,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
     o->max_time = 1.0;
     o->tolerance = 0.01;
     o->peak_bw = o->peak_sp = o->peak_dp = NAN;
-    o->energy_window = 0.1;
+    o->energy_window = NAN; /* the source's shortest trusted window */
     double pct;
     optind = 1;
     opterr = 0;

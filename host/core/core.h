@@ -24,7 +24,8 @@ struct clb_run_opts {
     const char *ceilings;       /* --ceilings FILE: peaks measured on the device (ceilings.c) */
     int energy;                 /* --energy: CLB_ENERGY_AUTO, _ON, _OFF */
     double energy_window;       /* --energy-window: the shortest timed window an energy
-                                 * reading is taken over (seconds) */
+                                 * reading is taken over (seconds); NAN: the source's
+                                 * own (clb_energy_min_window) */
     struct clb_kvlist params;   /* --param */
     const struct clb_workload **wls;  /* selected workloads, in order */
     int nwl;

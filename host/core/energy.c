@@ -60,6 +60,13 @@ double clb_energy_delta(double a, double b, double range)
 const char *clb_energy_source(const struct clb_energy *e) { return e->kind == NVML ? "nvml" : "rapl"; }
 double clb_energy_idle_w(const struct clb_energy *e) { return e->idle_w; }
 
+/* The shortest window a reading is trusted over. NVML: on the H100 and H200
+ * the board's energy counter moves in steps (its power sensor samples part
+ * of the time): over 0.1 s windows stream copy and scale, the same traffic,
+ * read 131-620 W (results/runs/2026-11-23/h100-suite-3.csv); windows of a
+ * second or more agree (docs/ENERGY.md). RAPL counts every ~1 ms. */
+double clb_energy_min_window(const struct clb_energy *e) { return e->kind == NVML ? 1.0 : 0.1; }
+
 static void set_why(char **why, const char *fmt, const char *a, const char *b)
 {
     if (why && !*why)

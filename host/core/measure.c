@@ -116,8 +116,11 @@ static int grow(double **v, int *cap, int n)
  * (clb_timing_stop). Warm-up runs stop early, after the first, once they
  * took a quarter of --max-time: a slow configuration should not spend its
  * budget warming up. With an energy source the counter is read around the
- * timed runs, which go on until they span --energy-window (a counter that
- * updates every few tens of milliseconds cannot resolve less). Under MPI the
+ * timed runs; a reading is kept only over a window the source resolves
+ * (--energy-window, else the source's own minimum: 1 s for NVML). With
+ * --energy on or an explicit window the timed runs go on until they span it;
+ * by default (auto) they do not, so only configurations that run that long
+ * anyway get energy, and the suite's time does not grow. Under MPI the
  * ranks start each timed run together and decide together when to stop,
  * from the slowest rank's times. */
 static int time_case(struct session *s, struct clb_env *env, struct clb_group *g,
@@ -136,7 +139,9 @@ static int time_case(struct session *s, struct clb_env *env, struct clb_group *g
     double e0 = NAN, spent = 0;
     tm->n = 0;
     tm->joules = NAN;
-    int want_energy = s->energy != NULL;
+    double window = !s->energy ? 0
+                    : isnan(o->energy_window) ? clb_energy_min_window(s->energy) : o->energy_window;
+    int want_energy = s->energy && (o->energy == CLB_ENERGY_ON || !isnan(o->energy_window));
     if (s->run->mpi) {  /* every rank stretches its window if any rank reads energy */
         double any = want_energy;
         clb_comm_allreduce(&any, 1, CLB_MAX);
@@ -162,13 +167,14 @@ static int time_case(struct session *s, struct clb_env *env, struct clb_group *g
         tm->n++;
         const double *policy = tm->agg ? tm->agg : *times;
         if (clb_timing_stop(policy, tm->n, job_spent, o) &&
-            (!want_energy || clb_now() - t_start >= o->energy_window ||
+            (!want_energy || clb_now() - t_start >= window ||
              tm->n >= CLB_ENERGY_MAX_REPS))
             break;
     }
     tm->wall = clb_now() - t_start;
     double e1;
-    if (rc == CLB_OK && !isnan(e0) && clb_energy_read(s->energy, &e1) == CLB_OK)
+    if (rc == CLB_OK && !isnan(e0) && tm->wall >= window &&
+        clb_energy_read(s->energy, &e1) == CLB_OK)
         tm->joules = e1 - e0;
     return rc;
 }

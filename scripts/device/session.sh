@@ -12,6 +12,8 @@
 #   tune       the profile's shapes around their values: stream and dot by array
 #              size and work-group size, transpose 8192^2 against 16384^2
 #   cg         dslash and cg at 64^3x16, rhs 1 and 4, same invocation
+#   energy     stream with NVML windows of 0.1, 1 (the default) and 3 s: how far
+#              copy, scale, add and triad (equal traffic) agree on power
 #   mpi        every-rank stream, dslash/cg weak and strong scaling on all GPUs
 set -uo pipefail
 label=${1:?label}; shift
@@ -70,6 +72,10 @@ for s in "$@"; do
     for l in ${CG_LOCALS:-256 512}; do
       step cg-local$l 100 $CB run cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 \
         --param kernel=reg,cache --param local=$l -o "$csv"; done ;;
+  energy)
+    step energy-0.1 60 $CB run stream -d $DEV --energy-window 0.1 -o "$csv"
+    step energy-1 90 $CB run stream -d $DEV --energy on -o "$csv"
+    step energy-3 120 $CB run stream -d $DEV --energy-window 3 -o "$csv" ;;
   mpi)
     export OMPI_MCA_btl_vader_single_copy_mechanism=none
     n=$(nvidia-smi -L | grep -c GPU)

@@ -41,6 +41,22 @@ ok = rows and all(r["power_source"] == "rapl" and float(r["energy_j"]) > 0 and
 print([(r["reps"], r["energy_j"], r["avg_power_w"]) for r in rows])
 sys.exit(0 if ok else 1)
 PY
+# auto without a window: short configurations are not stretched and get no
+# reading (the window is below what the source resolves); --energy on stretches
+CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "auto, short runs" run stream --quick -d cpu -t float -n 3 --min-time 0 -o short.csv
+python3 - short.csv <<'PY' && pass "auto: no reading over windows shorter than the source resolves" || fail "short windows read"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if rows and all(r["energy_j"] == "" and int(r["reps"]) <= 3 for r in rows) else 1)
+PY
+CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy on stretches" run stream --quick -d cpu -t float -n 3 --min-time 0 --energy on -o on.csv
+python3 - on.csv <<'PY' && pass "--energy on: every configuration stretched to 0.1 s and read" || fail "--energy on rows"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = rows and all(r["power_source"] == "rapl" and int(r["reps"]) > 3 and
+                  float(r["energy_j"]) >= 9 for r in rows)  # 100 W over >= 0.1 s of wall time
+sys.exit(0 if ok else print([(r["reps"], r["t_mean_s"], r["energy_j"]) for r in rows]) or 1)
+PY
 CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy off" run stream --quick -d cpu -t float -n 3 --energy off -o off.csv
 [ "$(col_set off.csv power_source)" = " " ] && pass "--energy off leaves them empty" || fail "energy with --energy off"
 expect_error 2 "bad --energy" "--energy maybe refused" run stream --quick -d cpu --energy maybe -o bad.csv
