@@ -4,6 +4,8 @@
  * its arithmetic intensity NFMA x 2 / (2 x sizeof(T)) flop/byte.
  * Options: -DT -DVEC=1|2|4|8 -DILP=1|2|4|8 -DNFMA=0..4095. */
 #if defined(__clang__)
+/* as in peak.cl: the first line keeps a clang without -Wpsabi quiet */
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
 #pragma clang diagnostic ignored "-Wpsabi"
 #endif
 
