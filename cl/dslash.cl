@@ -177,6 +177,170 @@ __kernel void dslash(__global const T2 *restrict fat, __global const T2 *restric
         w[i + (uint)k * vh] = acc[k];
 }
 
+/* ---- one rank's part of a lattice split over ranks (scaling=strong|weak) ----
+ * host/workloads/dslash/dslash_dist.h. The local part in the layout above
+ * (extents geo = (hx, ly, lz, lt), vh = hs.x sites of a parity), a site's
+ * parity that of its global coordinates: (x + y + z + t + po) & 1. Along the
+ * directions with halos (dz, dt) a neighbour outside the part is read from
+ * the halo buffers: three slices on each side, each slab numbered as a lattice
+ * of its own (extents (2hx, ly, lz, 3) along t, (2hx, ly, 3, lt) along z):
+ *   hv   vectors: slabs t backward, t forward, z backward, z forward, each of
+ *        rtot rhs: (r*3 + c)*slab + j          (slab = hs.z along t, hs.y along z)
+ *   hfat, hlng  the links in direction mu of the three slices behind the part,
+ *        both parities: (q*NE + e)*slab + j, t first, then z at 2*NE*hs.z.
+ * A launch runs over up to four boxes b0..b3 = (z0, nz, t0, nt) of x and y,
+ * ends = their cumulative site counts: the interior (neighbours all local)
+ * while the halos travel, the boundary after.
+ * dist = (po, dz, dt, rtot). */
+
+/* The slab and index of the neighbour at distance d along mu: 0 local (*j the
+ * local index), 1 backward halo, 2 forward halo (*j the slab index). */
+inline int hop(int mu, int d, int x, int y, int z, int t, int4 geo, int4 dist, uint *j)
+{
+    int hx = geo.x, ly = geo.y, lz = geo.z, lt = geo.w;
+    if (mu == 3 && dist.z) {
+        int c = t + d;
+        if (c < 0) {
+            *j = idx4(x, y, z, c + 3, hx, ly, lz);
+            return 1;
+        }
+        if (c >= lt) {
+            *j = idx4(x, y, z, c - lt, hx, ly, lz);
+            return 2;
+        }
+        *j = idx4(x, y, z, c, hx, ly, lz);
+        return 0;
+    }
+    if (mu == 2 && dist.y) {
+        int c = z + d;
+        if (c < 0) {
+            *j = idx4(x, y, c + 3, t, hx, ly, 3);
+            return 1;
+        }
+        if (c >= lz) {
+            *j = idx4(x, y, c - lz, t, hx, ly, 3);
+            return 2;
+        }
+        *j = idx4(x, y, c, t, hx, ly, lz);
+        return 0;
+    }
+    *j = neighbour(mu, d, x, y, z, t, hx, ly, lz, lt);
+    return 0;
+}
+
+/* Where the vectors of a neighbour on `side` start, and their stride: the
+ * local field (v, already at this work-item's rhs block) or a halo slab. */
+inline __global const T2 *hop_vec(__global const T2 *v, __global const T2 *hv, int mu, int side,
+                                  uint blk, int4 dist, uint4 hs, uint *stride)
+{
+    if (!side) {
+        *stride = hs.x;
+        return v;
+    }
+    uint rtot = (uint)dist.w, st = hs.z * rtot * 3u, slab = mu == 3 ? hs.z : hs.y;
+    uint fwd = 3u * rtot * slab; /* the forward slab follows the backward one */
+    uint base = (mu == 3 ? 0u : 2u * st) + (side == 2 ? fwd : 0u);
+    *stride = slab;
+    return hv + base + blk * (uint)(3 * RHS) * slab;
+}
+
+/* The site of work-item g of the boxes: x, y, z, t and its local index. */
+inline uint box_site(uint g, int4 b0, int4 b1, int4 b2, int4 b3, uint4 ends, int par, int4 geo,
+                     int po, int *x, int *y, int *z, int *t)
+{
+    int4 b = b3;
+    uint base = ends.z;
+    if (g < ends.x) {
+        b = b0;
+        base = 0;
+    } else if (g < ends.y) {
+        b = b1;
+        base = ends.x;
+    } else if (g < ends.z) {
+        b = b2;
+        base = ends.y;
+    }
+    int k = (int)(g - base), hx = geo.x, ly = geo.y;
+    int xh = k % hx;
+    k /= hx;
+    *y = k % ly;
+    k /= ly;
+    *z = b.x + k % b.y;
+    *t = b.z + k / b.y;
+    *x = 2 * xh + ((*y + *z + *t + par + po) & 1);
+    return idx4(*x, *y, *z, *t, hx, ly, geo.z);
+}
+
+/* The stencil of `stencil` at local site (x, y, z, t), index i, parity par,
+ * with the halos: v and hv at the rhs block blk. */
+inline void stencil_dist(__global const T2 *restrict fat, __global const T2 *restrict lng,
+                         __global const T2 *restrict v, __global const T2 *restrict hfat,
+                         __global const T2 *restrict hlng, __global const T2 *restrict hv,
+                         int x, int y, int z, int t, uint i, int par, uint mask, uint blk,
+                         int4 geo, int4 dist, uint4 hs, T2 *acc)
+{
+    uint vh = hs.x, fw = (uint)par * 4u, bw = (uint)(1 - par) * 4u, q = (uint)(1 - par);
+#pragma unroll
+    for (int k = 0; k < 3 * RHS; k++)
+        acc[k] = (T2)((T)0, (T)0);
+    T2 m[9];
+#pragma unroll
+    for (int mu = 0; mu < 4; mu++) {
+        uint j, st;
+        __global const T2 *src;
+        /* the slab of the links behind the part along mu */
+        uint lslab = mu == 3 ? hs.z : hs.y;
+        uint fofs = mu == 3 ? 0u : 2u * 9u * hs.z, lofs = mu == 3 ? 0u : 2u * (uint)NE_LONG * hs.z;
+        /* +1: this site's fat link, the neighbour's vector */
+        int side = hop(mu, 1, x, y, z, t, geo, dist, &j);
+        load_full(fat, (fw + (uint)mu) * 9u * vh + i, vh, m);
+        src = hop_vec(v, hv, mu, side, blk, dist, hs, &st);
+        add_mv(m, src, j, st, mask, acc);
+        /* -1: the neighbour's fat link (behind the part: the link halo) */
+        side = hop(mu, -1, x, y, z, t, geo, dist, &j);
+        if (side)
+            load_full(hfat, fofs + q * 9u * lslab + j, lslab, m);
+        else
+            load_full(fat, (bw + (uint)mu) * 9u * vh + j, vh, m);
+        src = hop_vec(v, hv, mu, side, blk, dist, hs, &st);
+        sub_mdv(m, src, j, st, mask, acc);
+        /* +3, -3: the long links */
+        side = hop(mu, 3, x, y, z, t, geo, dist, &j);
+        load_long(lng, (fw + (uint)mu) * (uint)NE_LONG * vh + i, vh, m);
+        src = hop_vec(v, hv, mu, side, blk, dist, hs, &st);
+        add_mv(m, src, j, st, mask, acc);
+        side = hop(mu, -3, x, y, z, t, geo, dist, &j);
+        if (side)
+            load_long(hlng, lofs + q * (uint)NE_LONG * lslab + j, lslab, m);
+        else
+            load_long(lng, (bw + (uint)mu) * (uint)NE_LONG * vh + j, vh, m);
+        src = hop_vec(v, hv, mu, side, blk, dist, hs, &st);
+        sub_mdv(m, src, j, st, mask, acc);
+    }
+}
+
+/* The dslash kernel on one rank's part: w = D v on the sites of parity par
+ * (0 for the dslash workload) of the boxes; dimension 1 as `dslash`. */
+__kernel void dslash_dist(__global const T2 *restrict fat, __global const T2 *restrict lng,
+                          __global const T2 *restrict v, __global T2 *restrict w,
+                          __global const T2 *restrict hfat, __global const T2 *restrict hlng,
+                          __global const T2 *restrict hv, int4 geo, int4 dist, uint4 hs,
+                          int4 b0, int4 b1, int4 b2, int4 b3, uint4 ends, int par)
+{
+    uint g = (uint)get_global_id(0), blk = (uint)get_global_id(1);
+    if (g >= ends.w)
+        return;
+    int x, y, z, t;
+    uint i = box_site(g, b0, b1, b2, b3, ends, par, geo, dist.x, &x, &y, &z, &t);
+    uint rofs = blk * (uint)(3 * RHS) * hs.x;
+    T2 acc[3 * RHS];
+    stencil_dist(fat, lng, v + rofs, hfat, hlng, hv, x, y, z, t, i, par, ~0u, blk, geo, dist, hs,
+                 acc);
+#pragma unroll
+    for (int k = 0; k < 3 * RHS; k++)
+        w[rofs + i + (uint)k * hs.x] = acc[k];
+}
+
 /* ---- the cg workload (host/workloads/cg): CG on A = m^2 - D_eo D_oe ------
  * One iteration, for the right-hand sides whose bit of mask is set (the host
  * clears a bit once that rhs has converged: it then costs no loads, flops
@@ -198,6 +362,7 @@ __kernel void dslash(__global const T2 *restrict fat, __global const T2 *restric
 #define CG_MODE_ALPHA 0
 #define CG_MODE_BETA 1
 #define CG_MODE_INIT 2
+#define CG_MODE_SUM 3   /* scaling=: the rank's sum only (pAp slot); the host adds the ranks' */
 
 /* Sum rows row0 .. row0+rows-1 of sh (each lx long, one value per work-item
  * of dimension 0) into their first elements. Every work-item of the group
@@ -276,6 +441,79 @@ __kernel void cg_apply(__global const T2 *restrict fat, __global const T2 *restr
         for (int r = 0; r < RHS; r++)
             if ((bm >> r) & 1u)
                 partial[(blk * (uint)RHS + (uint)r) * ng + g] = sh[(row0 + (uint)r) * lx];
+    }
+}
+
+/* scaling=: dslash_par on one rank's part (the boxes of dslash_dist). */
+__kernel void dslash_par_dist(__global const T2 *restrict fat, __global const T2 *restrict lng,
+                              __global const T2 *restrict v, __global T2 *restrict w,
+                              __global const T2 *restrict hfat, __global const T2 *restrict hlng,
+                              __global const T2 *restrict hv, int4 geo, int4 dist, uint4 hs,
+                              int4 b0, int4 b1, int4 b2, int4 b3, uint4 ends, int par, uint mask)
+{
+    uint g = (uint)get_global_id(0), blk = (uint)get_global_id(1);
+    uint bm = (mask >> (blk * (uint)RHS)) & RHS_BITS;
+    if (g >= ends.w || !bm)
+        return;
+    int x, y, z, t;
+    uint i = box_site(g, b0, b1, b2, b3, ends, par, geo, dist.x, &x, &y, &z, &t);
+    uint rofs = blk * (uint)(3 * RHS) * hs.x;
+    T2 acc[3 * RHS];
+    stencil_dist(fat, lng, v + rofs, hfat, hlng, hv, x, y, z, t, i, par, bm, blk, geo, dist, hs,
+                 acc);
+#pragma unroll
+    for (int r = 0; r < RHS; r++)
+        if ((bm >> r) & 1u)
+            for (int c = 0; c < 3; c++)
+                w[rofs + i + (uint)(3 * r + c) * hs.x] = acc[3 * r + c];
+}
+
+/* scaling=: cg_apply on the even sites of the boxes; the work-groups' partial
+ * sums at partial[(rhs) * ngt + goff + group] (the interior launch goff 0, the
+ * boundary one after it; cg_reduce adds all ngt). */
+__kernel void cg_apply_dist(__global const T2 *restrict fat, __global const T2 *restrict lng,
+                            __global const T2 *restrict t, __global const T2 *restrict p,
+                            __global T2 *restrict ap, __global T *restrict partial,
+                            __local T *sh, T m2, __global const T2 *restrict hfat,
+                            __global const T2 *restrict hlng, __global const T2 *restrict hv,
+                            int4 geo, int4 dist, uint4 hs, int4 b0, int4 b1, int4 b2, int4 b3,
+                            uint4 ends, uint goff, uint ngt, uint mask)
+{
+    uint g = (uint)get_global_id(0), blk = (uint)get_global_id(1);
+    uint lid = (uint)get_local_id(0), lx = (uint)get_local_size(0);
+    uint bm = (mask >> (blk * (uint)RHS)) & RHS_BITS;
+    uint rofs = blk * (uint)(3 * RHS) * hs.x;
+    T dots[RHS];
+#pragma unroll
+    for (int r = 0; r < RHS; r++)
+        dots[r] = (T)0;
+    if (g < ends.w && bm) {
+        int x, y, z, tt;
+        uint i = box_site(g, b0, b1, b2, b3, ends, 0, geo, dist.x, &x, &y, &z, &tt);
+        T2 acc[3 * RHS];
+        stencil_dist(fat, lng, t + rofs, hfat, hlng, hv, x, y, z, tt, i, 0, bm, blk, geo, dist,
+                     hs, acc);
+#pragma unroll
+        for (int r = 0; r < RHS; r++)
+            if ((bm >> r) & 1u)
+                for (int c = 0; c < 3; c++) {
+                    uint k = rofs + i + (uint)(3 * r + c) * hs.x;
+                    T2 pv = p[k];
+                    T2 a = m2 * pv - acc[3 * r + c];
+                    ap[k] = a;
+                    dots[r] += pv.x * a.x + pv.y * a.y;
+                }
+    }
+    uint row0 = (uint)get_local_id(1) * (uint)RHS;
+#pragma unroll
+    for (int r = 0; r < RHS; r++)
+        sh[(row0 + (uint)r) * lx + lid] = dots[r];
+    rows_sum(sh, row0, (uint)RHS, lid, lx);
+    if (lid == 0) {
+        uint gr = (uint)get_group_id(0);
+        for (int r = 0; r < RHS; r++)
+            if ((bm >> r) & 1u)
+                partial[(blk * (uint)RHS + (uint)r) * ngt + goff + gr] = sh[(row0 + (uint)r) * lx];
     }
 }
 
@@ -372,6 +610,8 @@ __kernel void cg_reduce(__global const T *restrict partial, uint ng, __global T 
             T rr = sc[CG_RR];
             sc[CG_BETA] = rr > (T)0 ? sum / rr : (T)0;
             sc[CG_RR] = sum;
+        } else if (mode == CG_MODE_SUM) {
+            sc[CG_PAP] = sum;
         } else {
             sc[CG_RR] = sum;
             sc[CG_ALPHA] = (T)0;

@@ -104,4 +104,33 @@ rec = float(d.split("rec_res=")[1].split(";")[0])
 true = float(d.split("true_res=")[1].split()[0])
 assert rec <= 1e-6 and true > 1e-2, (rec, true)
 PY
+# scaling= in one process (the halos along t exchanged with itself; 2 and 3
+# ranks: tests/fault/test_mpi_dslash.sh): a solve to tol and a fixed-iteration
+# solve against the split float64 host CG
+expect_status 0 "cg scaling=weak, one process" run cg -d cpu --quick -t float,double --param rhs=1,3 \
+  --param scaling=weak -n 1 --warmup 1 -o scal.csv
+expect_rows scal.csv cg reg float,double
+expect_status 0 "cg scaling=strong, fixed iterations" run cg -d cpu --quick -t double --param rhs=2 \
+  --param iters=12:8 --param scaling=strong -n 1 --warmup 0 -o scalfix.csv
+expect_rows scalfix.csv cg reg double
+python3 - scal.csv scalfix.csv <<'PY' && pass "scaling rows: params, counts, halo notes" || fail "cg scaling rows wrong"
+import csv, sys
+rows = [r for f in sys.argv[1:] for r in csv.DictReader(open(f)) if r["workload"] == "cg"]
+assert len(rows) == 5, len(rows)
+for r in rows:
+    p = dict(kv.split("=") for kv in r["params"].split(","))
+    assert p["grid"] == "1x1x1x1" and p["part"] == "8x8x8x8", r["params"]
+    rhs = int(p["rhs"])
+    its = [int(x) for x in p["iters"].split(":")]
+    its = its * rhs if len(its) == 1 else its
+    assert float(r["flops"]) == 8 ** 4 // 2 * (2364 * sum(its) + 12 * rhs), r
+    for key in ("halo_ms=", "halo_exposed_ms=", "halo_model_ms=", "exchanges=%d " % (2 * max(its)),
+                "true_res="):
+        assert key in r["detail"], (key, r["detail"])
+    if "fp64_cg_res=" in r["detail"]:
+        true = r["detail"].split("true_res=")[1].split()[0]
+        ref = r["detail"].split("fp64_cg_res=")[1].split(";")[0].split()[0]
+        assert true == ref, (true, ref)
+PY
+expect_error 2 "scaling: 'x' is not strong or weak|scaling=x" "bad scaling refused" run cg -d cpu --quick --param scaling=x -o bad.csv
 finish

@@ -50,4 +50,36 @@ sed -i 's/acc\[3 \* r + 1\] -= cmulc/acc[3 * r + 1] += cmulc/' kern/dslash.cl
 expect_status 1 "broken kernel fails validation" run dslash -d cpu -s 8x8x8x4 -t float --param rhs=1 \
   --param links=full --param kernel=reg -n 1 --warmup 0 --kernel-dir kern -o broken.csv
 csv_col broken.csv detail | grep -q "relative L2 error" && pass "error in detail" || fail "no error in detail"
+# scaling= in one process: the lattice split over one rank, the halos along t
+# exchanged with itself through the pinned buffers (no MPI; tests/fault/
+# test_mpi_dslash.sh runs 2 and 3 ranks); the rows count the part (part=)
+expect_status 0 "dslash scaling=strong, one process" run dslash -d cpu -s 8x8x8x8 -t float,double \
+  --param rhs=1,3 --param kernel=reg,cache --param links=compressed --param scaling=strong \
+  -n 1 --warmup 1 -o scal.csv
+expect_rows scal.csv dslash reg,cache float,double
+python3 - scal.csv <<'PY' && pass "scaling rows: params, counts, halo notes" || fail "scaling rows wrong"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "dslash"]
+assert len(rows) == 8, len(rows)
+for r in rows:
+    assert r["params"].endswith(",scaling=strong,grid=1x1x1x1,part=8x8x8x8"), r["params"]
+    rhs = int(r["params"].split("rhs=")[1].split(",")[0])
+    assert float(r["flops"]) == 1146 * rhs * 8 ** 4 // 2, r
+    for key in ("halo_ms=", "halo_exposed_ms=", "halo_model_ms=", "halo_bytes=", "(measured)",
+                "sites_interior=512 ", "sites_boundary=1536", "rel_l2="):
+        assert key in r["detail"], (key, r["detail"])
+PY
+echo "$OUT_TXT" | grep -q "dslash across ranks" && pass "halo summary" || fail "no halo summary: $OUT_TXT"
+expect_status 0 "dslash scaling=weak, bus_gbps given" run dslash -d cpu -s 8x8x8x4 -t float \
+  --param rhs=2 --param kernel=cache --param scaling=weak --param bus_gbps=10 -n 1 --warmup 0 -o weak.csv
+csv_col weak.csv detail | grep -q "bus_d2h_gbps=10 bus_h2d_gbps=10 (bus_gbps)" && pass "bus_gbps used" ||
+  fail "bus_gbps not in detail: $(csv_col weak.csv detail)"
+# a halo read from the wrong slab fails validation, also with one rank
+sed -i 's/uint fwd = 3u \* rtot \* slab;/uint fwd = 0u * rtot * slab;/' kern/dslash.cl
+expect_status 1 "a wrong halo fails validation" run dslash -d cpu -s 8x8x8x8 -t float --param rhs=1 \
+  --param kernel=reg --param scaling=strong -n 1 --warmup 0 --kernel-dir kern -o badhalo.csv
+expect_error 2 "scaling: 'medium' is not strong or weak|scaling=medium" "bad scaling refused" run dslash -d cpu --quick --param scaling=medium -o bad.csv
+expect_error 2 "grid=1x1x1x2 has 2 parts, the job 1 rank" "grid of 2 parts in one process refused" run dslash -d cpu --quick --param scaling=strong --param grid=1x1x1x2 -o bad.csv
+expect_error 2 "splits x or y" "grid splitting x refused" run dslash -d cpu --quick --param scaling=weak --param grid=2x1x1x1 -o bad.csv
+expect_error 2 "bus_gbps" "bad bus_gbps refused" run dslash -d cpu --quick --param scaling=weak --param bus_gbps=-1 -o bad.csv
 finish

@@ -42,7 +42,7 @@ static void lat_init(struct lat *l, int lx, int ly, int lz, int lt, int rhs, dou
     clb_fill_f64(l->u, n, 22);
     clb_fill_f64(l->v, n, 23);
     l->rhs = rhs;
-    struct cg_op op = {&l->g, 1, l->fat, l->full, mass * mass};
+    struct cg_op op = {.g = &l->g, .dbl = 1, .fat = l->fat, .lng = l->full, .m2 = mass * mass};
     l->op = op;
 }
 
@@ -115,7 +115,7 @@ static void test_hpd(void **state)
     assert_true(f32 && l32 && c32);
     clb_fill_f32(f32, 8 * 9 * l.g.vh * 2, 21);
     dslash_fill_long(&l.g, 0, l32, c32);
-    struct cg_op op32 = {&l.g, 0, f32, l32, 0.25};
+    struct cg_op op32 = {.g = &l.g, .dbl = 0, .fat = f32, .lng = l32, .m2 = 0.25};
     cg_apply(&op32, 3, l.v, l.tmp, av);
     cg_dot(&l.g, 3, l.u, av, uav);
     cg_apply(&op32, 3, l.u, l.tmp, l.w);

@@ -7,7 +7,10 @@
  * from which count() gives the flops and bytes (dslash_model.c: 2 x 1146 +
  * 72 flop and 2 link loads + 43 vectors per even site and iteration).
  * Validation: the true residual |b - A x| / |b| of every rhs in float64 on
- * the host (cg_ref.c). Device side: cg_dev.c; host pieces: cg.h. */
+ * the host (cg_ref.c). Device side: cg_dev.c; host pieces: cg.h.
+ * scaling=strong|weak: the lattice split over the ranks of an MPI job, the
+ * operator's halos exchanged, the inner products summed over the ranks
+ * (docs/SCALING.md). */
 #include "clb_workload.h"
 #include "cg_dev.h"
 
@@ -44,6 +47,14 @@ static const struct clb_param_def params[] = {
                   "then time solves of that many)"},
     {"local", "", "work-group size along the sites, a power of two (default 128 on GPUs, 64 on "
                   "CPUs)"},
+    {"scaling", "", "strong (-s is the whole lattice, split over the job's ranks) or weak (-s is "
+                    "each rank's part): each operator application exchanges halos, the inner "
+                    "products are summed over the ranks. Absent: every rank its own whole "
+                    "lattice (docs/SCALING.md)"},
+    {"grid", "", "scaling=: the split 1x1xAxB over z and t, A x B = ranks (default: chosen from "
+                 "the ranks, t first: 2 -> 1x1x1x2, 4 -> 1x1x2x2)"},
+    {"bus_gbps", "", "scaling=: the pinned host<->device GB/s of the halo model (default: one "
+                     "pinned transfer of the halo size each way, measured in set-up)"},
     {0, 0, 0}};
 
 static int check_size(const struct clb_size *s)
@@ -109,8 +120,16 @@ static int count(const struct clb_query *q, struct clb_counts *out)
         clb_seterr("cg types are float and double, not '%s'", q->dtype);
         return CLB_EUSAGE;
     }
-    int ovf = 0;
-    size_t vh = q->size->total / 2, site = clb_mulz(vh, 2 * es, &ovf);
+    int ovf = 0, scaling;
+    size_t L[4], Le[4];
+    int rc = dslash_query_part(q, &scaling, L, Le);
+    if (rc)
+        return rc;
+    /* a rank's part (scaling=; its whole lattice otherwise); the group's memory
+     * holds the part with its halos */
+    const size_t *ext = q->kernel ? L : Le;
+    size_t vh = clb_mulz(clb_mulz(ext[0], ext[1], &ovf), clb_mulz(ext[2], ext[3], &ovf), &ovf) / 2;
+    size_t site = clb_mulz(vh, 2 * es, &ovf);
     size_t fat = clb_mulz(site, FAT_C, &ovf);
     char err[512];
     if (!q->kernel) {
@@ -142,7 +161,7 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     }
     int comp = strcmp(links, "compressed") == 0;
     long iters[CG_MAX_RHS], most, sum;
-    int rc = parse_iters(clb_query_param(q, "iters", "1"), (int)rhs, iters, &most, &sum);
+    rc = parse_iters(clb_query_param(q, "iters", "1"), (int)rhs, iters, &most, &sum);
     if (rc)
         return rc;
     /* whole numbers below 2^53 per site: (2 x 1146 + 72) flop per rhs and
@@ -253,6 +272,16 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     }
     if ((rc = read_fixed(env, s, ch)))
         return rc;
+    if (dslash_scaling_of(clb_param(env, "scaling")) < 0) {
+        clb_seterr("cg: parameter scaling: '%s' is not strong or weak", clb_param(env, "scaling"));
+        return CLB_EUSAGE;
+    }
+    s->bus[0] = s->bus[1] = NAN;
+    if (clb_param(env, "bus_gbps")[0]) {
+        if ((rc = param_real(env, "bus_gbps", 0, 1e9, &s->bus[0])))
+            return rc;
+        s->bus[1] = s->bus[0];
+    }
     long local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 64;
     if (clb_param(env, "local")[0]) {
         if ((rc = clb_param_int(env, "local", 1, (long)env->info->max_wg, &local)))
@@ -279,6 +308,38 @@ static void iters_text(const struct cg_case *cc, char *out, size_t n)
         clb_appendf(out, n, "%s%d", r ? ":" : "", cc->iters[r]);
 }
 
+/* scaling=: the split, the halo bytes of one exchange (two per iteration:
+ * the inputs of D_oe and D_eo) and its model. */
+static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case *c,
+                        struct cg_case *cc)
+{
+    double gbps[2] = {s->bus[0], s->bus[1]};
+    int measured = isnan(gbps[0]);
+    int rc = measured ? dslash_halo_bus(env, &s->halo, cc->rhs, gbps) : CLB_OK;
+    if (rc)
+        return rc;
+    size_t hb = dslash_halo_bytes(&s->halo, cc->rhs);
+    cc->halo_model = (double)hb / (gbps[0] * 1e9) + (double)hb / (gbps[1] * 1e9);
+    dslash_note_part(c, &s->dc, &s->halo);
+    clb_case_note(c, "exchanges=%d halo_bytes=%zu (per exchange) bus_d2h_gbps=%.3g "
+                  "bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g (per solve)", 2 * cc->niter, hb,
+                  gbps[0], gbps[1], measured ? "measured" : "bus_gbps",
+                  1e3 * 2 * cc->niter * cc->halo_model);
+    return CLB_OK;
+}
+
+/* The rank's part and the grid (the message, exit 2, when it cannot be split). */
+static int decompose(struct clb_env *env, struct clb_group *g, struct cg_state *s)
+{
+    int P[4];
+    int rc = dslash_grid("cg", g->size.d, s->scaling, clb_comm()->size, clb_param(env, "grid"), P);
+    if (rc)
+        return rc;
+    dslash_decomp_init(&s->dc, g->size.d, s->scaling, P, clb_comm()->rank);
+    dslash_decomp_geoms(&s->dc, &s->geom, &s->ge, s->off);
+    return CLB_OK;
+}
+
 static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs, int comp)
 {
     struct cg_state *s = g->state;
@@ -290,9 +351,29 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
     const char *links = comp ? "compressed" : "full";
     struct clb_case *c;
     int rc = cg_dev_shape(env, s, g->dtype, &cc);
+    if (s->scaling) {
+        /* the set-up solve is every rank's: all solve, or all skip, or all stop
+         * (a rank with an error returns it, the others add no more cases) */
+        double v = rc == CLB_OK ? 0 : rc == CLB_SKIP ? 1 : 2;
+        int e = clb_comm_allreduce(&v, 1, CLB_MAX);
+        if (e)
+            return e;
+        if (v == 2)
+            return rc == CLB_SKIP ? CLB_OK : rc;
+        if (v == 1 && rc == CLB_OK) {
+            clb_seterr("cg: another rank cannot shape this case");
+            rc = CLB_SKIP;
+        }
+    }
+    char sc[96] = "";
+    const struct dslash_decomp *p = &s->dc;
+    if (s->scaling)
+        snprintf(sc, sizeof sc, ",scaling=%s,grid=1x1x%dx%d,part=%dx%dx%dx%d",
+                 dslash_scaling_name(s->scaling), p->P[2], p->P[3], p->L[0], p->L[1], p->L[2],
+                 p->L[3]);
     if (rc == CLB_SKIP) {
         char *why = clb_strdup(clb_lasterr());
-        rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s", rhs, links);
+        rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s%s", rhs, links, sc);
         if (rc == CLB_OK)
             clb_case_skip(c, "%s", why ? why : "cannot be shaped");
         free(why);
@@ -310,7 +391,8 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
     }
     char it[16 * CG_MAX_RHS];
     iters_text(&cc, it, sizeof it);
-    if ((rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s", rhs, links, it)))
+    if ((rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s%s", rhs, links, it,
+                           sc)))
         return rc;
     *(struct cg_case *)c->data = cc;
     double ai = c->counts.flops / c->counts.bytes, bw = env->profile->peak_bandwidth_gbs;
@@ -329,10 +411,59 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
     if (cc.unconverged)
         clb_case_note(c, "%d rhs reached maxiter=%ld in the set-up solve", cc.unconverged,
                       s->maxiter);
+    if (s->scaling && (rc = note_scaling(env, s, c, &cc)))
+        return rc;
+    *(struct cg_case *)c->data = cc;
     c->dims = 2;
     memcpy(c->local, cc.lop, sizeof cc.lop);
     memcpy(c->global, cc.gop, sizeof cc.gop);
     return CLB_OK;
+}
+
+/* scaling=: the outcome of adding one case, agreed by every rank before the
+ * next (whose set-up may be collective): a rank that failed returns its error,
+ * the others CLB_SKIP, so every rank stops adding cases and the job's
+ * agreement names the rank that failed. */
+static int agree_case(int scaling, int rc)
+{
+    if (scaling <= 0)
+        return rc;
+    double bad = rc != CLB_OK;
+    int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
+    if (e)
+        return e;
+    if (bad && rc == CLB_OK) {
+        clb_seterr("cg: set-up failed on another rank");
+        return CLB_SKIP;
+    }
+    return rc;
+}
+
+/* Everything of set-up before the cases. */
+static int setup_group(struct clb_env *env, struct clb_group *g, struct cg_state *s,
+                       struct choice *ch)
+{
+    int rc = read_params(env, s, ch);
+    if (rc)
+        return rc;
+    int L[4];
+    for (int k = 0; k < 4; k++)
+        L[k] = (int)g->size.d[k];
+    dslash_geom_init(&s->geom, L);
+    s->ge = s->geom;
+    s->scaling = dslash_scaling_of(clb_param(env, "scaling"));
+    if (s->scaling && (rc = decompose(env, g, s)))
+        return rc;
+    for (int i = 0; i < ch->nrhs; i++)
+        if (ch->rhs[i] > s->maxrhs)
+            s->maxrhs = (int)ch->rhs[i];
+    /* the kernels index with 32-bit integers (the host links with halos are larger) */
+    if (s->ge.vh * 8 * 9 >= UINT32_MAX || cg_vec_len(&s->ge, s->maxrhs) >= UINT32_MAX) {
+        clb_seterr("cg: lattice %s too large (at most 2^32 complex numbers per field)",
+                   g->size_text);
+        return CLB_EUSAGE;
+    }
+    return cg_dev_alloc(env, s);
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -344,29 +475,25 @@ static int setup(struct clb_env *env, struct clb_group *g)
     s->dbl = clb_dtype_is_double(g->dtype);
     s->es = s->dbl ? 8 : 4;
     struct choice ch;
-    int rc = read_params(env, s, &ch);
-    if (rc)
-        return rc;
-    int L[4];
-    for (int k = 0; k < 4; k++)
-        L[k] = (int)g->size.d[k];
-    dslash_geom_init(&s->geom, L);
-    for (int i = 0; i < ch.nrhs; i++)
-        if (ch.rhs[i] > s->maxrhs)
-            s->maxrhs = (int)ch.rhs[i];
-    /* the kernels index with 32-bit integers */
-    if (s->geom.vh * 8 * 9 >= UINT32_MAX || cg_vec_len(&s->geom, s->maxrhs) >= UINT32_MAX) {
-        clb_seterr("cg: lattice %s too large (at most 2^32 complex numbers per field)",
-                   g->size_text);
-        return CLB_EUSAGE;
+    int rc = setup_group(env, g, s, &ch);
+    if (dslash_scaling_of(clb_param(env, "scaling")) > 0) {
+        /* every rank set up, or none goes on to the solves (collective): a rank
+         * with an error returns it, the others no cases (the job's agreement
+         * names the rank that failed) */
+        double bad = rc != CLB_OK;
+        int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
+        if (e || bad)
+            return rc ? rc : e;
+        if ((rc = cg_dev_sum_bb(s)))
+            return rc;
     }
-    if ((rc = cg_dev_alloc(env, s)))
+    if (rc)
         return rc;
     for (int comp = 0; comp < 2; comp++)
         for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++)
             for (int k = CG_REG; k <= CG_CACHE && rc == CLB_OK; k++)
                 if (ch.kernels & (1u << k))
-                    rc = add_case(env, g, k, (int)ch.rhs[r], comp);
+                    rc = agree_case(s->scaling, add_case(env, g, k, (int)ch.rhs[r], comp));
     return rc;
 }
 
@@ -376,6 +503,7 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     (void)c;
     struct cg_state *s = g->state;
+    s->nhal = 0;
     size_t vecb = cg_vec_len(&s->geom, s->maxrhs) * 2 * s->es;
     cl_mem bufs[] = {s->dx, s->dr, s->dp, s->dap, s->dt};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) {
@@ -388,7 +516,49 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *smp)
 {
-    return cg_dev_solve(env, g->state, c->data, 0, NULL, &smp->first, &smp->last);
+    struct cg_state *s = g->state;
+    if (!s->scaling)
+        return cg_dev_solve(env, s, c->data, 0, NULL, &smp->first, &smp->last);
+    /* scaling=: the whole distributed solve by the host clock (events cannot span MPI) */
+    double t0 = clb_now();
+    int rc = cg_dev_solve(env, s, c->data, 0, NULL, NULL, NULL);
+    smp->seconds = clb_now() - t0;
+    if (rc == CLB_OK && s->nhal == s->caphal) {
+        int cap = s->caphal ? 2 * s->caphal : 64;
+        double *a = realloc(s->hal, (size_t)cap * sizeof *a);
+        if (a)
+            s->hal = a;
+        double *b = a ? realloc(s->gap, (size_t)cap * sizeof *b) : NULL;
+        if (b)
+            s->gap = b;
+        double *r = b ? realloc(s->red, (size_t)cap * sizeof *r) : NULL;
+        if (r)
+            s->red = r;
+        double *f = r ? realloc(s->frac, (size_t)cap * sizeof *f) : NULL;
+        if (f)
+            s->frac = f;
+        if (!f) {
+            clb_seterr("cg: out of host memory");
+            return CLB_ESYS;
+        }
+        s->caphal = cap;
+    }
+    if (rc == CLB_OK) {
+        s->hal[s->nhal] = s->solve_halo;
+        s->gap[s->nhal] = s->solve_gap;
+        s->frac[s->nhal] = smp->seconds > 0 ? s->solve_gap / smp->seconds : NAN;
+        s->red[s->nhal++] = s->solve_reduce;
+    }
+    return rc;
+}
+
+static double median_of(const double *v, int n)
+{
+    struct clb_stats st;
+    if (n <= 0)
+        return NAN;
+    clb_stats_compute(v, (size_t)n, &st);
+    return st.median;
 }
 
 /* ---- verify --------------------------------------------------------------- */
@@ -406,9 +576,14 @@ static int reference_residuals(struct cg_state *s, const struct cg_op *op)
         limit[r] = (int)s->fixed[s->nfixed == 1 ? 0 : r];
         most = limit[r] > most ? limit[r] : most;
     }
-    if (b64 && x64) {
+    double bad = !b64 || !x64; /* scaling=: the host solve is every rank's */
+    if (op->dist && clb_comm_allreduce(&bad, 1, CLB_MAX))
+        bad = 1;
+    if (!bad) {
         cg_to_f64(s->dbl, s->b, b64, len);
         rc = cg_host_solve(op, s->maxrhs, b64, x64, 0, most, limit, iters, s->ref_res);
+    } else {
+        clb_seterr("cg: out of host memory for the reference solve (this or another rank)");
     }
     free(b64);
     free(x64);
@@ -426,14 +601,37 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     struct cg_state *s = g->state;
     const struct cg_case *cc = c->data;
     int rhs = cc->rhs, rc;
-    if ((rc = clb_read(env->dev, s->dx, s->x, cg_vec_len(&s->geom, rhs) * 2 * s->es)))
-        return rc;
-    struct cg_op op = {&s->geom, s->dbl, s->fat, s->full, s->mass * s->mass};
+    /* scaling=: every rank reaches the collective checks below, whatever its read gave */
+    int own = clb_read(env->dev, s->dx, s->x, cg_vec_len(&s->geom, rhs) * 2 * s->es);
+    if (own && !s->scaling)
+        return own;
+    struct cg_op op = {.g = &s->geom, .dbl = s->dbl, .fat = s->fat, .lng = s->full,
+                       .m2 = s->mass * s->mass};
+    if (s->scaling) {
+        op.dist = &s->dc;
+        op.ext = &s->ge;
+        op.off = s->off;
+    }
     double rel[CG_MAX_RHS];
     if ((rc = cg_true_residual(&op, rhs, s->dbl, s->b, s->x, rel)))
         return rc;
     if (s->nfixed && (rc = reference_residuals(s, &op)))
         return rc;
+    if (s->scaling) {
+        double hal = median_of(s->hal, s->nhal), gap = median_of(s->gap, s->nhal);
+        double red = median_of(s->red, s->nhal), frac = median_of(s->frac, s->nhal);
+        double mx[4] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(red) ? 0 : red,
+                        isnan(frac) ? 0 : frac};
+        if ((rc = clb_comm_allreduce(mx, 4, CLB_MAX)))
+            return rc;
+        if (!isnan(hal))
+            clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
+                          "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f "
+                          "(per solve) reduce_ms_max=%.4g", 1e3 * hal, 1e3 * gap, frac,
+                          1e3 * mx[0], 1e3 * mx[1], mx[3], 1e3 * mx[2]);
+        if (own)
+            return own;
+    }
     /* per rhs: the true residual, and the device's recursive one at the end
      * of the set-up solve (solve to tol) or the float64 CG's (fixed mode) */
     struct clb_buf tr = {0}, other = {0};
@@ -506,12 +704,18 @@ static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *
                   100 * (p.t[CGP_UPD_R] + p.t[CGP_UPD_XP] + p.t[CGP_INIT]) / p.wall,
                   100 * p.t[CGP_REDUCE] / p.wall,
                   busy < p.wall ? 100 * (p.wall - busy) / p.wall : 0.0);
+    if (s->scaling) /* the gaps hold the halo waits, the read-backs and the allreduces */
+        clb_case_note(c, "of which halo waits %.0f%%", 100 * p.gap / p.wall);
 }
 
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
-    (void)env;
-    cg_dev_free(g->state);
+    struct cg_state *s = g->state;
+    cg_dev_free(env, s);
+    free(s->hal);
+    free(s->gap);
+    free(s->red);
+    free(s->frac);
 }
 
 /* ---- summary ------------------------------------------------------------------ */
@@ -541,6 +745,7 @@ static double detail_num(const char *detail, const char *key)
  * ... can easily speedup solver by 2.5"). */
 static void summarize(const struct clb_row *rows, size_t n, FILE *out)
 {
+    dslash_summarize_halo("cg", rows, n, out);
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         char li[32], ri[8];

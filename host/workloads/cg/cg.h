@@ -18,14 +18,24 @@
 
 #include <stddef.h>
 #include "dslash.h"
+#include "dslash_dist.h"
 
 /* The operator: links of the dslash layout with full long links (ne = 9),
- * element type float (dbl = 0) or double, and the mass squared. */
+ * element type float (dbl = 0) or double, and the mass squared.
+ * scaling=: g is one rank's part of a split lattice (dist); the links are on
+ * ext, the part with its halos (dslash_decomp_geoms, off its place there),
+ * the vectors' halos come from the neighbours (dslash_host_exchange) and the
+ * inner products are summed over the ranks: every rank must call cg_apply,
+ * cg_dot_op, cg_host_solve and cg_true_residual together. dist NULL: one
+ * whole lattice, the links on g. */
 struct cg_op {
     const struct dslash_geom *g;
     int dbl;
     const void *fat, *lng;
     double m2;
+    const struct dslash_decomp *dist;
+    const struct dslash_geom *ext;
+    const int *off;
 };
 
 /* Complex numbers in rhs vectors of one parity (vector layout of dslash.h). */
@@ -35,12 +45,17 @@ static inline size_t cg_vec_len(const struct dslash_geom *g, int rhs)
 }
 
 /* out = A x = m2 x - D_eo (D_oe x) for rhs float64 vectors on the even
- * sites; tmp holds rhs float64 vectors on the odd sites (D_oe x). */
-void cg_apply(const struct cg_op *op, int rhs, const double *x, double *tmp, double *out);
+ * sites; tmp holds rhs float64 vectors on the odd sites (D_oe x; unused
+ * under dist). CLB_OK, or CLB_ESYS (out of memory, MPI) under dist. */
+int cg_apply(const struct cg_op *op, int rhs, const double *x, double *tmp, double *out);
 
 /* <a_r, b_r> = sum conj(a) b over the sites and colours of right-hand side r,
  * for r < rhs: out[2r] (real), out[2r + 1] (imaginary). */
 void cg_dot(const struct dslash_geom *g, int rhs, const double *a, const double *b, double *out);
+
+/* cg_dot on op's lattice, summed over the ranks under op->dist (the same
+ * bits on every rank). CLB_OK or CLB_ESYS. */
+int cg_dot_op(const struct cg_op *op, int rhs, const double *a, const double *b, double *out);
 
 /* n reals of type float (dbl = 0) or double into float64. */
 void cg_to_f64(int dbl, const void *src, double *dst, size_t n);

@@ -15,8 +15,19 @@ static const char *const kd_names[KD_N] = {"dslash_par", "cg_apply", "cg_init", 
                                            "cg_reduce"};
 /* The index of the mask argument of each kernel. */
 static const cl_uint kd_mask_arg[KD_N] = {10, 13, 7, 6, 5, 4, 4, 4};
-/* cl/dslash.cl's CG_MODE_* of the three reductions. */
-enum { MODE_ALPHA = 0, MODE_BETA = 1, MODE_INIT = 2 };
+/* scaling=: the operator's kernels on one rank's part (cl/dslash.cl) */
+static const char *const kd_dist_names[2] = {"dslash_par_dist", "cg_apply_dist"};
+static const cl_uint kd_dist_mask_arg[2] = {16, 21};
+/* ... and the first of their box arguments (b0..b3, ends), cg_apply_dist's goff */
+static const cl_uint kd_dist_box_arg[2] = {10, 14};
+#define APPLY_DIST_GOFF 19
+/* cl/dslash.cl's CG_MODE_* of the three reductions (scaling=: all SUM). */
+enum { MODE_ALPHA = 0, MODE_BETA = 1, MODE_INIT = 2, MODE_SUM = 3 };
+
+static cl_uint mask_arg(const struct cg_state *s, int i)
+{
+    return s->scaling && i <= KD_APPLY ? kd_dist_mask_arg[i] : kd_mask_arg[i];
+}
 
 static void fill_random(const struct cg_state *s, void *p, size_t reals, unsigned long long seed)
 {
@@ -26,8 +37,68 @@ static void fill_random(const struct cg_state *s, void *p, size_t reals, unsigne
         clb_fill_f32(p, reals, seed);
 }
 
+/* scaling=: the rank's part of the global fields (generated from the global
+ * site index), with halos for the links; the halo buffers. */
+static int alloc_dist(struct clb_env *env, struct cg_state *s)
+{
+    size_t vh = s->ge.vh, cplx = 2 * s->es;
+    size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
+    size_t vecb = cg_vec_len(&s->geom, s->maxrhs) * cplx;
+    s->fat = clb_xmalloc(linkb);
+    s->full = clb_xmalloc(linkb);
+    s->comp = clb_xmalloc(compb);
+    s->b = clb_xmalloc(vecb);
+    s->x = clb_xmalloc(vecb);
+    double *b64 = clb_xmalloc(vecb / s->es * sizeof(double)), dots[2 * CG_MAX_RHS];
+    if (!s->fat || !s->full || !s->comp || !s->b || !s->x || !b64) {
+        free(b64);
+        return CLB_ESYS;
+    }
+    int oe[4];
+    for (int k = 0; k < 4; k++)
+        oe[k] = s->dc.O[k] - s->off[k];
+    dslash_fill_global(&s->ge, s->dc.G, oe, s->dbl, s->fat, s->full, s->comp, 0, 0, 0, NULL);
+    dslash_fill_global(&s->geom, s->dc.G, s->dc.O, s->dbl, NULL, NULL, NULL, 0, s->maxrhs,
+                       DSLASH_SEED_B, s->b);
+    cg_to_f64(s->dbl, s->b, b64, cg_vec_len(&s->geom, s->maxrhs) * 2);
+    cg_dot(&s->geom, s->maxrhs, b64, b64, dots); /* the part's: cg_dev_sum_bb adds the ranks' */
+    for (int r = 0; r < s->maxrhs; r++)
+        s->bb[r] = dots[2 * r];
+    free(b64);
+    s->rebuild_err = dslash_rebuild_error(&s->ge, s->dbl, s->full, s->comp);
+    int rc;
+    if ((rc = dslash_halo_open(env, &s->halo, &s->dc, s->es, s->maxrhs)))
+        return rc;
+    s->halo_open = 1;
+    struct clb_device *d = env->dev;
+    const struct dslash_halo *h = &s->halo;
+    cl_mem_flags ro = CL_MEM_READ_ONLY;
+    cl_mem *rw[] = {&s->dx, &s->dr, &s->dp, &s->dap, &s->dt};
+    if ((rc = dslash_upload_part(env, h, &s->ge, s->off, s->fat, 8 * 9, cplx, ro, &s->dfat)) ||
+        (rc = dslash_upload_part(env, h, &s->ge, s->off, s->full, 8 * 9, cplx, ro, &s->dfull)) ||
+        (rc = dslash_upload_part(env, h, &s->ge, s->off, s->comp, 8 * 7, cplx, ro, &s->dcomp)) ||
+        (rc = clb_buffer(d, CL_MEM_READ_ONLY, vecb, &s->db)) ||
+        (rc = clb_write(d, s->db, s->b, vecb)) ||
+        (rc = clb_buffer(d, CL_MEM_READ_WRITE, 4 * (size_t)s->maxrhs * s->es, &s->dscal)))
+        return rc;
+    for (size_t i = 0; i < sizeof rw / sizeof *rw; i++)
+        if ((rc = clb_buffer(d, CL_MEM_READ_WRITE, vecb, rw[i])))
+            return rc;
+    return dslash_halo_links(env, &s->halo, &s->ge, s->off, s->fat, s->full, s->comp);
+}
+
+int cg_dev_sum_bb(struct cg_state *s)
+{
+    double mine[CG_MAX_RHS];
+    int nerr;
+    memcpy(mine, s->bb, (size_t)s->maxrhs * sizeof *mine);
+    return dslash_sum_ranks(mine, s->maxrhs, 0, s->bb, &nerr);
+}
+
 int cg_dev_alloc(struct clb_env *env, struct cg_state *s)
 {
+    if (s->scaling)
+        return alloc_dist(env, s);
     /* the group's count (the largest rhs) checked that these sizes fit */
     size_t vh = s->geom.vh, cplx = 2 * s->es;
     size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
@@ -89,7 +160,8 @@ static int build(struct clb_env *env, struct cg_state *s, const char *dtype,
     clb_appendf(opts, sizeof opts, " -DRHS=%d%s", cc->kind == CG_CACHE ? 1 : cc->rhs,
                 cc->comp ? " -DCOMPRESSED=1" : "");
     for (int i = 0; i < KD_N; i++) {
-        int rc = clb_kernel(env->dev, "dslash", opts, kd_names[i], &k[i]);
+        const char *name = s->scaling && i <= KD_APPLY ? kd_dist_names[i] : kd_names[i];
+        int rc = clb_kernel(env->dev, "dslash", opts, name, &k[i]);
         if (rc) {
             clb_release_kernels(k, KD_N); /* all of a build or none */
             return rc;
@@ -136,6 +208,11 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
     cc->lop[1] = ly;
     cc->gop[0] = round_up(vh, lx);
     cc->gop[1] = ly;
+    if (s->scaling) { /* interior and boundary launches, their partial sums one after the other */
+        cc->gin = round_up(s->halo.in.sites, lx);
+        cc->gbd = round_up(s->halo.bd.sites, lx);
+        cc->gop[0] = cc->gin + cc->gbd;
+    }
     /* the vector kernels: lx sites of one rhs */
     size_t kv = wg_limit(env, k[KD_INIT]), ku = wg_limit(env, k[KD_UPD_R]);
     size_t kx = wg_limit(env, k[KD_UPD_XP]);
@@ -191,14 +268,21 @@ static int set_args(struct cg_state *s, const struct cg_case *cc)
     size_t sh_op = cc->lop[0] * cc->lop[1] * per * s->es, sh_vec = cc->lvec[0] * s->es;
     size_t sh_red = cc->lred[0] * s->es, M = sizeof(cl_mem);
     int rc;
-    if ((rc = clb_args(k[KD_PAR], M, &s->dfat, M, &lng, M, &s->dp, M, &s->dt, sizeof hx, &hx,
-                       sizeof ly, &ly, sizeof lz, &lz, sizeof lt, &lt, sizeof vh, &vh,
-                       sizeof par, &par, sizeof mask, &mask, (size_t)0)) ||
-        (rc = clb_args(k[KD_APPLY], M, &s->dfat, M, &lng, M, &s->dt, M, &s->dp, M, &s->dap, M,
-                       &s->dpartial, sh_op, NULL, m2size, m2, sizeof hx, &hx, sizeof ly, &ly,
-                       sizeof lz, &lz, sizeof lt, &lt, sizeof vh, &vh, sizeof mask, &mask,
-                       (size_t)0)) ||
-        (rc = clb_args(k[KD_INIT], M, &s->db, M, &s->dx, M, &s->dr, M, &s->dp, M, &s->dpartial,
+    if (s->scaling) { /* the operator's kernels have their own (set_args_dist) */
+        (void)lng;
+        (void)par;
+        (void)sh_op;
+        (void)m2size;
+        (void)m2;
+    } else if ((rc = clb_args(k[KD_PAR], M, &s->dfat, M, &lng, M, &s->dp, M, &s->dt, sizeof hx,
+                              &hx, sizeof ly, &ly, sizeof lz, &lz, sizeof lt, &lt, sizeof vh,
+                              &vh, sizeof par, &par, sizeof mask, &mask, (size_t)0)) ||
+               (rc = clb_args(k[KD_APPLY], M, &s->dfat, M, &lng, M, &s->dt, M, &s->dp, M,
+                              &s->dap, M, &s->dpartial, sh_op, NULL, m2size, m2, sizeof hx, &hx,
+                              sizeof ly, &ly, sizeof lz, &lz, sizeof lt, &lt, sizeof vh, &vh,
+                              sizeof mask, &mask, (size_t)0)))
+        return rc;
+    if ((rc = clb_args(k[KD_INIT], M, &s->db, M, &s->dx, M, &s->dr, M, &s->dp, M, &s->dpartial,
                        sh_vec, NULL, sizeof vh, &vh, sizeof mask, &mask, (size_t)0)) ||
         (rc = clb_args(k[KD_UPD_R], M, &s->dr, M, &s->dap, M, &s->dscal, M, &s->dpartial, sh_vec,
                        NULL, sizeof vh, &vh, sizeof mask, &mask, (size_t)0)) ||
@@ -210,6 +294,49 @@ static int set_args(struct cg_state *s, const struct cg_case *cc)
                            &s->dscal, sizeof modes[i], &modes[i], sizeof mask, &mask, sh_red,
                            NULL, (size_t)0)))
             return rc;
+    return CLB_OK;
+}
+
+/* scaling=: the arguments of the operator's kernels on the part (but the
+ * boxes, goff and masks); the reductions only sum. */
+static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
+{
+    cl_kernel *k = slot(s, cc);
+    cl_mem lng = cc->comp ? s->dcomp : s->dfull, hlng = s->halo.dhlng[cc->comp];
+    cl_int4 geo, dist;
+    cl_uint4 hs;
+    dslash_halo_kargs(&s->halo, cc->rhs, &geo, &dist, &hs);
+    cl_int par = 1, sum = MODE_SUM;
+    cl_uint ngt = (cl_uint)(cc->gop[0] / cc->lop[0]), mask = 0;
+    cl_float m2f = (cl_float)(s->mass * s->mass);
+    cl_double m2d = s->mass * s->mass;
+    size_t m2size = s->dbl ? sizeof m2d : sizeof m2f;
+    const void *m2 = s->dbl ? (const void *)&m2d : (const void *)&m2f;
+    size_t per = cc->kind == CG_CACHE ? 1 : (size_t)cc->rhs;
+    size_t sh_op = cc->lop[0] * cc->lop[1] * per * s->es, M = sizeof(cl_mem);
+    int rc;
+    if ((rc = clb_args(k[KD_PAR], M, &s->dfat, M, &lng, M, &s->dp, M, &s->dt, M, &s->halo.dhfat,
+                       M, &hlng, M, &s->halo.dhv, sizeof geo, &geo, sizeof dist, &dist,
+                       sizeof hs, &hs, (size_t)0)) ||
+        (rc = clb_args(k[KD_APPLY], M, &s->dfat, M, &lng, M, &s->dt, M, &s->dp, M, &s->dap, M,
+                       &s->dpartial, sh_op, NULL, m2size, m2, M, &s->halo.dhfat, M, &hlng, M,
+                       &s->halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs, &hs,
+                       (size_t)0)))
+        return rc;
+    CLB_CHECK(clSetKernelArg(k[KD_PAR], 15, sizeof par, &par), "clSetKernelArg(par)");
+    CLB_CHECK(clSetKernelArg(k[KD_APPLY], 20, sizeof ngt, &ngt), "clSetKernelArg(ngt)");
+    CLB_CHECK(clSetKernelArg(k[KD_PAR], 16, sizeof mask, &mask), "clSetKernelArg(mask)");
+    CLB_CHECK(clSetKernelArg(k[KD_APPLY], 21, sizeof mask, &mask), "clSetKernelArg(mask)");
+    for (int i = KD_RED_ALPHA; i <= KD_RED_INIT; i++)
+        CLB_CHECK(clSetKernelArg(k[i], 3, sizeof sum, &sum), "clSetKernelArg(mode)");
+    return CLB_OK;
+}
+
+static int set_mask_of(const struct cg_state *s, cl_kernel *k, cl_uint mask)
+{
+    for (int i = 0; i < KD_N; i++)
+        CLB_CHECK(clSetKernelArg(k[i], mask_arg(s, i), sizeof mask, &mask),
+                  "clSetKernelArg(mask)");
     return CLB_OK;
 }
 
@@ -310,6 +437,253 @@ static int profile(struct launches *L, struct cg_profile *prof)
     return CLB_OK;
 }
 
+
+/* ---- scaling=: one solve on the rank's part --------------------------------- */
+
+/* The per-exchange events (interior, boundary launch) of a solve: after it,
+ * the time each boundary launch waited for its halos. */
+struct pairs {
+    cl_event *ev;
+    int n, cap;
+};
+
+static int pairs_add(struct pairs *p, cl_event in, cl_event bd)
+{
+    if (p->n + 2 > p->cap) {
+        int cap = p->cap ? 2 * p->cap : 64;
+        cl_event *ne = realloc(p->ev, (size_t)cap * sizeof *ne);
+        if (!ne) {
+            clb_seterr("cg: out of host memory");
+            return CLB_ESYS;
+        }
+        p->ev = ne;
+        p->cap = cap;
+    }
+    p->ev[p->n++] = in;
+    p->ev[p->n++] = bd;
+    return CLB_OK;
+}
+
+static void pairs_free(struct pairs *p, double *gap)
+{
+    for (int i = 0; i + 1 < p->n; i += 2) {
+        if (gap && p->ev[i + 1]) {
+            double g = dslash_gap_seconds(p->ev[i], p->ev[i + 1]);
+            *gap += isnan(g) ? 0 : g;
+        }
+        if (p->ev[i])
+            clReleaseEvent(p->ev[i]);
+        if (p->ev[i + 1])
+            clReleaseEvent(p->ev[i + 1]);
+    }
+    free(p->ev);
+    memset(p, 0, sizeof *p);
+}
+
+/* One launch of the operator kernel kd (KD_PAR, KD_APPLY) over boxes b. */
+static int launch_op(struct clb_env *env, struct cg_state *s, const struct cg_case *cc, int kd,
+                     const struct dslash_boxes *b, size_t gsize, cl_uint goff,
+                     struct launches *L, double flops, cl_event *keep)
+{
+    cl_kernel k = slot(s, cc)[kd];
+    cl_int4 box[4];
+    cl_uint4 ends;
+    dslash_box_kargs(b, box, &ends);
+    cl_uint a = kd_dist_box_arg[kd == KD_APPLY];
+    for (cl_uint i = 0; i < 4; i++)
+        CLB_CHECK(clSetKernelArg(k, a + i, sizeof box[i], &box[i]), "clSetKernelArg(box)");
+    CLB_CHECK(clSetKernelArg(k, a + 4, sizeof ends, &ends), "clSetKernelArg(ends)");
+    if (kd == KD_APPLY)
+        CLB_CHECK(clSetKernelArg(k, APPLY_DIST_GOFF, sizeof goff, &goff), "clSetKernelArg(goff)");
+    size_t g[2] = {gsize, cc->gop[1]};
+    return launch(env, k, g, cc->lop, L, kd == KD_PAR ? CGP_DOE : CGP_APPLY, flops, keep);
+}
+
+/* One operator kernel on the whole part: the halos of `field` exchanged while
+ * the interior runs, then the boundary. After an error (rc) only the
+ * messages, which the peers wait for. */
+static int apply_op(struct clb_env *env, struct cg_state *s, const struct cg_case *cc, int kd,
+                    cl_mem field, struct launches *L, double flops, struct pairs *pr, int rc)
+{
+    struct dslash_halo *h = &s->halo;
+    struct dslash_xchg x;
+    memset(&x, 0, sizeof x);
+    x.t0 = clb_now();
+    cl_event ein = NULL, ebd = NULL;
+    double fin = h->in.sites ? flops * (double)h->in.sites / (double)s->geom.vh : 0;
+    if (rc == CLB_OK)
+        rc = dslash_halo_begin(env, h, field, cc->rhs, &x);
+    if (rc == CLB_OK && h->in.sites)
+        rc = launch_op(env, s, cc, kd, &h->in, cc->gin, 0, L, fin, &ein);
+    if (rc == CLB_OK)
+        clFlush(env->dev->queue);
+    int e = dslash_halo_finish(env, h, cc->rhs, &x, rc);
+    rc = rc ? rc : e;
+    if (rc == CLB_OK)
+        rc = dslash_halo_barrier(env, &x);
+    if (rc == CLB_OK)
+        rc = launch_op(env, s, cc, kd, &h->bd, cc->gbd, (cl_uint)(cc->gin / cc->lop[0]), L,
+                       flops - fin, &ebd);
+    if (rc == CLB_OK)
+        clFlush(env->dev->queue);
+    e = dslash_halo_wait(h, &x);
+    rc = rc ? rc : e;
+    s->solve_halo += x.seconds;
+    s->solve_exchanges++;
+    if (ebd && !ein) /* no interior: the whole halo time waited */
+        s->solve_gap += x.seconds;
+    e = pairs_add(pr, ein, ein ? ebd : NULL);
+    if (!ein && ebd)
+        clReleaseEvent(ebd);
+    if (e) {
+        if (ein)
+            clReleaseEvent(ein);
+        if (ebd && ein)
+            clReleaseEvent(ebd);
+    }
+    return rc ? rc : e;
+}
+
+/* The reduction kd into each rhs's sum of this part (pAp slot of scal), read
+ * back and summed over the ranks (the same bits everywhere) into sums; any
+ * rank's error (rc) ends every rank's solve here: CLB_SKIP for the ranks that
+ * had none (the job's agreement then names the rank that failed). */
+static int reduce_sum(struct clb_env *env, struct cg_state *s, const struct cg_case *cc, int kd,
+                      cl_uint mask, struct launches *L, void *scal, double *sums, int rc)
+{
+    double t0 = clb_now();
+    int rhs = cc->rhs;
+    double mine[CG_MAX_RHS] = {0};
+    if (rc == CLB_OK)
+        rc = launch(env, slot(s, cc)[kd], cc->gred, cc->lred, L, CGP_REDUCE, 0, NULL);
+    if (rc == CLB_OK)
+        rc = clb_read(env->dev, s->dscal, scal, 4 * (size_t)rhs * s->es);
+    for (int r = 0; r < rhs && rc == CLB_OK; r++)
+        if ((mask >> r) & 1u)
+            mine[r] = s->dbl ? ((double *)scal)[4 * r + 3] : (double)((float *)scal)[4 * r + 3];
+    int nerr = 0, e = dslash_sum_ranks(mine, rhs, rc != CLB_OK, sums, &nerr);
+    s->solve_reduce += clb_now() - t0;
+    if (rc)
+        return rc;
+    if (e)
+        return e;
+    if (nerr) {
+        clb_seterr("cg: the distributed solve stopped: another rank failed");
+        return CLB_SKIP;
+    }
+    return CLB_OK;
+}
+
+/* The scalars of every rhs (rr, alpha, beta, pAp) to the device. */
+static int put_scalars(struct clb_env *env, struct cg_state *s, int rhs, const double *v,
+                       void *scal)
+{
+    for (int k = 0; k < 4 * rhs; k++) {
+        if (s->dbl)
+            ((double *)scal)[k] = v[k];
+        else
+            ((float *)scal)[k] = (float)v[k];
+    }
+    return clb_write(env->dev, s->dscal, scal, 4 * (size_t)rhs * s->es);
+}
+
+static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *cc, int converge,
+                      struct launches *L)
+{
+    cl_kernel *k = slot(s, cc);
+    int rhs = cc->rhs;
+    cl_uint all = (cl_uint)((1u << rhs) - 1u);
+    cl_uint mask = converge ? all : schedule_mask(cc, 0);
+    long n = converge ? s->maxiter : cc->niter;
+    double site_flops = CLB_DSLASH_FLOPS_SITE * (double)s->geom.vh;
+    double rr[CG_MAX_RHS] = {0}, sums[CG_MAX_RHS], sc[4 * CG_MAX_RHS] = {0};
+    struct pairs pr = {0};
+    s->solve_halo = s->solve_gap = s->solve_reduce = 0;
+    s->solve_exchanges = 0;
+    void *scal = clb_xmalloc(4 * (size_t)rhs * s->es);
+    /* e: this rank's error so far; it still takes part in every exchange and
+     * reduction (its peers wait for them) until the next reduction, which
+     * ends every rank's solve (rc) */
+    int e = scal ? set_args(s, cc) : CLB_ESYS, rc;
+    if (e == CLB_OK)
+        e = set_args_dist(s, cc);
+    if (e == CLB_OK)
+        e = set_mask_of(s, k, mask);
+    if (e == CLB_OK)
+        e = launch(env, k[KD_INIT], cc->gvec, cc->lvec, L, CGP_INIT, 0, NULL);
+    rc = reduce_sum(env, s, cc, KD_RED_INIT, mask, L, scal, sums, e);
+    e = CLB_OK;
+    for (int r = 0; r < rhs; r++)
+        rr[r] = sums[r];
+    if (converge)
+        for (int r = 0; r < rhs; r++) {
+            cc->iters[r] = 0;
+            cc->rec_res[r] = 1;
+        }
+    for (long it = 0; rc == CLB_OK && it < n && mask; it++) {
+        double f = site_flops * popcount(mask);
+        e = apply_op(env, s, cc, KD_PAR, s->dp, L, f, &pr, e);
+        e = apply_op(env, s, cc, KD_APPLY, s->dt, L, 0, &pr, e);
+        /* alpha = rr / <p, Ap> */
+        if ((rc = reduce_sum(env, s, cc, KD_RED_ALPHA, mask, L, scal, sums, e)))
+            break;
+        for (int r = 0; r < rhs; r++) {
+            sc[4 * r + 0] = rr[r];
+            sc[4 * r + 3] = sums[r];
+            sc[4 * r + 1] = sums[r] > 0 ? rr[r] / sums[r] : 0;
+        }
+        e = put_scalars(env, s, rhs, sc, scal);
+        if (e == CLB_OK)
+            e = launch(env, k[KD_UPD_R], cc->gvec, cc->lvec, L, CGP_UPD_R, 0, NULL);
+        /* beta = |r|^2 / rr, rr = |r|^2 */
+        if ((rc = reduce_sum(env, s, cc, KD_RED_BETA, mask, L, scal, sums, e)))
+            break;
+        cl_uint next = mask;
+        for (int r = 0; r < rhs; r++) {
+            if (!((mask >> r) & 1u))
+                continue;
+            sc[4 * r + 2] = rr[r] > 0 ? sums[r] / rr[r] : 0;
+            rr[r] = sums[r];
+            sc[4 * r + 0] = rr[r];
+            if (converge) {
+                cc->iters[r] = (int)it + 1;
+                cc->rec_res[r] = s->bb[r] > 0 ? sqrt(rr[r] / s->bb[r]) : 0;
+                if (!(rr[r] > s->tol * s->tol * s->bb[r])) /* converged, or NaN: stop */
+                    next &= ~(1u << r);
+            }
+        }
+        if (!converge)
+            next = schedule_mask(cc, (int)it + 1);
+        e = put_scalars(env, s, rhs, sc, scal);
+        if (e == CLB_OK)
+            e = launch(env, k[KD_UPD_XP], cc->gvec, cc->lvec, L, CGP_UPD_XP, 0, NULL);
+        if (e == CLB_OK && next != mask && next)
+            e = set_mask_of(s, k, next);
+        mask = next;
+    }
+    if (rc == CLB_OK) /* an error after the last reduction: this rank's only */
+        rc = e;
+    if (converge && rc == CLB_OK) {
+        cc->niter = 0;
+        cc->unconverged = mask != 0 ? popcount(mask) : 0;
+        for (int r = 0; r < rhs; r++)
+            if (cc->iters[r] > cc->niter)
+                cc->niter = cc->iters[r];
+    }
+    if (rc == CLB_OK) {
+        cl_int err = clFinish(env->dev->queue);
+        if (err != CL_SUCCESS) {
+            clb_seterr("clFinish: %s", clb_cl_errstr(err));
+            rc = CLB_ECL;
+        }
+    } else {
+        clFinish(env->dev->queue);
+    }
+    pairs_free(&pr, rc == CLB_OK ? &s->solve_gap : NULL);
+    free(scal);
+    return rc;
+}
+
 int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, int converge,
                  struct cg_profile *prof, cl_event *first, cl_event *last)
 {
@@ -327,6 +701,22 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
             free(L.flops);
             return CLB_ESYS;
         }
+    }
+    if (s->scaling) {
+        int rc = solve_dist(env, s, cc, converge, &L);
+        if (rc == CLB_OK && prof) {
+            rc = profile(&L, prof);
+            prof->halo = s->solve_halo;
+            prof->gap = s->solve_gap;
+        }
+        for (int i = 0; i < L.n; i++)
+            clReleaseEvent(L.ev[i]);
+        free(L.ev);
+        free(L.kind);
+        free(L.flops);
+        (void)first;
+        (void)last;
+        return rc;
     }
     int rhs = cc->rhs;
     cl_uint all = (cl_uint)((1u << rhs) - 1u);
@@ -403,8 +793,10 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
     return rc;
 }
 
-void cg_dev_free(struct cg_state *s)
+void cg_dev_free(struct clb_env *env, struct cg_state *s)
 {
+    if (s->halo_open)
+        dslash_halo_close(env, &s->halo);
     for (int c = 0; c < 2; c++)
         for (int r = 0; r <= CG_MAX_RHS; r++)
             clb_release_kernels(s->k[c][r], KD_N);

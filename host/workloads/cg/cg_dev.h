@@ -5,6 +5,7 @@
 #define CG_CG_DEV_H
 
 #include "cg.h"
+#include "dslash_halo.h"
 
 #define CG_MAX_RHS 8
 enum { CG_REG, CG_CACHE };   /* the operator's kernel shapes (the dslash workload's) */
@@ -32,6 +33,21 @@ struct cg_state {
     cl_mem dfat, dfull, dcomp, db, dx, dr, dp, dap, dt, dscal, dpartial;
     size_t partial_elems;
     cl_kernel k[2][CG_MAX_RHS + 1][KD_N];   /* [compressed][RHS of the build] */
+    /* scaling=strong|weak: geom is this rank's part; the host links (fat,
+     * full, comp) live on ge, the part with its halos; b and x on the part */
+    int scaling;
+    struct dslash_decomp dc;
+    struct dslash_geom ge;
+    int off[4];
+    struct dslash_halo halo;
+    int halo_open;
+    double bus[2];                /* GB/s of the halo model (bus_gbps); NAN: measured per case */
+    double solve_halo, solve_gap; /* the last solve: seconds of halo exchanges, of waiting */
+    double solve_reduce;          /* ... of the reductions (read back, allreduce, write) */
+    int solve_exchanges;
+    double *hal, *gap, *red, *frac; /* the current case's solves: solve_halo, _gap, _reduce,
+                                     * and _gap's share of the solve's time */
+    int nhal, caphal;
 };
 
 /* One case: a (kernel shape, links, rhs) with its iteration counts. */
@@ -44,19 +60,25 @@ struct cg_case {
     size_t gop[2], lop[2];        /* dslash_par and cg_apply */
     size_t gvec[2], lvec[2];      /* cg_init, cg_update_r, cg_update_xp */
     size_t gred[2], lred[2];      /* cg_reduce */
+    size_t gin, gbd;              /* scaling=: the operator's interior and boundary launches */
+    double halo_model;            /* scaling=: seconds per exchange by the model */
 };
 
 /* Seconds per kind of kernel in one profiled solve. */
 enum { CGP_DOE, CGP_APPLY, CGP_REDUCE, CGP_UPD_R, CGP_UPD_XP, CGP_INIT, CGP_N };
 struct cg_profile {
     double t[CGP_N];
+    double halo, gap;   /* scaling=: seconds of halo exchanges (host clock), of waiting for them */
     double wall;        /* start of the first launch to the end of the last */
     double doe_flops;   /* the Dslash flop of the D_oe launches: 1146 x V/2 x iterating rhs */
 };
 
 /* Host and device fields for maxrhs right-hand sides: random links (full and
- * compressed long links) and right-hand sides, uploaded. */
+ * compressed long links) and right-hand sides, uploaded. scaling=: the
+ * rank's part, its link halos and the halo buffers; s->bb is the part's
+ * |b|^2 until cg_dev_sum_bb (every rank together) adds the ranks'. */
 int cg_dev_alloc(struct clb_env *env, struct cg_state *s);
+int cg_dev_sum_bb(struct cg_state *s);
 /* Build the case's kernels (once per build) and set its launch shapes. */
 int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, struct cg_case *cc);
 /* One solve from x = 0 on the device. converge: iterate each rhs until its
@@ -64,9 +86,14 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
  * per-rhs scalars back after every iteration), filling cc->iters, niter and
  * rec_res. Else the schedule of cc->iters (rhs r iterates iters[r] times),
  * with nothing read back. prof: time every launch. first, last: the events
- * of the first and the last launch (NULL: not wanted). */
+ * of the first and the last launch (NULL: not wanted).
+ * scaling=: every rank together; each operator application exchanges the
+ * halos of its input while the interior runs; the inner products are read
+ * back (a few bytes) and summed over the ranks, the scalars set by the host;
+ * the iteration counts are the same on every rank. first and last unused:
+ * the caller times the solve by the host clock; s->solve_* are set. */
 int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, int converge,
                  struct cg_profile *prof, cl_event *first, cl_event *last);
-void cg_dev_free(struct cg_state *s);
+void cg_dev_free(struct clb_env *env, struct cg_state *s);
 
 #endif

@@ -5,8 +5,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cg_apply(const struct cg_op *op, int rhs, const double *x, double *tmp, double *out)
+/* A on a rank's part: x with its halos on the extended lattice, D_oe x on
+ * the part's odd sites there, its halos, then D_eo on the part's even sites. */
+static int apply_dist(const struct cg_op *op, int rhs, const double *x, double *out)
 {
+    const struct dslash_geom *e = op->ext, *g = op->g;
+    size_t n = 2 * (size_t)rhs * 3 * e->vh;
+    double *xe = calloc(n, sizeof *xe), *te = calloc(n, sizeof *te);
+    /* no rank may leave before the exchanges its peers wait in */
+    double bad = !xe || !te;
+    int rc = clb_comm_allreduce(&bad, 1, CLB_MAX);
+    if (rc == CLB_OK && bad) {
+        clb_seterr("cg: out of host memory for the operator (on this or another rank)");
+        rc = CLB_ESYS;
+    }
+    if (rc == CLB_OK) {
+        size_t cplx = 2 * sizeof(double);
+        dslash_box_copy(e, op->off[2], g->L[2], op->off[3], g->L[3], 3 * (size_t)rhs, cplx, xe,
+                        (void *)x, 1);
+        rc = dslash_host_exchange(op->dist, e, 3 * (size_t)rhs, xe);
+    }
+    struct dslash_fields f = {op->dbl, op->fat, op->lng, NULL, rhs, xe};
+    if (rc == CLB_OK) {
+        dslash_reference_box(e, &f, 1, g, op->off, 1, te); /* D_oe x, the part's odd sites */
+        rc = dslash_host_exchange(op->dist, e, 3 * (size_t)rhs, te);
+    }
+    if (rc == CLB_OK) {
+        f.v64 = te;
+        dslash_reference_box(e, &f, 0, g, op->off, 0, out); /* D_eo, the part's even sites */
+        size_t m = 2 * cg_vec_len(g, rhs);
+        double m2 = op->m2;
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < (long)m; k++)
+            out[k] = m2 * x[k] - out[k];
+    }
+    free(xe);
+    free(te);
+    return rc;
+}
+
+int cg_apply(const struct cg_op *op, int rhs, const double *x, double *tmp, double *out)
+{
+    if (op->dist)
+        return apply_dist(op, rhs, x, out);
     struct dslash_fields f = {op->dbl, op->fat, op->lng, NULL, rhs, x};
     dslash_reference_parity(op->g, &f, 1, tmp); /* D_oe x on the odd sites */
     f.v64 = tmp;
@@ -16,6 +57,7 @@ void cg_apply(const struct cg_op *op, int rhs, const double *x, double *tmp, dou
 #pragma omp parallel for schedule(static)
     for (long k = 0; k < (long)n; k++)
         out[k] = m2 * x[k] - out[k];
+    return CLB_OK;
 }
 
 void cg_dot(const struct dslash_geom *g, int rhs, const double *a, const double *b, double *out)
@@ -32,6 +74,19 @@ void cg_dot(const struct dslash_geom *g, int rhs, const double *a, const double 
         out[2 * r] = re;
         out[2 * r + 1] = im;
     }
+}
+
+int cg_dot_op(const struct cg_op *op, int rhs, const double *a, const double *b, double *out)
+{
+    cg_dot(op->g, rhs, a, b, out);
+    if (!op->dist)
+        return CLB_OK;
+    double mine[2 * 64];
+    int nerr;
+    if (rhs > 64)
+        return CLB_ESYS;
+    memcpy(mine, out, 2 * (size_t)rhs * sizeof *mine);
+    return dslash_sum_ranks(mine, 2 * rhs, 0, out, &nerr);
 }
 
 void cg_to_f64(int dbl, const void *src, double *dst, size_t n)
@@ -55,6 +110,21 @@ static void axpy(size_t n, int rhs, const double *a, const int *active, const do
     }
 }
 
+/* Under dist, did every rank get its memory? (No rank may leave before the
+ * collectives its peers wait in.) */
+static int all_allocated(const struct cg_op *op, int ok, const char *what)
+{
+    double bad = !ok;
+    if (op->dist && clb_comm_allreduce(&bad, 1, CLB_MAX))
+        return CLB_ESYS;
+    if (bad) {
+        clb_seterr("cg: out of host memory for %s%s", what,
+                   op->dist ? " (this or another rank)" : "");
+        return CLB_ESYS;
+    }
+    return CLB_OK;
+}
+
 int cg_host_solve(const struct cg_op *op, int rhs, const double *b, double *x, double tol,
                   int maxiter, const int *limit, int *iters, double *res)
 {
@@ -64,16 +134,15 @@ int cg_host_solve(const struct cg_op *op, int rhs, const double *b, double *x, d
     double *dots = malloc(2 * (size_t)rhs * sizeof *dots), *bb = malloc((size_t)rhs * sizeof *bb);
     double *rr = malloc((size_t)rhs * sizeof *rr), *alpha = malloc((size_t)rhs * sizeof *alpha);
     int *active = malloc((size_t)rhs * sizeof *active);
-    int rc = CLB_OK;
-    if (!r || !p || !ap || !tmp || !dots || !bb || !rr || !alpha || !active) {
-        clb_seterr("cg: out of host memory for the host solve");
-        rc = CLB_ESYS;
+    int rc = all_allocated(op, r && p && ap && tmp && dots && bb && rr && alpha && active,
+                           "the host solve");
+    if (rc)
         goto out;
-    }
     memcpy(r, b, len * sizeof *r);
     memcpy(p, b, len * sizeof *p);
     memset(x, 0, len * sizeof *x);
-    cg_dot(op->g, rhs, b, b, dots);
+    if ((rc = cg_dot_op(op, rhs, b, b, dots)))
+        goto out;
     int left = 0;
     for (int j = 0; j < rhs; j++) {
         bb[j] = rr[j] = dots[2 * j];
@@ -82,15 +151,16 @@ int cg_host_solve(const struct cg_op *op, int rhs, const double *b, double *x, d
         left += active[j];
     }
     for (int k = 0; k < maxiter && left; k++) {
-        cg_apply(op, rhs, p, tmp, ap);
-        cg_dot(op->g, rhs, p, ap, dots);
+        if ((rc = cg_apply(op, rhs, p, tmp, ap)) || (rc = cg_dot_op(op, rhs, p, ap, dots)))
+            goto out;
         for (int j = 0; j < rhs; j++)
             alpha[j] = dots[2 * j] > 0 ? rr[j] / dots[2 * j] : 0;
         axpy(n, rhs, alpha, active, p, x);
         for (int j = 0; j < rhs; j++)
             alpha[j] = -alpha[j];
         axpy(n, rhs, alpha, active, ap, r);
-        cg_dot(op->g, rhs, r, r, dots);
+        if ((rc = cg_dot_op(op, rhs, r, r, dots)))
+            goto out;
         for (int j = 0; j < rhs; j++) {
             if (!active[j])
                 continue;
@@ -129,20 +199,19 @@ int cg_true_residual(const struct cg_op *op, int rhs, int vdbl, const void *b, c
     double *b64 = malloc(len * sizeof *b64), *x64 = malloc(len * sizeof *x64);
     double *tmp = malloc(len * sizeof *tmp), *ax = malloc(len * sizeof *ax);
     double *nb = malloc(2 * (size_t)rhs * sizeof *nb), *nr = malloc(2 * (size_t)rhs * sizeof *nr);
-    int rc = CLB_OK;
-    if (!b64 || !x64 || !tmp || !ax || !nb || !nr) {
-        clb_seterr("cg: out of host memory for the residual check");
-        rc = CLB_ESYS;
+    int rc = all_allocated(op, b64 && x64 && tmp && ax && nb && nr, "the residual check");
+    if (rc)
         goto out;
-    }
     cg_to_f64(vdbl, b, b64, len);
     cg_to_f64(vdbl, x, x64, len);
-    cg_apply(op, rhs, x64, tmp, ax);
+    if ((rc = cg_apply(op, rhs, x64, tmp, ax)))
+        goto out;
 #pragma omp parallel for schedule(static)
     for (long k = 0; k < (long)len; k++)
         ax[k] = b64[k] - ax[k];
-    cg_dot(op->g, rhs, b64, b64, nb);
-    cg_dot(op->g, rhs, ax, ax, nr);
+    /* under dist: each rank its part, summed over the ranks */
+    if ((rc = cg_dot_op(op, rhs, b64, b64, nb)) || (rc = cg_dot_op(op, rhs, ax, ax, nr)))
+        goto out;
     for (int r = 0; r < rhs; r++)
         rel[r] = nb[2 * r] > 0 ? sqrt(nr[2 * r] / nb[2 * r]) : (nr[2 * r] > 0 ? INFINITY : 0);
 out:

@@ -3,9 +3,12 @@
  * the talk's model: 1146 flop and (1024 + 408 r) bytes per even site in fp32
  * (compressed long links; 1152 + 408 r with full ones), twice in fp64
  * (dslash_model.c, the same functions as `clbench model dslash`).
- * Geometry, layout and the float64 reference: dslash.h, dslash_ref.c. */
+ * Geometry, layout and the float64 reference: dslash.h, dslash_ref.c.
+ * scaling=strong|weak: the lattice split over the ranks of an MPI job, halos
+ * exchanged (dslash_dist.h, dslash_halo.h; docs/SCALING.md). */
 #include "clb_workload.h"
 #include "dslash.h"
+#include "dslash_halo.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +22,8 @@ static const char *const kernel_names[] = {"reg", "cache", "best"};
 struct dslash_case {
     int rhs, comp, kind;      /* kind: K_REG or K_CACHE (best: the one it picked) */
     size_t global[2], local[2];
+    size_t gin, gbd;          /* scaling=: work-items of the interior and boundary launches */
+    double halo_model;        /* scaling=: seconds per exchange by the model */
 };
 
 struct dslash {
@@ -33,6 +38,18 @@ struct dslash {
     cl_mem dfat, dfull, dcomp, dv, dw;
     cl_kernel k[2][MAX_RHS + 1]; /* [compressed][RHS] */
     size_t local;
+    /* scaling=strong|weak: this rank's part (d->geom), the extended geometry
+     * the host fields (fat, full, comp, v) live on, the halos */
+    int scaling;
+    struct dslash_decomp dc;
+    struct dslash_geom ge;
+    int off[4];
+    struct dslash_halo halo;
+    int halo_open;
+    double bus[2];            /* GB/s device -> host, host -> device; NAN: measure per case */
+    double *hal, *gap, *frac; /* the current case's halo and waiting seconds per application,
+                               * the waiting's share of the application's time */
+    int nhal, caphal;
 };
 
 static const struct clb_param_def params[] = {
@@ -46,6 +63,13 @@ static const struct clb_param_def params[] = {
     {"local", "", "work-group size along the sites (default 128 on GPUs, the driver's on CPUs)"},
     {"best", "", "what kernel=best runs: reg or cache (empty: the faster in a short probe; "
                  "usually set in a profile's [tuning] dslash.best)"},
+    {"scaling", "", "strong (-s is the whole lattice, split over the job's ranks) or weak (-s is "
+                    "each rank's part); halos exchanged through pinned host buffers and MPI. "
+                    "Absent: every rank its own whole lattice (docs/SCALING.md)"},
+    {"grid", "", "scaling=: the split 1x1xAxB over z and t, A x B = ranks (default: chosen from "
+                 "the ranks, t first: 2 -> 1x1x1x2, 4 -> 1x1x2x2)"},
+    {"bus_gbps", "", "scaling=: the pinned host<->device GB/s of the halo model (default: one "
+                     "pinned transfer of the halo size each way, measured in set-up)"},
     {0, 0, 0}};
 
 static int check_size(const struct clb_size *s)
@@ -87,8 +111,16 @@ static int count(const struct clb_query *q, struct clb_counts *out)
         clb_seterr("dslash types are float and double, not '%s'", q->dtype);
         return CLB_EUSAGE;
     }
-    int ovf = 0;
-    size_t vh = q->size->total / 2, cplx = 2 * es;
+    int ovf = 0, scaling;
+    size_t L[4], Le[4];
+    int rc = dslash_query_part(q, &scaling, L, Le);
+    if (rc)
+        return rc;
+    /* a rank's part (scaling=; its whole lattice otherwise); the group's memory
+     * holds the part with its halos */
+    const size_t *ext = q->kernel ? L : Le;
+    size_t vh = clb_mulz(clb_mulz(ext[0], ext[1], &ovf), clb_mulz(ext[2], ext[3], &ovf), &ovf) / 2;
+    size_t cplx = 2 * es;
     size_t site = clb_mulz(vh, cplx, &ovf); /* bytes of one complex number per site */
     size_t fat = clb_mulz(site, FAT_C, &ovf);
     if (!q->kernel) {
@@ -111,8 +143,7 @@ static int count(const struct clb_query *q, struct clb_counts *out)
         return CLB_EUSAGE;
     }
     long rhs;
-    int rc = query_rhs(q, &rhs);
-    if (rc)
+    if ((rc = query_rhs(q, &rhs)))
         return rc;
     const char *links = clb_query_param(q, "links", "compressed");
     if (strcmp(links, "full") && strcmp(links, "compressed")) {
@@ -179,6 +210,20 @@ static int read_params(struct clb_env *env, struct choice *ch)
     if (clb_param(env, "local")[0] &&
         (rc = clb_param_int(env, "local", 0, (long)env->info->max_wg, &ch->local)))
         return rc;
+    if (dslash_scaling_of(clb_param(env, "scaling")) < 0) {
+        clb_seterr("dslash: parameter scaling: '%s' is not strong or weak",
+                   clb_param(env, "scaling"));
+        return CLB_EUSAGE;
+    }
+    const char *bg = clb_param(env, "bus_gbps");
+    if (bg[0]) {
+        char *end;
+        double v = strtod(bg, &end);
+        if (end == bg || *end || !(v > 0) || !isfinite(v)) {
+            clb_seterr("dslash: parameter bus_gbps: '%s' is not a positive number", bg);
+            return CLB_EUSAGE;
+        }
+    }
     ch->best = -1;
     const char *b = clb_param(env, "best");
     if (b[0]) {
@@ -244,7 +289,7 @@ static int build(struct clb_env *env, struct dslash *d, const char *dtype,
     char opts[128];
     clb_dtype_defines(dtype, opts, sizeof opts);
     clb_appendf(opts, sizeof opts, " -DRHS=%d%s", rhs, dc->comp ? " -DCOMPRESSED=1" : "");
-    return clb_kernel(env->dev, "dslash", opts, "dslash", k);
+    return clb_kernel(env->dev, "dslash", opts, d->scaling ? "dslash_dist" : "dslash", k);
 }
 
 /* Build the kernel of a launch and give it its grid. The cache kernel's
@@ -266,12 +311,30 @@ static int shape(struct clb_env *env, struct dslash *d, const char *dtype, struc
     dc->local[1] = lx ? per : 0;
     dc->global[0] = lx ? (vh + lx - 1) / lx * lx : vh;
     dc->global[1] = per;
+    if (d->scaling) { /* the interior and boundary launches; the row shows their sum */
+        dc->gin = lx ? (d->halo.in.sites + lx - 1) / lx * lx : d->halo.in.sites;
+        dc->gbd = lx ? (d->halo.bd.sites + lx - 1) / lx * lx : d->halo.bd.sites;
+        dc->global[0] = dc->gin + dc->gbd;
+    }
     return CLB_OK;
 }
+
+static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
+                        const struct dslash_boxes *b, size_t gsize, cl_event *ev);
 
 static int launch(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                   cl_event *ev)
 {
+    if (d->scaling) { /* the probe of kernel=best: every local site, no exchange */
+        struct dslash_boxes all = {0};
+        all.n = 1;
+        all.b[0][1] = d->geom.L[2];
+        all.b[0][3] = d->geom.L[3];
+        all.sites = d->geom.vh;
+        for (int k = 0; k < 4; k++)
+            all.ends[k] = (unsigned long)d->geom.vh;
+        return launch_boxes(env, d, dc, &all, dc->global[0], ev);
+    }
     cl_kernel k = *kernel_of(d, dc);
     cl_mem lng = dc->comp ? d->dcomp : d->dfull;
     cl_int hx = d->geom.L[0] / 2, ly = d->geom.L[1], lz = d->geom.L[2], lt = d->geom.L[3];
@@ -304,44 +367,75 @@ static int pick_best(struct clb_env *env, struct clb_group *g, const struct choi
                        clb_param_origin(env, "best"));
         return shape(env, d, g->dtype, dc);
     }
-    double best_t[2];
+    double best_t[2] = {0, 0};
     struct dslash_case tries[2] = {*dc, *dc};
-    for (int k = K_REG; k <= K_CACHE; k++) {
+    int rc = CLB_OK;
+    for (int k = K_REG; k <= K_CACHE && rc == CLB_OK; k++) {
         tries[k].kind = k;
         struct probe p = {d, &tries[k]};
-        int rc = shape(env, d, g->dtype, &tries[k]);
-        if (rc || (rc = clb_probe_min(env, probe_launch, &p, 4, &best_t[k])))
-            return rc;
+        rc = shape(env, d, g->dtype, &tries[k]);
+        if (rc == CLB_OK)
+            rc = clb_probe_min(env, probe_launch, &p, 4, &best_t[k]);
     }
+    if (d->scaling) {
+        /* one pick for every rank: the probes' times summed over the ranks
+         * (every rank gets here: set-up agreed before the cases) */
+        double v[3] = {best_t[0], best_t[1], rc != CLB_OK};
+        int e = clb_comm_allreduce(v, 3, CLB_SUM);
+        if (e)
+            return e;
+        if (v[2] > 0 && rc == CLB_OK) {
+            clb_seterr("dslash: the probe of kernel=best failed on another rank");
+            return CLB_SKIP; /* the job's agreement names the rank that failed */
+        }
+        best_t[0] = v[0];
+        best_t[1] = v[1];
+    }
+    if (rc)
+        return rc;
     int kind = best_t[K_CACHE] < best_t[K_REG] ? K_CACHE : K_REG;
     *dc = tries[kind];
-    clb_buf_printf(note, "best=%s (probe: reg %.3g ms, cache %.3g ms)", kernel_names[kind],
-                   1e3 * best_t[K_REG], 1e3 * best_t[K_CACHE]);
+    clb_buf_printf(note, "best=%s (probe: reg %.3g ms, cache %.3g ms%s)", kernel_names[kind],
+                   1e3 * best_t[K_REG], 1e3 * best_t[K_CACHE],
+                   d->scaling ? ", summed over the ranks" : "");
     return CLB_OK;
 }
+
+static int note_scaling(struct clb_env *env, struct dslash *d, struct clb_case *c,
+                        struct dslash_case *dc);
 
 static int add_case(struct clb_env *env, struct clb_group *g, const struct choice *ch, int kernel,
                     int rhs, int comp)
 {
     struct dslash *d = g->state;
-    struct dslash_case dc = {rhs, comp, kernel, {0, 0}, {0, 0}};
+    struct dslash_case dc = {rhs, comp, kernel, {0, 0}, {0, 0}, 0, 0, 0};
     struct clb_buf note = {0};
     int rc = kernel == K_BEST ? pick_best(env, g, ch, &dc, &note)
                               : shape(env, d, g->dtype, &dc);
     struct clb_case *c;
-    if (rc == CLB_OK)
+    const struct dslash_decomp *p = &d->dc;
+    if (rc == CLB_OK && d->scaling)
+        rc = clb_case_add(g, &c, kernel_names[kernel],
+                          "rhs=%d,links=%s,scaling=%s,grid=1x1x%dx%d,part=%dx%dx%dx%d", rhs,
+                          comp ? "compressed" : "full", dslash_scaling_name(d->scaling), p->P[2],
+                          p->P[3], p->L[0], p->L[1], p->L[2], p->L[3]);
+    else if (rc == CLB_OK)
         rc = clb_case_add(g, &c, kernel_names[kernel], "rhs=%d,links=%s", rhs,
                           comp ? "compressed" : "full");
     if (rc) {
         clb_buf_free(&note);
         return rc;
     }
-    *(struct dslash_case *)c->data = dc;
     double ai = c->counts.flops / c->counts.bytes, bw = env->profile->peak_bandwidth_gbs;
     if (!isnan(bw) && bw > 0) /* the talk's model: bandwidth x intensity, no flop cap */
         c->model = bw * ai;
     clb_case_note(c, "ai=%.3f ai_vcache=%.3f", ai,
                   clb_dslash_intensity(rhs, 15.0 / 16, comp, d->es));
+    if (d->scaling && (rc = note_scaling(env, d, c, &dc))) {
+        clb_buf_free(&note);
+        return rc;
+    }
+    *(struct dslash_case *)c->data = dc;
     c->dims = 2;
     memcpy(c->local, dc.local, sizeof dc.local);
     memcpy(c->global, dc.global, sizeof dc.global);
@@ -351,6 +445,266 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
     return CLB_OK;
 }
 
+
+/* ---- scaling=strong|weak: the lattice split over the ranks -------------------- */
+
+/* The arguments of dslash_dist but the boxes. */
+static int dist_args(struct dslash *d, const struct dslash_case *dc)
+{
+    cl_kernel k = *kernel_of(d, dc);
+    cl_mem lng = dc->comp ? d->dcomp : d->dfull, hlng = d->halo.dhlng[dc->comp];
+    cl_int4 geo, dist;
+    cl_uint4 hs;
+    cl_int par = 0;
+    dslash_halo_kargs(&d->halo, dc->rhs, &geo, &dist, &hs);
+    size_t M = sizeof(cl_mem);
+    int rc = clb_args(k, M, &d->dfat, M, &lng, M, &d->dv, M, &d->dw, M, &d->halo.dhfat, M, &hlng,
+                      M, &d->halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs, &hs,
+                      (size_t)0);
+    if (rc == CLB_OK)
+        CLB_CHECK(clSetKernelArg(k, 15, sizeof par, &par), "clSetKernelArg(par)");
+    return rc;
+}
+
+/* One launch of dslash_dist over boxes b with gsize work-items along the sites. */
+static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
+                        const struct dslash_boxes *b, size_t gsize, cl_event *ev)
+{
+    cl_kernel k = *kernel_of(d, dc);
+    cl_int4 box[4];
+    cl_uint4 ends;
+    dslash_box_kargs(b, box, &ends);
+    int rc = dist_args(d, dc);
+    for (int i = 0; i < 4 && rc == CLB_OK; i++)
+        CLB_CHECK(clSetKernelArg(k, 10 + (cl_uint)i, sizeof box[i], &box[i]),
+                  "clSetKernelArg(box)");
+    if (rc == CLB_OK)
+        CLB_CHECK(clSetKernelArg(k, 14, sizeof ends, &ends), "clSetKernelArg(ends)");
+    if (rc)
+        return rc;
+    size_t global[2] = {gsize, dc->global[1]};
+    return clb_launch(env->dev, k, 2, global, dc->local[0] ? dc->local : NULL, ev);
+}
+
+/* The fields of the rank's part with their halos, generated from the global
+ * site index (every rank builds its own part and halos of the same global
+ * fields), uploaded without the halos; the link halos; the float64 reference
+ * of the part from the fields with their halos. */
+static int alloc_scaling(struct clb_env *env, struct dslash *d)
+{
+    size_t vh = d->ge.vh, cplx = 2 * d->es;
+    size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
+    size_t vecb = (size_t)d->maxrhs * 3 * vh * cplx;
+    size_t outb = (size_t)d->maxrhs * 3 * d->geom.vh * cplx;
+    d->fat = clb_xmalloc(linkb);
+    d->full = clb_xmalloc(linkb);
+    d->comp = clb_xmalloc(compb);
+    d->v = clb_xmalloc(vecb);
+    d->w = clb_xmalloc(outb);
+    d->ref = clb_xmalloc((size_t)d->maxrhs * 3 * d->geom.vh * 2 * sizeof(double));
+    if (!d->fat || !d->full || !d->comp || !d->v || !d->w || !d->ref)
+        return CLB_ESYS;
+    int oe[4];
+    for (int k = 0; k < 4; k++)
+        oe[k] = d->dc.O[k] - d->off[k];
+    dslash_fill_global(&d->ge, d->dc.G, oe, d->dbl, d->fat, d->full, d->comp, 1, d->maxrhs,
+                       DSLASH_SEED_V, d->v);
+    int rc;
+    if ((rc = dslash_halo_open(env, &d->halo, &d->dc, d->es, d->maxrhs)))
+        return rc;
+    d->halo_open = 1;
+    const struct dslash_halo *h = &d->halo;
+    cl_mem_flags ro = CL_MEM_READ_ONLY;
+    if ((rc = dslash_upload_part(env, h, &d->ge, d->off, d->fat, 8 * 9, cplx, ro, &d->dfat)) ||
+        (rc = dslash_upload_part(env, h, &d->ge, d->off, d->full, 8 * 9, cplx, ro, &d->dfull)) ||
+        (rc = dslash_upload_part(env, h, &d->ge, d->off, d->comp, 8 * 7, cplx, ro, &d->dcomp)) ||
+        (rc = dslash_upload_part(env, h, &d->ge, d->off, d->v, 3 * (size_t)d->maxrhs, cplx, ro,
+                                 &d->dv)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, outb, &d->dw)))
+        return rc;
+    if ((rc = dslash_halo_links(env, &d->halo, &d->ge, d->off, d->fat, d->full, d->comp)))
+        return rc;
+    d->rebuild_err = dslash_rebuild_error(&d->ge, d->dbl, d->full, d->comp);
+    struct dslash_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
+    dslash_reference_box(&d->ge, &f, 0, &d->geom, d->off, 0, d->ref);
+    return CLB_OK;
+}
+
+/* The rank's part and the grid; the message (exit 2) when it cannot be split. */
+static int decompose(struct clb_env *env, struct clb_group *g, struct dslash *d)
+{
+    int P[4];
+    int rc = dslash_grid("dslash", g->size.d, d->scaling, clb_comm()->size, clb_param(env, "grid"),
+                         P);
+    if (rc)
+        return rc;
+    dslash_decomp_init(&d->dc, g->size.d, d->scaling, P, clb_comm()->rank);
+    dslash_decomp_geoms(&d->dc, &d->geom, &d->ge, d->off);
+    const char *bg = clb_param(env, "bus_gbps");
+    d->bus[0] = d->bus[1] = bg[0] ? strtod(bg, NULL) : NAN;
+    return CLB_OK;
+}
+
+/* The halo notes of a case: the split, the halo bytes and the model. */
+static int note_scaling(struct clb_env *env, struct dslash *d, struct clb_case *c,
+                        struct dslash_case *dc)
+{
+    const struct dslash_decomp *p = &d->dc;
+    double gbps[2] = {d->bus[0], d->bus[1]};
+    int measured = isnan(gbps[0]);
+    if (measured) {
+        int rc = dslash_halo_bus(env, &d->halo, dc->rhs, gbps);
+        if (rc)
+            return rc;
+    }
+    size_t hb = dslash_halo_bytes(&d->halo, dc->rhs);
+    dc->halo_model = (double)hb / (gbps[0] * 1e9) + (double)hb / (gbps[1] * 1e9);
+    dslash_note_part(c, p, &d->halo);
+    clb_case_note(c, "halo_bytes=%zu bus_d2h_gbps=%.3g bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g",
+                  hb, gbps[0], gbps[1], measured ? "measured" : "bus_gbps", 1e3 * dc->halo_model);
+    return CLB_OK;
+}
+
+/* One application: the interior while the halos travel, then the boundary;
+ * timed by the host clock around the whole (events cannot span MPI). */
+static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
+                       struct clb_sample *s)
+{
+    struct dslash_halo *h = &d->halo;
+    struct dslash_xchg x;
+    cl_event ein = NULL, ebd = NULL;
+    double t0 = clb_now();
+    int rc = dslash_halo_begin(env, h, d->dv, dc->rhs, &x);
+    if (rc == CLB_OK && h->in.sites)
+        rc = launch_boxes(env, d, dc, &h->in, dc->gin, &ein);
+    if (rc == CLB_OK)
+        clFlush(env->dev->queue);
+    int e = dslash_halo_finish(env, h, dc->rhs, &x, rc);
+    rc = rc ? rc : e;
+    if (rc == CLB_OK)
+        rc = dslash_halo_barrier(env, &x);
+    if (rc == CLB_OK)
+        rc = launch_boxes(env, d, dc, &h->bd, dc->gbd, &ebd);
+    if (rc == CLB_OK)
+        clFlush(env->dev->queue);
+    e = dslash_halo_wait(h, &x);
+    rc = rc ? rc : e;
+    if (rc == CLB_OK) {
+        cl_int err = clFinish(env->dev->queue);
+        if (err != CL_SUCCESS) {
+            clb_seterr("clFinish: %s", clb_cl_errstr(err));
+            rc = CLB_ECL;
+        }
+    }
+    s->seconds = clb_now() - t0;
+    if (rc == CLB_OK) {
+        if (d->nhal == d->caphal) {
+            int cap = d->caphal ? 2 * d->caphal : 64;
+            double *a = realloc(d->hal, (size_t)cap * sizeof *a);
+            if (a)
+                d->hal = a;
+            double *b = a ? realloc(d->gap, (size_t)cap * sizeof *b) : NULL;
+            if (b)
+                d->gap = b;
+            double *f = b ? realloc(d->frac, (size_t)cap * sizeof *f) : NULL;
+            if (f)
+                d->frac = f;
+            if (!f) {
+                clb_seterr("dslash: out of host memory");
+                rc = CLB_ESYS;
+            } else {
+                d->caphal = cap;
+            }
+        }
+        if (rc == CLB_OK) {
+            d->hal[d->nhal] = x.seconds;
+            /* the boundary kernel's wait after the interior one: the halo time
+             * not hidden (no interior: all of it) */
+            d->gap[d->nhal] = ein ? dslash_gap_seconds(ein, ebd) : x.seconds;
+            d->frac[d->nhal] = s->seconds > 0 ? d->gap[d->nhal] / s->seconds : NAN;
+            d->nhal++;
+        }
+    }
+    if (ein)
+        clReleaseEvent(ein);
+    if (ebd)
+        clReleaseEvent(ebd);
+    return rc;
+}
+
+static double median_of(const double *v, int n)
+{
+    struct clb_stats st;
+    if (n <= 0)
+        return NAN;
+    clb_stats_compute(v, (size_t)n, &st);
+    return st.median;
+}
+
+/* After the check of the part: the halo figures of this rank and the job's
+ * slowest (an allreduce every rank reaches, whatever its check found). */
+static int verify_scaling(struct dslash *d, struct clb_case *c, int rc)
+{
+    double hal = median_of(d->hal, d->nhal), gap = median_of(d->gap, d->nhal);
+    double frac = median_of(d->frac, d->nhal);
+    double mx[3] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(frac) ? 0 : frac};
+    int e = clb_comm_allreduce(mx, 3, CLB_MAX);
+    if (!isnan(hal))
+        clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
+                      "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f",
+                      1e3 * hal, 1e3 * gap, frac, 1e3 * mx[0], 1e3 * mx[1], mx[2]);
+    return rc ? rc : e;
+}
+
+/* scaling=: the outcome of adding one case, agreed by every rank before the
+ * next (whose set-up may be collective): a rank that failed returns its error,
+ * the others CLB_SKIP, so every rank stops adding cases and the job's
+ * agreement names the rank that failed. */
+static int agree_case(int scaling, int rc)
+{
+    if (scaling <= 0)
+        return rc;
+    double bad = rc != CLB_OK;
+    int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
+    if (e)
+        return e;
+    if (bad && rc == CLB_OK) {
+        clb_seterr("dslash: set-up failed on another rank");
+        return CLB_SKIP;
+    }
+    return rc;
+}
+
+/* Everything of set-up before the cases. */
+static int setup_group(struct clb_env *env, struct clb_group *g, struct dslash *d,
+                       struct choice *ch)
+{
+    int rc = read_params(env, ch);
+    if (rc)
+        return rc;
+    int L[4];
+    for (int k = 0; k < 4; k++)
+        L[k] = (int)g->size.d[k];
+    dslash_geom_init(&d->geom, L);
+    d->ge = d->geom;
+    d->scaling = dslash_scaling_of(clb_param(env, "scaling"));
+    if (d->scaling && (rc = decompose(env, g, d)))
+        return rc;
+    for (int i = 0; i < ch->nrhs; i++)
+        if (ch->rhs[i] > d->maxrhs)
+            d->maxrhs = (int)ch->rhs[i];
+    /* The kernel indexes with 32-bit integers (the host fields with halos are larger). */
+    if (d->ge.vh * 8 * 9 >= UINT32_MAX || d->ge.vh * 3 * (size_t)d->maxrhs >= UINT32_MAX) {
+        clb_seterr("dslash: lattice %s too large (at most 2^32 complex numbers per field)",
+                   g->size_text);
+        return CLB_EUSAGE;
+    }
+    d->dbl = clb_dtype_is_double(g->dtype);
+    d->es = d->dbl ? 8 : 4;
+    d->local = (size_t)ch->local;
+    return d->scaling ? alloc_scaling(env, d) : alloc_fields(env, d);
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct dslash *d = calloc(1, sizeof *d);
@@ -358,32 +712,23 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return CLB_ESYS;
     g->state = d;
     struct choice ch;
-    int rc = read_params(env, &ch);
-    if (rc)
-        return rc;
-    int L[4];
-    for (int k = 0; k < 4; k++)
-        L[k] = (int)g->size.d[k];
-    dslash_geom_init(&d->geom, L);
-    for (int i = 0; i < ch.nrhs; i++)
-        if (ch.rhs[i] > d->maxrhs)
-            d->maxrhs = (int)ch.rhs[i];
-    /* The kernel indexes with 32-bit integers. */
-    if (d->geom.vh * 8 * 9 >= UINT32_MAX || d->geom.vh * 3 * (size_t)d->maxrhs >= UINT32_MAX) {
-        clb_seterr("dslash: lattice %s too large (at most 2^32 complex numbers per field)",
-                   g->size_text);
-        return CLB_EUSAGE;
+    int rc = setup_group(env, g, d, &ch);
+    if (dslash_scaling_of(clb_param(env, "scaling")) > 0) {
+        /* every rank set up, or none goes on to the cases (kernel=best probes
+         * together): a rank with an error returns it, the others no cases (the
+         * job's agreement names the rank that failed) */
+        double bad = rc != CLB_OK;
+        int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
+        if (e || bad)
+            return rc ? rc : e;
     }
-    d->dbl = clb_dtype_is_double(g->dtype);
-    d->es = d->dbl ? 8 : 4;
-    d->local = (size_t)ch.local;
-    if ((rc = alloc_fields(env, d)))
+    if (rc)
         return rc;
     for (int comp = 0; comp < 2; comp++)
         for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++)
             for (int k = K_REG; k <= K_BEST && rc == CLB_OK; k++)
                 if (ch.kernels & (1u << k))
-                    rc = add_case(env, g, &ch, k, (int)ch.rhs[r], comp);
+                    rc = agree_case(d->scaling, add_case(env, g, &ch, k, (int)ch.rhs[r], comp));
     return rc;
 }
 
@@ -391,12 +736,16 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct dslash *d = g->state;
     const struct dslash_case *dc = c->data;
+    d->nhal = 0;
     return clb_poison(env->dev, d->dw, (size_t)dc->rhs * 3 * d->geom.vh * 2 * d->es);
 }
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
-    return launch(env, g->state, c->data, &s->first);
+    struct dslash *d = g->state;
+    if (d->scaling)
+        return run_scaling(env, d, c->data, s);
+    return launch(env, d, c->data, &s->first);
 }
 
 /* Relative L2 error over every site and rhs, plus a per-site check so that a
@@ -410,7 +759,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     size_t n = (size_t)rhs * 3 * vh; /* complex numbers */
     int rc = clb_read(env->dev, d->dw, d->w, n * 2 * d->es);
     if (rc)
-        return rc;
+        return d->scaling ? verify_scaling(d, c, rc) : rc;
     double num = 0, den = 0;
 #pragma omp parallel for reduction(+ : num, den) schedule(static)
     for (long k = 0; k < (long)(2 * n); k++) {
@@ -449,9 +798,9 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
     if (bad) {
         int x[4];
-        dslash_coords(&d->geom, 0, (size_t)first, x);
-        clb_case_note(c, "%ld of %zu even sites wrong (first at x=%d,%d,%d,%d)", bad, vh, x[0],
-                      x[1], x[2], x[3]);
+        dslash_coords(&d->geom, 0, (size_t)first, x); /* global coordinates under scaling= */
+        clb_case_note(c, "%ld of %zu even sites wrong (first at x=%d,%d,%d,%d)", bad, vh,
+                      x[0] + d->dc.O[0], x[1] + d->dc.O[1], x[2] + d->dc.O[2], x[3] + d->dc.O[3]);
         fail = 1;
     }
     if (dc->comp) {
@@ -462,13 +811,19 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
             fail = 1;
         }
     }
+    if (d->scaling)
+        return verify_scaling(d, c, fail ? CLB_FAIL : CLB_OK);
     return fail ? CLB_FAIL : CLB_OK;
 }
 
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
-    (void)env;
     struct dslash *d = g->state;
+    if (d->halo_open)
+        dslash_halo_close(env, &d->halo);
+    free(d->hal);
+    free(d->gap);
+    free(d->frac);
     CLB_RELEASE_KERNELS(d->k);
     cl_mem *bufs[] = {&d->dfat, &d->dfull, &d->dcomp, &d->dv, &d->dw};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
@@ -494,6 +849,7 @@ static int row_rhs(const struct clb_row *r, const char **links)
  * and their ratio. */
 static void summarize(const struct clb_row *rows, size_t n, FILE *out)
 {
+    dslash_summarize_halo("dslash", rows, n, out);
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         const char *li, *lj;

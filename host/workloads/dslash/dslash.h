@@ -28,13 +28,16 @@
 struct dslash_geom {
     int L[4];      /* x, y, z, t */
     size_t vh;     /* sites of one parity */
+    int po;        /* parity of the site (0,0,0,0): 0, but for a part of a larger lattice
+                    * (scaling=, dslash_dist.h) whose origin is odd; a site's parity is
+                    * (x+y+z+t+po) & 1, that of its coordinates in the whole lattice */
 };
 
 /* Is L[0..3] a usable lattice (every extent even and >= 4)? 0 if so, else
  * the index of the first bad extent + 1. */
 int dslash_bad_extent(const size_t L[4]);
-void dslash_geom_init(struct dslash_geom *g, const int L[4]);
-/* Coordinates of site i of parity p. */
+void dslash_geom_init(struct dslash_geom *g, const int L[4]);   /* po = 0 */
+/* Coordinates of site i of parity p (x from the parity with po). */
 void dslash_coords(const struct dslash_geom *g, int p, size_t i, int x[4]);
 /* Index within its parity of the site at x (any integers: wrapped). */
 size_t dslash_index(const struct dslash_geom *g, const int x[4]);
@@ -86,6 +89,13 @@ void dslash_reference(const struct dslash_geom *g, const struct dslash_fields *f
  * links, D_oe = -D_eo^dagger. */
 void dslash_reference_parity(const struct dslash_geom *g, const struct dslash_fields *f, int p,
                              double *w);
+/* The same on the sites of parity p of a box of the lattice g: the sites of
+ * the lattice b placed at offset off in g (b's x + off = g's x; b->po must
+ * agree), the fields f on g (a rank's part with its halos: dslash_dist.h).
+ * Written in b's layout (out_g = 0: w holds rhs vectors on b) or in g's
+ * (out_g = 1: only the box's sites of w are written). */
+void dslash_reference_box(const struct dslash_geom *g, const struct dslash_fields *f, int p,
+                          const struct dslash_geom *b, const int off[4], int out_g, double *w);
 
 /* Largest |stored row 2 - rebuilt row 2| over all long links, where full has
  * ne = 9 and comp ne = 7 entries in the layout above (element type per dbl). */

@@ -16,6 +16,7 @@ void dslash_geom_init(struct dslash_geom *g, const int L[4])
 {
     memcpy(g->L, L, sizeof g->L);
     g->vh = (size_t)L[0] * (size_t)L[1] * (size_t)L[2] * (size_t)L[3] / 2;
+    g->po = 0;
 }
 
 void dslash_coords(const struct dslash_geom *g, int p, size_t i, int x[4])
@@ -26,7 +27,7 @@ void dslash_coords(const struct dslash_geom *g, int p, size_t i, int x[4])
     rest /= (size_t)g->L[1];
     x[2] = (int)(rest % (size_t)g->L[2]);
     x[3] = (int)(rest / (size_t)g->L[2]);
-    x[0] = 2 * (int)(i % hx) + ((x[1] + x[2] + x[3] + p) & 1);
+    x[0] = 2 * (int)(i % hx) + ((x[1] + x[2] + x[3] + p + g->po) & 1);
 }
 
 static int wrap(int v, int L)
@@ -251,6 +252,42 @@ void dslash_reference_parity(const struct dslash_geom *g, const struct dslash_fi
                 for (int r = 0; r < part.rhs; r++)
                     for (int c = 0; c < 3; c++) {
                         size_t k = dslash_vec_at(g, r0 + r, c, (size_t)i);
+                        w[2 * k] = acc[6 * r + 2 * c];
+                        w[2 * k + 1] = acc[6 * r + 2 * c + 1];
+                    }
+            }
+        }
+    }
+}
+
+void dslash_reference_box(const struct dslash_geom *g, const struct dslash_fields *f, int p,
+                          const struct dslash_geom *b, const int off[4], int out_g, double *w)
+{
+    size_t stride = out_g ? g->vh : b->vh; /* between the vectors of w */
+#pragma omp parallel
+    {
+        double acc[8 * 6];
+        int rhs = f->rhs > 8 ? 8 : f->rhs;
+        struct dslash_fields part = *f;
+        for (int r0 = 0; r0 < f->rhs; r0 += rhs) {
+            part.rhs = f->rhs - r0 < rhs ? f->rhs - r0 : rhs;
+            size_t vstride = (size_t)r0 * 3 * g->vh * 2;
+            if (f->v64)
+                part.v64 = f->v64 + vstride;
+            else
+                part.v = f->dbl ? (const void *)((const double *)f->v + vstride)
+                                : (const void *)((const float *)f->v + vstride);
+#pragma omp for schedule(static)
+            for (long i = 0; i < (long)b->vh; i++) {
+                int x[4];
+                dslash_coords(b, p, (size_t)i, x);
+                for (int d = 0; d < 4; d++)
+                    x[d] += off[d];
+                size_t ig = dslash_index(g, x), io = out_g ? ig : (size_t)i;
+                site(g, &part, p, ig, acc);
+                for (int r = 0; r < part.rhs; r++)
+                    for (int c = 0; c < 3; c++) {
+                        size_t k = ((size_t)(r0 + r) * 3 + (size_t)c) * stride + io;
                         w[2 * k] = acc[6 * r + 2 * c];
                         w[2 * k + 1] = acc[6 * r + 2 * c + 1];
                     }

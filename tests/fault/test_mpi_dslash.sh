@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# dslash and cg split over MPI ranks (scaling=strong|weak) on PoCL, every rank
+# on the one CPU device: 1, 2 and 3 ranks on 8x8x8x10 (3 ranks: local t
+# extents 4, 3, 3, so one part starts at an odd t), weak 8x8x8x4 per rank;
+# every row validates, the aggregate's bytes and flops are the ranks' sums,
+# each rank counts its own sites, cg takes the same iterations and reaches
+# the same true residual whatever the split (the distributed operator is the
+# single-rank one of the same global lattice); a kernel that reads the wrong
+# halo fails validation; a lattice that cannot be split is refused with one
+# line; a fault on rank 1 in the middle of the exchanges ends the job, never
+# a hang. (See test_mpi.sh for the Open MPI options.)
+source "$(dirname "$0")/../cli/lib.sh"
+source "$(dirname "$0")/rel_lib.sh"
+set -e
+if ! command -v mpirun >/dev/null 2>&1; then fail "mpirun not installed (bench.sh test installs openmpi-bin)"; finish; fi
+if ! ldd "$CLBENCH" | grep -q libmpi; then fail "clbench was built without MPI (libopenmpi-dev missing?)"; finish; fi
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+MPIRUN=(timeout 120 mpirun --allow-run-as-root --oversubscribe)
+export PRELOAD CLFAULT
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+RUNENV=(-x ASAN_OPTIONS -x LSAN_OPTIONS -x CLBENCH_PLATFORMS)
+COMMON=(-d cpu -t float --param rhs=1,2 --param kernel=reg --param links=compressed
+        --param mass=4 -n 3 --warmup 1)
+
+# rows: every one ok; per configuration the ranks' rows then the aggregate;
+# sums; each rank's flops from its own part (part=) and the per-site counts
+check_rows() { # file ranks
+  python3 - "$1" "$2" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+n = int(sys.argv[2])
+assert rows and all(r["status"] == "ok" for r in rows), [(r["rank"], r["status"], r["detail"][-200:]) for r in rows if r["status"] != "ok"]
+aggs = [i for i, r in enumerate(rows) if r["rank"] == "all"]
+assert len(aggs) == 4, len(aggs)  # dslash and cg, rhs 1 and 2
+for i in aggs:
+    a, mine = rows[i], rows[i - n:i]
+    assert [r["rank"] for r in mine] == [str(k) for k in range(n)], [r["rank"] for r in mine]
+    assert all(r["workload"] == a["workload"] and r["kernel"] == a["kernel"] for r in mine)
+    for col in ("bytes", "flops"):
+        assert int(a[col]) == sum(int(r[col]) for r in mine), (col, a[col], [r[col] for r in mine])
+    for r in mine:
+        p = dict(kv.split("=") for kv in r["params"].split(","))
+        lx, ly, lz, lt = map(int, p["part"].split("x"))
+        sites, rhs = lx * ly * lz * lt // 2, int(p["rhs"])
+        if r["workload"] == "dslash":
+            assert int(r["flops"]) == 1146 * rhs * sites, (r["flops"], sites)
+            assert int(r["bytes"]) == (1024 + 408 * rhs) * sites, (r["bytes"], sites)
+        else:
+            its = [int(x) for x in p["iters"].split(":")]
+            its = its * rhs if len(its) == 1 else its
+            assert int(r["flops"]) == (sum(its) * (2 * 1146 + 72) + 12 * rhs) * sites, r["flops"]
+        for key in ("halo_ms=", "halo_model_ms=", "halo_bytes=", "halo_exposed_ms="):
+            assert key in r["detail"], (key, r["detail"])
+PY
+}
+
+for n in 1 2 3; do
+  set +e
+  "${MPIRUN[@]}" -np $n "${RUNENV[@]}" "$CLBENCH" run dslash,cg "${COMMON[@]}" -s 8x8x8x10 \
+    --param scaling=strong -o strong$n.csv >"$TMP/stdout" 2>"$TMP/stderr"
+  RC=$?; set -e
+  [ $RC -eq 0 ] && pass "strong 8x8x8x10 over $n rank(s): exit 0" || fail "strong over $n: exit $RC: $(grep -v '^rank' "$TMP/stderr" | tail -n 4)"
+  check_rows strong$n.csv $n && pass "strong over $n: rows ok, sums and per-rank counts" || fail "strong over $n: rows wrong"
+  grep -q "dslash across ranks" "$TMP/stdout" && grep -q "cg across ranks" "$TMP/stdout" &&
+    pass "strong over $n: the summary shows the halos" || fail "no halo summary: $(tail -n 12 "$TMP/stdout")"
+done
+# uneven: 4, 3, 3 slices of t
+[ "$(csv_query strong3.csv "','.join(r['params'].split('part=')[1].split(',')[0] for r in rows[:3])")" = "8x8x8x4,8x8x8x3,8x8x8x3" ] &&
+  pass "3 ranks: local t extents 4, 3, 3" || fail "3 ranks: parts $(csv_col strong3.csv params | head -3)"
+# the same global lattice gives the same solve whatever the split: the same
+# iterations, true residuals within the float rounding of other summation orders
+same=$(python3 - strong1.csv strong2.csv strong3.csv <<'PY'
+import csv, sys
+runs = []
+for f in sys.argv[1:]:
+    got = {}
+    for r in csv.DictReader(open(f)):
+        if r["workload"] == "cg" and r["rank"] == "all":
+            p = dict(kv.split("=") for kv in r["params"].split(","))
+            res = [float(x) for x in r["detail"].split("true_res=")[1].split()[0].split(":")]
+            got[p["rhs"]] = (p["iters"], res)
+    runs.append(got)
+ok = all(set(g) == set(runs[0]) for g in runs) and all(
+    g[k][0] == runs[0][k][0] and all(abs(a / b - 1) < 0.1 for a, b in zip(g[k][1], runs[0][k][1]))
+    for g in runs for k in g)
+print("same" if ok else "differ", runs)
+PY
+)
+[ "${same%% *}" = same ] && pass "cg over 1, 2, 3 ranks: the same iterations and true residuals ($same)" ||
+  fail "cg differs by split: $same"
+
+for n in 2 3; do
+  set +e
+  "${MPIRUN[@]}" -np $n "${RUNENV[@]}" "$CLBENCH" run dslash,cg "${COMMON[@]}" -s 8x8x8x4 \
+    --param scaling=weak -o weak$n.csv >"$TMP/stdout" 2>"$TMP/stderr"
+  RC=$?; set -e
+  [ $RC -eq 0 ] && pass "weak 8x8x8x4 per rank, $n ranks: exit 0" || fail "weak $n: exit $RC: $(grep -v '^rank' "$TMP/stderr" | tail -n 4)"
+  check_rows weak$n.csv $n && pass "weak $n: rows ok, sums and per-rank counts" || fail "weak $n: rows wrong"
+  grep -q "grid=1x1x1x$n,part=8x8x8x4" weak$n.csv && pass "weak $n: grid 1x1x1x$n, parts 8x8x8x4" || fail "weak $n: $(csv_col weak$n.csv params | head -1)"
+done
+
+# a kernel whose forward halo reads the backward one: both workloads fail validation (exit 1)
+mkdir -p kern && cp "$CLBENCH_SRC"/cl/*.cl kern/
+sed -i 's/uint fwd = 3u \* rtot \* slab;/uint fwd = 0u * rtot * slab;/' kern/dslash.cl
+grep -q "uint fwd = 0u" kern/dslash.cl || fail "the planted halo fault did not apply"
+set +e
+"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" "$CLBENCH" run dslash,cg -d cpu -t float -s 8x8x8x8 --param rhs=1 \
+  --param kernel=reg --param iters=20 --param scaling=strong -n 1 --warmup 0 --kernel-dir kern \
+  -o wrong.csv >"$TMP/stdout" 2>"$TMP/stderr"
+RC=$?; set -e
+[ $RC -eq 1 ] && pass "a wrong halo: exit 1" || fail "wrong halo: exit $RC: $(grep -v '^rank' "$TMP/stderr" | tail -n 3)"
+st=$(csv_query wrong.csv "' '.join(sorted({r['workload'] + ':' + r['status'] for r in rows}))")
+[ "$st" = "cg:failed dslash:failed" ] && pass "a wrong halo fails dslash and cg on every rank" || fail "statuses: $st"
+csv_col wrong.csv detail | grep -q "even sites wrong (first at x=" && pass "dslash names the first wrong site" || fail "no wrong site in detail"
+
+# cannot split 8 slices over 3 ranks (3, 3, 2): one line, exit 2
+set +e
+"${MPIRUN[@]}" -np 3 "${RUNENV[@]}" "$CLBENCH" run dslash -d cpu -t float -s 8x8x8x8 --param scaling=strong \
+  -o refused.csv >"$TMP/stdout" 2>"$TMP/stderr"
+RC=$?; set -e
+[ $RC -eq 2 ] && [ "$(grep -c '^clbench:' "$TMP/stderr")" -eq 1 ] && grep -q "local t extents 3,3,2.*>= 3" "$TMP/stderr" &&
+  pass "8 slices over 3 ranks refused: one line naming 3,3,2, exit 2" || fail "refusal: exit $RC: $(grep '^clbench' "$TMP/stderr")"
+
+# an OpenCL error on rank 1 between exchanges: the job ends (exit 3), rank 1 named, no hang
+set +e
+"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x CLFAULT -x PRELOAD bash -c \
+  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_FAULT=clEnqueueNDRangeKernel:60; fi
+   exec "$0" "$@"' "$CLBENCH" run cg -d cpu -t float -s 8x8x8x8 --param rhs=1 --param mass=4 \
+  --param scaling=strong -n 2 --warmup 1 -o fault.csv >"$TMP/stdout" 2>"$TMP/stderr"
+RC=$?; set -e
+[ $RC -eq 3 ] && grep -q "rank 1 (.*): .*clEnqueueNDRangeKernel" "$TMP/stderr" &&
+  pass "a fault on rank 1 mid-solve: exit 3, rank 1 named" || fail "fault on rank 1: exit $RC: $(grep '^clbench' "$TMP/stderr" | head -2)"
+finish
