@@ -75,7 +75,8 @@ for s in "$@"; do
   energy)
     step energy-0.1 60 $CB run stream -d $DEV --energy-window 0.1 -o "$csv"
     step energy-1 90 $CB run stream -d $DEV --energy on -o "$csv"
-    step energy-3 120 $CB run stream -d $DEV --energy-window 3 -o "$csv" ;;
+    step energy-3 120 $CB run stream -d $DEV --energy-window 3 -o "$csv"
+    step energy-peak 60 $CB run peak -d $DEV -o "$csv" ;;   # (and: no compiler warnings in the log)
   mpi)
     export OMPI_MCA_btl_vader_single_copy_mechanism=none
     n=$(nvidia-smi -L | grep -c GPU)
@@ -83,13 +84,13 @@ for s in "$@"; do
     step mpi-stream-1 120 "${MPI[@]}" -np 1 $CB run stream -d $DEV -o "$csv"
     step mpi-stream-n 120 "${MPI[@]}" -np "$n" $CB run stream -d $DEV -o "$csv"
     step mpi-weak-1 150 "${MPI[@]}" -np 1 $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 \
-      --param rhs=1,4 --param scaling=weak -o "$csv"
+      --param rhs=1,4 --param links=compressed --param scaling=weak -o "$csv"
     step mpi-weak-n 150 "${MPI[@]}" -np "$n" $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 \
-      --param rhs=1,4 --param scaling=weak -o "$csv"
+      --param rhs=1,4 --param links=compressed --param scaling=weak -o "$csv"
     step mpi-strong-n 150 "${MPI[@]}" -np "$n" $CB run dslash -d $DEV -t float -s 64x64x64x32 \
-      --param rhs=1,4 --param scaling=strong -o "$csv"
+      --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv"
     step mpi-strong-1 150 "${MPI[@]}" -np 1 $CB run dslash -d $DEV -t float -s 64x64x64x32 \
-      --param rhs=1,4 --param scaling=strong -o "$csv" ;;
+      --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv" ;;
   *) echo "unknown step $s" | tee -a "$log" ;;
   esac
 done
