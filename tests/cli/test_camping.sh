@@ -3,7 +3,7 @@
 # summary's verdict, and bad parameters refused.
 source "$(dirname "$0")/lib.sh"
 set -e
-expect_status 0 "camping --quick" run camping --quick -d cpu -n 2 --warmup 1 -t float,double,float4 --param max_distance=1024 -o out.csv
+expect_status 0 "camping --quick" run camping --quick -d cpu -n 2 --warmup 1 -t float,double,float4 --param base=256 --param max_distance=1024 -o out.csv
 expect_rows out.csv camping copy float,double,float4
 python3 - out.csv <<'PY' && pass "distances 0..1024 step 256, bytes constant" || fail "distances or bytes"
 import csv, sys
@@ -14,6 +14,10 @@ for t in ("float", "double", "float4"):
     assert d == [0, 256, 512, 768, 1024], d
     assert len({r["bytes"] for r in rs}) == 1, t
 PY
+# on a CPU the default step is 1024 B (no partitions to camp on)
+expect_status 0 "CPU default step" run camping --quick -d cpu -n 1 --warmup 0 -t float --param max_distance=4096 -o cpu.csv
+[ "$(csv_col cpu.csv params | sed 's/.*distance=//' | tr '\n' ' ')" = "0 1024 2048 3072 4096 " ] &&
+  pass "CPU default distances step 1024" || fail "CPU distances: $(csv_col cpu.csv params | tr '\n' ' ')"
 "$CLBENCH" run camping --quick -q -d cpu -n 2 --warmup 1 -t float --param base=512 --param max_distance=2048 --param groups=3 -o s.csv > sum.txt
 grep -Eq "float 4194304 groups=3: median .* over 5 distances; worst: .*(CAMPING|no camping)" sum.txt && pass "summary verdict" || fail "summary: $(cat sum.txt)"
 # --quick fits the H100's 528 groups (it once refused them): the quick size

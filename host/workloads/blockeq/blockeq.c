@@ -86,9 +86,14 @@ static int partition_list(const struct clb_env *env, long *p, int *np)
     } else {
         long cu = (long)env->info->compute_units;
         const long d[] = {1, 2, 4, 8, 16, 32, cu, cu + 2, 2 * cu};
+        /* CPUs have no memory partitions to camp on, and a work-group is a
+         * task: one, one per core, two per core say all there is */
+        const long cpu[] = {1, cu, 2 * cu};
+        int on_cpu = strcmp(env->info->type_name, "cpu") == 0;
+        size_t nd = on_cpu ? sizeof cpu / sizeof *cpu : sizeof d / sizeof *d;
         *np = 0;
-        for (size_t i = 0; i < sizeof d / sizeof *d; i++)
-            p[(*np)++] = d[i];
+        for (size_t i = 0; i < nd; i++)
+            p[(*np)++] = on_cpu ? cpu[i] : d[i];
     }
     for (int i = 1; i < *np; i++) /* insertion sort: a handful of values */
         for (int j = i; j > 0 && p[j - 1] > p[j]; j--) {
@@ -355,7 +360,9 @@ const struct clb_workload clb_wl_blockeq = {
      * and devices below the floor (4096x4096); where the LLC lies just below
      * a power of four (0.8x to 1x: float) or just above one (1x to 1.6x:
      * double), that type moves one square up. */
-    .sizes = {.quick = "512x512", .llc_times = 10, .floor_mib = {80, 80}},
+    /* CPUs: at most 128 MiB in + out (PoCL runs these tiles at 0.1-1.6 GB/s:
+     * a 512 MiB matrix took 168 s of the default suite on 2 cores) */
+    .sizes = {.quick = "512x512", .llc_times = 10, .floor_mib = {80, 80}, .cap_mib = {128, 0}},
     .baselines = "stream/copy",
     .case_size = sizeof(struct blockeq_case),
     CLB_STEPS,

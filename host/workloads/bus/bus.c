@@ -250,7 +250,9 @@ const struct clb_workload clb_wl_bus = {
      * is the rule's, the buffer <= max_alloc and <= half the memory (was
      * <= min(max_alloc, memory / 3): the same sizes on every device whose
      * max_alloc is at most a third of its memory, as on the H100 and PoCL) */
-    .sizes = {.quick = "4096,65536,1048576", .sweep = 1, .ladder = ladder},
+    /* CPUs: up to 256 MiB (host to host through the driver; larger sizes
+     * only cost set-up time) */
+    .sizes = {.quick = "4096,65536,1048576", .sweep = 1, .ladder = ladder, .cap_mib = {256, 0}},
     /* no baselines: transfers are host work, never related to a device copy */
     .case_size = sizeof(struct bus_case),
     CLB_STEPS,

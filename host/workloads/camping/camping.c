@@ -30,8 +30,9 @@ struct camping {
 };
 
 static const struct clb_param_def params[] = {
-    {"base", "256", "distance step in bytes (a multiple of the element size; the report's "
-                    "partition width is 256 B); also the slice a group walks at a time"},
+    {"base", "", "distance step in bytes (a multiple of the element size; the report's "
+                 "partition width is 256 B); also the slice a group walks at a time "
+                 "(default 256; 1024 on CPUs)"},
     {"max_distance", "8192", "largest distance in bytes; distances 0, base, 2 base, ... up to it"},
     {"groups", "", "concurrent work-groups G (default: profile camping.groups, else 4 x CU on GPUs, 2 x CU "
                 "elsewhere)"},
@@ -95,8 +96,12 @@ static int read_params(const struct clb_env *env, struct camping *st, const char
 {
     long dmax, groups = default_groups(env), local;
     int rc;
-    if ((rc = clb_param_int(env, "base", 1, 1L << 20, base)) ||
-        (rc = clb_param_int(env, "max_distance", 0, 1L << 26, &dmax)) ||
+    /* CPUs have no partitions to camp on: a coarser distance step by default */
+    if (!clb_param(env, "base")[0])
+        *base = strcmp(env->info->type_name, "cpu") == 0 ? 1024 : 256;
+    else if ((rc = clb_param_int(env, "base", 1, 1L << 20, base)))
+        return rc;
+    if ((rc = clb_param_int(env, "max_distance", 0, 1L << 26, &dmax)) ||
         (rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
         return rc;
     if (clb_param(env, "groups")[0] && (rc = clb_param_int(env, "groups", 1, 1L << 20, &groups)))

@@ -393,7 +393,8 @@ const struct clb_workload clb_wl_stride = {
      * array; the rule's is max_alloc per buffer and half the memory for both.
      * The quick size is the float one (the largest prime in 1 MiB of floats)
      * for both types: doubles now run 262139 elements too (was 131071). */
-    .sizes = {.quick = "262139", .llc_times = 15.9, .floor_mib = {127, 2047}, .ladder = ladder},
+    .sizes = {.quick = "262139", .llc_times = 15.9, .floor_mib = {127, 2047}, .cap_mib = {128, 0},
+              .ladder = ladder},
     .baselines = "stream/copy",
     .case_size = sizeof(struct stride_case),
     CLB_STEPS,
