@@ -31,7 +31,8 @@ struct blockeq {
 
 static const struct clb_param_def params[] = {
     {"partitions", "", "P, the number of work-groups of the persistent grid, a list or range "
-                       "(>= 1; profile blockeq.partitions, else 1,2,4,8,16,32,CU,CU+2,2CU)"},
+                       "(>= 1; profile blockeq.partitions, else 1,2,4,8,16,32,CU,CU+2,2CU; "
+                       "on CPUs 1,CU,2CU)"},
     {"kernels", "recip,divmod", "recip (the report's float-reciprocal tile index), divmod "
                                 "(integer division), or both"},
     {"partition_width", "", "tile width in bytes (default: the profile's [memory] "
