@@ -32,8 +32,11 @@ int cmp_fig_points(struct cmp_fig *g, const struct cmp_table *t, enum cmp_fig_ki
     g->nlines = g->ncols = 0;
     for (size_t i = 0; i < t->npoints; i++) {
         const struct cmp_point *p = &t->points[i];
-        if (kind == CMP_FIG_ROOFLINE ? p->kind == CLB_FIGURE_ROOFLINE && p->col == col
-                                     : p->kind == CLB_FIGURE_STAIRS && !strcmp(p->workload, workload))
+        /* a roofline is drawn for a column with rows of a workload whose figure it is */
+        if (kind == CMP_FIG_ROOFLINE
+                ? p->kind == CLB_FIGURE_ROOFLINE && p->own && p->col == col &&
+                      !strcmp(p->workload, workload)
+                : p->kind == CLB_FIGURE_STAIRS && !strcmp(p->workload, workload))
             return CLB_OK;
     }
     struct clb_buf e = {0};
