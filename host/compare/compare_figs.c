@@ -19,6 +19,7 @@
 #include "clb_workload.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,11 +49,21 @@ int cmp_fig_points(struct cmp_fig *g, const struct cmp_table *t, enum cmp_fig_ki
 /* ---- points in series ---------------------------------------------------- */
 
 struct item {
-    int series;   /* in order of first appearance */
-    int own;      /* roofline: drawn first, as lines */
+    uint64_t key[4];  /* the series: interned texts (and the column) */
+    size_t series;    /* its first point: series in order of first appearance */
+    int own;          /* roofline: drawn first, as lines */
     double x, y;
     size_t point;
 };
+
+static int key_order(const void *pa, const void *pb)
+{
+    const struct item *a = pa, *b = pb;
+    for (int k = 0; k < 4; k++)
+        if (a->key[k] != b->key[k])
+            return a->key[k] < b->key[k] ? -1 : 1;
+    return (a->point > b->point) - (a->point < b->point);
+}
 
 static int item_order(const void *pa, const void *pb)
 {
@@ -60,49 +71,49 @@ static int item_order(const void *pa, const void *pb)
     if (a->own != b->own)
         return b->own - a->own;
     if (a->series != b->series)
-        return a->series - b->series;
+        return a->series < b->series ? -1 : 1;
     if (a->x != b->x)
         return a->x < b->x ? -1 : 1;
     return (a->point > b->point) - (a->point < b->point);
 }
 
 /* The figure's points as items sorted into series (a series: the points of
- * one key). *out (malloc'd), *n items; CLB_ESYS on OOM. */
+ * one key: roofline, workload and type; staircase, column, kernel, type and
+ * the other params). *out (malloc'd), *n items; CLB_ESYS on OOM. */
 static int series_items(const struct cmp_fig *g, struct item **out, size_t *n)
 {
     const struct cmp_table *t = g->t;
-    struct cmp_map keys = {.nk = 5};
+    struct clb_arena names = {0};   /* the key's texts interned: equal texts, equal keys */
     struct item *v = malloc((t->npoints + 1) * sizeof *v);
     size_t k = 0;
-    int nseries = 0, rc = CLB_OK;
-    for (size_t i = 0; v && i < t->npoints && rc == CLB_OK; i++) {
+    int rc = v ? CLB_OK : CLB_ESYS;
+    for (size_t i = 0; i < t->npoints && rc == CLB_OK; i++) {
         const struct cmp_point *p = &t->points[i];
-        uint64_t key[5];
-        if (g->kind == CMP_FIG_ROOFLINE) {
-            if (p->kind != CLB_FIGURE_ROOFLINE || p->col != g->col)
-                continue;
-            uint64_t x[5] = {CMP_KEY(p->workload), CMP_KEY(p->dtype), 0, 0, 0};
-            memcpy(key, x, sizeof key);
-        } else {
-            if (p->kind != CLB_FIGURE_STAIRS || strcmp(p->workload, g->workload))
-                continue;
-            uint64_t x[5] = {(uint64_t)p->col, CMP_KEY(p->kernel), CMP_KEY(p->dtype),
-                             CMP_KEY(p->rest), 0};
-            memcpy(key, x, sizeof key);
+        int roof = g->kind == CMP_FIG_ROOFLINE;
+        if (roof ? p->kind != CLB_FIGURE_ROOFLINE || p->col != g->col
+                 : p->kind != CLB_FIGURE_STAIRS || strcmp(p->workload, g->workload))
+            continue;
+        struct item *it = &v[k++];
+        *it = (struct item){{roof ? 0 : (uint64_t)p->col + 1, 0, 0, 0}, 0, roof && p->own, p->x,
+                            p->y, i};
+        const char *part[3] = {roof ? p->workload : p->kernel, p->dtype, roof ? "" : p->rest};
+        for (int j = 0; j < 3 && rc == CLB_OK; j++) {
+            const char *s = clb_arena_intern(&names, part[j], strlen(part[j]));
+            it->key[j + 1] = CMP_KEY(s);
+            rc = s ? CLB_OK : CLB_ESYS;
         }
-        int s = cmp_map_add(&keys, key, nseries);
-        if (s < -1) {
-            rc = CLB_ESYS;
-            break;
-        }
-        nseries += s == nseries;
-        v[k++] = (struct item){s, g->kind == CMP_FIG_ROOFLINE && p->own, p->x, p->y, i};
     }
-    cmp_map_free(&keys);
-    if (!v || rc) {
+    clb_arena_free(&names);   /* the keys compare as numbers from here on */
+    if (rc) {
         free(v);
         clb_seterr("out of host memory");
         return CLB_ESYS;
+    }
+    qsort(v, k, sizeof *v, key_order);
+    for (size_t i = 0, first = 0; i < k; i++) {
+        if (i && memcmp(v[i].key, v[i - 1].key, sizeof v[i].key))
+            first = i;
+        v[i].series = v[first].point;
     }
     qsort(v, k, sizeof *v, item_order);
     *out = v;
