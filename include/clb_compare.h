@@ -9,6 +9,7 @@
 #define CLB_COMPARE_H
 
 #include <stdio.h>
+#include "clb_ceilings.h"
 #include "clb_results.h"
 #include "clbench.h"
 
@@ -28,9 +29,12 @@ struct cmp_metric {
     const char *unit;        /* "GB/s" */
     const char *axis;        /* the y axis label of a figure */
     const char *help;        /* one line for --help */
-    double (*get)(const struct clb_row *r);   /* NAN when the row has none */
+    double (*get)(const struct clb_row *r);   /* NAN when the row has none; NULL: measured */
     int higher_is_better;    /* the best of repeated runs: max (1) or min (0) */
     enum cmp_peak peak;
+    int measured;            /* a percentage of the column's measured ceiling (pct_measured_peak):
+                              * the build computes it from the row's unit (the registry's
+                              * count()) and the ceilings of its column (struct cmp_col) */
 };
 
 /* Every metric, terminated by an entry with a NULL name. */
@@ -51,6 +55,11 @@ struct cmp_filter {
     const char *sweep;
     int any_size;        /* lines ignore the size: each column's best at any size */
     int include_cache;   /* with any_size: keep rows whose detail says cache_resident */
+    /* Not filters: what else the build gathers. */
+    int plot;            /* the points of roofline and stairs figures (struct cmp_point),
+                          * and the measured ceilings of every column */
+    const char *ceilings;   /* --ceilings FILE: the measured ceilings come from its rows (by
+                             * device name) instead of the compared files' */
 };
 
 /* A column: one measured device (device + host), or one published source
@@ -63,6 +72,28 @@ struct cmp_col {
     int nfiles;
     int reference;
     double peak_gbs;         /* NAN when neither the rows nor a profile know it */
+    /* Measured ceilings (when the metric is measured or a plot is asked for):
+     * the best of each kind that the ok rows of this device (and host) in the
+     * compared files measured, or the rows of this device name in --ceilings
+     * FILE (host/core/ceilings.c, the workloads' `ceilings` hooks). */
+    double ceil[CLB_NCEILINGS];        /* NAN: not measured */
+    const char *ceil_src[CLB_NCEILINGS];   /* "stream triad (double vec=2)", "" */
+    const char *ceil_what[CLB_NCEILINGS];  /* "stream triad", "" */
+    unsigned lacks;          /* bit k: a row of this column needed ceiling k, which it lacks */
+};
+
+/* A point of a roofline or stairs figure: the best of the rows of one
+ * configuration (workload, kernel, dtype, size, params) on one column. */
+struct cmp_point {
+    int col;
+    enum clb_figure_kind kind;   /* ROOFLINE: a device row with bytes and flops (any workload);
+                                  * STAIRS: a row of a workload whose figure is a staircase */
+    const char *workload, *kernel, *dtype;
+    const char *rest;        /* STAIRS: the params but the x key ("stride=128"), "" */
+    double x, y;             /* ROOFLINE: flop/byte and GFlop/s (the best); STAIRS: the
+                              * workload's x and y (the lowest y) */
+    int own;                 /* ROOFLINE: a row of a workload whose figure is the roofline */
+    int first;               /* order of appearance */
 };
 
 /* The rows of one configuration on one column. */
@@ -102,6 +133,12 @@ struct cmp_table {
     struct cmp_cell *cells;
     size_t ncells;
     int ref;                 /* --relative-to column, -1 when none */
+    int have_ceilings;       /* the columns' ceil[] were looked for */
+    const char *ceilings_file;   /* --ceilings FILE, NULL: the compared files */
+    const char *untyped;     /* measured metric: the types of GFlop/s rows that no ceiling
+                              * kind covers ("int, half"), "" when none */
+    struct cmp_point *points;    /* figures other than the table's (with flt->plot) */
+    size_t npoints;
     struct clb_arena arena;  /* every string above */
 };
 
@@ -176,8 +213,12 @@ void cmp_delta_free(struct cmp_delta *d);
 
 /* One figure: the lines of one workload that have a figure somewhere, and
  * the columns with a figure in them. */
+enum cmp_fig_kind { CMP_FIG_TABLE, CMP_FIG_ROOFLINE, CMP_FIG_STAIRS };
 struct cmp_fig {
     const struct cmp_table *t;
+    enum cmp_fig_kind kind;  /* TABLE: lines and cols below; ROOFLINE: the points of column
+                              * `col`; STAIRS: the points of `workload` */
+    int col;
     const char *workload;
     int *lines, nlines;
     int *cols, ncols;
@@ -198,6 +239,10 @@ struct cmp_plot_text {
  * nothing can be drawn. */
 int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *workload,
                     const int *cand, int ncand);
+/* The figure of kind ROOFLINE (column col) or STAIRS (workload): CLB_EUSAGE
+ * when it has no point. */
+int cmp_fig_points(struct cmp_fig *g, const struct cmp_table *t, enum cmp_fig_kind kind,
+                   const char *workload, int col);
 /* Write the figure's script and data into *out (which the caller frees with
  * cmp_plot_text_free). CLB_ESYS on OOM, CLB_EUSAGE when nothing to plot. */
 int cmp_plot_script(const struct cmp_fig *g, struct cmp_plot_text *out);

@@ -188,6 +188,24 @@ struct clb_ceiling {
     char note[128];             /* which of them: "double vec=2", "256 MiB..1 GiB, stride 128 B" */
 };
 
+/* How `clbench compare --plot` draws a workload's rows (docs/COMPARE.md). */
+enum clb_figure_kind {
+    CLB_FIGURE_TABLE,     /* default: bars or lines of the compared metric */
+    CLB_FIGURE_ROOFLINE,  /* one figure per device: GFlop/s against flop/byte (flops / bytes of
+                           * each row), log-log, under the device's measured bandwidth and
+                           * compute ceilings; every other workload's device rows that have
+                           * bytes and flops are placed on it */
+    CLB_FIGURE_STAIRS     /* one figure: y against x (log2 axis), one line per device */
+};
+struct clb_figure {
+    enum clb_figure_kind kind;
+    /* CLB_FIGURE_STAIRS: x is the number after "x_param=" in a row's params,
+     * y the number after "y_detail=" in its detail (clb_text_num); the axis
+     * titles. x is a size in bytes when x_bytes is set (labelled KiB, MiB). */
+    const char *x_param, *y_detail, *x_label, *y_label;
+    int x_bytes;
+};
+
 struct clb_workload {
     const char *name;
     const char *summary;               /* one line */
@@ -228,6 +246,7 @@ struct clb_workload {
      * (the highest rate, the lowest latency). */
     int (*ceilings)(const struct clb_row *rows, size_t n, struct clb_ceiling *out, int max);
     const struct clb_model_def *models;  /* optional, terminated by {0} */
+    struct clb_figure figure;            /* optional: how `compare --plot` draws the rows */
 };
 
 /* A [tuning] key every workload accepts: `<workload>.sizes = LIST` gives a

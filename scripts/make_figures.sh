@@ -6,6 +6,10 @@
 #   scripts/make_figures.sh                 # after cmake --build build
 #   CB=/path/to/clbench RUNS=dir REFS=dir scripts/make_figures.sh
 #
+# The ceilings figures (docs/PERFORMANCE.md, "Ceilings") go to FIGS
+# (docs/figures): a roofline per GPU and the latency staircases, from the
+# second round's suites (H100_RUN, H200_RUN).
+#
 # Every device ran at its own default size and the papers used theirs, so the
 # figures compare each device's best figure per kernel and type whatever the
 # size and launch shape (--any-size --sweep none); the tables say the same.
@@ -49,5 +53,34 @@ if "$CB" compare "${files[@]}" --workload stream --dtype double --kernel copy,tr
   mv "$OUT/compare-stream-relative.md.tmp" "$OUT/compare-stream-relative.md"
 else
   rm -f "$OUT/compare-stream-relative.md.tmp"; status=1
+fi
+# 4. ceilings of the H100 and the H200 (docs/PERFORMANCE.md, "Ceilings"): a roofline
+#    per device (every row with bytes and flops placed under the measured roof), the
+#    latency staircases of both, and every row in % of its device's measured ceiling
+FIGS=${FIGS:-docs/figures}
+H100_RUN=${H100_RUN:-results/runs/2026-11-23/h100-suite-4.csv}
+H200_RUN=${H200_RUN:-results/runs/2026-11-23/h200-suite-3.csv}
+mkdir -p "$FIGS"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+for dev in h100 h200; do
+  run=H100_RUN; [ $dev = h200 ] && run=H200_RUN
+  # all the file's rows: compare draws every workload's figure into the scratch
+  # directory; the roofline is the one kept
+  echo "+ clbench compare ${!run} --plot $FIGS/roofline-$dev.svg (the roofline figure)" >&2
+  if "$CB" compare "${!run}" --plot "$scratch/$dev.svg" >/dev/null &&
+     f=("$scratch/$dev"-roofline-*.svg) && [ ${#f[@]} -eq 1 ]; then
+    mv "${f[0]}" "$FIGS/roofline-$dev.svg"
+  else
+    echo "make_figures: roofline-$dev not made" >&2; status=1
+  fi
+done
+echo "+ clbench compare $H100_RUN $H200_RUN --workload latency --plot $FIGS/latency-h100-h200.svg" >&2
+"$CB" compare "$H100_RUN" "$H200_RUN" --workload latency --plot "$FIGS/latency-h100-h200.svg" >/dev/null || status=1
+if "$CB" compare "$H100_RUN" "$H200_RUN" --metric pct_measured_peak --workload stream,peak,roofline,dot,dslash,cg,matmul \
+     --any-size --sweep none --markdown >"$FIGS/ceilings-h100-h200.md.tmp"; then
+  mv "$FIGS/ceilings-h100-h200.md.tmp" "$FIGS/ceilings-h100-h200.md"
+else
+  rm -f "$FIGS/ceilings-h100-h200.md.tmp"; status=1
 fi
 exit $status

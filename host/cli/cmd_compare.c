@@ -33,7 +33,14 @@ static void usage(FILE *f)
             "      --markdown          print a Markdown table\n"
             "      --json              print the table (or the deltas) as one JSON document\n"
             "      --plot OUT.svg|OUT.png  one figure per workload (OUT-<workload>.svg when\n"
-            "                          several), drawn by gnuplot ($CLBENCH_GNUPLOT: its path)\n"
+            "                          several), drawn by gnuplot ($CLBENCH_GNUPLOT: its path);\n"
+            "                          roofline rows: a roofline per device (GFlop/s against\n"
+            "                          flop/byte under the measured ceilings, every workload's\n"
+            "                          rows with bytes and flops on it); latency rows: ns per\n"
+            "                          load against the working set, a staircase per device\n"
+            "      --ceilings FILE.csv the measured ceilings of pct_measured_peak and of the\n"
+            "                          rooflines come from this file's rows (by device name)\n"
+            "                          instead of the compared files'\n"
             "      --baseline OLD.csv  set the files against a saved run, line by line: deltas\n"
             "                          in %%; exit 1 when a line regressed by more than\n"
             "      --threshold PCT     percent (default 5)\n"
@@ -45,7 +52,7 @@ static void usage(FILE *f)
 
 struct cmp_args {
     struct cmp_filter flt;
-    const char *plot, *relative, *baseline, *threshold;
+    const char *plot, *relative, *baseline, *threshold, *ceilings;
     const struct cmp_metric *metric;
     int markdown, json;
     double thr;
@@ -53,7 +60,7 @@ struct cmp_args {
 
 enum {
     OPT_MARKDOWN = 256, OPT_PLOT, OPT_SWEEP, OPT_ANY_SIZE, OPT_INCLUDE_CACHE, OPT_JSON,
-    OPT_BASELINE, OPT_THRESHOLD
+    OPT_BASELINE, OPT_THRESHOLD, OPT_CEILINGS
 };
 
 /* 0 ok, -1 --help, else CLB_EUSAGE with the message printed. */
@@ -76,6 +83,7 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         {"include-cache", no_argument, 0, OPT_INCLUDE_CACHE},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"threshold", required_argument, 0, OPT_THRESHOLD},
+        {"ceilings", required_argument, 0, OPT_CEILINGS},
         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->metric = cmp_metric_find("gbps");
@@ -110,6 +118,7 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         case OPT_PLOT: a->plot = optarg; break;
         case OPT_BASELINE: a->baseline = optarg; break;
         case OPT_THRESHOLD: a->threshold = optarg; break;
+        case OPT_CEILINGS: a->ceilings = optarg; break;
         case 'h': usage(stdout); clb_buf_free(&e); return -1;
         case ':':
             clb_die_msg("compare: option '%s' needs a value (clbench compare --help)",
@@ -133,6 +142,13 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         bad = "--threshold goes with --baseline OLD.csv";
     } else if (a->baseline && a->plot) {
         bad = "--plot draws the table, not the deltas of --baseline: give one";
+    } else if (a->baseline && a->metric->measured) {
+        bad = "--metric pct_measured_peak sets rows against their device's ceilings: not with "
+              "--baseline";
+    } else if (a->ceilings && a->baseline) {
+        bad = "--ceilings goes with --metric pct_measured_peak or --plot, not with --baseline";
+    } else if (a->ceilings && !a->metric->measured && !a->plot) {
+        bad = "--ceilings goes with --metric pct_measured_peak or --plot (the rooflines)";
     } else if (a->baseline && a->relative) {
         bad = "--relative-to and --baseline compare with two different references: give one";
     }
@@ -152,6 +168,8 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         rc = CLB_EUSAGE;
     }
     int svg;
+    a->flt.plot = a->plot != NULL;
+    a->flt.ceilings = a->ceilings;
     if (!rc && a->plot && cmp_plot_check(a->plot, &svg)) {
         clb_die_msg("compare: %s", clb_lasterr());
         rc = CLB_EUSAGE;

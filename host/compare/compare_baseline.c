@@ -144,6 +144,11 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
     d->metric = metric;
     d->threshold = threshold;
     d->worst = -1;
+    if (!metric->get) {   /* a measured metric needs each column's ceilings: a table's */
+        clb_seterr("--metric %s is not for --baseline (which sets lines, not devices, side by "
+                   "side)", metric->name);
+        return CLB_EUSAGE;
+    }
     struct cmp_in in;
     memset(&in, 0, sizeof in);
     struct side cur = {0}, old = {0};

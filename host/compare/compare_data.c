@@ -61,6 +61,16 @@ struct build {
         double num;
     } *sw;
     size_t nsw, capsw;
+    /* per (workload, kernel, dtype, size, params): the registry's verdict (RK_*) */
+    struct cmp_map kinds;
+    /* per workload: its registry entry + 1, 0 when unknown */
+    struct cmp_map wls;
+    const struct clb_workload **wlv;
+    size_t nwl, capwl;
+    /* the points of the figures: per (col, workload, kernel, dtype, size, params) */
+    struct cmp_map pts;
+    size_t ptcap;
+    struct clb_buf untyped;   /* the types of GFlop/s rows no ceiling covers */
 };
 
 /* A column lists the files of its rows (a handful: one realloc each). */
@@ -326,16 +336,40 @@ static int sweep_of(struct build *b, struct cmp_map *cache, size_t i, struct swe
     return CLB_OK;
 }
 
-/* ---- peaks apply? ------------------------------------------------------------ */
+/* ---- what the registry says of a row ------------------------------------ */
 
-/* Does the bandwidth peak belong to this row? Only when the registry knows
- * its workload and the workload's count() of the row (kernel, type, size,
- * params) says device work (not host_bound). Unknown workloads, sizes that
- * do not parse and refused counts: no. */
-static int device_bound(struct cmp_in *in, size_t i)
+enum {
+    RK_COUNTED = 1,   /* the registry knows the workload and its count() took the row */
+    RK_HOST = 2,      /* host_bound */
+    RK_COMPUTE = 4,   /* compute_bound */
+    RK_GFLOPS = 8     /* its main unit is GFlop/s */
+};
+
+/* The registry's entry of a row's workload (NULL: unknown), cached per name. */
+static const struct clb_workload *wl_of(struct build *b, const char *name)
 {
+    uint64_t k = CMP_KEY(name);
+    int v = cmp_map_get(&b->wls, &k);
+    if (v >= 0)
+        return v ? b->wlv[v - 1] : NULL;
+    const struct clb_workload *wl = clb_workload_find(name);
+    if (wl && cmp_grow((void **)&b->wlv, b->nwl, &b->capwl, sizeof *b->wlv) == 0) {
+        b->wlv[b->nwl++] = wl;
+        cmp_map_add(&b->wls, &k, (int)b->nwl);
+    } else {
+        cmp_map_add(&b->wls, &k, 0);
+    }
+    return wl;
+}
+
+/* What the registry's count() of the row (kernel, type, size, params) says:
+ * RK_* bits, 0 when the workload is unknown, the size does not parse or the
+ * count refuses. */
+static int count_row(struct build *b, size_t i)
+{
+    struct cmp_in *in = b->in;
     const struct clb_row *r = &in->set.v[i];
-    const struct clb_workload *wl = clb_workload_find(r->workload);
+    const struct clb_workload *wl = wl_of(b, r->workload);
     const struct cmp_size *z = &in->sizes[in->size[i]];
     if (!wl || !wl->count || z->ndims != wl->size_dims)
         return 0;
@@ -361,15 +395,267 @@ static int device_bound(struct cmp_in *in, size_t i)
     memset(&c, 0, sizeof c);
     int rc = wl->count(&q, &c);
     clb_kvlist_free(&kv);
-    return rc == CLB_OK && !c.host_bound;
+    if (rc != CLB_OK)
+        return 0;
+    return RK_COUNTED | (c.host_bound ? RK_HOST : 0) | (c.compute_bound ? RK_COMPUTE : 0) |
+           (c.unit == CLB_UNIT_GFLOPS ? RK_GFLOPS : 0);
+}
+
+/* count_row, cached per configuration; -2 on OOM. */
+static int row_kind(struct build *b, size_t i)
+{
+    const struct clb_row *r = &b->in->set.v[i];
+    uint64_t k[5] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
+                     CMP_KEY(r->size), CMP_KEY(r->params)};
+    int v = cmp_map_get(&b->kinds, k);
+    return v >= 0 ? v : cmp_map_add(&b->kinds, k, count_row(b, i));
+}
+
+/* Does the bandwidth peak belong to this row? Only when the registry knows
+ * its workload and the workload's count() of the row says device work (not
+ * host_bound). Unknown workloads, sizes that do not parse and refused
+ * counts: no. */
+static int device_bound(int kind)
+{
+    return (kind & RK_COUNTED) && !(kind & RK_HOST);
+}
+
+/* ---- measured ceilings ------------------------------------------------------ */
+
+/* The ceiling kind of a GFlop/s row's type; -1 for types no kind covers. */
+static int compute_kind(const char *dtype)
+{
+    if (clb_dtype_is_double(dtype))
+        return CLB_CEIL_DP;
+    return strncmp(dtype, "float", 5) == 0 ? CLB_CEIL_SP : -1;
+}
+
+/* Each measured column's ceilings: from the ok rows of its device and host
+ * in every file (whatever the filters select), or from the rows of its device
+ * name in --ceilings FILE; measured by the workloads' hooks (ceilings.c). */
+static int find_ceilings(struct build *b)
+{
+    struct cmp_in *in = b->in;
+    struct cmp_table *t = b->t;
+    const char *file = b->flt->ceilings;
+    struct clb_rowset extra = {0};
+    const struct clb_rowset *src = &in->set;
+    struct cmp_map cols = {.nk = 2};
+    int *colof = NULL, *count = NULL;
+    size_t *start = NULL;
+    const struct clb_row **ptr = NULL;
+    struct clb_ceiling_set *set = NULL;
+    struct clb_buf txt = {0};
+    int rc = CLB_ESYS;
+    t->have_ceilings = 1;
+    for (int c = 0; c < t->ncols; c++)
+        for (int k = 0; k < CLB_NCEILINGS; k++) {
+            t->cols[c].ceil[k] = NAN;
+            t->cols[c].ceil_src[k] = t->cols[c].ceil_what[k] = "";
+        }
+    if (file) {
+        if ((rc = clb_results_read(file, &extra))) {
+            char *m = clb_strdup(clb_lasterr());
+            clb_seterr("--ceilings: %s", m ? m : file);
+            free(m);
+            goto out;
+        }
+        src = &extra;
+        rc = CLB_ESYS;
+        if (!(t->ceilings_file = cmp_in_intern(in, file, strlen(file))))
+            goto out;
+    }
+    /* the measured columns by (device, host), or by device with --ceilings */
+    for (int c = 0; c < t->ncols; c++) {
+        if (t->cols[c].reference)
+            continue;
+        uint64_t k[2] = {CMP_KEY(t->cols[c].device), file ? 0 : CMP_KEY(t->cols[c].host)};
+        if (cmp_map_add(&cols, k, c) < -1)
+            goto out;
+    }
+    /* a counting sort of the rows by column group (the first column of the key) */
+    colof = malloc((src->n + 1) * sizeof *colof);
+    count = calloc((size_t)t->ncols + 1, sizeof *count);
+    start = calloc((size_t)t->ncols + 2, sizeof *start);
+    ptr = malloc((src->n + 1) * sizeof *ptr);
+    set = malloc(sizeof *set);
+    if (!colof || !count || !start || !ptr || !set)
+        goto out;
+    for (size_t i = 0; i < src->n; i++) {
+        const struct clb_row *r = &src->v[i];
+        colof[i] = -1;
+        if (strcmp(r->status, "ok"))
+            continue;
+        /* the extra file's strings live in its own arena: intern the device here */
+        const char *dev = file ? cmp_in_intern(in, r->device, strlen(r->device)) : r->device;
+        if (!dev)
+            goto out;
+        uint64_t k[2] = {CMP_KEY(dev), file ? 0 : CMP_KEY(r->host)};
+        int c = cmp_map_get(&cols, k);
+        if (c >= 0) {
+            colof[i] = c;
+            count[c]++;
+        }
+    }
+    for (int c = 0; c < t->ncols; c++)
+        start[c + 1] = start[c] + (size_t)count[c];
+    for (size_t i = 0; i < src->n; i++)
+        if (colof[i] >= 0)
+            ptr[start[colof[i]]++] = &src->v[i];
+    for (int c = t->ncols; c > 0; c--)
+        start[c] = start[c - 1];
+    start[0] = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        struct cmp_col *col = &t->cols[c];
+        int g = c;
+        if (!col->reference) {   /* columns of one device share the rows with --ceilings */
+            uint64_t k[2] = {CMP_KEY(col->device), file ? 0 : CMP_KEY(col->host)};
+            g = cmp_map_get(&cols, k);
+        }
+        if (col->reference || g < 0 || !count[g])
+            continue;
+        if (clb_ceilings_measure(ptr + start[g], (size_t)count[g], set))
+            goto out;
+        for (int k = 0; k < CLB_NCEILINGS; k++) {
+            if (!set->have[k])
+                continue;
+            const struct clb_ceiling *x = &set->c[k];
+            if (!(col->ceil_what[k] = cmp_in_intern(in, x->what, strlen(x->what))))
+                goto out;
+            txt.len = 0;
+            clb_buf_printf(&txt, "%s", x->what);
+            if (x->note[0])
+                clb_buf_printf(&txt, " (%s)", x->note);
+            if (txt.oom || !(col->ceil_src[k] = cmp_in_intern(in, txt.s, txt.len)))
+                goto out;
+            col->ceil[k] = x->value;
+        }
+    }
+    rc = CLB_OK;
+out:
+    if (rc == CLB_ESYS)
+        clb_seterr("out of host memory");
+    cmp_map_free(&cols);
+    clb_rowset_free(&extra);
+    clb_buf_free(&txt);
+    free(colof);
+    free(count);
+    free(start);
+    free(ptr);
+    free(set);
+    return rc;
+}
+
+/* A row's percentage of its column's measured ceiling (pct_measured_peak):
+ * GB/s rows of device work against the bandwidth ceiling, GFlop/s rows
+ * against the compute ceiling of their type; host-bound rows, the GB/s of
+ * compute-bound rows and rows the registry does not count have none, as
+ * for pct_peak. A ceiling the column lacks is noted for the footer. */
+static double measured_value(struct build *b, size_t i, int kind)
+{
+    const struct clb_row *r = &b->in->set.v[i];
+    struct cmp_col *col = &b->t->cols[b->col[i]];
+    if (!(kind & RK_COUNTED) || (kind & RK_HOST))
+        return NAN;
+    int k;
+    double v;
+    if (kind & RK_GFLOPS) {
+        v = r->gflops;
+        k = compute_kind(r->dtype);
+        if (k < 0 && !isnan(v) && cmp_is_value_status(r->status)) {
+            /* a type no ceiling kind covers (int, half): noted once */
+            struct clb_buf *u = &b->untyped;
+            if (!clb_list_has(clb_buf_str(u), r->dtype))
+                clb_buf_printf(u, "%s%s", u->len ? "," : "", r->dtype);
+            return NAN;
+        }
+    } else {
+        if (kind & RK_COMPUTE)
+            return NAN;
+        v = r->gbps;
+        k = CLB_CEIL_BW;
+    }
+    if (isnan(v) || k < 0)
+        return NAN;
+    if (isnan(col->ceil[k])) {
+        if (cmp_is_value_status(r->status))
+            col->lacks |= 1u << k;
+        return NAN;
+    }
+    return 100.0 * v / col->ceil[k];
+}
+
+/* ---- the points of roofline and stairs figures ---------------------------------- */
+
+/* Add row i to its point (the best of its configuration on its column). */
+static int add_point(struct build *b, size_t i, int kind)
+{
+    struct cmp_in *in = b->in;
+    struct cmp_table *t = b->t;
+    const struct clb_row *r = &in->set.v[i];
+    if (!cmp_is_value_status(r->status))
+        return CLB_OK;
+    const struct clb_workload *wl = wl_of(b, r->workload);
+    enum clb_figure_kind fk = wl ? wl->figure.kind : CLB_FIGURE_TABLE;
+    double x = NAN, y = NAN;
+    if (fk == CLB_FIGURE_STAIRS) {
+        if (!wl->figure.x_param || !wl->figure.y_detail)
+            return CLB_OK;
+        x = clb_text_num(r->params, wl->figure.x_param);
+        y = clb_text_num(r->detail, wl->figure.y_detail);
+    } else if (device_bound(kind) && !(kind & RK_COMPUTE) && r->bytes > 0 && r->flops > 0) {
+        fk = CLB_FIGURE_ROOFLINE;
+        x = r->flops / r->bytes;
+        y = r->gflops;
+    } else {
+        return CLB_OK;
+    }
+    if (!(x > 0) || !(y > 0) || !isfinite(x) || !isfinite(y))
+        return CLB_OK;
+    uint64_t k[6] = {(uint64_t)b->col[i], CMP_KEY(r->workload), CMP_KEY(r->kernel),
+                     CMP_KEY(r->dtype), CMP_KEY(r->size), CMP_KEY(r->params)};
+    int p = cmp_map_add(&b->pts, k, (int)t->npoints);
+    if (p < -1)
+        return CLB_ESYS;
+    if (p == (int)t->npoints) {
+        if (cmp_grow((void **)&t->points, t->npoints, &b->ptcap, sizeof *t->points))
+            return CLB_ESYS;
+        struct cmp_point *pt = &t->points[t->npoints];
+        *pt = (struct cmp_point){b->col[i], fk, r->workload, r->kernel, r->dtype, "", x, y,
+                                 wl && wl->figure.kind == CLB_FIGURE_ROOFLINE, (int)t->npoints};
+        if (fk == CLB_FIGURE_STAIRS) {   /* the params but the x key */
+            struct clb_buf rest = {0};
+            int pl = in->plist[i];
+            for (int j = 0; j < in->plists[pl].n; j++) {
+                const struct cmp_kv *kv = &in->kv[in->plists[pl].start + (size_t)j];
+                if (strcmp(kv->key, wl->figure.x_param))
+                    clb_buf_printf(&rest, "%s%s%s%s", rest.len ? " " : "", kv->key,
+                                   *kv->val ? "=" : "", kv->val);
+            }
+            if (rest.len && !rest.oom)
+                pt->rest = cmp_in_intern(in, rest.s, rest.len);
+            int bad = rest.oom || !pt->rest;
+            clb_buf_free(&rest);
+            if (bad)
+                return CLB_ESYS;
+        }
+        t->npoints++;
+        return CLB_OK;
+    }
+    struct cmp_point *pt = &t->points[p];
+    if (fk == CLB_FIGURE_STAIRS ? y < pt->y : y > pt->y) {
+        pt->x = x;
+        pt->y = y;
+    }
+    return CLB_OK;
 }
 
 /* ---- lines and cells ------------------------------------------------------- */
 
-static void fill_cell(struct cmp_cell *c, const struct clb_row *r, const struct cmp_metric *m)
+static void fill_cell(struct cmp_cell *c, const struct clb_row *r, const struct cmp_metric *m,
+                      double v)
 {
     if (cmp_is_value_status(r->status)) {
-        double v = m->get(r);
         if (isnan(v))
             return;
         int better = m->higher_is_better ? v > c->best : v < c->best;
@@ -424,7 +710,7 @@ static int find_lines(struct build *b)
 {
     struct cmp_in *in = b->in;
     struct cmp_table *t = b->t;
-    struct cmp_map lines = {.nk = 5}, cells = {.nk = 2}, swc = {.nk = 2}, bound = {.nk = 5};
+    struct cmp_map lines = {.nk = 5}, cells = {.nk = 2}, swc = {.nk = 2};
     struct cmp_map names[3] = {{.nk = 1}, {.nk = 1}, {.nk = 1}};
     int nnames[3] = {0, 0, 0};
     const char *any = cmp_in_intern(in, "any", 3);
@@ -474,14 +760,14 @@ static int find_lines(struct build *b)
         }
         b->line[i] = l;
         /* the peak belongs to the line when every row of it is device work */
-        if (t->lines[l].device_bound) {
-            uint64_t bk[5] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
-                              CMP_KEY(r->size), CMP_KEY(r->params)};
-            int v = cmp_map_get(&bound, bk);
-            if (v < 0 && (v = cmp_map_add(&bound, bk, device_bound(in, i))) < -1)
+        int kind = 0;
+        if (t->lines[l].device_bound || t->metric->measured || b->flt->plot) {
+            if ((kind = row_kind(b, i)) < 0)
                 goto out;
-            t->lines[l].device_bound = v;
+            t->lines[l].device_bound &= device_bound(kind);
         }
+        if (b->flt->plot && add_point(b, i, kind))
+            goto out;
         uint64_t ck[2] = {(uint64_t)l, (uint64_t)b->col[i]};
         int c = cmp_map_add(&cells, ck, (int)b->ncells);
         if (c < -1)
@@ -494,14 +780,14 @@ static int find_lines(struct build *b)
             b->cells[b->ncells] = (struct cmp_cell){.col = b->col[i], .bad = ""};
             b->ncells++;
         }
-        fill_cell(&b->cells[c], r, t->metric);
+        fill_cell(&b->cells[c], r, t->metric,
+                  t->metric->measured ? measured_value(b, i, kind) : t->metric->get(r));
     }
     rc = CLB_OK;
 out:
     cmp_map_free(&lines);
     cmp_map_free(&cells);
     cmp_map_free(&swc);
-    cmp_map_free(&bound);
     for (int k = 0; k < 3; k++)
         cmp_map_free(&names[k]);
     if (rc == CLB_OK)
@@ -641,10 +927,35 @@ static int find_peaks(struct build *b)
 
 /* ---- building ----------------------------------------------------------------- */
 
+/* "no selected row has a pct_measured_peak figure": which columns lack which
+ * ceilings, and which workloads measure them. */
+static void no_measured_message(const struct cmp_table *t)
+{
+    struct clb_buf m = {0}, e = {0};
+    for (int c = 0; c < t->ncols; c++) {
+        const struct cmp_col *col = &t->cols[c];
+        if (!col->lacks)
+            continue;
+        clb_buf_printf(&m, "%s'%s' lacks ", m.len ? "; " : "", cmp_esc_tmp(&e, col->label, 0));
+        for (int k = 0, n = 0; k < CLB_NCEILINGS; k++)
+            if (col->lacks & (1u << k))
+                clb_buf_printf(&m, "%s%s", n++ ? ", " : "", clb_ceiling_name((enum clb_ceiling_kind)k));
+    }
+    char *wls = clb_ceiling_workloads();
+    clb_seterr("no selected row has a %s figure: %s%s (measured ceilings come from ok rows of %s "
+               "on the same device%s)", t->metric->name, m.len ? "" : "no row has a ceiling kind",
+               clb_buf_str(&m), wls ? wls : "the workloads that measure them",
+               t->ceilings_file ? " in --ceilings FILE" : ", or from --ceilings FILE");
+    free(wls);
+    clb_buf_free(&m);
+    clb_buf_free(&e);
+}
+
 static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter *flt,
                  const char *sel)
 {
-    struct build b = {.t = t, .in = in, .flt = flt, .sel = sel, .swept = {.nk = 2}};
+    struct build b = {.t = t, .in = in, .flt = flt, .sel = sel, .swept = {.nk = 2},
+                      .kinds = {.nk = 5}, .wls = {.nk = 1}, .pts = {.nk = 6}};
     int rc = CLB_ESYS;
     b.col = malloc((in->set.n + 1) * sizeof *b.col);
     b.line = malloc((in->set.n + 1) * sizeof *b.line);
@@ -652,15 +963,28 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
         clb_seterr("out of host memory");
         goto out;
     }
-    if ((rc = find_cols(&b)) || (rc = find_sweeps(&b)) || (rc = find_lines(&b)) ||
-        (rc = order_cells(&b)))
+    if ((rc = find_cols(&b)))
         goto out;
-    if (!t->nlines) {
-        struct clb_buf m = {0};
-        cmp_metric_names(&m);
-        clb_seterr("no selected row has a %s figure (metrics: %s)", t->metric->name,
-                   clb_buf_str(&m));
-        clb_buf_free(&m);
+    if ((t->metric->measured || flt->plot || flt->ceilings) && (rc = find_ceilings(&b)))
+        goto out;
+    if ((rc = find_sweeps(&b)) || (rc = find_lines(&b)) || (rc = order_cells(&b)))
+        goto out;
+    if (b.untyped.oom || !(t->untyped = cmp_in_intern(in, clb_buf_str(&b.untyped), b.untyped.len))) {
+        rc = CLB_ESYS;
+        goto out;
+    }
+    if (!t->nlines && !(flt->plot && t->npoints)) {
+        if ((rc = label_cols(&b)))
+            goto out;
+        if (t->metric->measured) {
+            no_measured_message(t);
+        } else {
+            struct clb_buf m = {0};
+            cmp_metric_names(&m);
+            clb_seterr("no selected row has a %s figure (metrics: %s)", t->metric->name,
+                       clb_buf_str(&m));
+            clb_buf_free(&m);
+        }
         rc = CLB_EUSAGE;
         goto out;
     }
@@ -670,6 +994,11 @@ out:
     if (rc == CLB_ESYS && !strstr(clb_lasterr(), "memory"))
         clb_seterr("out of host memory");
     cmp_map_free(&b.swept);
+    cmp_map_free(&b.kinds);
+    cmp_map_free(&b.wls);
+    cmp_map_free(&b.pts);
+    clb_buf_free(&b.untyped);
+    free(b.wlv);
     free(b.sw);
     free(b.cells);
     free(b.cell_line);
@@ -742,6 +1071,7 @@ void cmp_free(struct cmp_table *t)
     free(t->cols);
     free(t->lines);
     free(t->cells);
+    free(t->points);
     clb_arena_free(&t->arena);
     memset(t, 0, sizeof *t);
     t->ref = -1;

@@ -276,7 +276,11 @@ static int run_gnuplot(const char *gp, const char *dir, int fig, const char *ext
 
 struct figfile {
     const char *workload;
-    int *cand;           /* its lines */
+    enum cmp_fig_kind kind;
+    int col;             /* a roofline's column */
+    const char *name;    /* what its file name is made of: the workload, or
+                          * "<workload>-<column label>" for a roofline */
+    int *cand;           /* its lines (a table figure) */
     int ncand;
     char *final, *tmp;   /* destination, and its temporary name beside it */
 };
@@ -296,7 +300,7 @@ static int name_figures(struct figfile *ff, int nfig, const char *out)
             ff[w].final = clb_strdup(out);
         } else {
             b.len = 0;
-            cmp_slug(&b, ff[w].workload);
+            cmp_slug(&b, ff[w].name);
             const char *slug = clb_arena_intern(&a, clb_buf_str(&b), b.len);
             uint64_t k = CMP_KEY(slug);
             size_t before = seen.n;
@@ -362,7 +366,8 @@ static int draw(const struct cmp_table *t, struct figfile *f, int fig, int svg, 
 {
     struct cmp_fig g = {.lines = lines, .cols = cols, .svg = svg, .index = fig};
     struct cmp_plot_text pt;
-    int rc = cmp_fig_collect(&g, t, f->workload, f->cand, f->ncand);
+    int rc = f->kind == CMP_FIG_TABLE ? cmp_fig_collect(&g, t, f->workload, f->cand, f->ncand)
+                                      : cmp_fig_points(&g, t, f->kind, f->workload, f->col);
     if (rc || (rc = cmp_plot_script(&g, &pt)))
         return rc;
     if (!(rc = write_file(dir, fig, "gp", &pt.script)) &&
@@ -385,14 +390,18 @@ int cmp_plot(const struct cmp_table *t, const char *out)
     char *gp = find_gnuplot();
     if (!gp)
         return CLB_ESYS;
-    /* the workloads, in table order */
-    struct figfile *ff = calloc((size_t)t->nlines + 1, sizeof *ff);
+    /* the figures: a table workload's, in table order; then the rooflines
+     * (one per column) and staircases of the workloads whose `figure` says
+     * so, in the order of their points */
+    size_t room = (size_t)t->nlines + t->npoints + 1;
+    struct figfile *ff = calloc(room, sizeof *ff);
     int *lines = malloc(((size_t)t->nlines + 1) * sizeof *lines);
     int *cols = malloc(((size_t)t->ncols + 1) * sizeof *cols);
     int *figof = malloc(((size_t)t->nlines + 1) * sizeof *figof);
     int *bylines = malloc(((size_t)t->nlines + 1) * sizeof *bylines);
-    struct cmp_map wls = {.nk = 1};
+    struct cmp_map wls = {.nk = 1}, special = {.nk = 2};
     struct clb_buf dir = {0};
+    struct clb_arena names = {0};
     int nfig = 0, made = 0, dirmade = 0;
     rc = CLB_ESYS;
     if (!ff || !lines || !cols || !figof || !bylines) {
@@ -401,12 +410,18 @@ int cmp_plot(const struct cmp_table *t, const char *out)
     }
     /* each line's figure, then the lines of each figure (a counting sort) */
     for (int i = 0; i < t->nlines; i++) {
+        figof[i] = -1;
+        const struct clb_workload *wl = clb_workload_find(t->lines[i].workload);
+        if (wl && wl->figure.kind != CLB_FIGURE_TABLE)
+            continue;   /* drawn from its points below */
         uint64_t k = CMP_KEY(t->lines[i].workload);
         int w = cmp_map_add(&wls, &k, nfig);
         if (w < -1)
             goto out;
-        if (w == nfig)
-            ff[nfig++].workload = t->lines[i].workload;
+        if (w == nfig) {
+            ff[nfig].workload = ff[nfig].name = t->lines[i].workload;
+            ff[nfig++].kind = CMP_FIG_TABLE;
+        }
         ff[w].ncand++;
         figof[i] = w;
     }
@@ -416,8 +431,38 @@ int cmp_plot(const struct cmp_table *t, const char *out)
         ff[w].ncand = 0;
     }
     for (int i = 0; i < t->nlines; i++) {
+        if (figof[i] < 0)
+            continue;
         struct figfile *f = &ff[figof[i]];
         f->cand[f->ncand++] = i;
+    }
+    for (size_t i = 0; i < t->npoints; i++) {
+        const struct cmp_point *p = &t->points[i];
+        int roof = p->kind == CLB_FIGURE_ROOFLINE && p->own;
+        if (!roof && p->kind != CLB_FIGURE_STAIRS)
+            continue;   /* other workloads' rows are placed on the rooflines */
+        uint64_t k[2] = {CMP_KEY(p->workload), roof ? (uint64_t)p->col + 1 : 0};
+        int w = cmp_map_add(&special, k, nfig);
+        if (w < -1)
+            goto out;
+        if (w < nfig)
+            continue;
+        struct figfile *f = &ff[nfig++];
+        f->workload = f->name = p->workload;
+        f->kind = roof ? CMP_FIG_ROOFLINE : CMP_FIG_STAIRS;
+        f->col = p->col;
+        if (roof) {
+            char *nm = clb_asprintf("%s-%s", p->workload, t->cols[p->col].label);
+            f->name = nm ? clb_arena_str(&names, nm, strlen(nm)) : NULL;
+            free(nm);
+            if (!f->name)
+                goto out;
+        }
+    }
+    if (!nfig) {
+        clb_seterr("nothing to plot");
+        rc = CLB_EUSAGE;
+        goto out;
     }
     if (name_figures(ff, nfig, out))
         goto out;
@@ -467,6 +512,8 @@ out:
     free(bylines);
     free(gp);
     cmp_map_free(&wls);
+    cmp_map_free(&special);
+    clb_arena_free(&names);
     clb_buf_free(&dir);
     return rc;
 }

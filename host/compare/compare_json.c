@@ -117,6 +117,26 @@ static json_t *column(const struct cmp_table *t, int c, int *bad)
         jpush(files, cmp_json_str(col->files[k]), bad);
     jset(o, "files", files, bad);
     jset(o, "peak_gbs", cmp_json_num(col->peak_gbs), bad);
+    if (t->have_ceilings) {   /* each kind: {"value", "source"} or null */
+        static const char *const keys[CLB_NCEILINGS] = {
+            [CLB_CEIL_BW] = "bandwidth_gbs", [CLB_CEIL_TRIAD] = "triad_gbs",
+            [CLB_CEIL_SP] = "fp32_gflops", [CLB_CEIL_DP] = "fp64_gflops",
+            [CLB_CEIL_LATENCY] = "latency_ns"};
+        json_t *m = json_object(), *lacks = json_array();
+        for (int k = 0; k < CLB_NCEILINGS; k++) {
+            json_t *v = json_null();
+            if (!isnan(col->ceil[k])) {
+                v = json_object();
+                jset(v, "value", cmp_json_num(col->ceil[k]), bad);
+                jset(v, "source", cmp_json_str(col->ceil_src[k]), bad);
+            }
+            jset(m, keys[k], v, bad);
+            if (col->lacks & (1u << k))
+                jpush(lacks, json_string(clb_ceiling_name((enum clb_ceiling_kind)k)), bad);
+        }
+        jset(o, "measured_ceilings", m, bad);
+        jset(o, "lacks", lacks, bad);
+    }
     return o;
 }
 
@@ -146,6 +166,11 @@ int cmp_print_json(const struct cmp_table *t, FILE *f)
     jset(metric, "higher_is_better", json_boolean(t->metric->higher_is_better), &bad);
     jset(root, "metric", metric, &bad);
     jset(root, "relative_to", t->ref >= 0 ? json_integer(t->ref + 1) : json_null(), &bad);
+    if (t->have_ceilings) {
+        jset(root, "ceilings_file", t->ceilings_file ? cmp_json_str(t->ceilings_file) : json_null(),
+             &bad);
+        jset(root, "untyped", cmp_json_str(t->untyped ? t->untyped : ""), &bad);
+    }
     for (int c = 0; c < t->ncols && !bad; c++)
         jpush(cols, column(t, c, &bad), &bad);
     jset(root, "columns", cols, &bad);

@@ -172,7 +172,7 @@ static void preamble(const struct cmp_fig *g, struct clb_buf *s, const char *wha
 
 /* The terminal goes last, just before "plot": its height grows with the
  * legend (one line per entry below the graph) so that the graph keeps its room. */
-static void terminal(const struct cmp_fig *g, struct clb_buf *s, int entries)
+void cmp_plot_terminal(const struct cmp_fig *g, struct clb_buf *s, int entries)
 {
     int h = 540 + 19 * (entries < 100 ? entries : 100);
     if (h > 1600)
@@ -187,7 +187,7 @@ static void terminal(const struct cmp_fig *g, struct clb_buf *s, int entries)
 }
 
 /* A data-file field: escaped for display, no tab, no newline, no double quote. */
-static void field(struct clb_buf *d, const char *text)
+void cmp_plot_field(struct clb_buf *d, const char *text)
 {
     cmp_esc(d, text, CMP_ESC_DATA);
 }
@@ -198,7 +198,7 @@ static void peak_head(struct clb_buf *p, const char *title)
     if (p->len)
         clb_buf_add(p, "\n\n", 2);
     clb_buf_add(p, "x\t", 2);
-    field(p, title);
+    cmp_plot_field(p, title);
     clb_buf_add(p, "\n", 1);
 }
 
@@ -235,7 +235,7 @@ static int write_bars(const struct cmp_fig *g, struct cmp_plot_text *o, int nsiz
     clb_buf_add(d, "group", 5);
     for (int c = 0; c < g->ncols; c++) {
         clb_buf_add(d, "\t", 1);
-        field(d, t->cols[g->cols[c]].label);
+        cmp_plot_field(d, t->cols[g->cols[c]].label);
     }
     clb_buf_add(d, "\n", 1);
     for (int i = 0; i < g->nlines; i++) {
@@ -246,7 +246,7 @@ static int write_bars(const struct cmp_fig *g, struct cmp_plot_text *o, int nsiz
             clb_buf_printf(&lab, " %s", l->size);
         if (l->sweep[0])
             clb_buf_printf(&lab, " %s", l->sweep);
-        field(d, clb_buf_str(&lab));
+        cmp_plot_field(d, clb_buf_str(&lab));
         for (int c = 0; c < g->ncols; c++) {
             double v = cmp_value(t, g->lines[i], g->cols[c]);
             clb_buf_printf(d, isnan(v) ? "\tNaN" : "\t%.6g", v);
@@ -287,7 +287,7 @@ static int write_bars(const struct cmp_fig *g, struct cmp_plot_text *o, int nsiz
     clb_buf_printf(s, "set style data histograms\nset style histogram clustered gap 1\n"
                       "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
                       "set xtics rotate by -30 nomirror\nset xlabel 'kernel'\n");
-    terminal(g, s, g->ncols + nblocks);
+    cmp_plot_terminal(g, s, g->ncols + nblocks);
     clb_buf_printf(s, "plot ");
     for (int c = 0; c < g->ncols; c++)
         clb_buf_printf(s, "%s'fig%d.dat' using %d%s title columnheader(%d) lc %d", c ? ", " : "",
@@ -401,7 +401,7 @@ static int write_lines(const struct cmp_fig *g, struct cmp_plot_text *o, int kin
                     if (d->len)
                         clb_buf_add(d, "\n\n", 2);
                     clb_buf_add(d, "x\t", 2);
-                    field(d, clb_buf_str(&title));
+                    cmp_plot_field(d, clb_buf_str(&title));
                     clb_buf_add(d, "\n", 1);
                 }
                 allbound[c] &= b->device_bound != 0;
@@ -456,7 +456,7 @@ static int write_lines(const struct cmp_fig *g, struct cmp_plot_text *o, int kin
     clb_buf_printf(s, "set xlabel ");
     cmp_gp_string(s, kind == 1 ? sweep_key(g) : "problem size (elements)");
     clb_buf_add(s, "\n", 1);
-    terminal(g, s, block + nblocks);
+    cmp_plot_terminal(g, s, block + nblocks);
     clb_buf_printf(s, "plot %s\n", clb_buf_str(&plots));
     rc = plots.oom || title.oom ? CLB_ESYS : CLB_OK;
 out:
@@ -470,6 +470,10 @@ out:
 
 int cmp_plot_script(const struct cmp_fig *g, struct cmp_plot_text *o)
 {
+    if (g->kind == CMP_FIG_ROOFLINE)
+        return cmp_roofline_script(g, o);
+    if (g->kind == CMP_FIG_STAIRS)
+        return cmp_stairs_script(g, o);
     memset(o, 0, sizeof *o);
     int nsizes = ncat_sizes(g);
     int kind = sweep_kind(g, nsizes);

@@ -99,6 +99,16 @@ void cmp_grid_text(const struct cmp_grid *g, FILE *f);
 void cmp_grid_markdown(const struct cmp_grid *g, FILE *f);
 void cmp_grid_free(struct cmp_grid *g);
 
+/* ---- figures (compare_plot.c, compare_figs.c) ---------------------------- */
+
+/* The terminal and output lines of a figure whose legend has `entries` lines. */
+void cmp_plot_terminal(const struct cmp_fig *g, struct clb_buf *s, int entries);
+/* A data-file field: escaped for display, no tab, no newline, no double quote. */
+void cmp_plot_field(struct clb_buf *d, const char *text);
+/* The scripts of a roofline figure (one column) and of a staircase (one workload). */
+int cmp_roofline_script(const struct cmp_fig *g, struct cmp_plot_text *o);
+int cmp_stairs_script(const struct cmp_fig *g, struct cmp_plot_text *o);
+
 /* Append s with every byte that is not UTF-8 replaced by U+FFFD. */
 void cmp_utf8_fix(struct clb_buf *b, const char *s);
 

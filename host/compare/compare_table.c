@@ -29,20 +29,24 @@ static double get_power(const struct clb_row *r) { return r->avg_power_w; }
 
 static const struct cmp_metric metrics[] = {
     {"gbps", "GB/s", "bandwidth, median time (GB/s)", "bandwidth from the median time (default)",
-     get_gbps, 1, CMP_PEAK_BANDWIDTH},
+     get_gbps, 1, CMP_PEAK_BANDWIDTH, 0},
     {"gbps_best", "GB/s", "bandwidth, best time (GB/s)", "bandwidth from the minimum time",
-     get_gbps_best, 1, CMP_PEAK_BANDWIDTH},
+     get_gbps_best, 1, CMP_PEAK_BANDWIDTH, 0},
     {"gflops", "GFlop/s", "GFlop/s", "GFlop/s from the median time", get_gflops, 1,
-     CMP_PEAK_NONE},
+     CMP_PEAK_NONE, 0},
     {"pct_peak", "% of peak bandwidth", "% of peak bandwidth",
-     "gbps in % of the device's peak bandwidth (pct_peak_bw)", get_pct_peak, 1, CMP_PEAK_HUNDRED},
+     "gbps in % of the device's peak bandwidth (pct_peak_bw)", get_pct_peak, 1, CMP_PEAK_HUNDRED, 0},
+    {"pct_measured_peak", "% of measured ceiling", "% of the measured ceiling",
+     "GB/s in % of the device's measured bandwidth, GFlop/s in % of its measured compute "
+     "ceiling of the row's type (from the files' rows, or --ceilings FILE)", NULL, 1,
+     CMP_PEAK_HUNDRED, 1},
     {"gflops_per_watt", "GFlop/s/W", "GFlop/s per watt", "GFlop/s per watt of average power "
-     "(rows with energy)", get_gflops_per_watt, 1, CMP_PEAK_NONE},
+     "(rows with energy)", get_gflops_per_watt, 1, CMP_PEAK_NONE, 0},
     {"gbps_per_watt", "GB/s/W", "GB/s per watt", "GB/s per watt of average power (rows with "
-     "energy)", get_gbps_per_watt, 1, CMP_PEAK_NONE},
+     "energy)", get_gbps_per_watt, 1, CMP_PEAK_NONE, 0},
     {"power", "W", "average power (W)", "average power over the timed runs (rows with energy)",
-     get_power, 0, CMP_PEAK_NONE},
-    {NULL, NULL, NULL, NULL, NULL, 0, CMP_PEAK_NONE}};
+     get_power, 0, CMP_PEAK_NONE, 0},
+    {NULL, NULL, NULL, NULL, NULL, 0, CMP_PEAK_NONE, 0}};
 
 const struct cmp_metric *cmp_metric_list(void) { return metrics; }
 
@@ -246,7 +250,53 @@ static void title(const struct cmp_table *t, FILE *f, const char *prefix, int fl
     clb_buf_free(&e);
 }
 
-static void notes(const struct cmp_table *t, FILE *f)
+/* The measured ceilings of the columns (text: after their names; Markdown:
+ * a list under the table) and which ceilings columns lacked. */
+static const enum clb_ceiling_kind shown[] = {CLB_CEIL_BW, CLB_CEIL_SP, CLB_CEIL_DP};
+static const char *const shown_name[] = {"bandwidth", "fp32", "fp64"};
+
+static void ceilings_of(const struct cmp_col *col, FILE *f, struct clb_buf *e, int flags)
+{
+    char num[32];
+    int n = 0;
+    for (int i = 0; i < 3; i++) {
+        double v = col->ceil[shown[i]];
+        if (isnan(v))
+            continue;
+        cmp_fmt_num(v, 0, num, sizeof num);
+        fprintf(f, "%s%s %s %s (%s)", n++ ? ", " : "", shown_name[i], num,
+                i ? "GFlop/s" : "GB/s",
+                cmp_esc_tmp(e, (flags ? col->ceil_src : col->ceil_what)[shown[i]], flags));
+    }
+    if (!n)
+        fputs("none", f);
+}
+
+static void lacks(const struct cmp_table *t, FILE *f, int flags)
+{
+    struct clb_buf e = {0};
+    int any = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        const struct cmp_col *col = &t->cols[c];
+        if (!col->lacks)
+            continue;
+        fprintf(f, "%s", any++ ? "; " : "\nno measured ceiling (its rows show -): ");
+        if (!flags)
+            fprintf(f, "[%d] ", c + 1);
+        fprintf(f, "%s lacks ", cmp_esc_tmp(&e, col->label, flags));
+        for (int k = 0, n = 0; k < CLB_NCEILINGS; k++)
+            if (col->lacks & (1u << k))
+                fprintf(f, "%s%s", n++ ? " and " : "", clb_ceiling_name((enum clb_ceiling_kind)k));
+    }
+    if (any)
+        fputc('\n', f);
+    if (t->untyped && *t->untyped)
+        fprintf(f, "%sGFlop/s rows of type %s show -: no measured ceiling is of that type\n",
+                any ? "" : "\n", cmp_esc_tmp(&e, t->untyped, flags));
+    clb_buf_free(&e);
+}
+
+static void notes(const struct cmp_table *t, FILE *f, int flags)
 {
     int bang = 0;
     for (size_t k = 0; k < t->ncells && !bang; k++)
@@ -254,6 +304,23 @@ static void notes(const struct cmp_table *t, FILE *f)
     if (bang)
         fprintf(f, "\n'!': other runs of that configuration failed, were skipped or errored "
                    "(see the CSV)\n");
+    if (!t->nlines)
+        fprintf(f, "\nno selected row has a %s figure: the table is empty (the figures show "
+                   "the rows' own quantities)\n", t->metric->name);
+    if (t->metric->measured)
+        lacks(t, f, flags);
+    if (flags && t->metric->measured) {   /* Markdown: the ceilings, as the text legend has them */
+        struct clb_buf e = {0};
+        fprintf(f, "\nMeasured ceilings%s%s%s:\n\n", t->ceilings_file ? " (from " : "",
+                t->ceilings_file ? cmp_esc_tmp(&e, t->ceilings_file, flags) : "",
+                t->ceilings_file ? ")" : "");
+        for (int c = 0; c < t->ncols; c++) {
+            fprintf(f, "- %s: ", cmp_esc_tmp(&e, t->cols[c].label, flags));
+            ceilings_of(&t->cols[c], f, &e, flags);
+            fputc('\n', f);
+        }
+        clb_buf_free(&e);
+    }
 }
 
 #define KEYCOLS 5
@@ -316,6 +383,8 @@ int cmp_print_text(const struct cmp_table *t, FILE *f)
         return CLB_ESYS;
     struct clb_buf e = {0};
     title(t, f, "", 0);
+    if (t->metric->measured && t->ceilings_file)
+        fprintf(f, "measured ceilings from %s\n", cmp_esc_tmp(&e, t->ceilings_file, 0));
     /* columns are numbered; the legend below the title gives their names */
     for (int c = 0; c < t->ncols; c++) {
         const struct cmp_col *col = &t->cols[c];
@@ -328,11 +397,15 @@ int cmp_print_text(const struct cmp_table *t, FILE *f)
         }
         if (!isnan(col->peak_gbs))
             fprintf(f, "; peak %.0f GB/s", col->peak_gbs);
+        if (t->metric->measured) {
+            fputs("; measured: ", f);
+            ceilings_of(col, f, &e, 0);
+        }
         fprintf(f, ")\n");
     }
     fputc('\n', f);
     cmp_grid_text(&g, f);
-    notes(t, f);
+    notes(t, f, 0);
     clb_buf_free(&e);
     cmp_grid_free(&g);
     return stream_ok(f);
@@ -346,7 +419,7 @@ int cmp_print_markdown(const struct cmp_table *t, FILE *f)
     title(t, f, "Table: ", CMP_ESC_MD);
     fputc('\n', f);
     cmp_grid_markdown(&g, f);
-    notes(t, f);
+    notes(t, f, CMP_ESC_MD);
     cmp_grid_free(&g);
     return stream_ok(f);
 }

@@ -70,12 +70,16 @@ static char *device_list(const struct clb_rowset *rows, const char *const *names
     return b.s;
 }
 
-static char *ceiling_workloads(void)
+char *clb_ceiling_workloads(void)
 {
     struct clb_buf b = {0};
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
         if ((*w)->ceilings)
             clb_buf_printf(&b, "%s%s", b.len ? ", " : "", (*w)->name);
+    if (b.oom) {
+        clb_buf_free(&b);
+        return NULL;
+    }
     return b.s ? b.s : clb_strdup("");
 }
 
@@ -110,7 +114,7 @@ static int pick_device(const char *path, const struct clb_rowset *rows, const st
     char *list = device_list(rows, names, n);
     int rc = CLB_OK;
     if (n == 0) {
-        char *wls = ceiling_workloads();
+        char *wls = clb_ceiling_workloads();
         clb_seterr("--ceilings %s: no ok rows of a workload that measures ceilings (%s)", path,
                    wls ? wls : "");
         free(wls);
@@ -149,6 +153,44 @@ static int better(enum clb_ceiling_kind kind, double v, double than)
     return kind == CLB_CEIL_LATENCY ? v < than : v > than;
 }
 
+int clb_ceilings_measure(const struct clb_row *const *rows, size_t n, struct clb_ceiling_set *out)
+{
+    memset(out, 0, sizeof *out);
+    struct clb_row *mine = clb_xcalloc(n + 1, sizeof *mine);
+    struct clb_ceiling *cand = clb_xcalloc(MAX_CANDIDATES, sizeof *cand);
+    if (!mine || !cand) {
+        free(mine);
+        free(cand);
+        return CLB_ESYS;
+    }
+    for (const struct clb_workload *const *w = clb_workload_list(); *w; w++) {
+        if (!(*w)->ceilings)
+            continue;
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(rows[i]->workload, (*w)->name) == 0 && strcmp(rows[i]->status, "ok") == 0)
+                mine[m++] = *rows[i];
+        if (!m)
+            continue;
+        int k = (*w)->ceilings(mine, m, cand, MAX_CANDIDATES);
+        for (int i = 0; i < k && i < MAX_CANDIDATES; i++) {
+            enum clb_ceiling_kind kind = cand[i].kind;
+            if (kind >= CLB_NCEILINGS || !(cand[i].value > 0) || !isfinite(cand[i].value) ||
+                !cand[i].row)
+                continue;
+            if (out->have[kind] && !better(kind, cand[i].value, out->c[kind].value))
+                continue;
+            out->c[kind] = cand[i];
+            out->row[kind] = *cand[i].row;
+            out->c[kind].row = &out->row[kind];
+            out->have[kind] = 1;
+        }
+    }
+    free(mine);
+    free(cand);
+    return CLB_OK;
+}
+
 int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct clb_ceilings *out)
 {
     memset(out, 0, sizeof *out);
@@ -164,41 +206,23 @@ int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct
     }
     if ((rc = pick_device(path, &out->rows, pick, &out->device)))
         return rc;
-    struct clb_row *mine = clb_xcalloc(out->rows.n + 1, sizeof *mine);
-    struct clb_ceiling *cand = clb_xcalloc(MAX_CANDIDATES, sizeof *cand);
-    if (!mine || !cand) {
-        free(mine);
-        free(cand);
-        return CLB_ESYS;
-    }
-    for (const struct clb_workload *const *w = clb_workload_list(); *w; w++) {
-        if (!(*w)->ceilings)
+    const struct clb_row **mine = clb_xcalloc(out->rows.n + 1, sizeof *mine);
+    struct clb_ceiling_set *set = clb_xcalloc(1, sizeof *set);
+    size_t n = 0;
+    for (size_t i = 0; mine && i < out->rows.n; i++)
+        if (strcmp(out->rows.v[i].device, out->device) == 0)
+            mine[n++] = &out->rows.v[i];
+    rc = mine && set ? clb_ceilings_measure(mine, n, set) : CLB_ESYS;
+    for (int k = 0; rc == CLB_OK && k < CLB_NCEILINGS; k++) {
+        if (!(out->have[k] = set->have[k]))
             continue;
-        size_t n = 0;
-        for (size_t i = 0; i < out->rows.n; i++) {
-            const struct clb_row *r = &out->rows.v[i];
-            if (strcmp(r->workload, (*w)->name) == 0 && strcmp(r->device, out->device) == 0 &&
-                strcmp(r->status, "ok") == 0)
-                mine[n++] = *r;
-        }
-        if (!n)
-            continue;
-        int k = (*w)->ceilings(mine, n, cand, MAX_CANDIDATES);
-        for (int i = 0; i < k; i++) {
-            enum clb_ceiling_kind kind = cand[i].kind;
-            if (kind >= CLB_NCEILINGS || !(cand[i].value > 0) || !isfinite(cand[i].value))
-                continue;
-            if (out->have[kind] && !better(kind, cand[i].value, out->c[kind].value))
-                continue;
-            out->c[kind] = cand[i];
-            out->row[kind] = *cand[i].row;
-            out->c[kind].row = &out->row[kind];
-            out->have[kind] = 1;
-        }
+        out->c[k] = set->c[k];
+        out->row[k] = set->row[k];
+        out->c[k].row = &out->row[k];
     }
     free(mine);
-    free(cand);
-    return CLB_OK;
+    free(set);
+    return rc;
 }
 
 char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind)

@@ -3,6 +3,7 @@
 #ifndef CLB_CORE_H
 #define CLB_CORE_H
 
+#include "clb_ceilings.h"
 #include "clb_workload.h"
 
 /* Everything `clbench run` was asked (host/cli/cmd_run.c fills it). */
@@ -90,8 +91,6 @@ int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct
 /* "measured: stream triad double vec=2 3076.1 GB/s, run 6b02-..., file x.csv"
  * (malloc'd; NULL when the kind was not measured or out of memory). */
 char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
-/* "memory bandwidth", "fp32 compute", ... */
-const char *clb_ceiling_name(enum clb_ceiling_kind kind);
 void clb_ceilings_free(struct clb_ceilings *c);
 
 /* Load the profiles of --platforms-dir (or the default places). */

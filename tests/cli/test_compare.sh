@@ -324,7 +324,7 @@ expect_error 2 "nonnumeric\.csv:2: column gbps is not a non-negative decimal num
 expect_error 2 "no rows for --workload nosuch \(workloads in these files: stream, transpose, dslash\)" "empty selection" compare "${ALL[@]}" -w nosuch
 expect_error 2 "no rows for --workload a\\\\nb " "a filter with a newline: one line" compare "${ALL[@]}" -w $'a\nb'
 expect_error 2 "no selected row has a gflops figure" "metric without figures" compare "$D/reference.csv" -m gflops
-expect_error 2 "unknown metric 'gbs' \(known: gbps, gbps_best, gflops, pct_peak, gflops_per_watt" "bad metric" compare "$D/gpu.csv" -m gbs
+expect_error 2 "unknown metric 'gbs' \(known: gbps, gbps_best, gflops, pct_peak, pct_measured_peak, gflops_per_watt" "bad metric" compare "$D/gpu.csv" -m gbs
 expect_error 2 "must end in \.svg or \.png" "bad plot name" compare "$D/gpu.csv" --plot fig.pdf
 expect_error 2 "must end in \.svg or \.png" "plot name without a stem" compare "$D/gpu.csv" --plot out/.svg
 expect_error 2 "cannot write to directory '/nonexistent'" "plot directory missing" compare "$D/gpu.csv" --plot /nonexistent/fig.svg

@@ -36,7 +36,8 @@ struct shape {
 
 /* Build the table of the shape with the texts of pool. */
 static void make(const struct shape *sh, const char *const *pool, struct cmp_table *t,
-                 struct cmp_line *lines, struct cmp_col *cols, struct cmp_cell *cells)
+                 struct cmp_line *lines, struct cmp_col *cols, struct cmp_cell *cells,
+                 struct cmp_point *points)
 {
     const uint8_t *c = sh->ctl;
     memset(t, 0, sizeof *t);
@@ -59,7 +60,14 @@ static void make(const struct shape *sh, const char *const *pool, struct cmp_tab
         cols[k].host = cols[k].driver = cols[k].source = pool[k];
         cols[k].reference = (c[3] >> k) & 1;
         cols[k].peak_gbs = (c[3] >> (k + 3)) & 1 ? 100.0 * (k + 1) : NAN;
+        /* measured ceilings: some kinds, their sources texts of the pool */
+        for (int q = 0; q < CLB_NCEILINGS; q++) {
+            cols[k].ceil[q] = (c[14] >> ((q + k) % 8)) & 1 ? 50.0 * (q + 1) * (k + 1) : NAN;
+            cols[k].ceil_src[q] = cols[k].ceil_what[q] = pool[(q + k) % NPOOL];
+        }
     }
+    t->have_ceilings = 1;
+    t->points = points;
     size_t nc = 0;
     for (int i = 0; i < nlines; i++) {
         const uint8_t b = c[4 + i], e = c[10 + (i % 6)];
@@ -89,6 +97,19 @@ static void make(const struct shape *sh, const char *const *pool, struct cmp_tab
             x->worst = x->best * 0.9;
             x->nbad = x->n ? (e >> 7) : 1;
             x->bad = x->nbad ? (e & 64 ? "failed" : "skipped") : "";
+            /* a point of the row figures for each cell: roofline or staircase */
+            struct cmp_point *p = &points[t->npoints++];
+            memset(p, 0, sizeof *p);
+            p->col = k;
+            p->kind = (c[0] & 0x80) ? CLB_FIGURE_STAIRS : CLB_FIGURE_ROOFLINE;
+            p->workload = pool[(e >> 3) % 2 ? 0 : 3];
+            p->kernel = l->kernel;
+            p->dtype = l->dtype;
+            p->rest = l->sweep_rest;
+            p->x = (e & 4) ? (double)(1u << (e % 20)) : 1.0 / (1 + b % 16);
+            p->y = x->best;
+            p->own = (b >> 6) & 1 || i == 0;
+            p->first = (int)t->npoints - 1;
         }
         l->ncells = (int)(nc - l->cell0);
     }
@@ -110,11 +131,17 @@ static int script(const struct shape *sh, const char *const *pool, struct cmp_pl
     struct cmp_line lines[MAXL];
     struct cmp_col cols[MAXC];
     struct cmp_cell cells[MAXL * MAXC];
+    struct cmp_point points[MAXL * MAXC];
     int li[MAXL], ci[MAXC];
-    make(sh, pool, &t, lines, cols, cells);
+    make(sh, pool, &t, lines, cols, cells, points);
     struct cmp_fig g = {.lines = li, .cols = ci, .svg = sh->ctl[0] & 1, .index = 1 + sh->ctl[15] % 9};
-    if (cmp_fig_collect(&g, &t, pool[0], NULL, 0) != CLB_OK)
+    if (sh->ctl[0] & 0x40) {   /* a figure of rows: the roofline of column 0, or a staircase */
+        int stairs = (sh->ctl[0] & 0x80) != 0;
+        if (cmp_fig_points(&g, &t, stairs ? CMP_FIG_STAIRS : CMP_FIG_ROOFLINE, pool[0], 0) != CLB_OK)
+            return 0;
+    } else if (cmp_fig_collect(&g, &t, pool[0], NULL, 0) != CLB_OK) {
         return 0;
+    }
     return cmp_plot_script(&g, pt) == CLB_OK;
 }
 

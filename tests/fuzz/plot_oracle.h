@@ -50,7 +50,7 @@ static inline int oracle_word(const char *w, size_t n)
         "nomirror", "terminal", "svg", "pngcairo", "size", "dynamic", "noenhanced", "font",
         "background", "rgb", "output", "plot", "using", "xticlabels", "columnheader", "lc",
         "with", "lines", "linespoints", "dt", "lw", "pt", "index", "offsets", "graph", "format",
-        NULL};
+        "points", "ps", "xrange", NULL};
     for (int i = 0; words[i]; i++)
         if (strlen(words[i]) == n && !memcmp(words[i], w, n))
             return 1;

@@ -367,6 +367,94 @@ static void test_crafted_plot(void **state)
     cmp_free(&t);
 }
 
+/* ---- measured ceilings and the figures of rows -------------------------------- */
+
+static void test_measured(void **state)
+{
+    (void)state;
+    struct cmp_table t;
+    char *files[] = {fx("ceil.csv")};
+    struct cmp_filter f = {0};
+    assert_int_equal(cmp_build(&t, files, 1, &f, M("pct_measured_peak")), CLB_OK);
+    int a = find_col(&t, "Ceil Test GPU"), b = find_col(&t, "No Ceiling CPU");
+    assert_true(a >= 0 && b >= 0);
+    assert_float_equal(t.cols[a].ceil[CLB_CEIL_BW], 1000, 1e-9);
+    assert_float_equal(t.cols[a].ceil[CLB_CEIL_SP], 20000, 1e-9);
+    assert_float_equal(t.cols[a].ceil[CLB_CEIL_DP], 10000, 1e-9);
+    assert_string_equal(t.cols[a].ceil_what[CLB_CEIL_BW], "stream triad");
+    assert_true(isnan(t.cols[b].ceil[CLB_CEIL_BW]) && isnan(t.cols[b].ceil[CLB_CEIL_SP]));
+    assert_int_equal(t.cols[a].lacks, 0);
+    assert_int_equal(t.cols[b].lacks, (1u << CLB_CEIL_BW) | (1u << CLB_CEIL_SP));
+    assert_string_equal(t.untyped, "int");
+    /* GB/s against the bandwidth, GFlop/s against the type's compute ceiling */
+    assert_float_equal(cmp_value(&t, find_line(&t, "stream", "copy", "float", ""), a), 90, 1e-9);
+    assert_float_equal(cmp_value(&t, find_line(&t, "peak", "fma", "double", ""), a), 100, 1e-9);
+    assert_float_equal(cmp_value(&t, find_line(&t, "roofline", "fma", "float", "flops=0"), a), 80,
+                       1e-9);
+    assert_float_equal(cmp_value(&t, find_line(&t, "roofline", "fma", "float", "flops=128"), a),
+                       75, 1e-9);
+    assert_float_equal(cmp_value(&t, find_line(&t, "dslash", "reg", "float", ""), a), 7.5, 1e-9);
+    assert_true(isnan(cmp_value(&t, find_line(&t, "dslash", "reg", "float", ""), b)));
+    assert_int_equal(find_line(&t, "peak", "mad", "int", ""), -1);
+    cmp_free(&t);
+}
+
+/* The roofline of a column and the staircase of a workload: exact roofs and
+ * ridge, and every script and data file through the oracle, crafted names too. */
+static void test_row_figures(void **state)
+{
+    (void)state;
+    struct cmp_table t;
+    char *files[] = {fx("ceil.csv"), fx("evilceil.csv")};
+    struct cmp_filter f = {.plot = 1};
+    assert_int_equal(cmp_build(&t, files, 2, &f, M("gbps")), CLB_OK);
+    int a = find_col(&t, "Ceil Test GPU"), b = find_col(&t, "No Ceiling CPU");
+    struct cmp_fig g = {.svg = 1, .index = 3};
+    struct cmp_plot_text pt;
+    assert_int_equal(cmp_fig_points(&g, &t, CMP_FIG_ROOFLINE, "roofline", a), CLB_OK);
+    assert_int_equal(cmp_plot_script(&g, &pt), CLB_OK);
+    /* x from the smallest intensity (stream triad: 2 flops per 12 bytes) halved to the
+     * largest (the fp32 ridge, 20) doubled */
+    assert_string_equal(clb_buf_str(&pt.peaks),
+                        "x\tmeasured fp32 roof: 1000 GB/s (stream triad), 20000 GFlop/s (peak fma)\n"
+                        "0.08333333333\t83.33333333\n20\t20000\n40\t20000\n\n\n"
+                        "x\tmeasured fp64 roof: 1000 GB/s (stream triad), 10000 GFlop/s (peak fma)\n"
+                        "0.08333333333\t83.33333333\n10\t10000\n40\t10000\n\n\n"
+                        "x\tfp32 ridge point: 20.00 flop/byte (20000 GFlop/s / 1000 GB/s)\n20\t20000\n\n\n"
+                        "x\tfp64 ridge point: 10.00 flop/byte (10000 GFlop/s / 1000 GB/s)\n10\t10000\n");
+    assert_string_equal(clb_buf_str(&pt.data), "x\troofline float\n1\t800\n16\t15000\n\n\n"
+                                               "x\tstream float\n0.1666666667\t166.667\n\n\n"
+                                               "x\tdslash float\n0.8\t1500\n");
+    assert_non_null(strstr(pt.script.s, "set logscale x 2\nset logscale y 10\n"));
+    cmp_plot_text_free(&pt);
+    /* no roofline rows: no roofline figure */
+    assert_int_equal(cmp_fig_points(&g, &t, CMP_FIG_ROOFLINE, "roofline", b), CLB_EUSAGE);
+    assert_int_equal(cmp_fig_points(&g, &t, CMP_FIG_STAIRS, "latency", -1), CLB_OK);
+    assert_int_equal(cmp_plot_script(&g, &pt), CLB_OK);
+    assert_non_null(strstr(pt.data.s, "x\tNo Ceiling CPU: chase stride=64\n1024\t6\n4096\t6\n"));
+    assert_non_null(strstr(pt.script.s, "set format x '%.0b %BB'\n"));
+    cmp_plot_text_free(&pt);
+    /* every figure, crafted names included, through the oracle */
+    for (int c = -1; c < t.ncols; c++) {
+        g.index = c + 2;
+        if (c < 0 ? cmp_fig_points(&g, &t, CMP_FIG_STAIRS, "latency", -1)
+                  : cmp_fig_points(&g, &t, CMP_FIG_ROOFLINE, "roofline", c))
+            continue;
+        assert_int_equal(cmp_plot_script(&g, &pt), CLB_OK);
+        const char *why = oracle_script(pt.script.s, pt.script.len);
+        if (why)
+            fail_msg("%s in:\n%s", why, pt.script.s);
+        if ((why = oracle_data(clb_buf_str(&pt.data), pt.data.len)))
+            fail_msg("%s in:\n%s", why, clb_buf_str(&pt.data));
+        if ((why = oracle_data(clb_buf_str(&pt.peaks), pt.peaks.len)))
+            fail_msg("%s in:\n%s", why, clb_buf_str(&pt.peaks));
+        assert_null(strstr(pt.script.s, "PWNED_ckernel"));   /* names are data */
+        assert_null(strstr(pt.script.s, "PWNED_cparam"));
+        cmp_plot_text_free(&pt);
+    }
+    cmp_free(&t);
+}
+
 /* ---- the baseline ------------------------------------------------------------ */
 
 static void test_baseline(void **state)
@@ -487,7 +575,8 @@ int main(void)
         cmocka_unit_test(test_filters),     cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_peak_by_unit), cmocka_unit_test(test_escape),
         cmocka_unit_test(test_crafted_plot), cmocka_unit_test(test_baseline),
-        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_json),        cmocka_unit_test(test_measured),
+        cmocka_unit_test(test_row_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -401,4 +401,5 @@ const struct clb_workload clb_wl_latency = {
     .measured = measured,
     .summarize = summarize,
     .ceilings = ceilings,
+    .figure = {CLB_FIGURE_STAIRS, "ws", "ns_per_load", "working set", "ns per dependent load", 1},
 };

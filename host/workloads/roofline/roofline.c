@@ -336,4 +336,5 @@ const struct clb_workload clb_wl_roofline = {
     .prepare = prepare,
     .summarize = summarize,
     .ceilings = ceilings,
+    .figure = {.kind = CLB_FIGURE_ROOFLINE},
 };

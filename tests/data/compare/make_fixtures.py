@@ -136,3 +136,57 @@ for q in range(1,301):
         rows.append(meas('inj','h','Inject Platform',LONG,'gpu','1.0','','sweep','k','float',1048576,
                          'p=%d,q=%d'%(p,q),8*1048576,100.0+p,101.0+p,peak=1000))
 write('inject.csv',rows)
+
+# ---- measured ceilings (pct_measured_peak, rooflines, staircases) ----------
+# "Ceil Test GPU" has stream, peak, roofline, dslash, transpose and latency
+# rows: bandwidth ceiling 1000 GB/s (stream triad), fp32 20000 and fp64 10000
+# GFlop/s (peak fma); "No Ceiling CPU" has dslash, transpose and latency rows
+# only: no measured ceiling. Figures are round numbers, set exactly.
+def cr(run,dev,host,wl,kern,dt,size,params,byts=0,flops=0,gbps=None,gflops=None,t=None,detail=''):
+    r=row(run_id=run,timestamp='2026-11-20T10:00:00Z',host=host,platform='Test Platform',device=dev,
+          device_type='gpu',driver='1.0',workload=wl,kernel=kern,dtype=dt,size=size,params=params,
+          warmup=1,reps=5,bytes=int(byts),flops=int(flops),status='ok',detail=detail)
+    if t is None: t=byts/gbps/1e9 if gbps else flops/gflops/1e9
+    r.update(t_min_s='%.6g'%t,t_median_s='%.6g'%t,t_mean_s='%.6g'%t,t_max_s='%.6g'%t,t_stddev_s='0')
+    if gbps is not None: r.update(gbps='%.6g'%gbps,gbps_best='%.6g'%gbps)
+    if gflops is not None: r['gflops']='%.6g'%gflops
+    return r
+A=('Ceil Test GPU','a')
+B=('No Ceiling CPU','b')
+M=1048576
+rows=[cr('c1',*A,'stream','copy','float',N,'vec=4',2*N*4,0,900.0),
+      cr('c1',*A,'stream','copy','double',N//2,'vec=2',2*N*4,0,950.0),
+      cr('c1',*A,'stream','triad','float',N,'vec=4',3*N*4,2*N,1000.0,2000.0/12),
+      cr('c1',*A,'peak','fma','float',4096,'vec=4,acc=8,groups=64,local=64',65536,2**30,None,20000.0),
+      cr('c1',*A,'peak','fma','double',4096,'vec=4,acc=8,groups=64,local=64',65536,2**30,None,10000.0),
+      cr('c1',*A,'peak','mad','int',4096,'vec=4,acc=8,groups=64,local=64',65536,2**30,None,5000.0),
+      cr('c1',*A,'roofline','fma','float',M,'flops=0,vec=4,ilp=1',8*M,0,800.0,detail='flop_per_byte=0'),
+      cr('c1',*A,'roofline','fma','float',M,'flops=8,vec=4,ilp=1',8*M,8*M,800.0,800.0,detail='flop_per_byte=1'),
+      cr('c1',*A,'roofline','fma','float',M,'flops=128,vec=4,ilp=1',8*M,128*M,937.5,15000.0,detail='flop_per_byte=16'),
+      cr('c1',*A,'dslash','reg','float','16x16x16x16','rhs=1',1000*M,800*M,1875.0,1500.0),
+      cr('c1',*A,'transpose','naive','float','8192x8192','',2*8192*8192*4,0,700.0)]
+for dev in (A,B):
+    for ws,ns in ((1024,2.0),(4096,2.0),(16384,10.0),(65536,10.0),(262144,100.0),(M,100.0)):
+        ns*=1 if dev is A else 3
+        rows.append(cr('c2',*dev,'latency','chase','',M,'ws=%d,stride=64'%ws,t=ns*4096e-9,
+                       detail='loads=4096 ns_per_load=%g; cycles=%g clock_mhz=1000'%(ns,ns)))
+rows+=[cr('c3',*B,'dslash','reg','float','16x16x16x16','rhs=1',1000*M,800*M,62.5,50.0),
+       cr('c3',*B,'transpose','naive','float','8192x8192','',2*8192*8192*4,0,20.0)]
+write('ceil.csv',rows)
+# --ceilings FILE: stream rows of "No Ceiling CPU" only (40 GB/s)
+write('ceil_extra.csv',[cr('x1',*B,'stream','copy','float',N,'vec=8',2*N*4,0,40.0)])
+# crafted names on the rooflines and staircases: a device name with quotes,
+# backquotes, $(), @ and a newline; a latency kernel and params with gnuplot
+# syntax; an unknown workload with gnuplot syntax (not on any roofline: the
+# registry does not know it)
+EC=('Evil "GPU" \'q\' `touch PWNED_cdev` $(touch PWNED_cdev2) @m\nline2 \\n','h')
+EK='chase\'; system("touch PWNED_ckernel") #'
+rows=[cr('e1',*EC,'stream','triad','float',N,'vec=4',3*N*4,2*N,500.0,500.0/6),
+      cr('e1',*EC,'peak','fma','float',4096,'vec=4,acc=8,groups=64,local=64',65536,2**30,None,8000.0),
+      cr('e1',*EC,'roofline','fma','float',M,'flops=8,vec=4,ilp=1',8*M,8*M,400.0,400.0),
+      cr('e1',*EC,'roofline','fma','float',M,'flops=128,vec=4,ilp=1',8*M,128*M,62.5,7000.0),
+      cr('e1',*EC,'w\'); system("touch PWNED_cwl") #`x`','k','float',M,'',8*M,8*M,100.0,100.0)]
+for ws,ns in ((1024,2.0),(65536,10.0),(M,100.0)):
+    rows.append(cr('e2',*EC,'latency',EK,'',M,'ws=%d,stride=64,z=@x`touch PWNED_cparam`'%ws,t=ns*4096e-9,
+                   detail='loads=4096 ns_per_load=%g'%ns))
+write('evilceil.csv',rows)

@@ -1,0 +1,19 @@
+/* fuzz_plot links compare's script generators without the workload registry
+ * and the ceilings service (which need OpenCL and every workload): no
+ * workload is registered (a staircase gets the generic axis titles), and the
+ * ceilings' names are the service's. */
+#include "clb_ceilings.h"
+
+const struct clb_workload *clb_workload_find(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+const char *clb_ceiling_name(enum clb_ceiling_kind kind)
+{
+    static const char *const names[CLB_NCEILINGS] = {"memory bandwidth", "triad bandwidth",
+                                                     "fp32 compute", "fp64 compute",
+                                                     "memory latency"};
+    return kind < CLB_NCEILINGS ? names[kind] : "?";
+}
