@@ -20,7 +20,9 @@
  *     run(env, g, c, s)    warmup + reps times: enqueue once, return the events
  *                          (or a wall-clock time) in s
  *     verify(env, g, c)    compare the output of the last run with a host reference
- *     measured(env, g, c, m)  optional: see the statistics of the case
+ *     measured(env, g, c, m)  optional: see the statistics of the case; an
+ *                          OpenCL error in any work it does there (cg's profiled
+ *                          solve) is returned and makes the row an error
  *   teardown(env, g)       release what g->state holds (also after errors); called
  *                          only when setup set g->state (malloc'd), which the
  *                          core then frees
@@ -235,8 +237,8 @@ struct clb_workload {
     int (*prepare)(struct clb_env *env, struct clb_group *g, struct clb_case *c);
     int (*run)(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s);
     int (*verify)(struct clb_env *env, struct clb_group *g, struct clb_case *c);
-    void (*measured)(struct clb_env *env, struct clb_group *g, struct clb_case *c,
-                     const struct clb_measure *m);
+    int (*measured)(struct clb_env *env, struct clb_group *g, struct clb_case *c,
+                    const struct clb_measure *m);
     void (*teardown)(struct clb_env *env, struct clb_group *g);
     /* Optional: extra summary lines from this workload's rows of this run. */
     void (*summarize)(const struct clb_row *rows, size_t n, FILE *out);

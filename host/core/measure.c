@@ -262,7 +262,16 @@ int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g
             m.reps = tm.n;
             m.gbps = r.gbps;
             m.gflops = r.gflops;
-            g->wl->measured(env, g, c, &m);
+            /* work after the timed runs (a profiled solve) can meet a device
+             * error too: the row is then an error, never an ok row with a
+             * note (the figures stay, the status says they are not to be used) */
+            int mrc = clb_agree(s, g->wl->measured(env, g, c, &m));
+            if (mrc != CLB_OK && mrc != CLB_EINTR) {
+                clb_case_note(c, "after the timed runs: %s", clb_lasterr());
+                r.status = clb_status_name(mrc == CLB_SKIP || mrc == CLB_FAIL ? CLB_ECL : mrc);
+                if (have_agg)
+                    agg.status = r.status;
+            }
         }
     }
     r.detail = clb_keep(s, clb_buf_str(&c->detail));

@@ -55,4 +55,18 @@ for call in clCreateBuffer clEnqueueNDRangeKernel clWaitForEvents clEnqueueReadB
   why=$(compare clean.csv "$call.csv")
   [ -z "$why" ] && pass "$call #$at: rows before the fault kept, suite went on" || fail "$call #$at: $why"
 done
+
+# The last launch of a cg run is in its last row's profiled solve, after the
+# timed runs (the workload's `measured` hook): a fault there makes that row an
+# error too (it once left an ok row with a note and exit 0).
+run_fault "" "" run cg -t float "${FAST[@]}" -o cg_clean.csv
+total=$(awk '$1 == "clEnqueueNDRangeKernel" {print $2}' "$TMP/counts")
+run_fault "clEnqueueNDRangeKernel:${total:-1}" "" run cg -t float "${FAST[@]}" -o cg_last.csv
+no_crash "cg, last launch #$total"
+[ "$RC" -eq 3 ] && pass "cg, last launch: exit 3" || fail "cg, last launch: exit $RC, expected 3"
+last=$(csv_query cg_last.csv 'rows[-1]["status"] + " " + rows[-1]["detail"].split("; ")[-1]')
+case $last in
+  "error after the timed runs: clEnqueueNDRangeKernel"*) pass "cg, last launch: the last row is an error naming the call" ;;
+  *) fail "cg, last launch: last row '$last'" ;;
+esac
 finish

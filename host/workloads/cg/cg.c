@@ -677,20 +677,21 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 /* The time per iteration, and one more solve with every launch timed: the
  * D_oe kernel's own Dslash rate inside the solve, the solve's rate over it
  * (of_dslash), and where the solve's time goes. */
-static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *c,
-                     const struct clb_measure *m)
+static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c,
+                    const struct clb_measure *m)
 {
     struct cg_state *s = g->state;
     struct cg_case *cc = c->data;
     if (cc->niter > 0)
         clb_case_note(c, "t_iter_us=%.2f", 1e6 * m->t.median / cc->niter);
     struct cg_profile p;
-    if (cg_dev_solve(env, s, cc, 0, &p, NULL, NULL) != CLB_OK) {
-        clb_case_note(c, "profiled solve failed: %s", clb_lasterr());
-        return;
+    int rc = cg_dev_solve(env, s, cc, 0, &p, NULL, NULL);
+    if (rc != CLB_OK) {
+        clb_case_note(c, "profiled solve failed");
+        return rc;
     }
     if (!(p.t[CGP_DOE] > 0) || !(p.wall > 0))
-        return;
+        return CLB_OK;
     double dgf = p.doe_flops / p.t[CGP_DOE] / 1e9;
     double busy = 0;
     for (int k = 0; k < CGP_N; k++)
@@ -706,6 +707,7 @@ static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *
                   busy < p.wall ? 100 * (p.wall - busy) / p.wall : 0.0);
     if (s->scaling) /* the gaps hold the halo waits, the read-backs and the allreduces */
         clb_case_note(c, "of which halo waits %.0f%%", 100 * p.gap / p.wall);
+    return CLB_OK;
 }
 
 static void teardown(struct clb_env *env, struct clb_group *g)

@@ -221,8 +221,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     return CLB_OK;
 }
 
-static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *c,
-                     const struct clb_measure *m)
+static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c,
+                    const struct clb_measure *m)
 {
     (void)env;
     struct lat *st = g->state;
@@ -232,6 +232,7 @@ static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *
         clb_case_note(c, "cycles=%.1f clock_mhz=%.0f clock_from=%s", ns * st->clock_mhz / 1e3,
                       st->clock_mhz, st->clock_from);
     clb_case_note(c, "llc=%zu", st->llc);
+    return CLB_OK;
 }
 
 static void teardown(struct clb_env *env, struct clb_group *g)

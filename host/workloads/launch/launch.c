@@ -206,15 +206,15 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     return CLB_OK;
 }
 
-static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *c,
-                     const struct clb_measure *m)
+static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c,
+                    const struct clb_measure *m)
 {
     (void)env;
     (void)g;
     const struct launch_case *lc = c->data;
     clb_case_note(c, "latency_us=%.3f", m->t.median * 1e6);
     if (lc->kind != DISPATCH || lc->n < m->reps || m->reps < 1)
-        return;
+        return CLB_OK;
     /* the medians of the timed runs (the last m->reps) */
     struct clb_stats a, b;
     const double *sa = lc->sub_start + (lc->n - m->reps), *sb = lc->start_end + (lc->n - m->reps);
@@ -226,6 +226,7 @@ static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *
         clb_case_note(c, "the driver's SUBMIT timestamp is not between QUEUED and START");
     if (!isnan(b.median))
         clb_case_note(c, "start_to_end_us=%.3f", b.median * 1e6);
+    return CLB_OK;
 }
 
 static void teardown(struct clb_env *env, struct clb_group *g)

@@ -341,8 +341,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 
 /* Flops per compute unit per clock: the figure to hold against the
  * architecture (an H100 SM: 256 fp32, 128 fp64 flops per cycle). */
-static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *c,
-                     const struct clb_measure *m)
+static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c,
+                    const struct clb_measure *m)
 {
     (void)g;
     double mhz = env->info->clock_mhz;
@@ -351,6 +351,7 @@ static void measured(struct clb_env *env, struct clb_group *g, struct clb_case *
     if (mhz > 0 && env->info->compute_units && !isnan(m->gflops))
         clb_case_note(c, "per_cu_cycle=%.1f clock_mhz=%.0f", m->gflops * 1e3 / (mhz * env->info->compute_units),
                       mhz);
+    return CLB_OK;
 }
 
 static void teardown(struct clb_env *env, struct clb_group *g)
