@@ -287,7 +287,12 @@ void clb_close(struct clb_device *d)
     clb_progcache_free(d->cache);
     d->cache = NULL;
     if (d->queue) {
-        clFinish(d->queue);
+        /* every row was synchronised, validated and written before this
+         * drain: a failure here changes no row, but it is still said */
+        cl_int err = clFinish(d->queue);
+        if (err != CL_SUCCESS)
+            clb_die_msg("warning: clFinish while closing the device: %s (after every row was "
+                        "written)", clb_cl_errstr(err));
         clReleaseCommandQueue(d->queue);
     }
     if (d->ctx)

@@ -69,4 +69,13 @@ case $last in
   "error after the timed runs: clEnqueueNDRangeKernel"*) pass "cg, last launch: the last row is an error naming the call" ;;
   *) fail "cg, last launch: last row '$last'" ;;
 esac
+
+# The last clFinish drains the queue as the device closes, after every row
+# was written: it changes no row, but its failure is said.
+run_fault "" "" run stream -t float "${FAST[@]}" -o st_clean.csv
+total=$(awk '$1 == "clFinish" {print $2}' "$TMP/counts")
+run_fault "clFinish:${total:-1}" "" run stream -t float "${FAST[@]}" -o st_last.csv
+no_crash "stream, last clFinish #$total"
+grep -q "warning: clFinish while closing the device: CL_OUT_OF_RESOURCES" "$TMP/stderr" &&
+  pass "stream, last clFinish: a warning names it" || fail "stream, last clFinish: no warning: $ERR_TXT"
 finish
