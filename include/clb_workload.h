@@ -404,4 +404,11 @@ void clb_model_show(struct clb_model_ctx *m, const char *key);
 /* The --param values given (for list-valued parameters a model parses itself). */
 int clb_model_given(const struct clb_model_ctx *m, const char *key);
 
+/* ---- pinned host memory (host/core/pinned.c) ------------------------------ */
+
+/* A pinned host buffer: an ALLOC_HOST_PTR buffer of bytes mapped for
+ * reading and writing, *ptr its mapping (NULL when the map fails; what
+ * names it in that message). */
+int clb_pinned(struct clb_env *env, size_t bytes, const char *what, cl_mem *buf, void **ptr);
+
 #endif

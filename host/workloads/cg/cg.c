@@ -57,23 +57,11 @@ static const struct clb_param_def params[] = {
                      "pinned transfer of the halo size each way, measured in set-up)"},
     {0, 0, 0}};
 
-static int check_size(const struct clb_size *s)
-{
-    int bad = dslash_bad_extent(s->d);
-    if (bad)
-        clb_seterr("bad lattice extent %zu in direction %c (every extent must be even, for the "
-                   "even/odd split, and >= 4, for the three-hop links; e.g. 16x16x16x8)",
-                   s->d[bad - 1], "xyzt"[bad - 1]);
-    return bad ? CLB_EUSAGE : CLB_OK;
-}
-
 /* ---- counts ------------------------------------------------------------- */
 
-/* Complex numbers per even site: fat links, full and compressed long
- * links, one rhs of a vector; the solver's vector fields (b, x, r, p, ap on
- * the even sites, t on the odd ones). */
-enum { FAT_C = 8 * 9, FULL_C = 8 * DSLASH_NE_FULL, COMP_C = 8 * DSLASH_NE_COMPRESSED, VEC_C = 3,
-       NFIELDS = 6 };
+/* The solver's vector fields (b, x, r, p, ap on the even sites, t on the
+ * odd ones). */
+enum { NFIELDS = 6 };
 
 /* "N" (every rhs N) or "n0:n1:..." (one count per rhs) into iters; the
  * largest and the sum. */
@@ -115,51 +103,20 @@ static int parse_iters(const char *v, int rhs, long *iters, long *most, long *su
  * vectors. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    size_t es = clb_query_esize(q);
-    if (es != 4 && es != 8) {
-        clb_seterr("cg types are float and double, not '%s'", q->dtype);
-        return CLB_EUSAGE;
-    }
-    int ovf = 0, scaling;
-    size_t L[4], Le[4];
-    int rc = dslash_query_part(q, &scaling, L, Le);
+    struct dslash_qsize z;
+    int rc = dslash_count_start(q, "cg", &z);
     if (rc)
         return rc;
-    /* a rank's part (scaling=; its whole lattice otherwise); the group's memory
-     * holds the part with its halos */
-    const size_t *ext = q->kernel ? L : Le;
-    size_t vh = clb_mulz(clb_mulz(ext[0], ext[1], &ovf), clb_mulz(ext[2], ext[3], &ovf), &ovf) / 2;
-    size_t site = clb_mulz(vh, 2 * es, &ovf);
-    size_t fat = clb_mulz(site, FAT_C, &ovf);
-    char err[512];
-    if (!q->kernel) {
-        long rhs[64];
-        int n = clb_parse_int_list(clb_query_param(q, "rhs", ""), 1, CG_MAX_RHS, rhs, 64, err,
-                                   sizeof err);
-        long maxrhs = n > 0 ? 1 : CG_MAX_RHS;
-        for (int i = 0; i < n; i++)
-            maxrhs = rhs[i] > maxrhs ? rhs[i] : maxrhs;
-        size_t vec = clb_mulz(site, VEC_C * (size_t)maxrhs, &ovf);
-        size_t all = clb_mulz(site, FAT_C + FULL_C + COMP_C + NFIELDS * VEC_C * (size_t)maxrhs,
-                              &ovf);
-        return clb_count_done(q, ovf, out, all, 0, all, fat > vec ? fat : vec, CLB_UNIT_GFLOPS);
-    }
+    if (!q->kernel)
+        return dslash_count_group(q, &z, CG_MAX_RHS, NFIELDS, out);
     if (strcmp(q->kernel, "reg") && strcmp(q->kernel, "cache")) {
         clb_seterr("unknown cg kernel '%s' (known: reg, cache)", q->kernel);
         return CLB_EUSAGE;
     }
-    const char *v = clb_query_param(q, "rhs", "1");
     long rhs;
-    if (clb_parse_int_list(v, 1, CG_MAX_RHS, &rhs, 1, err, sizeof err) != 1) {
-        clb_seterr("rhs=%s is not one count of right-hand sides in 1..%d", v, CG_MAX_RHS);
-        return CLB_EUSAGE;
-    }
-    const char *links = clb_query_param(q, "links", "compressed");
-    if (strcmp(links, "full") && strcmp(links, "compressed")) {
-        clb_seterr("links=%s (known: full, compressed)", links);
-        return CLB_EUSAGE;
-    }
-    int comp = strcmp(links, "compressed") == 0;
+    int comp;
+    if ((rc = dslash_query_rhs(q, CG_MAX_RHS, &rhs)) || (rc = dslash_query_links(q, &comp)))
+        return rc;
     long iters[CG_MAX_RHS], most, sum;
     rc = parse_iters(clb_query_param(q, "iters", "1"), (int)rhs, iters, &most, &sum);
     if (rc)
@@ -167,23 +124,9 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     /* whole numbers below 2^53 per site: (2 x 1146 + 72) flop per rhs and
      * iteration; 2 x (1024 or 1152) B per iteration and 43 x 24 B per rhs
      * and iteration, x es/4 */
-    size_t bytes = clb_mulz(
-        vh, (size_t)clb_cg_bytes_site((double)most, (double)sum, (int)rhs, comp, es), &ovf);
-    size_t flops = clb_mulz(vh, (size_t)clb_cg_flops_site((double)sum, (int)rhs), &ovf);
-    size_t touched =
-        clb_mulz(site, FAT_C + (comp ? COMP_C : FULL_C) + NFIELDS * VEC_C * (size_t)rhs, &ovf);
-    return clb_count_done(q, ovf, out, bytes, flops, touched, fat, CLB_UNIT_GFLOPS);
-}
-
-/* Default sizes: the talk's lattices, smallest first. */
-static int ladder(int i, char *out, size_t n)
-{
-    static const char *const lattices[] = {"16x16x16x4", "32x32x32x8", "48x48x48x12",
-                                           "64x64x64x16"};
-    if (i < 0 || i >= 4)
-        return 0;
-    snprintf(out, n, "%s", lattices[i]);
-    return 1;
+    return dslash_count_case(q, &z, comp, NFIELDS, rhs,
+                             clb_cg_bytes_site((double)most, (double)sum, (int)rhs, comp, z.es),
+                             clb_cg_flops_site((double)sum, (int)rhs), out);
 }
 
 /* ---- parameters ----------------------------------------------------------- */
@@ -241,17 +184,13 @@ static int read_fixed(struct clb_env *env, struct cg_state *s, const struct choi
 
 static int read_params(struct clb_env *env, struct cg_state *s, struct choice *ch)
 {
-    int rc;
-    if (clb_param(env, "rhs")[0]) {
-        if ((rc = clb_param_ints(env, "rhs", 1, CG_MAX_RHS, ch->rhs, 16, &ch->nrhs)))
-            return rc;
-    } else {
-        /* the talk's comparison: 1 and 4 right-hand sides (a full sweep takes
-         * --param rhs=1..8; a solve is hundreds of operator applications) */
-        const long def[] = {1, 4}, quick[] = {1, 3};
-        ch->nrhs = 2;
-        memcpy(ch->rhs, env->quick ? quick : def, (size_t)ch->nrhs * sizeof *ch->rhs);
-    }
+    /* rhs= absent: the talk's comparison, 1 and 4 right-hand sides (a full
+     * sweep takes --param rhs=1..8; a solve is hundreds of operator
+     * applications) */
+    const long def[] = {1, 4}, quick[] = {1, 3};
+    int rc = dslash_param_rhs(env, CG_MAX_RHS, env->quick ? quick : def, 2, ch->rhs, &ch->nrhs);
+    if (rc)
+        return rc;
     if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
         (rc = clb_param_names(env, "kernel", "reg,cache", 0, &ch->kernels)) ||
         (rc = clb_param_int(env, "maxiter", 1, 1000000, &s->maxiter)))
@@ -272,15 +211,13 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     }
     if ((rc = read_fixed(env, s, ch)))
         return rc;
-    if (dslash_scaling_of(clb_param(env, "scaling")) < 0) {
-        clb_seterr("cg: parameter scaling: '%s' is not strong or weak", clb_param(env, "scaling"));
-        return CLB_EUSAGE;
-    }
-    s->bus[0] = s->bus[1] = NAN;
+    if ((rc = dslash_param_scaling(env, "cg")))
+        return rc;
+    s->part.bus[0] = s->part.bus[1] = NAN;
     if (clb_param(env, "bus_gbps")[0]) {
-        if ((rc = param_real(env, "bus_gbps", 0, 1e9, &s->bus[0])))
+        if ((rc = param_real(env, "bus_gbps", 0, 1e9, &s->part.bus[0])))
             return rc;
-        s->bus[1] = s->bus[0];
+        s->part.bus[1] = s->part.bus[0];
     }
     long local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 64;
     if (clb_param(env, "local")[0]) {
@@ -313,30 +250,15 @@ static void iters_text(const struct cg_case *cc, char *out, size_t n)
 static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case *c,
                         struct cg_case *cc)
 {
-    double gbps[2] = {s->bus[0], s->bus[1]};
-    int measured = isnan(gbps[0]);
-    int rc = measured ? dslash_halo_bus(env, &s->halo, cc->rhs, gbps) : CLB_OK;
+    struct dslash_hmodel m;
+    int rc = dslash_halo_model(env, &s->part, c, cc->rhs, &m);
     if (rc)
         return rc;
-    size_t hb = dslash_halo_bytes(&s->halo, cc->rhs);
-    cc->halo_model = (double)hb / (gbps[0] * 1e9) + (double)hb / (gbps[1] * 1e9);
-    dslash_note_part(c, &s->dc, &s->halo);
+    cc->halo_model = m.seconds;
     clb_case_note(c, "exchanges=%d halo_bytes=%zu (per exchange) bus_d2h_gbps=%.3g "
-                  "bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g (per solve)", 2 * cc->niter, hb,
-                  gbps[0], gbps[1], measured ? "measured" : "bus_gbps",
+                  "bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g (per solve)", 2 * cc->niter,
+                  m.bytes, m.gbps[0], m.gbps[1], m.measured ? "measured" : "bus_gbps",
                   1e3 * 2 * cc->niter * cc->halo_model);
-    return CLB_OK;
-}
-
-/* The rank's part and the grid (the message, exit 2, when it cannot be split). */
-static int decompose(struct clb_env *env, struct clb_group *g, struct cg_state *s)
-{
-    int P[4];
-    int rc = dslash_grid("cg", g->size.d, s->scaling, clb_comm()->size, clb_param(env, "grid"), P);
-    if (rc)
-        return rc;
-    dslash_decomp_init(&s->dc, g->size.d, s->scaling, P, clb_comm()->rank);
-    dslash_decomp_geoms(&s->dc, &s->geom, &s->ge, s->off);
     return CLB_OK;
 }
 
@@ -351,7 +273,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
     const char *links = comp ? "compressed" : "full";
     struct clb_case *c;
     int rc = cg_dev_shape(env, s, g->dtype, &cc);
-    if (s->scaling) {
+    if (s->part.scaling) {
         /* the set-up solve is every rank's: all solve, or all skip, or all stop
          * (a rank with an error returns it, the others add no more cases) */
         double v = rc == CLB_OK ? 0 : rc == CLB_SKIP ? 1 : 2;
@@ -365,12 +287,8 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
             rc = CLB_SKIP;
         }
     }
-    char sc[96] = "";
-    const struct dslash_decomp *p = &s->dc;
-    if (s->scaling)
-        snprintf(sc, sizeof sc, ",scaling=%s,grid=1x1x%dx%d,part=%dx%dx%dx%d",
-                 dslash_scaling_name(s->scaling), p->P[2], p->P[3], p->L[0], p->L[1], p->L[2],
-                 p->L[3]);
+    char sc[128];
+    dslash_part_params(&s->part, sc, sizeof sc);
     if (rc == CLB_SKIP) {
         char *why = clb_strdup(clb_lasterr());
         rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s%s", rhs, links, sc);
@@ -395,9 +313,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
                            sc)))
         return rc;
     *(struct cg_case *)c->data = cc;
-    double ai = c->counts.flops / c->counts.bytes, bw = env->profile->peak_bandwidth_gbs;
-    if (!isnan(bw) && bw > 0) /* the talk's model: bandwidth x intensity */
-        c->model = bw * ai;
+    double ai = dslash_case_model(env, c);
     clb_case_note(c, "ai=%.3f mass=%g tol=%.0e %s", ai, s->mass, s->tol,
                   s->nfixed ? "fixed_iters" : "solved_in_setup");
     /* one iteration with every rhs iterating, by the model (dslash_model.c) */
@@ -411,32 +327,13 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
     if (cc.unconverged)
         clb_case_note(c, "%d rhs reached maxiter=%ld in the set-up solve", cc.unconverged,
                       s->maxiter);
-    if (s->scaling && (rc = note_scaling(env, s, c, &cc)))
+    if (s->part.scaling && (rc = note_scaling(env, s, c, &cc)))
         return rc;
     *(struct cg_case *)c->data = cc;
     c->dims = 2;
     memcpy(c->local, cc.lop, sizeof cc.lop);
     memcpy(c->global, cc.gop, sizeof cc.gop);
     return CLB_OK;
-}
-
-/* scaling=: the outcome of adding one case, agreed by every rank before the
- * next (whose set-up may be collective): a rank that failed returns its error,
- * the others CLB_SKIP, so every rank stops adding cases and the job's
- * agreement names the rank that failed. */
-static int agree_case(int scaling, int rc)
-{
-    if (scaling <= 0)
-        return rc;
-    double bad = rc != CLB_OK;
-    int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
-    if (e)
-        return e;
-    if (bad && rc == CLB_OK) {
-        clb_seterr("cg: set-up failed on another rank");
-        return CLB_SKIP;
-    }
-    return rc;
 }
 
 /* Everything of set-up before the cases. */
@@ -446,23 +343,9 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct cg_state
     int rc = read_params(env, s, ch);
     if (rc)
         return rc;
-    int L[4];
-    for (int k = 0; k < 4; k++)
-        L[k] = (int)g->size.d[k];
-    dslash_geom_init(&s->geom, L);
-    s->ge = s->geom;
-    s->scaling = dslash_scaling_of(clb_param(env, "scaling"));
-    if (s->scaling && (rc = decompose(env, g, s)))
+    if ((rc = dslash_setup_lattice(env, g, "cg", ch->rhs, ch->nrhs, &s->geom, &s->maxrhs,
+                                   &s->part)))
         return rc;
-    for (int i = 0; i < ch->nrhs; i++)
-        if (ch->rhs[i] > s->maxrhs)
-            s->maxrhs = (int)ch->rhs[i];
-    /* the kernels index with 32-bit integers (the host links with halos are larger) */
-    if (s->ge.vh * 8 * 9 >= UINT32_MAX || cg_vec_len(&s->ge, s->maxrhs) >= UINT32_MAX) {
-        clb_seterr("cg: lattice %s too large (at most 2^32 complex numbers per field)",
-                   g->size_text);
-        return CLB_EUSAGE;
-    }
     return cg_dev_alloc(env, s);
 }
 
@@ -476,24 +359,16 @@ static int setup(struct clb_env *env, struct clb_group *g)
     s->es = s->dbl ? 8 : 4;
     struct choice ch;
     int rc = setup_group(env, g, s, &ch);
-    if (dslash_scaling_of(clb_param(env, "scaling")) > 0) {
-        /* every rank set up, or none goes on to the solves (collective): a rank
-         * with an error returns it, the others no cases (the job's agreement
-         * names the rank that failed) */
-        double bad = rc != CLB_OK;
-        int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
-        if (e || bad)
-            return rc ? rc : e;
-        if ((rc = cg_dev_sum_bb(s)))
-            return rc;
-    }
-    if (rc)
+    if (!dslash_agree_setup(env, &rc)) /* the solves are collective */
+        return rc;
+    if (s->part.scaling && (rc = cg_dev_sum_bb(s)))
         return rc;
     for (int comp = 0; comp < 2; comp++)
         for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++)
             for (int k = CG_REG; k <= CG_CACHE && rc == CLB_OK; k++)
                 if (ch.kernels & (1u << k))
-                    rc = agree_case(s->scaling, add_case(env, g, k, (int)ch.rhs[r], comp));
+                    rc = dslash_agree_case("cg", s->part.scaling,
+                                           add_case(env, g, k, (int)ch.rhs[r], comp));
     return rc;
 }
 
@@ -503,7 +378,7 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     (void)c;
     struct cg_state *s = g->state;
-    s->nhal = 0;
+    s->hlog.n = 0;
     size_t vecb = cg_vec_len(&s->geom, s->maxrhs) * 2 * s->es;
     cl_mem bufs[] = {s->dx, s->dr, s->dp, s->dap, s->dt};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) {
@@ -517,48 +392,17 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *smp)
 {
     struct cg_state *s = g->state;
-    if (!s->scaling)
+    if (!s->part.scaling)
         return cg_dev_solve(env, s, c->data, 0, NULL, &smp->first, &smp->last);
     /* scaling=: the whole distributed solve by the host clock (events cannot span MPI) */
     double t0 = clb_now();
     int rc = cg_dev_solve(env, s, c->data, 0, NULL, NULL, NULL);
     smp->seconds = clb_now() - t0;
-    if (rc == CLB_OK && s->nhal == s->caphal) {
-        int cap = s->caphal ? 2 * s->caphal : 64;
-        double *a = realloc(s->hal, (size_t)cap * sizeof *a);
-        if (a)
-            s->hal = a;
-        double *b = a ? realloc(s->gap, (size_t)cap * sizeof *b) : NULL;
-        if (b)
-            s->gap = b;
-        double *r = b ? realloc(s->red, (size_t)cap * sizeof *r) : NULL;
-        if (r)
-            s->red = r;
-        double *f = r ? realloc(s->frac, (size_t)cap * sizeof *f) : NULL;
-        if (f)
-            s->frac = f;
-        if (!f) {
-            clb_seterr("cg: out of host memory");
-            return CLB_ESYS;
-        }
-        s->caphal = cap;
-    }
-    if (rc == CLB_OK) {
-        s->hal[s->nhal] = s->solve_halo;
-        s->gap[s->nhal] = s->solve_gap;
-        s->frac[s->nhal] = smp->seconds > 0 ? s->solve_gap / smp->seconds : NAN;
-        s->red[s->nhal++] = s->solve_reduce;
-    }
-    return rc;
-}
-
-static double median_of(const double *v, int n)
-{
-    struct clb_stats st;
-    if (n <= 0)
-        return NAN;
-    clb_stats_compute(v, (size_t)n, &st);
-    return st.median;
+    if (rc)
+        return rc;
+    double fig[] = {s->solve_halo, s->solve_gap,
+                    smp->seconds > 0 ? s->solve_gap / smp->seconds : NAN, s->solve_reduce};
+    return dslash_log_add(&s->hlog, fig, 4, "cg");
 }
 
 /* ---- verify --------------------------------------------------------------- */
@@ -603,23 +447,26 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     int rhs = cc->rhs, rc;
     /* scaling=: every rank reaches the collective checks below, whatever its read gave */
     int own = clb_read(env->dev, s->dx, s->x, cg_vec_len(&s->geom, rhs) * 2 * s->es);
-    if (own && !s->scaling)
+    if (own && !s->part.scaling)
         return own;
     struct cg_op op = {.g = &s->geom, .dbl = s->dbl, .fat = s->fat, .lng = s->full,
                        .m2 = s->mass * s->mass};
-    if (s->scaling) {
-        op.dist = &s->dc;
-        op.ext = &s->ge;
-        op.off = s->off;
+    if (s->part.scaling) {
+        op.dist = &s->part.dc;
+        op.ext = &s->part.ge;
+        op.off = s->part.off;
     }
     double rel[CG_MAX_RHS];
     if ((rc = cg_true_residual(&op, rhs, s->dbl, s->b, s->x, rel)))
         return rc;
     if (s->nfixed && (rc = reference_residuals(s, &op)))
         return rc;
-    if (s->scaling) {
-        double hal = median_of(s->hal, s->nhal), gap = median_of(s->gap, s->nhal);
-        double red = median_of(s->red, s->nhal), frac = median_of(s->frac, s->nhal);
+    if (s->part.scaling) {
+        const struct dslash_log *l = &s->hlog;
+        double hal = dslash_log_median(l, DSLASH_LOG_HAL);
+        double gap = dslash_log_median(l, DSLASH_LOG_GAP);
+        double red = dslash_log_median(l, DSLASH_LOG_RED);
+        double frac = dslash_log_median(l, DSLASH_LOG_FRAC);
         double mx[4] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(red) ? 0 : red,
                         isnan(frac) ? 0 : frac};
         if ((rc = clb_comm_allreduce(mx, 4, CLB_MAX)))
@@ -661,14 +508,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
                       limit, cc->iters[bad], s->nfixed ? " and the float64 CG's residual" : "");
         fail = 1;
     }
-    if (cc->comp) {
-        double rtol = s->dbl ? 1e-12 : 1e-5;
-        clb_case_note(c, "rebuild_err=%.1e", s->rebuild_err);
-        if (!(s->rebuild_err < rtol)) {
-            clb_case_note(c, "compressed long links do not rebuild the stored ones");
-            fail = 1;
-        }
-    }
+    if (cc->comp && dslash_check_rebuild(c, s->dbl, s->rebuild_err))
+        fail = 1;
     return fail ? CLB_FAIL : CLB_OK;
 }
 
@@ -705,7 +546,7 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
                   100 * (p.t[CGP_UPD_R] + p.t[CGP_UPD_XP] + p.t[CGP_INIT]) / p.wall,
                   100 * p.t[CGP_REDUCE] / p.wall,
                   busy < p.wall ? 100 * (p.wall - busy) / p.wall : 0.0);
-    if (s->scaling) /* the gaps hold the halo waits, the read-backs and the allreduces */
+    if (s->part.scaling) /* the gaps hold the halo waits, the read-backs and the allreduces */
         clb_case_note(c, "of which halo waits %.0f%%", 100 * p.gap / p.wall);
     return CLB_OK;
 }
@@ -714,26 +555,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct cg_state *s = g->state;
     cg_dev_free(env, s);
-    free(s->hal);
-    free(s->gap);
-    free(s->red);
-    free(s->frac);
+    dslash_log_free(&s->hlog);
 }
 
 /* ---- summary ------------------------------------------------------------------ */
-
-/* The value of key in a row's params ("rhs=4,links=full,iters=37"). */
-static void param_of(const char *params, const char *key, char *out, size_t n)
-{
-    size_t kl = strlen(key);
-    out[0] = 0;
-    for (const char *p = params; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-        if (!strncmp(p, key, kl) && p[kl] == '=') {
-            size_t len = strcspn(p + kl + 1, ",");
-            snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), p + kl + 1);
-            return;
-        }
-}
 
 static double detail_num(const char *detail, const char *key)
 {
@@ -751,15 +576,15 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         char li[32], ri[8];
-        param_of(rows[i].params, "links", li, sizeof li);
-        param_of(rows[i].params, "rhs", ri, sizeof ri);
+        dslash_param_text(rows[i].params, "links", li, sizeof li);
+        dslash_param_text(rows[i].params, "rhs", ri, sizeof ri);
         if (strcmp(rows[i].status, "ok") || strcmp(ri, "1"))
             continue;
         for (size_t j = 0; j < n; j++) {
             char lj[32], rj[8], it[128];
-            param_of(rows[j].params, "links", lj, sizeof lj);
-            param_of(rows[j].params, "rhs", rj, sizeof rj);
-            param_of(rows[j].params, "iters", it, sizeof it);
+            dslash_param_text(rows[j].params, "links", lj, sizeof lj);
+            dslash_param_text(rows[j].params, "rhs", rj, sizeof rj);
+            dslash_param_text(rows[j].params, "iters", it, sizeof it);
             if (strcmp(rows[j].status, "ok") || strcmp(li, lj) ||
                 strcmp(rows[i].kernel, rows[j].kernel) || strcmp(rows[i].dtype, rows[j].dtype) ||
                 strcmp(rows[i].size, rows[j].size))
@@ -812,12 +637,12 @@ const struct clb_workload clb_wl_cg = {
      * solve is hundreds of operator applications, and the default suite must
      * stay within minutes there. */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {0, 3072},
-              .cap_mib = {40, 0}, .ladder = ladder},
+              .cap_mib = {40, 0}, .ladder = dslash_ladder},
     .baselines = "stream/copy",
     .case_size = sizeof(struct cg_case),
     CLB_STEPS,
     .plan = plan,
-    .check_size = check_size,
+    .check_size = dslash_check_size,
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,

@@ -26,7 +26,7 @@ enum { MODE_ALPHA = 0, MODE_BETA = 1, MODE_INIT = 2, MODE_SUM = 3 };
 
 static cl_uint mask_arg(const struct cg_state *s, int i)
 {
-    return s->scaling && i <= KD_APPLY ? kd_dist_mask_arg[i] : kd_mask_arg[i];
+    return s->part.scaling && i <= KD_APPLY ? kd_dist_mask_arg[i] : kd_mask_arg[i];
 }
 
 static void fill_random(const struct cg_state *s, void *p, size_t reals, unsigned long long seed)
@@ -37,46 +37,75 @@ static void fill_random(const struct cg_state *s, void *p, size_t reals, unsigne
         clb_fill_f32(p, reals, seed);
 }
 
+/* Bytes of the fields of cg_dev_alloc: fat and full long links, compressed
+ * long links, b (and x and the solver's other vectors). */
+struct host_bytes {
+    size_t link, comp, vec;
+};
+
+/* The host fields for s->maxrhs vectors: the links on the lattice with its
+ * halos (s->part.ge, which is s->geom without scaling=), b and x on the
+ * part; their sizes in z. The group's count (the largest rhs) checked that
+ * these sizes fit. */
+static int alloc_host(struct cg_state *s, struct host_bytes *z)
+{
+    size_t vh = s->part.ge.vh, cplx = 2 * s->es;
+    z->link = 8 * 9 * vh * cplx;
+    z->comp = 8 * 7 * vh * cplx;
+    z->vec = cg_vec_len(&s->geom, s->maxrhs) * cplx;
+    s->fat = clb_xmalloc(z->link);
+    s->full = clb_xmalloc(z->link);
+    s->comp = clb_xmalloc(z->comp);
+    s->b = clb_xmalloc(z->vec);
+    s->x = clb_xmalloc(z->vec);
+    return s->fat && s->full && s->comp && s->b && s->x ? CLB_OK : CLB_ESYS;
+}
+
+/* s->bb: |b_r|^2 in float64 over the part (under scaling= cg_dev_sum_bb,
+ * every rank together, adds the ranks'). */
+static int norms_of_b(struct cg_state *s)
+{
+    size_t n = cg_vec_len(&s->geom, s->maxrhs) * 2;
+    double *b64 = clb_xmalloc(n * sizeof *b64), dots[2 * CG_MAX_RHS];
+    if (!b64)
+        return CLB_ESYS;
+    cg_to_f64(s->dbl, s->b, b64, n);
+    cg_dot(&s->geom, s->maxrhs, b64, b64, dots);
+    for (int r = 0; r < s->maxrhs; r++)
+        s->bb[r] = dots[2 * r];
+    free(b64);
+    return CLB_OK;
+}
+
 /* scaling=: the rank's part of the global fields (generated from the global
  * site index), with halos for the links; the halo buffers. */
 static int alloc_dist(struct clb_env *env, struct cg_state *s)
 {
-    size_t vh = s->ge.vh, cplx = 2 * s->es;
-    size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
-    size_t vecb = cg_vec_len(&s->geom, s->maxrhs) * cplx;
-    s->fat = clb_xmalloc(linkb);
-    s->full = clb_xmalloc(linkb);
-    s->comp = clb_xmalloc(compb);
-    s->b = clb_xmalloc(vecb);
-    s->x = clb_xmalloc(vecb);
-    double *b64 = clb_xmalloc(vecb / s->es * sizeof(double)), dots[2 * CG_MAX_RHS];
-    if (!s->fat || !s->full || !s->comp || !s->b || !s->x || !b64) {
-        free(b64);
-        return CLB_ESYS;
-    }
+    struct dslash_part *pt = &s->part;
+    struct host_bytes z;
+    int rc = alloc_host(s, &z);
+    if (rc)
+        return rc;
+    size_t cplx = 2 * s->es, vecb = z.vec;
     int oe[4];
     for (int k = 0; k < 4; k++)
-        oe[k] = s->dc.O[k] - s->off[k];
-    dslash_fill_global(&s->ge, s->dc.G, oe, s->dbl, s->fat, s->full, s->comp, 0, 0, 0, NULL);
-    dslash_fill_global(&s->geom, s->dc.G, s->dc.O, s->dbl, NULL, NULL, NULL, 0, s->maxrhs,
+        oe[k] = pt->dc.O[k] - pt->off[k];
+    dslash_fill_global(&pt->ge, pt->dc.G, oe, s->dbl, s->fat, s->full, s->comp, 0, 0, 0, NULL);
+    dslash_fill_global(&s->geom, pt->dc.G, pt->dc.O, s->dbl, NULL, NULL, NULL, 0, s->maxrhs,
                        DSLASH_SEED_B, s->b);
-    cg_to_f64(s->dbl, s->b, b64, cg_vec_len(&s->geom, s->maxrhs) * 2);
-    cg_dot(&s->geom, s->maxrhs, b64, b64, dots); /* the part's: cg_dev_sum_bb adds the ranks' */
-    for (int r = 0; r < s->maxrhs; r++)
-        s->bb[r] = dots[2 * r];
-    free(b64);
-    s->rebuild_err = dslash_rebuild_error(&s->ge, s->dbl, s->full, s->comp);
-    int rc;
-    if ((rc = dslash_halo_open(env, &s->halo, &s->dc, s->es, s->maxrhs)))
+    if ((rc = norms_of_b(s)))
         return rc;
-    s->halo_open = 1;
+    s->rebuild_err = dslash_rebuild_error(&pt->ge, s->dbl, s->full, s->comp);
+    if ((rc = dslash_halo_open(env, &pt->halo, &pt->dc, s->es, s->maxrhs)))
+        return rc;
+    pt->halo_open = 1;
     struct clb_device *d = env->dev;
-    const struct dslash_halo *h = &s->halo;
+    const struct dslash_halo *h = &pt->halo;
     cl_mem_flags ro = CL_MEM_READ_ONLY;
     cl_mem *rw[] = {&s->dx, &s->dr, &s->dp, &s->dap, &s->dt};
-    if ((rc = dslash_upload_part(env, h, &s->ge, s->off, s->fat, 8 * 9, cplx, ro, &s->dfat)) ||
-        (rc = dslash_upload_part(env, h, &s->ge, s->off, s->full, 8 * 9, cplx, ro, &s->dfull)) ||
-        (rc = dslash_upload_part(env, h, &s->ge, s->off, s->comp, 8 * 7, cplx, ro, &s->dcomp)) ||
+    if ((rc = dslash_upload_part(env, h, &pt->ge, pt->off, s->fat, 8 * 9, cplx, ro, &s->dfat)) ||
+        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, s->full, 8 * 9, cplx, ro, &s->dfull)) ||
+        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, s->comp, 8 * 7, cplx, ro, &s->dcomp)) ||
         (rc = clb_buffer(d, CL_MEM_READ_ONLY, vecb, &s->db)) ||
         (rc = clb_write(d, s->db, s->b, vecb)) ||
         (rc = clb_buffer(d, CL_MEM_READ_WRITE, 4 * (size_t)s->maxrhs * s->es, &s->dscal)))
@@ -84,7 +113,7 @@ static int alloc_dist(struct clb_env *env, struct cg_state *s)
     for (size_t i = 0; i < sizeof rw / sizeof *rw; i++)
         if ((rc = clb_buffer(d, CL_MEM_READ_WRITE, vecb, rw[i])))
             return rc;
-    return dslash_halo_links(env, &s->halo, &s->ge, s->off, s->fat, s->full, s->comp);
+    return dslash_halo_links(env, &pt->halo, &pt->ge, pt->off, s->fat, s->full, s->comp);
 }
 
 int cg_dev_sum_bb(struct cg_state *s)
@@ -97,35 +126,22 @@ int cg_dev_sum_bb(struct cg_state *s)
 
 int cg_dev_alloc(struct clb_env *env, struct cg_state *s)
 {
-    if (s->scaling)
+    if (s->part.scaling)
         return alloc_dist(env, s);
-    /* the group's count (the largest rhs) checked that these sizes fit */
-    size_t vh = s->geom.vh, cplx = 2 * s->es;
-    size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
-    size_t vecb = cg_vec_len(&s->geom, s->maxrhs) * cplx;
-    s->fat = clb_xmalloc(linkb);
-    s->full = clb_xmalloc(linkb);
-    s->comp = clb_xmalloc(compb);
-    s->b = clb_xmalloc(vecb);
-    s->x = clb_xmalloc(vecb);
-    double *b64 = clb_xmalloc(vecb / s->es * sizeof(double)), dots[2 * CG_MAX_RHS];
-    if (!s->fat || !s->full || !s->comp || !s->b || !s->x || !b64) {
-        free(b64);
-        return CLB_ESYS;
-    }
+    struct host_bytes z;
+    int rc = alloc_host(s, &z);
+    if (rc)
+        return rc;
+    size_t vh = s->geom.vh, linkb = z.link, compb = z.comp, vecb = z.vec;
     /* the dslash workload's data: the same seeds, the same links */
     fill_random(s, s->fat, 8 * 9 * vh * 2, 11);
     dslash_fill_long(&s->geom, s->dbl, s->full, s->comp);
     fill_random(s, s->b, cg_vec_len(&s->geom, s->maxrhs) * 2, 13);
-    cg_to_f64(s->dbl, s->b, b64, cg_vec_len(&s->geom, s->maxrhs) * 2);
-    cg_dot(&s->geom, s->maxrhs, b64, b64, dots);
-    for (int r = 0; r < s->maxrhs; r++)
-        s->bb[r] = dots[2 * r];
-    free(b64);
+    if ((rc = norms_of_b(s)))
+        return rc;
     s->rebuild_err = dslash_rebuild_error(&s->geom, s->dbl, s->full, s->comp);
     struct clb_device *d = env->dev;
     cl_mem *rw[] = {&s->dx, &s->dr, &s->dp, &s->dap, &s->dt};
-    int rc;
     if ((rc = clb_buffer(d, CL_MEM_READ_ONLY, linkb, &s->dfat)) ||
         (rc = clb_buffer(d, CL_MEM_READ_ONLY, linkb, &s->dfull)) ||
         (rc = clb_buffer(d, CL_MEM_READ_ONLY, compb, &s->dcomp)) ||
@@ -160,7 +176,7 @@ static int build(struct clb_env *env, struct cg_state *s, const char *dtype,
     clb_appendf(opts, sizeof opts, " -DRHS=%d%s", cc->kind == CG_CACHE ? 1 : cc->rhs,
                 cc->comp ? " -DCOMPRESSED=1" : "");
     for (int i = 0; i < KD_N; i++) {
-        const char *name = s->scaling && i <= KD_APPLY ? kd_dist_names[i] : kd_names[i];
+        const char *name = s->part.scaling && i <= KD_APPLY ? kd_dist_names[i] : kd_names[i];
         int rc = clb_kernel(env->dev, "dslash", opts, name, &k[i]);
         if (rc) {
             clb_release_kernels(k, KD_N); /* all of a build or none */
@@ -208,9 +224,10 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
     cc->lop[1] = ly;
     cc->gop[0] = round_up(vh, lx);
     cc->gop[1] = ly;
-    if (s->scaling) { /* interior and boundary launches, their partial sums one after the other */
-        cc->gin = round_up(s->halo.in.sites, lx);
-        cc->gbd = round_up(s->halo.bd.sites, lx);
+    if (s->part
+            .scaling) { /* interior and boundary launches, their partial sums one after the other */
+        cc->gin = round_up(s->part.halo.in.sites, lx);
+        cc->gbd = round_up(s->part.halo.bd.sites, lx);
         cc->gop[0] = cc->gin + cc->gbd;
     }
     /* the vector kernels: lx sites of one rhs */
@@ -268,7 +285,7 @@ static int set_args(struct cg_state *s, const struct cg_case *cc)
     size_t sh_op = cc->lop[0] * cc->lop[1] * per * s->es, sh_vec = cc->lvec[0] * s->es;
     size_t sh_red = cc->lred[0] * s->es, M = sizeof(cl_mem);
     int rc;
-    if (s->scaling) { /* the operator's kernels have their own (set_args_dist) */
+    if (s->part.scaling) { /* the operator's kernels have their own (set_args_dist) */
         (void)lng;
         (void)par;
         (void)sh_op;
@@ -302,10 +319,10 @@ static int set_args(struct cg_state *s, const struct cg_case *cc)
 static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
 {
     cl_kernel *k = slot(s, cc);
-    cl_mem lng = cc->comp ? s->dcomp : s->dfull, hlng = s->halo.dhlng[cc->comp];
+    cl_mem lng = cc->comp ? s->dcomp : s->dfull, hlng = s->part.halo.dhlng[cc->comp];
     cl_int4 geo, dist;
     cl_uint4 hs;
-    dslash_halo_kargs(&s->halo, cc->rhs, &geo, &dist, &hs);
+    dslash_halo_kargs(&s->part.halo, cc->rhs, &geo, &dist, &hs);
     cl_int par = 1, sum = MODE_SUM;
     cl_uint ngt = (cl_uint)(cc->gop[0] / cc->lop[0]), mask = 0;
     cl_float m2f = (cl_float)(s->mass * s->mass);
@@ -315,12 +332,12 @@ static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
     size_t per = cc->kind == CG_CACHE ? 1 : (size_t)cc->rhs;
     size_t sh_op = cc->lop[0] * cc->lop[1] * per * s->es, M = sizeof(cl_mem);
     int rc;
-    if ((rc = clb_args(k[KD_PAR], M, &s->dfat, M, &lng, M, &s->dp, M, &s->dt, M, &s->halo.dhfat,
-                       M, &hlng, M, &s->halo.dhv, sizeof geo, &geo, sizeof dist, &dist,
-                       sizeof hs, &hs, (size_t)0)) ||
+    if ((rc = clb_args(k[KD_PAR], M, &s->dfat, M, &lng, M, &s->dp, M, &s->dt, M,
+                       &s->part.halo.dhfat, M, &hlng, M, &s->part.halo.dhv, sizeof geo, &geo,
+                       sizeof dist, &dist, sizeof hs, &hs, (size_t)0)) ||
         (rc = clb_args(k[KD_APPLY], M, &s->dfat, M, &lng, M, &s->dt, M, &s->dp, M, &s->dap, M,
-                       &s->dpartial, sh_op, NULL, m2size, m2, M, &s->halo.dhfat, M, &hlng, M,
-                       &s->halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs, &hs,
+                       &s->dpartial, sh_op, NULL, m2size, m2, M, &s->part.halo.dhfat, M, &hlng, M,
+                       &s->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs, &hs,
                        (size_t)0)))
         return rc;
     CLB_CHECK(clSetKernelArg(k[KD_PAR], 15, sizeof par, &par), "clSetKernelArg(par)");
@@ -347,19 +364,30 @@ static int set_mask(cl_kernel *k, cl_uint mask)
     return CLB_OK;
 }
 
-/* The launches of one solve and, when profiled, their events. */
+/* The launches of one solve and, when profiled, their events (rec NULL: not
+ * profiled). */
+struct launch_rec {
+    cl_event ev;
+    int kind;           /* CGP_* */
+    double flops;       /* Dslash flop of a D_oe launch */
+};
 struct launches {
-    cl_event *ev;
-    int *kind;          /* CGP_* of each event */
-    double *flops;      /* Dslash flop of each D_oe launch */
+    struct launch_rec *rec;
     int n, cap;
 };
+
+static void launches_free(struct launches *L)
+{
+    for (int i = 0; i < L->n; i++)
+        clReleaseEvent(L->rec[i].ev);
+    free(L->rec);
+}
 
 static int launch(struct clb_env *env, cl_kernel k, const size_t *g, const size_t *l,
                   struct launches *L, int kind, double flops, cl_event *keep)
 {
     cl_event ev = NULL;
-    int want = L->ev != NULL || keep != NULL;
+    int want = L->rec != NULL || keep != NULL;
     int rc = clb_launch(env->dev, k, 2, g, l, want ? &ev : NULL);
     if (rc)
         return rc;
@@ -369,32 +397,23 @@ static int launch(struct clb_env *env, cl_kernel k, const size_t *g, const size_
         clRetainEvent(ev);
         *keep = ev;
     }
-    if (!L->ev) {
+    if (!L->rec) {
         if (ev)
             clReleaseEvent(ev);
         return CLB_OK;
     }
     if (L->n == L->cap) {
         int cap = L->cap ? 2 * L->cap : 256;
-        cl_event *ne = realloc(L->ev, (size_t)cap * sizeof *ne);
-        if (ne)
-            L->ev = ne;
-        int *nk = ne ? realloc(L->kind, (size_t)cap * sizeof *nk) : NULL;
-        if (nk)
-            L->kind = nk;
-        double *nf = nk ? realloc(L->flops, (size_t)cap * sizeof *nf) : NULL;
-        if (!nf) {
+        struct launch_rec *nr = realloc(L->rec, (size_t)cap * sizeof *nr);
+        if (!nr) {
             clReleaseEvent(ev);
             clb_seterr("cg: out of host memory for the profile's events");
             return CLB_ESYS;
         }
-        L->flops = nf;
+        L->rec = nr;
         L->cap = cap;
     }
-    L->ev[L->n] = ev;
-    L->kind[L->n] = kind;
-    L->flops[L->n] = flops;
-    L->n++;
+    L->rec[L->n++] = (struct launch_rec){ev, kind, flops};
     return CLB_OK;
 }
 
@@ -415,6 +434,17 @@ static int popcount(cl_uint m)
     return n;
 }
 
+/* After a converging solve: the rhs still iterating (mask) did not
+ * converge; the operator applications are the largest count. */
+static void converged_counts(struct cg_case *cc, cl_uint mask)
+{
+    cc->niter = 0;
+    cc->unconverged = mask != 0 ? popcount(mask) : 0;
+    for (int r = 0; r < cc->rhs; r++)
+        if (cc->iters[r] > cc->niter)
+            cc->niter = cc->iters[r];
+}
+
 /* The profile from the events of a finished solve. */
 static int profile(struct launches *L, struct cg_profile *prof)
 {
@@ -422,12 +452,13 @@ static int profile(struct launches *L, struct cg_profile *prof)
     cl_ulong t0 = 0, t1 = 0;
     for (int i = 0; i < L->n; i++) {
         cl_ulong a, b;
-        CLB_CHECK(clGetEventProfilingInfo(L->ev[i], CL_PROFILING_COMMAND_START, sizeof a, &a,
-                                          NULL), "clGetEventProfilingInfo");
-        CLB_CHECK(clGetEventProfilingInfo(L->ev[i], CL_PROFILING_COMMAND_END, sizeof b, &b, NULL),
+        const struct launch_rec *r = &L->rec[i];
+        CLB_CHECK(clGetEventProfilingInfo(r->ev, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL),
                   "clGetEventProfilingInfo");
-        prof->t[L->kind[i]] += (double)(b - a) * 1e-9;
-        prof->doe_flops += L->flops[i];
+        CLB_CHECK(clGetEventProfilingInfo(r->ev, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL),
+                  "clGetEventProfilingInfo");
+        prof->t[r->kind] += (double)(b - a) * 1e-9;
+        prof->doe_flops += r->flops;
         if (i == 0 || a < t0)
             t0 = a;
         if (i == 0 || b > t1)
@@ -505,7 +536,7 @@ static int launch_op(struct clb_env *env, struct cg_state *s, const struct cg_ca
 static int apply_op(struct clb_env *env, struct cg_state *s, const struct cg_case *cc, int kd,
                     cl_mem field, struct launches *L, double flops, struct pairs *pr, int rc)
 {
-    struct dslash_halo *h = &s->halo;
+    struct dslash_halo *h = &s->part.halo;
     struct dslash_xchg x;
     memset(&x, 0, sizeof x);
     x.t0 = clb_now();
@@ -663,13 +694,8 @@ static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *c
     }
     if (rc == CLB_OK) /* an error after the last reduction: this rank's only */
         rc = e;
-    if (converge && rc == CLB_OK) {
-        cc->niter = 0;
-        cc->unconverged = mask != 0 ? popcount(mask) : 0;
-        for (int r = 0; r < rhs; r++)
-            if (cc->iters[r] > cc->niter)
-                cc->niter = cc->iters[r];
-    }
+    if (converge && rc == CLB_OK)
+        converged_counts(cc, mask);
     if (rc == CLB_OK) {
         cl_int err = clFinish(env->dev->queue);
         if (err != CL_SUCCESS) {
@@ -689,31 +715,17 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
 {
     cl_kernel *k = slot(s, cc);
     struct launches L = {0};
-    if (prof && !(L.ev = malloc(256 * sizeof *L.ev)))
+    if (prof && !(L.rec = malloc(256 * sizeof *L.rec)))
         return CLB_ESYS;
-    if (prof) {
-        L.kind = malloc(256 * sizeof *L.kind);
-        L.flops = malloc(256 * sizeof *L.flops);
-        L.cap = 256;
-        if (!L.kind || !L.flops) {
-            free(L.ev);
-            free(L.kind);
-            free(L.flops);
-            return CLB_ESYS;
-        }
-    }
-    if (s->scaling) {
+    L.cap = prof ? 256 : 0;
+    if (s->part.scaling) {
         int rc = solve_dist(env, s, cc, converge, &L);
         if (rc == CLB_OK && prof) {
             rc = profile(&L, prof);
             prof->halo = s->solve_halo;
             prof->gap = s->solve_gap;
         }
-        for (int i = 0; i < L.n; i++)
-            clReleaseEvent(L.ev[i]);
-        free(L.ev);
-        free(L.kind);
-        free(L.flops);
+        launches_free(&L);
         (void)first;
         (void)last;
         return rc;
@@ -768,13 +780,8 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
             rc = set_mask(k, next);
         mask = next;
     }
-    if (converge && rc == CLB_OK) {
-        cc->niter = 0;
-        cc->unconverged = mask != 0 ? popcount(mask) : 0;
-        for (int r = 0; r < rhs; r++)
-            if (cc->iters[r] > cc->niter)
-                cc->niter = cc->iters[r];
-    }
+    if (converge && rc == CLB_OK)
+        converged_counts(cc, mask);
     if (rc == CLB_OK && (prof || converge)) {
         cl_int err = clFinish(env->dev->queue);
         if (err != CL_SUCCESS) {
@@ -784,19 +791,15 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
     }
     if (rc == CLB_OK && prof)
         rc = profile(&L, prof);
-    for (int i = 0; i < L.n; i++)
-        clReleaseEvent(L.ev[i]);
-    free(L.ev);
-    free(L.kind);
-    free(L.flops);
+    launches_free(&L);
     free(scal);
     return rc;
 }
 
 void cg_dev_free(struct clb_env *env, struct cg_state *s)
 {
-    if (s->halo_open)
-        dslash_halo_close(env, &s->halo);
+    if (s->part.halo_open)
+        dslash_halo_close(env, &s->part.halo);
     for (int c = 0; c < 2; c++)
         for (int r = 0; r <= CG_MAX_RHS; r++)
             clb_release_kernels(s->k[c][r], KD_N);

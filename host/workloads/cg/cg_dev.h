@@ -5,7 +5,7 @@
 #define CG_CG_DEV_H
 
 #include "cg.h"
-#include "dslash_halo.h"
+#include "dslash_wl.h"
 
 #define CG_MAX_RHS 8
 enum { CG_REG, CG_CACHE };   /* the operator's kernel shapes (the dslash workload's) */
@@ -35,19 +35,12 @@ struct cg_state {
     cl_kernel k[2][CG_MAX_RHS + 1][KD_N];   /* [compressed][RHS of the build] */
     /* scaling=strong|weak: geom is this rank's part; the host links (fat,
      * full, comp) live on ge, the part with its halos; b and x on the part */
-    int scaling;
-    struct dslash_decomp dc;
-    struct dslash_geom ge;
-    int off[4];
-    struct dslash_halo halo;
-    int halo_open;
-    double bus[2];                /* GB/s of the halo model (bus_gbps); NAN: measured per case */
+    struct dslash_part part;      /* bus: GB/s of the halo model (bus_gbps) */
     double solve_halo, solve_gap; /* the last solve: seconds of halo exchanges, of waiting */
     double solve_reduce;          /* ... of the reductions (read back, allreduce, write) */
     int solve_exchanges;
-    double *hal, *gap, *red, *frac; /* the current case's solves: solve_halo, _gap, _reduce,
-                                     * and _gap's share of the solve's time */
-    int nhal, caphal;
+    struct dslash_log hlog;       /* the current case's solves: solve_halo, _gap, _gap's
+                                   * share of the solve's time, _reduce */
 };
 
 /* One case: a (kernel shape, links, rhs) with its iteration counts. */

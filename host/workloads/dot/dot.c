@@ -240,18 +240,7 @@ static int clamp_local(struct clb_env *env, cl_kernel k, size_t es, size_t want,
 /* A pinned host vector: an ALLOC_HOST_PTR buffer mapped for the whole group. */
 static int pinned(struct clb_env *env, size_t bytes, cl_mem *buf, void **ptr)
 {
-    int rc = clb_buffer(env->dev, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, buf);
-    if (rc)
-        return rc;
-    cl_int err;
-    *ptr = clEnqueueMapBuffer(env->dev->queue, *buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                              bytes, 0, NULL, NULL, &err);
-    if (err != CL_SUCCESS) {
-        *ptr = NULL;
-        clb_seterr("clEnqueueMapBuffer (pinned, %zu bytes): %s", bytes, clb_cl_errstr(err));
-        return CLB_ECL;
-    }
-    return CLB_OK;
+    return clb_pinned(env, bytes, "pinned", buf, ptr);
 }
 
 static void unpin(struct clb_env *env, cl_mem buf, void *ptr)

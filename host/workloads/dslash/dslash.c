@@ -8,7 +8,7 @@
  * exchanged (dslash_dist.h, dslash_halo.h; docs/SCALING.md). */
 #include "clb_workload.h"
 #include "dslash.h"
-#include "dslash_halo.h"
+#include "dslash_wl.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,16 +40,9 @@ struct dslash {
     size_t local;
     /* scaling=strong|weak: this rank's part (d->geom), the extended geometry
      * the host fields (fat, full, comp, v) live on, the halos */
-    int scaling;
-    struct dslash_decomp dc;
-    struct dslash_geom ge;
-    int off[4];
-    struct dslash_halo halo;
-    int halo_open;
-    double bus[2];            /* GB/s device -> host, host -> device; NAN: measure per case */
-    double *hal, *gap, *frac; /* the current case's halo and waiting seconds per application,
+    struct dslash_part part;
+    struct dslash_log hlog;   /* the current case's halo and waiting seconds per application,
                                * the waiting's share of the application's time */
-    int nhal, caphal;
 };
 
 static const struct clb_param_def params[] = {
@@ -72,32 +65,7 @@ static const struct clb_param_def params[] = {
                      "pinned transfer of the halo size each way, measured in set-up)"},
     {0, 0, 0}};
 
-static int check_size(const struct clb_size *s)
-{
-    int bad = dslash_bad_extent(s->d);
-    if (bad)
-        clb_seterr("bad lattice extent %zu in direction %c (every extent must be even, for the "
-                   "even/odd split, and >= 4, for the three-hop links; e.g. 16x16x16x8)",
-                   s->d[bad - 1], "xyzt"[bad - 1]);
-    return bad ? CLB_EUSAGE : CLB_OK;
-}
-
 /* ---- counts ---------------------------------------------------------------- */
-
-/* Complex numbers per even site of each field: fat links, full and
- * compressed long links, and one rhs of a vector. */
-enum { FAT_C = 8 * 9, FULL_C = 8 * DSLASH_NE_FULL, COMP_C = 8 * DSLASH_NE_COMPRESSED, VEC_C = 3 };
-
-static int query_rhs(const struct clb_query *q, long *rhs)
-{
-    const char *v = clb_query_param(q, "rhs", "1");
-    char err[512];
-    if (clb_parse_int_list(v, 1, 64, rhs, 1, err, sizeof err) != 1) {
-        clb_seterr("rhs=%s is not one count of right-hand sides in 1..64", v);
-        return CLB_EUSAGE;
-    }
-    return CLB_OK;
-}
 
 /* The group: fat, full and compressed long links, input and output vectors
  * for the largest rhs of --param rhs (MAX_RHS when not given: set-up takes
@@ -106,35 +74,12 @@ static int query_rhs(const struct clb_query *q, long *rhs)
  * launch touches: fat links, its long links, rhs input and output vectors. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    size_t es = clb_query_esize(q);
-    if (es != 4 && es != 8) {
-        clb_seterr("dslash types are float and double, not '%s'", q->dtype);
-        return CLB_EUSAGE;
-    }
-    int ovf = 0, scaling;
-    size_t L[4], Le[4];
-    int rc = dslash_query_part(q, &scaling, L, Le);
+    struct dslash_qsize z;
+    int rc = dslash_count_start(q, "dslash", &z);
     if (rc)
         return rc;
-    /* a rank's part (scaling=; its whole lattice otherwise); the group's memory
-     * holds the part with its halos */
-    const size_t *ext = q->kernel ? L : Le;
-    size_t vh = clb_mulz(clb_mulz(ext[0], ext[1], &ovf), clb_mulz(ext[2], ext[3], &ovf), &ovf) / 2;
-    size_t cplx = 2 * es;
-    size_t site = clb_mulz(vh, cplx, &ovf); /* bytes of one complex number per site */
-    size_t fat = clb_mulz(site, FAT_C, &ovf);
-    if (!q->kernel) {
-        long rhs[64];
-        char err[512];
-        int n = clb_parse_int_list(clb_query_param(q, "rhs", ""), 1, MAX_RHS, rhs, 64, err,
-                                   sizeof err);
-        long maxrhs = n > 0 ? 1 : MAX_RHS;
-        for (int i = 0; i < n; i++)
-            maxrhs = rhs[i] > maxrhs ? rhs[i] : maxrhs;
-        size_t vec = clb_mulz(site, VEC_C * (size_t)maxrhs, &ovf);
-        size_t all = clb_mulz(site, FAT_C + FULL_C + COMP_C + 2 * VEC_C * (size_t)maxrhs, &ovf);
-        return clb_count_done(q, ovf, out, all, 0, all, fat > vec ? fat : vec, CLB_UNIT_GFLOPS);
-    }
+    if (!q->kernel)
+        return dslash_count_group(q, &z, MAX_RHS, 2, out); /* input and output vectors */
     int k = 0;
     while (k < 3 && strcmp(kernel_names[k], q->kernel))
         k++;
@@ -143,31 +88,12 @@ static int count(const struct clb_query *q, struct clb_counts *out)
         return CLB_EUSAGE;
     }
     long rhs;
-    if ((rc = query_rhs(q, &rhs)))
+    int comp;
+    if ((rc = dslash_query_rhs(q, 64, &rhs)) || (rc = dslash_query_links(q, &comp)))
         return rc;
-    const char *links = clb_query_param(q, "links", "compressed");
-    if (strcmp(links, "full") && strcmp(links, "compressed")) {
-        clb_seterr("links=%s (known: full, compressed)", links);
-        return CLB_EUSAGE;
-    }
-    int comp = strcmp(links, "compressed") == 0;
     /* whole numbers: 1146 rhs flop, (1024 or 1152 + 408 rhs) x es/4 bytes */
-    size_t bytes = clb_mulz(vh, (size_t)clb_dslash_bytes_site((int)rhs, 0, comp, es), &ovf);
-    size_t flops = clb_mulz(vh, (size_t)clb_dslash_flops_site((int)rhs), &ovf);
-    size_t touched = clb_mulz(site, FAT_C + (comp ? COMP_C : FULL_C) + 2 * VEC_C * (size_t)rhs,
-                              &ovf);
-    return clb_count_done(q, ovf, out, bytes, flops, touched, fat, CLB_UNIT_GFLOPS);
-}
-
-/* Default sizes: the talk's lattices, smallest first. */
-static int ladder(int i, char *out, size_t n)
-{
-    static const char *const lattices[] = {"16x16x16x4", "32x32x32x8", "48x48x48x12",
-                                           "64x64x64x16"};
-    if (i < 0 || i >= 4)
-        return 0;
-    snprintf(out, n, "%s", lattices[i]);
-    return 1;
+    return dslash_count_case(q, &z, comp, 2, rhs, clb_dslash_bytes_site((int)rhs, 0, comp, z.es),
+                             clb_dslash_flops_site((int)rhs), out);
 }
 
 /* ---- fields --------------------------------------------------------------- */
@@ -194,20 +120,15 @@ struct choice {
 
 static int read_params(struct clb_env *env, struct choice *ch)
 {
-    int rc;
-    if (clb_param(env, "rhs")[0]) {
-        if ((rc = clb_param_ints(env, "rhs", 1, MAX_RHS, ch->rhs, 16, &ch->nrhs)))
-            return rc;
-    } else {
-        /* CPUs: 1 and 4 only (the talk's comparison); every rhs count is a
-         * kernel build and a set of rows, and the default suite on a 2-core
-         * CPU has six minutes */
-        const long def[] = {1, 2, 4, 8}, cpu[] = {1, 4}, quick[] = {1, 3};
-        int on_cpu = strcmp(env->info->type_name, "cpu") == 0;
-        const long *pick = env->quick ? quick : on_cpu ? cpu : def;
-        ch->nrhs = env->quick || on_cpu ? 2 : 4;
-        memcpy(ch->rhs, pick, (size_t)ch->nrhs * sizeof *ch->rhs);
-    }
+    /* CPUs: 1 and 4 only (the talk's comparison) when rhs= is absent; every
+     * rhs count is a kernel build and a set of rows, and the default suite on
+     * a 2-core CPU has six minutes */
+    const long def[] = {1, 2, 4, 8}, cpu[] = {1, 4}, quick[] = {1, 3};
+    int on_cpu = strcmp(env->info->type_name, "cpu") == 0;
+    const long *pick = env->quick ? quick : on_cpu ? cpu : def;
+    int rc = dslash_param_rhs(env, MAX_RHS, pick, env->quick || on_cpu ? 2 : 4, ch->rhs, &ch->nrhs);
+    if (rc)
+        return rc;
     if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
         (rc = clb_param_names(env, "kernel", "reg,cache,best", 0, &ch->kernels)))
         return rc;
@@ -215,11 +136,8 @@ static int read_params(struct clb_env *env, struct choice *ch)
     if (clb_param(env, "local")[0] &&
         (rc = clb_param_int(env, "local", 0, (long)env->info->max_wg, &ch->local)))
         return rc;
-    if (dslash_scaling_of(clb_param(env, "scaling")) < 0) {
-        clb_seterr("dslash: parameter scaling: '%s' is not strong or weak",
-                   clb_param(env, "scaling"));
-        return CLB_EUSAGE;
-    }
+    if ((rc = dslash_param_scaling(env, "dslash")))
+        return rc;
     const char *bg = clb_param(env, "bus_gbps");
     if (bg[0]) {
         char *end;
@@ -294,7 +212,7 @@ static int build(struct clb_env *env, struct dslash *d, const char *dtype,
     char opts[128];
     clb_dtype_defines(dtype, opts, sizeof opts);
     clb_appendf(opts, sizeof opts, " -DRHS=%d%s", rhs, dc->comp ? " -DCOMPRESSED=1" : "");
-    return clb_kernel(env->dev, "dslash", opts, d->scaling ? "dslash_dist" : "dslash", k);
+    return clb_kernel(env->dev, "dslash", opts, d->part.scaling ? "dslash_dist" : "dslash", k);
 }
 
 /* Build the kernel of a launch and give it its grid. The cache kernel's
@@ -316,9 +234,9 @@ static int shape(struct clb_env *env, struct dslash *d, const char *dtype, struc
     dc->local[1] = lx ? per : 0;
     dc->global[0] = lx ? (vh + lx - 1) / lx * lx : vh;
     dc->global[1] = per;
-    if (d->scaling) { /* the interior and boundary launches; the row shows their sum */
-        dc->gin = lx ? (d->halo.in.sites + lx - 1) / lx * lx : d->halo.in.sites;
-        dc->gbd = lx ? (d->halo.bd.sites + lx - 1) / lx * lx : d->halo.bd.sites;
+    if (d->part.scaling) { /* the interior and boundary launches; the row shows their sum */
+        dc->gin = lx ? (d->part.halo.in.sites + lx - 1) / lx * lx : d->part.halo.in.sites;
+        dc->gbd = lx ? (d->part.halo.bd.sites + lx - 1) / lx * lx : d->part.halo.bd.sites;
         dc->global[0] = dc->gin + dc->gbd;
     }
     return CLB_OK;
@@ -330,7 +248,7 @@ static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dsla
 static int launch(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                   cl_event *ev)
 {
-    if (d->scaling) { /* the probe of kernel=best: every local site, no exchange */
+    if (d->part.scaling) { /* the probe of kernel=best: every local site, no exchange */
         struct dslash_boxes all = {0};
         all.n = 1;
         all.b[0][1] = d->geom.L[2];
@@ -382,7 +300,7 @@ static int pick_best(struct clb_env *env, struct clb_group *g, const struct choi
         if (rc == CLB_OK)
             rc = clb_probe_min(env, probe_launch, &p, 4, &best_t[k]);
     }
-    if (d->scaling) {
+    if (d->part.scaling) {
         /* one pick for every rank: the probes' times summed over the ranks
          * (every rank gets here: set-up agreed before the cases) */
         double v[3] = {best_t[0], best_t[1], rc != CLB_OK};
@@ -402,7 +320,7 @@ static int pick_best(struct clb_env *env, struct clb_group *g, const struct choi
     *dc = tries[kind];
     clb_buf_printf(note, "best=%s (probe: reg %.3g ms, cache %.3g ms%s)", kernel_names[kind],
                    1e3 * best_t[K_REG], 1e3 * best_t[K_CACHE],
-                   d->scaling ? ", summed over the ranks" : "");
+                   d->part.scaling ? ", summed over the ranks" : "");
     return CLB_OK;
 }
 
@@ -418,25 +336,19 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
     int rc = kernel == K_BEST ? pick_best(env, g, ch, &dc, &note)
                               : shape(env, d, g->dtype, &dc);
     struct clb_case *c;
-    const struct dslash_decomp *p = &d->dc;
-    if (rc == CLB_OK && d->scaling)
-        rc = clb_case_add(g, &c, kernel_names[kernel],
-                          "rhs=%d,links=%s,scaling=%s,grid=1x1x%dx%d,part=%dx%dx%dx%d", rhs,
-                          comp ? "compressed" : "full", dslash_scaling_name(d->scaling), p->P[2],
-                          p->P[3], p->L[0], p->L[1], p->L[2], p->L[3]);
-    else if (rc == CLB_OK)
-        rc = clb_case_add(g, &c, kernel_names[kernel], "rhs=%d,links=%s", rhs,
-                          comp ? "compressed" : "full");
+    char sc[128];
+    dslash_part_params(&d->part, sc, sizeof sc);
+    if (rc == CLB_OK)
+        rc = clb_case_add(g, &c, kernel_names[kernel], "rhs=%d,links=%s%s", rhs,
+                          comp ? "compressed" : "full", sc);
     if (rc) {
         clb_buf_free(&note);
         return rc;
     }
-    double ai = c->counts.flops / c->counts.bytes, bw = env->profile->peak_bandwidth_gbs;
-    if (!isnan(bw) && bw > 0) /* the talk's model: bandwidth x intensity, no flop cap */
-        c->model = bw * ai;
+    double ai = dslash_case_model(env, c);
     clb_case_note(c, "ai=%.3f ai_vcache=%.3f", ai,
                   clb_dslash_intensity(rhs, 15.0 / 16, comp, d->es));
-    if (d->scaling && (rc = note_scaling(env, d, c, &dc))) {
+    if (d->part.scaling && (rc = note_scaling(env, d, c, &dc))) {
         clb_buf_free(&note);
         return rc;
     }
@@ -457,15 +369,15 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
 static int dist_args(struct dslash *d, const struct dslash_case *dc)
 {
     cl_kernel k = *kernel_of(d, dc);
-    cl_mem lng = dc->comp ? d->dcomp : d->dfull, hlng = d->halo.dhlng[dc->comp];
+    cl_mem lng = dc->comp ? d->dcomp : d->dfull, hlng = d->part.halo.dhlng[dc->comp];
     cl_int4 geo, dist;
     cl_uint4 hs;
     cl_int par = 0;
-    dslash_halo_kargs(&d->halo, dc->rhs, &geo, &dist, &hs);
+    dslash_halo_kargs(&d->part.halo, dc->rhs, &geo, &dist, &hs);
     size_t M = sizeof(cl_mem);
-    int rc = clb_args(k, M, &d->dfat, M, &lng, M, &d->dv, M, &d->dw, M, &d->halo.dhfat, M, &hlng,
-                      M, &d->halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs, &hs,
-                      (size_t)0);
+    int rc = clb_args(k, M, &d->dfat, M, &lng, M, &d->dv, M, &d->dw, M, &d->part.halo.dhfat, M,
+                      &hlng, M, &d->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs,
+                      &hs, (size_t)0);
     if (rc == CLB_OK)
         CLB_CHECK(clSetKernelArg(k, 15, sizeof par, &par), "clSetKernelArg(par)");
     return rc;
@@ -497,7 +409,8 @@ static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dsla
  * of the part from the fields with their halos. */
 static int alloc_scaling(struct clb_env *env, struct dslash *d)
 {
-    size_t vh = d->ge.vh, cplx = 2 * d->es;
+    struct dslash_part *pt = &d->part;
+    size_t vh = pt->ge.vh, cplx = 2 * d->es;
     size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
     size_t vecb = (size_t)d->maxrhs * 3 * vh * cplx;
     size_t outb = (size_t)d->maxrhs * 3 * d->geom.vh * cplx;
@@ -511,42 +424,27 @@ static int alloc_scaling(struct clb_env *env, struct dslash *d)
         return CLB_ESYS;
     int oe[4];
     for (int k = 0; k < 4; k++)
-        oe[k] = d->dc.O[k] - d->off[k];
-    dslash_fill_global(&d->ge, d->dc.G, oe, d->dbl, d->fat, d->full, d->comp, 1, d->maxrhs,
+        oe[k] = pt->dc.O[k] - pt->off[k];
+    dslash_fill_global(&pt->ge, pt->dc.G, oe, d->dbl, d->fat, d->full, d->comp, 1, d->maxrhs,
                        DSLASH_SEED_V, d->v);
     int rc;
-    if ((rc = dslash_halo_open(env, &d->halo, &d->dc, d->es, d->maxrhs)))
+    if ((rc = dslash_halo_open(env, &pt->halo, &pt->dc, d->es, d->maxrhs)))
         return rc;
-    d->halo_open = 1;
-    const struct dslash_halo *h = &d->halo;
+    pt->halo_open = 1;
+    const struct dslash_halo *h = &pt->halo;
     cl_mem_flags ro = CL_MEM_READ_ONLY;
-    if ((rc = dslash_upload_part(env, h, &d->ge, d->off, d->fat, 8 * 9, cplx, ro, &d->dfat)) ||
-        (rc = dslash_upload_part(env, h, &d->ge, d->off, d->full, 8 * 9, cplx, ro, &d->dfull)) ||
-        (rc = dslash_upload_part(env, h, &d->ge, d->off, d->comp, 8 * 7, cplx, ro, &d->dcomp)) ||
-        (rc = dslash_upload_part(env, h, &d->ge, d->off, d->v, 3 * (size_t)d->maxrhs, cplx, ro,
+    if ((rc = dslash_upload_part(env, h, &pt->ge, pt->off, d->fat, 8 * 9, cplx, ro, &d->dfat)) ||
+        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, d->full, 8 * 9, cplx, ro, &d->dfull)) ||
+        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, d->comp, 8 * 7, cplx, ro, &d->dcomp)) ||
+        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, d->v, 3 * (size_t)d->maxrhs, cplx, ro,
                                  &d->dv)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, outb, &d->dw)))
         return rc;
-    if ((rc = dslash_halo_links(env, &d->halo, &d->ge, d->off, d->fat, d->full, d->comp)))
+    if ((rc = dslash_halo_links(env, &pt->halo, &pt->ge, pt->off, d->fat, d->full, d->comp)))
         return rc;
-    d->rebuild_err = dslash_rebuild_error(&d->ge, d->dbl, d->full, d->comp);
+    d->rebuild_err = dslash_rebuild_error(&pt->ge, d->dbl, d->full, d->comp);
     struct dslash_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
-    dslash_reference_box(&d->ge, &f, 0, &d->geom, d->off, 0, d->ref);
-    return CLB_OK;
-}
-
-/* The rank's part and the grid; the message (exit 2) when it cannot be split. */
-static int decompose(struct clb_env *env, struct clb_group *g, struct dslash *d)
-{
-    int P[4];
-    int rc = dslash_grid("dslash", g->size.d, d->scaling, clb_comm()->size, clb_param(env, "grid"),
-                         P);
-    if (rc)
-        return rc;
-    dslash_decomp_init(&d->dc, g->size.d, d->scaling, P, clb_comm()->rank);
-    dslash_decomp_geoms(&d->dc, &d->geom, &d->ge, d->off);
-    const char *bg = clb_param(env, "bus_gbps");
-    d->bus[0] = d->bus[1] = bg[0] ? strtod(bg, NULL) : NAN;
+    dslash_reference_box(&pt->ge, &f, 0, &d->geom, pt->off, 0, d->ref);
     return CLB_OK;
 }
 
@@ -554,19 +452,14 @@ static int decompose(struct clb_env *env, struct clb_group *g, struct dslash *d)
 static int note_scaling(struct clb_env *env, struct dslash *d, struct clb_case *c,
                         struct dslash_case *dc)
 {
-    const struct dslash_decomp *p = &d->dc;
-    double gbps[2] = {d->bus[0], d->bus[1]};
-    int measured = isnan(gbps[0]);
-    if (measured) {
-        int rc = dslash_halo_bus(env, &d->halo, dc->rhs, gbps);
-        if (rc)
-            return rc;
-    }
-    size_t hb = dslash_halo_bytes(&d->halo, dc->rhs);
-    dc->halo_model = (double)hb / (gbps[0] * 1e9) + (double)hb / (gbps[1] * 1e9);
-    dslash_note_part(c, p, &d->halo);
+    struct dslash_hmodel m;
+    int rc = dslash_halo_model(env, &d->part, c, dc->rhs, &m);
+    if (rc)
+        return rc;
+    dc->halo_model = m.seconds;
     clb_case_note(c, "halo_bytes=%zu bus_d2h_gbps=%.3g bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g",
-                  hb, gbps[0], gbps[1], measured ? "measured" : "bus_gbps", 1e3 * dc->halo_model);
+                  m.bytes, m.gbps[0], m.gbps[1], m.measured ? "measured" : "bus_gbps",
+                  1e3 * dc->halo_model);
     return CLB_OK;
 }
 
@@ -575,7 +468,7 @@ static int note_scaling(struct clb_env *env, struct dslash *d, struct clb_case *
 static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                        struct clb_sample *s)
 {
-    struct dslash_halo *h = &d->halo;
+    struct dslash_halo *h = &d->part.halo;
     struct dslash_xchg x;
     cl_event ein = NULL, ebd = NULL;
     double t0 = clb_now();
@@ -603,32 +496,11 @@ static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslas
     }
     s->seconds = clb_now() - t0;
     if (rc == CLB_OK) {
-        if (d->nhal == d->caphal) {
-            int cap = d->caphal ? 2 * d->caphal : 64;
-            double *a = realloc(d->hal, (size_t)cap * sizeof *a);
-            if (a)
-                d->hal = a;
-            double *b = a ? realloc(d->gap, (size_t)cap * sizeof *b) : NULL;
-            if (b)
-                d->gap = b;
-            double *f = b ? realloc(d->frac, (size_t)cap * sizeof *f) : NULL;
-            if (f)
-                d->frac = f;
-            if (!f) {
-                clb_seterr("dslash: out of host memory");
-                rc = CLB_ESYS;
-            } else {
-                d->caphal = cap;
-            }
-        }
-        if (rc == CLB_OK) {
-            d->hal[d->nhal] = x.seconds;
-            /* the boundary kernel's wait after the interior one: the halo time
-             * not hidden (no interior: all of it) */
-            d->gap[d->nhal] = ein ? dslash_gap_seconds(ein, ebd) : x.seconds;
-            d->frac[d->nhal] = s->seconds > 0 ? d->gap[d->nhal] / s->seconds : NAN;
-            d->nhal++;
-        }
+        /* the boundary kernel's wait after the interior one: the halo time
+         * not hidden (no interior: all of it) */
+        double gap = ein ? dslash_gap_seconds(ein, ebd) : x.seconds;
+        double fig[] = {x.seconds, gap, s->seconds > 0 ? gap / s->seconds : NAN};
+        rc = dslash_log_add(&d->hlog, fig, 3, "dslash");
     }
     if (ein)
         clReleaseEvent(ein);
@@ -637,21 +509,13 @@ static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslas
     return rc;
 }
 
-static double median_of(const double *v, int n)
-{
-    struct clb_stats st;
-    if (n <= 0)
-        return NAN;
-    clb_stats_compute(v, (size_t)n, &st);
-    return st.median;
-}
-
 /* After the check of the part: the halo figures of this rank and the job's
  * slowest (an allreduce every rank reaches, whatever its check found). */
 static int verify_scaling(struct dslash *d, struct clb_case *c, int rc)
 {
-    double hal = median_of(d->hal, d->nhal), gap = median_of(d->gap, d->nhal);
-    double frac = median_of(d->frac, d->nhal);
+    double hal = dslash_log_median(&d->hlog, DSLASH_LOG_HAL);
+    double gap = dslash_log_median(&d->hlog, DSLASH_LOG_GAP);
+    double frac = dslash_log_median(&d->hlog, DSLASH_LOG_FRAC);
     double mx[3] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(frac) ? 0 : frac};
     int e = clb_comm_allreduce(mx, 3, CLB_MAX);
     if (!isnan(hal))
@@ -661,25 +525,6 @@ static int verify_scaling(struct dslash *d, struct clb_case *c, int rc)
     return rc ? rc : e;
 }
 
-/* scaling=: the outcome of adding one case, agreed by every rank before the
- * next (whose set-up may be collective): a rank that failed returns its error,
- * the others CLB_SKIP, so every rank stops adding cases and the job's
- * agreement names the rank that failed. */
-static int agree_case(int scaling, int rc)
-{
-    if (scaling <= 0)
-        return rc;
-    double bad = rc != CLB_OK;
-    int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
-    if (e)
-        return e;
-    if (bad && rc == CLB_OK) {
-        clb_seterr("dslash: set-up failed on another rank");
-        return CLB_SKIP;
-    }
-    return rc;
-}
-
 /* Everything of set-up before the cases. */
 static int setup_group(struct clb_env *env, struct clb_group *g, struct dslash *d,
                        struct choice *ch)
@@ -687,27 +532,15 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct dslash *
     int rc = read_params(env, ch);
     if (rc)
         return rc;
-    int L[4];
-    for (int k = 0; k < 4; k++)
-        L[k] = (int)g->size.d[k];
-    dslash_geom_init(&d->geom, L);
-    d->ge = d->geom;
-    d->scaling = dslash_scaling_of(clb_param(env, "scaling"));
-    if (d->scaling && (rc = decompose(env, g, d)))
+    if ((rc = dslash_setup_lattice(env, g, "dslash", ch->rhs, ch->nrhs, &d->geom, &d->maxrhs,
+                                   &d->part)))
         return rc;
-    for (int i = 0; i < ch->nrhs; i++)
-        if (ch->rhs[i] > d->maxrhs)
-            d->maxrhs = (int)ch->rhs[i];
-    /* The kernel indexes with 32-bit integers (the host fields with halos are larger). */
-    if (d->ge.vh * 8 * 9 >= UINT32_MAX || d->ge.vh * 3 * (size_t)d->maxrhs >= UINT32_MAX) {
-        clb_seterr("dslash: lattice %s too large (at most 2^32 complex numbers per field)",
-                   g->size_text);
-        return CLB_EUSAGE;
-    }
+    const char *bg = clb_param(env, "bus_gbps"); /* read_params checked it */
+    d->part.bus[0] = d->part.bus[1] = bg[0] ? strtod(bg, NULL) : NAN;
     d->dbl = clb_dtype_is_double(g->dtype);
     d->es = d->dbl ? 8 : 4;
     d->local = (size_t)ch->local;
-    return d->scaling ? alloc_scaling(env, d) : alloc_fields(env, d);
+    return d->part.scaling ? alloc_scaling(env, d) : alloc_fields(env, d);
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -718,22 +551,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
     g->state = d;
     struct choice ch;
     int rc = setup_group(env, g, d, &ch);
-    if (dslash_scaling_of(clb_param(env, "scaling")) > 0) {
-        /* every rank set up, or none goes on to the cases (kernel=best probes
-         * together): a rank with an error returns it, the others no cases (the
-         * job's agreement names the rank that failed) */
-        double bad = rc != CLB_OK;
-        int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
-        if (e || bad)
-            return rc ? rc : e;
-    }
-    if (rc)
+    if (!dslash_agree_setup(env, &rc)) /* kernel=best probes together */
         return rc;
     for (int comp = 0; comp < 2; comp++)
         for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++)
             for (int k = K_REG; k <= K_BEST && rc == CLB_OK; k++)
                 if (ch.kernels & (1u << k))
-                    rc = agree_case(d->scaling, add_case(env, g, &ch, k, (int)ch.rhs[r], comp));
+                    rc = dslash_agree_case("dslash", d->part.scaling,
+                                           add_case(env, g, &ch, k, (int)ch.rhs[r], comp));
     return rc;
 }
 
@@ -741,14 +566,14 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct dslash *d = g->state;
     const struct dslash_case *dc = c->data;
-    d->nhal = 0;
+    d->hlog.n = 0;
     return clb_poison(env->dev, d->dw, (size_t)dc->rhs * 3 * d->geom.vh * 2 * d->es);
 }
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
 {
     struct dslash *d = g->state;
-    if (d->scaling)
+    if (d->part.scaling)
         return run_scaling(env, d, c->data, s);
     return launch(env, d, c->data, &s->first);
 }
@@ -764,7 +589,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     size_t n = (size_t)rhs * 3 * vh; /* complex numbers */
     int rc = clb_read(env->dev, d->dw, d->w, n * 2 * d->es);
     if (rc)
-        return d->scaling ? verify_scaling(d, c, rc) : rc;
+        return d->part.scaling ? verify_scaling(d, c, rc) : rc;
     double num = 0, den = 0;
 #pragma omp parallel for reduction(+ : num, den) schedule(static)
     for (long k = 0; k < (long)(2 * n); k++) {
@@ -805,18 +630,13 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         int x[4];
         dslash_coords(&d->geom, 0, (size_t)first, x); /* global coordinates under scaling= */
         clb_case_note(c, "%ld of %zu even sites wrong (first at x=%d,%d,%d,%d)", bad, vh,
-                      x[0] + d->dc.O[0], x[1] + d->dc.O[1], x[2] + d->dc.O[2], x[3] + d->dc.O[3]);
+                      x[0] + d->part.dc.O[0], x[1] + d->part.dc.O[1], x[2] + d->part.dc.O[2],
+                      x[3] + d->part.dc.O[3]);
         fail = 1;
     }
-    if (dc->comp) {
-        double rtol = d->dbl ? 1e-12 : 1e-5;
-        clb_case_note(c, "rebuild_err=%.1e", d->rebuild_err);
-        if (!(d->rebuild_err < rtol)) {
-            clb_case_note(c, "compressed long links do not rebuild the stored ones");
-            fail = 1;
-        }
-    }
-    if (d->scaling)
+    if (dc->comp && dslash_check_rebuild(c, d->dbl, d->rebuild_err))
+        fail = 1;
+    if (d->part.scaling)
         return verify_scaling(d, c, fail ? CLB_FAIL : CLB_OK);
     return fail ? CLB_FAIL : CLB_OK;
 }
@@ -824,11 +644,9 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct dslash *d = g->state;
-    if (d->halo_open)
-        dslash_halo_close(env, &d->halo);
-    free(d->hal);
-    free(d->gap);
-    free(d->frac);
+    if (d->part.halo_open)
+        dslash_halo_close(env, &d->part.halo);
+    dslash_log_free(&d->hlog);
     CLB_RELEASE_KERNELS(d->k);
     cl_mem *bufs[] = {&d->dfat, &d->dfull, &d->dcomp, &d->dv, &d->dw};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
@@ -906,12 +724,12 @@ const struct clb_workload clb_wl_dslash = {
      * their last-level caches: 210 MB of links in fp32), the cap stopping
      * them before 48^3x12 (1.3 GB). */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {64, 3072},
-              .cap_mib = {1024, 0}, .ladder = ladder},
+              .cap_mib = {1024, 0}, .ladder = dslash_ladder},
     .baselines = "stream/copy",
     .case_size = sizeof(struct dslash_case),
     CLB_STEPS,
     .plan = plan,
-    .check_size = check_size,
+    .check_size = dslash_check_size,
     .prepare = prepare,
     .summarize = summarize,
     .models = dslash_models,

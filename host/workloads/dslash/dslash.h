@@ -66,6 +66,8 @@ void dslash_det3(const double m[18], double det[2]);
  * seed of each link is its position, so the data do not depend on the thread
  * count (the dslash and cg workloads' long links). */
 void dslash_fill_long(const struct dslash_geom *g, int dbl, void *full, void *comp);
+/* Complex number k of p (float: dbl = 0, or double) = re + i im. */
+void dslash_put(int dbl, void *p, size_t k, double re, double im);
 
 /* The fields the reference reads: element type float (dbl = 0) or double,
  * full links (ne = 9) for both fat and long links; v holds rhs vectors on the

@@ -324,17 +324,6 @@ static double hash_value(unsigned long long seed, unsigned long long k)
     return (r & 1) ? -mag : mag;
 }
 
-static void put(int dbl, void *p, size_t k, double re, double im)
-{
-    if (dbl) {
-        ((double *)p)[2 * k] = re;
-        ((double *)p)[2 * k + 1] = im;
-    } else {
-        ((float *)p)[2 * k] = (float)re;
-        ((float *)p)[2 * k + 1] = (float)im;
-    }
-}
-
 /* The global half-index of the site at x of g placed at O in G. */
 static unsigned long long global_index(const int G[4], const int O[4], const int x[4])
 {
@@ -364,8 +353,9 @@ void dslash_fill_global(const struct dslash_geom *g, const int G[4], const int O
                 for (int e = 0; e < 9 && fat; e++) {
                     unsigned long long k = ((unsigned long long)(p * 4 + mu) * 9 + (unsigned)e) *
                                            vhg + ig;
-                    put(dbl, fat, dslash_link_at(g, 9, p, mu, e, (size_t)i),
-                        hash_value(DSLASH_SEED_FAT, 2 * k), hash_value(DSLASH_SEED_FAT, 2 * k + 1));
+                    dslash_put(dbl, fat, dslash_link_at(g, 9, p, mu, e, (size_t)i),
+                               hash_value(DSLASH_SEED_FAT, 2 * k),
+                               hash_value(DSLASH_SEED_FAT, 2 * k + 1));
                 }
                 if (!full && !comp)
                     continue;
@@ -376,21 +366,23 @@ void dslash_fill_global(const struct dslash_geom *g, const int G[4], const int O
                 dslash_random_u3(&st, m);
                 dslash_det3(m, det);
                 for (int e = 0; e < 9 && full; e++)
-                    put(dbl, full, dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i),
-                        m[2 * e], m[2 * e + 1]);
+                    dslash_put(dbl, full, dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i),
+                               m[2 * e], m[2 * e + 1]);
                 for (int e = 0; e < 6 && comp; e++)
-                    put(dbl, comp, dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i),
-                        m[2 * e], m[2 * e + 1]);
+                    dslash_put(dbl, comp,
+                               dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i),
+                               m[2 * e], m[2 * e + 1]);
                 if (comp)
-                    put(dbl, comp, dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, 6, (size_t)i),
-                        det[0], det[1]);
+                    dslash_put(dbl, comp,
+                               dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, 6, (size_t)i), det[0],
+                               det[1]);
             }
             if (v && p == vpar)
                 for (int r = 0; r < rhs; r++)
                     for (int c = 0; c < 3; c++) {
                         unsigned long long k = ((unsigned long long)r * 3 + (unsigned)c) * vhg + ig;
-                        put(dbl, v, dslash_vec_at(g, r, c, (size_t)i), hash_value(vseed, 2 * k),
-                            hash_value(vseed, 2 * k + 1));
+                        dslash_put(dbl, v, dslash_vec_at(g, r, c, (size_t)i),
+                                   hash_value(vseed, 2 * k), hash_value(vseed, 2 * k + 1));
                     }
         }
     }

@@ -7,21 +7,13 @@
 
 #define XCHG_TAG 500
 
+/* A pinned halo buffer (clb_pinned) whose bytes the exchange indexes. */
 static int pinned(struct clb_env *env, size_t bytes, cl_mem *buf, unsigned char **ptr)
 {
-    int rc = clb_buffer(env->dev, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, buf);
-    if (rc)
-        return rc;
-    cl_int err;
-    *ptr = clEnqueueMapBuffer(env->dev->queue, *buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                              bytes, 0, NULL, NULL, &err);
-    if (err != CL_SUCCESS) {
-        *ptr = NULL;
-        clb_seterr("clEnqueueMapBuffer (pinned halo buffer, %zu bytes): %s", bytes,
-                   clb_cl_errstr(err));
-        return CLB_ECL;
-    }
-    return CLB_OK;
+    void *p = *ptr;
+    int rc = clb_pinned(env, bytes, "pinned halo buffer", buf, &p);
+    *ptr = p;
+    return rc;
 }
 
 int dslash_halo_open(struct clb_env *env, struct dslash_halo *h, const struct dslash_decomp *d,
@@ -376,7 +368,7 @@ void dslash_note_part(struct clb_case *c, const struct dslash_decomp *p,
 }
 
 /* The value of key in a params text ("rhs=4,scaling=weak,grid=1x1x1x2"). */
-static void param_text(const char *params, const char *key, char *out, size_t n)
+void dslash_param_text(const char *params, const char *key, char *out, size_t n)
 {
     size_t kl = strlen(key);
     out[0] = 0;
@@ -394,11 +386,11 @@ void dslash_summarize_halo(const char *wl, const struct clb_row *rows, size_t n,
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];
         char sc[16], grid[48], rhs[8];
-        param_text(r->params, "scaling", sc, sizeof sc);
+        dslash_param_text(r->params, "scaling", sc, sizeof sc);
         if (!sc[0] || strcmp(r->status, "ok"))
             continue;
-        param_text(r->params, "grid", grid, sizeof grid);
-        param_text(r->params, "rhs", rhs, sizeof rhs);
+        dslash_param_text(r->params, "grid", grid, sizeof grid);
+        dslash_param_text(r->params, "rhs", rhs, sizeof rhs);
         double t = r->t_median_s, hal = clb_text_num(r->detail, "halo_ms_max");
         double model = clb_text_num(r->detail, "halo_model_ms");
         double gap = clb_text_num(r->detail, "halo_exposed_ms_max");

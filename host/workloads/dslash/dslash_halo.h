@@ -94,6 +94,8 @@ void dslash_note_part(struct clb_case *c, const struct dslash_decomp *p,
  * row, the time per repetition, the halo exchange (host clock, the job's
  * slowest rank) and its model, the time the boundary kernels waited for halos
  * (exposed) and its share of the time. */
+/* The value of key in a row's params ("rhs=4,links=full,iters=37"), "" when absent. */
+void dslash_param_text(const char *params, const char *key, char *out, size_t n);
 void dslash_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FILE *out);
 
 /* Seconds from the end of event a to the start of event b (both complete),

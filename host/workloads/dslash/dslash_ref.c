@@ -124,7 +124,7 @@ void dslash_det3(const double m[18], double det[2])
     }
 }
 
-static void put(int dbl, void *p, size_t k, double re, double im)
+void dslash_put(int dbl, void *p, size_t k, double re, double im)
 {
     if (dbl) {
         ((double *)p)[2 * k] = re;
@@ -147,13 +147,14 @@ void dslash_fill_long(const struct dslash_geom *g, int dbl, void *full, void *co
                 dslash_random_u3(&st, m);
                 dslash_det3(m, det);
                 for (int e = 0; e < 9; e++)
-                    put(dbl, full, dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i),
-                        m[2 * e], m[2 * e + 1]);
+                    dslash_put(dbl, full, dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i),
+                               m[2 * e], m[2 * e + 1]);
                 for (int e = 0; e < 6; e++)
-                    put(dbl, comp, dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i),
-                        m[2 * e], m[2 * e + 1]);
-                put(dbl, comp, dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, 6, (size_t)i),
-                    det[0], det[1]);
+                    dslash_put(dbl, comp,
+                               dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i),
+                               m[2 * e], m[2 * e + 1]);
+                dslash_put(dbl, comp, dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, 6, (size_t)i),
+                           det[0], det[1]);
             }
 }
 
@@ -224,6 +225,21 @@ static void site(const struct dslash_geom *g, const struct dslash_fields *f, int
     }
 }
 
+/* The fields of right-hand sides r0 .. r0 + 7 (at most; f's rhs are read in
+ * blocks of 8 so that the accumulators stay on the stack). */
+static void rhs_block(const struct dslash_geom *g, const struct dslash_fields *f, int r0,
+                      struct dslash_fields *part)
+{
+    *part = *f;
+    part->rhs = f->rhs - r0 < 8 ? f->rhs - r0 : 8;
+    size_t vstride = (size_t)r0 * 3 * g->vh * 2;
+    if (f->v64)
+        part->v64 = f->v64 + vstride;
+    else
+        part->v = f->dbl ? (const void *)((const double *)f->v + vstride)
+                         : (const void *)((const float *)f->v + vstride);
+}
+
 void dslash_reference(const struct dslash_geom *g, const struct dslash_fields *f, double *w)
 {
     dslash_reference_parity(g, f, 0, w);
@@ -232,32 +248,9 @@ void dslash_reference(const struct dslash_geom *g, const struct dslash_fields *f
 void dslash_reference_parity(const struct dslash_geom *g, const struct dslash_fields *f, int p,
                              double *w)
 {
-#pragma omp parallel
-    {
-        double acc[8 * 6];
-        int rhs = f->rhs > 8 ? 8 : f->rhs;
-        struct dslash_fields part = *f;
-        /* blocks of at most 8 right-hand sides keep acc on the stack */
-        for (int r0 = 0; r0 < f->rhs; r0 += rhs) {
-            part.rhs = f->rhs - r0 < rhs ? f->rhs - r0 : rhs;
-            size_t vstride = (size_t)r0 * 3 * g->vh * 2;
-            if (f->v64)
-                part.v64 = f->v64 + vstride;
-            else
-                part.v = f->dbl ? (const void *)((const double *)f->v + vstride)
-                                : (const void *)((const float *)f->v + vstride);
-#pragma omp for schedule(static)
-            for (long i = 0; i < (long)g->vh; i++) {
-                site(g, &part, p, (size_t)i, acc);
-                for (int r = 0; r < part.rhs; r++)
-                    for (int c = 0; c < 3; c++) {
-                        size_t k = dslash_vec_at(g, r0 + r, c, (size_t)i);
-                        w[2 * k] = acc[6 * r + 2 * c];
-                        w[2 * k + 1] = acc[6 * r + 2 * c + 1];
-                    }
-            }
-        }
-    }
+    /* the whole lattice is the box at the origin, written in its own layout */
+    static const int origin[4] = {0, 0, 0, 0};
+    dslash_reference_box(g, f, p, g, origin, 0, w);
 }
 
 void dslash_reference_box(const struct dslash_geom *g, const struct dslash_fields *f, int p,
@@ -267,16 +260,9 @@ void dslash_reference_box(const struct dslash_geom *g, const struct dslash_field
 #pragma omp parallel
     {
         double acc[8 * 6];
-        int rhs = f->rhs > 8 ? 8 : f->rhs;
-        struct dslash_fields part = *f;
-        for (int r0 = 0; r0 < f->rhs; r0 += rhs) {
-            part.rhs = f->rhs - r0 < rhs ? f->rhs - r0 : rhs;
-            size_t vstride = (size_t)r0 * 3 * g->vh * 2;
-            if (f->v64)
-                part.v64 = f->v64 + vstride;
-            else
-                part.v = f->dbl ? (const void *)((const double *)f->v + vstride)
-                                : (const void *)((const float *)f->v + vstride);
+        struct dslash_fields part;
+        for (int r0 = 0; r0 < f->rhs; r0 += 8) {
+            rhs_block(g, f, r0, &part);
 #pragma omp for schedule(static)
             for (long i = 0; i < (long)b->vh; i++) {
                 int x[4];

@@ -1,0 +1,266 @@
+/* dslash, cg: the pieces of the workloads' hooks that both use (see dslash_wl.h). */
+#include "dslash_wl.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- sizes and counts ---------------------------------------------------- */
+
+int dslash_check_size(const struct clb_size *s)
+{
+    int bad = dslash_bad_extent(s->d);
+    if (bad)
+        clb_seterr("bad lattice extent %zu in direction %c (every extent must be even, for the "
+                   "even/odd split, and >= 4, for the three-hop links; e.g. 16x16x16x8)",
+                   s->d[bad - 1], "xyzt"[bad - 1]);
+    return bad ? CLB_EUSAGE : CLB_OK;
+}
+
+int dslash_ladder(int i, char *out, size_t n)
+{
+    static const char *const lattices[] = {"16x16x16x4", "32x32x32x8", "48x48x48x12",
+                                           "64x64x64x16"};
+    if (i < 0 || i >= 4)
+        return 0;
+    snprintf(out, n, "%s", lattices[i]);
+    return 1;
+}
+
+int dslash_count_start(const struct clb_query *q, const char *wl, struct dslash_qsize *z)
+{
+    z->es = clb_query_esize(q);
+    if (z->es != 4 && z->es != 8) {
+        clb_seterr("%s types are float and double, not '%s'", wl, q->dtype);
+        return CLB_EUSAGE;
+    }
+    int scaling;
+    size_t L[4], Le[4];
+    int rc = dslash_query_part(q, &scaling, L, Le);
+    if (rc)
+        return rc;
+    /* a rank's part (scaling=; its whole lattice otherwise); the group's memory
+     * holds the part with its halos */
+    const size_t *ext = q->kernel ? L : Le;
+    z->ovf = 0;
+    z->vh = clb_mulz(clb_mulz(ext[0], ext[1], &z->ovf), clb_mulz(ext[2], ext[3], &z->ovf),
+                     &z->ovf) / 2;
+    z->site = clb_mulz(z->vh, 2 * z->es, &z->ovf); /* bytes of one complex number per site */
+    z->fat = clb_mulz(z->site, DSLASH_FAT_C, &z->ovf);
+    return CLB_OK;
+}
+
+int dslash_count_group(const struct clb_query *q, struct dslash_qsize *z, long max, size_t nvec,
+                       struct clb_counts *out)
+{
+    long rhs[64];
+    char err[512];
+    int n = clb_parse_int_list(clb_query_param(q, "rhs", ""), 1, max, rhs, 64, err, sizeof err);
+    long maxrhs = n > 0 ? 1 : max;
+    for (int i = 0; i < n; i++)
+        maxrhs = rhs[i] > maxrhs ? rhs[i] : maxrhs;
+    size_t vec = clb_mulz(z->site, DSLASH_VEC_C * (size_t)maxrhs, &z->ovf);
+    size_t all = clb_mulz(z->site, DSLASH_FAT_C + DSLASH_FULL_C + DSLASH_COMP_C +
+                                       nvec * DSLASH_VEC_C * (size_t)maxrhs,
+                          &z->ovf);
+    return clb_count_done(q, z->ovf, out, all, 0, all, z->fat > vec ? z->fat : vec,
+                          CLB_UNIT_GFLOPS);
+}
+
+int dslash_query_rhs(const struct clb_query *q, long max, long *rhs)
+{
+    const char *v = clb_query_param(q, "rhs", "1");
+    char err[512];
+    if (clb_parse_int_list(v, 1, max, rhs, 1, err, sizeof err) != 1) {
+        clb_seterr("rhs=%s is not one count of right-hand sides in 1..%ld", v, max);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+int dslash_query_links(const struct clb_query *q, int *comp)
+{
+    const char *links = clb_query_param(q, "links", "compressed");
+    if (strcmp(links, "full") && strcmp(links, "compressed")) {
+        clb_seterr("links=%s (known: full, compressed)", links);
+        return CLB_EUSAGE;
+    }
+    *comp = strcmp(links, "compressed") == 0;
+    return CLB_OK;
+}
+
+int dslash_count_case(const struct clb_query *q, struct dslash_qsize *z, int comp, size_t nvec,
+                      long rhs, double bytes_site, double flops_site, struct clb_counts *out)
+{
+    size_t bytes = clb_mulz(z->vh, (size_t)bytes_site, &z->ovf);
+    size_t flops = clb_mulz(z->vh, (size_t)flops_site, &z->ovf);
+    size_t touched = clb_mulz(z->site, DSLASH_FAT_C + (comp ? DSLASH_COMP_C : DSLASH_FULL_C) +
+                                           nvec * DSLASH_VEC_C * (size_t)rhs,
+                              &z->ovf);
+    return clb_count_done(q, z->ovf, out, bytes, flops, touched, z->fat, CLB_UNIT_GFLOPS);
+}
+
+/* ---- parameters and set-up ------------------------------------------------- */
+
+int dslash_param_rhs(struct clb_env *env, long max, const long *def, int ndef, long rhs[16],
+                     int *nrhs)
+{
+    if (clb_param(env, "rhs")[0])
+        return clb_param_ints(env, "rhs", 1, max, rhs, 16, nrhs);
+    *nrhs = ndef;
+    memcpy(rhs, def, (size_t)ndef * sizeof *rhs);
+    return CLB_OK;
+}
+
+int dslash_param_scaling(struct clb_env *env, const char *wl)
+{
+    if (dslash_scaling_of(clb_param(env, "scaling")) < 0) {
+        clb_seterr("%s: parameter scaling: '%s' is not strong or weak", wl,
+                   clb_param(env, "scaling"));
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+int dslash_setup_lattice(struct clb_env *env, struct clb_group *g, const char *wl, const long *rhs,
+                         int nrhs, struct dslash_geom *geom, int *maxrhs, struct dslash_part *pt)
+{
+    int L[4];
+    for (int k = 0; k < 4; k++)
+        L[k] = (int)g->size.d[k];
+    dslash_geom_init(geom, L);
+    pt->ge = *geom;
+    pt->scaling = dslash_scaling_of(clb_param(env, "scaling"));
+    if (pt->scaling) { /* the message (exit 2) when the lattice cannot be split */
+        int P[4];
+        int rc = dslash_grid(wl, g->size.d, pt->scaling, clb_comm()->size,
+                             clb_param(env, "grid"), P);
+        if (rc)
+            return rc;
+        dslash_decomp_init(&pt->dc, g->size.d, pt->scaling, P, clb_comm()->rank);
+        dslash_decomp_geoms(&pt->dc, geom, &pt->ge, pt->off);
+    }
+    for (int i = 0; i < nrhs; i++)
+        if (rhs[i] > *maxrhs)
+            *maxrhs = (int)rhs[i];
+    /* the kernels index with 32-bit integers (the host fields with halos are larger) */
+    if (pt->ge.vh * 8 * 9 >= UINT32_MAX || pt->ge.vh * 3 * (size_t)*maxrhs >= UINT32_MAX) {
+        clb_seterr("%s: lattice %s too large (at most 2^32 complex numbers per field)", wl,
+                   g->size_text);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+int dslash_agree_setup(struct clb_env *env, int *rc)
+{
+    if (dslash_scaling_of(clb_param(env, "scaling")) > 0) {
+        double bad = *rc != CLB_OK;
+        int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
+        if (e || bad) {
+            *rc = *rc ? *rc : e;
+            return 0;
+        }
+    }
+    return *rc == CLB_OK;
+}
+
+int dslash_agree_case(const char *wl, int scaling, int rc)
+{
+    if (scaling <= 0)
+        return rc;
+    double bad = rc != CLB_OK;
+    int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
+    if (e)
+        return e;
+    if (bad && rc == CLB_OK) {
+        clb_seterr("%s: set-up failed on another rank", wl);
+        return CLB_SKIP;
+    }
+    return rc;
+}
+
+/* ---- cases ----------------------------------------------------------------- */
+
+void dslash_part_params(const struct dslash_part *pt, char *out, size_t n)
+{
+    const struct dslash_decomp *p = &pt->dc;
+    out[0] = 0;
+    if (pt->scaling)
+        snprintf(out, n, ",scaling=%s,grid=1x1x%dx%d,part=%dx%dx%dx%d",
+                 dslash_scaling_name(pt->scaling), p->P[2], p->P[3], p->L[0], p->L[1], p->L[2],
+                 p->L[3]);
+}
+
+double dslash_case_model(struct clb_env *env, struct clb_case *c)
+{
+    double ai = c->counts.flops / c->counts.bytes, bw = env->profile->peak_bandwidth_gbs;
+    if (!isnan(bw) && bw > 0)
+        c->model = bw * ai;
+    return ai;
+}
+
+int dslash_halo_model(struct clb_env *env, struct dslash_part *pt, struct clb_case *c, int rhs,
+                      struct dslash_hmodel *m)
+{
+    m->gbps[0] = pt->bus[0];
+    m->gbps[1] = pt->bus[1];
+    m->measured = isnan(m->gbps[0]);
+    int rc = m->measured ? dslash_halo_bus(env, &pt->halo, rhs, m->gbps) : CLB_OK;
+    if (rc)
+        return rc;
+    m->bytes = dslash_halo_bytes(&pt->halo, rhs);
+    m->seconds = (double)m->bytes / (m->gbps[0] * 1e9) + (double)m->bytes / (m->gbps[1] * 1e9);
+    dslash_note_part(c, &pt->dc, &pt->halo);
+    return CLB_OK;
+}
+
+int dslash_check_rebuild(struct clb_case *c, int dbl, double err)
+{
+    double rtol = dbl ? 1e-12 : 1e-5;
+    clb_case_note(c, "rebuild_err=%.1e", err);
+    if (!(err < rtol)) {
+        clb_case_note(c, "compressed long links do not rebuild the stored ones");
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- scaling=: the halo figures of the case being timed --------------------- */
+
+int dslash_log_add(struct dslash_log *l, const double *x, int nv, const char *wl)
+{
+    if (l->n == l->cap) {
+        /* every series grows together; one that did not keeps its entries and
+         * cap stays, so the next call tries again */
+        int cap = l->cap ? 2 * l->cap : 64;
+        for (int k = 0; k < nv; k++) {
+            double *a = realloc(l->v[k], (size_t)cap * sizeof *a);
+            if (!a) {
+                clb_seterr("%s: out of host memory", wl);
+                return CLB_ESYS;
+            }
+            l->v[k] = a;
+        }
+        l->cap = cap;
+    }
+    for (int k = 0; k < nv; k++)
+        l->v[k][l->n] = x[k];
+    l->n++;
+    return CLB_OK;
+}
+
+double dslash_log_median(const struct dslash_log *l, int k)
+{
+    struct clb_stats st;
+    if (l->n <= 0)
+        return NAN;
+    clb_stats_compute(l->v[k], (size_t)l->n, &st);
+    return st.median;
+}
+
+void dslash_log_free(struct dslash_log *l)
+{
+    for (int k = 0; k < DSLASH_LOG_N; k++)
+        free(l->v[k]);
+}
