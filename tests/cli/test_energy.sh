@@ -42,8 +42,9 @@ print([(r["reps"], r["energy_j"], r["avg_power_w"]) for r in rows])
 sys.exit(0 if ok else 1)
 PY
 # auto without a window: short configurations are not stretched and get no
-# reading (the window is below what the source resolves); --energy on stretches
-CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "auto, short runs" run stream --quick -d cpu -t float -n 3 --min-time 0 -o short.csv
+# reading (the window is below what the source resolves; 4096 elements keep
+# three runs far below 0.1 s even on a loaded machine); --energy on stretches
+CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "auto, short runs" run stream --quick -s 4096 -d cpu -t float -n 3 --min-time 0 -o short.csv
 python3 - short.csv <<'PY' && pass "auto: no reading over windows shorter than the source resolves" || fail "short windows read"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
