@@ -42,6 +42,9 @@ void *clb_xcalloc(size_t n, size_t size);
 char *clb_strdup(const char *s);
 char *clb_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 size_t clb_strlcpy(char *dst, const char *src, size_t n);
+/* Room for element n of the array *v (*cap elements of elem bytes): the
+ * capacity doubles, from `first`. 0, or -1 with the message set on OOM. */
+int clb_grow(void **v, size_t n, size_t *cap, size_t elem, size_t first);
 /* Append to a fixed buffer of program-made text (numbers, names of our own);
  * never for text from a file or the command line: use struct clb_buf. */
 void clb_appendf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -79,6 +82,11 @@ void clb_arena_free(struct clb_arena *a);
  * fill the memory) of at most max_bytes, without NUL bytes. Malloc'd and
  * NUL-terminated; NULL with "<what> '<path>': reason" set. */
 char *clb_read_regular(const char *path, const char *what, size_t max_bytes);
+/* The check behind it, for a file opened (O_NONBLOCK) by its caller: fd is a
+ * regular file of at most max_bytes (its size in *size, when size is not
+ * NULL) and 0 is returned;
+ * else fd is closed, "<what> '<path>' ..." set, and -1 returned. */
+int clb_check_regular(int fd, const char *path, const char *what, size_t max_bytes, size_t *size);
 
 /* Checked size arithmetic: each operation sets *ovf (sticky) instead of
  * wrapping, so a size whose byte count does not fit is refused, never

@@ -241,18 +241,28 @@ static int check_params(const struct clb_run_opts *o)
     return CLB_OK;
 }
 
+/* The items of a -t or -s list (none when the option is not given); an
+ * empty list is refused. *items is the caller's to free, whatever the result. */
+static int split_option(const char *list, const char *what, char ***items, int *n)
+{
+    *items = NULL;
+    *n = 0;
+    if (!list)
+        return CLB_OK;
+    if (!(*items = clb_split(list, n)))
+        return CLB_ESYS;
+    if (!*n) {
+        clb_die_msg("empty %s list", what);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
 /* Every -t type must be accepted by one of the selected workloads. */
 static int check_types(const struct clb_run_opts *o)
 {
-    if (!o->types)
-        return CLB_OK;
-    int n;
-    char **types = clb_split(o->types, &n);
-    if (!types)
-        return CLB_ESYS;
-    int rc = n ? CLB_OK : CLB_EUSAGE;
-    if (!n)
-        clb_die_msg("empty type list");
+    char **types;
+    int n, rc = split_option(o->types, "type", &types, &n);
     for (int i = 0; i < n && rc == CLB_OK; i++) {
         int ok = 0, typed = 0;
         for (int w = 0; w < o->nwl; w++) {
@@ -278,15 +288,8 @@ static int check_types(const struct clb_run_opts *o)
 /* Every -s size must parse for each selected workload. */
 static int check_sizes(const struct clb_run_opts *o)
 {
-    if (!o->sizes)
-        return CLB_OK;
-    int n;
-    char **sizes = clb_split(o->sizes, &n);
-    if (!sizes)
-        return CLB_ESYS;
-    int rc = n ? CLB_OK : CLB_EUSAGE;
-    if (!n)
-        clb_die_msg("empty size list");
+    char **sizes;
+    int n, rc = split_option(o->sizes, "size", &sizes, &n);
     for (int i = 0; i < n && !rc; i++)
         for (int w = 0; w < o->nwl && !rc; w++) {
             const struct clb_workload *wl = o->wls[w];

@@ -10,7 +10,6 @@
  * it). Each side's figure is the best of its repeated runs. */
 #include "compare_priv.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -34,9 +33,7 @@ static void agg_row(struct agg *a, const struct clb_row *r, const struct cmp_met
             a->best = v;
         a->n++;
     } else {
-        if (cmp_bad_rank(r->status) > cmp_bad_rank(a->bad))
-            a->bad = r->status;
-        a->nbad++;
+        cmp_count_bad(r->status, &a->bad, &a->nbad);
     }
 }
 
@@ -66,12 +63,10 @@ static int gather(struct cmp_in *in, const char *sel, int f0, int f1, int with_d
         const char *dev = with_device ? r->device : "";
         uint64_t k[6] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
                          CMP_KEY(size), CMP_KEY(pcanon[p]), with_device ? CMP_KEY(dev) : 0};
-        int x = cmp_map_add(&s->map, k, (int)s->n);
+        int x = cmp_slot(&s->map, k, (void **)&s->v, (int)s->n, &s->cap, sizeof *s->v);
         if (x < -1)
             return CLB_ESYS;
         if (x == (int)s->n) {
-            if (cmp_grow((void **)&s->v, s->n, &s->cap, sizeof *s->v))
-                return CLB_ESYS;
             s->v[s->n++] = (struct agg){r->workload, r->kernel, r->dtype, size, pcanon[p], dev,
                                         0, 0, NAN, "", 0};
         }
@@ -218,9 +213,7 @@ out:
     free(all);
     free(sel);
     free(pcanon);
-    d->arena = in.set.arena;
-    memset(&in.set.arena, 0, sizeof in.set.arena);
-    cmp_in_free(&in);
+    cmp_in_free_keep(&in, &d->arena);
     if (rc)
         cmp_delta_free(d);
     return rc;
@@ -290,14 +283,7 @@ static int make_grid(const struct cmp_delta *d, struct cmp_grid *g, int md)
         bad |= cmp_grid_set(g, i, c++, num);
         bad |= cmp_grid_set(g, i, c++, state_word(l->state));
     }
-    bad |= e.oom;
-    clb_buf_free(&e);
-    if (bad) {
-        cmp_grid_free(g);
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
-    }
-    return CLB_OK;
+    return cmp_grid_done(g, &e, bad);
 }
 
 static void head(const struct cmp_delta *d, FILE *f, const char *prefix, int flags)
@@ -334,60 +320,38 @@ static void summary(const struct cmp_delta *d, FILE *f)
             n[CMP_D_LOST], n[CMP_D_IMPROVED], n[CMP_D_ONLY_NEW], n[CMP_D_ONLY_OLD]);
 }
 
-static int stream_ok(FILE *f)
-{
-    errno = 0;
-    if (fflush(f) == 0 && !ferror(f))
-        return CLB_OK;
-    clb_seterr("cannot write the output: %s", errno ? strerror(errno) : "write error");
-    return CLB_ESYS;
-}
-
-int cmp_delta_print_text(const struct cmp_delta *d, FILE *f)
+/* Text and Markdown differ only in the title's prefix, the escaping and how
+ * the grid is drawn. */
+static int print_delta(const struct cmp_delta *d, FILE *f, int md)
 {
     struct cmp_grid g;
-    if (make_grid(d, &g, 0))
+    if (make_grid(d, &g, md))
         return CLB_ESYS;
-    head(d, f, "", 0);
+    head(d, f, md ? "Table: " : "", md ? CMP_ESC_MD : 0);
     fputc('\n', f);
-    cmp_grid_text(&g, f);
+    if (md)
+        cmp_grid_markdown(&g, f);
+    else
+        cmp_grid_text(&g, f);
     summary(d, f);
     cmp_grid_free(&g);
-    return stream_ok(f);
+    return cmp_stream_ok(f);
 }
 
-int cmp_delta_print_markdown(const struct cmp_delta *d, FILE *f)
-{
-    struct cmp_grid g;
-    if (make_grid(d, &g, 1))
-        return CLB_ESYS;
-    head(d, f, "Table: ", CMP_ESC_MD);
-    fputc('\n', f);
-    cmp_grid_markdown(&g, f);
-    summary(d, f);
-    cmp_grid_free(&g);
-    return stream_ok(f);
-}
+int cmp_delta_print_text(const struct cmp_delta *d, FILE *f) { return print_delta(d, f, 0); }
+
+int cmp_delta_print_markdown(const struct cmp_delta *d, FILE *f) { return print_delta(d, f, 1); }
 
 int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
 {
     int bad = 0;
-    json_t *root = json_object(), *metric = json_object();
+    json_t *root = cmp_json_head("clbench-compare-baseline-1", d->metric, &bad);
 #define SET(o, k, v) bad |= json_object_set_new((o), (k), (v)) != 0
-    SET(root, "schema", json_string("clbench-compare-baseline-1"));
-    SET(metric, "name", json_string(d->metric->name));
-    SET(metric, "unit", json_string(d->metric->unit));
-    SET(metric, "higher_is_better", json_boolean(d->metric->higher_is_better));
-    SET(root, "metric", metric);
     SET(root, "baseline", cmp_json_str(d->baseline));
     SET(root, "threshold_pct", json_real(d->threshold));
     SET(root, "by_device", json_boolean(d->by_device));
     SET(root, "regressed", json_integer(d->nregressed));
-    if (bad) {
-        json_decref(root);
-        root = NULL;
-    }
-    int rc = cmp_json_stream_begin(root, "lines", f);
+    int rc = cmp_json_stream_begin(root, bad, "lines", f);
     for (int i = 0; i < d->n && !rc; i++) {
         const struct cmp_dline *l = &d->v[i];
         json_t *o = json_object();
@@ -403,11 +367,7 @@ int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
         SET(o, "new_status", l->cur_status[0] ? json_string(l->cur_status) : json_null());
         SET(o, "delta_pct", cmp_json_num(l->delta_pct));
         SET(o, "state", json_string(cmp_dstate_name(l->state)));
-        if (bad) {
-            json_decref(o);
-            o = NULL;
-        }
-        rc = cmp_json_stream_item(o, i == 0, f);
+        rc = cmp_json_stream_item(o, bad, i == 0, f);
     }
 #undef SET
     return rc ? rc : cmp_json_stream_end(f, d->n == 0);

@@ -114,14 +114,11 @@ static int find_cols(struct build *b)
         }
         uint64_t key[5] = {(uint64_t)ref, CMP_KEY(r->device), CMP_KEY(r->host),
                            CMP_KEY(ref ? source : NULL), CMP_KEY(ref ? r->driver : NULL)};
-        int c = cmp_map_add(&cols, key, t->ncols);
+        int c = cmp_slot(&cols, key, (void **)&t->cols, t->ncols, &b->ccap, sizeof *t->cols);
         if (c < -1)
             goto out;
         if (c == t->ncols) {
-            if (cmp_grow((void **)&t->cols, (size_t)t->ncols, &b->ccap, sizeof *t->cols))
-                goto out;
             struct cmp_col *cc = &t->cols[t->ncols++];
-            memset(cc, 0, sizeof *cc);
             cc->reference = ref;
             cc->device = r->device;
             cc->host = r->host;
@@ -245,27 +242,20 @@ static int find_sweeps(struct build *b)
         const struct clb_row *r = &in->set.v[i];
         uint64_t gk[5] = {(uint64_t)b->col[i], CMP_KEY(r->workload), CMP_KEY(r->kernel),
                           CMP_KEY(r->dtype), CMP_KEY(in->sizes[in->size[i]].canon)};
-        int g = cmp_map_add(&groups, gk, (int)ng);
+        int g = cmp_slot(&groups, gk, (void **)&gcount, (int)ng, &capg, sizeof *gcount);
         if (g < -1)
             goto out;
-        if (g == (int)ng) {
-            if (cmp_grow((void **)&gcount, ng, &capg, sizeof *gcount))
-                goto out;
-            gcount[ng++] = 0;
-        }
+        ng += g == (int)ng;   /* a new group, its count zeroed */
         gcount[g]++;
         int p = in->plist[i];
         for (int j = 0; j < in->plists[p].n; j++) {
             const struct cmp_kv *kv = &in->kv[in->plists[p].start + (size_t)j];
             uint64_t ek[2] = {(uint64_t)g, CMP_KEY(kv->key)};
-            int x = cmp_map_add(&entries, ek, (int)ne);
+            int x = cmp_slot(&entries, ek, (void **)&e, (int)ne, &cape, sizeof *e);
             if (x < -1)
                 goto out;
-            if (x == (int)ne) {
-                if (cmp_grow((void **)&e, ne, &cape, sizeof *e))
-                    goto out;
+            if (x == (int)ne)
                 e[ne++] = (struct entry){r->workload, kv->val, g, 0, 0};
-            }
             e[x].count++;
             e[x].differs |= e[x].val != kv->val;
         }
@@ -614,12 +604,11 @@ static int add_point(struct build *b, size_t i, int kind)
         return CLB_OK;
     uint64_t k[6] = {(uint64_t)b->col[i], CMP_KEY(r->workload), CMP_KEY(r->kernel),
                      CMP_KEY(r->dtype), CMP_KEY(r->size), CMP_KEY(r->params)};
-    int p = cmp_map_add(&b->pts, k, (int)t->npoints);
+    int p = cmp_slot(&b->pts, k, (void **)&t->points, (int)t->npoints, &b->ptcap,
+                     sizeof *t->points);
     if (p < -1)
         return CLB_ESYS;
     if (p == (int)t->npoints) {
-        if (cmp_grow((void **)&t->points, t->npoints, &b->ptcap, sizeof *t->points))
-            return CLB_ESYS;
         struct cmp_point *pt = &t->points[t->npoints];
         *pt = (struct cmp_point){b->col[i], fk, r->workload, r->kernel, r->dtype, "", x, y,
                                  wl && wl->figure.kind == CLB_FIGURE_ROOFLINE, (int)t->npoints};
@@ -666,9 +655,7 @@ static void fill_cell(struct cmp_cell *c, const struct clb_row *r, const struct 
             c->worst = v;
         c->n++;
     } else {
-        if (cmp_bad_rank(r->status) > cmp_bad_rank(c->bad))
-            c->bad = r->status;
-        c->nbad++;
+        cmp_count_bad(r->status, &c->bad, &c->nbad);
     }
 }
 
@@ -728,14 +715,11 @@ static int find_lines(struct build *b)
         const char *size = b->flt->any_size ? any : z->canon;
         uint64_t lk[5] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
                           CMP_KEY(size), CMP_KEY(w->sweep)};
-        int l = cmp_map_add(&lines, lk, t->nlines);
+        int l = cmp_slot(&lines, lk, (void **)&t->lines, t->nlines, &b->lcap, sizeof *t->lines);
         if (l < -1)
             goto out;
         if (l == t->nlines) {
-            if (cmp_grow((void **)&t->lines, (size_t)t->nlines, &b->lcap, sizeof *t->lines))
-                goto out;
             struct cmp_line *ln = &t->lines[t->nlines];
-            memset(ln, 0, sizeof *ln);
             ln->workload = r->workload;
             ln->kernel = r->kernel;
             ln->dtype = r->dtype;
@@ -1029,9 +1013,7 @@ int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_fi
         rc = build(t, &in, flt, sel);
     free(sel);
     /* the table keeps the strings (rows' and derived), not the rows */
-    t->arena = in.set.arena;
-    memset(&in.set.arena, 0, sizeof in.set.arena);
-    cmp_in_free(&in);
+    cmp_in_free_keep(&in, &t->arena);
     if (rc)
         cmp_free(t);
     return rc;

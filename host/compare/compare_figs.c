@@ -121,15 +121,6 @@ static int series_items(const struct cmp_fig *g, struct item **out, size_t *n)
     return CLB_OK;
 }
 
-static void head(struct clb_buf *d, const char *title)
-{
-    if (d->len)
-        clb_buf_add(d, "\n\n", 2);
-    clb_buf_add(d, "x\t", 2);
-    cmp_plot_field(d, title);
-    clb_buf_add(d, "\n", 1);
-}
-
 static void preamble(struct clb_buf *s, const char *title, const char *xlabel, const char *ylabel)
 {
     clb_buf_printf(s, "set encoding utf8\nset datafile separator tab\n"
@@ -140,6 +131,34 @@ static void preamble(struct clb_buf *s, const char *title, const char *xlabel, c
     clb_buf_printf(s, "\nset ylabel ");
     cmp_gp_string(s, ylabel);
     clb_buf_printf(s, "\nset grid xtics ytics\nset key outside below left Left reverse maxcols 1\n");
+}
+
+/* Both figures end alike: the terminal for their legend of `entries` lines,
+ * the plot command, then one check that no text ran out of memory (a buffer
+ * a figure does not write stays empty, never out of memory). */
+static int plot_command(const struct cmp_fig *g, struct cmp_plot_text *o,
+                        const struct clb_buf *plots, const struct clb_buf *txt, int entries)
+{
+    cmp_plot_terminal(g, &o->script, entries);
+    clb_buf_printf(&o->script, "plot %s\n", clb_buf_str(plots));
+    if (plots->oom || txt->oom || o->script.oom || o->data.oom || o->peaks.oom) {
+        clb_seterr("out of host memory writing the plot script");
+        return CLB_ESYS;
+    }
+    return CLB_OK;
+}
+
+/* Free what a figure was built with, and on an error the figure's texts too
+ * (the caller gets nothing half written); returns rc. */
+static int script_done(int rc, struct cmp_plot_text *o, struct item *v, struct clb_buf *plots,
+                       struct clb_buf *txt)
+{
+    free(v);
+    clb_buf_free(plots);
+    clb_buf_free(txt);
+    if (rc)
+        cmp_plot_text_free(o);
+    return rc;
 }
 
 /* ---- the roofline -------------------------------------------------------- */
@@ -198,7 +217,7 @@ int cmp_roofline_script(const struct cmp_fig *g, struct cmp_plot_text *o)
             clb_buf_printf(&txt, "%s GB/s (%s), ", b, col->ceil_what[CLB_CEIL_BW]);
         }
         clb_buf_printf(&txt, "%s GFlop/s (%s)", a, col->ceil_what[roof_kind[k]]);
-        head(p, clb_buf_str(&txt));
+        cmp_plot_block(p, clb_buf_str(&txt));
         if (isnan(bw) || ridge[k] <= lo)
             clb_buf_printf(p, "%.10g\t%.10g\n", lo, comp[k]);
         else if (ridge[k] >= hi)
@@ -216,7 +235,7 @@ int cmp_roofline_script(const struct cmp_fig *g, struct cmp_plot_text *o)
         fmt(bw, b, sizeof b);
         txt.len = 0;
         clb_buf_printf(&txt, "measured bandwidth: %s GB/s (%s)", b, col->ceil_what[CLB_CEIL_BW]);
-        head(p, clb_buf_str(&txt));
+        cmp_plot_block(p, clb_buf_str(&txt));
         clb_buf_printf(p, "%.10g\t%.10g\n%.10g\t%.10g\n", lo, bw * lo, hi, bw * hi);
         clb_buf_printf(&plots, "%s'fig%d.peak.dat' index %d using 1:2 with lines %s title "
                                "columnheader(2)", entries ? ", " : "", g->index, block++,
@@ -233,7 +252,7 @@ int cmp_roofline_script(const struct cmp_fig *g, struct cmp_plot_text *o)
         txt.len = 0;
         clb_buf_printf(&txt, "%s ridge point: %s flop/byte (%s GFlop/s / %s GB/s)", roof_name[k], a,
                        b, c);
-        head(p, clb_buf_str(&txt));
+        cmp_plot_block(p, clb_buf_str(&txt));
         clb_buf_printf(p, "%.10g\t%.10g\n", ridge[k], comp[k]);
         clb_buf_printf(&plots, "%s'fig%d.peak.dat' index %d using 1:2 with points pt %d ps 2 "
                                "lc rgb 'black' title columnheader(2)", entries ? ", " : "",
@@ -247,7 +266,7 @@ int cmp_roofline_script(const struct cmp_fig *g, struct cmp_plot_text *o)
         if (i == 0 || v[i].series != v[i - 1].series || v[i].own != v[i - 1].own) {
             txt.len = 0;
             clb_buf_printf(&txt, "%s%s%s", pt->workload, pt->dtype[0] ? " " : "", pt->dtype);
-            head(d, clb_buf_str(&txt));
+            cmp_plot_block(d, clb_buf_str(&txt));
             clb_buf_printf(&plots, "%s'fig%d.dat' index %d using 1:2 with %s lc %d pt %d title "
                                    "columnheader(2)", entries ? ", " : "", g->index, nseries,
                            v[i].own ? "linespoints lw 2 ps 1" : "points ps 1.5", nseries + 1,
@@ -261,19 +280,9 @@ int cmp_roofline_script(const struct cmp_fig *g, struct cmp_plot_text *o)
     clb_buf_printf(&txt, "%s: %s, GFlop/s by arithmetic intensity", g->workload, col->label);
     preamble(s, clb_buf_str(&txt), "arithmetic intensity (flop/byte)", "GFlop/s");
     clb_buf_printf(s, "set logscale x 2\nset logscale y 10\nset xrange [%.10g:%.10g]\n", lo, hi);
-    cmp_plot_terminal(g, s, entries);
-    clb_buf_printf(s, "plot %s\n", clb_buf_str(&plots));
-    if (plots.oom || txt.oom || s->oom || d->oom || p->oom) {
-        clb_seterr("out of host memory writing the plot script");
-        rc = CLB_ESYS;
-    }
+    rc = plot_command(g, o, &plots, &txt, entries);
 out:
-    free(v);
-    clb_buf_free(&plots);
-    clb_buf_free(&txt);
-    if (rc)
-        cmp_plot_text_free(o);
-    return rc;
+    return script_done(rc, o, v, &plots, &txt);
 }
 
 /* ---- the staircase ------------------------------------------------------- */
@@ -313,7 +322,7 @@ int cmp_stairs_script(const struct cmp_fig *g, struct cmp_plot_text *o)
                 clb_buf_printf(&txt, " %s", pt->dtype);
             if (pt->rest[0])
                 clb_buf_printf(&txt, " %s", pt->rest);
-            head(d, clb_buf_str(&txt));
+            cmp_plot_block(d, clb_buf_str(&txt));
             /* colour: the device's with several devices, else the series' */
             clb_buf_printf(&plots, "%s'fig%d.dat' index %d using 1:2 with linespoints lw 2 lc %d "
                                    "dt %d pt %d title columnheader(2)", nseries ? ", " : "",
@@ -335,17 +344,7 @@ int cmp_stairs_script(const struct cmp_fig *g, struct cmp_plot_text *o)
         clb_buf_printf(s, "set logscale y 10\n");
     else
         clb_buf_printf(s, "set yrange [0:*]\n");
-    cmp_plot_terminal(g, s, nseries);
-    clb_buf_printf(s, "plot %s\n", clb_buf_str(&plots));
-    if (plots.oom || txt.oom || s->oom || d->oom) {
-        clb_seterr("out of host memory writing the plot script");
-        rc = CLB_ESYS;
-    }
+    rc = plot_command(g, o, &plots, &txt, nseries);
 out:
-    free(v);
-    clb_buf_free(&plots);
-    clb_buf_free(&txt);
-    if (rc)
-        cmp_plot_text_free(o);
-    return rc;
+    return script_done(rc, o, v, &plots, &txt);
 }

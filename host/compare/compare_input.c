@@ -96,23 +96,19 @@ void cmp_map_free(struct cmp_map *m)
     m->nk = nk;
 }
 
-int cmp_grow(void **v, size_t n, size_t *cap, size_t elem)
+/* The index of key among the n elements of the array *v (elem bytes each)
+ * that m indexes. A new key gets index n and, with room made, a zeroed
+ * element v[n] for the caller to fill and count. -2 on OOM (message set). */
+int cmp_slot(struct cmp_map *m, const uint64_t *key, void **v, int n, size_t *cap,
+             size_t elem)
 {
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? 2 * *cap : 16;
-    if (c > SIZE_MAX / elem) {
-        clb_seterr("out of host memory");
-        return -1;
-    }
-    void *nv = realloc(*v, c * elem);
-    if (!nv) {
-        clb_seterr("out of host memory");
-        return -1;
-    }
-    *v = nv;
-    *cap = c;
-    return 0;
+    int k = cmp_map_add(m, key, n);
+    if (k != n)
+        return k;
+    if (cmp_grow(v, (size_t)n, cap, elem))
+        return -2;
+    memset((char *)*v + (size_t)n * elem, 0, elem);
+    return k;
 }
 
 /* ---- reading ----------------------------------------------------------- */
@@ -278,6 +274,15 @@ void cmp_in_free(struct cmp_in *in)
     memset(in, 0, sizeof *in);
 }
 
+/* Free the input but hand the rows' arena over to *keep: what was built
+ * from the rows points at their strings and outlives them. */
+void cmp_in_free_keep(struct cmp_in *in, struct clb_arena *keep)
+{
+    *keep = in->set.arena;
+    memset(&in->set.arena, 0, sizeof in->set.arena);
+    cmp_in_free(in);
+}
+
 static int kv_order(const void *pa, const void *pb)
 {
     const struct cmp_kv *a = pa, *b = pb;
@@ -314,6 +319,13 @@ int cmp_is_value_status(const char *s) { return !strcmp(s, "ok") || !strcmp(s, "
 int cmp_bad_rank(const char *s)
 {
     return !strcmp(s, "error") ? 3 : !strcmp(s, "failed") ? 2 : !strcmp(s, "skipped") ? 1 : 0;
+}
+
+void cmp_count_bad(const char *status, const char **bad, int *nbad)
+{
+    if (cmp_bad_rank(status) > cmp_bad_rank(*bad))
+        *bad = status;
+    (*nbad)++;
 }
 
 /* ---- the filters --------------------------------------------------------- */

@@ -43,9 +43,9 @@ int cmp_json_dump(json_t *root, FILE *f)
  * array) as jansson writes it, then the array's entries, each a compact
  * object on a line of its own. Only the document's punctuation around the
  * pieces is written here; every string is escaped by jansson. */
-int cmp_json_stream_begin(json_t *head, const char *array, FILE *f)
+int cmp_json_stream_begin(json_t *head, int bad, const char *array, FILE *f)
 {
-    char *h = head ? json_dumps(head, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
+    char *h = head && !bad ? json_dumps(head, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
     json_t *name = json_string(array);
     char *n = name ? json_dumps(name, JSON_ENCODE_ANY) : NULL;
     json_decref(head);
@@ -66,9 +66,9 @@ int cmp_json_stream_begin(json_t *head, const char *array, FILE *f)
     return rc;
 }
 
-int cmp_json_stream_item(json_t *item, int first, FILE *f)
+int cmp_json_stream_item(json_t *item, int bad, int first, FILE *f)
 {
-    char *s = item ? json_dumps(item, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
+    char *s = item && !bad ? json_dumps(item, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
     json_decref(item);
     if (!s) {
         clb_seterr("out of host memory building the JSON document");
@@ -100,6 +100,19 @@ static void jpush(json_t *a, json_t *v, int *bad)
 {
     if (json_array_append_new(a, v))
         *bad = 1;
+}
+
+/* Both documents (the table's and the baseline's) open alike: their schema,
+ * then the metric. */
+json_t *cmp_json_head(const char *schema, const struct cmp_metric *m, int *bad)
+{
+    json_t *root = json_object(), *metric = json_object();
+    jset(root, "schema", json_string(schema), bad);
+    jset(metric, "name", json_string(m->name), bad);
+    jset(metric, "unit", json_string(m->unit), bad);
+    jset(metric, "higher_is_better", json_boolean(m->higher_is_better), bad);
+    jset(root, "metric", metric, bad);
+    return root;
 }
 
 static json_t *column(const struct cmp_table *t, int c, int *bad)
@@ -159,12 +172,7 @@ static json_t *value(const struct cmp_table *t, int line, int col, int *bad)
 int cmp_print_json(const struct cmp_table *t, FILE *f)
 {
     int bad = 0;
-    json_t *root = json_object(), *metric = json_object(), *cols = json_array();
-    jset(root, "schema", json_string("clbench-compare-1"), &bad);
-    jset(metric, "name", json_string(t->metric->name), &bad);
-    jset(metric, "unit", json_string(t->metric->unit), &bad);
-    jset(metric, "higher_is_better", json_boolean(t->metric->higher_is_better), &bad);
-    jset(root, "metric", metric, &bad);
+    json_t *root = cmp_json_head("clbench-compare-1", t->metric, &bad), *cols = json_array();
     jset(root, "relative_to", t->ref >= 0 ? json_integer(t->ref + 1) : json_null(), &bad);
     if (t->have_ceilings) {
         jset(root, "ceilings_file", t->ceilings_file ? cmp_json_str(t->ceilings_file) : json_null(),
@@ -174,11 +182,7 @@ int cmp_print_json(const struct cmp_table *t, FILE *f)
     for (int c = 0; c < t->ncols && !bad; c++)
         jpush(cols, column(t, c, &bad), &bad);
     jset(root, "columns", cols, &bad);
-    if (bad) {
-        json_decref(root);
-        root = NULL;
-    }
-    int rc = cmp_json_stream_begin(root, "lines", f);
+    int rc = cmp_json_stream_begin(root, bad, "lines", f);
     for (int i = 0; i < t->nlines && !rc; i++) {
         const struct cmp_line *l = &t->lines[i];
         json_t *o = json_object(), *vals = json_array();
@@ -191,11 +195,7 @@ int cmp_print_json(const struct cmp_table *t, FILE *f)
         for (int c = 0; c < t->ncols; c++)
             jpush(vals, value(t, i, c, &bad), &bad);
         jset(o, "values", vals, &bad);
-        if (bad) {
-            json_decref(o);
-            o = NULL;
-        }
-        rc = cmp_json_stream_item(o, i == 0, f);
+        rc = cmp_json_stream_item(o, bad, i == 0, f);
     }
     return rc ? rc : cmp_json_stream_end(f, t->nlines == 0);
 }

@@ -192,14 +192,16 @@ void cmp_plot_field(struct clb_buf *d, const char *text)
     cmp_esc(d, text, CMP_ESC_DATA);
 }
 
-/* A peak block: a header line with its legend title, then segments. */
-static void peak_head(struct clb_buf *p, const char *title)
+/* A data block (a series or a peak): two blank lines apart from the one
+ * before (gnuplot's "index"), then a header line whose second column is the
+ * legend title ("columnheader(2)"). */
+void cmp_plot_block(struct clb_buf *d, const char *title)
 {
-    if (p->len)
-        clb_buf_add(p, "\n\n", 2);
-    clb_buf_add(p, "x\t", 2);
-    cmp_plot_field(p, title);
-    clb_buf_add(p, "\n", 1);
+    if (d->len)
+        clb_buf_add(d, "\n\n", 2);
+    clb_buf_add(d, "x\t", 2);
+    cmp_plot_field(d, title);
+    clb_buf_add(d, "\n", 1);
 }
 
 static void peak_title(struct clb_buf *b, const struct cmp_table *t, int col)
@@ -271,7 +273,7 @@ static int write_bars(const struct cmp_fig *g, struct cmp_plot_text *o, int nsiz
                 j++;
             if (!head) {
                 peak_title(&lab, t, col);
-                peak_head(p, clb_buf_str(&lab));
+                cmp_plot_block(p, clb_buf_str(&lab));
                 head = 1;
             } else {
                 clb_buf_add(p, "\n", 1);
@@ -438,7 +440,7 @@ static int write_lines(const struct cmp_fig *g, struct cmp_plot_text *o, int kin
         if (isnan(y) || !(c < 0 ? every : allbound[c]))
             continue;
         peak_title(&title, t, col);
-        peak_head(p, clb_buf_str(&title));
+        cmp_plot_block(p, clb_buf_str(&title));
         clb_buf_printf(p, "%.10g\t%.6g\n%.10g\t%.6g\n", xmin, y, xmax, y);
         peak_plot(g, &plots, nblocks++, c);
         if (c < 0)

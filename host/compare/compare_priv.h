@@ -23,8 +23,15 @@ int cmp_map_get(const struct cmp_map *m, const uint64_t *key);
 void cmp_map_free(struct cmp_map *m);
 #define CMP_KEY(p) ((uint64_t)(uintptr_t)(p))
 
-/* Grow an array to hold n + 1 elements (cap doubles); -1 on OOM (message set). */
-int cmp_grow(void **v, size_t n, size_t *cap, size_t elem);
+/* Grow an array to hold n + 1 elements (cap doubles, from 16); -1 on OOM
+ * (message set). */
+static inline int cmp_grow(void **v, size_t n, size_t *cap, size_t elem)
+{
+    return clb_grow(v, n, cap, elem, 16);
+}
+/* The index of key in m, the map of the n elements of *v; a new key gets
+ * index n and a zeroed element there (room made). -2 on OOM (message set). */
+int cmp_slot(struct cmp_map *m, const uint64_t *key, void **v, int n, size_t *cap, size_t elem);
 
 /* ---- the rows of every file ------------------------------------------ */
 
@@ -62,6 +69,8 @@ int cmp_in_read(struct cmp_in *in, char **files, int nfiles);
 /* Canonical sizes and parsed params of every row. */
 int cmp_in_prepare(struct cmp_in *in);
 void cmp_in_free(struct cmp_in *in);
+/* cmp_in_free, but the rows' strings (their arena) move to *keep. */
+void cmp_in_free_keep(struct cmp_in *in, struct clb_arena *keep);
 /* Intern text in the rows' arena (so it compares by pointer with row strings). */
 const char *cmp_in_intern(struct cmp_in *in, const char *s, size_t n);
 
@@ -78,6 +87,8 @@ const char *cmp_in_params_canon(struct cmp_in *in, size_t row);
 /* Is the status one that carries a figure? Which non-figure status is worse? */
 int cmp_is_value_status(const char *s);
 int cmp_bad_rank(const char *s);
+/* Count a row without a figure: *bad keeps the worst status seen (by rank). */
+void cmp_count_bad(const char *status, const char **bad, int *nbad);
 
 /* Format a figure with about four significant digits ("3044", "98.73"). */
 void cmp_fmt_num(double v, int relative, char *out, size_t n);
@@ -98,6 +109,12 @@ int cmp_grid_set(struct cmp_grid *g, int row, int col, const char *s);
 void cmp_grid_text(const struct cmp_grid *g, FILE *f);
 void cmp_grid_markdown(const struct cmp_grid *g, FILE *f);
 void cmp_grid_free(struct cmp_grid *g);
+/* Finish building g with the escaping buffer e (freed): CLB_OK, or CLB_ESYS
+ * with the grid freed when bad or e ran out of memory. */
+int cmp_grid_done(struct cmp_grid *g, struct clb_buf *e, int bad);
+/* After printing to f: CLB_OK, or CLB_ESYS with a message when a write
+ * failed (the stream's error flag or a failing flush). */
+int cmp_stream_ok(FILE *f);
 
 /* ---- figures (compare_plot.c, compare_figs.c) ---------------------------- */
 
@@ -105,6 +122,8 @@ void cmp_grid_free(struct cmp_grid *g);
 void cmp_plot_terminal(const struct cmp_fig *g, struct clb_buf *s, int entries);
 /* A data-file field: escaped for display, no tab, no newline, no double quote. */
 void cmp_plot_field(struct clb_buf *d, const char *text);
+/* Start a data block of a figure: its header line names the legend title. */
+void cmp_plot_block(struct clb_buf *d, const char *title);
 /* The scripts of a roofline figure (one column) and of a staircase (one workload). */
 int cmp_roofline_script(const struct cmp_fig *g, struct cmp_plot_text *o);
 int cmp_stairs_script(const struct cmp_fig *g, struct cmp_plot_text *o);
@@ -119,10 +138,15 @@ struct json_t *cmp_json_str(const char *s);
 struct json_t *cmp_json_num(double v);
 /* Print a document, then a newline; CLB_ESYS with a message on failure. */
 int cmp_json_dump(struct json_t *root, FILE *f);
+/* A document's head object with its "schema" and "metric" members; *bad is
+ * set when memory ran out. */
+struct json_t *cmp_json_head(const char *schema, const struct cmp_metric *m, int *bad);
 /* A document of a head object (taken over) plus one array member `array`
- * written entry by entry (each taken over): memory for one entry at a time. */
-int cmp_json_stream_begin(struct json_t *head, const char *array, FILE *f);
-int cmp_json_stream_item(struct json_t *item, int first, FILE *f);
+ * written entry by entry (each taken over): memory for one entry at a time.
+ * A head or an entry that is NULL, or bad (a member could not be set), is
+ * not written: CLB_ESYS, out of memory. */
+int cmp_json_stream_begin(struct json_t *head, int bad, const char *array, FILE *f);
+int cmp_json_stream_item(struct json_t *item, int bad, int first, FILE *f);
 int cmp_json_stream_end(FILE *f, int empty);
 
 #endif

@@ -227,6 +227,20 @@ void cmp_grid_free(struct cmp_grid *g)
     memset(g, 0, sizeof *g);
 }
 
+/* The end of building a grid: the escaping buffer e is freed, and when a
+ * cell (bad) or an escape (e's oom) ran out of memory, the grid too. */
+int cmp_grid_done(struct cmp_grid *g, struct clb_buf *e, int bad)
+{
+    bad |= e->oom;
+    clb_buf_free(e);
+    if (bad) {
+        cmp_grid_free(g);
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    return CLB_OK;
+}
+
 /* ---- the table ------------------------------------------------------------- */
 
 static int any_sweep(const struct cmp_table *t)
@@ -357,17 +371,12 @@ static int make_grid(const struct cmp_table *t, struct cmp_grid *g, int md)
             bad |= cmp_grid_set(g, i, nkeys + c, cell);
         }
     }
-    bad |= e.oom;
-    clb_buf_free(&e);
-    if (bad) {
-        cmp_grid_free(g);
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
-    }
-    return CLB_OK;
+    return cmp_grid_done(g, &e, bad);
 }
 
-static int stream_ok(FILE *f)
+/* A table is printed with unchecked stdio calls; whether they all reached
+ * the output is asked once, at the end. */
+int cmp_stream_ok(FILE *f)
 {
     errno = 0;
     if (fflush(f) == 0 && !ferror(f))
@@ -408,7 +417,7 @@ int cmp_print_text(const struct cmp_table *t, FILE *f)
     notes(t, f, 0);
     clb_buf_free(&e);
     cmp_grid_free(&g);
-    return stream_ok(f);
+    return cmp_stream_ok(f);
 }
 
 int cmp_print_markdown(const struct cmp_table *t, FILE *f)
@@ -421,5 +430,5 @@ int cmp_print_markdown(const struct cmp_table *t, FILE *f)
     cmp_grid_markdown(&g, f);
     notes(t, f, CMP_ESC_MD);
     cmp_grid_free(&g);
-    return stream_ok(f);
+    return cmp_stream_ok(f);
 }

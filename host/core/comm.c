@@ -188,28 +188,32 @@ struct clb_comm_req {
     MPI_Request r;
 };
 
-int clb_comm_isend(const void *buf, size_t n, int peer, int tag, struct clb_comm_req **req)
+/* The request a send or a receive of n bytes fills in; MPI counts a
+ * message's bytes in an int. */
+static int req_new(size_t n, const char *call, struct clb_comm_req **req)
 {
     *req = clb_xcalloc(1, sizeof **req);
     if (!*req)
         return CLB_ESYS;
     if (n > INT_MAX) {
-        clb_seterr("MPI_Isend: %zu bytes is more than one message holds", n);
+        clb_seterr("%s: %zu bytes is more than one message holds", call, n);
         return CLB_ESYS;
     }
+    return CLB_OK;
+}
+
+int clb_comm_isend(const void *buf, size_t n, int peer, int tag, struct clb_comm_req **req)
+{
+    if (req_new(n, "MPI_Isend", req))
+        return CLB_ESYS;
     MPI_CHECK(MPI_Isend(buf, (int)n, MPI_BYTE, peer, tag, world, &(*req)->r), "MPI_Isend");
     return CLB_OK;
 }
 
 int clb_comm_irecv(void *buf, size_t n, int peer, int tag, struct clb_comm_req **req)
 {
-    *req = clb_xcalloc(1, sizeof **req);
-    if (!*req)
+    if (req_new(n, "MPI_Irecv", req))
         return CLB_ESYS;
-    if (n > INT_MAX) {
-        clb_seterr("MPI_Irecv: %zu bytes is more than one message holds", n);
-        return CLB_ESYS;
-    }
     MPI_CHECK(MPI_Irecv(buf, (int)n, MPI_BYTE, peer, tag, world, &(*req)->r), "MPI_Irecv");
     return CLB_OK;
 }

@@ -76,16 +76,8 @@ void clb_rowset_free(struct clb_rowset *s)
 
 static struct clb_row *rowset_slot(struct clb_rowset *s)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 256;
-        void *nv = realloc(s->v, cap * sizeof *s->v);
-        if (!nv) {
-            clb_seterr("out of host memory");
-            return NULL;
-        }
-        s->v = nv;
-        s->cap = cap;
-    }
+    if (clb_grow((void **)&s->v, s->n, &s->cap, sizeof *s->v, 256))
+        return NULL;
     return &s->v[s->n];
 }
 
@@ -620,18 +612,8 @@ static FILE *open_regular(const char *path, const char *what)
         clb_seterr("cannot read %s '%s': %s", what, path, strerror(errno));
         return NULL;
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        clb_seterr("%s '%s' is not a regular file (only regular files are read)", what, path);
+    if (clb_check_regular(fd, path, what, CLB_MAX_INPUT_BYTES, NULL))
         return NULL;
-    }
-    if ((unsigned long long)st.st_size > CLB_MAX_INPUT_BYTES) {
-        close(fd);
-        clb_seterr("%s '%s' is larger than the %zu GiB clbench reads", what, path,
-                   CLB_MAX_INPUT_BYTES >> 30);
-        return NULL;
-    }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
         fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);

@@ -52,16 +52,8 @@ const char *clb_status_name(int rc)
 
 int clb_rows_add(struct rows *l, const struct clb_row *r)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        void *nv = realloc(l->v, cap * sizeof *l->v);
-        if (!nv) {
-            clb_seterr("out of host memory");
-            return CLB_ESYS;
-        }
-        l->v = nv;
-        l->cap = cap;
-    }
+    if (clb_grow((void **)&l->v, l->n, &l->cap, sizeof *l->v, 64))
+        return CLB_ESYS;
     l->v[l->n++] = *r;
     return CLB_OK;
 }

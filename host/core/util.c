@@ -198,7 +198,10 @@ static double rand_value(unsigned long long *st)
     return (r & 1) ? -mag : mag;
 }
 
-void clb_fill_f32(float *p, size_t n, unsigned long long seed)
+/* The one filling loop of both element types: exactly one of f and d is
+ * non-NULL. The values are drawn as doubles either way, so a float array
+ * holds the rounded values of the double array of the same seed. */
+static void fill(float *f, double *d, size_t n, unsigned long long seed)
 {
     long nchunks = (long)((n + FILL_CHUNK - 1) / FILL_CHUNK);
 #pragma omp parallel for schedule(static)
@@ -207,23 +210,37 @@ void clb_fill_f32(float *p, size_t n, unsigned long long seed)
         size_t end = (size_t)(c + 1) * FILL_CHUNK;
         if (end > n)
             end = n;
-        for (size_t i = (size_t)c * FILL_CHUNK; i < end; i++)
-            p[i] = (float)rand_value(&st);
+        for (size_t i = (size_t)c * FILL_CHUNK; i < end; i++) {
+            double x = rand_value(&st);
+            if (d)
+                d[i] = x;
+            else
+                f[i] = (float)x;
+        }
     }
 }
 
-void clb_fill_f64(double *p, size_t n, unsigned long long seed)
+void clb_fill_f32(float *p, size_t n, unsigned long long seed) { fill(p, NULL, n, seed); }
+
+void clb_fill_f64(double *p, size_t n, unsigned long long seed) { fill(NULL, p, n, seed); }
+
+int clb_grow(void **v, size_t n, size_t *cap, size_t elem, size_t first)
 {
-    long nchunks = (long)((n + FILL_CHUNK - 1) / FILL_CHUNK);
-#pragma omp parallel for schedule(static)
-    for (long c = 0; c < nchunks; c++) {
-        unsigned long long st = seed * 0x2545F4914F6CDD1DULL + (unsigned long long)c;
-        size_t end = (size_t)(c + 1) * FILL_CHUNK;
-        if (end > n)
-            end = n;
-        for (size_t i = (size_t)c * FILL_CHUNK; i < end; i++)
-            p[i] = rand_value(&st);
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : first;
+    if (c > SIZE_MAX / elem) {
+        clb_seterr("out of host memory");
+        return -1;
     }
+    void *nv = realloc(*v, c * elem);
+    if (!nv) {
+        clb_seterr("out of host memory");
+        return -1;
+    }
+    *v = nv;
+    *cap = c;
+    return 0;
 }
 
 /* ---- growing strings ---------------------------------------------------- */
@@ -398,6 +415,31 @@ size_t clb_addz(size_t a, size_t b, int *ovf)
 
 /* ---- files from outside ---------------------------------------------------- */
 
+int clb_check_regular(int fd, const char *path, const char *what, size_t max_bytes, size_t *size)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        clb_seterr("%s '%s' is not a regular file (only regular files are read)", what, path);
+        return -1;
+    }
+    if ((unsigned long long)st.st_size > max_bytes) {
+        close(fd);
+        /* the limit in the unit it was set in: GiB for results, bytes for a
+         * profile or a kernel source */
+        const size_t gib = (size_t)1 << 30;
+        if (max_bytes >= gib && max_bytes % gib == 0)
+            clb_seterr("%s '%s' is larger than the %zu GiB clbench reads", what, path,
+                       max_bytes >> 30);
+        else
+            clb_seterr("%s '%s' is larger than the %zu bytes clbench reads", what, path, max_bytes);
+        return -1;
+    }
+    if (size)
+        *size = (size_t)st.st_size;
+    return 0;
+}
+
 char *clb_read_regular(const char *path, const char *what, size_t max_bytes)
 {
     /* O_NONBLOCK: opening a FIFO without a writer must not block */
@@ -406,18 +448,9 @@ char *clb_read_regular(const char *path, const char *what, size_t max_bytes)
         clb_seterr("%s '%s': cannot read: %s", what, path, strerror(errno));
         return NULL;
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        clb_seterr("%s '%s' is not a regular file (only regular files are read)", what, path);
+    size_t n, got = 0;
+    if (clb_check_regular(fd, path, what, max_bytes, &n))
         return NULL;
-    }
-    if ((unsigned long long)st.st_size > max_bytes) {
-        close(fd);
-        clb_seterr("%s '%s' is larger than the %zu bytes clbench reads", what, path, max_bytes);
-        return NULL;
-    }
-    size_t n = (size_t)st.st_size, got = 0;
     char *buf = clb_xmalloc(n + 1);
     ssize_t k = 1;
     while (buf && got < n && (k = read(fd, buf + got, n - got)) > 0)
