@@ -179,7 +179,8 @@ static int variant_usable(const struct clb_env *env, const struct transpose *st,
         return 0;
     }
     if (v->nt && !st->nvidia) {
-        snprintf(why, n, "nt stores through NVIDIA inline PTX; platform '%s' is not NVIDIA's",
+        /* (the name cut to 64: the reason must fit the caller's short buffer) */
+        snprintf(why, n, "nt stores through NVIDIA inline PTX; platform '%.64s' is not NVIDIA's",
                  env->info->platform_name);
         return 0;
     }
