@@ -265,6 +265,8 @@ struct clb_workload {
 /* Every workload, in the order `run all` uses; NULL-terminated. */
 const struct clb_workload *const *clb_workload_list(void);
 const struct clb_workload *clb_workload_find(const char *name);
+/* "stream, copy2d, ..." of every registered workload (malloc'd). */
+char *clb_workload_names(void);
 /* Register one more (a plug-in, a test's workload): before main's work. */
 int clb_workload_register(const struct clb_workload *wl);
 /* Is `key` a declared parameter of workload `name`? Else why not, in *why
@@ -390,7 +392,7 @@ int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs
 
 /* ---- models ------------------------------------------------------------ */
 
-/* The services a model's run() uses (host/cli/cmd_model.c). */
+/* The services a model's run() uses (host/models/context.c). */
 const struct clb_profile *clb_model_profile(const struct clb_model_ctx *m);
 const char *clb_model_size(const struct clb_model_ctx *m);   /* -s, or NULL */
 const char *clb_model_type(const struct clb_model_ctx *m);   /* -t, or NULL */

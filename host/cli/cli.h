@@ -15,7 +15,5 @@ int clb_cmd_results(int argc, char **argv);
 
 /* Print the parameters of a workload (clbench WORKLOAD --help). */
 int clb_workload_help(const struct clb_workload *wl, FILE *out);
-/* "stream, copy2d, ..." of every registered workload (malloc'd). */
-char *clb_workload_names(void);
 
 #endif

@@ -1,5 +1,5 @@
-/* Private to the core and the command-line front end (host/core, host/cli):
- * what a workload never sees. */
+/* Private to the core, the models and the command-line front end (host/core,
+ * host/models, host/cli): what a workload never sees. */
 #ifndef CLB_CORE_H
 #define CLB_CORE_H
 
@@ -92,9 +92,5 @@ int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct
  * (malloc'd; NULL when the kind was not measured or out of memory). */
 char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
 void clb_ceilings_free(struct clb_ceilings *c);
-
-/* Load the profiles of --platforms-dir (or the default places). */
-struct clb_profiles;
-int clb_load_profiles_for(const char *platforms_dir, struct clb_profiles *ps);
 
 #endif

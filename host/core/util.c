@@ -1,6 +1,7 @@
 /* Small helpers: error messages, strings, clock, random data. */
 #define _GNU_SOURCE
 #include "clbench.h"
+#include "core.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -465,4 +466,14 @@ char *clb_read_regular(const char *path, const char *what, size_t max_bytes)
         return NULL;
     }
     return buf;
+}
+
+int clb_exit_status(int rc)
+{
+    switch (rc) {
+    case CLB_OK: case CLB_SKIP: return CLB_EXIT_OK;
+    case CLB_FAIL: return CLB_EXIT_FAILED;
+    case CLB_EUSAGE: return CLB_EXIT_USAGE;
+    default: return CLB_EXIT_ERROR;
+    }
 }
