@@ -241,9 +241,9 @@ static void announce(struct session *s)
 /* ---- groups ------------------------------------------------------------- */
 
 /* A row for a whole group that could not run (skip or error): this rank's,
- * and under MPI the job's. */
+ * and under MPI the job's. It stands for the group's planned cases. */
 static int group_row(struct session *s, const struct clb_group *g, const char *status,
-                     const char *detail, int planned)
+                     const char *detail)
 {
     struct clb_row r;
     clb_base_row(s, &r, g);
@@ -252,8 +252,7 @@ static int group_row(struct session *s, const struct clb_group *g, const char *s
     r.detail = clb_keep(s, detail);
     struct clb_row agg = r;
     agg.rank = "all";
-    s->run->total -= planned > 1 ? planned - 1 : 0; /* the planned cases are one row now */
-    clb_progress(s, g, "*", "", &r, CLB_UNIT_GBPS);
+    clb_progress(s, g, "*", "", &r, CLB_UNIT_GBPS, 1);
     return clb_emit(s, &r, s->run->mpi ? &agg : NULL);
 }
 
@@ -360,10 +359,10 @@ static int run_group(struct session *s, const struct clb_workload *wl, const cha
     char text[128];
     clb_size_text(size, text, sizeof text);
     g.size_text = clb_keep(s, text);
-    int planned = plan_group(s, wl, dtype, size);
+    clb_progress_next_group(s->run);
     int rc = clb_agree(s, check_group(s, &g));
     if (rc == CLB_SKIP)
-        return group_row(s, &g, "skipped", clb_lasterr(), planned);
+        return group_row(s, &g, "skipped", clb_lasterr());
     if (rc)
         return rc;
     clb_debug("%s %s %s: setting up\n", wl->name, dtype, g.size_text);
@@ -385,11 +384,11 @@ static int run_group(struct session *s, const struct clb_workload *wl, const cha
     if (rc != CLB_OK) {
         char *msg = clb_strdup(clb_lasterr());
         group_free(&env, &g);
-        rc = group_row(s, &g, clb_status_name(rc), msg ? msg : "", planned);
+        rc = group_row(s, &g, clb_status_name(rc), msg ? msg : "");
         free(msg);
         return rc;
     }
-    s->run->total += g.ncases - planned; /* the plan was an estimate */
+    clb_progress_recount(s->run, wl->name, g.ncases);
     int cap = 16;
     double *times = clb_xcalloc((size_t)cap, sizeof *times);
     if (!times)
@@ -574,22 +573,36 @@ static int open_device(struct run *run, struct session *s, int idx)
     return rc;
 }
 
+/* The work of a group for the ETA: its device footprint in bytes. */
+static double group_work(struct session *s, const struct clb_workload *wl, const char *dtype,
+                         const struct clb_size *size)
+{
+    struct clb_counts c;
+    if (clb_count_group(wl, dtype, size, &s->o->params, &c) != CLB_OK)
+        return 0;
+    return c.footprint > 0 ? c.footprint : c.bytes;
+}
+
 /* Plan a device's groups (every size parsed and counted before the first
  * set-up: a refused size leaves no results file behind) and add them to the
- * overall total, then open the results file. Under MPI every rank gets here
- * (the job agreed that every device opened) and takes rank 0's run id and
- * default sizes. */
-static int plan_device(struct run *run, struct session *s, struct groups **plan)
+ * progress (the exact total of the run), then open the results file. Under
+ * MPI every rank gets here (the job agreed that every device opened) and
+ * takes rank 0's run id and default sizes. */
+static int plan_device(struct run *run, struct session *s, int d, struct groups **plan)
 {
     int rc = run->mpi ? clb_comm_bcast_text(&s->run_id, 0) : CLB_OK;
     *plan = rc ? NULL : clb_xcalloc((size_t)s->o->nwl, sizeof **plan);
     if (!rc && !*plan)
         rc = CLB_ESYS;
     for (int w = 0; !rc && w < s->o->nwl; w++) {
-        if ((rc = list_groups(s, s->o->wls[w], &(*plan)[w])))
+        const struct clb_workload *wl = s->o->wls[w];
+        struct groups *gs = &(*plan)[w];
+        if ((rc = list_groups(s, wl, gs)))
             break;
-        for (int i = 0; i < (*plan)[w].n; i++)
-            run->total += plan_group(s, s->o->wls[w], (*plan)[w].dtype[i], &(*plan)[w].size[i]);
+        for (int i = 0; !rc && i < gs->n; i++)
+            rc = clb_progress_plan(run, d * s->o->nwl + w,
+                                   plan_group(s, wl, gs->dtype[i], &gs->size[i]),
+                                   group_work(s, wl, gs->dtype[i], &gs->size[i]));
     }
     return rc ? rc : open_output(s);
 }
@@ -646,7 +659,7 @@ int clb_driver_run(struct clb_run_opts *o)
         rc = open_device(&run, &ss[d], run.sel[d]);
     rc = clb_agree(ss ? &ss[0] : &probe, rc);
     for (int d = 0; !rc && d < nsel; d++)
-        rc = plan_device(&run, &ss[d], &plans[d]);
+        rc = plan_device(&run, &ss[d], d, &plans[d]);
     rc = clb_agree(ss ? &ss[0] : &probe, rc);
     if (rc) {
         clb_die_msg("%s", clb_lasterr());
@@ -658,7 +671,7 @@ int clb_driver_run(struct clb_run_opts *o)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         clb_print_ranks(&ss[0]);
-        run.t0 = clb_now();
+        clb_progress_start(&run);
         for (int d = 0; d < nsel && !clb_signal; d++) {
             announce(&ss[d]);
             run.status = worse(run.status, run_device(&run, &ss[d], plans[d]));
@@ -675,6 +688,7 @@ int clb_driver_run(struct clb_run_opts *o)
     }
     free(plans);
     free(ss);
+    clb_progress_free(&run.progress);
     clb_profiles_free(&run.profiles);
     free(run.devs);
     free(run.sel);

@@ -276,6 +276,6 @@ int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g
     }
     r.detail = clb_keep(s, clb_buf_str(&c->detail));
     free(tm.agg);
-    clb_progress(s, g, c->kernel, c->params, have_agg ? &agg : &r, c->counts.unit);
+    clb_progress(s, g, c->kernel, c->params, have_agg ? &agg : &r, c->counts.unit, 0);
     return clb_emit(s, &r, have_agg ? &agg : NULL);
 }

@@ -279,6 +279,16 @@ static int setup(struct clb_env *env, struct clb_group *g)
     return CLB_OK;
 }
 
+/* The cases setup will add: one per (vec, acc). */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    (void)size;
+    long vecs[8], accs[8], groups, local;
+    int nvec, nacc;
+    return read_params(env, vecs, &nvec, accs, &nacc, &groups, &local) ? -1 : nvec * nacc;
+}
+
 /* ---- measuring ---------------------------------------------------------- */
 
 /* The seeds of a case: class c's acc x vec chains, contiguous. */
@@ -421,6 +431,7 @@ const struct clb_workload clb_wl_peak = {
     .sizes = {.quick = "4096", .ladder = ladder},
     .case_size = sizeof(struct peak_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,

@@ -186,6 +186,16 @@ static int setup(struct clb_env *env, struct clb_group *g)
     return CLB_OK;
 }
 
+/* The cases setup will add: one per (vec, ilp, flops). */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    (void)size;
+    long fl[32], vecs[4], ilps[4], local;
+    int nf, nv, ni;
+    return read_params(env, fl, &nf, vecs, &nv, ilps, &ni, &local) ? -1 : nf * nv * ni;
+}
+
 /* ---- measuring ---------------------------------------------------------- */
 
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
@@ -333,6 +343,7 @@ const struct clb_workload clb_wl_roofline = {
     .sizes = {.quick = "65536", .llc_times = 8, .floor_mib = {64, 1024}},
     .case_size = sizeof(struct roof_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
     .summarize = summarize,
     .ceilings = ceilings,
