@@ -72,6 +72,7 @@ struct clb_device {
     cl_command_queue queue;      /* in order, profiling enabled */
     const char *kernel_dir;      /* NULL: embedded sources */
     struct clb_progcache *cache;
+    struct clb_bincache *bincache; /* the program-binary cache; NULL: off for this device */
 };
 
 int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir);

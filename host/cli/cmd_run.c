@@ -21,6 +21,7 @@ static const struct option longopts[] = {
     {"peak-gflops", required_argument, 0, 1007}, {"peak-gflops-dp", required_argument, 0, 1008},
     {"energy", required_argument, 0, 1009},    {"energy-window", required_argument, 0, 1010},
     {"ceilings", required_argument, 0, 1011},
+    {"cache", required_argument, 0, 1012},     {"no-cache", no_argument, 0, 1013},
     {0, 0, 0, 0}};
 
 /* The help text of `clbench run`; the man page (docs/clbench.1) carries the
@@ -56,6 +57,9 @@ static const char clb_run_help[] =
     "                        it set, timed runs stretch to it (default: 1 s NVML, 0.1 s RAPL)\n"
     "  -q, --quiet / -v, --verbose\n"
     "      --kernel-dir DIR  load kernels from DIR instead of the embedded copies\n"
+    "      --cache auto|on|off  the program-binary cache ($XDG_CACHE_HOME/clbench): auto:\n"
+    "                        where the driver does not cache builds itself (not PoCL)\n"
+    "      --no-cache        build every program from source (--cache off)\n"
     "      --platforms-dir DIR  profiles directory\n";
 
 static void run_usage(FILE *f)
@@ -190,6 +194,15 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
             break;
         case 1010: if (parse_seconds("--energy-window", optarg, 0, 3600, &o->energy_window)) return CLB_EUSAGE; break;
         case 1011: o->ceilings = optarg; break;
+        case 1012:
+            if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
+                clb_die_msg("bad --cache '%s' (accepted: auto, on, off)", optarg);
+                return CLB_EUSAGE;
+            }
+            o->cache = !strcmp(optarg, "on") ? CLB_CACHE_ON : !strcmp(optarg, "off") ? CLB_CACHE_OFF
+                                                                                   : CLB_CACHE_AUTO;
+            break;
+        case 1013: o->cache = CLB_CACHE_OFF; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_die_msg("%s", clb_lasterr());

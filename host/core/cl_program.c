@@ -1,6 +1,8 @@
 /* Programs: kernel sources (embedded or from --kernel-dir), built once per
  * (file, options) and cached for the life of the device. */
+#include "clb_cache.h"
 #include "clb_cl.h"
+#include "clb_workload.h"
 #include "clbench.h"
 
 #include <errno.h>
@@ -56,6 +58,144 @@ static void print_build_log(cl_program prog, cl_device_id dev, const char *file,
     free(log);
 }
 
+/* cl/common.cl and cl/<file>.cl as one text: the source as compiled. */
+static char *full_source(struct clb_device *d, const char *file)
+{
+    char *common = clb_load_source(d->kernel_dir, "common");
+    char *src = common ? clb_load_source(d->kernel_dir, file) : NULL;
+    char *all = src ? clb_asprintf("%s%s", common, src) : NULL;
+    free(common);
+    free(src);
+    return all;
+}
+
+/* Compile a program from its source; the build log on stderr when it fails. */
+static int build_source(struct clb_device *d, const char *file, const char *source,
+                        const char *options, cl_program *out)
+{
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(d->ctx, 1, &source, NULL, &err);
+    CLB_CHECK(err, "clCreateProgramWithSource");
+    /* -cl-std is not passed: 1.2 C is what every driver compiles by default. */
+    double t0 = clb_now();
+    err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE)
+            print_build_log(prog, d->info.device, file, options);
+        clReleaseProgram(prog);
+        clb_seterr("clBuildProgram(%s.cl, %s): %s", file, options, clb_cl_errstr(err));
+        return CLB_ECL;
+    }
+    clb_debug("built %s.cl [%s] in %.2f s\n", file, options, clb_now() - t0);
+    *out = prog;
+    return CLB_OK;
+}
+
+/* ---- the program-binary cache (host/cache) ------------------------------- */
+
+/* A program's key for the binary cache; *owned holds what it allocated. */
+static int cache_key(struct clb_device *d, const char *file, const char *source,
+                     const char *options, struct clb_cache_key *k, char **owned)
+{
+    size_t n = 0;
+    char *pver = NULL;
+    if (clGetPlatformInfo(d->info.platform, CL_PLATFORM_VERSION, 0, NULL, &n) == CL_SUCCESS &&
+        (pver = clb_xcalloc(n + 1, 1)))
+        clGetPlatformInfo(d->info.platform, CL_PLATFORM_VERSION, n, pver, NULL);
+    char *what = pver ? clb_asprintf("%s.cl [%s]", file, options) : NULL;
+    if (!what) {
+        free(pver);
+        return CLB_ESYS;
+    }
+    owned[0] = pver;
+    owned[1] = what;
+    const struct devinfo_fields {
+        int key;
+        const char *v;
+    } f[] = {{CLB_KEY_PLATFORM, d->info.platform_name}, {CLB_KEY_PLATFORM_VERSION, pver},
+             {CLB_KEY_DEVICE, d->info.name},            {CLB_KEY_VENDOR, d->info.vendor},
+             {CLB_KEY_DEVICE_VERSION, d->info.version}, {CLB_KEY_DRIVER, d->info.driver},
+             {CLB_KEY_OPTIONS, options},                {CLB_KEY_SOURCE, source}};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        k->field[f[i].key] = f[i].v;
+    k->what = what;
+    return CLB_OK;
+}
+
+/* The program from a cached binary, built (linked) for the device; NULL on
+ * a miss, or when the driver refuses the binary (said, and rebuilt). */
+static cl_program load_cached(struct clb_device *d, const struct clb_cache_key *k,
+                              const char *options)
+{
+    unsigned char *bin;
+    size_t n;
+    if (clb_cache_load(d->bincache, k, &bin, &n) != CLB_OK)
+        return NULL;
+    cl_int err, status = CL_SUCCESS;
+    const unsigned char *bins[1] = {bin};
+    double t0 = clb_now();
+    cl_program prog = clCreateProgramWithBinary(d->ctx, 1, &d->info.device, &n, bins, &status, &err);
+    free(bin);
+    const char *call = "clCreateProgramWithBinary";
+    if (err == CL_SUCCESS && status != CL_SUCCESS)
+        err = status;
+    if (err == CL_SUCCESS) {
+        call = "clBuildProgram";
+        err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
+    }
+    if (err != CL_SUCCESS) {
+        char why[128];
+        snprintf(why, sizeof why, "the driver refused it (%s: %s)", call, clb_cl_errstr(err));
+        clb_cache_reject(d->bincache, k, why);
+        if (prog)
+            clReleaseProgram(prog);
+        return NULL;
+    }
+    clb_debug("loaded %s from the program cache in %.2f s\n", k->what, clb_now() - t0);
+    return prog;
+}
+
+/* Keep a program's binary. Some drivers compile at clCreateKernel: every
+ * kernel of the program is created (and released) first. */
+static void save_cached(struct clb_device *d, cl_program prog, const struct clb_cache_key *k)
+{
+    cl_uint nk = 0;
+    if (clCreateKernelsInProgram(prog, 0, NULL, &nk) == CL_SUCCESS && nk) {
+        cl_kernel *ks = clb_xcalloc(nk, sizeof *ks);
+        if (ks && clCreateKernelsInProgram(prog, nk, ks, NULL) == CL_SUCCESS)
+            clb_release_kernels(ks, nk);
+        free(ks);
+    }
+    size_t n = 0;
+    cl_int err = clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, NULL);
+    unsigned char *bin = err == CL_SUCCESS && n ? malloc(n) : NULL;
+    unsigned char *bins[1] = {bin};
+    if (bin && (err = clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL)) ==
+                   CL_SUCCESS)
+        clb_cache_store(d->bincache, k, bin, n);
+    else
+        clb_debug("program cache: no binary of %s (%s)\n", k->what,
+                  err != CL_SUCCESS ? clb_cl_errstr(err) : "empty or out of memory");
+    free(bin);
+}
+
+/* Build a program through the binary cache: load it, else compile and keep. */
+static int build_cached(struct clb_device *d, const char *file, const char *source,
+                        const char *options, cl_program *out)
+{
+    struct clb_cache_key k;
+    char *owned[2] = {NULL, NULL};
+    int rc = cache_key(d, file, source, options, &k, owned);
+    if (rc == CLB_OK && !(*out = load_cached(d, &k, options)) &&
+        (rc = build_source(d, file, source, options, out)) == CLB_OK)
+        save_cached(d, *out, &k);
+    free(owned[0]);
+    free(owned[1]);
+    return rc;
+}
+
+/* ---- the programs of a device ---------------------------------------------- */
+
 int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out)
 {
     size_t klen = strlen(file) + strlen(options) + 2;
@@ -69,40 +209,24 @@ int clb_program(struct clb_device *d, const char *file, const char *options, cl_
             *out = c->prog;
             return CLB_OK;
         }
-    char *common = clb_load_source(d->kernel_dir, "common");
-    char *src = common ? clb_load_source(d->kernel_dir, file) : NULL;
-    if (!src) {
-        free(common);
+    char *source = full_source(d, file);
+    if (!source) {
         free(key);
         return CLB_EUSAGE;
     }
-    const char *parts[2] = {common, src};
-    cl_int err;
-    cl_program prog = clCreateProgramWithSource(d->ctx, 2, parts, NULL, &err);
-    free(common);
-    free(src);
-    if (err != CL_SUCCESS) {
-        free(key);
-        CLB_CHECK(err, "clCreateProgramWithSource");
-    }
-    /* -cl-std is not passed: 1.2 C is what every driver compiles by default. */
-    double t0 = clb_now();
-    err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE)
-            print_build_log(prog, d->info.device, file, options);
+    cl_program prog = NULL;
+    int rc = d->bincache ? build_cached(d, file, source, options, &prog)
+                         : build_source(d, file, source, options, &prog);
+    free(source);
+    struct clb_progcache *c = rc ? NULL : malloc(sizeof *c);
+    if (!rc && !c) {
         clReleaseProgram(prog);
-        free(key);
-        clb_seterr("clBuildProgram(%s.cl, %s): %s", file, options, clb_cl_errstr(err));
-        return CLB_ECL;
-    }
-    clb_debug("built %s.cl [%s] in %.2f s\n", file, options, clb_now() - t0);
-    struct clb_progcache *c = malloc(sizeof *c);
-    if (!c) {
-        clReleaseProgram(prog);
-        free(key);
         clb_seterr("out of host memory");
-        return CLB_ESYS;
+        rc = CLB_ESYS;
+    }
+    if (rc) {
+        free(key);
+        return rc;
     }
     c->key = key;
     c->prog = prog;

@@ -24,6 +24,7 @@ struct clb_run_opts {
     double peak_bw, peak_sp, peak_dp;  /* --peak-bw/--peak-gflops/--peak-gflops-dp; NAN: the profile's */
     const char *ceilings;       /* --ceilings FILE: peaks measured on the device (ceilings.c) */
     int energy;                 /* --energy: CLB_ENERGY_AUTO, _ON, _OFF */
+    int cache;                  /* --cache: CLB_CACHE_AUTO, _ON, _OFF (--no-cache) */
     double energy_window;       /* --energy-window: the shortest timed window an energy
                                  * reading is taken over (seconds); NAN: the source's
                                  * own (clb_energy_min_window) */
@@ -40,6 +41,7 @@ struct clb_run_opts {
 int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o);
 
 enum { CLB_ENERGY_AUTO, CLB_ENERGY_ON, CLB_ENERGY_OFF };
+enum { CLB_CACHE_AUTO, CLB_CACHE_ON, CLB_CACHE_OFF };
 /* With energy on, a configuration's timed runs go on (up to this many)
  * until they span --energy-window. */
 #define CLB_ENERGY_MAX_REPS 100000

@@ -545,6 +545,22 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
     return status;
 }
 
+/* Does the program-binary cache serve this device? --cache on/off, else
+ * every driver but PoCL, which keeps its own cache of builds and compiles a
+ * program again when its binary is asked for: there the cache made a cold
+ * run 3x the compile time for a warm run's 1 s (docs/MEASURING.md,
+ * "Program cache"). */
+static int cache_for(const struct clb_run_opts *o, const struct clb_devinfo *di)
+{
+    if (o->cache != CLB_CACHE_AUTO)
+        return o->cache == CLB_CACHE_ON;
+    if (strstr(di->platform_name, "Portable Computing Language")) {
+        clb_debug("program cache: off on PoCL, which caches its builds (--cache on forces it)\n");
+        return 0;
+    }
+    return 1;
+}
+
 /* Open a device: its profile, context, results file and energy source
  * (nothing here talks to other ranks). */
 static int open_device(struct run *run, struct session *s, int idx)
@@ -558,6 +574,8 @@ static int open_device(struct run *run, struct session *s, int idx)
     if (!rc)
         rc = clb_open(&s->dev, di, s->o->kernel_dir);
     s->dev_open = rc == CLB_OK;
+    if (!rc && cache_for(s->o, di))
+        s->dev.bincache = &run->bincache;
     if (!rc && s->o->energy != CLB_ENERGY_OFF) {
         char *why = NULL;
         s->energy = clb_energy_open(di, &why);
@@ -633,6 +651,7 @@ int clb_driver_run(struct clb_run_opts *o)
     memset(&run, 0, sizeof run);
     run.o = o;
     run.mpi = clb_comm_active();
+    clb_cache_init(&run.bincache);
     if (run.mpi && clb_comm()->rank != 0)
         clb_verbosity = -1; /* rank 0 speaks for the job */
     int rc = clb_load_profiles_for(o->platforms_dir, &run.profiles);
@@ -689,6 +708,7 @@ int clb_driver_run(struct clb_run_opts *o)
     free(plans);
     free(ss);
     clb_progress_free(&run.progress);
+    clb_cache_close(&run.bincache);
     clb_profiles_free(&run.profiles);
     free(run.devs);
     free(run.sel);

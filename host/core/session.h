@@ -7,6 +7,7 @@
 #define CLB_SESSION_H
 
 #include <signal.h>
+#include "clb_cache.h"
 #include "core.h"
 #include "energy.h"
 
@@ -39,6 +40,7 @@ struct run {
     int *sel, nsel;           /* the devices this process runs (indices into devs) */
     long done, total;         /* configurations measured / planned, all devices */
     struct progress progress;
+    struct clb_bincache bincache;  /* the program-binary cache of every device */
     double t0;                /* start of the measurements */
     int status;               /* the worst exit status so far */
     char *host;
