@@ -71,7 +71,7 @@ struct clb_device {
     cl_context ctx;
     cl_command_queue queue;      /* in order, profiling enabled */
     const char *kernel_dir;      /* NULL: embedded sources */
-    struct clb_progcache *cache;
+    struct clb_programs *progs;    /* the programs built, and the builds ahead (cl_programs.c) */
     struct clb_bincache *bincache; /* the program-binary cache; NULL: off for this device */
 };
 
@@ -83,6 +83,23 @@ void clb_close(struct clb_device *d);
  * caller does not release them. On a build failure the build log is printed
  * on stderr and CLB_ECL returned. */
 int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out);
+/* Build ahead: `threads` threads build the programs queued with
+ * clb_program_ahead while this thread does other work (0: none; every
+ * program is built when asked for). clb_program takes a queued program
+ * itself or waits for one in flight. */
+int clb_builds_start(struct clb_device *d, int threads);
+int clb_program_ahead(struct clb_device *d, const char *file, const char *options);
+/* No build runs between pause and resume (they nest): pause waits for the
+ * builds in flight, so that timed runs share the machine with nothing. */
+void clb_builds_pause(struct clb_device *d);
+void clb_builds_resume(struct clb_device *d);
+/* Stop the builders and release every program (clb_close does it). */
+void clb_programs_free(struct clb_device *d);
+/* Build one program now, in this thread (its source, the binary cache);
+ * quiet: no build log on a failure (a build ahead: whoever asks for the
+ * program builds it again and says why). */
+int clb_program_build(struct clb_device *d, const char *file, const char *options, int quiet,
+                      cl_program *out);
 /* clb_program + clCreateKernel; the caller releases the kernel. */
 int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
                cl_kernel *out);

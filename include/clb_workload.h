@@ -147,6 +147,8 @@ struct clb_env {
     int quick;                         /* --quick: small sizes, short probes */
     const char *dtype;                 /* the group's type ("" outside one): selects
                                         * [tuning] <workload>.<key>.<dtype> */
+    struct clb_device *ahead;          /* the core's, in plan() only: where
+                                        * clb_plan_program queues (NULL: nowhere) */
 };
 
 /* What `measured` sees of a case after its timed runs. */
@@ -230,8 +232,10 @@ struct clb_workload {
      * CLB_EUSAGE with a message. */
     int (*check_size)(const struct clb_size *s);
     /* Optional: how many cases setup will add for this group (for the
-     * progress counter and ETA of the whole run); < 0 or NULL: unknown. The
-     * driver corrects its total when setup adds a different number. */
+     * progress counter and ETA of the whole run); < 0 or NULL: unknown. It
+     * must be exact: the total of the progress is the sum of the plans (a
+     * test checks it). It may also name the programs setup will build
+     * (clb_plan_program), which the core then builds ahead. */
     int (*plan)(struct clb_env *env, const char *dtype, const struct clb_size *size);
     int (*setup)(struct clb_env *env, struct clb_group *g);
     int (*prepare)(struct clb_env *env, struct clb_group *g, struct clb_case *c);
@@ -288,6 +292,13 @@ void clb_case_note(struct clb_case *c, const char *fmt, ...) __attribute__((form
 /* The number after "key=" in a params or detail text ("vec=4,ws=1024",
  * "loads=4096 ns_per_load=1.2; llc=..."), NAN when absent. */
 double clb_text_num(const char *text, const char *key);
+
+/* In plan(): a program setup will build, with the file and options it will
+ * pass to clb_kernel. The core may build it ahead, in another thread, while
+ * earlier groups run (docs/MEASURING.md, "Building ahead"). Naming one is
+ * never needed for correctness, but one that setup does not build is a
+ * compile for nothing: name only those setup builds whatever it measures. */
+void clb_plan_program(struct clb_env *env, const char *file, const char *options);
 
 /* ---- parameters -------------------------------------------------------- */
 

@@ -1,5 +1,7 @@
-/* Programs: kernel sources (embedded or from --kernel-dir), built once per
- * (file, options) and cached for the life of the device. */
+/* Building one program: its source (embedded or from --kernel-dir, with
+ * common.cl in front), through the program-binary cache where the device
+ * has one, else compiled. Which programs a device holds, and building them
+ * ahead in other threads, is cl_programs.c's. */
 #include "clb_cache.h"
 #include "clb_cl.h"
 #include "clb_workload.h"
@@ -8,23 +10,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct clb_progcache {
-    struct clb_progcache *next;
-    char *key;          /* "file\noptions" */
-    cl_program prog;
-};
-
-void clb_progcache_free(struct clb_progcache *c)
-{
-    while (c) {
-        struct clb_progcache *next = c->next;
-        clReleaseProgram(c->prog);
-        free(c->key);
-        free(c);
-        c = next;
-    }
-}
 
 char *clb_load_source(const char *kernel_dir, const char *file)
 {
@@ -71,7 +56,7 @@ static char *full_source(struct clb_device *d, const char *file)
 
 /* Compile a program from its source; the build log on stderr when it fails. */
 static int build_source(struct clb_device *d, const char *file, const char *source,
-                        const char *options, cl_program *out)
+                        const char *options, int quiet, cl_program *out)
 {
     cl_int err;
     cl_program prog = clCreateProgramWithSource(d->ctx, 1, &source, NULL, &err);
@@ -80,7 +65,7 @@ static int build_source(struct clb_device *d, const char *file, const char *sour
     double t0 = clb_now();
     err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
-        if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE)
+        if (!quiet && (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE))
             print_build_log(prog, d->info.device, file, options);
         clReleaseProgram(prog);
         clb_seterr("clBuildProgram(%s.cl, %s): %s", file, options, clb_cl_errstr(err));
@@ -181,59 +166,32 @@ static void save_cached(struct clb_device *d, cl_program prog, const struct clb_
 
 /* Build a program through the binary cache: load it, else compile and keep. */
 static int build_cached(struct clb_device *d, const char *file, const char *source,
-                        const char *options, cl_program *out)
+                        const char *options, int quiet, cl_program *out)
 {
     struct clb_cache_key k;
     char *owned[2] = {NULL, NULL};
     int rc = cache_key(d, file, source, options, &k, owned);
     if (rc == CLB_OK && !(*out = load_cached(d, &k, options)) &&
-        (rc = build_source(d, file, source, options, out)) == CLB_OK)
+        (rc = build_source(d, file, source, options, quiet, out)) == CLB_OK)
         save_cached(d, *out, &k);
     free(owned[0]);
     free(owned[1]);
     return rc;
 }
 
-/* ---- the programs of a device ---------------------------------------------- */
+/* ---- one program ------------------------------------------------------------ */
 
-int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out)
+int clb_program_build(struct clb_device *d, const char *file, const char *options, int quiet,
+                      cl_program *out)
 {
-    size_t klen = strlen(file) + strlen(options) + 2;
-    char *key = clb_xmalloc(klen);
-    if (!key)
-        return CLB_ESYS;
-    snprintf(key, klen, "%s\n%s", file, options);
-    for (struct clb_progcache *c = d->cache; c; c = c->next)
-        if (strcmp(c->key, key) == 0) {
-            free(key);
-            *out = c->prog;
-            return CLB_OK;
-        }
     char *source = full_source(d, file);
-    if (!source) {
-        free(key);
+    if (!source)
         return CLB_EUSAGE;
-    }
-    cl_program prog = NULL;
-    int rc = d->bincache ? build_cached(d, file, source, options, &prog)
-                         : build_source(d, file, source, options, &prog);
+    *out = NULL;
+    int rc = d->bincache ? build_cached(d, file, source, options, quiet, out)
+                         : build_source(d, file, source, options, quiet, out);
     free(source);
-    struct clb_progcache *c = rc ? NULL : malloc(sizeof *c);
-    if (!rc && !c) {
-        clReleaseProgram(prog);
-        clb_seterr("out of host memory");
-        rc = CLB_ESYS;
-    }
-    if (rc) {
-        free(key);
-        return rc;
-    }
-    c->key = key;
-    c->prog = prog;
-    c->next = d->cache;
-    d->cache = c;
-    *out = prog;
-    return CLB_OK;
+    return rc;
 }
 
 int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,

@@ -32,7 +32,8 @@ int clb_interrupted(void) { return clb_signal != 0; }
 
 static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
 {
-    struct clb_env env = {&s->dev, &s->dev.info, s->profile, wl, &s->o->params, s->o->quick, ""};
+    struct clb_env env = {&s->dev, &s->dev.info, s->profile, wl, &s->o->params, s->o->quick, "",
+                          NULL};
     return env;
 }
 
@@ -332,6 +333,20 @@ static int count_group_size(const struct clb_workload *wl, const char *dtype,
     return CLB_EUSAGE;
 }
 
+/* Will the group get to its set-up? Not when it is skipped for fp64 or
+ * for its memory (check_group): its programs are not built ahead. */
+static int group_will_run(struct session *s, const struct clb_workload *wl, const char *dtype,
+                          const struct clb_size *size)
+{
+    struct clb_counts c;
+    if (dtype[0] && clb_dtype_is_double(dtype) && !s->dev.info.fp64)
+        return 0;
+    if (clb_count_group(wl, dtype, size, &s->o->params, &c) != CLB_OK)
+        return 0;
+    return clb_fits(&s->dev, (size_t)c.largest, (size_t)c.footprint) == CLB_OK;
+}
+
+/* The cases a group will add, and the programs it names for building ahead. */
 static int plan_group(struct session *s, const struct clb_workload *wl, const char *dtype,
                       const struct clb_size *size)
 {
@@ -340,6 +355,8 @@ static int plan_group(struct session *s, const struct clb_workload *wl, const ch
     struct clb_env env = make_env(s, wl);
     env.dev = NULL; /* a plan reads the device's description only */
     env.dtype = dtype;
+    if (group_will_run(s, wl, dtype, size))
+        env.ahead = &s->dev;
     int k = wl->plan(&env, dtype, size);
     return k > 0 ? k : 1;
 }
@@ -561,6 +578,17 @@ static int cache_for(const struct clb_run_opts *o, const struct clb_devinfo *di)
     return 1;
 }
 
+/* Threads that build programs ahead: --build-threads, else one per CPU
+ * core, at most 8 (compilers are single-threaded; more cores than programs
+ * in flight gain nothing). */
+static int build_threads(const struct clb_run_opts *o)
+{
+    if (o->build_threads >= 0)
+        return o->build_threads < 64 ? o->build_threads : 64;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
 /* Open a device: its profile, context, results file and energy source
  * (nothing here talks to other ranks). */
 static int open_device(struct run *run, struct session *s, int idx)
@@ -576,6 +604,8 @@ static int open_device(struct run *run, struct session *s, int idx)
     s->dev_open = rc == CLB_OK;
     if (!rc && cache_for(s->o, di))
         s->dev.bincache = &run->bincache;
+    if (!rc)
+        rc = clb_builds_start(&s->dev, build_threads(s->o));
     if (!rc && s->o->energy != CLB_ENERGY_OFF) {
         char *why = NULL;
         s->energy = clb_energy_open(di, &why);

@@ -204,12 +204,14 @@ int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g
     if (s->run->mpi && !(tm.agg = clb_xcalloc((size_t)tm.agg_cap, sizeof *tm.agg)))
         return CLB_ESYS;
     int rc = c->status;
+    clb_builds_pause(&s->dev); /* the machine is the case's while it is timed */
     if (rc == CLB_OK && g->wl->prepare)
         rc = g->wl->prepare(env, g, c);
     rc = clb_agree(s, rc);
     int timed = rc == CLB_OK;
     if (timed)
         rc = time_case(s, env, g, c, times, cap, &tm);
+    clb_builds_resume(&s->dev);
     int own = rc; /* this rank's outcome: its row says it; the aggregate says the job's */
     if (rc == CLB_OK) {
         own = g->wl->verify(env, g, c);

@@ -441,21 +441,28 @@ int clb_check_exact_2d(struct clb_case *c, const void *got, const void *want, si
 
 /* ---- probes ------------------------------------------------------------ */
 
+/* Builds ahead pause while a probe times its runs, as while a case does. */
 int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin)
 {
     *tmin = INFINITY;
-    for (int r = 0; r < runs; r++) {
+    int rc = CLB_OK;
+    clb_builds_pause(env->dev);
+    for (int r = 0; r < runs && rc == CLB_OK; r++) {
         cl_event ev;
         double t;
-        int rc = launch(env, ctx, &ev);
-        if (rc)
-            return rc;
+        if ((rc = launch(env, ctx, &ev)))
+            break;
         rc = clb_event_seconds(ev, ev, &t);
         clReleaseEvent(ev);
-        if (rc)
-            return rc;
-        if ((r > 0 || runs == 1) && t < *tmin) /* the first run warms up */
+        if (rc == CLB_OK && (r > 0 || runs == 1) && t < *tmin) /* the first run warms up */
             *tmin = t;
     }
-    return CLB_OK;
+    clb_builds_resume(env->dev);
+    return rc;
+}
+
+void clb_plan_program(struct clb_env *env, const char *file, const char *options)
+{
+    if (env->ahead && clb_program_ahead(env->ahead, file, options) != CLB_OK)
+        clb_debug("build ahead: no memory to queue %s.cl [%s]\n", file, options);
 }

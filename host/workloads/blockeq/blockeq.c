@@ -190,6 +190,16 @@ static int check_geometry(struct clb_group *g, struct blockeq *st, int recip,
 static int add_cases(struct clb_env *env, struct clb_group *g, struct blockeq *st, const long *p,
                      int np, const int *use, const char *recip_why);
 
+/* The build options for a group's tiles: setup's and the plan's. */
+static void options(const char *dtype, const struct blockeq *st, char *opts, size_t n)
+{
+    int ovf = 0;
+    size_t elems = clb_mulz(st->n1, st->n2, &ovf);
+    clb_dtype_defines(dtype, opts, n);
+    clb_appendf(opts, n, " -DTW=%zu -DTH=%zu -DIDX=%s", st->tw, st->th,
+                !ovf && elems < UINT32_MAX ? "uint" : "ulong");
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct blockeq *st = calloc(1, sizeof *st);
@@ -227,9 +237,7 @@ static int add_cases(struct clb_env *env, struct clb_group *g, struct blockeq *s
         return rc;
 
     char opts[160];
-    clb_dtype_defines(g->dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DTW=%zu -DTH=%zu -DIDX=%s", st->tw, st->th,
-                st->n1 * st->n2 < UINT32_MAX ? "uint" : "ulong");
+    options(g->dtype, st, opts, sizeof opts);
     for (int k = 0; k < NKERNELS; k++) {
         if (!use[k])
             continue;
@@ -325,15 +333,19 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     }
 }
 
-/* The cases setup will add: each kernel at each P. */
+/* The cases setup will add: each kernel at each P; its one program. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)dtype;
-    (void)size;
     long p[MAX_P];
     int np, use[NKERNELS];
     if (partition_list(env, p, &np) || kernel_list(env, use))
         return -1;
+    struct blockeq st = {.n1 = size->d[0], .n2 = size->d[1], .esize = clb_dtype_size(dtype)};
+    char opts[160];
+    if (tile_shape(env, dtype, &st) == CLB_OK) {
+        options(dtype, &st, opts, sizeof opts);
+        clb_plan_program(env, "blockeq", opts);
+    }
     int nk = 0;
     for (int k = 0; k < NKERNELS; k++)
         nk += use[k] != 0;

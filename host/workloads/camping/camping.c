@@ -130,6 +130,41 @@ static int read_params(const struct clb_env *env, struct camping *st, const char
     return CLB_OK;
 }
 
+/* Each group's share of the elements, in whole rows; the buffer. */
+static int layout(struct camping *st, size_t elems, const char *size_text)
+{
+    st->rows = elems / st->groups * st->esize / ROW_BYTES;
+    if (st->rows == 0) {
+        clb_seterr("camping: size %s gives each of %zu groups less than one %d-byte row; use at "
+                   "least %zu elements", size_text, st->groups, ROW_BYTES,
+                   st->groups * (ROW_BYTES / st->esize));
+        return CLB_EUSAGE;
+    }
+    st->chunk = st->rows * ROW_BYTES;
+    /* Counted by the core only for the groups of --param groups: check here. */
+    int ovf = 0;
+    st->buf_bytes = clb_mulz(st->groups, clb_addz(st->chunk, st->dmax, &ovf), &ovf);
+    clb_mulz(st->buf_bytes, 2, &ovf);
+    if (ovf) {
+        clb_seterr("camping: size %s with %zu groups: the byte count does not fit in 64 bits",
+                   size_text, st->groups);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+/* The build options (64 bytes in flight per work-item per row pass):
+ * setup's and the plan's. */
+static void options(const char *dtype, const struct camping *st, long base, char *opts, size_t n)
+{
+    if (strcmp(dtype, "float4") == 0)
+        snprintf(opts, n, "-DT=float4 -DT_SIZE=16");
+    else
+        clb_dtype_defines(dtype, opts, n);
+    clb_appendf(opts, n, " -DM=%zu -DUNROLL=%zu -DIDX=%s", (size_t)base / st->esize,
+                64 / st->esize, st->buf_bytes / st->esize < UINT32_MAX ? "uint" : "ulong");
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct camping *st = calloc(1, sizeof *st);
@@ -141,36 +176,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
     int rc;
     if ((rc = read_params(env, st, g->dtype, &base)))
         return rc;
-    /* Each group's share of the elements, in whole rows. */
-    st->rows = g->size.total / st->groups * st->esize / ROW_BYTES;
-    if (st->rows == 0) {
-        clb_seterr("camping: size %s gives each of %zu groups less than one %d-byte row; use at "
-                   "least %zu elements", g->size_text, st->groups, ROW_BYTES,
-                   st->groups * (ROW_BYTES / st->esize));
-        return CLB_EUSAGE;
-    }
-    st->chunk = st->rows * ROW_BYTES;
-    /* Counted by the core only for the groups of --param groups: check here. */
-    int ovf = 0;
-    st->buf_bytes = clb_mulz(st->groups, clb_addz(st->chunk, st->dmax, &ovf), &ovf);
-    clb_mulz(st->buf_bytes, 2, &ovf);
-    if (ovf) {
-        clb_seterr("camping: size %s with %zu groups: the byte count does not fit in 64 bits",
-                   g->size_text, st->groups);
-        return CLB_EUSAGE;
-    }
+    if ((rc = layout(st, g->size.total, g->size_text)))
+        return rc;
     if ((rc = clb_inout_setup(env, st->buf_bytes, st->buf_bytes, st->esize == 8, 31,
                               CL_MEM_WRITE_ONLY, &st->io)))
         return rc;
 
-    /* 64 bytes in flight per work-item per row pass. */
     char opts[200];
-    if (strcmp(g->dtype, "float4") == 0)
-        snprintf(opts, sizeof opts, "-DT=float4 -DT_SIZE=16");
-    else
-        clb_dtype_defines(g->dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DM=%zu -DUNROLL=%zu -DIDX=%s", (size_t)base / st->esize,
-                64 / st->esize, st->buf_bytes / st->esize < UINT32_MAX ? "uint" : "ulong");
+    options(g->dtype, st, base, opts, sizeof opts);
     if ((rc = clb_kernel(env->dev, "camping", opts, "copy", &st->k[0])))
         return rc;
     size_t wg;
@@ -345,14 +358,18 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     free(done);
 }
 
-/* The cases setup will add: one per distance. */
+/* The cases setup will add: one per distance; its one program. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)size;
     struct camping st = {.esize = clb_dtype_size(dtype)};
     long base;
     if (read_params(env, &st, dtype, &base))
         return -1;
+    char opts[200];
+    if (layout(&st, size->total, "") == CLB_OK) {
+        options(dtype, &st, base, opts, sizeof opts);
+        clb_plan_program(env, "camping", opts);
+    }
     return (int)(st.dmax / (size_t)base) + 1;
 }
 

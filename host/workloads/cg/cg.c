@@ -604,7 +604,6 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
 /* The cases setup will add: each kernel, rhs count and link layout. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)dtype;
     (void)size;
     struct cg_state st;
     struct choice ch;
@@ -612,6 +611,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     memset(&ch, 0, sizeof ch);
     if (read_params(env, &st, &ch))
         return -1;
+    dslash_plan_programs(env, dtype, ch.links, ch.rhs, ch.nrhs, ch.kernels >> CG_REG & 1u,
+                         ch.kernels >> CG_CACHE & 1u);
     int nk = 0, nl = 0;
     for (int k = CG_REG; k <= CG_CACHE; k++)
         nk += (ch.kernels >> k) & 1u;

@@ -92,19 +92,29 @@ static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
     return rc;
 }
 
+/* The build options of a tile's program for an n1 x n2 matrix of dtype:
+ * setup's and the plan's. */
+static void options(const char *dtype, size_t n1, size_t n2, const struct tile *t, char *opts,
+                    size_t n)
+{
+    int packed3 = strcmp(dtype, "float3") == 0;
+    clb_dtype_defines(dtype, opts, n);
+    if (packed3)
+        clb_appendf(opts, n, " -DPACKED3=1");
+    else
+        clb_appendf(opts, n, " -DELEM=%s", strcmp(dtype, "float3_aligned") == 0 ? "float3" : dtype);
+    /* uint indices where every float (packed3) or element index fits */
+    int ovf = 0;
+    size_t maxidx = clb_mulz(clb_mulz(n1, n2, &ovf), packed3 ? 3 : 1, &ovf);
+    clb_appendf(opts, n, " -DTILE_DIM=%ld -DBLOCK_ROWS=%ld -DIDX=%s", t->dim, t->rows,
+                !ovf && maxidx < UINT32_MAX ? "uint" : "ulong");
+}
+
 static int build(struct clb_env *env, struct copy2d *st, const char *dtype, const struct tile *t,
                  int kind, cl_kernel *out)
 {
     char opts[200];
-    clb_dtype_defines(dtype, opts, sizeof opts);
-    if (st->packed3)
-        clb_appendf(opts, sizeof opts, " -DPACKED3=1");
-    else
-        clb_appendf(opts, sizeof opts, " -DELEM=%s", st->aligned3 ? "float3" : dtype);
-    /* uint indices where every float (packed3) or element index fits */
-    size_t maxidx = st->n1 * st->n2 * (st->packed3 ? 3 : 1);
-    clb_appendf(opts, sizeof opts, " -DTILE_DIM=%ld -DBLOCK_ROWS=%ld -DIDX=%s", t->dim, t->rows,
-                maxidx < UINT32_MAX ? "uint" : "ulong");
+    options(dtype, st->n1, st->n2, t, opts, sizeof opts);
     return clb_kernel(env->dev, "copy2d", opts, kind ? "rows" : "coalesced", out);
 }
 
@@ -214,14 +224,19 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
-/* The cases setup will add: one per tile (two for packed float3). */
+/* The cases setup will add: one per tile (two for packed float3); the
+ * programs it builds: one per tile. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)size;
     struct tile tiles[MAX_TILES];
     int ntiles;
     if (parse_tiles(env, tiles, &ntiles))
         return -1;
+    for (int i = 0; i < ntiles; i++) {
+        char opts[200];
+        options(dtype, size->d[0], size->d[1], &tiles[i], opts, sizeof opts);
+        clb_plan_program(env, "copy2d", opts);
+    }
     return ntiles * (strcmp(dtype, "float3") == 0 ? 2 : 1);
 }
 

@@ -208,10 +208,8 @@ static int build(struct clb_env *env, struct dslash *d, const char *dtype,
     cl_kernel *k = kernel_of(d, dc);
     if (*k)
         return CLB_OK;
-    int rhs = dc->kind == K_CACHE ? 1 : dc->rhs;
-    char opts[128];
-    clb_dtype_defines(dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DRHS=%d%s", rhs, dc->comp ? " -DCOMPRESSED=1" : "");
+    char opts[160];
+    dslash_program_options(dtype, dc->kind == K_CACHE ? 1 : dc->rhs, dc->comp, opts, sizeof opts);
     return clb_kernel(env->dev, "dslash", opts, d->part.scaling ? "dslash_dist" : "dslash", k);
 }
 
@@ -693,15 +691,19 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     }
 }
 
-/* The cases setup will add: each kernel, rhs count and link layout. */
+/* The cases setup will add: each kernel, rhs count and link layout; the
+ * programs it builds (best: both kernels' unless best= picks one). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)dtype;
     (void)size;
     struct choice ch;
     memset(&ch, 0, sizeof ch);
     if (read_params(env, &ch))
         return -1;
+    int best = (ch.kernels >> K_BEST) & 1u;
+    dslash_plan_programs(env, dtype, ch.links, ch.rhs, ch.nrhs,
+                         (ch.kernels >> K_REG & 1u) || (best && ch.best != K_CACHE),
+                         (ch.kernels >> K_CACHE & 1u) || (best && ch.best != K_REG));
     int nk = 0, nl = 0;
     for (int k = K_REG; k <= K_BEST; k++)
         nk += (ch.kernels >> k) & 1u;

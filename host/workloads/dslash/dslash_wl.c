@@ -182,6 +182,30 @@ int dslash_agree_case(const char *wl, int scaling, int rc)
 
 /* ---- cases ----------------------------------------------------------------- */
 
+void dslash_program_options(const char *dtype, int rhs, int comp, char *opts, size_t n)
+{
+    clb_dtype_defines(dtype, opts, n);
+    clb_appendf(opts, n, " -DRHS=%d%s", rhs, comp ? " -DCOMPRESSED=1" : "");
+}
+
+void dslash_plan_programs(struct clb_env *env, const char *dtype, unsigned links,
+                          const long *rhs, int nrhs, int reg, int cache)
+{
+    char opts[160];
+    for (int comp = 0; comp < 2; comp++) {
+        if (!(links >> comp & 1u))
+            continue;
+        for (int i = 0; i < nrhs && reg; i++) {
+            dslash_program_options(dtype, (int)rhs[i], comp, opts, sizeof opts);
+            clb_plan_program(env, "dslash", opts);
+        }
+        if (cache) {
+            dslash_program_options(dtype, 1, comp, opts, sizeof opts);
+            clb_plan_program(env, "dslash", opts);
+        }
+    }
+}
+
 void dslash_part_params(const struct dslash_part *pt, char *out, size_t n)
 {
     const struct dslash_decomp *p = &pt->dc;

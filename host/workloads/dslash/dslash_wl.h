@@ -81,6 +81,15 @@ int dslash_agree_case(const char *wl, int scaling, int rc);
 
 /* ---- cases ----------------------------------------------------------------- */
 
+/* The options of the dslash program for rhs right-hand sides per work-item
+ * (the cache kernel: 1) and a link layout (dslash's and cg's builds). */
+void dslash_program_options(const char *dtype, int rhs, int comp, char *opts, size_t n);
+/* Name for building ahead (clb_plan_program) the programs of every link
+ * layout in `links` (bit 0 full, bit 1 compressed): the reg kernel's per rhs
+ * when reg is set, the cache kernel's when cache is. */
+void dslash_plan_programs(struct clb_env *env, const char *dtype, unsigned links,
+                          const long *rhs, int nrhs, int reg, int cache);
+
 /* The params a case adds under scaling= (",scaling=...,grid=...,part=..."), "" without. */
 void dslash_part_params(const struct dslash_part *pt, char *out, size_t n);
 /* The talk's model of a case, bandwidth x intensity (no flop cap), where the

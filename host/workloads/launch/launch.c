@@ -90,6 +90,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     long batch;
     if (read_params(env, &mask, &batch))
         return -1;
+    clb_plan_program(env, "launch", ""); /* setup's one program */
     int n = 0;
     for (int k = 0; k < NKINDS; k++)
         n += (mask >> k) & 1u;

@@ -117,6 +117,19 @@ static void fill_case(struct clb_case *c, size_t n, size_t side, int kind)
     c->global[0] = c->global[1] = (n + side - 1) / side * side;
 }
 
+/* The tiled program's options: setup's and the plan's. */
+static void tiled_options(long t, char *opts, size_t n)
+{
+    clb_dtype_defines("float", opts, n);
+    clb_appendf(opts, n, " -DTILE=%ld", t);
+}
+
+/* Does a tile fit the device's local memory (else its case is skipped)? */
+static int tile_fits(const struct clb_devinfo *info, long t)
+{
+    return 2 * (size_t)t * (size_t)t * sizeof(float) <= info->local_mem;
+}
+
 static int add_tiled(struct clb_env *env, struct clb_group *g, struct matmul *st, long t)
 {
     struct clb_case *c;
@@ -125,14 +138,13 @@ static int add_tiled(struct clb_env *env, struct clb_group *g, struct matmul *st
         return rc;
     fill_case(c, st->n, (size_t)t, st->ntiles);
     size_t lmem = 2 * (size_t)t * (size_t)t * sizeof(float);
-    if (lmem > env->info->local_mem) {
+    if (!tile_fits(env->info, t)) {
         clb_case_skip(c, "tile %ld needs %zu B of local memory; the device has %llu", t, lmem,
                       (unsigned long long)env->info->local_mem);
         return CLB_OK;
     }
     char opts[128];
-    clb_dtype_defines("float", opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DTILE=%ld", t);
+    tiled_options(t, opts, sizeof opts);
     cl_kernel k;
     if ((rc = clb_kernel(env->dev, "matmul", opts, "tiled", &k)))
         return rc;
@@ -274,7 +286,8 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     }
 }
 
-/* The cases setup will add: naive, and tiled once per tile. */
+/* The cases setup will add: naive, and tiled once per tile; the programs
+ * it builds: naive's, and each tile's that fits the local memory. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)dtype;
@@ -284,6 +297,16 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     int nt;
     if (read_params(env, &kernels, tiles, &nt))
         return -1;
+    char opts[128];
+    if (kernels & 1u) {
+        clb_dtype_defines("float", opts, sizeof opts);
+        clb_plan_program(env, "matmul", opts);
+    }
+    for (int i = 0; i < nt && (kernels & 2u); i++)
+        if (tile_fits(env->info, tiles[i])) {
+            tiled_options(tiles[i], opts, sizeof opts);
+            clb_plan_program(env, "matmul", opts);
+        }
     return (kernels & 1u) + nt;
 }
 

@@ -124,6 +124,13 @@ static int read_params(struct clb_env *env, long *fl, int *nf, long *vecs, int *
     return CLB_OK;
 }
 
+/* The options of a (vec, ilp, flops) program: setup's and the plan's. */
+static void options(const char *dtype, long vec, long ilp, long flops, char *opts, size_t n)
+{
+    clb_dtype_defines(dtype, opts, n);
+    clb_appendf(opts, n, " -DVEC=%ld -DILP=%ld -DNFMA=%ld", vec, ilp, flops / 2);
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct roof *st = calloc(1, sizeof *st);
@@ -167,9 +174,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
         for (int il = 0; il < ni; il++)
             for (int f = 0; f < nf; f++) {
                 char opts[128];
-                clb_dtype_defines(g->dtype, opts, sizeof opts);
-                clb_appendf(opts, sizeof opts, " -DVEC=%ld -DILP=%ld -DNFMA=%ld", vecs[v], ilps[il],
-                            fl[f] / 2);
+                options(g->dtype, vecs[v], ilps[il], fl[f], opts, sizeof opts);
                 if ((rc = clb_kernel(env->dev, "roofline", opts, "roofline", &st->k[st->nk++])))
                     return rc;
                 struct clb_case *c;
@@ -186,14 +191,22 @@ static int setup(struct clb_env *env, struct clb_group *g)
     return CLB_OK;
 }
 
-/* The cases setup will add: one per (vec, ilp, flops). */
+/* The cases setup will add, and their programs: one per (vec, ilp, flops). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)dtype;
     (void)size;
     long fl[32], vecs[4], ilps[4], local;
     int nf, nv, ni;
-    return read_params(env, fl, &nf, vecs, &nv, ilps, &ni, &local) ? -1 : nf * nv * ni;
+    if (read_params(env, fl, &nf, vecs, &nv, ilps, &ni, &local))
+        return -1;
+    char opts[128];
+    for (int v = 0; v < nv; v++)
+        for (int il = 0; il < ni; il++)
+            for (int f = 0; f < nf; f++) {
+                options(dtype, vecs[v], ilps[il], fl[f], opts, sizeof opts);
+                clb_plan_program(env, "roofline", opts);
+            }
+    return nf * nv * ni;
 }
 
 /* ---- measuring ---------------------------------------------------------- */

@@ -189,10 +189,49 @@ static int variant_usable(const struct clb_env *env, const struct transpose *st,
 
 /* ---- kernels ------------------------------------------------------------ */
 
-static void base_defines(const struct clb_group *g, const struct transpose *st, char *o, size_t n)
+static void base_defines(const char *dtype, const struct transpose *st, char *o, size_t n)
 {
-    clb_dtype_defines(g->dtype, o, n);
+    clb_dtype_defines(dtype, o, n);
     clb_appendf(o, n, " -DIDX=%s", st->wide ? "ulong" : "uint");
+}
+
+/* The program of the fixed kernels (serial ... diagonal). */
+static void fixed_options(const char *dtype, const struct transpose *st, char *opts, size_t n)
+{
+    base_defines(dtype, st, opts, n);
+    clb_appendf(opts, n, " -DTILE=%ld -DBROWS=%ld", st->tile, st->brows);
+}
+
+/* A best variant's program: its options and kernel name. */
+static const char *best_options(const char *dtype, const struct transpose *st,
+                                const struct clb_tr_variant *v, char *opts, size_t n)
+{
+    base_defines(dtype, st, opts, n);
+    if (v->rect)
+        clb_appendf(opts, n, " -DRT=%ld -DCT=%ld -DRV=%ld -DRWG=%ld", v->bt, v->bc,
+                    v->bv, v->gx);
+    else if (v->reg)
+        clb_appendf(opts, n, " -DRB=%ld -DRGX=%ld -DRGY=%ld", v->bv, v->gx, v->gy);
+    else
+        clb_appendf(opts, n, " -DBT=%ld -DBV=%ld -DBR=%ld", v->bt, v->bv, v->br);
+    if (!v->reg && !v->rect && v->bk)
+        clb_appendf(opts, n, " -DBK=%ld", v->bk);
+    if (!v->reg && !v->rect && v->bd)
+        clb_appendf(opts, n, " -DBD=%ld", v->bd);
+    if (!v->reg && !v->rect && v->bp)
+        clb_appendf(opts, n, " -DBP=1");
+    if (clb_tr_linear_grid(v)) /* best_seq always orders its tiles; rows by default */
+        clb_appendf(opts, n, " -DORD=%d", v->ord ? v->ord - 1 : CLB_TR_ROWS);
+    if (v->ord == 1 + CLB_TR_BANDS)
+        clb_appendf(opts, n, " -DOSK=%ld", v->osk);
+    if (v->nt)
+        clb_appendf(opts, n, " -DNTS=1");
+    const char *name = v->rect  ? "best_rect"
+                       : v->reg ? "best_reg"
+                       : v->bd || v->bp ? "best_seq"
+                       : v->bk  ? "best_pipe"
+                                : "best";
+    return name;
 }
 
 static int build_best(struct clb_env *env, struct clb_group *g, struct transpose *st, int i)
@@ -200,32 +239,7 @@ static int build_best(struct clb_env *env, struct clb_group *g, struct transpose
     if (st->kbest[i])
         return CLB_OK;
     char opts[256];
-    const struct clb_tr_variant *v = &st->best[i];
-    base_defines(g, st, opts, sizeof opts);
-    if (v->rect)
-        clb_appendf(opts, sizeof opts, " -DRT=%ld -DCT=%ld -DRV=%ld -DRWG=%ld", v->bt, v->bc,
-                    v->bv, v->gx);
-    else if (v->reg)
-        clb_appendf(opts, sizeof opts, " -DRB=%ld -DRGX=%ld -DRGY=%ld", v->bv, v->gx, v->gy);
-    else
-        clb_appendf(opts, sizeof opts, " -DBT=%ld -DBV=%ld -DBR=%ld", v->bt, v->bv, v->br);
-    if (!v->reg && !v->rect && v->bk)
-        clb_appendf(opts, sizeof opts, " -DBK=%ld", v->bk);
-    if (!v->reg && !v->rect && v->bd)
-        clb_appendf(opts, sizeof opts, " -DBD=%ld", v->bd);
-    if (!v->reg && !v->rect && v->bp)
-        clb_appendf(opts, sizeof opts, " -DBP=1");
-    if (clb_tr_linear_grid(v)) /* best_seq always orders its tiles; rows by default */
-        clb_appendf(opts, sizeof opts, " -DORD=%d", v->ord ? v->ord - 1 : CLB_TR_ROWS);
-    if (v->ord == 1 + CLB_TR_BANDS)
-        clb_appendf(opts, sizeof opts, " -DOSK=%ld", v->osk);
-    if (v->nt)
-        clb_appendf(opts, sizeof opts, " -DNTS=1");
-    const char *name = v->rect  ? "best_rect"
-                       : v->reg ? "best_reg"
-                       : v->bd || v->bp ? "best_seq"
-                       : v->bk  ? "best_pipe"
-                                : "best";
+    const char *name = best_options(g->dtype, st, &st->best[i], opts, sizeof opts);
     return clb_kernel(env->dev, "transpose", opts, name, &st->kbest[i]);
 }
 
@@ -391,6 +405,22 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
 
 /* ---- setup ---------------------------------------------------------------- */
 
+/* What setup and the plan know of a group before any buffer: its shape, the
+ * tile, the kernels wanted. */
+static int describe(struct clb_env *env, const char *dtype, const struct clb_size *size,
+                    struct transpose *st, unsigned *want)
+{
+    st->n = size->d[0];
+    st->m = size->d[1];
+    st->esize = clb_dtype_size(dtype);
+    st->cus = env->info->compute_units ? env->info->compute_units : 1;
+    st->nvidia = strstr(env->info->platform_name, "NVIDIA") != NULL;
+    /* 32-bit indices while every index (tiles overhang by < 256) fits */
+    st->wide = (double)(st->n + 256) * (double)(st->m + 256) >= 4294967296.0;
+    int rc = parse_tile(env, st);
+    return rc ? rc : clb_param_names(env, "kernels", KNOWN_KERNELS, 1, want);
+}
+
 static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *st, int k,
                     int vi, const char *note, struct clb_case **out)
 {
@@ -438,25 +468,16 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if (!st)
         return CLB_ESYS;
     g->state = st;
-    st->n = g->size.d[0];
-    st->m = g->size.d[1];
-    st->esize = clb_dtype_size(g->dtype);
-    st->cus = env->info->compute_units ? env->info->compute_units : 1;
-    st->nvidia = strstr(env->info->platform_name, "NVIDIA") != NULL;
     unsigned want;
     int rc;
-    if ((rc = parse_tile(env, st)) ||
-        (rc = clb_param_names(env, "kernels", KNOWN_KERNELS, 1, &want)))
+    if ((rc = describe(env, g->dtype, &g->size, st, &want)))
         return rc;
     const size_t bytes = st->n * st->m * st->esize; /* counted (overflow-checked) by the core */
-    /* 32-bit indices while every index (tiles overhang by < 256) fits */
-    st->wide = (double)(st->n + 256) * (double)(st->m + 256) >= 4294967296.0;
     if ((rc = clb_inout_setup(env, bytes, bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &st->io)))
         return rc;
 
     char opts[192];
-    base_defines(g, st, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DTILE=%ld -DBROWS=%ld", st->tile, st->brows);
+    fixed_options(g->dtype, st, opts, sizeof opts);
     for (int k = 0; k < K_BEST; k++)
         if ((want & 1u << k) && (rc = clb_kernel(env->dev, "transpose", opts, knames[k], &st->k[k])))
             return rc;
@@ -536,18 +557,43 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
+/* The best variants setup builds: those named, else every probe candidate
+ * that fits this device and shape. */
+static void plan_best(struct clb_env *env, const char *dtype, const struct transpose *st)
+{
+    char opts[256], why[160];
+    const char *named = clb_param(env, "best");
+    const char *const *cand = st->esize == 8 ? probe_double : probe_float;
+    int nv = 0;
+    char **list = named[0] ? clb_split(named, &nv) : NULL;
+    for (int i = 0; list ? i < nv : cand[i] != NULL; i++) {
+        struct clb_tr_variant v;
+        if (clb_tr_parse_variant(list ? list[i] : cand[i], &v) == 0 &&
+            variant_usable(env, st, &v, why, sizeof why)) {
+            best_options(dtype, st, &v, opts, sizeof opts);
+            clb_plan_program(env, "transpose", opts);
+        }
+    }
+    free(list);
+}
+
 /* The cases setup will add: each kernel once, best once per named variant
- * (one, the probe's fastest, when none is named). */
+ * (one, the probe's fastest, when none is named); the programs it builds. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)dtype;
-    (void)size;
+    struct transpose st = {0};
     unsigned want;
-    if (clb_param_names(env, "kernels", KNOWN_KERNELS, 1, &want))
+    if (describe(env, dtype, size, &st, &want))
         return -1;
     int n = 0;
     for (int k = 0; k < NKERNELS; k++)
         n += (want >> k) & 1u;
+    char opts[192];
+    fixed_options(dtype, &st, opts, sizeof opts);
+    if (want & ((1u << K_BEST) - 1))
+        clb_plan_program(env, "transpose", opts);
+    if (want & 1u << K_BEST)
+        plan_best(env, dtype, &st);
     const char *best = clb_param(env, "best");
     if ((want & 1u << K_BEST) && best[0]) {
         int nv;
