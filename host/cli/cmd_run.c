@@ -97,6 +97,21 @@ static int parse_count(const char *opt, const char *v, int min, int *out)
     return CLB_OK;
 }
 
+/* auto|on|off: --energy and --cache (their enums count in this order). */
+_Static_assert(CLB_ENERGY_ON == 1 && CLB_ENERGY_OFF == 2 && CLB_CACHE_ON == 1 && CLB_CACHE_OFF == 2,
+               "auto, on, off");
+static int parse_mode(const char *opt, const char *v, int *out)
+{
+    static const char *const modes[] = {"auto", "on", "off"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(v, modes[i]) == 0) {
+            *out = i;
+            return CLB_OK;
+        }
+    clb_die_msg("bad %s '%s' (accepted: auto, on, off)", opt, v);
+    return CLB_EUSAGE;
+}
+
 static int add_workload(struct clb_run_opts *o, const struct clb_workload *wl)
 {
     for (int i = 0; i < o->nwl; i++)
@@ -188,24 +203,10 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
         case 1006: if (parse_seconds("--peak-bw", optarg, 1e-6, 1e9, &o->peak_bw)) return CLB_EUSAGE; break;
         case 1007: if (parse_seconds("--peak-gflops", optarg, 1e-6, 1e12, &o->peak_sp)) return CLB_EUSAGE; break;
         case 1008: if (parse_seconds("--peak-gflops-dp", optarg, 1e-6, 1e12, &o->peak_dp)) return CLB_EUSAGE; break;
-        case 1009:
-            if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
-                clb_die_msg("bad --energy '%s' (accepted: auto, on, off)", optarg);
-                return CLB_EUSAGE;
-            }
-            o->energy = !strcmp(optarg, "on") ? CLB_ENERGY_ON : !strcmp(optarg, "off") ? CLB_ENERGY_OFF
-                                                                                     : CLB_ENERGY_AUTO;
-            break;
+        case 1009: if (parse_mode("--energy", optarg, &o->energy)) return CLB_EUSAGE; break;
         case 1010: if (parse_seconds("--energy-window", optarg, 0, 3600, &o->energy_window)) return CLB_EUSAGE; break;
         case 1011: o->ceilings = optarg; break;
-        case 1012:
-            if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
-                clb_die_msg("bad --cache '%s' (accepted: auto, on, off)", optarg);
-                return CLB_EUSAGE;
-            }
-            o->cache = !strcmp(optarg, "on") ? CLB_CACHE_ON : !strcmp(optarg, "off") ? CLB_CACHE_OFF
-                                                                                   : CLB_CACHE_AUTO;
-            break;
+        case 1012: if (parse_mode("--cache", optarg, &o->cache)) return CLB_EUSAGE; break;
         case 1013: o->cache = CLB_CACHE_OFF; break;
         case 1014: if (parse_count("--build-threads", optarg, 0, &o->build_threads)) return CLB_EUSAGE; break;
         case 'P':
