@@ -7,33 +7,25 @@
 # Usage: layers.sh OBJECT... (the clbench_core objects, host/<folder>/...o)
 set -u
 [ $# -gt 0 ] || { echo "usage: layers.sh OBJECT..."; exit 2; }
-# folder: the folders it must not call
-forbidden() {
-  case $1 in
-    core|workloads|models) echo "cli compare" ;;
-    cache) echo "cli compare workloads models" ;;
-    compare) echo "cli" ;;
-  esac
-}
-folder() { local p=${1#*/host/}; [ "$p" != "$1" ] && echo "${p%%/*}"; }
-declare -A defs
-for o in "$@"; do
-  f=$(folder "$o") || continue
-  defs[$f]+=$(nm --defined-only "$o" | awk 'NF==3 && $2 ~ /^[TDBR]$/ {print " " $3}')
-done
-[ -n "${defs[cli]:-}" ] && [ -n "${defs[core]:-}" ] || { echo "FAIL no cli or core objects given"; exit 1; }
-status=0 checked=0
-for o in "$@"; do
-  lower=$(folder "$o") || continue
-  for upper in $(forbidden "$lower"); do
-    checked=$((checked + 1))
-    bad=$(comm -12 <(nm -u "$o" | awk '{print $2}' | sort -u) <(tr ' ' '\n' <<<"${defs[$upper]:-}" | sort -u))
-    if [ -n "$bad" ]; then
-      echo "FAIL ${o#*/host/} ($lower) calls $upper: $(echo $bad)"
-      status=1
-    fi
-  done
-done
-[ "$checked" -gt 0 ] || { echo "FAIL no object checked"; exit 1; }
-[ $status -eq 0 ] && echo "ok: $checked object/layer pairs, no call points up"
-exit $status
+# lines "D folder symbol" (defined) and "U folder object symbol" (used)
+# (nm -A: "path:address type symbol", "path: U symbol")
+map=$({ nm -A --defined-only "$@" | awk '$(NF-1) ~ /^[TDBR]$/ {sub(/:.*/, "", $1); print "D", $1, $NF}'
+        nm -A -u "$@" | awk '{sub(/:.*/, "", $1); print "U", $1, $NF}'; } |
+      sed -E 's/^([DU]) ([^ ]*\/host\/([^/]+)\/[^ ]*)/\1 \3 \2/' | grep -E '^[DU] [a-z]+ ')
+[ -n "$(echo "$map" | awk '$1=="D" && $2=="cli"')" ] && [ -n "$(echo "$map" | awk '$1=="D" && $2=="core"')" ] ||
+  { echo "FAIL no cli or core objects given"; exit 1; }
+echo "$map" | awk '
+  BEGIN { split("core:cli compare|workloads:cli compare|models:cli compare|cache:cli compare workloads models|compare:cli", r, "|")
+          for (i in r) { split(r[i], kv, ":"); forbid[kv[1]] = " " kv[2] " " } }
+  $1 == "D" { owner[$4] = $2; next }
+  { use[++n] = $2 " " $3 " " $4 }
+  END {
+    for (i = 1; i <= n; i++) {
+      split(use[i], u, " "); o = owner[u[3]]
+      if (o != "" && index(forbid[u[1]], " " o " ")) { bad[u[2] " (" u[1] ") calls " o] = bad[u[2] " (" u[1] ") calls " o] " " u[3]; status = 1 }
+      checked++
+    }
+    for (b in bad) { name = b; sub(/.*\/host\//, "", name); print "FAIL " name ":" bad[b] }
+    if (!status) print "ok: " checked " calls checked, none points up"
+    exit status
+  }'
