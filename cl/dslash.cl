@@ -178,7 +178,7 @@ __kernel void dslash(__global const T2 *restrict fat, __global const T2 *restric
 }
 
 /* ---- one rank's part of a lattice split over ranks (scaling=strong|weak) ----
- * host/workloads/dslash/dslash_dist.h. The local part in the layout above
+ * host/workloads/lattice/lattice_split.h. The local part in the layout above
  * (extents geo = (hx, ly, lz, lt), vh = hs.x sites of a parity), a site's
  * parity that of its global coordinates: (x + y + z + t + po) & 1. Along the
  * directions with halos (dz, dt) a neighbour outside the part is read from

@@ -1,5 +1,9 @@
 /* The workload interface: all a workload author needs, and all a workload may
- * include (besides its own private header).
+ * include (besides its own private header, and the headers of a shared folder
+ * that CMakeLists.txt names for it: dslash and cg build on host/workloads/
+ * lattice/). The build enforces it: each folder's sources have only include/,
+ * their own folder and the folders named for them on the include path
+ * (tests/include_rule).
  *
  * A workload is one host file (host/workloads/<name>/<name>.c), one kernel
  * file (cl/<name>.cl) and one line in host/workloads/registry.c. It declares

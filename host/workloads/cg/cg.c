@@ -103,19 +103,19 @@ static int parse_iters(const char *v, int rhs, long *iters, long *most, long *su
  * vectors. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    struct dslash_qsize z;
-    int rc = dslash_count_start(q, "cg", &z);
+    struct lat_qsize z;
+    int rc = lat_count_start(q, "cg", &z);
     if (rc)
         return rc;
     if (!q->kernel)
-        return dslash_count_group(q, &z, CG_MAX_RHS, NFIELDS, out);
+        return lat_count_group(q, &z, CG_MAX_RHS, NFIELDS, out);
     if (strcmp(q->kernel, "reg") && strcmp(q->kernel, "cache")) {
         clb_seterr("unknown cg kernel '%s' (known: reg, cache)", q->kernel);
         return CLB_EUSAGE;
     }
     long rhs;
     int comp;
-    if ((rc = dslash_query_rhs(q, CG_MAX_RHS, &rhs)) || (rc = dslash_query_links(q, &comp)))
+    if ((rc = lat_query_rhs(q, CG_MAX_RHS, &rhs)) || (rc = lat_query_links(q, &comp)))
         return rc;
     long iters[CG_MAX_RHS], most, sum;
     rc = parse_iters(clb_query_param(q, "iters", "1"), (int)rhs, iters, &most, &sum);
@@ -124,7 +124,7 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     /* whole numbers below 2^53 per site: (2 x 1146 + 72) flop per rhs and
      * iteration; 2 x (1024 or 1152) B per iteration and 43 x 24 B per rhs
      * and iteration, x es/4 */
-    return dslash_count_case(q, &z, comp, NFIELDS, rhs,
+    return lat_count_case(q, &z, comp, NFIELDS, rhs,
                              clb_cg_bytes_site((double)most, (double)sum, (int)rhs, comp, z.es),
                              clb_cg_flops_site((double)sum, (int)rhs), out);
 }
@@ -188,7 +188,7 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
      * sweep takes --param rhs=1..8; a solve is hundreds of operator
      * applications) */
     const long def[] = {1, 4}, quick[] = {1, 3};
-    int rc = dslash_param_rhs(env, CG_MAX_RHS, env->quick ? quick : def, 2, ch->rhs, &ch->nrhs);
+    int rc = lat_param_rhs(env, CG_MAX_RHS, env->quick ? quick : def, 2, ch->rhs, &ch->nrhs);
     if (rc)
         return rc;
     if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
@@ -211,7 +211,7 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     }
     if ((rc = read_fixed(env, s, ch)))
         return rc;
-    if ((rc = dslash_param_scaling(env, "cg")))
+    if ((rc = lat_param_scaling(env, "cg")))
         return rc;
     s->part.bus[0] = s->part.bus[1] = NAN;
     if (clb_param(env, "bus_gbps")[0]) {
@@ -250,8 +250,8 @@ static void iters_text(const struct cg_case *cc, char *out, size_t n)
 static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case *c,
                         struct cg_case *cc)
 {
-    struct dslash_hmodel m;
-    int rc = dslash_halo_model(env, &s->part, c, cc->rhs, &m);
+    struct lat_hmodel m;
+    int rc = lat_halo_model(env, &s->part, c, cc->rhs, &m);
     if (rc)
         return rc;
     cc->halo_model = m.seconds;
@@ -288,7 +288,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
         }
     }
     char sc[128];
-    dslash_part_params(&s->part, sc, sizeof sc);
+    lat_part_params(&s->part, sc, sizeof sc);
     if (rc == CLB_SKIP) {
         char *why = clb_strdup(clb_lasterr());
         rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s%s", rhs, links, sc);
@@ -313,7 +313,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
                            sc)))
         return rc;
     *(struct cg_case *)c->data = cc;
-    double ai = dslash_case_model(env, c);
+    double ai = lat_case_model(env, c);
     clb_case_note(c, "ai=%.3f mass=%g tol=%.0e %s", ai, s->mass, s->tol,
                   s->nfixed ? "fixed_iters" : "solved_in_setup");
     /* one iteration with every rhs iterating, by the model (dslash_model.c) */
@@ -343,7 +343,7 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct cg_state
     int rc = read_params(env, s, ch);
     if (rc)
         return rc;
-    if ((rc = dslash_setup_lattice(env, g, "cg", ch->rhs, ch->nrhs, &s->geom, &s->maxrhs,
+    if ((rc = lat_setup_lattice(env, g, "cg", ch->rhs, ch->nrhs, &s->geom, &s->maxrhs,
                                    &s->part)))
         return rc;
     return cg_dev_alloc(env, s);
@@ -359,7 +359,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     s->es = s->dbl ? 8 : 4;
     struct choice ch;
     int rc = setup_group(env, g, s, &ch);
-    if (!dslash_agree_setup(env, &rc)) /* the solves are collective */
+    if (!lat_agree_setup(env, &rc)) /* the solves are collective */
         return rc;
     if (s->part.scaling && (rc = cg_dev_sum_bb(s)))
         return rc;
@@ -367,7 +367,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
         for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++)
             for (int k = CG_REG; k <= CG_CACHE && rc == CLB_OK; k++)
                 if (ch.kernels & (1u << k))
-                    rc = dslash_agree_case("cg", s->part.scaling,
+                    rc = lat_agree_case("cg", s->part.scaling,
                                            add_case(env, g, k, (int)ch.rhs[r], comp));
     return rc;
 }
@@ -402,7 +402,7 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
         return rc;
     double fig[] = {s->solve_halo, s->solve_gap,
                     smp->seconds > 0 ? s->solve_gap / smp->seconds : NAN, s->solve_reduce};
-    return dslash_log_add(&s->hlog, fig, 4, "cg");
+    return lat_log_add(&s->hlog, fig, 4, "cg");
 }
 
 /* ---- verify --------------------------------------------------------------- */
@@ -462,11 +462,11 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     if (s->nfixed && (rc = reference_residuals(s, &op)))
         return rc;
     if (s->part.scaling) {
-        const struct dslash_log *l = &s->hlog;
-        double hal = dslash_log_median(l, DSLASH_LOG_HAL);
-        double gap = dslash_log_median(l, DSLASH_LOG_GAP);
-        double red = dslash_log_median(l, DSLASH_LOG_RED);
-        double frac = dslash_log_median(l, DSLASH_LOG_FRAC);
+        const struct lat_log *l = &s->hlog;
+        double hal = lat_log_median(l, LAT_LOG_HAL);
+        double gap = lat_log_median(l, LAT_LOG_GAP);
+        double red = lat_log_median(l, LAT_LOG_RED);
+        double frac = lat_log_median(l, LAT_LOG_FRAC);
         double mx[4] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(red) ? 0 : red,
                         isnan(frac) ? 0 : frac};
         if ((rc = clb_comm_allreduce(mx, 4, CLB_MAX)))
@@ -508,7 +508,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
                       limit, cc->iters[bad], s->nfixed ? " and the float64 CG's residual" : "");
         fail = 1;
     }
-    if (cc->comp && dslash_check_rebuild(c, s->dbl, s->rebuild_err))
+    if (cc->comp && lat_check_rebuild(c, s->dbl, s->rebuild_err))
         fail = 1;
     return fail ? CLB_FAIL : CLB_OK;
 }
@@ -555,7 +555,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct cg_state *s = g->state;
     cg_dev_free(env, s);
-    dslash_log_free(&s->hlog);
+    lat_log_free(&s->hlog);
 }
 
 /* ---- summary ------------------------------------------------------------------ */
@@ -572,19 +572,19 @@ static double detail_num(const char *detail, const char *key)
  * ... can easily speedup solver by 2.5"). */
 static void summarize(const struct clb_row *rows, size_t n, FILE *out)
 {
-    dslash_summarize_halo("cg", rows, n, out);
+    lat_summarize_halo("cg", rows, n, out);
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         char li[32], ri[8];
-        dslash_param_text(rows[i].params, "links", li, sizeof li);
-        dslash_param_text(rows[i].params, "rhs", ri, sizeof ri);
+        lat_param_text(rows[i].params, "links", li, sizeof li);
+        lat_param_text(rows[i].params, "rhs", ri, sizeof ri);
         if (strcmp(rows[i].status, "ok") || strcmp(ri, "1"))
             continue;
         for (size_t j = 0; j < n; j++) {
             char lj[32], rj[8], it[128];
-            dslash_param_text(rows[j].params, "links", lj, sizeof lj);
-            dslash_param_text(rows[j].params, "rhs", rj, sizeof rj);
-            dslash_param_text(rows[j].params, "iters", it, sizeof it);
+            lat_param_text(rows[j].params, "links", lj, sizeof lj);
+            lat_param_text(rows[j].params, "rhs", rj, sizeof rj);
+            lat_param_text(rows[j].params, "iters", it, sizeof it);
             if (strcmp(rows[j].status, "ok") || strcmp(li, lj) ||
                 strcmp(rows[i].kernel, rows[j].kernel) || strcmp(rows[i].dtype, rows[j].dtype) ||
                 strcmp(rows[i].size, rows[j].size))
@@ -637,12 +637,12 @@ const struct clb_workload clb_wl_cg = {
      * solve is hundreds of operator applications, and the default suite must
      * stay within minutes there. */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {0, 3072},
-              .cap_mib = {40, 0}, .ladder = dslash_ladder},
+              .cap_mib = {40, 0}, .ladder = lat_ladder},
     .baselines = "stream/copy",
     .case_size = sizeof(struct cg_case),
     CLB_STEPS,
     .plan = plan,
-    .check_size = dslash_check_size,
+    .check_size = lat_check_size,
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,

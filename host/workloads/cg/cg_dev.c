@@ -81,7 +81,7 @@ static int norms_of_b(struct cg_state *s)
  * site index), with halos for the links; the halo buffers. */
 static int alloc_dist(struct clb_env *env, struct cg_state *s)
 {
-    struct dslash_part *pt = &s->part;
+    struct lat_part *pt = &s->part;
     struct host_bytes z;
     int rc = alloc_host(s, &z);
     if (rc)
@@ -90,22 +90,22 @@ static int alloc_dist(struct clb_env *env, struct cg_state *s)
     int oe[4];
     for (int k = 0; k < 4; k++)
         oe[k] = pt->dc.O[k] - pt->off[k];
-    dslash_fill_global(&pt->ge, pt->dc.G, oe, s->dbl, s->fat, s->full, s->comp, 0, 0, 0, NULL);
-    dslash_fill_global(&s->geom, pt->dc.G, pt->dc.O, s->dbl, NULL, NULL, NULL, 0, s->maxrhs,
-                       DSLASH_SEED_B, s->b);
+    lat_fill_global(&pt->ge, pt->dc.G, oe, s->dbl, s->fat, s->full, s->comp, 0, 0, 0, NULL);
+    lat_fill_global(&s->geom, pt->dc.G, pt->dc.O, s->dbl, NULL, NULL, NULL, 0, s->maxrhs,
+                       LAT_SEED_B, s->b);
     if ((rc = norms_of_b(s)))
         return rc;
-    s->rebuild_err = dslash_rebuild_error(&pt->ge, s->dbl, s->full, s->comp);
-    if ((rc = dslash_halo_open(env, &pt->halo, &pt->dc, s->es, s->maxrhs)))
+    s->rebuild_err = lat_rebuild_error(&pt->ge, s->dbl, s->full, s->comp);
+    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, s->es, s->maxrhs)))
         return rc;
     pt->halo_open = 1;
     struct clb_device *d = env->dev;
-    const struct dslash_halo *h = &pt->halo;
+    const struct lat_halo *h = &pt->halo;
     cl_mem_flags ro = CL_MEM_READ_ONLY;
     cl_mem *rw[] = {&s->dx, &s->dr, &s->dp, &s->dap, &s->dt};
-    if ((rc = dslash_upload_part(env, h, &pt->ge, pt->off, s->fat, 8 * 9, cplx, ro, &s->dfat)) ||
-        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, s->full, 8 * 9, cplx, ro, &s->dfull)) ||
-        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, s->comp, 8 * 7, cplx, ro, &s->dcomp)) ||
+    if ((rc = lat_upload_part(env, h, &pt->ge, pt->off, s->fat, 8 * 9, cplx, ro, &s->dfat)) ||
+        (rc = lat_upload_part(env, h, &pt->ge, pt->off, s->full, 8 * 9, cplx, ro, &s->dfull)) ||
+        (rc = lat_upload_part(env, h, &pt->ge, pt->off, s->comp, 8 * 7, cplx, ro, &s->dcomp)) ||
         (rc = clb_buffer(d, CL_MEM_READ_ONLY, vecb, &s->db)) ||
         (rc = clb_write(d, s->db, s->b, vecb)) ||
         (rc = clb_buffer(d, CL_MEM_READ_WRITE, 4 * (size_t)s->maxrhs * s->es, &s->dscal)))
@@ -113,7 +113,7 @@ static int alloc_dist(struct clb_env *env, struct cg_state *s)
     for (size_t i = 0; i < sizeof rw / sizeof *rw; i++)
         if ((rc = clb_buffer(d, CL_MEM_READ_WRITE, vecb, rw[i])))
             return rc;
-    return dslash_halo_links(env, &pt->halo, &pt->ge, pt->off, s->fat, s->full, s->comp);
+    return lat_halo_links(env, &pt->halo, &pt->ge, pt->off, s->fat, s->full, s->comp);
 }
 
 int cg_dev_sum_bb(struct cg_state *s)
@@ -121,7 +121,7 @@ int cg_dev_sum_bb(struct cg_state *s)
     double mine[CG_MAX_RHS];
     int nerr;
     memcpy(mine, s->bb, (size_t)s->maxrhs * sizeof *mine);
-    return dslash_sum_ranks(mine, s->maxrhs, 0, s->bb, &nerr);
+    return lat_sum_ranks(mine, s->maxrhs, 0, s->bb, &nerr);
 }
 
 int cg_dev_alloc(struct clb_env *env, struct cg_state *s)
@@ -135,11 +135,11 @@ int cg_dev_alloc(struct clb_env *env, struct cg_state *s)
     size_t vh = s->geom.vh, linkb = z.link, compb = z.comp, vecb = z.vec;
     /* the dslash workload's data: the same seeds, the same links */
     fill_random(s, s->fat, 8 * 9 * vh * 2, 11);
-    dslash_fill_long(&s->geom, s->dbl, s->full, s->comp);
+    lat_fill_long(&s->geom, s->dbl, s->full, s->comp);
     fill_random(s, s->b, cg_vec_len(&s->geom, s->maxrhs) * 2, 13);
     if ((rc = norms_of_b(s)))
         return rc;
-    s->rebuild_err = dslash_rebuild_error(&s->geom, s->dbl, s->full, s->comp);
+    s->rebuild_err = lat_rebuild_error(&s->geom, s->dbl, s->full, s->comp);
     struct clb_device *d = env->dev;
     cl_mem *rw[] = {&s->dx, &s->dr, &s->dp, &s->dap, &s->dt};
     if ((rc = clb_buffer(d, CL_MEM_READ_ONLY, linkb, &s->dfat)) ||
@@ -322,7 +322,7 @@ static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
     cl_mem lng = cc->comp ? s->dcomp : s->dfull, hlng = s->part.halo.dhlng[cc->comp];
     cl_int4 geo, dist;
     cl_uint4 hs;
-    dslash_halo_kargs(&s->part.halo, cc->rhs, &geo, &dist, &hs);
+    lat_halo_kargs(&s->part.halo, cc->rhs, &geo, &dist, &hs);
     cl_int par = 1, sum = MODE_SUM;
     cl_uint ngt = (cl_uint)(cc->gop[0] / cc->lop[0]), mask = 0;
     cl_float m2f = (cl_float)(s->mass * s->mass);
@@ -499,7 +499,7 @@ static void pairs_free(struct pairs *p, double *gap)
 {
     for (int i = 0; i + 1 < p->n; i += 2) {
         if (gap && p->ev[i + 1]) {
-            double g = dslash_gap_seconds(p->ev[i], p->ev[i + 1]);
+            double g = lat_gap_seconds(p->ev[i], p->ev[i + 1]);
             *gap += isnan(g) ? 0 : g;
         }
         if (p->ev[i])
@@ -513,13 +513,13 @@ static void pairs_free(struct pairs *p, double *gap)
 
 /* One launch of the operator kernel kd (KD_PAR, KD_APPLY) over boxes b. */
 static int launch_op(struct clb_env *env, struct cg_state *s, const struct cg_case *cc, int kd,
-                     const struct dslash_boxes *b, size_t gsize, cl_uint goff,
+                     const struct lat_boxes *b, size_t gsize, cl_uint goff,
                      struct launches *L, double flops, cl_event *keep)
 {
     cl_kernel k = slot(s, cc)[kd];
     cl_int4 box[4];
     cl_uint4 ends;
-    dslash_box_kargs(b, box, &ends);
+    lat_box_kargs(b, box, &ends);
     cl_uint a = kd_dist_box_arg[kd == KD_APPLY];
     for (cl_uint i = 0; i < 4; i++)
         CLB_CHECK(clSetKernelArg(k, a + i, sizeof box[i], &box[i]), "clSetKernelArg(box)");
@@ -536,28 +536,28 @@ static int launch_op(struct clb_env *env, struct cg_state *s, const struct cg_ca
 static int apply_op(struct clb_env *env, struct cg_state *s, const struct cg_case *cc, int kd,
                     cl_mem field, struct launches *L, double flops, struct pairs *pr, int rc)
 {
-    struct dslash_halo *h = &s->part.halo;
-    struct dslash_xchg x;
+    struct lat_halo *h = &s->part.halo;
+    struct lat_xchg x;
     memset(&x, 0, sizeof x);
     x.t0 = clb_now();
     cl_event ein = NULL, ebd = NULL;
     double fin = h->in.sites ? flops * (double)h->in.sites / (double)s->geom.vh : 0;
     if (rc == CLB_OK)
-        rc = dslash_halo_begin(env, h, field, cc->rhs, &x);
+        rc = lat_halo_begin(env, h, field, cc->rhs, &x);
     if (rc == CLB_OK && h->in.sites)
         rc = launch_op(env, s, cc, kd, &h->in, cc->gin, 0, L, fin, &ein);
     if (rc == CLB_OK)
         clFlush(env->dev->queue);
-    int e = dslash_halo_finish(env, h, cc->rhs, &x, rc);
+    int e = lat_halo_finish(env, h, cc->rhs, &x, rc);
     rc = rc ? rc : e;
     if (rc == CLB_OK)
-        rc = dslash_halo_barrier(env, &x);
+        rc = lat_halo_barrier(env, &x);
     if (rc == CLB_OK)
         rc = launch_op(env, s, cc, kd, &h->bd, cc->gbd, (cl_uint)(cc->gin / cc->lop[0]), L,
                        flops - fin, &ebd);
     if (rc == CLB_OK)
         clFlush(env->dev->queue);
-    e = dslash_halo_wait(h, &x);
+    e = lat_halo_wait(h, &x);
     rc = rc ? rc : e;
     s->solve_halo += x.seconds;
     s->solve_exchanges++;
@@ -592,7 +592,7 @@ static int reduce_sum(struct clb_env *env, struct cg_state *s, const struct cg_c
     for (int r = 0; r < rhs && rc == CLB_OK; r++)
         if ((mask >> r) & 1u)
             mine[r] = s->dbl ? ((double *)scal)[4 * r + 3] : (double)((float *)scal)[4 * r + 3];
-    int nerr = 0, e = dslash_sum_ranks(mine, rhs, rc != CLB_OK, sums, &nerr);
+    int nerr = 0, e = lat_sum_ranks(mine, rhs, rc != CLB_OK, sums, &nerr);
     s->solve_reduce += clb_now() - t0;
     if (rc)
         return rc;
@@ -799,7 +799,7 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
 void cg_dev_free(struct clb_env *env, struct cg_state *s)
 {
     if (s->part.halo_open)
-        dslash_halo_close(env, &s->part.halo);
+        lat_halo_close(env, &s->part.halo);
     for (int c = 0; c < 2; c++)
         for (int r = 0; r <= CG_MAX_RHS; r++)
             clb_release_kernels(s->k[c][r], KD_N);
