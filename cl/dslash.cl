@@ -12,7 +12,7 @@
  * with RHS=1 and launched with one work-item per (site, rhs), so the links are
  * shared between right-hand sides through the cache instead of registers.
  *
- * Layout (host/workloads/dslash/dslash.h): structure of arrays of complex numbers,
+ * Layout (host/workloads/lattice/lattice.h): structure of arrays of complex numbers,
  *   link   ((p*4 + mu)*NE + e)*vh + i      NE = 9, or 7 with COMPRESSED
  *   vector (r*3 + c)*vh + i
  * so that consecutive work-items read consecutive addresses. Neighbour

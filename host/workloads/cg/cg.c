@@ -125,8 +125,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
      * iteration; 2 x (1024 or 1152) B per iteration and 43 x 24 B per rhs
      * and iteration, x es/4 */
     return lat_count_case(q, &z, comp, NFIELDS, rhs,
-                             clb_cg_bytes_site((double)most, (double)sum, (int)rhs, comp, z.es),
-                             clb_cg_flops_site((double)sum, (int)rhs), out);
+                          clb_cg_bytes_site((double)most, (double)sum, (int)rhs, comp, z.es),
+                          clb_cg_flops_site((double)sum, (int)rhs), out);
 }
 
 /* ---- parameters ----------------------------------------------------------- */
@@ -344,7 +344,7 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct cg_state
     if (rc)
         return rc;
     if ((rc = lat_setup_lattice(env, g, "cg", ch->rhs, ch->nrhs, &s->geom, &s->maxrhs,
-                                   &s->part)))
+                                &s->part)))
         return rc;
     return cg_dev_alloc(env, s);
 }
@@ -368,7 +368,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
             for (int k = CG_REG; k <= CG_CACHE && rc == CLB_OK; k++)
                 if (ch.kernels & (1u << k))
                     rc = lat_agree_case("cg", s->part.scaling,
-                                           add_case(env, g, k, (int)ch.rhs[r], comp));
+                                        add_case(env, g, k, (int)ch.rhs[r], comp));
     return rc;
 }
 

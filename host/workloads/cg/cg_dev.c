@@ -92,7 +92,7 @@ static int alloc_dist(struct clb_env *env, struct cg_state *s)
         oe[k] = pt->dc.O[k] - pt->off[k];
     lat_fill_global(&pt->ge, pt->dc.G, oe, s->dbl, s->fat, s->full, s->comp, 0, 0, 0, NULL);
     lat_fill_global(&s->geom, pt->dc.G, pt->dc.O, s->dbl, NULL, NULL, NULL, 0, s->maxrhs,
-                       LAT_SEED_B, s->b);
+                    LAT_SEED_B, s->b);
     if ((rc = norms_of_b(s)))
         return rc;
     s->rebuild_err = lat_rebuild_error(&pt->ge, s->dbl, s->full, s->comp);
@@ -471,43 +471,42 @@ static int profile(struct launches *L, struct cg_profile *prof)
 
 /* ---- scaling=: one solve on the rank's part --------------------------------- */
 
-/* The per-exchange events (interior, boundary launch) of a solve: after it,
- * the time each boundary launch waited for its halos. */
+/* The applications of a solve (their events): after it, the time each
+ * boundary launch waited for its halos. */
 struct pairs {
-    cl_event *ev;
+    struct lat_overlap *o;
     int n, cap;
 };
 
-static int pairs_add(struct pairs *p, cl_event in, cl_event bd)
+/* Keeps o's events (releases them when out of memory). */
+static int pairs_add(struct pairs *p, struct lat_overlap *o)
 {
-    if (p->n + 2 > p->cap) {
-        int cap = p->cap ? 2 * p->cap : 64;
-        cl_event *ne = realloc(p->ev, (size_t)cap * sizeof *ne);
-        if (!ne) {
+    if (p->n == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 32;
+        struct lat_overlap *no = realloc(p->o, (size_t)cap * sizeof *no);
+        if (!no) {
+            lat_overlap_release(o);
             clb_seterr("cg: out of host memory");
             return CLB_ESYS;
         }
-        p->ev = ne;
+        p->o = no;
         p->cap = cap;
     }
-    p->ev[p->n++] = in;
-    p->ev[p->n++] = bd;
+    p->o[p->n++] = *o;
     return CLB_OK;
 }
 
+/* Adds the boundary launches' waits to *gap (NULL: not wanted). */
 static void pairs_free(struct pairs *p, double *gap)
 {
-    for (int i = 0; i + 1 < p->n; i += 2) {
-        if (gap && p->ev[i + 1]) {
-            double g = lat_gap_seconds(p->ev[i], p->ev[i + 1]);
+    for (int i = 0; i < p->n; i++) {
+        if (gap && p->o[i].bd) {
+            double g = lat_overlap_gap(&p->o[i]);
             *gap += isnan(g) ? 0 : g;
         }
-        if (p->ev[i])
-            clReleaseEvent(p->ev[i]);
-        if (p->ev[i + 1])
-            clReleaseEvent(p->ev[i + 1]);
+        lat_overlap_release(&p->o[i]);
     }
-    free(p->ev);
+    free(p->o);
     memset(p, 0, sizeof *p);
 }
 
@@ -517,61 +516,50 @@ static int launch_op(struct clb_env *env, struct cg_state *s, const struct cg_ca
                      struct launches *L, double flops, cl_event *keep)
 {
     cl_kernel k = slot(s, cc)[kd];
-    cl_int4 box[4];
-    cl_uint4 ends;
-    lat_box_kargs(b, box, &ends);
-    cl_uint a = kd_dist_box_arg[kd == KD_APPLY];
-    for (cl_uint i = 0; i < 4; i++)
-        CLB_CHECK(clSetKernelArg(k, a + i, sizeof box[i], &box[i]), "clSetKernelArg(box)");
-    CLB_CHECK(clSetKernelArg(k, a + 4, sizeof ends, &ends), "clSetKernelArg(ends)");
+    int rc = lat_box_args(k, kd_dist_box_arg[kd == KD_APPLY], b);
+    if (rc)
+        return rc;
     if (kd == KD_APPLY)
         CLB_CHECK(clSetKernelArg(k, APPLY_DIST_GOFF, sizeof goff, &goff), "clSetKernelArg(goff)");
     size_t g[2] = {gsize, cc->gop[1]};
     return launch(env, k, g, cc->lop, L, kd == KD_PAR ? CGP_DOE : CGP_APPLY, flops, keep);
 }
 
+/* The interior or boundary launch of one operator application
+ * (lat_halo_overlap), the Dslash flop split between them by their sites. */
+struct part_launch {
+    struct cg_state *s;
+    const struct cg_case *cc;
+    int kd;
+    struct launches *L;
+    double flops, fin;
+};
+
+static int launch_part(struct clb_env *env, void *ctx, const struct lat_boxes *b, int boundary,
+                       cl_event *ev)
+{
+    const struct part_launch *p = ctx;
+    const struct cg_case *cc = p->cc;
+    if (!boundary)
+        return launch_op(env, p->s, cc, p->kd, b, cc->gin, 0, p->L, p->fin, ev);
+    return launch_op(env, p->s, cc, p->kd, b, cc->gbd, (cl_uint)(cc->gin / cc->lop[0]), p->L,
+                     p->flops - p->fin, ev);
+}
+
 /* One operator kernel on the whole part: the halos of `field` exchanged while
- * the interior runs, then the boundary. After an error (rc) only the
- * messages, which the peers wait for. */
+ * the interior runs, then the boundary (lat_halo_overlap). After an error
+ * (rc) only the messages, which the peers wait for. */
 static int apply_op(struct clb_env *env, struct cg_state *s, const struct cg_case *cc, int kd,
                     cl_mem field, struct launches *L, double flops, struct pairs *pr, int rc)
 {
-    struct lat_halo *h = &s->part.halo;
-    struct lat_xchg x;
-    memset(&x, 0, sizeof x);
-    x.t0 = clb_now();
-    cl_event ein = NULL, ebd = NULL;
+    const struct lat_halo *h = &s->part.halo;
     double fin = h->in.sites ? flops * (double)h->in.sites / (double)s->geom.vh : 0;
-    if (rc == CLB_OK)
-        rc = lat_halo_begin(env, h, field, cc->rhs, &x);
-    if (rc == CLB_OK && h->in.sites)
-        rc = launch_op(env, s, cc, kd, &h->in, cc->gin, 0, L, fin, &ein);
-    if (rc == CLB_OK)
-        clFlush(env->dev->queue);
-    int e = lat_halo_finish(env, h, cc->rhs, &x, rc);
-    rc = rc ? rc : e;
-    if (rc == CLB_OK)
-        rc = lat_halo_barrier(env, &x);
-    if (rc == CLB_OK)
-        rc = launch_op(env, s, cc, kd, &h->bd, cc->gbd, (cl_uint)(cc->gin / cc->lop[0]), L,
-                       flops - fin, &ebd);
-    if (rc == CLB_OK)
-        clFlush(env->dev->queue);
-    e = lat_halo_wait(h, &x);
-    rc = rc ? rc : e;
-    s->solve_halo += x.seconds;
+    struct part_launch pl = {s, cc, kd, L, flops, fin};
+    struct lat_overlap o;
+    rc = lat_halo_overlap(env, &s->part.halo, field, cc->rhs, launch_part, &pl, rc, &o);
+    s->solve_halo += o.halo;
     s->solve_exchanges++;
-    if (ebd && !ein) /* no interior: the whole halo time waited */
-        s->solve_gap += x.seconds;
-    e = pairs_add(pr, ein, ein ? ebd : NULL);
-    if (!ein && ebd)
-        clReleaseEvent(ebd);
-    if (e) {
-        if (ein)
-            clReleaseEvent(ein);
-        if (ebd && ein)
-            clReleaseEvent(ebd);
-    }
+    int e = pairs_add(pr, &o);
     return rc ? rc : e;
 }
 

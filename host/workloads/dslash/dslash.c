@@ -93,7 +93,7 @@ static int count(const struct clb_query *q, struct clb_counts *out)
         return rc;
     /* whole numbers: 1146 rhs flop, (1024 or 1152 + 408 rhs) x es/4 bytes */
     return lat_count_case(q, &z, comp, 2, rhs, clb_dslash_bytes_site((int)rhs, 0, comp, z.es),
-                             clb_dslash_flops_site((int)rhs), out);
+                          clb_dslash_flops_site((int)rhs), out);
 }
 
 /* ---- fields --------------------------------------------------------------- */
@@ -388,15 +388,9 @@ static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dsla
                         const struct lat_boxes *b, size_t gsize, cl_event *ev)
 {
     cl_kernel k = *kernel_of(d, dc);
-    cl_int4 box[4];
-    cl_uint4 ends;
-    lat_box_kargs(b, box, &ends);
     int rc = dist_args(d, dc);
-    for (int i = 0; i < 4 && rc == CLB_OK; i++)
-        CLB_CHECK(clSetKernelArg(k, 10 + (cl_uint)i, sizeof box[i], &box[i]),
-                  "clSetKernelArg(box)");
     if (rc == CLB_OK)
-        CLB_CHECK(clSetKernelArg(k, 14, sizeof ends, &ends), "clSetKernelArg(ends)");
+        rc = lat_box_args(k, 10, b);
     if (rc)
         return rc;
     size_t global[2] = {gsize, dc->global[1]};
@@ -426,7 +420,7 @@ static int alloc_scaling(struct clb_env *env, struct dslash *d)
     for (int k = 0; k < 4; k++)
         oe[k] = pt->dc.O[k] - pt->off[k];
     lat_fill_global(&pt->ge, pt->dc.G, oe, d->dbl, d->fat, d->full, d->comp, 1, d->maxrhs,
-                       LAT_SEED_V, d->v);
+                    LAT_SEED_V, d->v);
     int rc;
     if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, d->es, d->maxrhs)))
         return rc;
@@ -437,7 +431,7 @@ static int alloc_scaling(struct clb_env *env, struct dslash *d)
         (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->full, 8 * 9, cplx, ro, &d->dfull)) ||
         (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->comp, 8 * 7, cplx, ro, &d->dcomp)) ||
         (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->v, 3 * (size_t)d->maxrhs, cplx, ro,
-                                 &d->dv)) ||
+                              &d->dv)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, outb, &d->dw)))
         return rc;
     if ((rc = lat_halo_links(env, &pt->halo, &pt->ge, pt->off, d->fat, d->full, d->comp)))
@@ -463,30 +457,29 @@ static int note_scaling(struct clb_env *env, struct dslash *d, struct clb_case *
     return CLB_OK;
 }
 
-/* One application: the interior while the halos travel, then the boundary;
- * timed by the host clock around the whole (events cannot span MPI). */
+/* The interior or boundary launch of one application (lat_halo_overlap). */
+struct part_launch {
+    struct dslash *d;
+    const struct dslash_case *dc;
+};
+
+static int launch_part(struct clb_env *env, void *ctx, const struct lat_boxes *b, int boundary,
+                       cl_event *ev)
+{
+    const struct part_launch *p = ctx;
+    return launch_boxes(env, p->d, p->dc, b, boundary ? p->dc->gbd : p->dc->gin, ev);
+}
+
+/* One application: the interior while the halos travel, then the boundary
+ * (lat_halo_overlap); timed by the host clock around the whole (events
+ * cannot span MPI). */
 static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                        struct clb_sample *s)
 {
-    struct lat_halo *h = &d->part.halo;
-    struct lat_xchg x;
-    cl_event ein = NULL, ebd = NULL;
+    struct part_launch pl = {d, dc};
+    struct lat_overlap o;
     double t0 = clb_now();
-    int rc = lat_halo_begin(env, h, d->dv, dc->rhs, &x);
-    if (rc == CLB_OK && h->in.sites)
-        rc = launch_boxes(env, d, dc, &h->in, dc->gin, &ein);
-    if (rc == CLB_OK)
-        clFlush(env->dev->queue);
-    int e = lat_halo_finish(env, h, dc->rhs, &x, rc);
-    rc = rc ? rc : e;
-    if (rc == CLB_OK)
-        rc = lat_halo_barrier(env, &x);
-    if (rc == CLB_OK)
-        rc = launch_boxes(env, d, dc, &h->bd, dc->gbd, &ebd);
-    if (rc == CLB_OK)
-        clFlush(env->dev->queue);
-    e = lat_halo_wait(h, &x);
-    rc = rc ? rc : e;
+    int rc = lat_halo_overlap(env, &d->part.halo, d->dv, dc->rhs, launch_part, &pl, CLB_OK, &o);
     if (rc == CLB_OK) {
         cl_int err = clFinish(env->dev->queue);
         if (err != CL_SUCCESS) {
@@ -498,14 +491,11 @@ static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslas
     if (rc == CLB_OK) {
         /* the boundary kernel's wait after the interior one: the halo time
          * not hidden (no interior: all of it) */
-        double gap = ein ? lat_gap_seconds(ein, ebd) : x.seconds;
-        double fig[] = {x.seconds, gap, s->seconds > 0 ? gap / s->seconds : NAN};
+        double gap = lat_overlap_gap(&o);
+        double fig[] = {o.halo, gap, s->seconds > 0 ? gap / s->seconds : NAN};
         rc = lat_log_add(&d->hlog, fig, 3, "dslash");
     }
-    if (ein)
-        clReleaseEvent(ein);
-    if (ebd)
-        clReleaseEvent(ebd);
+    lat_overlap_release(&o);
     return rc;
 }
 
@@ -533,7 +523,7 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct dslash *
     if (rc)
         return rc;
     if ((rc = lat_setup_lattice(env, g, "dslash", ch->rhs, ch->nrhs, &d->geom, &d->maxrhs,
-                                   &d->part)))
+                                &d->part)))
         return rc;
     const char *bg = clb_param(env, "bus_gbps"); /* read_params checked it */
     d->part.bus[0] = d->part.bus[1] = bg[0] ? strtod(bg, NULL) : NAN;
@@ -558,7 +548,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
             for (int k = K_REG; k <= K_BEST && rc == CLB_OK; k++)
                 if (ch.kernels & (1u << k))
                     rc = lat_agree_case("dslash", d->part.scaling,
-                                           add_case(env, g, &ch, k, (int)ch.rhs[r], comp));
+                                        add_case(env, g, &ch, k, (int)ch.rhs[r], comp));
     return rc;
 }
 

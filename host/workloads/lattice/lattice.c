@@ -148,13 +148,13 @@ void lat_fill_long(const struct lat_geom *g, int dbl, void *full, void *comp)
                 lat_det3(m, det);
                 for (int e = 0; e < 9; e++)
                     lat_put(dbl, full, lat_link_at(g, LAT_NE_FULL, p, mu, e, (size_t)i),
-                               m[2 * e], m[2 * e + 1]);
+                            m[2 * e], m[2 * e + 1]);
                 for (int e = 0; e < 6; e++)
                     lat_put(dbl, comp,
-                               lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i),
-                               m[2 * e], m[2 * e + 1]);
+                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i),
+                            m[2 * e], m[2 * e + 1]);
                 lat_put(dbl, comp, lat_link_at(g, LAT_NE_COMPRESSED, p, mu, 6, (size_t)i),
-                           det[0], det[1]);
+                        det[0], det[1]);
             }
 }
 
@@ -283,7 +283,7 @@ void lat_dslash_ref_box(const struct lat_geom *g, const struct lat_fields *f, in
 }
 
 double lat_rebuild_error(const struct lat_geom *g, int dbl, const void *full,
-                            const void *comp)
+                         const void *comp)
 {
     double worst = 0;
 #pragma omp parallel for reduction(max : worst) schedule(static)

@@ -46,7 +46,7 @@ size_t lat_index(const struct lat_geom *g, const int x[4]);
 
 /* Complex-number offsets (in complex units) of the layout above. */
 static inline size_t lat_link_at(const struct lat_geom *g, int ne, int p, int mu, int e,
-                                    size_t i)
+                                 size_t i)
 {
     return ((size_t)(p * 4 + mu) * (size_t)ne + (size_t)e) * g->vh + i;
 }
@@ -104,7 +104,7 @@ void lat_dslash_ref_box(const struct lat_geom *g, const struct lat_fields *f, in
 /* Largest |stored row 2 - rebuilt row 2| over all long links, where full has
  * ne = 9 and comp ne = 7 entries in the layout above (element type per dbl). */
 double lat_rebuild_error(const struct lat_geom *g, int dbl, const void *full,
-                            const void *comp);
+                         const void *comp);
 
 /* ---- the HISQ talk's bytes and flops per even site (lattice_counts.c) ----
  * The one count of the operator and of the solver built on it: the dslash

@@ -1,4 +1,5 @@
-/* dslash, cg: the device side of the halo exchange (see lattice_halo.h). */
+/* lattice: the device side of the halo exchange and the sequence that
+ * overlaps it with an operator kernel (see lattice_halo.h). */
 #include "clb_workload.h"
 #include "lattice_halo.h"
 
@@ -6,6 +7,12 @@
 #include <string.h>
 
 #define XCHG_TAG 500
+
+/* One exchange in flight. */
+struct xchg {
+    cl_event d2h, h2d;
+    double t0, seconds;   /* begin; begin to the halos on the device (host clock) */
+};
 
 /* A pinned halo buffer (clb_pinned) whose bytes the exchange indexes. */
 static int pinned(struct clb_env *env, size_t bytes, cl_mem *buf, unsigned char **ptr)
@@ -17,7 +24,7 @@ static int pinned(struct clb_env *env, size_t bytes, cl_mem *buf, unsigned char 
 }
 
 int lat_halo_open(struct clb_env *env, struct lat_halo *h, const struct lat_decomp *d,
-                     size_t es, int maxrhs)
+                  size_t es, int maxrhs)
 {
     h->d = *d;
     h->es = es;
@@ -64,10 +71,10 @@ static int upload_links(struct clb_env *env, struct lat_halo *h, const struct la
                                  (size_t)(q * 4 + mu) * (size_t)ne * ext->vh * cplx;
             if (mu == 3)
                 lat_box_copy(ext, off[2], h->d.L[2], 0, LAT_HALO, (size_t)ne, cplx, src,
-                                dst, 0);
+                             dst, 0);
             else
                 lat_box_copy(ext, 0, LAT_HALO, off[3], h->d.L[3], (size_t)ne, cplx, src,
-                                dst, 0);
+                             dst, 0);
             dst += (size_t)ne * slab * cplx;
         }
     }
@@ -79,7 +86,7 @@ static int upload_links(struct clb_env *env, struct lat_halo *h, const struct la
 }
 
 int lat_halo_links(struct clb_env *env, struct lat_halo *h, const struct lat_geom *ext,
-                      const int off[4], void *fat, void *full, void *comp)
+                   const int off[4], void *fat, void *full, void *comp)
 {
     int rc;
     if ((rc = upload_links(env, h, ext, off, fat, 9, &h->dhfat)) ||
@@ -90,15 +97,15 @@ int lat_halo_links(struct clb_env *env, struct lat_halo *h, const struct lat_geo
 }
 
 int lat_upload_part(struct clb_env *env, const struct lat_halo *h,
-                       const struct lat_geom *ext, const int off[4], const void *field,
-                       size_t ncomp, size_t cplx, cl_mem_flags flags, cl_mem *out)
+                    const struct lat_geom *ext, const int off[4], const void *field,
+                    size_t ncomp, size_t cplx, cl_mem_flags flags, cl_mem *out)
 {
     size_t n = ncomp * h->geom.vh * cplx;
     void *tmp = clb_xmalloc(n);
     if (!tmp)
         return CLB_ESYS;
     lat_box_copy(ext, off[2], h->geom.L[2], off[3], h->geom.L[3], ncomp, cplx, (void *)field,
-                    tmp, 0);
+                 tmp, 0);
     int rc = clb_buffer(env->dev, flags, n, out);
     if (rc == CLB_OK)
         rc = clb_write(env->dev, *out, tmp, n);
@@ -131,7 +138,7 @@ size_t lat_halo_bytes(const struct lat_halo *h, int rhs)
     return lat_halo_len(&h->d, rhs) * 2 * h->es;
 }
 
-void lat_xchg_release(struct lat_xchg *x)
+static void xchg_release(struct xchg *x)
 {
     if (x->d2h)
         clReleaseEvent(x->d2h);
@@ -140,8 +147,9 @@ void lat_xchg_release(struct lat_xchg *x)
     x->d2h = x->h2d = NULL;
 }
 
-int lat_halo_begin(struct clb_env *env, struct lat_halo *h, cl_mem field, int rhs,
-                      struct lat_xchg *x)
+/* The first step (lattice_halo.h): the slabs to send on their way to the host. */
+static int xchg_begin(struct clb_env *env, struct lat_halo *h, cl_mem field, int rhs,
+                      struct xchg *x)
 {
     memset(x, 0, sizeof *x);
     x->t0 = clb_now();
@@ -204,8 +212,9 @@ int lat_halo_begin(struct clb_env *env, struct lat_halo *h, cl_mem field, int rh
     return CLB_OK;
 }
 
-int lat_halo_finish(struct clb_env *env, struct lat_halo *h, int rhs, struct lat_xchg *x,
-                       int err)
+/* Always called after begin (also after its error): err is the error so far
+ * (then no more OpenCL work, but the messages). x->h2d is set on success. */
+static int xchg_finish(struct lat_halo *h, int rhs, struct xchg *x, int err)
 {
     int rc = err;
     if (rc == CLB_OK && x->d2h) {
@@ -252,20 +261,20 @@ int lat_halo_finish(struct clb_env *env, struct lat_halo *h, int rhs, struct lat
         return CLB_ECL;
     }
     clFlush(h->qx);
-    (void)env;
     return CLB_OK;
 }
 
-int lat_halo_barrier(struct clb_env *env, struct lat_xchg *x)
+/* The command to wait for x->h2d on the main queue (before a boundary launch). */
+static int xchg_barrier(struct clb_env *env, struct xchg *x)
 {
     CLB_CHECK(clEnqueueBarrierWithWaitList(env->dev->queue, 1, &x->h2d, NULL),
               "clEnqueueBarrierWithWaitList (halo)");
     return CLB_OK;
 }
 
-int lat_halo_wait(struct lat_halo *h, struct lat_xchg *x)
+/* Wait for the halos on the device, x->seconds; releases the events. */
+static int xchg_wait(struct xchg *x)
 {
-    (void)h;
     int rc = CLB_OK;
     if (x->h2d) {
         cl_int e = clWaitForEvents(1, &x->h2d);
@@ -275,7 +284,7 @@ int lat_halo_wait(struct lat_halo *h, struct lat_xchg *x)
         }
     }
     x->seconds = clb_now() - x->t0;
-    lat_xchg_release(x);
+    xchg_release(x);
     return rc;
 }
 
@@ -313,7 +322,7 @@ int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2
 }
 
 void lat_halo_kargs(const struct lat_halo *h, int rhs, cl_int4 *geo, cl_int4 *dist,
-                       cl_uint4 *hs)
+                    cl_uint4 *hs)
 {
     memset(geo, 0, sizeof *geo);
     memset(dist, 0, sizeof *dist);
@@ -331,7 +340,7 @@ void lat_halo_kargs(const struct lat_halo *h, int rhs, cl_int4 *geo, cl_int4 *di
     hs->s[2] = (cl_uint)lat_slab_sites(&h->d, 3);
 }
 
-void lat_box_kargs(const struct lat_boxes *b, cl_int4 box[4], cl_uint4 *ends)
+static void box_kargs(const struct lat_boxes *b, cl_int4 box[4], cl_uint4 *ends)
 {
     memset(box, 0, 4 * sizeof *box);
     memset(ends, 0, sizeof *ends);
@@ -344,7 +353,20 @@ void lat_box_kargs(const struct lat_boxes *b, cl_int4 box[4], cl_uint4 *ends)
     }
 }
 
-double lat_gap_seconds(cl_event a, cl_event b)
+int lat_box_args(cl_kernel k, cl_uint first, const struct lat_boxes *b)
+{
+    cl_int4 box[4];
+    cl_uint4 ends;
+    box_kargs(b, box, &ends);
+    for (cl_uint i = 0; i < 4; i++)
+        CLB_CHECK(clSetKernelArg(k, first + i, sizeof box[i], &box[i]), "clSetKernelArg(box)");
+    CLB_CHECK(clSetKernelArg(k, first + 4, sizeof ends, &ends), "clSetKernelArg(ends)");
+    return CLB_OK;
+}
+
+/* Seconds from the end of event a to the start of event b (both complete),
+ * 0 when b started first. */
+static double gap_seconds(cl_event a, cl_event b)
 {
     cl_ulong end = 0, start = 0;
     if (!a || !b ||
@@ -356,8 +378,51 @@ double lat_gap_seconds(cl_event a, cl_event b)
     return start > end ? (double)(start - end) * 1e-9 : 0.0;
 }
 
+/* ---- one application, the exchange overlapped ---------------------------- */
+
+int lat_halo_overlap(struct clb_env *env, struct lat_halo *h, cl_mem field, int rhs,
+                     lat_launch_fn launch, void *ctx, int err, struct lat_overlap *o)
+{
+    struct xchg x;
+    memset(&x, 0, sizeof x);
+    memset(o, 0, sizeof *o);
+    x.t0 = clb_now();
+    int rc = err;
+    if (rc == CLB_OK)
+        rc = xchg_begin(env, h, field, rhs, &x);
+    if (rc == CLB_OK && h->in.sites)
+        rc = launch(env, ctx, &h->in, 0, &o->in);
+    if (rc == CLB_OK)
+        clFlush(env->dev->queue);
+    int e = xchg_finish(h, rhs, &x, rc);
+    rc = rc ? rc : e;
+    if (rc == CLB_OK)
+        rc = xchg_barrier(env, &x);
+    if (rc == CLB_OK)
+        rc = launch(env, ctx, &h->bd, 1, &o->bd);
+    if (rc == CLB_OK)
+        clFlush(env->dev->queue);
+    e = xchg_wait(&x);
+    o->halo = x.seconds;
+    return rc ? rc : e;
+}
+
+double lat_overlap_gap(const struct lat_overlap *o)
+{
+    return o->in ? gap_seconds(o->in, o->bd) : o->halo;
+}
+
+void lat_overlap_release(struct lat_overlap *o)
+{
+    if (o->in)
+        clReleaseEvent(o->in);
+    if (o->bd)
+        clReleaseEvent(o->bd);
+    o->in = o->bd = NULL;
+}
+
 void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
-                      const struct lat_halo *h)
+                   const struct lat_halo *h)
 {
     clb_case_note(c, "ranks=%d grid=1x1x%dx%d part=%dx%dx%dx%d@%d,%d,%d,%d/%dx%dx%dx%d "
                   "halo_dirs=%s%s%s sites_interior=%zu sites_boundary=%zu", p->size, p->P[2],

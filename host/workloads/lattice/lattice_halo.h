@@ -1,17 +1,21 @@
-/* dslash, cg: the device side of the halo exchange (scaling=strong|weak;
- * docs/SCALING.md "Distributed Dslash and CG"). One exchange of a vector
- * field of one parity:
+/* lattice: the device side of the halo exchange (scaling=strong|weak;
+ * docs/SCALING.md "Distributed Dslash and CG") and the one sequence that
+ * overlaps it with an operator kernel, lat_halo_overlap, which the dslash
+ * and cg workloads both run. One application on a rank's part:
  *
- *   begin    a marker on the main queue (the field is final), then on a
- *            second queue (transfers) the slabs to send: device -> a pinned
- *            host buffer (CL_MEM_ALLOC_HOST_PTR, mapped once), one rectangular
- *            read per slab; flushed, so the caller's interior kernel runs
- *            meanwhile on the main queue
- *   finish   wait for those reads; the messages (clb_comm_irecv/isend into and
- *            from pinned buffers; a slab for this rank itself is copied); wait
- *            for them; pinned host -> the device halo buffer (one write on the
- *            transfer queue): its event is what the boundary kernel waits for
- *   wait     wait for that write: the halo time (begin to here, host clock)
+ *   begin     a marker on the main queue (the field is final), then on a
+ *             second queue (transfers) the slabs to send: device -> a pinned
+ *             host buffer (CL_MEM_ALLOC_HOST_PTR, mapped once), one
+ *             rectangular read per slab; flushed
+ *   interior  the caller's kernel over the interior sites (they need no
+ *             halo), on the main queue meanwhile; flushed
+ *   finish    wait for those reads; the messages (clb_comm_irecv/isend into
+ *             and from pinned buffers; a slab for this rank itself is
+ *             copied); wait for them; pinned host -> the device halo buffer
+ *             (one write on the transfer queue)
+ *   boundary  a barrier on the main queue for that write, then the caller's
+ *             kernel over the boundary sites; flushed
+ *   wait      wait for the write: the halo time (begin to here, host clock)
  *
  * A rank whose OpenCL call failed still sends and receives (its peers wait
  * for the messages) and reports the error after. The link halos (the links
@@ -38,57 +42,68 @@ struct lat_halo {
 
 /* Buffers for up to maxrhs vectors, the transfer queue. */
 int lat_halo_open(struct clb_env *env, struct lat_halo *h, const struct lat_decomp *d,
-                     size_t es, int maxrhs);
+                  size_t es, int maxrhs);
 /* The link halos from the links on the extended geometry ext (off: the local
  * part's place in it; lat_decomp_geoms): full links (ne 9) fat and long,
  * compressed long (ne 7), element size h->es. */
 int lat_halo_links(struct clb_env *env, struct lat_halo *h, const struct lat_geom *ext,
-                      const int off[4], void *fat, void *full, void *comp);
+                   const int off[4], void *fat, void *full, void *comp);
 void lat_halo_close(struct clb_env *env, struct lat_halo *h);
 
 /* The part (without halos) of ncomp components of a field held on the
  * extended geometry (lat_decomp_geoms: ext, off), uploaded into a new
  * buffer of h's part. cplx: bytes of one complex number. */
 int lat_upload_part(struct clb_env *env, const struct lat_halo *h,
-                       const struct lat_geom *ext, const int off[4], const void *field,
-                       size_t ncomp, size_t cplx, cl_mem_flags flags, cl_mem *out);
+                    const struct lat_geom *ext, const int off[4], const void *field,
+                    size_t ncomp, size_t cplx, cl_mem_flags flags, cl_mem *out);
 
 /* Bytes this rank receives (and sends) in one exchange of rhs vectors. */
 size_t lat_halo_bytes(const struct lat_halo *h, int rhs);
 
-struct lat_xchg {
-    cl_event d2h, h2d;
-    double t0, seconds;   /* begin; begin to the halos on the device (host clock) */
+/* One launch of the caller's operator kernel over the sites of boxes b
+ * (boundary 0: the interior, 1: the boundary), on the main queue, its event
+ * in *ev. */
+typedef int (*lat_launch_fn)(struct clb_env *env, void *ctx, const struct lat_boxes *b,
+                             int boundary, cl_event *ev);
+
+/* What one application leaves: the halo time (host clock) and the events of
+ * the interior launch (NULL when the part has none or it did not run) and
+ * of the boundary launch (NULL when it did not run); lat_overlap_release. */
+struct lat_overlap {
+    double halo;
+    cl_event in, bd;
 };
-/* field: rhs vectors of one parity in the layout of lattice.h on the local part. */
-int lat_halo_begin(struct clb_env *env, struct lat_halo *h, cl_mem field, int rhs,
-                      struct lat_xchg *x);
-/* Always call after begin (also after its error): err is the caller's error
- * so far (then no more OpenCL work, but the messages). x->h2d is set on
- * success. */
-int lat_halo_finish(struct clb_env *env, struct lat_halo *h, int rhs, struct lat_xchg *x,
-                       int err);
-/* Wait for the halos on the device, x->seconds; releases the events. */
-int lat_halo_wait(struct lat_halo *h, struct lat_xchg *x);
-void lat_xchg_release(struct lat_xchg *x);
+
+/* One application of an operator kernel on the rank's part (the sequence
+ * above): the halos of field (rhs vectors of one parity in the layout of
+ * lattice.h on the part) travel while launch runs the interior, then launch
+ * runs the boundary. err: the caller's error so far: then no OpenCL work but
+ * the messages. Every rank calls it together. Returns err, else the first
+ * error of the application; *o is set either way. */
+int lat_halo_overlap(struct clb_env *env, struct lat_halo *h, cl_mem field, int rhs,
+                     lat_launch_fn launch, void *ctx, int err, struct lat_overlap *o);
+/* Seconds the boundary launch waited for its halos after the interior one
+ * (the halo time not hidden; all of it when there is no interior); NAN when
+ * the events cannot tell. Only once both launches are complete. */
+double lat_overlap_gap(const struct lat_overlap *o);
+void lat_overlap_release(struct lat_overlap *o);
 
 /* One pinned transfer of rhs vectors' halos each way (after one to warm
  * up), timed by events: GB/s device -> host [0] and host -> device [1]. */
 int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2]);
 
 /* Kernel arguments: geo (hx, ly, lz, lt), dist (po, dz, dt, rhs), hs (vh,
- * slab sites along z, along t, 0); a launch's boxes and their ends. */
+ * slab sites along z, along t, 0). */
 void lat_halo_kargs(const struct lat_halo *h, int rhs, cl_int4 *geo, cl_int4 *dist,
-                       cl_uint4 *hs);
-void lat_box_kargs(const struct lat_boxes *b, cl_int4 box[4], cl_uint4 *ends);
-
-/* The command to wait for x->h2d on the main queue (before a boundary launch). */
-int lat_halo_barrier(struct clb_env *env, struct lat_xchg *x);
+                    cl_uint4 *hs);
+/* A launch's boxes and their ends as the five kernel arguments from index
+ * first (b0..b3, ends). */
+int lat_box_args(cl_kernel k, cl_uint first, const struct lat_boxes *b);
 
 /* The notes of a part: "ranks=2 grid=1x1x1x2 part=8x8x8x4@0,0,0,4/8x8x8x8
  * halo_dirs=t sites_interior=0 sites_boundary=1024". */
 void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
-                      const struct lat_halo *h);
+                   const struct lat_halo *h);
 
 /* The summary of the scaling= rows of a run (wl: "dslash" or "cg"): per
  * row, the time per repetition, the halo exchange (host clock, the job's
@@ -97,10 +112,5 @@ void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
 /* The value of key in a row's params ("rhs=4,links=full,iters=37"), "" when absent. */
 void lat_param_text(const char *params, const char *key, char *out, size_t n);
 void lat_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FILE *out);
-
-/* Seconds from the end of event a to the start of event b (both complete),
- * 0 when b started first: the time a boundary kernel waited for its halos
- * after the interior kernel. */
-double lat_gap_seconds(cl_event a, cl_event b);
 
 #endif

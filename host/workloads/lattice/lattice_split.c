@@ -70,7 +70,7 @@ static void grid_text(const size_t size[4], const int P[4], char *out, size_t n)
 }
 
 int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const char *grid,
-                int P[4])
+             int P[4])
 {
     char why[256];
     const char *sep = wl ? ": " : "";
@@ -142,7 +142,7 @@ int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const cha
 }
 
 int lat_query_part(const struct clb_query *q, int *scaling, size_t L[4],
-                      size_t Le[4])
+                   size_t Le[4])
 {
     const char *sc = clb_query_param(q, "scaling", "");
     *scaling = lat_scaling_of(sc);
@@ -187,7 +187,7 @@ static int rank_of(const struct lat_decomp *d, const int c[4])
 }
 
 void lat_decomp_init(struct lat_decomp *d, const size_t size[4], int scaling, const int P[4],
-                        int rank)
+                     int rank)
 {
     memset(d, 0, sizeof *d);
     d->scaling = scaling;
@@ -211,7 +211,7 @@ void lat_decomp_init(struct lat_decomp *d, const size_t size[4], int scaling, co
 }
 
 void lat_decomp_geoms(const struct lat_decomp *d, struct lat_geom *local,
-                         struct lat_geom *ext, int off[4])
+                      struct lat_geom *ext, int off[4])
 {
     int Le[4], pe = 0;
     for (int mu = 0; mu < 4; mu++) {
@@ -247,7 +247,7 @@ static void box_add(struct lat_boxes *b, const struct lat_decomp *d, int z0, int
 }
 
 void lat_boxes_init(const struct lat_decomp *d, struct lat_boxes *in,
-                       struct lat_boxes *bd)
+                    struct lat_boxes *bd)
 {
     memset(in, 0, sizeof *in);
     memset(bd, 0, sizeof *bd);
@@ -294,7 +294,7 @@ size_t lat_halo_offset(const struct lat_decomp *d, int rhs, int mu, int side)
 }
 
 void lat_box_copy(const struct lat_geom *g, int z0, int nz, int t0, int nt, size_t ncomp,
-                     size_t cplx, void *field, void *packed, int unpack)
+                  size_t cplx, void *field, void *packed, int unpack)
 {
     size_t row = (size_t)(g->L[0] / 2) * (size_t)g->L[1] * cplx; /* one (z, t) line: x and y */
     size_t box = row * (size_t)nz * (size_t)nt, comp = g->vh * cplx;
@@ -337,8 +337,8 @@ static unsigned long long global_index(const int G[4], const int O[4], const int
 }
 
 void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], int dbl,
-                        void *fat, void *full, void *comp, int vpar, int rhs,
-                        unsigned long long vseed, void *v)
+                     void *fat, void *full, void *comp, int vpar, int rhs,
+                     unsigned long long vseed, void *v)
 {
     unsigned long long vhg =
         (unsigned long long)G[0] * (unsigned long long)G[1] * (unsigned long long)G[2] *
@@ -354,8 +354,8 @@ void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], i
                     unsigned long long k = ((unsigned long long)(p * 4 + mu) * 9 + (unsigned)e) *
                                            vhg + ig;
                     lat_put(dbl, fat, lat_link_at(g, 9, p, mu, e, (size_t)i),
-                               hash_value(LAT_SEED_FAT, 2 * k),
-                               hash_value(LAT_SEED_FAT, 2 * k + 1));
+                            hash_value(LAT_SEED_FAT, 2 * k),
+                            hash_value(LAT_SEED_FAT, 2 * k + 1));
                 }
                 if (!full && !comp)
                     continue;
@@ -367,22 +367,22 @@ void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], i
                 lat_det3(m, det);
                 for (int e = 0; e < 9 && full; e++)
                     lat_put(dbl, full, lat_link_at(g, LAT_NE_FULL, p, mu, e, (size_t)i),
-                               m[2 * e], m[2 * e + 1]);
+                            m[2 * e], m[2 * e + 1]);
                 for (int e = 0; e < 6 && comp; e++)
                     lat_put(dbl, comp,
-                               lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i),
-                               m[2 * e], m[2 * e + 1]);
+                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i),
+                            m[2 * e], m[2 * e + 1]);
                 if (comp)
                     lat_put(dbl, comp,
-                               lat_link_at(g, LAT_NE_COMPRESSED, p, mu, 6, (size_t)i), det[0],
-                               det[1]);
+                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, 6, (size_t)i), det[0],
+                            det[1]);
             }
             if (v && p == vpar)
                 for (int r = 0; r < rhs; r++)
                     for (int c = 0; c < 3; c++) {
                         unsigned long long k = ((unsigned long long)r * 3 + (unsigned)c) * vhg + ig;
                         lat_put(dbl, v, lat_vec_at(g, r, c, (size_t)i),
-                                   hash_value(vseed, 2 * k), hash_value(vseed, 2 * k + 1));
+                                hash_value(vseed, 2 * k), hash_value(vseed, 2 * k + 1));
                     }
         }
     }
@@ -393,7 +393,7 @@ void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], i
 #define HOST_TAG 700
 
 int lat_host_exchange(const struct lat_decomp *d, const struct lat_geom *ext,
-                         size_t ncomp, double *field)
+                      size_t ncomp, double *field)
 {
     int off[4];
     for (int mu = 0; mu < 4; mu++)
@@ -455,10 +455,10 @@ int lat_host_exchange(const struct lat_decomp *d, const struct lat_geom *ext,
             int first = s == 0 ? 0 : o + L; /* backward halo, forward halo */
             if (mu == 3)
                 lat_box_copy(ext, z0, nz, first, LAT_HALO, ncomp, cplx, field,
-                                buf[mu][2 + s], 1);
+                             buf[mu][2 + s], 1);
             else
                 lat_box_copy(ext, first, LAT_HALO, t0, nt, ncomp, cplx, field,
-                                buf[mu][2 + s], 1);
+                             buf[mu][2 + s], 1);
         }
     }
     for (int mu = 0; mu < 4; mu++)

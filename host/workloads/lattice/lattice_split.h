@@ -44,7 +44,7 @@ void lat_split(int G, int P, int c, int *lo, int *len);
  * when no grid works (wl: the workload's name in front of the message, or
  * NULL). */
 int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const char *grid,
-                int P[4]);
+             int P[4]);
 
 /* The part a row counts (count()): scaling= of the query's params; in
  * every-rank mode L = -s; else part= of the params where given (set-up puts
@@ -67,13 +67,13 @@ struct lat_decomp {
     int po;         /* parity of O */
 };
 void lat_decomp_init(struct lat_decomp *d, const size_t size[4], int scaling, const int P[4],
-                        int rank);
+                     int rank);
 /* The local geometry (po set), and the extended one: the part grown by
  * LAT_HALO slices on each side of each direction with halos (its origin
  * O - 3 there), on which the host holds the fields with their halos; off: the
  * local lattice's place in it (3 or 0 per direction). */
 void lat_decomp_geoms(const struct lat_decomp *d, struct lat_geom *local,
-                         struct lat_geom *ext, int off[4]);
+                      struct lat_geom *ext, int off[4]);
 /* Global parity of the site at local coordinates x. */
 int lat_global_parity(const struct lat_decomp *d, const int x[4]);
 
@@ -91,7 +91,7 @@ struct lat_boxes {
  * the boundary (the rest: the first and last 3 slices along t, then along z
  * within the interior t range); together every site once. */
 void lat_boxes_init(const struct lat_decomp *d, struct lat_boxes *in,
-                       struct lat_boxes *bd);
+                    struct lat_boxes *bd);
 
 /* Sites of one parity in a slab of three slices along mu (0: no halo along mu). */
 size_t lat_slab_sites(const struct lat_decomp *d, int mu);
@@ -107,7 +107,7 @@ size_t lat_halo_offset(const struct lat_decomp *d, int rhs, int mu, int side);
  * k * box sites, sites numbered as a lattice of the box's extents): unpack = 0
  * packs, 1 unpacks. cplx: bytes of one complex number. */
 void lat_box_copy(const struct lat_geom *g, int z0, int nz, int t0, int nt, size_t ncomp,
-                     size_t cplx, void *field, void *packed, int unpack);
+                  size_t cplx, void *field, void *packed, int unpack);
 
 /* Fields from the global site index, the same on every rank and for every
  * split: on a geometry g (g->po set) at global origin O of the lattice G
@@ -116,8 +116,8 @@ void lat_box_copy(const struct lat_geom *g, int z0, int nz, int t0, int nt, size
  * global half-index), and rhs vectors on the sites of parity vpar from seed
  * vseed; any pointer may be NULL. Element type float or double (dbl). */
 void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], int dbl,
-                        void *fat, void *full, void *comp, int vpar, int rhs,
-                        unsigned long long vseed, void *v);
+                     void *fat, void *full, void *comp, int vpar, int rhs,
+                     unsigned long long vseed, void *v);
 #define LAT_SEED_FAT 11ULL
 #define LAT_SEED_V 12ULL
 #define LAT_SEED_B 13ULL
@@ -128,7 +128,7 @@ void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], i
  * itself by a copy). Every rank must call it; on failure CLB_ESYS with the
  * MPI message. */
 int lat_host_exchange(const struct lat_decomp *d, const struct lat_geom *ext,
-                         size_t ncomp, double *field);
+                      size_t ncomp, double *field);
 
 /* Sums of n values over the ranks, the same bits on every rank (each rank's
  * values in a slot of its own, added in rank order: a plain allreduce may

@@ -51,7 +51,7 @@ int lat_count_start(const struct clb_query *q, const char *wl, struct lat_qsize 
 }
 
 int lat_count_group(const struct clb_query *q, struct lat_qsize *z, long max, size_t nvec,
-                       struct clb_counts *out)
+                    struct clb_counts *out)
 {
     long rhs[64];
     char err[512];
@@ -90,7 +90,7 @@ int lat_query_links(const struct clb_query *q, int *comp)
 }
 
 int lat_count_case(const struct clb_query *q, struct lat_qsize *z, int comp, size_t nvec,
-                      long rhs, double bytes_site, double flops_site, struct clb_counts *out)
+                   long rhs, double bytes_site, double flops_site, struct clb_counts *out)
 {
     size_t bytes = clb_mulz(z->vh, (size_t)bytes_site, &z->ovf);
     size_t flops = clb_mulz(z->vh, (size_t)flops_site, &z->ovf);
@@ -103,7 +103,7 @@ int lat_count_case(const struct clb_query *q, struct lat_qsize *z, int comp, siz
 /* ---- parameters and set-up ------------------------------------------------- */
 
 int lat_param_rhs(struct clb_env *env, long max, const long *def, int ndef, long rhs[16],
-                     int *nrhs)
+                  int *nrhs)
 {
     if (clb_param(env, "rhs")[0])
         return clb_param_ints(env, "rhs", 1, max, rhs, 16, nrhs);
@@ -123,7 +123,7 @@ int lat_param_scaling(struct clb_env *env, const char *wl)
 }
 
 int lat_setup_lattice(struct clb_env *env, struct clb_group *g, const char *wl, const long *rhs,
-                         int nrhs, struct lat_geom *geom, int *maxrhs, struct lat_part *pt)
+                      int nrhs, struct lat_geom *geom, int *maxrhs, struct lat_part *pt)
 {
     int L[4];
     for (int k = 0; k < 4; k++)
@@ -134,7 +134,7 @@ int lat_setup_lattice(struct clb_env *env, struct clb_group *g, const char *wl, 
     if (pt->scaling) { /* the message (exit 2) when the lattice cannot be split */
         int P[4];
         int rc = lat_grid(wl, g->size.d, pt->scaling, clb_comm()->size,
-                             clb_param(env, "grid"), P);
+                          clb_param(env, "grid"), P);
         if (rc)
             return rc;
         lat_decomp_init(&pt->dc, g->size.d, pt->scaling, P, clb_comm()->rank);
@@ -201,7 +201,7 @@ double lat_case_model(struct clb_env *env, struct clb_case *c)
 }
 
 int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
-                      struct lat_hmodel *m)
+                   struct lat_hmodel *m)
 {
     m->gbps[0] = pt->bus[0];
     m->gbps[1] = pt->bus[1];

@@ -47,27 +47,27 @@ int lat_count_start(const struct clb_query *q, const char *wl, struct lat_qsize 
 /* The group's counts: all links and nvec vector fields of the largest rhs
  * of --param rhs (max when it gives none). */
 int lat_count_group(const struct clb_query *q, struct lat_qsize *z, long max, size_t nvec,
-                       struct clb_counts *out);
+                    struct clb_counts *out);
 /* A case's rhs= (one count in 1..max) and links= (full or compressed). */
 int lat_query_rhs(const struct clb_query *q, long max, long *rhs);
 int lat_query_links(const struct clb_query *q, int *comp);
 /* A case's counts from its bytes and flops per even site (whole numbers);
  * its footprint: fat links, its long links and nvec vector fields of rhs. */
 int lat_count_case(const struct clb_query *q, struct lat_qsize *z, int comp, size_t nvec,
-                      long rhs, double bytes_site, double flops_site, struct clb_counts *out);
+                   long rhs, double bytes_site, double flops_site, struct clb_counts *out);
 
 /* ---- parameters and set-up ------------------------------------------------- */
 
 /* rhs= into rhs (at most 16 counts in 1..max), def (ndef counts) when absent. */
 int lat_param_rhs(struct clb_env *env, long max, const long *def, int ndef, long rhs[16],
-                     int *nrhs);
+                  int *nrhs);
 /* scaling= is absent, strong or weak. */
 int lat_param_scaling(struct clb_env *env, const char *wl);
 /* The group's lattice: geom, or under scaling= the rank's part (pt, split by
  * grid=; ge is geom without it); maxrhs the largest of rhs[0..nrhs). The
  * kernels index with 32-bit integers: CLB_EUSAGE when a field is larger. */
 int lat_setup_lattice(struct clb_env *env, struct clb_group *g, const char *wl, const long *rhs,
-                         int nrhs, struct lat_geom *geom, int *maxrhs, struct lat_part *pt);
+                      int nrhs, struct lat_geom *geom, int *maxrhs, struct lat_part *pt);
 /* After set-up's own work (*rc): 1 when the cases may be added. Under
  * scaling= every rank set up or none goes on to the cases (which may be
  * collective): 0 with *rc this rank's error, or CLB_OK (no cases: another
@@ -95,7 +95,7 @@ struct lat_hmodel {
     double seconds;
 };
 int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
-                      struct lat_hmodel *m);
+                   struct lat_hmodel *m);
 /* verify: the compressed long links rebuild the stored ones (noted); 1 when not. */
 int lat_check_rebuild(struct clb_case *c, int dbl, double err);
 
