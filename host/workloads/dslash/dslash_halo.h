@@ -90,6 +90,11 @@ int dslash_halo_barrier(struct clb_env *env, struct dslash_xchg *x);
 void dslash_note_part(struct clb_case *c, const struct dslash_decomp *p,
                       const struct dslash_halo *h);
 
+/* The halo figures of a case as metrics (ms, and the share of the time):
+ * this rank's medians and, in mx, the job's slowest (halo, exposed, share). */
+void dslash_metric_halo(struct clb_case *c, double hal, double gap, double frac,
+                        const double mx[3]);
+
 /* The summary of the scaling= rows of a run (wl: "dslash" or "cg"): per
  * row, the time per repetition, the halo exchange (host clock, the job's
  * slowest rank) and its model, the time the boundary kernels waited for halos
