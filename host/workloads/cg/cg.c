@@ -259,6 +259,9 @@ static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case
                   "bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g (per solve)", 2 * cc->niter,
                   m.bytes, m.gbps[0], m.gbps[1], m.measured ? "measured" : "bus_gbps",
                   1e3 * 2 * cc->niter * cc->halo_model);
+    clb_case_metric(c, "exchanges", 2 * cc->niter);
+    clb_case_metric(c, "halo_bytes", (double)m.bytes);
+    clb_case_metric(c, "halo_model_ms", 1e3 * 2 * cc->niter * cc->halo_model);
     return CLB_OK;
 }
 
@@ -471,11 +474,15 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
                         isnan(frac) ? 0 : frac};
         if ((rc = clb_comm_allreduce(mx, 4, CLB_MAX)))
             return rc;
-        if (!isnan(hal))
+        if (!isnan(hal)) {
             clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
                           "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f "
                           "(per solve) reduce_ms_max=%.4g", 1e3 * hal, 1e3 * gap, frac,
                           1e3 * mx[0], 1e3 * mx[1], mx[3], 1e3 * mx[2]);
+            double hmx[3] = {mx[0], mx[1], mx[3]};
+            lat_metric_halo(c, hal, gap, frac, hmx);
+            clb_case_metric(c, "reduce_ms_max", 1e3 * mx[2]);
+        }
         if (own)
             return own;
     }
@@ -523,8 +530,10 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
 {
     struct cg_state *s = g->state;
     struct cg_case *cc = c->data;
-    if (cc->niter > 0)
+    if (cc->niter > 0) {
         clb_case_note(c, "t_iter_us=%.2f", 1e6 * m->t.median / cc->niter);
+        clb_case_metric(c, "t_iter_us", 1e6 * m->t.median / cc->niter);
+    }
     struct cg_profile p;
     int rc = cg_dev_solve(env, s, cc, 0, &p, NULL, NULL);
     if (rc != CLB_OK) {
@@ -541,6 +550,8 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
      * CPU) stays out of the ratio */
     double solve = c->counts.flops / p.wall / 1e9;
     clb_case_note(c, "dslash_gflops=%.2f of_dslash=%.3f", dgf, solve / dgf);
+    clb_case_metric(c, "dslash_gflops", dgf);
+    clb_case_metric(c, "of_dslash", solve / dgf);
     clb_case_note(c, "time: D_oe %.0f%% apply %.0f%% vectors %.0f%% reductions %.0f%% gaps %.0f%%",
                   100 * p.t[CGP_DOE] / p.wall, 100 * p.t[CGP_APPLY] / p.wall,
                   100 * (p.t[CGP_UPD_R] + p.t[CGP_UPD_XP] + p.t[CGP_INIT]) / p.wall,
@@ -559,12 +570,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 }
 
 /* ---- summary ------------------------------------------------------------------ */
-
-static double detail_num(const char *detail, const char *key)
-{
-    const char *p = strstr(detail, key);
-    return p ? strtod(p + strlen(key), NULL) : NAN;
-}
 
 /* Per (kernel, type, size, links): the solver's GFlop/s at each rhs, its
  * D_oe kernel's Dslash rate and of_dslash (both from the profiled solve),
@@ -595,8 +600,8 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
             fprintf(out, "  %-5s %-6s %-12s links=%-10s rhs=%-2s iters=%-12s %9.2f GFlop/s  "
                          "D_oe %9.2f  of_dslash %5.2f  x%.2f of rhs 1\n",
                     rows[j].kernel, rows[j].dtype, rows[j].size, lj, rj, it, rows[j].gflops,
-                    detail_num(rows[j].detail, "dslash_gflops="),
-                    detail_num(rows[j].detail, "of_dslash="), rows[j].gflops / rows[i].gflops);
+                    clb_row_metric(&rows[j], "dslash_gflops"),
+                    clb_row_metric(&rows[j], "of_dslash"), rows[j].gflops / rows[i].gflops);
         }
     }
 }

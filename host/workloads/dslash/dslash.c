@@ -454,6 +454,8 @@ static int note_scaling(struct clb_env *env, struct dslash *d, struct clb_case *
     clb_case_note(c, "halo_bytes=%zu bus_d2h_gbps=%.3g bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g",
                   m.bytes, m.gbps[0], m.gbps[1], m.measured ? "measured" : "bus_gbps",
                   1e3 * dc->halo_model);
+    clb_case_metric(c, "halo_bytes", (double)m.bytes);
+    clb_case_metric(c, "halo_model_ms", 1e3 * dc->halo_model);
     return CLB_OK;
 }
 
@@ -508,10 +510,12 @@ static int verify_scaling(struct dslash *d, struct clb_case *c, int rc)
     double frac = lat_log_median(&d->hlog, LAT_LOG_FRAC);
     double mx[3] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(frac) ? 0 : frac};
     int e = clb_comm_allreduce(mx, 3, CLB_MAX);
-    if (!isnan(hal))
+    if (!isnan(hal)) {
         clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
                       "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f",
                       1e3 * hal, 1e3 * gap, frac, 1e3 * mx[0], 1e3 * mx[1], mx[2]);
+        lat_metric_halo(c, hal, gap, frac, mx);
+    }
     return rc ? rc : e;
 }
 
@@ -611,6 +615,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
     double rel = sqrt(num / den);
     clb_case_note(c, "rel_l2=%.2e", rel);
+    clb_case_metric(c, "rel_l2", rel);
     int fail = 0;
     if (!(rel < tol)) {
         clb_case_note(c, "relative L2 error %.2e above %.0e", rel, tol);

@@ -445,6 +445,17 @@ void lat_param_text(const char *params, const char *key, char *out, size_t n)
         }
 }
 
+void lat_metric_halo(struct clb_case *c, double hal, double gap, double frac,
+                        const double mx[3])
+{
+    clb_case_metric(c, "halo_ms", 1e3 * hal);
+    clb_case_metric(c, "halo_exposed_ms", 1e3 * gap);
+    clb_case_metric(c, "halo_exposed_frac", frac);
+    clb_case_metric(c, "halo_ms_max", 1e3 * mx[0]);
+    clb_case_metric(c, "halo_exposed_ms_max", 1e3 * mx[1]);
+    clb_case_metric(c, "halo_exposed_frac_max", mx[2]);
+}
+
 void lat_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FILE *out)
 {
     int header = 0;
@@ -456,10 +467,10 @@ void lat_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FI
             continue;
         lat_param_text(r->params, "grid", grid, sizeof grid);
         lat_param_text(r->params, "rhs", rhs, sizeof rhs);
-        double t = r->t_median_s, hal = clb_text_num(r->detail, "halo_ms_max");
-        double model = clb_text_num(r->detail, "halo_model_ms");
-        double gap = clb_text_num(r->detail, "halo_exposed_ms_max");
-        double frac = clb_text_num(r->detail, "halo_exposed_frac_max");
+        double t = r->t_median_s, hal = clb_row_metric(r, "halo_ms_max");
+        double model = clb_row_metric(r, "halo_model_ms");
+        double gap = clb_row_metric(r, "halo_exposed_ms_max");
+        double frac = clb_row_metric(r, "halo_exposed_frac_max");
         if (!header++)
             fprintf(out, "\n%s across ranks (scaling=): per %s, the time; the halo exchanges "
                          "(host clock) and their model (halo bytes / pinned bus GB/s); the time "

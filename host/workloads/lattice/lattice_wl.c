@@ -219,6 +219,7 @@ int lat_check_rebuild(struct clb_case *c, int dbl, double err)
 {
     double rtol = dbl ? 1e-12 : 1e-5;
     clb_case_note(c, "rebuild_err=%.1e", err);
+    clb_case_metric(c, "rebuild_err", err);
     if (!(err < rtol)) {
         clb_case_note(c, "compressed long links do not rebuild the stored ones");
         return 1;
