@@ -268,8 +268,19 @@ enum {
  * UTF-8 as "\xNN"; C1 controls, line/paragraph separators and bidirectional
  * overrides as "\uNNNN". */
 void cmp_esc(struct clb_buf *b, const char *s, int flags);
-/* The same into a scratch buffer that is reset first; returns its text. */
+/* The same into a scratch buffer that is reset first; returns its text. One
+ * argument of a call only: two cmp_esc_tmp of one buffer in one printf print
+ * the same text (use cmp_esc_arg). */
 const char *cmp_esc_tmp(struct clb_buf *b, const char *s, int flags);
+/* Escaped arguments of one message: each cmp_esc_arg call returns text in a
+ * buffer of its own, alive until cmp_esc_args_free, so a message may escape
+ * any number of paths or values (NULL text: out of memory reads ""). */
+struct cmp_esc_args {
+    struct clb_buf *b;
+    size_t n, cap;
+};
+const char *cmp_esc_arg(struct cmp_esc_args *a, const char *s, int flags);
+void cmp_esc_args_free(struct cmp_esc_args *a);
 /* Append s as one gnuplot single-quoted string: escaped for display first (no
  * control byte, no newline, valid UTF-8), then every ' doubled. Inside single
  * quotes gnuplot expands neither backquotes nor @macros, and '' is the only

@@ -82,10 +82,10 @@ int cmp_plot_check(const char *out, int *svg)
     int rc = CLB_OK;
     if (access(dir, W_OK) != 0) {
         int err = errno;
-        struct clb_buf e2 = {0};
-        clb_seterr("--plot '%s': cannot write to directory '%s': %s", cmp_esc_tmp(&e, out, 0),
-                   cmp_esc_tmp(&e2, dir, 0), strerror(err));
-        clb_buf_free(&e2);
+        struct cmp_esc_args a = {0};
+        clb_seterr("--plot '%s': cannot write to directory '%s': %s", cmp_esc_arg(&a, out, 0),
+                   cmp_esc_arg(&a, dir, 0), strerror(err));
+        cmp_esc_args_free(&a);
         rc = CLB_EUSAGE;
     }
     clb_buf_free(&e);
@@ -486,10 +486,10 @@ int cmp_plot(const struct cmp_table *t, const char *out)
     struct clb_buf e = {0};
     for (int w = 0; w < made; w++) {
         if (!rc && rename(ff[w].tmp, ff[w].final) != 0) {
-            struct clb_buf e2 = {0};
-            clb_seterr("cannot rename '%s' to '%s': %s", cmp_esc_tmp(&e, ff[w].tmp, 0),
-                       cmp_esc_tmp(&e2, ff[w].final, 0), strerror(errno));
-            clb_buf_free(&e2);
+            struct cmp_esc_args a = {0};
+            clb_seterr("cannot rename '%s' to '%s': %s", cmp_esc_arg(&a, ff[w].tmp, 0),
+                       cmp_esc_arg(&a, ff[w].final, 0), strerror(errno));
+            cmp_esc_args_free(&a);
             rc = CLB_ESYS;
         }
         if (rc)
