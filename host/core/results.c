@@ -112,12 +112,18 @@ int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r)
 
 /* ---- writing ---------------------------------------------------------- */
 
+static int blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
 static void put_str(FILE *f, const char *s)
 {
     /* libcsv quotes a field; we ask for it only where needed, to keep the
-     * file readable by eye: separators, quotes, line breaks, edge blanks. */
+     * file readable by eye: separators, quotes, line breaks, and blanks at
+     * an edge (which other readers, and clbench before 0.3, trim). */
     size_t n = strlen(s);
-    if (strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' ')))
+    if (strpbrk(s, ",\"\r\n") || (n && (blank(s[0]) || blank(s[n - 1]))))
         csv_fwrite(f, s, n);
     else
         fputs(s, f);
@@ -676,6 +682,14 @@ static FILE *open_regular(const char *path, const char *what)
     return f;
 }
 
+/* No byte is a blank to the parser: libcsv would trim spaces and tabs at the
+ * edges of unquoted fields, and a field must read back byte for byte. */
+static int no_space(unsigned char c)
+{
+    (void)c;
+    return 0;
+}
+
 static int parse_file(struct reader *rd)
 {
     FILE *f = open_regular(rd->path, "results file");
@@ -687,6 +701,7 @@ static int parse_file(struct reader *rd)
         clb_seterr("cannot initialise the CSV parser");
         return CLB_ESYS;
     }
+    csv_set_space_func(&p, no_space);
     char *buf = clb_xmalloc(1 << 16);
     if (!buf) {
         csv_free(&p);
