@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "clbench.h"
 
 /* X(name, kind): STR text; COUNT a whole number >= 0; EXACT a count printed
@@ -85,6 +86,10 @@ void clb_rowset_free(struct clb_rowset *s);
 /* Add a copy of r, its strings copied into the set's arena. */
 int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r);
 
+/* The exit status of a run whose results file was truncated, replaced or
+ * deleted while it wrote it (docs/RELIABILITY.md). */
+#define CLB_EXIT_OUTPUT_LOST 5
+
 /* The largest file the readers accept (a results file, a profile). */
 #define CLB_MAX_INPUT_BYTES ((size_t)4 << 30)
 
@@ -101,10 +106,19 @@ char *clb_row_format(const struct clb_row *r, int version);
 
 enum clb_format { CLB_FORMAT_CSV, CLB_FORMAT_JSON };
 
+/* The writer guards its file: it remembers the file it opened (device and
+ * inode) and where its last row ended, and before each append checks that
+ * the name still leads to that file, that the file still has a link and is
+ * not shorter than that (truncated, replaced or deleted under a running
+ * job). Then it writes nothing more and sets `lost`. */
 struct clb_writer {
     char *path;
     int fd;
     enum clb_format format;
+    dev_t dev;
+    ino_t ino;
+    off_t end;          /* where our last row (or the header) ended */
+    const char *lost;   /* NULL, or what happened to the file: "truncated", ... */
 };
 
 /* The format a results path asks for: JSON Lines for *.json / *.jsonl, else CSV. */
@@ -121,7 +135,9 @@ char *clb_row_json(const struct clb_row *r);
  * sees a file without a header. A JSON Lines file has no header: one object
  * per line. */
 int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format format);
-/* Append one row under an advisory lock and flush it to the file. */
+/* Append one row under an advisory lock and flush it to the file. CLB_ESYS
+ * when the file was truncated, replaced or deleted since (w->lost says which;
+ * nothing is written), or the write failed. */
 int clb_writer_put(struct clb_writer *w, const struct clb_row *r);
 /* Append one row already formatted in the writer's format (a whole line). */
 int clb_writer_put_text(struct clb_writer *w, const char *line);

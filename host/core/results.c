@@ -432,6 +432,9 @@ int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format form
         return rc;
     }
     w->fd = fd;
+    w->dev = st.st_dev;
+    w->ino = st.st_ino;
+    w->end = lseek(fd, 0, SEEK_END);
     w->path = clb_strdup(path);
     return w->path ? CLB_OK : CLB_ESYS;
 }
@@ -446,6 +449,36 @@ int clb_writer_put(struct clb_writer *w, const struct clb_row *r)
     return rc;
 }
 
+/* Under the lock, before an append: is the file still the one we write, and
+ * whole? Else w->lost and the message. */
+static int guard(struct clb_writer *w)
+{
+    struct stat fs, ps;
+    if (w->lost)
+        return CLB_ESYS;
+    if (fstat(w->fd, &fs) != 0) {
+        clb_seterr("cannot check results file '%s': %s", w->path, strerror(errno));
+        return CLB_ESYS;
+    }
+    int named = stat(w->path, &ps) == 0;
+    if (named && (ps.st_dev != w->dev || ps.st_ino != w->ino))
+        w->lost = "replaced";
+    else if (!named || fs.st_nlink == 0)
+        w->lost = "deleted";
+    else if (fs.st_size < w->end)
+        w->lost = "truncated";
+    if (!w->lost)
+        return CLB_OK;
+    if (fs.st_size < w->end && w->lost[0] == 't')
+        clb_seterr("results file '%s' was truncated while the run wrote it (%lld bytes, where "
+                   "its rows ended at %lld); no more rows are written, the run stops (exit %d)",
+                   w->path, (long long)fs.st_size, (long long)w->end, CLB_EXIT_OUTPUT_LOST);
+    else
+        clb_seterr("results file '%s' was %s while the run wrote it; no more rows are written, "
+                   "the run stops (exit %d)", w->path, w->lost, CLB_EXIT_OUTPUT_LOST);
+    return CLB_ESYS;
+}
+
 int clb_writer_put_text(struct clb_writer *w, const char *line)
 {
     size_t len = strlen(line);
@@ -454,6 +487,10 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
         return CLB_ESYS;
     }
     lock(w->fd, LOCK_EX);
+    if (guard(w)) {
+        lock(w->fd, LOCK_UN);
+        return CLB_ESYS;
+    }
     /* Where the file ends under the lock: a write cut short (a full disk, a
      * file-size limit) is cut back to here, so the file still ends with its
      * last whole row and parses. Another writer's torn last line (no
@@ -464,6 +501,8 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
     int saved = errno, cut = 0;
     if (bad && !torn && end >= 0)
         cut = ftruncate(w->fd, end) == 0;
+    if (!bad)
+        w->end = lseek(w->fd, 0, SEEK_END);
     lock(w->fd, LOCK_UN);
     if (torn) {
         clb_seterr("results file '%s' no longer ends with a newline (another writer left an "
