@@ -179,6 +179,14 @@ int clb_metrics_flag(const char *text, const char *key);
 /* The same for a row's metrics. */
 double clb_row_metric(const struct clb_row *r, const char *key);
 int clb_row_flag(const struct clb_row *r, const char *key);
+/* The number of key in a row's params ("ws=1024,stride=64"): the whole value
+ * a finite decimal number (the metrics' number grammar), else NAN. */
+double clb_row_param(const struct clb_row *r, const char *key);
+/* Does a row hold every key of `params` (comma list) as a number in its
+ * params, and every key of `metrics` as a number in its metrics? NULL lists
+ * ask nothing. When not, *what names the first missing one ("params ws"). */
+int clb_row_has(const struct clb_row *r, const char *params, const char *metrics,
+                struct clb_buf *what);
 /* Set key in a metrics text being built (an earlier value of key is
  * replaced): a number (not written when not finite: a figure nobody measured
  * is not invented) or a token. CLB_EUSAGE with the message set when the key

@@ -621,6 +621,28 @@ static void metrics_grammar(void **state)
     assert_string_equal(m, "");
     free(m);
 
+    /* params: whole keys, whole numbers */
+    struct clb_row r;
+    clb_row_init(&r);
+    r.params = "ws=1024,stride=64x,vec=-2,big=1e400,e=,kws=3";
+    r.metrics = "ns_per_load=2;tok=abc";
+    assert_float_equal(clb_row_param(&r, "ws"), 1024, 0);
+    assert_float_equal(clb_row_param(&r, "vec"), -2, 0);
+    assert_true(isnan(clb_row_param(&r, "stride")));   /* "64x" is not a number */
+    assert_true(isnan(clb_row_param(&r, "big")));
+    assert_true(isnan(clb_row_param(&r, "e")));
+    assert_true(isnan(clb_row_param(&r, "w")));
+    assert_float_equal(clb_row_param(&r, "kws"), 3, 0);
+    struct clb_buf why = {0};
+    assert_true(clb_row_has(&r, "ws,vec", "ns_per_load", NULL));
+    assert_true(clb_row_has(&r, NULL, NULL, NULL));
+    assert_false(clb_row_has(&r, "ws,stride", "ns_per_load", &why));
+    assert_string_equal(clb_buf_str(&why), "params stride");
+    why.len = 0;
+    assert_false(clb_row_has(&r, "ws", "tok", &why));
+    assert_string_equal(clb_buf_str(&why), "metric tok");
+    clb_buf_free(&why);
+
     const char *src;
     size_t k = clb_reference_source("BabelStream 1.0 (OpenCL), ECC on", &src);
     assert_int_equal(k, strlen("BabelStream 1.0"));
