@@ -633,15 +633,15 @@ static void metrics_grammar(void **state)
     assert_true(isnan(clb_row_param(&r, "e")));
     assert_true(isnan(clb_row_param(&r, "w")));
     assert_float_equal(clb_row_param(&r, "kws"), 3, 0);
-    struct clb_buf why = {0};
+    struct clb_buf lacks = {0};
     assert_true(clb_row_has(&r, "ws,vec", "ns_per_load", NULL));
     assert_true(clb_row_has(&r, NULL, NULL, NULL));
-    assert_false(clb_row_has(&r, "ws,stride", "ns_per_load", &why));
-    assert_string_equal(clb_buf_str(&why), "params stride");
-    why.len = 0;
-    assert_false(clb_row_has(&r, "ws", "tok", &why));
-    assert_string_equal(clb_buf_str(&why), "metric tok");
-    clb_buf_free(&why);
+    assert_false(clb_row_has(&r, "ws,stride", "ns_per_load", &lacks));
+    assert_string_equal(clb_buf_str(&lacks), "params stride");
+    lacks.len = 0;
+    assert_false(clb_row_has(&r, "ws", "tok", &lacks));
+    assert_string_equal(clb_buf_str(&lacks), "metric tok");
+    clb_buf_free(&lacks);
 
     const char *src;
     size_t k = clb_reference_source("BabelStream 1.0 (OpenCL), ECC on", &src);
