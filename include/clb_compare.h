@@ -252,6 +252,12 @@ void cmp_plot_text_free(struct cmp_plot_text *p);
  * bad output name, CLB_ESYS when gnuplot is missing or fails; no output file
  * is left behind unless every figure was drawn. */
 int cmp_plot(const struct cmp_table *t, const char *out);
+/* The figures cmp_plot would draw, made in memory only (no file, no gnuplot):
+ * fn gets each one's destination name and its script and data (a figure with
+ * nothing to draw is left out). The fuzz harness of the readers uses it. */
+int cmp_plot_each(const struct cmp_table *t, const char *out,
+                  int (*fn)(const char *final, const struct cmp_plot_text *pt, void *ctx),
+                  void *ctx);
 /* Check the --plot name (.svg or .png, a writable directory) before any work. */
 int cmp_plot_check(const char *out, int *svg);
 

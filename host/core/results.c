@@ -907,6 +907,7 @@ static int upgrade_write(const char *path)
         free(tmp);
         return CLB_EUSAGE;
     }
+    int guard = clb_cleanup_path(tmp);   /* removed if a signal ends the command */
     struct stat st;
     if (stat(path, &st) == 0)
         fchmod(fd, st.st_mode & 07777);
@@ -933,6 +934,7 @@ static int upgrade_write(const char *path)
             rc = CLB_ESYS;
         }
     }
+    clb_cleanup_drop(guard);
     free(tmp);
     return rc;
 }

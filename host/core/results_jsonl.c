@@ -282,6 +282,7 @@ int clb_jsonl_upgrade(const char *path, const struct clb_rowset *rows)
         free(tmp);
         return CLB_EUSAGE;
     }
+    int guard = clb_cleanup_path(tmp);   /* removed if a signal ends the command */
     struct stat st;
     if (stat(path, &st) == 0)
         fchmod(fd, st.st_mode & 07777);
@@ -299,6 +300,7 @@ int clb_jsonl_upgrade(const char *path, const struct clb_rowset *rows)
             rc = CLB_ESYS;
         }
     }
+    clb_cleanup_drop(guard);
     free(tmp);
     return rc;
 }
