@@ -54,7 +54,7 @@ struct cmp_filter {
     const char *workload, *kernel, *dtype, *size;
     const char *sweep;
     int any_size;        /* lines ignore the size: each column's best at any size */
-    int include_cache;   /* with any_size: keep rows whose detail says cache_resident */
+    int include_cache;   /* with any_size: keep rows whose metrics say cache_resident */
     /* Not filters: what else the build gathers. */
     int plot;            /* the points of roofline and stairs figures (struct cmp_point),
                           * and the measured ceilings of every column */
