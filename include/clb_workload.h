@@ -1,5 +1,9 @@
 /* The workload interface: all a workload author needs, and all a workload may
- * include (besides its own private header).
+ * include (besides its own private header, and the headers of a shared folder
+ * that CMakeLists.txt names for it: dslash and cg build on host/workloads/
+ * lattice/). The build enforces it: each folder's sources have only include/,
+ * their own folder and the folders named for them on the include path
+ * (tests/include_rule).
  *
  * A workload is one host file (host/workloads/<name>/<name>.c), one kernel
  * file (cl/<name>.cl) and one line in host/workloads/registry.c. It declares
@@ -112,7 +116,8 @@ struct clb_case {
     struct clb_counts counts;  /* from the workload's count(), set by clb_case_add */
     double model;              /* prediction in the row's main unit; NAN: the core's roofline */
     int status;                /* CLB_OK, or CLB_SKIP set in setup with a reason */
-    struct clb_buf detail;     /* notes ("; " separated), see clb_case_note */
+    struct clb_buf detail;     /* notes for people ("; " separated), see clb_case_note */
+    struct clb_buf metrics;    /* figures as data (the metrics column), see clb_case_metric */
     size_t global[3], local[3];
     unsigned dims;             /* 0 = no ND-range (host work: never cache-resident) */
     void *data;                /* the workload's per-case struct: case_size bytes, zeroed */
@@ -204,9 +209,9 @@ enum clb_figure_kind {
 struct clb_figure {
     enum clb_figure_kind kind;
     /* CLB_FIGURE_STAIRS: x is the number after "x_param=" in a row's params,
-     * y the number after "y_detail=" in its detail (clb_text_num); the axis
-     * titles. x is a size in bytes when x_bytes is set (labelled KiB, MiB). */
-    const char *x_param, *y_detail, *x_label, *y_label;
+     * y its metric y_metric (clb_row_metric); the axis titles. x is a size
+     * in bytes when x_bytes is set (labelled KiB, MiB). */
+    const char *x_param, *y_metric, *x_label, *y_label;
     int x_bytes;
 };
 
@@ -253,6 +258,13 @@ struct clb_workload {
     int (*ceilings)(const struct clb_row *rows, size_t n, struct clb_ceiling *out, int max);
     const struct clb_model_def *models;  /* optional, terminated by {0} */
     struct clb_figure figure;            /* optional: how `compare --plot` draws the rows */
+    /* What each of its rows must hold for `ceilings` and `figure` (rows from
+     * files are untrusted): params keys whose values are numbers and metrics
+     * that are numbers, comma lists (NULL: nothing). The core checks rows
+     * against them (clb_row_has) and skips, with a counted warning, those
+     * that lack one, so that these hooks only see rows that have what they
+     * read. A hook still reads every other field defensively. */
+    const char *row_params, *row_metrics;
 };
 
 /* A [tuning] key every workload accepts: `<workload>.sizes = LIST` gives a
@@ -286,12 +298,32 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
                  const char *fmt_params, ...) __attribute__((format(printf, 4, 5)));
 /* Mark a case skipped with a reason. */
 void clb_case_skip(struct clb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Append a note to a case's detail ("; " separated). */
+/* Append a note to a case's detail ("; " separated): text for people only;
+ * no program reads it back (a figure a program reads is a metric). */
 void clb_case_note(struct clb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Record a measured figure of a case in its row's metrics column
+ * (docs/RESULTS.md, "Metrics"): key in [a-z][a-z0-9_]* with its unit in the
+ * name (ns_per_load, halo_ms_max, llc_bytes); a value that is not finite is
+ * not recorded; a key set twice keeps the last value. A key outside the
+ * grammar is a bug: said on stderr, nothing recorded. Read rows back with
+ * clb_row_metric / clb_row_flag (clb_results.h). */
+void clb_case_metric(struct clb_case *c, const char *key, double value);
+/* A metric whose value is a word ([A-Za-z0-9_.+-], not a number). */
+void clb_case_metric_token(struct clb_case *c, const char *key, const char *token);
 
-/* The number after "key=" in a params or detail text ("vec=4,ws=1024",
- * "loads=4096 ns_per_load=1.2; llc=..."), NAN when absent. */
+/* The number after "key=" in a params text ("vec=4,ws=1024"), NAN when
+ * absent. (Rows: clb_row_param, which takes only a whole number.) */
 double clb_text_num(const char *text, const char *key);
+
+/* Rows from files: does r hold what wl declares its rows hold (row_params,
+ * row_metrics)? */
+int clb_row_fits(const struct clb_workload *wl, const struct clb_row *r);
+/* Say on stderr that n rows of wl (`where`: "of 'DEVICE'", "in the files")
+ * were skipped for `use` because they lack what it declares: "clbench:
+ * warning: 3 latency rows of 'X' lack params ws,stride and metrics
+ * ns_per_load as numbers: skipped for ceilings". Nothing when n is 0. */
+void clb_warn_unfit(const struct clb_workload *wl, size_t n, const char *where,
+                    const char *use);
 
 /* In plan(): a program setup will build, with the file and options it will
  * pass to clb_kernel. The core may build it ahead, in another thread, while

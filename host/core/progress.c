@@ -157,8 +157,8 @@ static void print_figure(const struct clb_group *g, const struct clb_row *r, enu
         fprintf(stderr, ": %.1f GFlop/s", r->gflops);
     else if (!isnan(r->gbps))
         fprintf(stderr, ": %.2f GB/s", r->gbps);
-    else if (f->kind == CLB_FIGURE_STAIRS && f->y_detail && !isnan(clb_text_num(r->detail, f->y_detail)))
-        fprintf(stderr, ": %.4g %s", clb_text_num(r->detail, f->y_detail), f->y_label);
+    else if (f->kind == CLB_FIGURE_STAIRS && f->y_metric && !isnan(clb_row_metric(r, f->y_metric)))
+        fprintf(stderr, ": %.4g %s", clb_row_metric(r, f->y_metric), f->y_label);
 }
 
 /* "[37/253] transpose best float 8192x8192 best=64x4v4: 2831.20 GB/s ok  ETA 1m40s".

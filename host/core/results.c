@@ -2,7 +2,7 @@
  * reader turns a file back into rows, checking each field against what its
  * column means. Quoting and parsing are libcsv's. */
 #define _GNU_SOURCE
-#include "clb_results.h"
+#include "results_priv.h"
 #include "clbench.h"
 
 #include <csv.h>
@@ -23,24 +23,34 @@ const struct clb_column clb_columns[] = {
 
 _Static_assert(sizeof clb_columns / sizeof *clb_columns == CLB_NCOLS, "CLB_NCOLS");
 
+int clb_schema_ncols(int version)
+{
+    switch (version) {
+    case 1: return CLB_NCOLS_V1;
+    case 2: return CLB_NCOLS_V2;
+    case 3: return CLB_NCOLS;
+    default: return 0;
+    }
+}
+
 const char *clb_csv_header(int version)
 {
-    static char v1[512], v2[640];
-    char *h = version == 1 ? v1 : v2;
-    if (!h[0]) {
-        int n = version == 1 ? CLB_NCOLS_V1 : CLB_NCOLS;
+    static char h[CLB_SCHEMA][1024];
+    int n = clb_schema_ncols(version);
+    if (!n)
+        return "";
+    char *b = h[version - 1];
+    if (!b[0])
         for (int i = 0; i < n; i++)
-            clb_appendf(h, version == 1 ? sizeof v1 : sizeof v2, "%s%s", i ? "," : "",
-                        clb_columns[i].name);
-    }
-    return h;
+            clb_appendf(b, sizeof h[0], "%s%s", i ? "," : "", clb_columns[i].name);
+    return b;
 }
 
 void clb_row_init(struct clb_row *r)
 {
     for (int i = 0; i < CLB_NCOLS; i++) {
         char *p = (char *)r + clb_columns[i].offset;
-        if (clb_columns[i].kind == CLB_COL_STR)
+        if (CLB_COL_TEXT(clb_columns[i].kind))
             *(const char **)p = "";
         else
             *(double *)p = NAN;
@@ -88,7 +98,7 @@ int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r)
         return CLB_ESYS;
     *d = *r;
     for (int i = 0; i < CLB_NCOLS; i++) {
-        if (clb_columns[i].kind != CLB_COL_STR)
+        if (!CLB_COL_TEXT(clb_columns[i].kind))
             continue;
         const char *v = clb_row_str(r, i);
         const char *c = clb_arena_intern(&s->arena, v, strlen(v));
@@ -102,12 +112,18 @@ int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r)
 
 /* ---- writing ---------------------------------------------------------- */
 
+static int blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
 static void put_str(FILE *f, const char *s)
 {
     /* libcsv quotes a field; we ask for it only where needed, to keep the
-     * file readable by eye: separators, quotes, line breaks, edge blanks. */
+     * file readable by eye: separators, quotes, line breaks, and blanks at
+     * an edge (which other readers, and clbench before 0.3, trim). */
     size_t n = strlen(s);
-    if (strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' ')))
+    if (strpbrk(s, ",\"\r\n") || (n && (blank(s[0]) || blank(s[n - 1]))))
         csv_fwrite(f, s, n);
     else
         fputs(s, f);
@@ -116,7 +132,7 @@ static void put_str(FILE *f, const char *s)
 static void put_field(FILE *f, const struct clb_row *r, int col)
 {
     const struct clb_column *c = &clb_columns[col];
-    if (c->kind == CLB_COL_STR) {
+    if (CLB_COL_TEXT(c->kind)) {
         put_str(f, clb_row_str(r, col));
         return;
     }
@@ -140,7 +156,7 @@ char *clb_row_format(const struct clb_row *r, int version)
         clb_seterr("out of host memory formatting a row");
         return NULL;
     }
-    int n = version == 1 ? CLB_NCOLS_V1 : CLB_NCOLS;
+    int n = clb_schema_ncols(version);
     for (int i = 0; i < n; i++) {
         put_field(f, r, i);
         fputc(i + 1 < n ? ',' : '\n', f);
@@ -203,7 +219,7 @@ static void lock(int fd, int op)
 
 /* A unique temporary file beside path: mkstemp creates it with O_EXCL, so a
  * link planted at a predictable name is never written through. */
-static int temp_beside(const char *path, char **tmp_out)
+int clb_results_temp(const char *path, char **tmp_out)
 {
     char *tmp = clb_asprintf("%s.tmp.XXXXXX", path);
     if (!tmp)
@@ -222,12 +238,12 @@ static int temp_beside(const char *path, char **tmp_out)
 static int create_with_header(const char *path)
 {
     char *tmp = NULL;
-    int fd = temp_beside(path, &tmp);
+    int fd = clb_results_temp(path, &tmp);
     if (fd < 0) {
         clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
         return CLB_EUSAGE;
     }
-    const char *h = clb_csv_header(2);
+    const char *h = clb_csv_header(CLB_SCHEMA);
     int ok = write_all(fd, h, strlen(h)) == 0 && write_all(fd, "\n", 1) == 0 && fsync(fd) == 0;
     mode_t mask = umask(0); /* mkstemp makes 0600 files: give the mode open() would */
     umask(mask);
@@ -245,17 +261,29 @@ static int create_with_header(const char *path)
     return CLB_OK;
 }
 
-/* The first line of an open file, in memory that grows (at most 4 KiB are
- * looked at: a header is shorter). */
+/* The first line of an open file, in memory that grows (at most 1 MiB is
+ * looked at: a header or a JSON row is shorter; a NUL byte ends it too). */
 static char *first_line(int fd)
 {
-    char buf[4096];
-    ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
-    buf[k > 0 ? k : 0] = 0;
-    char *nl = strpbrk(buf, "\r\n");
-    if (nl)
-        *nl = 0;
-    return clb_strdup(buf);
+    struct clb_buf b = {0};
+    char chunk[4096];
+    ssize_t k;
+    off_t at = 0;
+    while (at < (1 << 20) && (k = pread(fd, chunk, sizeof chunk, at)) > 0) {
+        size_t n = 0;
+        while (n < (size_t)k && chunk[n] != '\r' && chunk[n] != '\n' && chunk[n])
+            n++;
+        clb_buf_add(&b, chunk, n);
+        if (n < (size_t)k)
+            break;
+        at += k;
+    }
+    if (b.oom) {
+        clb_buf_free(&b);
+        clb_seterr("out of host memory reading a results file");
+        return NULL;
+    }
+    return b.s ? b.s : clb_strdup("");
 }
 
 /* Does the file end with a newline (or is it empty)? */
@@ -276,28 +304,61 @@ static int torn(const char *path)
 }
 
 /* Under the lock: a JSON Lines file has no header; a non-empty one must
- * start with an object and end with a whole line. */
+ * start with a clbench row of schema v3 (the first line: another tool's log
+ * or a `compare --json` document is not appended to) and end with a whole
+ * line. */
 static int check_json(int fd, const char *path)
 {
-    char c = 0;
     off_t end = lseek(fd, 0, SEEK_END);
-    if (end > 0 && (pread(fd, &c, 1, 0) != 1 || c != '{')) {
-        clb_seterr("results file '%s' is not a JSON Lines file of rows (it does not start "
-                   "with '{'); choose another file with -o", path);
+    if (end <= 0)
+        return CLB_OK;
+    char *line = first_line(fd);
+    if (!line)
+        return CLB_ESYS;
+    struct clb_arena a = {0};
+    struct clb_row r;
+    int v = 0;
+    char *where = clb_asprintf("results file '%s'", path);
+    int rc = where ? clb_jsonl_row(line, strlen(line), where, &a, &r, &v) : CLB_ESYS;
+    free(where);
+    free(line);
+    clb_arena_free(&a);
+    if (rc == CLB_EUSAGE) {
+        char *why = clb_strdup(clb_lasterr());
+        clb_seterr("results file '%s' is not a JSON Lines file of clbench rows (its first line: "
+                   "%s); choose another file with -o", path, why ? why : "");
+        free(why);
+        return rc;
+    }
+    if (rc)
+        return rc;
+    if (v < CLB_SCHEMA) {
+        clb_seterr("results file '%s' holds rows of schema v%d; rows are appended to v%d files "
+                   "only: run 'clbench results upgrade %s' first (lossless), or choose another "
+                   "file with -o", path, v, CLB_SCHEMA, path);
         return CLB_EUSAGE;
     }
     return ends_with_newline(fd) ? CLB_OK : torn(path);
 }
 
-/* Under the lock: a CSV file has the v2 header (an empty one gets it) and
+/* The schema (1..3) of a CSV header line; 0 for another line. */
+static int header_version(const char *line)
+{
+    for (int v = CLB_SCHEMA; v >= 1; v--)
+        if (strcmp(line, clb_csv_header(v)) == 0)
+            return v;
+    return 0;
+}
+
+/* Under the lock: a CSV file has the v3 header (an empty one gets it) and
  * ends with a whole line. */
 static int check_csv(int fd, const char *path)
 {
     char *line = first_line(fd);
     if (!line)
         return CLB_ESYS;
-    const char *h = clb_csv_header(2);
-    int v1 = strcmp(line, clb_csv_header(1)) == 0, v2 = strcmp(line, h) == 0;
+    const char *h = clb_csv_header(CLB_SCHEMA);
+    int v = header_version(line);
     int empty = line[0] == 0 && lseek(fd, 0, SEEK_END) == 0;
     free(line);
     if (empty && (write_all(fd, h, strlen(h)) || write_all(fd, "\n", 1))) {
@@ -306,13 +367,13 @@ static int check_csv(int fd, const char *path)
     }
     if (empty)
         return CLB_OK;
-    if (v1) {
-        clb_seterr("results file '%s' has the schema v1 header; rows are appended to v2 files "
+    if (v && v < CLB_SCHEMA) {
+        clb_seterr("results file '%s' has the schema v%d header; rows are appended to v%d files "
                    "only: run 'clbench results upgrade %s' first (lossless), or choose another "
-                   "file with -o", path, path);
+                   "file with -o", path, v, CLB_SCHEMA, path);
         return CLB_EUSAGE;
     }
-    if (!v2) {
+    if (!v) {
         clb_seterr("results file '%s' has another header (not a clbench results CSV); choose "
                    "another file with -o", path);
         return CLB_EUSAGE;
@@ -371,18 +432,51 @@ int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format form
         return rc;
     }
     w->fd = fd;
+    w->dev = st.st_dev;
+    w->ino = st.st_ino;
+    w->end = lseek(fd, 0, SEEK_END);
     w->path = clb_strdup(path);
     return w->path ? CLB_OK : CLB_ESYS;
 }
 
 int clb_writer_put(struct clb_writer *w, const struct clb_row *r)
 {
-    char *line = w->format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, 2);
+    char *line = w->format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, CLB_SCHEMA);
     if (!line)
         return CLB_ESYS;
     int rc = clb_writer_put_text(w, line);
     free(line);
     return rc;
+}
+
+/* Under the lock, before an append: is the file still the one we write, and
+ * whole? Else w->lost and the message. */
+static int guard(struct clb_writer *w)
+{
+    struct stat fs, ps;
+    if (w->lost)
+        return CLB_ESYS;
+    if (fstat(w->fd, &fs) != 0) {
+        clb_seterr("cannot check results file '%s': %s", w->path, strerror(errno));
+        return CLB_ESYS;
+    }
+    int named = stat(w->path, &ps) == 0;
+    if (named && (ps.st_dev != w->dev || ps.st_ino != w->ino))
+        w->lost = "replaced";
+    else if (!named || fs.st_nlink == 0)
+        w->lost = "deleted";
+    else if (fs.st_size < w->end)
+        w->lost = "truncated";
+    if (!w->lost)
+        return CLB_OK;
+    if (fs.st_size < w->end && w->lost[0] == 't')
+        clb_seterr("results file '%s' was truncated while the run wrote it (%lld bytes, where "
+                   "its rows ended at %lld); no more rows are written, the run stops (exit %d)",
+                   w->path, (long long)fs.st_size, (long long)w->end, CLB_EXIT_OUTPUT_LOST);
+    else
+        clb_seterr("results file '%s' was %s while the run wrote it; no more rows are written, "
+                   "the run stops (exit %d)", w->path, w->lost, CLB_EXIT_OUTPUT_LOST);
+    return CLB_ESYS;
 }
 
 int clb_writer_put_text(struct clb_writer *w, const char *line)
@@ -393,6 +487,10 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
         return CLB_ESYS;
     }
     lock(w->fd, LOCK_EX);
+    if (guard(w)) {
+        lock(w->fd, LOCK_UN);
+        return CLB_ESYS;
+    }
     /* Where the file ends under the lock: a write cut short (a full disk, a
      * file-size limit) is cut back to here, so the file still ends with its
      * last whole row and parses. Another writer's torn last line (no
@@ -403,6 +501,8 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
     int saved = errno, cut = 0;
     if (bad && !torn && end >= 0)
         cut = ftruncate(w->fd, end) == 0;
+    if (!bad)
+        w->end = lseek(w->fd, 0, SEEK_END);
     lock(w->fd, LOCK_UN);
     if (torn) {
         clb_seterr("results file '%s' no longer ends with a newline (another writer left an "
@@ -433,6 +533,7 @@ struct reader {
     const char *path;
     struct clb_buf fields[CLB_NCOLS];
     int nf, ncols;          /* fields of this record; columns of the file's schema */
+    int version;            /* the file's schema */
     long record;            /* 1-based record number */
     int overflow, nul;
     struct clb_rowset *out;
@@ -502,19 +603,57 @@ static int bad_field(struct reader *rd, int col, const char *what)
     return -1;
 }
 
+/* A text column: interned in the set's arena; metrics checked. */
+static int fill_text(struct reader *rd, struct clb_row *r, int col)
+{
+    const struct clb_buf *b = &rd->fields[col];
+    const char *s = clb_buf_str(b), *why;
+    if (clb_columns[col].kind == CLB_COL_MET && clb_metrics_check(s, &why)) {
+        clb_seterr("%s:%ld: column metrics is not key=value;...: %s: '%.80s%s'", rd->path,
+                   rd->record, why, s, strlen(s) > 80 ? "..." : "");
+        rd->rc = CLB_EUSAGE;
+        return -1;
+    }
+    const char *c = clb_arena_intern(&rd->out->arena, s, b->len);
+    if (!c) {
+        rd->rc = CLB_ESYS;
+        return -1;
+    }
+    set_str(r, col, c);
+    return 0;
+}
+
+/* The metrics of a row of an older schema: from its detail. */
+static int derive_metrics(struct reader *rd, struct clb_row *r)
+{
+    char *m = clb_metrics_from_detail(r->detail);
+    const char *c = m ? clb_arena_intern(&rd->out->arena, m, strlen(m)) : NULL;
+    free(m);
+    if (!c) {
+        rd->rc = CLB_ESYS;
+        return -1;
+    }
+    r->metrics = c;
+    return 0;
+}
+
+int clb_results_status_ok(const char *s)
+{
+    static const char *const ok[] = {"ok", "failed", "skipped", "error", "reference"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        if (strcmp(s, ok[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int fill_row(struct reader *rd, struct clb_row *r)
 {
     clb_row_init(r);
     for (int i = 0; i < rd->ncols; i++) {
-        const struct clb_buf *b = &rd->fields[i];
-        const char *s = clb_buf_str(b);
-        if (clb_columns[i].kind == CLB_COL_STR) {
-            const char *c = clb_arena_intern(&rd->out->arena, s, b->len);
-            if (!c) {
-                rd->rc = CLB_ESYS;
+        const char *s = clb_buf_str(&rd->fields[i]);
+        if (CLB_COL_TEXT(clb_columns[i].kind)) {
+            if (fill_text(rd, r, i))
                 return -1;
-            }
-            set_str(r, i, c);
             continue;
         }
         if (!*s)
@@ -526,17 +665,15 @@ static int fill_row(struct reader *rd, struct clb_row *r)
             return bad_field(rd, i, "a count");
         set_num(r, i, v);
     }
-    const char *st = r->status;
-    if (strcmp(st, "ok") && strcmp(st, "failed") && strcmp(st, "skipped") && strcmp(st, "error") &&
-        strcmp(st, "reference"))
-        return bad_field(rd, 29, "a status (ok, failed, skipped, error, reference)");
-    return 0;
+    if (!clb_results_status_ok(r->status))
+        return bad_field(rd, CLB_C_status, "a status (ok, failed, skipped, error, reference)");
+    return rd->ncols < CLB_NCOLS ? derive_metrics(rd, r) : 0;
 }
 
 static int check_header(struct reader *rd)
 {
-    for (int v = 2; v >= 1; v--) {
-        int n = v == 1 ? CLB_NCOLS_V1 : CLB_NCOLS;
+    for (int v = CLB_SCHEMA; v >= 1; v--) {
+        int n = clb_schema_ncols(v);
         if (rd->nf != n)
             continue;
         int i = 0;
@@ -544,12 +681,13 @@ static int check_header(struct reader *rd)
             i++;
         if (i == n) {
             rd->ncols = n;
+            rd->version = v;
             if (rd->out)
                 rd->out->version = v;
             return 0;
         }
     }
-    /* Name the first column that differs from v2 (or v1 for a 31-column file). */
+    /* Name the first column that differs from v3 (or v1, v2 for a shorter file). */
     int i = 0;
     while (i < rd->nf && i < CLB_NCOLS && strcmp(clb_buf_str(&rd->fields[i]), clb_columns[i].name) == 0)
         i++;
@@ -557,8 +695,9 @@ static int check_header(struct reader *rd)
         clb_seterr("%s: not a clbench results file (column %d is '%.60s', expected '%s')",
                    rd->path, i + 1, clb_buf_str(&rd->fields[i]), clb_columns[i].name);
     else
-        clb_seterr("%s: not a clbench results file (header has %s%d columns, expected %d or %d)",
-                   rd->path, rd->overflow ? "more than " : "", rd->nf, CLB_NCOLS_V1, CLB_NCOLS);
+        clb_seterr("%s: not a clbench results file (header has %s%d columns, expected %d, %d "
+                   "or %d)", rd->path, rd->overflow ? "more than " : "", rd->nf, CLB_NCOLS_V1,
+                   CLB_NCOLS_V2, CLB_NCOLS);
     rd->rc = CLB_EUSAGE;
     return -1;
 }
@@ -625,9 +764,34 @@ static FILE *open_regular(const char *path, const char *what)
     return f;
 }
 
+/* No byte is a blank to the parser: libcsv would trim spaces and tabs at the
+ * edges of unquoted fields, and a field must read back byte for byte. */
+static int no_space(unsigned char c)
+{
+    (void)c;
+    return 0;
+}
+
+FILE *clb_results_open(const char *path)
+{
+    return open_regular(path, "results file");
+}
+
+int clb_results_is_jsonl(const char *path)
+{
+    FILE *f = clb_results_open(path);
+    if (!f)
+        return -1;
+    unsigned char b[4] = {0};
+    size_t k = fread(b, 1, sizeof b, f);
+    fclose(f);
+    size_t at = k >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    return k > at && b[at] == '{';
+}
+
 static int parse_file(struct reader *rd)
 {
-    FILE *f = open_regular(rd->path, "results file");
+    FILE *f = clb_results_open(rd->path);
     if (!f)
         return CLB_EUSAGE;
     struct csv_parser p;
@@ -636,6 +800,7 @@ static int parse_file(struct reader *rd)
         clb_seterr("cannot initialise the CSV parser");
         return CLB_ESYS;
     }
+    csv_set_space_func(&p, no_space);
     char *buf = clb_xmalloc(1 << 16);
     if (!buf) {
         csv_free(&p);
@@ -685,6 +850,11 @@ static int parse_file(struct reader *rd)
 
 int clb_results_read(const char *path, struct clb_rowset *out)
 {
+    int json = clb_results_is_jsonl(path);
+    if (json < 0)
+        return CLB_EUSAGE;
+    if (json)
+        return clb_jsonl_read(path, out);
     struct reader rd;
     memset(&rd, 0, sizeof rd);
     rd.path = path;
@@ -692,13 +862,16 @@ int clb_results_read(const char *path, struct clb_rowset *out)
     return parse_file(&rd);
 }
 
-/* ---- upgrade v1 -> v2 ------------------------------------------------- */
+/* ---- upgrade v1, v2 -> v3 -------------------------------------------------- */
 
 struct upgrade {
     FILE *f;
     size_t rows;
+    int oom;
 };
 
+/* One record of the old file: its fields as they were, the columns it lacks
+ * empty, its metrics derived from its detail. */
 static void upgrade_record(struct reader *rd)
 {
     struct upgrade *u = rd->raw_ctx;
@@ -706,29 +879,24 @@ static void upgrade_record(struct reader *rd)
         put_str(u->f, clb_buf_str(&rd->fields[i]));
         fputc(',', u->f);
     }
-    fputs(",,,,,\n", u->f); /* the six v2 columns, empty */
+    for (int i = rd->ncols; i < CLB_NCOLS - 1; i++)
+        fputc(',', u->f);
+    char *m = clb_metrics_from_detail(clb_buf_str(&rd->fields[CLB_C_detail]));
+    if (!m) {
+        rd->rc = CLB_ESYS;
+        return;
+    }
+    put_str(u->f, m);
+    free(m);
+    fputc('\n', u->f);
     u->rows++;
 }
 
-int clb_results_upgrade(const char *path, int *already, size_t *rows)
+/* Write the upgraded file beside path and rename it into place. */
+static int upgrade_write(const char *path)
 {
-    *already = 0;
-    *rows = 0;
-    /* Read it whole first: a file that does not parse is not rewritten. */
-    struct clb_rowset check;
-    memset(&check, 0, sizeof check);
-    int rc = clb_results_read(path, &check);
-    int version = check.version;
-    *rows = check.n;
-    clb_rowset_free(&check);
-    if (rc)
-        return rc;
-    if (version == 2) {
-        *already = 1;
-        return CLB_OK;
-    }
     char *tmp = NULL;
-    int fd = temp_beside(path, &tmp);
+    int fd = clb_results_temp(path, &tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         clb_seterr("cannot write beside '%s': %s", path, strerror(errno));
@@ -739,17 +907,18 @@ int clb_results_upgrade(const char *path, int *already, size_t *rows)
         free(tmp);
         return CLB_EUSAGE;
     }
+    int guard = clb_cleanup_path(tmp);   /* removed if a signal ends the command */
     struct stat st;
     if (stat(path, &st) == 0)
         fchmod(fd, st.st_mode & 07777);
-    fprintf(f, "%s\n", clb_csv_header(2));
-    struct upgrade u = {f, 0};
+    fprintf(f, "%s\n", clb_csv_header(CLB_SCHEMA));
+    struct upgrade u = {f, 0, 0};
     struct reader rd;
     memset(&rd, 0, sizeof rd);
     rd.path = path;
     rd.raw = upgrade_record;
     rd.raw_ctx = &u;
-    rc = parse_file(&rd);
+    int rc = parse_file(&rd);
     int ok = rc == CLB_OK && fflush(f) == 0 && fsync(fileno(f)) == 0;
     int saved = errno;
     if (fclose(f) != 0)
@@ -765,7 +934,27 @@ int clb_results_upgrade(const char *path, int *already, size_t *rows)
             rc = CLB_ESYS;
         }
     }
+    clb_cleanup_drop(guard);
     free(tmp);
-    *rows = u.rows;
+    return rc;
+}
+
+int clb_results_upgrade(const char *path, int *already, int *from, size_t *rows)
+{
+    *already = 0;
+    *rows = 0;
+    *from = 0;
+    /* Read it whole first: a file that does not parse is not rewritten. */
+    struct clb_rowset check;
+    memset(&check, 0, sizeof check);
+    int json = clb_results_is_jsonl(path);
+    int rc = json < 0 ? CLB_EUSAGE : clb_results_read(path, &check);
+    *from = check.version;
+    *rows = check.n;
+    if (!rc && *from == CLB_SCHEMA)
+        *already = 1;
+    else if (!rc)
+        rc = json ? clb_jsonl_upgrade(path, &check) : upgrade_write(path);
+    clb_rowset_free(&check);
     return rc;
 }

@@ -7,10 +7,11 @@
  * quarter of its loads in the cache), and it has one row per working set
  * from `from` bytes up, one or two per octave, for each stride.
  * Rows: bytes and flops 0 (gbps, gflops empty); the t_* columns are the time
- * of one launch's whole chase; the detail gives loads=, ns_per_load= and
- * cycles= (at clock_mhz=, the profile's core clock, else
- * CL_DEVICE_MAX_CLOCK_FREQUENCY) from the median, and llc= (the last-level
- * cache the summary and --ceilings use to tell caches from memory).
+ * of one launch's whole chase; the metrics give loads, ns_per_load and
+ * cycles (at clock_mhz, the profile's core clock, else
+ * CL_DEVICE_MAX_CLOCK_FREQUENCY: clock_from) from the median, and llc_bytes
+ * (the last-level cache the summary and --ceilings use to tell caches from
+ * memory); the detail says the same for people.
  * Validated: after the last run the position must be the element the host
  * finds (runs x loads) steps along the cycle. */
 #include "clb_workload.h"
@@ -275,10 +276,17 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
     struct lat *st = g->state;
     double ns = m->t.median / st->loads * 1e9;
     clb_case_note(c, "loads=%u ns_per_load=%.3f", st->loads, ns);
-    if (st->clock_mhz > 0)
+    clb_case_metric(c, "loads", st->loads);
+    clb_case_metric(c, "ns_per_load", ns);
+    if (st->clock_mhz > 0) {
         clb_case_note(c, "cycles=%.1f clock_mhz=%.0f clock_from=%s", ns * st->clock_mhz / 1e3,
                       st->clock_mhz, st->clock_from);
+        clb_case_metric(c, "cycles", ns * st->clock_mhz / 1e3);
+        clb_case_metric(c, "clock_mhz", st->clock_mhz);
+        clb_case_metric_token(c, "clock_from", st->clock_from);
+    }
     clb_case_note(c, "llc=%zu", st->llc);
+    clb_case_metric(c, "llc_bytes", (double)st->llc);
     return CLB_OK;
 }
 
@@ -305,21 +313,23 @@ struct sweep {
 
 static int cmp_ws(const void *a, const void *b)
 {
-    double x = clb_text_num((*(const struct clb_row *const *)a)->params, "ws");
-    double y = clb_text_num((*(const struct clb_row *const *)b)->params, "ws");
+    double x = clb_row_param(*(const struct clb_row *const *)a, "ws");
+    double y = clb_row_param(*(const struct clb_row *const *)b, "ws");
     return (x > y) - (x < y);
 }
 
+/* An ok row with what a sweep reads (the core checks rows from files
+ * against .row_params/.row_metrics too; this keeps the hooks total on any
+ * rows they are given). */
 static int usable(const struct clb_row *r)
 {
-    return strcmp(r->status, "ok") == 0 && !isnan(clb_text_num(r->params, "ws")) &&
-           !isnan(clb_text_num(r->detail, "ns_per_load"));
+    return strcmp(r->status, "ok") == 0 && clb_row_has(r, "ws,stride", "ns_per_load", NULL);
 }
 
 static int same_sweep(const struct clb_row *a, const struct clb_row *b)
 {
     return strcmp(a->run_id, b->run_id) == 0 && strcmp(a->size, b->size) == 0 &&
-           clb_text_num(a->params, "stride") == clb_text_num(b->params, "stride");
+           clb_row_param(a, "stride") == clb_row_param(b, "stride");
 }
 
 /* The sweep that rows[i] starts (rows before i of the same sweep were
@@ -338,14 +348,16 @@ static int collect(const struct clb_row *rows, size_t n, size_t i, char *done, s
             done[j] = 1;
             s->row[s->n++] = &rows[j];
         }
+    if (s->n == 0) /* rows[i] is usable, so it is in its own sweep; never empty */
+        return -1;
     qsort(s->row, (size_t)s->n, sizeof *s->row, cmp_ws);
     for (int k = 0; k < s->n; k++) {
-        s->ws[k] = clb_text_num(s->row[k]->params, "ws");
-        s->ns[k] = clb_text_num(s->row[k]->detail, "ns_per_load");
-        s->cyc[k] = clb_text_num(s->row[k]->detail, "cycles");
+        s->ws[k] = clb_row_param(s->row[k], "ws");
+        s->ns[k] = clb_row_metric(s->row[k], "ns_per_load");
+        s->cyc[k] = clb_row_metric(s->row[k], "cycles");
     }
-    s->llc = clb_text_num(s->row[0]->detail, "llc");
-    s->clock = clb_text_num(s->row[0]->detail, "clock_mhz");
+    s->llc = clb_row_metric(s->row[0], "llc_bytes");
+    s->clock = clb_row_metric(s->row[0], "clock_mhz");
     if (isnan(s->llc))
         s->llc = 0;
     return 0;
@@ -380,7 +392,7 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
             char llc[32];
             clb_bytes_text(s.llc, llc, sizeof llc);
             fprintf(out, "\nlatency plateaus (stride %g B, last-level cache %s; within %.0f %%):\n",
-                    clb_text_num(s.row[0]->params, "stride"), llc, TOLERANCE * 100);
+                    clb_row_param(s.row[0], "stride"), llc, TOLERANCE * 100);
             for (int p = 0; p < np; p++) {
                 char a[32], b[32];
                 clb_bytes_text(s.ws[pl[p].first], a, sizeof a);
@@ -422,7 +434,7 @@ static int ceilings(const struct clb_row *rows, size_t n, struct clb_ceiling *ou
                                               s.row[m->last], "", ""};
                 snprintf(out[k].what, sizeof out[k].what, "latency memory plateau");
                 snprintf(out[k].note, sizeof out[k].note, "%s..%s, stride %g B", a, b,
-                         clb_text_num(s.row[0]->params, "stride"));
+                         clb_row_param(s.row[0], "stride"));
                 k++;
             }
         }
@@ -451,4 +463,6 @@ const struct clb_workload clb_wl_latency = {
     .summarize = summarize,
     .ceilings = ceilings,
     .figure = {CLB_FIGURE_STAIRS, "ws", "ns_per_load", "working set", "ns per dependent load", 1},
+    .row_params = "ws,stride",
+    .row_metrics = "ns_per_load",
 };
