@@ -2,6 +2,7 @@
  * (file, options) and cached for the life of the device. */
 #include "clb_cl.h"
 #include "clbench.h"
+#include "watchdog.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -87,7 +88,9 @@ int clb_program(struct clb_device *d, const char *file, const char *options, cl_
     }
     /* -cl-std is not passed: 1.2 C is what every driver compiles by default. */
     double t0 = clb_now();
+    char *outer = clb_watchdog_enter("clBuildProgram(%s.cl, \"%s\")", file, options);
     err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
+    clb_watchdog_leave(outer);
     if (err != CL_SUCCESS) {
         if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE)
             print_build_log(prog, d->info.device, file, options);
@@ -121,7 +124,10 @@ int clb_kernel(struct clb_device *d, const char *file, const char *options, cons
     if (rc)
         return rc;
     cl_int err;
+    /* some drivers compile here, not in clBuildProgram (Mesa Rusticl) */
+    char *outer = clb_watchdog_enter("clCreateKernel(%s in %s.cl, \"%s\")", name, file, options);
     *out = clCreateKernel(prog, name, &err);
+    clb_watchdog_leave(outer);
     if (err != CL_SUCCESS) {
         *out = NULL;
         clb_seterr("clCreateKernel(%s in %s.cl): %s", name, file, clb_cl_errstr(err));

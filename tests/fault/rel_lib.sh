@@ -14,7 +14,7 @@ WORKLOADS=$("$CLBENCH" --help | awk '/^workloads:/ {f = 1; next} f && /^  [a-z0-
 [ -n "$WORKLOADS" ] || { echo "FAIL: no workloads listed by clbench --help" >&2; exit 1; }
 
 # Small and fast: one timed repetition, no warm-up, quick sizes, the CPU.
-FAST=(--quick -d cpu -n 1 --warmup 0 -q)
+FAST=(--quick -d $POCL -n 1 --warmup 0 -q)
 
 # run_fault FAULT CORRUPT ARGS...: clbench ARGS through the injector; fills
 # RC, ERR_TXT, and FIRED (the injector's log of what it did).

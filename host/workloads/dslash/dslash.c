@@ -498,7 +498,8 @@ static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslas
     if (rc == CLB_OK) {
         /* the boundary kernel's wait after the interior one: the halo time
          * not hidden (no interior: all of it) */
-        double gap = ein ? dslash_gap_seconds(ein, ebd) : x.seconds;
+        double gap = !ein ? x.seconds : clb_timer_untrusted(env) ? NAN
+                                                                 : dslash_gap_seconds(ein, ebd);
         double fig[] = {x.seconds, gap, s->seconds > 0 ? gap / s->seconds : NAN};
         rc = dslash_log_add(&d->hlog, fig, 3, "dslash");
     }
