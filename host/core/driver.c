@@ -36,8 +36,8 @@ double clb_case_timeout(const struct clb_run_opts *o)
 {
     if (!isnan(o->case_timeout))
         return o->case_timeout;
-    double t = CLB_CASE_TIMEOUT_S, longest = fmax(o->max_time, isnan(o->energy_window) ? 0 : o->energy_window);
-    return fmax(t, 3 * longest);
+    double window = isnan(o->energy_window) ? 0 : o->energy_window;
+    return fmax(CLB_CASE_TIMEOUT_S, 3 * fmax(o->max_time, window));
 }
 
 static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
@@ -418,7 +418,7 @@ static int run_group(struct session *s, const struct clb_workload *wl, const cha
     clb_size_text(size, text, sizeof text);
     g.size_text = clb_keep(s, text);
     s->cur_group = &g;
-    char *outer = clb_watchdog_enter("the set-up of %s %s%s%s", wl->name, dtype,
+    char *outer = clb_watchdog_enter("the set-up or teardown of %s %s%s%s", wl->name, dtype,
                                      dtype[0] ? " " : "", g.size_text);
     int rc = group_steps(s, wl, &g);
     clb_watchdog_leave(outer);
@@ -571,6 +571,12 @@ static void check_timer(struct session *s)
         char *why = clb_asprintf("the timer check could not run: %s", clb_lasterr());
         clb_timer_distrust(d, why ? why : "the timer check could not run");
         free(why);
+    }
+    if (s->run->mpi) { /* the ranks time alike: their runs are compared in lockstep */
+        double host = d->timer_host;
+        clb_comm_allreduce(&host, 1, CLB_MAX);
+        if (host > 0)
+            clb_timer_distrust(d, "another rank's device events are not trusted");
     }
     if (d->timer_host)
         clb_info("timer: the device's events are not trusted (%s): its kernels are timed on the "

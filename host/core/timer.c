@@ -20,6 +20,8 @@
 
 #define PROBE_TARGET_S 0.005   /* the long kernel's wall */
 #define PROBE_BUDGET_S 3.0     /* the most time spent growing it */
+/* 2 warm-up + LAUNCH_RUNS + GROW_LAUNCHES + PROBE_RUNS launches in all:
+ * tests/fault/rel_lib.sh's TIMER_LAUNCHES counts them */
 #define PROBE_RUNS 3           /* runs of the long kernel; the best agreement counts */
 #define GROW_LAUNCHES 6        /* launches that grow it (x64 at most each) */
 #define LAUNCH_RUNS 15         /* empty launches for the overhead */

@@ -54,9 +54,11 @@ PY
 done
 
 # an OpenCL error on rank 1 only: the job ends (exit 3), one message names rank 1
+# (stream's 12th launch: in its vector-width probe)
+export AT=$((12 + TIMER_LAUNCHES))
 set +e
-"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x CLFAULT -x PRELOAD bash -c \
-  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_FAULT=clEnqueueNDRangeKernel:12; fi
+"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x CLFAULT -x PRELOAD -x AT bash -c \
+  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_FAULT=clEnqueueNDRangeKernel:$AT; fi
    exec "$0" "$@"' "$CLBENCH" run stream --quick -d $POCL -t float -n 3 --warmup 1 -o fault.csv \
   >"$TMP/stdout" 2>"$TMP/stderr"
 RC=$?; set -e

@@ -122,9 +122,10 @@ RC=$?; set -e
   pass "8 slices over 3 ranks refused: one line naming 3,3,2, exit 2" || fail "refusal: exit $RC: $(grep '^clbench' "$TMP/stderr")"
 
 # an OpenCL error on rank 1 between exchanges: the job ends (exit 3), rank 1 named, no hang
+export AT=$((60 + TIMER_LAUNCHES))
 set +e
-"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x CLFAULT -x PRELOAD bash -c \
-  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_FAULT=clEnqueueNDRangeKernel:60; fi
+"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x CLFAULT -x PRELOAD -x AT bash -c \
+  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_FAULT=clEnqueueNDRangeKernel:$AT; fi
    exec "$0" "$@"' "$CLBENCH" run cg -d $POCL -t float -s 8x8x8x8 --param rhs=1 --param mass=4 \
   --param scaling=strong -n 2 --warmup 1 -o fault.csv >"$TMP/stdout" 2>"$TMP/stderr"
 RC=$?; set -e
