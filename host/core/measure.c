@@ -210,8 +210,10 @@ static void energy_row(struct session *s, struct clb_row *r, struct clb_case *c,
     r->energy_j = tm->joules;
     r->avg_power_w = tm->wall > 0 ? tm->joules / tm->wall : NAN;
     r->power_source = clb_energy_source(s->energy);
-    if (!isnan(clb_energy_idle_w(s->energy)))
+    if (!isnan(clb_energy_idle_w(s->energy))) {
         clb_case_note(c, "idle_power_w=%.1f", clb_energy_idle_w(s->energy));
+        clb_case_metric(c, "idle_power_w", clb_energy_idle_w(s->energy));
+    }
 }
 
 /* Events the timer check rejects (timer.c) make the device's timer untrusted
@@ -242,6 +244,8 @@ static int check_events(struct session *s, struct clb_env *env, struct clb_group
             return rc;
     }
     clb_timer_note(d, &c->detail);
+    clb_case_metric(c, "timer_host", 1);
+    clb_case_metric(c, "launch_overhead_us", d->launch_s * 1e6); /* not written when NAN */
     s->nhost++;
     return CLB_OK;
 }
@@ -283,6 +287,7 @@ static void check_possible(struct session *s, struct clb_env *env, struct clb_gr
     clb_case_note(c, "impossible: %.4g GFlop/s is above the peak of profile %s (%.4g GFlop/s x "
                   "%.2f clock margin): a timer or counting fault, not a measurement", best,
                   s->base_profile->id, pf, margin);
+    clb_case_metric(c, "impossible", 1);
     r->status = clb_status_name(CLB_ECL);
     s->nimpossible++;
 }
@@ -298,8 +303,10 @@ static void shape_row(struct session *s, struct clb_env *env, struct clb_case *c
     r->global_size = clb_keep(s, range);
     size_t llc = clb_llc_bytes(env);
     double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
-    if (llc && !c->counts.host_bound && !c->counts.compute_bound && fp < 4.0 * (double)llc)
+    if (llc && !c->counts.host_bound && !c->counts.compute_bound && fp < 4.0 * (double)llc) {
         clb_case_note(c, "cache_resident (%.3g MB < 4 x %.3g MB cache)", fp / 1e6, llc / 1e6);
+        clb_case_metric(c, "cache_resident", 1);
+    }
 }
 
 /* The workload's `measured` step: work after the timed runs (a profiled
@@ -368,13 +375,17 @@ static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g
         clb_case_note(c, "%s", clb_lasterr());
     /* The aggregate first: its notes (ratios to aggregate baselines) are its own. */
     if (s->run->mpi) {
-        struct clb_buf mine = c->detail;  /* keep this rank's notes apart */
-        c->detail = (struct clb_buf){0};
-        clb_buf_add(&c->detail, clb_buf_str(&mine), mine.len);
+        /* keep this rank's notes and metrics apart */
+        struct clb_buf notes = c->detail, mine = c->metrics;
+        c->detail = c->metrics = (struct clb_buf){0};
+        clb_buf_add(&c->detail, clb_buf_str(&notes), notes.len);
+        clb_buf_add(&c->metrics, clb_buf_str(&mine), mine.len);
         int arc = clb_aggregate_row(s, r, env, g, c, tm, agg);
         agg->status = clb_status_name(rc);
         clb_buf_free(&c->detail);
-        c->detail = mine;
+        clb_buf_free(&c->metrics);
+        c->detail = notes;
+        c->metrics = mine;
         if (arc)
             return arc;
     }
@@ -386,6 +397,7 @@ static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g
         check_possible(s, env, g, c, r);
     }
     r->detail = clb_keep(s, clb_buf_str(&c->detail));
+    r->metrics = clb_keep(s, clb_buf_str(&c->metrics));
     return CLB_OK;
 }
 

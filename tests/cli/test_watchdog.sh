@@ -32,7 +32,7 @@ st = [r for r in rows if r["workload"] == "stream"]
 ln = [r for r in rows if r["workload"] == "launch"]
 ok = (len(st) == 4 and all(r["status"] == "ok" and r["t_median_s"] for r in st)
       and len(ln) == 1 and ln[0]["status"] == "error" and ln[0]["detail"].startswith("timeout: ")
-      and all(len(r) == 37 for r in rows))
+      and all(len(r) == 38 for r in rows))
 sys.exit(0 if ok else 1)
 PY
 

@@ -22,7 +22,7 @@ bad = []
 for r in rows:
     name = r["workload"] + " " + r["kernel"]
     evented = r["workload"] in ("stream", "roofline")
-    host = "timer=host (" in r["detail"]
+    host = "timer=host (" in r["detail"] and "timer_host=1" in r["metrics"].split(";")
     if r["kernel"] == "dispatch":
         if fake and not (r["status"] == "skipped" and "needs the device's event timestamps" in r["detail"]):
             bad.append(name + ": not skipped for the timer")

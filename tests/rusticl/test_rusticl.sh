@@ -52,7 +52,7 @@ for w in sys.argv[2:]:
         elif r["status"] == "skipped" and not any(a in r["detail"] for a in allowed_skips):
             bad.append("%s: skipped: %s" % (what, r["detail"][:160]))
         elif r["status"] == "ok":
-            if "impossible:" in r["detail"]:
+            if "impossible=1" in r["metrics"].split(";"):
                 bad.append("%s: impossible figure" % what)
             t = float(r["t_min_s"] or "nan")
             if not t >= 1e-6:   # no kernel launch on this device is that short: a false timer
@@ -60,7 +60,8 @@ for w in sys.argv[2:]:
     print("%s %s%s" % ("ok" if not bad else "FAIL", w, "" if not bad else ": " + "; ".join(bad[:4])
                        + (" (+%d more)" % (len(bad) - 4) if len(bad) > 4 else "")))
 st = [r for r in rows if r["workload"] == "stream" and r["status"] == "ok"]
-print("%s stream timed on the host clock" % ("ok" if st and all("timer=host (" in r["detail"] for r in st) else "FAIL"))
+print("%s stream timed on the host clock" % ("ok" if st and all(
+    "timer=host (" in r["detail"] and "timer_host=1" in r["metrics"].split(";") for r in st) else "FAIL"))
 PY
 while read -r verdict rest; do
   if [ "$verdict" = ok ]; then pass "$rest"; else fail "$rest"; fi
