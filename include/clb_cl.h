@@ -94,6 +94,9 @@ int clb_program(struct clb_device *d, const char *file, const char *options, cl_
 /* clb_program + clCreateKernel; the caller releases the kernel. */
 int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
                cl_kernel *out);
+/* The same for a kernel of the core's own (cl/timer.cl): always the copy in
+ * the binary, whatever --kernel-dir or CLBENCH_KERNEL_DIR say. */
+int clb_core_kernel(struct clb_device *d, const char *file, const char *name, cl_kernel *out);
 
 /* A buffer of `bytes`, refused with one clear line when it exceeds
  * CL_DEVICE_MAX_MEM_ALLOC_SIZE or the global memory (then CLB_SKIP). */

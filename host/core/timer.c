@@ -173,7 +173,7 @@ int clb_timer_probe(struct clb_device *d)
 {
     cl_kernel k = NULL;
     cl_mem out = NULL;
-    int rc = clb_kernel(d, "timer", "", "spin", &k);
+    int rc = clb_core_kernel(d, "timer", "spin", &k);
     if (!rc)
         rc = clb_buffer(d, CL_MEM_WRITE_ONLY, sizeof(cl_uint), &out);
     double ev[PROBE_RUNS], wall[PROBE_RUNS];
