@@ -49,4 +49,11 @@ CLBENCH_FAKE_TIMER=1 LD_PRELOAD="$PRELOAD" "$CLBENCH" run stream --quick -d $POC
 n=$(grep -c "^timer: .* rows timed on the host clock" "$TMP/stdout" || true)
 [ "$n" -eq 1 ] && pass "fake timer: the summary says so once" || fail "fake timer: $n timer lines: $(cat "$TMP/stdout")"
 grep "^stream " "$TMP/stdout" | grep -vq "H *ok" && fail "a stream row without the H flag" || pass "every stream row flagged H"
+# the check's own kernel comes from the binary: a kernel directory without
+# timer.cl (an older copy) keeps the device's events trusted
+mkdir old && cp "$CLBENCH_SRC"/cl/*.cl old/ && rm old/timer.cl
+"$CLBENCH" run stream --quick -d $POCL -t float -n 2 --warmup 0 --kernel-dir old -o old.csv \
+  >/dev/null 2>"$TMP/stderr" && RC=0 || RC=$?
+[ "$RC" -eq 0 ] && ! grep -q "timer=host" old.csv && pass "--kernel-dir without timer.cl: events still trusted" ||
+  fail "--kernel-dir without timer.cl: exit $RC, $(grep -c timer=host old.csv) host-timed rows"
 finish
