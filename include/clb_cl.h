@@ -44,6 +44,10 @@ struct clb_devinfo {
     size_t max_wi[3];
     int fp64;                     /* double supported */
     int fp16;                     /* cl_khr_fp16 */
+    int fma_sp, fma_dp;           /* CL_FP_FMA in CL_DEVICE_SINGLE/DOUBLE_FP_CONFIG: fma() is a
+                                   * hardware operation (else the driver emulates it) */
+    double timer_res_s;           /* CL_DEVICE_PROFILING_TIMER_RESOLUTION in seconds (as
+                                   * reported: 0 on some drivers) */
     char c_version[64];           /* CL_DEVICE_OPENCL_C_VERSION */
     cl_uint cache_line;           /* CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE */
     const char *cache_type;       /* "none", "read-only", "read-write" */
@@ -72,6 +76,11 @@ struct clb_device {
     cl_command_queue queue;      /* in order, profiling enabled */
     const char *kernel_dir;      /* NULL: embedded sources */
     struct clb_progcache *cache;
+    /* The events' timer, checked against the host clock when the device is
+     * opened for a run (host/core/timer.c, docs/MEASURING.md "Timers"). */
+    int timer_host;              /* 1: not trusted, every kernel is timed on the host clock */
+    char *timer_why;             /* why (malloc'd), NULL while trusted */
+    double launch_s;             /* host wall of one empty launch + clFinish (median), NAN unmeasured */
 };
 
 int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir);
@@ -85,6 +94,9 @@ int clb_program(struct clb_device *d, const char *file, const char *options, cl_
 /* clb_program + clCreateKernel; the caller releases the kernel. */
 int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
                cl_kernel *out);
+/* The same for a kernel of the core's own (cl/timer.cl): always the copy in
+ * the binary, whatever --kernel-dir or CLBENCH_KERNEL_DIR say. */
+int clb_core_kernel(struct clb_device *d, const char *file, const char *name, cl_kernel *out);
 
 /* A buffer of `bytes`, refused with one clear line when it exceeds
  * CL_DEVICE_MAX_MEM_ALLOC_SIZE or the global memory (then CLB_SKIP). */
@@ -107,6 +119,8 @@ int clb_read(struct clb_device *d, cl_mem buf, void *dst, size_t bytes);
 
 /* Seconds between START of first and END of last (both complete). */
 int clb_event_seconds(cl_event first, cl_event last, double *seconds);
+/* Wait for an event and give the host wall clock from t0 (clb_now) to its end. */
+int clb_event_wall(cl_event last, double t0, double *seconds);
 
 /* Embedded kernel sources (generated at build time). */
 const char *clb_embedded_source(const char *file);

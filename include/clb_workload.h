@@ -412,11 +412,21 @@ int clb_comm_waitall(struct clb_comm_req **reqs, int n);
  * set-up or a check may poll it and return CLB_EINTR. */
 int clb_interrupted(void);
 
+/* ---- the device's timer ------------------------------------------------ */
+
+/* NULL while the device's event timestamps are trusted in this run, else
+ * why not (docs/MEASURING.md "Timers"): the core then times every evented
+ * run on the host clock, and a figure only device timestamps can give
+ * (submit -> start, one kernel's share of a sequence) must be skipped with
+ * that reason, never computed from the events. */
+const char *clb_timer_untrusted(const struct clb_env *env);
+
 /* ---- tuning probes ----------------------------------------------------- */
 
 /* Time one launch configuration `runs` times (the first warms up and is not
  * counted) and give the fastest run in *tmin seconds. launch enqueues once
- * and returns its event. Used by the workloads' "fastest of" defaults. */
+ * and returns its event. Used by the workloads' "fastest of" defaults. Where
+ * the device's events are not trusted, each run is timed on the host clock. */
 typedef int (*clb_launch_fn)(struct clb_env *env, void *ctx, cl_event *ev);
 int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin);
 

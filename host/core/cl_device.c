@@ -3,6 +3,7 @@
 #include "clbench.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,10 +114,16 @@ static void read_info(struct clb_devinfo *di)
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof di->cache_size, &di->cache_size, NULL);
     clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof di->max_wg, &di->max_wg, NULL);
     clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof di->max_wi, di->max_wi, NULL);
-    cl_device_fp_config fp = 0;
+    cl_device_fp_config fp = 0, sp = 0;
     clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_SINGLE_FP_CONFIG, sizeof sp, &sp, NULL);
     char *ext = extensions(d);
     di->fp64 = fp != 0 || (ext && strstr(ext, "cl_khr_fp64") != NULL);
+    di->fma_sp = (sp & CL_FP_FMA) != 0;
+    di->fma_dp = (fp & CL_FP_FMA) != 0;
+    size_t res = 0;
+    clGetDeviceInfo(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof res, &res, NULL);
+    di->timer_res_s = (double)res * 1e-9;
     di->fp16 = ext && strstr(ext, "cl_khr_fp16") != NULL;
     str_info(d, CL_DEVICE_OPENCL_C_VERSION, di->c_version, sizeof di->c_version);
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof di->cache_line, &di->cache_line,
@@ -267,6 +274,7 @@ void clb_progcache_free(struct clb_progcache *c);
 int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir)
 {
     memset(d, 0, sizeof *d);
+    d->launch_s = NAN;
     d->info = *info;
     d->kernel_dir = kernel_dir;
     cl_int err;
@@ -284,6 +292,8 @@ int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *k
 
 void clb_close(struct clb_device *d)
 {
+    free(d->timer_why);
+    d->timer_why = NULL;
     clb_progcache_free(d->cache);
     d->cache = NULL;
     if (d->queue) {
@@ -403,5 +413,12 @@ int clb_event_seconds(cl_event first, cl_event last, double *seconds)
     CLB_CHECK(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL),
               "clGetEventProfilingInfo(END)");
     *seconds = end > start ? (double)(end - start) * 1e-9 : 0.0;
+    return CLB_OK;
+}
+
+int clb_event_wall(cl_event last, double t0, double *seconds)
+{
+    CLB_CHECK(clWaitForEvents(1, &last), "clWaitForEvents");
+    *seconds = clb_now() - t0;
     return CLB_OK;
 }

@@ -23,6 +23,8 @@ struct clb_run_opts {
     int format_set;
     double peak_bw, peak_sp, peak_dp;  /* --peak-bw/--peak-gflops/--peak-gflops-dp; NAN: the profile's */
     const char *ceilings;       /* --ceilings FILE: peaks measured on the device (ceilings.c) */
+    double case_timeout;        /* --case-timeout: seconds a build, set-up or case may take
+                                 * (watchdog.c); 0 off; NAN: the default (clb_case_timeout) */
     int energy;                 /* --energy: CLB_ENERGY_AUTO, _ON, _OFF */
     double energy_window;       /* --energy-window: the shortest timed window an energy
                                  * reading is taken over (seconds); NAN: the source's
@@ -62,7 +64,13 @@ void clb_case_free(struct clb_case *c);
 
 /* Exit statuses (docs: 0 ok, 1 validation failed, 2 bad usage, 3 OpenCL or system error). */
 enum { CLB_EXIT_OK = 0, CLB_EXIT_FAILED = 1, CLB_EXIT_USAGE = 2, CLB_EXIT_ERROR = 3,
-       CLB_EXIT_NOTHING = 4 /* every configuration was skipped: nothing was measured */ };
+       CLB_EXIT_NOTHING = 4, /* every configuration was skipped: nothing was measured */
+       CLB_EXIT_TIMEOUT = 6  /* a build, set-up or case ran past --case-timeout: the run ended there */ };
+
+/* The watchdog's seconds per step: --case-timeout, else CLB_CASE_TIMEOUT_S,
+ * or 3 x --max-time (or --energy-window) where that is longer. */
+#define CLB_CASE_TIMEOUT_S 300.0
+double clb_case_timeout(const struct clb_run_opts *o);
 int clb_exit_status(int rc);
 
 /* ---- measured ceilings (ceilings.c): `--ceilings FILE` ------------------- */

@@ -15,6 +15,9 @@
 #   energy     stream with NVML windows of 0.1, 1 (the default) and 3 s: how far
 #              copy, scale, add and triad (equal traffic) agree on power
 #   mpi        every-rank stream, dslash/cg weak and strong scaling on all GPUs
+#   timer      the timer check's verdict on the GPU (-v: events against the host
+#              clock of clbench's own kernel) and quick rows of the evented
+#              workloads: none may say timer=host (docs/PORTABILITY.md)
 set -uo pipefail
 label=${1:?label}; shift
 OUT=${OUT:-/tmp/out}
@@ -39,6 +42,10 @@ for s in "$@"; do
       >>"$OUT/$label-list.txt" 2>&1
     cat "$OUT/$label-list.txt" ;;
   quick) step quick 240 $CB run all --quick -d $DEV -o "$csv" ;;
+  timer)
+    step timer 240 $CB run stream,launch,peak,roofline,latency,dslash --quick -v -d $DEV -o "$csv"
+    grep -a "^timer:" "$log" | tee -a "$OUT/$label-timer.txt"
+    echo "rows timed on the host clock: $(grep -c 'timer=host' "$csv")" | tee -a "$OUT/$label-timer.txt" ;;
   suite) step suite 420 $CB run all -d $DEV -o "$csv" ;;
   suite2) step suite2 420 $CB run all -d $DEV -o "$csv" ;;   # again: the kernels' JIT cache warm
   transpose)

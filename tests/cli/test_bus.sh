@@ -4,16 +4,16 @@
 source "$(dirname "$0")/lib.sh"
 set -e
 K=pageable_h2d,pageable_d2h,pinned_h2d,pinned_d2h
-expect_status 0 "bus --quick" run bus --quick -d cpu -n 2 --warmup 1 -o out.csv
+expect_status 0 "bus --quick" run bus --quick -d $POCL -n 2 --warmup 1 -o out.csv
 expect_rows out.csv bus "$K" ""
 n=$(csv_col out.csv size | sort -u | wc -l)
 [ "$n" -ge 3 ] && pass "$n quick sizes" || fail "expected >= 3 sizes, got $n"
-expect_status 0 "bus odd sizes" run bus -d cpu -s 1,4097,1000003 -n 1 --warmup 0 -o odd.csv
+expect_status 0 "bus odd sizes" run bus -d $POCL -s 1,4097,1000003 -n 1 --warmup 0 -o odd.csv
 expect_rows odd.csv bus "$K" ""
 b=$(csv_col odd.csv bytes | sort -un | tr '\n' ' ')
 [ "$b" = "1 4097 1000003 " ] && pass "bytes = size" || fail "bytes column: $b"
-"$CLBENCH" run bus --quick -d cpu -n 1 -o s.csv | grep -q "bus: best GB/s" && pass "summary line" || fail "no summary line"
-expect_error 2 "unknown parameter 'queues'" "bus has no parameters" run bus -d cpu --quick --param queues=2 -o bad.csv
-expect_error 2 "bus" "size 0 refused" run bus -d cpu -s 0 -o bad.csv
-expect_error 2 "type" "bus is untyped" run bus -d cpu --quick -t float -o bad.csv
+"$CLBENCH" run bus --quick -d $POCL -n 1 -o s.csv | grep -q "bus: best GB/s" && pass "summary line" || fail "no summary line"
+expect_error 2 "unknown parameter 'queues'" "bus has no parameters" run bus -d $POCL --quick --param queues=2 -o bad.csv
+expect_error 2 "bus" "size 0 refused" run bus -d $POCL -s 0 -o bad.csv
+expect_error 2 "type" "bus is untyped" run bus -d $POCL --quick -t float -o bad.csv
 finish

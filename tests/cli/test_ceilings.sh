@@ -32,7 +32,7 @@ expect_error 2 "--device picks the device of --ceilings" "--device alone" model 
 expect_error 2 "ceilings" "missing file" model roofline -w stream -k copy -s 1M --ceilings nothere.csv
 
 # run: the rows of this device; PoCL's name put on the fixture's H100 rows
-expect_status 0 "a quick row for the device name" run launch --quick -d cpu -n 1 --param kernels=rate --param batch=1 -o dev.csv
+expect_status 0 "a quick row for the device name" run launch --quick -d $POCL -n 1 --param kernels=rate --param batch=1 -o dev.csv
 dev=$(csv_col dev.csv device)
 python3 - "$FX" "$dev" mine.csv <<'PY'
 import csv, sys
@@ -45,7 +45,7 @@ for row in r:
         row["device"] = dev
         w.writerow(row)
 PY
-expect_status 0 "run with measured ceilings" run stream --quick -d cpu -t float -n 2 --ceilings mine.csv -o run.csv
+expect_status 0 "run with measured ceilings" run stream --quick -d $POCL -t float -n 2 --ceilings mine.csv -o run.csv
 echo "$ERR_TXT" | grep -q "ceiling memory bandwidth: measured: stream triad 3076.1 GB/s" && pass "sources on stderr" || fail "$ERR_TXT"
 echo "$ERR_TXT" | grep -q "ceiling memory latency: measured: latency memory plateau 610 ns" && pass "latency shown" || fail "$ERR_TXT"
 r=$(python3 - run.csv <<'PY'
@@ -56,5 +56,5 @@ print(copy["profile"], copy["model"], abs(float(copy["pct_peak_bw"]) - 100 * flo
 PY
 )
 [ "$r" = "pocl_cpu+ceilings 3076.1 True" ] && pass "rows: profile, model and %peak on the measured bandwidth" || fail "rows: $r"
-expect_error 2 "no measured rows of device" "a file without this device refused" run stream --quick -d cpu -t float -n 1 --ceilings "$FX" -o no.csv
+expect_error 2 "no measured rows of device" "a file without this device refused" run stream --quick -d $POCL -t float -n 1 --ceilings "$FX" -o no.csv
 finish

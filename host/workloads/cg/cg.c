@@ -534,6 +534,11 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
         clb_case_note(c, "t_iter_us=%.2f", 1e6 * m->t.median / cc->niter);
         clb_case_metric(c, "t_iter_us", 1e6 * m->t.median / cc->niter);
     }
+    if (clb_timer_untrusted(env)) { /* kernel by kernel only device timestamps can say */
+        clb_case_note(c, "no per-kernel profile: it needs the device's event timestamps, which "
+                      "are not trusted here");
+        return CLB_OK;
+    }
     struct cg_profile p;
     int rc = cg_dev_solve(env, s, cc, 0, &p, NULL, NULL);
     if (rc != CLB_OK) {
