@@ -696,15 +696,11 @@ static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *c
         rc = e;
     if (converge && rc == CLB_OK)
         converged_counts(cc, mask);
-    if (rc == CLB_OK) {
-        cl_int err = clFinish(env->dev->queue);
-        if (err != CL_SUCCESS) {
-            clb_seterr("clFinish: %s", clb_cl_errstr(err));
-            rc = CLB_ECL;
-        }
-    } else {
-        clFinish(env->dev->queue);
-    }
+    /* the queue was flushed: clb_finish, not clFinish (Rusticl) */
+    if (rc == CLB_OK)
+        rc = clb_finish(env->dev->queue);
+    else
+        clb_finish(env->dev->queue);
     pairs_free(&pr, rc == CLB_OK ? &s->solve_gap : NULL);
     free(scal);
     return rc;
@@ -782,13 +778,8 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
     }
     if (converge && rc == CLB_OK)
         converged_counts(cc, mask);
-    if (rc == CLB_OK && (prof || converge)) {
-        cl_int err = clFinish(env->dev->queue);
-        if (err != CL_SUCCESS) {
-            clb_seterr("clFinish: %s", clb_cl_errstr(err));
-            rc = CLB_ECL;
-        }
-    }
+    if (rc == CLB_OK && (prof || converge))
+        rc = clb_finish(env->dev->queue);
     if (rc == CLB_OK && prof)
         rc = profile(&L, prof);
     launches_free(&L);

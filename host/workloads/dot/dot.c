@@ -577,12 +577,15 @@ static int run_hostlike(struct dot *st, size_t n_dev, int sumsq, double *t_cpu)
     }
     if (t_cpu)
         *t_cpu = clb_now() - t0;
+    /* every queue was flushed: clb_finish, not clFinish (Rusticl) */
     for (int i = 0; i < st->nq; i++) {
-        cl_int err = clFinish(st->q[i]);
-        if (err != CL_SUCCESS && rc == CLB_OK) {
-            clb_seterr("clFinish (queue %d): %s", i + 1, clb_cl_errstr(err));
+        char *msg = NULL;
+        if (clb_finish(st->q[i]) != CLB_OK && rc == CLB_OK) {
+            msg = clb_strdup(clb_lasterr());
+            clb_seterr("queue %d: %s", i + 1, msg ? msg : "");
             rc = CLB_ECL;
         }
+        free(msg);
     }
     if (rc)
         return rc;
@@ -779,7 +782,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     struct dot *st = g->state;
     for (int i = 0; i < st->nq; i++)
         if (st->q[i])
-            clFinish(st->q[i]);
+            clb_finish(st->q[i]);
     clb_release_mems(st->cx, (size_t)st->nq);
     clb_release_mems(st->cy, (size_t)st->nq);
     clb_release_mems(st->cpart, (size_t)st->nq);

@@ -487,13 +487,8 @@ static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslas
         clFlush(env->dev->queue);
     e = dslash_halo_wait(h, &x);
     rc = rc ? rc : e;
-    if (rc == CLB_OK) {
-        cl_int err = clFinish(env->dev->queue);
-        if (err != CL_SUCCESS) {
-            clb_seterr("clFinish: %s", clb_cl_errstr(err));
-            rc = CLB_ECL;
-        }
-    }
+    if (rc == CLB_OK) /* the queue was flushed: clb_finish, not clFinish (Rusticl) */
+        rc = clb_finish(env->dev->queue);
     s->seconds = clb_now() - t0;
     if (rc == CLB_OK) {
         /* the boundary kernel's wait after the interior one: the halo time

@@ -109,7 +109,7 @@ int dslash_upload_part(struct clb_env *env, const struct dslash_halo *h,
 void dslash_halo_close(struct clb_env *env, struct dslash_halo *h)
 {
     if (h->qx) {
-        clFinish(h->qx);
+        clb_finish(h->qx); /* flushed: not clFinish alone (Rusticl) */
         clReleaseCommandQueue(h->qx);
         h->qx = NULL;
     }
