@@ -385,8 +385,10 @@ int clb_wg_fits(const struct clb_wg_limit *l, unsigned dims, const size_t *local
 struct clb_tile {
     unsigned dims;
     size_t local[3];
-    size_t local_bytes;
+    size_t local_bytes;   /* __local arguments of one work-group */
     long v[4];
+    size_t own_local;     /* __local arrays the kernel declares for this tile: checked
+                           * before the build (after it, CL_KERNEL_LOCAL_MEM_SIZE says) */
 };
 #define CLB_FIT_MAX_KERNELS 8
 struct clb_fit_ops {

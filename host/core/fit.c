@@ -146,10 +146,10 @@ static void reduced(const struct clb_env *env, struct clb_fit *res, const char *
 
 /* Does t fit l? When not, the reason, also kept in `first` (the reason the
  * asked tile was reduced) when that is still empty. */
-static int fits(const struct clb_tile *t, const struct clb_wg_limit *l, char *why, size_t n,
-                char *first)
+static int fits(const struct clb_tile *t, const struct clb_wg_limit *l, size_t own, char *why,
+                size_t n, char *first)
 {
-    if (clb_wg_fits(l, t->dims, t->local, t->local_bytes, why, n))
+    if (clb_wg_fits(l, t->dims, t->local, t->local_bytes + own, why, n))
         return 1;
     if (!first[0])
         clb_strlcpy(first, why, n);
@@ -158,10 +158,10 @@ static int fits(const struct clb_tile *t, const struct clb_wg_limit *l, char *wh
 
 /* Shrink t until it fits l (no build between): 0 when no smaller tile does. */
 static int shrink_to(const struct clb_fit_ops *ops, void *ctx, struct clb_tile *t,
-                     const struct clb_wg_limit *l, char *why, size_t n, char *first)
+                     const struct clb_wg_limit *l, size_t own, char *why, size_t n, char *first)
 {
     for (int guard = 0; guard < 64; guard++) {
-        if (fits(t, l, why, n, first))
+        if (fits(t, l, own ? t->own_local : 0, why, n, first))
             return 1;
         if (!ops->shrink(ctx, t, l))
             return 0;
@@ -196,13 +196,15 @@ int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
     /* a build for a work-group the device cannot have may be refused by
      * the compiler (reqd_work_group_size): shrink to the device first */
     for (int round = 0; round < 16; round++) {
-        if (!shrink_to(ops, ctx, t, &lim, why, sizeof why, first))
+        /* before the first build the kernel's own __local arrays count too
+         * (later, a build's CL_KERNEL_LOCAL_MEM_SIZE is in lim) */
+        if (!shrink_to(ops, ctx, t, &lim, round == 0, why, sizeof why, first))
             break;
         cl_kernel k[CLB_FIT_MAX_KERNELS];
         int nk = 0, rc = ops->build(env, ctx, t, k, &nk);
         if (rc || (rc = build_limit(env, k, nk, &lim)))
             return rc;
-        if (fits(t, &lim, why, sizeof why, first)) {
+        if (fits(t, &lim, 0, why, sizeof why, first)) {
             tile_text(ops, t, res->got, sizeof res->got);
             reduced(env, res, first);
             return CLB_OK;

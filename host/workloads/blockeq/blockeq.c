@@ -259,7 +259,7 @@ static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *
     } else {
         return 0;
     }
-    *t = (struct clb_tile){2, {(size_t)tw, (size_t)th, 1}, 0, {tw, th}};
+    *t = (struct clb_tile){2, {(size_t)tw, (size_t)th, 1}, 0, {tw, th}, 0};
     return 1;
 }
 
@@ -271,7 +271,7 @@ static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st
                     const int *use, struct clb_fit *res)
 {
     struct fit f = {st, g->dtype, use};
-    struct clb_tile tile = {2, {st->tw, st->th, 1}, 0, {(long)st->tw, (long)st->th}};
+    struct clb_tile tile = {2, {st->tw, st->th, 1}, 0, {(long)st->tw, (long)st->th}, 0};
     int rc = clb_fit_tile(env, &fit_ops, &f, &tile, res);
     st->tw = (size_t)tile.v[0];
     st->th = (size_t)tile.v[1];

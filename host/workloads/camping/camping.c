@@ -168,7 +168,7 @@ static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *
     if ((size_t)local > l->dim[0] && l->dim[0] > 0)
         local = (long)l->dim[0];
     m = m < local ? m : local;
-    *t = (struct clb_tile){1, {(size_t)local, 1, 1}, 0, {local, m}};
+    *t = (struct clb_tile){1, {(size_t)local, 1, 1}, 0, {local, m}, 0};
     return 1;
 }
 
@@ -213,7 +213,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return rc;
 
     struct fit f = {st, g->dtype};
-    struct clb_tile tile = {1, {st->local, 1, 1}, 0, {(long)st->local, base / (long)st->esize}};
+    struct clb_tile tile = {1, {st->local, 1, 1}, 0, {(long)st->local, base / (long)st->esize}, 0};
     struct clb_fit res = {.what = "local"};
     if ((rc = clb_fit_tile(env, &fit_ops, &f, &tile, &res)))
         return rc;

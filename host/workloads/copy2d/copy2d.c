@@ -133,7 +133,7 @@ static int add_cases(struct clb_env *env, struct clb_group *g, struct copy2d *st
                      const struct tile *t, int ti)
 {
     struct fit f = {st, g->dtype, ti};
-    struct clb_tile tile = {2, {(size_t)t->dim, (size_t)t->rows, 1}, 0, {t->dim, t->rows}};
+    struct clb_tile tile = {2, {(size_t)t->dim, (size_t)t->rows, 1}, 0, {t->dim, t->rows}, 0};
     struct clb_fit res = {.what = "tile"};
     int rc = clb_fit_tile(env, &fit_ops, &f, &tile, &res);
     if (rc != CLB_OK && rc != CLB_SKIP)
