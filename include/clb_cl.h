@@ -74,6 +74,8 @@ struct clb_device {
     cl_command_queue queue;      /* in order, profiling enabled */
     const char *kernel_dir;      /* NULL: embedded sources */
     struct clb_progcache *cache;
+    size_t loop_limit;           /* clb_loop_limit's finding (0: none), once loop_probed */
+    int loop_probed;
 };
 
 int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir);

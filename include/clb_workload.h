@@ -400,7 +400,7 @@ struct clb_fit_ops {
      * l (it may jump there at once); 0 when there is none. */
     int (*shrink)(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l);
     /* The tile as its parameter writes it ("32x8"); NULL: the work-group. */
-    void (*text)(const struct clb_tile *t, char *out, size_t n);
+    void (*text)(void *ctx, const struct clb_tile *t, char *out, size_t n);
 };
 /* What a fit did. Set `what` (the parameter: "tile", "local") before. */
 struct clb_fit {
@@ -429,9 +429,16 @@ int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
  * work-item copies more of it), then half the side with one row. Its text:
  * "SIDExROWS". */
 int clb_shrink_rows(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l);
-void clb_tile_rows_text(const struct clb_tile *t, char *out, size_t n);
+void clb_tile_rows_text(void *ctx, const struct clb_tile *t, char *out, size_t n);
 /* "tile 32x8 reduced to 32x1: <why>" in a case's detail, when it was. */
 void clb_fit_note(struct clb_case *c, const struct clb_fit *res);
+
+/* The most loop iterations one work-item runs on this implementation before
+ * its loops end silently, measured once per device by a probe kernel
+ * (cl/loops.cl): Mesa's llvmpipe stops after 65535, counted over every loop
+ * of a kernel. 0: no limit seen up to 2^20 iterations. A workload whose
+ * work-items loop longer skips that row with the reason. */
+int clb_loop_limit(struct clb_env *env, size_t *limit);
 
 /* ---- the job: one process, or one rank of an MPI job ---------------------- */
 

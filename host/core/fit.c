@@ -126,11 +126,11 @@ void clb_fit_summary(FILE *out)
 
 /* ---- fitting ---------------------------------------------------------------- */
 
-static void tile_text(const struct clb_fit_ops *ops, const struct clb_tile *t, char *out,
-                      size_t n)
+static void tile_text(const struct clb_fit_ops *ops, void *ctx, const struct clb_tile *t,
+                      char *out, size_t n)
 {
     if (ops->text)
-        ops->text(t, out, n);
+        ops->text(ctx, t, out, n);
     else
         clb_shape_text(t->dims, t->local, out, n);
 }
@@ -189,7 +189,7 @@ int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
     if (!res->what)
         res->what = "tile";
     res->reduced = 0;
-    tile_text(ops, t, res->asked, sizeof res->asked);
+    tile_text(ops, ctx, t, res->asked, sizeof res->asked);
     char why[192] = "", first[192] = "";
     struct clb_wg_limit lim;
     device_limit(env, &lim);
@@ -205,7 +205,7 @@ int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
         if (rc || (rc = build_limit(env, k, nk, &lim)))
             return rc;
         if (fits(t, &lim, 0, why, sizeof why, first)) {
-            tile_text(ops, t, res->got, sizeof res->got);
+            tile_text(ops, ctx, t, res->got, sizeof res->got);
             reduced(env, res, first);
             return CLB_OK;
         }
@@ -274,8 +274,9 @@ int clb_shrink_rows(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
     return 1;
 }
 
-void clb_tile_rows_text(const struct clb_tile *t, char *out, size_t n)
+void clb_tile_rows_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
 {
+    (void)ctx;
     snprintf(out, n, "%ldx%ld", t->v[0], t->v[1]);
 }
 
@@ -283,4 +284,48 @@ void clb_fit_note(struct clb_case *c, const struct clb_fit *res)
 {
     if (res->reduced)
         clb_case_note(c, "%s %s reduced to %s: %s", res->what, res->asked, res->got, res->why);
+}
+
+/* ---- an implementation's loop limit ---------------------------------------- */
+
+#define LOOP_PROBE (1u << 20)
+
+/* One work-item runs a loop of LOOP_PROBE iterations; how many it ran. */
+static int loop_probe(struct clb_device *d, cl_uint *count)
+{
+    cl_uint stop[64] = {0};
+    cl_mem b[2] = {NULL, NULL};
+    cl_kernel k = NULL;
+    cl_uint n = LOOP_PROBE;
+    size_t one = 1;
+    *count = 0;
+    int rc = clb_kernel(d, "loops", "", "loop_count", &k);
+    if (!rc && !(rc = clb_buffer(d, CL_MEM_READ_ONLY, sizeof stop, &b[0])) &&
+        !(rc = clb_buffer(d, CL_MEM_READ_WRITE, sizeof *count, &b[1])) &&
+        !(rc = clb_write(d, b[0], stop, sizeof stop)) &&
+        !(rc = clb_args(k, sizeof(cl_mem), &b[0], sizeof(cl_mem), &b[1], sizeof n, &n,
+                        (size_t)0)) &&
+        !(rc = clb_launch(d, k, 1, &one, &one, NULL)))
+        rc = clb_read(d, b[1], count, sizeof *count);
+    clb_release_mems(b, 2);
+    clb_release_kernels(&k, 1);
+    return rc;
+}
+
+int clb_loop_limit(struct clb_env *env, size_t *limit)
+{
+    struct clb_device *d = env->dev;
+    if (!d->loop_probed) {
+        cl_uint count;
+        int rc = loop_probe(d, &count);
+        if (rc)
+            return rc;
+        d->loop_limit = count < LOOP_PROBE ? count : 0;
+        d->loop_probed = 1;
+        if (d->loop_limit)
+            clb_debug("this implementation ends a work-item's loops after %zu iterations\n",
+                      d->loop_limit);
+    }
+    *limit = d->loop_limit;
+    return CLB_OK;
 }

@@ -133,8 +133,9 @@ static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *
     return 1;
 }
 
-static void fit_text(const struct clb_tile *t, char *out, size_t n)
+static void fit_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
 {
+    (void)ctx;
     snprintf(out, n, "%ld", t->v[0]);
 }
 
