@@ -430,6 +430,10 @@ int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
  * "SIDExROWS". */
 int clb_shrink_rows(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l);
 void clb_tile_rows_text(void *ctx, const struct clb_tile *t, char *out, size_t n);
+/* For a workload that fits by itself (res->what, asked and got filled):
+ * sets res->reduced when got differs from asked and then keeps `why` and
+ * the run's summary line. */
+void clb_fit_record(const struct clb_env *env, struct clb_fit *res, const char *why);
 /* "tile 32x8 reduced to 32x1: <why>" in a case's detail, when it was. */
 void clb_fit_note(struct clb_case *c, const struct clb_fit *res);
 

@@ -135,7 +135,7 @@ static void tile_text(const struct clb_fit_ops *ops, void *ctx, const struct clb
         clb_shape_text(t->dims, t->local, out, n);
 }
 
-static void reduced(const struct clb_env *env, struct clb_fit *res, const char *why)
+void clb_fit_record(const struct clb_env *env, struct clb_fit *res, const char *why)
 {
     res->reduced = strcmp(res->asked, res->got) != 0;
     if (!res->reduced)
@@ -206,7 +206,7 @@ int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
             return rc;
         if (fits(t, &lim, 0, why, sizeof why, first)) {
             tile_text(ops, ctx, t, res->got, sizeof res->got);
-            reduced(env, res, first);
+            clb_fit_record(env, res, first);
             return CLB_OK;
         }
         /* the kernel's limit may depend on the tile (registers): shrink to
@@ -248,7 +248,7 @@ int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
     }
     *got = l;
     snprintf(res->got, sizeof res->got, "%zu", l);
-    reduced(env, res, why);
+    clb_fit_record(env, res, why);
     return CLB_OK;
 }
 

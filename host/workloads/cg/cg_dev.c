@@ -186,13 +186,14 @@ static int build(struct clb_env *env, struct cg_state *s, const char *dtype,
     return CLB_OK;
 }
 
+/* The work-items a compiled kernel allows (the core's limit: the device's
+ * and CLBENCH_MAX_WORK_GROUP's too). */
 static size_t wg_limit(struct clb_env *env, cl_kernel k)
 {
-    size_t kmax = env->info->max_wg;
-    if (clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
-                                 &kmax, NULL) != CL_SUCCESS || kmax == 0)
-        kmax = env->info->max_wg;
-    return kmax;
+    struct clb_wg_limit l;
+    if (clb_wg_limit(env, k, &l) != CLB_OK || l.items == 0)
+        return env->info->max_wg;
+    return l.items < l.dim[0] ? l.items : l.dim[0];
 }
 
 static size_t round_up(size_t n, size_t m)
