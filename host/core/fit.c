@@ -255,14 +255,19 @@ int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
 int clb_shrink_rows(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
 {
     (void)ctx;
-    (void)l;
     long side = t->v[0], rows = t->v[1];
-    if (rows > 1) {
-        do
+    int too_many = (size_t)side * (size_t)rows > l->items || (size_t)rows > l->dim[1];
+    int too_big = t->own_local + t->local_bytes > l->local_bytes;
+    if (too_many && !too_big && rows > 1 && (size_t)side <= l->dim[0] &&
+        (size_t)side <= l->items) {
+        do /* fewer rows: the same tile, more of it per work-item */
             rows--;
         while (side % rows);
     } else if (side > 1) {
+        /* half the tile (local memory, or one row is still too many): half
+         * the rows too, each work-item keeping its share */
         side /= 2;
+        rows = rows % 2 == 0 ? rows / 2 : side % rows == 0 ? rows : 1;
     } else {
         return 0;
     }
@@ -271,6 +276,8 @@ int clb_shrink_rows(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
     t->dims = 2;
     t->local[0] = (size_t)side;
     t->local[1] = (size_t)rows;
+    if (t->own_local && t->v[2]) /* v[2]: bytes of an element of a padded side x (side+1) tile */
+        t->own_local = (size_t)side * (size_t)(side + 1) * (size_t)t->v[2];
     return 1;
 }
 

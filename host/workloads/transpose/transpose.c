@@ -167,11 +167,11 @@ static int variant_fits(const struct clb_env *env, const struct transpose *st,
     return tile_fits(env, v->bt, two ? 2 : 1, v->bt / v->bv, v->br, st->esize, why, n);
 }
 
-static int variant_usable(const struct clb_env *env, const struct transpose *st,
-                          const struct clb_tr_variant *v, char *why, size_t n)
+/* Can the variant run here, its size aside (the vector width divides the
+ * matrix, nt only on NVIDIA)? */
+static int variant_runs(const struct clb_env *env, const struct transpose *st,
+                        const struct clb_tr_variant *v, char *why, size_t n)
 {
-    if (!variant_fits(env, st, v, why, n))
-        return 0;
     if (st->n % (size_t)v->bv || st->m % (size_t)v->bv) {
         snprintf(why, n, "vector width %ld needs n and m multiples of %ld", v->bv, v->bv);
         return 0;
@@ -183,6 +183,12 @@ static int variant_usable(const struct clb_env *env, const struct transpose *st,
         return 0;
     }
     return 1;
+}
+
+static int variant_usable(const struct clb_env *env, const struct transpose *st,
+                          const struct clb_tr_variant *v, char *why, size_t n)
+{
+    return variant_fits(env, st, v, why, n) && variant_runs(env, st, v, why, n);
 }
 
 /* ---- kernels ------------------------------------------------------------ */
@@ -340,28 +346,40 @@ static int vfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, 
     return rc;
 }
 
+/* Is w a work-group the rectangular form allows (transpose_variant.c's
+ * divisibility: W a multiple of C/V and of R/V, R a multiple of W/(C/V),
+ * C of W/(R/V))? */
+static int rect_ok(const struct clb_tr_variant *v, long w)
+{
+    long cv = v->bc / v->bv, ov = v->bt / v->bv;
+    return w >= 1 && w % cv == 0 && w % ov == 0 && v->bt % (w / cv) == 0 &&
+           v->bc % (w / ov) == 0;
+}
+
 /* The next smaller variant of the same form: the tile form loses rows of
- * work-items (the next divisor of T), then half the tile, then half the
- * vector; the register form halves the longer side of its work-group. The
- * rectangular form has no smaller variant here (its constraints tie W to
- * the tile): it is skipped with the reason. */
+ * work-items (the next divisor of T) while they are too many, else halves
+ * the tile and its rows, then the vector; the register form halves the longer side of its work-group; the
+ * rectangular form halves W while its divisibility holds (its tile stays). */
 static int vfit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
 {
-    (void)l;
     struct vfit *f = ctx;
     struct clb_tr_variant *v = &f->st->best[f->i];
-    if (v->rect)
-        return 0;
-    if (v->reg) {
+    if (v->rect) {
+        if (!rect_ok(v, v->gx / 2))
+            return 0;
+        v->gx /= 2;
+    } else if (v->reg) {
         if (v->gx * v->gy <= 1)
             return 0;
         *(v->gx >= v->gy ? &v->gx : &v->gy) /= 2;
-    } else if (v->br > 1) {
-        do
+    } else if (v->br > 1 && (size_t)(v->bt / v->bv * v->br) > l->items &&
+               t->own_local <= l->local_bytes) {
+        do /* fewer rows of work-items: the same tile */
             v->br--;
         while (v->bt % v->br);
     } else if (v->bt / 2 >= v->bv && (v->bt / 2) % v->bv == 0) {
-        v->bt /= 2;
+        v->bt /= 2; /* half the tile (local memory), half the rows */
+        v->br = v->br % 2 == 0 ? v->br / 2 : v->bt % v->br == 0 ? v->br : 1;
     } else if (v->bv > 1) {
         v->bv /= 2;
     } else {
@@ -428,7 +446,8 @@ static int fit_tiles(struct clb_env *env, struct clb_group *g, struct transpose 
                      unsigned want, struct clb_fit *tres, struct clb_fit *pres)
 {
     struct tfit f = {st, g, want};
-    struct clb_tile t = {2, {(size_t)st->tile, (size_t)st->brows, 1}, 0, {st->tile, st->brows},
+    struct clb_tile t = {2, {(size_t)st->tile, (size_t)st->brows, 1}, 0,
+                         {st->tile, st->brows, (long)st->esize},
                          (size_t)st->tile * (size_t)(st->tile + 1) * st->esize};
     *tres = (struct clb_fit){.what = "tile"};
     *pres = (struct clb_fit){.what = "local"};
@@ -629,9 +648,11 @@ static int add_best(struct clb_env *env, struct clb_group *g, struct transpose *
     int rc = CLB_OK;
     for (int vi = 0; vi < st->nbest && !rc; vi++) {
         struct clb_fit res = {.what = "best"};
-        char vname[48];
+        char vname[48], cannot[160];
         clb_tr_variant_name(&st->best[vi], vname, sizeof vname);
-        rc = fit_variant(env, g, st, vi, &res);
+        /* what no smaller variant changes is said by add_case, without a build */
+        int runs = variant_runs(env, st, &st->best[vi], cannot, sizeof cannot);
+        rc = runs ? fit_variant(env, g, st, vi, &res) : CLB_OK;
         char *why = NULL;
         if (rc == CLB_ECL && st->best[vi].nt)
             why = clb_asprintf("best=%s: the inline-PTX store did not build: %s", vname,
