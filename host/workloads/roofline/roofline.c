@@ -120,7 +120,7 @@ static int read_params(struct clb_env *env, long *fl, int *nf, long *vecs, int *
         return rc;
     *local = cpu ? 0 : 256;
     if (clb_param(env, "local")[0])
-        return clb_param_int(env, "local", 0, (long)env->info->max_wg, local);
+        return clb_param_int(env, "local", 0, 1L << 20, local);
     return CLB_OK;
 }
 
@@ -172,16 +172,24 @@ static int setup(struct clb_env *env, struct clb_group *g)
                             fl[f] / 2);
                 if ((rc = clb_kernel(env->dev, "roofline", opts, "roofline", &st->k[st->nk++])))
                     return rc;
-                struct clb_case *c;
-                if ((rc = clb_case_add(g, &c, "fma", "flops=%ld,vec=%ld,ilp=%ld", fl[f], vecs[v],
-                                       ilps[il])))
+                /* the work-group this kernel allows (0, the driver's choice, stays) */
+                size_t l = (size_t)local;
+                struct clb_fit fit = {.what = "local"};
+                if (l && (rc = clb_fit_items(env, &st->k[st->nk - 1], 1, l, 0, 0, &l, &fit)))
                     return rc;
-                *(struct roof_case *)c->data =
-                    (struct roof_case){fl[f], vecs[v], ilps[il], (size_t)local};
+                struct clb_case *c;
+                rc = fit.reduced ? clb_case_add(g, &c, "fma", "flops=%ld,vec=%ld,ilp=%ld,local=%zu",
+                                                fl[f], vecs[v], ilps[il], l)
+                                 : clb_case_add(g, &c, "fma", "flops=%ld,vec=%ld,ilp=%ld", fl[f],
+                                                vecs[v], ilps[il]);
+                if (rc)
+                    return rc;
+                *(struct roof_case *)c->data = (struct roof_case){fl[f], vecs[v], ilps[il], l};
                 c->dims = 1;
-                c->local[0] = (size_t)local;
-                c->global[0] = global_size(st->n, vecs[v], ilps[il], (size_t)local);
+                c->local[0] = l;
+                c->global[0] = global_size(st->n, vecs[v], ilps[il], l);
                 clb_case_note(c, "flop_per_byte=%.4g", (double)fl[f] / (2.0 * (double)st->esize));
+                clb_fit_note(c, &fit);
             }
     return CLB_OK;
 }
