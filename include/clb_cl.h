@@ -42,6 +42,8 @@ struct clb_devinfo {
     cl_ulong cache_size;          /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE */
     size_t max_wg;
     size_t max_wi[3];
+    size_t wg_forced;             /* N when CLBENCH_MAX_WORK_GROUP=N lowered max_wg and max_wi
+                                   * (a test hook), else 0 */
     int fp64;                     /* double supported */
     int fp16;                     /* cl_khr_fp16 */
     int fma_sp, fma_dp;           /* CL_FP_FMA in CL_DEVICE_SINGLE/DOUBLE_FP_CONFIG: fma() is a
@@ -81,6 +83,8 @@ struct clb_device {
     int timer_host;              /* 1: not trusted, every kernel is timed on the host clock */
     char *timer_why;             /* why (malloc'd), NULL while trusted */
     double launch_s;             /* host wall of one empty launch + clFinish (median), NAN unmeasured */
+    size_t loop_limit;           /* clb_loop_limit's finding (0: none), once loop_probed */
+    int loop_probed;
 };
 
 int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir);
@@ -107,9 +111,19 @@ int clb_fits(const struct clb_device *d, size_t largest, size_t total);
 /* Set kernel arguments: pairs of (size, pointer), terminated by 0. */
 int clb_args(cl_kernel k, ...);
 
-/* Enqueue an ND-range; local may be NULL. */
+/* "32x8" for a shape of dims extents (at most 3). */
+void clb_shape_text(unsigned dims, const size_t *v, char *out, size_t n);
+
+/* Enqueue an ND-range; local may be NULL. A work-group above the device's
+ * limits (max_wg, max_wi) is refused with CLB_ECL, as the driver would. */
 int clb_launch(struct clb_device *d, cl_kernel k, cl_uint dims, const size_t *global,
                const size_t *local, cl_event *ev);
+
+/* Wait until every command enqueued on an in-order queue q is complete: a
+ * marker's event, then clFinish. Use it wherever the queue may have been
+ * flushed: Mesa's Rusticl 22.3.6 returns from a clFinish that follows a
+ * clFlush before the flushed commands are done (docs/PORTABILITY.md). */
+int clb_finish(cl_command_queue q);
 
 /* Fill a buffer with a byte pattern (poison) and wait. */
 int clb_poison(struct clb_device *d, cl_mem buf, size_t bytes);

@@ -46,6 +46,10 @@ enum { CLB_ENERGY_AUTO, CLB_ENERGY_ON, CLB_ENERGY_OFF };
  * until they span --energy-window. */
 #define CLB_ENERGY_MAX_REPS 100000
 
+/* The run's reductions of tiles and work-groups (host/core/fit.c), one line
+ * each, printed under a heading and forgotten (out NULL: only forgotten). */
+void clb_fit_summary(FILE *out);
+
 /* Run the selected workloads; returns the process exit status. */
 int clb_driver_run(struct clb_run_opts *o);
 

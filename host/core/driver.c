@@ -614,12 +614,14 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
     const struct rows *shown = run->mpi ? &s->agg : &s->rows;
     if (rc != CLB_EINTR && shown->n && s->writing) {
         clb_summary_print(shown->v, shown->n, o->wls, o->nwl, stdout);
+        clb_fit_summary(stdout);
         summary_notes(s);
         printf("\n%s%s: %d ok, %d failed, %d skipped, %d error; %s %s%s\n",
                run->mpi ? "job of " : "", run->mpi ? "all ranks" : s->dev.info.name, s->nok,
                s->nfailed, s->nskip, s->nerror, s->out.lost ? "results file" : "results in",
                s->outpath, s->out.lost ? " lost (see the message on stderr)" : "");
     }
+    clb_fit_summary(NULL); /* a device's reductions are not the next one's */
     int status = device_status(s, rc);
     if (!clb_signal && (s->nerror || s->nfailed))
         clb_die_msg("%d configuration%s ended in an error, %d failed validation; first: %s",

@@ -74,6 +74,21 @@ PY
   done
 }
 
+# expect_reduced FILE PARAMS DETAIL DESCRIPTION: every row of FILE is ok, and
+# the rows whose params contain PARAMS (at least one) say DETAIL in detail:
+# a tile or work-group the device cannot run was reduced, not refused
+expect_reduced() {
+  if python3 - "$@" <<'PY'
+import csv, sys
+f, params, detail = sys.argv[1:4]
+rows = list(csv.DictReader(open(f)))
+hit = [r for r in rows if params in r["params"]]
+bad = [r for r in rows if r["status"] != "ok"] + [r for r in hit if detail not in r["detail"]]
+sys.exit(0 if rows and hit and not bad else 1)
+PY
+  then pass "$4: $2"; else fail "$4: no ok row with params '$2' and '$3' in $1"; fi
+}
+
 finish() {
   if [ "$FAILS" -ne 0 ]; then echo "$FAILS check(s) failed" >&2; exit 1; fi
   echo "all checks passed"

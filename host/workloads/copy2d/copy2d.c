@@ -52,7 +52,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     return clb_count_done(q, ovf, out, two, 0, two, matrix, CLB_UNIT_GBPS);
 }
 
-/* Parse the tile list; refuse tiles the device cannot launch. */
+/* Parse the tile list (a tile the device cannot launch is reduced to one
+ * that it can when its kernels are built: add_cases). */
 static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
 {
     const char *v = clb_param(env, "tile");
@@ -73,14 +74,6 @@ static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
             s.d[0] > 4096) {
             clb_seterr("copy2d: bad tile '%s'%s (expected TILE_DIMxBLOCK_ROWS with BLOCK_ROWS "
                        "dividing TILE_DIM <= 4096, e.g. 32x8)", items[i], from);
-            rc = CLB_EUSAGE;
-            break;
-        }
-        const struct clb_devinfo *d = env->info;
-        if (s.d[0] * s.d[1] > d->max_wg || s.d[0] > d->max_wi[0] || s.d[1] > d->max_wi[1]) {
-            clb_seterr("copy2d: tile %s%s needs work-groups of %zux%zu = %zu work-items; this "
-                       "device allows %zu (%zux%zu per dimension)", items[i], from, s.d[0],
-                       s.d[1], s.d[0] * s.d[1], d->max_wg, d->max_wi[0], d->max_wi[1]);
             rc = CLB_EUSAGE;
             break;
         }
@@ -108,40 +101,61 @@ static int build(struct clb_env *env, struct copy2d *st, const char *dtype, cons
     return clb_kernel(env->dev, "copy2d", opts, kind ? "rows" : "coalesced", out);
 }
 
-/* The work-group size this compiled kernel allows (may be below the device's). */
-static int kernel_wg(struct clb_env *env, cl_kernel k, size_t *wg)
+/* Fitting a tile (clb_fit_tile): its kernels are built with its sides. */
+struct fit {
+    struct copy2d *st;
+    const char *dtype;
+    int ti;
+};
+
+static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k,
+                     int *nk)
 {
-    CLB_CHECK(clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                       sizeof *wg, wg, NULL),
-              "clGetKernelWorkGroupInfo");
+    struct fit *f = ctx;
+    struct tile tl = {t->v[0], t->v[1]};
+    *nk = 0;
+    for (int kind = 0; kind < (f->st->packed3 ? 2 : 1); kind++) {
+        cl_kernel *slot = &f->st->k[f->ti][kind];
+        clb_release_kernels(slot, 1);
+        int rc = build(env, f->st, f->dtype, &tl, kind, slot);
+        if (rc)
+            return rc;
+        k[(*nk)++] = *slot;
+    }
     return CLB_OK;
 }
 
+static const struct clb_fit_ops fit_ops = {fit_build, clb_shrink_rows, clb_tile_rows_text};
+
+/* The cases of one tile of the list, reduced to what the kernels allow;
+ * the rows name the tile that ran. */
 static int add_cases(struct clb_env *env, struct clb_group *g, struct copy2d *st,
                      const struct tile *t, int ti)
 {
+    struct fit f = {st, g->dtype, ti};
+    struct clb_tile tile = {2, {(size_t)t->dim, (size_t)t->rows, 1}, 0, {t->dim, t->rows}, 0};
+    struct clb_fit res = {.what = "tile"};
+    int rc = clb_fit_tile(env, &fit_ops, &f, &tile, &res);
+    if (rc != CLB_OK && rc != CLB_SKIP)
+        return rc;
+    char *why = rc == CLB_SKIP ? clb_strdup(clb_lasterr()) : NULL;
     for (int kind = 0; kind < (st->packed3 ? 2 : 1); kind++) {
-        int rc = build(env, st, g->dtype, t, kind, &st->k[ti][kind]);
-        if (rc)
-            return rc;
-        size_t wg;
-        if ((rc = kernel_wg(env, st->k[ti][kind], &wg)))
-            return rc;
         struct clb_case *c;
-        if ((rc = clb_case_add(g, &c, kind ? "rows" : "coalesced", "tile=%ldx%ld", t->dim,
-                               t->rows)))
-            return rc;
+        if ((rc = clb_case_add(g, &c, kind ? "rows" : "coalesced", "tile=%ldx%ld", tile.v[0],
+                               tile.v[1])))
+            break;
         *(struct copy2d_case *)c->data = (struct copy2d_case){ti, kind};
         c->dims = 2;
-        c->local[0] = (size_t)t->dim;
-        c->local[1] = (size_t)t->rows;
-        c->global[0] = (st->n2 + (size_t)t->dim - 1) / (size_t)t->dim * (size_t)t->dim;
-        c->global[1] = (st->n1 + (size_t)t->dim - 1) / (size_t)t->dim * (size_t)t->rows;
-        if ((size_t)(t->dim * t->rows) > wg)
-            clb_case_skip(c, "the compiled kernel allows work-groups of %zu work-items, the "
-                          "tile needs %ld", wg, t->dim * t->rows);
+        c->local[0] = (size_t)tile.v[0];
+        c->local[1] = (size_t)tile.v[1];
+        c->global[0] = (st->n2 + c->local[0] - 1) / c->local[0] * c->local[0];
+        c->global[1] = (st->n1 + c->local[0] - 1) / c->local[0] * c->local[1];
+        clb_fit_note(c, &res);
+        if (why)
+            clb_case_skip(c, "%s", why);
     }
-    return CLB_OK;
+    free(why);
+    return rc;
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)

@@ -116,7 +116,7 @@ int lat_upload_part(struct clb_env *env, const struct lat_halo *h,
 void lat_halo_close(struct clb_env *env, struct lat_halo *h)
 {
     if (h->qx) {
-        clFinish(h->qx);
+        clb_finish(h->qx); /* flushed: not clFinish alone (Rusticl) */
         clReleaseCommandQueue(h->qx);
         h->qx = NULL;
     }

@@ -123,7 +123,7 @@ static int read_params(struct clb_env *env, long *fl, int *nf, long *vecs, int *
         return rc;
     *local = cpu ? 0 : 256;
     if (clb_param(env, "local")[0])
-        return clb_param_int(env, "local", 0, (long)env->info->max_wg, local);
+        return clb_param_int(env, "local", 0, 1L << 20, local);
     return CLB_OK;
 }
 
@@ -157,17 +157,26 @@ static int add_case(struct clb_env *env, struct clb_group *g, long flops, long v
     clb_appendf(opts, sizeof opts, " -DVEC=%ld -DILP=%ld -DNFMA=%ld%s", vec, ilp, flops / 2,
                 muladd ? " -DMULADD=1" : "");
     int rc = clb_kernel(env->dev, "roofline", opts, "roofline", &st->k[st->nk++]);
+    /* the work-group this kernel allows (0, the driver's choice, stays) */
+    size_t l = (size_t)local;
+    struct clb_fit fit = {.what = "local"};
+    if (!rc && l)
+        rc = clb_fit_items(env, &st->k[st->nk - 1], 1, l, 0, 0, &l, &fit);
     struct clb_case *c;
     /* a copy (flops=0) has no step: its params stay those of every device */
+    const char *op = muladd && flops ? ",op=muladd" : "";
     if (!rc)
-        rc = clb_case_add(g, &c, "fma", "flops=%ld,vec=%ld,ilp=%ld%s", flops, vec, ilp,
-                          muladd && flops ? ",op=muladd" : "");
+        rc = fit.reduced ? clb_case_add(g, &c, "fma", "flops=%ld,vec=%ld,ilp=%ld,local=%zu%s",
+                                        flops, vec, ilp, l, op)
+                         : clb_case_add(g, &c, "fma", "flops=%ld,vec=%ld,ilp=%ld%s", flops, vec,
+                                        ilp, op);
     if (rc)
         return rc;
-    *(struct roof_case *)c->data = (struct roof_case){flops, vec, ilp, (size_t)local, muladd};
+    *(struct roof_case *)c->data = (struct roof_case){flops, vec, ilp, l, muladd};
     c->dims = 1;
-    c->local[0] = (size_t)local;
-    c->global[0] = global_size(st->n, vec, ilp, (size_t)local);
+    c->local[0] = l;
+    c->global[0] = global_size(st->n, vec, ilp, l);
+    clb_fit_note(c, &fit);
     clb_case_note(c, "flop_per_byte=%.4g", (double)flops / (2.0 * (double)st->esize));
     if (muladd && flops)
         clb_case_note(c, "step x*x+a (%s)", clb_param(env, "op")[0]
