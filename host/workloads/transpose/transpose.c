@@ -238,8 +238,8 @@ static void geometry(const struct transpose *st, int k, const struct clb_tr_vari
         c->global[0] = c->local[0] = 1;
     } else if (k == K_PER_ROW) {
         c->dims = 1;
-        c->local[0] = PER_ROW_LOCAL;
-        c->global[0] = (st->n + PER_ROW_LOCAL - 1) / PER_ROW_LOCAL * PER_ROW_LOCAL;
+        c->local[0] = PER_ROW_LOCAL; /* one work-item per output row (input column) */
+        c->global[0] = (st->m + PER_ROW_LOCAL - 1) / PER_ROW_LOCAL * PER_ROW_LOCAL;
     } else if (v && v->rect) {
         c->local[0] = (size_t)v->gx;
         c->local[1] = 1;
