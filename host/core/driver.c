@@ -528,7 +528,8 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
         clb_die_msg("%s", clb_lasterr());
     const struct rows *shown = run->mpi ? &s->agg : &s->rows;
     if (rc != CLB_EINTR && shown->n && s->writing) {
-        clb_summary_print(shown->v, shown->n, o->wls, o->nwl, stdout);
+        const struct clb_summary_ctx ctx = {&s->dev.info, s->profile};
+        clb_summary_print(&ctx, shown->v, shown->n, o->wls, o->nwl, stdout);
         printf("\n%s%s: %d ok, %d failed, %d skipped, %d error; results in %s\n",
                run->mpi ? "job of " : "", run->mpi ? "all ranks" : s->dev.info.name, s->nok,
                s->nfailed, s->nskip, s->nerror, s->outpath);

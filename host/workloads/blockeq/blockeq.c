@@ -309,8 +309,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 
 /* The double/float bandwidth ratio for each kernel, size and P where both
  * types have an ok row (the report's Table 4: about 2 at small P on a C1060). */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *d = &rows[i];

@@ -809,8 +809,10 @@ static double row_gbps(const struct clb_row *rows, size_t n, const struct clb_ro
 
 /* Per type and size: split=auto against the better of cpu and host (the
  * host row of the same queues, max_groups and min_chunk). */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     static const char auto_prefix[] = "split=auto,";
     for (size_t i = 0; i < n; i++) {
         if (strcmp(rows[i].kernel, "hybrid") ||

@@ -276,8 +276,10 @@ static void best(const struct clb_row *rows, size_t n, const char *dtype, int me
     }
 }
 
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     int header = 0;
     for (int t = 0; t < 2; t++) {
         const char *dtype = t ? "double" : "float";
