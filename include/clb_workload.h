@@ -258,6 +258,11 @@ struct clb_workload {
      * candidates and return how many. The core keeps the best of each kind
      * (the highest rate, the lowest latency). */
     int (*ceilings)(const struct clb_row *rows, size_t n, struct clb_ceiling *out, int max);
+    /* With ceilings: the kinds it can measure (bit k for enum clb_ceiling_kind
+     * k) and which of its rows count, for people (the message when a file
+     * has no row of a kind: "copy or triad rows that are not cache-resident"). */
+    unsigned ceiling_kinds;
+    const char *ceiling_rows;
     const struct clb_model_def *models;  /* optional, terminated by {0} */
     struct clb_figure figure;            /* optional: how `compare --plot` draws the rows */
 };
@@ -435,6 +440,10 @@ const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char 
 int clb_model_num(struct clb_model_ctx *m, const char *key, double *out, int required);
 /* Print "  key  value  (origin)". */
 void clb_model_show(struct clb_model_ctx *m, const char *key);
+/* With --ceilings FILE: when the file lacks the measured figure that stands
+ * for parameter `key`, what is missing there and how to measure it
+ * (malloc'd), else NULL. */
+char *clb_model_ceiling_missing(struct clb_model_ctx *m, const char *key);
 /* The --param values given (for list-valued parameters a model parses itself). */
 int clb_model_given(const struct clb_model_ctx *m, const char *key);
 

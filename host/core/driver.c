@@ -436,7 +436,11 @@ static char *sizes_for(struct session *s, const struct clb_workload *wl, const c
     if (s->o->sizes)
         return clb_strdup(s->o->sizes);
     struct clb_env env = make_env(s, wl);
-    char *sizes = clb_default_sizes(&env, dtype);
+    struct clb_buf why = {0};
+    char *sizes = clb_default_sizes(&env, dtype, &why);
+    if (why.len)
+        clb_info("%s", clb_buf_str(&why));
+    clb_buf_free(&why);
     if (sizes && s->run->mpi && clb_share_plan(s->run, &sizes) != CLB_OK) {
         free(sizes);
         return NULL;

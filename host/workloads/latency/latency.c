@@ -462,5 +462,7 @@ const struct clb_workload clb_wl_latency = {
     .measured = measured,
     .summarize = summarize,
     .ceilings = ceilings,
+    .ceiling_kinds = 1u << CLB_CEIL_LATENCY,
+    .ceiling_rows = "a sweep that reaches memory (its last plateau above the last-level cache)",
     .figure = {CLB_FIGURE_STAIRS, "ws", "ns_per_load", "working set", "ns per dependent load", 1},
 };

@@ -338,5 +338,8 @@ const struct clb_workload clb_wl_roofline = {
     .prepare = prepare,
     .summarize = summarize,
     .ceilings = ceilings,
+    .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_SP | 1u << CLB_CEIL_DP,
+    .ceiling_rows = "rows at <= 1 flop/byte that are not cache-resident (bandwidth), rows at "
+                    ">= 8 flop/byte (compute)",
     .figure = {.kind = CLB_FIGURE_ROOFLINE},
 };
