@@ -12,7 +12,7 @@
  * with RHS=1 and launched with one work-item per (site, rhs), so the links are
  * shared between right-hand sides through the cache instead of registers.
  *
- * Layout (host/workloads/dslash/dslash.h): structure of arrays of complex numbers,
+ * Layout (host/workloads/lattice/lattice.h): structure of arrays of complex numbers,
  *   link   ((p*4 + mu)*NE + e)*vh + i      NE = 9, or 7 with COMPRESSED
  *   vector (r*3 + c)*vh + i
  * so that consecutive work-items read consecutive addresses. Neighbour
@@ -178,7 +178,7 @@ __kernel void dslash(__global const T2 *restrict fat, __global const T2 *restric
 }
 
 /* ---- one rank's part of a lattice split over ranks (scaling=strong|weak) ----
- * host/workloads/dslash/dslash_dist.h. The local part in the layout above
+ * host/workloads/lattice/lattice_split.h. The local part in the layout above
  * (extents geo = (hx, ly, lz, lt), vh = hs.x sites of a parity), a site's
  * parity that of its global coordinates: (x + y + z + t + po) & 1. Along the
  * directions with halos (dz, dt) a neighbour outside the part is read from

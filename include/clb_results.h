@@ -1,6 +1,9 @@
-/* Results CSV (docs/RESULTS.md; schema v2), written and read through libcsv.
- * The columns are defined once, here: the header, the row struct, the writer
- * and the reader all come from CLB_COLUMNS. */
+/* Results files (docs/RESULTS.md; schema v3): CSV written and read through
+ * libcsv, JSON Lines through jansson. The columns are defined once, here: the
+ * header, the row struct, the writers and the readers all come from
+ * CLB_COLUMNS. This module (host/core/results*.c) is the only code that reads
+ * a row's text columns for figures: `metrics` is parsed here, and `detail` is
+ * for people (and for deriving the metrics of v1/v2 rows, here). */
 #ifndef CLB_RESULTS_H
 #define CLB_RESULTS_H
 
@@ -9,8 +12,9 @@
 #include "clbench.h"
 
 /* X(name, kind): STR text; COUNT a whole number >= 0; EXACT a count printed
- * exactly (bytes, flops); TIME seconds (9 digits); NUM a figure (6 digits).
- * Schema v1 is the first 31 columns; v2 adds the last six. */
+ * exactly (bytes, flops); TIME seconds (9 digits); NUM a figure (6 digits);
+ * MET the metrics text (key=value;..., see "metrics" below).
+ * Schema v1 is the first 31 columns; v2 adds six; v3 adds `metrics`. */
 #define CLB_COLUMNS(X)                                                                     \
     X(run_id, STR) X(timestamp, STR) X(host, STR) X(platform, STR) X(device, STR)         \
     X(device_type, STR) X(driver, STR) X(profile, STR) X(workload, STR) X(kernel, STR)    \
@@ -20,13 +24,15 @@
     X(t_stddev_s, TIME) X(gbps, NUM) X(gbps_best, NUM) X(gflops, NUM) X(pct_peak_bw, NUM) \
     X(model, NUM) X(status, STR) X(detail, STR)                                           \
     X(clbench_version, STR) X(ranks, COUNT) X(rank, STR) X(energy_j, NUM)                \
-    X(avg_power_w, NUM) X(power_source, STR)
+    X(avg_power_w, NUM) X(power_source, STR)                                               \
+    X(metrics, MET)
 
 #define CLB_COL_TYPE_STR const char *
 #define CLB_COL_TYPE_COUNT double
 #define CLB_COL_TYPE_EXACT double
 #define CLB_COL_TYPE_TIME double
 #define CLB_COL_TYPE_NUM double
+#define CLB_COL_TYPE_MET const char *
 
 /* One row. Strings are never NULL ("" when empty) and live as long as the
  * arena of whoever made the row; numbers are NAN when empty. */
@@ -36,17 +42,31 @@ struct clb_row {
 #undef CLB_COL_FIELD
 };
 
-enum clb_col_kind { CLB_COL_STR, CLB_COL_COUNT, CLB_COL_EXACT, CLB_COL_TIME, CLB_COL_NUM };
+/* The index of each column: CLB_C_detail, CLB_C_metrics ... */
+enum clb_col_index {
+#define CLB_COL_INDEX(name, kind) CLB_C_##name,
+    CLB_COLUMNS(CLB_COL_INDEX)
+#undef CLB_COL_INDEX
+};
+
+enum clb_col_kind { CLB_COL_STR, CLB_COL_COUNT, CLB_COL_EXACT, CLB_COL_TIME, CLB_COL_NUM,
+                    CLB_COL_MET };
+/* Is a column of this kind held as text (a string in the row)? */
+#define CLB_COL_TEXT(kind) ((kind) == CLB_COL_STR || (kind) == CLB_COL_MET)
 struct clb_column {
     const char *name;
     enum clb_col_kind kind;
     size_t offset;
 };
 extern const struct clb_column clb_columns[];
-#define CLB_NCOLS 37
+#define CLB_NCOLS 38
 #define CLB_NCOLS_V1 31
+#define CLB_NCOLS_V2 37
+#define CLB_SCHEMA 3          /* the schema clbench writes */
 
-/* The header line of schema v (1 or 2), without a newline. */
+/* The columns of schema v (1, 2 or 3); 0 for another v. */
+int clb_schema_ncols(int version);
+/* The header line of schema v (1, 2 or 3), without a newline. */
 const char *clb_csv_header(int version);
 
 void clb_row_init(struct clb_row *r);   /* empty strings, NAN numbers */
@@ -58,7 +78,7 @@ double clb_row_num(const struct clb_row *r, int col);
 struct clb_rowset {
     struct clb_row *v;
     size_t n, cap;
-    int version;             /* of the file read: 1 or 2 */
+    int version;             /* of the (last) file read: 1, 2 or 3 */
     struct clb_arena arena;
 };
 void clb_rowset_free(struct clb_rowset *s);
@@ -68,8 +88,9 @@ int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r);
 /* The largest file the readers accept (a results file, a profile). */
 #define CLB_MAX_INPUT_BYTES ((size_t)4 << 30)
 
-/* Read every row of a clbench CSV of schema v1 or v2 (v1 rows get empty v2
- * columns). Errors (missing file, not a regular file, another header, a
+/* Read every row of a clbench CSV of schema v1, v2 or v3 (older rows get
+ * empty newer columns, and metrics derived from their detail: see
+ * clb_metrics_from_detail). Errors (missing file, not a regular file, another header, a
  * field that is not what its column means) are CLB_EUSAGE with
  * "file:line: reason". Rows are appended to *out. */
 int clb_results_read(const char *path, struct clb_rowset *out);
@@ -93,7 +114,7 @@ enum clb_format clb_format_of_path(const char *path);
 char *clb_row_json(const struct clb_row *r);
 
 /* Open `path` for appending rows in `format`. An existing CSV file must have
- * exactly the v2 header (a v1 file is refused with a pointer to `clbench
+ * exactly the v3 header (a v1 or v2 file is refused with a pointer to `clbench
  * results upgrade`) and, in either format, end with a newline; a new CSV
  * file is created under a unique temporary name (mkstemp, in the same
  * directory) with its header and linked into place, so that no reader ever
@@ -106,9 +127,58 @@ int clb_writer_put(struct clb_writer *w, const struct clb_row *r);
 int clb_writer_put_text(struct clb_writer *w, const char *line);
 void clb_writer_close(struct clb_writer *w);
 
-/* `clbench results upgrade FILE`: rewrite a v1 file as v2 (temporary file +
- * rename; every v1 field byte-identical, the new columns empty). CLB_OK also
- * when the file is v2 already (nothing written, *already set). */
-int clb_results_upgrade(const char *path, int *already, size_t *rows);
+/* `clbench results upgrade FILE`: rewrite a v1 or v2 file as v3 (temporary
+ * file + rename; every field of the old schema byte-identical, the v2
+ * columns a v1 file lacks empty, metrics derived from detail). CLB_OK also
+ * when the file is v3 already (nothing written, *already set); *from: the
+ * schema the file had. */
+int clb_results_upgrade(const char *path, int *already, int *from, size_t *rows);
+
+/* ---- metrics (host/core/results_metrics.c; docs/RESULTS.md, "Metrics") -----
+ *
+ * The metrics column holds a row's further measured figures as data:
+ *   metrics = "" | metric *(";" metric)      metric = key "=" value
+ *   key     = [a-z][a-z0-9_]*  (at most 64 bytes, unique in a row; the unit
+ *             is part of the name: ns_per_load, halo_ms_max, llc_bytes)
+ *   value   = a number: ["-"] digits ["." digits] [("e"|"E") ["+"|"-"] digits],
+ *             finite; or a token: [A-Za-z0-9_.+-]+ that is not a number
+ *             (at most 64 bytes)
+ * A flag is a number: cache_resident=1. A row holds at most 128 metrics. */
+#define CLB_METRIC_MAX 64
+#define CLB_METRICS_MAX_N 128   /* metrics in one row */
+struct clb_metric {
+    const char *key, *val;   /* into the text; not NUL-terminated */
+    size_t klen, vlen;
+    double num;              /* the value when it is a number, else NAN */
+};
+/* The next metric of a text at *pos (advanced): 1, 0 at the end, -1 where
+ * the text breaks the grammar (*why: what is wrong). */
+int clb_metric_next(const char **pos, struct clb_metric *m, const char **why);
+/* A whole text: CLB_OK, or CLB_EUSAGE with *why (a duplicate key too). */
+int clb_metrics_check(const char *text, const char **why);
+/* The number of key in a metrics text: NAN when absent or a token. */
+double clb_metrics_num(const char *text, const char *key);
+/* Is the flag key set (a number other than 0)? */
+int clb_metrics_flag(const char *text, const char *key);
+/* The same for a row's metrics. */
+double clb_row_metric(const struct clb_row *r, const char *key);
+int clb_row_flag(const struct clb_row *r, const char *key);
+/* Set key in a metrics text being built (an earlier value of key is
+ * replaced): a number (not written when not finite: a figure nobody measured
+ * is not invented) or a token. CLB_EUSAGE with the message set when the key
+ * or the token is outside the grammar; CLB_ESYS on OOM. */
+int clb_metrics_set(struct clb_buf *b, const char *key, double v);
+int clb_metrics_set_token(struct clb_buf *b, const char *key, const char *token);
+/* The metrics of a v1/v2 row, from the figures its detail wrote as text:
+ * each word "key=number" (key in the grammar, at the start or after a blank,
+ * ';' or ','; the number ending at a blank, ';', ',' or the end; the first of
+ * a key wins; `llc` and `per_cu_cycle` are named llc_bytes and
+ * flop_per_cu_cycle), and cache_resident=1 where the
+ * detail says cache_resident. Malloc'd; NULL on OOM. */
+char *clb_metrics_from_detail(const char *detail);
+/* The source of a published figure (a reference row): its detail up to the
+ * first ';', ',', '(', ':' or quote, at most three words, a leading directory
+ * dropped ("BabelStream 1.0"). *start and the length; 0 when none. */
+size_t clb_reference_source(const char *detail, const char **start);
 
 #endif

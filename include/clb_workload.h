@@ -1,5 +1,9 @@
 /* The workload interface: all a workload author needs, and all a workload may
- * include (besides its own private header).
+ * include (besides its own private header, and the headers of a shared folder
+ * that CMakeLists.txt names for it: dslash and cg build on host/workloads/
+ * lattice/). The build enforces it: each folder's sources have only include/,
+ * their own folder and the folders named for them on the include path
+ * (tests/include_rule).
  *
  * A workload is one host file (host/workloads/<name>/<name>.c), one kernel
  * file (cl/<name>.cl) and one line in host/workloads/registry.c. It declares
@@ -112,7 +116,8 @@ struct clb_case {
     struct clb_counts counts;  /* from the workload's count(), set by clb_case_add */
     double model;              /* prediction in the row's main unit; NAN: the core's roofline */
     int status;                /* CLB_OK, or CLB_SKIP set in setup with a reason */
-    struct clb_buf detail;     /* notes ("; " separated), see clb_case_note */
+    struct clb_buf detail;     /* notes for people ("; " separated), see clb_case_note */
+    struct clb_buf metrics;    /* figures as data (the metrics column), see clb_case_metric */
     size_t global[3], local[3];
     unsigned dims;             /* 0 = no ND-range (host work: never cache-resident) */
     void *data;                /* the workload's per-case struct: case_size bytes, zeroed */
@@ -202,9 +207,9 @@ enum clb_figure_kind {
 struct clb_figure {
     enum clb_figure_kind kind;
     /* CLB_FIGURE_STAIRS: x is the number after "x_param=" in a row's params,
-     * y the number after "y_detail=" in its detail (clb_text_num); the axis
-     * titles. x is a size in bytes when x_bytes is set (labelled KiB, MiB). */
-    const char *x_param, *y_detail, *x_label, *y_label;
+     * y its metric y_metric (clb_row_metric); the axis titles. x is a size
+     * in bytes when x_bytes is set (labelled KiB, MiB). */
+    const char *x_param, *y_metric, *x_label, *y_label;
     int x_bytes;
 };
 
@@ -296,11 +301,21 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
                  const char *fmt_params, ...) __attribute__((format(printf, 4, 5)));
 /* Mark a case skipped with a reason. */
 void clb_case_skip(struct clb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Append a note to a case's detail ("; " separated). */
+/* Append a note to a case's detail ("; " separated): text for people only;
+ * no program reads it back (a figure a program reads is a metric). */
 void clb_case_note(struct clb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Record a measured figure of a case in its row's metrics column
+ * (docs/RESULTS.md, "Metrics"): key in [a-z][a-z0-9_]* with its unit in the
+ * name (ns_per_load, halo_ms_max, llc_bytes); a value that is not finite is
+ * not recorded; a key set twice keeps the last value. A key outside the
+ * grammar is a bug: said on stderr, nothing recorded. Read rows back with
+ * clb_row_metric / clb_row_flag (clb_results.h). */
+void clb_case_metric(struct clb_case *c, const char *key, double value);
+/* A metric whose value is a word ([A-Za-z0-9_.+-], not a number). */
+void clb_case_metric_token(struct clb_case *c, const char *key, const char *token);
 
-/* The number after "key=" in a params or detail text ("vec=4,ws=1024",
- * "loads=4096 ns_per_load=1.2; llc=..."), NAN when absent. */
+/* The number after "key=" in a params text ("vec=4,ws=1024"), NAN when
+ * absent. */
 double clb_text_num(const char *text, const char *key);
 
 /* ---- parameters -------------------------------------------------------- */

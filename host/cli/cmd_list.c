@@ -158,7 +158,7 @@ int clb_workload_help(const struct clb_workload *wl, FILE *out)
     fprintf(out, "sizes:  %s\n", wl->size_help);
     fprintf(out, "        --quick: %s\n", wl->sizes.quick);
     if (wl->baselines)
-        fprintf(out, "baselines: %s (ratios of_* in each row's detail)\n", wl->baselines);
+        fprintf(out, "baselines: %s (ratios of_* in each row's metrics)\n", wl->baselines);
     fprintf(out, "parameters (--param KEY=VALUE; profile [tuning] %s.KEY overrides the default):\n",
             wl->name);
     if (!wl->params || !wl->params->key)

@@ -1,4 +1,4 @@
-/* `clbench results upgrade FILE...`: rewrite schema v1 results files as v2. */
+/* `clbench results upgrade FILE...`: rewrite v1 and v2 results files as v3. */
 #include "cli.h"
 
 #include <string.h>
@@ -6,9 +6,11 @@
 static void usage(FILE *f)
 {
     fputs("usage: clbench results upgrade FILE...\n"
-          "  rewrites each schema v1 results CSV as v2 (a temporary file, then rename):\n"
-          "  every row kept, every v1 field unchanged, the new columns clbench_version,\n"
-          "  ranks, rank, energy_j, avg_power_w, power_source empty. v2 files are left alone.\n",
+          "  rewrites each schema v1 or v2 results CSV as v3 (a temporary file, then rename):\n"
+          "  every row kept, every field of the old schema unchanged; the columns it lacks\n"
+          "  are added: clbench_version, ranks, rank, energy_j, avg_power_w, power_source\n"
+          "  (v1 files) empty, and metrics with the figures each row's detail wrote as\n"
+          "  key=number words (docs/RESULTS.md). v3 files are left alone.\n",
           f);
 }
 
@@ -23,16 +25,19 @@ int clb_cmd_results(int argc, char **argv)
         return CLB_EXIT_USAGE;
     }
     for (int i = 2; i < argc; i++) {
-        int already;
+        int already, from;
         size_t rows;
-        int rc = clb_results_upgrade(argv[i], &already, &rows);
+        int rc = clb_results_upgrade(argv[i], &already, &from, &rows);
         if (rc) {
             clb_die_msg("%s", clb_lasterr());
             return clb_exit_status(rc);
         }
-        printf("%s: %s (%zu row%s)\n", argv[i], already ? "already schema v2, unchanged"
-                                                        : "upgraded to schema v2",
-               rows, rows == 1 ? "" : "s");
+        if (already)
+            printf("%s: already schema v%d, unchanged (%zu row%s)\n", argv[i], CLB_SCHEMA, rows,
+                   rows == 1 ? "" : "s");
+        else
+            printf("%s: upgraded from schema v%d to v%d (%zu row%s)\n", argv[i], from,
+                   CLB_SCHEMA, rows, rows == 1 ? "" : "s");
     }
     return CLB_EXIT_OK;
 }

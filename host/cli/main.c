@@ -16,7 +16,7 @@ static const struct {
     {"profiles", clb_cmd_profiles, "the profiles found, with their peak figures"},
     {"run", clb_cmd_run, "run WORKLOAD[,WORKLOAD...]|all [options]"},
     {"model", clb_cmd_model, "model MODEL [options]: analytic predictions (no device needed)"},
-    {"results", clb_cmd_results, "results upgrade FILE: rewrite a schema v1 results file as v2"},
+    {"results", clb_cmd_results, "results upgrade FILE: rewrite a v1 or v2 results file as v3"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

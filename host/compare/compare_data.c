@@ -14,32 +14,11 @@
 
 /* ---- columns ------------------------------------------------------------ */
 
-/* The source of a published figure: detail up to the first ';', ',', '(',
- * ':' or quote, at most three words, a leading directory dropped:
- * "BabelStream 1.0", "NVIDIA whitepaper". */
+/* The source of a published figure ("BabelStream 1.0"; clb_reference_source). */
 static const char *source_of(struct cmp_in *in, const char *detail)
 {
-    const char *p = detail, *sp = strchr(detail, ' ');
-    const char *slash = strchr(detail, '/');
-    if (slash && (!sp || slash < sp)) {
-        const char *last = strrchr(detail, '/');
-        p = (!sp || last < sp) ? last + 1 : slash + 1;
-    }
-    size_t k = 0;
-    int words = 0, inword = 0;
-    for (; p[k]; k++) {
-        if (strchr(";,(:'\"", p[k]))
-            break;
-        if (p[k] == ' ') {
-            if (inword && ++words == 3)
-                break;
-            inword = 0;
-        } else {
-            inword = 1;
-        }
-    }
-    while (k && p[k - 1] == ' ')
-        k--;
+    const char *p;
+    size_t k = clb_reference_source(detail, &p);
     return k ? cmp_in_intern(in, p, k) : "published";
 }
 
@@ -589,10 +568,10 @@ static int add_point(struct build *b, size_t i, int kind)
     enum clb_figure_kind fk = wl ? wl->figure.kind : CLB_FIGURE_TABLE;
     double x = NAN, y = NAN;
     if (fk == CLB_FIGURE_STAIRS) {
-        if (!wl->figure.x_param || !wl->figure.y_detail)
+        if (!wl->figure.x_param || !wl->figure.y_metric)
             return CLB_OK;
         x = clb_text_num(r->params, wl->figure.x_param);
-        y = clb_text_num(r->detail, wl->figure.y_detail);
+        y = clb_row_metric(r, wl->figure.y_metric);
     } else if (device_bound(kind) && !(kind & RK_COMPUTE) && r->bytes > 0 && r->flops > 0) {
         fk = CLB_FIGURE_ROOFLINE;
         x = r->flops / r->bytes;

@@ -349,7 +349,7 @@ static const char *field_of(const struct cmp_in *in, size_t i, int f)
     case F_KERNEL: return r->kernel;
     case F_DTYPE: return r->dtype;
     case F_SIZE: return in->sizes[in->size[i]].canon;
-    default: return r->detail;
+    default: return r->metrics;
     }
 }
 
@@ -357,7 +357,7 @@ static const char *field_of(const struct cmp_in *in, size_t i, int f)
 static int passes(struct flist *l, int f, const char *v)
 {
     if (f == F_CACHE)
-        return !strstr(v, "cache_resident");
+        return !clb_metrics_flag(v, "cache_resident");
     if (!l->items)
         return 1;
     uint64_t k = CMP_KEY(v);

@@ -131,6 +131,7 @@ int clb_aggregate_row(struct session *s, const struct clb_row *mine, struct clb_
         }
     }
     agg->detail = clb_keep(s, clb_buf_str(&c->detail));
+    agg->metrics = clb_keep(s, clb_buf_str(&c->metrics));
     return CLB_OK;
 }
 

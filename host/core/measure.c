@@ -189,8 +189,10 @@ static void energy_row(struct session *s, struct clb_row *r, struct clb_case *c,
     r->energy_j = tm->joules;
     r->avg_power_w = tm->wall > 0 ? tm->joules / tm->wall : NAN;
     r->power_source = clb_energy_source(s->energy);
-    if (!isnan(clb_energy_idle_w(s->energy)))
+    if (!isnan(clb_energy_idle_w(s->energy))) {
         clb_case_note(c, "idle_power_w=%.1f", clb_energy_idle_w(s->energy));
+        clb_case_metric(c, "idle_power_w", clb_energy_idle_w(s->energy));
+    }
 }
 
 int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
@@ -228,9 +230,11 @@ int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g
     size_t llc = clb_llc_bytes(env);
     double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
     if (llc && !c->counts.host_bound && !c->counts.compute_bound &&
-        fp < CLB_RESIDENT_TIMES * (double)llc)
+        fp < CLB_RESIDENT_TIMES * (double)llc) {
         clb_case_note(c, "cache_resident (%.3g MB < %d x %.3g MB cache)", fp / 1e6,
                       CLB_RESIDENT_TIMES, llc / 1e6);
+        clb_case_metric(c, "cache_resident", 1);
+    }
     if (timed && (rc == CLB_OK || rc == CLB_FAIL)) {
         r.warmup = s->o->warmup;
         r.reps = tm.n;
@@ -243,13 +247,17 @@ int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g
     struct clb_row agg;
     int have_agg = s->run->mpi;
     if (have_agg) {
-        struct clb_buf own = c->detail;  /* keep this rank's notes apart */
-        c->detail = (struct clb_buf){0};
+        /* keep this rank's notes and metrics apart */
+        struct clb_buf own = c->detail, mine = c->metrics;
+        c->detail = c->metrics = (struct clb_buf){0};
         clb_buf_add(&c->detail, clb_buf_str(&own), own.len);
+        clb_buf_add(&c->metrics, clb_buf_str(&mine), mine.len);
         int arc = clb_aggregate_row(s, &r, env, g, c, &tm, &agg);
         agg.status = clb_status_name(rc);
         clb_buf_free(&c->detail);
+        clb_buf_free(&c->metrics);
         c->detail = own;
+        c->metrics = mine;
         if (arc) {
             free(tm.agg);
             return arc;
@@ -277,6 +285,7 @@ int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g
         }
     }
     r.detail = clb_keep(s, clb_buf_str(&c->detail));
+    r.metrics = clb_keep(s, clb_buf_str(&c->metrics));
     free(tm.agg);
     clb_progress(s, g, c->kernel, c->params, have_agg ? &agg : &r, c->counts.unit);
     return clb_emit(s, &r, have_agg ? &agg : NULL);

@@ -23,24 +23,34 @@ const struct clb_column clb_columns[] = {
 
 _Static_assert(sizeof clb_columns / sizeof *clb_columns == CLB_NCOLS, "CLB_NCOLS");
 
+int clb_schema_ncols(int version)
+{
+    switch (version) {
+    case 1: return CLB_NCOLS_V1;
+    case 2: return CLB_NCOLS_V2;
+    case 3: return CLB_NCOLS;
+    default: return 0;
+    }
+}
+
 const char *clb_csv_header(int version)
 {
-    static char v1[512], v2[640];
-    char *h = version == 1 ? v1 : v2;
-    if (!h[0]) {
-        int n = version == 1 ? CLB_NCOLS_V1 : CLB_NCOLS;
+    static char h[CLB_SCHEMA][1024];
+    int n = clb_schema_ncols(version);
+    if (!n)
+        return "";
+    char *b = h[version - 1];
+    if (!b[0])
         for (int i = 0; i < n; i++)
-            clb_appendf(h, version == 1 ? sizeof v1 : sizeof v2, "%s%s", i ? "," : "",
-                        clb_columns[i].name);
-    }
-    return h;
+            clb_appendf(b, sizeof h[0], "%s%s", i ? "," : "", clb_columns[i].name);
+    return b;
 }
 
 void clb_row_init(struct clb_row *r)
 {
     for (int i = 0; i < CLB_NCOLS; i++) {
         char *p = (char *)r + clb_columns[i].offset;
-        if (clb_columns[i].kind == CLB_COL_STR)
+        if (CLB_COL_TEXT(clb_columns[i].kind))
             *(const char **)p = "";
         else
             *(double *)p = NAN;
@@ -88,7 +98,7 @@ int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r)
         return CLB_ESYS;
     *d = *r;
     for (int i = 0; i < CLB_NCOLS; i++) {
-        if (clb_columns[i].kind != CLB_COL_STR)
+        if (!CLB_COL_TEXT(clb_columns[i].kind))
             continue;
         const char *v = clb_row_str(r, i);
         const char *c = clb_arena_intern(&s->arena, v, strlen(v));
@@ -116,7 +126,7 @@ static void put_str(FILE *f, const char *s)
 static void put_field(FILE *f, const struct clb_row *r, int col)
 {
     const struct clb_column *c = &clb_columns[col];
-    if (c->kind == CLB_COL_STR) {
+    if (CLB_COL_TEXT(c->kind)) {
         put_str(f, clb_row_str(r, col));
         return;
     }
@@ -140,7 +150,7 @@ char *clb_row_format(const struct clb_row *r, int version)
         clb_seterr("out of host memory formatting a row");
         return NULL;
     }
-    int n = version == 1 ? CLB_NCOLS_V1 : CLB_NCOLS;
+    int n = clb_schema_ncols(version);
     for (int i = 0; i < n; i++) {
         put_field(f, r, i);
         fputc(i + 1 < n ? ',' : '\n', f);
@@ -227,7 +237,7 @@ static int create_with_header(const char *path)
         clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
         return CLB_EUSAGE;
     }
-    const char *h = clb_csv_header(2);
+    const char *h = clb_csv_header(CLB_SCHEMA);
     int ok = write_all(fd, h, strlen(h)) == 0 && write_all(fd, "\n", 1) == 0 && fsync(fd) == 0;
     mode_t mask = umask(0); /* mkstemp makes 0600 files: give the mode open() would */
     umask(mask);
@@ -289,15 +299,24 @@ static int check_json(int fd, const char *path)
     return ends_with_newline(fd) ? CLB_OK : torn(path);
 }
 
-/* Under the lock: a CSV file has the v2 header (an empty one gets it) and
+/* The schema (1..3) of a CSV header line; 0 for another line. */
+static int header_version(const char *line)
+{
+    for (int v = CLB_SCHEMA; v >= 1; v--)
+        if (strcmp(line, clb_csv_header(v)) == 0)
+            return v;
+    return 0;
+}
+
+/* Under the lock: a CSV file has the v3 header (an empty one gets it) and
  * ends with a whole line. */
 static int check_csv(int fd, const char *path)
 {
     char *line = first_line(fd);
     if (!line)
         return CLB_ESYS;
-    const char *h = clb_csv_header(2);
-    int v1 = strcmp(line, clb_csv_header(1)) == 0, v2 = strcmp(line, h) == 0;
+    const char *h = clb_csv_header(CLB_SCHEMA);
+    int v = header_version(line);
     int empty = line[0] == 0 && lseek(fd, 0, SEEK_END) == 0;
     free(line);
     if (empty && (write_all(fd, h, strlen(h)) || write_all(fd, "\n", 1))) {
@@ -306,13 +325,13 @@ static int check_csv(int fd, const char *path)
     }
     if (empty)
         return CLB_OK;
-    if (v1) {
-        clb_seterr("results file '%s' has the schema v1 header; rows are appended to v2 files "
+    if (v && v < CLB_SCHEMA) {
+        clb_seterr("results file '%s' has the schema v%d header; rows are appended to v%d files "
                    "only: run 'clbench results upgrade %s' first (lossless), or choose another "
-                   "file with -o", path, path);
+                   "file with -o", path, v, CLB_SCHEMA, path);
         return CLB_EUSAGE;
     }
-    if (!v2) {
+    if (!v) {
         clb_seterr("results file '%s' has another header (not a clbench results CSV); choose "
                    "another file with -o", path);
         return CLB_EUSAGE;
@@ -377,7 +396,7 @@ int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format form
 
 int clb_writer_put(struct clb_writer *w, const struct clb_row *r)
 {
-    char *line = w->format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, 2);
+    char *line = w->format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, CLB_SCHEMA);
     if (!line)
         return CLB_ESYS;
     int rc = clb_writer_put_text(w, line);
@@ -433,6 +452,7 @@ struct reader {
     const char *path;
     struct clb_buf fields[CLB_NCOLS];
     int nf, ncols;          /* fields of this record; columns of the file's schema */
+    int version;            /* the file's schema */
     long record;            /* 1-based record number */
     int overflow, nul;
     struct clb_rowset *out;
@@ -502,19 +522,48 @@ static int bad_field(struct reader *rd, int col, const char *what)
     return -1;
 }
 
+/* A text column: interned in the set's arena; metrics checked. */
+static int fill_text(struct reader *rd, struct clb_row *r, int col)
+{
+    const struct clb_buf *b = &rd->fields[col];
+    const char *s = clb_buf_str(b), *why;
+    if (clb_columns[col].kind == CLB_COL_MET && clb_metrics_check(s, &why)) {
+        clb_seterr("%s:%ld: column metrics is not key=value;...: %s: '%.80s%s'", rd->path,
+                   rd->record, why, s, strlen(s) > 80 ? "..." : "");
+        rd->rc = CLB_EUSAGE;
+        return -1;
+    }
+    const char *c = clb_arena_intern(&rd->out->arena, s, b->len);
+    if (!c) {
+        rd->rc = CLB_ESYS;
+        return -1;
+    }
+    set_str(r, col, c);
+    return 0;
+}
+
+/* The metrics of a row of an older schema: from its detail. */
+static int derive_metrics(struct reader *rd, struct clb_row *r)
+{
+    char *m = clb_metrics_from_detail(r->detail);
+    const char *c = m ? clb_arena_intern(&rd->out->arena, m, strlen(m)) : NULL;
+    free(m);
+    if (!c) {
+        rd->rc = CLB_ESYS;
+        return -1;
+    }
+    r->metrics = c;
+    return 0;
+}
+
 static int fill_row(struct reader *rd, struct clb_row *r)
 {
     clb_row_init(r);
     for (int i = 0; i < rd->ncols; i++) {
-        const struct clb_buf *b = &rd->fields[i];
-        const char *s = clb_buf_str(b);
-        if (clb_columns[i].kind == CLB_COL_STR) {
-            const char *c = clb_arena_intern(&rd->out->arena, s, b->len);
-            if (!c) {
-                rd->rc = CLB_ESYS;
+        const char *s = clb_buf_str(&rd->fields[i]);
+        if (CLB_COL_TEXT(clb_columns[i].kind)) {
+            if (fill_text(rd, r, i))
                 return -1;
-            }
-            set_str(r, i, c);
             continue;
         }
         if (!*s)
@@ -529,14 +578,14 @@ static int fill_row(struct reader *rd, struct clb_row *r)
     const char *st = r->status;
     if (strcmp(st, "ok") && strcmp(st, "failed") && strcmp(st, "skipped") && strcmp(st, "error") &&
         strcmp(st, "reference"))
-        return bad_field(rd, 29, "a status (ok, failed, skipped, error, reference)");
-    return 0;
+        return bad_field(rd, CLB_C_status, "a status (ok, failed, skipped, error, reference)");
+    return rd->ncols < CLB_NCOLS ? derive_metrics(rd, r) : 0;
 }
 
 static int check_header(struct reader *rd)
 {
-    for (int v = 2; v >= 1; v--) {
-        int n = v == 1 ? CLB_NCOLS_V1 : CLB_NCOLS;
+    for (int v = CLB_SCHEMA; v >= 1; v--) {
+        int n = clb_schema_ncols(v);
         if (rd->nf != n)
             continue;
         int i = 0;
@@ -544,12 +593,13 @@ static int check_header(struct reader *rd)
             i++;
         if (i == n) {
             rd->ncols = n;
+            rd->version = v;
             if (rd->out)
                 rd->out->version = v;
             return 0;
         }
     }
-    /* Name the first column that differs from v2 (or v1 for a 31-column file). */
+    /* Name the first column that differs from v3 (or v1, v2 for a shorter file). */
     int i = 0;
     while (i < rd->nf && i < CLB_NCOLS && strcmp(clb_buf_str(&rd->fields[i]), clb_columns[i].name) == 0)
         i++;
@@ -557,8 +607,9 @@ static int check_header(struct reader *rd)
         clb_seterr("%s: not a clbench results file (column %d is '%.60s', expected '%s')",
                    rd->path, i + 1, clb_buf_str(&rd->fields[i]), clb_columns[i].name);
     else
-        clb_seterr("%s: not a clbench results file (header has %s%d columns, expected %d or %d)",
-                   rd->path, rd->overflow ? "more than " : "", rd->nf, CLB_NCOLS_V1, CLB_NCOLS);
+        clb_seterr("%s: not a clbench results file (header has %s%d columns, expected %d, %d "
+                   "or %d)", rd->path, rd->overflow ? "more than " : "", rd->nf, CLB_NCOLS_V1,
+                   CLB_NCOLS_V2, CLB_NCOLS);
     rd->rc = CLB_EUSAGE;
     return -1;
 }
@@ -692,13 +743,16 @@ int clb_results_read(const char *path, struct clb_rowset *out)
     return parse_file(&rd);
 }
 
-/* ---- upgrade v1 -> v2 ------------------------------------------------- */
+/* ---- upgrade v1, v2 -> v3 -------------------------------------------------- */
 
 struct upgrade {
     FILE *f;
     size_t rows;
+    int oom;
 };
 
+/* One record of the old file: its fields as they were, the columns it lacks
+ * empty, its metrics derived from its detail. */
 static void upgrade_record(struct reader *rd)
 {
     struct upgrade *u = rd->raw_ctx;
@@ -706,27 +760,22 @@ static void upgrade_record(struct reader *rd)
         put_str(u->f, clb_buf_str(&rd->fields[i]));
         fputc(',', u->f);
     }
-    fputs(",,,,,\n", u->f); /* the six v2 columns, empty */
+    for (int i = rd->ncols; i < CLB_NCOLS - 1; i++)
+        fputc(',', u->f);
+    char *m = clb_metrics_from_detail(clb_buf_str(&rd->fields[CLB_C_detail]));
+    if (!m) {
+        rd->rc = CLB_ESYS;
+        return;
+    }
+    put_str(u->f, m);
+    free(m);
+    fputc('\n', u->f);
     u->rows++;
 }
 
-int clb_results_upgrade(const char *path, int *already, size_t *rows)
+/* Write the upgraded file beside path and rename it into place. */
+static int upgrade_write(const char *path)
 {
-    *already = 0;
-    *rows = 0;
-    /* Read it whole first: a file that does not parse is not rewritten. */
-    struct clb_rowset check;
-    memset(&check, 0, sizeof check);
-    int rc = clb_results_read(path, &check);
-    int version = check.version;
-    *rows = check.n;
-    clb_rowset_free(&check);
-    if (rc)
-        return rc;
-    if (version == 2) {
-        *already = 1;
-        return CLB_OK;
-    }
     char *tmp = NULL;
     int fd = temp_beside(path, &tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -742,14 +791,14 @@ int clb_results_upgrade(const char *path, int *already, size_t *rows)
     struct stat st;
     if (stat(path, &st) == 0)
         fchmod(fd, st.st_mode & 07777);
-    fprintf(f, "%s\n", clb_csv_header(2));
-    struct upgrade u = {f, 0};
+    fprintf(f, "%s\n", clb_csv_header(CLB_SCHEMA));
+    struct upgrade u = {f, 0, 0};
     struct reader rd;
     memset(&rd, 0, sizeof rd);
     rd.path = path;
     rd.raw = upgrade_record;
     rd.raw_ctx = &u;
-    rc = parse_file(&rd);
+    int rc = parse_file(&rd);
     int ok = rc == CLB_OK && fflush(f) == 0 && fsync(fileno(f)) == 0;
     int saved = errno;
     if (fclose(f) != 0)
@@ -766,6 +815,26 @@ int clb_results_upgrade(const char *path, int *already, size_t *rows)
         }
     }
     free(tmp);
-    *rows = u.rows;
     return rc;
+}
+
+int clb_results_upgrade(const char *path, int *already, int *from, size_t *rows)
+{
+    *already = 0;
+    *rows = 0;
+    *from = 0;
+    /* Read it whole first: a file that does not parse is not rewritten. */
+    struct clb_rowset check;
+    memset(&check, 0, sizeof check);
+    int rc = clb_results_read(path, &check);
+    *from = check.version;
+    *rows = check.n;
+    clb_rowset_free(&check);
+    if (rc)
+        return rc;
+    if (*from == CLB_SCHEMA) {
+        *already = 1;
+        return CLB_OK;
+    }
+    return upgrade_write(path);
 }

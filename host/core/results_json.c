@@ -1,11 +1,62 @@
 /* Rows as JSON Lines (run --format json): the same fields as the CSV, named
- * by the column table, encoded by jansson (never by hand). */
+ * by the column table, encoded by jansson (never by hand). `metrics` is an
+ * object: numbers as numbers, tokens as strings, in the order of the text. */
 #include "clb_results.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A string: JSON strings are UTF-8, so text that is not (a driver's name, a
+ * crafted file) has its non-ASCII bytes replaced by '?'. */
+static json_t *text_value(const char *s)
+{
+    if (!s[0])
+        return json_null();
+    json_t *v = json_string(s);
+    if (v)
+        return v;
+    char *fixed = clb_strdup(s);
+    for (unsigned char *p = (unsigned char *)fixed; fixed && *p; p++)
+        if (*p >= 0x80)
+            *p = '?';
+    v = fixed ? json_string(fixed) : NULL;
+    free(fixed);
+    return v;
+}
+
+static json_t *number_value(double x, enum clb_col_kind kind)
+{
+    if (isnan(x))
+        return json_null();
+    int whole = (kind == CLB_COL_COUNT || kind == CLB_COL_EXACT) && fabs(x) < 9.007199254740992e15;
+    return whole ? json_integer((json_int_t)x) : json_real(x);
+}
+
+/* The metrics text as an object (null when empty). The text is the
+ * writer's or a checked file's: a metric outside the grammar ends it. */
+static json_t *metrics_value(const char *text)
+{
+    if (!text[0])
+        return json_null();
+    json_t *o = json_object();
+    const char *p = text, *why;
+    struct clb_metric m;
+    while (o && clb_metric_next(&p, &m, &why) == 1) {
+        char key[CLB_METRIC_MAX + 1];
+        snprintf(key, sizeof key, "%.*s", (int)m.klen, m.key);
+        json_t *v = isnan(m.num)                                    ? json_stringn(m.val, m.vlen)
+                    : m.num == floor(m.num) && fabs(m.num) < 9.007199254740992e15
+                        ? json_integer((json_int_t)m.num)
+                        : json_real(m.num);
+        if (!v || json_object_set_new(o, key, v) != 0) {
+            json_decref(o);
+            o = NULL;
+        }
+    }
+    return o;
+}
 
 char *clb_row_json(const struct clb_row *r)
 {
@@ -14,28 +65,10 @@ char *clb_row_json(const struct clb_row *r)
         return NULL;
     int bad = 0;
     for (int i = 0; i < CLB_NCOLS && !bad; i++) {
-        json_t *v;
-        if (clb_columns[i].kind == CLB_COL_STR) {
-            const char *s = clb_row_str(r, i);
-            /* JSON strings are UTF-8: text that is not (a driver's name, a
-             * crafted file) has its non-ASCII bytes replaced by '?' */
-            v = s[0] ? json_string(s) : json_null();
-            if (!v && s[0]) {
-                char *fixed = clb_strdup(s);
-                for (unsigned char *p = (unsigned char *)fixed; fixed && *p; p++)
-                    if (*p >= 0x80)
-                        *p = '?';
-                v = fixed ? json_string(fixed) : NULL;
-                free(fixed);
-            }
-        } else {
-            double x = clb_row_num(r, i);
-            v = isnan(x) ? json_null()
-                         : (clb_columns[i].kind == CLB_COL_COUNT ||
-                            clb_columns[i].kind == CLB_COL_EXACT) && fabs(x) < 9.007199254740992e15
-                               ? json_integer((json_int_t)x)
-                               : json_real(x);
-        }
+        enum clb_col_kind k = clb_columns[i].kind;
+        json_t *v = k == CLB_COL_STR   ? text_value(clb_row_str(r, i))
+                    : k == CLB_COL_MET ? metrics_value(clb_row_str(r, i))
+                                       : number_value(clb_row_num(r, i), k);
         bad = !v || json_object_set_new(o, clb_columns[i].name, v) != 0;
     }
     char *text = bad ? NULL : json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);

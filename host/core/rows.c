@@ -82,7 +82,7 @@ static void count_status(struct session *s, const struct clb_row *r)
 
 static char *format(const struct session *s, const struct clb_row *r)
 {
-    return s->out.format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, 2);
+    return s->out.format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, CLB_SCHEMA);
 }
 
 /* Under MPI every rank's row goes to rank 0, which writes them in rank
@@ -206,10 +206,13 @@ void clb_note_ratios(struct session *s, const struct clb_group *g, struct clb_ca
             continue; /* the baseline itself */
         double base = baseline_gbps(from, g, bwl, bk);
         if (base > 0) {
+            char key[CLB_METRIC_MAX + 1];
             if (same)
-                clb_case_note(c, "of_%s=%.3f", bk, gbps / base);
+                snprintf(key, sizeof key, "of_%s", bk);
             else
-                clb_case_note(c, "of_%s_%s=%.3f", bwl, bk, gbps / base);
+                snprintf(key, sizeof key, "of_%s_%s", bwl, bk);
+            clb_case_note(c, "%s=%.3f", key, gbps / base);
+            clb_case_metric(c, key, gbps / base);
         }
     }
     free(bl);

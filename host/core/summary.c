@@ -21,24 +21,20 @@ static void cell(char *buf, size_t n, double v, const char *fmt)
         snprintf(buf, n, fmt, v);
 }
 
-/* The of_* ratios of a detail ("of_copy=0.98 of_stream_copy=0.93"); "" if none. */
-static void ratios(const char *detail, struct clb_buf *out)
+/* The of_* ratios of a row's metrics ("of_copy=0.980 of_stream_copy=0.930"); "" if none. */
+static void ratios(const struct clb_row *r, struct clb_buf *out)
 {
-    for (const char *p = detail; (p = strstr(p, "of_")); p++) {
-        if (p != detail && p[-1] != ' ' && p[-1] != ';')
-            continue;
-        size_t n = strcspn(p, "; ");
-        if (memchr(p, '=', n)) {
-            clb_buf_printf(out, "%s%.*s", out->len ? " " : "", (int)n, p);
-            p += n - 1;
-        }
-    }
+    const char *p = r->metrics, *why;
+    struct clb_metric m;
+    while (clb_metric_next(&p, &m, &why) == 1)
+        if (m.klen > 3 && strncmp(m.key, "of_", 3) == 0 && !isnan(m.num))
+            clb_buf_printf(out, "%s%.*s=%.3f", out->len ? " " : "", (int)m.klen, m.key, m.num);
 }
 
 static void flags(const struct clb_row *r, char *f)
 {
     int k = 0;
-    if (strstr(r->detail, "cache_resident"))
+    if (clb_row_flag(r, "cache_resident"))
         f[k++] = 'C';
     if (!isnan(r->pct_peak_bw) && r->pct_peak_bw > 100)
         f[k++] = '!';
@@ -89,7 +85,7 @@ void clb_summary_print(const struct clb_summary_ctx *ctx, const struct clb_row *
         flags(r, f);
         any_flag |= f[0] != 0;
         struct clb_buf rat = {0};
-        ratios(r->detail, &rat);
+        ratios(r, &rat);
         const char *p = r->params;
         size_t piece = params_piece(p, PARAMS_WIDTH);
         fprintf(out, "%-*s %-*s %-*s %-*s %-*.*s %9s %9s %9s %6s %9s %-4s %-8s %s\n", wk,

@@ -130,6 +130,7 @@ void clb_case_free(struct clb_case *c)
     free((char *)c->params);
     free(c->data);
     clb_buf_free(&c->detail);
+    clb_buf_free(&c->metrics);
 }
 
 void clb_case_skip(struct clb_case *c, const char *fmt, ...)
@@ -138,6 +139,7 @@ void clb_case_skip(struct clb_case *c, const char *fmt, ...)
     c->detail.len = 0;
     if (c->detail.s)
         c->detail.s[0] = 0;
+    clb_buf_free(&c->metrics);
     va_list ap;
     va_start(ap, fmt);
     clb_buf_vprintf(&c->detail, fmt, ap);
@@ -152,6 +154,18 @@ void clb_case_note(struct clb_case *c, const char *fmt, ...)
     va_start(ap, fmt);
     clb_buf_vprintf(&c->detail, fmt, ap);
     va_end(ap);
+}
+
+void clb_case_metric(struct clb_case *c, const char *key, double value)
+{
+    if (clb_metrics_set(&c->metrics, key, value))
+        clb_die_msg("%s", clb_lasterr());
+}
+
+void clb_case_metric_token(struct clb_case *c, const char *key, const char *token)
+{
+    if (clb_metrics_set_token(&c->metrics, key, token))
+        clb_die_msg("%s", clb_lasterr());
 }
 
 double clb_text_num(const char *text, const char *key)

@@ -48,7 +48,8 @@ for w in $names probe; do
     fail "the core names workload '$w': $(echo "$hits" | head -3)"
   else pass "no core file names '$w'"; fi
 done
-# workloads include nothing but the interface and their own headers
+# workloads include headers by plain name only: the include path CMake gives each
+# folder (include/, itself, the folders named for it) decides which (tests/include_rule)
 bad=$(grep -rhn '#include "' "$CLBENCH_SRC"/host/workloads | grep -v 'clb_workload.h' | \
       grep -Ev '#include "[a-z0-9_]+\.h"' || true)
 [ -z "$bad" ] && pass "workloads include only the interface and their own headers" || fail "includes: $bad"

@@ -79,10 +79,10 @@ expect_error 2 "bus takes no types" "a type for an untyped workload says so" run
 
 # ---- JSON Lines ----------------------------------------------------------------------
 expect_status 0 "-o rows.jsonl" run stream --quick -d cpu -t float -n 2 -o rows.jsonl
-python3 - rows.jsonl <<'PY' && pass "JSON Lines: one object per row, the CSV's 37 fields" || fail "JSON Lines broken"
+python3 - rows.jsonl <<'PY' && pass "JSON Lines: one object per row, the CSV's 38 fields" || fail "JSON Lines broken"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
-assert len(objs) == 4 and all(len(o) == 37 for o in objs)
+assert len(objs) == 4 and all(len(o) == 38 for o in objs)
 assert all(o["status"] == "ok" and isinstance(o["gbps"], float) and o["energy_j"] is None for o in objs)
 PY
 expect_status 0 "--format json" run stream --quick -d cpu -t float -n 2 --format json -o rows2.txt

@@ -45,13 +45,13 @@ no_crash() {
 }
 
 # csv_check FILE: the file parses as CSV, has exactly one header (the first
-# line) and every row has the 37 columns of schema v2. Prints the number of rows.
+# line) and every row has the 38 columns of schema v3. Prints the number of rows.
 csv_check() {
   python3 - "$1" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
-assert rows and rows[0][0] == "run_id" and len(rows[0]) == 37, "bad header"
-bad = [i for i, r in enumerate(rows[1:], 2) if len(r) != 37 or r[0] == "run_id"]
+assert rows and rows[0][0] == "run_id" and len(rows[0]) == 38, "bad header"
+bad = [i for i, r in enumerate(rows[1:], 2) if len(r) != 38 or r[0] == "run_id"]
 assert not bad, "bad rows at records %s" % bad[:5]
 print(len(rows) - 1)
 PY

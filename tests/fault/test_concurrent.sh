@@ -13,7 +13,7 @@ for round in 1 2; do
   "$CLBENCH" "${args[@]}" >/dev/null 2>b.err & b=$!
   set +e; wait $a; ra=$?; wait $b; rb=$?; set -e
   [ $ra -eq 0 ] && [ $rb -eq 0 ] && pass "round $round: both runs exit 0" || fail "round $round: exits $ra $rb: $(cat a.err b.err)"
-  if n=$(csv_check "$csv"); then pass "round $round: one header, $n rows of 37 fields"; else fail "round $round: CSV broken"; continue; fi
+  if n=$(csv_check "$csv"); then pass "round $round: one header, $n rows of 38 fields"; else fail "round $round: CSV broken"; continue; fi
   per=$(csv_query "$csv" "sorted(__import__('collections').Counter(r['run_id'] for r in rows).values())")
   [ "$per" = "[48, 48]" ] && pass "round $round: 48 rows from each run" || fail "round $round: rows per run: $per"
   st=$(csv_query "$csv" "sorted(set(r['status'] for r in rows))")

@@ -46,7 +46,7 @@ import csv, io, sys
 old, new = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 assert new.startswith(old) and new.endswith("\n"), "earlier bytes changed or torn last row"
 added = list(csv.reader(io.StringIO(new[len(old):])))
-assert 1 <= len(added) < 8 and all(len(r) == 37 for r in added), [len(r) for r in added]
+assert 1 <= len(added) < 8 and all(len(r) == 38 for r in added), [len(r) for r in added]
 assert len(new) <= 4096 * 1024
 PY
 "$CLBENCH" compare full.csv > /dev/null && pass "clbench reads it back" || fail "compare cannot read full.csv"

@@ -17,7 +17,7 @@
 /* A random lattice in float64: random fat links, random U(3) long links
  * (the workloads' generators), `rhs` random vectors u (even) and v (odd). */
 struct lat {
-    struct dslash_geom g;
+    struct lat_geom g;
     double *fat, *full, *comp;
     double *u, *v, *w, *tmp;
     int rhs;
@@ -27,7 +27,7 @@ struct lat {
 static void lat_init(struct lat *l, int lx, int ly, int lz, int lt, int rhs, double mass)
 {
     int L[4] = {lx, ly, lz, lt};
-    dslash_geom_init(&l->g, L);
+    lat_geom_init(&l->g, L);
     size_t vh = l->g.vh, n = 2 * cg_vec_len(&l->g, rhs);
     l->fat = malloc(8 * 9 * vh * 2 * sizeof(double));
     l->full = malloc(8 * 9 * vh * 2 * sizeof(double));
@@ -38,7 +38,7 @@ static void lat_init(struct lat *l, int lx, int ly, int lz, int lt, int rhs, dou
     l->tmp = malloc(n * sizeof(double));
     assert_true(l->fat && l->full && l->comp && l->u && l->v && l->w && l->tmp);
     clb_fill_f64(l->fat, 8 * 9 * vh * 2, 21);
-    dslash_fill_long(&l->g, 1, l->full, l->comp);
+    lat_fill_long(&l->g, 1, l->full, l->comp);
     clb_fill_f64(l->u, n, 22);
     clb_fill_f64(l->v, n, 23);
     l->rhs = rhs;
@@ -60,8 +60,8 @@ static void lat_free(struct lat *l)
 /* D on parity p of float64 vectors in into out. */
 static void apply_d(struct lat *l, int p, const double *in, double *out)
 {
-    struct dslash_fields f = {1, l->fat, l->full, NULL, l->rhs, in};
-    dslash_reference_parity(&l->g, &f, p, out);
+    struct lat_fields f = {1, l->fat, l->full, NULL, l->rhs, in};
+    lat_dslash_ref_parity(&l->g, &f, p, out);
 }
 
 /* <u, D_eo v> = -<D_oe u, v> for every rhs: D_oe = -D_eo^dagger. */
@@ -114,7 +114,7 @@ static void test_hpd(void **state)
     float *c32 = malloc(8 * 7 * l.g.vh * 2 * sizeof(float));
     assert_true(f32 && l32 && c32);
     clb_fill_f32(f32, 8 * 9 * l.g.vh * 2, 21);
-    dslash_fill_long(&l.g, 0, l32, c32);
+    lat_fill_long(&l.g, 0, l32, c32);
     struct cg_op op32 = {.g = &l.g, .dbl = 0, .fat = f32, .lng = l32, .m2 = 0.25};
     cg_apply(&op32, 3, l.v, l.tmp, av);
     cg_dot(&l.g, 3, l.u, av, uav);

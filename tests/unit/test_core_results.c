@@ -52,7 +52,7 @@ static char *slurp(const char *path)
 
 static const char *header_nl(int version)
 {
-    static char buf[2][1024];
+    static char buf[3][1024];
     snprintf(buf[version - 1], sizeof buf[0], "%s\n", clb_csv_header(version));
     return buf[version - 1];
 }
@@ -78,6 +78,7 @@ static void sample_row(struct clb_row *r)
     r->clbench_version = "0.2.0";
     r->ranks = 1;
     r->rank = "0";
+    r->metrics = "ns_per_load=1.5;clock_from=profile;cache_resident=1";
 }
 
 static void read_ok(const char *path, struct clb_rowset *s)
@@ -110,13 +111,17 @@ static void round_trip(void **state)
     r2.flops = 2097152;
     assert_int_equal(clb_writer_put(&w, &r2), CLB_OK);
     clb_writer_close(&w);
-    assert_int_equal(strncmp(slurp(path), header_nl(2), strlen(header_nl(2))), 0);
+    assert_int_equal(strncmp(slurp(path), header_nl(3), strlen(header_nl(3))), 0);
 
     struct clb_rowset set;
     read_ok(path, &set);
     struct clb_row *rows = set.v;
     assert_int_equal(set.n, 2);
-    assert_int_equal(set.version, 2);
+    assert_int_equal(set.version, 3);
+    assert_string_equal(rows[0].metrics, r.metrics);
+    assert_float_equal(clb_row_metric(&rows[0], "ns_per_load"), 1.5, 0);
+    assert_true(clb_row_flag(&rows[0], "cache_resident"));
+    assert_true(isnan(clb_row_metric(&rows[0], "clock_from"))); /* a token */
     assert_string_equal(rows[0].device, r.device);
     assert_string_equal(rows[0].params, r.params);
     assert_string_equal(rows[0].detail, r.detail);
@@ -143,10 +148,13 @@ static void round_trip(void **state)
     clb_rowset_free(&set);
 }
 
-/* The header is made from the column table: v1 is a prefix of v2. */
+/* The header is made from the column table: v1 is a prefix of v2, v2 of v3. */
 static void headers(void **state)
 {
     (void)state;
+    assert_string_equal(clb_csv_header(3) + strlen(clb_csv_header(2)), ",metrics");
+    assert_int_equal(clb_schema_ncols(3), CLB_NCOLS);
+    assert_int_equal(clb_schema_ncols(4), 0);
     assert_string_equal(clb_csv_header(1),
         "run_id,timestamp,host,platform,device,device_type,driver,profile,"
         "workload,kernel,dtype,size,params,local_size,global_size,warmup,reps,"
@@ -156,28 +164,35 @@ static void headers(void **state)
         ",clbench_version,ranks,rank,energy_j,avg_power_w,power_source");
 }
 
-/* A v1 file: read with empty v2 columns; appending refused with a pointer
- * to the upgrade; the upgrade keeps every v1 field byte for byte. */
-static void v1_files(void **state)
+/* A file of an older schema (v1 or v2) holding two rows: its rows are read
+ * with empty newer columns and metrics derived from detail; appending is
+ * refused with a pointer to the upgrade; the upgrade keeps every old field
+ * byte for byte and fills metrics from detail. */
+static void old_schema(int version)
 {
-    (void)state;
     char path[128];
-    path_in(path, sizeof path, "v1.csv");
+    path_in(path, sizeof path, version == 1 ? "v1.csv" : "v2.csv");
     struct clb_row r;
     sample_row(&r);
-    char *line = clb_row_format(&r, 1);
+    r.detail = "loads=64 ns_per_load=612.5; cycles=1212.7 clock_mhz=1980; llc=52428800; "
+               "cache_resident (1 MB < 4 x 50 MB), of_copy=0.98 tol=1e-05 x=1:2 gcd(a,N)=3";
+    char *line = clb_row_format(&r, version);
     assert_non_null(line);
     char text[8192];
-    snprintf(text, sizeof text, "%s%s%s", header_nl(1), line, line);
+    snprintf(text, sizeof text, "%s%s%s", header_nl(version), line, line);
     free(line);
     write_text(path, text);
+    const char *derived = "loads=64;ns_per_load=612.5;cycles=1212.7;clock_mhz=1980;"
+                          "llc_bytes=52428800;of_copy=0.98;tol=1e-05;cache_resident=1";
     struct clb_rowset set;
     read_ok(path, &set);
-    assert_int_equal(set.version, 1);
+    assert_int_equal(set.version, version);
     assert_int_equal(set.n, 2);
     assert_string_equal(set.v[1].detail, r.detail);
-    assert_string_equal(set.v[1].clbench_version, "");
-    assert_true(isnan(set.v[1].ranks));
+    assert_string_equal(set.v[1].clbench_version, version == 1 ? "" : "0.2.0");
+    assert_true(version == 2 || isnan(set.v[1].ranks));
+    assert_string_equal(set.v[1].metrics, derived);
+    assert_float_equal(clb_row_metric(&set.v[1], "llc_bytes"), 52428800, 0);
     clb_rowset_free(&set);
 
     struct clb_writer w;
@@ -185,34 +200,54 @@ static void v1_files(void **state)
     assert_non_null(strstr(clb_lasterr(), "clbench results upgrade"));
     assert_string_equal(slurp(path), text); /* untouched */
 
-    int already;
+    int already, from;
     size_t rows;
-    assert_int_equal(clb_results_upgrade(path, &already, &rows), CLB_OK);
+    assert_int_equal(clb_results_upgrade(path, &already, &from, &rows), CLB_OK);
     assert_int_equal(already, 0);
+    assert_int_equal(from, version);
     assert_int_equal(rows, 2);
-    /* each v1 line is kept whole, the six new columns appended empty */
+    /* each old line is kept whole, the new columns appended */
     char want[8192];
-    line = clb_row_format(&r, 1);
+    line = clb_row_format(&r, version);
     line[strlen(line) - 1] = 0;
-    snprintf(want, sizeof want, "%s%s,,,,,,\n%s,,,,,,\n", header_nl(2), line, line);
+    const char *gap = version == 1 ? ",,,,,," : "";
+    snprintf(want, sizeof want, "%s%s%s,%s\n%s%s,%s\n", header_nl(3), line, gap, derived, line,
+             gap, derived);
     free(line);
     assert_string_equal(slurp(path), want);
     read_ok(path, &set);
-    assert_int_equal(set.version, 2);
+    assert_int_equal(set.version, 3);
     assert_int_equal(set.n, 2);
     assert_string_equal(set.v[0].device, r.device);
+    assert_string_equal(set.v[0].detail, r.detail);
+    assert_string_equal(set.v[0].metrics, derived);
     clb_rowset_free(&set);
-    assert_int_equal(clb_results_upgrade(path, &already, &rows), CLB_OK);
+    assert_int_equal(clb_results_upgrade(path, &already, &from, &rows), CLB_OK);
     assert_int_equal(already, 1);
+    assert_int_equal(from, 3);
     assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_OK);
     clb_writer_close(&w);
+}
 
+static void v1_files(void **state)
+{
+    (void)state;
+    old_schema(1);
     /* a file that does not parse is not rewritten */
+    char path[128], text[4096];
     path_in(path, sizeof path, "v1bad.csv");
     snprintf(text, sizeof text, "%sr,t,h\n", header_nl(1));
     write_text(path, text);
-    assert_int_equal(clb_results_upgrade(path, &already, &rows), CLB_EUSAGE);
+    int already, from;
+    size_t rows;
+    assert_int_equal(clb_results_upgrade(path, &already, &from, &rows), CLB_EUSAGE);
     assert_string_equal(slurp(path), text);
+}
+
+static void v2_files(void **state)
+{
+    (void)state;
+    old_schema(2);
 }
 
 /* The last line without a newline (a torn row): appending is refused, so
@@ -222,7 +257,7 @@ static void torn_last_line(void **state)
     (void)state;
     char path[128], text[4096];
     path_in(path, sizeof path, "torn.csv");
-    snprintf(text, sizeof text, "%sr1,2026", header_nl(2));
+    snprintf(text, sizeof text, "%sr1,2026", header_nl(3));
     write_text(path, text);
     struct clb_writer w;
     assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_EUSAGE);
@@ -239,7 +274,7 @@ static void torn_last_line(void **state)
     sample_row(&r);
     assert_int_equal(clb_writer_put(&w, &r), CLB_ESYS);
     clb_writer_close(&w);
-    snprintf(text, sizeof text, "%shalf,a,row", header_nl(2));
+    snprintf(text, sizeof text, "%shalf,a,row", header_nl(3));
     assert_string_equal(slurp(path), text);
 }
 
@@ -258,7 +293,7 @@ static void planted_link(void **state)
     assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_OK);
     clb_writer_close(&w);
     assert_string_equal(slurp(victim), "precious\n");
-    assert_string_equal(slurp(path), header_nl(2));
+    assert_string_equal(slurp(path), header_nl(3));
     unlink(tmp);
 }
 
@@ -286,19 +321,20 @@ static void empty_file_gets_header(void **state)
     struct clb_writer w;
     assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_OK);
     clb_writer_close(&w);
-    assert_string_equal(slurp(path), header_nl(2));
+    assert_string_equal(slurp(path), header_nl(3));
 }
 
-/* A data row of schema v2 with one column replaced. */
+/* A data row of schema v3 with one column replaced. */
 static void row_with(char *text, size_t n, int col, const char *value)
 {
-    const char *cols[37] = {"r", "t", "h", "p", "d", "gpu", "drv", "prof", "stream", "copy",
+    const char *cols[38] = {"r", "t", "h", "p", "d", "gpu", "drv", "prof", "stream", "copy",
                             "float", "1", "", "", "", "3", "20", "100", "0", "1", "1", "1", "1",
-                            "0", "1", "1", "", "", "", "ok", "", "0.2.0", "1", "0", "", "", ""};
-    snprintf(text, n, "%s", header_nl(2));
-    for (int i = 0; i < 37; i++)
+                            "0", "1", "1", "", "", "", "ok", "", "0.2.0", "1", "0", "", "", "",
+                            "a=1"};
+    snprintf(text, n, "%s", header_nl(3));
+    for (int i = 0; i < 38; i++)
         snprintf(text + strlen(text), n - strlen(text), "%s%s", i == col ? value : cols[i],
-                 i < 36 ? "," : "\n");
+                 i < 37 ? "," : "\n");
 }
 
 static void reader_errors(void **state)
@@ -355,7 +391,7 @@ static void reader_errors(void **state)
     row_with(text, sizeof text, 4, "dev@ice");
     FILE *f = fopen(path, "wb");
     size_t len = strlen(text);
-    *strchr(text + strlen(header_nl(2)), '@') = 0;
+    *strchr(text + strlen(header_nl(3)), '@') = 0;
     fwrite(text, 1, len, f);
     fclose(f);
     assert_int_equal(read_status(path), CLB_EUSAGE);
@@ -403,6 +439,8 @@ static void json_lines(void **state)
     assert_non_null(strstr(text, "\"detail\":\"line one\\nline two; x=\\\"y\\\"\""));
     assert_non_null(strstr(text, "\"reps\":20,"));
     assert_non_null(strstr(text, "\"flops\":null"));
+    assert_non_null(strstr(text, "\"metrics\":{\"ns_per_load\":1.5,\"clock_from\":\"profile\","
+                                 "\"cache_resident\":1}"));
     assert_non_null(strstr(nl + 1, "\"run_id\":\"r1\""));
     /* appending to a file that is not JSON Lines is refused */
     path_in(path, sizeof path, "notjson.jsonl");
@@ -420,11 +458,88 @@ static void unwritable(void **state)
         assert_int_equal(clb_writer_open(&w, "/proc/x.csv", CLB_FORMAT_CSV), CLB_EUSAGE);
 }
 
+/* The grammar: what the reader accepts and refuses, lookups, building. */
+static void metrics_grammar(void **state)
+{
+    (void)state;
+    const char *why;
+    const char *good[] = {"", "a=1", "ns_per_load=612.5;cycles=1212.7", "x=-0.5e-3", "f=.5",
+                          "clock_from=CL_DEVICE_MAX_CLOCK_FREQUENCY", "t=1.2.3", "k9_=inf"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        assert_int_equal(clb_metrics_check(good[i], &why), CLB_OK);
+    const char *bad[] = {"a", "a=", "=1", "A=1", "1a=1", "a=1;", ";a=1", "a=1;;b=2", "a=1 ",
+                         "a=1,b=2", "a b=1", "a=x y", "a=1;a=2", "a=1e999", "a=\"1\"", "a=1\n",
+                         "k012345678901234567890123456789012345678901234567890123456789012345=1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        why = NULL;
+        assert_int_equal(clb_metrics_check(bad[i], &why), CLB_EUSAGE);
+        assert_non_null(why);
+    }
+    const char *t = "ns_per_load=612.5;clock_from=profile;cache_resident=1;zero=0";
+    assert_float_equal(clb_metrics_num(t, "ns_per_load"), 612.5, 0);
+    assert_true(isnan(clb_metrics_num(t, "clock_from")));
+    assert_true(isnan(clb_metrics_num(t, "ns_per")));       /* whole keys only */
+    assert_true(isnan(clb_metrics_num(t, "load")));
+    assert_true(clb_metrics_flag(t, "cache_resident"));
+    assert_false(clb_metrics_flag(t, "zero"));
+    assert_false(clb_metrics_flag(t, "absent"));
+    assert_true(isnan(clb_metrics_num("a=1;;", "a")) == 0); /* found before the break */
+
+    struct clb_buf b = {0};
+    assert_int_equal(clb_metrics_set(&b, "ns_per_load", 612.5), CLB_OK);
+    assert_int_equal(clb_metrics_set(&b, "llc_bytes", 52428800.0), CLB_OK);
+    assert_int_equal(clb_metrics_set(&b, "nothing", NAN), CLB_OK);   /* not recorded */
+    assert_int_equal(clb_metrics_set_token(&b, "clock_from", "profile"), CLB_OK);
+    assert_int_equal(clb_metrics_set(&b, "ns_per_load", 1.0 / 3), CLB_OK); /* replaced */
+    assert_string_equal(clb_buf_str(&b), "llc_bytes=52428800;clock_from=profile;"
+                                         "ns_per_load=0.333333333");
+    assert_int_equal(clb_metrics_set(&b, "Bad", 1), CLB_EUSAGE);
+    assert_int_equal(clb_metrics_set_token(&b, "t", "12"), CLB_EUSAGE);   /* a number */
+    assert_int_equal(clb_metrics_set_token(&b, "t", "a b"), CLB_EUSAGE);
+    assert_int_equal(clb_metrics_check(clb_buf_str(&b), &why), CLB_OK);
+    clb_buf_free(&b);
+
+    /* figures of old details: whole words key=number only */
+    char *m = clb_metrics_from_detail("a=1 b=2x c=3; d=4,e=5 f=(6) g=7:8 x/h=9 i=1e999 a=2 "
+                                      "K=1 llc=64 cache_resident");
+    assert_string_equal(m, "a=1;c=3;d=4;e=5;llc_bytes=64;cache_resident=1");
+    free(m);
+    m = clb_metrics_from_detail("");
+    assert_string_equal(m, "");
+    free(m);
+
+    const char *src;
+    size_t k = clb_reference_source("BabelStream 1.0 (OpenCL), ECC on", &src);
+    assert_int_equal(k, strlen("BabelStream 1.0"));
+    assert_memory_equal(src, "BabelStream 1.0", k);
+}
+
+/* A metrics field outside the grammar is refused with file:line. */
+static void metrics_column(void **state)
+{
+    (void)state;
+    char path[128], text[4096];
+    path_in(path, sizeof path, "met.csv");
+    row_with(text, sizeof text, CLB_C_metrics, "a=1;a=2");
+    write_text(path, text);
+    assert_int_equal(read_status(path), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), ":2: column metrics"));
+    assert_non_null(strstr(clb_lasterr(), "twice"));
+    row_with(text, sizeof text, CLB_C_metrics, "ns_per_load=2;cache_resident=1");
+    write_text(path, text);
+    struct clb_rowset set;
+    read_ok(path, &set);
+    assert_float_equal(clb_row_metric(&set.v[0], "ns_per_load"), 2, 0);
+    clb_rowset_free(&set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip),      cmocka_unit_test(headers),
-        cmocka_unit_test(v1_files),        cmocka_unit_test(torn_last_line),
+        cmocka_unit_test(v1_files),        cmocka_unit_test(v2_files),
+        cmocka_unit_test(metrics_grammar), cmocka_unit_test(metrics_column),
+        cmocka_unit_test(torn_last_line),
         cmocka_unit_test(planted_link),    cmocka_unit_test(refuses_other_header),
         cmocka_unit_test(empty_file_gets_header), cmocka_unit_test(reader_errors),
         cmocka_unit_test(json_lines),

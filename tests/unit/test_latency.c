@@ -264,7 +264,7 @@ static void committed_cpu_rows(void **state)
     assert_true(n > 30 && n <= 64);
     for (int i = 0; i < n; i++) { /* the file's rows are in sweep order */
         ws[i] = clb_text_num(rows.v[i].params, "ws");
-        lat[i] = clb_text_num(rows.v[i].detail, "ns_per_load");
+        lat[i] = clb_row_metric(&rows.v[i], "ns_per_load");
     }
     struct clb_plateau p[64];
     int np = clb_plateaus(ws, lat, n, 0.15, 33554432, p);

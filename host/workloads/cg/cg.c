@@ -103,19 +103,19 @@ static int parse_iters(const char *v, int rhs, long *iters, long *most, long *su
  * vectors. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    struct dslash_qsize z;
-    int rc = dslash_count_start(q, "cg", &z);
+    struct lat_qsize z;
+    int rc = lat_count_start(q, "cg", &z);
     if (rc)
         return rc;
     if (!q->kernel)
-        return dslash_count_group(q, &z, CG_MAX_RHS, NFIELDS, out);
+        return lat_count_group(q, &z, CG_MAX_RHS, NFIELDS, out);
     if (strcmp(q->kernel, "reg") && strcmp(q->kernel, "cache")) {
         clb_seterr("unknown cg kernel '%s' (known: reg, cache)", q->kernel);
         return CLB_EUSAGE;
     }
     long rhs;
     int comp;
-    if ((rc = dslash_query_rhs(q, CG_MAX_RHS, &rhs)) || (rc = dslash_query_links(q, &comp)))
+    if ((rc = lat_query_rhs(q, CG_MAX_RHS, &rhs)) || (rc = lat_query_links(q, &comp)))
         return rc;
     long iters[CG_MAX_RHS], most, sum;
     rc = parse_iters(clb_query_param(q, "iters", "1"), (int)rhs, iters, &most, &sum);
@@ -124,9 +124,9 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     /* whole numbers below 2^53 per site: (2 x 1146 + 72) flop per rhs and
      * iteration; 2 x (1024 or 1152) B per iteration and 43 x 24 B per rhs
      * and iteration, x es/4 */
-    return dslash_count_case(q, &z, comp, NFIELDS, rhs,
-                             clb_cg_bytes_site((double)most, (double)sum, (int)rhs, comp, z.es),
-                             clb_cg_flops_site((double)sum, (int)rhs), out);
+    return lat_count_case(q, &z, comp, NFIELDS, rhs,
+                          clb_cg_bytes_site((double)most, (double)sum, (int)rhs, comp, z.es),
+                          clb_cg_flops_site((double)sum, (int)rhs), out);
 }
 
 /* ---- parameters ----------------------------------------------------------- */
@@ -188,7 +188,7 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
      * sweep takes --param rhs=1..8; a solve is hundreds of operator
      * applications) */
     const long def[] = {1, 4}, quick[] = {1, 3};
-    int rc = dslash_param_rhs(env, CG_MAX_RHS, env->quick ? quick : def, 2, ch->rhs, &ch->nrhs);
+    int rc = lat_param_rhs(env, CG_MAX_RHS, env->quick ? quick : def, 2, ch->rhs, &ch->nrhs);
     if (rc)
         return rc;
     if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
@@ -211,7 +211,7 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     }
     if ((rc = read_fixed(env, s, ch)))
         return rc;
-    if ((rc = dslash_param_scaling(env, "cg")))
+    if ((rc = lat_param_scaling(env, "cg")))
         return rc;
     s->part.bus[0] = s->part.bus[1] = NAN;
     if (clb_param(env, "bus_gbps")[0]) {
@@ -250,8 +250,8 @@ static void iters_text(const struct cg_case *cc, char *out, size_t n)
 static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case *c,
                         struct cg_case *cc)
 {
-    struct dslash_hmodel m;
-    int rc = dslash_halo_model(env, &s->part, c, cc->rhs, &m);
+    struct lat_hmodel m;
+    int rc = lat_halo_model(env, &s->part, c, cc->rhs, &m);
     if (rc)
         return rc;
     cc->halo_model = m.seconds;
@@ -259,6 +259,9 @@ static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case
                   "bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g (per solve)", 2 * cc->niter,
                   m.bytes, m.gbps[0], m.gbps[1], m.measured ? "measured" : "bus_gbps",
                   1e3 * 2 * cc->niter * cc->halo_model);
+    clb_case_metric(c, "exchanges", 2 * cc->niter);
+    clb_case_metric(c, "halo_bytes", (double)m.bytes);
+    clb_case_metric(c, "halo_model_ms", 1e3 * 2 * cc->niter * cc->halo_model);
     return CLB_OK;
 }
 
@@ -288,7 +291,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
         }
     }
     char sc[128];
-    dslash_part_params(&s->part, sc, sizeof sc);
+    lat_part_params(&s->part, sc, sizeof sc);
     if (rc == CLB_SKIP) {
         char *why = clb_strdup(clb_lasterr());
         rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s%s", rhs, links, sc);
@@ -313,7 +316,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
                            sc)))
         return rc;
     *(struct cg_case *)c->data = cc;
-    double ai = dslash_case_model(env, c);
+    double ai = lat_case_model(env, c);
     clb_case_note(c, "ai=%.3f mass=%g tol=%.0e %s", ai, s->mass, s->tol,
                   s->nfixed ? "fixed_iters" : "solved_in_setup");
     /* one iteration with every rhs iterating, by the model (dslash_model.c) */
@@ -343,8 +346,8 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct cg_state
     int rc = read_params(env, s, ch);
     if (rc)
         return rc;
-    if ((rc = dslash_setup_lattice(env, g, "cg", ch->rhs, ch->nrhs, &s->geom, &s->maxrhs,
-                                   &s->part)))
+    if ((rc = lat_setup_lattice(env, g, "cg", ch->rhs, ch->nrhs, &s->geom, &s->maxrhs,
+                                &s->part)))
         return rc;
     return cg_dev_alloc(env, s);
 }
@@ -359,7 +362,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     s->es = s->dbl ? 8 : 4;
     struct choice ch;
     int rc = setup_group(env, g, s, &ch);
-    if (!dslash_agree_setup(env, &rc)) /* the solves are collective */
+    if (!lat_agree_setup(env, &rc)) /* the solves are collective */
         return rc;
     if (s->part.scaling && (rc = cg_dev_sum_bb(s)))
         return rc;
@@ -367,8 +370,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
         for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++)
             for (int k = CG_REG; k <= CG_CACHE && rc == CLB_OK; k++)
                 if (ch.kernels & (1u << k))
-                    rc = dslash_agree_case("cg", s->part.scaling,
-                                           add_case(env, g, k, (int)ch.rhs[r], comp));
+                    rc = lat_agree_case("cg", s->part.scaling,
+                                        add_case(env, g, k, (int)ch.rhs[r], comp));
     return rc;
 }
 
@@ -402,7 +405,7 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
         return rc;
     double fig[] = {s->solve_halo, s->solve_gap,
                     smp->seconds > 0 ? s->solve_gap / smp->seconds : NAN, s->solve_reduce};
-    return dslash_log_add(&s->hlog, fig, 4, "cg");
+    return lat_log_add(&s->hlog, fig, 4, "cg");
 }
 
 /* ---- verify --------------------------------------------------------------- */
@@ -462,20 +465,24 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     if (s->nfixed && (rc = reference_residuals(s, &op)))
         return rc;
     if (s->part.scaling) {
-        const struct dslash_log *l = &s->hlog;
-        double hal = dslash_log_median(l, DSLASH_LOG_HAL);
-        double gap = dslash_log_median(l, DSLASH_LOG_GAP);
-        double red = dslash_log_median(l, DSLASH_LOG_RED);
-        double frac = dslash_log_median(l, DSLASH_LOG_FRAC);
+        const struct lat_log *l = &s->hlog;
+        double hal = lat_log_median(l, LAT_LOG_HAL);
+        double gap = lat_log_median(l, LAT_LOG_GAP);
+        double red = lat_log_median(l, LAT_LOG_RED);
+        double frac = lat_log_median(l, LAT_LOG_FRAC);
         double mx[4] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(red) ? 0 : red,
                         isnan(frac) ? 0 : frac};
         if ((rc = clb_comm_allreduce(mx, 4, CLB_MAX)))
             return rc;
-        if (!isnan(hal))
+        if (!isnan(hal)) {
             clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
                           "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f "
                           "(per solve) reduce_ms_max=%.4g", 1e3 * hal, 1e3 * gap, frac,
                           1e3 * mx[0], 1e3 * mx[1], mx[3], 1e3 * mx[2]);
+            double hmx[3] = {mx[0], mx[1], mx[3]};
+            lat_metric_halo(c, hal, gap, frac, hmx);
+            clb_case_metric(c, "reduce_ms_max", 1e3 * mx[2]);
+        }
         if (own)
             return own;
     }
@@ -508,7 +515,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
                       limit, cc->iters[bad], s->nfixed ? " and the float64 CG's residual" : "");
         fail = 1;
     }
-    if (cc->comp && dslash_check_rebuild(c, s->dbl, s->rebuild_err))
+    if (cc->comp && lat_check_rebuild(c, s->dbl, s->rebuild_err))
         fail = 1;
     return fail ? CLB_FAIL : CLB_OK;
 }
@@ -523,8 +530,10 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
 {
     struct cg_state *s = g->state;
     struct cg_case *cc = c->data;
-    if (cc->niter > 0)
+    if (cc->niter > 0) {
         clb_case_note(c, "t_iter_us=%.2f", 1e6 * m->t.median / cc->niter);
+        clb_case_metric(c, "t_iter_us", 1e6 * m->t.median / cc->niter);
+    }
     struct cg_profile p;
     int rc = cg_dev_solve(env, s, cc, 0, &p, NULL, NULL);
     if (rc != CLB_OK) {
@@ -541,6 +550,8 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
      * CPU) stays out of the ratio */
     double solve = c->counts.flops / p.wall / 1e9;
     clb_case_note(c, "dslash_gflops=%.2f of_dslash=%.3f", dgf, solve / dgf);
+    clb_case_metric(c, "dslash_gflops", dgf);
+    clb_case_metric(c, "of_dslash", solve / dgf);
     clb_case_note(c, "time: D_oe %.0f%% apply %.0f%% vectors %.0f%% reductions %.0f%% gaps %.0f%%",
                   100 * p.t[CGP_DOE] / p.wall, 100 * p.t[CGP_APPLY] / p.wall,
                   100 * (p.t[CGP_UPD_R] + p.t[CGP_UPD_XP] + p.t[CGP_INIT]) / p.wall,
@@ -555,16 +566,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct cg_state *s = g->state;
     cg_dev_free(env, s);
-    dslash_log_free(&s->hlog);
+    lat_log_free(&s->hlog);
 }
 
 /* ---- summary ------------------------------------------------------------------ */
-
-static double detail_num(const char *detail, const char *key)
-{
-    const char *p = strstr(detail, key);
-    return p ? strtod(p + strlen(key), NULL) : NAN;
-}
 
 /* Per (kernel, type, size, links): the solver's GFlop/s at each rhs, its
  * D_oe kernel's Dslash rate and of_dslash (both from the profiled solve),
@@ -574,19 +579,19 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
                       FILE *out)
 {
     (void)ctx;
-    dslash_summarize_halo("cg", rows, n, out);
+    lat_summarize_halo("cg", rows, n, out);
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         char li[32], ri[8];
-        dslash_param_text(rows[i].params, "links", li, sizeof li);
-        dslash_param_text(rows[i].params, "rhs", ri, sizeof ri);
+        lat_param_text(rows[i].params, "links", li, sizeof li);
+        lat_param_text(rows[i].params, "rhs", ri, sizeof ri);
         if (strcmp(rows[i].status, "ok") || strcmp(ri, "1"))
             continue;
         for (size_t j = 0; j < n; j++) {
             char lj[32], rj[8], it[128];
-            dslash_param_text(rows[j].params, "links", lj, sizeof lj);
-            dslash_param_text(rows[j].params, "rhs", rj, sizeof rj);
-            dslash_param_text(rows[j].params, "iters", it, sizeof it);
+            lat_param_text(rows[j].params, "links", lj, sizeof lj);
+            lat_param_text(rows[j].params, "rhs", rj, sizeof rj);
+            lat_param_text(rows[j].params, "iters", it, sizeof it);
             if (strcmp(rows[j].status, "ok") || strcmp(li, lj) ||
                 strcmp(rows[i].kernel, rows[j].kernel) || strcmp(rows[i].dtype, rows[j].dtype) ||
                 strcmp(rows[i].size, rows[j].size))
@@ -597,8 +602,8 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
             fprintf(out, "  %-5s %-6s %-12s links=%-10s rhs=%-2s iters=%-12s %9.2f GFlop/s  "
                          "D_oe %9.2f  of_dslash %5.2f  x%.2f of rhs 1\n",
                     rows[j].kernel, rows[j].dtype, rows[j].size, lj, rj, it, rows[j].gflops,
-                    detail_num(rows[j].detail, "dslash_gflops="),
-                    detail_num(rows[j].detail, "of_dslash="), rows[j].gflops / rows[i].gflops);
+                    clb_row_metric(&rows[j], "dslash_gflops"),
+                    clb_row_metric(&rows[j], "of_dslash"), rows[j].gflops / rows[i].gflops);
         }
     }
 }
@@ -639,12 +644,12 @@ const struct clb_workload clb_wl_cg = {
      * solve is hundreds of operator applications, and the default suite must
      * stay within minutes there. */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {0, 3072},
-              .cap_mib = {40, 0}, .ladder = dslash_ladder},
+              .cap_mib = {40, 0}, .ladder = lat_ladder},
     .baselines = "stream/copy",
     .case_size = sizeof(struct cg_case),
     CLB_STEPS,
     .plan = plan,
-    .check_size = dslash_check_size,
+    .check_size = lat_check_size,
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,

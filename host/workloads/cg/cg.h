@@ -10,36 +10,36 @@
  * This header: the float64 host pieces (cg_ref.c): the operator A, inner
  * products, a host CG (the unit test's and the fixed-iteration mode's
  * reference) and the true residual |b - A x| / |b| that validates the device
- * solve. Geometry, field layout and the Dslash reference: dslash.h; the
- * solver's flop and byte counts sit beside the Dslash ones in
- * dslash_model.c (clb_cg_*). */
+ * solve. Geometry, field layout, the Dslash reference and the solver's
+ * flop and byte counts (clb_cg_*, beside the Dslash's): lattice.h; the rank
+ * split: lattice_split.h. */
 #ifndef CG_CG_H
 #define CG_CG_H
 
 #include <stddef.h>
-#include "dslash.h"
-#include "dslash_dist.h"
+#include "lattice.h"
+#include "lattice_split.h"
 
 /* The operator: links of the dslash layout with full long links (ne = 9),
  * element type float (dbl = 0) or double, and the mass squared.
  * scaling=: g is one rank's part of a split lattice (dist); the links are on
- * ext, the part with its halos (dslash_decomp_geoms, off its place there),
- * the vectors' halos come from the neighbours (dslash_host_exchange) and the
+ * ext, the part with its halos (lat_decomp_geoms, off its place there),
+ * the vectors' halos come from the neighbours (lat_host_exchange) and the
  * inner products are summed over the ranks: every rank must call cg_apply,
  * cg_dot_op, cg_host_solve and cg_true_residual together. dist NULL: one
  * whole lattice, the links on g. */
 struct cg_op {
-    const struct dslash_geom *g;
+    const struct lat_geom *g;
     int dbl;
     const void *fat, *lng;
     double m2;
-    const struct dslash_decomp *dist;
-    const struct dslash_geom *ext;
+    const struct lat_decomp *dist;
+    const struct lat_geom *ext;
     const int *off;
 };
 
-/* Complex numbers in rhs vectors of one parity (vector layout of dslash.h). */
-static inline size_t cg_vec_len(const struct dslash_geom *g, int rhs)
+/* Complex numbers in rhs vectors of one parity (vector layout of lattice.h). */
+static inline size_t cg_vec_len(const struct lat_geom *g, int rhs)
 {
     return (size_t)rhs * 3 * g->vh;
 }
@@ -51,7 +51,7 @@ int cg_apply(const struct cg_op *op, int rhs, const double *x, double *tmp, doub
 
 /* <a_r, b_r> = sum conj(a) b over the sites and colours of right-hand side r,
  * for r < rhs: out[2r] (real), out[2r + 1] (imaginary). */
-void cg_dot(const struct dslash_geom *g, int rhs, const double *a, const double *b, double *out);
+void cg_dot(const struct lat_geom *g, int rhs, const double *a, const double *b, double *out);
 
 /* cg_dot on op's lattice, summed over the ranks under op->dist (the same
  * bits on every rank). CLB_OK or CLB_ESYS. */

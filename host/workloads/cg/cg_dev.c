@@ -81,7 +81,7 @@ static int norms_of_b(struct cg_state *s)
  * site index), with halos for the links; the halo buffers. */
 static int alloc_dist(struct clb_env *env, struct cg_state *s)
 {
-    struct dslash_part *pt = &s->part;
+    struct lat_part *pt = &s->part;
     struct host_bytes z;
     int rc = alloc_host(s, &z);
     if (rc)
@@ -90,22 +90,22 @@ static int alloc_dist(struct clb_env *env, struct cg_state *s)
     int oe[4];
     for (int k = 0; k < 4; k++)
         oe[k] = pt->dc.O[k] - pt->off[k];
-    dslash_fill_global(&pt->ge, pt->dc.G, oe, s->dbl, s->fat, s->full, s->comp, 0, 0, 0, NULL);
-    dslash_fill_global(&s->geom, pt->dc.G, pt->dc.O, s->dbl, NULL, NULL, NULL, 0, s->maxrhs,
-                       DSLASH_SEED_B, s->b);
+    lat_fill_global(&pt->ge, pt->dc.G, oe, s->dbl, s->fat, s->full, s->comp, 0, 0, 0, NULL);
+    lat_fill_global(&s->geom, pt->dc.G, pt->dc.O, s->dbl, NULL, NULL, NULL, 0, s->maxrhs,
+                    LAT_SEED_B, s->b);
     if ((rc = norms_of_b(s)))
         return rc;
-    s->rebuild_err = dslash_rebuild_error(&pt->ge, s->dbl, s->full, s->comp);
-    if ((rc = dslash_halo_open(env, &pt->halo, &pt->dc, s->es, s->maxrhs)))
+    s->rebuild_err = lat_rebuild_error(&pt->ge, s->dbl, s->full, s->comp);
+    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, s->es, s->maxrhs)))
         return rc;
     pt->halo_open = 1;
     struct clb_device *d = env->dev;
-    const struct dslash_halo *h = &pt->halo;
+    const struct lat_halo *h = &pt->halo;
     cl_mem_flags ro = CL_MEM_READ_ONLY;
     cl_mem *rw[] = {&s->dx, &s->dr, &s->dp, &s->dap, &s->dt};
-    if ((rc = dslash_upload_part(env, h, &pt->ge, pt->off, s->fat, 8 * 9, cplx, ro, &s->dfat)) ||
-        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, s->full, 8 * 9, cplx, ro, &s->dfull)) ||
-        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, s->comp, 8 * 7, cplx, ro, &s->dcomp)) ||
+    if ((rc = lat_upload_part(env, h, &pt->ge, pt->off, s->fat, 8 * 9, cplx, ro, &s->dfat)) ||
+        (rc = lat_upload_part(env, h, &pt->ge, pt->off, s->full, 8 * 9, cplx, ro, &s->dfull)) ||
+        (rc = lat_upload_part(env, h, &pt->ge, pt->off, s->comp, 8 * 7, cplx, ro, &s->dcomp)) ||
         (rc = clb_buffer(d, CL_MEM_READ_ONLY, vecb, &s->db)) ||
         (rc = clb_write(d, s->db, s->b, vecb)) ||
         (rc = clb_buffer(d, CL_MEM_READ_WRITE, 4 * (size_t)s->maxrhs * s->es, &s->dscal)))
@@ -113,7 +113,7 @@ static int alloc_dist(struct clb_env *env, struct cg_state *s)
     for (size_t i = 0; i < sizeof rw / sizeof *rw; i++)
         if ((rc = clb_buffer(d, CL_MEM_READ_WRITE, vecb, rw[i])))
             return rc;
-    return dslash_halo_links(env, &pt->halo, &pt->ge, pt->off, s->fat, s->full, s->comp);
+    return lat_halo_links(env, &pt->halo, &pt->ge, pt->off, s->fat, s->full, s->comp);
 }
 
 int cg_dev_sum_bb(struct cg_state *s)
@@ -121,7 +121,7 @@ int cg_dev_sum_bb(struct cg_state *s)
     double mine[CG_MAX_RHS];
     int nerr;
     memcpy(mine, s->bb, (size_t)s->maxrhs * sizeof *mine);
-    return dslash_sum_ranks(mine, s->maxrhs, 0, s->bb, &nerr);
+    return lat_sum_ranks(mine, s->maxrhs, 0, s->bb, &nerr);
 }
 
 int cg_dev_alloc(struct clb_env *env, struct cg_state *s)
@@ -135,11 +135,11 @@ int cg_dev_alloc(struct clb_env *env, struct cg_state *s)
     size_t vh = s->geom.vh, linkb = z.link, compb = z.comp, vecb = z.vec;
     /* the dslash workload's data: the same seeds, the same links */
     fill_random(s, s->fat, 8 * 9 * vh * 2, 11);
-    dslash_fill_long(&s->geom, s->dbl, s->full, s->comp);
+    lat_fill_long(&s->geom, s->dbl, s->full, s->comp);
     fill_random(s, s->b, cg_vec_len(&s->geom, s->maxrhs) * 2, 13);
     if ((rc = norms_of_b(s)))
         return rc;
-    s->rebuild_err = dslash_rebuild_error(&s->geom, s->dbl, s->full, s->comp);
+    s->rebuild_err = lat_rebuild_error(&s->geom, s->dbl, s->full, s->comp);
     struct clb_device *d = env->dev;
     cl_mem *rw[] = {&s->dx, &s->dr, &s->dp, &s->dap, &s->dt};
     if ((rc = clb_buffer(d, CL_MEM_READ_ONLY, linkb, &s->dfat)) ||
@@ -322,7 +322,7 @@ static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
     cl_mem lng = cc->comp ? s->dcomp : s->dfull, hlng = s->part.halo.dhlng[cc->comp];
     cl_int4 geo, dist;
     cl_uint4 hs;
-    dslash_halo_kargs(&s->part.halo, cc->rhs, &geo, &dist, &hs);
+    lat_halo_kargs(&s->part.halo, cc->rhs, &geo, &dist, &hs);
     cl_int par = 1, sum = MODE_SUM;
     cl_uint ngt = (cl_uint)(cc->gop[0] / cc->lop[0]), mask = 0;
     cl_float m2f = (cl_float)(s->mass * s->mass);
@@ -471,107 +471,95 @@ static int profile(struct launches *L, struct cg_profile *prof)
 
 /* ---- scaling=: one solve on the rank's part --------------------------------- */
 
-/* The per-exchange events (interior, boundary launch) of a solve: after it,
- * the time each boundary launch waited for its halos. */
+/* The applications of a solve (their events): after it, the time each
+ * boundary launch waited for its halos. */
 struct pairs {
-    cl_event *ev;
+    struct lat_overlap *o;
     int n, cap;
 };
 
-static int pairs_add(struct pairs *p, cl_event in, cl_event bd)
+/* Keeps o's events (releases them when out of memory). */
+static int pairs_add(struct pairs *p, struct lat_overlap *o)
 {
-    if (p->n + 2 > p->cap) {
-        int cap = p->cap ? 2 * p->cap : 64;
-        cl_event *ne = realloc(p->ev, (size_t)cap * sizeof *ne);
-        if (!ne) {
+    if (p->n == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 32;
+        struct lat_overlap *no = realloc(p->o, (size_t)cap * sizeof *no);
+        if (!no) {
+            lat_overlap_release(o);
             clb_seterr("cg: out of host memory");
             return CLB_ESYS;
         }
-        p->ev = ne;
+        p->o = no;
         p->cap = cap;
     }
-    p->ev[p->n++] = in;
-    p->ev[p->n++] = bd;
+    p->o[p->n++] = *o;
     return CLB_OK;
 }
 
+/* Adds the boundary launches' waits to *gap (NULL: not wanted). */
 static void pairs_free(struct pairs *p, double *gap)
 {
-    for (int i = 0; i + 1 < p->n; i += 2) {
-        if (gap && p->ev[i + 1]) {
-            double g = dslash_gap_seconds(p->ev[i], p->ev[i + 1]);
+    for (int i = 0; i < p->n; i++) {
+        if (gap && p->o[i].bd) {
+            double g = lat_overlap_gap(&p->o[i]);
             *gap += isnan(g) ? 0 : g;
         }
-        if (p->ev[i])
-            clReleaseEvent(p->ev[i]);
-        if (p->ev[i + 1])
-            clReleaseEvent(p->ev[i + 1]);
+        lat_overlap_release(&p->o[i]);
     }
-    free(p->ev);
+    free(p->o);
     memset(p, 0, sizeof *p);
 }
 
 /* One launch of the operator kernel kd (KD_PAR, KD_APPLY) over boxes b. */
 static int launch_op(struct clb_env *env, struct cg_state *s, const struct cg_case *cc, int kd,
-                     const struct dslash_boxes *b, size_t gsize, cl_uint goff,
+                     const struct lat_boxes *b, size_t gsize, cl_uint goff,
                      struct launches *L, double flops, cl_event *keep)
 {
     cl_kernel k = slot(s, cc)[kd];
-    cl_int4 box[4];
-    cl_uint4 ends;
-    dslash_box_kargs(b, box, &ends);
-    cl_uint a = kd_dist_box_arg[kd == KD_APPLY];
-    for (cl_uint i = 0; i < 4; i++)
-        CLB_CHECK(clSetKernelArg(k, a + i, sizeof box[i], &box[i]), "clSetKernelArg(box)");
-    CLB_CHECK(clSetKernelArg(k, a + 4, sizeof ends, &ends), "clSetKernelArg(ends)");
+    int rc = lat_box_args(k, kd_dist_box_arg[kd == KD_APPLY], b);
+    if (rc)
+        return rc;
     if (kd == KD_APPLY)
         CLB_CHECK(clSetKernelArg(k, APPLY_DIST_GOFF, sizeof goff, &goff), "clSetKernelArg(goff)");
     size_t g[2] = {gsize, cc->gop[1]};
     return launch(env, k, g, cc->lop, L, kd == KD_PAR ? CGP_DOE : CGP_APPLY, flops, keep);
 }
 
+/* The interior or boundary launch of one operator application
+ * (lat_halo_overlap), the Dslash flop split between them by their sites. */
+struct part_launch {
+    struct cg_state *s;
+    const struct cg_case *cc;
+    int kd;
+    struct launches *L;
+    double flops, fin;
+};
+
+static int launch_part(struct clb_env *env, void *ctx, const struct lat_boxes *b, int boundary,
+                       cl_event *ev)
+{
+    const struct part_launch *p = ctx;
+    const struct cg_case *cc = p->cc;
+    if (!boundary)
+        return launch_op(env, p->s, cc, p->kd, b, cc->gin, 0, p->L, p->fin, ev);
+    return launch_op(env, p->s, cc, p->kd, b, cc->gbd, (cl_uint)(cc->gin / cc->lop[0]), p->L,
+                     p->flops - p->fin, ev);
+}
+
 /* One operator kernel on the whole part: the halos of `field` exchanged while
- * the interior runs, then the boundary. After an error (rc) only the
- * messages, which the peers wait for. */
+ * the interior runs, then the boundary (lat_halo_overlap). After an error
+ * (rc) only the messages, which the peers wait for. */
 static int apply_op(struct clb_env *env, struct cg_state *s, const struct cg_case *cc, int kd,
                     cl_mem field, struct launches *L, double flops, struct pairs *pr, int rc)
 {
-    struct dslash_halo *h = &s->part.halo;
-    struct dslash_xchg x;
-    memset(&x, 0, sizeof x);
-    x.t0 = clb_now();
-    cl_event ein = NULL, ebd = NULL;
+    const struct lat_halo *h = &s->part.halo;
     double fin = h->in.sites ? flops * (double)h->in.sites / (double)s->geom.vh : 0;
-    if (rc == CLB_OK)
-        rc = dslash_halo_begin(env, h, field, cc->rhs, &x);
-    if (rc == CLB_OK && h->in.sites)
-        rc = launch_op(env, s, cc, kd, &h->in, cc->gin, 0, L, fin, &ein);
-    if (rc == CLB_OK)
-        clFlush(env->dev->queue);
-    int e = dslash_halo_finish(env, h, cc->rhs, &x, rc);
-    rc = rc ? rc : e;
-    if (rc == CLB_OK)
-        rc = dslash_halo_barrier(env, &x);
-    if (rc == CLB_OK)
-        rc = launch_op(env, s, cc, kd, &h->bd, cc->gbd, (cl_uint)(cc->gin / cc->lop[0]), L,
-                       flops - fin, &ebd);
-    if (rc == CLB_OK)
-        clFlush(env->dev->queue);
-    e = dslash_halo_wait(h, &x);
-    rc = rc ? rc : e;
-    s->solve_halo += x.seconds;
+    struct part_launch pl = {s, cc, kd, L, flops, fin};
+    struct lat_overlap o;
+    rc = lat_halo_overlap(env, &s->part.halo, field, cc->rhs, launch_part, &pl, rc, &o);
+    s->solve_halo += o.halo;
     s->solve_exchanges++;
-    if (ebd && !ein) /* no interior: the whole halo time waited */
-        s->solve_gap += x.seconds;
-    e = pairs_add(pr, ein, ein ? ebd : NULL);
-    if (!ein && ebd)
-        clReleaseEvent(ebd);
-    if (e) {
-        if (ein)
-            clReleaseEvent(ein);
-        if (ebd && ein)
-            clReleaseEvent(ebd);
-    }
+    int e = pairs_add(pr, &o);
     return rc ? rc : e;
 }
 
@@ -592,7 +580,7 @@ static int reduce_sum(struct clb_env *env, struct cg_state *s, const struct cg_c
     for (int r = 0; r < rhs && rc == CLB_OK; r++)
         if ((mask >> r) & 1u)
             mine[r] = s->dbl ? ((double *)scal)[4 * r + 3] : (double)((float *)scal)[4 * r + 3];
-    int nerr = 0, e = dslash_sum_ranks(mine, rhs, rc != CLB_OK, sums, &nerr);
+    int nerr = 0, e = lat_sum_ranks(mine, rhs, rc != CLB_OK, sums, &nerr);
     s->solve_reduce += clb_now() - t0;
     if (rc)
         return rc;
@@ -799,7 +787,7 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
 void cg_dev_free(struct clb_env *env, struct cg_state *s)
 {
     if (s->part.halo_open)
-        dslash_halo_close(env, &s->part.halo);
+        lat_halo_close(env, &s->part.halo);
     for (int c = 0; c < 2; c++)
         for (int r = 0; r <= CG_MAX_RHS; r++)
             clb_release_kernels(s->k[c][r], KD_N);

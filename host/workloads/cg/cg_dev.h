@@ -5,7 +5,7 @@
 #define CG_CG_DEV_H
 
 #include "cg.h"
-#include "dslash_wl.h"
+#include "lattice_wl.h"
 
 #define CG_MAX_RHS 8
 enum { CG_REG, CG_CACHE };   /* the operator's kernel shapes (the dslash workload's) */
@@ -17,7 +17,7 @@ enum { KD_PAR, KD_APPLY, KD_INIT, KD_UPD_R, KD_UPD_XP, KD_RED_ALPHA, KD_RED_BETA
 struct cg_state {
     int dbl;
     size_t es;                    /* bytes of one real */
-    struct dslash_geom geom;
+    struct lat_geom geom;
     int maxrhs;
     double mass, tol;
     long maxiter;
@@ -35,11 +35,11 @@ struct cg_state {
     cl_kernel k[2][CG_MAX_RHS + 1][KD_N];   /* [compressed][RHS of the build] */
     /* scaling=strong|weak: geom is this rank's part; the host links (fat,
      * full, comp) live on ge, the part with its halos; b and x on the part */
-    struct dslash_part part;      /* bus: GB/s of the halo model (bus_gbps) */
+    struct lat_part part;      /* bus: GB/s of the halo model (bus_gbps) */
     double solve_halo, solve_gap; /* the last solve: seconds of halo exchanges, of waiting */
     double solve_reduce;          /* ... of the reductions (read back, allreduce, write) */
     int solve_exchanges;
-    struct dslash_log hlog;       /* the current case's solves: solve_halo, _gap, _gap's
+    struct lat_log hlog;       /* the current case's solves: solve_halo, _gap, _gap's
                                    * share of the solve's time, _reduce */
 };
 

@@ -9,7 +9,7 @@
  * the part's odd sites there, its halos, then D_eo on the part's even sites. */
 static int apply_dist(const struct cg_op *op, int rhs, const double *x, double *out)
 {
-    const struct dslash_geom *e = op->ext, *g = op->g;
+    const struct lat_geom *e = op->ext, *g = op->g;
     size_t n = 2 * (size_t)rhs * 3 * e->vh;
     double *xe = calloc(n, sizeof *xe), *te = calloc(n, sizeof *te);
     /* no rank may leave before the exchanges its peers wait in */
@@ -21,18 +21,18 @@ static int apply_dist(const struct cg_op *op, int rhs, const double *x, double *
     }
     if (rc == CLB_OK) {
         size_t cplx = 2 * sizeof(double);
-        dslash_box_copy(e, op->off[2], g->L[2], op->off[3], g->L[3], 3 * (size_t)rhs, cplx, xe,
-                        (void *)x, 1);
-        rc = dslash_host_exchange(op->dist, e, 3 * (size_t)rhs, xe);
+        lat_box_copy(e, op->off[2], g->L[2], op->off[3], g->L[3], 3 * (size_t)rhs, cplx, xe,
+                     (void *)x, 1);
+        rc = lat_host_exchange(op->dist, e, 3 * (size_t)rhs, xe);
     }
-    struct dslash_fields f = {op->dbl, op->fat, op->lng, NULL, rhs, xe};
+    struct lat_fields f = {op->dbl, op->fat, op->lng, NULL, rhs, xe};
     if (rc == CLB_OK) {
-        dslash_reference_box(e, &f, 1, g, op->off, 1, te); /* D_oe x, the part's odd sites */
-        rc = dslash_host_exchange(op->dist, e, 3 * (size_t)rhs, te);
+        lat_dslash_ref_box(e, &f, 1, g, op->off, 1, te); /* D_oe x, the part's odd sites */
+        rc = lat_host_exchange(op->dist, e, 3 * (size_t)rhs, te);
     }
     if (rc == CLB_OK) {
         f.v64 = te;
-        dslash_reference_box(e, &f, 0, g, op->off, 0, out); /* D_eo, the part's even sites */
+        lat_dslash_ref_box(e, &f, 0, g, op->off, 0, out); /* D_eo, the part's even sites */
         size_t m = 2 * cg_vec_len(g, rhs);
         double m2 = op->m2;
 #pragma omp parallel for schedule(static)
@@ -48,10 +48,10 @@ int cg_apply(const struct cg_op *op, int rhs, const double *x, double *tmp, doub
 {
     if (op->dist)
         return apply_dist(op, rhs, x, out);
-    struct dslash_fields f = {op->dbl, op->fat, op->lng, NULL, rhs, x};
-    dslash_reference_parity(op->g, &f, 1, tmp); /* D_oe x on the odd sites */
+    struct lat_fields f = {op->dbl, op->fat, op->lng, NULL, rhs, x};
+    lat_dslash_ref_parity(op->g, &f, 1, tmp); /* D_oe x on the odd sites */
     f.v64 = tmp;
-    dslash_reference_parity(op->g, &f, 0, out); /* D_eo D_oe x on the even sites */
+    lat_dslash_ref_parity(op->g, &f, 0, out); /* D_eo D_oe x on the even sites */
     size_t n = 2 * cg_vec_len(op->g, rhs);
     double m2 = op->m2;
 #pragma omp parallel for schedule(static)
@@ -60,7 +60,7 @@ int cg_apply(const struct cg_op *op, int rhs, const double *x, double *tmp, doub
     return CLB_OK;
 }
 
-void cg_dot(const struct dslash_geom *g, int rhs, const double *a, const double *b, double *out)
+void cg_dot(const struct lat_geom *g, int rhs, const double *a, const double *b, double *out)
 {
     size_t n = 3 * g->vh; /* complex numbers of one rhs */
     for (int r = 0; r < rhs; r++) {
@@ -86,7 +86,7 @@ int cg_dot_op(const struct cg_op *op, int rhs, const double *a, const double *b,
     if (rhs > 64)
         return CLB_ESYS;
     memcpy(mine, out, 2 * (size_t)rhs * sizeof *mine);
-    return dslash_sum_ranks(mine, 2 * rhs, 0, out, &nerr);
+    return lat_sum_ranks(mine, 2 * rhs, 0, out, &nerr);
 }
 
 void cg_to_f64(int dbl, const void *src, double *dst, size_t n)

@@ -698,8 +698,10 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
             if ((rc = clb_poison(env->dev, st->cx[i], st->chunk_cap * st->es)) ||
                 (rc = clb_poison(env->dev, st->cy[i], st->chunk_cap * st->es)))
                 return rc;
-        if (dc->k == K_HYBRID)
+        if (dc->k == K_HYBRID) {
             clb_case_note(c, "dev_share=%.4f", (double)dc->n_dev / (double)st->n);
+            clb_case_metric(c, "dev_share", (double)dc->n_dev / (double)st->n);
+        }
         return CLB_OK;
     default:
         return CLB_OK;
@@ -771,6 +773,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     double mag = fabs(ref->sum);
     clb_case_note(c, "relerr=%.2e bound=%.2e kappa=%.3g depth=%zu", err / mag, tol / mag,
                   ref->abs / mag, depth);
+    clb_case_metric(c, "relerr", err / mag);
+    clb_case_metric(c, "relerr_bound", tol / mag);
     if (!(err <= tol)) {
         clb_case_note(c, "result %.17g, reference %.17g: error above the bound", st->result,
                       ref->sum);

@@ -3,12 +3,12 @@
  * the talk's model: 1146 flop and (1024 + 408 r) bytes per even site in fp32
  * (compressed long links; 1152 + 408 r with full ones), twice in fp64
  * (dslash_model.c, the same functions as `clbench model dslash`).
- * Geometry, layout and the float64 reference: dslash.h, dslash_ref.c.
+ * Geometry, layout and the float64 reference: lattice/lattice.h.
  * scaling=strong|weak: the lattice split over the ranks of an MPI job, halos
- * exchanged (dslash_dist.h, dslash_halo.h; docs/SCALING.md). */
+ * exchanged (lattice_split.h, lattice_halo.h; docs/SCALING.md). */
 #include "clb_workload.h"
 #include "dslash.h"
-#include "dslash_wl.h"
+#include "lattice_wl.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ struct dslash_case {
 struct dslash {
     int dbl;
     size_t es;               /* bytes of one real */
-    struct dslash_geom geom;
+    struct lat_geom geom;
     int maxrhs;
     void *fat, *full, *comp; /* host copies of the links (full and compressed long links) */
     void *v, *w;             /* inputs (maxrhs vectors), read-back output */
@@ -40,8 +40,8 @@ struct dslash {
     size_t local;
     /* scaling=strong|weak: this rank's part (d->geom), the extended geometry
      * the host fields (fat, full, comp, v) live on, the halos */
-    struct dslash_part part;
-    struct dslash_log hlog;   /* the current case's halo and waiting seconds per application,
+    struct lat_part part;
+    struct lat_log hlog;   /* the current case's halo and waiting seconds per application,
                                * the waiting's share of the application's time */
 };
 
@@ -74,12 +74,12 @@ static const struct clb_param_def params[] = {
  * launch touches: fat links, its long links, rhs input and output vectors. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    struct dslash_qsize z;
-    int rc = dslash_count_start(q, "dslash", &z);
+    struct lat_qsize z;
+    int rc = lat_count_start(q, "dslash", &z);
     if (rc)
         return rc;
     if (!q->kernel)
-        return dslash_count_group(q, &z, MAX_RHS, 2, out); /* input and output vectors */
+        return lat_count_group(q, &z, MAX_RHS, 2, out); /* input and output vectors */
     int k = 0;
     while (k < 3 && strcmp(kernel_names[k], q->kernel))
         k++;
@@ -89,11 +89,11 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     }
     long rhs;
     int comp;
-    if ((rc = dslash_query_rhs(q, 64, &rhs)) || (rc = dslash_query_links(q, &comp)))
+    if ((rc = lat_query_rhs(q, 64, &rhs)) || (rc = lat_query_links(q, &comp)))
         return rc;
     /* whole numbers: 1146 rhs flop, (1024 or 1152 + 408 rhs) x es/4 bytes */
-    return dslash_count_case(q, &z, comp, 2, rhs, clb_dslash_bytes_site((int)rhs, 0, comp, z.es),
-                             clb_dslash_flops_site((int)rhs), out);
+    return lat_count_case(q, &z, comp, 2, rhs, clb_dslash_bytes_site((int)rhs, 0, comp, z.es),
+                          clb_dslash_flops_site((int)rhs), out);
 }
 
 /* ---- fields --------------------------------------------------------------- */
@@ -126,7 +126,7 @@ static int read_params(struct clb_env *env, struct choice *ch)
     const long def[] = {1, 2, 4, 8}, cpu[] = {1, 4}, quick[] = {1, 3};
     int on_cpu = strcmp(env->info->type_name, "cpu") == 0;
     const long *pick = env->quick ? quick : on_cpu ? cpu : def;
-    int rc = dslash_param_rhs(env, MAX_RHS, pick, env->quick || on_cpu ? 2 : 4, ch->rhs, &ch->nrhs);
+    int rc = lat_param_rhs(env, MAX_RHS, pick, env->quick || on_cpu ? 2 : 4, ch->rhs, &ch->nrhs);
     if (rc)
         return rc;
     if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
@@ -136,7 +136,7 @@ static int read_params(struct clb_env *env, struct choice *ch)
     if (clb_param(env, "local")[0] &&
         (rc = clb_param_int(env, "local", 0, (long)env->info->max_wg, &ch->local)))
         return rc;
-    if ((rc = dslash_param_scaling(env, "dslash")))
+    if ((rc = lat_param_scaling(env, "dslash")))
         return rc;
     const char *bg = clb_param(env, "bus_gbps");
     if (bg[0]) {
@@ -176,7 +176,7 @@ static int alloc_fields(struct clb_env *env, struct dslash *d)
         return CLB_ESYS;
     fill_random(d, d->fat, 8 * 9 * vh * 2, 11);
     fill_random(d, d->v, (size_t)d->maxrhs * 3 * vh * 2, 12);
-    dslash_fill_long(&d->geom, d->dbl, d->full, d->comp);
+    lat_fill_long(&d->geom, d->dbl, d->full, d->comp);
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &d->dfat)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &d->dfull)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, compb, &d->dcomp)) ||
@@ -189,9 +189,9 @@ static int alloc_fields(struct clb_env *env, struct dslash *d)
         return rc;
     /* The reference uses the stored full long links; the compressed ones must
      * rebuild to the same matrices (checked here on the data, reported by verify). */
-    d->rebuild_err = dslash_rebuild_error(&d->geom, d->dbl, d->full, d->comp);
-    struct dslash_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
-    dslash_reference(&d->geom, &f, d->ref);
+    d->rebuild_err = lat_rebuild_error(&d->geom, d->dbl, d->full, d->comp);
+    struct lat_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
+    lat_dslash_ref(&d->geom, &f, d->ref);
     return CLB_OK;
 }
 
@@ -243,13 +243,13 @@ static int shape(struct clb_env *env, struct dslash *d, const char *dtype, struc
 }
 
 static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
-                        const struct dslash_boxes *b, size_t gsize, cl_event *ev);
+                        const struct lat_boxes *b, size_t gsize, cl_event *ev);
 
 static int launch(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                   cl_event *ev)
 {
     if (d->part.scaling) { /* the probe of kernel=best: every local site, no exchange */
-        struct dslash_boxes all = {0};
+        struct lat_boxes all = {0};
         all.n = 1;
         all.b[0][1] = d->geom.L[2];
         all.b[0][3] = d->geom.L[3];
@@ -337,7 +337,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
                               : shape(env, d, g->dtype, &dc);
     struct clb_case *c;
     char sc[128];
-    dslash_part_params(&d->part, sc, sizeof sc);
+    lat_part_params(&d->part, sc, sizeof sc);
     if (rc == CLB_OK)
         rc = clb_case_add(g, &c, kernel_names[kernel], "rhs=%d,links=%s%s", rhs,
                           comp ? "compressed" : "full", sc);
@@ -345,7 +345,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
         clb_buf_free(&note);
         return rc;
     }
-    double ai = dslash_case_model(env, c);
+    double ai = lat_case_model(env, c);
     clb_case_note(c, "ai=%.3f ai_vcache=%.3f", ai,
                   clb_dslash_intensity(rhs, 15.0 / 16, comp, d->es));
     if (d->part.scaling && (rc = note_scaling(env, d, c, &dc))) {
@@ -373,7 +373,7 @@ static int dist_args(struct dslash *d, const struct dslash_case *dc)
     cl_int4 geo, dist;
     cl_uint4 hs;
     cl_int par = 0;
-    dslash_halo_kargs(&d->part.halo, dc->rhs, &geo, &dist, &hs);
+    lat_halo_kargs(&d->part.halo, dc->rhs, &geo, &dist, &hs);
     size_t M = sizeof(cl_mem);
     int rc = clb_args(k, M, &d->dfat, M, &lng, M, &d->dv, M, &d->dw, M, &d->part.halo.dhfat, M,
                       &hlng, M, &d->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs,
@@ -385,18 +385,12 @@ static int dist_args(struct dslash *d, const struct dslash_case *dc)
 
 /* One launch of dslash_dist over boxes b with gsize work-items along the sites. */
 static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
-                        const struct dslash_boxes *b, size_t gsize, cl_event *ev)
+                        const struct lat_boxes *b, size_t gsize, cl_event *ev)
 {
     cl_kernel k = *kernel_of(d, dc);
-    cl_int4 box[4];
-    cl_uint4 ends;
-    dslash_box_kargs(b, box, &ends);
     int rc = dist_args(d, dc);
-    for (int i = 0; i < 4 && rc == CLB_OK; i++)
-        CLB_CHECK(clSetKernelArg(k, 10 + (cl_uint)i, sizeof box[i], &box[i]),
-                  "clSetKernelArg(box)");
     if (rc == CLB_OK)
-        CLB_CHECK(clSetKernelArg(k, 14, sizeof ends, &ends), "clSetKernelArg(ends)");
+        rc = lat_box_args(k, 10, b);
     if (rc)
         return rc;
     size_t global[2] = {gsize, dc->global[1]};
@@ -409,7 +403,7 @@ static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dsla
  * of the part from the fields with their halos. */
 static int alloc_scaling(struct clb_env *env, struct dslash *d)
 {
-    struct dslash_part *pt = &d->part;
+    struct lat_part *pt = &d->part;
     size_t vh = pt->ge.vh, cplx = 2 * d->es;
     size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
     size_t vecb = (size_t)d->maxrhs * 3 * vh * cplx;
@@ -425,26 +419,26 @@ static int alloc_scaling(struct clb_env *env, struct dslash *d)
     int oe[4];
     for (int k = 0; k < 4; k++)
         oe[k] = pt->dc.O[k] - pt->off[k];
-    dslash_fill_global(&pt->ge, pt->dc.G, oe, d->dbl, d->fat, d->full, d->comp, 1, d->maxrhs,
-                       DSLASH_SEED_V, d->v);
+    lat_fill_global(&pt->ge, pt->dc.G, oe, d->dbl, d->fat, d->full, d->comp, 1, d->maxrhs,
+                    LAT_SEED_V, d->v);
     int rc;
-    if ((rc = dslash_halo_open(env, &pt->halo, &pt->dc, d->es, d->maxrhs)))
+    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, d->es, d->maxrhs)))
         return rc;
     pt->halo_open = 1;
-    const struct dslash_halo *h = &pt->halo;
+    const struct lat_halo *h = &pt->halo;
     cl_mem_flags ro = CL_MEM_READ_ONLY;
-    if ((rc = dslash_upload_part(env, h, &pt->ge, pt->off, d->fat, 8 * 9, cplx, ro, &d->dfat)) ||
-        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, d->full, 8 * 9, cplx, ro, &d->dfull)) ||
-        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, d->comp, 8 * 7, cplx, ro, &d->dcomp)) ||
-        (rc = dslash_upload_part(env, h, &pt->ge, pt->off, d->v, 3 * (size_t)d->maxrhs, cplx, ro,
-                                 &d->dv)) ||
+    if ((rc = lat_upload_part(env, h, &pt->ge, pt->off, d->fat, 8 * 9, cplx, ro, &d->dfat)) ||
+        (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->full, 8 * 9, cplx, ro, &d->dfull)) ||
+        (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->comp, 8 * 7, cplx, ro, &d->dcomp)) ||
+        (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->v, 3 * (size_t)d->maxrhs, cplx, ro,
+                              &d->dv)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, outb, &d->dw)))
         return rc;
-    if ((rc = dslash_halo_links(env, &pt->halo, &pt->ge, pt->off, d->fat, d->full, d->comp)))
+    if ((rc = lat_halo_links(env, &pt->halo, &pt->ge, pt->off, d->fat, d->full, d->comp)))
         return rc;
-    d->rebuild_err = dslash_rebuild_error(&pt->ge, d->dbl, d->full, d->comp);
-    struct dslash_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
-    dslash_reference_box(&pt->ge, &f, 0, &d->geom, pt->off, 0, d->ref);
+    d->rebuild_err = lat_rebuild_error(&pt->ge, d->dbl, d->full, d->comp);
+    struct lat_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
+    lat_dslash_ref_box(&pt->ge, &f, 0, &d->geom, pt->off, 0, d->ref);
     return CLB_OK;
 }
 
@@ -452,41 +446,42 @@ static int alloc_scaling(struct clb_env *env, struct dslash *d)
 static int note_scaling(struct clb_env *env, struct dslash *d, struct clb_case *c,
                         struct dslash_case *dc)
 {
-    struct dslash_hmodel m;
-    int rc = dslash_halo_model(env, &d->part, c, dc->rhs, &m);
+    struct lat_hmodel m;
+    int rc = lat_halo_model(env, &d->part, c, dc->rhs, &m);
     if (rc)
         return rc;
     dc->halo_model = m.seconds;
     clb_case_note(c, "halo_bytes=%zu bus_d2h_gbps=%.3g bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g",
                   m.bytes, m.gbps[0], m.gbps[1], m.measured ? "measured" : "bus_gbps",
                   1e3 * dc->halo_model);
+    clb_case_metric(c, "halo_bytes", (double)m.bytes);
+    clb_case_metric(c, "halo_model_ms", 1e3 * dc->halo_model);
     return CLB_OK;
 }
 
-/* One application: the interior while the halos travel, then the boundary;
- * timed by the host clock around the whole (events cannot span MPI). */
+/* The interior or boundary launch of one application (lat_halo_overlap). */
+struct part_launch {
+    struct dslash *d;
+    const struct dslash_case *dc;
+};
+
+static int launch_part(struct clb_env *env, void *ctx, const struct lat_boxes *b, int boundary,
+                       cl_event *ev)
+{
+    const struct part_launch *p = ctx;
+    return launch_boxes(env, p->d, p->dc, b, boundary ? p->dc->gbd : p->dc->gin, ev);
+}
+
+/* One application: the interior while the halos travel, then the boundary
+ * (lat_halo_overlap); timed by the host clock around the whole (events
+ * cannot span MPI). */
 static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                        struct clb_sample *s)
 {
-    struct dslash_halo *h = &d->part.halo;
-    struct dslash_xchg x;
-    cl_event ein = NULL, ebd = NULL;
+    struct part_launch pl = {d, dc};
+    struct lat_overlap o;
     double t0 = clb_now();
-    int rc = dslash_halo_begin(env, h, d->dv, dc->rhs, &x);
-    if (rc == CLB_OK && h->in.sites)
-        rc = launch_boxes(env, d, dc, &h->in, dc->gin, &ein);
-    if (rc == CLB_OK)
-        clFlush(env->dev->queue);
-    int e = dslash_halo_finish(env, h, dc->rhs, &x, rc);
-    rc = rc ? rc : e;
-    if (rc == CLB_OK)
-        rc = dslash_halo_barrier(env, &x);
-    if (rc == CLB_OK)
-        rc = launch_boxes(env, d, dc, &h->bd, dc->gbd, &ebd);
-    if (rc == CLB_OK)
-        clFlush(env->dev->queue);
-    e = dslash_halo_wait(h, &x);
-    rc = rc ? rc : e;
+    int rc = lat_halo_overlap(env, &d->part.halo, d->dv, dc->rhs, launch_part, &pl, CLB_OK, &o);
     if (rc == CLB_OK) {
         cl_int err = clFinish(env->dev->queue);
         if (err != CL_SUCCESS) {
@@ -498,14 +493,11 @@ static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslas
     if (rc == CLB_OK) {
         /* the boundary kernel's wait after the interior one: the halo time
          * not hidden (no interior: all of it) */
-        double gap = ein ? dslash_gap_seconds(ein, ebd) : x.seconds;
-        double fig[] = {x.seconds, gap, s->seconds > 0 ? gap / s->seconds : NAN};
-        rc = dslash_log_add(&d->hlog, fig, 3, "dslash");
+        double gap = lat_overlap_gap(&o);
+        double fig[] = {o.halo, gap, s->seconds > 0 ? gap / s->seconds : NAN};
+        rc = lat_log_add(&d->hlog, fig, 3, "dslash");
     }
-    if (ein)
-        clReleaseEvent(ein);
-    if (ebd)
-        clReleaseEvent(ebd);
+    lat_overlap_release(&o);
     return rc;
 }
 
@@ -513,15 +505,17 @@ static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslas
  * slowest (an allreduce every rank reaches, whatever its check found). */
 static int verify_scaling(struct dslash *d, struct clb_case *c, int rc)
 {
-    double hal = dslash_log_median(&d->hlog, DSLASH_LOG_HAL);
-    double gap = dslash_log_median(&d->hlog, DSLASH_LOG_GAP);
-    double frac = dslash_log_median(&d->hlog, DSLASH_LOG_FRAC);
+    double hal = lat_log_median(&d->hlog, LAT_LOG_HAL);
+    double gap = lat_log_median(&d->hlog, LAT_LOG_GAP);
+    double frac = lat_log_median(&d->hlog, LAT_LOG_FRAC);
     double mx[3] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(frac) ? 0 : frac};
     int e = clb_comm_allreduce(mx, 3, CLB_MAX);
-    if (!isnan(hal))
+    if (!isnan(hal)) {
         clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
                       "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f",
                       1e3 * hal, 1e3 * gap, frac, 1e3 * mx[0], 1e3 * mx[1], mx[2]);
+        lat_metric_halo(c, hal, gap, frac, mx);
+    }
     return rc ? rc : e;
 }
 
@@ -532,8 +526,8 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct dslash *
     int rc = read_params(env, ch);
     if (rc)
         return rc;
-    if ((rc = dslash_setup_lattice(env, g, "dslash", ch->rhs, ch->nrhs, &d->geom, &d->maxrhs,
-                                   &d->part)))
+    if ((rc = lat_setup_lattice(env, g, "dslash", ch->rhs, ch->nrhs, &d->geom, &d->maxrhs,
+                                &d->part)))
         return rc;
     const char *bg = clb_param(env, "bus_gbps"); /* read_params checked it */
     d->part.bus[0] = d->part.bus[1] = bg[0] ? strtod(bg, NULL) : NAN;
@@ -551,14 +545,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
     g->state = d;
     struct choice ch;
     int rc = setup_group(env, g, d, &ch);
-    if (!dslash_agree_setup(env, &rc)) /* kernel=best probes together */
+    if (!lat_agree_setup(env, &rc)) /* kernel=best probes together */
         return rc;
     for (int comp = 0; comp < 2; comp++)
         for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++)
             for (int k = K_REG; k <= K_BEST && rc == CLB_OK; k++)
                 if (ch.kernels & (1u << k))
-                    rc = dslash_agree_case("dslash", d->part.scaling,
-                                           add_case(env, g, &ch, k, (int)ch.rhs[r], comp));
+                    rc = lat_agree_case("dslash", d->part.scaling,
+                                        add_case(env, g, &ch, k, (int)ch.rhs[r], comp));
     return rc;
 }
 
@@ -621,6 +615,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
     double rel = sqrt(num / den);
     clb_case_note(c, "rel_l2=%.2e", rel);
+    clb_case_metric(c, "rel_l2", rel);
     int fail = 0;
     if (!(rel < tol)) {
         clb_case_note(c, "relative L2 error %.2e above %.0e", rel, tol);
@@ -628,13 +623,13 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
     if (bad) {
         int x[4];
-        dslash_coords(&d->geom, 0, (size_t)first, x); /* global coordinates under scaling= */
+        lat_coords(&d->geom, 0, (size_t)first, x); /* global coordinates under scaling= */
         clb_case_note(c, "%ld of %zu even sites wrong (first at x=%d,%d,%d,%d)", bad, vh,
                       x[0] + d->part.dc.O[0], x[1] + d->part.dc.O[1], x[2] + d->part.dc.O[2],
                       x[3] + d->part.dc.O[3]);
         fail = 1;
     }
-    if (dc->comp && dslash_check_rebuild(c, d->dbl, d->rebuild_err))
+    if (dc->comp && lat_check_rebuild(c, d->dbl, d->rebuild_err))
         fail = 1;
     if (d->part.scaling)
         return verify_scaling(d, c, fail ? CLB_FAIL : CLB_OK);
@@ -645,8 +640,8 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct dslash *d = g->state;
     if (d->part.halo_open)
-        dslash_halo_close(env, &d->part.halo);
-    dslash_log_free(&d->hlog);
+        lat_halo_close(env, &d->part.halo);
+    lat_log_free(&d->hlog);
     CLB_RELEASE_KERNELS(d->k);
     cl_mem *bufs[] = {&d->dfat, &d->dfull, &d->dcomp, &d->dv, &d->dw};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
@@ -674,7 +669,7 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
                       FILE *out)
 {
     (void)ctx;
-    dslash_summarize_halo("dslash", rows, n, out);
+    lat_summarize_halo("dslash", rows, n, out);
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         const char *li, *lj;
@@ -726,12 +721,12 @@ const struct clb_workload clb_wl_dslash = {
      * their last-level caches: 210 MB of links in fp32), the cap stopping
      * them before 48^3x12 (1.3 GB). */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {64, 3072},
-              .cap_mib = {1024, 0}, .ladder = dslash_ladder},
+              .cap_mib = {1024, 0}, .ladder = lat_ladder},
     .baselines = "stream/copy",
     .case_size = sizeof(struct dslash_case),
     CLB_STEPS,
     .plan = plan,
-    .check_size = dslash_check_size,
+    .check_size = lat_check_size,
     .prepare = prepare,
     .summarize = summarize,
     .models = dslash_models,

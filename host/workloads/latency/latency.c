@@ -7,10 +7,11 @@
  * quarter of its loads in the cache), and it has one row per working set
  * from `from` bytes up, one or two per octave, for each stride.
  * Rows: bytes and flops 0 (gbps, gflops empty); the t_* columns are the time
- * of one launch's whole chase; the detail gives loads=, ns_per_load= and
- * cycles= (at clock_mhz=, the profile's core clock, else
- * CL_DEVICE_MAX_CLOCK_FREQUENCY) from the median, and llc= (the last-level
- * cache the summary and --ceilings use to tell caches from memory).
+ * of one launch's whole chase; the metrics give loads, ns_per_load and
+ * cycles (at clock_mhz, the profile's core clock, else
+ * CL_DEVICE_MAX_CLOCK_FREQUENCY: clock_from) from the median, and llc_bytes
+ * (the last-level cache the summary and --ceilings use to tell caches from
+ * memory); the detail says the same for people.
  * Validated: after the last run the position must be the element the host
  * finds (runs x loads) steps along the cycle. */
 #include "clb_workload.h"
@@ -228,10 +229,17 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
     struct lat *st = g->state;
     double ns = m->t.median / st->loads * 1e9;
     clb_case_note(c, "loads=%u ns_per_load=%.3f", st->loads, ns);
-    if (st->clock_mhz > 0)
+    clb_case_metric(c, "loads", st->loads);
+    clb_case_metric(c, "ns_per_load", ns);
+    if (st->clock_mhz > 0) {
         clb_case_note(c, "cycles=%.1f clock_mhz=%.0f clock_from=%s", ns * st->clock_mhz / 1e3,
                       st->clock_mhz, st->clock_from);
+        clb_case_metric(c, "cycles", ns * st->clock_mhz / 1e3);
+        clb_case_metric(c, "clock_mhz", st->clock_mhz);
+        clb_case_metric_token(c, "clock_from", st->clock_from);
+    }
     clb_case_note(c, "llc=%zu", st->llc);
+    clb_case_metric(c, "llc_bytes", (double)st->llc);
     return CLB_OK;
 }
 
@@ -266,7 +274,7 @@ static int cmp_ws(const void *a, const void *b)
 static int usable(const struct clb_row *r)
 {
     return strcmp(r->status, "ok") == 0 && !isnan(clb_text_num(r->params, "ws")) &&
-           !isnan(clb_text_num(r->detail, "ns_per_load"));
+           !isnan(clb_row_metric(r, "ns_per_load"));
 }
 
 static int same_sweep(const struct clb_row *a, const struct clb_row *b)
@@ -294,11 +302,11 @@ static int collect(const struct clb_row *rows, size_t n, size_t i, char *done, s
     qsort(s->row, (size_t)s->n, sizeof *s->row, cmp_ws);
     for (int k = 0; k < s->n; k++) {
         s->ws[k] = clb_text_num(s->row[k]->params, "ws");
-        s->ns[k] = clb_text_num(s->row[k]->detail, "ns_per_load");
-        s->cyc[k] = clb_text_num(s->row[k]->detail, "cycles");
+        s->ns[k] = clb_row_metric(s->row[k], "ns_per_load");
+        s->cyc[k] = clb_row_metric(s->row[k], "cycles");
     }
-    s->llc = clb_text_num(s->row[0]->detail, "llc");
-    s->clock = clb_text_num(s->row[0]->detail, "clock_mhz");
+    s->llc = clb_row_metric(s->row[0], "llc_bytes");
+    s->clock = clb_row_metric(s->row[0], "clock_mhz");
     if (isnan(s->llc))
         s->llc = 0;
     return 0;

@@ -213,6 +213,7 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
     (void)g;
     const struct launch_case *lc = c->data;
     clb_case_note(c, "latency_us=%.3f", m->t.median * 1e6);
+    clb_case_metric(c, "latency_us", m->t.median * 1e6);
     if (lc->kind != DISPATCH || lc->n < m->reps || m->reps < 1)
         return CLB_OK;
     /* the medians of the timed runs (the last m->reps) */
@@ -220,6 +221,8 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
     const double *sa = lc->sub_start + (lc->n - m->reps), *sb = lc->start_end + (lc->n - m->reps);
     clb_stats_compute(sa, (size_t)m->reps, &a);
     clb_stats_compute(sb, (size_t)m->reps, &b);
+    clb_case_metric(c, "submit_to_start_us", a.median * 1e6);
+    clb_case_metric(c, "start_to_end_us", b.median * 1e6);
     if (!isnan(a.median))
         clb_case_note(c, "submit_to_start_us=%.3f", a.median * 1e6);
     else

@@ -232,6 +232,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         return CLB_ESYS;
     }
     clb_case_note(c, "max_err/tol=%.3g (tol 2*sqrt(n)*2^-24*sum|a||b|)", worst);
+    clb_case_metric(c, "max_err_over_tol", worst);
     if (bad) {
         clb_case_note(c, "%ld of %zu elements outside the tolerance (first at row %ld col %ld)",
                       bad, n * n, first / (long)n, first % (long)n);

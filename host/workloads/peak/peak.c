@@ -348,9 +348,12 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
     double mhz = env->info->clock_mhz;
     if (!isnan(env->profile->core_clock_mhz) && env->profile->core_clock_mhz > 0)
         mhz = env->profile->core_clock_mhz;
-    if (mhz > 0 && env->info->compute_units && !isnan(m->gflops))
-        clb_case_note(c, "per_cu_cycle=%.1f clock_mhz=%.0f", m->gflops * 1e3 / (mhz * env->info->compute_units),
-                      mhz);
+    if (mhz > 0 && env->info->compute_units && !isnan(m->gflops)) {
+        double per = m->gflops * 1e3 / (mhz * env->info->compute_units);
+        clb_case_note(c, "per_cu_cycle=%.1f clock_mhz=%.0f", per, mhz);
+        clb_case_metric(c, "flop_per_cu_cycle", per);
+        clb_case_metric(c, "clock_mhz", mhz);
+    }
     return CLB_OK;
 }
 

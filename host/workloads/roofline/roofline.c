@@ -269,7 +269,7 @@ static void best(const struct clb_row *rows, size_t n, const char *dtype, int me
             continue;
         double ai = intensity(r);
         if (ai <= LOW_INTENSITY && !isnan(r->gbps) &&
-            !(memory_only && strstr(r->detail, "cache_resident")) && (!*bw || r->gbps > (*bw)->gbps))
+            !(memory_only && clb_row_flag(r, "cache_resident")) && (!*bw || r->gbps > (*bw)->gbps))
             *bw = r;
         if (ai >= HIGH_INTENSITY && !isnan(r->gflops) && (!*fl || r->gflops > (*fl)->gflops))
             *fl = r;
@@ -293,7 +293,7 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
         fprintf(out, "  %-6s", dtype);
         if (bw)
             fprintf(out, "  bandwidth %9.2f GB/s (%s%s)", bw->gbps, bw->params,
-                    strstr(bw->detail, "cache_resident") ? ", cache-resident" : "");
+                    clb_row_flag(bw, "cache_resident") ? ", cache-resident" : "");
         if (fl)
             fprintf(out, "  compute %10.1f GFlop/s (%s)", fl->gflops, fl->params);
         if (bw && fl)

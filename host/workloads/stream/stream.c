@@ -371,7 +371,7 @@ static int ceilings(const struct clb_row *rows, size_t n, struct clb_ceiling *ou
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];
         int k = strcmp(r->kernel, "copy") == 0 ? 0 : strcmp(r->kernel, "triad") == 0 ? 1 : -1;
-        if (k < 0 || isnan(r->gbps) || strstr(r->detail, "cache_resident"))
+        if (k < 0 || isnan(r->gbps) || clb_row_flag(r, "cache_resident"))
             continue;
         if (!best[k] || r->gbps > best[k]->gbps)
             best[k] = r;

@@ -1,5 +1,5 @@
-/* dslash, cg: the pieces of the workloads' hooks that both use (see dslash_wl.h). */
-#include "dslash_wl.h"
+/* dslash, cg: the pieces of the workloads' hooks that both use (see lattice_wl.h). */
+#include "lattice_wl.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -7,9 +7,9 @@
 
 /* ---- sizes and counts ---------------------------------------------------- */
 
-int dslash_check_size(const struct clb_size *s)
+int lat_check_size(const struct clb_size *s)
 {
-    int bad = dslash_bad_extent(s->d);
+    int bad = lat_bad_extent(s->d);
     if (bad)
         clb_seterr("bad lattice extent %zu in direction %c (every extent must be even, for the "
                    "even/odd split, and >= 4, for the three-hop links; e.g. 16x16x16x8)",
@@ -17,7 +17,7 @@ int dslash_check_size(const struct clb_size *s)
     return bad ? CLB_EUSAGE : CLB_OK;
 }
 
-int dslash_ladder(int i, char *out, size_t n)
+int lat_ladder(int i, char *out, size_t n)
 {
     static const char *const lattices[] = {"16x16x16x4", "32x32x32x8", "48x48x48x12",
                                            "64x64x64x16"};
@@ -27,7 +27,7 @@ int dslash_ladder(int i, char *out, size_t n)
     return 1;
 }
 
-int dslash_count_start(const struct clb_query *q, const char *wl, struct dslash_qsize *z)
+int lat_count_start(const struct clb_query *q, const char *wl, struct lat_qsize *z)
 {
     z->es = clb_query_esize(q);
     if (z->es != 4 && z->es != 8) {
@@ -36,7 +36,7 @@ int dslash_count_start(const struct clb_query *q, const char *wl, struct dslash_
     }
     int scaling;
     size_t L[4], Le[4];
-    int rc = dslash_query_part(q, &scaling, L, Le);
+    int rc = lat_query_part(q, &scaling, L, Le);
     if (rc)
         return rc;
     /* a rank's part (scaling=; its whole lattice otherwise); the group's memory
@@ -46,12 +46,12 @@ int dslash_count_start(const struct clb_query *q, const char *wl, struct dslash_
     z->vh = clb_mulz(clb_mulz(ext[0], ext[1], &z->ovf), clb_mulz(ext[2], ext[3], &z->ovf),
                      &z->ovf) / 2;
     z->site = clb_mulz(z->vh, 2 * z->es, &z->ovf); /* bytes of one complex number per site */
-    z->fat = clb_mulz(z->site, DSLASH_FAT_C, &z->ovf);
+    z->fat = clb_mulz(z->site, LAT_FAT_C, &z->ovf);
     return CLB_OK;
 }
 
-int dslash_count_group(const struct clb_query *q, struct dslash_qsize *z, long max, size_t nvec,
-                       struct clb_counts *out)
+int lat_count_group(const struct clb_query *q, struct lat_qsize *z, long max, size_t nvec,
+                    struct clb_counts *out)
 {
     long rhs[64];
     char err[512];
@@ -59,15 +59,15 @@ int dslash_count_group(const struct clb_query *q, struct dslash_qsize *z, long m
     long maxrhs = n > 0 ? 1 : max;
     for (int i = 0; i < n; i++)
         maxrhs = rhs[i] > maxrhs ? rhs[i] : maxrhs;
-    size_t vec = clb_mulz(z->site, DSLASH_VEC_C * (size_t)maxrhs, &z->ovf);
-    size_t all = clb_mulz(z->site, DSLASH_FAT_C + DSLASH_FULL_C + DSLASH_COMP_C +
-                                       nvec * DSLASH_VEC_C * (size_t)maxrhs,
+    size_t vec = clb_mulz(z->site, LAT_VEC_C * (size_t)maxrhs, &z->ovf);
+    size_t all = clb_mulz(z->site, LAT_FAT_C + LAT_FULL_C + LAT_COMP_C +
+                                       nvec * LAT_VEC_C * (size_t)maxrhs,
                           &z->ovf);
     return clb_count_done(q, z->ovf, out, all, 0, all, z->fat > vec ? z->fat : vec,
                           CLB_UNIT_GFLOPS);
 }
 
-int dslash_query_rhs(const struct clb_query *q, long max, long *rhs)
+int lat_query_rhs(const struct clb_query *q, long max, long *rhs)
 {
     const char *v = clb_query_param(q, "rhs", "1");
     char err[512];
@@ -78,7 +78,7 @@ int dslash_query_rhs(const struct clb_query *q, long max, long *rhs)
     return CLB_OK;
 }
 
-int dslash_query_links(const struct clb_query *q, int *comp)
+int lat_query_links(const struct clb_query *q, int *comp)
 {
     const char *links = clb_query_param(q, "links", "compressed");
     if (strcmp(links, "full") && strcmp(links, "compressed")) {
@@ -89,21 +89,21 @@ int dslash_query_links(const struct clb_query *q, int *comp)
     return CLB_OK;
 }
 
-int dslash_count_case(const struct clb_query *q, struct dslash_qsize *z, int comp, size_t nvec,
-                      long rhs, double bytes_site, double flops_site, struct clb_counts *out)
+int lat_count_case(const struct clb_query *q, struct lat_qsize *z, int comp, size_t nvec,
+                   long rhs, double bytes_site, double flops_site, struct clb_counts *out)
 {
     size_t bytes = clb_mulz(z->vh, (size_t)bytes_site, &z->ovf);
     size_t flops = clb_mulz(z->vh, (size_t)flops_site, &z->ovf);
-    size_t touched = clb_mulz(z->site, DSLASH_FAT_C + (comp ? DSLASH_COMP_C : DSLASH_FULL_C) +
-                                           nvec * DSLASH_VEC_C * (size_t)rhs,
+    size_t touched = clb_mulz(z->site, LAT_FAT_C + (comp ? LAT_COMP_C : LAT_FULL_C) +
+                                           nvec * LAT_VEC_C * (size_t)rhs,
                               &z->ovf);
     return clb_count_done(q, z->ovf, out, bytes, flops, touched, z->fat, CLB_UNIT_GFLOPS);
 }
 
 /* ---- parameters and set-up ------------------------------------------------- */
 
-int dslash_param_rhs(struct clb_env *env, long max, const long *def, int ndef, long rhs[16],
-                     int *nrhs)
+int lat_param_rhs(struct clb_env *env, long max, const long *def, int ndef, long rhs[16],
+                  int *nrhs)
 {
     if (clb_param(env, "rhs")[0])
         return clb_param_ints(env, "rhs", 1, max, rhs, 16, nrhs);
@@ -112,9 +112,9 @@ int dslash_param_rhs(struct clb_env *env, long max, const long *def, int ndef, l
     return CLB_OK;
 }
 
-int dslash_param_scaling(struct clb_env *env, const char *wl)
+int lat_param_scaling(struct clb_env *env, const char *wl)
 {
-    if (dslash_scaling_of(clb_param(env, "scaling")) < 0) {
+    if (lat_scaling_of(clb_param(env, "scaling")) < 0) {
         clb_seterr("%s: parameter scaling: '%s' is not strong or weak", wl,
                    clb_param(env, "scaling"));
         return CLB_EUSAGE;
@@ -122,23 +122,23 @@ int dslash_param_scaling(struct clb_env *env, const char *wl)
     return CLB_OK;
 }
 
-int dslash_setup_lattice(struct clb_env *env, struct clb_group *g, const char *wl, const long *rhs,
-                         int nrhs, struct dslash_geom *geom, int *maxrhs, struct dslash_part *pt)
+int lat_setup_lattice(struct clb_env *env, struct clb_group *g, const char *wl, const long *rhs,
+                      int nrhs, struct lat_geom *geom, int *maxrhs, struct lat_part *pt)
 {
     int L[4];
     for (int k = 0; k < 4; k++)
         L[k] = (int)g->size.d[k];
-    dslash_geom_init(geom, L);
+    lat_geom_init(geom, L);
     pt->ge = *geom;
-    pt->scaling = dslash_scaling_of(clb_param(env, "scaling"));
+    pt->scaling = lat_scaling_of(clb_param(env, "scaling"));
     if (pt->scaling) { /* the message (exit 2) when the lattice cannot be split */
         int P[4];
-        int rc = dslash_grid(wl, g->size.d, pt->scaling, clb_comm()->size,
-                             clb_param(env, "grid"), P);
+        int rc = lat_grid(wl, g->size.d, pt->scaling, clb_comm()->size,
+                          clb_param(env, "grid"), P);
         if (rc)
             return rc;
-        dslash_decomp_init(&pt->dc, g->size.d, pt->scaling, P, clb_comm()->rank);
-        dslash_decomp_geoms(&pt->dc, geom, &pt->ge, pt->off);
+        lat_decomp_init(&pt->dc, g->size.d, pt->scaling, P, clb_comm()->rank);
+        lat_decomp_geoms(&pt->dc, geom, &pt->ge, pt->off);
     }
     for (int i = 0; i < nrhs; i++)
         if (rhs[i] > *maxrhs)
@@ -152,9 +152,9 @@ int dslash_setup_lattice(struct clb_env *env, struct clb_group *g, const char *w
     return CLB_OK;
 }
 
-int dslash_agree_setup(struct clb_env *env, int *rc)
+int lat_agree_setup(struct clb_env *env, int *rc)
 {
-    if (dslash_scaling_of(clb_param(env, "scaling")) > 0) {
+    if (lat_scaling_of(clb_param(env, "scaling")) > 0) {
         double bad = *rc != CLB_OK;
         int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
         if (e || bad) {
@@ -165,7 +165,7 @@ int dslash_agree_setup(struct clb_env *env, int *rc)
     return *rc == CLB_OK;
 }
 
-int dslash_agree_case(const char *wl, int scaling, int rc)
+int lat_agree_case(const char *wl, int scaling, int rc)
 {
     if (scaling <= 0)
         return rc;
@@ -182,17 +182,17 @@ int dslash_agree_case(const char *wl, int scaling, int rc)
 
 /* ---- cases ----------------------------------------------------------------- */
 
-void dslash_part_params(const struct dslash_part *pt, char *out, size_t n)
+void lat_part_params(const struct lat_part *pt, char *out, size_t n)
 {
-    const struct dslash_decomp *p = &pt->dc;
+    const struct lat_decomp *p = &pt->dc;
     out[0] = 0;
     if (pt->scaling)
         snprintf(out, n, ",scaling=%s,grid=1x1x%dx%d,part=%dx%dx%dx%d",
-                 dslash_scaling_name(pt->scaling), p->P[2], p->P[3], p->L[0], p->L[1], p->L[2],
+                 lat_scaling_name(pt->scaling), p->P[2], p->P[3], p->L[0], p->L[1], p->L[2],
                  p->L[3]);
 }
 
-double dslash_case_model(struct clb_env *env, struct clb_case *c)
+double lat_case_model(struct clb_env *env, struct clb_case *c)
 {
     double ai = c->counts.flops / c->counts.bytes, bw = env->profile->peak_bandwidth_gbs;
     if (!isnan(bw) && bw > 0)
@@ -200,25 +200,26 @@ double dslash_case_model(struct clb_env *env, struct clb_case *c)
     return ai;
 }
 
-int dslash_halo_model(struct clb_env *env, struct dslash_part *pt, struct clb_case *c, int rhs,
-                      struct dslash_hmodel *m)
+int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
+                   struct lat_hmodel *m)
 {
     m->gbps[0] = pt->bus[0];
     m->gbps[1] = pt->bus[1];
     m->measured = isnan(m->gbps[0]);
-    int rc = m->measured ? dslash_halo_bus(env, &pt->halo, rhs, m->gbps) : CLB_OK;
+    int rc = m->measured ? lat_halo_bus(env, &pt->halo, rhs, m->gbps) : CLB_OK;
     if (rc)
         return rc;
-    m->bytes = dslash_halo_bytes(&pt->halo, rhs);
+    m->bytes = lat_halo_bytes(&pt->halo, rhs);
     m->seconds = (double)m->bytes / (m->gbps[0] * 1e9) + (double)m->bytes / (m->gbps[1] * 1e9);
-    dslash_note_part(c, &pt->dc, &pt->halo);
+    lat_note_part(c, &pt->dc, &pt->halo);
     return CLB_OK;
 }
 
-int dslash_check_rebuild(struct clb_case *c, int dbl, double err)
+int lat_check_rebuild(struct clb_case *c, int dbl, double err)
 {
     double rtol = dbl ? 1e-12 : 1e-5;
     clb_case_note(c, "rebuild_err=%.1e", err);
+    clb_case_metric(c, "rebuild_err", err);
     if (!(err < rtol)) {
         clb_case_note(c, "compressed long links do not rebuild the stored ones");
         return 1;
@@ -228,7 +229,7 @@ int dslash_check_rebuild(struct clb_case *c, int dbl, double err)
 
 /* ---- scaling=: the halo figures of the case being timed --------------------- */
 
-int dslash_log_add(struct dslash_log *l, const double *x, int nv, const char *wl)
+int lat_log_add(struct lat_log *l, const double *x, int nv, const char *wl)
 {
     if (l->n == l->cap) {
         /* every series grows together; one that did not keeps its entries and
@@ -250,7 +251,7 @@ int dslash_log_add(struct dslash_log *l, const double *x, int nv, const char *wl
     return CLB_OK;
 }
 
-double dslash_log_median(const struct dslash_log *l, int k)
+double lat_log_median(const struct lat_log *l, int k)
 {
     struct clb_stats st;
     if (l->n <= 0)
@@ -259,8 +260,8 @@ double dslash_log_median(const struct dslash_log *l, int k)
     return st.median;
 }
 
-void dslash_log_free(struct dslash_log *l)
+void lat_log_free(struct lat_log *l)
 {
-    for (int k = 0; k < DSLASH_LOG_N; k++)
+    for (int k = 0; k < LAT_LOG_N; k++)
         free(l->v[k]);
 }

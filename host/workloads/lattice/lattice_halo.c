@@ -1,11 +1,18 @@
-/* dslash, cg: the device side of the halo exchange (see dslash_halo.h). */
+/* lattice: the device side of the halo exchange and the sequence that
+ * overlaps it with an operator kernel (see lattice_halo.h). */
 #include "clb_workload.h"
-#include "dslash_halo.h"
+#include "lattice_halo.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define XCHG_TAG 500
+
+/* One exchange in flight. */
+struct xchg {
+    cl_event d2h, h2d;
+    double t0, seconds;   /* begin; begin to the halos on the device (host clock) */
+};
 
 /* A pinned halo buffer (clb_pinned) whose bytes the exchange indexes. */
 static int pinned(struct clb_env *env, size_t bytes, cl_mem *buf, unsigned char **ptr)
@@ -16,16 +23,16 @@ static int pinned(struct clb_env *env, size_t bytes, cl_mem *buf, unsigned char 
     return rc;
 }
 
-int dslash_halo_open(struct clb_env *env, struct dslash_halo *h, const struct dslash_decomp *d,
-                     size_t es, int maxrhs)
+int lat_halo_open(struct clb_env *env, struct lat_halo *h, const struct lat_decomp *d,
+                  size_t es, int maxrhs)
 {
     h->d = *d;
     h->es = es;
     h->maxrhs = maxrhs;
-    struct dslash_geom ext;
+    struct lat_geom ext;
     int off[4];
-    dslash_decomp_geoms(d, &h->geom, &ext, off);
-    dslash_boxes_init(d, &h->in, &h->bd);
+    lat_decomp_geoms(d, &h->geom, &ext, off);
+    lat_boxes_init(d, &h->in, &h->bd);
     cl_int err;
     h->qx = clCreateCommandQueue(env->dev->ctx, env->info->device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) {
@@ -33,7 +40,7 @@ int dslash_halo_open(struct clb_env *env, struct dslash_halo *h, const struct ds
         clb_seterr("clCreateCommandQueue (halo transfers): %s", clb_cl_errstr(err));
         return CLB_ECL;
     }
-    h->pin_bytes = dslash_halo_len(d, maxrhs) * 2 * es;
+    h->pin_bytes = lat_halo_len(d, maxrhs) * 2 * es;
     int rc;
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, h->pin_bytes, &h->dhv)) ||
         (rc = pinned(env, h->pin_bytes, &h->pin_send, &h->psend)) ||
@@ -46,10 +53,10 @@ int dslash_halo_open(struct clb_env *env, struct dslash_halo *h, const struct ds
 
 /* Link halo slabs of direction mu (the three slices behind the part), both
  * parities: (q * ne + e) * slab + j, concatenated t then z. */
-static int upload_links(struct clb_env *env, struct dslash_halo *h, const struct dslash_geom *ext,
+static int upload_links(struct clb_env *env, struct lat_halo *h, const struct lat_geom *ext,
                         const int off[4], void *links, int ne, cl_mem *out)
 {
-    size_t cplx = 2 * h->es, st = dslash_slab_sites(&h->d, 3), sz = dslash_slab_sites(&h->d, 2);
+    size_t cplx = 2 * h->es, st = lat_slab_sites(&h->d, 3), sz = lat_slab_sites(&h->d, 2);
     size_t n = 2 * (size_t)ne * (st + sz) * cplx;
     unsigned char *pk = clb_xmalloc(n ? n : 1);
     if (!pk)
@@ -58,16 +65,16 @@ static int upload_links(struct clb_env *env, struct dslash_halo *h, const struct
     for (int mu = 3; mu >= 2; mu--) {
         if (!h->d.dec[mu])
             continue;
-        size_t slab = dslash_slab_sites(&h->d, mu);
+        size_t slab = lat_slab_sites(&h->d, mu);
         for (int q = 0; q < 2; q++) {
             unsigned char *src = (unsigned char *)links +
                                  (size_t)(q * 4 + mu) * (size_t)ne * ext->vh * cplx;
             if (mu == 3)
-                dslash_box_copy(ext, off[2], h->d.L[2], 0, DSLASH_HALO, (size_t)ne, cplx, src,
-                                dst, 0);
+                lat_box_copy(ext, off[2], h->d.L[2], 0, LAT_HALO, (size_t)ne, cplx, src,
+                             dst, 0);
             else
-                dslash_box_copy(ext, 0, DSLASH_HALO, off[3], h->d.L[3], (size_t)ne, cplx, src,
-                                dst, 0);
+                lat_box_copy(ext, 0, LAT_HALO, off[3], h->d.L[3], (size_t)ne, cplx, src,
+                             dst, 0);
             dst += (size_t)ne * slab * cplx;
         }
     }
@@ -78,27 +85,27 @@ static int upload_links(struct clb_env *env, struct dslash_halo *h, const struct
     return rc;
 }
 
-int dslash_halo_links(struct clb_env *env, struct dslash_halo *h, const struct dslash_geom *ext,
-                      const int off[4], void *fat, void *full, void *comp)
+int lat_halo_links(struct clb_env *env, struct lat_halo *h, const struct lat_geom *ext,
+                   const int off[4], void *fat, void *full, void *comp)
 {
     int rc;
     if ((rc = upload_links(env, h, ext, off, fat, 9, &h->dhfat)) ||
-        (rc = upload_links(env, h, ext, off, full, DSLASH_NE_FULL, &h->dhlng[0])) ||
-        (rc = upload_links(env, h, ext, off, comp, DSLASH_NE_COMPRESSED, &h->dhlng[1])))
+        (rc = upload_links(env, h, ext, off, full, LAT_NE_FULL, &h->dhlng[0])) ||
+        (rc = upload_links(env, h, ext, off, comp, LAT_NE_COMPRESSED, &h->dhlng[1])))
         return rc;
     return CLB_OK;
 }
 
-int dslash_upload_part(struct clb_env *env, const struct dslash_halo *h,
-                       const struct dslash_geom *ext, const int off[4], const void *field,
-                       size_t ncomp, size_t cplx, cl_mem_flags flags, cl_mem *out)
+int lat_upload_part(struct clb_env *env, const struct lat_halo *h,
+                    const struct lat_geom *ext, const int off[4], const void *field,
+                    size_t ncomp, size_t cplx, cl_mem_flags flags, cl_mem *out)
 {
     size_t n = ncomp * h->geom.vh * cplx;
     void *tmp = clb_xmalloc(n);
     if (!tmp)
         return CLB_ESYS;
-    dslash_box_copy(ext, off[2], h->geom.L[2], off[3], h->geom.L[3], ncomp, cplx, (void *)field,
-                    tmp, 0);
+    lat_box_copy(ext, off[2], h->geom.L[2], off[3], h->geom.L[3], ncomp, cplx, (void *)field,
+                 tmp, 0);
     int rc = clb_buffer(env->dev, flags, n, out);
     if (rc == CLB_OK)
         rc = clb_write(env->dev, *out, tmp, n);
@@ -106,7 +113,7 @@ int dslash_upload_part(struct clb_env *env, const struct dslash_halo *h,
     return rc;
 }
 
-void dslash_halo_close(struct clb_env *env, struct dslash_halo *h)
+void lat_halo_close(struct clb_env *env, struct lat_halo *h)
 {
     if (h->qx) {
         clFinish(h->qx);
@@ -126,12 +133,12 @@ void dslash_halo_close(struct clb_env *env, struct dslash_halo *h)
         clb_release_mems(bufs[i], 1);
 }
 
-size_t dslash_halo_bytes(const struct dslash_halo *h, int rhs)
+size_t lat_halo_bytes(const struct lat_halo *h, int rhs)
 {
-    return dslash_halo_len(&h->d, rhs) * 2 * h->es;
+    return lat_halo_len(&h->d, rhs) * 2 * h->es;
 }
 
-void dslash_xchg_release(struct dslash_xchg *x)
+static void xchg_release(struct xchg *x)
 {
     if (x->d2h)
         clReleaseEvent(x->d2h);
@@ -140,8 +147,9 @@ void dslash_xchg_release(struct dslash_xchg *x)
     x->d2h = x->h2d = NULL;
 }
 
-int dslash_halo_begin(struct clb_env *env, struct dslash_halo *h, cl_mem field, int rhs,
-                      struct dslash_xchg *x)
+/* The first step (lattice_halo.h): the slabs to send on their way to the host. */
+static int xchg_begin(struct clb_env *env, struct lat_halo *h, cl_mem field, int rhs,
+                      struct xchg *x)
 {
     memset(x, 0, sizeof *x);
     x->t0 = clb_now();
@@ -160,9 +168,9 @@ int dslash_halo_begin(struct clb_env *env, struct dslash_halo *h, cl_mem field, 
         for (int side = 0; side < 2 && err == CL_SUCCESS; side++) {
             /* the slab sent to become the neighbour's halo on `side`: our last three
              * slices for its backward halo, our first three for its forward one */
-            size_t first = side == 0 ? (size_t)(L - DSLASH_HALO) : 0;
-            unsigned char *dst = h->psend + dslash_halo_offset(&h->d, rhs, mu, side) * cplx;
-            size_t slab = dslash_slab_sites(&h->d, mu);
+            size_t first = side == 0 ? (size_t)(L - LAT_HALO) : 0;
+            unsigned char *dst = h->psend + lat_halo_offset(&h->d, rhs, mu, side) * cplx;
+            size_t slab = lat_slab_sites(&h->d, mu);
             size_t bo[3], ho[3] = {0, 0, 0}, region[3];
             size_t brow, bslice, hrow, hslice;
             if (mu == 3) {
@@ -180,12 +188,12 @@ int dslash_halo_begin(struct clb_env *env, struct dslash_halo *h, cl_mem field, 
                 /* per vector and t: a run of three z lines */
                 bo[0] = first * row;
                 bo[1] = bo[2] = 0;
-                region[0] = DSLASH_HALO * row;
+                region[0] = LAT_HALO * row;
                 region[1] = (size_t)lt;
                 region[2] = 3 * (size_t)rhs;
                 brow = (size_t)lz * row;
                 bslice = vh * cplx;
-                hrow = DSLASH_HALO * row;
+                hrow = LAT_HALO * row;
                 hslice = slab * cplx;
             }
             if (x->d2h)
@@ -204,8 +212,9 @@ int dslash_halo_begin(struct clb_env *env, struct dslash_halo *h, cl_mem field, 
     return CLB_OK;
 }
 
-int dslash_halo_finish(struct clb_env *env, struct dslash_halo *h, int rhs, struct dslash_xchg *x,
-                       int err)
+/* Always called after begin (also after its error): err is the error so far
+ * (then no more OpenCL work, but the messages). x->h2d is set on success. */
+static int xchg_finish(struct lat_halo *h, int rhs, struct xchg *x, int err)
 {
     int rc = err;
     if (rc == CLB_OK && x->d2h) {
@@ -222,9 +231,9 @@ int dslash_halo_finish(struct clb_env *env, struct dslash_halo *h, int rhs, stru
     for (int mu = 3; mu >= 2; mu--) {
         if (!h->d.dec[mu])
             continue;
-        size_t n = 3 * (size_t)rhs * dslash_slab_sites(&h->d, mu) * cplx;
+        size_t n = 3 * (size_t)rhs * lat_slab_sites(&h->d, mu) * cplx;
         for (int side = 0; side < 2; side++) {
-            size_t o = dslash_halo_offset(&h->d, rhs, mu, side) * cplx;
+            size_t o = lat_halo_offset(&h->d, rhs, mu, side) * cplx;
             int to = h->d.nb[mu][1 - side], from = h->d.nb[mu][side];
             if (to == h->d.rank && from == h->d.rank) {
                 memcpy(h->precv + o, h->psend + o, n);
@@ -244,7 +253,7 @@ int dslash_halo_finish(struct clb_env *env, struct dslash_halo *h, int rhs, stru
         rc = mrc;
     if (rc != CLB_OK)
         return rc;
-    cl_int ce = clEnqueueWriteBuffer(h->qx, h->dhv, CL_FALSE, 0, dslash_halo_bytes(h, rhs),
+    cl_int ce = clEnqueueWriteBuffer(h->qx, h->dhv, CL_FALSE, 0, lat_halo_bytes(h, rhs),
                                      h->precv, 0, NULL, &x->h2d);
     if (ce != CL_SUCCESS) {
         x->h2d = NULL;
@@ -252,20 +261,20 @@ int dslash_halo_finish(struct clb_env *env, struct dslash_halo *h, int rhs, stru
         return CLB_ECL;
     }
     clFlush(h->qx);
-    (void)env;
     return CLB_OK;
 }
 
-int dslash_halo_barrier(struct clb_env *env, struct dslash_xchg *x)
+/* The command to wait for x->h2d on the main queue (before a boundary launch). */
+static int xchg_barrier(struct clb_env *env, struct xchg *x)
 {
     CLB_CHECK(clEnqueueBarrierWithWaitList(env->dev->queue, 1, &x->h2d, NULL),
               "clEnqueueBarrierWithWaitList (halo)");
     return CLB_OK;
 }
 
-int dslash_halo_wait(struct dslash_halo *h, struct dslash_xchg *x)
+/* Wait for the halos on the device, x->seconds; releases the events. */
+static int xchg_wait(struct xchg *x)
 {
-    (void)h;
     int rc = CLB_OK;
     if (x->h2d) {
         cl_int e = clWaitForEvents(1, &x->h2d);
@@ -275,7 +284,7 @@ int dslash_halo_wait(struct dslash_halo *h, struct dslash_xchg *x)
         }
     }
     x->seconds = clb_now() - x->t0;
-    dslash_xchg_release(x);
+    xchg_release(x);
     return rc;
 }
 
@@ -294,10 +303,10 @@ static int timed_copy(cl_command_queue q, int d2h, cl_mem buf, void *host, size_
     return rc;
 }
 
-int dslash_halo_bus(struct clb_env *env, struct dslash_halo *h, int rhs, double gbps[2])
+int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2])
 {
     (void)env;
-    size_t n = dslash_halo_bytes(h, rhs);
+    size_t n = lat_halo_bytes(h, rhs);
     gbps[0] = gbps[1] = NAN;
     if (!n)
         return CLB_OK;
@@ -312,8 +321,8 @@ int dslash_halo_bus(struct clb_env *env, struct dslash_halo *h, int rhs, double 
     return CLB_OK;
 }
 
-void dslash_halo_kargs(const struct dslash_halo *h, int rhs, cl_int4 *geo, cl_int4 *dist,
-                       cl_uint4 *hs)
+void lat_halo_kargs(const struct lat_halo *h, int rhs, cl_int4 *geo, cl_int4 *dist,
+                    cl_uint4 *hs)
 {
     memset(geo, 0, sizeof *geo);
     memset(dist, 0, sizeof *dist);
@@ -327,11 +336,11 @@ void dslash_halo_kargs(const struct dslash_halo *h, int rhs, cl_int4 *geo, cl_in
     dist->s[2] = h->d.dec[3];
     dist->s[3] = rhs;
     hs->s[0] = (cl_uint)h->geom.vh;
-    hs->s[1] = (cl_uint)dslash_slab_sites(&h->d, 2);
-    hs->s[2] = (cl_uint)dslash_slab_sites(&h->d, 3);
+    hs->s[1] = (cl_uint)lat_slab_sites(&h->d, 2);
+    hs->s[2] = (cl_uint)lat_slab_sites(&h->d, 3);
 }
 
-void dslash_box_kargs(const struct dslash_boxes *b, cl_int4 box[4], cl_uint4 *ends)
+static void box_kargs(const struct lat_boxes *b, cl_int4 box[4], cl_uint4 *ends)
 {
     memset(box, 0, 4 * sizeof *box);
     memset(ends, 0, sizeof *ends);
@@ -344,7 +353,20 @@ void dslash_box_kargs(const struct dslash_boxes *b, cl_int4 box[4], cl_uint4 *en
     }
 }
 
-double dslash_gap_seconds(cl_event a, cl_event b)
+int lat_box_args(cl_kernel k, cl_uint first, const struct lat_boxes *b)
+{
+    cl_int4 box[4];
+    cl_uint4 ends;
+    box_kargs(b, box, &ends);
+    for (cl_uint i = 0; i < 4; i++)
+        CLB_CHECK(clSetKernelArg(k, first + i, sizeof box[i], &box[i]), "clSetKernelArg(box)");
+    CLB_CHECK(clSetKernelArg(k, first + 4, sizeof ends, &ends), "clSetKernelArg(ends)");
+    return CLB_OK;
+}
+
+/* Seconds from the end of event a to the start of event b (both complete),
+ * 0 when b started first. */
+static double gap_seconds(cl_event a, cl_event b)
 {
     cl_ulong end = 0, start = 0;
     if (!a || !b ||
@@ -356,8 +378,51 @@ double dslash_gap_seconds(cl_event a, cl_event b)
     return start > end ? (double)(start - end) * 1e-9 : 0.0;
 }
 
-void dslash_note_part(struct clb_case *c, const struct dslash_decomp *p,
-                      const struct dslash_halo *h)
+/* ---- one application, the exchange overlapped ---------------------------- */
+
+int lat_halo_overlap(struct clb_env *env, struct lat_halo *h, cl_mem field, int rhs,
+                     lat_launch_fn launch, void *ctx, int err, struct lat_overlap *o)
+{
+    struct xchg x;
+    memset(&x, 0, sizeof x);
+    memset(o, 0, sizeof *o);
+    x.t0 = clb_now();
+    int rc = err;
+    if (rc == CLB_OK)
+        rc = xchg_begin(env, h, field, rhs, &x);
+    if (rc == CLB_OK && h->in.sites)
+        rc = launch(env, ctx, &h->in, 0, &o->in);
+    if (rc == CLB_OK)
+        clFlush(env->dev->queue);
+    int e = xchg_finish(h, rhs, &x, rc);
+    rc = rc ? rc : e;
+    if (rc == CLB_OK)
+        rc = xchg_barrier(env, &x);
+    if (rc == CLB_OK)
+        rc = launch(env, ctx, &h->bd, 1, &o->bd);
+    if (rc == CLB_OK)
+        clFlush(env->dev->queue);
+    e = xchg_wait(&x);
+    o->halo = x.seconds;
+    return rc ? rc : e;
+}
+
+double lat_overlap_gap(const struct lat_overlap *o)
+{
+    return o->in ? gap_seconds(o->in, o->bd) : o->halo;
+}
+
+void lat_overlap_release(struct lat_overlap *o)
+{
+    if (o->in)
+        clReleaseEvent(o->in);
+    if (o->bd)
+        clReleaseEvent(o->bd);
+    o->in = o->bd = NULL;
+}
+
+void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
+                   const struct lat_halo *h)
 {
     clb_case_note(c, "ranks=%d grid=1x1x%dx%d part=%dx%dx%dx%d@%d,%d,%d,%d/%dx%dx%dx%d "
                   "halo_dirs=%s%s%s sites_interior=%zu sites_boundary=%zu", p->size, p->P[2],
@@ -368,7 +433,7 @@ void dslash_note_part(struct clb_case *c, const struct dslash_decomp *p,
 }
 
 /* The value of key in a params text ("rhs=4,scaling=weak,grid=1x1x1x2"). */
-void dslash_param_text(const char *params, const char *key, char *out, size_t n)
+void lat_param_text(const char *params, const char *key, char *out, size_t n)
 {
     size_t kl = strlen(key);
     out[0] = 0;
@@ -380,21 +445,32 @@ void dslash_param_text(const char *params, const char *key, char *out, size_t n)
         }
 }
 
-void dslash_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FILE *out)
+void lat_metric_halo(struct clb_case *c, double hal, double gap, double frac,
+                        const double mx[3])
+{
+    clb_case_metric(c, "halo_ms", 1e3 * hal);
+    clb_case_metric(c, "halo_exposed_ms", 1e3 * gap);
+    clb_case_metric(c, "halo_exposed_frac", frac);
+    clb_case_metric(c, "halo_ms_max", 1e3 * mx[0]);
+    clb_case_metric(c, "halo_exposed_ms_max", 1e3 * mx[1]);
+    clb_case_metric(c, "halo_exposed_frac_max", mx[2]);
+}
+
+void lat_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FILE *out)
 {
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];
         char sc[16], grid[48], rhs[8];
-        dslash_param_text(r->params, "scaling", sc, sizeof sc);
+        lat_param_text(r->params, "scaling", sc, sizeof sc);
         if (!sc[0] || strcmp(r->status, "ok"))
             continue;
-        dslash_param_text(r->params, "grid", grid, sizeof grid);
-        dslash_param_text(r->params, "rhs", rhs, sizeof rhs);
-        double t = r->t_median_s, hal = clb_text_num(r->detail, "halo_ms_max");
-        double model = clb_text_num(r->detail, "halo_model_ms");
-        double gap = clb_text_num(r->detail, "halo_exposed_ms_max");
-        double frac = clb_text_num(r->detail, "halo_exposed_frac_max");
+        lat_param_text(r->params, "grid", grid, sizeof grid);
+        lat_param_text(r->params, "rhs", rhs, sizeof rhs);
+        double t = r->t_median_s, hal = clb_row_metric(r, "halo_ms_max");
+        double model = clb_row_metric(r, "halo_model_ms");
+        double gap = clb_row_metric(r, "halo_exposed_ms_max");
+        double frac = clb_row_metric(r, "halo_exposed_frac_max");
         if (!header++)
             fprintf(out, "\n%s across ranks (scaling=): per %s, the time; the halo exchanges "
                          "(host clock) and their model (halo bytes / pinned bus GB/s); the time "

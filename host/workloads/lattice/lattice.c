@@ -1,10 +1,10 @@
-/* dslash: geometry, U(3) links and the float64 reference (see dslash.h). */
-#include "dslash.h"
+/* lattice: geometry, U(3) links and the float64 Dslash reference (see lattice.h). */
+#include "lattice.h"
 
 #include <math.h>
 #include <string.h>
 
-int dslash_bad_extent(const size_t L[4])
+int lat_bad_extent(const size_t L[4])
 {
     for (int d = 0; d < 4; d++)
         if (L[d] < 4 || L[d] % 2)
@@ -12,14 +12,14 @@ int dslash_bad_extent(const size_t L[4])
     return 0;
 }
 
-void dslash_geom_init(struct dslash_geom *g, const int L[4])
+void lat_geom_init(struct lat_geom *g, const int L[4])
 {
     memcpy(g->L, L, sizeof g->L);
     g->vh = (size_t)L[0] * (size_t)L[1] * (size_t)L[2] * (size_t)L[3] / 2;
     g->po = 0;
 }
 
-void dslash_coords(const struct dslash_geom *g, int p, size_t i, int x[4])
+void lat_coords(const struct lat_geom *g, int p, size_t i, int x[4])
 {
     size_t hx = (size_t)g->L[0] / 2;
     size_t rest = i / hx;
@@ -36,7 +36,7 @@ static int wrap(int v, int L)
     return v < 0 ? v + L : v;
 }
 
-size_t dslash_index(const struct dslash_geom *g, const int x[4])
+size_t lat_index(const struct lat_geom *g, const int x[4])
 {
     int c[4];
     for (int d = 0; d < 4; d++)
@@ -88,7 +88,7 @@ static void conj_cross(const double *a, const double *b, const double f[2], doub
     }
 }
 
-void dslash_random_u3(unsigned long long *state, double m[18])
+void lat_random_u3(unsigned long long *state, double m[18])
 {
     double *r0 = m, *r1 = m + 6;
     for (int k = 0; k < 12; k++)
@@ -106,12 +106,12 @@ void dslash_random_u3(unsigned long long *state, double m[18])
     conj_cross(r0, r1, ph, m + 12);
 }
 
-void dslash_rebuild_row2(const double m[12], const double det[2], double row2[6])
+void lat_rebuild_row2(const double m[12], const double det[2], double row2[6])
 {
     conj_cross(m, m + 6, det, row2);
 }
 
-void dslash_det3(const double m[18], double det[2])
+void lat_det3(const double m[18], double det[2])
 {
     /* det = row2 . (row0 x row1) = conj(conj(row0 x row1)) . row2 */
     double one[2] = {1, 0}, cc[6];
@@ -124,7 +124,7 @@ void dslash_det3(const double m[18], double det[2])
     }
 }
 
-void dslash_put(int dbl, void *p, size_t k, double re, double im)
+void lat_put(int dbl, void *p, size_t k, double re, double im)
 {
     if (dbl) {
         ((double *)p)[2 * k] = re;
@@ -135,7 +135,7 @@ void dslash_put(int dbl, void *p, size_t k, double re, double im)
     }
 }
 
-void dslash_fill_long(const struct dslash_geom *g, int dbl, void *full, void *comp)
+void lat_fill_long(const struct lat_geom *g, int dbl, void *full, void *comp)
 {
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < (long)g->vh; i++)
@@ -144,17 +144,17 @@ void dslash_fill_long(const struct dslash_geom *g, int dbl, void *full, void *co
                 unsigned long long st =
                     0x5DEECE66DULL * (unsigned long long)(i * 8 + p * 4 + mu + 1);
                 double m[18], det[2];
-                dslash_random_u3(&st, m);
-                dslash_det3(m, det);
+                lat_random_u3(&st, m);
+                lat_det3(m, det);
                 for (int e = 0; e < 9; e++)
-                    dslash_put(dbl, full, dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i),
-                               m[2 * e], m[2 * e + 1]);
+                    lat_put(dbl, full, lat_link_at(g, LAT_NE_FULL, p, mu, e, (size_t)i),
+                            m[2 * e], m[2 * e + 1]);
                 for (int e = 0; e < 6; e++)
-                    dslash_put(dbl, comp,
-                               dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i),
-                               m[2 * e], m[2 * e + 1]);
-                dslash_put(dbl, comp, dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, 6, (size_t)i),
-                           det[0], det[1]);
+                    lat_put(dbl, comp,
+                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i),
+                            m[2 * e], m[2 * e + 1]);
+                lat_put(dbl, comp, lat_link_at(g, LAT_NE_COMPRESSED, p, mu, 6, (size_t)i),
+                        det[0], det[1]);
             }
 }
 
@@ -166,24 +166,24 @@ static double get(int dbl, const void *p, size_t k)
 }
 
 /* Link (p, mu) of site i as 18 doubles. */
-static void load_link(const struct dslash_geom *g, int dbl, const void *links, int p, int mu,
+static void load_link(const struct lat_geom *g, int dbl, const void *links, int p, int mu,
                       size_t i, double m[18])
 {
     for (int e = 0; e < 9; e++) {
-        size_t k = dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, i);
+        size_t k = lat_link_at(g, LAT_NE_FULL, p, mu, e, i);
         m[2 * e] = get(dbl, links, 2 * k);
         m[2 * e + 1] = get(dbl, links, 2 * k + 1);
     }
 }
 
 /* acc += sign * M v (adj = 0) or sign * M^dag v (adj = 1), for every rhs. */
-static void apply(const struct dslash_geom *g, const struct dslash_fields *f, const double m[18],
+static void apply(const struct lat_geom *g, const struct lat_fields *f, const double m[18],
                   int adj, double sign, size_t nb, double *acc)
 {
     for (int r = 0; r < f->rhs; r++) {
         double v[6];
         for (int c = 0; c < 3; c++) {
-            size_t k = dslash_vec_at(g, r, c, nb);
+            size_t k = lat_vec_at(g, r, c, nb);
             v[2 * c] = f->v64 ? f->v64[2 * k] : get(f->dbl, f->v, 2 * k);
             v[2 * c + 1] = f->v64 ? f->v64[2 * k + 1] : get(f->dbl, f->v, 2 * k + 1);
         }
@@ -203,11 +203,11 @@ static void apply(const struct dslash_geom *g, const struct dslash_fields *f, co
 
 /* The sum at site i of parity p: its own links (parity p) forward, the
  * neighbours' links (parity 1 - p) backward. */
-static void site(const struct dslash_geom *g, const struct dslash_fields *f, int p, size_t i,
+static void site(const struct lat_geom *g, const struct lat_fields *f, int p, size_t i,
                  double *acc)
 {
     int x[4], y[4];
-    dslash_coords(g, p, i, x);
+    lat_coords(g, p, i, x);
     memset(acc, 0, (size_t)f->rhs * 6 * sizeof *acc);
     double m[18];
     for (int mu = 0; mu < 4; mu++) {
@@ -216,9 +216,9 @@ static void site(const struct dslash_geom *g, const struct dslash_fields *f, int
             memcpy(y, x, sizeof y);
             y[mu] = x[mu] + hop;
             load_link(g, f->dbl, links, p, mu, i, m);
-            apply(g, f, m, 0, 1.0, dslash_index(g, y), acc);
+            apply(g, f, m, 0, 1.0, lat_index(g, y), acc);
             y[mu] = x[mu] - hop; /* the link of the other-parity site x - hop*mu */
-            size_t nb = dslash_index(g, y);
+            size_t nb = lat_index(g, y);
             load_link(g, f->dbl, links, 1 - p, mu, nb, m);
             apply(g, f, m, 1, -1.0, nb, acc);
         }
@@ -227,8 +227,8 @@ static void site(const struct dslash_geom *g, const struct dslash_fields *f, int
 
 /* The fields of right-hand sides r0 .. r0 + 7 (at most; f's rhs are read in
  * blocks of 8 so that the accumulators stay on the stack). */
-static void rhs_block(const struct dslash_geom *g, const struct dslash_fields *f, int r0,
-                      struct dslash_fields *part)
+static void rhs_block(const struct lat_geom *g, const struct lat_fields *f, int r0,
+                      struct lat_fields *part)
 {
     *part = *f;
     part->rhs = f->rhs - r0 < 8 ? f->rhs - r0 : 8;
@@ -240,36 +240,36 @@ static void rhs_block(const struct dslash_geom *g, const struct dslash_fields *f
                          : (const void *)((const float *)f->v + vstride);
 }
 
-void dslash_reference(const struct dslash_geom *g, const struct dslash_fields *f, double *w)
+void lat_dslash_ref(const struct lat_geom *g, const struct lat_fields *f, double *w)
 {
-    dslash_reference_parity(g, f, 0, w);
+    lat_dslash_ref_parity(g, f, 0, w);
 }
 
-void dslash_reference_parity(const struct dslash_geom *g, const struct dslash_fields *f, int p,
+void lat_dslash_ref_parity(const struct lat_geom *g, const struct lat_fields *f, int p,
                              double *w)
 {
     /* the whole lattice is the box at the origin, written in its own layout */
     static const int origin[4] = {0, 0, 0, 0};
-    dslash_reference_box(g, f, p, g, origin, 0, w);
+    lat_dslash_ref_box(g, f, p, g, origin, 0, w);
 }
 
-void dslash_reference_box(const struct dslash_geom *g, const struct dslash_fields *f, int p,
-                          const struct dslash_geom *b, const int off[4], int out_g, double *w)
+void lat_dslash_ref_box(const struct lat_geom *g, const struct lat_fields *f, int p,
+                          const struct lat_geom *b, const int off[4], int out_g, double *w)
 {
     size_t stride = out_g ? g->vh : b->vh; /* between the vectors of w */
 #pragma omp parallel
     {
         double acc[8 * 6];
-        struct dslash_fields part;
+        struct lat_fields part;
         for (int r0 = 0; r0 < f->rhs; r0 += 8) {
             rhs_block(g, f, r0, &part);
 #pragma omp for schedule(static)
             for (long i = 0; i < (long)b->vh; i++) {
                 int x[4];
-                dslash_coords(b, p, (size_t)i, x);
+                lat_coords(b, p, (size_t)i, x);
                 for (int d = 0; d < 4; d++)
                     x[d] += off[d];
-                size_t ig = dslash_index(g, x), io = out_g ? ig : (size_t)i;
+                size_t ig = lat_index(g, x), io = out_g ? ig : (size_t)i;
                 site(g, &part, p, ig, acc);
                 for (int r = 0; r < part.rhs; r++)
                     for (int c = 0; c < 3; c++) {
@@ -282,8 +282,8 @@ void dslash_reference_box(const struct dslash_geom *g, const struct dslash_field
     }
 }
 
-double dslash_rebuild_error(const struct dslash_geom *g, int dbl, const void *full,
-                            const void *comp)
+double lat_rebuild_error(const struct lat_geom *g, int dbl, const void *full,
+                         const void *comp)
 {
     double worst = 0;
 #pragma omp parallel for reduction(max : worst) schedule(static)
@@ -292,14 +292,14 @@ double dslash_rebuild_error(const struct dslash_geom *g, int dbl, const void *fu
             for (int mu = 0; mu < 4; mu++) {
                 double m[12], det[2], row2[6];
                 for (int e = 0; e < 7; e++) {
-                    size_t k = dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i);
+                    size_t k = lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i);
                     double *dst = e < 6 ? &m[2 * e] : det;
                     dst[0] = get(dbl, comp, 2 * k);
                     dst[1] = get(dbl, comp, 2 * k + 1);
                 }
-                dslash_rebuild_row2(m, det, row2);
+                lat_rebuild_row2(m, det, row2);
                 for (int e = 6; e < 9; e++) {
-                    size_t k = dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i);
+                    size_t k = lat_link_at(g, LAT_NE_FULL, p, mu, e, (size_t)i);
                     double dr = fabs(get(dbl, full, 2 * k) - row2[2 * (e - 6)]);
                     double di = fabs(get(dbl, full, 2 * k + 1) - row2[2 * (e - 6) + 1]);
                     if (!(dr <= worst)) /* NaN propagates as a failure */
@@ -309,8 +309,8 @@ double dslash_rebuild_error(const struct dslash_geom *g, int dbl, const void *fu
                 }
                 /* rows 0 and 1 are copies: they must agree exactly */
                 for (int e = 0; e < 6; e++) {
-                    size_t kc = dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i);
-                    size_t kf = dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i);
+                    size_t kc = lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i);
+                    size_t kf = lat_link_at(g, LAT_NE_FULL, p, mu, e, (size_t)i);
                     if (get(dbl, comp, 2 * kc) != get(dbl, full, 2 * kf) ||
                         get(dbl, comp, 2 * kc + 1) != get(dbl, full, 2 * kf + 1))
                         worst = INFINITY;

@@ -1,5 +1,5 @@
 /* The decomposition of dslash/cg over ranks (scaling=strong|weak,
- * host/workloads/dslash/dslash_dist.c): slab bounds of uneven splits, the
+ * host/workloads/lattice/lattice_split.c): slab bounds of uneven splits, the
  * grid choice and its refusals, each rank's part, neighbours and global
  * parity, the interior and boundary boxes, the packed slabs, fields from the
  * global site index, the self exchange of one rank, and the reference of a
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "dslash/dslash_dist.h"
+#include "lattice/lattice_split.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,13 +22,13 @@ static void test_split(void **state)
     int lo, len;
     const int want8[3][2] = {{0, 3}, {3, 3}, {6, 2}}; /* 8 over 3: 3, 3, 2 */
     for (int c = 0; c < 3; c++) {
-        dslash_split(8, 3, c, &lo, &len);
+        lat_split(8, 3, c, &lo, &len);
         assert_int_equal(lo, want8[c][0]);
         assert_int_equal(len, want8[c][1]);
     }
     const int want10[3][2] = {{0, 4}, {4, 3}, {7, 3}}; /* 10 over 3: 4, 3, 3 */
     for (int c = 0; c < 3; c++) {
-        dslash_split(10, 3, c, &lo, &len);
+        lat_split(10, 3, c, &lo, &len);
         assert_int_equal(lo, want10[c][0]);
         assert_int_equal(len, want10[c][1]);
     }
@@ -37,7 +37,7 @@ static void test_split(void **state)
         for (int P = 1; P <= G; P++) {
             int next = 0, mn = G, mx = 0;
             for (int c = 0; c < P; c++) {
-                dslash_split(G, P, c, &lo, &len);
+                lat_split(G, P, c, &lo, &len);
                 assert_int_equal(lo, next);
                 next += len;
                 mn = len < mn ? len : mn;
@@ -51,7 +51,7 @@ static void test_split(void **state)
 static void expect_grid(const size_t s[4], int scaling, int n, const char *grid, int pz, int pt)
 {
     int P[4];
-    assert_int_equal(dslash_grid("dslash", s, scaling, n, grid, P), CLB_OK);
+    assert_int_equal(lat_grid("dslash", s, scaling, n, grid, P), CLB_OK);
     assert_int_equal(P[0], 1);
     assert_int_equal(P[1], 1);
     assert_int_equal(P[2], pz);
@@ -62,7 +62,7 @@ static void expect_refused(const size_t s[4], int scaling, int n, const char *gr
                            const char *text)
 {
     int P[4];
-    assert_int_equal(dslash_grid("dslash", s, scaling, n, grid, P), CLB_EUSAGE);
+    assert_int_equal(lat_grid("dslash", s, scaling, n, grid, P), CLB_EUSAGE);
     if (!strstr(clb_lasterr(), text))
         fail_msg("'%s' not in '%s'", text, clb_lasterr());
     assert_null(strchr(clb_lasterr(), '\n'));
@@ -73,39 +73,39 @@ static void test_grid(void **state)
     (void)state;
     const size_t big[4] = {64, 64, 64, 32}, cube[4] = {16, 16, 16, 16}, q8[4] = {8, 8, 8, 8};
     const size_t flat[4] = {8, 8, 4, 32}, q10[4] = {8, 8, 8, 10}, b12[4] = {8, 8, 12, 12};
-    expect_grid(big, DSLASH_STRONG, 1, "", 1, 1);
-    expect_grid(big, DSLASH_STRONG, 2, "", 1, 2);  /* t first */
-    expect_grid(cube, DSLASH_STRONG, 4, "", 2, 2); /* 4 -> 1x1x2x2 */
-    expect_grid(cube, DSLASH_STRONG, 3, "", 1, 3);
-    expect_grid(b12, DSLASH_STRONG, 6, "", 2, 3);
-    expect_grid(cube, DSLASH_STRONG, 8, "", 2, 4);
-    expect_grid(cube, DSLASH_WEAK, 16, "", 4, 4);
-    expect_grid(q10, DSLASH_STRONG, 3, "", 1, 3);  /* 4, 3, 3 */
+    expect_grid(big, LAT_STRONG, 1, "", 1, 1);
+    expect_grid(big, LAT_STRONG, 2, "", 1, 2);  /* t first */
+    expect_grid(cube, LAT_STRONG, 4, "", 2, 2); /* 4 -> 1x1x2x2 */
+    expect_grid(cube, LAT_STRONG, 3, "", 1, 3);
+    expect_grid(b12, LAT_STRONG, 6, "", 2, 3);
+    expect_grid(cube, LAT_STRONG, 8, "", 2, 4);
+    expect_grid(cube, LAT_WEAK, 16, "", 4, 4);
+    expect_grid(q10, LAT_STRONG, 3, "", 1, 3);  /* 4, 3, 3 */
     /* z = 4 cannot be halved (2 < 3): 1x1x1x4 instead of 1x1x2x2 */
-    expect_grid(flat, DSLASH_STRONG, 4, "", 1, 4);
+    expect_grid(flat, LAT_STRONG, 4, "", 1, 4);
     /* weak: the parts are -s, every grid works */
-    expect_grid(q8, DSLASH_WEAK, 3, "", 1, 3);
-    expect_grid(q8, DSLASH_WEAK, 4, "", 2, 2);
+    expect_grid(q8, LAT_WEAK, 3, "", 1, 3);
+    expect_grid(q8, LAT_WEAK, 4, "", 2, 2);
     /* t too short for 3 ranks: z takes them */
     const size_t zl[4] = {8, 8, 12, 4};
-    expect_grid(zl, DSLASH_STRONG, 3, "", 3, 1);
+    expect_grid(zl, LAT_STRONG, 3, "", 3, 1);
     /* a grid given */
-    expect_grid(cube, DSLASH_STRONG, 4, "1x1x1x4", 1, 4);
-    expect_grid(cube, DSLASH_STRONG, 2, "1x1x2x1", 2, 1);
+    expect_grid(cube, LAT_STRONG, 4, "1x1x1x4", 1, 4);
+    expect_grid(cube, LAT_STRONG, 2, "1x1x2x1", 2, 1);
     /* refusals name the local extents */
-    expect_refused(q8, DSLASH_STRONG, 3, "", "local t extents 3,3,2");
-    expect_refused(q8, DSLASH_STRONG, 3, "1x1x1x3", "local t extents 3,3,2");
-    expect_refused(q8, DSLASH_STRONG, 3, "", ">= 3");
-    expect_refused(cube, DSLASH_STRONG, 3, "1x1x2x2", "has 4 parts, the job 3 ranks");
-    expect_refused(cube, DSLASH_STRONG, 2, "2x1x1x1", "splits x or y");
-    expect_refused(cube, DSLASH_STRONG, 2, "1x1x2", "not a grid");
-    expect_refused(cube, DSLASH_STRONG, 2, "1x1x0x2", "not a grid");
-    expect_refused(cube, DSLASH_STRONG, 2, "1x1x1x2x", "not a grid");
-    expect_refused(q8, DSLASH_STRONG, 8, "", "cannot be split over 8 ranks");
-    assert_int_equal(dslash_scaling_of(""), DSLASH_EVERY);
-    assert_int_equal(dslash_scaling_of("strong"), DSLASH_STRONG);
-    assert_int_equal(dslash_scaling_of("weak"), DSLASH_WEAK);
-    assert_int_equal(dslash_scaling_of("Strong"), -1);
+    expect_refused(q8, LAT_STRONG, 3, "", "local t extents 3,3,2");
+    expect_refused(q8, LAT_STRONG, 3, "1x1x1x3", "local t extents 3,3,2");
+    expect_refused(q8, LAT_STRONG, 3, "", ">= 3");
+    expect_refused(cube, LAT_STRONG, 3, "1x1x2x2", "has 4 parts, the job 3 ranks");
+    expect_refused(cube, LAT_STRONG, 2, "2x1x1x1", "splits x or y");
+    expect_refused(cube, LAT_STRONG, 2, "1x1x2", "not a grid");
+    expect_refused(cube, LAT_STRONG, 2, "1x1x0x2", "not a grid");
+    expect_refused(cube, LAT_STRONG, 2, "1x1x1x2x", "not a grid");
+    expect_refused(q8, LAT_STRONG, 8, "", "cannot be split over 8 ranks");
+    assert_int_equal(lat_scaling_of(""), LAT_EVERY);
+    assert_int_equal(lat_scaling_of("strong"), LAT_STRONG);
+    assert_int_equal(lat_scaling_of("weak"), LAT_WEAK);
+    assert_int_equal(lat_scaling_of("Strong"), -1);
 }
 
 static void test_decomp(void **state)
@@ -113,9 +113,9 @@ static void test_decomp(void **state)
     (void)state;
     const size_t s[4] = {8, 8, 10, 10};
     int P[4] = {1, 1, 2, 3};
-    struct dslash_decomp d;
+    struct lat_decomp d;
     /* rank = ct * Pz + cz */
-    dslash_decomp_init(&d, s, DSLASH_STRONG, P, 3);
+    lat_decomp_init(&d, s, LAT_STRONG, P, 3);
     assert_int_equal(d.c[2], 1);
     assert_int_equal(d.c[3], 1);
     assert_int_equal(d.L[2], 5);
@@ -129,29 +129,29 @@ static void test_decomp(void **state)
     assert_int_equal(d.nb[3][0], 1); /* t: ct 0 and 2 */
     assert_int_equal(d.nb[3][1], 5);
     /* periodic: the last rank's forward neighbour is the first */
-    dslash_decomp_init(&d, s, DSLASH_STRONG, P, 5);
+    lat_decomp_init(&d, s, LAT_STRONG, P, 5);
     assert_int_equal(d.nb[3][1], 1);
     assert_int_equal(d.nb[3][0], 3);
     /* weak: the whole lattice grows */
-    dslash_decomp_init(&d, s, DSLASH_WEAK, P, 0);
+    lat_decomp_init(&d, s, LAT_WEAK, P, 0);
     assert_int_equal(d.G[2], 20);
     assert_int_equal(d.G[3], 30);
     assert_int_equal(d.L[3], 10);
     /* one rank: t exchanged with itself */
     int one[4] = {1, 1, 1, 1};
-    dslash_decomp_init(&d, s, DSLASH_STRONG, one, 0);
+    lat_decomp_init(&d, s, LAT_STRONG, one, 0);
     assert_true(d.dec[3] && !d.dec[2]);
     assert_int_equal(d.nb[3][0], 0);
     assert_int_equal(d.nb[3][1], 0);
     /* z split only: no halo along t */
     int zonly[4] = {1, 1, 2, 1};
-    dslash_decomp_init(&d, s, DSLASH_STRONG, zonly, 1);
+    lat_decomp_init(&d, s, LAT_STRONG, zonly, 1);
     assert_true(d.dec[2] && !d.dec[3]);
     /* the extended geometry: 3 more slices each side along the halo directions */
-    struct dslash_geom g, e;
+    struct lat_geom g, e;
     int off[4];
-    dslash_decomp_init(&d, s, DSLASH_STRONG, P, 4); /* cz 0, ct 2: O = (0, 0, 0, 7) */
-    dslash_decomp_geoms(&d, &g, &e, off);
+    lat_decomp_init(&d, s, LAT_STRONG, P, 4); /* cz 0, ct 2: O = (0, 0, 0, 7) */
+    lat_decomp_geoms(&d, &g, &e, off);
     assert_int_equal(g.L[3], 3);
     assert_int_equal(e.L[3], 9);
     assert_int_equal(e.L[2], 11);
@@ -168,29 +168,29 @@ static void test_global_parity(void **state)
     const size_t s[4] = {4, 6, 8, 10};
     for (int n = 1; n <= 3; n++) {
         int P[4];
-        assert_int_equal(dslash_grid("t", s, DSLASH_STRONG, n, "", P), CLB_OK);
+        assert_int_equal(lat_grid("t", s, LAT_STRONG, n, "", P), CLB_OK);
         for (int r = 0; r < n; r++) {
-            struct dslash_decomp d;
-            struct dslash_geom g, e;
+            struct lat_decomp d;
+            struct lat_geom g, e;
             int off[4];
-            dslash_decomp_init(&d, s, DSLASH_STRONG, P, r);
-            dslash_decomp_geoms(&d, &g, &e, off);
+            lat_decomp_init(&d, s, LAT_STRONG, P, r);
+            lat_decomp_geoms(&d, &g, &e, off);
             for (int p = 0; p < 2; p++)
                 for (size_t i = 0; i < g.vh; i++) {
                     int x[4];
-                    dslash_coords(&g, p, i, x);
+                    lat_coords(&g, p, i, x);
                     int sum = 0;
                     for (int k = 0; k < 4; k++)
                         sum += x[k] + d.O[k];
                     assert_int_equal(sum & 1, p);
-                    assert_int_equal(dslash_global_parity(&d, x), p);
-                    assert_int_equal(dslash_index(&g, x), i);
+                    assert_int_equal(lat_global_parity(&d, x), p);
+                    assert_int_equal(lat_index(&g, x), i);
                 }
             /* the extended lattice too (its origin O - off, coordinates wrap) */
             for (int p = 0; p < 2; p++)
                 for (size_t i = 0; i < e.vh; i++) {
                     int x[4], sum = 0;
-                    dslash_coords(&e, p, i, x);
+                    lat_coords(&e, p, i, x);
                     for (int k = 0; k < 4; k++)
                         sum += x[k] + d.O[k] - off[k] + 2 * d.G[k];
                     assert_int_equal(sum & 1, p);
@@ -204,14 +204,14 @@ static void test_global_parity(void **state)
 static void check_boxes(const size_t s[4], int scaling, const int P[4])
 {
     for (int r = 0; r < P[2] * P[3]; r++) {
-        struct dslash_decomp d;
-        struct dslash_boxes in, bd;
-        dslash_decomp_init(&d, s, scaling, P, r);
-        dslash_boxes_init(&d, &in, &bd);
+        struct lat_decomp d;
+        struct lat_boxes in, bd;
+        lat_decomp_init(&d, s, scaling, P, r);
+        lat_boxes_init(&d, &in, &bd);
         int lz = d.L[2], lt = d.L[3];
         int *seen = calloc((size_t)(lz * lt), sizeof *seen);
         assert_non_null(seen);
-        const struct dslash_boxes *bs[2] = {&in, &bd};
+        const struct lat_boxes *bs[2] = {&in, &bd};
         for (int w = 0; w < 2; w++) {
             assert_true(bs[w]->n <= 4);
             size_t sites = 0;
@@ -249,33 +249,33 @@ static void test_boxes(void **state)
     const size_t a[4] = {4, 4, 12, 20}, b[4] = {4, 4, 9, 9}, c[4] = {4, 4, 8, 10};
     int P12[4] = {1, 1, 1, 2}, P22[4] = {1, 1, 2, 2}, P13[4] = {1, 1, 1, 3};
     int P11[4] = {1, 1, 1, 1}, P31[4] = {1, 1, 3, 1}, P23[4] = {1, 1, 2, 3};
-    check_boxes(a, DSLASH_STRONG, P12);
-    check_boxes(a, DSLASH_STRONG, P22);
-    check_boxes(a, DSLASH_STRONG, P11);
-    check_boxes(a, DSLASH_STRONG, P23);
-    check_boxes(b, DSLASH_STRONG, P13); /* t 3, 3, 3: no interior */
-    check_boxes(b, DSLASH_STRONG, P31);
-    check_boxes(c, DSLASH_STRONG, P13); /* 4, 3, 3 */
-    check_boxes(c, DSLASH_WEAK, P22);
+    check_boxes(a, LAT_STRONG, P12);
+    check_boxes(a, LAT_STRONG, P22);
+    check_boxes(a, LAT_STRONG, P11);
+    check_boxes(a, LAT_STRONG, P23);
+    check_boxes(b, LAT_STRONG, P13); /* t 3, 3, 3: no interior */
+    check_boxes(b, LAT_STRONG, P31);
+    check_boxes(c, LAT_STRONG, P13); /* 4, 3, 3 */
+    check_boxes(c, LAT_WEAK, P22);
     /* 20 over 2: interior t 3..7 of 10 */
-    struct dslash_decomp d;
-    struct dslash_boxes in, bd;
-    dslash_decomp_init(&d, a, DSLASH_STRONG, P12, 0);
-    dslash_boxes_init(&d, &in, &bd);
+    struct lat_decomp d;
+    struct lat_boxes in, bd;
+    lat_decomp_init(&d, a, LAT_STRONG, P12, 0);
+    lat_boxes_init(&d, &in, &bd);
     assert_int_equal(in.n, 1);
     assert_int_equal(in.b[0][2], 3);
     assert_int_equal(in.b[0][3], 4);
     assert_int_equal(bd.n, 2);
     /* slabs: 3 slices of 2 x 4 x 12 (t), and the halo layout */
-    assert_int_equal(dslash_slab_sites(&d, 3), 2 * 4 * 12 * 3);
-    assert_int_equal(dslash_slab_sites(&d, 2), 0);
-    assert_int_equal(dslash_halo_len(&d, 2), 6 * 2 * 288);
-    assert_int_equal(dslash_halo_offset(&d, 2, 3, 1), 3 * 2 * 288);
-    dslash_decomp_init(&d, a, DSLASH_STRONG, P22, 0); /* part 4 x 4 x 6 x 10 */
-    assert_int_equal(dslash_slab_sites(&d, 2), 2 * 4 * 3 * 10);
-    assert_int_equal(dslash_halo_offset(&d, 1, 2, 0), 6 * dslash_slab_sites(&d, 3));
-    assert_int_equal(dslash_halo_offset(&d, 1, 2, 1),
-                     6 * dslash_slab_sites(&d, 3) + 3 * dslash_slab_sites(&d, 2));
+    assert_int_equal(lat_slab_sites(&d, 3), 2 * 4 * 12 * 3);
+    assert_int_equal(lat_slab_sites(&d, 2), 0);
+    assert_int_equal(lat_halo_len(&d, 2), 6 * 2 * 288);
+    assert_int_equal(lat_halo_offset(&d, 2, 3, 1), 3 * 2 * 288);
+    lat_decomp_init(&d, a, LAT_STRONG, P22, 0); /* part 4 x 4 x 6 x 10 */
+    assert_int_equal(lat_slab_sites(&d, 2), 2 * 4 * 3 * 10);
+    assert_int_equal(lat_halo_offset(&d, 1, 2, 0), 6 * lat_slab_sites(&d, 3));
+    assert_int_equal(lat_halo_offset(&d, 1, 2, 1),
+                     6 * lat_slab_sites(&d, 3) + 3 * lat_slab_sites(&d, 2));
 }
 
 /* Packing a box and unpacking it back; the packed order is a lattice of the box. */
@@ -283,8 +283,8 @@ static void test_box_copy(void **state)
 {
     (void)state;
     int L[4] = {4, 2, 5, 6};
-    struct dslash_geom g;
-    dslash_geom_init(&g, L);
+    struct lat_geom g;
+    lat_geom_init(&g, L);
     size_t ncomp = 3, n = ncomp * g.vh;
     double *f = malloc(2 * n * sizeof *f), *back = calloc(2 * n, sizeof *back);
     int nz = 3, nt = 2, z0 = 1, t0 = 4;
@@ -295,21 +295,21 @@ static void test_box_copy(void **state)
     assert_non_null(pk);
     for (size_t k = 0; k < 2 * n; k++)
         f[k] = (double)k;
-    dslash_box_copy(&g, z0, nz, t0, nt, ncomp, 16, f, pk, 0);
+    lat_box_copy(&g, z0, nz, t0, nt, ncomp, 16, f, pk, 0);
     int Lb[4] = {4, 2, nz, nt};
-    struct dslash_geom gb;
-    dslash_geom_init(&gb, Lb);
+    struct lat_geom gb;
+    lat_geom_init(&gb, Lb);
     for (size_t k = 0; k < ncomp; k++)
         for (size_t j = 0; j < box; j++) {
             int x[4];
-            dslash_coords(&gb, 0, j, x);
+            lat_coords(&gb, 0, j, x);
             x[2] += z0;
             x[3] += t0;
-            size_t i = k * g.vh + dslash_index(&g, x);
+            size_t i = k * g.vh + lat_index(&g, x);
             assert_true(pk[2 * (k * box + j)] == f[2 * i]);
             assert_true(pk[2 * (k * box + j) + 1] == f[2 * i + 1]);
         }
-    dslash_box_copy(&g, z0, nz, t0, nt, ncomp, 16, back, pk, 1);
+    lat_box_copy(&g, z0, nz, t0, nt, ncomp, 16, back, pk, 1);
     size_t copied = 0;
     for (size_t k = 0; k < 2 * n; k++)
         if (back[k] != 0) {
@@ -324,13 +324,13 @@ static void test_box_copy(void **state)
 
 /* The whole lattice's fields (from the global index, origin 0). */
 struct whole {
-    struct dslash_geom g;
+    struct lat_geom g;
     double *fat, *lng, *v, *w;
 };
 
 static void whole_init(struct whole *w, const int G[4], int rhs)
 {
-    dslash_geom_init(&w->g, G);
+    lat_geom_init(&w->g, G);
     int O[4] = {0, 0, 0, 0};
     w->fat = malloc(8 * 9 * w->g.vh * 2 * sizeof(double));
     w->lng = malloc(8 * 9 * w->g.vh * 2 * sizeof(double));
@@ -340,9 +340,9 @@ static void whole_init(struct whole *w, const int G[4], int rhs)
     assert_non_null(w->lng);
     assert_non_null(w->v);
     assert_non_null(w->w);
-    dslash_fill_global(&w->g, G, O, 1, w->fat, w->lng, NULL, 1, rhs, DSLASH_SEED_V, w->v);
-    struct dslash_fields f = {1, w->fat, w->lng, w->v, rhs, NULL};
-    dslash_reference(&w->g, &f, w->w);
+    lat_fill_global(&w->g, G, O, 1, w->fat, w->lng, NULL, 1, rhs, LAT_SEED_V, w->v);
+    struct lat_fields f = {1, w->fat, w->lng, w->v, rhs, NULL};
+    lat_dslash_ref(&w->g, &f, w->w);
 }
 
 static void whole_free(struct whole *w)
@@ -359,17 +359,17 @@ static void whole_free(struct whole *w)
 static void check_parts(const size_t s[4], int scaling, int n, int rhs)
 {
     int P[4];
-    assert_int_equal(dslash_grid("t", s, scaling, n, "", P), CLB_OK);
-    struct dslash_decomp d0;
-    dslash_decomp_init(&d0, s, scaling, P, 0);
+    assert_int_equal(lat_grid("t", s, scaling, n, "", P), CLB_OK);
+    struct lat_decomp d0;
+    lat_decomp_init(&d0, s, scaling, P, 0);
     struct whole w;
     whole_init(&w, d0.G, rhs);
     for (int r = 0; r < n; r++) {
-        struct dslash_decomp d;
-        struct dslash_geom g, e;
+        struct lat_decomp d;
+        struct lat_geom g, e;
         int off[4], oe[4];
-        dslash_decomp_init(&d, s, scaling, P, r);
-        dslash_decomp_geoms(&d, &g, &e, off);
+        lat_decomp_init(&d, s, scaling, P, r);
+        lat_decomp_geoms(&d, &g, &e, off);
         for (int k = 0; k < 4; k++)
             oe[k] = d.O[k] - off[k];
         double *fat = malloc(8 * 9 * e.vh * 2 * sizeof(double));
@@ -380,19 +380,19 @@ static void check_parts(const size_t s[4], int scaling, int n, int rhs)
         assert_non_null(lng);
         assert_non_null(v);
         assert_non_null(out);
-        dslash_fill_global(&e, d.G, oe, 1, fat, lng, NULL, 1, rhs, DSLASH_SEED_V, v);
+        lat_fill_global(&e, d.G, oe, 1, fat, lng, NULL, 1, rhs, LAT_SEED_V, v);
         /* the fields at every extended site, both parities for the links */
         for (int p = 0; p < 2; p++)
             for (size_t i = 0; i < e.vh; i++) {
                 int x[4];
-                dslash_coords(&e, p, i, x);
+                lat_coords(&e, p, i, x);
                 for (int k = 0; k < 4; k++)
                     x[k] += oe[k];
-                size_t iw = dslash_index(&w.g, x);
+                size_t iw = lat_index(&w.g, x);
                 for (int mu = 0; mu < 4; mu++)
                     for (int c = 0; c < 9; c++) {
-                        size_t a = dslash_link_at(&e, 9, p, mu, c, i);
-                        size_t b = dslash_link_at(&w.g, 9, p, mu, c, iw);
+                        size_t a = lat_link_at(&e, 9, p, mu, c, i);
+                        size_t b = lat_link_at(&w.g, 9, p, mu, c, iw);
                         assert_true(fat[2 * a] == w.fat[2 * b] && lng[2 * a] == w.lng[2 * b]);
                         assert_true(fat[2 * a + 1] == w.fat[2 * b + 1]);
                     }
@@ -400,14 +400,14 @@ static void check_parts(const size_t s[4], int scaling, int n, int rhs)
                     for (int q = 0; q < 3 * rhs; q++)
                         assert_true(v[2 * (q * e.vh + i)] == w.v[2 * (q * w.g.vh + iw)]);
             }
-        struct dslash_fields f = {1, fat, lng, v, rhs, NULL};
-        dslash_reference_box(&e, &f, 0, &g, off, 0, out);
+        struct lat_fields f = {1, fat, lng, v, rhs, NULL};
+        lat_dslash_ref_box(&e, &f, 0, &g, off, 0, out);
         for (size_t i = 0; i < g.vh; i++) {
             int x[4];
-            dslash_coords(&g, 0, i, x);
+            lat_coords(&g, 0, i, x);
             for (int k = 0; k < 4; k++)
                 x[k] += d.O[k];
-            size_t iw = dslash_index(&w.g, x);
+            size_t iw = lat_index(&w.g, x);
             for (int q = 0; q < 3 * rhs; q++)
                 for (int re = 0; re < 2; re++)
                     assert_true(fabs(out[2 * (q * g.vh + i) + re] -
@@ -425,12 +425,12 @@ static void test_parts(void **state)
 {
     (void)state;
     const size_t a[4] = {4, 4, 4, 10}, b[4] = {4, 4, 8, 8}, c[4] = {4, 4, 4, 4};
-    check_parts(a, DSLASH_STRONG, 1, 2);
-    check_parts(a, DSLASH_STRONG, 2, 1);
-    check_parts(a, DSLASH_STRONG, 3, 2); /* 4, 3, 3: an odd origin */
-    check_parts(b, DSLASH_STRONG, 4, 1); /* 1x1x2x2: z and t halos */
-    check_parts(c, DSLASH_WEAK, 2, 1);
-    check_parts(c, DSLASH_WEAK, 6, 1);   /* 1x1x2x3 */
+    check_parts(a, LAT_STRONG, 1, 2);
+    check_parts(a, LAT_STRONG, 2, 1);
+    check_parts(a, LAT_STRONG, 3, 2); /* 4, 3, 3: an odd origin */
+    check_parts(b, LAT_STRONG, 4, 1); /* 1x1x2x2: z and t halos */
+    check_parts(c, LAT_WEAK, 2, 1);
+    check_parts(c, LAT_WEAK, 6, 1);   /* 1x1x2x3 */
 }
 
 /* One rank: the halos come from itself (the periodic wrap). */
@@ -439,11 +439,11 @@ static void test_self_exchange(void **state)
     (void)state;
     const size_t s[4] = {4, 4, 4, 8};
     int P[4] = {1, 1, 1, 1};
-    struct dslash_decomp d;
-    struct dslash_geom g, e;
+    struct lat_decomp d;
+    struct lat_geom g, e;
     int off[4], oe[4];
-    dslash_decomp_init(&d, s, DSLASH_STRONG, P, 0);
-    dslash_decomp_geoms(&d, &g, &e, off);
+    lat_decomp_init(&d, s, LAT_STRONG, P, 0);
+    lat_decomp_geoms(&d, &g, &e, off);
     for (int k = 0; k < 4; k++)
         oe[k] = d.O[k] - off[k];
     int rhs = 2;
@@ -451,27 +451,27 @@ static void test_self_exchange(void **state)
     double *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
     assert_non_null(want);
     assert_non_null(got);
-    dslash_fill_global(&e, d.G, oe, 1, NULL, NULL, NULL, 1, rhs, DSLASH_SEED_V, want);
+    lat_fill_global(&e, d.G, oe, 1, NULL, NULL, NULL, 1, rhs, LAT_SEED_V, want);
     memcpy(got, want, n * sizeof *got);
     /* wipe the halos, exchange, compare */
     for (int r = 0; r < 3 * rhs; r++)
         for (size_t i = 0; i < e.vh; i++) {
             int x[4];
-            dslash_coords(&e, 1, i, x);
+            lat_coords(&e, 1, i, x);
             if (x[3] < 3 || x[3] >= 3 + d.L[3])
                 got[2 * (r * e.vh + i)] = got[2 * (r * e.vh + i) + 1] = 0;
         }
-    assert_int_equal(dslash_host_exchange(&d, &e, 3 * (size_t)rhs, got), CLB_OK);
+    assert_int_equal(lat_host_exchange(&d, &e, 3 * (size_t)rhs, got), CLB_OK);
     for (int r = 0; r < 3 * rhs; r++)
         for (size_t i = 0; i < e.vh; i++) {
             int x[4];
-            dslash_coords(&e, 1, i, x);
+            lat_coords(&e, 1, i, x);
             /* the odd sites only were exchanged (a field of one parity) */
             assert_true(got[2 * (r * e.vh + i)] == want[2 * (r * e.vh + i)]);
         }
     double mine[3] = {1.5, -2, 3}, out[3];
     int nerr = -1;
-    assert_int_equal(dslash_sum_ranks(mine, 3, 1, out, &nerr), CLB_OK);
+    assert_int_equal(lat_sum_ranks(mine, 3, 1, out, &nerr), CLB_OK);
     assert_true(out[0] == 1.5 && out[1] == -2 && out[2] == 3);
     assert_int_equal(nerr, 1);
     free(want);

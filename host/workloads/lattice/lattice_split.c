@@ -1,27 +1,27 @@
-/* dslash, cg: the decomposition over ranks and its host pieces (see dslash_dist.h). */
-#include "dslash_dist.h"
+/* dslash, cg: the decomposition over ranks and its host pieces (see lattice_split.h). */
+#include "lattice_split.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int dslash_scaling_of(const char *text)
+int lat_scaling_of(const char *text)
 {
     if (!text || !text[0])
-        return DSLASH_EVERY;
+        return LAT_EVERY;
     if (!strcmp(text, "strong"))
-        return DSLASH_STRONG;
+        return LAT_STRONG;
     if (!strcmp(text, "weak"))
-        return DSLASH_WEAK;
+        return LAT_WEAK;
     return -1;
 }
 
-const char *dslash_scaling_name(int scaling)
+const char *lat_scaling_name(int scaling)
 {
-    return scaling == DSLASH_STRONG ? "strong" : scaling == DSLASH_WEAK ? "weak" : "";
+    return scaling == LAT_STRONG ? "strong" : scaling == LAT_WEAK ? "weak" : "";
 }
 
-void dslash_split(int G, int P, int c, int *lo, int *len)
+void lat_split(int G, int P, int c, int *lo, int *len)
 {
     int base = G / P, rem = G % P;
     *len = base + (c < rem ? 1 : 0);
@@ -31,11 +31,11 @@ void dslash_split(int G, int P, int c, int *lo, int *len)
 /* Do the local extents along z and t of grid P satisfy >= 3 where there are halos? */
 static int grid_ok(const size_t size[4], int scaling, const int P[4])
 {
-    if (scaling == DSLASH_WEAK)
+    if (scaling == LAT_WEAK)
         return 1; /* the parts are -s: extents >= 4 */
     for (int mu = 2; mu < 4; mu++) {
         int halo = P[mu] > 1 || (mu == 3 && P[2] == 1);
-        if ((size_t)P[mu] > size[mu] || (halo && size[mu] / (size_t)P[mu] < DSLASH_HALO))
+        if ((size_t)P[mu] > size[mu] || (halo && size[mu] / (size_t)P[mu] < LAT_HALO))
             return 0;
     }
     return 1;
@@ -47,7 +47,7 @@ static void extents_text(int G, int P, char *out, size_t n)
     out[0] = 0;
     for (int c = 0; c < P && c < 16; c++) {
         int lo, len;
-        dslash_split(G, P, c, &lo, &len);
+        lat_split(G, P, c, &lo, &len);
         clb_appendf(out, n, "%s%d", c ? "," : "", len);
     }
     if (P > 16)
@@ -69,8 +69,8 @@ static void grid_text(const size_t size[4], const int P[4], char *out, size_t n)
     }
 }
 
-int dslash_grid(const char *wl, const size_t size[4], int scaling, int n, const char *grid,
-                int P[4])
+int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const char *grid,
+             int P[4])
 {
     char why[256];
     const char *sep = wl ? ": " : "";
@@ -110,9 +110,9 @@ int dslash_grid(const char *wl, const size_t size[4], int scaling, int n, const 
             grid_text(size, P, why, sizeof why);
             clb_seterr("%s%sscaling=%s: lattice %zux%zux%zux%zu over %d rank%s (%s): each must be "
                        ">= %d (the long links reach x +- 3 mu)", wl, sep,
-                       dslash_scaling_name(scaling),
+                       lat_scaling_name(scaling),
                        size[0], size[1], size[2], size[3], n, n == 1 ? "" : "s", why,
-                       DSLASH_HALO);
+                       LAT_HALO);
             return CLB_EUSAGE;
         }
         return CLB_OK;
@@ -136,23 +136,23 @@ int dslash_grid(const char *wl, const size_t size[4], int scaling, int n, const 
     grid_text(size, Q, why, sizeof why);
     clb_seterr("%s%sscaling=%s: lattice %zux%zux%zux%zu cannot be split over %d ranks (%s, and no "
                "z x t grid does better): each must be >= %d (the long links reach x +- 3 mu)",
-               wl, sep, dslash_scaling_name(scaling), size[0], size[1], size[2], size[3], n, why,
-               DSLASH_HALO);
+               wl, sep, lat_scaling_name(scaling), size[0], size[1], size[2], size[3], n, why,
+               LAT_HALO);
     return CLB_EUSAGE;
 }
 
-int dslash_query_part(const struct clb_query *q, int *scaling, size_t L[4],
-                      size_t Le[4])
+int lat_query_part(const struct clb_query *q, int *scaling, size_t L[4],
+                   size_t Le[4])
 {
     const char *sc = clb_query_param(q, "scaling", "");
-    *scaling = dslash_scaling_of(sc);
+    *scaling = lat_scaling_of(sc);
     if (*scaling < 0) {
         clb_seterr("scaling=%s (known: strong, weak; absent: every rank its own lattice)", sc);
         return CLB_EUSAGE;
     }
     for (int d = 0; d < 4; d++)
         L[d] = Le[d] = q->size->d[d];
-    if (*scaling == DSLASH_EVERY)
+    if (*scaling == LAT_EVERY)
         return CLB_OK;
     const char *grid = clb_query_param(q, "grid", "");
     int P[4], n = clb_comm()->size, rank = clb_comm()->rank, rc;
@@ -163,10 +163,10 @@ int dslash_query_part(const struct clb_query *q, int *scaling, size_t L[4],
         if (rank >= n)
             rank = 0;
     }
-    if ((rc = dslash_grid(NULL, q->size->d, *scaling, n, grid, P)))
+    if ((rc = lat_grid(NULL, q->size->d, *scaling, n, grid, P)))
         return rc;
-    struct dslash_decomp d;
-    dslash_decomp_init(&d, q->size->d, *scaling, P, rank);
+    struct lat_decomp d;
+    lat_decomp_init(&d, q->size->d, *scaling, P, rank);
     const char *loc = clb_query_param(q, "part", "");
     struct clb_size part;
     char err[256];
@@ -176,18 +176,18 @@ int dslash_query_part(const struct clb_query *q, int *scaling, size_t L[4],
     }
     for (int k = 0; k < 4; k++) {
         L[k] = loc[0] ? part.d[k] : (size_t)d.L[k];
-        Le[k] = L[k] + (d.dec[k] ? 2 * DSLASH_HALO : 0);
+        Le[k] = L[k] + (d.dec[k] ? 2 * LAT_HALO : 0);
     }
     return CLB_OK;
 }
 
-static int rank_of(const struct dslash_decomp *d, const int c[4])
+static int rank_of(const struct lat_decomp *d, const int c[4])
 {
     return c[3] * d->P[2] + c[2];
 }
 
-void dslash_decomp_init(struct dslash_decomp *d, const size_t size[4], int scaling, const int P[4],
-                        int rank)
+void lat_decomp_init(struct lat_decomp *d, const size_t size[4], int scaling, const int P[4],
+                     int rank)
 {
     memset(d, 0, sizeof *d);
     d->scaling = scaling;
@@ -197,8 +197,8 @@ void dslash_decomp_init(struct dslash_decomp *d, const size_t size[4], int scali
     d->c[2] = rank % P[2];
     d->c[3] = rank / P[2];
     for (int mu = 0; mu < 4; mu++) {
-        d->G[mu] = (int)size[mu] * (scaling == DSLASH_WEAK ? P[mu] : 1);
-        dslash_split(d->G[mu], P[mu], d->c[mu], &d->O[mu], &d->L[mu]);
+        d->G[mu] = (int)size[mu] * (scaling == LAT_WEAK ? P[mu] : 1);
+        lat_split(d->G[mu], P[mu], d->c[mu], &d->O[mu], &d->L[mu]);
         d->dec[mu] = mu == 2 ? P[2] > 1 : mu == 3 ? (P[3] > 1 || P[2] == 1) : 0;
         for (int s = 0; s < 2; s++) {
             int c[4];
@@ -210,27 +210,27 @@ void dslash_decomp_init(struct dslash_decomp *d, const size_t size[4], int scali
     d->po = (d->O[0] + d->O[1] + d->O[2] + d->O[3]) & 1;
 }
 
-void dslash_decomp_geoms(const struct dslash_decomp *d, struct dslash_geom *local,
-                         struct dslash_geom *ext, int off[4])
+void lat_decomp_geoms(const struct lat_decomp *d, struct lat_geom *local,
+                      struct lat_geom *ext, int off[4])
 {
     int Le[4], pe = 0;
     for (int mu = 0; mu < 4; mu++) {
-        off[mu] = d->dec[mu] ? DSLASH_HALO : 0;
+        off[mu] = d->dec[mu] ? LAT_HALO : 0;
         Le[mu] = d->L[mu] + 2 * off[mu];
         pe += d->O[mu] - off[mu];
     }
-    dslash_geom_init(local, d->L);
+    lat_geom_init(local, d->L);
     local->po = d->po;
-    dslash_geom_init(ext, Le);
+    lat_geom_init(ext, Le);
     ext->po = ((pe % 2) + 2) % 2;
 }
 
-int dslash_global_parity(const struct dslash_decomp *d, const int x[4])
+int lat_global_parity(const struct lat_decomp *d, const int x[4])
 {
     return (x[0] + x[1] + x[2] + x[3] + d->po) & 1;
 }
 
-static void box_add(struct dslash_boxes *b, const struct dslash_decomp *d, int z0, int z1, int t0,
+static void box_add(struct lat_boxes *b, const struct lat_decomp *d, int z0, int z1, int t0,
                     int t1)
 {
     if (z1 <= z0 || t1 <= t0)
@@ -246,12 +246,12 @@ static void box_add(struct dslash_boxes *b, const struct dslash_decomp *d, int z
         b->ends[k] = (unsigned long)b->sites;
 }
 
-void dslash_boxes_init(const struct dslash_decomp *d, struct dslash_boxes *in,
-                       struct dslash_boxes *bd)
+void lat_boxes_init(const struct lat_decomp *d, struct lat_boxes *in,
+                    struct lat_boxes *bd)
 {
     memset(in, 0, sizeof *in);
     memset(bd, 0, sizeof *bd);
-    int lz = d->L[2], lt = d->L[3], h = DSLASH_HALO;
+    int lz = d->L[2], lt = d->L[3], h = LAT_HALO;
     /* interior ranges along z and t */
     int zi0 = d->dec[2] ? h : 0, zi1 = d->dec[2] ? lz - h : lz;
     int ti0 = d->dec[3] ? h : 0, ti1 = d->dec[3] ? lt - h : lt;
@@ -273,28 +273,28 @@ void dslash_boxes_init(const struct dslash_decomp *d, struct dslash_boxes *in,
     }
 }
 
-size_t dslash_slab_sites(const struct dslash_decomp *d, int mu)
+size_t lat_slab_sites(const struct lat_decomp *d, int mu)
 {
     if (!d->dec[mu])
         return 0;
-    size_t s = (size_t)(d->L[0] / 2) * (size_t)d->L[1] * DSLASH_HALO;
+    size_t s = (size_t)(d->L[0] / 2) * (size_t)d->L[1] * LAT_HALO;
     return mu == 3 ? s * (size_t)d->L[2] : mu == 2 ? s * (size_t)d->L[3] : 0;
 }
 
-size_t dslash_halo_len(const struct dslash_decomp *d, int rhs)
+size_t lat_halo_len(const struct lat_decomp *d, int rhs)
 {
-    return 6 * (size_t)rhs * (dslash_slab_sites(d, 3) + dslash_slab_sites(d, 2));
+    return 6 * (size_t)rhs * (lat_slab_sites(d, 3) + lat_slab_sites(d, 2));
 }
 
-size_t dslash_halo_offset(const struct dslash_decomp *d, int rhs, int mu, int side)
+size_t lat_halo_offset(const struct lat_decomp *d, int rhs, int mu, int side)
 {
-    size_t st = 3 * (size_t)rhs * dslash_slab_sites(d, 3), sz = 3 * (size_t)rhs *
-                                                               dslash_slab_sites(d, 2);
+    size_t st = 3 * (size_t)rhs * lat_slab_sites(d, 3), sz = 3 * (size_t)rhs *
+                                                               lat_slab_sites(d, 2);
     return mu == 3 ? (size_t)side * st : 2 * st + (size_t)side * sz;
 }
 
-void dslash_box_copy(const struct dslash_geom *g, int z0, int nz, int t0, int nt, size_t ncomp,
-                     size_t cplx, void *field, void *packed, int unpack)
+void lat_box_copy(const struct lat_geom *g, int z0, int nz, int t0, int nt, size_t ncomp,
+                  size_t cplx, void *field, void *packed, int unpack)
 {
     size_t row = (size_t)(g->L[0] / 2) * (size_t)g->L[1] * cplx; /* one (z, t) line: x and y */
     size_t box = row * (size_t)nz * (size_t)nt, comp = g->vh * cplx;
@@ -336,9 +336,9 @@ static unsigned long long global_index(const int G[4], const int O[4], const int
                (unsigned long long)(G[0] / 2) + c[0] / 2;
 }
 
-void dslash_fill_global(const struct dslash_geom *g, const int G[4], const int O[4], int dbl,
-                        void *fat, void *full, void *comp, int vpar, int rhs,
-                        unsigned long long vseed, void *v)
+void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], int dbl,
+                     void *fat, void *full, void *comp, int vpar, int rhs,
+                     unsigned long long vseed, void *v)
 {
     unsigned long long vhg =
         (unsigned long long)G[0] * (unsigned long long)G[1] * (unsigned long long)G[2] *
@@ -347,42 +347,42 @@ void dslash_fill_global(const struct dslash_geom *g, const int G[4], const int O
     for (long i = 0; i < (long)g->vh; i++) {
         for (int p = 0; p < 2; p++) {
             int x[4];
-            dslash_coords(g, p, (size_t)i, x);
+            lat_coords(g, p, (size_t)i, x);
             unsigned long long ig = global_index(G, O, x);
             for (int mu = 0; mu < 4 && (fat || full || comp); mu++) {
                 for (int e = 0; e < 9 && fat; e++) {
                     unsigned long long k = ((unsigned long long)(p * 4 + mu) * 9 + (unsigned)e) *
                                            vhg + ig;
-                    dslash_put(dbl, fat, dslash_link_at(g, 9, p, mu, e, (size_t)i),
-                               hash_value(DSLASH_SEED_FAT, 2 * k),
-                               hash_value(DSLASH_SEED_FAT, 2 * k + 1));
+                    lat_put(dbl, fat, lat_link_at(g, 9, p, mu, e, (size_t)i),
+                            hash_value(LAT_SEED_FAT, 2 * k),
+                            hash_value(LAT_SEED_FAT, 2 * k + 1));
                 }
                 if (!full && !comp)
                     continue;
-                /* dslash_fill_long's seed, from the global index */
+                /* lat_fill_long's seed, from the global index */
                 unsigned long long st =
                     0x5DEECE66DULL * (ig * 8 + (unsigned long long)(p * 4 + mu) + 1);
                 double m[18], det[2];
-                dslash_random_u3(&st, m);
-                dslash_det3(m, det);
+                lat_random_u3(&st, m);
+                lat_det3(m, det);
                 for (int e = 0; e < 9 && full; e++)
-                    dslash_put(dbl, full, dslash_link_at(g, DSLASH_NE_FULL, p, mu, e, (size_t)i),
-                               m[2 * e], m[2 * e + 1]);
+                    lat_put(dbl, full, lat_link_at(g, LAT_NE_FULL, p, mu, e, (size_t)i),
+                            m[2 * e], m[2 * e + 1]);
                 for (int e = 0; e < 6 && comp; e++)
-                    dslash_put(dbl, comp,
-                               dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, e, (size_t)i),
-                               m[2 * e], m[2 * e + 1]);
+                    lat_put(dbl, comp,
+                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i),
+                            m[2 * e], m[2 * e + 1]);
                 if (comp)
-                    dslash_put(dbl, comp,
-                               dslash_link_at(g, DSLASH_NE_COMPRESSED, p, mu, 6, (size_t)i), det[0],
-                               det[1]);
+                    lat_put(dbl, comp,
+                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, 6, (size_t)i), det[0],
+                            det[1]);
             }
             if (v && p == vpar)
                 for (int r = 0; r < rhs; r++)
                     for (int c = 0; c < 3; c++) {
                         unsigned long long k = ((unsigned long long)r * 3 + (unsigned)c) * vhg + ig;
-                        dslash_put(dbl, v, dslash_vec_at(g, r, c, (size_t)i),
-                                   hash_value(vseed, 2 * k), hash_value(vseed, 2 * k + 1));
+                        lat_put(dbl, v, lat_vec_at(g, r, c, (size_t)i),
+                                hash_value(vseed, 2 * k), hash_value(vseed, 2 * k + 1));
                     }
         }
     }
@@ -392,12 +392,12 @@ void dslash_fill_global(const struct dslash_geom *g, const int G[4], const int O
 
 #define HOST_TAG 700
 
-int dslash_host_exchange(const struct dslash_decomp *d, const struct dslash_geom *ext,
-                         size_t ncomp, double *field)
+int lat_host_exchange(const struct lat_decomp *d, const struct lat_geom *ext,
+                      size_t ncomp, double *field)
 {
     int off[4];
     for (int mu = 0; mu < 4; mu++)
-        off[mu] = d->dec[mu] ? DSLASH_HALO : 0;
+        off[mu] = d->dec[mu] ? LAT_HALO : 0;
     /* per direction: buffers send[back, fwd] and recv[back, fwd] of ncomp slabs */
     double *buf[4][4] = {{0}};
     struct clb_comm_req *req[16] = {0};
@@ -406,7 +406,7 @@ int dslash_host_exchange(const struct dslash_decomp *d, const struct dslash_geom
     for (int mu = 2; mu < 4; mu++) {
         if (!d->dec[mu])
             continue;
-        size_t n = ncomp * dslash_slab_sites(d, mu) * cplx;
+        size_t n = ncomp * lat_slab_sites(d, mu) * cplx;
         for (int k = 0; k < 4 && rc == CLB_OK; k++)
             if (!(buf[mu][k] = clb_xmalloc(n)))
                 rc = CLB_ESYS;
@@ -416,7 +416,7 @@ int dslash_host_exchange(const struct dslash_decomp *d, const struct dslash_geom
     for (int mu = 2; mu < 4; mu++) {
         if (!d->dec[mu] || !buf[mu][3])
             continue;
-        size_t n = ncomp * dslash_slab_sites(d, mu) * cplx;
+        size_t n = ncomp * lat_slab_sites(d, mu) * cplx;
         int L = d->L[mu], o = off[mu];
         /* the other direction: its local range */
         int z0 = off[2], nz = d->L[2], t0 = off[3], nt = d->L[3];
@@ -424,11 +424,11 @@ int dslash_host_exchange(const struct dslash_decomp *d, const struct dslash_geom
             /* send slot s: what becomes the neighbour's halo on side s: our last three
              * slices for its backward halo (to the forward neighbour), our first three
              * for its forward halo */
-            int first = s == 0 ? o + L - DSLASH_HALO : o;
+            int first = s == 0 ? o + L - LAT_HALO : o;
             if (mu == 3)
-                dslash_box_copy(ext, z0, nz, first, DSLASH_HALO, ncomp, cplx, field, buf[mu][s], 0);
+                lat_box_copy(ext, z0, nz, first, LAT_HALO, ncomp, cplx, field, buf[mu][s], 0);
             else
-                dslash_box_copy(ext, first, DSLASH_HALO, t0, nt, ncomp, cplx, field, buf[mu][s], 0);
+                lat_box_copy(ext, first, LAT_HALO, t0, nt, ncomp, cplx, field, buf[mu][s], 0);
         }
         for (int s = 0; s < 2; s++) {
             int to = d->nb[mu][1 - s], from = d->nb[mu][s];
@@ -454,11 +454,11 @@ int dslash_host_exchange(const struct dslash_decomp *d, const struct dslash_geom
         for (int s = 0; s < 2; s++) {
             int first = s == 0 ? 0 : o + L; /* backward halo, forward halo */
             if (mu == 3)
-                dslash_box_copy(ext, z0, nz, first, DSLASH_HALO, ncomp, cplx, field,
-                                buf[mu][2 + s], 1);
+                lat_box_copy(ext, z0, nz, first, LAT_HALO, ncomp, cplx, field,
+                             buf[mu][2 + s], 1);
             else
-                dslash_box_copy(ext, first, DSLASH_HALO, t0, nt, ncomp, cplx, field,
-                                buf[mu][2 + s], 1);
+                lat_box_copy(ext, first, LAT_HALO, t0, nt, ncomp, cplx, field,
+                             buf[mu][2 + s], 1);
         }
     }
     for (int mu = 0; mu < 4; mu++)
@@ -467,7 +467,7 @@ int dslash_host_exchange(const struct dslash_decomp *d, const struct dslash_geom
     return rc;
 }
 
-int dslash_sum_ranks(const double *mine, int n, int err, double *out, int *nerr)
+int lat_sum_ranks(const double *mine, int n, int err, double *out, int *nerr)
 {
     const struct clb_comm_info *ci = clb_comm();
     size_t len = (size_t)ci->size * (size_t)n + 1;

@@ -1,4 +1,4 @@
-/* The dslash host reference against hand-computed cases: lattices on which
+/* The float64 Dslash reference (lattice/lattice.c) against hand-computed cases: lattices on which
  * exactly one link entry and one vector entry are non-zero, so that w has a
  * single non-zero entry whose value is worked out by hand below. Also the
  * geometry, the U(3) links and their compression, and the talk's byte model. */
@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "dslash/dslash.h"
+#include "lattice/lattice.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 
 /* A lattice with zero fields (double). */
 struct lat {
-    struct dslash_geom g;
+    struct lat_geom g;
     double *fat, *lng, *v, *w;
     int rhs;
 };
@@ -23,7 +23,7 @@ struct lat {
 static void lat_init(struct lat *l, int lx, int ly, int lz, int lt, int rhs)
 {
     int L[4] = {lx, ly, lz, lt};
-    dslash_geom_init(&l->g, L);
+    lat_geom_init(&l->g, L);
     size_t vh = l->g.vh;
     l->fat = calloc(8 * 9 * vh * 2, sizeof(double));
     l->lng = calloc(8 * 9 * vh * 2, sizeof(double));
@@ -46,14 +46,14 @@ static void lat_free(struct lat *l)
 
 static void lat_apply(struct lat *l)
 {
-    struct dslash_fields f = {1, l->fat, l->lng, l->v, l->rhs, NULL};
-    dslash_reference(&l->g, &f, l->w);
+    struct lat_fields f = {1, l->fat, l->lng, l->v, l->rhs, NULL};
+    lat_dslash_ref(&l->g, &f, l->w);
 }
 
 /* Exactly one complex entry of w is non-zero and equals (re, im). */
 static void expect_only(const struct lat *l, int r, int c, const int x[4], double re, double im)
 {
-    size_t want = dslash_vec_at(&l->g, r, c, dslash_index(&l->g, x));
+    size_t want = lat_vec_at(&l->g, r, c, lat_index(&l->g, x));
     size_t n = (size_t)l->rhs * 3 * l->g.vh;
     for (size_t k = 0; k < n; k++) {
         double er = k == want ? re : 0, ei = k == want ? im : 0;
@@ -66,14 +66,14 @@ static void expect_only(const struct lat *l, int r, int c, const int x[4], doubl
 static void set_link(struct lat *l, double *links, int p, int mu, size_t i, int row, int col,
                      double re, double im)
 {
-    size_t k = dslash_link_at(&l->g, DSLASH_NE_FULL, p, mu, 3 * row + col, i);
+    size_t k = lat_link_at(&l->g, LAT_NE_FULL, p, mu, 3 * row + col, i);
     links[2 * k] = re;
     links[2 * k + 1] = im;
 }
 
 static void set_vec(struct lat *l, int r, int c, size_t i, double re, double im)
 {
-    size_t k = dslash_vec_at(&l->g, r, c, i);
+    size_t k = lat_vec_at(&l->g, r, c, i);
     l->v[2 * k] = re;
     l->v[2 * k + 1] = im;
 }
@@ -84,24 +84,24 @@ static int parity(const int x[4]) { return (x[0] + x[1] + x[2] + x[3]) & 1; }
 static void test_geometry(void **state)
 {
     (void)state;
-    struct dslash_geom g;
+    struct lat_geom g;
     int L[4] = {4, 6, 8, 4};
-    dslash_geom_init(&g, L);
+    lat_geom_init(&g, L);
     assert_int_equal(g.vh, 4 * 6 * 8 * 4 / 2);
     for (int p = 0; p < 2; p++)
         for (size_t i = 0; i < g.vh; i++) {
             int x[4];
-            dslash_coords(&g, p, i, x);
+            lat_coords(&g, p, i, x);
             assert_int_equal(parity(x), p);
-            assert_int_equal(dslash_index(&g, x), i);
+            assert_int_equal(lat_index(&g, x), i);
             /* wrapped coordinates give the same site */
             int y[4] = {x[0] - 4, x[1] + 6, x[2] - 8, x[3] + 4};
-            assert_int_equal(dslash_index(&g, y), i);
+            assert_int_equal(lat_index(&g, y), i);
         }
     size_t ok[4] = {8, 8, 4, 16}, odd[4] = {8, 7, 8, 8}, small[4] = {8, 8, 8, 2};
-    assert_int_equal(dslash_bad_extent(ok), 0);
-    assert_int_equal(dslash_bad_extent(odd), 2);
-    assert_int_equal(dslash_bad_extent(small), 4);
+    assert_int_equal(lat_bad_extent(ok), 0);
+    assert_int_equal(lat_bad_extent(odd), 2);
+    assert_int_equal(lat_bad_extent(small), 4);
 }
 
 /* Forward fat link: U(x,mu)[i][j] = 2+3i on an even site, v(x+mu)[j] = 5-i:
@@ -117,8 +117,8 @@ static void test_forward_fat(void **state)
         int y[4];
         memcpy(y, x, sizeof y);
         y[mu]++;
-        set_link(&l, l.fat, 0, mu, dslash_index(&l.g, x), 1, 2, 2, 3);
-        set_vec(&l, 0, 2, dslash_index(&l.g, y), 5, -1);
+        set_link(&l, l.fat, 0, mu, lat_index(&l.g, x), 1, 2, 2, 3);
+        set_vec(&l, 0, 2, lat_index(&l.g, y), 5, -1);
         lat_apply(&l);
         expect_only(&l, 0, 1, x, 13, 13);
         lat_free(&l);
@@ -138,8 +138,8 @@ static void test_backward_fat(void **state)
         int x[4];
         memcpy(x, y, sizeof x);
         x[mu]++;
-        set_link(&l, l.fat, 1, mu, dslash_index(&l.g, y), 0, 2, 2, 3);
-        set_vec(&l, 0, 0, dslash_index(&l.g, y), 5, -1);
+        set_link(&l, l.fat, 1, mu, lat_index(&l.g, y), 0, 2, 2, 3);
+        set_vec(&l, 0, 0, lat_index(&l.g, y), 5, -1);
         lat_apply(&l);
         int xw[4] = {x[0] % 4, x[1] % 6, x[2] % 8, x[3] % 4};
         expect_only(&l, 0, 2, xw, -7, 17);
@@ -159,8 +159,8 @@ static void test_forward_long(void **state)
         int y[4];
         memcpy(y, x, sizeof y);
         y[mu] += 3;
-        set_link(&l, l.lng, 0, mu, dslash_index(&l.g, x), 0, 0, 0, 0.5);
-        set_vec(&l, 0, 0, dslash_index(&l.g, y), 4, 2);
+        set_link(&l, l.lng, 0, mu, lat_index(&l.g, x), 0, 0, 0, 0.5);
+        set_vec(&l, 0, 0, lat_index(&l.g, y), 4, 2);
         lat_apply(&l);
         expect_only(&l, 0, 0, x, -1, 2);
         lat_free(&l);
@@ -180,8 +180,8 @@ static void test_backward_long_rhs(void **state)
         int x[4];
         memcpy(x, y, sizeof x);
         x[mu] += 3;
-        set_link(&l, l.lng, 1, mu, dslash_index(&l.g, y), 2, 1, 1, -1);
-        set_vec(&l, 1, 2, dslash_index(&l.g, y), 3, 0);
+        set_link(&l, l.lng, 1, mu, lat_index(&l.g, y), 2, 1, 1, -1);
+        set_vec(&l, 1, 2, lat_index(&l.g, y), 3, 0);
         lat_apply(&l);
         expect_only(&l, 1, 1, x, -3, -3);
         lat_free(&l);
@@ -201,14 +201,14 @@ static void test_float_input(void **state)
     assert_non_null(fl);
     assert_non_null(fv);
     int x[4] = {2, 1, 1, 0}, y[4] = {2, 2, 1, 0};
-    size_t k = dslash_link_at(&l.g, DSLASH_NE_FULL, 0, 1, 3 * 1 + 2, dslash_index(&l.g, x));
+    size_t k = lat_link_at(&l.g, LAT_NE_FULL, 0, 1, 3 * 1 + 2, lat_index(&l.g, x));
     ff[2 * k] = 2;
     ff[2 * k + 1] = 3;
-    k = dslash_vec_at(&l.g, 0, 2, dslash_index(&l.g, y));
+    k = lat_vec_at(&l.g, 0, 2, lat_index(&l.g, y));
     fv[2 * k] = 5;
     fv[2 * k + 1] = -1;
-    struct dslash_fields f = {0, ff, fl, fv, 1, NULL};
-    dslash_reference(&l.g, &f, l.w);
+    struct lat_fields f = {0, ff, fl, fv, 1, NULL};
+    lat_dslash_ref(&l.g, &f, l.w);
     expect_only(&l, 0, 1, x, 13, 13);
     free(ff);
     free(fl);
@@ -223,7 +223,7 @@ static void test_u3(void **state)
     unsigned long long st = 42;
     for (int n = 0; n < 100; n++) {
         double m[18], det[2], row2[6];
-        dslash_random_u3(&st, m);
+        lat_random_u3(&st, m);
         for (int a = 0; a < 3; a++)
             for (int b = 0; b < 3; b++) {
                 double re = 0, im = 0; /* sum_k m[a][k] conj(m[b][k]) */
@@ -235,9 +235,9 @@ static void test_u3(void **state)
                 assert_true(fabs(re - (a == b)) < 1e-14);
                 assert_true(fabs(im) < 1e-14);
             }
-        dslash_det3(m, det);
+        lat_det3(m, det);
         assert_true(fabs(hypot(det[0], det[1]) - 1) < 1e-14);
-        dslash_rebuild_row2(m, det, row2);
+        lat_rebuild_row2(m, det, row2);
         for (int k = 0; k < 6; k++)
             assert_true(fabs(row2[k] - m[12 + k]) < 1e-14);
     }
@@ -247,9 +247,9 @@ static void test_u3(void **state)
     double m[18] = {0};
     m[0] = ph[0], m[1] = ph[1], m[8] = ph[0], m[9] = ph[1], m[16] = ph[0], m[17] = ph[1];
     double det[2], row2[6];
-    dslash_det3(m, det);
+    lat_det3(m, det);
     assert_true(fabs(det[0]) < 1e-15 && fabs(det[1] + 1) < 1e-15);
-    dslash_rebuild_row2(m, det, row2);
+    lat_rebuild_row2(m, det, row2);
     assert_true(fabs(row2[4]) < 1e-15 && fabs(row2[5] - 1) < 1e-15);
 }
 
@@ -258,8 +258,8 @@ static void test_rebuild_error(void **state)
 {
     (void)state;
     int L[4] = {4, 4, 4, 4};
-    struct dslash_geom g;
-    dslash_geom_init(&g, L);
+    struct lat_geom g;
+    lat_geom_init(&g, L);
     double *full = calloc(8 * 9 * g.vh * 2, sizeof(double));
     double *comp = calloc(8 * 7 * g.vh * 2, sizeof(double));
     assert_non_null(full);
@@ -269,22 +269,22 @@ static void test_rebuild_error(void **state)
         for (int p = 0; p < 2; p++)
             for (int mu = 0; mu < 4; mu++) {
                 double m[18], det[2];
-                dslash_random_u3(&st, m);
-                dslash_det3(m, det);
+                lat_random_u3(&st, m);
+                lat_det3(m, det);
                 for (int e = 0; e < 9; e++) {
-                    size_t k = dslash_link_at(&g, 9, p, mu, e, i);
+                    size_t k = lat_link_at(&g, 9, p, mu, e, i);
                     full[2 * k] = m[2 * e];
                     full[2 * k + 1] = m[2 * e + 1];
                 }
                 for (int e = 0; e < 7; e++) {
-                    size_t k = dslash_link_at(&g, 7, p, mu, e, i);
+                    size_t k = lat_link_at(&g, 7, p, mu, e, i);
                     comp[2 * k] = e < 6 ? m[2 * e] : det[0];
                     comp[2 * k + 1] = e < 6 ? m[2 * e + 1] : det[1];
                 }
             }
-    assert_true(dslash_rebuild_error(&g, 1, full, comp) < 1e-14);
-    comp[2 * dslash_link_at(&g, 7, 1, 3, 6, 5)] += 1e-6; /* a wrong determinant */
-    assert_true(dslash_rebuild_error(&g, 1, full, comp) > 1e-7);
+    assert_true(lat_rebuild_error(&g, 1, full, comp) < 1e-14);
+    comp[2 * lat_link_at(&g, 7, 1, 3, 6, 5)] += 1e-6; /* a wrong determinant */
+    assert_true(lat_rebuild_error(&g, 1, full, comp) > 1e-7);
     free(full);
     free(comp);
 }

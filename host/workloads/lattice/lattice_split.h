@@ -1,15 +1,15 @@
 /* dslash, cg: the lattice split over the ranks of a job (scaling=strong|weak,
  * docs/SCALING.md "Distributed Dslash and CG"). Pure host code, unit-tested
- * (tests/unit/test_dslash_dist.c): the grid, each rank's part, the boxes the
+ * (tests/unit/test_lattice_split.c): the grid, each rank's part, the boxes the
  * kernels run over, fields generated from the global site index, and the
  * float64 host halo exchange of the references. The device side of the
- * exchange is dslash_halo.h.
+ * exchange is lattice_halo.h.
  *
  * Grid P = 1 x 1 x Pz x Pt (x and y are never split: x is the half-indexed
  * direction of the even/odd layout). Along z and t an extent G over P parts
  * gives the first G % P parts one site more (8 over 3: 3, 3, 2). Rank
  * r = ct * Pz + cz. Each rank holds its local lattice L in the layout of
- * dslash.h, its geometry's po the parity of its origin O in the whole lattice,
+ * lattice.h, its geometry's po the parity of its origin O in the whole lattice,
  * so a site's parity is that of its global coordinates.
  *
  * Halos: in each direction mu with halos (dec[mu]: z when Pz > 1; t when
@@ -17,24 +17,24 @@
  * slices on each side (the long links reach x +- 3 mu), so every local extent
  * along such a direction must be >= 3. A slab of three slices is numbered as a
  * lattice of its own: extents (Lx, Ly, Lz, 3) along t, (Lx, Ly, 3, Lt) along
- * z, its sites of one parity by the half-index of dslash.h (x/2 is the same
+ * z, its sites of one parity by the half-index of lattice.h (x/2 is the same
  * in the slab and in the lattice). */
-#ifndef DSLASH_DSLASH_DIST_H
-#define DSLASH_DSLASH_DIST_H
+#ifndef LATTICE_LATTICE_SPLIT_H
+#define LATTICE_LATTICE_SPLIT_H
 
-#include "dslash.h"
+#include "lattice.h"
 
-#define DSLASH_HALO 3
+#define LAT_HALO 3
 
-enum { DSLASH_EVERY = 0, DSLASH_STRONG = 1, DSLASH_WEAK = 2 };
+enum { LAT_EVERY = 0, LAT_STRONG = 1, LAT_WEAK = 2 };
 
 /* "" (every-rank mode, each rank its own whole lattice), "strong" (-s is the
  * whole lattice) or "weak" (-s is each rank's part); -1 for anything else. */
-int dslash_scaling_of(const char *text);
-const char *dslash_scaling_name(int scaling);
+int lat_scaling_of(const char *text);
+const char *lat_scaling_name(int scaling);
 
 /* The part c of an extent G split P ways: first site *lo, *len sites. */
-void dslash_split(int G, int P, int c, int *lo, int *len);
+void lat_split(int G, int P, int c, int *lo, int *len);
 
 /* The grid for n ranks: grid text "1x1xAxB" (A x B = n) when given, else
  * chosen: 1 x 1 x a x n/a with a the largest divisor of n with a^2 <= n for
@@ -43,8 +43,8 @@ void dslash_split(int G, int P, int c, int *lo, int *len);
  * rank's part for weak). CLB_EUSAGE with one line naming the local extents
  * when no grid works (wl: the workload's name in front of the message, or
  * NULL). */
-int dslash_grid(const char *wl, const size_t size[4], int scaling, int n, const char *grid,
-                int P[4]);
+int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const char *grid,
+             int P[4]);
 
 /* The part a row counts (count()): scaling= of the query's params; in
  * every-rank mode L = -s; else part= of the params where given (set-up puts
@@ -52,10 +52,10 @@ int dslash_grid(const char *wl, const size_t size[4], int scaling, int n, const 
  * or of the grid chosen for the job. Le: L grown by the halos (the extended
  * geometry: the group's memory). CLB_EUSAGE with a message when bad (the
  * core puts the workload and size in front). */
-int dslash_query_part(const struct clb_query *q, int *scaling, size_t L[4], size_t Le[4]);
+int lat_query_part(const struct clb_query *q, int *scaling, size_t L[4], size_t Le[4]);
 
 /* One rank's part. */
-struct dslash_decomp {
+struct lat_decomp {
     int scaling;
     int G[4];       /* the whole lattice */
     int P[4];       /* the grid */
@@ -66,21 +66,21 @@ struct dslash_decomp {
     int rank, size;
     int po;         /* parity of O */
 };
-void dslash_decomp_init(struct dslash_decomp *d, const size_t size[4], int scaling, const int P[4],
-                        int rank);
+void lat_decomp_init(struct lat_decomp *d, const size_t size[4], int scaling, const int P[4],
+                     int rank);
 /* The local geometry (po set), and the extended one: the part grown by
- * DSLASH_HALO slices on each side of each direction with halos (its origin
+ * LAT_HALO slices on each side of each direction with halos (its origin
  * O - 3 there), on which the host holds the fields with their halos; off: the
  * local lattice's place in it (3 or 0 per direction). */
-void dslash_decomp_geoms(const struct dslash_decomp *d, struct dslash_geom *local,
-                         struct dslash_geom *ext, int off[4]);
+void lat_decomp_geoms(const struct lat_decomp *d, struct lat_geom *local,
+                      struct lat_geom *ext, int off[4]);
 /* Global parity of the site at local coordinates x. */
-int dslash_global_parity(const struct dslash_decomp *d, const int x[4]);
+int lat_global_parity(const struct lat_decomp *d, const int x[4]);
 
 /* Sites a kernel launch runs over: up to 4 boxes (z0, nz, t0, nt; all of x
  * and y), their site counts of one parity summed in ends[] (ends[k]: the
  * sites of boxes 0..k; the unused ones repeat the total). */
-struct dslash_boxes {
+struct lat_boxes {
     int n;
     int b[4][4];
     unsigned long ends[4];
@@ -90,50 +90,50 @@ struct dslash_boxes {
  * box, empty when a local extent along a direction with halos is <= 6) and
  * the boundary (the rest: the first and last 3 slices along t, then along z
  * within the interior t range); together every site once. */
-void dslash_boxes_init(const struct dslash_decomp *d, struct dslash_boxes *in,
-                       struct dslash_boxes *bd);
+void lat_boxes_init(const struct lat_decomp *d, struct lat_boxes *in,
+                    struct lat_boxes *bd);
 
 /* Sites of one parity in a slab of three slices along mu (0: no halo along mu). */
-size_t dslash_slab_sites(const struct dslash_decomp *d, int mu);
+size_t lat_slab_sites(const struct lat_decomp *d, int mu);
 /* Complex numbers of the vector halos of rhs vectors: slabs t backward, t
  * forward, z backward, z forward, each (r*3 + c) * slab + j. offset(mu, side)
  * where the slab (side 0: backward, coordinates -3..-1; 1: forward, L..L+2)
  * starts. */
-size_t dslash_halo_len(const struct dslash_decomp *d, int rhs);
-size_t dslash_halo_offset(const struct dslash_decomp *d, int rhs, int mu, int side);
+size_t lat_halo_len(const struct lat_decomp *d, int rhs);
+size_t lat_halo_offset(const struct lat_decomp *d, int rhs, int mu, int side);
 
 /* Copy ncomp components of a field on g (component k at k * g->vh) to or from
  * a packed box (z in [z0, z0+nz), t in [t0, t0+nt), all x and y; component k at
  * k * box sites, sites numbered as a lattice of the box's extents): unpack = 0
  * packs, 1 unpacks. cplx: bytes of one complex number. */
-void dslash_box_copy(const struct dslash_geom *g, int z0, int nz, int t0, int nt, size_t ncomp,
-                     size_t cplx, void *field, void *packed, int unpack);
+void lat_box_copy(const struct lat_geom *g, int z0, int nz, int t0, int nt, size_t ncomp,
+                  size_t cplx, void *field, void *packed, int unpack);
 
 /* Fields from the global site index, the same on every rank and for every
  * split: on a geometry g (g->po set) at global origin O of the lattice G
  * (coordinates wrap), fat links (8 x 9 complex per site index), full and
- * compressed long links (the U(3) links of dslash_fill_long, seeded by the
+ * compressed long links (the U(3) links of lat_fill_long, seeded by the
  * global half-index), and rhs vectors on the sites of parity vpar from seed
  * vseed; any pointer may be NULL. Element type float or double (dbl). */
-void dslash_fill_global(const struct dslash_geom *g, const int G[4], const int O[4], int dbl,
-                        void *fat, void *full, void *comp, int vpar, int rhs,
-                        unsigned long long vseed, void *v);
-#define DSLASH_SEED_FAT 11ULL
-#define DSLASH_SEED_V 12ULL
-#define DSLASH_SEED_B 13ULL
+void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], int dbl,
+                     void *fat, void *full, void *comp, int vpar, int rhs,
+                     unsigned long long vseed, void *v);
+#define LAT_SEED_FAT 11ULL
+#define LAT_SEED_V 12ULL
+#define LAT_SEED_B 13ULL
 
 /* The float64 halo exchange of the host references: ncomp components of a
- * field of one parity on the extended geometry ext (dslash_decomp_geoms) get
+ * field of one parity on the extended geometry ext (lat_decomp_geoms) get
  * their halos from the neighbours (MPI through clb_comm_isend/irecv; from
  * itself by a copy). Every rank must call it; on failure CLB_ESYS with the
  * MPI message. */
-int dslash_host_exchange(const struct dslash_decomp *d, const struct dslash_geom *ext,
-                         size_t ncomp, double *field);
+int lat_host_exchange(const struct lat_decomp *d, const struct lat_geom *ext,
+                      size_t ncomp, double *field);
 
 /* Sums of n values over the ranks, the same bits on every rank (each rank's
  * values in a slot of its own, added in rank order: a plain allreduce may
  * round differently per rank), and the count of ranks that passed err != 0
  * in *nerr. CLB_OK or CLB_ESYS. */
-int dslash_sum_ranks(const double *mine, int n, int err, double *out, int *nerr);
+int lat_sum_ranks(const double *mine, int n, int err, double *out, int *nerr);
 
 #endif
