@@ -263,7 +263,7 @@ static void committed_cpu_rows(void **state)
     double ws[64], lat[64];
     assert_true(n > 30 && n <= 64);
     for (int i = 0; i < n; i++) { /* the file's rows are in sweep order */
-        ws[i] = clb_text_num(rows.v[i].params, "ws");
+        ws[i] = clb_row_param(&rows.v[i], "ws");
         lat[i] = clb_row_metric(&rows.v[i], "ns_per_load");
     }
     struct clb_plateau p[64];
