@@ -53,6 +53,8 @@ struct clb_devinfo {
     char c_version[64];           /* CL_DEVICE_OPENCL_C_VERSION */
     cl_uint cache_line;           /* CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE */
     const char *cache_type;       /* "none", "read-only", "read-write" */
+    int host_unified;             /* the device works in host memory: a CPU device, or
+                                   * CL_DEVICE_HOST_UNIFIED_MEMORY */
     char pci_bus_id[32];          /* "0000:3b:00.0" from cl_khr_pci_bus_info or the NVIDIA
                                    * query; "" when the driver does not say */
 };

@@ -213,6 +213,15 @@ struct clb_figure {
     int x_bytes;
 };
 
+/* What a workload's summary may say about the hardware its rows ran on:
+ * the device's queries and its profile (either NULL when unknown). A summary
+ * names hardware (a cache level, memory partitions, a bus) only from these,
+ * and says so when they do not tell. */
+struct clb_summary_ctx {
+    const struct clb_devinfo *info;
+    const struct clb_profile *profile;
+};
+
 struct clb_workload {
     const char *name;
     const char *summary;               /* one line */
@@ -245,13 +254,20 @@ struct clb_workload {
     int (*measured)(struct clb_env *env, struct clb_group *g, struct clb_case *c,
                     const struct clb_measure *m);
     void (*teardown)(struct clb_env *env, struct clb_group *g);
-    /* Optional: extra summary lines from this workload's rows of this run. */
-    void (*summarize)(const struct clb_row *rows, size_t n, FILE *out);
+    /* Optional: extra summary lines from this workload's rows of this run,
+     * on the device ctx describes. */
+    void (*summarize)(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out);
     /* Optional: the ceilings this workload's rows measured. rows: its `ok`
      * rows of one device, from any number of runs; write up to max
      * candidates and return how many. The core keeps the best of each kind
      * (the highest rate, the lowest latency). */
     int (*ceilings)(const struct clb_row *rows, size_t n, struct clb_ceiling *out, int max);
+    /* With ceilings: the kinds it can measure (bit k for enum clb_ceiling_kind
+     * k) and which of its rows count, for people (the message when a file
+     * has no row of a kind: "copy or triad rows that are not cache-resident"). */
+    unsigned ceiling_kinds;
+    const char *ceiling_rows;
     const struct clb_model_def *models;  /* optional, terminated by {0} */
     struct clb_figure figure;            /* optional: how `compare --plot` draws the rows */
     /* What each of its rows must hold for `ceilings` and `figure` (rows from
@@ -478,6 +494,29 @@ void clb_fit_note(struct clb_case *c, const struct clb_fit *res);
  * work-items loop longer skips that row with the reason. */
 int clb_loop_limit(struct clb_env *env, size_t *limit);
 
+/* A cache level the device or the OS reports (host/core/caches.c): the only
+ * levels a summary names. name: "L1d", "L2", "L3" (the OS's sysfs hierarchy,
+ * for a CPU device), "global memory cache" (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE,
+ * which does not say which level it is), "L2" (the profile's l2_kb); source
+ * says where each came from (levels of equal size are one, with both
+ * sources). */
+struct clb_cache_level {
+    char name[24];
+    double bytes;
+    char source[96];
+};
+/* The levels of a device (info and p may be NULL), smallest first; at most
+ * max. clb_cache_levels_from reads the CPU hierarchy from sysfs_dir (the
+ * layout of /sys/devices/system/cpu/cpu0/cache: index<N>/level, size, type),
+ * clb_cache_levels from the real one. */
+int clb_cache_levels(const struct clb_devinfo *info, const struct clb_profile *p,
+                     struct clb_cache_level *out, int max);
+int clb_cache_levels_from(const char *sysfs_dir, const struct clb_devinfo *info,
+                          const struct clb_profile *p, struct clb_cache_level *out, int max);
+/* The data and unified caches of one sysfs cache directory; bad entries are
+ * left out. */
+int clb_sysfs_caches(const char *dir, struct clb_cache_level *out, int max);
+
 /* ---- the job: one process, or one rank of an MPI job ---------------------- */
 
 /* Every rank runs the same configurations in lockstep (docs/SCALING.md); a
@@ -531,6 +570,10 @@ const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char 
 int clb_model_num(struct clb_model_ctx *m, const char *key, double *out, int required);
 /* Print "  key  value  (origin)". */
 void clb_model_show(struct clb_model_ctx *m, const char *key);
+/* With --ceilings FILE: when the file lacks the measured figure that stands
+ * for parameter `key`, what is missing there and how to measure it
+ * (malloc'd), else NULL. */
+char *clb_model_ceiling_missing(struct clb_model_ctx *m, const char *key);
 /* The --param values given (for list-valued parameters a model parses itself). */
 int clb_model_given(const struct clb_model_ctx *m, const char *key);
 

@@ -133,6 +133,11 @@ static void read_info(struct clb_devinfo *di)
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, sizeof ct, &ct, NULL);
     di->cache_type = ct == CL_READ_WRITE_CACHE ? "read-write" : ct == CL_READ_ONLY_CACHE ? "read-only"
                                                                                          : "none";
+    cl_bool unified = CL_FALSE;
+    if (clGetDeviceInfo(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) !=
+        CL_SUCCESS)
+        unified = CL_FALSE;
+    di->host_unified = unified == CL_TRUE || (di->type & CL_DEVICE_TYPE_CPU) != 0;
     pci_bus_id(d, ext, di->pci_bus_id, sizeof di->pci_bus_id);
     free(ext);
 }

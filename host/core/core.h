@@ -53,10 +53,18 @@ void clb_fit_summary(FILE *out);
 /* Run the selected workloads; returns the process exit status. */
 int clb_driver_run(struct clb_run_opts *o);
 
+/* A working set below this many times the last-level cache measures the
+ * cache: such rows are marked cache_resident, and the default size rule aims
+ * above it. */
+#define CLB_RESIDENT_TIMES 4
+
 /* The default sizes of a workload for a type on a device, as a comma list
  * (malloc'd), by its size rule (struct clb_size_rule). NULL with a message
- * when a count refuses. */
-char *clb_default_sizes(const struct clb_env *env, const char *dtype);
+ * when a count refuses. Where the rule's size stays below
+ * CLB_RESIDENT_TIMES x the last-level cache (a cap, the device's memory or
+ * allocation limit, the ladder's end), a line saying why is added to *why
+ * (when why is not NULL). */
+char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb_buf *why);
 
 /* Count a workload's group for (dtype, size) with the --param values. */
 int clb_count_group(const struct clb_workload *wl, const char *dtype, const struct clb_size *size,
@@ -103,6 +111,12 @@ int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct
 /* "measured: stream triad double vec=2 3076.1 GB/s, run 6b02-..., file x.csv"
  * (malloc'd; NULL when the kind was not measured or out of memory). */
 char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
+/* Why a kind is missing: "--ceilings FILE: no row of 'DEVICE' there measures
+ * its memory bandwidth (stream: copy or triad rows that are not
+ * cache-resident; roofline: ...); run `clbench run stream` at default sizes
+ * on it" (malloc'd; NULL on OOM): the workloads that measure the kind and
+ * which of their rows count, from their declarations. */
+char *clb_ceiling_missing(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
 void clb_ceilings_free(struct clb_ceilings *c);
 
 /* Load the profiles of --platforms-dir (or the default places). */

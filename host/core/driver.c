@@ -461,7 +461,11 @@ static char *sizes_for(struct session *s, const struct clb_workload *wl, const c
     if (s->o->sizes)
         return clb_strdup(s->o->sizes);
     struct clb_env env = make_env(s, wl);
-    char *sizes = clb_default_sizes(&env, dtype);
+    struct clb_buf why = {0};
+    char *sizes = clb_default_sizes(&env, dtype, &why);
+    if (why.len)
+        clb_info("%s", clb_buf_str(&why));
+    clb_buf_free(&why);
     if (sizes && s->run->mpi && clb_share_plan(s->run, &sizes) != CLB_OK) {
         free(sizes);
         return NULL;
@@ -613,7 +617,8 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
         clb_die_msg("%s", clb_lasterr());
     const struct rows *shown = run->mpi ? &s->agg : &s->rows;
     if (rc != CLB_EINTR && shown->n && s->writing) {
-        clb_summary_print(shown->v, shown->n, o->wls, o->nwl, stdout);
+        const struct clb_summary_ctx ctx = {&s->dev.info, s->profile};
+        clb_summary_print(&ctx, shown->v, shown->n, o->wls, o->nwl, stdout);
         clb_fit_summary(stdout);
         summary_notes(s);
         printf("\n%s%s: %d ok, %d failed, %d skipped, %d error; %s %s%s\n",

@@ -303,8 +303,10 @@ static void shape_row(struct session *s, struct clb_env *env, struct clb_case *c
     r->global_size = clb_keep(s, range);
     size_t llc = clb_llc_bytes(env);
     double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
-    if (llc && !c->counts.host_bound && !c->counts.compute_bound && fp < 4.0 * (double)llc) {
-        clb_case_note(c, "cache_resident (%.3g MB < 4 x %.3g MB cache)", fp / 1e6, llc / 1e6);
+    if (llc && !c->counts.host_bound && !c->counts.compute_bound &&
+        fp < CLB_RESIDENT_TIMES * (double)llc) {
+        clb_case_note(c, "cache_resident (%.3g MB < %d x %.3g MB cache)", fp / 1e6,
+                      CLB_RESIDENT_TIMES, llc / 1e6);
         clb_case_metric(c, "cache_resident", 1);
     }
 }

@@ -64,8 +64,8 @@ static size_t params_piece(const char *p, size_t width)
     return cut;
 }
 
-void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_workload **wls,
-                       int nwl, FILE *out)
+void clb_summary_print(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                       const struct clb_workload **wls, int nwl, FILE *out)
 {
     if (n == 0)
         return;
@@ -120,6 +120,6 @@ void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_wo
                 k++;
             }
         if (k)
-            wl->summarize(rows + first, k, out);
+            wl->summarize(ctx, rows + first, k, out);
     }
 }

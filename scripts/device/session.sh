@@ -18,6 +18,10 @@
 #   timer      the timer check's verdict on the GPU (-v: events against the host
 #              clock of clbench's own kernel) and quick rows of the evented
 #              workloads: none may say timer=host (docs/PORTABILITY.md)
+#   fidelity   the kernels changed to be the sources' (issue 30): copy2d's
+#              report-order `coalesced` beside `loads_first`, the lecture's
+#              `per_row` transpose, each beside stream copy; and the latency,
+#              camping and bus summaries (labels from what the device reports)
 set -uo pipefail
 label=${1:?label}; shift
 OUT=${OUT:-/tmp/out}
@@ -98,6 +102,13 @@ for s in "$@"; do
       --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv"
     step mpi-strong-1 150 "${MPI[@]}" -np 1 $CB run dslash -d $DEV -t float -s 64x64x64x32 \
       --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv" ;;
+  fidelity)
+    step fidelity-copy2d 150 $CB run stream,copy2d -d $DEV -t float,double,float3 \
+      --param kernels=coalesced,rows,loads_first -o "$csv"
+    step fidelity-transpose 150 $CB run stream,transpose -d $DEV -t float,double \
+      -s 1024x1024,2048x2048,8192x8192 --param kernels=copy,per_row,naive -o "$csv"
+    step fidelity-latency-bus 150 $CB run latency,bus -d $DEV -o "$csv"
+    step fidelity-camping 120 $CB run camping -d $DEV -t float -o "$csv" ;;
   *) echo "unknown step $s" | tee -a "$log" ;;
   esac
 done

@@ -30,6 +30,14 @@ PY
 expect_status 0 "odd size" run blockeq -q -d $POCL -n 2 --warmup 1 -s 33x4097 --param partitions=5 -o odd.csv
 expect_rows odd.csv blockeq recip,divmod float,double
 expect_status 0 "partition_width=128" run blockeq -q -d $POCL -n 2 --warmup 1 -t double -s 100x100 --param partitions=4 --param partition_width=128 -o pw.csv
+grep -q "tile 16x32 (128 B wide: --param partition_width)" pw.csv && pass "row names the width's source" || fail "no width source: $(cat pw.csv)"
+# A profile without a partition width (the H100's hashed HBM3, PoCL): the
+# tile is the report's 256 B and every row says so.
+grep -q "partition_width_bytes" "$CLBENCH_SRC/platforms/h100_sxm.ini" "$CLBENCH_SRC/platforms/h200.ini" \
+  && fail "H100/H200 profiles name a partition width" || pass "no partition width in the H100/H200 profiles"
+expect_status 0 "H100 profile on PoCL" run blockeq -q -d $POCL -p h100_sxm -n 1 --warmup 0 -t float -s 100x100 --param partitions=2 --param kernels=divmod -o h100.csv
+grep -q "tile 64x4 (256 B wide: the C1060 report's partition width; the profile names none)" h100.csv \
+  && pass "H100 profile: the report's 256 B, said in the row" || fail "H100 tile: $(cat h100.csv)"
 # refused
 expect_error 2 "partitions: value 0" "partitions=0" run blockeq -q -d $POCL -s 512x512 --param partitions=0 -o bad.csv
 # (tiles of 64x1 floats: 32768x32768 of 64x8 fails alike, but PoCL cannot hold

@@ -19,7 +19,22 @@ print(ok, ws)
 PY
 )
 [ "${r%% *}" = "True" ] && pass "11 working sets 1 KiB..1 MiB, ns_per_load, cycles, llc" || fail "rows: $r"
-"$CLBENCH" run latency --quick -q -d $POCL -n 3 -o s.csv | grep -q "latency plateaus" && pass "plateaus in the summary" || fail "no summary"
+"$CLBENCH" run latency --quick -q -d $POCL -n 3 -o s.csv > sum.txt
+grep -q "latency plateaus" sum.txt && pass "plateaus in the summary" || fail "no summary"
+# no plateau is named a cache level by its position; the levels named are the
+# reported ones, listed with the rise their size matches (or why none)
+python3 - sum.txt <<'PY' && pass "plateaus unnamed, reported levels listed" || fail "summary names: $(cat sum.txt)"
+import re, sys
+text = open(sys.argv[1]).read().split("latency plateaus", 1)[1]
+rows, levels = text.split(" cache levels reported:\n", 1)
+for line in rows.splitlines()[1:]:
+    if line.startswith("  ") and not line.startswith("  ("):
+        assert re.match(r"  (plateau|transition|memory) ", line), line
+for line in levels.splitlines():
+    if not line.strip() or not line.startswith("  "):
+        break
+    assert re.match(r"  (L\d[di]?|global memory cache) [0-9.]+ [KMG]?i?B \(", line) or "no cache level" in line, line
+PY
 expect_status 0 "two strides, two per octave" run latency -d $POCL -s 64KiB -n 3 --param from=4096 --param per_octave=2 --param stride=64,128 --param loads=2000 -o two.csv
 n=$(csv_col two.csv params | wc -l)
 [ "$n" -eq 18 ] && pass "9 working sets x 2 strides" || fail "$n rows"

@@ -33,6 +33,13 @@ for r in rows:
     else:
         assert r["status"] == "ok", r
 PY
+# per_row is the lecture's: one work-item per output row = input column (m of
+# an n x m input), reading coalesced and writing n apart; groups of 64.
+python3 - odd.csv <<'PY' && pass "per_row: one work-item per input column" || fail "per_row grid"
+import csv, sys
+grid = {r["size"]: r["global_size"] for r in csv.DictReader(open(sys.argv[1])) if r["kernel"] == "per_row"}
+assert grid == {"1000x3000": "3008", "4097x33": "64", "1x1": "64", "5x70": "128"}, grid
+PY
 
 # The cap is a parameter; explicit best variants give one row each, a
 # vector width that does not divide the shape is skipped with the reason.

@@ -23,6 +23,7 @@ struct blockeq_case {
 struct blockeq {
     size_t n1, n2, esize, bytes;
     size_t tw, th;            /* tile: width (one partition) x height, in elements */
+    const char *tw_from;      /* where the tile width came from (said in each row) */
     cl_uint k2, total;        /* tiles per row, tiles in all */
     float one_over_k2;
     struct clb_inout io;      /* the matrix and its copy, host and device */
@@ -36,7 +37,8 @@ static const struct clb_param_def params[] = {
     {"kernels", "recip,divmod", "recip (the report's float-reciprocal tile index), divmod "
                                 "(integer division), or both"},
     {"partition_width", "", "tile width in bytes (default: the profile's [memory] "
-                            "partition_width_bytes, else 256)"},
+                            "partition_width_bytes, else 256, the C1060 report's partition "
+                            "width; each row says which)"},
     {"items", "", "work-items per work-group = elements per tile (default 512, the report's; "
                   "reduced to what the device and the compiled kernel allow: fewer rows, then "
                   "a narrower tile)"},
@@ -116,11 +118,16 @@ static int tile_shape(const struct clb_env *env, const char *dtype, struct block
 {
     long pw = 256, items = 512;
     int rc;
+    /* A device whose profile names no partition width (hashed addresses: the
+     * H100, CPUs) has no partition to fit: the tile is the report's. */
+    st->tw_from = "the C1060 report's partition width; the profile names none";
     if (clb_param(env, "partition_width")[0]) {
         if ((rc = clb_param_int(env, "partition_width", 1, 1L << 20, &pw)))
             return rc;
+        st->tw_from = "--param partition_width";
     } else if (!isnan(env->profile->partition_width_bytes)) {
         pw = (long)env->profile->partition_width_bytes;
+        st->tw_from = "the profile's partition_width_bytes";
     }
     if (clb_param(env, "items")[0] && (rc = clb_param_int(env, "items", 1, 1L << 20, &items)))
         return rc;
@@ -296,8 +303,9 @@ static int add_rows(struct clb_group *g, struct blockeq *st, const long *p, int 
             c->local[1] = st->th;
             c->global[0] = (size_t)p[i] * st->tw;
             c->global[1] = st->th;
-            clb_case_note(c, "tile %zux%zu, %u tiles, %.1f per work-group", st->tw, st->th,
-                          st->total, (double)st->total / (double)p[i]);
+            clb_case_note(c, "tile %zux%zu (%zu B wide: %s), %u tiles, %.1f per work-group",
+                          st->tw, st->th, st->tw * st->esize, st->tw_from, st->total,
+                          (double)st->total / (double)p[i]);
             clb_fit_note(c, res);
             if (k == RECIP && recip_why[0])
                 clb_case_skip(c, "%s", recip_why);
@@ -346,8 +354,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 
 /* The double/float bandwidth ratio for each kernel, size and P where both
  * types have an ok row (the report's Table 4: about 2 at small P on a C1060). */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *d = &rows[i];

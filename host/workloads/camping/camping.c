@@ -341,7 +341,26 @@ static int same_series(const struct clb_row *a, const struct clb_row *b)
            strncmp(a->params, b->params, (size_t)(da - a->params)) == 0;
 }
 
-static void summarize_series(const struct clb_row *rows, const size_t *idx, int n, FILE *out)
+/* The end of a series' line: a camping verdict only where the profile
+ * names memory partitions to camp on; elsewhere (hashed addresses, a CPU, an
+ * unknown device) only what the curve does: "flat" or "dip". */
+static void verdict(const struct clb_summary_ctx *ctx, double worst, double med, FILE *out)
+{
+    int low = worst < CLB_CAMPING_THRESHOLD * med;
+    const struct clb_profile *p = ctx ? ctx->profile : NULL;
+    if (p && !isnan(p->partitions) && p->partitions >= 1)
+        fprintf(out, "; %s (worst %s %.1f x median; %g partitions in profile %s)\n",
+                low ? "CAMPING" : "no camping", low ? "<" : ">=", CLB_CAMPING_THRESHOLD,
+                p->partitions, p->id);
+    else
+        fprintf(out, "; %s (worst %s %.1f x median; no verdict on camping: the profile%s%s "
+                     "names no memory partitions)\n",
+                low ? "dip" : "flat", low ? "<" : ">=", CLB_CAMPING_THRESHOLD, p ? " " : "",
+                p ? p->id : "");
+}
+
+static void summarize_series(const struct clb_summary_ctx *ctx, const struct clb_row *rows,
+                             const size_t *idx, int n, FILE *out)
 {
     double *v = malloc((size_t)n * sizeof *v);
     if (!v)
@@ -361,13 +380,12 @@ static void summarize_series(const struct clb_row *rows, const size_t *idx, int 
         const char *d = strstr(rows[idx[worst[w]]].params, ",distance=") + 10;
         fprintf(out, "%s %s B %.2f (%.2fx)", w ? "," : "", d, v[worst[w]], v[worst[w]] / med);
     }
-    int camp = worst[0] >= 0 && v[worst[0]] < CLB_CAMPING_THRESHOLD * med;
-    fprintf(out, "; %s (worst %s %.1f x median)\n", camp ? "CAMPING" : "no camping",
-            camp ? "<" : ">=", CLB_CAMPING_THRESHOLD);
+    verdict(ctx, worst[0] >= 0 ? v[worst[0]] : med, med, out);
     free(v);
 }
 
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
     size_t *idx = malloc(n * sizeof *idx);
     char *done = calloc(n, 1);
@@ -385,7 +403,7 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
             fprintf(out, "\ncamping: bandwidth against the distance between concurrent groups\n");
             header = 1;
         }
-        summarize_series(rows, idx, k, out);
+        summarize_series(ctx, rows, idx, k, out);
     }
     free(idx);
     free(done);

@@ -589,8 +589,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
  * D_oe kernel's Dslash rate and of_dslash (both from the profiled solve),
  * and the speed-up over the same solver at 1 rhs (the talk: "multiple rhs
  * ... can easily speedup solver by 2.5"). */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     lat_summarize_halo("cg", rows, n, out);
     int header = 0;
     for (size_t i = 0; i < n; i++) {

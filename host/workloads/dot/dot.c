@@ -11,7 +11,10 @@
  *   *_sumsq  the same with x = y (half the bytes)
  *   cpu1     one thread, SIMD;  cpu  all OpenMP threads
  * host, hybrid, cpu1 and cpu are wall-clock timed. Every result is checked
- * against a compensated reference (dot.h). */
+ * against a compensated reference (dot.h). host and hybrid create their
+ * queues and buffers at set-up, outside the timed runs, where the article's
+ * reduce() creates and frees its streams and buffers inside every timed call
+ * (docs/WORKLOADS.md, "What the two time differently"). */
 #include "clb_workload.h"
 #include "dot.h"
 
@@ -193,8 +196,10 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     return clb_count_done(q, ovf, out, bytes, flops, 0, vec, CLB_UNIT_GBPS);
 }
 
-/* Default sizes: powers of two up to 2^28 elements, the article's largest
- * (GPUs always take the largest that fits; see .sizes). */
+/* Default sizes: powers of two up to 2^28 elements per vector, clbench's
+ * choice (GPUs always take the largest that fits; see .sizes). The article
+ * quotes its AVX throughput "at array sizes of 268M elements" (2^28) without
+ * saying per vector; its largest size per vector is not taken from it. */
 static int ladder(int i, char *out, size_t n)
 {
     if (i > 22)
@@ -818,8 +823,10 @@ static double row_gbps(const struct clb_row *rows, size_t n, const struct clb_ro
 
 /* Per type and size: split=auto against the better of cpu and host (the
  * host row of the same queues, max_groups and min_chunk). */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     static const char auto_prefix[] = "split=auto,";
     for (size_t i = 0; i < n; i++) {
         if (strcmp(rows[i].kernel, "hybrid") ||
@@ -864,7 +871,7 @@ const struct clb_workload clb_wl_dot = {
     .size_help = "elements N, e.g. 2^28, 1000003 (default: 2^28 on GPUs; on CPUs both vectors "
                  ">= 4x the last-level cache)",
     .size_dims = 1,
-    /* GPUs: 2^28 elements (the article's largest, the ladder's top), or the
+    /* GPUs: 2^28 elements per vector (the ladder's top), or the
      * largest that fits. CPUs: both vectors >= 4x the last-level cache and
      * each >= 64 MiB; the group's footprint with every kernel is six vectors
      * (pinned x, y; device x, y; the chunk buffers of x and y), hence 12x

@@ -674,8 +674,10 @@ static int row_rhs(const struct clb_row *r, const char **links)
 /* The multiple-rhs speed-up (the talk's figure, the rhs-4 target): for each
  * (size, type, links, kernel) with ok rows at rhs 1 and 4, the GFlop/s of both
  * and their ratio. */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     lat_summarize_halo("dslash", rows, n, out);
     int header = 0;
     for (size_t i = 0; i < n; i++) {

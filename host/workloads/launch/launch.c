@@ -251,8 +251,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_release_mems(&st->dout, 1);
 }
 
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];

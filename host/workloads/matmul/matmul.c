@@ -276,8 +276,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 }
 
 /* Per size: the best tiled row over the naive row. */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];
         if (strcmp(r->kernel, "naive") || strcmp(r->status, "ok"))

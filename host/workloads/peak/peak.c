@@ -417,8 +417,10 @@ static const struct clb_row *best_of(const struct clb_row *rows, size_t n, const
     return b;
 }
 
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     static const char *const types[] = {"float", "double", "half", "int"};
     int header = 0;
     for (int t = 0; t < 4; t++) {
@@ -463,4 +465,6 @@ const struct clb_workload clb_wl_peak = {
     .measured = measured,
     .summarize = summarize,
     .ceilings = ceilings,
+    .ceiling_kinds = 1u << CLB_CEIL_SP | 1u << CLB_CEIL_DP,
+    .ceiling_rows = "float and double rows",
 };

@@ -325,8 +325,10 @@ static void best(const struct clb_row *rows, size_t n, const char *dtype, int me
     }
 }
 
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     int header = 0;
     for (int t = 0; t < 2; t++) {
         const char *dtype = t ? "double" : "float";
@@ -385,5 +387,8 @@ const struct clb_workload clb_wl_roofline = {
     .prepare = prepare,
     .summarize = summarize,
     .ceilings = ceilings,
+    .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_SP | 1u << CLB_CEIL_DP,
+    .ceiling_rows = "rows at <= 1 flop/byte that are not cache-resident (bandwidth), rows at "
+                    ">= 8 flop/byte (compute)",
     .figure = {.kind = CLB_FIGURE_ROOFLINE},
 };

@@ -343,8 +343,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 
 /* Per type: gather at stride 1 against the slowest stride, offset 0 against
  * the slowest offset. */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     static const char *const types[] = {"float", "double"};
     for (int t = 0; t < 2; t++)
         for (int k = 0; k < NKERNELS; k++) {

@@ -242,8 +242,8 @@ static void geometry(const struct transpose *st, int k, const struct clb_tr_vari
         c->global[0] = c->local[0] = 1;
     } else if (k == K_PER_ROW) {
         c->dims = 1;
-        c->local[0] = st->per_row_local;
-        c->global[0] = (st->n + st->per_row_local - 1) / st->per_row_local * st->per_row_local;
+        c->local[0] = st->per_row_local; /* one work-item per output row (input column) */
+        c->global[0] = (st->m + st->per_row_local - 1) / st->per_row_local * st->per_row_local;
     } else if (v && v->rect) {
         c->local[0] = (size_t)v->gx;
         c->local[1] = 1;
@@ -786,13 +786,18 @@ const struct clb_workload clb_wl_transpose = {
     .default_dtypes = "float",
     .params = params,
     .size_help = "rows x columns NxM, any shape, e.g. 8192x8192 or 1000x3000 (default 2048x2048 "
-                 "and 8192x8192 on GPUs, 4096x4096 on CPUs)",
+                 "and 8192x8192 on GPUs; on CPUs the matrices >= 4x the last-level cache and "
+                 "128 MiB, e.g. 4096x4096)",
     .size_dims = 2,
-    /* Fixed sizes, for both types, pinned by floor and cap (the two
-     * matrices): CPUs 4096x4096 (128 MiB float, 256 MiB double), GPUs the
-     * whitepaper's 2048x2048 (cache-resident today) and 8192x8192, well beyond
-     * the cache (512 MiB float, 1 GiB double). */
-    .sizes = {.quick = "256x256", .floor_mib = {128, 512}, .cap_mib = {256, 1024},
+    /* The two matrices >= 4 x the last-level cache (the cache-resident
+     * threshold) and the floor: CPUs 4096x4096 where the cache is up to
+     * 32 MiB (128 MiB float, 256 MiB double), larger where a larger cache
+     * and the memory allow (a 315 MB cache: 8192x8192, whose 16384^2 would
+     * not fit); GPUs the whitepaper's 2048x2048 (cache-resident today) and
+     * 8192x8192, well beyond the cache (512 MiB float, 1 GiB double; capped
+     * there). The CPU cap of 256 MiB is gone: it held a 315 MB cache's CPU
+     * at a cache-resident 4096x4096. */
+    .sizes = {.quick = "256x256", .llc_times = 4, .floor_mib = {128, 512}, .cap_mib = {0, 1024},
               .extra = {NULL, "2048x2048"}},
     .baselines = "stream/copy,transpose/copy",
     .case_size = sizeof(struct transpose_case),
