@@ -6,14 +6,16 @@
 #include "clb_cl.h"
 #include "clb_workload.h"
 #include "clbench.h"
+#include "watchdog.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-char *clb_load_source(const char *kernel_dir, const char *file)
+/* From kernel_dir, else $CLBENCH_KERNEL_DIR (when env), else embedded. */
+static char *load_source(const char *kernel_dir, const char *file, int env)
 {
-    if (!kernel_dir || !*kernel_dir)
+    if ((!kernel_dir || !*kernel_dir) && env)
         kernel_dir = getenv("CLBENCH_KERNEL_DIR");
     if (kernel_dir && *kernel_dir) {
         /* a kernel source is text of a few tens of KiB: 4 MiB is plenty */
@@ -30,6 +32,11 @@ char *clb_load_source(const char *kernel_dir, const char *file)
     return clb_strdup(src);
 }
 
+char *clb_load_source(const char *kernel_dir, const char *file)
+{
+    return load_source(kernel_dir, file, 1);
+}
+
 static void print_build_log(cl_program prog, cl_device_id dev, const char *file,
                             const char *options)
 {
@@ -43,29 +50,53 @@ static void print_build_log(cl_program prog, cl_device_id dev, const char *file,
     free(log);
 }
 
-/* cl/common.cl and cl/<file>.cl as one text: the source as compiled. */
-static char *full_source(struct clb_device *d, const char *file)
+/* cl/common.cl and cl/<file>.cl as one text: the source as compiled. The
+ * core's own programs (CLB_BUILD_CORE) are always the copies in the binary,
+ * whatever --kernel-dir or CLBENCH_KERNEL_DIR say. */
+static char *full_source(struct clb_device *d, const char *file, unsigned flags)
 {
-    char *common = clb_load_source(d->kernel_dir, "common");
-    char *src = common ? clb_load_source(d->kernel_dir, file) : NULL;
+    int embedded = (flags & CLB_BUILD_CORE) != 0;
+    const char *dir = embedded ? NULL : d->kernel_dir;
+    char *common = load_source(dir, "common", !embedded);
+    char *src = common ? load_source(dir, file, !embedded) : NULL;
     char *all = src ? clb_asprintf("%s%s", common, src) : NULL;
     free(common);
     free(src);
     return all;
 }
 
-/* Compile a program from its source; the build log on stderr when it fails. */
+/* A watchdog step for a driver call that may compile (`call(file.cl,
+ * "options")`), on the run's own thread only: the watchdog watches one
+ * thread, and whoever waits for a build ahead is watched while it waits
+ * (cl_programs.c). */
+static char *step_enter(unsigned flags, const char *call, const char *file, const char *options)
+{
+    if (flags & CLB_BUILD_AHEAD)
+        return NULL;
+    return clb_watchdog_enter("%s(%s.cl, \"%s\")", call, file, options);
+}
+
+static void step_leave(unsigned flags, char *outer)
+{
+    if (!(flags & CLB_BUILD_AHEAD))
+        clb_watchdog_leave(outer);
+}
+
+/* Compile a program from its source; the build log on stderr when it fails
+ * (a build ahead keeps quiet: whoever asks for it builds it again). */
 static int build_source(struct clb_device *d, const char *file, const char *source,
-                        const char *options, int quiet, cl_program *out)
+                        const char *options, unsigned flags, cl_program *out)
 {
     cl_int err;
     cl_program prog = clCreateProgramWithSource(d->ctx, 1, &source, NULL, &err);
     CLB_CHECK(err, "clCreateProgramWithSource");
     /* -cl-std is not passed: 1.2 C is what every driver compiles by default. */
     double t0 = clb_now();
+    char *outer = step_enter(flags, "clBuildProgram", file, options);
     err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
+    step_leave(flags, outer);
     if (err != CL_SUCCESS) {
-        if (!quiet && (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE))
+        if (!(flags & CLB_BUILD_AHEAD) && (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE))
             print_build_log(prog, d->info.device, file, options);
         clReleaseProgram(prog);
         clb_seterr("clBuildProgram(%s.cl, %s): %s", file, options, clb_cl_errstr(err));
@@ -110,7 +141,7 @@ static int cache_key(struct clb_device *d, const char *file, const char *source,
 /* The program from a cached binary, built (linked) for the device; NULL on
  * a miss, or when the driver refuses the binary (said, and rebuilt). */
 static cl_program load_cached(struct clb_device *d, const struct clb_cache_key *k,
-                              const char *options)
+                              const char *file, const char *options, unsigned flags)
 {
     unsigned char *bin;
     size_t n;
@@ -126,7 +157,9 @@ static cl_program load_cached(struct clb_device *d, const struct clb_cache_key *
         err = status;
     if (err == CL_SUCCESS) {
         call = "clBuildProgram";
+        char *outer = step_enter(flags, call, file, options);
         err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
+        step_leave(flags, outer);
     }
     if (err != CL_SUCCESS) {
         char why[128];
@@ -142,13 +175,16 @@ static cl_program load_cached(struct clb_device *d, const struct clb_cache_key *
 
 /* Keep a program's binary. Some drivers compile at clCreateKernel: every
  * kernel of the program is created (and released) first. */
-static void save_cached(struct clb_device *d, cl_program prog, const struct clb_cache_key *k)
+static void save_cached(struct clb_device *d, cl_program prog, const struct clb_cache_key *k,
+                        const char *file, const char *options, unsigned flags)
 {
     cl_uint nk = 0;
     if (clCreateKernelsInProgram(prog, 0, NULL, &nk) == CL_SUCCESS && nk) {
         cl_kernel *ks = clb_xcalloc(nk, sizeof *ks);
+        char *outer = step_enter(flags, "clCreateKernelsInProgram", file, options);
         if (ks && clCreateKernelsInProgram(prog, nk, ks, NULL) == CL_SUCCESS)
             clb_release_kernels(ks, nk);
+        step_leave(flags, outer);
         free(ks);
     }
     size_t n = 0;
@@ -166,14 +202,14 @@ static void save_cached(struct clb_device *d, cl_program prog, const struct clb_
 
 /* Build a program through the binary cache: load it, else compile and keep. */
 static int build_cached(struct clb_device *d, const char *file, const char *source,
-                        const char *options, int quiet, cl_program *out)
+                        const char *options, unsigned flags, cl_program *out)
 {
     struct clb_cache_key k;
     char *owned[2] = {NULL, NULL};
     int rc = cache_key(d, file, source, options, &k, owned);
-    if (rc == CLB_OK && !(*out = load_cached(d, &k, options)) &&
-        (rc = build_source(d, file, source, options, quiet, out)) == CLB_OK)
-        save_cached(d, *out, &k);
+    if (rc == CLB_OK && !(*out = load_cached(d, &k, file, options, flags)) &&
+        (rc = build_source(d, file, source, options, flags, out)) == CLB_OK)
+        save_cached(d, *out, &k, file, options, flags);
     free(owned[0]);
     free(owned[1]);
     return rc;
@@ -181,33 +217,47 @@ static int build_cached(struct clb_device *d, const char *file, const char *sour
 
 /* ---- one program ------------------------------------------------------------ */
 
-int clb_program_build(struct clb_device *d, const char *file, const char *options, int quiet,
-                      cl_program *out)
+int clb_program_build(struct clb_device *d, const char *file, const char *options,
+                      unsigned flags, cl_program *out)
 {
-    char *source = full_source(d, file);
+    char *source = full_source(d, file, flags);
     if (!source)
         return CLB_EUSAGE;
     *out = NULL;
-    int rc = d->bincache ? build_cached(d, file, source, options, quiet, out)
-                         : build_source(d, file, source, options, quiet, out);
+    int rc = d->bincache ? build_cached(d, file, source, options, flags, out)
+                         : build_source(d, file, source, options, flags, out);
     free(source);
     return rc;
 }
 
-int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
-               cl_kernel *out)
+static int kernel(struct clb_device *d, const char *file, const char *options, int core,
+                  const char *name, cl_kernel *out)
 {
     cl_program prog;
     *out = NULL;
-    int rc = clb_program(d, file, options, &prog);
+    int rc = core ? clb_core_program(d, file, &prog) : clb_program(d, file, options, &prog);
     if (rc)
         return rc;
     cl_int err;
+    /* some drivers compile here, not in clBuildProgram (Mesa Rusticl) */
+    char *outer = clb_watchdog_enter("clCreateKernel(%s in %s.cl, \"%s\")", name, file, options);
     *out = clCreateKernel(prog, name, &err);
+    clb_watchdog_leave(outer);
     if (err != CL_SUCCESS) {
         *out = NULL;
         clb_seterr("clCreateKernel(%s in %s.cl): %s", name, file, clb_cl_errstr(err));
         return CLB_ECL;
     }
     return CLB_OK;
+}
+
+int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
+               cl_kernel *out)
+{
+    return kernel(d, file, options, 0, name, out);
+}
+
+int clb_core_kernel(struct clb_device *d, const char *file, const char *name, cl_kernel *out)
+{
+    return kernel(d, file, "", 1, name, out);
 }

@@ -8,6 +8,7 @@
  * again by the asking thread, which prints its log and error. */
 #include "clb_cl.h"
 #include "clbench.h"
+#include "watchdog.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ enum state { QUEUED, BUILDING, READY, FAILED };
 struct entry {
     struct entry *next;        /* in the order asked or queued */
     char *file, *options;      /* immutable once added */
+    unsigned core;             /* CLB_BUILD_CORE: the core's own program (the embedded source) */
     cl_program prog;
     enum state state;
 };
@@ -47,17 +49,18 @@ static struct clb_programs *table(struct clb_device *d)
     return d->progs = t;
 }
 
-static struct entry *find(struct clb_programs *t, const char *file, const char *options)
+static struct entry *find(struct clb_programs *t, const char *file, const char *options,
+                          unsigned core)
 {
     for (struct entry *e = t->head; e; e = e->next)
-        if (strcmp(e->file, file) == 0 && strcmp(e->options, options) == 0)
+        if (strcmp(e->file, file) == 0 && strcmp(e->options, options) == 0 && e->core == core)
             return e;
     return NULL;
 }
 
 /* A new entry at the end (under the lock); NULL when out of memory. */
 static struct entry *add(struct clb_programs *t, const char *file, const char *options,
-                         enum state st)
+                         unsigned core, enum state st)
 {
     struct entry *e = clb_xcalloc(1, sizeof *e);
     if (e && (!(e->file = clb_strdup(file)) || !(e->options = clb_strdup(options)))) {
@@ -66,6 +69,7 @@ static struct entry *add(struct clb_programs *t, const char *file, const char *o
         return NULL;
     }
     if (e) {
+        e->core = core;
         e->state = st;
         *t->tail = e;
         t->tail = &e->next;
@@ -73,15 +77,33 @@ static struct entry *add(struct clb_programs *t, const char *file, const char *o
     return e;
 }
 
-int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out)
+/* Wait (under the lock) while e is built in another thread, under the
+ * watchdog: a build ahead that hangs is named as the step that hung. */
+static void wait_built(struct clb_programs *t, struct entry *e)
+{
+    if (e->state != BUILDING)
+        return;
+    pthread_mutex_unlock(&t->lock);
+    char *outer = clb_watchdog_enter("clBuildProgram(%s.cl, \"%s\") built ahead", e->file,
+                                     e->options);
+    pthread_mutex_lock(&t->lock);
+    while (e->state == BUILDING)
+        pthread_cond_wait(&t->changed, &t->lock);
+    pthread_mutex_unlock(&t->lock);
+    clb_watchdog_leave(outer);
+    pthread_mutex_lock(&t->lock);
+}
+
+static int get(struct clb_device *d, const char *file, const char *options, unsigned core,
+               cl_program *out)
 {
     struct clb_programs *t = table(d);
     if (!t)
         return CLB_ESYS;
     pthread_mutex_lock(&t->lock);
-    struct entry *e = find(t, file, options);
-    while (e && e->state == BUILDING)
-        pthread_cond_wait(&t->changed, &t->lock);
+    struct entry *e = find(t, file, options, core);
+    if (e)
+        wait_built(t, e);
     if (e && e->state == READY) {
         *out = e->prog;
         pthread_mutex_unlock(&t->lock);
@@ -89,13 +111,13 @@ int clb_program(struct clb_device *d, const char *file, const char *options, cl_
     }
     if (e)
         e->state = BUILDING; /* queued, or failed ahead: built here, with its log */
-    else if (!(e = add(t, file, options, BUILDING))) {
+    else if (!(e = add(t, file, options, core, BUILDING))) {
         pthread_mutex_unlock(&t->lock);
         return CLB_ESYS;
     }
     pthread_mutex_unlock(&t->lock);
     cl_program prog = NULL;
-    int rc = clb_program_build(d, file, options, 0, &prog);
+    int rc = clb_program_build(d, file, options, core, &prog);
     pthread_mutex_lock(&t->lock);
     e->prog = prog;
     e->state = rc ? FAILED : READY;
@@ -103,6 +125,16 @@ int clb_program(struct clb_device *d, const char *file, const char *options, cl_
     pthread_mutex_unlock(&t->lock);
     *out = prog;
     return rc;
+}
+
+int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out)
+{
+    return get(d, file, options, 0, out);
+}
+
+int clb_core_program(struct clb_device *d, const char *file, cl_program *out)
+{
+    return get(d, file, "", CLB_BUILD_CORE, out);
 }
 
 /* ---- building ahead --------------------------------------------------------- */
@@ -130,7 +162,7 @@ static void *builder(void *arg)
         t->running++;
         pthread_mutex_unlock(&t->lock);
         cl_program prog = NULL;
-        int rc = clb_program_build(d, e->file, e->options, 1, &prog);
+        int rc = clb_program_build(d, e->file, e->options, e->core | CLB_BUILD_AHEAD, &prog);
         pthread_mutex_lock(&t->lock);
         e->prog = prog;
         e->state = rc ? FAILED : READY;
@@ -166,10 +198,26 @@ int clb_program_ahead(struct clb_device *d, const char *file, const char *option
     if (!t || !t->nthreads)
         return CLB_OK; /* no builders: each program is built when asked for */
     pthread_mutex_lock(&t->lock);
-    int rc = find(t, file, options) || add(t, file, options, QUEUED) ? CLB_OK : CLB_ESYS;
+    int rc = find(t, file, options, 0) || add(t, file, options, 0, QUEUED) ? CLB_OK : CLB_ESYS;
     pthread_cond_broadcast(&t->changed);
     pthread_mutex_unlock(&t->lock);
     return rc;
+}
+
+/* Wait (under the lock) until no build ahead is in flight, under the
+ * watchdog as `what` when one is. */
+static void wait_idle(struct clb_programs *t, const char *what)
+{
+    if (!t->running)
+        return;
+    pthread_mutex_unlock(&t->lock);
+    char *outer = clb_watchdog_enter("%s", what);
+    pthread_mutex_lock(&t->lock);
+    while (t->running)
+        pthread_cond_wait(&t->changed, &t->lock);
+    pthread_mutex_unlock(&t->lock);
+    clb_watchdog_leave(outer);
+    pthread_mutex_lock(&t->lock);
 }
 
 void clb_builds_pause(struct clb_device *d)
@@ -179,8 +227,7 @@ void clb_builds_pause(struct clb_device *d)
         return;
     pthread_mutex_lock(&t->lock);
     t->paused++;
-    while (t->running)
-        pthread_cond_wait(&t->changed, &t->lock);
+    wait_idle(t, "the builds ahead in flight (waited for before timed runs)");
     pthread_mutex_unlock(&t->lock);
 }
 
@@ -204,6 +251,7 @@ void clb_programs_free(struct clb_device *d)
     pthread_mutex_lock(&t->lock);
     t->stop = 1;
     pthread_cond_broadcast(&t->changed);
+    wait_idle(t, "the builds ahead in flight (waited for before the device is closed)");
     pthread_mutex_unlock(&t->lock);
     for (int i = 0; i < t->nthreads; i++)
         pthread_join(t->threads[i], NULL);

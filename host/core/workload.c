@@ -474,22 +474,42 @@ int clb_check_exact_2d(struct clb_case *c, const void *got, const void *want, si
 
 /* ---- probes ------------------------------------------------------------ */
 
+const char *clb_timer_untrusted(const struct clb_env *env)
+{
+    const struct clb_device *d = env->dev;
+    if (!d || !d->timer_host)
+        return NULL;
+    return d->timer_why ? d->timer_why : "the device's events are not trusted";
+}
+
+static int probe_runs(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin)
+{
+    int host = clb_timer_untrusted(env) != NULL;
+    for (int r = 0; r < runs; r++) {
+        cl_event ev;
+        double t;
+        if (host)
+            CLB_CHECK(clFinish(env->dev->queue), "clFinish");
+        double t0 = clb_now();
+        int rc = launch(env, ctx, &ev);
+        if (rc)
+            return rc;
+        rc = host ? clb_event_wall(ev, t0, &t) : clb_event_seconds(ev, ev, &t);
+        clReleaseEvent(ev);
+        if (rc)
+            return rc;
+        if ((r > 0 || runs == 1) && t < *tmin) /* the first run warms up */
+            *tmin = t;
+    }
+    return CLB_OK;
+}
+
 /* Builds ahead pause while a probe times its runs, as while a case does. */
 int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin)
 {
     *tmin = INFINITY;
-    int rc = CLB_OK;
     clb_builds_pause(env->dev);
-    for (int r = 0; r < runs && rc == CLB_OK; r++) {
-        cl_event ev;
-        double t;
-        if ((rc = launch(env, ctx, &ev)))
-            break;
-        rc = clb_event_seconds(ev, ev, &t);
-        clReleaseEvent(ev);
-        if (rc == CLB_OK && (r > 0 || runs == 1) && t < *tmin) /* the first run warms up */
-            *tmin = t;
-    }
+    int rc = probe_runs(env, launch, ctx, runs, tmin);
     clb_builds_resume(env->dev);
     return rc;
 }

@@ -13,7 +13,7 @@ export POCL_CACHE_DIR=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pocl/kca
 export XDG_CACHE_HOME=$TMP/xdg
 C=$XDG_CACHE_HOME/clbench
 ENTRY="python3 $CLBENCH_SRC/tests/cli/cache_entry.py"
-RUN=(run launch,latency --quick -d cpu -n 1 --warmup 0 -v -o r.csv --param kernels=dispatch
+RUN=(run launch,latency --quick -d $POCL -n 1 --warmup 0 -v -o r.csv --param kernels=dispatch
      --param from=524288)
 
 # run_cache WHAT N_WARNINGS [PATTERN] [extra args]: exit 0, ok rows, N warning lines
@@ -30,9 +30,10 @@ run_cache() {
 built() { grep -c "^built $1.cl" "$TMP/stderr" || true; }
 loaded() { grep -c "^loaded $1.cl .* from the program cache" "$TMP/stderr" || true; }
 
+# three programs: launch's, latency's and the core's timer check (timer.cl)
 run_cache "cold: both programs built" 0
-[ "$(built launch)" -eq 1 ] && [ "$(built latency)" -eq 1 ] && [ "$(ls "$C"/*.bin | wc -l)" -eq 2 ] \
-  && pass "two entries kept" || fail "entries: $(ls -la "$C")"
+[ "$(built launch)" -eq 1 ] && [ "$(built latency)" -eq 1 ] && [ "$(built timer)" -eq 1 ] &&
+  [ "$(ls "$C"/*.bin | wc -l)" -eq 3 ] && pass "three entries kept" || fail "entries: $(ls -la "$C")"
 [ "$(stat -c %a "$C")" = 700 ] && [ "$(stat -c %a "$C"/*.bin | sort -u)" = 600 ] \
   && pass "directory 0700, entries 0600" || fail "modes: $(stat -c '%a %n' "$C" "$C"/*)"
 run_cache "warm: both loaded" 0
@@ -82,9 +83,9 @@ run_cache "a directory that is a symbolic link" 1 "symbolic link.*not used this 
 rm "$C" && mv "$TMP/real" "$C"
 
 expect_status 0 "cache info" cache info
-echo "$OUT_TXT" | grep -q "2 entries" && pass "info: $OUT_TXT" || fail "info: $OUT_TXT"
+echo "$OUT_TXT" | grep -q "3 entries" && pass "info: $OUT_TXT" || fail "info: $OUT_TXT"
 expect_status 0 "cache clear" cache clear
-echo "$OUT_TXT" | grep -q "removed 2 " && [ -z "$(ls -A "$C")" ] && pass "clear: $OUT_TXT" \
+echo "$OUT_TXT" | grep -q "removed 3 " && [ -z "$(ls -A "$C")" ] && pass "clear: $OUT_TXT" \
   || fail "clear: $OUT_TXT; left: $(ls -A "$C")"
 chmod 777 "$C"
 expect_error 2 "others may write to it" "cache clear refuses a directory others may write" cache clear

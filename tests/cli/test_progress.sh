@@ -6,7 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 set -e
 expect_status 0 "stream, latency, launch, peak in one run" \
-  run stream,latency,launch,peak --quick -d cpu -t float -n 2 --warmup 0 -o p.csv
+  run stream,latency,launch,peak --quick -d $POCL -t float -n 2 --warmup 0 -o p.csv
 grep '^\[' "$TMP/stderr" > lines || true
 n=$(wc -l < lines)
 totals=$(sed -E 's/^\[[0-9]+\/([0-9]+)\].*/\1/' lines | sort -u)
