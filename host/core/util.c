@@ -43,9 +43,11 @@ void clb_die_msg(const char *fmt, ...)
         return; /* an MPI rank other than 0: rank 0 speaks for the job */
     va_list ap;
     va_start(ap, fmt);
+    flockfile(stderr); /* one line, whole, while builder threads speak too */
     fputs("clbench: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    funlockfile(stderr);
     va_end(ap);
 }
 
