@@ -22,6 +22,7 @@ struct entry {
     unsigned core;             /* CLB_BUILD_CORE: the core's own program (the embedded source) */
     cl_program prog;
     enum state state;
+    int planned, asked;        /* queued ahead; asked for by a set-up (-vv says the misses) */
 };
 
 struct clb_programs {
@@ -102,8 +103,12 @@ static int get(struct clb_device *d, const char *file, const char *options, unsi
         return CLB_ESYS;
     pthread_mutex_lock(&t->lock);
     struct entry *e = find(t, file, options, core);
-    if (e)
+    if (!e && t->nthreads && !core)
+        clb_debug("build ahead: %s.cl [%s] was not planned\n", file, options);
+    if (e) {
+        e->asked = 1;
         wait_built(t, e);
+    }
     if (e && e->state == READY) {
         *out = e->prog;
         pthread_mutex_unlock(&t->lock);
@@ -115,6 +120,7 @@ static int get(struct clb_device *d, const char *file, const char *options, unsi
         pthread_mutex_unlock(&t->lock);
         return CLB_ESYS;
     }
+    e->asked = 1;
     pthread_mutex_unlock(&t->lock);
     cl_program prog = NULL;
     int rc = clb_program_build(d, file, options, core, &prog);
@@ -198,7 +204,10 @@ int clb_program_ahead(struct clb_device *d, const char *file, const char *option
     if (!t || !t->nthreads)
         return CLB_OK; /* no builders: each program is built when asked for */
     pthread_mutex_lock(&t->lock);
-    int rc = find(t, file, options, 0) || add(t, file, options, 0, QUEUED) ? CLB_OK : CLB_ESYS;
+    struct entry *e = find(t, file, options, 0);
+    if (!e && (e = add(t, file, options, 0, QUEUED)))
+        e->planned = 1;
+    int rc = e ? CLB_OK : CLB_ESYS;
     pthread_cond_broadcast(&t->changed);
     pthread_mutex_unlock(&t->lock);
     return rc;
@@ -257,6 +266,9 @@ void clb_programs_free(struct clb_device *d)
         pthread_join(t->threads[i], NULL);
     for (struct entry *e = t->head, *next; e; e = next) {
         next = e->next;
+        if (e->planned && !e->asked)
+            clb_debug("build ahead: %s.cl [%s] was planned, never asked for\n", e->file,
+                      e->options);
         if (e->prog)
             clReleaseProgram(e->prog);
         free(e->file);
