@@ -118,6 +118,7 @@ static void read_info(struct clb_devinfo *di)
     char *ext = extensions(d);
     di->fp64 = fp != 0 || (ext && strstr(ext, "cl_khr_fp64") != NULL);
     di->fp16 = ext && strstr(ext, "cl_khr_fp16") != NULL;
+    di->nv_compiler_options = ext && strstr(ext, "cl_nv_compiler_options") != NULL;
     str_info(d, CL_DEVICE_OPENCL_C_VERSION, di->c_version, sizeof di->c_version);
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof di->cache_line, &di->cache_line,
                     NULL);
