@@ -210,6 +210,7 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
      * sweep takes --param rhs=1..8; a solve is hundreds of operator
      * applications) */
     const long def[] = {1, 4}, quick[] = {1, 3};
+    ch->nks = 0; /* k= absent: every k (lat_regcache_ks) */
     int rc = lat_param_rhs(env, CG_MAX_RHS, env->quick ? quick : def, 2, ch->rhs, &ch->nrhs);
     if (rc)
         return rc;
