@@ -308,8 +308,11 @@ static int shape_reg_auto(struct clb_env *env, struct dslash *d, const char *dty
         resources(env, d, dc, &r);
         if (!clb_kres_spills(env->dev, &r))
             return CLB_OK;
-        clb_buf_printf(note, "%sRHS=%d spills (private memory %lld B, spill stores %ld B)",
-                       note->len ? "; " : "", per, r.private_mem, r.spill_stores);
+        clb_buf_printf(note, "%sRHS=%d spills (", note->len ? "; " : "", per);
+        if (r.spill_stores >= 0)
+            clb_buf_printf(note, "spill stores %ld B in the build log)", r.spill_stores);
+        else
+            clb_buf_printf(note, "CL_KERNEL_PRIVATE_MEM_SIZE %lld B)", r.private_mem);
     }
 }
 
