@@ -8,17 +8,24 @@
  * (RHS is a compile-time constant so the loops unroll).
  *
  * One work-item per even site (dimension 0). Dimension 1 selects a block of
- * RHS right-hand sides: the `cache` kernel of the host is this kernel built
- * with RHS=1 and launched with one work-item per (site, rhs), so the links are
- * shared between right-hand sides through the cache instead of registers.
+ * PASSES x RHS right-hand sides: the `cache` kernel of the host is this kernel
+ * built with RHS=1 and launched with one work-item per (site, rhs), so the
+ * links are shared between right-hand sides through the cache instead of
+ * registers; `regcache` is RHS=k with rhs/k work-items per site. With
+ * PASSES > 1 a work-item applies the stencil PASSES times, RHS right-hand
+ * sides at a time (the links read again on each pass, from the cache): the
+ * registers of RHS accumulators, not of all.
  *
  * Layout (host/workloads/lattice/lattice.h): structure of arrays of complex numbers,
  *   link   ((p*4 + mu)*NE + e)*vh + i      NE = 9, or 7 with COMPRESSED
  *   vector (r*3 + c)*vh + i
  * so that consecutive work-items read consecutive addresses. Neighbour
  * indices are computed here from the coordinates (no table in memory).
- * Options: -DT=float|double -DRHS=1..8 [-DCOMPRESSED=1]. */
+ * Options: -DT=float|double -DRHS=1..8 [-DCOMPRESSED=1] [-DPASSES=n]. */
 #define T2 CLB_CAT(T, 2)
+#ifndef PASSES
+#define PASSES 1
+#endif
 #ifdef COMPRESSED
 #define NE_LONG 7
 #else
@@ -160,22 +167,69 @@ inline void stencil(__global const T2 *restrict fat, __global const T2 *restrict
     }
 }
 
+/* The even site of work-item g. zs = 0: the layout's order (g itself), in
+ * which the t neighbours of a site are 2 x Lz planes (z, t) of the sweep
+ * apart and their vectors are gone from the cache before the second use.
+ * zs > 0 (dividing lz): the planes in strips of zs z-planes, t running
+ * inside a strip, so that the t neighbours are 2 zs planes apart (the z
+ * neighbours across a strip's edge are then the far ones). Each plane keeps
+ * its hx x ly sites in layout order: consecutive work-items still read
+ * consecutive addresses. */
+inline uint site_of(uint g, int zs, int hx, int ly, int lz, int lt)
+{
+    if (!zs)
+        return g;
+    uint plane = (uint)(hx * ly), q = g / plane, strip = (uint)(zs * lt);
+    uint s = q / strip, rem = q - s * strip, t = rem / (uint)zs;
+    uint z = s * (uint)zs + (rem - t * (uint)zs);
+    return (t * (uint)lz + z) * plane + (g - q * plane);
+}
+
+/* w = D v at site s of the dslash kernel's rhs block v, w. (A macro: as an
+ * inlined function the same code took 103 registers at RHS=4 in clang's PTX
+ * for ptxas, 90 written out in the kernel.) */
+#define DSLASH_SITE(s)                                                                  \
+    do {                                                                                \
+        T2 acc[3 * RHS];                                                                \
+        stencil(fat, lng, v, (s), 0, ~0u, hx, ly, lz, lt, vh, acc);                     \
+        _Pragma("unroll") for (int k = 0; k < 3 * RHS; k++) w[(s) + (uint)k * vh] = acc[k]; \
+    } while (0)
+
+/* zs: site_of; zero: 0, an argument so that the compiler cannot see that the
+ * site of every pass is the same: hoisted out of the pass loop, the sixteen
+ * neighbours' indices stay live through every pass (the register pressure
+ * the passes are there to cut: clang's PTX in ptxas for sm_90, RHS=4 x 2
+ * passes: 255 registers and 1.3 KB of spills without it, 90 with it). */
 __kernel void dslash(__global const T2 *restrict fat, __global const T2 *restrict lng,
                      __global const T2 *restrict v, __global T2 *restrict w, int hx, int ly,
-                     int lz, int lt, uint vh)
+                     int lz, int lt, uint vh, int zs, int zero)
 {
-    uint i = (uint)get_global_id(0);
-    if (i >= vh)
+    uint g = (uint)get_global_id(0);
+    if (g >= vh)
         return;
-    uint rofs = (uint)get_global_id(1) * (uint)(3 * RHS) * vh; /* this work-item's rhs block */
+    uint i = site_of(g, zs, hx, ly, lz, lt);
+    /* this work-item's block of PASSES x RHS right-hand sides */
+    uint rofs = (uint)get_global_id(1) * (uint)(3 * RHS * PASSES) * vh;
     v += rofs;
     w += rofs;
-    T2 acc[3 * RHS];
-    stencil(fat, lng, v, i, 0, ~0u, hx, ly, lz, lt, vh, acc);
-#pragma unroll
-    for (int k = 0; k < 3 * RHS; k++)
-        w[i + (uint)k * vh] = acc[k];
+#if PASSES == 1
+    /* no loop: even a loop of one trip let the neighbours' indices be
+     * hoisted (clang's PTX, RHS=4: 168 registers instead of 88) */
+    (void)zero;
+    DSLASH_SITE(i);
+#else
+    /* one pass at a time: unrolled, the passes' loads could be hoisted
+     * together, the pressure of all PASSES x RHS right-hand sides again */
+#pragma unroll 1
+    for (int p = 0; p < PASSES; p++) {
+        uint ip = i + (uint)(p * zero);
+        DSLASH_SITE(ip);
+        v += (uint)(3 * RHS) * vh;
+        w += (uint)(3 * RHS) * vh;
+    }
+#endif
 }
+#undef DSLASH_SITE
 
 /* ---- one rank's part of a lattice split over ranks (scaling=strong|weak) ----
  * host/workloads/lattice/lattice_split.h. The local part in the layout above

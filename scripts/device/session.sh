@@ -12,6 +12,10 @@
 #   tune       the profile's shapes around their values: stream and dot by array
 #              size and work-group size, transpose 8192^2 against 16384^2
 #   cg         dslash and cg at 64^3x16, rhs 1 and 4, same invocation
+#   dslash8    dslash (with stream: of_stream_triad) and cg, fp32 compressed 64^3x16,
+#              rhs 1,2,4,8, every kernel variant: reg in one pass and in passes of 4,
+#              cache, regcache (k = 2, 4), best (probe); dslash in the layout's site
+#              order and in strips of 4 z-planes (zstrip); ~130 s in all
 #   energy     stream with NVML windows of 0.1, 1 (the default) and 3 s: how far
 #              copy, scale, add and triad (equal traffic) agree on power
 #   mpi        every-rank stream, dslash/cg weak and strong scaling on all GPUs
@@ -83,6 +87,14 @@ for s in "$@"; do
     for l in ${CG_LOCALS:-256 512}; do
       step cg-local$l 100 $CB run cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 \
         --param kernel=reg,cache --param local=$l -o "$csv"; done ;;
+  dslash8)
+    # issue 24 item 5, issue 30 item 1: the rows carry registers, spills and private
+    # memory where the driver reports them (metrics), best's pick and its probe (detail)
+    step dslash8 120 $CB run stream,dslash -d $DEV -t float --param rhs=1,2,4,8 \
+      --param links=compressed --param kernel=reg,cache,regcache,best --param pass=8,4 \
+      --param zstrip=0,4 -n 10 --warmup 2 -o "$csv"
+    step dslash8-cg 100 $CB run cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,2,4,8 \
+      --param links=compressed --param kernel=reg,cache,regcache -n 3 --warmup 1 -o "$csv" ;;
   energy)
     step energy-0.1 60 $CB run stream -d $DEV --energy-window 0.1 -o "$csv"
     step energy-1 90 $CB run stream -d $DEV --energy on -o "$csv"

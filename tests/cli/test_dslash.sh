@@ -32,6 +32,66 @@ for r in csv.DictReader(open(sys.argv[1])):
     assert "rel_l2=" in r["detail"], r
     assert ("rebuild_err=" in r["detail"]) == ("compressed" in r["params"]), r
 PY
+# the variants (issue 24 item 5, issue 30 item 1): regcache (k rhs per work-item), reg in
+# passes, the z-strip site order, best's probe over all of them, in both types; with stream
+# first, the talk's baseline (of_stream_triad) in every row
+expect_status 0 "dslash variants" run stream,dslash -d $POCL --quick -t float,double --param rhs=4 \
+  --param links=compressed --param kernel=reg,regcache,best --param pass=0,2 --param zstrip=0,2 \
+  -n 1 --warmup 0 -o var.csv
+expect_rows var.csv dslash reg,regcache,best float,double
+python3 - var.csv <<'PY' && pass "variant rows: params, metrics, probe, baseline" || fail "variant rows wrong"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "dslash"]
+got = {(r["dtype"], r["kernel"], r["params"]) for r in rows}
+want = set()
+for t in ("float", "double"):
+    for z in ("", ",zstrip=2"):
+        for k, p in (("reg", ""), ("reg", ",pass=2"), ("regcache", ",k=2"), ("best", "")):
+            want.add((t, k, "rhs=4,links=compressed" + p + z))
+assert got == want, (sorted(got ^ want))
+for r in rows:
+    m = dict(kv.split("=", 1) for kv in r["metrics"].split(";"))
+    if r["kernel"] != "best":
+        per_item = "2" if r["kernel"] == "regcache" else "4"
+        per_pass = "2" if "pass=2" in r["params"] or r["kernel"] == "regcache" else "4"
+        assert (m["rhs_per_item"], m["rhs_per_pass"]) == (per_item, per_pass), (r["params"], m)
+    assert "of_stream_triad" in m and "of_stream_copy" in m, m
+    assert "private_mem_bytes" in m, m
+    if r["kernel"] == "best":
+        assert m["best_kernel"] in ("reg", "cache", "regcache"), m
+        assert "probe: reg" in r["detail"] and "regcache k=2" in r["detail"], r["detail"]
+PY
+"$CLBENCH" dslash --help | grep -q "regcache (k rhs per work-item" && pass "help lists regcache" ||
+  fail "dslash --help does not list regcache"
+"$CLBENCH" dslash --help | grep -q "baselines: stream/triad" && pass "help lists stream/triad" ||
+  fail "dslash --help does not list stream/triad"
+# best= names the variant per rhs; a bad entry is refused; a zstrip that does not divide Lz
+# gives a skipped row with the reason, and is refused with scaling=
+expect_status 0 "best per rhs" run dslash -d $POCL -s 8x8x8x4 -t float --param rhs=2,4 \
+  --param links=full --param kernel=best --param best=2:cache,regcache2 -n 1 --warmup 0 -o bper.csv
+python3 - bper.csv <<'PY' && pass "best= per rhs followed" || fail "best= per rhs not followed"
+import csv, sys
+rows = {r["params"]: r for r in csv.DictReader(open(sys.argv[1]))}
+m2 = rows["rhs=2,links=full"]["metrics"]; m4 = rows["rhs=4,links=full"]["metrics"]
+assert "best_kernel=cache" in m2 and "best_kernel=regcache" in m4 and "rhs_per_item=2" in m4, (m2, m4)
+assert "best=regcache k=2 (param)" in rows["rhs=4,links=full"]["detail"]
+PY
+expect_error 2 "best: 'regcache9'" "bad best refused" run dslash -q -d $POCL --quick --param best=regcache9 -o bad.csv
+expect_status 0 "zstrip 3 on Lz 8" run dslash -d $POCL --quick -t float --param rhs=1 --param links=full \
+  --param kernel=reg --param zstrip=0,3 -n 1 --warmup 0 -o zs.csv
+csv_col zs.csv detail | grep -q "zstrip=3 does not divide Lz=8" && pass "zstrip 3 skipped with its reason" ||
+  fail "zstrip 3: $(csv_col zs.csv detail)"
+expect_error 2 "zstrip" "zstrip with scaling refused" run dslash -d $POCL --quick --param zstrip=2 --param scaling=weak -o bad.csv
+# a wrong site order (every strip's first plane only) leaves sites unwritten: validation fails
+mkdir -p kz && cp "$CLBENCH_SRC"/cl/*.cl kz/
+sed -i 's/uint z = s \* (uint)zs + (rem - t \* (uint)zs);/uint z = s * (uint)zs;/' kz/dslash.cl
+expect_status 1 "broken site order fails validation" run dslash -d $POCL -s 8x8x8x4 -t float --param rhs=1 \
+  --param links=full --param kernel=reg --param zstrip=2 -n 1 --warmup 0 --kernel-dir kz -o bz.csv
+# a pass that skips its rhs block's advance reads the first block twice: validation fails
+cp "$CLBENCH_SRC"/cl/*.cl kz/
+sed -i 's/        v += (uint)(3 \* RHS) \* vh;/        v += 0u;/' kz/dslash.cl
+expect_status 1 "broken passes fail validation" run dslash -d $POCL -s 8x8x8x4 -t float --param rhs=2 \
+  --param links=full --param kernel=reg --param pass=1 -n 1 --warmup 0 --kernel-dir kz -o bp.csv
 # a non-cubic lattice whose sites are not a multiple of the work-group size (bounds check)
 expect_status 0 "dslash 6x6x4x4 local 64" run dslash -d $POCL -s 6x6x4x4 -t float,double --param rhs=3 \
   --param links=compressed --param kernel=reg,cache --param local=64 -n 1 --warmup 0 -o odd.csv

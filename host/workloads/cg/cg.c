@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kernel_names[] = {"reg", "cache"};
+static const char *const kernel_names[] = {"reg", "cache", "regcache"};
 /* A solve passes when every rhs's true residual |b - Ax|/|b| is at most
  * TRUE_RES_FACTOR x its target, the target being the larger of tol and the
  * drift allowance eps x iterations (eps: the type's machine epsilon): the
@@ -35,8 +35,11 @@ static const struct clb_param_def params[] = {
     {"links", "compressed",
      "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both"},
     {"kernel", "reg",
-     "the operator's kernel (the dslash workload's shapes): reg (rhs accumulators in registers) "
-     "or cache (one work-item per site and rhs), or both"},
+     "the operator's kernel (the dslash workload's shapes): reg (rhs accumulators in registers), "
+     "cache (one work-item per site and rhs) or regcache (k rhs per work-item, rhs/k work-items "
+     "per site), or a list"},
+    {"k", "", "regcache: rhs per work-item, a list; a case for each k that divides rhs, 1 < k < "
+              "rhs (default: every such k)"},
     {"mass", "", "the mass m in A = m^2 - D_eo D_oe, > 0 (default 1; --quick 4); the "
                  "iterations grow as 1/m: about 110/m to 1e-6, 215/m to 1e-12"},
     {"tol", "", "relative residual |r|/|b| a solve reaches (default 1e-6 in float, 1e-12 in "
@@ -109,8 +112,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
         return rc;
     if (!q->kernel)
         return lat_count_group(q, &z, CG_MAX_RHS, NFIELDS, out);
-    if (strcmp(q->kernel, "reg") && strcmp(q->kernel, "cache")) {
-        clb_seterr("unknown cg kernel '%s' (known: reg, cache)", q->kernel);
+    if (strcmp(q->kernel, "reg") && strcmp(q->kernel, "cache") && strcmp(q->kernel, "regcache")) {
+        clb_seterr("unknown cg kernel '%s' (known: reg, cache, regcache)", q->kernel);
         return CLB_EUSAGE;
     }
     long rhs;
@@ -132,10 +135,29 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 /* ---- parameters ----------------------------------------------------------- */
 
 struct choice {
-    long rhs[16];
-    int nrhs;
+    long rhs[16], ks[16];
+    int nrhs, nks;
     unsigned links, kernels;
 };
+
+/* The cases at rhs: each kernel of kernel= in order, regcache once per k of
+ * k= that fits rhs (lat_regcache_ks); into kinds and ks, their number.
+ * set-up adds them, plan counts them. */
+static int kernel_cases(const struct choice *ch, int rhs, int kinds[2 + LAT_MAX_RHS],
+                        int ks[2 + LAT_MAX_RHS])
+{
+    int n = 0, v[LAT_MAX_RHS];
+    for (int kind = CG_REG; kind <= CG_REGCACHE; kind++) {
+        if (!(ch->kernels & (1u << kind)))
+            continue;
+        int m = kind == CG_REGCACHE ? lat_regcache_ks(ch->ks, ch->nks, rhs, v) : (v[0] = 0, 1);
+        for (int i = 0; i < m; i++, n++) {
+            kinds[n] = kind;
+            ks[n] = v[i];
+        }
+    }
+    return n;
+}
 
 /* A number in (lo, hi) from a parameter. */
 static int param_real(struct clb_env *env, const char *key, double lo, double hi, double *out)
@@ -188,11 +210,14 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
      * sweep takes --param rhs=1..8; a solve is hundreds of operator
      * applications) */
     const long def[] = {1, 4}, quick[] = {1, 3};
+    ch->nks = 0; /* k= absent: every k (lat_regcache_ks) */
     int rc = lat_param_rhs(env, CG_MAX_RHS, env->quick ? quick : def, 2, ch->rhs, &ch->nrhs);
     if (rc)
         return rc;
     if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
-        (rc = clb_param_names(env, "kernel", "reg,cache", 0, &ch->kernels)) ||
+        (rc = clb_param_names(env, "kernel", "reg,cache,regcache", 0, &ch->kernels)) ||
+        (clb_param(env, "k")[0] &&
+         (rc = clb_param_ints(env, "k", 1, CG_MAX_RHS, ch->ks, 16, &ch->nks))) ||
         (rc = clb_param_int(env, "maxiter", 1, 1000000, &s->maxiter)))
         return rc;
     s->mass = env->quick ? 4 : 1;
@@ -265,7 +290,8 @@ static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case
     return CLB_OK;
 }
 
-static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs, int comp)
+/* kind with its k (regcache; ignored otherwise) at rhs with links comp. */
+static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, int rhs, int comp)
 {
     struct cg_state *s = g->state;
     struct cg_case cc;
@@ -273,7 +299,11 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
     cc.rhs = rhs;
     cc.comp = comp;
     cc.kind = kind;
-    const char *links = comp ? "compressed" : "full";
+    cc.per = kind == CG_CACHE ? 1 : kind == CG_REGCACHE ? k : rhs;
+    char links[32];
+    snprintf(links, sizeof links, "%s", comp ? "compressed" : "full");
+    if (kind == CG_REGCACHE) /* the row's params: links=...,k=K */
+        clb_appendf(links, sizeof links, ",k=%d", k);
     struct clb_case *c;
     int rc = cg_dev_shape(env, s, g->dtype, &cc);
     if (s->part.scaling) {
@@ -375,12 +405,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return rc;
     if (s->part.scaling && (rc = cg_dev_sum_bb(s)))
         return rc;
+    int kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
     for (int comp = 0; comp < 2; comp++)
-        for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++)
-            for (int k = CG_REG; k <= CG_CACHE && rc == CLB_OK; k++)
-                if (ch.kernels & (1u << k))
-                    rc = lat_agree_case("cg", s->part.scaling,
-                                        add_case(env, g, k, (int)ch.rhs[r], comp));
+        for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++) {
+            int n = kernel_cases(&ch, (int)ch.rhs[r], kinds, ks);
+            for (int i = 0; i < n && rc == CLB_OK; i++)
+                rc = lat_agree_case("cg", s->part.scaling,
+                                    add_case(env, g, kinds[i], ks[i], (int)ch.rhs[r], comp));
+        }
     return rc;
 }
 
@@ -633,12 +665,12 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     memset(&ch, 0, sizeof ch);
     if (read_params(env, &st, &ch))
         return -1;
-    int nk = 0, nl = 0;
-    for (int k = CG_REG; k <= CG_CACHE; k++)
-        nk += (ch.kernels >> k) & 1u;
+    int n = 0, nl = 0, kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
+    for (int r = 0; r < ch.nrhs; r++)
+        n += kernel_cases(&ch, (int)ch.rhs[r], kinds, ks);
     for (int l = 0; l < 2; l++)
         nl += (ch.links >> l) & 1u;
-    return nk * nl * ch.nrhs;
+    return n * nl;
 }
 
 const struct clb_workload clb_wl_cg = {
@@ -659,7 +691,7 @@ const struct clb_workload clb_wl_cg = {
      * stay within minutes there. */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {0, 3072},
               .cap_mib = {40, 0}, .ladder = lat_ladder},
-    .baselines = "stream/copy",
+    .baselines = "stream/triad,stream/copy",
     .case_size = sizeof(struct cg_case),
     CLB_STEPS,
     .plan = plan,

@@ -162,7 +162,7 @@ int cg_dev_alloc(struct clb_env *env, struct cg_state *s)
 
 static cl_kernel *slot(struct cg_state *s, const struct cg_case *cc)
 {
-    return s->k[cc->comp][cc->kind == CG_CACHE ? 1 : cc->rhs];
+    return s->k[cc->comp][cc->per];
 }
 
 static int build(struct clb_env *env, struct cg_state *s, const char *dtype,
@@ -173,7 +173,7 @@ static int build(struct clb_env *env, struct cg_state *s, const char *dtype,
         return CLB_OK;
     char opts[160];
     clb_dtype_defines(dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DRHS=%d%s", cc->kind == CG_CACHE ? 1 : cc->rhs,
+    clb_appendf(opts, sizeof opts, " -DRHS=%d%s", cc->per,
                 cc->comp ? " -DCOMPRESSED=1" : "");
     for (int i = 0; i < KD_N; i++) {
         const char *name = s->part.scaling && i <= KD_APPLY ? kd_dist_names[i] : kd_names[i];
@@ -209,8 +209,8 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
     cl_kernel *k = slot(s, cc);
     size_t vh = s->geom.vh, rhs = (size_t)cc->rhs;
     /* the operator: lx sites x the rhs blocks (all rhs of lx sites in one
-     * work-group for cache, the talk's [128,4] blocks) */
-    size_t ly = cc->kind == CG_CACHE ? rhs : 1, per = cc->kind == CG_CACHE ? 1 : rhs;
+     * work-group for cache and regcache, the talk's [128,4] blocks) */
+    size_t per = (size_t)cc->per, ly = rhs / per;
     size_t kop = wg_limit(env, k[KD_PAR]), kap = wg_limit(env, k[KD_APPLY]);
     size_t lx = s->local;
     while (lx > 1 &&
@@ -282,7 +282,7 @@ static int set_args(struct cg_state *s, const struct cg_case *cc)
     cl_double m2d = s->mass * s->mass;
     size_t m2size = s->dbl ? sizeof m2d : sizeof m2f;
     const void *m2 = s->dbl ? (const void *)&m2d : (const void *)&m2f;
-    size_t per = cc->kind == CG_CACHE ? 1 : (size_t)cc->rhs;
+    size_t per = (size_t)cc->per;
     size_t sh_op = cc->lop[0] * cc->lop[1] * per * s->es, sh_vec = cc->lvec[0] * s->es;
     size_t sh_red = cc->lred[0] * s->es, M = sizeof(cl_mem);
     int rc;
@@ -330,7 +330,7 @@ static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
     cl_double m2d = s->mass * s->mass;
     size_t m2size = s->dbl ? sizeof m2d : sizeof m2f;
     const void *m2 = s->dbl ? (const void *)&m2d : (const void *)&m2f;
-    size_t per = cc->kind == CG_CACHE ? 1 : (size_t)cc->rhs;
+    size_t per = (size_t)cc->per;
     size_t sh_op = cc->lop[0] * cc->lop[1] * per * s->es, M = sizeof(cl_mem);
     int rc;
     if ((rc = clb_args(k[KD_PAR], M, &s->dfat, M, &lng, M, &s->dp, M, &s->dt, M,

@@ -182,6 +182,19 @@ int lat_agree_case(const char *wl, int scaling, int rc)
 
 /* ---- cases ----------------------------------------------------------------- */
 
+int lat_regcache_ks(const long *ks, int nk, int rhs, int out[LAT_MAX_RHS])
+{
+    int n = 0;
+    for (int k = 2; k < rhs && k <= LAT_MAX_RHS; k++) {
+        int asked = nk == 0;
+        for (int i = 0; i < nk; i++)
+            asked |= ks[i] == k;
+        if (asked && rhs % k == 0)
+            out[n++] = k;
+    }
+    return n;
+}
+
 void lat_part_params(const struct lat_part *pt, char *out, size_t n)
 {
     const struct lat_decomp *p = &pt->dc;
@@ -192,11 +205,41 @@ void lat_part_params(const struct lat_part *pt, char *out, size_t n)
                  p->L[3]);
 }
 
+/* The profile's measured STREAM triad GB/s ([model] stream_triad_gbs), NAN
+ * when it has none; *bad set when it has one that is not a positive number. */
+static double profile_triad(const struct clb_profile *p, int *bad)
+{
+    const char *t = clb_profile_model(p, "stream_triad_gbs");
+    *bad = 0;
+    if (!t)
+        return NAN;
+    char *end;
+    double v = strtod(t, &end);
+    while (*end == ' ')
+        end++;
+    *bad = end == t || *end || !(v > 0) || !isfinite(v);
+    return *bad ? NAN : v;
+}
+
 double lat_case_model(struct clb_env *env, struct clb_case *c)
 {
-    double ai = c->counts.flops / c->counts.bytes, bw = env->profile->peak_bandwidth_gbs;
-    if (!isnan(bw) && bw > 0)
-        c->model = bw * ai;
+    /* the talk's estimate: bandwidth x intensity, "better use STREAM triad
+     * bandwidth" (slide 9): the profile's measured triad where it has one,
+     * else its peak */
+    int bad;
+    double ai = c->counts.flops / c->counts.bytes, peak = env->profile->peak_bandwidth_gbs;
+    double triad = profile_triad(env->profile, &bad);
+    const char *src = clb_profile_model(env->profile, "stream_source");
+    if (!isnan(triad)) {
+        c->model = triad * ai;
+        clb_case_note(c, "model: stream_triad_gbs %.4g x ai (profile [model]%s%s)", triad,
+                      src ? ": " : "", src ? src : "");
+    } else if (!isnan(peak) && peak > 0) {
+        c->model = peak * ai;
+        clb_case_note(c, "model: peak_bandwidth_gbs %.4g x ai (%s)", peak,
+                      bad ? "the profile's stream_triad_gbs is not a positive number"
+                          : "no stream_triad_gbs in the profile");
+    }
     return ai;
 }
 

@@ -81,10 +81,20 @@ int lat_agree_case(const char *wl, int scaling, int rc);
 
 /* ---- cases ----------------------------------------------------------------- */
 
+/* The kernel shape regcache (the talk's Dslashregcache) of dslash and cg: k
+ * rhs per work-item, rhs/k work-items per site. Its k values at rhs: those
+ * of ks[0..nk) that divide rhs and lie in (1, rhs) (k = 1 is cache, k = rhs
+ * reg), or with nk = 0 every such divisor; into out (ascending), their
+ * number. */
+#define LAT_MAX_RHS 8
+int lat_regcache_ks(const long *ks, int nk, int rhs, int out[LAT_MAX_RHS]);
+
 /* The params a case adds under scaling= (",scaling=...,grid=...,part=..."), "" without. */
 void lat_part_params(const struct lat_part *pt, char *out, size_t n);
-/* The talk's model of a case, bandwidth x intensity (no flop cap), where the
- * profile knows the bandwidth; the intensity. */
+/* The talk's model of a case, bandwidth x intensity (no flop cap): the
+ * profile's measured STREAM triad ([model] stream_triad_gbs) where it has
+ * one, else its peak bandwidth, noted in detail; none where the profile
+ * knows neither. Returns the intensity. */
 double lat_case_model(struct clb_env *env, struct clb_case *c);
 /* scaling=: the halo model of one exchange of rhs vectors: its bytes and
  * seconds at the bus's GB/s (bus_gbps, or measured); the part noted. */
