@@ -47,14 +47,7 @@ static const struct clb_param_def params[] = {
                   "then time solves of that many)"},
     {"local", "", "work-group size along the sites, a power of two (default 128 on GPUs, 64 on "
                   "CPUs)"},
-    {"scaling", "", "strong (-s is the whole lattice, split over the job's ranks) or weak (-s is "
-                    "each rank's part): each operator application exchanges halos, the inner "
-                    "products are summed over the ranks. Absent: every rank its own whole "
-                    "lattice (docs/SCALING.md)"},
-    {"grid", "", "scaling=: the split 1x1xAxB over z and t, A x B = ranks (default: chosen from "
-                 "the ranks, t first: 2 -> 1x1x1x2, 4 -> 1x1x2x2)"},
-    {"bus_gbps", "", "scaling=: the pinned host<->device GB/s of the halo model (default: one "
-                     "pinned transfer of the halo size each way, measured in set-up)"},
+    LAT_PART_PARAMS,
     {0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------- */
@@ -211,14 +204,8 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     }
     if ((rc = read_fixed(env, s, ch)))
         return rc;
-    if ((rc = lat_param_scaling(env, "cg")))
+    if ((rc = lat_param_part(env, "cg", &s->part)))
         return rc;
-    s->part.bus[0] = s->part.bus[1] = NAN;
-    if (clb_param(env, "bus_gbps")[0]) {
-        if ((rc = param_real(env, "bus_gbps", 0, 1e9, &s->part.bus[0])))
-            return rc;
-        s->part.bus[1] = s->part.bus[0];
-    }
     long local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 64;
     if (clb_param(env, "local")[0]) {
         if ((rc = clb_param_int(env, "local", 1, (long)env->info->max_wg, &local)))
@@ -254,14 +241,8 @@ static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case
     int rc = lat_halo_model(env, &s->part, c, cc->rhs, &m);
     if (rc)
         return rc;
-    cc->halo_model = m.seconds;
-    clb_case_note(c, "exchanges=%d halo_bytes=%zu (per exchange) bus_d2h_gbps=%.3g "
-                  "bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g (per solve)", 2 * cc->niter,
-                  m.bytes, m.gbps[0], m.gbps[1], m.measured ? "measured" : "bus_gbps",
-                  1e3 * 2 * cc->niter * cc->halo_model);
-    clb_case_metric(c, "exchanges", 2 * cc->niter);
-    clb_case_metric(c, "halo_bytes", (double)m.bytes);
-    clb_case_metric(c, "halo_model_ms", 1e3 * 2 * cc->niter * cc->halo_model);
+    cc->halo_model = m.chain;
+    clb_case_note(c, "exchanges=%d per solve", 2 * cc->niter);
     return CLB_OK;
 }
 
@@ -289,6 +270,9 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
             clb_seterr("cg: another rank cannot shape this case");
             rc = CLB_SKIP;
         }
+        /* the message step on its own (every rank: all of them shaped it) */
+        if (rc == CLB_OK && (rc = lat_probe_case(&s->part, rhs, rc)))
+            return rc;
     }
     char sc[128];
     lat_part_params(&s->part, sc, sizeof sc);
@@ -362,7 +346,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     s->es = s->dbl ? 8 : 4;
     struct choice ch;
     int rc = setup_group(env, g, s, &ch);
-    if (!lat_agree_setup(env, &rc)) /* the solves are collective */
+    if (!lat_agree_setup(env, &s->part, &rc)) /* the solves are collective */
         return rc;
     if (s->part.scaling && (rc = cg_dev_sum_bb(s)))
         return rc;
@@ -403,9 +387,8 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     smp->seconds = clb_now() - t0;
     if (rc)
         return rc;
-    double fig[] = {s->solve_halo, s->solve_gap,
-                    smp->seconds > 0 ? s->solve_gap / smp->seconds : NAN, s->solve_reduce};
-    return lat_log_add(&s->hlog, fig, 4, "cg");
+    return lat_log_add(&s->hlog, &s->solve_x, s->solve_reduce, smp->seconds,
+                       s->solve_exchanges, "cg");
 }
 
 /* ---- verify --------------------------------------------------------------- */
@@ -465,24 +448,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     if (s->nfixed && (rc = reference_residuals(s, &op)))
         return rc;
     if (s->part.scaling) {
-        const struct lat_log *l = &s->hlog;
-        double hal = lat_log_median(l, LAT_LOG_HAL);
-        double gap = lat_log_median(l, LAT_LOG_GAP);
-        double red = lat_log_median(l, LAT_LOG_RED);
-        double frac = lat_log_median(l, LAT_LOG_FRAC);
-        double mx[4] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(red) ? 0 : red,
-                        isnan(frac) ? 0 : frac};
-        if ((rc = clb_comm_allreduce(mx, 4, CLB_MAX)))
+        if ((rc = lat_verify_halo(c, &s->hlog, cc->halo_model, CLB_OK)))
             return rc;
-        if (!isnan(hal)) {
-            clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
-                          "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f "
-                          "(per solve) reduce_ms_max=%.4g", 1e3 * hal, 1e3 * gap, frac,
-                          1e3 * mx[0], 1e3 * mx[1], mx[3], 1e3 * mx[2]);
-            double hmx[3] = {mx[0], mx[1], mx[3]};
-            lat_metric_halo(c, hal, gap, frac, hmx);
-            clb_case_metric(c, "reduce_ms_max", 1e3 * mx[2]);
-        }
         if (own)
             return own;
     }
