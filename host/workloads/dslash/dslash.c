@@ -582,8 +582,12 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
     if (dc->comp && lat_check_rebuild(c, d->dbl, d->rebuild_err))
         fail = 1;
-    if (d->part.scaling)
-        return lat_verify_halo(c, &d->hlog, dc->halo_model, fail ? CLB_FAIL : CLB_OK);
+    if (d->part.scaling) {
+        int pk = lat_halo_check_pack(env, &d->part.halo, d->dv, rhs, c);
+        fail |= pk > 0;
+        int own = pk < 0 ? -pk : fail ? CLB_FAIL : CLB_OK;
+        return lat_verify_halo(c, &d->hlog, dc->halo_model, own);
+    }
     return fail ? CLB_FAIL : CLB_OK;
 }
 

@@ -218,6 +218,40 @@ int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2
     return CLB_OK;
 }
 
+/* Does the slab (mu, side) of f (the part's field read back) equal the packed
+ * one at sent? tmp: room for one slab. */
+static int slab_same(const struct lat_halo *h, int rhs, const unsigned char *f,
+                     const unsigned char *sent, int mu, int side, unsigned char *tmp)
+{
+    size_t cplx = 2 * h->es, n = 3 * (size_t)rhs * lat_slab_sites(&h->d, mu) * cplx;
+    int lo[4] = {0, 0, 0, 0}, b[6];
+    lat_slab_box(mu, side == 0 ? h->d.L[mu] - LAT_HALO : 0, lo, h->d.L, b);
+    lat_box_copy(&h->geom, b, 3 * (size_t)rhs, cplx, (void *)f, tmp, 0);
+    return memcmp(tmp, sent + lat_halo_offset(&h->d, rhs, mu, side) * cplx, n) == 0;
+}
+
+int lat_halo_check_pack(struct clb_env *env, const struct lat_halo *h, cl_mem field, int rhs,
+                        struct clb_case *c)
+{
+    if (!h->last_src || h->last_rhs != rhs)
+        return 0; /* no exchange of this case ran */
+    size_t cplx = 2 * h->es, n = 3 * (size_t)rhs * h->geom.vh * cplx;
+    unsigned char *f = clb_xmalloc(n), *tmp = clb_xmalloc(h->pin_bytes ? h->pin_bytes : 1);
+    int rc = f && tmp ? clb_read(env->dev, field, f, n) : CLB_ESYS, bad = 0;
+    /* slot 0 goes to the forward neighbour (its backward halo), 1 to the backward one */
+    static const char *const side_name[2] = {"forward", "backward"};
+    for (int mu = 3; mu >= 1 && rc == CLB_OK && !bad; mu--)
+        for (int side = 0; side < 2 && h->d.dec[mu] && !bad; side++)
+            if (!slab_same(h, rhs, f, h->last_src, mu, side, tmp)) {
+                clb_case_note(c, "the packed halo (halo_pack) differs from the host's slab for "
+                              "the %s %c neighbour", side_name[side], "xyzt"[mu]);
+                bad = 1;
+            }
+    free(f);
+    free(tmp);
+    return rc ? -rc : bad;
+}
+
 void lat_halo_kargs(const struct lat_halo *h, int rhs, cl_int4 *geo, cl_int4 *dist,
                     cl_uint4 *hs)
 {
@@ -314,16 +348,21 @@ void lat_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FI
         double t = r->t_median_s, hal = clb_row_metric(r, "halo_ms_max");
         double model = clb_row_metric(r, "halo_model_ms");
         double gap = clb_row_metric(r, "halo_exposed_ms_max");
-        double frac = clb_row_metric(r, "halo_exposed_frac_max");
+        double gmod = clb_row_metric(r, "halo_exposed_model_ms");
+        double eff = clb_row_metric(r, "eff"), emod = clb_row_metric(r, "eff_model");
+        char chain[16];
+        clb_metrics_token(r->metrics, "halo_chain", chain, sizeof chain);
         if (!header++)
-            fprintf(out, "\n%s across ranks (scaling=): per %s, the time; the halo exchanges "
-                         "(host clock) and their model (halo bytes / pinned bus GB/s); the time "
-                         "the boundary kernels waited for them (exposed) and its share of the "
-                         "time (the slowest rank's medians). Efficiency: docs/SCALING.md "
-                         "(clbench compare of a 1-rank and an N-rank run)\n",
+            fprintf(out, "\n%s across ranks (scaling=): per %s, the time; the halo chain "
+                         "(pack, reads, messages, writes: the job's slowest rank) beside its "
+                         "model (measured pack kernel, bus and message rates); the time the "
+                         "boundary kernels waited for it (exposed) beside the model's; eff: the "
+                         "share of the time not spent on halos, measured (model). Efficiency "
+                         "against the plain kernel or N ranks: docs/SCALING.md\n",
                     wl, strcmp(wl, "cg") ? "application" : "solve");
-        fprintf(out, "  %-5s %-6s %-12s rhs=%-2s %-6s grid=%-9s %10.4g ms  halo %9.4g ms (model "
-                     "%9.4g)  exposed %9.4g ms = %5.1f%%\n", r->kernel, r->dtype, r->size, rhs,
-                sc, grid, 1e3 * t, hal, model, gap, 100 * frac);
+        fprintf(out, "  %-5s %-6s %-12s rhs=%-2s %-6s grid=%-9s %-4s %10.4g ms  halo %9.4g ms "
+                     "(model %9.4g)  exposed %9.4g ms (model %9.4g)  eff %5.3f (model %5.3f)\n",
+                r->kernel, r->dtype, r->size, rhs, sc, grid, chain[0] ? chain : "-", 1e3 * t, hal,
+                model, gap, gmod, eff, emod);
     }
 }

@@ -68,6 +68,8 @@ struct lat_halo {
     struct clb_comm_shm *win;       /* shm: this rank's two segments (alternate exchanges) */
     unsigned char *wseg;
     long nexch;                     /* exchanges so far, the same on every rank */
+    const unsigned char *last_src;  /* the packed slabs the last exchange sent */
+    int last_rhs;
     /* the chunks of one exchange of rhs_ck vectors, and its state */
     struct lat_chunk *ck;
     int nck, cap, rhs_ck;
@@ -145,6 +147,13 @@ int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2
  * seconds, NAN when there is no message step (one rank, pipe or shm). Every
  * rank calls it together. */
 int lat_halo_probe(struct lat_halo *h, int rhs, int reps, double *seconds);
+
+/* verify: the packed slabs the last exchange sent (of rhs vectors of field,
+ * the part's layout) equal the host's slabs of field read back (lat_box_copy:
+ * an exact copy); 1 with a note naming the first slab that differs when not,
+ * 0 when equal; CLB_ECL-style errors as negative -rc. */
+int lat_halo_check_pack(struct clb_env *env, const struct lat_halo *h, cl_mem field, int rhs,
+                        struct clb_case *c);
 
 /* Kernel arguments: geo (hx, ly, lz, lt), dist (po, direction bits: y 2,
  * z 4, t 8, rhs, 0), hs (vh, slab sites along y, z, t). */

@@ -204,6 +204,8 @@ static void begin(struct clb_env *env, struct lat_halo *h, cl_mem field, struct 
     int shm = h->policy == LAT_XC_SHM;
     x->seg = shm ? (size_t)(h->nexch & 1) * h->pin_bytes : 0;
     x->src = shm ? h->wseg + x->seg : h->psend;
+    h->last_src = x->src;
+    h->last_rhs = x->rhs;
     h->nexch++;
     x->t0 = clb_now();
     /* a plan that fails leaves no chunks: no messages (every rank fails alike:
