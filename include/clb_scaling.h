@@ -82,4 +82,64 @@ double clb_sc_exposed(const struct clb_sc_app *a);
 /* The share of the time not spent on the halos: rest / app_seconds. */
 double clb_sc_efficiency(const struct clb_sc_app *a);
 
+/* ---- N ranks from one device's rows (`clbench model scaling`) --------------- */
+
+/* What the rows of one device give, per operator application (one halo
+ * exchange): the plain kernel's seconds per even site, the 1-rank
+ * distributed run's part and its halo chain (docs/SCALING.md, "The scaling
+ * model"). */
+struct clb_sc_dev {
+    double tau;          /* plain: seconds per even site and application */
+    double plain_gbps;   /* plain: device-memory bytes / second (a pack kernel's rate) */
+    int part[4];         /* the 1-rank run's lattice */
+    double rest;         /* its seconds per application but the pack and the waits */
+    double in;           /* its interior kernel's seconds per application */
+    double pack;         /* its pack kernel's seconds (0: a chain without one) */
+    double halo_bytes;   /* its halo per exchange */
+    double chain;        /* its chain's seconds after the pack, per exchange (measured) */
+    double d2h_gbps, h2d_gbps; /* its bus rates (measured) */
+    double chunk;        /* its chunk bytes (0: whole) */
+    int pipelined;       /* its chain overlaps chunks (pipe, shm) */
+};
+
+/* The links between ranks (GB/s per direction, seconds). */
+struct clb_sc_links {
+    int per_node;        /* ranks (GPUs) per node */
+    double shm_gbps;     /* host-staged MPI between ranks of one node (NAN: unknown) */
+    double p2p_gbps;     /* device to device on a node (NVLink, or PCIe) */
+    double net_gbps;     /* between nodes, per rank */
+    double net_lat_s;    /* between nodes, per exchange */
+};
+
+/* One prediction: N ranks on grid P (part: the largest), per application. */
+struct clb_sc_point {
+    int n, P[4], part[4];
+    double halo_bytes;           /* per rank and exchange */
+    int off_node;                /* directions whose ring leaves a node */
+    double t[2], share[2], eff[2]; /* [0] host-staged, [1] device to device; NAN: unknown */
+};
+
+/* The message step of one exchange on grid P, nodes of per_node consecutive
+ * ranks (rank = (ct Pz + cz) Py + cy): each rank sends face[mu] bytes to
+ * each of its two neighbours along every split direction mu, to a rank of
+ * its node at node_gbps, else at net_gbps (plus net_lat_s once), both at
+ * once; the slowest rank's seconds. *off: bit 0 when some rank has a
+ * neighbour on another node, bit 1 when some rank has one on its node. */
+double clb_sc_mid_seconds(const int P[4], int per_node, const double face[4], double node_gbps,
+                          double net_gbps, double net_lat_s, int *off);
+
+/* Predict N ranks on grid P (L: the part of each rank (weak) or the whole
+ * lattice (strong)). The host-staged chain is the 1-rank one with its bus
+ * steps at the rates that reproduce its measured chain, plus the message at
+ * the link's rate; the device-to-device chain has only the message (none on
+ * one rank). Efficiency: the plain kernel on the part L (weak) or the whole
+ * lattice over N (strong) against the time per application. */
+void clb_sc_predict(const struct clb_sc_dev *d, const struct clb_sc_links *k, const int L[4],
+                    int weak, const int P[4], struct clb_sc_point *out);
+
+/* `clbench model scaling` (host/models/scaling/scaling_model.c), in the
+ * models' registry. */
+struct clb_model_def;
+extern const struct clb_model_def clb_model_scaling_def;
+
 #endif

@@ -438,6 +438,12 @@ int clb_model_num(struct clb_model_ctx *m, const char *key, double *out, int req
 void clb_model_show(struct clb_model_ctx *m, const char *key);
 /* The --param values given (for list-valued parameters a model parses itself). */
 int clb_model_given(const struct clb_model_ctx *m, const char *key);
+/* -w, -k, --results, --device, --plot (NULL when not given). */
+const char *clb_model_workload(const struct clb_model_ctx *m);
+const char *clb_model_kernel(const struct clb_model_ctx *m);
+const char *clb_model_results(const struct clb_model_ctx *m);
+const char *clb_model_device(const struct clb_model_ctx *m);
+const char *clb_model_plot(const struct clb_model_ctx *m);
 
 /* ---- pinned host memory (host/core/pinned.c) ------------------------------ */
 

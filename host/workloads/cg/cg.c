@@ -308,6 +308,9 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
     for (int r = 0; r < rhs; r++)
         sum += cc.iters[r];
     double vh = (double)s->geom.vh;
+    /* two operator applications (and halo exchanges) per iteration: what
+     * `clbench model scaling` divides a solve by */
+    clb_case_metric(c, "op_applications", 2.0 * cc.niter);
     clb_case_note(c, "applications=%d rhs_iterations=%d iter_bytes=%.0f iter_flops=%.0f",
                   cc.niter, sum, vh * clb_cg_bytes_site(1, rhs, 0, comp, s->es),
                   vh * clb_cg_flops_site(rhs, 0));
@@ -551,15 +554,15 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         char li[32], ri[8];
-        lat_param_text(rows[i].params, "links", li, sizeof li);
-        lat_param_text(rows[i].params, "rhs", ri, sizeof ri);
+        clb_params_value(rows[i].params, "links", li, sizeof li);
+        clb_params_value(rows[i].params, "rhs", ri, sizeof ri);
         if (strcmp(rows[i].status, "ok") || strcmp(ri, "1"))
             continue;
         for (size_t j = 0; j < n; j++) {
             char lj[32], rj[8], it[128];
-            lat_param_text(rows[j].params, "links", lj, sizeof lj);
-            lat_param_text(rows[j].params, "rhs", rj, sizeof rj);
-            lat_param_text(rows[j].params, "iters", it, sizeof it);
+            clb_params_value(rows[j].params, "links", lj, sizeof lj);
+            clb_params_value(rows[j].params, "rhs", rj, sizeof rj);
+            clb_params_value(rows[j].params, "iters", it, sizeof it);
             if (strcmp(rows[j].status, "ok") || strcmp(li, lj) ||
                 strcmp(rows[i].kernel, rows[j].kernel) || strcmp(rows[i].dtype, rows[j].dtype) ||
                 strcmp(rows[i].size, rows[j].size))

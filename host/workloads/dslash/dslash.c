@@ -326,6 +326,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
         return rc;
     }
     double ai = lat_case_model(env, c);
+    clb_case_metric(c, "op_applications", 1); /* one per repetition (model scaling) */
     clb_case_note(c, "ai=%.3f ai_vcache=%.3f", ai,
                   clb_dslash_intensity(rhs, 15.0 / 16, comp, d->es));
     if (d->part.scaling && (rc = note_scaling(env, d, c, &dc))) {

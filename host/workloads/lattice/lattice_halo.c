@@ -310,19 +310,6 @@ void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
         clb_case_note(c, "mpi_transport=%s", h->transport);
 }
 
-/* The value of key in a params text ("rhs=4,scaling=weak,grid=1x1x1x2"). */
-void lat_param_text(const char *params, const char *key, char *out, size_t n)
-{
-    size_t kl = strlen(key);
-    out[0] = 0;
-    for (const char *p = params; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-        if (!strncmp(p, key, kl) && p[kl] == '=') {
-            size_t len = strcspn(p + kl + 1, ",");
-            snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), p + kl + 1);
-            return;
-        }
-}
-
 void lat_metric_halo(struct clb_case *c, double hal, double gap, double frac,
                         const double mx[3])
 {
@@ -340,11 +327,11 @@ void lat_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FI
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];
         char sc[16], grid[48], rhs[8];
-        lat_param_text(r->params, "scaling", sc, sizeof sc);
+        clb_params_value(r->params, "scaling", sc, sizeof sc);
         if (!sc[0] || strcmp(r->status, "ok"))
             continue;
-        lat_param_text(r->params, "grid", grid, sizeof grid);
-        lat_param_text(r->params, "rhs", rhs, sizeof rhs);
+        clb_params_value(r->params, "grid", grid, sizeof grid);
+        clb_params_value(r->params, "rhs", rhs, sizeof rhs);
         double t = r->t_median_s, hal = clb_row_metric(r, "halo_ms_max");
         double model = clb_row_metric(r, "halo_model_ms");
         double gap = clb_row_metric(r, "halo_exposed_ms_max");

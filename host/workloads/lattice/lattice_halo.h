@@ -172,12 +172,10 @@ void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
  * row, the time per repetition, the halo exchange (host clock, the job's
  * slowest rank) and its model, the time the boundary kernels waited for halos
  * (exposed) and its share of the time. */
-/* The value of key in a row's params ("rhs=4,links=full,iters=37"), "" when absent. */
 /* The halo figures of a case as metrics (ms, and the share of the time):
  * this rank's medians and, in mx, the job's slowest (halo, exposed, share). */
 void lat_metric_halo(struct clb_case *c, double hal, double gap, double frac, const double mx[3]);
 
-void lat_param_text(const char *params, const char *key, char *out, size_t n);
 void lat_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FILE *out);
 
 #endif
