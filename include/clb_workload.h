@@ -406,10 +406,10 @@ void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank);
 int clb_comm_shm_sync(struct clb_comm_shm *w);
 void clb_comm_shm_close(struct clb_comm_shm *w);
 /* What carries messages between ranks of one node, as the MPI library says
- * (its MPI_T control variables: Open MPI's shared-memory BTL and its
- * single-copy mechanism, e.g. "vader single_copy=cma"); "" when it cannot
- * tell or without MPI. */
-void clb_comm_transport(char *out, size_t n);
+ * (its MPI_T control variables): Open MPI's shared-memory BTL ("vader" in
+ * 4.x, "sm" in 5.x) and its single-copy mechanism ("cma", "xpmem", "knem",
+ * "none"...); "" when it cannot tell or without MPI. */
+void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc);
 
 /* Has the user asked the run to stop (SIGINT/SIGTERM)? Long host loops of a
  * set-up or a check may poll it and return CLB_EINTR. */

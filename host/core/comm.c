@@ -404,22 +404,25 @@ static void cvar_find(const char *name, char *out, size_t n)
     }
 }
 
-void clb_comm_transport(char *out, size_t n)
+void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc)
 {
-    out[0] = 0;
-    if (!active || n < 2)
+    if (nb)
+        btl[0] = 0;
+    if (nc)
+        copy[0] = 0;
+    if (!active || nb < 2 || nc < 2)
         return;
     int provided;
     if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
         return;
     /* Open MPI 4 names its shared-memory BTL vader, 5 sm */
-    static const char *const btl[] = {"vader", "sm"};
-    for (int k = 0; k < 2 && !out[0]; k++) {
-        char name[64], v[64];
-        snprintf(name, sizeof name, "btl_%s_single_copy_mechanism", btl[k]);
-        cvar_find(name, v, sizeof v);
-        if (v[0])
-            snprintf(out, n, "%s single_copy=%s", btl[k], v);
+    static const char *const names[] = {"vader", "sm"};
+    for (int k = 0; k < 2 && !btl[0]; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "btl_%s_single_copy_mechanism", names[k]);
+        cvar_find(name, copy, nc);
+        if (copy[0])
+            snprintf(btl, nb, "%s", names[k]);
     }
     MPI_T_finalize();
 }
@@ -521,10 +524,12 @@ void clb_comm_shm_close(struct clb_comm_shm *w)
         free(w->seg);
     free(w);
 }
-void clb_comm_transport(char *out, size_t n)
+void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc)
 {
-    if (n)
-        out[0] = 0;
+    if (nb)
+        btl[0] = 0;
+    if (nc)
+        copy[0] = 0;
 }
 
 #endif

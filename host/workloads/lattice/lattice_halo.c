@@ -58,7 +58,7 @@ int lat_halo_open(struct clb_env *env, struct lat_halo *h, const struct lat_deco
     int off[4], rc;
     lat_decomp_geoms(d, &h->geom, &ext, off);
     lat_boxes_init(d, &h->in, &h->bd);
-    clb_comm_transport(h->transport, sizeof h->transport);
+    clb_comm_transport(h->btl, sizeof h->btl, h->copy, sizeof h->copy);
     if ((rc = new_queue(env, &h->qd, "halo reads")) || (rc = new_queue(env, &h->qh, "halo writes")))
         return rc;
     h->pin_bytes = lat_halo_len(d, maxrhs) * 2 * es;
@@ -306,8 +306,11 @@ void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
                   p->size, p->P[1], p->P[2], p->P[3], p->L[0], p->L[1], p->L[2], p->L[3], p->O[0],
                   p->O[1], p->O[2], p->O[3], p->G[0], p->G[1], p->G[2], p->G[3], dirs,
                   h->in.sites, h->bd.sites, lat_xc_names[h->policy], h->chunk / 1024);
-    if (h->transport[0])
-        clb_case_note(c, "mpi_transport=%s", h->transport);
+    if (h->btl[0] && p->size > 1) {
+        clb_case_note(c, "mpi_transport=%s single_copy=%s", h->btl, h->copy);
+        clb_case_metric_token(c, "mpi_btl", h->btl);
+        clb_case_metric_token(c, "mpi_single_copy", h->copy);
+    }
 }
 
 void lat_metric_halo(struct clb_case *c, double hal, double gap, double frac,

@@ -75,7 +75,7 @@ struct lat_halo {
     int nck, cap, rhs_ck;
     cl_event *xd2h, *xh2d;
     struct clb_comm_req **xreq;     /* receives [0, nck), sends [nck, 2 nck) */
-    char transport[64];             /* what MPI uses on this node (clb_comm_transport) */
+    char btl[16], copy[16];         /* what MPI uses on this node (clb_comm_transport) */
 };
 
 /* Buffers for up to maxrhs vectors, the queues, the pack kernel (element
