@@ -118,8 +118,8 @@ struct lat_overlap {
  * the interior and boundary launches, the halo chain (pack start to the end
  * of the last write; the host clock when the events cannot tell), and the
  * time the boundary launch waited after the interior one (the halo time not
- * hidden; all of the halo time when there is no interior). Only once the
- * application is complete. */
+ * hidden; the chain after the pack kernel when there is no interior). Only
+ * once the application is complete. */
 struct lat_xtimes {
     double pack, in, bd, halo, gap;
 };
