@@ -54,7 +54,7 @@ struct cmp_filter {
     const char *workload, *kernel, *dtype, *size;
     const char *sweep;
     int any_size;        /* lines ignore the size: each column's best at any size */
-    int include_cache;   /* with any_size: keep rows whose detail says cache_resident */
+    int include_cache;   /* with any_size: keep rows whose metrics say cache_resident */
     /* Not filters: what else the build gathers. */
     int plot;            /* the points of roofline and stairs figures (struct cmp_point),
                           * and the measured ceilings of every column */
@@ -252,6 +252,12 @@ void cmp_plot_text_free(struct cmp_plot_text *p);
  * bad output name, CLB_ESYS when gnuplot is missing or fails; no output file
  * is left behind unless every figure was drawn. */
 int cmp_plot(const struct cmp_table *t, const char *out);
+/* The figures cmp_plot would draw, made in memory only (no file, no gnuplot):
+ * fn gets each one's destination name and its script and data (a figure with
+ * nothing to draw is left out). The fuzz harness of the readers uses it. */
+int cmp_plot_each(const struct cmp_table *t, const char *out,
+                  int (*fn)(const char *final, const struct cmp_plot_text *pt, void *ctx),
+                  void *ctx);
 /* Check the --plot name (.svg or .png, a writable directory) before any work. */
 int cmp_plot_check(const char *out, int *svg);
 /* One figure drawn by gnuplot as --plot draws them (a private temporary
@@ -274,8 +280,19 @@ enum {
  * UTF-8 as "\xNN"; C1 controls, line/paragraph separators and bidirectional
  * overrides as "\uNNNN". */
 void cmp_esc(struct clb_buf *b, const char *s, int flags);
-/* The same into a scratch buffer that is reset first; returns its text. */
+/* The same into a scratch buffer that is reset first; returns its text. One
+ * argument of a call only: two cmp_esc_tmp of one buffer in one printf print
+ * the same text (use cmp_esc_arg). */
 const char *cmp_esc_tmp(struct clb_buf *b, const char *s, int flags);
+/* Escaped arguments of one message: each cmp_esc_arg call returns text in a
+ * buffer of its own, alive until cmp_esc_args_free, so a message may escape
+ * any number of paths or values (NULL text: out of memory reads ""). */
+struct cmp_esc_args {
+    struct clb_buf *b;
+    size_t n, cap;
+};
+const char *cmp_esc_arg(struct cmp_esc_args *a, const char *s, int flags);
+void cmp_esc_args_free(struct cmp_esc_args *a);
 /* Append s as one gnuplot single-quoted string: escaped for display first (no
  * control byte, no newline, valid UTF-8), then every ' doubled. Inside single
  * quotes gnuplot expands neither backquotes nor @macros, and '' is the only

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "clbench.h"
 
 /* X(name, kind): STR text; COUNT a whole number >= 0; EXACT a count printed
@@ -85,6 +86,10 @@ void clb_rowset_free(struct clb_rowset *s);
 /* Add a copy of r, its strings copied into the set's arena. */
 int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r);
 
+/* The exit status of a run whose results file was truncated, replaced or
+ * deleted while it wrote it (docs/RELIABILITY.md). */
+#define CLB_EXIT_OUTPUT_LOST 5
+
 /* The largest file the readers accept (a results file, a profile). */
 #define CLB_MAX_INPUT_BYTES ((size_t)4 << 30)
 
@@ -101,10 +106,19 @@ char *clb_row_format(const struct clb_row *r, int version);
 
 enum clb_format { CLB_FORMAT_CSV, CLB_FORMAT_JSON };
 
+/* The writer guards its file: it remembers the file it opened (device and
+ * inode) and where its last row ended, and before each append checks that
+ * the name still leads to that file, that the file still has a link and is
+ * not shorter than that (truncated, replaced or deleted under a running
+ * job). Then it writes nothing more and sets `lost`. */
 struct clb_writer {
     char *path;
     int fd;
     enum clb_format format;
+    dev_t dev;
+    ino_t ino;
+    off_t end;          /* where our last row (or the header) ended */
+    const char *lost;   /* NULL, or what happened to the file: "truncated", ... */
 };
 
 /* The format a results path asks for: JSON Lines for *.json / *.jsonl, else CSV. */
@@ -121,7 +135,9 @@ char *clb_row_json(const struct clb_row *r);
  * sees a file without a header. A JSON Lines file has no header: one object
  * per line. */
 int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format format);
-/* Append one row under an advisory lock and flush it to the file. */
+/* Append one row under an advisory lock and flush it to the file. CLB_ESYS
+ * when the file was truncated, replaced or deleted since (w->lost says which;
+ * nothing is written), or the write failed. */
 int clb_writer_put(struct clb_writer *w, const struct clb_row *r);
 /* Append one row already formatted in the writer's format (a whole line). */
 int clb_writer_put_text(struct clb_writer *w, const char *line);
@@ -166,6 +182,14 @@ int clb_metrics_flag(const char *text, const char *key);
 /* The same for a row's metrics. */
 double clb_row_metric(const struct clb_row *r, const char *key);
 int clb_row_flag(const struct clb_row *r, const char *key);
+/* The number of key in a row's params ("ws=1024,stride=64"): the whole value
+ * a finite decimal number (the metrics' number grammar), else NAN. */
+double clb_row_param(const struct clb_row *r, const char *key);
+/* Does a row hold every key of `params` (comma list) as a number in its
+ * params, and every key of `metrics` as a number in its metrics? NULL lists
+ * ask nothing. When not, *what names the first missing one ("params ws"). */
+int clb_row_has(const struct clb_row *r, const char *params, const char *metrics,
+                struct clb_buf *what);
 /* Set key in a metrics text being built (an earlier value of key is
  * replaced): a number (not written when not finite: a figure nobody measured
  * is not invented) or a token. CLB_EUSAGE with the message set when the key

@@ -254,6 +254,13 @@ struct clb_workload {
     int (*ceilings)(const struct clb_row *rows, size_t n, struct clb_ceiling *out, int max);
     const struct clb_model_def *models;  /* optional, terminated by {0} */
     struct clb_figure figure;            /* optional: how `compare --plot` draws the rows */
+    /* What each of its rows must hold for `ceilings` and `figure` (rows from
+     * files are untrusted): params keys whose values are numbers and metrics
+     * that are numbers, comma lists (NULL: nothing). The core checks rows
+     * against them (clb_row_has) and skips, with a counted warning, those
+     * that lack one, so that these hooks only see rows that have what they
+     * read. A hook still reads every other field defensively. */
+    const char *row_params, *row_metrics;
 };
 
 /* A [tuning] key every workload accepts: `<workload>.sizes = LIST` gives a
@@ -299,8 +306,18 @@ void clb_case_metric(struct clb_case *c, const char *key, double value);
 void clb_case_metric_token(struct clb_case *c, const char *key, const char *token);
 
 /* The number after "key=" in a params text ("vec=4,ws=1024"), NAN when
- * absent. */
+ * absent. (Rows: clb_row_param, which takes only a whole number.) */
 double clb_text_num(const char *text, const char *key);
+
+/* Rows from files: does r hold what wl declares its rows hold (row_params,
+ * row_metrics)? */
+int clb_row_fits(const struct clb_workload *wl, const struct clb_row *r);
+/* Say on stderr that n rows of wl (`where`: "of 'DEVICE'", "in the files")
+ * were skipped for `use` because they lack what it declares: "clbench:
+ * warning: 3 latency rows of 'X' lack params ws,stride and metrics
+ * ns_per_load as numbers: skipped for ceilings". Nothing when n is 0. */
+void clb_warn_unfit(const struct clb_workload *wl, size_t n, const char *where,
+                    const char *use);
 
 /* ---- parameters -------------------------------------------------------- */
 

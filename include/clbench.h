@@ -88,6 +88,20 @@ char *clb_read_regular(const char *path, const char *what, size_t max_bytes);
  * else fd is closed, "<what> '<path>' ..." set, and -1 returned. */
 int clb_check_regular(int fd, const char *path, const char *what, size_t max_bytes, size_t *size);
 
+/* What a command must not leave behind when SIGINT, SIGTERM or SIGHUP ends
+ * it (host/core/cleanup.c): clb_cleanup_guard installs the handlers (once;
+ * `run` has its own, which stop the run between configurations); register
+ * each temporary file or directory (a directory is removed after the files)
+ * and each child process as it is made, and drop it when it is gone. The
+ * handler kills and reaps the children, removes the paths and ends the
+ * process with the signal (128 + N). Registration returns an id, -1 when
+ * the table (1024 entries) is full or memory is short: the thing is then
+ * only cleaned up the ordinary way. */
+void clb_cleanup_guard(void);
+int clb_cleanup_path(const char *path);
+int clb_cleanup_child(int pid);
+void clb_cleanup_drop(int id);
+
 /* Checked size arithmetic: each operation sets *ovf (sticky) instead of
  * wrapping, so a size whose byte count does not fit is refused, never
  * allocated short. */

@@ -13,7 +13,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: clbench compare FILE.csv... [options]\n"
+            "usage: clbench compare FILE... [options]   (results files: CSV or JSON Lines)\n"
             "  -m, --metric M          the figure shown:\n");
     for (const struct cmp_metric *m = cmp_metric_list(); m->name; m++)
         fprintf(f, "                            %-10s %s\n", m->name, m->help);

@@ -24,6 +24,7 @@ int clb_cmd_results(int argc, char **argv)
         clb_die_msg("results: expected 'results upgrade FILE...' (see 'clbench results --help')");
         return CLB_EXIT_USAGE;
     }
+    clb_cleanup_guard();   /* a signal removes the temporary file of an upgrade */
     for (int i = 2; i < argc; i++) {
         int already, from;
         size_t rows;

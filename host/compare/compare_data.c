@@ -50,6 +50,12 @@ struct build {
     struct cmp_map pts;
     size_t ptcap;
     struct clb_buf untyped;   /* the types of GFlop/s rows no ceiling covers */
+    /* per workload: its rows that lack what it declares (row_params, row_metrics) */
+    struct unfit {
+        const struct clb_workload *wl;
+        size_t n;
+    } *unfit;
+    size_t nunfit, capunfit;
 };
 
 /* A column lists the files of its rows (a handful: one realloc each). */
@@ -556,6 +562,21 @@ static double measured_value(struct build *b, size_t i, int kind)
 
 /* ---- the points of roofline and stairs figures ---------------------------------- */
 
+/* One more row of wl that lacks what wl declares (skipped for the figures). */
+static int count_unfit(struct build *b, const struct clb_workload *wl)
+{
+    size_t k = 0;
+    while (k < b->nunfit && b->unfit[k].wl != wl)
+        k++;
+    if (k == b->nunfit) {
+        if (cmp_grow((void **)&b->unfit, b->nunfit, &b->capunfit, sizeof *b->unfit))
+            return CLB_ESYS;
+        b->unfit[b->nunfit++] = (struct unfit){wl, 0};
+    }
+    b->unfit[k].n++;
+    return CLB_OK;
+}
+
 /* Add row i to its point (the best of its configuration on its column). */
 static int add_point(struct build *b, size_t i, int kind)
 {
@@ -570,7 +591,9 @@ static int add_point(struct build *b, size_t i, int kind)
     if (fk == CLB_FIGURE_STAIRS) {
         if (!wl->figure.x_param || !wl->figure.y_metric)
             return CLB_OK;
-        x = clb_text_num(r->params, wl->figure.x_param);
+        if (!clb_row_fits(wl, r))   /* counted: one warning per workload */
+            return count_unfit(b, wl);
+        x = clb_row_param(r, wl->figure.x_param);
         y = clb_row_metric(r, wl->figure.y_metric);
     } else if (device_bound(kind) && !(kind & RK_COMPUTE) && r->bytes > 0 && r->flops > 0) {
         fk = CLB_FIGURE_ROOFLINE;
@@ -932,6 +955,8 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
         goto out;
     if ((rc = find_sweeps(&b)) || (rc = find_lines(&b)) || (rc = order_cells(&b)))
         goto out;
+    for (size_t k = 0; k < b.nunfit; k++)
+        clb_warn_unfit(b.unfit[k].wl, b.unfit[k].n, "in the files", "the figures");
     if (b.untyped.oom || !(t->untyped = cmp_in_intern(in, clb_buf_str(&b.untyped), b.untyped.len))) {
         rc = CLB_ESYS;
         goto out;
@@ -962,6 +987,7 @@ out:
     cmp_map_free(&b.pts);
     clb_buf_free(&b.untyped);
     free(b.wlv);
+    free(b.unfit);
     free(b.sw);
     free(b.cells);
     free(b.cell_line);

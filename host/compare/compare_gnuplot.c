@@ -82,10 +82,10 @@ int cmp_plot_check(const char *out, int *svg)
     int rc = CLB_OK;
     if (access(dir, W_OK) != 0) {
         int err = errno;
-        struct clb_buf e2 = {0};
-        clb_seterr("--plot '%s': cannot write to directory '%s': %s", cmp_esc_tmp(&e, out, 0),
-                   cmp_esc_tmp(&e2, dir, 0), strerror(err));
-        clb_buf_free(&e2);
+        struct cmp_esc_args a = {0};
+        clb_seterr("--plot '%s': cannot write to directory '%s': %s", cmp_esc_arg(&a, out, 0),
+                   cmp_esc_arg(&a, dir, 0), strerror(err));
+        cmp_esc_args_free(&a);
         rc = CLB_EUSAGE;
     }
     clb_buf_free(&e);
@@ -240,12 +240,14 @@ static int run_gnuplot(const char *gp, const char *dir, int fig, const char *ext
         execl(gp, gp, script, (char *)NULL);
         _exit(127);
     }
-    int st;
+    int st, child = clb_cleanup_child(pid);   /* killed and reaped on a signal */
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR) {
+            clb_cleanup_drop(child);
             clb_seterr("waiting for gnuplot: %s", strerror(errno));
             return CLB_ESYS;
         }
+    clb_cleanup_drop(child);
     char *out = path_in(dir, fig, ext), *errpath = path_in(dir, fig, "err");
     struct stat sb;
     int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && out && stat(out, &sb) == 0 &&
@@ -321,8 +323,35 @@ static int name_figures(struct figfile *ff, int nfig, const char *out)
     return rc;
 }
 
+/* The paths a signal must remove (clb_cleanup_path): their ids, dropped
+ * when the plot is done. */
+struct guard {
+    int *ids;
+    size_t n, cap;
+};
+
+static void guard_path(struct guard *g, const char *path)
+{
+    int id = clb_cleanup_path(path);
+    if (id >= 0 && cmp_grow((void **)&g->ids, g->n, &g->cap, sizeof *g->ids) == 0)
+        g->ids[g->n++] = id;
+    else
+        clb_cleanup_drop(id);
+}
+
+static void guard_drop(struct guard *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        clb_cleanup_drop(g->ids[i]);
+    free(g->ids);
+    memset(g, 0, sizeof *g);
+}
+
+static const char *const fig_ext[] = {"gp", "dat", "peak.dat", "err", "svg", "png"};
+#define NFIG_EXT (sizeof fig_ext / sizeof *fig_ext)
+
 /* Create the temporary file beside a destination, with an ordinary mode. */
-static int make_tmp(struct figfile *f)
+static int make_tmp(struct figfile *f, struct guard *g)
 {
     const char *slash = strrchr(f->final, '/');
     int dl = slash ? (int)(slash - f->final + 1) : 0;
@@ -338,6 +367,7 @@ static int make_tmp(struct figfile *f)
         f->tmp = NULL;
         return CLB_ESYS;
     }
+    guard_path(g, f->tmp);
     /* mkstemp makes the file private; a figure is an ordinary file */
     mode_t mask = umask(0);
     umask(mask);
@@ -349,10 +379,9 @@ static int make_tmp(struct figfile *f)
 
 static void remove_dir(const char *dir, int nfig)
 {
-    static const char *const ext[] = {"gp", "dat", "peak.dat", "err", "svg", "png"};
     for (int w = 1; w <= nfig; w++)
-        for (size_t k = 0; k < sizeof ext / sizeof *ext; k++) {
-            char *p = path_in(dir, w, ext[k]);
+        for (size_t k = 0; k < NFIG_EXT; k++) {
+            char *p = path_in(dir, w, fig_ext[k]);
             if (p)
                 unlink(p);
             free(p);
@@ -360,15 +389,23 @@ static void remove_dir(const char *dir, int nfig)
     rmdir(dir);
 }
 
-/* One figure: collect, write the script and data, run gnuplot, copy. */
+/* The script and data of one figure, in memory. */
+static int figure_text(const struct cmp_table *t, const struct figfile *f, int fig, int svg,
+                       int *lines, int *cols, struct cmp_plot_text *pt)
+{
+    struct cmp_fig g = {.lines = lines, .cols = cols, .svg = svg, .index = fig};
+    int rc = f->kind == CMP_FIG_TABLE ? cmp_fig_collect(&g, t, f->workload, f->cand, f->ncand)
+                                      : cmp_fig_points(&g, t, f->kind, f->workload, f->col);
+    return rc ? rc : cmp_plot_script(&g, pt);
+}
+
+/* One figure: its script and data written, gnuplot run, the figure copied. */
 static int draw(const struct cmp_table *t, struct figfile *f, int fig, int svg, const char *gp,
                 const char *dir, int *lines, int *cols)
 {
-    struct cmp_fig g = {.lines = lines, .cols = cols, .svg = svg, .index = fig};
     struct cmp_plot_text pt;
-    int rc = f->kind == CMP_FIG_TABLE ? cmp_fig_collect(&g, t, f->workload, f->cand, f->ncand)
-                                      : cmp_fig_points(&g, t, f->kind, f->workload, f->col);
-    if (rc || (rc = cmp_plot_script(&g, &pt)))
+    int rc = figure_text(t, f, fig, svg, lines, cols, &pt);
+    if (rc)
         return rc;
     if (!(rc = write_file(dir, fig, "gp", &pt.script)) &&
         !(rc = write_file(dir, fig, "dat", &pt.data)) &&
@@ -382,138 +419,238 @@ static int draw(const struct cmp_table *t, struct figfile *f, int fig, int svg, 
     return rc;
 }
 
-int cmp_plot(const struct cmp_table *t, const char *out)
+/* The figures of a table: a table workload's, in table order; then the
+ * rooflines (one per column) and staircases of the workloads whose `figure`
+ * says so, in the order of their points. */
+struct plan {
+    struct figfile *ff;
+    int nfig;
+    int *lines, *cols, *figof, *bylines;
+    struct cmp_map wls, special;
+    struct clb_arena names;
+};
+
+static void plan_free(struct plan *p)
+{
+    for (int w = 0; p->ff && w < p->nfig; w++) {
+        free(p->ff[w].final);
+        free(p->ff[w].tmp);
+    }
+    free(p->ff);
+    free(p->lines);
+    free(p->cols);
+    free(p->figof);
+    free(p->bylines);
+    cmp_map_free(&p->wls);
+    cmp_map_free(&p->special);
+    clb_arena_free(&p->names);
+}
+
+/* Each line's table figure, then the lines of each figure (a counting sort). */
+static int plan_tables(const struct cmp_table *t, struct plan *p)
+{
+    for (int i = 0; i < t->nlines; i++) {
+        p->figof[i] = -1;
+        const struct clb_workload *wl = clb_workload_find(t->lines[i].workload);
+        if (wl && wl->figure.kind != CLB_FIGURE_TABLE)
+            continue;   /* drawn from its points */
+        uint64_t k = CMP_KEY(t->lines[i].workload);
+        int w = cmp_map_add(&p->wls, &k, p->nfig);
+        if (w < -1)
+            return CLB_ESYS;
+        if (w == p->nfig) {
+            p->ff[p->nfig].workload = p->ff[p->nfig].name = t->lines[i].workload;
+            p->ff[p->nfig++].kind = CMP_FIG_TABLE;
+        }
+        p->ff[w].ncand++;
+        p->figof[i] = w;
+    }
+    for (int w = 0, at = 0; w < p->nfig; w++) {
+        p->ff[w].cand = p->bylines + at;
+        at += p->ff[w].ncand;
+        p->ff[w].ncand = 0;
+    }
+    for (int i = 0; i < t->nlines; i++)
+        if (p->figof[i] >= 0) {
+            struct figfile *f = &p->ff[p->figof[i]];
+            f->cand[f->ncand++] = i;
+        }
+    return CLB_OK;
+}
+
+/* The rooflines and staircases, from the points. */
+static int plan_points(const struct cmp_table *t, struct plan *p)
+{
+    for (size_t i = 0; i < t->npoints; i++) {
+        const struct cmp_point *pt = &t->points[i];
+        int roof = pt->kind == CLB_FIGURE_ROOFLINE && pt->own;
+        if (!roof && pt->kind != CLB_FIGURE_STAIRS)
+            continue;   /* other workloads' rows are placed on the rooflines */
+        uint64_t k[2] = {CMP_KEY(pt->workload), roof ? (uint64_t)pt->col + 1 : 0};
+        int w = cmp_map_add(&p->special, k, p->nfig);
+        if (w < -1)
+            return CLB_ESYS;
+        if (w < p->nfig)
+            continue;
+        struct figfile *f = &p->ff[p->nfig++];
+        f->workload = f->name = pt->workload;
+        f->kind = roof ? CMP_FIG_ROOFLINE : CMP_FIG_STAIRS;
+        f->col = pt->col;
+        if (roof) {
+            char *nm = clb_asprintf("%s-%s", pt->workload, t->cols[pt->col].label);
+            f->name = nm ? clb_arena_str(&p->names, nm, strlen(nm)) : NULL;
+            free(nm);
+            if (!f->name)
+                return CLB_ESYS;
+        }
+    }
+    return CLB_OK;
+}
+
+static int plan_figures(const struct cmp_table *t, const char *out, struct plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->wls.nk = 1;
+    p->special.nk = 2;
+    size_t room = (size_t)t->nlines + t->npoints + 1;
+    p->ff = calloc(room, sizeof *p->ff);
+    p->lines = malloc(((size_t)t->nlines + 1) * sizeof *p->lines);
+    p->cols = malloc(((size_t)t->ncols + 1) * sizeof *p->cols);
+    p->figof = malloc(((size_t)t->nlines + 1) * sizeof *p->figof);
+    p->bylines = malloc(((size_t)t->nlines + 1) * sizeof *p->bylines);
+    if (!p->ff || !p->lines || !p->cols || !p->figof || !p->bylines || plan_tables(t, p) ||
+        plan_points(t, p)) {
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    if (!p->nfig) {
+        clb_seterr("nothing to plot");
+        return CLB_EUSAGE;
+    }
+    return name_figures(p->ff, p->nfig, out) ? CLB_ESYS : CLB_OK;
+}
+
+/* Draw every figure in dir; a figure with nothing to draw (a workload whose
+ * rows are all skipped, failed or error) is said in one line and left out.
+ * *drawn: how many were. */
+static int draw_all(const struct cmp_table *t, struct plan *p, int svg, const char *gp,
+                    const char *dir, struct guard *g, int *drawn)
+{
+    *drawn = 0;
+    for (int w = 0; w < p->nfig; w++) {
+        int rc = make_tmp(&p->ff[w], g);
+        for (size_t k = 0; !rc && k < NFIG_EXT; k++) {
+            char *path = path_in(dir, w + 1, fig_ext[k]);
+            if (path)
+                guard_path(g, path);
+            free(path);
+        }
+        if (!rc)
+            rc = draw(t, &p->ff[w], w + 1, svg, gp, dir, p->lines, p->cols);
+        if (rc == CLB_EUSAGE) {
+            clb_die_msg("%s; the other figures are drawn", clb_lasterr());
+            unlink(p->ff[w].tmp);
+            free(p->ff[w].tmp);
+            p->ff[w].tmp = NULL;
+            continue;
+        }
+        if (rc)
+            return rc;
+        (*drawn)++;
+    }
+    if (!*drawn) {
+        clb_seterr("nothing to plot: no workload has a figure");
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+/* Rename every drawn figure into place (all or, after a failure, none). */
+static int put_in_place(struct plan *p, int rc)
+{
+    struct clb_buf e = {0};
+    for (int w = 0; w < p->nfig; w++) {
+        struct figfile *f = &p->ff[w];
+        if (!f->tmp)
+            continue;
+        if (!rc && rename(f->tmp, f->final) != 0) {
+            struct cmp_esc_args a = {0};
+            clb_seterr("cannot rename '%s' to '%s': %s", cmp_esc_arg(&a, f->tmp, 0),
+                       cmp_esc_arg(&a, f->final, 0), strerror(errno));
+            cmp_esc_args_free(&a);
+            rc = CLB_ESYS;
+        }
+        if (rc)
+            unlink(f->tmp);
+        else
+            clb_info("plot: %s\n", cmp_esc_tmp(&e, f->final, 0));
+    }
+    clb_buf_free(&e);
+    return rc;
+}
+
+/* A private directory for gnuplot's files under $TMPDIR (or /tmp). */
+static int make_dir(struct clb_buf *dir, struct guard *g)
+{
+    const char *tmproot = getenv("TMPDIR");
+    clb_buf_printf(dir, "%s/clbench-plot-XXXXXX", tmproot && *tmproot ? tmproot : "/tmp");
+    if (dir->oom || !mkdtemp(dir->s)) {
+        struct clb_buf e = {0};
+        clb_seterr("cannot create a temporary directory '%s': %s",
+                   cmp_esc_tmp(&e, clb_buf_str(dir), 0), strerror(errno));
+        clb_buf_free(&e);
+        return CLB_ESYS;
+    }
+    guard_path(g, dir->s);
+    return CLB_OK;
+}
+
+int cmp_plot_each(const struct cmp_table *t, const char *out,
+                  int (*fn)(const char *final, const struct cmp_plot_text *pt, void *ctx), void *ctx)
 {
     int svg, rc;
+    if ((rc = cmp_plot_check(out, &svg)))
+        return rc;
+    struct plan p;
+    rc = plan_figures(t, out, &p);
+    for (int w = 0; !rc && w < p.nfig; w++) {
+        struct cmp_plot_text pt;
+        int r = figure_text(t, &p.ff[w], w + 1, svg, p.lines, p.cols, &pt);
+        if (r == CLB_OK) {
+            rc = fn(p.ff[w].final, &pt, ctx);
+            cmp_plot_text_free(&pt);
+        } else if (r != CLB_EUSAGE) {
+            rc = r;
+        }
+    }
+    plan_free(&p);
+    return rc;
+}
+
+int cmp_plot(const struct cmp_table *t, const char *out)
+{
+    int svg, rc, drawn = 0;
     if ((rc = cmp_plot_check(out, &svg)))
         return rc;
     char *gp = find_gnuplot();
     if (!gp)
         return CLB_ESYS;
-    /* the figures: a table workload's, in table order; then the rooflines
-     * (one per column) and staircases of the workloads whose `figure` says
-     * so, in the order of their points */
-    size_t room = (size_t)t->nlines + t->npoints + 1;
-    struct figfile *ff = calloc(room, sizeof *ff);
-    int *lines = malloc(((size_t)t->nlines + 1) * sizeof *lines);
-    int *cols = malloc(((size_t)t->ncols + 1) * sizeof *cols);
-    int *figof = malloc(((size_t)t->nlines + 1) * sizeof *figof);
-    int *bylines = malloc(((size_t)t->nlines + 1) * sizeof *bylines);
-    struct cmp_map wls = {.nk = 1}, special = {.nk = 2};
+    /* from here a signal removes what the plot made and ends gnuplot */
+    clb_cleanup_guard();
+    struct plan p;
+    struct guard g = {0};
     struct clb_buf dir = {0};
-    struct clb_arena names = {0};
-    int nfig = 0, made = 0, dirmade = 0;
-    rc = CLB_ESYS;
-    if (!ff || !lines || !cols || !figof || !bylines) {
-        clb_seterr("out of host memory");
-        goto out;
+    int dirmade = 0;
+    if (!(rc = plan_figures(t, out, &p)) && !(rc = make_dir(&dir, &g))) {
+        dirmade = 1;
+        rc = draw_all(t, &p, svg, gp, dir.s, &g, &drawn);
     }
-    /* each line's figure, then the lines of each figure (a counting sort) */
-    for (int i = 0; i < t->nlines; i++) {
-        figof[i] = -1;
-        const struct clb_workload *wl = clb_workload_find(t->lines[i].workload);
-        if (wl && wl->figure.kind != CLB_FIGURE_TABLE)
-            continue;   /* drawn from its points below */
-        uint64_t k = CMP_KEY(t->lines[i].workload);
-        int w = cmp_map_add(&wls, &k, nfig);
-        if (w < -1)
-            goto out;
-        if (w == nfig) {
-            ff[nfig].workload = ff[nfig].name = t->lines[i].workload;
-            ff[nfig++].kind = CMP_FIG_TABLE;
-        }
-        ff[w].ncand++;
-        figof[i] = w;
-    }
-    for (int w = 0, at = 0; w < nfig; w++) {
-        ff[w].cand = bylines + at;
-        at += ff[w].ncand;
-        ff[w].ncand = 0;
-    }
-    for (int i = 0; i < t->nlines; i++) {
-        if (figof[i] < 0)
-            continue;
-        struct figfile *f = &ff[figof[i]];
-        f->cand[f->ncand++] = i;
-    }
-    for (size_t i = 0; i < t->npoints; i++) {
-        const struct cmp_point *p = &t->points[i];
-        int roof = p->kind == CLB_FIGURE_ROOFLINE && p->own;
-        if (!roof && p->kind != CLB_FIGURE_STAIRS)
-            continue;   /* other workloads' rows are placed on the rooflines */
-        uint64_t k[2] = {CMP_KEY(p->workload), roof ? (uint64_t)p->col + 1 : 0};
-        int w = cmp_map_add(&special, k, nfig);
-        if (w < -1)
-            goto out;
-        if (w < nfig)
-            continue;
-        struct figfile *f = &ff[nfig++];
-        f->workload = f->name = p->workload;
-        f->kind = roof ? CMP_FIG_ROOFLINE : CMP_FIG_STAIRS;
-        f->col = p->col;
-        if (roof) {
-            char *nm = clb_asprintf("%s-%s", p->workload, t->cols[p->col].label);
-            f->name = nm ? clb_arena_str(&names, nm, strlen(nm)) : NULL;
-            free(nm);
-            if (!f->name)
-                goto out;
-        }
-    }
-    if (!nfig) {
-        clb_seterr("nothing to plot");
-        rc = CLB_EUSAGE;
-        goto out;
-    }
-    if (name_figures(ff, nfig, out))
-        goto out;
-    const char *tmproot = getenv("TMPDIR");
-    clb_buf_printf(&dir, "%s/clbench-plot-XXXXXX", tmproot && *tmproot ? tmproot : "/tmp");
-    if (dir.oom || !mkdtemp(dir.s)) {
-        struct clb_buf e = {0};
-        clb_seterr("cannot create a temporary directory '%s': %s",
-                   cmp_esc_tmp(&e, clb_buf_str(&dir), 0), strerror(errno));
-        clb_buf_free(&e);
-        goto out;
-    }
-    dirmade = 1;
-    rc = CLB_OK;
-    for (int w = 0; w < nfig && !rc; w++) {
-        if ((rc = make_tmp(&ff[w])))
-            break;
-        made = w + 1;
-        rc = draw(t, &ff[w], w + 1, svg, gp, dir.s, lines, cols);
-    }
-    struct clb_buf e = {0};
-    for (int w = 0; w < made; w++) {
-        if (!rc && rename(ff[w].tmp, ff[w].final) != 0) {
-            struct clb_buf e2 = {0};
-            clb_seterr("cannot rename '%s' to '%s': %s", cmp_esc_tmp(&e, ff[w].tmp, 0),
-                       cmp_esc_tmp(&e2, ff[w].final, 0), strerror(errno));
-            clb_buf_free(&e2);
-            rc = CLB_ESYS;
-        }
-        if (rc)
-            unlink(ff[w].tmp);
-        else
-            clb_info("plot: %s\n", cmp_esc_tmp(&e, ff[w].final, 0));
-    }
-    clb_buf_free(&e);
-out:
+    rc = put_in_place(&p, rc);
     if (dirmade)
-        remove_dir(dir.s, nfig);
-    for (int w = 0; ff && w < nfig; w++) {
-        free(ff[w].final);
-        free(ff[w].tmp);
-    }
-    free(ff);
-    free(lines);
-    free(cols);
-    free(figof);
-    free(bylines);
+        remove_dir(dir.s, p.nfig);
+    guard_drop(&g);
+    plan_free(&p);
     free(gp);
-    cmp_map_free(&wls);
-    cmp_map_free(&special);
-    clb_arena_free(&names);
     clb_buf_free(&dir);
     return rc;
 }

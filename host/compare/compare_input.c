@@ -120,10 +120,10 @@ int cmp_in_read(struct cmp_in *in, char **files, int nfiles)
     for (int f = 0; f < nfiles; f++) {
         struct stat sb;
         if (stat(files[f], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-            struct clb_buf e = {0};
-            clb_seterr("'%s' is a directory, not a results file (try '%s/*.csv')",
-                       cmp_esc_tmp(&e, files[f], 0), clb_buf_str(&e));
-            clb_buf_free(&e);
+            struct cmp_esc_args e = {0};
+            const char *name = cmp_esc_arg(&e, files[f], 0);
+            clb_seterr("'%s' is a directory, not a results file (try '%s/*.csv')", name, name);
+            cmp_esc_args_free(&e);
             return CLB_EUSAGE;
         }
         size_t before = in->set.n;

@@ -145,6 +145,24 @@ const char *cmp_esc_tmp(struct clb_buf *b, const char *s, int flags)
     return clb_buf_str(b);
 }
 
+const char *cmp_esc_arg(struct cmp_esc_args *a, const char *s, int flags)
+{
+    if (clb_grow((void **)&a->b, a->n, &a->cap, sizeof *a->b, 4))
+        return "";
+    struct clb_buf *b = &a->b[a->n++];
+    *b = (struct clb_buf){0};
+    cmp_esc(b, s, flags);
+    return clb_buf_str(b);
+}
+
+void cmp_esc_args_free(struct cmp_esc_args *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        clb_buf_free(&a->b[i]);
+    free(a->b);
+    *a = (struct cmp_esc_args){0};
+}
+
 void cmp_gp_string(struct clb_buf *b, const char *s)
 {
     struct clb_buf e = {0};

@@ -166,10 +166,19 @@ int clb_ceilings_measure(const struct clb_row *const *rows, size_t n, struct clb
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++) {
         if (!(*w)->ceilings)
             continue;
-        size_t m = 0;
+        size_t m = 0, unfit = 0;
         for (size_t i = 0; i < n; i++)
-            if (strcmp(rows[i]->workload, (*w)->name) == 0 && strcmp(rows[i]->status, "ok") == 0)
-                mine[m++] = *rows[i];
+            if (strcmp(rows[i]->workload, (*w)->name) == 0 && strcmp(rows[i]->status, "ok") == 0) {
+                if (clb_row_fits(*w, rows[i]))
+                    mine[m++] = *rows[i];
+                else
+                    unfit++;
+            }
+        if (unfit) {
+            char *where = clb_asprintf("of '%s'", rows[0]->device);
+            clb_warn_unfit(*w, unfit, where ? where : "", "ceilings");
+            free(where);
+        }
         if (!m)
             continue;
         int k = (*w)->ceilings(mine, m, cand, MAX_CANDIDATES);

@@ -503,6 +503,8 @@ static int device_status(const struct session *s, int rc)
 {
     if (rc == CLB_EINTR || clb_signal)
         return 128 + (clb_signal ? (int)clb_signal : SIGINT);
+    if (s->out.lost)
+        return CLB_EXIT_OUTPUT_LOST;
     if (rc != CLB_OK)
         return clb_exit_status(rc);
     if (s->nfailed)
@@ -529,9 +531,10 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
     const struct rows *shown = run->mpi ? &s->agg : &s->rows;
     if (rc != CLB_EINTR && shown->n && s->writing) {
         clb_summary_print(shown->v, shown->n, o->wls, o->nwl, stdout);
-        printf("\n%s%s: %d ok, %d failed, %d skipped, %d error; results in %s\n",
+        printf("\n%s%s: %d ok, %d failed, %d skipped, %d error; %s %s%s\n",
                run->mpi ? "job of " : "", run->mpi ? "all ranks" : s->dev.info.name, s->nok,
-               s->nfailed, s->nskip, s->nerror, s->outpath);
+               s->nfailed, s->nskip, s->nerror, s->out.lost ? "results file" : "results in",
+               s->outpath, s->out.lost ? " lost (see the message on stderr)" : "");
     }
     int status = device_status(s, rc);
     if (!clb_signal && (s->nerror || s->nfailed))

@@ -2,7 +2,7 @@
  * reader turns a file back into rows, checking each field against what its
  * column means. Quoting and parsing are libcsv's. */
 #define _GNU_SOURCE
-#include "clb_results.h"
+#include "results_priv.h"
 #include "clbench.h"
 
 #include <csv.h>
@@ -112,12 +112,18 @@ int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r)
 
 /* ---- writing ---------------------------------------------------------- */
 
+static int blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
 static void put_str(FILE *f, const char *s)
 {
     /* libcsv quotes a field; we ask for it only where needed, to keep the
-     * file readable by eye: separators, quotes, line breaks, edge blanks. */
+     * file readable by eye: separators, quotes, line breaks, and blanks at
+     * an edge (which other readers, and clbench before 0.3, trim). */
     size_t n = strlen(s);
-    if (strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' ')))
+    if (strpbrk(s, ",\"\r\n") || (n && (blank(s[0]) || blank(s[n - 1]))))
         csv_fwrite(f, s, n);
     else
         fputs(s, f);
@@ -213,7 +219,7 @@ static void lock(int fd, int op)
 
 /* A unique temporary file beside path: mkstemp creates it with O_EXCL, so a
  * link planted at a predictable name is never written through. */
-static int temp_beside(const char *path, char **tmp_out)
+int clb_results_temp(const char *path, char **tmp_out)
 {
     char *tmp = clb_asprintf("%s.tmp.XXXXXX", path);
     if (!tmp)
@@ -232,7 +238,7 @@ static int temp_beside(const char *path, char **tmp_out)
 static int create_with_header(const char *path)
 {
     char *tmp = NULL;
-    int fd = temp_beside(path, &tmp);
+    int fd = clb_results_temp(path, &tmp);
     if (fd < 0) {
         clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
         return CLB_EUSAGE;
@@ -255,17 +261,29 @@ static int create_with_header(const char *path)
     return CLB_OK;
 }
 
-/* The first line of an open file, in memory that grows (at most 4 KiB are
- * looked at: a header is shorter). */
+/* The first line of an open file, in memory that grows (at most 1 MiB is
+ * looked at: a header or a JSON row is shorter; a NUL byte ends it too). */
 static char *first_line(int fd)
 {
-    char buf[4096];
-    ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
-    buf[k > 0 ? k : 0] = 0;
-    char *nl = strpbrk(buf, "\r\n");
-    if (nl)
-        *nl = 0;
-    return clb_strdup(buf);
+    struct clb_buf b = {0};
+    char chunk[4096];
+    ssize_t k;
+    off_t at = 0;
+    while (at < (1 << 20) && (k = pread(fd, chunk, sizeof chunk, at)) > 0) {
+        size_t n = 0;
+        while (n < (size_t)k && chunk[n] != '\r' && chunk[n] != '\n' && chunk[n])
+            n++;
+        clb_buf_add(&b, chunk, n);
+        if (n < (size_t)k)
+            break;
+        at += k;
+    }
+    if (b.oom) {
+        clb_buf_free(&b);
+        clb_seterr("out of host memory reading a results file");
+        return NULL;
+    }
+    return b.s ? b.s : clb_strdup("");
 }
 
 /* Does the file end with a newline (or is it empty)? */
@@ -286,14 +304,38 @@ static int torn(const char *path)
 }
 
 /* Under the lock: a JSON Lines file has no header; a non-empty one must
- * start with an object and end with a whole line. */
+ * start with a clbench row of schema v3 (the first line: another tool's log
+ * or a `compare --json` document is not appended to) and end with a whole
+ * line. */
 static int check_json(int fd, const char *path)
 {
-    char c = 0;
     off_t end = lseek(fd, 0, SEEK_END);
-    if (end > 0 && (pread(fd, &c, 1, 0) != 1 || c != '{')) {
-        clb_seterr("results file '%s' is not a JSON Lines file of rows (it does not start "
-                   "with '{'); choose another file with -o", path);
+    if (end <= 0)
+        return CLB_OK;
+    char *line = first_line(fd);
+    if (!line)
+        return CLB_ESYS;
+    struct clb_arena a = {0};
+    struct clb_row r;
+    int v = 0;
+    char *where = clb_asprintf("results file '%s'", path);
+    int rc = where ? clb_jsonl_row(line, strlen(line), where, &a, &r, &v) : CLB_ESYS;
+    free(where);
+    free(line);
+    clb_arena_free(&a);
+    if (rc == CLB_EUSAGE) {
+        char *why = clb_strdup(clb_lasterr());
+        clb_seterr("results file '%s' is not a JSON Lines file of clbench rows (its first line: "
+                   "%s); choose another file with -o", path, why ? why : "");
+        free(why);
+        return rc;
+    }
+    if (rc)
+        return rc;
+    if (v < CLB_SCHEMA) {
+        clb_seterr("results file '%s' holds rows of schema v%d; rows are appended to v%d files "
+                   "only: run 'clbench results upgrade %s' first (lossless), or choose another "
+                   "file with -o", path, v, CLB_SCHEMA, path);
         return CLB_EUSAGE;
     }
     return ends_with_newline(fd) ? CLB_OK : torn(path);
@@ -390,6 +432,9 @@ int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format form
         return rc;
     }
     w->fd = fd;
+    w->dev = st.st_dev;
+    w->ino = st.st_ino;
+    w->end = lseek(fd, 0, SEEK_END);
     w->path = clb_strdup(path);
     return w->path ? CLB_OK : CLB_ESYS;
 }
@@ -404,6 +449,36 @@ int clb_writer_put(struct clb_writer *w, const struct clb_row *r)
     return rc;
 }
 
+/* Under the lock, before an append: is the file still the one we write, and
+ * whole? Else w->lost and the message. */
+static int guard(struct clb_writer *w)
+{
+    struct stat fs, ps;
+    if (w->lost)
+        return CLB_ESYS;
+    if (fstat(w->fd, &fs) != 0) {
+        clb_seterr("cannot check results file '%s': %s", w->path, strerror(errno));
+        return CLB_ESYS;
+    }
+    int named = stat(w->path, &ps) == 0;
+    if (named && (ps.st_dev != w->dev || ps.st_ino != w->ino))
+        w->lost = "replaced";
+    else if (!named || fs.st_nlink == 0)
+        w->lost = "deleted";
+    else if (fs.st_size < w->end)
+        w->lost = "truncated";
+    if (!w->lost)
+        return CLB_OK;
+    if (fs.st_size < w->end && w->lost[0] == 't')
+        clb_seterr("results file '%s' was truncated while the run wrote it (%lld bytes, where "
+                   "its rows ended at %lld); no more rows are written, the run stops (exit %d)",
+                   w->path, (long long)fs.st_size, (long long)w->end, CLB_EXIT_OUTPUT_LOST);
+    else
+        clb_seterr("results file '%s' was %s while the run wrote it; no more rows are written, "
+                   "the run stops (exit %d)", w->path, w->lost, CLB_EXIT_OUTPUT_LOST);
+    return CLB_ESYS;
+}
+
 int clb_writer_put_text(struct clb_writer *w, const char *line)
 {
     size_t len = strlen(line);
@@ -412,6 +487,10 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
         return CLB_ESYS;
     }
     lock(w->fd, LOCK_EX);
+    if (guard(w)) {
+        lock(w->fd, LOCK_UN);
+        return CLB_ESYS;
+    }
     /* Where the file ends under the lock: a write cut short (a full disk, a
      * file-size limit) is cut back to here, so the file still ends with its
      * last whole row and parses. Another writer's torn last line (no
@@ -422,6 +501,8 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
     int saved = errno, cut = 0;
     if (bad && !torn && end >= 0)
         cut = ftruncate(w->fd, end) == 0;
+    if (!bad)
+        w->end = lseek(w->fd, 0, SEEK_END);
     lock(w->fd, LOCK_UN);
     if (torn) {
         clb_seterr("results file '%s' no longer ends with a newline (another writer left an "
@@ -556,6 +637,15 @@ static int derive_metrics(struct reader *rd, struct clb_row *r)
     return 0;
 }
 
+int clb_results_status_ok(const char *s)
+{
+    static const char *const ok[] = {"ok", "failed", "skipped", "error", "reference"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        if (strcmp(s, ok[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int fill_row(struct reader *rd, struct clb_row *r)
 {
     clb_row_init(r);
@@ -575,9 +665,7 @@ static int fill_row(struct reader *rd, struct clb_row *r)
             return bad_field(rd, i, "a count");
         set_num(r, i, v);
     }
-    const char *st = r->status;
-    if (strcmp(st, "ok") && strcmp(st, "failed") && strcmp(st, "skipped") && strcmp(st, "error") &&
-        strcmp(st, "reference"))
+    if (!clb_results_status_ok(r->status))
         return bad_field(rd, CLB_C_status, "a status (ok, failed, skipped, error, reference)");
     return rd->ncols < CLB_NCOLS ? derive_metrics(rd, r) : 0;
 }
@@ -676,9 +764,34 @@ static FILE *open_regular(const char *path, const char *what)
     return f;
 }
 
+/* No byte is a blank to the parser: libcsv would trim spaces and tabs at the
+ * edges of unquoted fields, and a field must read back byte for byte. */
+static int no_space(unsigned char c)
+{
+    (void)c;
+    return 0;
+}
+
+FILE *clb_results_open(const char *path)
+{
+    return open_regular(path, "results file");
+}
+
+int clb_results_is_jsonl(const char *path)
+{
+    FILE *f = clb_results_open(path);
+    if (!f)
+        return -1;
+    unsigned char b[4] = {0};
+    size_t k = fread(b, 1, sizeof b, f);
+    fclose(f);
+    size_t at = k >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    return k > at && b[at] == '{';
+}
+
 static int parse_file(struct reader *rd)
 {
-    FILE *f = open_regular(rd->path, "results file");
+    FILE *f = clb_results_open(rd->path);
     if (!f)
         return CLB_EUSAGE;
     struct csv_parser p;
@@ -687,6 +800,7 @@ static int parse_file(struct reader *rd)
         clb_seterr("cannot initialise the CSV parser");
         return CLB_ESYS;
     }
+    csv_set_space_func(&p, no_space);
     char *buf = clb_xmalloc(1 << 16);
     if (!buf) {
         csv_free(&p);
@@ -736,6 +850,11 @@ static int parse_file(struct reader *rd)
 
 int clb_results_read(const char *path, struct clb_rowset *out)
 {
+    int json = clb_results_is_jsonl(path);
+    if (json < 0)
+        return CLB_EUSAGE;
+    if (json)
+        return clb_jsonl_read(path, out);
     struct reader rd;
     memset(&rd, 0, sizeof rd);
     rd.path = path;
@@ -777,7 +896,7 @@ static void upgrade_record(struct reader *rd)
 static int upgrade_write(const char *path)
 {
     char *tmp = NULL;
-    int fd = temp_beside(path, &tmp);
+    int fd = clb_results_temp(path, &tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         clb_seterr("cannot write beside '%s': %s", path, strerror(errno));
@@ -788,6 +907,7 @@ static int upgrade_write(const char *path)
         free(tmp);
         return CLB_EUSAGE;
     }
+    int guard = clb_cleanup_path(tmp);   /* removed if a signal ends the command */
     struct stat st;
     if (stat(path, &st) == 0)
         fchmod(fd, st.st_mode & 07777);
@@ -814,6 +934,7 @@ static int upgrade_write(const char *path)
             rc = CLB_ESYS;
         }
     }
+    clb_cleanup_drop(guard);
     free(tmp);
     return rc;
 }
@@ -826,15 +947,14 @@ int clb_results_upgrade(const char *path, int *already, int *from, size_t *rows)
     /* Read it whole first: a file that does not parse is not rewritten. */
     struct clb_rowset check;
     memset(&check, 0, sizeof check);
-    int rc = clb_results_read(path, &check);
+    int json = clb_results_is_jsonl(path);
+    int rc = json < 0 ? CLB_EUSAGE : clb_results_read(path, &check);
     *from = check.version;
     *rows = check.n;
-    clb_rowset_free(&check);
-    if (rc)
-        return rc;
-    if (*from == CLB_SCHEMA) {
+    if (!rc && *from == CLB_SCHEMA)
         *already = 1;
-        return CLB_OK;
-    }
-    return upgrade_write(path);
+    else if (!rc)
+        rc = json ? clb_jsonl_upgrade(path, &check) : upgrade_write(path);
+    clb_rowset_free(&check);
+    return rc;
 }

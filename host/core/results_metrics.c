@@ -175,6 +175,53 @@ int clb_row_flag(const struct clb_row *r, const char *key)
     return clb_metrics_flag(r->metrics, key);
 }
 
+/* The number of n bytes at s when they are exactly one, else NAN. */
+static double whole_number(const char *s, size_t n)
+{
+    double v;
+    const char *why;
+    if (!n || n > CLB_METRIC_MAX || number_len(s) != n || value_num(s, n, &v, &why))
+        return NAN;
+    return v;
+}
+
+double clb_row_param(const struct clb_row *r, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = r->params; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n > kl && strncmp(p, key, kl) == 0 && p[kl] == '=')
+            return whole_number(p + kl + 1, n - kl - 1);
+        p += n + (p[n] == ',');
+    }
+    return NAN;
+}
+
+/* Does each key of the comma list have a number (from get)? */
+static int has_all(const struct clb_row *r, const char *list, const char *what,
+                   double (*get)(const struct clb_row *, const char *), struct clb_buf *out)
+{
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, ",");
+        char key[CLB_METRIC_MAX + 1];
+        snprintf(key, sizeof key, "%.*s", (int)(n < CLB_METRIC_MAX ? n : CLB_METRIC_MAX), p);
+        if (isnan(get(r, key))) {
+            if (out)
+                clb_buf_printf(out, "%s %s", what, key);
+            return 0;
+        }
+        p += n + (p[n] == ',');
+    }
+    return 1;
+}
+
+int clb_row_has(const struct clb_row *r, const char *params, const char *metrics,
+                struct clb_buf *what)
+{
+    return has_all(r, params, "params", clb_row_param, what) &&
+           has_all(r, metrics, "metric", clb_row_metric, what);
+}
+
 /* ---- building ------------------------------------------------------------- */
 
 static int check_key(const char *key)

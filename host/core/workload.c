@@ -168,6 +168,25 @@ void clb_case_metric_token(struct clb_case *c, const char *key, const char *toke
         clb_die_msg("%s", clb_lasterr());
 }
 
+int clb_row_fits(const struct clb_workload *wl, const struct clb_row *r)
+{
+    return clb_row_has(r, wl->row_params, wl->row_metrics, NULL);
+}
+
+void clb_warn_unfit(const struct clb_workload *wl, size_t n, const char *where, const char *use)
+{
+    if (!n)
+        return;
+    struct clb_buf what = {0};
+    if (wl->row_params)
+        clb_buf_printf(&what, "params %s", wl->row_params);
+    if (wl->row_metrics)
+        clb_buf_printf(&what, "%smetrics %s", what.len ? " and " : "", wl->row_metrics);
+    clb_die_msg("warning: %zu %s row%s %s lack%s %s as numbers: skipped for %s", n, wl->name,
+                n == 1 ? "" : "s", where, n == 1 ? "s" : "", clb_buf_str(&what), use);
+    clb_buf_free(&what);
+}
+
 double clb_text_num(const char *text, const char *key)
 {
     size_t kl = strlen(key);

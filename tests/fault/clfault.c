@@ -14,6 +14,9 @@
  *                 the OpenCL objects still alive (see write_counts).
  *   CLBENCH_HANG=CALL:N                the Nth call of CALL never returns
  *                 (a hung driver), so that a test can signal it.
+ *   CLBENCH_PAUSE=CALL:N               the process stops itself (SIGSTOP) at
+ *                 the Nth call of CALL and goes on at SIGCONT, so that a test
+ *                 can change the world (the results file) at a known point.
  *   CLBENCH_FAULT_LOG=FILE             append one line per injected fault,
  *                 so that a test knows the fault really fired.
  *
@@ -32,6 +35,7 @@
 #include <CL/cl.h>
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +54,7 @@ static struct {
     int onward;  /* fail every call from `at` */
     long count;
 } faults[NF];
-static long hang_at[NF];
+static long hang_at[NF], pause_at[NF];
 static long corrupt_at, corrupt_count;
 static int corrupt_onward, configured;
 
@@ -80,6 +84,7 @@ static void configure(void)
         return;
     parse_spec(getenv("CLBENCH_FAULT"), &faults[0].at, &faults[0].onward, sizeof faults[0]);
     parse_spec(getenv("CLBENCH_HANG"), hang_at, NULL, sizeof hang_at[0]);
+    parse_spec(getenv("CLBENCH_PAUSE"), pause_at, NULL, sizeof pause_at[0]);
     const char *c = getenv("CLBENCH_CORRUPT");
     if (c && strcmp(c, "all") == 0) {
         corrupt_at = 1;
@@ -111,6 +116,10 @@ static int inject(int f, const char *errname)
         log_line(fname[f], n, "hangs");
         for (;;)
             pause();
+    }
+    if (pause_at[f] == n) {
+        log_line(fname[f], n, "pauses");
+        raise(SIGSTOP);
     }
     long at = faults[f].at;
     int hit = at > 0 && (n == at || (faults[f].onward && n > at));

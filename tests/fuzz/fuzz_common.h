@@ -27,7 +27,7 @@ static const char *fuzz_file(const uint8_t *data, size_t size, const char *suffi
 }
 
 /* A NUL-terminated copy of the input (malloc'd). */
-static char *fuzz_str(const uint8_t *data, size_t size)
+__attribute__((unused)) static char *fuzz_str(const uint8_t *data, size_t size)
 {
     char *s = malloc(size + 1);
     if (!s)

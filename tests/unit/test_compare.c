@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "clb_compare.h"
 #include "clb_workload.h"
 #include "clbench.h"
@@ -323,6 +325,37 @@ static void test_escape(void **state)
     clb_buf_free(&b);
 }
 
+/* A message with two escaped arguments says both (issue 31: `compare DIR`
+ * once suggested the pattern without DIR, both arguments sharing one escape
+ * buffer). */
+static void test_two_escaped(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/clb_cmp_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *odd = NULL;
+    assert_true(asprintf(&odd, "%s/a\nb", dir) > 0);
+    assert_int_equal(mkdir(odd, 0700), 0);
+    struct cmp_table t;
+    char *files[] = {odd};
+    assert_int_equal(cmp_build(&t, files, 1, &(struct cmp_filter){0}, M("gbps")), CLB_EUSAGE);
+    char *want = NULL;
+    assert_true(asprintf(&want, "'%s/a\\nb' is a directory, not a results file (try "
+                                "'%s/a\\nb/*.csv')", dir, dir) > 0);
+    assert_string_equal(clb_lasterr(), want);
+    cmp_free(&t);
+    /* the helper: each argument its own buffer, all alive until freed */
+    struct cmp_esc_args a = {0};
+    clb_seterr("%s and %s and %s", cmp_esc_arg(&a, "x\ty", 0), cmp_esc_arg(&a, "z|w", CMP_ESC_MD),
+               cmp_esc_arg(&a, "", 0));
+    cmp_esc_args_free(&a);
+    assert_string_equal(clb_lasterr(), "x\\ty and z\\|w and ");
+    rmdir(odd);
+    rmdir(dir);
+    free(odd);
+    free(want);
+}
+
 /* Every figure of the crafted fixture: the script and the data pass the oracle. */
 static void test_crafted_plot(void **state)
 {
@@ -576,7 +609,7 @@ int main(void)
         cmocka_unit_test(test_peak_by_unit), cmocka_unit_test(test_escape),
         cmocka_unit_test(test_crafted_plot), cmocka_unit_test(test_baseline),
         cmocka_unit_test(test_json),        cmocka_unit_test(test_measured),
-        cmocka_unit_test(test_row_figures),
+        cmocka_unit_test(test_row_figures), cmocka_unit_test(test_two_escaped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

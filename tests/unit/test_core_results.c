@@ -81,6 +81,8 @@ static void sample_row(struct clb_row *r)
     r->metrics = "ns_per_load=1.5;clock_from=profile;cache_resident=1";
 }
 
+static void same_row(const struct clb_row *a, const struct clb_row *b, int ncols);
+
 static void read_ok(const char *path, struct clb_rowset *s)
 {
     memset(s, 0, sizeof *s);
@@ -442,10 +444,121 @@ static void json_lines(void **state)
     assert_non_null(strstr(text, "\"metrics\":{\"ns_per_load\":1.5,\"clock_from\":\"profile\","
                                  "\"cache_resident\":1}"));
     assert_non_null(strstr(nl + 1, "\"run_id\":\"r1\""));
-    /* appending to a file that is not JSON Lines is refused */
-    path_in(path, sizeof path, "notjson.jsonl");
-    write_text(path, "run_id,x\n");
+    /* read back as it was written */
+    struct clb_rowset set;
+    read_ok(path, &set);
+    assert_int_equal(set.n, 2);
+    assert_int_equal(set.version, 3);
+    same_row(&r, &set.v[1], CLB_NCOLS);
+    clb_rowset_free(&set);
+    /* appending to a file that is not JSON Lines of clbench rows is refused,
+     * the file byte-identical: CSV, a compare --json document, another log */
+    const char *foreign[] = {"run_id,x\n", "{\"schema\":\"clbench-compare-1\",\"lines\":[]}\n",
+                             "{\"run_id\":\"r\"}\n", "{\"level\":\"info\"}\n{\"a\":1}\n", "{\n"};
+    for (size_t i = 0; i < sizeof foreign / sizeof *foreign; i++) {
+        path_in(path, sizeof path, "notjson.jsonl");
+        write_text(path, foreign[i]);
+        assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_JSON), CLB_EUSAGE);
+        assert_non_null(strstr(clb_lasterr(), "choose another file"));
+        assert_string_equal(slurp(path), foreign[i]);
+    }
+}
+
+/* A line of a JSON Lines file of schema v2 (no metrics key), from a row. */
+static char *json_v2(const struct clb_row *r)
+{
+    char *line = clb_row_json(r);
+    char *m = strstr(line, ",\"metrics\":");
+    assert_non_null(m);
+    strcpy(m, "}\n");
+    return line;
+}
+
+/* JSON Lines of schema v2: read with derived metrics, appending refused with
+ * the upgrade pointer, upgraded to v3 with every value kept; and the
+ * reader's refusals, each with file:line. */
+static void json_lines_read(void **state)
+{
+    (void)state;
+    char path[128], text[8192];
+    path_in(path, sizeof path, "v2.jsonl");
+    struct clb_row r;
+    sample_row(&r);
+    r.detail = "loads=4 ns_per_load=2.5; llc=1024";
+    char *line = json_v2(&r);
+    snprintf(text, sizeof text, "%s%s", line, line);
+    free(line);
+    write_text(path, text);
+    struct clb_rowset set;
+    read_ok(path, &set);
+    assert_int_equal(set.version, 2);
+    assert_int_equal(set.n, 2);
+    assert_string_equal(set.v[0].metrics, "loads=4;ns_per_load=2.5;llc_bytes=1024");
+    clb_rowset_free(&set);
+    struct clb_writer w;
     assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_JSON), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "clbench results upgrade"));
+    assert_string_equal(slurp(path), text);
+    int already, from;
+    size_t n;
+    assert_int_equal(clb_results_upgrade(path, &already, &from, &n), CLB_OK);
+    assert_int_equal(from, 2);
+    assert_int_equal(n, 2);
+    read_ok(path, &set);
+    assert_int_equal(set.version, 3);
+    r.metrics = "loads=4;ns_per_load=2.5;llc_bytes=1024";
+    same_row(&r, &set.v[1], CLB_NCOLS);
+    clb_rowset_free(&set);
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_JSON), CLB_OK);
+    clb_writer_close(&w);
+
+    struct { const char *text, *says; } bad[] = {
+        {"{\"run_id\":1}\n", ":1: not a clbench row of schema v1: no key 'timestamp'"},
+        {"{}\n", ":1: not a clbench row of schema v1: no key 'run_id'"},
+        {"{\"run_id\":\"a\",\n", ":1: malformed JSON"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        path_in(path, sizeof path, "bad.jsonl");
+        write_text(path, bad[i].text);
+        assert_int_equal(read_status(path), CLB_EUSAGE);
+        if (!strstr(clb_lasterr(), bad[i].says))
+            fail_msg("'%s' says '%s'", bad[i].text, clb_lasterr());
+    }
+    /* a value of the wrong kind, a negative figure, a bad metric, a duplicate
+     * key, an unknown key, a mixed file: each refused at its line */
+    line = clb_row_json(&r);
+    struct { const char *from, *to, *says; } edits[] = {
+        {"\"reps\":20", "\"reps\":\"20\"", ":2: column reps is not a number"},
+        {"\"reps\":20", "\"reps\":-20", ":2: column reps is not a non-negative"},
+        {"\"reps\":20", "\"reps\":2.5", ":2: column reps is not a count"},
+        {"\"rank\":\"0\"", "\"rank\":0", ":2: column rank is not a string"},
+        {"\"reps\":20", "\"reps\":20,\"reps\":21", ":2: malformed JSON"},
+        {"\"reps\":20", "\"reps\":20,\"speed\":1", ":2: not a clbench row: key 'speed'"},
+        {"\"status\":\"ok\"", "\"status\":\"great\"", ":2: column status is not a status"},
+        {"\"ns_per_load\":2.5", "\"ns_per_load\":[1]", ":2: column metrics is not an object"},
+        {"\"ns_per_load\":2.5", "\"Ns\":2.5", ":2: column metrics is not key=value"},
+        {"\"ns_per_load\":2.5", "\"ns\":\"a b\"", ":2: column metrics is not key=value"},
+        {",\"metrics\":{\"loads\":4,\"ns_per_load\":2.5,\"llc_bytes\":1024}", "",
+         ":2: a row of schema v2 after rows of schema v3"},
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+        const char *at = strstr(line, edits[i].from);
+        if (!at)
+            fail_msg("no '%s' in %s", edits[i].from, line);
+        snprintf(text, sizeof text, "%s%.*s%s%s", line, (int)(at - line), line, edits[i].to,
+                 at + strlen(edits[i].from));
+        path_in(path, sizeof path, "edit.jsonl");
+        write_text(path, text);
+        assert_int_equal(read_status(path), CLB_EUSAGE);
+        if (!strstr(clb_lasterr(), edits[i].says))
+            fail_msg("edit %zu says '%s', expected '%s'", i, clb_lasterr(), edits[i].says);
+    }
+    /* a line that is JSON but not an object */
+    snprintf(text, sizeof text, "%s[1,2]\n", line);
+    write_text(path, text);
+    assert_int_equal(read_status(path), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), ":2: not a clbench row (not a JSON object)"));
+    free(line);
 }
 
 static void unwritable(void **state)
@@ -508,6 +621,28 @@ static void metrics_grammar(void **state)
     assert_string_equal(m, "");
     free(m);
 
+    /* params: whole keys, whole numbers */
+    struct clb_row r;
+    clb_row_init(&r);
+    r.params = "ws=1024,stride=64x,vec=-2,big=1e400,e=,kws=3";
+    r.metrics = "ns_per_load=2;tok=abc";
+    assert_float_equal(clb_row_param(&r, "ws"), 1024, 0);
+    assert_float_equal(clb_row_param(&r, "vec"), -2, 0);
+    assert_true(isnan(clb_row_param(&r, "stride")));   /* "64x" is not a number */
+    assert_true(isnan(clb_row_param(&r, "big")));
+    assert_true(isnan(clb_row_param(&r, "e")));
+    assert_true(isnan(clb_row_param(&r, "w")));
+    assert_float_equal(clb_row_param(&r, "kws"), 3, 0);
+    struct clb_buf lacks = {0};
+    assert_true(clb_row_has(&r, "ws,vec", "ns_per_load", NULL));
+    assert_true(clb_row_has(&r, NULL, NULL, NULL));
+    assert_false(clb_row_has(&r, "ws,stride", "ns_per_load", &lacks));
+    assert_string_equal(clb_buf_str(&lacks), "params stride");
+    lacks.len = 0;
+    assert_false(clb_row_has(&r, "ws", "tok", &lacks));
+    assert_string_equal(clb_buf_str(&lacks), "metric tok");
+    clb_buf_free(&lacks);
+
     const char *src;
     size_t k = clb_reference_source("BabelStream 1.0 (OpenCL), ECC on", &src);
     assert_int_equal(k, strlen("BabelStream 1.0"));
@@ -533,16 +668,148 @@ static void metrics_column(void **state)
     clb_rowset_free(&set);
 }
 
+/* ---- property: parse(write(x)) = x, and the upgrade keeps every byte ------ */
+
+static unsigned long long rng = 88172645463325252ull;
+static unsigned rnd(unsigned n)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+/* Text of any bytes but NUL, biased to what CSV and the reader may get wrong:
+ * blanks of every kind at the edges, quotes, separators, line breaks, bytes
+ * that are not UTF-8, a byte order mark. */
+static const char *rnd_text(struct clb_arena *a)
+{
+    static const char *const atoms[] = {" ", "\t", "\r", "\n", "\r\n", "\v", "\f", ",", "\"",
+                                        "\"\"", ";", "=", "x", "ok", "\xff", "\xc3", "\xef\xbb\xbf",
+                                        "\x01", "\x7f", "\\", "#", "'", "a b"};
+    char buf[256];
+    size_t n = 0, k = rnd(8);
+    buf[0] = 0;
+    for (size_t i = 0; i < k; i++) {
+        const char *t = atoms[rnd(sizeof atoms / sizeof *atoms)];
+        memcpy(buf + n, t, strlen(t) + 1);
+        n += strlen(t);
+    }
+    return clb_arena_str(a, buf, n);
+}
+
+static void rnd_row(struct clb_row *r, struct clb_arena *a)
+{
+    static const char *const st[] = {"ok", "failed", "skipped", "error", "reference"};
+    /* metrics as the writer prints them (JSON keeps their values, and the
+     * reader prints numbers in that form again) */
+    static const char *const met[] = {"", "a=1", "ns_per_load=1.5;t=x.y", "z=-0.002;k=CL_X;e=1e-05"};
+    clb_row_init(r);
+    for (int i = 0; i < CLB_NCOLS; i++) {
+        char *p = (char *)r + clb_columns[i].offset;
+        if (clb_columns[i].kind == CLB_COL_STR)
+            *(const char **)p = rnd_text(a);
+        else if (clb_columns[i].kind != CLB_COL_MET && rnd(3))
+            *(double *)p = rnd(2) || clb_columns[i].kind == CLB_COL_COUNT ||
+                                   clb_columns[i].kind == CLB_COL_EXACT
+                               ? (double)rnd(100000)
+                               : (double)rnd(1000) / 64.0;
+    }
+    r->status = st[rnd(5)];
+    r->metrics = met[rnd(4)];
+}
+
+static void same_row(const struct clb_row *a, const struct clb_row *b, int ncols)
+{
+    for (int i = 0; i < ncols; i++)
+        if (CLB_COL_TEXT(clb_columns[i].kind)) {
+            const char *x = clb_row_str(a, i), *y = clb_row_str(b, i);
+            if (strcmp(x, y))
+                fail_msg("column %s: wrote '%s' (%zu bytes), read '%s' (%zu bytes)",
+                         clb_columns[i].name, x, strlen(x), y, strlen(y));
+        }
+    for (int i = 0; i < ncols; i++)
+        if (!CLB_COL_TEXT(clb_columns[i].kind)) {
+            double x = clb_row_num(a, i), y = clb_row_num(b, i);
+            char tx[64], ty[64];   /* the numbers as the CSV writer prints them */
+            snprintf(tx, sizeof tx, "%.6g", x);
+            snprintf(ty, sizeof ty, "%.6g", y);
+            if (strcmp(tx, ty))
+                fail_msg("column %s: wrote %s, read %s", clb_columns[i].name, tx, ty);
+        }
+}
+
+static void write_rows(const char *path, const struct clb_row *rows, int n, int version)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fprintf(f, "%s\n", clb_csv_header(version));
+    for (int i = 0; i < n; i++) {
+        char *line = clb_row_format(&rows[i], version);
+        fputs(line, f);
+        free(line);
+    }
+    fclose(f);
+}
+
+#define PROP_ROWS 400
+static void lossless_property(void **state)
+{
+    (void)state;
+    struct clb_arena a = {0};
+    static struct clb_row rows[PROP_ROWS];
+    for (int i = 0; i < PROP_ROWS; i++)
+        rnd_row(&rows[i], &a);
+    char path[128];
+    for (int v = 1; v <= CLB_SCHEMA; v++) {
+        path_in(path, sizeof path, "prop.csv");
+        write_rows(path, rows, PROP_ROWS, v);
+        int already, from;
+        size_t n;
+        assert_int_equal(clb_results_upgrade(path, &already, &from, &n), CLB_OK);
+        assert_int_equal(n, PROP_ROWS);
+        struct clb_rowset set;
+        read_ok(path, &set);
+        assert_int_equal(set.n, PROP_ROWS);
+        for (int i = 0; i < PROP_ROWS; i++)
+            same_row(&rows[i], &set.v[i], v < CLB_SCHEMA ? clb_schema_ncols(v) : CLB_NCOLS);
+        clb_rowset_free(&set);
+    }
+    /* JSON Lines: the same, for text that is UTF-8 (the writer makes any other
+     * byte '?': JSON strings are UTF-8) */
+    for (int i = 0; i < PROP_ROWS; i++)
+        for (int c = 0; c < CLB_NCOLS; c++)
+            if (clb_columns[c].kind == CLB_COL_STR) {
+                char *t = (char *)clb_arena_str(&a, clb_row_str(&rows[i], c),
+                                                strlen(clb_row_str(&rows[i], c)));
+                for (unsigned char *q = (unsigned char *)t; *q; q++)
+                    *q = *q >= 0x80 ? '?' : *q;
+                *(const char **)((char *)&rows[i] + clb_columns[c].offset) = t;
+            }
+    path_in(path, sizeof path, "prop.jsonl");
+    unlink(path);
+    struct clb_writer w;
+    assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_JSON), CLB_OK);
+    for (int i = 0; i < PROP_ROWS; i++)
+        assert_int_equal(clb_writer_put(&w, &rows[i]), CLB_OK);
+    clb_writer_close(&w);
+    struct clb_rowset set;
+    read_ok(path, &set);
+    assert_int_equal(set.n, PROP_ROWS);
+    for (int i = 0; i < PROP_ROWS; i++)
+        same_row(&rows[i], &set.v[i], CLB_NCOLS);
+    clb_rowset_free(&set);
+    clb_arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip),      cmocka_unit_test(headers),
         cmocka_unit_test(v1_files),        cmocka_unit_test(v2_files),
         cmocka_unit_test(metrics_grammar), cmocka_unit_test(metrics_column),
-        cmocka_unit_test(torn_last_line),
+        cmocka_unit_test(torn_last_line), cmocka_unit_test(lossless_property),
         cmocka_unit_test(planted_link),    cmocka_unit_test(refuses_other_header),
         cmocka_unit_test(empty_file_gets_header), cmocka_unit_test(reader_errors),
-        cmocka_unit_test(json_lines),
+        cmocka_unit_test(json_lines), cmocka_unit_test(json_lines_read),
         cmocka_unit_test(unwritable)};
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -266,21 +266,23 @@ struct sweep {
 
 static int cmp_ws(const void *a, const void *b)
 {
-    double x = clb_text_num((*(const struct clb_row *const *)a)->params, "ws");
-    double y = clb_text_num((*(const struct clb_row *const *)b)->params, "ws");
+    double x = clb_row_param(*(const struct clb_row *const *)a, "ws");
+    double y = clb_row_param(*(const struct clb_row *const *)b, "ws");
     return (x > y) - (x < y);
 }
 
+/* An ok row with what a sweep reads (the core checks rows from files
+ * against .row_params/.row_metrics too; this keeps the hooks total on any
+ * rows they are given). */
 static int usable(const struct clb_row *r)
 {
-    return strcmp(r->status, "ok") == 0 && !isnan(clb_text_num(r->params, "ws")) &&
-           !isnan(clb_row_metric(r, "ns_per_load"));
+    return strcmp(r->status, "ok") == 0 && clb_row_has(r, "ws,stride", "ns_per_load", NULL);
 }
 
 static int same_sweep(const struct clb_row *a, const struct clb_row *b)
 {
     return strcmp(a->run_id, b->run_id) == 0 && strcmp(a->size, b->size) == 0 &&
-           clb_text_num(a->params, "stride") == clb_text_num(b->params, "stride");
+           clb_row_param(a, "stride") == clb_row_param(b, "stride");
 }
 
 /* The sweep that rows[i] starts (rows before i of the same sweep were
@@ -299,9 +301,11 @@ static int collect(const struct clb_row *rows, size_t n, size_t i, char *done, s
             done[j] = 1;
             s->row[s->n++] = &rows[j];
         }
+    if (s->n == 0) /* rows[i] is usable, so it is in its own sweep; never empty */
+        return -1;
     qsort(s->row, (size_t)s->n, sizeof *s->row, cmp_ws);
     for (int k = 0; k < s->n; k++) {
-        s->ws[k] = clb_text_num(s->row[k]->params, "ws");
+        s->ws[k] = clb_row_param(s->row[k], "ws");
         s->ns[k] = clb_row_metric(s->row[k], "ns_per_load");
         s->cyc[k] = clb_row_metric(s->row[k], "cycles");
     }
@@ -341,7 +345,7 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
             char llc[32];
             clb_bytes_text(s.llc, llc, sizeof llc);
             fprintf(out, "\nlatency plateaus (stride %g B, last-level cache %s; within %.0f %%):\n",
-                    clb_text_num(s.row[0]->params, "stride"), llc, TOLERANCE * 100);
+                    clb_row_param(s.row[0], "stride"), llc, TOLERANCE * 100);
             for (int p = 0; p < np; p++) {
                 char a[32], b[32];
                 clb_bytes_text(s.ws[pl[p].first], a, sizeof a);
@@ -383,7 +387,7 @@ static int ceilings(const struct clb_row *rows, size_t n, struct clb_ceiling *ou
                                               s.row[m->last], "", ""};
                 snprintf(out[k].what, sizeof out[k].what, "latency memory plateau");
                 snprintf(out[k].note, sizeof out[k].note, "%s..%s, stride %g B", a, b,
-                         clb_text_num(s.row[0]->params, "stride"));
+                         clb_row_param(s.row[0], "stride"));
                 k++;
             }
         }
@@ -411,4 +415,6 @@ const struct clb_workload clb_wl_latency = {
     .summarize = summarize,
     .ceilings = ceilings,
     .figure = {CLB_FIGURE_STAIRS, "ws", "ns_per_load", "working set", "ns per dependent load", 1},
+    .row_params = "ws,stride",
+    .row_metrics = "ns_per_load",
 };

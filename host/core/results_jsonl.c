@@ -1,0 +1,306 @@
+/* Reading JSON Lines results (run -o FILE.jsonl): one object per line whose
+ * keys are exactly the columns of one schema (v1, v2 or v3), every row of a
+ * file of the same schema; text columns strings or null, figures numbers or
+ * null (finite, >= 0, counts whole), metrics an object of numbers and tokens
+ * or null. Parsed by jansson; every value checked as the CSV reader checks
+ * its fields, with the same `file:line: ...` messages. */
+#define _GNU_SOURCE
+#include "results_priv.h"
+#include "clbench.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int bad(const char *where, const char *col, const char *what)
+{
+    clb_seterr("%s: column %s is not %s", where, col, what);
+    return CLB_EUSAGE;
+}
+
+/* The schema a row's keys say: metrics (v3), clbench_version (v2), else v1;
+ * refused when its keys are not exactly that schema's columns. */
+static int schema_of(json_t *o, const char *where, int *version)
+{
+    int v = json_object_get(o, "metrics") ? 3 : json_object_get(o, "clbench_version") ? 2 : 1;
+    int n = clb_schema_ncols(v);
+    for (int i = 0; i < n; i++)
+        if (!json_object_get(o, clb_columns[i].name)) {
+            clb_seterr("%s: not a clbench row of schema v%d: no key '%s'", where, v,
+                       clb_columns[i].name);
+            return CLB_EUSAGE;
+        }
+    if (json_object_size(o) != (size_t)n) {
+        const char *key;
+        json_t *x;
+        json_object_foreach(o, key, x) {
+            int known = 0;
+            for (int i = 0; i < n && !known; i++)
+                known = strcmp(key, clb_columns[i].name) == 0;
+            if (!known) {
+                clb_seterr("%s: not a clbench row: key '%.60s' is not a column of schema v%d",
+                           where, key, v);
+                return CLB_EUSAGE;
+            }
+        }
+    }
+    *version = v;
+    return CLB_OK;
+}
+
+/* The shortest decimal text that reads back as v. */
+static void num_text(double v, char *buf, size_t n)
+{
+    for (int digits = 9; digits <= 17; digits++) {
+        snprintf(buf, n, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* One metric value as text in the grammar (checked by the caller). */
+static int metric_text(json_t *x, char *buf, size_t n)
+{
+    if (json_is_integer(x))
+        snprintf(buf, n, "%" JSON_INTEGER_FORMAT, json_integer_value(x));
+    else if (json_is_real(x))
+        num_text(json_real_value(x), buf, n);
+    else if (json_is_string(x) && json_string_length(x) < n)
+        snprintf(buf, n, "%s", json_string_value(x));
+    else
+        return -1;
+    return 0;
+}
+
+/* The metrics object as its text (interned), checked against the grammar. */
+static int metrics_of(json_t *x, const char *where, struct clb_arena *arena, const char **out)
+{
+    *out = "";
+    if (json_is_null(x))
+        return CLB_OK;
+    if (!json_is_object(x))
+        return bad(where, "metrics", "an object of key: number or token");
+    struct clb_buf b = {0};
+    const char *key, *why = NULL;
+    json_t *v;
+    int rc = CLB_OK;
+    json_object_foreach(x, key, v) {
+        char val[64];
+        /* a key outside the grammar, or a ';' or '=' in it, is caught by the check below */
+        if (metric_text(v, val, sizeof val)) {
+            rc = bad(where, "metrics", "an object of key: number or token");
+            break;
+        }
+        clb_buf_printf(&b, "%s%s=%s", b.len ? ";" : "", key, val);
+    }
+    if (!rc && clb_metrics_check(clb_buf_str(&b), &why)) {
+        clb_seterr("%s: column metrics is not key=value;...: %s", where, why);
+        rc = CLB_EUSAGE;
+    }
+    if (!rc && !(*out = clb_arena_intern(arena, clb_buf_str(&b), b.len)))
+        rc = CLB_ESYS;
+    if (b.oom)
+        rc = CLB_ESYS;
+    clb_buf_free(&b);
+    return rc;
+}
+
+static int text_of(json_t *x, const char *where, int col, struct clb_arena *arena,
+                   const char **out)
+{
+    *out = "";
+    if (json_is_null(x))
+        return CLB_OK;
+    if (!json_is_string(x))
+        return bad(where, clb_columns[col].name, "a string or null");
+    const char *s = json_string_value(x);
+    return (*out = clb_arena_intern(arena, s, strlen(s))) ? CLB_OK : CLB_ESYS;
+}
+
+static int number_of(json_t *x, const char *where, int col, double *out)
+{
+    *out = NAN;
+    if (json_is_null(x))
+        return CLB_OK;
+    if (!json_is_number(x))
+        return bad(where, clb_columns[col].name, "a number or null");
+    double v = json_number_value(x);
+    if (!isfinite(v) || v < 0 || signbit(v))
+        return bad(where, clb_columns[col].name, "a non-negative decimal number");
+    if (clb_columns[col].kind == CLB_COL_COUNT && (v != floor(v) || v > 2147483647.0))
+        return bad(where, clb_columns[col].name, "a count");
+    *out = v;
+    return CLB_OK;
+}
+
+static int fill(json_t *o, int v, const char *where, struct clb_arena *arena, struct clb_row *r)
+{
+    clb_row_init(r);
+    int n = clb_schema_ncols(v), rc = CLB_OK;
+    for (int i = 0; i < n && !rc; i++) {
+        json_t *x = json_object_get(o, clb_columns[i].name);
+        char *p = (char *)r + clb_columns[i].offset;
+        enum clb_col_kind k = clb_columns[i].kind;
+        rc = k == CLB_COL_STR   ? text_of(x, where, i, arena, (const char **)p)
+             : k == CLB_COL_MET ? metrics_of(x, where, arena, (const char **)p)
+                                : number_of(x, where, i, (double *)p);
+    }
+    if (!rc && !clb_results_status_ok(r->status))
+        rc = bad(where, "status", "a status (ok, failed, skipped, error, reference)");
+    return rc;
+}
+
+int clb_jsonl_row(const char *line, size_t len, const char *where, struct clb_arena *arena,
+                  struct clb_row *r, int *version)
+{
+    json_error_t err;
+    json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
+    if (!o) {
+        clb_seterr("%s: malformed JSON (%s)", where, err.text);
+        return CLB_EUSAGE;
+    }
+    int rc = CLB_OK;
+    if (!json_is_object(o)) {
+        clb_seterr("%s: not a clbench row (not a JSON object)", where);
+        rc = CLB_EUSAGE;
+    }
+    if (!rc)
+        rc = schema_of(o, where, version);
+    if (!rc)
+        rc = fill(o, *version, where, arena, r);
+    json_decref(o);
+    return rc;
+}
+
+/* ---- a file ------------------------------------------------------------------ */
+
+/* Add a row read from a file of schema v: older rows get their metrics from
+ * their detail. */
+static int add_row(struct clb_rowset *out, struct clb_row *r, int v)
+{
+    char *m = NULL;
+    if (v < CLB_SCHEMA) {
+        if (!(m = clb_metrics_from_detail(r->detail)))
+            return CLB_ESYS;
+        r->metrics = m;
+    }
+    int rc = clb_rowset_add(out, r);
+    free(m);
+    return rc;
+}
+
+/* One line of the file (line number no) into out; *schema: the file's. */
+static int read_line(const char *path, long no, char *line, size_t len, struct clb_rowset *out,
+                     int *schema)
+{
+    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        len--;
+    if (no == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
+        line += 3, len -= 3;
+    char *where = clb_asprintf("%s:%ld", path, no);
+    if (!where)
+        return CLB_ESYS;
+    struct clb_row r;
+    int v = 0, rc = CLB_OK;
+    if (memchr(line, 0, len)) {
+        clb_seterr("%s: a NUL byte (not a text file)", where);
+        rc = CLB_EUSAGE;
+    }
+    if (!rc)
+        rc = clb_jsonl_row(line, len, where, &out->arena, &r, &v);
+    if (!rc && *schema && v != *schema) {
+        clb_seterr("%s: a row of schema v%d after rows of schema v%d", where, v, *schema);
+        rc = CLB_EUSAGE;
+    }
+    free(where);
+    if (rc)
+        return rc;
+    *schema = v;
+    return add_row(out, &r, v);
+}
+
+int clb_jsonl_read(const char *path, struct clb_rowset *out)
+{
+    FILE *f = clb_results_open(path);
+    if (!f)
+        return CLB_EUSAGE;
+    char *line = NULL;
+    size_t cap = 0, total = 0;
+    ssize_t k;
+    long no = 0;
+    int rc = CLB_OK, schema = 0;
+    while (!rc && (k = getline(&line, &cap, f)) > 0) {
+        total += (size_t)k;
+        if (total > CLB_MAX_INPUT_BYTES) {
+            clb_seterr("%s: larger than the %zu GiB clbench reads", path,
+                       CLB_MAX_INPUT_BYTES >> 30);
+            rc = CLB_EUSAGE;
+            break;
+        }
+        rc = read_line(path, ++no, line, (size_t)k, out, &schema);
+    }
+    if (!rc && ferror(f)) {
+        clb_seterr("%s: read error: %s", path, strerror(errno));
+        rc = CLB_EUSAGE;
+    }
+    free(line);
+    fclose(f);
+    if (!rc)
+        out->version = schema;
+    return rc;
+}
+
+/* ---- upgrade ------------------------------------------------------------------ */
+
+static int write_rows(FILE *f, const struct clb_rowset *rows)
+{
+    for (size_t i = 0; i < rows->n; i++) {
+        char *line = clb_row_json(&rows->v[i]);
+        if (!line)
+            return CLB_ESYS;
+        fputs(line, f);
+        free(line);
+    }
+    return CLB_OK;
+}
+
+int clb_jsonl_upgrade(const char *path, const struct clb_rowset *rows)
+{
+    char *tmp = NULL;
+    int fd = clb_results_temp(path, &tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        clb_seterr("cannot write beside '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        if (tmp)
+            unlink(tmp);
+        free(tmp);
+        return CLB_EUSAGE;
+    }
+    int guard = clb_cleanup_path(tmp);   /* removed if a signal ends the command */
+    struct stat st;
+    if (stat(path, &st) == 0)
+        fchmod(fd, st.st_mode & 07777);
+    int rc = write_rows(f, rows);
+    int ok = !rc && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int saved = errno;
+    if (fclose(f) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) != 0)
+        saved = errno, ok = 0;
+    if (!ok) {
+        unlink(tmp);
+        if (!rc) {
+            clb_seterr("cannot rewrite '%s': %s (the file is unchanged)", path, strerror(saved));
+            rc = CLB_ESYS;
+        }
+    }
+    clb_cleanup_drop(guard);
+    free(tmp);
+    return rc;
+}

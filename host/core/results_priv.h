@@ -1,0 +1,30 @@
+/* Inside the results module (host/core/results*.c): what its CSV and JSON
+ * Lines halves share. */
+#ifndef CLB_RESULTS_PRIV_H
+#define CLB_RESULTS_PRIV_H
+
+#include "clb_results.h"
+
+/* A results file opened to read: only a regular file of at most
+ * CLB_MAX_INPUT_BYTES (a FIFO, /dev/zero or a link to one would hang or fill
+ * the memory). NULL with the message set. */
+FILE *clb_results_open(const char *path);
+/* Is s one of the statuses a row may have? */
+int clb_results_status_ok(const char *s);
+/* Does the file start (after a UTF-8 byte order mark) with '{'? 1 yes, 0 no,
+ * -1 when it cannot be read (message set). */
+int clb_results_is_jsonl(const char *path);
+
+/* Read a JSON Lines file of rows into *out (clb_results_read's other half). */
+int clb_jsonl_read(const char *path, struct clb_rowset *out);
+/* One line of JSON Lines as a row: CLB_OK with *version (1..3) and the row
+ * (its strings copied into arena), or CLB_EUSAGE with "<where>: reason". */
+int clb_jsonl_row(const char *line, size_t len, const char *where, struct clb_arena *arena,
+                  struct clb_row *r, int *version);
+/* Rewrite a JSON Lines file of schema v1/v2 as v3 (every value kept, metrics
+ * derived from detail), through a temporary file and rename. */
+int clb_jsonl_upgrade(const char *path, const struct clb_rowset *rows);
+/* A unique temporary file beside path (mkstemp); -1 on failure. */
+int clb_results_temp(const char *path, char **tmp_out);
+
+#endif

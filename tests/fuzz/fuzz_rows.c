@@ -1,0 +1,228 @@
+/* libFuzzer: every consumer of rows, on one fuzzed results file (CSV or JSON
+ * Lines: the reader tells them apart by content). The file is read by the
+ * results module and, when it reads, handed to each consumer below: a
+ * consumer may refuse the file or skip rows (with a message), never crash,
+ * leak or hit undefined behaviour; `results upgrade` must also keep every
+ * row (the oracle reads the upgraded file back).
+ *
+ * To cover a new consumer of rows (the regression gate, the report), add one
+ * function and one entry to `consumers` below; tests/fuzz/run_fuzz.sh runs
+ * the harness for a bounded time from a corpus seeded with every committed
+ * results file, and once on each of those files whole.
+ *
+ * FUZZ_VERBOSE=1 keeps the commands' stdout and stderr (they go to /dev/null
+ * otherwise); a sanitizer's report of a crash is then visible too. */
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "clb_ceilings.h"
+#include "clb_compare.h"
+#include "clb_results.h"
+#include "clb_workload.h"
+#include "core/summary.h"
+#include "fuzz_common.h"
+
+static int quiet_fd[2] = {-1, -1}, null_fd = -1;
+
+/* The commands' output goes to /dev/null while a consumer runs. */
+static void quiet(int on)
+{
+    if (null_fd < 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    for (int k = 0; k < 2; k++)
+        dup2(on ? null_fd : quiet_fd[k], k + 1);
+}
+
+/* A command (argv[0] its name), getopt reset first. */
+static int command(int (*fn)(int, char **), int argc, const char **argv)
+{
+    optind = 0;
+    return fn(argc, (char **)argv);
+}
+
+/* ---- the consumers ---------------------------------------------------------- */
+
+/* compare with each metric (-m), as text, Markdown, JSON and over any size. */
+static void compare_metrics(const char *path, const struct clb_rowset *rows)
+{
+    (void)rows;
+    static const char *const form[] = {"", "--markdown", "--json", "--any-size"};
+    int k = 0;
+    for (const struct cmp_metric *m = cmp_metric_list(); m->name; m++, k++) {
+        const char *argv[] = {"compare", path, "-m", m->name, form[k % 4], NULL};
+        command(clb_cmd_compare, form[k % 4][0] ? 5 : 4, argv);
+    }
+}
+
+/* compare --baseline: the file against itself (the gate's input). */
+static void compare_baseline(const char *path, const struct clb_rowset *rows)
+{
+    (void)rows;
+    const char *argv[] = {"compare", path, "--baseline", path, "--json", NULL};
+    command(clb_cmd_compare, 5, argv);
+}
+
+static int script_made(const char *final, const struct cmp_plot_text *pt, void *ctx)
+{
+    (void)final;
+    (void)pt;
+    (*(int *)ctx)++;
+    return CLB_OK;
+}
+
+/* compare --plot: every figure (tables, rooflines, staircases) and its
+ * gnuplot script, in memory (no gnuplot). */
+static void compare_plot(const char *path, const struct clb_rowset *rows)
+{
+    (void)rows;
+    char *files[] = {(char *)path};
+    struct cmp_filter flt = {.plot = 1};
+    struct cmp_table t;
+    if (cmp_build(&t, files, 1, &flt, cmp_metric_find("gbps")) == CLB_OK) {
+        int n = 0;
+        cmp_plot_each(&t, "/tmp/fuzz-rows.svg", script_made, &n);
+    }
+    cmp_free(&t);
+}
+
+/* model roofline --ceilings, by profile and by the file's first device. */
+static void model_ceilings(const char *path, const struct clb_rowset *rows)
+{
+    const char *a[] = {"model", "roofline", "-w", "stream", "-k", "copy", "-t", "float", "-s",
+                       "1M", "-p", "h100_sxm", "--ceilings", path, NULL};
+    command(clb_cmd_model, 14, a);
+    if (rows->n) {
+        const char *b[] = {"model", "roofline", "-w", "dslash", "-t", "float", "-s", "8x8x8x8",
+                           "--ceilings", path, "--device", rows->v[0].device, NULL};
+        command(clb_cmd_model, 12, b);
+    }
+}
+
+/* run --ceilings: what the run does with the file before it measures (the
+ * device's ceilings and where each came from). */
+static void run_ceilings(const char *path, const struct clb_rowset *rows)
+{
+    if (!rows->n)
+        return;
+    struct clb_ceil_pick pick = {rows->v[rows->n - 1].device, NULL, NULL, NULL};
+    struct clb_ceilings c;
+    if (clb_ceilings_load(path, &pick, &c) == CLB_OK)
+        for (int k = 0; k < CLB_NCEILINGS; k++)
+            free(clb_ceiling_origin(&c, (enum clb_ceiling_kind)k));
+    clb_ceilings_free(&c);
+}
+
+/* The sweeps and summaries the workloads build from rows (their summarize
+ * and ceilings hooks), on every row of the file. */
+static void workload_hooks(const char *path, const struct clb_rowset *rows)
+{
+    (void)path;
+    const struct clb_workload *wls[64];
+    int n = 0;
+    for (const struct clb_workload *const *w = clb_workload_list(); *w && n < 64; w++)
+        wls[n++] = *w;
+    FILE *null = fopen("/dev/null", "w");
+    if (null)
+        clb_summary_print(rows->v, rows->n, wls, n, null);
+    if (null)
+        fclose(null);
+    const struct clb_row **all = malloc((rows->n + 1) * sizeof *all);
+    struct clb_ceiling_set *set = malloc(sizeof *set);
+    for (size_t i = 0; all && i < rows->n; i++)
+        all[i] = &rows->v[i];
+    if (all && set)
+        clb_ceilings_measure(all, rows->n, set);
+    free(all);
+    free(set);
+}
+
+/* results upgrade: a copy upgraded, then read back with every row. */
+static void upgrade(const char *path, const struct clb_rowset *rows)
+{
+    char tmp[] = "/tmp/fuzz-rows-upgrade-XXXXXX";
+    int fd = mkstemp(tmp), in = open(path, O_RDONLY);
+    char buf[65536];
+    ssize_t k;
+    while (fd >= 0 && in >= 0 && (k = read(in, buf, sizeof buf)) > 0)
+        if (write(fd, buf, (size_t)k) != k)
+            break;
+    if (in >= 0)
+        close(in);
+    if (fd < 0)
+        return;
+    close(fd);
+    int already, from;
+    size_t n;
+    if (clb_results_upgrade(tmp, &already, &from, &n) == CLB_OK) {
+        struct clb_rowset back = {0};
+        if (clb_results_read(tmp, &back) != CLB_OK || back.n != rows->n || back.version != 3) {
+            quiet(0);
+            fprintf(stderr, "fuzz_rows: the upgrade of a file of %zu rows reads back as %zu rows "
+                            "(v%d): %s\n", rows->n, back.n, back.version, clb_lasterr());
+            abort();
+        }
+        for (size_t i = 0; i < back.n; i++)
+            if (strcmp(back.v[i].detail, rows->v[i].detail) ||
+                strcmp(back.v[i].metrics, rows->v[i].metrics)) {
+                quiet(0);
+                fprintf(stderr, "fuzz_rows: row %zu changed in the upgrade\n", i + 1);
+                abort();
+            }
+        clb_rowset_free(&back);
+    }
+    unlink(tmp);
+}
+
+static const struct {
+    const char *name;
+    void (*run)(const char *path, const struct clb_rowset *rows);
+} consumers[] = {
+    {"compare -m each metric", compare_metrics},
+    {"compare --baseline", compare_baseline},
+    {"compare --plot", compare_plot},
+    {"model --ceilings", model_ceilings},
+    {"run --ceilings", run_ceilings},
+    {"workload summaries and ceilings", workload_hooks},
+    {"results upgrade", upgrade},
+    /* the regression gate and the report: add them here */
+};
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    clb_verbosity = 0;
+    const char *v = getenv("FUZZ_VERBOSE");
+    if (!(v && *v && strcmp(v, "0"))) {
+        null_fd = open("/dev/null", O_WRONLY);
+        quiet_fd[0] = dup(1);
+        quiet_fd[1] = dup(2);
+    }
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* a .csv name: a JSON Lines input is told apart by its content */
+    const char *path = fuzz_file(data, size, ".csv");
+    if (!path)
+        return 0;
+    struct clb_rowset rows = {0};
+    if (clb_results_read(path, &rows) == CLB_OK) {
+        quiet(1);
+        for (size_t i = 0; i < sizeof consumers / sizeof *consumers; i++)
+            consumers[i].run(path, &rows);
+        quiet(0);
+    }
+    clb_rowset_free(&rows);
+    return 0;
+}
