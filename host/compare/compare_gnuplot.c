@@ -657,21 +657,6 @@ int cmp_plot(const struct cmp_table *t, const char *out)
 
 /* ---- one figure from a caller's script (clb_plot_draw) ------------------------- */
 
-/* A private directory under $TMPDIR (else /tmp) into dir. */
-static int plot_dir(struct clb_buf *dir)
-{
-    const char *tmproot = getenv("TMPDIR");
-    clb_buf_printf(dir, "%s/clbench-plot-XXXXXX", tmproot && *tmproot ? tmproot : "/tmp");
-    if (dir->oom || !mkdtemp(dir->s)) {
-        struct clb_buf e = {0};
-        clb_seterr("cannot create a temporary directory '%s': %s",
-                   cmp_esc_tmp(&e, clb_buf_str(dir), 0), strerror(errno));
-        clb_buf_free(&e);
-        return CLB_ESYS;
-    }
-    return CLB_OK;
-}
-
 int clb_plot_draw(const char *out, const char *body, const char *data)
 {
     int svg, rc;
@@ -680,7 +665,10 @@ int clb_plot_draw(const char *out, const char *body, const char *data)
     char *gp = find_gnuplot();
     if (!gp)
         return CLB_ESYS;
+    /* from here a signal removes what the plot made and ends gnuplot */
+    clb_cleanup_guard();
     struct figfile f = {0};
+    struct guard g = {0};
     struct clb_buf dir = {0}, script = {0}, dat = {0};
     clb_buf_printf(&script, svg ? "set terminal svg size 960,600 dynamic noenhanced font "
                                   "'Sans,12' background rgb 'white'\nset output 'fig1.svg'\n"
@@ -689,10 +677,16 @@ int clb_plot_draw(const char *out, const char *body, const char *data)
     clb_buf_printf(&script, "%s", body);
     clb_buf_printf(&dat, "%s", data);
     f.final = clb_strdup(out);
-    rc = script.oom || dat.oom || !f.final ? CLB_ESYS : plot_dir(&dir);
+    rc = script.oom || dat.oom || !f.final ? CLB_ESYS : make_dir(&dir, &g);
     int made = 0, dirmade = rc == CLB_OK;
-    if (rc == CLB_OK && !(rc = make_tmp(&f))) {
+    if (rc == CLB_OK && !(rc = make_tmp(&f, &g))) {
         made = 1;
+        for (size_t k = 0; k < NFIG_EXT; k++) {
+            char *path = path_in(dir.s, 1, fig_ext[k]);
+            if (path)
+                guard_path(&g, path);
+            free(path);
+        }
         if (!(rc = write_file(dir.s, 1, "gp", &script)) && !(rc = write_file(dir.s, 1, "dat", &dat)) &&
             !(rc = run_gnuplot(gp, dir.s, 1, svg ? "svg" : "png", out))) {
             char *drawn = path_in(dir.s, 1, svg ? "svg" : "png");
@@ -710,6 +704,7 @@ int clb_plot_draw(const char *out, const char *body, const char *data)
         unlink(f.tmp);
     if (dirmade)
         remove_dir(dir.s, 1);
+    guard_drop(&g);
     free(f.final);
     free(f.tmp);
     free(gp);

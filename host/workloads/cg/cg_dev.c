@@ -505,8 +505,8 @@ static void pairs_free(struct pairs *p, struct lat_xtimes *sum)
             lat_overlap_times(&p->o[i], &t);
             double *to[] = {&sum->pack, &sum->in, &sum->bd, &sum->halo, &sum->gap};
             double v[] = {t.pack, t.in, t.bd, t.halo, t.gap};
-            for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-                *to[k] += isnan(v[k]) ? 0 : v[k];
+            for (size_t k = 0; k < sizeof v / sizeof *v; k++) /* a NAN stays: no timer told */
+                *to[k] += v[k];
         }
         lat_overlap_release(&p->o[i]);
     }

@@ -76,6 +76,8 @@ struct lat_halo {
     cl_event *xd2h, *xh2d;
     struct clb_comm_req **xreq;     /* receives [0, nck), sends [nck, 2 nck) */
     char btl[16], copy[16];         /* what MPI uses on this node (clb_comm_transport) */
+    int events_ok;                  /* the device's profiling timer has a resolution (Mesa's
+                                     * Rusticl answers 0 and fake stamps): else no event times */
 };
 
 /* Buffers for up to maxrhs vectors, the queues, the pack kernel (element
@@ -113,13 +115,15 @@ typedef int (*lat_launch_fn)(struct clb_env *env, void *ctx, const struct lat_bo
 struct lat_overlap {
     double halo;
     cl_event pack, in, bd, h2d;
+    int events_ok;     /* lat_halo's: else only the host clock's halo time */
 };
 /* Its times in seconds (NAN where the events cannot tell): the pack kernel,
  * the interior and boundary launches, the halo chain (pack start to the end
  * of the last write; the host clock when the events cannot tell), and the
  * time the boundary launch waited after the interior one (the halo time not
  * hidden; the chain after the pack kernel when there is no interior). Only
- * once the application is complete. */
+ * once the application is complete. A device whose timer has no resolution
+ * gives NAN but the halo's host-clock time. */
 struct lat_xtimes {
     double pack, in, bd, halo, gap;
 };

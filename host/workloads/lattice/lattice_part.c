@@ -203,7 +203,8 @@ static void model_figures(struct clb_case *c, const double *med, double chain)
     double nx = med[LAT_LOG_NX] > 0 ? med[LAT_LOG_NX] : 1;
     double pack = isnan(med[LAT_LOG_PACK]) ? 0 : med[LAT_LOG_PACK];
     struct clb_sc_app app = {0, med[LAT_LOG_IN] / nx, pack / nx, chain, nx};
-    double exp_model = nx * clb_sc_exposed(&app), t = med[LAT_LOG_T];
+    /* no interior time (a timer that cannot tell): no exposed time either */
+    double exp_model = isnan(app.in) ? NAN : nx * clb_sc_exposed(&app), t = med[LAT_LOG_T];
     app.rest = t - pack - med[LAT_LOG_GAP];
     double eff = app.rest / t, eff_model = clb_sc_efficiency(&app);
     clb_case_note(c, "halo_model_ms=%.4g halo_exposed_model_ms=%.4g eff=%.3f eff_model=%.3f",
@@ -224,6 +225,9 @@ int lat_verify_halo(struct clb_case *c, const struct lat_log *l, double chain, i
     for (int i = 0; i < 4; i++)
         mx[i] = isnan(med[ks[i]]) ? 0 : med[ks[i]];
     int e = clb_comm_allreduce(mx, 4, CLB_MAX); /* every rank, whatever its check found */
+    for (int i = 0; i < 4; i++) /* a figure no timer told here is none (not the peers') */
+        if (isnan(med[ks[i]]))
+            mx[i] = NAN;
     if (isnan(med[LAT_LOG_HAL]))
         return rc ? rc : e;
     clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "

@@ -393,6 +393,7 @@ int lat_halo_overlap(struct clb_env *env, struct lat_halo *h, cl_mem field, int 
     o->halo = x.host_s;
     o->pack = x.pack;
     o->h2d = x.last;
+    o->events_ok = h->events_ok;
     return x.err ? x.err : e;
 }
 
@@ -416,6 +417,11 @@ static double span(cl_event a, cl_event b)
 
 void lat_overlap_times(const struct lat_overlap *o, struct lat_xtimes *t)
 {
+    if (!o->events_ok) {
+        t->pack = t->in = t->bd = t->gap = NAN;
+        t->halo = o->halo;
+        return;
+    }
     t->pack = span(o->pack, o->pack);
     t->in = span(o->in, o->in);
     t->bd = span(o->bd, o->bd);
