@@ -256,7 +256,7 @@ int clb_comm_test(struct clb_comm_req **req, int *done)
 
 struct clb_comm_shm {
     MPI_Win win;
-    int locked;
+    int have_win, locked;
     void **peer;     /* by job rank: its segment, NULL off this node */
 };
 
@@ -314,6 +314,9 @@ int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
     MPI_Info_free(&hint);
     if (e != MPI_SUCCESS)
         return mpi_fail("MPI_Win_allocate_shared", e);
+    (*w)->have_win = 1;
+    /* its errors come back as codes, as the job's communicator's do */
+    MPI_CHECK(MPI_Win_set_errhandler((*w)->win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
     /* one passive epoch for the window's life: MPI_Win_sync is valid in it */
     MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, (*w)->win), "MPI_Win_lock_all");
     (*w)->locked = 1;
@@ -339,9 +342,10 @@ void clb_comm_shm_close(struct clb_comm_shm *w)
     if (!w)
         return;
     if (active) {
+        /* at teardown an error has nobody left to tell: the window goes either way */
         if (w->locked)
             MPI_Win_unlock_all(w->win);
-        if (w->peer) /* allocated: the window too */
+        if (w->have_win)
             MPI_Win_free(&w->win);
     } else if (w->peer) {
         free(w->peer[0]);

@@ -96,8 +96,8 @@ for s in "$@"; do
       -n 10 --warmup 2 -o "$csv"
     step halo-16w-bulk 30 $CB run dslash "${H[@]}" -s 64x64x64x16 --param scaling=weak \
       --param exchange=bulk -n 10 --warmup 2 -o "$csv"
-    step halo-64 70 $CB run dslash,cg "${H[@]}" -s 64x64x64x64 -n 5 --warmup 1 -o "$csv"
-    step halo-64w 100 $CB run dslash,cg "${H[@]}" -s 64x64x64x64 --param scaling=weak \
+    step halo-64 90 $CB run dslash,cg "${H[@]}" -s 64x64x64x64 -n 5 --warmup 1 -o "$csv"
+    step halo-64w 120 $CB run dslash,cg "${H[@]}" -s 64x64x64x64 --param scaling=weak \
       -n 5 --warmup 1 -o "$csv"
     # the message step of each policy measured on its own (mpi_gbps, mpi_notes_us;
     # both ranks on the one GPU: their kernels compete, their messages do not)
