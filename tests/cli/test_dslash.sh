@@ -126,20 +126,52 @@ for r in rows:
     rhs = int(r["params"].split("rhs=")[1].split(",")[0])
     assert float(r["flops"]) == 1146 * rhs * 8 ** 4 // 2, r
     for key in ("halo_ms=", "halo_exposed_ms=", "halo_model_ms=", "halo_bytes=", "(measured)",
-                "sites_interior=512 ", "sites_boundary=1536", "rel_l2="):
+                "sites_interior=512 ", "sites_boundary=1536", "rel_l2=", "exchange=pipe"):
         assert key in r["detail"], (key, r["detail"])
+    m = dict(kv.split("=") for kv in r["metrics"].split(";"))
+    for key in ("halo_ms", "halo_exposed_ms", "halo_model_ms", "halo_exposed_model_ms", "eff",
+                "eff_model", "pack_ms", "interior_ms", "boundary_ms", "bus_d2h_gbps",
+                "bus_h2d_gbps", "halo_chain_model_ms"):
+        assert key in m and float(m[key]) >= 0, (key, r["metrics"])
+    assert m["halo_chain"] == "pipe" and "mpi_gbps" not in m, r["metrics"]  # one rank: no message
+    assert 0 < float(m["eff"]) <= 1 and 0 < float(m["eff_model"]) <= 1, r["metrics"]
 PY
 echo "$OUT_TXT" | grep -q "dslash across ranks" && pass "halo summary" || fail "no halo summary: $OUT_TXT"
 expect_status 0 "dslash scaling=weak, bus_gbps given" run dslash -d $POCL -s 8x8x8x4 -t float \
   --param rhs=2 --param kernel=cache --param scaling=weak --param bus_gbps=10 -n 1 --warmup 0 -o weak.csv
 csv_col weak.csv detail | grep -q "bus_d2h_gbps=10 bus_h2d_gbps=10 (bus_gbps)" && pass "bus_gbps used" ||
   fail "bus_gbps not in detail: $(csv_col weak.csv detail)"
+# the other chains (exchange=bulk: one read, the copy, one write; shm: the
+# window of one process) validate with one rank too
+expect_status 0 "dslash scaling=weak, exchange=bulk and shm" run dslash -d cpu -s 8x8x8x4 -t float \
+  --param rhs=1 --param kernel=reg --param links=compressed --param scaling=weak --param exchange=bulk -n 1 --warmup 0 -o chains.csv
+expect_status 0 "dslash scaling=weak, exchange=shm, 1 KiB chunks" run dslash -d cpu -s 8x8x8x4 \
+  -t float --param rhs=2 --param kernel=reg --param links=compressed --param scaling=weak --param exchange=shm --param chunk=1 \
+  -n 1 --warmup 0 -o chains.csv
+chains=$(python3 -c 'import csv, sys
+print(" ".join(r["status"] + ":" + r["metrics"].split("halo_chain=")[1].split(";")[0]
+               for r in csv.DictReader(open(sys.argv[1])) if r["rank"] == "0"))' chains.csv)
+[ "$chains" = "ok:bulk ok:shm" ] && pass "bulk and shm rows ok" || fail "chains: $chains"
 # a halo read from the wrong slab fails validation, also with one rank
-sed -i 's/uint fwd = 3u \* rtot \* slab;/uint fwd = 0u * rtot * slab;/' kern/dslash.cl
+cp "$CLBENCH_SRC"/cl/*.cl kern/
+sed -i 's/(side == 2 ? n \* slab : 0u)/(side == 2 ? 0u : 0u)/' kern/dslash.cl
+grep -q "(side == 2 ? 0u : 0u)" kern/dslash.cl && pass "the wrong halo planted" || fail "the planted halo fault did not apply"
 expect_status 1 "a wrong halo fails validation" run dslash -d $POCL -s 8x8x8x8 -t float --param rhs=1 \
   --param kernel=reg --param scaling=strong -n 1 --warmup 0 --kernel-dir kern -o badhalo.csv
+# a pack kernel that packs the wrong slices (in bounds): the halos it sends
+# differ from the host's slabs, and the operator's result is wrong
+cp "$CLBENCH_SRC"/cl/*.cl kern/
+sed -i 's/int first = side ? 0 : lmu - 3;/int first = side ? 0 : lmu - 4;/' kern/dslash.cl
+grep -q "lmu - 4;" kern/dslash.cl && pass "the wrong pack offset planted" || fail "the planted pack fault did not apply"
+expect_status 1 "a wrong pack offset fails validation" run dslash -d $POCL -s 8x8x8x8 -t float \
+  --param rhs=2 --param kernel=reg --param scaling=weak -n 1 --warmup 0 --kernel-dir kern -o badpack.csv
+csv_col badpack.csv detail | grep -q "the packed halo (halo_pack) differs from the host's slab for the forward t neighbour" &&
+  csv_col badpack.csv detail | grep -q "even sites wrong" && pass "the pack check names the slab" ||
+  fail "pack check: $(csv_col badpack.csv detail)"
 expect_error 2 "scaling: 'medium' is not strong or weak|scaling=medium" "bad scaling refused" run dslash -d $POCL --quick --param scaling=medium -o bad.csv
 expect_error 2 "grid=1x1x1x2 has 2 parts, the job 1 rank" "grid of 2 parts in one process refused" run dslash -d $POCL --quick --param scaling=strong --param grid=1x1x1x2 -o bad.csv
-expect_error 2 "splits x or y" "grid splitting x refused" run dslash -d $POCL --quick --param scaling=weak --param grid=2x1x1x1 -o bad.csv
+expect_error 2 "splits x; only y, z and t" "grid splitting x refused" run dslash -d $POCL --quick --param scaling=weak --param grid=2x1x1x1 -o bad.csv
 expect_error 2 "bus_gbps" "bad bus_gbps refused" run dslash -d $POCL --quick --param scaling=weak --param bus_gbps=-1 -o bad.csv
+expect_error 2 "exchange: 'fast' \\(known: pipe, bulk, shm\\)" "bad exchange refused" run dslash -d $POCL --quick --param scaling=weak --param exchange=fast -o bad.csv
+expect_error 2 "chunk" "bad chunk refused" run dslash -d $POCL --quick --param scaling=weak --param chunk=0 -o bad.csv
 finish

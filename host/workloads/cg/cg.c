@@ -50,14 +50,7 @@ static const struct clb_param_def params[] = {
                   "then time solves of that many)"},
     {"local", "", "work-group size along the sites, a power of two (default 128 on GPUs, 64 on "
                   "CPUs)"},
-    {"scaling", "", "strong (-s is the whole lattice, split over the job's ranks) or weak (-s is "
-                    "each rank's part): each operator application exchanges halos, the inner "
-                    "products are summed over the ranks. Absent: every rank its own whole "
-                    "lattice (docs/SCALING.md)"},
-    {"grid", "", "scaling=: the split 1x1xAxB over z and t, A x B = ranks (default: chosen from "
-                 "the ranks, t first: 2 -> 1x1x1x2, 4 -> 1x1x2x2)"},
-    {"bus_gbps", "", "scaling=: the pinned host<->device GB/s of the halo model (default: one "
-                     "pinned transfer of the halo size each way, measured in set-up)"},
+    LAT_PART_PARAMS,
     {0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------- */
@@ -236,14 +229,8 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     }
     if ((rc = read_fixed(env, s, ch)))
         return rc;
-    if ((rc = lat_param_scaling(env, "cg")))
+    if ((rc = lat_param_part(env, "cg", &s->part)))
         return rc;
-    s->part.bus[0] = s->part.bus[1] = NAN;
-    if (clb_param(env, "bus_gbps")[0]) {
-        if ((rc = param_real(env, "bus_gbps", 0, 1e9, &s->part.bus[0])))
-            return rc;
-        s->part.bus[1] = s->part.bus[0];
-    }
     long local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 64;
     if (clb_param(env, "local")[0]) {
         if ((rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
@@ -279,14 +266,8 @@ static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case
     int rc = lat_halo_model(env, &s->part, c, cc->rhs, &m);
     if (rc)
         return rc;
-    cc->halo_model = m.seconds;
-    clb_case_note(c, "exchanges=%d halo_bytes=%zu (per exchange) bus_d2h_gbps=%.3g "
-                  "bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g (per solve)", 2 * cc->niter,
-                  m.bytes, m.gbps[0], m.gbps[1], m.measured ? "measured" : "bus_gbps",
-                  1e3 * 2 * cc->niter * cc->halo_model);
-    clb_case_metric(c, "exchanges", 2 * cc->niter);
-    clb_case_metric(c, "halo_bytes", (double)m.bytes);
-    clb_case_metric(c, "halo_model_ms", 1e3 * 2 * cc->niter * cc->halo_model);
+    cc->halo_model = m.chain;
+    clb_case_note(c, "exchanges=%d per solve", 2 * cc->niter);
     return CLB_OK;
 }
 
@@ -319,6 +300,9 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, i
             clb_seterr("cg: another rank cannot shape this case");
             rc = CLB_SKIP;
         }
+        /* the message step on its own (every rank: all of them shaped it) */
+        if (rc == CLB_OK && (rc = lat_probe_case(&s->part, rhs, rc)))
+            return rc;
     }
     char sc[128];
     lat_part_params(&s->part, sc, sizeof sc);
@@ -363,6 +347,9 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, i
     for (int r = 0; r < rhs; r++)
         sum += cc.iters[r];
     double vh = (double)s->geom.vh;
+    /* two operator applications (and halo exchanges) per iteration: what
+     * `clbench model scaling` divides a solve by */
+    clb_case_metric(c, "op_applications", 2.0 * cc.niter);
     clb_case_note(c, "applications=%d rhs_iterations=%d iter_bytes=%.0f iter_flops=%.0f",
                   cc.niter, sum, vh * clb_cg_bytes_site(1, rhs, 0, comp, s->es),
                   vh * clb_cg_flops_site(rhs, 0));
@@ -401,7 +388,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     s->es = s->dbl ? 8 : 4;
     struct choice ch;
     int rc = setup_group(env, g, s, &ch);
-    if (!lat_agree_setup(env, &rc)) /* the solves are collective */
+    if (!lat_agree_setup(env, &s->part, &rc)) /* the solves are collective */
         return rc;
     if (s->part.scaling && (rc = cg_dev_sum_bb(s)))
         return rc;
@@ -444,9 +431,8 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     smp->seconds = clb_now() - t0;
     if (rc)
         return rc;
-    double fig[] = {s->solve_halo, s->solve_gap,
-                    smp->seconds > 0 ? s->solve_gap / smp->seconds : NAN, s->solve_reduce};
-    return lat_log_add(&s->hlog, fig, 4, "cg");
+    return lat_log_add(&s->hlog, &s->solve_x, s->solve_reduce, smp->seconds,
+                       s->solve_exchanges, "cg");
 }
 
 /* ---- verify --------------------------------------------------------------- */
@@ -505,25 +491,12 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         return rc;
     if (s->nfixed && (rc = reference_residuals(s, &op)))
         return rc;
+    int packed = 0;
     if (s->part.scaling) {
-        const struct lat_log *l = &s->hlog;
-        double hal = lat_log_median(l, LAT_LOG_HAL);
-        double gap = lat_log_median(l, LAT_LOG_GAP);
-        double red = lat_log_median(l, LAT_LOG_RED);
-        double frac = lat_log_median(l, LAT_LOG_FRAC);
-        double mx[4] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(red) ? 0 : red,
-                        isnan(frac) ? 0 : frac};
-        if ((rc = clb_comm_allreduce(mx, 4, CLB_MAX)))
+        /* the last exchange of a solve sends t (D_oe p), which stays on the device */
+        packed = lat_halo_check_pack(env, &s->part.halo, s->dt, rhs, c);
+        if ((rc = lat_verify_halo(c, &s->hlog, cc->halo_model, packed < 0 ? -packed : CLB_OK)))
             return rc;
-        if (!isnan(hal)) {
-            clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
-                          "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f "
-                          "(per solve) reduce_ms_max=%.4g", 1e3 * hal, 1e3 * gap, frac,
-                          1e3 * mx[0], 1e3 * mx[1], mx[3], 1e3 * mx[2]);
-            double hmx[3] = {mx[0], mx[1], mx[3]};
-            lat_metric_halo(c, hal, gap, frac, hmx);
-            clb_case_metric(c, "reduce_ms_max", 1e3 * mx[2]);
-        }
         if (own)
             return own;
     }
@@ -558,7 +531,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
     if (cc->comp && lat_check_rebuild(c, s->dbl, s->rebuild_err))
         fail = 1;
-    return fail ? CLB_FAIL : CLB_OK;
+    return fail || packed > 0 ? CLB_FAIL : CLB_OK;
 }
 
 /* ---- after the timed runs ---------------------------------------------------- */
@@ -629,15 +602,15 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         char li[32], ri[8];
-        lat_param_text(rows[i].params, "links", li, sizeof li);
-        lat_param_text(rows[i].params, "rhs", ri, sizeof ri);
+        clb_params_value(rows[i].params, "links", li, sizeof li);
+        clb_params_value(rows[i].params, "rhs", ri, sizeof ri);
         if (strcmp(rows[i].status, "ok") || strcmp(ri, "1"))
             continue;
         for (size_t j = 0; j < n; j++) {
             char lj[32], rj[8], it[128];
-            lat_param_text(rows[j].params, "links", lj, sizeof lj);
-            lat_param_text(rows[j].params, "rhs", rj, sizeof rj);
-            lat_param_text(rows[j].params, "iters", it, sizeof it);
+            clb_params_value(rows[j].params, "links", lj, sizeof lj);
+            clb_params_value(rows[j].params, "rhs", rj, sizeof rj);
+            clb_params_value(rows[j].params, "iters", it, sizeof it);
             if (strcmp(rows[j].status, "ok") || strcmp(li, lj) ||
                 strcmp(rows[i].kernel, rows[j].kernel) || strcmp(rows[i].dtype, rows[j].dtype) ||
                 strcmp(rows[i].size, rows[j].size))

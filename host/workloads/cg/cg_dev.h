@@ -36,11 +36,10 @@ struct cg_state {
     /* scaling=strong|weak: geom is this rank's part; the host links (fat,
      * full, comp) live on ge, the part with its halos; b and x on the part */
     struct lat_part part;      /* bus: GB/s of the halo model (bus_gbps) */
-    double solve_halo, solve_gap; /* the last solve: seconds of halo exchanges, of waiting */
-    double solve_reduce;          /* ... of the reductions (read back, allreduce, write) */
+    struct lat_xtimes solve_x;    /* the last solve: its exchanges' times, summed */
+    double solve_reduce;          /* ... and its reductions (read back, allreduce, write) */
     int solve_exchanges;
-    struct lat_log hlog;       /* the current case's solves: solve_halo, _gap, _gap's
-                                   * share of the solve's time, _reduce */
+    struct lat_log hlog;       /* the current case's solves (lat_log_add) */
 };
 
 /* One case: a (kernel shape, links, rhs) with its iteration counts. */

@@ -69,13 +69,7 @@ static const struct clb_param_def params[] = {
     {"best", "", "what kernel=best runs: reg, cache or regcacheK for every rhs, or per rhs "
                  "R:VARIANT,... (e.g. 1:reg,8:regcache4); a rhs it does not name is probed "
                  "(usually set in a profile's [tuning] dslash.best)"},
-    {"scaling", "", "strong (-s is the whole lattice, split over the job's ranks) or weak (-s is "
-                    "each rank's part); halos exchanged through pinned host buffers and MPI. "
-                    "Absent: every rank its own whole lattice (docs/SCALING.md)"},
-    {"grid", "", "scaling=: the split 1x1xAxB over z and t, A x B = ranks (default: chosen from "
-                 "the ranks, t first: 2 -> 1x1x1x2, 4 -> 1x1x2x2)"},
-    {"bus_gbps", "", "scaling=: the pinned host<->device GB/s of the halo model (default: one "
-                     "pinned transfer of the halo size each way, measured in set-up)"},
+    LAT_PART_PARAMS,
     {0, 0, 0}};
 
 /* ---- counts ---------------------------------------------------------------- */
@@ -173,17 +167,8 @@ static int read_params(struct clb_env *env, struct choice *ch)
     if (clb_param(env, "local")[0] &&
         (rc = clb_param_int(env, "local", 0, 1L << 20, &ch->local)))
         return rc;
-    if ((rc = lat_param_scaling(env, "dslash")) || (rc = read_variant_params(env, ch)))
+    if ((rc = read_variant_params(env, ch)))
         return rc;
-    const char *bg = clb_param(env, "bus_gbps");
-    if (bg[0]) {
-        char *end;
-        double v = strtod(bg, &end);
-        if (end == bg || *end || !(v > 0) || !isfinite(v)) {
-            clb_seterr("dslash: parameter bus_gbps: '%s' is not a positive number", bg);
-            return CLB_EUSAGE;
-        }
-    }
     return CLB_OK;
 }
 
@@ -347,13 +332,8 @@ static int launch(struct clb_env *env, struct dslash *d, const struct dslash_cas
                   cl_event *ev)
 {
     if (d->part.scaling) { /* the probe of kernel=best: every local site, no exchange */
-        struct lat_boxes all = {0};
-        all.n = 1;
-        all.b[0][1] = d->geom.L[2];
-        all.b[0][3] = d->geom.L[3];
-        all.sites = d->geom.vh;
-        for (int k = 0; k < 4; k++)
-            all.ends[k] = (unsigned long)d->geom.vh;
+        struct lat_boxes all;
+        lat_boxes_all(&d->part.dc, &all);
         return launch_boxes(env, d, dc, &all, dc->global[0], ev);
     }
     cl_kernel k = *kernel_of(d, dc);
@@ -553,6 +533,8 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
     } else {
         rc = shape_variant(env, d, g->dtype, &dc, kernel, kp, &note);
     }
+    if (d->part.scaling) /* every rank: the message step on its own */
+        rc = lat_probe_case(&d->part, rhs, rc);
     if (kernel == DSL_REGCACHE || (kernel == DSL_REG && kp))
         set_variant(&dc, kernel, kp); /* the row's params, whatever happened */
     struct clb_case *c;
@@ -567,6 +549,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
         return rc;
     }
     double ai = lat_case_model(env, c);
+    clb_case_metric(c, "op_applications", 1); /* one per repetition (model scaling) */
     clb_case_note(c, "ai=%.3f ai_vcache=%.3f", ai,
                   clb_dslash_intensity(rhs, 15.0 / 16, comp, d->es));
     note_launch(env, d, c, &dc, kernel);
@@ -601,7 +584,7 @@ static int dist_args(struct dslash *d, const struct dslash_case *dc)
                       &hlng, M, &d->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs,
                       &hs, (size_t)0);
     if (rc == CLB_OK)
-        CLB_CHECK(clSetKernelArg(k, 15, sizeof par, &par), "clSetKernelArg(par)");
+        CLB_CHECK(clSetKernelArg(k, 17, sizeof par, &par), "clSetKernelArg(par)");
     return rc;
 }
 
@@ -644,7 +627,7 @@ static int alloc_scaling(struct clb_env *env, struct dslash *d)
     lat_fill_global(&pt->ge, pt->dc.G, oe, d->dbl, d->fat, d->full, d->comp, 1, d->maxrhs,
                     LAT_SEED_V, d->v);
     int rc;
-    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, d->es, d->maxrhs)))
+    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, d->es, d->maxrhs, pt->policy, pt->chunk)))
         return rc;
     pt->halo_open = 1;
     const struct lat_halo *h = &pt->halo;
@@ -672,13 +655,8 @@ static int note_scaling(struct clb_env *env, struct dslash *d, struct clb_case *
     int rc = lat_halo_model(env, &d->part, c, dc->rhs, &m);
     if (rc)
         return rc;
-    dc->halo_model = m.seconds;
-    clb_case_note(c, "halo_bytes=%zu bus_d2h_gbps=%.3g bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g",
-                  m.bytes, m.gbps[0], m.gbps[1], m.measured ? "measured" : "bus_gbps",
-                  1e3 * dc->halo_model);
-    clb_case_metric(c, "halo_bytes", (double)m.bytes);
-    clb_case_metric(c, "halo_model_ms", 1e3 * dc->halo_model);
-    return CLB_OK;
+    dc->halo_model = m.chain;
+    return rc;
 }
 
 /* The interior or boundary launch of one application (lat_halo_overlap). */
@@ -708,47 +686,23 @@ static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslas
         rc = clb_finish(env->dev->queue);
     s->seconds = clb_now() - t0;
     if (rc == CLB_OK) {
-        /* the boundary kernel's wait after the interior one: the halo time
-         * not hidden (no interior: all of it) */
-        /* (between two kernels' events: none where they are not trusted) */
-        double gap = o.in && clb_timer_untrusted(env) ? NAN : lat_overlap_gap(&o);
-        double fig[] = {o.halo, gap, s->seconds > 0 ? gap / s->seconds : NAN};
-        rc = lat_log_add(&d->hlog, fig, 3, "dslash");
+        struct lat_xtimes x;
+        lat_overlap_times(&o, &x);
+        rc = lat_log_add(&d->hlog, &x, NAN, s->seconds, 1, "dslash");
     }
     lat_overlap_release(&o);
     return rc;
 }
 
-/* After the check of the part: the halo figures of this rank and the job's
- * slowest (an allreduce every rank reaches, whatever its check found). */
-static int verify_scaling(struct dslash *d, struct clb_case *c, int rc)
-{
-    double hal = lat_log_median(&d->hlog, LAT_LOG_HAL);
-    double gap = lat_log_median(&d->hlog, LAT_LOG_GAP);
-    double frac = lat_log_median(&d->hlog, LAT_LOG_FRAC);
-    double mx[3] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(frac) ? 0 : frac};
-    int e = clb_comm_allreduce(mx, 3, CLB_MAX);
-    if (!isnan(hal)) {
-        clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
-                      "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f",
-                      1e3 * hal, 1e3 * gap, frac, 1e3 * mx[0], 1e3 * mx[1], mx[2]);
-        lat_metric_halo(c, hal, gap, frac, mx);
-    }
-    return rc ? rc : e;
-}
-
-/* Everything of set-up before the cases. */
 static int setup_group(struct clb_env *env, struct clb_group *g, struct dslash *d,
                        struct choice *ch)
 {
     int rc = read_params(env, ch);
-    if (rc)
+    if (rc || (rc = lat_param_part(env, "dslash", &d->part)))
         return rc;
     if ((rc = lat_setup_lattice(env, g, "dslash", ch->rhs, ch->nrhs, &d->geom, &d->maxrhs,
                                 &d->part)))
         return rc;
-    const char *bg = clb_param(env, "bus_gbps"); /* read_params checked it */
-    d->part.bus[0] = d->part.bus[1] = bg[0] ? strtod(bg, NULL) : NAN;
     d->dbl = clb_dtype_is_double(g->dtype);
     d->es = d->dbl ? 8 : 4;
     d->local = (size_t)ch->local;
@@ -786,7 +740,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     g->state = d;
     struct choice ch;
     int rc = setup_group(env, g, d, &ch);
-    if (!lat_agree_setup(env, &rc)) /* kernel=best probes together */
+    if (!lat_agree_setup(env, &d->part, &rc)) /* kernel=best probes together */
         return rc;
     int kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
     for (int comp = 0; comp < 2; comp++)
@@ -828,7 +782,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     size_t n = (size_t)rhs * 3 * vh; /* complex numbers */
     int rc = clb_read(env->dev, d->dw, d->w, n * 2 * d->es);
     if (rc)
-        return d->part.scaling ? verify_scaling(d, c, rc) : rc;
+        return d->part.scaling ? lat_verify_halo(c, &d->hlog, dc->halo_model, rc) : rc;
     double num = 0, den = 0;
 #pragma omp parallel for reduction(+ : num, den) schedule(static)
     for (long k = 0; k < (long)(2 * n); k++) {
@@ -876,8 +830,12 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
     if (dc->comp && lat_check_rebuild(c, d->dbl, d->rebuild_err))
         fail = 1;
-    if (d->part.scaling)
-        return verify_scaling(d, c, fail ? CLB_FAIL : CLB_OK);
+    if (d->part.scaling) {
+        int pk = lat_halo_check_pack(env, &d->part.halo, d->dv, rhs, c);
+        fail |= pk > 0;
+        int own = pk < 0 ? -pk : fail ? CLB_FAIL : CLB_OK;
+        return lat_verify_halo(c, &d->hlog, dc->halo_model, own);
+    }
     return fail ? CLB_FAIL : CLB_OK;
 }
 
