@@ -34,10 +34,12 @@ struct clb_model_req {
     const char *workload, *kernel;      /* roofline: -w, -k */
     const char *platforms_dir;
     const char *ceilings, *device;      /* --ceilings FILE, --device NAME */
+    const char *results, *plot;         /* scaling: --results FILE[,FILE], --plot OUT */
     struct clb_kvlist params;           /* --param */
 };
 
-/* The models' registry: the core's roofline, then every workload's models.
+/* The models' registry: the core's roofline and scaling, then every
+ * workload's models.
  * The model of a name and variant (NULL: the plain one), or NULL. */
 const struct clb_model_def *clb_model_find(const char *name, const char *variant);
 /* "roofline, blockeq, ..." (malloc'd). */

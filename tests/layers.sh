@@ -2,8 +2,10 @@
 # Layers that point one way (README, "Layout"): over the link map of the
 # object files of host/<folder>/, no folder calls a function (or uses a
 # variable) defined in a folder above it. The command line (cli) is the top:
-# nothing below calls it; the core, the workloads and the models call neither
-# the command line nor compare; the cache module calls only the core.
+# nothing below calls it; the core and the workloads call neither the command
+# line nor compare; the models call compare's plot service (clb_plot_draw: model
+# scaling's figure), never the command line, and compare calls no model; the
+# cache module calls only the core.
 # Usage: layers.sh OBJECT... (the clbench_core objects, host/<folder>/...o)
 set -u
 [ $# -gt 0 ] || { echo "usage: layers.sh OBJECT..."; exit 2; }
@@ -15,7 +17,7 @@ map=$({ nm -A --defined-only "$@" | awk '$(NF-1) ~ /^[TDBR]$/ {sub(/:.*/, "", $1
 [ -n "$(echo "$map" | awk '$1=="D" && $2=="cli"')" ] && [ -n "$(echo "$map" | awk '$1=="D" && $2=="core"')" ] ||
   { echo "FAIL no cli or core objects given"; exit 1; }
 echo "$map" | awk '
-  BEGIN { split("core:cli compare|workloads:cli compare|models:cli compare|cache:cli compare workloads models|compare:cli", r, "|")
+  BEGIN { split("core:cli compare|workloads:cli compare|models:cli|cache:cli compare workloads models|compare:cli models", r, "|")
           for (i in r) { split(r[i], kv, ":"); forbid[kv[1]] = " " kv[2] " " } }
   $1 == "D" { owner[$4] = $2; next }
   { use[++n] = $2 " " $3 " " $4 }

@@ -27,8 +27,11 @@ static void usage(FILE *f)
             "  --ceilings FILE       bandwidth, compute peaks, memory latency and clock measured\n"
             "                        on the device (its rows in a results file) instead of the\n"
             "                        profile's figures\n"
-            "  --device NAME         the device of --ceilings FILE (part of its name); default:\n"
-            "                        the profile's device, else the only one in the file\n"
+            "  --device NAME         the device of --ceilings or --results FILE (part of its\n"
+            "                        name); default: the profile's device, else the only one\n"
+            "  --results FILE[,FILE] scaling: the plain and 1-rank distributed rows of one\n"
+            "                        device\n"
+            "  --plot OUT.svg|.png   scaling: efficiency against the ranks, drawn by gnuplot\n"
             "  --platforms-dir DIR   where the profiles are\n"
             "models and their parameters (--param KEY=VALUE; else the profile's [model]\n"
             "<model>.KEY, a [device] figure in brackets, or the default):\n");
@@ -44,6 +47,7 @@ static int parse(int argc, char **argv, struct clb_model_req *m)
         {"kernel", required_argument, 0, 'k'},  {"param", required_argument, 0, 'P'},
         {"sim", no_argument, 0, 'S'},           {"platforms-dir", required_argument, 0, 'L'},
         {"ceilings", required_argument, 0, 'C'}, {"device", required_argument, 0, 'D'},
+        {"results", required_argument, 0, 'R'}, {"plot", required_argument, 0, 'G'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -59,6 +63,8 @@ static int parse(int argc, char **argv, struct clb_model_req *m)
         case 'L': m->platforms_dir = optarg; break;
         case 'C': m->ceilings = optarg; break;
         case 'D': m->device = optarg; break;
+        case 'R': m->results = optarg; break;
+        case 'G': m->plot = optarg; break;
         case 'h': usage(stdout); return -1;
         case 'P':
             if (clb_kvlist_add(&m->params, optarg)) {
@@ -76,8 +82,9 @@ static int parse(int argc, char **argv, struct clb_model_req *m)
     }
     char *known = clb_model_names();
     int rc = CLB_OK;
-    if (m->device && !m->ceilings) {
-        clb_seterr("model: --device picks the device of --ceilings FILE; give --ceilings too");
+    if (m->device && !m->ceilings && !m->results) {
+        clb_seterr("model: --device picks the device of --ceilings or --results FILE; give one "
+                   "too");
         rc = CLB_EUSAGE;
     } else if (optind >= argc) {
         clb_seterr("model: missing MODEL (known: %s)", known ? known : "");

@@ -224,8 +224,12 @@ int clb_program_build(struct clb_device *d, const char *file, const char *option
     if (!source)
         return CLB_EUSAGE;
     *out = NULL;
-    int rc = d->bincache ? build_cached(d, file, source, options, flags, out)
-                         : build_source(d, file, source, options, flags, out);
+    /* A build that asks for the compiler's report in its log (-cl-nv-verbose:
+     * registers and spills, clb_kernel_resources) is compiled every time: a
+     * program loaded from a binary has no such log. */
+    int cached = d->bincache && !strstr(options, "-cl-nv-verbose");
+    int rc = cached ? build_cached(d, file, source, options, flags, out)
+                    : build_source(d, file, source, options, flags, out);
     free(source);
     return rc;
 }

@@ -17,6 +17,11 @@ int clb_model_given(const struct clb_model_ctx *m, const char *key)
 {
     return clb_kvlist_get(m->params, key) != NULL;
 }
+const char *clb_model_workload(const struct clb_model_ctx *m) { return m->workload; }
+const char *clb_model_kernel(const struct clb_model_ctx *m) { return m->kernel; }
+const char *clb_model_results(const struct clb_model_ctx *m) { return m->results; }
+const char *clb_model_device(const struct clb_model_ctx *m) { return m->device; }
+const char *clb_model_plot(const struct clb_model_ctx *m) { return m->plot; }
 
 static const char *prefix_of(const struct clb_model_ctx *m)
 {
@@ -269,6 +274,8 @@ int clb_model_run(const struct clb_model_req *r)
     m.platforms_dir = r->platforms_dir;
     m.ceilings_path = r->ceilings;
     m.device = r->device;
+    m.results = r->results;
+    m.plot = r->plot;
     m.params = &r->params;
     m.def = clb_model_find(r->model, r->variant);
     int rc = CLB_OK;

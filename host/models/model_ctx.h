@@ -16,6 +16,7 @@ struct clb_model_ctx {
     const struct clb_model_def *def;
     struct clb_buf scratch;   /* a [device] figure as text */
     const char *ceilings_path, *device;  /* --ceilings FILE, --device NAME */
+    const char *results, *plot;          /* --results FILE[,FILE], --plot OUT */
     struct clb_ceilings ceil;
     int have_ceil;
     /* the measured figures as text, by ceiling_slot(), and where each kind came

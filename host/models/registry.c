@@ -1,5 +1,7 @@
-/* The models' registry: the core's roofline, then the models each workload
- * declares (struct clb_workload's `models`), in the workloads' order. */
+/* The models' registry: the core's roofline and scaling (scaling/), then
+ * the models each workload declares (struct clb_workload's `models`), in the
+ * workloads' order. */
+#include "clb_scaling.h"
 #include "model_ctx.h"
 
 #include <stdlib.h>
@@ -9,6 +11,8 @@ const struct clb_model_def *clb_model_find(const char *name, const char *variant
 {
     if (strcmp(name, clb_model_roofline_def.name) == 0)
         return variant ? NULL : &clb_model_roofline_def;
+    if (strcmp(name, clb_model_scaling_def.name) == 0)
+        return variant ? NULL : &clb_model_scaling_def;
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
         for (const struct clb_model_def *d = (*w)->models; d && d->name; d++)
             if (strcmp(d->name, name) == 0 &&
@@ -20,7 +24,7 @@ const struct clb_model_def *clb_model_find(const char *name, const char *variant
 char *clb_model_names(void)
 {
     struct clb_buf b = {0};
-    clb_buf_printf(&b, "%s", clb_model_roofline_def.name);
+    clb_buf_printf(&b, "%s, %s", clb_model_roofline_def.name, clb_model_scaling_def.name);
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
         for (const struct clb_model_def *d = (*w)->models; d && d->name; d++)
             if (!d->variant && !clb_list_has(clb_buf_str(&b), d->name))
@@ -50,6 +54,7 @@ static void show_params(FILE *f, const struct clb_model_def *d)
 void clb_model_print_all(FILE *f)
 {
     show_params(f, &clb_model_roofline_def);
+    show_params(f, &clb_model_scaling_def);
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
         for (const struct clb_model_def *d = (*w)->models; d && d->name; d++)
             show_params(f, d);
