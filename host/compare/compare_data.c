@@ -109,7 +109,8 @@ static int find_cols(struct build *b)
             cc->host = r->host;
             cc->driver = r->driver;
             cc->source = source;
-            cc->peak_gbs = NAN;
+            cc->peak_gbs = cc->llc_bytes = cc->l2_bytes = NAN;
+            cc->profile = "";
         }
         b->col[i] = c;
         uint64_t fk[2] = {(uint64_t)c, (uint64_t)in->file[i]};
@@ -863,9 +864,16 @@ static int find_peaks(struct build *b)
     struct cmp_table *t = b->t;
     for (size_t i = 0; i < in->set.n; i++) {
         const struct clb_row *r = &in->set.v[i];
-        if (b->col[i] >= 0 && isnan(t->cols[b->col[i]].peak_gbs) && r->gbps > 0 &&
-            r->pct_peak_bw > 0)
-            t->cols[b->col[i]].peak_gbs = r->gbps * 100.0 / r->pct_peak_bw;
+        if (b->col[i] < 0)
+            continue;
+        struct cmp_col *cc = &t->cols[b->col[i]];
+        if (isnan(cc->peak_gbs) && r->gbps > 0 && r->pct_peak_bw > 0)
+            cc->peak_gbs = r->gbps * 100.0 / r->pct_peak_bw;
+        double llc = clb_row_metric(r, "llc_bytes");
+        if (llc > 0 && !(cc->llc_bytes >= llc))
+            cc->llc_bytes = llc;
+        if (!cc->profile[0])
+            cc->profile = r->profile;
     }
     struct clb_profiles ps = {0};
     const char *dir = clb_profiles_dir(NULL);
@@ -889,6 +897,11 @@ static int find_peaks(struct build *b)
         const struct clb_profile *p = clb_profiles_find(&ps, r->profile);
         if (p && p->peak_bandwidth_gbs > 0)
             t->cols[c].peak_gbs = p->peak_bandwidth_gbs;
+    }
+    for (int c = 0; c < t->ncols; c++) {   /* the datasheet L2 of the profile its rows name */
+        const struct clb_profile *p = clb_profiles_find(&ps, t->cols[c].profile);
+        if (p && p->l2_kb > 0)
+            t->cols[c].l2_bytes = p->l2_kb * 1024.0;
     }
     /* by name: the profile with the longest matching word wins ("K20X" over "K20") */
     for (int c = 0; c < t->ncols; c++) {

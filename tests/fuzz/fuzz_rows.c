@@ -71,7 +71,7 @@ static void compare_baseline(const char *path, const struct clb_rowset *rows)
     command(clb_cmd_compare, 5, argv);
 }
 
-static int script_made(const char *final, const struct cmp_plot_text *pt, void *ctx)
+static int script_made(const char *final, const struct clb_chart_text *pt, void *ctx)
 {
     (void)final;
     (void)pt;

@@ -275,4 +275,6 @@ const struct clb_workload clb_wl_launch = {
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,
+    .figure = {.y_metric = "latency_us", .y_label = "launch latency", .y_unit = "us",
+               .lower_is_better = 1, .order = "dispatch,roundtrip,rate"},
 };

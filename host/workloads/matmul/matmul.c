@@ -309,4 +309,5 @@ const struct clb_workload clb_wl_matmul = {
     .check_size = check_size,
     .prepare = prepare,
     .summarize = summarize,
+    .figure = {.order = "naive,tiled"},
 };

@@ -428,4 +428,5 @@ const struct clb_workload clb_wl_peak = {
     .measured = measured,
     .summarize = summarize,
     .ceilings = ceilings,
+    .figure = {.order = "fma,mad"},
 };

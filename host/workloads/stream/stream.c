@@ -403,4 +403,5 @@ const struct clb_workload clb_wl_stream = {
     .plan = plan,
     .prepare = prepare,
     .ceilings = ceilings,
+    .figure = {.order = "copy,scale,add,triad"},
 };
