@@ -74,7 +74,7 @@ struct clb_chart {
     struct clb_chart_axis x, y;
     const char **cats;   /* bar charts: the name under x = i */
     int ncats, capcats;
-    struct clb_chart_series *s;
+    struct clb_chart_series **s;   /* each apart: a series stays where it is as more are added */
     int ns, caps;
     struct clb_chart_vline *v;
     int nv, capv;

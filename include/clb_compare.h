@@ -62,6 +62,8 @@ struct cmp_filter {
                           * and the measured ceilings of every column */
     const char *ceilings;   /* --ceilings FILE: the measured ceilings come from its rows (by
                              * device name) instead of the compared files' */
+    int keep_rows;       /* the table keeps every row with its column, line and what the
+                          * registry says of it (struct cmp_rowinfo): `clbench report` */
 };
 
 /* A column: one measured device (device + host), or one published source
@@ -99,6 +101,24 @@ struct cmp_point {
                               * workload's x and y (the lowest y) */
     int own;                 /* ROOFLINE: a row of a workload whose figure is the roofline */
     int first;               /* order of appearance */
+};
+
+/* What the registry's count() says of a row (struct cmp_rowinfo's kind). */
+enum {
+    CMP_RK_COUNTED = 1,  /* the registry knows the workload and its count() took the row */
+    CMP_RK_HOST = 2,     /* host_bound: transfers, CPU baselines */
+    CMP_RK_COMPUTE = 4,  /* compute_bound: a compute ceiling */
+    CMP_RK_GFLOPS = 8    /* its main unit is GFlop/s */
+};
+
+/* A row kept by the table (flt->keep_rows). */
+struct cmp_rowinfo {
+    int col;             /* its column; -1 when the filters left it out */
+    int line;            /* its line (an index of t->lines); -1 when it has none */
+    int kind;            /* CMP_RK_* */
+    int file;            /* the index of its file */
+    const char *size;    /* canonical */
+    double size_num;     /* elements (the product of the extents), NAN */
 };
 
 /* The rows of one configuration on one column. */
@@ -144,6 +164,9 @@ struct cmp_table {
                               * kind covers ("int, half"), "" when none */
     struct cmp_point *points;    /* figures other than the table's (with flt->plot) */
     size_t npoints;
+    struct clb_row *rows;        /* with flt->keep_rows: every row of the files, in order */
+    struct cmp_rowinfo *ri;      /* and what the table made of each */
+    size_t nrows;
     struct clb_arena arena;  /* every string above */
 };
 

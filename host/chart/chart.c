@@ -17,8 +17,10 @@ void clb_chart_init(struct clb_chart *c, const char *title, const char *xl, cons
 
 void clb_chart_free(struct clb_chart *c)
 {
-    for (int i = 0; i < c->ns; i++)
-        free(c->s[i].p);
+    for (int i = 0; i < c->ns; i++) {
+        free(c->s[i]->p);
+        free(c->s[i]);
+    }
     free(c->s);
     free(c->cats);
     free(c->v);
@@ -59,10 +61,13 @@ int clb_chart_cat(struct clb_chart *c, const char *name)
 struct clb_chart_series *clb_chart_series(struct clb_chart *c, const char *title,
                                           enum clb_chart_style style, int colour)
 {
-    if (room(c, (void **)&c->s, c->ns, &c->caps, sizeof *c->s))
+    struct clb_chart_series *s = calloc(1, sizeof *s);
+    if (!s || room(c, (void **)&c->s, c->ns, &c->caps, sizeof *c->s)) {
+        free(s);
+        c->oom = 1;
         return NULL;
-    struct clb_chart_series *s = &c->s[c->ns++];
-    memset(s, 0, sizeof *s);
+    }
+    c->s[c->ns++] = s;
     s->title = clb_chart_str(c, title);
     s->style = style;
     s->guide = style == CLB_CS_LINES;
@@ -95,11 +100,11 @@ size_t clb_chart_measured(const struct clb_chart *c, double *lo, double *hi)
     *lo = INFINITY;
     *hi = 0;
     for (int i = 0; i < c->ns; i++) {
-        if (c->s[i].guide)
+        if (c->s[i]->guide)
             continue;
-        for (size_t k = 0; k < c->s[i].n; k++) {
-            double y = c->s[i].p[k].y;
-            if (isnan(y) || isnan(c->s[i].p[k].x))
+        for (size_t k = 0; k < c->s[i]->n; k++) {
+            double y = c->s[i]->p[k].y;
+            if (isnan(y) || isnan(c->s[i]->p[k].x))
                 continue;
             n++;
             if (y > 0) {

@@ -53,9 +53,9 @@ static int bar_slots(struct layout *L)
         return CLB_ESYS;
     for (int i = 0; i < c->ns; i++) {
         L->slot[i] = -1;
-        if (c->s[i].style != CLB_CS_BARS)
+        if (c->s[i]->style != CLB_CS_BARS)
             continue;
-        int below = i > 0 && c->s[i].stack && c->s[i - 1].style == CLB_CS_BARS;
+        int below = i > 0 && c->s[i]->stack && c->s[i - 1]->style == CLB_CS_BARS;
         L->slot[i] = below ? L->slot[i - 1] : L->nslots++;
     }
     return CLB_OK;
@@ -64,11 +64,11 @@ static int bar_slots(struct layout *L)
 /* The top of each bar: stacked series add to the one below at the same x. */
 static double bar_top(const struct clb_chart *c, int i, size_t k, double base)
 {
-    double y = c->s[i].p[k].y;
-    if (!(c->s[i].stack && i > 0 && c->s[i - 1].style == CLB_CS_BARS))
+    double y = c->s[i]->p[k].y;
+    if (!(c->s[i]->stack && i > 0 && c->s[i - 1]->style == CLB_CS_BARS))
         return y;
-    for (size_t j = 0; j < c->s[i - 1].n; j++)
-        if (c->s[i - 1].p[j].x == c->s[i].p[k].x && !isnan(c->s[i - 1].p[j].y))
+    for (size_t j = 0; j < c->s[i - 1]->n; j++)
+        if (c->s[i - 1]->p[j].x == c->s[i]->p[k].x && !isnan(c->s[i - 1]->p[j].y))
             return bar_top(c, i - 1, j, base) + y;
     return y;
 }
@@ -80,8 +80,8 @@ static void y_range(struct layout *L)
     L->ylo = INFINITY;
     L->yhi = -INFINITY;
     for (int i = 0; i < c->ns; i++)
-        for (size_t k = 0; !c->s[i].guide && k < c->s[i].n; k++) {
-            double y = c->s[i].style == CLB_CS_BARS ? bar_top(c, i, k, 0) : c->s[i].p[k].y;
+        for (size_t k = 0; !c->s[i]->guide && k < c->s[i]->n; k++) {
+            double y = c->s[i]->style == CLB_CS_BARS ? bar_top(c, i, k, 0) : c->s[i]->p[k].y;
             if (isnan(y) || (log && !(y > 0)))
                 continue;
             L->ylo = fmin(L->ylo, y);
@@ -113,9 +113,9 @@ static void canvas(struct layout *L)
     int w = L->o->width > 0 ? L->o->width : 960, entry = 0;
     L->entries = c->nv;
     for (int i = 0; i < c->ns; i++)
-        if (c->s[i].n) {
+        if (c->s[i]->n) {
             L->entries++;
-            int px = text_px(c->s[i].title) + 70;
+            int px = text_px(c->s[i]->title) + 70;
             entry = px > entry ? px : entry;
         }
     for (int i = 0; i < c->nv; i++) {
@@ -145,9 +145,9 @@ static double x_min(const struct clb_chart *c)
 {
     double m = INFINITY;
     for (int i = 0; i < c->ns; i++)
-        for (size_t k = 0; !c->s[i].guide && k < c->s[i].n; k++)
-            if (c->s[i].p[k].x > 0)
-                m = fmin(m, c->s[i].p[k].x);
+        for (size_t k = 0; !c->s[i]->guide && k < c->s[i]->n; k++)
+            if (c->s[i]->p[k].x > 0)
+                m = fmin(m, c->s[i]->p[k].x);
     return m;
 }
 
@@ -240,7 +240,7 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
                         struct clb_buf *plots)
 {
     const struct clb_chart *c = L->c;
-    const struct clb_chart_series *sr = &c->s[i];
+    const struct clb_chart_series *sr = c->s[i];
     double w = L->nslots ? 0.8 / L->nslots : 0;
     if (d->len)
         clb_buf_add(d, "\n\n", 2);
@@ -307,7 +307,7 @@ static void guides(const struct layout *L, struct clb_buf *p, struct clb_buf *pl
     const struct clb_chart *c = L->c;
     int block = 0;
     for (int i = 0; i < c->ns; i++) {
-        const struct clb_chart_series *sr = &c->s[i];
+        const struct clb_chart_series *sr = c->s[i];
         if (!sr->guide || !sr->n)
             continue;
         if (p->len)
@@ -350,7 +350,7 @@ static int write_all(struct layout *L, struct clb_chart_text *t)
     struct clb_buf plots = {0};
     int block = 0;
     for (int i = 0; i < c->ns; i++)
-        if (!c->s[i].guide && c->s[i].n)
+        if (!c->s[i]->guide && c->s[i]->n)
             series_data(L, i, block++, &t->data, &plots);
     if (c->ncats && block)
         categories(L, block, &t->data, &plots);

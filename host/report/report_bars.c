@@ -1,0 +1,452 @@
+/* clbench report: the bar charts -- a workload's kernels (one bar per device
+ * and published source, each at the size its device shows them), and each
+ * device's bandwidth overview (every memory workload as % of its measured
+ * ceiling and of its datasheet peak). */
+#include "report_priv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A category: kernel, type and the swept params (compare's lines). */
+struct cat {
+    const char *workload, *kernel, *dtype, *sweep;
+    long wrank;    /* the workload's registry position */
+    int pos;       /* the kernel's declared position */
+    int first;     /* the first table line of its rows */
+    int unit;      /* 1: GFlop/s or its own metric, 0: GB/s */
+};
+
+struct bars {
+    struct rpt *r;
+    const struct clb_workload *wl;
+    struct cat *cat;
+    int ncat;
+    size_t *ids;   /* the rows, sorted by category then column */
+    int *catof;    /* per position in ids: its category */
+    size_t n;
+    int nosweep;   /* categories ignore the swept params (the overview: the best of them) */
+};
+
+static const char *sweep_of(const struct bars *b, size_t i)
+{
+    int l = b->r->t.ri[i].line;
+    return l >= 0 && !b->nosweep ? b->r->t.lines[l].sweep : "";
+}
+
+static int cat_order(const void *pa, const void *pb)
+{
+    const struct cat *a = pa, *b = pb;
+    if (a->wrank != b->wrank)
+        return a->wrank < b->wrank ? -1 : 1;
+    if (a->pos != b->pos)
+        return a->pos - b->pos;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+static struct bars *sort_b;   /* qsort has no context argument */
+
+static int find_cat(struct bars *b, size_t i)
+{
+    const struct clb_row *x = &b->r->t.rows[i];
+    const char *sw = sweep_of(b, i);
+    for (int k = 0; k < b->ncat; k++)   /* a workload has a few dozen categories */
+        if (b->cat[k].kernel == x->kernel && b->cat[k].dtype == x->dtype && b->cat[k].sweep == sw &&
+            b->cat[k].workload == x->workload)
+            return k;
+    return -1;
+}
+
+static int by_cat_col(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int ca = find_cat(sort_b, a), cb = find_cat(sort_b, b);
+    if (ca != cb)
+        return ca - cb;
+    int la = rpt_colour(sort_b->r, sort_b->r->t.ri[a].col);
+    int lb = rpt_colour(sort_b->r, sort_b->r->t.ri[b].col);
+    return la != lb ? la - lb : (a > b) - (a < b);
+}
+
+/* The categories of rows ids[0..n) in their declared order, and the rows
+ * sorted by category and column. */
+static int make_cats(struct bars *b, const size_t *ids, size_t n)
+{
+    struct rpt *r = b->r;
+    size_t cap = 0;
+    b->ids = malloc((n + 1) * sizeof *b->ids);
+    b->catof = malloc((n + 1) * sizeof *b->catof);
+    if (!b->ids || !b->catof)
+        return CLB_ESYS;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = ids[k];
+        b->ids[b->n++] = i;
+        if (find_cat(b, i) >= 0)
+            continue;
+        if (clb_grow((void **)&b->cat, (size_t)b->ncat, &cap, sizeof *b->cat, 16))
+            return CLB_ESYS;
+        const struct clb_row *x = &r->t.rows[i];
+        int l = r->t.ri[i].line;
+        b->cat[b->ncat++] = (struct cat){x->workload, x->kernel, x->dtype, sweep_of(b, i),
+                                         rpt_workload_rank(x->workload), rpt_kernel_pos(clb_workload_find(x->workload), x->kernel),
+                                         l >= 0 ? l : 1 << 30, strcmp(rpt_unit(r, i), "GB/s") != 0};
+    }
+    for (size_t k = 0; k < n; k++) {   /* a category's first line: the smallest of its rows' */
+        int c = find_cat(b, ids[k]), l = r->t.ri[ids[k]].line;
+        if (l >= 0 && l < b->cat[c].first)
+            b->cat[c].first = l;
+    }
+    qsort(b->cat, (size_t)b->ncat, sizeof *b->cat, cat_order);
+    sort_b = b;
+    qsort(b->ids, b->n, sizeof *b->ids, by_cat_col);
+    sort_b = NULL;
+    for (size_t k = 0; k < b->n; k++)
+        b->catof[k] = find_cat(b, b->ids[k]);
+    return CLB_OK;
+}
+
+static void bars_free(struct bars *b)
+{
+    free(b->cat);
+    free(b->ids);
+    free(b->catof);
+}
+
+/* The rows of category k on column col: a run of b->ids. */
+static size_t run_of(const struct bars *b, int k, int col, size_t *start)
+{
+    size_t n = 0;
+    for (size_t p = 0; p < b->n; p++)
+        if (b->catof[p] == k && b->r->t.ri[b->ids[p]].col == col) {
+            if (!n)
+                *start = p;
+            n++;
+        }
+    return n;
+}
+
+static void cat_name(struct clb_buf *s, const struct cat *c, int with_workload)
+{
+    s->len = 0;
+    if (with_workload)
+        clb_buf_printf(s, "%s ", c->workload);
+    clb_buf_printf(s, "%s", c->kernel);
+    if (c->dtype[0])
+        clb_buf_printf(s, " %s", c->dtype);
+    if (c->sweep[0])
+        clb_buf_printf(s, " %s", c->sweep);
+}
+
+/* The columns with rows here: devices, then published sources. */
+static int cols_here(const struct bars *b, int *cols)
+{
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const int *v = pass ? b->r->ref : b->r->dev;
+        int nv = pass ? b->r->nref : b->r->ndev;
+        for (int k = 0; k < nv; k++)
+            for (size_t p = 0; p < b->n; p++)
+                if (b->r->t.ri[b->ids[p]].col == v[k]) {
+                    cols[n++] = v[k];
+                    break;
+                }
+    }
+    return n;
+}
+
+/* ---- the baseline: the declared kernel at the same size and type ------------------ */
+
+/* The baseline's figure for the cell c of category k on column col (its
+ * rows at the cell's size), NAN. */
+static double baseline(const struct bars *b, int k, int col, const struct rpt_cell *c)
+{
+    const char *base = b->wl ? b->wl->figure.baseline : NULL;
+    if (!base || isnan(c->raw))
+        return NAN;
+    const struct rpt *r = b->r;
+    double best = NAN;
+    for (size_t p = 0; p < b->n; p++) {
+        size_t i = b->ids[p];
+        const struct clb_row *x = &r->t.rows[i];
+        if (r->t.ri[i].col != col || strcmp(x->kernel, base) || x->dtype != b->cat[k].dtype ||
+            r->t.ri[i].size != r->t.ri[c->best].size || strcmp(x->status, "ok"))
+            continue;
+        double v = rpt_value(r, i);
+        if (!(v <= best))
+            best = v;
+    }
+    return best;
+}
+
+/* ---- the chart ------------------------------------------------------------------ */
+
+/* A guide at a level per category (NAN: none), a segment per run of equal levels. */
+static void level_guide(struct clb_chart *ch, const char *title, int colour, int dash,
+                        const double *lv, int n)
+{
+    struct clb_chart_series *s = NULL;
+    for (int i = 0; i < n; i++) {
+        if (isnan(lv[i]))
+            continue;
+        int j = i;
+        while (j + 1 < n && lv[j + 1] == lv[i])
+            j++;
+        if (!s && !(s = clb_chart_series(ch, title, CLB_CS_LINES, colour)))
+            return;
+        s->dash = dash;
+        clb_chart_point(ch, s, i - 0.5, lv[i], NULL);
+        s->p[s->n - 1].brk = s->n > 1;
+        clb_chart_point(ch, s, j + 0.5, lv[i], NULL);
+        i = j;
+    }
+}
+
+/* One column's bars: its cells' figures, the split part stacked where the
+ * workload declares one, flags and baseline ratios written above. */
+static void column_bars(const struct bars *b, struct clb_chart *ch, int col, int unit,
+                        double *peak, double *ceil, double *base)
+{
+    const struct rpt *r = b->r;
+    const char *split = b->wl ? b->wl->figure.split : NULL;
+    struct clb_chart_series *s = clb_chart_series(ch, rpt_label(r, col), CLB_CS_BARS,
+                                                  rpt_colour(r, col));
+    struct clb_chart_series *rest = NULL;
+    struct clb_buf lab = {0};
+    for (int k = 0; k < b->ncat; k++) {
+        size_t start = 0, n = run_of(b, k, col, &start);
+        peak[k] = ceil[k] = base[k] = NAN;
+        if (!n || b->cat[k].unit != unit)
+            continue;
+        struct rpt_cell c;
+        rpt_cell(r, b->ids + start, n, &c);
+        double share = split ? clb_row_metric(&r->t.rows[c.best], split) : NAN;
+        share = share >= 0 && share <= 1 ? share : NAN;
+        peak[k] = r->o->norm == CLB_NORM_ABSOLUTE ? rpt_peak(r, c.best) : NAN;
+        ceil[k] = r->o->norm == CLB_NORM_ABSOLUTE ? rpt_ceiling(r, c.best) : NAN;
+        base[k] = baseline(b, k, col, &c);
+        lab.len = 0;
+        if (base[k] > 0 && !isnan(c.raw) && strcmp(b->cat[k].kernel, b->wl->figure.baseline))
+            clb_buf_printf(&lab, "%.2f\xc3\x97 ", c.raw / base[k]);   /* 0.95x of copy */
+        rpt_flag_letters(&lab, c.flags);
+        double v = isnan(share) ? c.v : c.v * share;
+        clb_chart_point(ch, s, k, v, lab.len ? clb_buf_str(&lab) : NULL);
+        if (!isnan(share) && !rest) {
+            lab.len = 0;
+            clb_buf_printf(&lab, "%s: the CPU's part of the split", rpt_label(r, col));
+            rest = clb_chart_series(ch, clb_buf_str(&lab), CLB_CS_BARS, -1);
+            if (rest)
+                rest->stack = 1;
+        }
+        if (!isnan(share))
+            clb_chart_point(ch, rest, k, c.v * (1 - share), NULL);
+    }
+    if (rest && ch->s[ch->ns - 1] != rest)
+        rest->stack = 0;   /* only stacked when it follows its own bars */
+    clb_buf_free(&lab);
+}
+
+/* The unit of most categories (1: not GB/s). */
+static int main_unit(const struct bars *b)
+{
+    int n1 = 0;
+    for (int k = 0; k < b->ncat; k++)
+        n1 += b->cat[k].unit;
+    return 2 * n1 > b->ncat;
+}
+
+static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int ncols,
+                      const char *title)
+{
+    int unit = main_unit(b);
+    const char *u = unit ? (b->wl && b->wl->figure.y_metric ? b->wl->figure.y_unit : "GFlop/s")
+                         : "GB/s";
+    struct clb_chart ch;
+    struct clb_buf t = {0}, lab = {0};
+    clb_buf_printf(&t, "%s: %s by kernel", title, rpt_norm_unit(r, u ? u : ""));
+    clb_chart_init(&ch, clb_buf_str(&t), "kernel, type",
+                   b->wl && b->wl->figure.y_label ? b->wl->figure.y_label : rpt_norm_unit(r, u));
+    for (int k = 0; k < b->ncat; k++) {
+        cat_name(&lab, &b->cat[k], 0);
+        clb_chart_cat(&ch, clb_buf_str(&lab));
+    }
+    double *lv = malloc(3 * ((size_t)b->ncat + 1) * sizeof *lv);
+    for (int c = 0; lv && c < ncols; c++) {
+        double *peak = lv, *ceil = lv + b->ncat, *base = lv + 2 * b->ncat;
+        column_bars(b, &ch, cols[c], unit, peak, ceil, base);
+        int colour = rpt_colour(r, cols[c]);
+        lab.len = 0;
+        clb_buf_printf(&lab, "%s: datasheet peak", rpt_label(r, cols[c]));
+        level_guide(&ch, clb_buf_str(&lab), colour, 2, peak, b->ncat);
+        lab.len = 0;
+        clb_buf_printf(&lab, "%s: measured ceiling", rpt_label(r, cols[c]));
+        level_guide(&ch, clb_buf_str(&lab), colour, 3, ceil, b->ncat);
+        lab.len = 0;
+        clb_buf_printf(&lab, "%s: %s at the same size and type", rpt_label(r, cols[c]),
+                       b->wl ? b->wl->figure.baseline : "");
+        level_guide(&ch, clb_buf_str(&lab), colour, 4, base, b->ncat);
+    }
+    if (r->o->norm != CLB_NORM_ABSOLUTE && !(b->wl && b->wl->figure.y_metric)) {
+        for (int k = 0; lv && k < b->ncat; k++)
+            lv[k] = 100;
+        level_guide(&ch, "100 %", 0, 2, lv, b->ncat);
+    }
+    free(lv);
+    double lo, hi;
+    if (clb_chart_measured(&ch, &lo, &hi) && hi >= 20 * lo) {
+        ch.y.scale = CLB_AXIS_LOG10;
+        ch.y.lo = pow(10, floor(log10(lo)));
+    }
+    t.len = 0;
+    clb_buf_printf(&t, "%s, each device at its default size (the largest outside its caches); "
+                       "letters above a bar are its flags", title);
+    if (b->wl && b->wl->figure.baseline)
+        clb_buf_printf(&t, "; the ratio is to %s of the same size and type",
+                       b->wl->figure.baseline);
+    if (b->wl && b->wl->figure.split)
+        clb_buf_printf(&t, "; a grey part is the CPU's share of a hybrid run (%s)",
+                       b->wl->figure.split);
+    rpt_chart(r, &ch, clb_buf_str(&t));
+    clb_buf_free(&t);
+    clb_buf_free(&lab);
+}
+
+/* ---- the table ------------------------------------------------------------------ */
+
+static void flag_badges(struct rpt *r, unsigned f)
+{
+    struct clb_buf b = {0};
+    rpt_flag_letters(&b, f);
+    for (size_t k = 0; k < b.len; k++)
+        rpt_tag(r, "<span class=\"flag%s\">%c</span>", strchr("FSE", b.s[k]) ? " bad" : "", b.s[k]);
+    clb_buf_free(&b);
+}
+
+/* A cell of a table: the figure, its flags and the size it was shown at. */
+static void table_cell(struct rpt *r, const struct rpt_cell *c, double base)
+{
+    rpt_tag(r, "<td class=\"n\">");
+    rpt_num(r, c->v);
+    if (base > 0 && !isnan(c->raw)) {
+        rpt_tag(r, " <span class=\"note\">(");
+        rpt_num(r, c->raw / base);
+        rpt_tag(r, "&times;)</span>");
+    }
+    rpt_tag(r, " ");
+    flag_badges(r, c->flags);
+    if (c->nrows) {
+        rpt_tag(r, "<br><span class=\"note\">");
+        rpt_text(r, r->t.ri[c->best].size);
+        rpt_tag(r, "</span>");
+    }
+    rpt_tag(r, "</td>");
+}
+
+static void bar_table(struct rpt *r, const struct bars *b, const int *cols, int ncols)
+{
+    struct clb_buf lab = {0};
+    rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>kernel, type</th><th>unit</th>");
+    for (int c = 0; c < ncols; c++) {
+        rpt_tag(r, "<th>");
+        rpt_text(r, rpt_label(r, cols[c]));
+        rpt_tag(r, "</th>");
+    }
+    rpt_tag(r, "</tr>\n");
+    for (int k = 0; k < b->ncat; k++) {
+        cat_name(&lab, &b->cat[k], 0);
+        rpt_tag(r, "<tr><td>");
+        rpt_text(r, clb_buf_str(&lab));
+        rpt_tag(r, "</td><td>");
+        size_t start = 0, n = 0;
+        for (int c = 0; c < ncols && !n; c++)
+            n = run_of(b, k, cols[c], &start);
+        rpt_text(r, rpt_norm_unit(r, rpt_unit(r, b->ids[start])));
+        rpt_tag(r, "</td>");
+        for (int c = 0; c < ncols; c++) {
+            struct rpt_cell cell;
+            n = run_of(b, k, cols[c], &start);
+            rpt_cell(r, n ? b->ids + start : NULL, n, &cell);
+            table_cell(r, &cell, baseline(b, k, cols[c], &cell));
+        }
+        rpt_tag(r, "</tr>\n");
+    }
+    rpt_tag(r, "</table></div>\n");
+    clb_buf_free(&lab);
+}
+
+void rpt_bars(struct rpt *r, const struct rpt_rows *w)
+{
+    struct bars b = {.r = r, .wl = w->wl};
+    int *cols = malloc(((size_t)r->t.ncols + 1) * sizeof *cols);
+    if (!cols || make_cats(&b, w->ids, w->n)) {
+        r->oom = 1;
+    } else {
+        int ncols = cols_here(&b, cols);
+        bar_chart(r, &b, cols, ncols, w->workload);
+        bar_table(r, &b, cols, ncols);
+    }
+    free(cols);
+    bars_free(&b);
+}
+
+/* ---- a device's bandwidth overview --------------------------------------------------- */
+
+/* Rows of device work in GB/s of the table workloads, on column col. */
+static int overview_row(const struct rpt *r, size_t i, int col)
+{
+    const struct cmp_rowinfo *ri = &r->t.ri[i];
+    const struct clb_workload *wl = clb_workload_find(r->t.rows[i].workload);
+    int k = ri->kind;
+    return ri->col == col && rpt_single(r, i) && wl && wl->figure.kind == CLB_FIGURE_TABLE &&
+           !wl->figure.y_metric && (k & CMP_RK_COUNTED) &&
+           !(k & (CMP_RK_HOST | CMP_RK_COMPUTE | CMP_RK_GFLOPS));
+}
+
+void rpt_overview(struct rpt *r, int col)
+{
+    size_t *ids = malloc((r->t.nrows + 1) * sizeof *ids), n = 0;
+    struct bars b = {.r = r, .nosweep = 1};
+    struct clb_buf lab = {0};
+    for (size_t i = 0; ids && i < r->t.nrows; i++)
+        if (overview_row(r, i, col))
+            ids[n++] = i;
+    if (!ids || !n || make_cats(&b, ids, n)) {
+        r->oom |= !ids;
+        goto out;
+    }
+    /* the categories across workloads: the registry's order first */
+    struct clb_chart ch;
+    lab.len = 0;
+    clb_buf_printf(&lab, "%s: bandwidth of each memory workload", rpt_label(r, col));
+    clb_chart_init(&ch, clb_buf_str(&lab), "workload, kernel, type", "% of the limit");
+    struct clb_chart_series *s[2] = {
+        clb_chart_series(&ch, "% of the measured bandwidth ceiling", CLB_CS_BARS, 1),
+        clb_chart_series(&ch, "% of the datasheet peak bandwidth", CLB_CS_BARS, 2)};
+    double ceil = r->t.cols[col].ceil[CLB_CEIL_BW], peak = r->t.cols[col].peak_gbs;
+    for (int k = 0; k < b.ncat; k++) {
+        size_t start = 0, m = run_of(&b, k, col, &start);
+        struct rpt_cell c;
+        rpt_cell(r, b.ids + start, m, &c);
+        cat_name(&lab, &b.cat[k], 1);
+        clb_chart_cat(&ch, clb_buf_str(&lab));
+        lab.len = 0;
+        rpt_flag_letters(&lab, c.flags);
+        clb_chart_point(&ch, s[0], k, ceil > 0 ? 100 * c.raw / ceil : NAN,
+                        lab.len ? clb_buf_str(&lab) : NULL);
+        clb_chart_point(&ch, s[1], k, peak > 0 ? 100 * c.raw / peak : NAN, NULL);
+    }
+    struct clb_chart_series *hundred = clb_chart_series(&ch, "100 %", CLB_CS_LINES, 0);
+    clb_chart_point(&ch, hundred, -0.5, 100, NULL);
+    clb_chart_point(&ch, hundred, b.ncat - 0.5, 100, NULL);
+    lab.len = 0;
+    clb_buf_printf(&lab, "%s: each memory workload's best GB/s per kernel and type at its "
+                         "default size, as %% of the measured ceiling (%s) and of the "
+                         "datasheet peak",
+                   rpt_label(r, col), r->t.cols[col].ceil_src[CLB_CEIL_BW][0]
+                                          ? r->t.cols[col].ceil_src[CLB_CEIL_BW]
+                                          : "not measured");
+    rpt_chart(r, &ch, clb_buf_str(&lab));
+out:
+    clb_buf_free(&lab);
+    bars_free(&b);
+    free(ids);
+}
