@@ -54,6 +54,7 @@ void cmp_metric_names(struct clb_buf *b);
  * every parameter value, a list names the keys that make lines of their own. */
 struct cmp_filter {
     const char *workload, *kernel, *dtype, *size;
+    const char *run_id;  /* the rows of these runs only (`clbench run --report`) */
     const char *sweep;
     int any_size;        /* lines ignore the size: each column's best at any size */
     int include_cache;   /* with any_size: keep rows whose metrics say cache_resident */

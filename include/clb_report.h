@@ -13,9 +13,15 @@ enum clb_report_norm {
     CLB_NORM_MEASURED    /* % of the device's measured ceiling (its own rows) */
 };
 
+struct clb_chart;
 struct clb_report_opts {
     enum clb_report_norm norm;
     int charts;          /* draw the charts with gnuplot; 0: tables only */
+    const char *run_ids; /* only the rows of these runs (comma list; `run --report`); NULL: all */
+    /* The fuzzer and tests: each chart is handed to this instead of gnuplot
+     * (the page then has no figures); NULL: gnuplot as `charts` says. */
+    int (*chart_hook)(const struct clb_chart *c, void *ctx);
+    void *hook_ctx;
 };
 
 /* The page of the files into *html (appended). CLB_EUSAGE with a message for

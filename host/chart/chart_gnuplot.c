@@ -251,9 +251,13 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
     for (size_t k = 0; k < sr->n; k++) {
         const struct clb_chart_point *p = &sr->p[k];
         double x = p->x, y = p->y, y0 = y;
-        if (isnan(x) || isnan(y))
+        int empty = sr->style == CLB_CS_BARS && isnan(y) && p->label && *p->label;
+        if (isnan(x) || (isnan(y) && !empty))
             continue;
-        if (sr->style == CLB_CS_BARS) {
+        if (empty) {   /* a bar without a figure (skipped, failed): its label at the foot */
+            x = p->x - 0.4 + (L->slot[i] + 0.5) * w;
+            y = y0 = L->base;
+        } else if (sr->style == CLB_CS_BARS) {
             x = p->x - 0.4 + (L->slot[i] + 0.5) * w;
             y = bar_top(c, i, k, L->base);
             y0 = y - p->y;

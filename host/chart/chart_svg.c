@@ -26,7 +26,7 @@ static const char *const attributes[] = {
     "stroke", "stroke-dasharray", "stroke-linecap", "stroke-linejoin", "stroke-width",
     "stroke-opacity", "text-anchor", "transform", "viewBox", "x", "y", "x1", "y1", "x2", "y2",
     "points", "xlink:href", "href", "xmlns", "xmlns:xlink", "clip-path", "patternUnits",
-    "opacity", "visibility", "style", "xml:space", NULL};
+    "opacity", "visibility", "style", "xml:space", "filter", NULL};
 
 static int listed(const char *const *list, const char *s, size_t n)
 {

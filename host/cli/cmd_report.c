@@ -33,7 +33,7 @@ static int parse(int argc, char **argv, struct clb_report_opts *o, const char **
                                          {"no-charts", no_argument, 0, OPT_NO_CHARTS},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    *o = (struct clb_report_opts){CLB_NORM_ABSOLUTE, 1};
+    *o = (struct clb_report_opts){CLB_NORM_ABSOLUTE, 1, NULL, NULL, NULL};
     *out = "report.html";
     optind = 1;
     opterr = 0;

@@ -136,7 +136,7 @@ int clb_report_html(char **files, int nfiles, const struct clb_report_opts *o,
                     struct clb_buf *html, struct clb_buf *notes)
 {
     struct rpt r = {.o = o, .files = files, .nfiles = nfiles};
-    struct cmp_filter flt = {.plot = 1, .keep_rows = 1};
+    struct cmp_filter flt = {.plot = 1, .keep_rows = 1, .run_id = o->run_ids};
     struct clb_buf note = {0}, page = {0};
     int rc = cmp_build(&r.t, files, nfiles, &flt, cmp_metric_find("gbps"));
     if (!rc && !r.t.nrows) {

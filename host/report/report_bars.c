@@ -263,6 +263,7 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
     struct clb_chart ch;
     struct clb_buf t = {0}, lab = {0};
     clb_buf_printf(&t, "%s: %s by kernel", title, rpt_norm_unit(r, u ? u : ""));
+    rpt_on_devices(r, cols, ncols, &t);
     clb_chart_init(&ch, clb_buf_str(&t), "kernel, type",
                    b->wl && b->wl->figure.y_label ? b->wl->figure.y_label : rpt_norm_unit(r, u));
     for (int k = 0; k < b->ncat; k++) {
@@ -326,11 +327,8 @@ static void table_cell(struct rpt *r, const struct rpt_cell *c, double base)
 {
     rpt_tag(r, "<td class=\"n\">");
     rpt_num(r, c->v);
-    if (base > 0 && !isnan(c->raw)) {
-        rpt_tag(r, " <span class=\"note\">(");
-        rpt_num(r, c->raw / base);
-        rpt_tag(r, "&times;)</span>");
-    }
+    if (base > 0 && !isnan(c->raw))
+        rpt_tag(r, " <span class=\"note\">(%.2f&times;)</span>", c->raw / base);
     rpt_tag(r, " ");
     flag_badges(r, c->flags);
     if (c->nrows) {
@@ -409,6 +407,14 @@ void rpt_overview(struct rpt *r, int col)
     for (size_t i = 0; ids && i < r->t.nrows; i++)
         if (overview_row(r, i, col))
             ids[n++] = i;
+    double ceil = r->t.cols[col].ceil[CLB_CEIL_BW], peak = r->t.cols[col].peak_gbs;
+    if (ids && n && !(ceil > 0) && !(peak > 0)) {
+        rpt_tag(r, "<p class=\"note\">No bandwidth overview: ");
+        rpt_text(r, rpt_label(r, col));
+        rpt_tag(r, " has no measured bandwidth ceiling in these files (stream or roofline rows "
+                   "outside the caches) and no datasheet peak.</p>\n");
+        goto out;
+    }
     if (!ids || !n || make_cats(&b, ids, n)) {
         r->oom |= !ids;
         goto out;
@@ -421,7 +427,6 @@ void rpt_overview(struct rpt *r, int col)
     struct clb_chart_series *s[2] = {
         clb_chart_series(&ch, "% of the measured bandwidth ceiling", CLB_CS_BARS, 1),
         clb_chart_series(&ch, "% of the datasheet peak bandwidth", CLB_CS_BARS, 2)};
-    double ceil = r->t.cols[col].ceil[CLB_CEIL_BW], peak = r->t.cols[col].peak_gbs;
     for (int k = 0; k < b.ncat; k++) {
         size_t start = 0, m = run_of(&b, k, col, &start);
         struct rpt_cell c;

@@ -317,6 +317,8 @@ static void x_axis(struct curves *cv, struct clb_chart *ch, const struct xrange 
         ch->x.scale = CLB_AXIS_LOG2;
     else if (xr->ints && xr->hi - xr->lo <= 16)
         ch->x.ticks = CLB_TICKS_INTEGERS;
+    if (ch->x.scale == CLB_AXIS_LINEAR && xr->lo == 0)
+        ch->x.lo = 0;   /* a distance or an offset from 0: no negative axis */
     if (wl->figure.x_bytes)
         ch->x.ticks = CLB_TICKS_BYTES;
     else if (ch->x.scale == CLB_AXIS_LOG2 && xr->pow2 && xr->hi >= 65536)
@@ -365,7 +367,8 @@ static void cell_out(struct rpt *r, const struct rpt_cell *c)
 
 /* A matrix of series by x where there are few x values (at most 12), else
  * each series' best and worst with their x. */
-static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, const char *xname)
+static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, const char *xname,
+                        int bytes)
 {
     struct rpt *r = cv->r;
     size_t nx;
@@ -380,7 +383,7 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
         rpt_tag(r, "<th>");
         rpt_text(r, xname);
         rpt_tag(r, " ");
-        rpt_num(r, xs[k]);
+        rpt_x(r, xs[k], bytes);
         rpt_tag(r, "</th>");
     }
     if (!matrix) {
@@ -423,11 +426,11 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
             }
             cell_out(r, &s->v[best].c);
             rpt_tag(r, "<td class=\"n\">");
-            rpt_num(r, s->v[best].x);
+            rpt_x(r, s->v[best].x, bytes);
             rpt_tag(r, "</td>");
             cell_out(r, &s->v[worst].c);
             rpt_tag(r, "<td class=\"n\">");
-            rpt_num(r, s->v[worst].x);
+            rpt_x(r, s->v[worst].x, bytes);
             rpt_tag(r, "</td>");
         }
         rpt_tag(r, "</tr>\n");
@@ -440,7 +443,7 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
 /* ---- a workload's curves ----------------------------------------------------------- */
 
 /* The chart and table of the collected rows. */
-static void one_chart(struct curves *cv, const char *xname, const char *dtype)
+static void one_chart(struct curves *cv, const char *xname, const char *key, const char *dtype)
 {
     struct rpt *r = cv->r;
     const struct clb_workload *wl = cv->w->wl;
@@ -455,6 +458,12 @@ static void one_chart(struct curves *cv, const char *xname, const char *dtype)
     struct clb_buf t = {0};
     clb_buf_printf(&t, "%s: %s by %s%s%s", cv->w->workload, rpt_norm_unit(r, unit), xname,
                    dtype ? ", " : "", dtype ? dtype : "");
+    int *cols = malloc((ns + 1) * sizeof *cols), nc = 0;
+    for (size_t q = 0; cols && q < ns; q++)
+        if (!nc || cols[nc - 1] != cv->p[ss[q].a].col)
+            cols[nc++] = cv->p[ss[q].a].col;
+    rpt_on_devices(r, cols, nc, &t);
+    free(cols);
     struct clb_chart ch;
     clb_chart_init(&ch, clb_buf_str(&t), xname, rpt_norm_unit(r, unit));
     struct xrange xr = {INFINITY, -INFINITY, 1, 1, 1, 1};
@@ -471,7 +480,7 @@ static void one_chart(struct curves *cv, const char *xname, const char *dtype)
                                                                   ? "; dashed: the model lines"
                                                                   : "");
     rpt_chart(r, &ch, clb_buf_str(&t));
-    curve_table(cv, ss, ns, xname);
+    curve_table(cv, ss, ns, key, wl->figure.x_bytes);
     clb_buf_free(&t);
     series_free(ss, ns);
 }
@@ -514,7 +523,8 @@ void rpt_lines(struct rpt *r, const struct rpt_rows *w)
                                 : name;
         for (int d = 0; d < nt; d++)
             if (collect(&cv, cv.key, wl->figure.models ? types[d] : NULL) == CLB_OK)
-                one_chart(&cv, xname, wl->figure.models ? types[d] : NULL);
+                one_chart(&cv, xname, wl->figure.x_size ? "size" : name,
+                          wl->figure.models ? types[d] : NULL);
         if (wl->figure.x_size || !k[n])
             break;
         k += n + 1;

@@ -129,6 +129,12 @@ long rpt_workload_rank(const char *name);
 int rpt_kernel_pos(const struct clb_workload *wl, const char *kernel);
 /* The params of a row without key `skip` ("" when none), interned. */
 const char *rpt_params_without(struct rpt *r, size_t i, const char *skip);
+/* The measured devices of columns cols[0..n) for a chart's title: "on A",
+ * "on A and B", "on A, B and 3 more"; "" when none. */
+void rpt_on_devices(const struct rpt *r, const int *cols, int n, struct clb_buf *b);
+/* A number of an axis (a parameter, a size) in a table: whole numbers
+ * exactly, sizes in bytes with binary prefixes where bytes. */
+void rpt_x(struct rpt *r, double x, int bytes);
 /* The column's label, and whether it is published. */
 const char *rpt_label(const struct rpt *r, int col);
 /* The chart colour of a column (1..). */

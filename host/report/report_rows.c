@@ -163,6 +163,39 @@ const char *rpt_params_without(struct rpt *r, size_t i, const char *skip)
     return s ? s : "";
 }
 
+void rpt_on_devices(const struct rpt *r, const int *cols, int n, struct clb_buf *b)
+{
+    int k = 0, shown = 0;
+    for (int i = 0; i < n; i++) {
+        if (r->t.cols[cols[i]].reference)
+            continue;
+        k++;
+        if (k > 3)
+            continue;
+        int last = 1;
+        for (int j = i + 1; j < n; j++)
+            last &= r->t.cols[cols[j]].reference;
+        clb_buf_printf(b, "%s%s", !shown ? " on " : last ? " and " : ", ", r->t.cols[cols[i]].label);
+        shown++;
+    }
+    if (k > 3)
+        clb_buf_printf(b, " and %d more", k - 3);
+}
+
+void rpt_x(struct rpt *r, double x, int bytes)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes && u < 4 && x >= 1024 && fmod(x, 1024) == 0)
+        x /= 1024, u++;
+    if (x == floor(x) && fabs(x) < 1e15)
+        rpt_tag(r, "%.0f", x);
+    else
+        rpt_num(r, x);
+    if (bytes)
+        rpt_tag(r, " %s", unit[u]);
+}
+
 const char *rpt_label(const struct rpt *r, int col)
 {
     return r->t.cols[col].label;
