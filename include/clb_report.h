@@ -36,6 +36,12 @@ int clb_report_html(char **files, int nfiles, const struct clb_report_opts *o,
  * file cannot be written. */
 int clb_report_write(char **files, int nfiles, const struct clb_report_opts *o, const char *out);
 
+/* How the report (and compare --plot) draws a workload's rows, in one line
+ * from its `figure` declaration ("bars by kernel, in the order copy, scale,
+ * add, triad"): `clbench WORKLOAD --help` prints it, docs/REPORT.md lists it. */
+struct clb_workload;
+void clb_report_figure_text(const struct clb_workload *wl, struct clb_buf *b);
+
 /* The name of a normalisation, and the one a name gives (-1: none). */
 const char *clb_report_norm_name(enum clb_report_norm n);
 int clb_report_norm_find(const char *name);

@@ -349,3 +349,57 @@ void rpt_cell(const struct rpt *r, const size_t *ids, size_t n, struct rpt_cell 
     /* a figure beside failed runs of the same configuration: the flags say so */
     c->v = isnan(c->raw) ? NAN : rpt_norm(r, c->best, c->raw);
 }
+
+/* ---- the figure a workload declares, in words --------------------------------------- */
+
+static void list_words(struct clb_buf *b, const char *list)
+{
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        clb_buf_printf(b, "%.*s%s", (int)n, p, p[n] ? ", " : "");
+        p += n + (p[n] == ',');
+    }
+}
+
+void clb_report_figure_text(const struct clb_workload *wl, struct clb_buf *b)
+{
+    const struct clb_figure *f = &wl->figure;
+    if (f->kind == CLB_FIGURE_ROOFLINE) {
+        clb_buf_printf(b, "a roofline per device: GFlop/s against flop/byte under its measured "
+                          "ceilings, every workload's device rows placed on it");
+        return;
+    }
+    if (f->kind == CLB_FIGURE_STAIRS) {
+        clb_buf_printf(b, "%s against %s (%s=, log2), a staircase per device, its cache sizes "
+                          "marked", f->y_label ? f->y_label : f->y_metric,
+                       f->x_label ? f->x_label : f->x_param, f->x_param);
+        return;
+    }
+    const char *unit = f->y_metric ? f->y_unit : "the rows' unit";
+    if (f->x_size || f->x_param) {
+        clb_buf_printf(b, "%s against ", unit);
+        if (f->x_size)
+            clb_buf_printf(b, "the %s", f->x_label ? f->x_label : "problem size");
+        else
+            list_words(b, f->x_param);
+        clb_buf_printf(b, ", a curve per device, kernel, type and other parameters");
+    } else {
+        clb_buf_printf(b, "bars of %s by kernel and type, one per device", unit);
+    }
+    if (f->order) {
+        clb_buf_printf(b, ", in the order ");
+        list_words(b, f->order);
+    }
+    if (f->baseline)
+        clb_buf_printf(b, "; each bar against %s of the same size and type", f->baseline);
+    if (f->split) {
+        clb_buf_printf(b, "; a bar split in two by %s (", f->split);
+        list_words(b, f->split_names ? f->split_names : "");
+        clb_buf_printf(b, ")");
+    }
+    if (f->models)
+        clb_buf_printf(b, "; the workload's model lines at the device's bandwidth");
+    if (f->y_metric)
+        clb_buf_printf(b, "; the figure is the metric %s%s", f->y_metric,
+                       f->lower_is_better ? " (the lowest is the best)" : "");
+}
