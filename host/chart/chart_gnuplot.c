@@ -225,10 +225,16 @@ static void terminal(const struct layout *L, struct clb_buf *s)
     clb_buf_printf(s, "set output 'fig%d.%s'\n", L->o->index, L->o->svg ? "svg" : "png");
 }
 
+/* Twelve colours that stay apart (a device's colour is its column's): past
+ * gnuplot's own eight, which a page of devices and published sources runs out of. */
+static const char *const palette[12] = {"#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442",
+                                        "#0072b2", "#e51e10", "#4d4d4d", "#a6761d", "#66a61e",
+                                        "#e7298a", "#1b9e77"};
+
 static void colour(struct clb_buf *s, int c)
 {
     if (c > 0)
-        clb_buf_printf(s, " lc %d", c);
+        clb_buf_printf(s, " lc rgb '%s'", palette[(c - 1) % 12]);
     else
         clb_buf_printf(s, " lc rgb '%s'", c < 0 ? "gray50" : "black");
 }
@@ -284,7 +290,12 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
     }
     colour(plots, sr->colour);
     clb_buf_printf(plots, " title columnheader(2)");
-    if (labels)
+    /* a label above its point; above a bar of several side by side, upright
+     * (horizontal ones would run into the next bar's) */
+    if (labels && sr->style == CLB_CS_BARS && L->nslots > 1)
+        clb_buf_printf(plots, ", 'fig%d.dat' index %d using 1:2:6 with labels rotate by 90 left "
+                              "offset 0,0.5 font ',9' notitle", L->o->index, block);
+    else if (labels)
         clb_buf_printf(plots, ", 'fig%d.dat' index %d using 1:2:6 with labels center "
                               "offset 0,0.8 font ',9' notitle", L->o->index, block);
 }

@@ -275,6 +275,8 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
         double *peak = lv, *ceil = lv + b->ncat, *base = lv + 2 * b->ncat;
         column_bars(b, &ch, cols[c], unit, peak, ceil, base);
         int colour = rpt_colour(r, cols[c]);
+        if (r->t.cols[cols[c]].reference)
+            continue;   /* published sources: their bars (the table names their sizes) */
         lab.len = 0;
         clb_buf_printf(&lab, "%s: datasheet peak", rpt_label(r, cols[c]));
         level_guide(&ch, clb_buf_str(&lab), colour, 2, peak, b->ncat);
@@ -425,8 +427,9 @@ void rpt_overview(struct rpt *r, int col)
     clb_buf_printf(&lab, "%s: bandwidth of each memory workload", rpt_label(r, col));
     clb_chart_init(&ch, clb_buf_str(&lab), "workload, kernel, type", "% of the limit");
     struct clb_chart_series *s[2] = {
-        clb_chart_series(&ch, "% of the measured bandwidth ceiling", CLB_CS_BARS, 1),
-        clb_chart_series(&ch, "% of the datasheet peak bandwidth", CLB_CS_BARS, 2)};
+        clb_chart_series(&ch, "% of the measured bandwidth ceiling", CLB_CS_BARS,
+                         rpt_colour(r, col)),
+        clb_chart_series(&ch, "% of the datasheet peak bandwidth", CLB_CS_BARS, -1)};
     for (int k = 0; k < b.ncat; k++) {
         size_t start = 0, m = run_of(&b, k, col, &start);
         struct rpt_cell c;

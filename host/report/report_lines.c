@@ -75,8 +75,9 @@ struct curves {
     size_t n;
 };
 
-/* The rows of the chart of x key `key` (and of type dtype when not NULL). */
-static int collect(struct curves *cv, const char *key, const char *dtype)
+/* The rows of the chart of x key `key` (and of type dtype and other params
+ * rest, interned, when not NULL). */
+static int collect(struct curves *cv, const char *key, const char *dtype, const char *rest)
 {
     struct rpt *r = cv->r;
     const struct clb_workload *wl = cv->w->wl;
@@ -92,9 +93,11 @@ static int collect(struct curves *cv, const char *key, const char *dtype)
         if (key)
             snprintf(name, sizeof name, "%.*s", (int)cv->keylen, key);
         int col = r->t.ri[i].col;
-        cv->p[cv->n++] = (struct pt){i, v, x->kernel, x->dtype,
-                                     rpt_params_without(r, i, key ? name : NULL), col,
-                                     rpt_colour(r, col), rpt_kernel_pos(wl, x->kernel)};
+        const char *other = rpt_params_without(r, i, key ? name : NULL);
+        if (rest && other != rest)
+            continue;
+        cv->p[cv->n++] = (struct pt){i, v, x->kernel, x->dtype, other, col, rpt_colour(r, col),
+                                     rpt_kernel_pos(wl, x->kernel)};
     }
     qsort(cv->p, cv->n, sizeof *cv->p, pt_order);
     return cv->n ? CLB_OK : CLB_EUSAGE;
@@ -264,9 +267,8 @@ static void model_lines(struct curves *cv, struct clb_chart *ch, const struct ss
                 continue;
             if (!ls) {
                 t.len = 0;
-                clb_buf_printf(&t, "%s: model, %s (%s %.0f GB/s \xc3\x97 flop/byte)%s%s %s",
-                               rpt_label(r, p0->col), m[k].name, what, bw, p0->rest[0] ? ", " : "",
-                               p0->rest, p0->dtype);
+                clb_buf_printf(&t, "%s: model, %s (%s %.0f GB/s \xc3\x97 flop/byte)",
+                               rpt_label(r, p0->col), m[k].name, what, bw);
                 if (!(ls = clb_chart_series(ch, clb_buf_str(&t), CLB_CS_LINES,
                                             rpt_colour(r, p0->col))))
                     break;
@@ -443,7 +445,8 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
 /* ---- a workload's curves ----------------------------------------------------------- */
 
 /* The chart and table of the collected rows. */
-static void one_chart(struct curves *cv, const char *xname, const char *key, const char *dtype)
+static void one_chart(struct curves *cv, const char *xname, const char *key, const char *dtype,
+                      const char *rest)
 {
     struct rpt *r = cv->r;
     const struct clb_workload *wl = cv->w->wl;
@@ -456,8 +459,9 @@ static void one_chart(struct curves *cv, const char *xname, const char *key, con
     }
     const char *unit = ns && ss[0].n ? rpt_unit(r, ss[0].v[0].c.best) : "";
     struct clb_buf t = {0};
-    clb_buf_printf(&t, "%s: %s by %s%s%s", cv->w->workload, rpt_norm_unit(r, unit), xname,
-                   dtype ? ", " : "", dtype ? dtype : "");
+    clb_buf_printf(&t, "%s: %s by %s%s%s%s%s", cv->w->workload, rpt_norm_unit(r, unit), xname,
+                   dtype ? ", " : "", dtype ? dtype : "", rest && *rest ? " " : "",
+                   rest ? rest : "");
     int *cols = malloc((ns + 1) * sizeof *cols), nc = 0;
     for (size_t q = 0; cols && q < ns; q++)
         if (!nc || cols[nc - 1] != cv->p[ss[q].a].col)
@@ -485,20 +489,61 @@ static void one_chart(struct curves *cv, const char *xname, const char *key, con
     series_free(ss, ns);
 }
 
-/* The types of the rows (charts per type where the workload has models:
- * their lines differ by type). */
-static int types_of(const struct rpt_rows *w, const struct rpt *r, const char **v, int max)
+/* A chart per type and other params where the workload has model lines
+ * (they differ by both): the distinct (dtype, rest) of the collected rows,
+ * in order; one group of all rows otherwise. */
+struct group {
+    const char *dtype, *rest;
+    size_t first;   /* its first row: groups in the files' order */
+};
+
+static int group_order(const void *pa, const void *pb)
 {
-    int n = 0;
-    for (size_t k = 0; k < w->n && n < max; k++) {
-        const char *d = r->t.rows[w->ids[k]].dtype;
-        int seen = 0;
-        for (int j = 0; j < n && !seen; j++)
-            seen = v[j] == d;
-        if (!seen)
-            v[n++] = d;
+    const struct group *a = pa, *b = pb;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+static int groups_of(const struct curves *cv, int split, struct group **out, size_t *n)
+{
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    for (size_t k = 0; k < (split ? cv->n : 1); k++) {
+        struct group g = {split ? cv->p[k].dtype : NULL, split ? cv->p[k].rest : NULL,
+                          cv->p[k].i};
+        size_t j = 0;
+        while (j < *n && !((*out)[j].dtype == g.dtype && (*out)[j].rest == g.rest))
+            j++;
+        if (j < *n) {
+            (*out)[j].first = g.first < (*out)[j].first ? g.first : (*out)[j].first;
+            continue;
+        }
+        if (clb_grow((void **)out, *n, &cap, sizeof **out, 8))
+            return CLB_ESYS;
+        (*out)[(*n)++] = g;
     }
-    return n;
+    qsort(*out, *n, sizeof **out, group_order);
+    return CLB_OK;
+}
+
+/* The charts of x key k (NULL: the size): all rows collected, then one chart
+ * per group. */
+static void charts_of(struct curves *cv, const char *xname, const char *name)
+{
+    const struct clb_workload *wl = cv->w->wl;
+    struct group *g = NULL;
+    size_t ng = 0;
+    if (collect(cv, cv->key, NULL, NULL) != CLB_OK)
+        return;
+    if (groups_of(cv, wl->figure.models != NULL, &g, &ng)) {
+        cv->r->oom = 1;
+        free(g);
+        return;
+    }
+    for (size_t k = 0; k < ng; k++)
+        if (collect(cv, cv->key, g[k].dtype, g[k].rest) == CLB_OK)
+            one_chart(cv, xname, wl->figure.x_size ? "size" : name, g[k].dtype, g[k].rest);
+    free(g);
 }
 
 void rpt_lines(struct rpt *r, const struct rpt_rows *w)
@@ -510,21 +555,14 @@ void rpt_lines(struct rpt *r, const struct rpt_rows *w)
         r->oom = 1;
         return;
     }
-    const char *types[8];
-    int nt = wl->figure.models ? types_of(w, r, types, 8) : 1;
     for (const char *k = wl->figure.x_size ? "" : wl->figure.x_param; k;) {
         size_t n = strcspn(k, ",");
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)n, k);
         cv.key = wl->figure.x_size ? NULL : k;
         cv.keylen = n;
-        const char *xname = wl->figure.x_label && !strchr(wl->figure.x_param ? wl->figure.x_param : "", ',')
-                                ? wl->figure.x_label
-                                : name;
-        for (int d = 0; d < nt; d++)
-            if (collect(&cv, cv.key, wl->figure.models ? types[d] : NULL) == CLB_OK)
-                one_chart(&cv, xname, wl->figure.x_size ? "size" : name,
-                          wl->figure.models ? types[d] : NULL);
+        int several = wl->figure.x_param && strchr(wl->figure.x_param, ',');
+        charts_of(&cv, wl->figure.x_label && !several ? wl->figure.x_label : name, name);
         if (wl->figure.x_size || !k[n])
             break;
         k += n + 1;
