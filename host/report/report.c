@@ -37,10 +37,11 @@ static int setup(struct rpt *r)
 {
     struct cmp_table *t = &r->t;
     r->prof = calloc((size_t)t->ncols + 1, sizeof *r->prof);
+    r->colour = calloc((size_t)t->ncols + 1, sizeof *r->colour);
     r->dev = malloc(((size_t)t->ncols + 1) * sizeof *r->dev);
     r->ref = malloc(((size_t)t->ncols + 1) * sizeof *r->ref);
     r->rf = malloc((t->nrows + 1) * sizeof *r->rf);
-    if (!r->prof || !r->dev || !r->ref || !r->rf)
+    if (!r->prof || !r->colour || !r->dev || !r->ref || !r->rf)
         return CLB_ESYS;
     const char *dir = clb_profiles_dir(NULL);
     if (!dir || clb_profiles_load(dir, &r->profs) != CLB_OK) {   /* a bonus: the rows come first */
@@ -64,6 +65,7 @@ static void rpt_free(struct rpt *r)
     cmp_free(&r->t);
     clb_profiles_free(&r->profs);
     free(r->prof);
+    free(r->colour);
     free(r->dev);
     free(r->ref);
     free(r->rf);

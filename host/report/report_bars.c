@@ -63,8 +63,8 @@ static int by_cat_col(const void *pa, const void *pb)
     int ca = find_cat(sort_b, a), cb = find_cat(sort_b, b);
     if (ca != cb)
         return ca - cb;
-    int la = rpt_colour(sort_b->r, sort_b->r->t.ri[a].col);
-    int lb = rpt_colour(sort_b->r, sort_b->r->t.ri[b].col);
+    int la = rpt_col_rank(sort_b->r, sort_b->r->t.ri[a].col);
+    int lb = rpt_col_rank(sort_b->r, sort_b->r->t.ri[b].col);
     return la != lb ? la - lb : (a > b) - (a < b);
 }
 
@@ -270,6 +270,7 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
         cat_name(&lab, &b->cat[k], 0);
         clb_chart_cat(&ch, clb_buf_str(&lab));
     }
+    rpt_colours_for(r, cols, ncols);
     double *lv = malloc(3 * ((size_t)b->ncat + 1) * sizeof *lv);
     for (int c = 0; lv && c < ncols; c++) {
         double *peak = lv, *ceil = lv + b->ncat, *base = lv + 2 * b->ncat;

@@ -30,7 +30,8 @@ void rpt_num(struct rpt *r, double v)
         return;
     }
     double a = fabs(v);
-    int digits = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4;
+    int digits = a >= 1000 || (v == floor(v) && a < 1e15) ? 0 : a >= 100 ? 1 : a >= 10 ? 2
+                 : a >= 1 ? 3 : 4;
     if (a > 0 && a < 0.001)
         rpt_tag(r, "%.3g", v);
     else

@@ -96,7 +96,7 @@ static int collect(struct curves *cv, const char *key, const char *dtype, const 
         const char *other = rpt_params_without(r, i, key ? name : NULL);
         if (rest && other != rest)
             continue;
-        cv->p[cv->n++] = (struct pt){i, v, x->kernel, x->dtype, other, col, rpt_colour(r, col),
+        cv->p[cv->n++] = (struct pt){i, v, x->kernel, x->dtype, other, col, rpt_col_rank(r, col),
                                      rpt_kernel_pos(wl, x->kernel)};
     }
     qsort(cv->p, cv->n, sizeof *cv->p, pt_order);
@@ -209,7 +209,10 @@ static void one_series(struct curves *cv, struct clb_chart *ch, const struct sse
     struct rpt *r = cv->r;
     struct clb_buf t = {0};
     series_title(&t, r, &cv->p[s->a]);
-    int colour = r->ndev + r->nref > 1 ? rpt_colour(r, cv->p[s->a].col) : nser + 1;
+    int several = 0;
+    for (size_t k = 0; k < cv->n && !several; k++)
+        several = cv->p[k].col != cv->p[0].col;
+    int colour = several ? rpt_colour(r, cv->p[s->a].col) : nser + 1;
     struct clb_chart_series *cs = clb_chart_series(ch, clb_buf_str(&t), CLB_CS_LINESPOINTS, colour);
     if (cs) {
         cs->dash = 1 + nser % 5;
@@ -467,10 +470,10 @@ static void one_chart(struct curves *cv, const char *xname, const char *key, con
         if (!nc || cols[nc - 1] != cv->p[ss[q].a].col)
             cols[nc++] = cv->p[ss[q].a].col;
     rpt_on_devices(r, cols, nc, &t);
-    free(cols);
     struct clb_chart ch;
     clb_chart_init(&ch, clb_buf_str(&t), xname, rpt_norm_unit(r, unit));
     struct xrange xr = {INFINITY, -INFINITY, 1, 1, 1, 1};
+    rpt_colours_for(r, cols, nc);
     for (size_t q = 0; q < ns; q++)
         one_series(cv, &ch, &ss[q], (int)q, &xr);
     for (size_t q = 0; q < ns; q++)
@@ -484,6 +487,7 @@ static void one_chart(struct curves *cv, const char *xname, const char *key, con
                                                                   ? "; dashed: the model lines"
                                                                   : "");
     rpt_chart(r, &ch, clb_buf_str(&t));
+    free(cols);
     curve_table(cv, ss, ns, key, wl->figure.x_bytes);
     clb_buf_free(&t);
     series_free(ss, ns);

@@ -39,6 +39,7 @@ struct rpt {
     struct cmp_table t;
     struct clb_profiles profs;
     const struct clb_profile **prof;   /* per column: its profile, NULL */
+    int *colour;                       /* per column: its colour on the chart being made */
     int *dev, ndev;                    /* the measured columns */
     int *ref, nref;                    /* the published columns */
     unsigned *rf;                      /* per row: RF_* */
@@ -137,7 +138,12 @@ void rpt_on_devices(const struct rpt *r, const int *cols, int n, struct clb_buf 
 void rpt_x(struct rpt *r, double x, int bytes);
 /* The column's label, and whether it is published. */
 const char *rpt_label(const struct rpt *r, int col);
-/* The chart colour of a column (1..). */
+/* A column's order: the measured devices, then the published sources. */
+int rpt_col_rank(const struct rpt *r, int col);
+/* The chart colours of the columns of one chart (cols[0..n)): a measured
+ * device keeps its own on every chart; the published sources take the next
+ * ones in the order they come in this chart. rpt_colour reads them (1..). */
+void rpt_colours_for(struct rpt *r, const int *cols, int n);
 int rpt_colour(const struct rpt *r, int col);
 
 /* ---- sections ----------------------------------------------------------------- */

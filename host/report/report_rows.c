@@ -201,15 +201,32 @@ const char *rpt_label(const struct rpt *r, int col)
     return r->t.cols[col].label;
 }
 
-int rpt_colour(const struct rpt *r, int col)
+int rpt_col_rank(const struct rpt *r, int col)
 {
     for (int k = 0; k < r->ndev; k++)
         if (r->dev[k] == col)
-            return k + 1;
+            return k;
     for (int k = 0; k < r->nref; k++)
         if (r->ref[k] == col)
-            return r->ndev + k + 1;
-    return 0;
+            return r->ndev + k;
+    return r->ndev + r->nref;
+}
+
+void rpt_colours_for(struct rpt *r, const int *cols, int n)
+{
+    int next = r->ndev + 1;
+    for (int c = 0; c < r->t.ncols; c++)
+        r->colour[c] = 0;
+    for (int k = 0; k < r->ndev; k++)
+        r->colour[r->dev[k]] = k + 1;
+    for (int i = 0; i < n; i++)
+        if (r->t.cols[cols[i]].reference && !r->colour[cols[i]])
+            r->colour[cols[i]] = next++;
+}
+
+int rpt_colour(const struct rpt *r, int col)
+{
+    return r->colour[col] ? r->colour[col] : rpt_col_rank(r, col) + 1;
 }
 
 static const struct rpt *sort_r;   /* qsort has no context argument */

@@ -111,6 +111,16 @@ expect_error 2 "--report 'nodir/x.html': cannot write to directory 'nodir'" \
   "run --report into a directory that is not there: refused before the run" \
   run stream --quick -d pthread --report nodir/x.html
 
+# ---- docs/REPORT.md lists every workload's figure as the code declares it ------------------
+bash "$CLBENCH_SRC/scripts/gen_report_doc.sh" "$CLBENCH" >table.md
+python3 - "$CLBENCH_SRC/docs/REPORT.md" table.md <<'PY' && pass "REPORT.md's table of figures is the generated one" ||
+import sys
+doc, table = open(sys.argv[1]).read(), open(sys.argv[2]).read().strip()
+begin, end = "<!-- figures: scripts/gen_report_doc.sh -->", "<!-- end of figures -->"
+sys.exit(0 if doc[doc.index(begin) + len(begin):doc.index(end)].strip() == table else 1)
+PY
+  fail "docs/REPORT.md's table of figures differs from scripts/gen_report_doc.sh's (run it with --write)"
+
 # ---- bad usage and input ----------------------------------------------------------------------
 expect_error 2 "no results file given" "no file" report -o x.html
 expect_error 2 "--normalize 'relative' \(known: absolute, datasheet, measured\)" "bad normalisation" \
