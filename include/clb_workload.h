@@ -289,6 +289,10 @@ struct clb_workload {
     const char *row_params, *row_metrics;
 };
 
+/* The position of a kernel in wl's figure.order (0..), the number of listed
+ * kernels for one not listed, or when wl is NULL or declares no order. */
+int clb_figure_pos(const struct clb_workload *wl, const char *kernel);
+
 /* A [tuning] key every workload accepts: `<workload>.sizes = LIST` gives a
  * device's default sizes (instead of the size rule). */
 #define CLB_TUNING_SIZES "sizes"

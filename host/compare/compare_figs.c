@@ -305,6 +305,31 @@ static void cache_lines(const struct cmp_fig *g, struct clb_chart *c, const stru
     clb_buf_free(&txt);
 }
 
+/* The staircases: a series per column, kernel, type and other params. */
+static void stairs_series(const struct cmp_fig *g, struct clb_chart *c, const struct item *v,
+                          size_t n, int multi, struct clb_buf *txt)
+{
+    const struct cmp_table *t = g->t;
+    struct clb_chart_series *s = NULL;
+    int nseries = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct cmp_point *pt = &t->points[v[i].point];
+        if (i == 0 || v[i].series != v[i - 1].series) {
+            txt->len = 0;
+            clb_buf_printf(txt, "%s: %s", t->cols[pt->col].label, pt->kernel);
+            if (pt->dtype[0])
+                clb_buf_printf(txt, " %s", pt->dtype);
+            if (pt->rest[0])
+                clb_buf_printf(txt, " %s", pt->rest);
+            /* colour: the device's with several devices, else the series' */
+            s = clb_chart_series(c, clb_buf_str(txt), CLB_CS_LINESPOINTS,
+                                 multi ? pt->col + 1 : nseries + 1);
+            nseries++;
+        }
+        clb_chart_point(c, s, v[i].x, v[i].y, NULL);
+    }
+}
+
 int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c)
 {
     const struct cmp_table *t = g->t;
@@ -331,24 +356,7 @@ int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c)
         ymax = fmax(ymax, v[i].y);
         multi |= t->points[v[i].point].col != t->points[v[0].point].col;
     }
-    struct clb_chart_series *s = NULL;
-    int nseries = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct cmp_point *pt = &t->points[v[i].point];
-        if (i == 0 || v[i].series != v[i - 1].series) {
-            txt.len = 0;
-            clb_buf_printf(&txt, "%s: %s", t->cols[pt->col].label, pt->kernel);
-            if (pt->dtype[0])
-                clb_buf_printf(&txt, " %s", pt->dtype);
-            if (pt->rest[0])
-                clb_buf_printf(&txt, " %s", pt->rest);
-            /* colour: the device's with several devices, else the series' */
-            s = clb_chart_series(c, clb_buf_str(&txt), CLB_CS_LINESPOINTS,
-                                 multi ? pt->col + 1 : nseries + 1);
-            nseries++;
-        }
-        clb_chart_point(c, s, v[i].x, v[i].y, NULL);
-    }
+    stairs_series(g, c, v, n, multi, &txt);
     txt.len = 0;
     clb_buf_printf(&txt, "%s: %s by %s", g->workload, yl, xl);
     c->title = clb_chart_str(c, clb_buf_str(&txt));

@@ -155,22 +155,6 @@ static void peak_title(struct clb_buf *b, const struct cmp_table *t, int col)
 
 /* ---- bars ------------------------------------------------------------- */
 
-/* The position of a kernel in the workload's declared order (its figure's
- * `order`), the number of listed kernels for the others. */
-static int declared_pos(const struct clb_workload *wl, const char *kernel)
-{
-    const char *o = wl ? wl->figure.order : NULL;
-    int i = 0;
-    size_t n = strlen(kernel);
-    for (; o && *o; i++) {
-        size_t len = strcspn(o, ",");
-        if (len == n && !strncmp(o, kernel, n))
-            return i;
-        o += len + (o[len] == ',');
-    }
-    return i;
-}
-
 struct order_ctx {
     const struct cmp_fig *g;
     const struct clb_workload *wl;
@@ -180,8 +164,8 @@ static const struct order_ctx *octx;   /* qsort has no context argument */
 static int bar_order(const void *pa, const void *pb)
 {
     int a = *(const int *)pa, b = *(const int *)pb;
-    int da = declared_pos(octx->wl, L(octx->g, a)->kernel);
-    int db = declared_pos(octx->wl, L(octx->g, b)->kernel);
+    int da = clb_figure_pos(octx->wl, L(octx->g, a)->kernel);
+    int db = clb_figure_pos(octx->wl, L(octx->g, b)->kernel);
     if (da != db)
         return da - db;
     return (a > b) - (a < b);   /* the table's order otherwise */

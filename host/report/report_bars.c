@@ -87,9 +87,11 @@ static int make_cats(struct bars *b, const size_t *ids, size_t n)
             return CLB_ESYS;
         const struct clb_row *x = &r->t.rows[i];
         int l = r->t.ri[i].line;
+        const struct clb_workload *wl = clb_workload_find(x->workload);
         b->cat[b->ncat++] = (struct cat){x->workload, x->kernel, x->dtype, sweep_of(b, i),
-                                         rpt_workload_rank(x->workload), rpt_kernel_pos(clb_workload_find(x->workload), x->kernel),
-                                         l >= 0 ? l : 1 << 30, strcmp(rpt_unit(r, i), "GB/s") != 0};
+                                         rpt_workload_rank(x->workload),
+                                         clb_figure_pos(wl, x->kernel), l >= 0 ? l : 1 << 30,
+                                         strcmp(rpt_unit(r, i), "GB/s") != 0};
     }
     for (size_t k = 0; k < n; k++) {   /* a category's first line: the smallest of its rows' */
         int c = find_cat(b, ids[k]), l = r->t.ri[ids[k]].line;
@@ -402,40 +404,23 @@ static int overview_row(const struct rpt *r, size_t i, int col)
            !(k & (CMP_RK_HOST | CMP_RK_COMPUTE | CMP_RK_GFLOPS));
 }
 
-void rpt_overview(struct rpt *r, int col)
+/* The overview's chart of the categories of b on column col: two bars each. */
+static void overview_chart(struct rpt *r, const struct bars *b, int col)
 {
-    size_t *ids = malloc((r->t.nrows + 1) * sizeof *ids), n = 0;
-    struct bars b = {.r = r, .nosweep = 1};
-    struct clb_buf lab = {0};
-    for (size_t i = 0; ids && i < r->t.nrows; i++)
-        if (overview_row(r, i, col))
-            ids[n++] = i;
     double ceil = r->t.cols[col].ceil[CLB_CEIL_BW], peak = r->t.cols[col].peak_gbs;
-    if (ids && n && !(ceil > 0) && !(peak > 0)) {
-        rpt_tag(r, "<p class=\"note\">No bandwidth overview: ");
-        rpt_text(r, rpt_label(r, col));
-        rpt_tag(r, " has no measured bandwidth ceiling in these files (stream or roofline rows "
-                   "outside the caches) and no datasheet peak.</p>\n");
-        goto out;
-    }
-    if (!ids || !n || make_cats(&b, ids, n)) {
-        r->oom |= !ids;
-        goto out;
-    }
-    /* the categories across workloads: the registry's order first */
     struct clb_chart ch;
-    lab.len = 0;
+    struct clb_buf lab = {0};
     clb_buf_printf(&lab, "%s: bandwidth of each memory workload", rpt_label(r, col));
     clb_chart_init(&ch, clb_buf_str(&lab), "workload, kernel, type", "% of the limit");
     struct clb_chart_series *s[2] = {
         clb_chart_series(&ch, "% of the measured bandwidth ceiling", CLB_CS_BARS,
                          rpt_colour(r, col)),
         clb_chart_series(&ch, "% of the datasheet peak bandwidth", CLB_CS_BARS, -1)};
-    for (int k = 0; k < b.ncat; k++) {
-        size_t start = 0, m = run_of(&b, k, col, &start);
+    for (int k = 0; k < b->ncat; k++) {
+        size_t start = 0, m = run_of(b, k, col, &start);
         struct rpt_cell c;
-        rpt_cell(r, b.ids + start, m, &c);
-        cat_name(&lab, &b.cat[k], 1);
+        rpt_cell(r, b->ids + start, m, &c);
+        cat_name(&lab, &b->cat[k], 1);
         clb_chart_cat(&ch, clb_buf_str(&lab));
         lab.len = 0;
         rpt_flag_letters(&lab, c.flags);
@@ -445,17 +430,34 @@ void rpt_overview(struct rpt *r, int col)
     }
     struct clb_chart_series *hundred = clb_chart_series(&ch, "100 %", CLB_CS_LINES, 0);
     clb_chart_point(&ch, hundred, -0.5, 100, NULL);
-    clb_chart_point(&ch, hundred, b.ncat - 0.5, 100, NULL);
+    clb_chart_point(&ch, hundred, b->ncat - 0.5, 100, NULL);
     lab.len = 0;
+    const char *src = r->t.cols[col].ceil_src[CLB_CEIL_BW];
     clb_buf_printf(&lab, "%s: each memory workload's best GB/s per kernel and type at its "
                          "default size, as %% of the measured ceiling (%s) and of the "
-                         "datasheet peak",
-                   rpt_label(r, col), r->t.cols[col].ceil_src[CLB_CEIL_BW][0]
-                                          ? r->t.cols[col].ceil_src[CLB_CEIL_BW]
-                                          : "not measured");
+                         "datasheet peak", rpt_label(r, col), src[0] ? src : "not measured");
     rpt_chart(r, &ch, clb_buf_str(&lab));
-out:
     clb_buf_free(&lab);
+}
+
+void rpt_overview(struct rpt *r, int col)
+{
+    size_t *ids = malloc((r->t.nrows + 1) * sizeof *ids), n = 0;
+    struct bars b = {.r = r, .nosweep = 1};
+    for (size_t i = 0; ids && i < r->t.nrows; i++)
+        if (overview_row(r, i, col))
+            ids[n++] = i;
+    double ceil = r->t.cols[col].ceil[CLB_CEIL_BW], peak = r->t.cols[col].peak_gbs;
+    if (ids && n && !(ceil > 0) && !(peak > 0)) {
+        rpt_tag(r, "<p class=\"note\">No bandwidth overview: ");
+        rpt_text(r, rpt_label(r, col));
+        rpt_tag(r, " has no measured bandwidth ceiling in these files (stream or roofline rows "
+                   "outside the caches) and no datasheet peak.</p>\n");
+    } else if (!ids || (n && make_cats(&b, ids, n))) {
+        r->oom = 1;
+    } else if (n) {   /* the categories across workloads: the registry's order first */
+        overview_chart(r, &b, col);
+    }
     bars_free(&b);
     free(ids);
 }

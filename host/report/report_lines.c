@@ -97,7 +97,7 @@ static int collect(struct curves *cv, const char *key, const char *dtype, const 
         if (rest && other != rest)
             continue;
         cv->p[cv->n++] = (struct pt){i, v, x->kernel, x->dtype, other, col, rpt_col_rank(r, col),
-                                     rpt_kernel_pos(wl, x->kernel)};
+                                     clb_figure_pos(wl, x->kernel)};
     }
     qsort(cv->p, cv->n, sizeof *cv->p, pt_order);
     return cv->n ? CLB_OK : CLB_EUSAGE;

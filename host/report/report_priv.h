@@ -126,8 +126,6 @@ const char *rpt_shown_size(const struct rpt *r, const size_t *ids, size_t n);
 
 /* The registry's position of a workload (past the last when unknown). */
 long rpt_workload_rank(const char *name);
-/* The position of a kernel in the workload's declared order. */
-int rpt_kernel_pos(const struct clb_workload *wl, const char *kernel);
 /* The params of a row without key `skip` ("" when none), interned. */
 const char *rpt_params_without(struct rpt *r, size_t i, const char *skip);
 /* The measured devices of columns cols[0..n) for a chart's title: "on A",

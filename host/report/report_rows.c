@@ -131,20 +131,6 @@ int rpt_lower_better(const struct clb_workload *wl)
 
 /* ---- grouping ----------------------------------------------------------------- */
 
-int rpt_kernel_pos(const struct clb_workload *wl, const char *kernel)
-{
-    const char *o = wl ? wl->figure.order : NULL;
-    size_t n = strlen(kernel);
-    int i = 0;
-    for (; o && *o; i++) {
-        size_t len = strcspn(o, ",");
-        if (len == n && !strncmp(o, kernel, n))
-            return i;
-        o += len + (o[len] == ',');
-    }
-    return i;
-}
-
 const char *rpt_params_without(struct rpt *r, size_t i, const char *skip)
 {
     const char *p = r->t.rows[i].params;
