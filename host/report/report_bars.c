@@ -5,6 +5,7 @@
 #include "report_priv.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,65 +47,102 @@ static int cat_order(const void *pa, const void *pb)
 
 static struct bars *sort_b;   /* qsort has no context argument */
 
-static int find_cat(struct bars *b, size_t i)
+/* A row's category key: texts interned, so compared as pointers. */
+static int key_order(size_t a, size_t b)
 {
-    const struct clb_row *x = &b->r->t.rows[i];
-    const char *sw = sweep_of(b, i);
-    for (int k = 0; k < b->ncat; k++)   /* a workload has a few dozen categories */
-        if (b->cat[k].kernel == x->kernel && b->cat[k].dtype == x->dtype && b->cat[k].sweep == sw &&
-            b->cat[k].workload == x->workload)
-            return k;
-    return -1;
+    const struct clb_row *x = &sort_b->r->t.rows[a], *y = &sort_b->r->t.rows[b];
+    const void *ka[4] = {x->workload, x->kernel, x->dtype, sweep_of(sort_b, a)};
+    const void *kb[4] = {y->workload, y->kernel, y->dtype, sweep_of(sort_b, b)};
+    for (int k = 0; k < 4; k++)
+        if (ka[k] != kb[k])
+            return (uintptr_t)ka[k] < (uintptr_t)kb[k] ? -1 : 1;
+    return 0;
+}
+
+static int by_key(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int c = key_order(a, b);
+    return c ? c : (a > b) - (a < b);
 }
 
 static int by_cat_col(const void *pa, const void *pb)
 {
-    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    int ca = find_cat(sort_b, a), cb = find_cat(sort_b, b);
-    if (ca != cb)
-        return ca - cb;
-    int la = rpt_col_rank(sort_b->r, sort_b->r->t.ri[a].col);
-    int lb = rpt_col_rank(sort_b->r, sort_b->r->t.ri[b].col);
-    return la != lb ? la - lb : (a > b) - (a < b);
+    const size_t *a = pa, *b = pb;   /* pairs: (category, row) */
+    if (a[0] != b[0])
+        return a[0] < b[0] ? -1 : 1;
+    int la = rpt_col_rank(sort_b->r, sort_b->r->t.ri[a[1]].col);
+    int lb = rpt_col_rank(sort_b->r, sort_b->r->t.ri[b[1]].col);
+    return la != lb ? la - lb : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* A new category for row i (the first of its key in b->ids). */
+static struct cat new_cat(const struct bars *b, size_t i)
+{
+    const struct rpt *r = b->r;
+    const struct clb_row *x = &r->t.rows[i];
+    const struct clb_workload *wl = clb_workload_find(x->workload);
+    return (struct cat){x->workload, x->kernel, x->dtype, sweep_of(b, i),
+                        rpt_workload_rank(x->workload), clb_figure_pos(wl, x->kernel), 1 << 30,
+                        strcmp(rpt_unit(r, i), "GB/s") != 0};
+}
+
+static int cat_rank_order(const void *pa, const void *pb)
+{
+    const struct cat *a = *(const struct cat *const *)pa, *b = *(const struct cat *const *)pb;
+    return cat_order(a, b);
 }
 
 /* The categories of rows ids[0..n) in their declared order, and the rows
- * sorted by category and column. */
+ * sorted by category and column (sorts, no search: any number of rows). */
 static int make_cats(struct bars *b, const size_t *ids, size_t n)
 {
     struct rpt *r = b->r;
-    size_t cap = 0;
+    size_t *pair = malloc(2 * (n + 1) * sizeof *pair);
     b->ids = malloc((n + 1) * sizeof *b->ids);
     b->catof = malloc((n + 1) * sizeof *b->catof);
-    if (!b->ids || !b->catof)
+    b->cat = malloc((n + 1) * sizeof *b->cat);
+    struct cat **by = malloc((n + 1) * sizeof *by);
+    int *rank = malloc((n + 1) * sizeof *rank);
+    if (!pair || !b->ids || !b->catof || !b->cat || !by || !rank) {
+        free(pair), free(by), free(rank);
         return CLB_ESYS;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = ids[k];
-        b->ids[b->n++] = i;
-        if (find_cat(b, i) >= 0)
-            continue;
-        if (clb_grow((void **)&b->cat, (size_t)b->ncat, &cap, sizeof *b->cat, 16))
-            return CLB_ESYS;
-        const struct clb_row *x = &r->t.rows[i];
-        int l = r->t.ri[i].line;
-        const struct clb_workload *wl = clb_workload_find(x->workload);
-        b->cat[b->ncat++] = (struct cat){x->workload, x->kernel, x->dtype, sweep_of(b, i),
-                                         rpt_workload_rank(x->workload),
-                                         clb_figure_pos(wl, x->kernel), l >= 0 ? l : 1 << 30,
-                                         strcmp(rpt_unit(r, i), "GB/s") != 0};
     }
-    for (size_t k = 0; k < n; k++) {   /* a category's first line: the smallest of its rows' */
-        int c = find_cat(b, ids[k]), l = r->t.ri[ids[k]].line;
-        if (l >= 0 && l < b->cat[c].first)
-            b->cat[c].first = l;
-    }
-    qsort(b->cat, (size_t)b->ncat, sizeof *b->cat, cat_order);
+    memcpy(b->ids, ids, n * sizeof *ids);
+    b->n = n;
     sort_b = b;
-    qsort(b->ids, b->n, sizeof *b->ids, by_cat_col);
+    qsort(b->ids, n, sizeof *b->ids, by_key);   /* rows of one key together */
+    for (size_t k = 0; k < n; k++) {
+        if (!k || key_order(b->ids[k], b->ids[k - 1]))
+            b->cat[b->ncat++] = new_cat(b, b->ids[k]);
+        int l = r->t.ri[b->ids[k]].line;
+        struct cat *c = &b->cat[b->ncat - 1];
+        c->first = l >= 0 && l < c->first ? l : c->first;   /* its first table line */
+        pair[2 * k] = (size_t)b->ncat - 1;
+        pair[2 * k + 1] = b->ids[k];
+    }
+    for (int k = 0; k < b->ncat; k++)
+        by[k] = &b->cat[k];
+    qsort(by, (size_t)b->ncat, sizeof *by, cat_rank_order);   /* the declared order */
+    for (int k = 0; k < b->ncat; k++)
+        rank[by[k] - b->cat] = k;
+    for (size_t k = 0; k < n; k++)
+        pair[2 * k] = (size_t)rank[pair[2 * k]];
+    qsort(pair, n, 2 * sizeof *pair, by_cat_col);
     sort_b = NULL;
-    for (size_t k = 0; k < b->n; k++)
-        b->catof[k] = find_cat(b, b->ids[k]);
-    return CLB_OK;
+    for (int k = 0; k < b->ncat; k++)
+        by[k] = NULL;
+    struct cat *ordered = malloc(((size_t)b->ncat + 1) * sizeof *ordered);
+    for (int k = 0; ordered && k < b->ncat; k++)
+        ordered[rank[k]] = b->cat[k];
+    for (size_t k = 0; k < n; k++) {
+        b->catof[k] = (int)pair[2 * k];
+        b->ids[k] = pair[2 * k + 1];
+    }
+    free(b->cat);
+    b->cat = ordered;
+    free(pair), free(by), free(rank);
+    return ordered ? CLB_OK : CLB_ESYS;
 }
 
 static void bars_free(struct bars *b)
@@ -114,12 +152,20 @@ static void bars_free(struct bars *b)
     free(b->catof);
 }
 
-/* The rows of category k on column col: a run of b->ids. */
+/* The rows of category k on column col: a run of b->ids (sorted by category,
+ * then column). */
 static size_t run_of(const struct bars *b, int k, int col, size_t *start)
 {
-    size_t n = 0;
-    for (size_t p = 0; p < b->n; p++)
-        if (b->catof[p] == k && b->r->t.ri[b->ids[p]].col == col) {
+    size_t lo = 0, hi = b->n, n = 0;
+    while (lo < hi) {   /* the category's first row */
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->catof[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t p = lo; p < b->n && b->catof[p] == k; p++)
+        if (b->r->t.ri[b->ids[p]].col == col) {
             if (!n)
                 *start = p;
             n++;
