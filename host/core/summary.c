@@ -3,6 +3,8 @@
  *   C  cache-resident: the working set fits the last-level cache
  *   !  above 100 % of the profile's peak bandwidth (a cache, or a wrong peak)
  *   ~  noisy: the slowest repetition took more than 1.25 x the fastest
+ *   H  timed on the host clock: the device's events were not trusted (timer.c)
+ *   X  impossible: above the profile's peak GFlop/s (measure.c); an error row
  * Parameters are never cut inside a key: a long list wraps onto the next
  * lines at its commas. */
 #include "summary.h"
@@ -39,6 +41,10 @@ unsigned clb_row_marks(const struct clb_row *r)
         m |= CLB_MARK_ABOVE_PEAK;
     if (!isnan(r->t_min_s) && r->t_min_s > 0 && r->t_max_s > CLB_NOISY_SPREAD * r->t_min_s)
         m |= CLB_MARK_NOISY;
+    if (clb_row_flag(r, "timer_host"))
+        m |= CLB_MARK_HOST_TIMER;
+    if (clb_row_flag(r, "impossible"))
+        m |= CLB_MARK_IMPOSSIBLE;
     return m;
 }
 
@@ -52,6 +58,10 @@ static void flags(const struct clb_row *r, char *f)
         f[k++] = '!';
     if (m & CLB_MARK_NOISY)
         f[k++] = '~';
+    if (m & CLB_MARK_HOST_TIMER)
+        f[k++] = 'H';
+    if (m & CLB_MARK_IMPOSSIBLE)
+        f[k++] = 'X';
     f[k] = 0;
 }
 
@@ -70,8 +80,8 @@ static size_t params_piece(const char *p, size_t width)
     return cut;
 }
 
-void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_workload **wls,
-                       int nwl, FILE *out)
+void clb_summary_print(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                       const struct clb_workload **wls, int nwl, FILE *out)
 {
     if (n == 0)
         return;
@@ -90,7 +100,7 @@ void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_wo
             "GFlop/s", "%peak", "model", "flag", "status", "ratios");
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];
-        char num[5][32], f[4];
+        char num[5][32], f[8];
         const double v[5] = {r->gbps, r->gbps_best, r->gflops, r->pct_peak_bw, r->model};
         for (int k = 0; k < 5; k++)
             cell(num[k], sizeof num[k], v[k], k == 3 ? "%.1f" : "%.2f");
@@ -111,7 +121,9 @@ void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_wo
     }
     if (any_flag)
         fprintf(out, "flags: C cache-resident (working set < 4 x last-level cache), ! above "
-                     "100%% of the peak bandwidth, ~ noisy (slowest run > %.2f x fastest)\n", CLB_NOISY_SPREAD);
+                     "100%% of the peak bandwidth, ~ noisy (slowest run > %.2f x fastest), H timed "
+                     "on the host clock (device events not trusted), X impossible (above the "
+                     "peak GFlop/s)\n", CLB_NOISY_SPREAD);
     for (int w = 0; w < nwl; w++) {
         const struct clb_workload *wl = wls[w];
         if (!wl->summarize)
@@ -124,6 +136,6 @@ void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_wo
                 k++;
             }
         if (k)
-            wl->summarize(rows + first, k, out);
+            wl->summarize(ctx, rows + first, k, out);
     }
 }
