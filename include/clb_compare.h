@@ -87,6 +87,7 @@ struct cmp_col {
     double ceil[CLB_NCEILINGS];        /* NAN: not measured */
     const char *ceil_src[CLB_NCEILINGS];   /* "stream triad (double vec=2)", "" */
     const char *ceil_what[CLB_NCEILINGS];  /* "stream triad", "" */
+    unsigned ceil_marks[CLB_NCEILINGS];    /* clb_row_marks of the row it comes from */
     unsigned lacks;          /* bit k: a row of this column needed ceiling k, which it lacks */
 };
 

@@ -427,6 +427,7 @@ static int find_ceilings(struct build *b)
         for (int k = 0; k < CLB_NCEILINGS; k++) {
             t->cols[c].ceil[k] = NAN;
             t->cols[c].ceil_src[k] = t->cols[c].ceil_what[k] = "";
+            t->cols[c].ceil_marks[k] = 0;
         }
     if (file) {
         if ((rc = clb_results_read(file, &extra))) {
@@ -504,6 +505,7 @@ static int find_ceilings(struct build *b)
             if (txt.oom || !(col->ceil_src[k] = cmp_in_intern(in, txt.s, txt.len)))
                 goto out;
             col->ceil[k] = x->value;
+            col->ceil_marks[k] = x->row ? clb_row_marks(x->row) : 0;
         }
     }
     rc = CLB_OK;

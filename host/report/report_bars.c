@@ -29,10 +29,15 @@ struct bars {
     int nosweep;   /* categories ignore the swept params (the overview: the best of them) */
 };
 
+/* A row's swept params ("rhs=2"); one pointer for none, whoever made the
+ * empty text (categories compare it as a pointer). */
+static const char no_sweep[] = "";
+
 static const char *sweep_of(const struct bars *b, size_t i)
 {
     int l = b->r->t.ri[i].line;
-    return l >= 0 && !b->nosweep ? b->r->t.lines[l].sweep : "";
+    const char *s = l >= 0 && !b->nosweep ? b->r->t.lines[l].sweep : no_sweep;
+    return s[0] ? s : no_sweep;
 }
 
 static int cat_order(const void *pa, const void *pb)
@@ -42,7 +47,14 @@ static int cat_order(const void *pa, const void *pb)
         return a->wrank < b->wrank ? -1 : 1;
     if (a->pos != b->pos)
         return a->pos - b->pos;
-    return (a->first > b->first) - (a->first < b->first);
+    if (a->first != b->first)
+        return (a->first > b->first) - (a->first < b->first);
+    /* categories without a table line (rows without a figure): by name, not by
+     * where their texts happen to lie in memory */
+    int c = strcmp(a->kernel, b->kernel);
+    c = c ? c : strcmp(a->dtype, b->dtype);
+    c = c ? c : strcmp(a->sweep, b->sweep);
+    return c ? c : strcmp(a->workload, b->workload);
 }
 
 static struct bars *sort_b;   /* qsort has no context argument */
@@ -93,26 +105,13 @@ static int cat_rank_order(const void *pa, const void *pb)
     return cat_order(a, b);
 }
 
-/* The categories of rows ids[0..n) in their declared order, and the rows
- * sorted by category and column (sorts, no search: any number of rows). */
-static int make_cats(struct bars *b, const size_t *ids, size_t n)
+/* Rows of one key together (b->ids sorted by key), a category per key;
+ * pair[2k] = the category of b->ids[k] (in key order), pair[2k+1] = the row. */
+static void group_keys(struct bars *b, size_t *pair)
 {
-    struct rpt *r = b->r;
-    size_t *pair = malloc(2 * (n + 1) * sizeof *pair);
-    b->ids = malloc((n + 1) * sizeof *b->ids);
-    b->catof = malloc((n + 1) * sizeof *b->catof);
-    b->cat = malloc((n + 1) * sizeof *b->cat);
-    struct cat **by = malloc((n + 1) * sizeof *by);
-    int *rank = malloc((n + 1) * sizeof *rank);
-    if (!pair || !b->ids || !b->catof || !b->cat || !by || !rank) {
-        free(pair), free(by), free(rank);
-        return CLB_ESYS;
-    }
-    memcpy(b->ids, ids, n * sizeof *ids);
-    b->n = n;
-    sort_b = b;
-    qsort(b->ids, n, sizeof *b->ids, by_key);   /* rows of one key together */
-    for (size_t k = 0; k < n; k++) {
+    const struct rpt *r = b->r;
+    qsort(b->ids, b->n, sizeof *b->ids, by_key);
+    for (size_t k = 0; k < b->n; k++) {
         if (!k || key_order(b->ids[k], b->ids[k - 1]))
             b->cat[b->ncat++] = new_cat(b, b->ids[k]);
         int l = r->t.ri[b->ids[k]].line;
@@ -121,28 +120,54 @@ static int make_cats(struct bars *b, const size_t *ids, size_t n)
         pair[2 * k] = (size_t)b->ncat - 1;
         pair[2 * k + 1] = b->ids[k];
     }
+}
+
+/* The categories in their declared order, the rows by category then column. */
+static int order_cats(struct bars *b, size_t *pair, struct cat **by, int *rank)
+{
     for (int k = 0; k < b->ncat; k++)
         by[k] = &b->cat[k];
-    qsort(by, (size_t)b->ncat, sizeof *by, cat_rank_order);   /* the declared order */
+    qsort(by, (size_t)b->ncat, sizeof *by, cat_rank_order);
     for (int k = 0; k < b->ncat; k++)
         rank[by[k] - b->cat] = k;
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = 0; k < b->n; k++)
         pair[2 * k] = (size_t)rank[pair[2 * k]];
-    qsort(pair, n, 2 * sizeof *pair, by_cat_col);
-    sort_b = NULL;
-    for (int k = 0; k < b->ncat; k++)
-        by[k] = NULL;
+    qsort(pair, b->n, 2 * sizeof *pair, by_cat_col);
     struct cat *ordered = malloc(((size_t)b->ncat + 1) * sizeof *ordered);
-    for (int k = 0; ordered && k < b->ncat; k++)
+    if (!ordered)
+        return CLB_ESYS;
+    for (int k = 0; k < b->ncat; k++)
         ordered[rank[k]] = b->cat[k];
-    for (size_t k = 0; k < n; k++) {
+    free(b->cat);
+    b->cat = ordered;
+    for (size_t k = 0; k < b->n; k++) {
         b->catof[k] = (int)pair[2 * k];
         b->ids[k] = pair[2 * k + 1];
     }
-    free(b->cat);
-    b->cat = ordered;
+    return CLB_OK;
+}
+
+/* The categories of rows ids[0..n) in their declared order, and the rows
+ * sorted by category and column (sorts, no search: any number of rows). */
+static int make_cats(struct bars *b, const size_t *ids, size_t n)
+{
+    size_t *pair = malloc(2 * (n + 1) * sizeof *pair);
+    struct cat **by = malloc((n + 1) * sizeof *by);
+    int *rank = malloc((n + 1) * sizeof *rank);
+    b->ids = malloc((n + 1) * sizeof *b->ids);
+    b->catof = malloc((n + 1) * sizeof *b->catof);
+    b->cat = malloc((n + 1) * sizeof *b->cat);
+    int rc = CLB_ESYS;
+    if (pair && by && rank && b->ids && b->catof && b->cat) {
+        memcpy(b->ids, ids, n * sizeof *ids);
+        b->n = n;
+        sort_b = b;
+        group_keys(b, pair);
+        rc = order_cats(b, pair, by, rank);
+        sort_b = NULL;
+    }
     free(pair), free(by), free(rank);
-    return ordered ? CLB_OK : CLB_ESYS;
+    return rc;
 }
 
 static void bars_free(struct bars *b)

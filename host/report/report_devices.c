@@ -117,6 +117,16 @@ static void ceiling_line(struct rpt *r, const struct cmp_col *c, int k, double s
     rpt_num(r, sheet > 0 && !isnan(c->ceil[k]) ? 100 * c->ceil[k] / sheet : NAN);
     rpt_tag(r, "</td><td>");
     rpt_text(r, c->ceil_src[k][0] ? c->ceil_src[k] : "not measured in these files");
+    /* how far to trust the row it comes from (its cache is the ceiling's own rule) */
+    unsigned f = rpt_marks(c->ceil_marks[k]) & ~(unsigned)RF_CACHE;
+    if (f) {
+        struct clb_buf w = {0};
+        rpt_flag_words(&w, f);
+        rpt_tag(r, " <span class=\"flag\">");
+        rpt_text(r, clb_buf_str(&w));
+        rpt_tag(r, "</span>");
+        clb_buf_free(&w);
+    }
     rpt_tag(r, "</td></tr>\n");
 }
 

@@ -25,11 +25,34 @@ static void cmp_figure(struct rpt *r, enum cmp_fig_kind kind, const char *worklo
     r->oom |= rc == CLB_ESYS;
 }
 
+/* The flags of the figures column col (-1: every device) draws on a chart of
+ * compare's -- its ok rows of workload (NULL: with bytes and flops, any
+ * workload) -- appended to a caption in words: the chart itself marks none. */
+static void flags_note(const struct rpt *r, struct clb_buf *cap, int col, const char *workload)
+{
+    for (int d = 0; d < r->ndev; d++) {
+        unsigned f = 0;
+        if (col >= 0 && r->dev[d] != col)
+            continue;
+        for (size_t i = 0; i < r->t.nrows; i++) {
+            const struct clb_row *x = &r->t.rows[i];
+            if (r->t.ri[i].col == r->dev[d] && !strcmp(x->status, "ok") && rpt_single(r, i) &&
+                (workload ? !strcmp(x->workload, workload) : x->flops > 0 && x->bytes > 0))
+                f |= r->rf[i] & ~(unsigned)RF_BAD;
+        }
+        if (!f)
+            continue;
+        clb_buf_printf(cap, "; flags of the figures of %s: ", rpt_label(r, r->dev[d]));
+        rpt_flag_words(cap, f);
+    }
+}
+
 /* One device and type: the best GB/s (the low-intensity rows) and GFlop/s
- * (the high) of its ok rows. */
+ * (the high) of its ok rows, and their flags. */
 static void roof_line(struct rpt *r, const struct rpt_rows *w, int col, const char *dtype)
 {
     double bw = NAN, fl = NAN;
+    unsigned f = 0;
     int n = 0;
     for (size_t k = 0; k < w->n; k++) {
         size_t i = w->ids[k];
@@ -37,6 +60,7 @@ static void roof_line(struct rpt *r, const struct rpt_rows *w, int col, const ch
         if (r->t.ri[i].col != col || x->dtype != dtype || strcmp(x->status, "ok"))
             continue;
         n++;
+        f |= r->rf[i] & ~(unsigned)RF_BAD;
         bw = !(x->gbps <= bw) ? x->gbps : bw;
         fl = !(x->gflops <= fl) ? x->gflops : fl;
     }
@@ -49,7 +73,12 @@ static void roof_line(struct rpt *r, const struct rpt_rows *w, int col, const ch
         rpt_tag(r, "</td><td class=\"n\">");
         rpt_num(r, v[k]);
     }
-    rpt_tag(r, "</td><td class=\"n\">%d</td></tr>\n", n);
+    struct clb_buf t = {0};
+    rpt_flag_letters(&t, f);
+    rpt_tag(r, "</td><td class=\"n\">%d</td><td>", n);
+    rpt_text(r, clb_buf_str(&t));
+    rpt_tag(r, "</td></tr>\n");
+    clb_buf_free(&t);
 }
 
 static void roofline_table(struct rpt *r, const struct rpt_rows *w)
@@ -58,7 +87,7 @@ static void roofline_table(struct rpt *r, const struct rpt_rows *w)
     if (!types)
         return;
     rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>device</th><th>type</th><th>best GB/s</th>"
-               "<th>best GFlop/s</th><th>ridge (flop/byte)</th><th>ok rows</th></tr>\n");
+               "<th>best GFlop/s</th><th>ridge (flop/byte)</th><th>ok rows</th><th>flags</th></tr>\n");
     for (int d = 0; d < r->ndev; d++) {
         size_t nt = 0;
         for (size_t k = 0; k < w->n; k++) {
@@ -86,6 +115,7 @@ void rpt_rooflines(struct rpt *r, const struct rpt_rows *w)
                            "roof, its ridge points marked); the roofline's own rows as lines, "
                            "every other workload's device rows as points",
                        rpt_label(r, r->dev[k]));
+        flags_note(r, &t, r->dev[k], NULL);
         cmp_figure(r, CMP_FIG_ROOFLINE, w->workload, r->dev[k], clb_buf_str(&t));
     }
     clb_buf_free(&t);
@@ -102,6 +132,23 @@ static int point_order(const void *pa, const void *pb)
     if (!c)
         c = strcmp(a->rest, b->rest);
     return c ? c : (a->x > b->x) - (a->x < b->x);
+}
+
+/* The flags of the ok rows of a staircase's series (point p's), as letters. */
+static void series_letters(struct rpt *r, const struct rpt_rows *w, const struct cmp_point *p,
+                           struct clb_buf *b)
+{
+    const char *xkey = w->wl ? w->wl->figure.x_param : NULL;
+    unsigned f = 0;
+    for (size_t k = 0; k < w->n; k++) {
+        size_t i = w->ids[k];
+        const struct clb_row *x = &r->t.rows[i];
+        if (r->t.ri[i].col == p->col && !strcmp(x->status, "ok") && !strcmp(x->kernel, p->kernel) &&
+            !strcmp(rpt_params_without(r, i, xkey), p->rest))
+            f |= r->rf[i] & ~(unsigned)RF_BAD;
+    }
+    b->len = 0;
+    rpt_flag_letters(b, f);
 }
 
 /* Per device and series: the first and last steps of the staircase. */
@@ -124,7 +171,8 @@ static void stairs_table(struct rpt *r, const struct rpt_rows *w)
     rpt_text(r, yl);
     rpt_tag(r, "</th><th>largest</th><th>");
     rpt_text(r, yl);
-    rpt_tag(r, "</th><th>last-level cache (bytes)</th></tr>\n");
+    rpt_tag(r, "</th><th>last-level cache (bytes)</th><th>flags</th></tr>\n");
+    struct clb_buf t = {0};
     for (size_t a = 0; a < n;) {
         size_t b = a;
         while (b < n && v[b]->col == v[a]->col && !strcmp(v[b]->kernel, v[a]->kernel) &&
@@ -142,18 +190,25 @@ static void stairs_table(struct rpt *r, const struct rpt_rows *w)
             rpt_tag(r, "</td><td class=\"n\">");
             rpt_num(r, cells[k]);
         }
+        series_letters(r, w, v[a], &t);
+        rpt_tag(r, "</td><td>");
+        rpt_text(r, clb_buf_str(&t));
         rpt_tag(r, "</td></tr>\n");
         a = b;
     }
     rpt_tag(r, "</table></div>\n");
+    clb_buf_free(&t);
     free(v);
 }
 
 void rpt_stairs(struct rpt *r, const struct rpt_rows *w)
 {
-    cmp_figure(r, CMP_FIG_STAIRS, w->workload, -1,
-               "each device's staircase (the lowest time per load of each working set), its "
-               "last-level cache and datasheet L2 marked where they are known");
+    struct clb_buf t = {0};
+    clb_buf_printf(&t, "each device's staircase (the lowest time per load of each working set), "
+                       "its last-level cache and datasheet L2 marked where they are known");
+    flags_note(r, &t, -1, w->workload);
+    cmp_figure(r, CMP_FIG_STAIRS, w->workload, -1, clb_buf_str(&t));
+    clb_buf_free(&t);
     stairs_table(r, w);
 }
 

@@ -114,8 +114,12 @@ void rpt_foot(struct rpt *r)
                "working set fits the last-level cache: a cache's bandwidth, not the memory's) "
                "<span class=\"flag\">!</span>above the datasheet peak "
                "<span class=\"flag\">~</span>noisy (the slowest repetition took more than %.2f "
-               "&times; the fastest) <span class=\"flag bad\">F</span>failed validation "
-               "<span class=\"flag bad\">S</span>skipped <span class=\"flag bad\">E</span>error."
+               "&times; the fastest) <span class=\"flag\">H</span>timed on the host clock (the "
+               "device's event timer was not trusted: each run between two clFinish, the launch "
+               "overhead included) <span class=\"flag bad\">F</span>failed validation "
+               "<span class=\"flag bad\">S</span>skipped <span class=\"flag bad\">E</span>error "
+               "<span class=\"flag bad\">X</span>impossible (above the peak GFlop/s: a timer or "
+               "counting fault, no figure)."
                "</p>\n<p>Made by clbench %s from ", CLB_NOISY_SPREAD, CLB_VERSION);
     for (int f = 0; f < r->nfiles; f++) {
         rpt_tag(r, "%s<code>", f ? ", " : "");
@@ -134,6 +138,7 @@ static const struct {
     {RF_CACHE, 'C', "cache-resident"}, {RF_ABOVE, '!', "above the datasheet peak"},
     {RF_NOISY, '~', "noisy"},          {RF_FAILED, 'F', "failed validation"},
     {RF_SKIPPED, 'S', "skipped"},      {RF_ERROR, 'E', "error"},
+    {RF_HOST, 'H', "timed on the host clock"}, {RF_IMPOSSIBLE, 'X', "impossible"},
 };
 #define NFLAGS (sizeof flag_names / sizeof *flag_names)
 

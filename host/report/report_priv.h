@@ -22,9 +22,11 @@ enum {
     RF_NOISY = 4,     /* slowest repetition > 1.25 x the fastest */
     RF_FAILED = 8,    /* failed validation */
     RF_SKIPPED = 16,  /* skipped (its reason in detail) */
-    RF_ERROR = 32     /* an OpenCL or system error */
+    RF_ERROR = 32,    /* an OpenCL or system error */
+    RF_HOST = 64,     /* timed on the host clock: the device's events were not trusted */
+    RF_IMPOSSIBLE = 128   /* above the profile's peak GFlop/s: a timer or counting fault */
 };
-#define RF_BAD (RF_FAILED | RF_SKIPPED | RF_ERROR)
+#define RF_BAD (RF_FAILED | RF_SKIPPED | RF_ERROR | RF_IMPOSSIBLE)
 
 /* A chart of the page and where its figure goes. */
 struct rpt_chart {
@@ -93,7 +95,8 @@ const char *rpt_norm_unit(const struct rpt *r, const char *unit);
  * GFlop/s of its type), NAN. */
 double rpt_peak(const struct rpt *r, size_t i);
 double rpt_ceiling(const struct rpt *r, size_t i);
-/* The row's flags (RF_*). */
+/* The flags (RF_*) of a row's marks (clb_row_marks), and of the row. */
+unsigned rpt_marks(unsigned m);
 unsigned rpt_flags(const struct rpt *r, size_t i);
 /* Is the best of this workload's repeated rows the lowest? */
 int rpt_lower_better(const struct clb_workload *wl);

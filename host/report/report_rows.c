@@ -102,20 +102,29 @@ const char *rpt_norm_unit(const struct rpt *r, const char *unit)
                                             : "% of the measured ceiling";
 }
 
+unsigned rpt_marks(unsigned m)
+{
+    static const unsigned map[][2] = {
+        {CLB_MARK_CACHE, RF_CACHE}, {CLB_MARK_ABOVE_PEAK, RF_ABOVE}, {CLB_MARK_NOISY, RF_NOISY},
+        {CLB_MARK_HOST_TIMER, RF_HOST}, {CLB_MARK_IMPOSSIBLE, RF_IMPOSSIBLE}};
+    unsigned f = 0;
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        f |= m & map[k][0] ? map[k][1] : 0;
+    return f;
+}
+
 unsigned rpt_flags(const struct rpt *r, size_t i)
 {
     const struct clb_row *x = &r->t.rows[i];
     const struct clb_workload *wl = wl_of(r, i);
     if (!strcmp(x->status, "reference"))
         return 0;
-    unsigned m = clb_row_marks(x), f = 0;
+    unsigned f = rpt_marks(clb_row_marks(x));
     /* a staircase's x is the working set: its caches are what it measures */
-    if ((m & CLB_MARK_CACHE) && !(wl && wl->figure.kind == CLB_FIGURE_STAIRS))
-        f |= RF_CACHE;
-    if (m & CLB_MARK_NOISY)
-        f |= RF_NOISY;
+    if (wl && wl->figure.kind == CLB_FIGURE_STAIRS)
+        f &= ~(unsigned)RF_CACHE;
     double peak = peak_unit(r, i) == 1 ? rpt_peak(r, i) : NAN;
-    if ((m & CLB_MARK_ABOVE_PEAK) || (peak > 0 && x->gflops > peak))
+    if (peak > 0 && x->gflops > peak)
         f |= RF_ABOVE;
     f |= !strcmp(x->status, "failed")    ? RF_FAILED
          : !strcmp(x->status, "skipped") ? RF_SKIPPED
@@ -293,9 +302,12 @@ void rpt_workloads_free(struct rpt_rows *w, int n)
 
 /* ---- cells ---------------------------------------------------------------------- */
 
+/* An impossible figure is never one (clbench writes it as an error row; a
+ * file may say ok beside the flag). */
 static int has_value(const struct clb_row *x)
 {
-    return !strcmp(x->status, "ok") || !strcmp(x->status, "reference");
+    return (!strcmp(x->status, "ok") || !strcmp(x->status, "reference")) &&
+           !clb_row_flag(x, "impossible");
 }
 
 /* Is size a of row i larger than that of row j? (sizes that do not parse are
