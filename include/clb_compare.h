@@ -288,5 +288,9 @@ int cmp_plot_each(const struct cmp_table *t, const char *out,
                   void *ctx);
 /* Check the --plot name (.svg or .png, a writable directory) before any work. */
 int cmp_plot_check(const char *out, int *svg);
+/* One chart (include/clb_chart.h) drawn to OUT.svg or OUT.png as --plot
+ * draws its figures: the one renderer, gnuplot in a private temporary
+ * directory, the file renamed into place only when drawn. */
+int clb_plot_draw(const char *out, const struct clb_chart *c);
 
 #endif

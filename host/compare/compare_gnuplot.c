@@ -182,7 +182,30 @@ static int figure_text(const struct cmp_table *t, const struct figfile *f, int f
     return rc ? rc : cmp_plot_script(&g, pt);
 }
 
-/* One figure: its script and data written, gnuplot run, the figure copied. */
+/* A figure's script and data written, gnuplot run, the figure copied to f->tmp. */
+static int draw_text(const struct figfile *f, int fig, int svg, const char *gp,
+                     struct clb_plotdir *dir, const struct clb_chart_text *pt)
+{
+    char script[32];
+    snprintf(script, sizeof script, "fig%d.gp", fig);
+    int rc = clb_plotdir_write(dir, fig, pt);
+    if (rc || (rc = clb_gnuplot_run(gp, dir, script, f->final)))
+        return rc;
+    char *drawn = clb_plotdir_path(dir, fig, svg ? "svg" : "png");
+    struct stat sb;
+    if (drawn && (stat(drawn, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0)) {
+        struct clb_buf e = {0};
+        clb_seterr("gnuplot failed to draw '%s': it wrote no figure", cmp_esc_tmp(&e, f->final, 0));
+        clb_buf_free(&e);
+        rc = CLB_ESYS;
+    } else {
+        rc = drawn ? copy_out(drawn, f->tmp) : CLB_ESYS;
+    }
+    free(drawn);
+    return rc;
+}
+
+/* One figure of a table: its chart's text, then drawn. */
 static int draw(const struct cmp_table *t, struct figfile *f, int fig, int svg, const char *gp,
                 struct clb_plotdir *dir, int *lines, int *cols)
 {
@@ -190,23 +213,7 @@ static int draw(const struct cmp_table *t, struct figfile *f, int fig, int svg, 
     int rc = figure_text(t, f, fig, svg, lines, cols, &pt);
     if (rc)
         return rc;
-    char script[32];
-    snprintf(script, sizeof script, "fig%d.gp", fig);
-    if (!(rc = clb_plotdir_write(dir, fig, &pt)) &&
-        !(rc = clb_gnuplot_run(gp, dir, script, f->final))) {
-        char *drawn = clb_plotdir_path(dir, fig, svg ? "svg" : "png");
-        struct stat sb;
-        if (drawn && (stat(drawn, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0)) {
-            struct clb_buf e = {0};
-            clb_seterr("gnuplot failed to draw '%s': it wrote no figure",
-                       cmp_esc_tmp(&e, f->final, 0));
-            clb_buf_free(&e);
-            rc = CLB_ESYS;
-        } else {
-            rc = drawn ? copy_out(drawn, f->tmp) : CLB_ESYS;
-        }
-        free(drawn);
-    }
+    rc = draw_text(f, fig, svg, gp, dir, &pt);
     clb_chart_text_free(&pt);
     return rc;
 }
@@ -421,6 +428,45 @@ int cmp_plot(const struct cmp_table *t, const char *out)
     if (dirmade)
         clb_plotdir_close(&dir);
     plan_free(&p);
+    free(gp);
+    return rc;
+}
+
+/* ---- one chart of a caller's (clb_plot_draw) ---------------------------------- */
+
+int clb_plot_draw(const char *out, const struct clb_chart *c)
+{
+    int svg, rc;
+    if ((rc = cmp_plot_check(out, &svg)))
+        return rc;
+    char *gp = clb_gnuplot_find();
+    if (!gp)
+        return CLB_ESYS;
+    /* from here a signal removes what the plot made and ends gnuplot */
+    struct clb_plotdir dir = {0};
+    struct figfile f = {.final = clb_strdup(out)};
+    struct clb_chart_text pt = {0};
+    struct clb_chart_out o = {.svg = svg, .index = 1};
+    int dirmade = 0;
+    rc = f.final ? clb_chart_gnuplot(c, &o, &pt) : CLB_ESYS;
+    if (!rc && !(rc = clb_plotdir_open(&dir))) {
+        dirmade = 1;
+        if (!(rc = make_tmp(&f, &dir)))
+            rc = draw_text(&f, 1, svg, gp, &dir, &pt);
+    }
+    if (f.tmp && !rc && rename(f.tmp, f.final) != 0) {
+        struct clb_buf e = {0};
+        clb_seterr("cannot rename '%s': %s", cmp_esc_tmp(&e, f.tmp, 0), strerror(errno));
+        clb_buf_free(&e);
+        rc = CLB_ESYS;
+    }
+    if (f.tmp && rc)
+        unlink(f.tmp);
+    if (dirmade)
+        clb_plotdir_close(&dir);
+    clb_chart_text_free(&pt);
+    free(f.final);
+    free(f.tmp);
     free(gp);
     return rc;
 }
