@@ -49,7 +49,7 @@ static const char clb_run_help[] =
     "      --tolerance PCT   stop once the median's standard error is below PCT % (1; 0: off)\n"
     "      --warmup N        untimed repetitions first (default 3, fewer when slow)\n"
     "      --case-timeout S  the most seconds a kernel build, a set-up or a case may take; past\n"
-    "                        it the run names it, writes an error row and exits 5 (default 300,\n"
+    "                        it the run names it, writes an error row and exits 6 (default 300,\n"
     "                        or 3 x --max-time when longer; 0: no limit)\n"
     "      --param K=V       workload parameter, repeatable (V: value, list or range a..b)\n"
     "      --quick           small sizes, for smoke tests and CI\n"
