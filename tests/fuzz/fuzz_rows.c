@@ -5,7 +5,7 @@
  * leak or hit undefined behaviour; `results upgrade` must also keep every
  * row (the oracle reads the upgraded file back).
  *
- * To cover a new consumer of rows (the regression gate, the report), add one
+ * To cover a new consumer of rows (the regression gate, the report command), add one
  * function and one entry to `consumers` below; tests/fuzz/run_fuzz.sh runs
  * the harness for a bounded time from a corpus seeded with every committed
  * results file, and once on each of those files whole.
@@ -193,7 +193,7 @@ static const struct {
     {"run --ceilings", run_ceilings},
     {"workload summaries and ceilings", workload_hooks},
     {"results upgrade", upgrade},
-    /* the regression gate and the report: add them here */
+    /* the regression gate and the report command: add them here */
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
