@@ -18,11 +18,13 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doc_tree  # noqa: E402
+
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-TREES = ["docs", "host", "include", "cl", "scripts", "platforms", "tests"]
 SKIP = {os.path.join("tests", "data"), os.path.join("tests", "fuzz", "corpus")}
-TEXT = (".md", ".c", ".h", ".cl", ".sh", ".py", ".ini", ".1", ".txt", ".cmake")
 
 MD_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 DOC_PATH = re.compile(r"(?<![\w/.-])(docs/(?:[\w-]+/)*[\w.-]+\.md)(#[\w-]+)?")
@@ -34,21 +36,8 @@ PLACEHOLDER = re.compile(r"\b(?:NAME|WORKLOAD|DIR|FILE)\b")
 WRAP = re.compile(r"[ \t]*\n[ \t]*(?:\*(?!\*)|#+|//|;)?[ \t]*")
 
 
-def files():
-    yield "README.md"
-    for tree in TREES:
-        for base, dirs, names in os.walk(os.path.join(ROOT, tree)):
-            rel = os.path.relpath(base, ROOT)
-            dirs[:] = sorted(d for d in dirs if os.path.join(rel, d) not in SKIP
-                             and not d.startswith("build"))
-            for n in sorted(names):
-                if n.endswith(TEXT):
-                    yield os.path.join(rel, n)
-
-
 def read(rel):
-    with open(os.path.join(ROOT, rel), encoding="utf-8", errors="replace") as f:
-        return f.read()
+    return doc_tree.read(ROOT, rel)
 
 
 def slug(heading):
@@ -127,7 +116,7 @@ def check_sections(rel, text, errors):
 
 def main():
     errors = []
-    for rel in files():
+    for rel in doc_tree.files(ROOT, SKIP):
         text = read(rel)
         if rel.endswith(".md"):
             check_md_links(rel, text, errors)

@@ -21,12 +21,14 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doc_tree  # noqa: E402
+
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SOURCES = os.path.join("docs", "SOURCES.md")
-TREES = ["docs", "host", "include", "cl", "platforms", "scripts", "tests"]
 SKIP = {os.path.join("tests", d) for d in ("data", "docs", os.path.join("fuzz", "corpus"))}
-TEXT = (".md", ".c", ".h", ".cl", ".sh", ".py", ".ini", ".1", ".txt", ".cmake")
 
 ENTRY = re.compile(r"^- \*\*\[([^\]]+)\]\*\*", re.M)
 CITE = re.compile(r"(?<![\\\w])\[([A-Z][A-Za-z0-9]*(?:[a-z][A-Za-z0-9]*|[0-9]{2}))"
@@ -46,21 +48,8 @@ UNREACHABLE = [
 ]
 
 
-def files():
-    yield "README.md"
-    for tree in TREES:
-        for base, dirs, names in os.walk(os.path.join(ROOT, tree)):
-            rel = os.path.relpath(base, ROOT)
-            dirs[:] = sorted(d for d in dirs if os.path.join(rel, d) not in SKIP
-                             and not d.startswith("build"))
-            for n in sorted(names):
-                if n.endswith(TEXT):
-                    yield os.path.join(rel, n)
-
-
 def read(rel):
-    with open(os.path.join(ROOT, rel), encoding="utf-8", errors="replace") as f:
-        return f.read()
+    return doc_tree.read(ROOT, rel)
 
 
 def line_of(text, pos):
@@ -94,7 +83,7 @@ def main():
     errors, cited = [], set()
     dup = {k for k in keys if keys.count(k) > 1}
     errors += ["%s: [%s] listed twice" % (SOURCES, k) for k in sorted(dup)]
-    for rel in files():
+    for rel in doc_tree.files(ROOT, SKIP):
         if rel != SOURCES:
             check_file(rel, read(rel), set(keys), cited, errors)
     errors += ["%s: [%s] is cited nowhere" % (SOURCES, k) for k in keys if k not in cited]
