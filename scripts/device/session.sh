@@ -135,8 +135,10 @@ for s in "$@"; do
     export OMPI_MCA_btl_vader_single_copy_mechanism=${SINGLE_COPY:-none}
     n=$(nvidia-smi -L | grep -c GPU)
     MPI=(mpirun --allow-run-as-root --oversubscribe -x NCCL_NVLS_ENABLE=0)
-    step mpi-stream-1 120 "${MPI[@]}" -np 1 $CB run stream -d $DEV -o "$csv"
-    step mpi-stream-n 120 "${MPI[@]}" -np "$n" $CB run stream -d $DEV -o "$csv"
+    if [ "${MPI_STREAM:-1}" = 1 ]; then   # MPI_STREAM=0: the lattice steps only
+      step mpi-stream-1 120 "${MPI[@]}" -np 1 $CB run stream -d $DEV -o "$csv"
+      step mpi-stream-n 120 "${MPI[@]}" -np "$n" $CB run stream -d $DEV -o "$csv"
+    fi
     # weak: 64^3x32 per rank (the default grid splits z: faces of 64^2x32),
     # beside the plain kernels on one part
     step mpi-plain-32 120 $CB run dslash,cg -d $DEV -t float -s 64x64x64x32 \
