@@ -72,12 +72,19 @@ case "$cmd" in
     ./build/clbench list
     # stream first, on its own: its table (the device's bandwidth ceiling)
     # is on screen within a minute; the other workloads follow and append to
-    # the same CSV. On a 2-core CPU the whole default suite takes a while.
+    # the same file, this suite's own, which the report then reads whole.
+    # On a 2-core CPU the whole default suite takes a while.
+    mkdir -p results/local
+    suite=results/local/suite-$(date -u +%Y%m%d-%H%M%S).csv
+    status=0
     echo "bench.sh: running stream (the device's bandwidth ceiling) on the default device" >&2
-    ./build/clbench run stream
+    ./build/clbench run stream -o "$suite" || status=$?
     others=$(./build/clbench --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}' | grep -vx stream | paste -sd, -)
     echo "bench.sh: running the other workloads: $others" >&2
-    exec ./build/clbench run "$others"
+    ./build/clbench run "$others" -o "$suite" || status=$?
+    # the page of the suite (clbench says "report: results/local/report.html")
+    [ -s "$suite" ] && { ./build/clbench report "$suite" -o results/local/report.html || status=3; }
+    exit $status
     ;;
   -h|--help|help)
     sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'

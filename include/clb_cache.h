@@ -1,7 +1,7 @@
 /* The program-binary cache (host/cache): the binaries a driver compiled
  * (CL_PROGRAM_BINARIES), kept on disk so that the next run on the same
  * platform, device, driver, source and options loads instead of compiling
- * (docs/MEASURING.md, "Program cache"). This module moves bytes only; the
+ * (docs/MEASURING.md, "Program-binary cache"). This module moves bytes only; the
  * core (host/core/cl_program.c) talks to OpenCL.
  *
  * The cache is untrusted input: a directory that is a symbolic link, is not

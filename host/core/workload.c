@@ -519,3 +519,17 @@ void clb_plan_program(struct clb_env *env, const char *file, const char *options
     if (env->ahead && clb_program_ahead(env->ahead, file, options) != CLB_OK)
         clb_debug("build ahead: no memory to queue %s.cl [%s]\n", file, options);
 }
+
+int clb_figure_pos(const struct clb_workload *wl, const char *kernel)
+{
+    const char *o = wl ? wl->figure.order : NULL;
+    size_t n = strlen(kernel);
+    int i = 0;
+    for (; o && *o; i++) {
+        size_t len = strcspn(o, ",");
+        if (len == n && !strncmp(o, kernel, n))
+            return i;
+        o += len + (o[len] == ',');
+    }
+    return i;
+}

@@ -1,4 +1,4 @@
-# Cold start, after (issue 24 item 1): the default suite with the program-binary
+# Cold start, after: the default suite with the program-binary
 # cache and the builds ahead (the defaults), first with both the NVIDIA compute
 # cache and clbench's cache empty (cold: a fresh machine), then again (warm).
 # Targets: cold <= 150 s, warm <= 110 s. Give the plan CB_TIMEOUT=420; run

@@ -1,4 +1,4 @@
-# Cold start, before (issue 24 item 1): the default suite as the code before
+# Cold start, before: the default suite as the code before
 # built its programs -- no program-binary cache, no builds ahead -- first with
 # an empty NVIDIA compute (JIT) cache, then again with it warm. Give the plan
 # CB_TIMEOUT=420. plan_coldstart_new.sh is the after, on the same machine.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The program-binary cache (docs/MEASURING.md, "Program cache"): a miss
+# The program-binary cache (docs/MEASURING.md, "Program-binary cache"): a miss
 # builds and keeps, a hit loads, --no-cache bypasses, `clbench cache clear`
 # empties it; and every bad input -- a truncated, foreign, planted or linked
 # entry, an entry or a directory not the user's, a directory others may

@@ -1,4 +1,4 @@
-/* stream: BabelStream-style copy, scale, add, triad; every device's measured
+/* stream: BabelStream-style [Deakin16] copy, scale, add, triad; every device's measured
  * bandwidth ceiling. Bytes: copy and scale 2N, add and triad 3N elements;
  * flops: scale and add N, triad 2N. */
 #include "clb_workload.h"
@@ -441,6 +441,7 @@ const struct clb_workload clb_wl_stream = {
     .plan = plan,
     .prepare = prepare,
     .ceilings = ceilings,
+    .figure = {.order = "copy,scale,add,triad"},
     .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_TRIAD,
     .ceiling_rows = "copy or triad rows that are not cache-resident",
 };
