@@ -105,8 +105,9 @@ int clb_program(struct clb_device *d, const char *file, const char *options, cl_
  * itself or waits for one in flight. */
 int clb_builds_start(struct clb_device *d, int threads);
 int clb_program_ahead(struct clb_device *d, const char *file, const char *options);
-/* No build runs between pause and resume (they nest): pause waits for the
- * builds in flight, so that timed runs share the machine with nothing. */
+/* No build runs between pause and resume (they nest), on any device: pause
+ * waits for the builds in flight, so that timed runs share the machine with
+ * nothing (another device's builders run on the same host). */
 void clb_builds_pause(struct clb_device *d);
 void clb_builds_resume(struct clb_device *d);
 /* Stop the builders and release every program (clb_close does it). */

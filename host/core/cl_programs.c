@@ -25,14 +25,19 @@ struct entry {
     int planned, asked;        /* queued ahead; asked for by a set-up (-vv says the misses) */
 };
 
+/* One lock for every device's table: builders of one device build on the
+ * host that another device's timed runs share (a CPU device's own cores,
+ * or the host thread that drives a GPU), so a pause stops them all. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+static int paused;             /* pause depth, for every device */
+static int running_all;        /* builds ahead in flight, every device */
+
 struct clb_programs {
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
     struct entry *head, **tail;
     pthread_t *threads;
     int nthreads;
-    int running;               /* builds ahead in flight */
-    int paused;                /* pause depth */
+    int running;               /* this device's builds ahead in flight */
     int stop;
 };
 
@@ -44,8 +49,6 @@ static struct clb_programs *table(struct clb_device *d)
     struct clb_programs *t = clb_xcalloc(1, sizeof *t);
     if (!t)
         return NULL;
-    pthread_mutex_init(&t->lock, NULL);
-    pthread_cond_init(&t->changed, NULL);
     t->tail = &t->head;
     return d->progs = t;
 }
@@ -80,19 +83,19 @@ static struct entry *add(struct clb_programs *t, const char *file, const char *o
 
 /* Wait (under the lock) while e is built in another thread, under the
  * watchdog: a build ahead that hangs is named as the step that hung. */
-static void wait_built(struct clb_programs *t, struct entry *e)
+static void wait_built(struct entry *e)
 {
     if (e->state != BUILDING)
         return;
-    pthread_mutex_unlock(&t->lock);
+    pthread_mutex_unlock(&lock);
     char *outer = clb_watchdog_enter("clBuildProgram(%s.cl, \"%s\") built ahead", e->file,
                                      e->options);
-    pthread_mutex_lock(&t->lock);
+    pthread_mutex_lock(&lock);
     while (e->state == BUILDING)
-        pthread_cond_wait(&t->changed, &t->lock);
-    pthread_mutex_unlock(&t->lock);
+        pthread_cond_wait(&changed, &lock);
+    pthread_mutex_unlock(&lock);
     clb_watchdog_leave(outer);
-    pthread_mutex_lock(&t->lock);
+    pthread_mutex_lock(&lock);
 }
 
 static int get(struct clb_device *d, const char *file, const char *options, unsigned core,
@@ -101,34 +104,34 @@ static int get(struct clb_device *d, const char *file, const char *options, unsi
     struct clb_programs *t = table(d);
     if (!t)
         return CLB_ESYS;
-    pthread_mutex_lock(&t->lock);
+    pthread_mutex_lock(&lock);
     struct entry *e = find(t, file, options, core);
     if (!e && t->nthreads && !core)
         clb_debug("build ahead: %s.cl [%s] was not planned\n", file, options);
     if (e) {
         e->asked = 1;
-        wait_built(t, e);
+        wait_built(e);
     }
     if (e && e->state == READY) {
         *out = e->prog;
-        pthread_mutex_unlock(&t->lock);
+        pthread_mutex_unlock(&lock);
         return CLB_OK;
     }
     if (e)
         e->state = BUILDING; /* queued, or failed ahead: built here, with its log */
     else if (!(e = add(t, file, options, core, BUILDING))) {
-        pthread_mutex_unlock(&t->lock);
+        pthread_mutex_unlock(&lock);
         return CLB_ESYS;
     }
     e->asked = 1;
-    pthread_mutex_unlock(&t->lock);
+    pthread_mutex_unlock(&lock);
     cl_program prog = NULL;
     int rc = clb_program_build(d, file, options, core, &prog);
-    pthread_mutex_lock(&t->lock);
+    pthread_mutex_lock(&lock);
     e->prog = prog;
     e->state = rc ? FAILED : READY;
-    pthread_cond_broadcast(&t->changed);
-    pthread_mutex_unlock(&t->lock);
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&lock);
     *out = prog;
     return rc;
 }
@@ -157,25 +160,27 @@ static void *builder(void *arg)
 {
     struct clb_device *d = arg;
     struct clb_programs *t = d->progs;
-    pthread_mutex_lock(&t->lock);
+    pthread_mutex_lock(&lock);
     for (;;) {
         struct entry *e = NULL;
-        while (!t->stop && (t->paused || !(e = first_queued(t))))
-            pthread_cond_wait(&t->changed, &t->lock);
+        while (!t->stop && (paused || !(e = first_queued(t))))
+            pthread_cond_wait(&changed, &lock);
         if (t->stop)
             break;
         e->state = BUILDING;
         t->running++;
-        pthread_mutex_unlock(&t->lock);
+        running_all++;
+        pthread_mutex_unlock(&lock);
         cl_program prog = NULL;
         int rc = clb_program_build(d, e->file, e->options, e->core | CLB_BUILD_AHEAD, &prog);
-        pthread_mutex_lock(&t->lock);
+        pthread_mutex_lock(&lock);
         e->prog = prog;
         e->state = rc ? FAILED : READY;
         t->running--;
-        pthread_cond_broadcast(&t->changed);
+        running_all--;
+        pthread_cond_broadcast(&changed);
     }
-    pthread_mutex_unlock(&t->lock);
+    pthread_mutex_unlock(&lock);
     return NULL;
 }
 
@@ -203,53 +208,50 @@ int clb_program_ahead(struct clb_device *d, const char *file, const char *option
     struct clb_programs *t = d->progs;
     if (!t || !t->nthreads)
         return CLB_OK; /* no builders: each program is built when asked for */
-    pthread_mutex_lock(&t->lock);
+    pthread_mutex_lock(&lock);
     struct entry *e = find(t, file, options, 0);
     if (!e && (e = add(t, file, options, 0, QUEUED)))
         e->planned = 1;
     int rc = e ? CLB_OK : CLB_ESYS;
-    pthread_cond_broadcast(&t->changed);
-    pthread_mutex_unlock(&t->lock);
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&lock);
     return rc;
 }
 
-/* Wait (under the lock) until no build ahead is in flight, under the
- * watchdog as `what` when one is. */
-static void wait_idle(struct clb_programs *t, const char *what)
+/* Wait (under the lock) until *inflight builds ahead are done, under the
+ * watchdog as `what` when there are any. */
+static void wait_idle(const int *inflight, const char *what)
 {
-    if (!t->running)
+    if (!*inflight)
         return;
-    pthread_mutex_unlock(&t->lock);
+    pthread_mutex_unlock(&lock);
     char *outer = clb_watchdog_enter("%s", what);
-    pthread_mutex_lock(&t->lock);
-    while (t->running)
-        pthread_cond_wait(&t->changed, &t->lock);
-    pthread_mutex_unlock(&t->lock);
+    pthread_mutex_lock(&lock);
+    while (*inflight)
+        pthread_cond_wait(&changed, &lock);
+    pthread_mutex_unlock(&lock);
     clb_watchdog_leave(outer);
-    pthread_mutex_lock(&t->lock);
+    pthread_mutex_lock(&lock);
 }
 
+/* Every device's builders pause, not only d's (see the lock). */
 void clb_builds_pause(struct clb_device *d)
 {
-    struct clb_programs *t = d->progs;
-    if (!t || !t->nthreads)
-        return;
-    pthread_mutex_lock(&t->lock);
-    t->paused++;
-    wait_idle(t, "the builds ahead in flight (waited for before timed runs)");
-    pthread_mutex_unlock(&t->lock);
+    (void)d;
+    pthread_mutex_lock(&lock);
+    paused++;
+    wait_idle(&running_all, "the builds ahead in flight (waited for before timed runs)");
+    pthread_mutex_unlock(&lock);
 }
 
 void clb_builds_resume(struct clb_device *d)
 {
-    struct clb_programs *t = d->progs;
-    if (!t || !t->nthreads)
-        return;
-    pthread_mutex_lock(&t->lock);
-    if (t->paused > 0)
-        t->paused--;
-    pthread_cond_broadcast(&t->changed);
-    pthread_mutex_unlock(&t->lock);
+    (void)d;
+    pthread_mutex_lock(&lock);
+    if (paused > 0)
+        paused--;
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&lock);
 }
 
 void clb_programs_free(struct clb_device *d)
@@ -257,11 +259,11 @@ void clb_programs_free(struct clb_device *d)
     struct clb_programs *t = d->progs;
     if (!t)
         return;
-    pthread_mutex_lock(&t->lock);
+    pthread_mutex_lock(&lock);
     t->stop = 1;
-    pthread_cond_broadcast(&t->changed);
-    wait_idle(t, "the builds ahead in flight (waited for before the device is closed)");
-    pthread_mutex_unlock(&t->lock);
+    pthread_cond_broadcast(&changed);
+    wait_idle(&t->running, "the builds ahead in flight (waited for before the device is closed)");
+    pthread_mutex_unlock(&lock);
     for (int i = 0; i < t->nthreads; i++)
         pthread_join(t->threads[i], NULL);
     for (struct entry *e = t->head, *next; e; e = next) {
@@ -276,8 +278,6 @@ void clb_programs_free(struct clb_device *d)
         free(e);
     }
     free(t->threads);
-    pthread_cond_destroy(&t->changed);
-    pthread_mutex_destroy(&t->lock);
     free(t);
     d->progs = NULL;
 }
