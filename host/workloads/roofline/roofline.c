@@ -148,6 +148,35 @@ static int pick_op(struct clb_env *env, int dbl, int *muladd)
     return CLB_OK;
 }
 
+/* What the parameters ask for: the lists, the work-group, the step. */
+struct choice {
+    long fl[32], vecs[4], ilps[4], local;
+    int nf, nv, ni, muladd;
+};
+
+static int read_choice(struct clb_env *env, const char *dtype, struct choice *ch)
+{
+    int rc = read_params(env, ch->fl, &ch->nf, ch->vecs, &ch->nv, ch->ilps, &ch->ni, &ch->local);
+    return rc ? rc : pick_op(env, clb_dtype_is_double(dtype), &ch->muladd);
+}
+
+/* The cases, enumerated once: one per (vec, ilp, flops) in this order.
+ * Set-up adds them; the plan counts them and names their programs. */
+struct shape {
+    long flops, vec, ilp;
+};
+#define MAX_CASES (32 * 4 * 4)
+
+static int cases(const struct choice *ch, struct shape out[MAX_CASES])
+{
+    int n = 0;
+    for (int v = 0; v < ch->nv; v++)
+        for (int il = 0; il < ch->ni; il++)
+            for (int f = 0; f < ch->nf; f++)
+                out[n++] = (struct shape){ch->fl[f], ch->vecs[v], ch->ilps[il]};
+    return n;
+}
+
 /* The options of a (vec, ilp, flops, op) program: setup's and the plan's. */
 static void options(const char *dtype, long vec, long ilp, long flops, int muladd, char *opts,
                     size_t n)
@@ -203,16 +232,18 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->dbl = dbl;
     st->esize = dbl ? 8 : 4;
     st->n = g->size.total;
-    long fl[32], vecs[4], ilps[4], local;
-    int nf, nv, ni, rc;
-    if ((rc = read_params(env, fl, &nf, vecs, &nv, ilps, &ni, &local)))
+    struct choice ch;
+    struct shape sh[MAX_CASES];
+    int rc = read_choice(env, g->dtype, &ch);
+    if (rc)
         return rc;
+    int n = cases(&ch, sh);
     size_t bytes = st->n * st->esize; /* counted (overflow-checked) by the core */
     st->in = clb_xmalloc(bytes);
     st->out = clb_xmalloc(bytes);
     st->pool = clb_xmalloc(CLASSES * st->esize);
     st->ref = clb_xmalloc(CLASSES * st->esize);
-    st->k = calloc((size_t)(nf * nv * ni), sizeof *st->k);
+    st->k = calloc((size_t)n, sizeof *st->k);
     if (!st->in || !st->out || !st->pool || !st->ref || !st->k)
         return CLB_ESYS;
     if (dbl) {
@@ -232,14 +263,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, bytes, &st->dout)) ||
         (rc = clb_write(env->dev, st->din, st->in, bytes)))
         return rc;
-    int muladd;
-    if ((rc = pick_op(env, dbl, &muladd)))
-        return rc;
-    for (int v = 0; v < nv; v++)
-        for (int il = 0; il < ni; il++)
-            for (int f = 0; f < nf; f++)
-                if ((rc = add_case(env, g, fl[f], vecs[v], ilps[il], local, muladd)))
-                    return rc;
+    for (int i = 0; i < n; i++)
+        if ((rc = add_case(env, g, sh[i].flops, sh[i].vec, sh[i].ilp, ch.local, ch.muladd)))
+            return rc;
     return CLB_OK;
 }
 
@@ -247,19 +273,17 @@ static int setup(struct clb_env *env, struct clb_group *g)
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
-    long fl[32], vecs[4], ilps[4], local;
-    int nf, nv, ni, muladd;
-    if (read_params(env, fl, &nf, vecs, &nv, ilps, &ni, &local) ||
-        pick_op(env, clb_dtype_is_double(dtype), &muladd))
+    struct choice ch;
+    struct shape sh[MAX_CASES];
+    if (read_choice(env, dtype, &ch))
         return -1;
+    int n = cases(&ch, sh);
     char opts[160];
-    for (int v = 0; v < nv; v++)
-        for (int il = 0; il < ni; il++)
-            for (int f = 0; f < nf; f++) {
-                options(dtype, vecs[v], ilps[il], fl[f], muladd, opts, sizeof opts);
-                clb_plan_program(env, "roofline", opts);
-            }
-    return nf * nv * ni;
+    for (int i = 0; i < n; i++) {
+        options(dtype, sh[i].vec, sh[i].ilp, sh[i].flops, ch.muladd, opts, sizeof opts);
+        clb_plan_program(env, "roofline", opts);
+    }
+    return n;
 }
 
 /* ---- measuring ---------------------------------------------------------- */
