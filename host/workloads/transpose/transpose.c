@@ -682,32 +682,57 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
 /* The best rows: each variant reduced to what fits and built. The inline
  * PTX of nt is the one kernel text no test compiles: if this driver refuses
  * it, that row is skipped (the build log is on stderr), the others run. */
-static int add_best(struct clb_env *env, struct clb_group *g, struct transpose *st,
+static int add_best(struct clb_env *env, struct clb_group *g, struct transpose *st, int vi,
                     const char *note)
 {
-    int rc = CLB_OK;
-    for (int vi = 0; vi < st->nbest && !rc; vi++) {
-        struct clb_fit res = {.what = "best"};
-        char vname[48], cannot[160];
-        clb_tr_variant_name(&st->best[vi], vname, sizeof vname);
-        /* what no smaller variant changes is said by add_case, without a build */
-        int runs = variant_runs(env, st, &st->best[vi], cannot, sizeof cannot);
-        rc = runs ? fit_variant(env, g, st, vi, &res) : CLB_OK;
-        char *why = NULL;
-        if (rc == CLB_ECL && st->best[vi].nt)
-            why = clb_asprintf("best=%s: the inline-PTX store did not build: %s", vname,
-                               clb_lasterr());
-        else if (rc == CLB_SKIP)
-            why = clb_asprintf("best=%s: %s", vname, clb_lasterr());
-        else if (rc)
-            break;
-        struct clb_case *c = NULL;
-        rc = add_case(env, g, st, K_BEST, vi, note, &res, &c);
-        if (!rc && why)
-            clb_case_skip(c, "%s", why);
-        free(why);
-    }
+    struct clb_fit res = {.what = "best"};
+    char vname[48], cannot[160];
+    clb_tr_variant_name(&st->best[vi], vname, sizeof vname);
+    /* what no smaller variant changes is said by add_case, without a build */
+    int runs = variant_runs(env, st, &st->best[vi], cannot, sizeof cannot);
+    int rc = runs ? fit_variant(env, g, st, vi, &res) : CLB_OK;
+    char *why = NULL;
+    if (rc == CLB_ECL && st->best[vi].nt)
+        why = clb_asprintf("best=%s: the inline-PTX store did not build: %s", vname,
+                           clb_lasterr());
+    else if (rc == CLB_SKIP)
+        why = clb_asprintf("best=%s: %s", vname, clb_lasterr());
+    else if (rc)
+        return rc;
+    struct clb_case *c = NULL;
+    rc = add_case(env, g, st, K_BEST, vi, note, &res, &c);
+    if (!rc && why)
+        clb_case_skip(c, "%s", why);
+    free(why);
     return rc;
+}
+
+/* The cases, enumerated once: each fixed kernel wanted in order, then best
+ * once per variant (nbest: those best= names, else 1, the probe's fastest).
+ * Set-up adds them; the plan counts them. */
+struct tcase {
+    int k, vi;
+};
+#define MAX_CASES (K_BEST + CLB_TR_MAX_VARIANTS)
+
+static int cases(unsigned want, int nbest, struct tcase out[MAX_CASES])
+{
+    int n = 0;
+    for (int k = 0; k < K_BEST; k++)
+        if (want & 1u << k)
+            out[n++] = (struct tcase){k, 0};
+    for (int vi = 0; (want & 1u << K_BEST) && vi < nbest && vi < CLB_TR_MAX_VARIANTS; vi++)
+        out[n++] = (struct tcase){K_BEST, vi};
+    return n;
+}
+
+/* How many best variants best= names (0: none, the probe picks one). */
+static int named_best(const struct clb_env *env)
+{
+    int nv = 0;
+    const char *best = clb_param(env, "best");
+    free(best[0] ? clb_split(best, &nv) : NULL);
+    return nv;
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -731,13 +756,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
         clb_buf_free(&note);
         return rc;
     }
-    for (int k = 0; k < K_BEST && !rc; k++) {
+    struct tcase cs[MAX_CASES];
+    int n = cases(want, st->nbest, cs);
+    for (int i = 0; i < n && !rc; i++) {
         struct clb_case *c = NULL;
-        if (want & 1u << k)
-            rc = add_case(env, g, st, k, 0, NULL, k == K_PER_ROW ? &pres : &tres, &c);
+        int k = cs[i].k;
+        rc = k == K_BEST ? add_best(env, g, st, cs[i].vi, clb_buf_str(&note))
+                         : add_case(env, g, st, k, 0, NULL, k == K_PER_ROW ? &pres : &tres, &c);
     }
-    if (!rc && (want & 1u << K_BEST))
-        rc = add_best(env, g, st, clb_buf_str(&note));
     clb_buf_free(&note);
     return rc;
 }
@@ -830,17 +856,16 @@ static void plan_best(struct clb_env *env, const char *dtype, struct transpose *
     free(list);
 }
 
-/* The cases setup will add: each kernel once, best once per named variant
- * (one, the probe's fastest, when none is named); the programs it builds. */
+/* The cases setup will add (cases()); the programs it builds. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     struct transpose st = {0};
     unsigned want;
     if (describe(env, dtype, size, &st, &want))
         return -1;
-    int n = 0;
-    for (int k = 0; k < NKERNELS; k++)
-        n += (want >> k) & 1u;
+    struct tcase cs[MAX_CASES];
+    int nbest = named_best(env);
+    int n = cases(want, nbest ? nbest : 1, cs);
     struct clb_tile t = fixed_tile(&st);
     if ((want & ((1u << K_BEST) - 1)) && clb_fit_first(env, &tfit_ops, NULL, &t)) {
         char opts[192];
@@ -849,13 +874,6 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     }
     if (want & 1u << K_BEST)
         plan_best(env, dtype, &st);
-    const char *best = clb_param(env, "best");
-    if ((want & 1u << K_BEST) && best[0]) {
-        int nv;
-        char **list = clb_split(best, &nv);
-        free(list);
-        n += nv - 1;
-    }
     return n;
 }
 
