@@ -179,11 +179,17 @@ enum cmp_dstate {
 };
 
 struct cmp_dline {
-    const char *workload, *kernel, *dtype, *size, *params, *device;  /* device "" unless by device */
+    const char *workload, *kernel, *dtype, *size;
+    const char *params;       /* the case parameters (the line's), sorted "k=v,k=v" */
+    const char *device;       /* "" unless by device */
     double old, cur;          /* best figures, NAN when none */
     const char *old_status, *cur_status;   /* "ok", "failed", ... ; "" when absent */
     double delta_pct;         /* (cur - old) / old * 100, NAN when not both */
     enum cmp_dstate state;
+    const char *tuning;       /* the tuning parameters of the new side's best row (else the
+                               * baseline's), sorted "k=v,k=v", "" */
+    const char *tuned;        /* the tuning that changed between the two sides' best rows:
+                               * "local 128→1024, vec 2→4", "" */
 };
 
 struct cmp_delta {

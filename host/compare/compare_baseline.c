@@ -2,12 +2,14 @@
  * run, line by line, with the deltas in percent; a CI gate (exit 1 when a
  * line regressed by more than the threshold).
  *
- * A line is a configuration: (workload, kernel, dtype, canonical size or
- * "any" with --any-size, params with their items sorted by key), plus the
- * device name when the baseline holds rows of several devices (then the new
- * rows of a device are set against the baseline's rows of the same device
- * name; with one device in the baseline, every new device is set against
- * it). Each side's figure is the best of its repeated runs. */
+ * A line is what cmp_ident says (workload, kernel, dtype, canonical size or
+ * "any" with --any-size, the case parameters; never the tuning ones), plus
+ * the device name when the baseline holds rows of several devices (then the
+ * new rows of a device are set against the baseline's rows of the same
+ * device name; with one device in the baseline, every new device is set
+ * against it). Each side's figure is the best of its repeated runs and
+ * tuning values; the tuning of the best row is shown, and a change of it
+ * named. */
 #include "compare_priv.h"
 
 #include <jansson.h>
@@ -17,20 +19,24 @@
 
 struct agg {
     const char *workload, *kernel, *dtype, *size, *params, *device;
+    const char *tuning;      /* of the best row (of the first row while none has a figure) */
     int n, nbad;
     double best;
     const char *bad;
     int matched;
 };
 
-static void agg_row(struct agg *a, const struct clb_row *r, const struct cmp_metric *m)
+static void agg_row(struct agg *a, const struct clb_row *r, const struct cmp_metric *m,
+                    const char *tuning)
 {
     if (cmp_is_value_status(r->status)) {
         double v = m->get(r);
         if (isnan(v))
             return;
-        if (!a->n || (m->higher_is_better ? v > a->best : v < a->best))
+        if (!a->n || (m->higher_is_better ? v > a->best : v < a->best)) {
             a->best = v;
+            a->tuning = tuning;
+        }
         a->n++;
     } else {
         cmp_count_bad(r->status, &a->bad, &a->nbad);
@@ -43,36 +49,76 @@ struct side {
     struct cmp_map map;   /* key -> index */
 };
 
-/* Gather the selected rows of one side into configurations. */
+/* Gather the selected rows of one side into lines (cmp_ident). */
 static int gather(struct cmp_in *in, const char *sel, int f0, int f1, int with_device,
-                  const struct cmp_filter *flt, const struct cmp_metric *m, const char **pcanon,
-                  struct side *s)
+                  const struct cmp_filter *flt, const struct cmp_metric *m, struct side *s)
 {
-    const char *any = cmp_in_intern(in, "any", 3);
-    if (!any)
-        return CLB_ESYS;
-    s->map.nk = 6;
+    s->map.nk = CMP_IDENT_NK + 1;
     for (size_t i = 0; i < in->set.n; i++) {
         if (!sel[i] || in->file[i] < f0 || in->file[i] >= f1)
             continue;
         const struct clb_row *r = &in->set.v[i];
-        int p = in->plist[i];
-        if (!pcanon[p] && !(pcanon[p] = cmp_in_params_canon(in, i)))
+        struct cmp_ident id;
+        if (cmp_ident(in, i, flt->any_size ? CMP_SIZE_ANY : CMP_SIZE_GIVEN, &id))
             return CLB_ESYS;
-        const char *size = flt->any_size ? any : in->sizes[in->size[i]].canon;
         const char *dev = with_device ? r->device : "";
-        uint64_t k[6] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
-                         CMP_KEY(size), CMP_KEY(pcanon[p]), with_device ? CMP_KEY(dev) : 0};
+        uint64_t k[CMP_IDENT_NK + 1];
+        cmp_ident_key(&id, k);
+        k[CMP_IDENT_NK] = with_device ? CMP_KEY(dev) : 0;
         int x = cmp_slot(&s->map, k, (void **)&s->v, (int)s->n, &s->cap, sizeof *s->v);
         if (x < -1)
             return CLB_ESYS;
         if (x == (int)s->n) {
-            s->v[s->n++] = (struct agg){r->workload, r->kernel, r->dtype, size, pcanon[p], dev,
-                                        0, 0, NAN, "", 0};
+            s->v[s->n++] = (struct agg){id.workload, id.kernel, id.dtype, id.size, id.cases,
+                                        dev, id.tuning, 0, 0, NAN, "", 0};
         }
-        agg_row(&s->v[x], r, m);
+        agg_row(&s->v[x], r, m, id.tuning);
     }
     return CLB_OK;
+}
+
+/* An item "k=v" of a sorted params list; 0 at its end. */
+struct item {
+    const char *k, *v;
+    int kl, vl;
+};
+
+static int next_item(const char **p, struct item *it)
+{
+    if (!**p)
+        return 0;
+    size_t len = strcspn(*p, ",");
+    const char *eq = memchr(*p, '=', len);
+    size_t kl = eq ? (size_t)(eq - *p) : len;
+    *it = (struct item){*p, eq ? eq + 1 : "", (int)kl, eq ? (int)(len - kl - 1) : 0};
+    *p += len + ((*p)[len] == ',');
+    return 1;
+}
+
+static int item_order(const struct item *a, const struct item *b)
+{
+    int c = strncmp(a->k, b->k, (size_t)(a->kl < b->kl ? a->kl : b->kl));
+    return c ? c : a->kl - b->kl;
+}
+
+/* "local 128→1024, vec 2→4": the items that differ between two sorted
+ * "k=v,k=v" lists (an item of one side only reads "-" on the other). */
+static void tuned_diff(struct clb_buf *b, const char *old, const char *cur)
+{
+    static const struct item dash = {"-", "-", 1, 1};
+    struct item a, c;
+    int ha = next_item(&old, &a), hc = next_item(&cur, &c);
+    while (ha || hc) {
+        int o = !ha ? 1 : !hc ? -1 : item_order(&a, &c);
+        const struct item *x = o <= 0 ? &a : &dash, *y = o >= 0 ? &c : &dash;
+        if (o || x->vl != y->vl || memcmp(x->v, y->v, (size_t)x->vl))
+            clb_buf_printf(b, "%s%.*s %.*s→%.*s", b->len ? ", " : "", o <= 0 ? a.kl : c.kl,
+                           o <= 0 ? a.k : c.k, x->vl, x->v, y->vl, y->v);
+        if (o <= 0)
+            ha = next_item(&old, &a);
+        if (o >= 0)
+            hc = next_item(&cur, &c);
+    }
 }
 
 static int ndevices(const struct cmp_in *in, const char *sel, int f0, int f1)
@@ -89,8 +135,25 @@ static int ndevices(const struct cmp_in *in, const char *sel, int f0, int f1)
     return first ? 1 : 0;
 }
 
+/* The tuning a line shows: the new side's (the baseline's where it has no
+ * new rows), and what changed ("local 128→1024") where both sides have a
+ * figure and their best rows were tuned differently. */
+static int tuning_of(struct cmp_in *in, struct cmp_dline *l, const struct agg *cur,
+                     const struct agg *old)
+{
+    l->tuning = cur ? cur->tuning : old->tuning;
+    l->tuned = "";
+    if (!cur || !old || !cur->n || !old->n || cur->tuning == old->tuning)
+        return CLB_OK;
+    struct clb_buf b = {0};
+    tuned_diff(&b, old->tuning, cur->tuning);
+    l->tuned = b.oom ? NULL : cmp_in_intern(in, clb_buf_str(&b), b.len);
+    clb_buf_free(&b);
+    return l->tuned ? CLB_OK : CLB_ESYS;
+}
+
 static int add_line(struct cmp_delta *d, size_t *cap, const struct agg *cur, const struct agg *old,
-                    const char *device)
+                    const char *device, struct cmp_in *in)
 {
     if ((!cur || (!cur->n && !cur->nbad)) && (!old || (!old->n && !old->nbad)))
         return CLB_OK;   /* no figure for this metric on either side (copy has no GFlop/s) */
@@ -99,7 +162,9 @@ static int add_line(struct cmp_delta *d, size_t *cap, const struct agg *cur, con
     const struct agg *a = cur ? cur : old;
     struct cmp_dline *l = &d->v[d->n];
     *l = (struct cmp_dline){a->workload, a->kernel, a->dtype, a->size, a->params, device,
-                            NAN, NAN, "", "", NAN, CMP_D_NOFIGURE};
+                            NAN, NAN, "", "", NAN, CMP_D_NOFIGURE, "", ""};
+    if (tuning_of(in, l, cur, old))
+        return CLB_ESYS;
     if (old) {
         l->old = old->n ? old->best : NAN;
         l->old_status = old->n ? "ok" : old->nbad ? old->bad : "none";
@@ -149,7 +214,6 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
     struct side cur = {0}, old = {0};
     char **all = malloc(((size_t)nfiles + 2) * sizeof *all);
     char *sel = NULL;
-    const char **pcanon = NULL;
     size_t cap = 0;
     int rc = CLB_ESYS;
     if (!all)
@@ -160,8 +224,7 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
         goto out;
     rc = CLB_ESYS;
     sel = calloc(in.set.n + 1, 1);
-    pcanon = calloc(in.nplists + 1, sizeof *pcanon);
-    if (!sel || !pcanon)
+    if (!sel)
         goto oom;
     if ((rc = cmp_in_select(&in, flt, 0, nfiles, sel, "these files")) ||
         (rc = cmp_in_select(&in, flt, nfiles, nfiles + 1, sel, "the baseline")))
@@ -171,8 +234,8 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
     int old_dev = ndevices(&in, sel, nfiles, nfiles + 1) > 1;
     int cur_dev = old_dev || ndevices(&in, sel, 0, nfiles) > 1;
     rc = CLB_ESYS;
-    if (gather(&in, sel, 0, nfiles, cur_dev, flt, metric, pcanon, &cur) ||
-        gather(&in, sel, nfiles, nfiles + 1, old_dev, flt, metric, pcanon, &old))
+    if (gather(&in, sel, 0, nfiles, cur_dev, flt, metric, &cur) ||
+        gather(&in, sel, nfiles, nfiles + 1, old_dev, flt, metric, &old))
         goto oom;
     d->by_device = cur_dev;
     for (size_t i = 0; i < cur.n; i++) {
@@ -182,11 +245,11 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
         int o = cmp_map_get(&old.map, k);
         if (o >= 0)
             old.v[o].matched = 1;
-        if (add_line(d, &cap, a, o >= 0 ? &old.v[o] : NULL, a->device))
+        if (add_line(d, &cap, a, o >= 0 ? &old.v[o] : NULL, a->device, &in))
             goto oom;
     }
     for (size_t i = 0; i < old.n; i++)
-        if (!old.v[i].matched && add_line(d, &cap, NULL, &old.v[i], old.v[i].device))
+        if (!old.v[i].matched && add_line(d, &cap, NULL, &old.v[i], old.v[i].device, &in))
             goto oom;
     if (!d->n) {
         struct clb_buf m = {0};
@@ -212,7 +275,6 @@ out:
     free(old.v);
     free(all);
     free(sel);
-    free(pcanon);
     cmp_in_free_keep(&in, &d->arena);
     if (rc)
         cmp_delta_free(d);
@@ -245,25 +307,29 @@ static const char *state_word(enum cmp_dstate s)
 
 static int make_grid(const struct cmp_delta *d, struct cmp_grid *g, int md)
 {
-    static const char *const head[] = {"workload", "kernel", "dtype", "size", "params", "device",
-                                       "baseline", "new", "delta", "status"};
+    static const char *const head[] = {"workload", "kernel", "dtype", "size", "case", "device",
+                                       "tuning", "baseline", "new", "delta", "status"};
     int flags = md ? CMP_ESC_MD : 0, dev = d->by_device;
-    int nc = dev ? 10 : 9;
+    int nc = dev ? 11 : 10;
     if (cmp_grid_init(g, nc, d->n))
         return CLB_ESYS;
-    struct clb_buf e = {0};
+    struct clb_buf e = {0}, t = {0};
     int bad = 0;
-    for (int c = 0, k = 0; k < 10; k++) {
+    for (int c = 0, k = 0; k < 11; k++) {
         if (k == 5 && !dev)
             continue;
-        g->right[c] = k >= 6 && k <= 8;
+        g->right[c] = k >= 7 && k <= 9;
         bad |= cmp_grid_set(g, -1, c++, head[k]);
     }
     for (int i = 0; i < d->n && !bad; i++) {
         const struct cmp_dline *l = &d->v[i];
-        const char *keys[6] = {l->workload, l->kernel, l->dtype, l->size, l->params, l->device};
+        t.len = 0;
+        if (l->tuned[0])
+            clb_buf_printf(&t, "tuned: %s", l->tuned);
+        const char *keys[7] = {l->workload, l->kernel, l->dtype, l->size, l->params, l->device,
+                               l->tuned[0] ? clb_buf_str(&t) : l->tuning};
         int c = 0;
-        for (int k = 0; k < 6; k++)
+        for (int k = 0; k < 7; k++)
             if (k != 5 || dev)
                 bad |= cmp_grid_set(g, i, c++, cmp_esc_tmp(&e, keys[k], flags));
         char num[64];
@@ -283,6 +349,8 @@ static int make_grid(const struct cmp_delta *d, struct cmp_grid *g, int md)
         bad |= cmp_grid_set(g, i, c++, num);
         bad |= cmp_grid_set(g, i, c++, state_word(l->state));
     }
+    bad |= t.oom;
+    clb_buf_free(&t);
     return cmp_grid_done(g, &e, bad);
 }
 
@@ -359,7 +427,9 @@ int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
         SET(o, "kernel", cmp_json_str(l->kernel));
         SET(o, "dtype", cmp_json_str(l->dtype));
         SET(o, "size", cmp_json_str(l->size));
-        SET(o, "params", cmp_json_str(l->params));
+        SET(o, "case", cmp_json_str(l->params));
+        SET(o, "tuning", cmp_json_str(l->tuning));
+        SET(o, "tuned", cmp_json_str(l->tuned));
         SET(o, "device", d->by_device ? cmp_json_str(l->device) : json_null());
         SET(o, "baseline", cmp_json_num(l->old));
         SET(o, "new", cmp_json_num(l->cur));

@@ -32,14 +32,14 @@ struct blockeq {
 static const struct clb_param_def params[] = {
     {"partitions", "", "P, the number of work-groups of the persistent grid, a list or range "
                        "(>= 1; profile blockeq.partitions, else 1,2,4,8,16,32,CU,CU+2,2CU; "
-                       "on CPUs 1,CU,2CU)"},
+                       "on CPUs 1,CU,2CU)", CLB_ROLE_CASE},
     {"kernels", "recip,divmod", "recip (the report's float-reciprocal tile index), divmod "
-                                "(integer division), or both"},
+                                "(integer division), or both", CLB_ROLE_CASE},
     {"partition_width", "", "tile width in bytes (default: the profile's [memory] "
-                            "partition_width_bytes, else 256)"},
+                            "partition_width_bytes, else 256)", CLB_ROLE_CASE},
     {"items", "", "work-items per work-group = elements per tile (default 512, the report's, or "
-                  "the device's maximum if smaller)"},
-    {0, 0, 0}};
+                  "the device's maximum if smaller)", CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
 

@@ -30,8 +30,8 @@ struct copy2d {
 static const struct clb_param_def params[] = {
     {"tile", "32x8", "TILE_DIMxBLOCK_ROWS, or a list (e.g. 32x8,64x8): tiles of TILE_DIM^2 "
                      "elements, work-groups of TILE_DIM x BLOCK_ROWS; BLOCK_ROWS divides TILE_DIM "
-                     "(profile copy2d.tile, else 32x8)"},
-    {0, 0, 0}};
+                     "(profile copy2d.tile, else 32x8)", CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
 

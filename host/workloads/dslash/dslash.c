@@ -46,24 +46,28 @@ struct dslash {
 };
 
 static const struct clb_param_def params[] = {
-    {"rhs", "", "right-hand sides per launch, 1..8, a list or range (default 1,2,4,8; 1,4 on CPUs; --quick 1,3)"},
+    {"rhs", "", "right-hand sides per launch, 1..8, a list or range (default 1,2,4,8; 1,4 on CPUs; --quick 1,3)",
+     CLB_ROLE_CASE},
     {"links", "full,compressed",
-     "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both"},
+     "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both",
+     CLB_ROLE_CASE},
     {"kernel", "reg,cache",
      "reg (rhs accumulators in registers), cache (one work-item per site and rhs, links shared "
      "through the cache), best (what best= names, usually the profile's dslash.best; else the "
-     "faster in a short probe)"},
-    {"local", "", "work-group size along the sites (default 128 on GPUs, the driver's on CPUs)"},
+     "faster in a short probe)", CLB_ROLE_CASE},
+    {"local", "", "work-group size along the sites (default 128 on GPUs, the driver's on CPUs)",
+     CLB_ROLE_TUNING},
     {"best", "", "what kernel=best runs: reg or cache (empty: the faster in a short probe; "
-                 "usually set in a profile's [tuning] dslash.best)"},
+                 "usually set in a profile's [tuning] dslash.best)", CLB_ROLE_TUNING},
     {"scaling", "", "strong (-s is the whole lattice, split over the job's ranks) or weak (-s is "
                     "each rank's part); halos exchanged through pinned host buffers and MPI. "
-                    "Absent: every rank its own whole lattice (docs/SCALING.md)"},
+                    "Absent: every rank its own whole lattice (docs/SCALING.md)", CLB_ROLE_CASE},
     {"grid", "", "scaling=: the split 1x1xAxB over z and t, A x B = ranks (default: chosen from "
-                 "the ranks, t first: 2 -> 1x1x1x2, 4 -> 1x1x2x2)"},
+                 "the ranks, t first: 2 -> 1x1x1x2, 4 -> 1x1x2x2)", CLB_ROLE_CASE},
     {"bus_gbps", "", "scaling=: the pinned host<->device GB/s of the halo model (default: one "
-                     "pinned transfer of the halo size each way, measured in set-up)"},
-    {0, 0, 0}};
+                     "pinned transfer of the halo size each way, measured in set-up)",
+     CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
 
 /* ---- counts ---------------------------------------------------------------- */
 
@@ -711,6 +715,7 @@ const struct clb_workload clb_wl_dslash = {
     .dtypes = "float,double",
     .default_dtypes = "float,double",
     .params = params,
+    .row_keys = lat_row_keys,
     .size_help = "lattice LxxLyxLzxLt, every extent even and >= 4, e.g. 32x32x32x8 (default "
                  "64x64x64x16 on GPUs where it fits, 32x32x32x8 on CPUs; --quick 8x8x8x8)",
     .size_dims = 4,

@@ -182,6 +182,11 @@ int lat_agree_case(const char *wl, int scaling, int rc)
 
 /* ---- cases ----------------------------------------------------------------- */
 
+const struct clb_param_def lat_row_keys[] = {
+    {"part", NULL, "this rank's part of the lattice (scaling=): derived from the size, the grid "
+                   "and the scaling", CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
+
 void lat_part_params(const struct lat_part *pt, char *out, size_t n)
 {
     const struct lat_decomp *p = &pt->dc;

@@ -83,6 +83,9 @@ int lat_agree_case(const char *wl, int scaling, int rc);
 
 /* The params a case adds under scaling= (",scaling=...,grid=...,part=..."), "" without. */
 void lat_part_params(const struct lat_part *pt, char *out, size_t n);
+/* The keys lat_part_params writes that --param does not take (part=): the
+ * row_keys of dslash and cg. */
+extern const struct clb_param_def lat_row_keys[];
 /* The talk's model of a case, bandwidth x intensity (no flop cap), where the
  * profile knows the bandwidth; the intensity. */
 double lat_case_model(struct clb_env *env, struct clb_case *c);

@@ -28,10 +28,10 @@ struct matmul {
 };
 
 static const struct clb_param_def params[] = {
-    {"kernels", "naive,tiled", "which kernels to run: naive, tiled or both"},
+    {"kernels", "naive,tiled", "which kernels to run: naive, tiled or both", CLB_ROLE_CASE},
     {"tile", "16", "tiled: tile side t (a t x t work-group, 2 t^2 floats of local memory); a list, "
-                   "t*t at most the device's work-group limit"},
-    {0, 0, 0}};
+                   "t*t at most the device's work-group limit", CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
 
 /* ---- sizes and counts --------------------------------------------------- */
 
