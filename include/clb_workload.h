@@ -141,6 +141,8 @@ struct clb_group {
     const struct clb_workload *wl;
     const char *dtype;         /* "" for workloads without types */
     const char *size_text;     /* as given or defaulted */
+    const char *size_from;     /* where the size came from (the core's; metrics size_from):
+                                * given, quick, rule, profile, extra, ladder */
     struct clb_size size;
     struct clb_counts counts;  /* the group's device memory (count with kernel NULL) */
     void *state;               /* the workload's own */

@@ -51,6 +51,13 @@ int clb_driver_run(struct clb_run_opts *o);
  * (malloc'd), by its size rule (struct clb_size_rule). NULL with a message
  * when a count refuses. */
 char *clb_default_sizes(const struct clb_env *env, const char *dtype);
+/* Which of clb_default_sizes' decisions gave `size` (one of its list): "quick"
+ * (the --quick list), "profile" (the profile's [tuning] sizes), "extra" (the
+ * study's own size the rule runs besides), "ladder" (a sweep rule's ladder),
+ * "rule" (the size rule's choice for this device). Written to each row as the
+ * metric size_from; compare --cross-device matches rule and profile sizes as
+ * each device's default size (docs/COMPARE.md). */
+const char *clb_size_from(const struct clb_env *env, const char *dtype, const char *size);
 
 /* Count a workload's group for (dtype, size) with the --param values. */
 int clb_count_group(const struct clb_workload *wl, const char *dtype, const struct clb_size *size,

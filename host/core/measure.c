@@ -227,6 +227,8 @@ int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g
     r.local_size = clb_keep(s, range);
     fmt_range(range, sizeof range, c->global, c->dims);
     r.global_size = clb_keep(s, range);
+    if (g->size_from)
+        clb_case_metric_token(c, "size_from", g->size_from);
     size_t llc = clb_llc_bytes(env);
     double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
     if (llc && !c->counts.host_bound && !c->counts.compute_bound && fp < 4.0 * (double)llc) {

@@ -71,6 +71,24 @@ static void compare_baseline(const char *path, const struct clb_rowset *rows)
     command(clb_cmd_compare, 5, argv);
 }
 
+/* The regression gate: the file against itself with each of its options, as
+ * text, Markdown and JSON (cross-device matching, the spread, missing lines;
+ * a refusal is an answer too). */
+static void gate(const char *path, const struct clb_rowset *rows)
+{
+    (void)rows;
+    static const char *const opts[][4] = {
+        {"--strict", "--markdown", "--threshold", "0"},
+        {"--cross-device", "--allow-missing", "--json", "-mgbps_best"},
+        {"--cross-device", "--any-size", "--threshold", "0.5"},
+        {"-m", "power", "--allow-missing", "--markdown"}};
+    for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+        const char *argv[] = {"compare", path, "--baseline", path, opts[k][0], opts[k][1],
+                              opts[k][2], opts[k][3], NULL};
+        command(clb_cmd_compare, 8, argv);
+    }
+}
+
 static int script_made(const char *final, const struct cmp_plot_text *pt, void *ctx)
 {
     (void)final;
@@ -193,7 +211,8 @@ static const struct {
     {"run --ceilings", run_ceilings},
     {"workload summaries and ceilings", workload_hooks},
     {"results upgrade", upgrade},
-    /* the regression gate and the report: add them here */
+    {"the regression gate (compare --baseline --strict, --cross-device, ...)", gate},
+    /* the report: add it here */
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
