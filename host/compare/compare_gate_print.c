@@ -52,15 +52,13 @@ static void fmt_side(const struct cmp_dside *s, char *out, size_t n)
         clb_appendf(out, n, p < 1e6 ? " ±%.1f%%" : " ±%.3g%%", p);
 }
 
-static int is_default(const struct cmp_dline *l) { return !strcmp(l->size, "default"); }
-
 /* The size column: as matched; "default (268435456→536870912)" for each
  * device's default size (--cross-device). */
-static void size_cell(const struct cmp_dline *l, struct clb_buf *b)
+static void size_cell(const struct cmp_delta *d, const struct cmp_dline *l, struct clb_buf *b)
 {
     b->len = 0;
     clb_buf_printf(b, "%s", l->size);
-    if (!is_default(l))
+    if (!d->gate.cross_device || strcmp(l->size, "default"))
         return;
     const char *o = l->old.size, *c = l->cur.size;
     if (o[0] && c[0] && o != c)
@@ -94,7 +92,7 @@ static int line_cells(const struct cmp_delta *d, int i, struct cmp_grid *g, stru
     const struct cmp_dline *l = &d->v[i];
     struct clb_buf sz = {0}, tu = {0};
     char num[3][64];
-    size_cell(l, &sz);
+    size_cell(d, l, &sz);
     fmt_side(&l->old, num[0], sizeof num[0]);
     fmt_side(&l->cur, num[1], sizeof num[1]);
     if (isnan(l->delta_pct))
