@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # clbench in two commands:
 #   ./bench.sh             install what is missing, build, run the whole suite on the default device
-#   ./bench.sh test        install what is missing, build the -Werror and the sanitizer builds, run every test on PoCL
+#   ./bench.sh test        install what is missing, build the -Werror and the sanitizer builds, run every test
+#                          on PoCL, and every workload on Mesa's Rusticl (CTest label rusticl)
 #   ./bench.sh run ARGS    build if needed, then: clbench ARGS  (e.g. ./bench.sh run stream -t float)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -9,7 +10,7 @@ cd "$(dirname "$0")"
 # Debian packages: what the build and the tests need.
 PKGS=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
       libcsv-dev libinih-dev libcmocka-dev libjansson-dev gnuplot-nox clang libclang-rt-dev
-      openmpi-bin libopenmpi-dev)
+      openmpi-bin libopenmpi-dev mesa-opencl-icd)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 install_missing() {
@@ -69,7 +70,7 @@ case "$cmd" in
     exec ./build/clbench run "$others"
     ;;
   -h|--help|help)
-    sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
     ;;
   *)
     echo "bench.sh: unknown command '$cmd' (accepted: test, run ARGS..., or nothing)" >&2

@@ -2,7 +2,14 @@
  * dependent steps x <- fma(x, x, a) (2 flops each), and is written once, so
  * one kernel spans memory-bound (NFMA = 0: a copy) to compute-bound rows by
  * its arithmetic intensity NFMA x 2 / (2 x sizeof(T)) flop/byte.
- * Options: -DT -DVEC=1|2|4|8 -DILP=1|2|4|8 -DNFMA=0..4095. */
+ * Options: -DT -DVEC=1|2|4|8 -DILP=1|2|4|8 -DNFMA=0..4095, and -DMULADD=1 for
+ * x <- x*x + a with contraction off (two roundings: the same 2 flops) on a
+ * device whose fma() is not a hardware operation (no CL_FP_FMA): Mesa's
+ * llvmpipe emulates each fma() in software, and a straight chain of
+ * thousands of them takes its compiler minutes (docs/PORTABILITY.md). */
+#ifndef MULADD
+#define MULADD 0
+#endif
 #if defined(__clang__)
 /* as in peak.cl: the first line keeps a clang without -Wpsabi quiet */
 #pragma clang diagnostic ignored "-Wunknown-warning-option"
@@ -18,7 +25,12 @@
 /* NFMA steps as straight-line code (its binary digits), so that the chain is
  * one basic block: no loop overhead on GPUs, and CPU compilers (PoCL) can
  * vectorize across work-items. NFMA < 4096. */
+#if MULADD
+#pragma OPENCL FP_CONTRACT OFF
+#define F(j) CLB_CAT(x, j) = CLB_CAT(x, j) * CLB_CAT(x, j) + av;
+#else
 #define F(j) CLB_CAT(x, j) = fma(CLB_CAT(x, j), CLB_CAT(x, j), av);
+#endif
 #if ILP == 1
 #define S1 F(0)
 #elif ILP == 2
@@ -150,7 +162,11 @@ __kernel void roofline(__global const T *in, __global T *out, T a, ulong n)
         for (size_t e = nv * VEC; e < n; e++) {
             T x0 = in[e];
 #undef F
+#if MULADD
+#define F(j) CLB_CAT(x, j) = CLB_CAT(x, j) * CLB_CAT(x, j) + as;
+#else
 #define F(j) CLB_CAT(x, j) = fma(CLB_CAT(x, j), CLB_CAT(x, j), as);
+#endif
             CHAIN
             out[e] = x0;
         }

@@ -38,15 +38,18 @@ __kernel void serial(__global const T *restrict in, __global T *restrict out, ID
             out[j * n + i] = in[i * m + j];
 }
 
-/* One work-item per input row: neighbouring work-items read addresses m
- * elements apart (strided, uncoalesced) and write neighbouring addresses. */
+/* The lecture's per-row kernel: work-item i writes output row i (input
+ * column i), walking down the input's rows j. Neighbouring work-items read
+ * neighbouring addresses of an input row, in[j*m + i] (the lecture's "J
+ * times N plus I": coalesced), and write addresses n elements apart,
+ * out[i*n + j] ("separated in memory by N": strided, uncoalesced). */
 __kernel void per_row(__global const T *restrict in, __global T *restrict out, IDX n, IDX m)
 {
     IDX i = get_global_id(0);
-    if (i >= n)
+    if (i >= m)
         return;
-    for (IDX j = 0; j < m; j++)
-        out[j * n + i] = in[i * m + j];
+    for (IDX j = 0; j < n; j++)
+        out[i * n + j] = in[j * m + i];
 }
 
 /* ---- the whitepaper's kernels: tiles of TILE x TILE ------------------- */

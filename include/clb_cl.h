@@ -42,11 +42,19 @@ struct clb_devinfo {
     cl_ulong cache_size;          /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE */
     size_t max_wg;
     size_t max_wi[3];
+    size_t wg_forced;             /* N when CLBENCH_MAX_WORK_GROUP=N lowered max_wg and max_wi
+                                   * (a test hook), else 0 */
     int fp64;                     /* double supported */
     int fp16;                     /* cl_khr_fp16 */
+    int fma_sp, fma_dp;           /* CL_FP_FMA in CL_DEVICE_SINGLE/DOUBLE_FP_CONFIG: fma() is a
+                                   * hardware operation (else the driver emulates it) */
+    double timer_res_s;           /* CL_DEVICE_PROFILING_TIMER_RESOLUTION in seconds (as
+                                   * reported: 0 on some drivers) */
     char c_version[64];           /* CL_DEVICE_OPENCL_C_VERSION */
     cl_uint cache_line;           /* CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE */
     const char *cache_type;       /* "none", "read-only", "read-write" */
+    int host_unified;             /* the device works in host memory: a CPU device, or
+                                   * CL_DEVICE_HOST_UNIFIED_MEMORY */
     char pci_bus_id[32];          /* "0000:3b:00.0" from cl_khr_pci_bus_info or the NVIDIA
                                    * query; "" when the driver does not say */
 };
@@ -72,6 +80,13 @@ struct clb_device {
     cl_command_queue queue;      /* in order, profiling enabled */
     const char *kernel_dir;      /* NULL: embedded sources */
     struct clb_progcache *cache;
+    /* The events' timer, checked against the host clock when the device is
+     * opened for a run (host/core/timer.c, docs/MEASURING.md "Timers"). */
+    int timer_host;              /* 1: not trusted, every kernel is timed on the host clock */
+    char *timer_why;             /* why (malloc'd), NULL while trusted */
+    double launch_s;             /* host wall of one empty launch + clFinish (median), NAN unmeasured */
+    size_t loop_limit;           /* clb_loop_limit's finding (0: none), once loop_probed */
+    int loop_probed;
 };
 
 int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir);
@@ -85,6 +100,9 @@ int clb_program(struct clb_device *d, const char *file, const char *options, cl_
 /* clb_program + clCreateKernel; the caller releases the kernel. */
 int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
                cl_kernel *out);
+/* The same for a kernel of the core's own (cl/timer.cl): always the copy in
+ * the binary, whatever --kernel-dir or CLBENCH_KERNEL_DIR say. */
+int clb_core_kernel(struct clb_device *d, const char *file, const char *name, cl_kernel *out);
 
 /* A buffer of `bytes`, refused with one clear line when it exceeds
  * CL_DEVICE_MAX_MEM_ALLOC_SIZE or the global memory (then CLB_SKIP). */
@@ -95,9 +113,19 @@ int clb_fits(const struct clb_device *d, size_t largest, size_t total);
 /* Set kernel arguments: pairs of (size, pointer), terminated by 0. */
 int clb_args(cl_kernel k, ...);
 
-/* Enqueue an ND-range; local may be NULL. */
+/* "32x8" for a shape of dims extents (at most 3). */
+void clb_shape_text(unsigned dims, const size_t *v, char *out, size_t n);
+
+/* Enqueue an ND-range; local may be NULL. A work-group above the device's
+ * limits (max_wg, max_wi) is refused with CLB_ECL, as the driver would. */
 int clb_launch(struct clb_device *d, cl_kernel k, cl_uint dims, const size_t *global,
                const size_t *local, cl_event *ev);
+
+/* Wait until every command enqueued on an in-order queue q is complete: a
+ * marker's event, then clFinish. Use it wherever the queue may have been
+ * flushed: Mesa's Rusticl 22.3.6 returns from a clFinish that follows a
+ * clFlush before the flushed commands are done (docs/PORTABILITY.md). */
+int clb_finish(cl_command_queue q);
 
 /* Fill a buffer with a byte pattern (poison) and wait. */
 int clb_poison(struct clb_device *d, cl_mem buf, size_t bytes);
@@ -107,6 +135,8 @@ int clb_read(struct clb_device *d, cl_mem buf, void *dst, size_t bytes);
 
 /* Seconds between START of first and END of last (both complete). */
 int clb_event_seconds(cl_event first, cl_event last, double *seconds);
+/* Wait for an event and give the host wall clock from t0 (clb_now) to its end. */
+int clb_event_wall(cl_event last, double t0, double *seconds);
 
 /* Embedded kernel sources (generated at build time). */
 const char *clb_embedded_source(const char *file);

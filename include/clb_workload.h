@@ -228,6 +228,15 @@ struct clb_figure {
     int x_bytes;
 };
 
+/* What a workload's summary may say about the hardware its rows ran on:
+ * the device's queries and its profile (either NULL when unknown). A summary
+ * names hardware (a cache level, memory partitions, a bus) only from these,
+ * and says so when they do not tell. */
+struct clb_summary_ctx {
+    const struct clb_devinfo *info;
+    const struct clb_profile *profile;
+};
+
 struct clb_workload {
     const char *name;
     const char *summary;               /* one line */
@@ -265,13 +274,20 @@ struct clb_workload {
     int (*measured)(struct clb_env *env, struct clb_group *g, struct clb_case *c,
                     const struct clb_measure *m);
     void (*teardown)(struct clb_env *env, struct clb_group *g);
-    /* Optional: extra summary lines from this workload's rows of this run. */
-    void (*summarize)(const struct clb_row *rows, size_t n, FILE *out);
+    /* Optional: extra summary lines from this workload's rows of this run,
+     * on the device ctx describes. */
+    void (*summarize)(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out);
     /* Optional: the ceilings this workload's rows measured. rows: its `ok`
      * rows of one device, from any number of runs; write up to max
      * candidates and return how many. The core keeps the best of each kind
      * (the highest rate, the lowest latency). */
     int (*ceilings)(const struct clb_row *rows, size_t n, struct clb_ceiling *out, int max);
+    /* With ceilings: the kinds it can measure (bit k for enum clb_ceiling_kind
+     * k) and which of its rows count, for people (the message when a file
+     * has no row of a kind: "copy or triad rows that are not cache-resident"). */
+    unsigned ceiling_kinds;
+    const char *ceiling_rows;
     const struct clb_model_def *models;  /* optional, terminated by {0} */
     struct clb_figure figure;            /* optional: how `compare --plot` draws the rows */
     /* What each of its rows must hold for `ceilings` and `figure` (rows from
@@ -417,6 +433,117 @@ size_t clb_max_buffer(const struct clb_env *env, int count);
  * memory cache and the profile's L2. */
 size_t clb_llc_bytes(const struct clb_env *env);
 
+/* ---- work-groups and tiles that fit (host/core/fit.c) ------------------- */
+
+/* A launch is derived from the device's and the compiled kernel's limits
+ * (docs/PORTABILITY.md, "Tiles that fit"): the largest tile of the asked
+ * shape that fits, never a skip for the tile. What one compiled kernel
+ * allows a work-group on this device: */
+struct clb_wg_limit {
+    size_t items;        /* work-items: CL_KERNEL_WORK_GROUP_SIZE, never above the device's
+                          * maximum (which CLBENCH_MAX_WORK_GROUP, a test hook, may lower) */
+    size_t dim[3];       /* per dimension (CL_DEVICE_MAX_WORK_ITEM_SIZES) */
+    size_t local_bytes;  /* local memory left for __local arguments: the device's less the
+                          * kernel's own (CL_KERNEL_LOCAL_MEM_SIZE) */
+    const char *by;      /* the limit that sets items, for messages */
+};
+int clb_wg_limit(const struct clb_env *env, cl_kernel k, struct clb_wg_limit *out);
+/* The tighter of a and b, into a. */
+void clb_wg_limit_and(struct clb_wg_limit *a, const struct clb_wg_limit *b);
+/* Does a work-group of local[0..dims) work-items passing local_bytes of
+ * __local arguments fit l? When not, the limit it exceeds in why. */
+int clb_wg_fits(const struct clb_wg_limit *l, unsigned dims, const size_t *local,
+                size_t local_bytes, char *why, size_t n);
+
+/* A tile being fitted: the work-group it launches, the __local bytes one
+ * work-group passes, and the workload's own figures (sides, rows...). */
+struct clb_tile {
+    unsigned dims;
+    size_t local[3];
+    size_t local_bytes;   /* __local arguments of one work-group */
+    long v[4];
+    size_t own_local;     /* __local arrays the kernel declares for this tile: checked
+                           * before the build (after it, CL_KERNEL_LOCAL_MEM_SIZE says) */
+};
+#define CLB_FIT_MAX_KERNELS 8
+struct clb_fit_ops {
+    /* Build the kernels of tile t (-D options from its figures) into the
+     * workload's state, releasing those of a tile built before, and list
+     * them in k[0..*nk), *nk <= CLB_FIT_MAX_KERNELS. */
+    int (*build)(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k, int *nk);
+    /* Make t the next smaller tile of the same shape, toward one that fits
+     * l (it may jump there at once); 0 when there is none. */
+    int (*shrink)(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l);
+    /* The tile as its parameter writes it ("32x8"); NULL: the work-group. */
+    void (*text)(void *ctx, const struct clb_tile *t, char *out, size_t n);
+};
+/* What a fit did. Set `what` (the parameter: "tile", "local") before. */
+struct clb_fit {
+    const char *what;
+    int reduced;              /* got is smaller than asked */
+    char asked[48], got[48];  /* as text */
+    char why[192];            /* the limit the asked one exceeds */
+};
+/* From *t down, the largest tile whose kernels fit: shrunk to the device's
+ * limits, built, checked against every kernel it built, shrunk and rebuilt
+ * while it does not fit. CLB_OK with *t that tile; when it is smaller than
+ * asked, res says why and the run's summary gets one line for it. CLB_SKIP
+ * with the reason when no tile of the shape fits. */
+int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
+                 struct clb_tile *t, struct clb_fit *res);
+/* The same for a 1-D work-group of kernels built once (their size is not
+ * compiled in): the largest size <= want that every kernel k[0..nk) allows
+ * with per_item_bytes of __local memory a work-item; CLB_FIT_POW2: a power
+ * of two. */
+#define CLB_FIT_POW2 1u
+int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
+                  size_t per_item_bytes, unsigned flags, size_t *got, struct clb_fit *res);
+/* The shrink of the studies' tiles of SIDE x SIDE elements copied by
+ * work-groups of SIDE x ROWS (v[0] = SIDE, v[1] = ROWS, ROWS dividing SIDE):
+ * while the work-items are too many (and the local memory fits), fewer rows (the next divisor of SIDE:
+ * the tile stays, each work-item copies more of it); else (local memory, or
+ * SIDE alone too wide) half the side and half the rows (each work-item keeps
+ * its share). With own_local set and v[2] an element's bytes, own_local
+ * follows as a padded SIDE x (SIDE + 1) tile. Its text: "SIDExROWS". */
+int clb_shrink_rows(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l);
+void clb_tile_rows_text(void *ctx, const struct clb_tile *t, char *out, size_t n);
+/* For a workload that fits by itself (res->what, asked and got filled):
+ * sets res->reduced when got differs from asked and then keeps `why` and
+ * the run's summary line. */
+void clb_fit_record(const struct clb_env *env, struct clb_fit *res, const char *why);
+/* "tile 32x8 reduced to 32x1: <why>" in a case's detail, when it was. */
+void clb_fit_note(struct clb_case *c, const struct clb_fit *res);
+
+/* The most loop iterations one work-item runs on this implementation before
+ * its loops end silently, measured once per device by a probe kernel
+ * (cl/loops.cl): Mesa's llvmpipe stops after 65535, counted over every loop
+ * of a kernel. 0: no limit seen up to 2^20 iterations. A workload whose
+ * work-items loop longer skips that row with the reason. */
+int clb_loop_limit(struct clb_env *env, size_t *limit);
+
+/* A cache level the device or the OS reports (host/core/caches.c): the only
+ * levels a summary names. name: "L1d", "L2", "L3" (the OS's sysfs hierarchy,
+ * for a CPU device), "global memory cache" (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE,
+ * which does not say which level it is), "L2" (the profile's l2_kb); source
+ * says where each came from (levels of equal size are one, with both
+ * sources). */
+struct clb_cache_level {
+    char name[24];
+    double bytes;
+    char source[96];
+};
+/* The levels of a device (info and p may be NULL), smallest first; at most
+ * max. clb_cache_levels_from reads the CPU hierarchy from sysfs_dir (the
+ * layout of /sys/devices/system/cpu/cpu0/cache: index<N>/level, size, type),
+ * clb_cache_levels from the real one. */
+int clb_cache_levels(const struct clb_devinfo *info, const struct clb_profile *p,
+                     struct clb_cache_level *out, int max);
+int clb_cache_levels_from(const char *sysfs_dir, const struct clb_devinfo *info,
+                          const struct clb_profile *p, struct clb_cache_level *out, int max);
+/* The data and unified caches of one sysfs cache directory; bad entries are
+ * left out. */
+int clb_sysfs_caches(const char *dir, struct clb_cache_level *out, int max);
+
 /* ---- the job: one process, or one rank of an MPI job ---------------------- */
 
 /* Every rank runs the same configurations in lockstep (docs/SCALING.md); a
@@ -439,11 +566,21 @@ int clb_comm_waitall(struct clb_comm_req **reqs, int n);
  * set-up or a check may poll it and return CLB_EINTR. */
 int clb_interrupted(void);
 
+/* ---- the device's timer ------------------------------------------------ */
+
+/* NULL while the device's event timestamps are trusted in this run, else
+ * why not (docs/MEASURING.md "Timers"): the core then times every evented
+ * run on the host clock, and a figure only device timestamps can give
+ * (submit -> start, one kernel's share of a sequence) must be skipped with
+ * that reason, never computed from the events. */
+const char *clb_timer_untrusted(const struct clb_env *env);
+
 /* ---- tuning probes ----------------------------------------------------- */
 
 /* Time one launch configuration `runs` times (the first warms up and is not
  * counted) and give the fastest run in *tmin seconds. launch enqueues once
- * and returns its event. Used by the workloads' "fastest of" defaults. */
+ * and returns its event. Used by the workloads' "fastest of" defaults. Where
+ * the device's events are not trusted, each run is timed on the host clock. */
 typedef int (*clb_launch_fn)(struct clb_env *env, void *ctx, cl_event *ev);
 int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin);
 
@@ -460,6 +597,10 @@ const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char 
 int clb_model_num(struct clb_model_ctx *m, const char *key, double *out, int required);
 /* Print "  key  value  (origin)". */
 void clb_model_show(struct clb_model_ctx *m, const char *key);
+/* With --ceilings FILE: when the file lacks the measured figure that stands
+ * for parameter `key`, what is missing there and how to measure it
+ * (malloc'd), else NULL. */
+char *clb_model_ceiling_missing(struct clb_model_ctx *m, const char *key);
 /* The --param values given (for list-valued parameters a model parses itself). */
 int clb_model_given(const struct clb_model_ctx *m, const char *key);
 

@@ -58,9 +58,10 @@ static void device_details(const struct clb_devinfo *d)
     printf("      memory %.2f GB, largest buffer %.2f GB, cache %.1f MB %s (line %u B), local "
            "%.0f KB\n", (double)d->global_mem / 1e9, (double)d->max_alloc / 1e9,
            (double)d->cache_size / 1e6, d->cache_type, d->cache_line, (double)d->local_mem / 1024);
-    printf("      %u compute units at %u MHz, work-group <= %zu (%zu x %zu x %zu), fp64 %s, "
-           "fp16 %s%s%s\n", d->compute_units, d->clock_mhz, d->max_wg, d->max_wi[0],
-           d->max_wi[1], d->max_wi[2], d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no",
+    printf("      %u compute units at %u MHz, work-group <= %zu%s (%zu x %zu x %zu), fp64 %s, "
+           "fp16 %s%s%s\n", d->compute_units, d->clock_mhz, d->max_wg,
+           d->wg_forced ? " (CLBENCH_MAX_WORK_GROUP)" : "", d->max_wi[0], d->max_wi[1],
+           d->max_wi[2], d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no",
            d->pci_bus_id[0] ? ", PCI " : "", d->pci_bus_id);
 }
 

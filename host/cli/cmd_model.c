@@ -143,10 +143,25 @@ const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char 
     return NULL;
 }
 
-static int missing(const struct clb_model_ctx *m, const char *key)
+/* With --ceilings, a parameter that a measured ceiling stands for and that
+ * the file lacks: what is missing there (malloc'd), else NULL. */
+char *clb_model_ceiling_missing(struct clb_model_ctx *m, const char *key)
 {
-    clb_seterr("model %s: parameter '%s' is not set (give --param %s=VALUE, or a profile "
-               "whose [model] has %s.%s)", m->model, key, key, prefix_of(m), key);
+    int i = m->have_ceil ? ceiling_slot(m, key) : -1;
+    if (i < 0 || m->ctext[i][0])
+        return NULL;
+    return clb_ceiling_missing(&m->ceil, (enum clb_ceiling_kind)ceiling_keys[i].kind);
+}
+
+static int missing(struct clb_model_ctx *m, const char *key)
+{
+    char *why = clb_model_ceiling_missing(m, key);
+    if (why)
+        clb_seterr("model %s: %s (or give --param %s=VALUE)", m->model, why, key);
+    else
+        clb_seterr("model %s: parameter '%s' is not set (give --param %s=VALUE, or a profile "
+                   "whose [model] has %s.%s)", m->model, key, key, prefix_of(m), key);
+    free(why);
     return CLB_EUSAGE;
 }
 

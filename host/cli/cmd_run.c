@@ -20,7 +20,7 @@ static const struct option longopts[] = {
     {"format", required_argument, 0, 1005},    {"peak-bw", required_argument, 0, 1006},
     {"peak-gflops", required_argument, 0, 1007}, {"peak-gflops-dp", required_argument, 0, 1008},
     {"energy", required_argument, 0, 1009},    {"energy-window", required_argument, 0, 1010},
-    {"ceilings", required_argument, 0, 1011},
+    {"ceilings", required_argument, 0, 1011},  {"case-timeout", required_argument, 0, 1012},
     {0, 0, 0, 0}};
 
 /* The help text of `clbench run`; the man page (docs/clbench.1) carries the
@@ -43,6 +43,9 @@ static const char clb_run_help[] =
     "      --max-time S      seconds of timed runs after which a configuration stops (1)\n"
     "      --tolerance PCT   stop once the median's standard error is below PCT % (1; 0: off)\n"
     "      --warmup N        untimed repetitions first (default 3, fewer when slow)\n"
+    "      --case-timeout S  the most seconds a kernel build, a set-up or a case may take; past\n"
+    "                        it the run names it, writes an error row and exits 5 (default 300,\n"
+    "                        or 3 x --max-time when longer; 0: no limit)\n"
     "      --param K=V       workload parameter, repeatable (V: value, list or range a..b)\n"
     "      --quick           small sizes, for smoke tests and CI\n"
     "  -o, --output FILE     results file, appended (default results/local/<device>.csv)\n"
@@ -143,6 +146,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
     o->tolerance = 0.01;
     o->peak_bw = o->peak_sp = o->peak_dp = NAN;
     o->energy_window = NAN; /* the source's shortest trusted window */
+    o->case_timeout = NAN;  /* clb_case_timeout's default */
     double pct;
     optind = 1;
     opterr = 0;
@@ -190,6 +194,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
             break;
         case 1010: if (parse_seconds("--energy-window", optarg, 0, 3600, &o->energy_window)) return CLB_EUSAGE; break;
         case 1011: o->ceilings = optarg; break;
+        case 1012: if (parse_seconds("--case-timeout", optarg, 0, 1e6, &o->case_timeout)) return CLB_EUSAGE; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_die_msg("%s", clb_lasterr());

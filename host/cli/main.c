@@ -32,7 +32,9 @@ static void usage(FILE *f)
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
         fprintf(f, "  %-10s %s\n", (*w)->name, (*w)->summary);
     fprintf(f, "\nrun options: clbench run --help. Exit status: 0 ok, 1 validation failed, "
-               "2 bad usage or input, 3 OpenCL or system error.\n");
+               "2 bad usage or input, 3 OpenCL or system error,\n"
+               "4 nothing measured (all skipped), 5 results file lost while writing, "
+               "6 a step ran past --case-timeout, 128+N signal N.\n");
 }
 
 static int dispatch(int argc, char **argv)

@@ -234,6 +234,30 @@ int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct
     return rc;
 }
 
+char *clb_ceiling_missing(const struct clb_ceilings *c, enum clb_ceiling_kind kind)
+{
+    struct clb_buf b = {0}, from = {0};
+    const char *first = NULL;
+    for (const struct clb_workload *const *w = clb_workload_list(); *w; w++) {
+        if (!(*w)->ceilings || !((*w)->ceiling_kinds >> kind & 1u))
+            continue;
+        first = first ? first : (*w)->name;
+        clb_buf_printf(&from, "%s%s: %s", from.len ? "; " : "", (*w)->name,
+                       (*w)->ceiling_rows ? (*w)->ceiling_rows : "its rows");
+    }
+    clb_buf_printf(&b, "--ceilings %s: no row of '%s' there measures its %s (%s)", c->file,
+                   c->device ? c->device : "?", clb_ceiling_name(kind),
+                   from.len ? clb_buf_str(&from) : "no workload measures it");
+    if (first)
+        clb_buf_printf(&b, "; run `clbench run %s` at default sizes on it", first);
+    clb_buf_free(&from);
+    if (b.oom) {
+        clb_buf_free(&b);
+        return NULL;
+    }
+    return b.s;
+}
+
 char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind)
 {
     if (kind >= CLB_NCEILINGS || !c->have[kind])

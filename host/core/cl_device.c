@@ -1,8 +1,10 @@
 /* Devices: discovery over all platforms, selection, context and queue, buffers. */
 #include "clb_cl.h"
+#include "clb_params.h"
 #include "clbench.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,10 +115,16 @@ static void read_info(struct clb_devinfo *di)
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof di->cache_size, &di->cache_size, NULL);
     clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof di->max_wg, &di->max_wg, NULL);
     clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof di->max_wi, di->max_wi, NULL);
-    cl_device_fp_config fp = 0;
+    cl_device_fp_config fp = 0, sp = 0;
     clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_SINGLE_FP_CONFIG, sizeof sp, &sp, NULL);
     char *ext = extensions(d);
     di->fp64 = fp != 0 || (ext && strstr(ext, "cl_khr_fp64") != NULL);
+    di->fma_sp = (sp & CL_FP_FMA) != 0;
+    di->fma_dp = (fp & CL_FP_FMA) != 0;
+    size_t res = 0;
+    clGetDeviceInfo(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof res, &res, NULL);
+    di->timer_res_s = (double)res * 1e-9;
     di->fp16 = ext && strstr(ext, "cl_khr_fp16") != NULL;
     str_info(d, CL_DEVICE_OPENCL_C_VERSION, di->c_version, sizeof di->c_version);
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof di->cache_line, &di->cache_line,
@@ -125,14 +133,56 @@ static void read_info(struct clb_devinfo *di)
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, sizeof ct, &ct, NULL);
     di->cache_type = ct == CL_READ_WRITE_CACHE ? "read-write" : ct == CL_READ_ONLY_CACHE ? "read-only"
                                                                                          : "none";
+    cl_bool unified = CL_FALSE;
+    if (clGetDeviceInfo(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) !=
+        CL_SUCCESS)
+        unified = CL_FALSE;
+    di->host_unified = unified == CL_TRUE || (di->type & CL_DEVICE_TYPE_CPU) != 0;
     pci_bus_id(d, ext, di->pci_bus_id, sizeof di->pci_bus_id);
     free(ext);
+}
+
+/* A test hook (docs/PORTABILITY.md, "Tiles that fit"): CLBENCH_MAX_WORK_GROUP=N
+ * makes every device describe itself as allowing work-groups of at most N
+ * work-items (N per dimension too), as a device with small work-groups
+ * would; clb_wg_limit applies the same to every compiled kernel. Unset or
+ * empty: no limit (*cap = 0). A bad value is refused. */
+static int wg_cap(size_t *cap)
+{
+    const char *v = getenv("CLBENCH_MAX_WORK_GROUP");
+    *cap = 0;
+    if (!v || !*v)
+        return CLB_OK;
+    long x[1];
+    char err[128];
+    if (clb_parse_int_list(v, 1, 1L << 20, x, 1, err, sizeof err) != 1 || strchr(v, ',')) {
+        clb_seterr("CLBENCH_MAX_WORK_GROUP='%s' is not a work-group size (accepted: one whole "
+                   "number 1..1048576, or unset)", v);
+        return CLB_EUSAGE;
+    }
+    *cap = (size_t)x[0];
+    return CLB_OK;
+}
+
+static void apply_cap(struct clb_devinfo *di, size_t cap)
+{
+    if (!cap)
+        return;
+    if (di->max_wg > cap)
+        di->max_wg = cap;
+    for (int i = 0; i < 3; i++)
+        if (di->max_wi[i] > cap)
+            di->max_wi[i] = cap;
+    di->wg_forced = cap;
 }
 
 int clb_devices(struct clb_devinfo **out, int *n)
 {
     *out = NULL;
     *n = 0;
+    size_t cap;
+    if (wg_cap(&cap))
+        return CLB_EUSAGE;
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(0, NULL, &np);
     if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0)) {
@@ -178,6 +228,7 @@ int clb_devices(struct clb_devinfo **out, int *n)
             di->device = ids[d];
             clb_strlcpy(di->platform_name, pname, sizeof di->platform_name);
             read_info(di);
+            apply_cap(di, cap);
             count++;
         }
         free(ids);
@@ -267,6 +318,7 @@ void clb_progcache_free(struct clb_progcache *c);
 int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir)
 {
     memset(d, 0, sizeof *d);
+    d->launch_s = NAN;
     d->info = *info;
     d->kernel_dir = kernel_dir;
     cl_int err;
@@ -284,6 +336,8 @@ int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *k
 
 void clb_close(struct clb_device *d)
 {
+    free(d->timer_why);
+    d->timer_why = NULL;
     clb_progcache_free(d->cache);
     d->cache = NULL;
     if (d->queue) {
@@ -354,11 +408,47 @@ int clb_args(cl_kernel k, ...)
     return CLB_OK;
 }
 
+void clb_shape_text(unsigned dims, const size_t *v, char *out, size_t n)
+{
+    out[0] = 0;
+    size_t len = 0;
+    for (unsigned i = 0; i < dims && i < 3 && len < n; i++)
+        len += (size_t)snprintf(out + len, n - len, "%s%zu", i ? "x" : "", v[i]);
+}
+
 int clb_launch(struct clb_device *d, cl_kernel k, cl_uint dims, const size_t *global,
                const size_t *local, cl_event *ev)
 {
+    /* What the driver would refuse (CL_INVALID_WORK_GROUP_SIZE), refused here
+     * too, against the limits as clbench sees them (CLBENCH_MAX_WORK_GROUP
+     * included): a launch that was not fitted fails on every device alike. */
+    size_t items = 1;
+    int over = 0;
+    for (cl_uint i = 0; local && i < dims && i < 3; i++) {
+        items *= local[i];
+        over |= local[i] > d->info.max_wi[i];
+    }
+    if (local && (over || items > d->info.max_wg)) {
+        char shape[96];
+        clb_shape_text(dims, local, shape, sizeof shape);
+        clb_seterr("clEnqueueNDRangeKernel: a work-group of %s work-items exceeds the device's "
+                   "limit (%zu; %zu x %zu x %zu per dimension)", shape, d->info.max_wg,
+                   d->info.max_wi[0], d->info.max_wi[1], d->info.max_wi[2]);
+        return CLB_ECL;
+    }
     CLB_CHECK(clEnqueueNDRangeKernel(d->queue, k, dims, NULL, global, local, 0, NULL, ev),
               "clEnqueueNDRangeKernel");
+    return CLB_OK;
+}
+
+int clb_finish(cl_command_queue q)
+{
+    cl_event mark = NULL;
+    CLB_CHECK(clEnqueueMarkerWithWaitList(q, 0, NULL, &mark), "clEnqueueMarkerWithWaitList");
+    cl_int err = clWaitForEvents(1, &mark);
+    clReleaseEvent(mark);
+    CLB_CHECK(err, "clWaitForEvents (marker)");
+    CLB_CHECK(clFinish(q), "clFinish");
     return CLB_OK;
 }
 
@@ -403,5 +493,12 @@ int clb_event_seconds(cl_event first, cl_event last, double *seconds)
     CLB_CHECK(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL),
               "clGetEventProfilingInfo(END)");
     *seconds = end > start ? (double)(end - start) * 1e-9 : 0.0;
+    return CLB_OK;
+}
+
+int clb_event_wall(cl_event last, double t0, double *seconds)
+{
+    CLB_CHECK(clWaitForEvents(1, &last), "clWaitForEvents");
+    *seconds = clb_now() - t0;
     return CLB_OK;
 }

@@ -2,6 +2,7 @@
  * (file, options) and cached for the life of the device. */
 #include "clb_cl.h"
 #include "clbench.h"
+#include "watchdog.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,9 +25,10 @@ void clb_progcache_free(struct clb_progcache *c)
     }
 }
 
-char *clb_load_source(const char *kernel_dir, const char *file)
+/* From kernel_dir, else $CLBENCH_KERNEL_DIR (when env), else embedded. */
+static char *load_source(const char *kernel_dir, const char *file, int env)
 {
-    if (!kernel_dir || !*kernel_dir)
+    if ((!kernel_dir || !*kernel_dir) && env)
         kernel_dir = getenv("CLBENCH_KERNEL_DIR");
     if (kernel_dir && *kernel_dir) {
         /* a kernel source is text of a few tens of KiB: 4 MiB is plenty */
@@ -43,6 +45,11 @@ char *clb_load_source(const char *kernel_dir, const char *file)
     return clb_strdup(src);
 }
 
+char *clb_load_source(const char *kernel_dir, const char *file)
+{
+    return load_source(kernel_dir, file, 1);
+}
+
 static void print_build_log(cl_program prog, cl_device_id dev, const char *file,
                             const char *options)
 {
@@ -56,21 +63,25 @@ static void print_build_log(cl_program prog, cl_device_id dev, const char *file,
     free(log);
 }
 
-int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out)
+/* clb_program; embedded: the copy in the binary whatever --kernel-dir says
+ * (the core's own kernels), cached under a key of its own. */
+static int program(struct clb_device *d, const char *file, const char *options, int embedded,
+                   cl_program *out)
 {
-    size_t klen = strlen(file) + strlen(options) + 2;
+    size_t klen = strlen(file) + strlen(options) + 3;
     char *key = clb_xmalloc(klen);
     if (!key)
         return CLB_ESYS;
-    snprintf(key, klen, "%s\n%s", file, options);
+    snprintf(key, klen, "%s%s\n%s", embedded ? "=" : "", file, options);
     for (struct clb_progcache *c = d->cache; c; c = c->next)
         if (strcmp(c->key, key) == 0) {
             free(key);
             *out = c->prog;
             return CLB_OK;
         }
-    char *common = clb_load_source(d->kernel_dir, "common");
-    char *src = common ? clb_load_source(d->kernel_dir, file) : NULL;
+    const char *dir = embedded ? NULL : d->kernel_dir;
+    char *common = load_source(dir, "common", !embedded);
+    char *src = common ? load_source(dir, file, !embedded) : NULL;
     if (!src) {
         free(common);
         free(key);
@@ -87,7 +98,9 @@ int clb_program(struct clb_device *d, const char *file, const char *options, cl_
     }
     /* -cl-std is not passed: 1.2 C is what every driver compiles by default. */
     double t0 = clb_now();
+    char *outer = clb_watchdog_enter("clBuildProgram(%s.cl, \"%s\")", file, options);
     err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
+    clb_watchdog_leave(outer);
     if (err != CL_SUCCESS) {
         if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE)
             print_build_log(prog, d->info.device, file, options);
@@ -112,20 +125,39 @@ int clb_program(struct clb_device *d, const char *file, const char *options, cl_
     return CLB_OK;
 }
 
-int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
-               cl_kernel *out)
+int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out)
+{
+    return program(d, file, options, 0, out);
+}
+
+static int kernel(struct clb_device *d, const char *file, const char *options, int embedded,
+                  const char *name, cl_kernel *out)
 {
     cl_program prog;
     *out = NULL;
-    int rc = clb_program(d, file, options, &prog);
+    int rc = program(d, file, options, embedded, &prog);
     if (rc)
         return rc;
     cl_int err;
+    /* some drivers compile here, not in clBuildProgram (Mesa Rusticl) */
+    char *outer = clb_watchdog_enter("clCreateKernel(%s in %s.cl, \"%s\")", name, file, options);
     *out = clCreateKernel(prog, name, &err);
+    clb_watchdog_leave(outer);
     if (err != CL_SUCCESS) {
         *out = NULL;
         clb_seterr("clCreateKernel(%s in %s.cl): %s", name, file, clb_cl_errstr(err));
         return CLB_ECL;
     }
     return CLB_OK;
+}
+
+int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
+               cl_kernel *out)
+{
+    return kernel(d, file, options, 0, name, out);
+}
+
+int clb_core_kernel(struct clb_device *d, const char *file, const char *name, cl_kernel *out)
+{
+    return kernel(d, file, "", 1, name, out);
 }

@@ -23,6 +23,8 @@ struct clb_run_opts {
     int format_set;
     double peak_bw, peak_sp, peak_dp;  /* --peak-bw/--peak-gflops/--peak-gflops-dp; NAN: the profile's */
     const char *ceilings;       /* --ceilings FILE: peaks measured on the device (ceilings.c) */
+    double case_timeout;        /* --case-timeout: seconds a build, set-up or case may take
+                                 * (watchdog.c); 0 off; NAN: the default (clb_case_timeout) */
     int energy;                 /* --energy: CLB_ENERGY_AUTO, _ON, _OFF */
     double energy_window;       /* --energy-window: the shortest timed window an energy
                                  * reading is taken over (seconds); NAN: the source's
@@ -44,13 +46,25 @@ enum { CLB_ENERGY_AUTO, CLB_ENERGY_ON, CLB_ENERGY_OFF };
  * until they span --energy-window. */
 #define CLB_ENERGY_MAX_REPS 100000
 
+/* The run's reductions of tiles and work-groups (host/core/fit.c), one line
+ * each, printed under a heading and forgotten (out NULL: only forgotten). */
+void clb_fit_summary(FILE *out);
+
 /* Run the selected workloads; returns the process exit status. */
 int clb_driver_run(struct clb_run_opts *o);
 
+/* A working set below this many times the last-level cache measures the
+ * cache: such rows are marked cache_resident, and the default size rule aims
+ * above it. */
+#define CLB_RESIDENT_TIMES 4
+
 /* The default sizes of a workload for a type on a device, as a comma list
  * (malloc'd), by its size rule (struct clb_size_rule). NULL with a message
- * when a count refuses. */
-char *clb_default_sizes(const struct clb_env *env, const char *dtype);
+ * when a count refuses. Where the rule's size stays below
+ * CLB_RESIDENT_TIMES x the last-level cache (a cap, the device's memory or
+ * allocation limit, the ladder's end), a line saying why is added to *why
+ * (when why is not NULL). */
+char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb_buf *why);
 /* Which of clb_default_sizes' decisions gave `size` (one of its list): "quick"
  * (the --quick list), "profile" (the profile's [tuning] sizes), "extra" (the
  * study's own size the rule runs besides), "ladder" (a sweep rule's ladder),
@@ -69,7 +83,13 @@ void clb_case_free(struct clb_case *c);
 
 /* Exit statuses (docs: 0 ok, 1 validation failed, 2 bad usage, 3 OpenCL or system error). */
 enum { CLB_EXIT_OK = 0, CLB_EXIT_FAILED = 1, CLB_EXIT_USAGE = 2, CLB_EXIT_ERROR = 3,
-       CLB_EXIT_NOTHING = 4 /* every configuration was skipped: nothing was measured */ };
+       CLB_EXIT_NOTHING = 4, /* every configuration was skipped: nothing was measured */
+       CLB_EXIT_TIMEOUT = 6  /* a build, set-up or case ran past --case-timeout: the run ended there */ };
+
+/* The watchdog's seconds per step: --case-timeout, else CLB_CASE_TIMEOUT_S,
+ * or 3 x --max-time (or --energy-window) where that is longer. */
+#define CLB_CASE_TIMEOUT_S 300.0
+double clb_case_timeout(const struct clb_run_opts *o);
 int clb_exit_status(int rc);
 
 /* ---- measured ceilings (ceilings.c): `--ceilings FILE` ------------------- */
@@ -98,6 +118,12 @@ int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct
 /* "measured: stream triad double vec=2 3076.1 GB/s, run 6b02-..., file x.csv"
  * (malloc'd; NULL when the kind was not measured or out of memory). */
 char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
+/* Why a kind is missing: "--ceilings FILE: no row of 'DEVICE' there measures
+ * its memory bandwidth (stream: copy or triad rows that are not
+ * cache-resident; roofline: ...); run `clbench run stream` at default sizes
+ * on it" (malloc'd; NULL on OOM): the workloads that measure the kind and
+ * which of their rows count, from their declarations. */
+char *clb_ceiling_missing(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
 void clb_ceilings_free(struct clb_ceilings *c);
 
 /* Load the profiles of --platforms-dir (or the default places). */

@@ -8,6 +8,8 @@
 #include "comm.h"
 #include "session.h"
 #include "summary.h"
+#include "timer.h"
+#include "watchdog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,14 @@ static void on_signal(int sig)
 }
 
 int clb_interrupted(void) { return clb_signal != 0; }
+
+double clb_case_timeout(const struct clb_run_opts *o)
+{
+    if (!isnan(o->case_timeout))
+        return o->case_timeout;
+    double window = isnan(o->energy_window) ? 0 : o->energy_window;
+    return fmax(CLB_CASE_TIMEOUT_S, 3 * fmax(o->max_time, window));
+}
 
 static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
 {
@@ -182,7 +192,7 @@ static int pick_profile(struct session *s, const struct clb_devinfo *di)
         clb_profile_generic(&s->generic, di);
         p = &s->generic;
     }
-    s->profile = p;
+    s->profile = s->base_profile = p;
     if (isnan(o->peak_bw) && isnan(o->peak_sp) && isnan(o->peak_dp) && !o->ceilings)
         return CLB_OK;
     /* A shallow copy with the measured and the command line's peaks; its
@@ -351,11 +361,58 @@ static int plan_group(struct session *s, const struct clb_workload *wl, const ch
 
 /* Set-up, every case, teardown. Under MPI each step is agreed by every rank
  * before the next; the ranks must have the same number of cases. */
+static int group_steps(struct session *s, const struct clb_workload *wl, struct clb_group *g)
+{
+    const char *dtype = g->dtype;
+    const struct clb_size *size = &g->size;
+    struct clb_env env = make_env(s, wl);
+    env.dtype = dtype;
+    int planned = plan_group(s, wl, dtype, size);
+    int rc = clb_agree(s, check_group(s, g));
+    if (rc == CLB_SKIP)
+        return group_row(s, g, "skipped", clb_lasterr(), planned);
+    if (rc)
+        return rc;
+    clb_debug("%s %s %s: setting up\n", wl->name, dtype, g->size_text);
+    rc = clb_agree(s, wl->setup(&env, g));
+    if (rc == CLB_OK && s->run->mpi) {
+        double k[2] = {g->ncases, -g->ncases};
+        clb_comm_allreduce(k, 2, CLB_MAX);
+        if (k[0] != -k[1]) {
+            clb_seterr("the ranks set up different configurations for %s %s %s (%g to %g cases): "
+                       "lockstep needs the same on every rank", wl->name, dtype, g->size_text,
+                       -k[1], k[0]);
+            rc = CLB_EUSAGE;
+        }
+    }
+    if (rc == CLB_EUSAGE || rc == CLB_EINTR || rc == CLB_ESYS) {
+        group_free(&env, g);
+        return rc;
+    }
+    if (rc != CLB_OK) {
+        char *msg = clb_strdup(clb_lasterr());
+        group_free(&env, g);
+        rc = group_row(s, g, clb_status_name(rc), msg ? msg : "", planned);
+        free(msg);
+        return rc;
+    }
+    s->run->total += g->ncases - planned; /* the plan was an estimate */
+    int cap = 16;
+    double *times = clb_xcalloc((size_t)cap, sizeof *times);
+    if (!times)
+        rc = CLB_ESYS;
+    for (int i = 0; rc == CLB_OK && i < g->ncases; i++)
+        rc = clb_measure_case(s, &env, g, &g->cases[i], &times, &cap);
+    free(times);
+    group_free(&env, g);
+    return rc;
+}
+
+/* A group under the watchdog: its set-up, the time between its cases and its
+ * teardown are one step each (a case and a build are their own). */
 static int run_group(struct session *s, const struct clb_workload *wl, const char *dtype,
                      const struct clb_size *size, const char *from)
 {
-    struct clb_env env = make_env(s, wl);
-    env.dtype = dtype;
     struct clb_group g;
     memset(&g, 0, sizeof g);
     g.wl = wl;
@@ -365,44 +422,12 @@ static int run_group(struct session *s, const struct clb_workload *wl, const cha
     char text[128];
     clb_size_text(size, text, sizeof text);
     g.size_text = clb_keep(s, text);
-    int planned = plan_group(s, wl, dtype, size);
-    int rc = clb_agree(s, check_group(s, &g));
-    if (rc == CLB_SKIP)
-        return group_row(s, &g, "skipped", clb_lasterr(), planned);
-    if (rc)
-        return rc;
-    clb_debug("%s %s %s: setting up\n", wl->name, dtype, g.size_text);
-    rc = clb_agree(s, wl->setup(&env, &g));
-    if (rc == CLB_OK && s->run->mpi) {
-        double k[2] = {g.ncases, -g.ncases};
-        clb_comm_allreduce(k, 2, CLB_MAX);
-        if (k[0] != -k[1]) {
-            clb_seterr("the ranks set up different configurations for %s %s %s (%g to %g cases): "
-                       "lockstep needs the same on every rank", wl->name, dtype, g.size_text,
-                       -k[1], k[0]);
-            rc = CLB_EUSAGE;
-        }
-    }
-    if (rc == CLB_EUSAGE || rc == CLB_EINTR || rc == CLB_ESYS) {
-        group_free(&env, &g);
-        return rc;
-    }
-    if (rc != CLB_OK) {
-        char *msg = clb_strdup(clb_lasterr());
-        group_free(&env, &g);
-        rc = group_row(s, &g, clb_status_name(rc), msg ? msg : "", planned);
-        free(msg);
-        return rc;
-    }
-    s->run->total += g.ncases - planned; /* the plan was an estimate */
-    int cap = 16;
-    double *times = clb_xcalloc((size_t)cap, sizeof *times);
-    if (!times)
-        rc = CLB_ESYS;
-    for (int i = 0; rc == CLB_OK && i < g.ncases; i++)
-        rc = clb_measure_case(s, &env, &g, &g.cases[i], &times, &cap);
-    free(times);
-    group_free(&env, &g);
+    s->cur_group = &g;
+    char *outer = clb_watchdog_enter("the set-up or teardown of %s %s%s%s", wl->name, dtype,
+                                     dtype[0] ? " " : "", g.size_text);
+    int rc = group_steps(s, wl, &g);
+    clb_watchdog_leave(outer);
+    s->cur_group = NULL;
     return rc;
 }
 
@@ -449,7 +474,11 @@ static char *sizes_for(struct session *s, const struct clb_workload *wl, const c
     if (s->o->sizes)
         return clb_strdup(s->o->sizes);
     struct clb_env env = make_env(s, wl);
-    char *sizes = clb_default_sizes(&env, dtype);
+    struct clb_buf why = {0};
+    char *sizes = clb_default_sizes(&env, dtype, &why);
+    if (why.len)
+        clb_info("%s", clb_buf_str(&why));
+    clb_buf_free(&why);
     if (sizes && s->run->mpi && clb_share_plan(s->run, &sizes) != CLB_OK) {
         free(sizes);
         return NULL;
@@ -533,12 +562,70 @@ static int device_status(const struct session *s, int rc)
     return CLB_EXIT_OK;
 }
 
+/* The row the watchdog writes for the step that hung (on its thread, while
+ * this one is stuck in a driver call), and the results file it names. */
+static const char *timeout_row(void *ctx, const char *why)
+{
+    struct session *s = ctx;
+    if (s->writing && !s->run->mpi && s->cur_group) {
+        struct clb_row r;
+        clb_base_row(s, &r, s->cur_group);
+        r.kernel = s->cur_case ? s->cur_case->kernel : "*";
+        r.params = s->cur_case ? s->cur_case->params : "";
+        r.status = "error";
+        r.detail = why;
+        clb_writer_put(&s->out, &r);
+    }
+    return s->writing ? s->outpath : NULL;
+}
+
+/* Before the first group: the watchdog's names, and the timer check (a
+ * check that cannot run leaves the events untrusted, it does not end the run). */
+static void check_timer(struct session *s)
+{
+    struct clb_device *d = &s->dev;
+    clb_watchdog_where(timeout_row, s, "'%s' (%s, driver %s)", d->info.name,
+                       d->info.platform_name, d->info.driver);
+    char *outer = clb_watchdog_enter("the timer check (timer.cl)");
+    int rc = clb_timer_probe(d);
+    clb_watchdog_leave(outer);
+    if (rc) {
+        char *why = clb_asprintf("the timer check could not run: %s", clb_lasterr());
+        clb_timer_distrust(d, why ? why : "the timer check could not run");
+        free(why);
+    }
+    if (s->run->mpi) { /* the ranks time alike: their runs are compared in lockstep */
+        double host = d->timer_host;
+        clb_comm_allreduce(&host, 1, CLB_MAX);
+        if (host > 0)
+            clb_timer_distrust(d, "another rank's device events are not trusted");
+    }
+    if (d->timer_host)
+        clb_info("timer: the device's events are not trusted (%s): its kernels are timed on the "
+                 "host clock between two clFinish, launch overhead %.3g us included\n",
+                 d->timer_why ? d->timer_why : "", d->launch_s * 1e6);
+}
+
+/* The lines after the summary table: what the host clock timed, what no
+ * device can do. */
+static void summary_notes(const struct session *s)
+{
+    if (s->nhost)
+        printf("timer: %d row%s timed on the host clock (flag H, timer=host in detail): %s; "
+               "launch overhead %.3g us a launch included\n", s->nhost, s->nhost == 1 ? "" : "s",
+               s->dev.timer_why ? s->dev.timer_why : "", s->dev.launch_s * 1e6);
+    if (s->nimpossible)
+        printf("impossible: %d row%s above the profile's peak (flag X): errors, see their detail\n",
+               s->nimpossible, s->nimpossible == 1 ? "" : "s");
+}
+
 /* Run this device's planned groups, then its summary. Under MPI, rank 0
  * summarises the job's aggregate rows. */
 static int run_device(struct run *run, struct session *s, struct groups *plan)
 {
     struct clb_run_opts *o = run->o;
     int rc = CLB_OK;
+    check_timer(s);
     for (int w = 0; w < o->nwl && rc == CLB_OK; w++)
         for (int i = 0; i < plan[w].n && rc == CLB_OK; i++)
             rc = run_group(s, o->wls[w], plan[w].dtype[i], &plan[w].size[i], plan[w].from[i]);
@@ -546,12 +633,16 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
         clb_die_msg("%s", clb_lasterr());
     const struct rows *shown = run->mpi ? &s->agg : &s->rows;
     if (rc != CLB_EINTR && shown->n && s->writing) {
-        clb_summary_print(shown->v, shown->n, o->wls, o->nwl, stdout);
+        const struct clb_summary_ctx ctx = {&s->dev.info, s->profile};
+        clb_summary_print(&ctx, shown->v, shown->n, o->wls, o->nwl, stdout);
+        clb_fit_summary(stdout);
+        summary_notes(s);
         printf("\n%s%s: %d ok, %d failed, %d skipped, %d error; %s %s%s\n",
                run->mpi ? "job of " : "", run->mpi ? "all ranks" : s->dev.info.name, s->nok,
                s->nfailed, s->nskip, s->nerror, s->out.lost ? "results file" : "results in",
                s->outpath, s->out.lost ? " lost (see the message on stderr)" : "");
     }
+    clb_fit_summary(NULL); /* a device's reductions are not the next one's */
     int status = device_status(s, rc);
     if (!clb_signal && (s->nerror || s->nfailed))
         clb_die_msg("%d configuration%s ended in an error, %d failed validation; first: %s",
@@ -676,6 +767,8 @@ int clb_driver_run(struct clb_run_opts *o)
         sa.sa_handler = on_signal;
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
+        if ((rc = clb_watchdog_start(clb_case_timeout(o), &clb_signal)))
+            clb_die_msg("%s", clb_lasterr());
         clb_print_ranks(&ss[0]);
         run.t0 = clb_now();
         for (int d = 0; d < nsel && !clb_signal; d++) {
@@ -694,6 +787,7 @@ int clb_driver_run(struct clb_run_opts *o)
     }
     free(plans);
     free(ss);
+    clb_watchdog_stop(); /* after the devices are closed: a close that hangs still ends */
     clb_profiles_free(&run.profiles);
     free(run.devs);
     free(run.sel);

@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "clb_model.h"
 #include "session.h"
+#include "timer.h"
+#include "watchdog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,23 +85,41 @@ void clb_fill_figures(struct session *s, struct clb_row *r, struct clb_env *env,
     clb_note_ratios(s, g, c, r->gbps, baselines);
 }
 
-/* Time one repetition; the events are the core's to wait for and release. */
-static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c, double *t)
+/* Time one repetition: the events' START -> END (the core waits for and
+ * releases them) or the workload's own seconds in *t, and in *wall the host
+ * clock of the same repetition between two clFinish. Where the device's
+ * events are not trusted (timer.c), an evented repetition's *t is its wall. */
+static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c, double *t,
+                   double *wall, int *evented)
 {
+    struct clb_device *d = env->dev;
+    CLB_CHECK(clFinish(d->queue), "clFinish");
     struct clb_sample smp = {NULL, NULL, NAN};
+    double t0 = clb_now();
     int rc = g->wl->run(env, g, c, &smp);
     *t = smp.seconds;
+    *evented = smp.first != NULL;
     if (rc == CLB_OK && smp.first)
         rc = clb_event_seconds(smp.first, smp.last ? smp.last : smp.first, t);
+    cl_int err = rc == CLB_OK ? clFinish(d->queue) : CL_SUCCESS;
+    *wall = clb_now() - t0;
     if (smp.first)
         clReleaseEvent(smp.first);
     if (smp.last && smp.last != smp.first)
         clReleaseEvent(smp.last);
+    CLB_CHECK(err, "clFinish");
+    if (rc == CLB_OK && *evented && d->timer_host)
+        *t = *wall;
     return rc;
 }
 
 static int grow(double **v, int *cap, int n)
 {
+    if (!*v) {
+        *cap = 16;
+        if (!(*v = clb_xcalloc((size_t)*cap, sizeof **v)))
+            return CLB_ESYS;
+    }
     if (n < *cap)
         return CLB_OK;
     double *nv = realloc(*v, (size_t)*cap * 2 * sizeof *nv);
@@ -130,8 +150,8 @@ static int time_case(struct session *s, struct clb_env *env, struct clb_group *g
     int rc = CLB_OK;
     double w0 = clb_now();
     for (int i = 0; rc == CLB_OK && i < o->warmup && !clb_signal; i++) {
-        double t;
-        rc = one_rep(env, g, c, &t);
+        double t, w;
+        rc = one_rep(env, g, c, &t, &w, &tm->evented);
         if (clb_now() - w0 > o->max_time / 4)
             break;
     }
@@ -151,13 +171,14 @@ static int time_case(struct session *s, struct clb_env *env, struct clb_group *g
         e0 = NAN;
     double t_start = clb_now();
     while (rc == CLB_OK) {
-        if ((rc = grow(times, cap, tm->n)) ||
+        if ((rc = grow(times, cap, tm->n)) || (rc = grow(&tm->walls, &tm->walls_cap, tm->n)) ||
             (s->run->mpi && (rc = grow(&tm->agg, &tm->agg_cap, tm->n))))
             break;
-        double t = NAN, t0 = clb_now();
-        rc = clb_signal ? CLB_EINTR : one_rep(env, g, c, &t);
+        double t = NAN, w = NAN, t0 = clb_now();
+        rc = clb_signal ? CLB_EINTR : one_rep(env, g, c, &t, &w, &tm->evented);
         spent += clb_now() - t0;
         (*times)[tm->n] = t;
+        tm->walls[tm->n] = w;
         double job_t = t, job_spent = spent;
         rc = clb_agree_rep(s, rc, &job_t, &job_spent);
         if (rc)
@@ -195,98 +216,216 @@ static void energy_row(struct session *s, struct clb_row *r, struct clb_case *c,
     }
 }
 
-int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                     struct clb_case *c, double **times, int *cap)
+/* Events the timer check rejects (timer.c) make the device's timer untrusted
+ * for the rest of the run, and the case is timed again on the host clock;
+ * every case the host clock timed says so in its detail. Under MPI the ranks
+ * decide together (the aggregate's times must be of one kind). */
+static int check_events(struct session *s, struct clb_env *env, struct clb_group *g,
+                        struct clb_case *c, double **times, int *cap, struct timed *tm)
 {
-    struct clb_row r;
-    clb_base_row(s, &r, g);
-    r.kernel = clb_keep(s, c->kernel);
-    r.params = clb_keep(s, c->params);
-    struct timed tm = {0, 0, NAN, NULL, 16};
-    if (s->run->mpi && !(tm.agg = clb_xcalloc((size_t)tm.agg_cap, sizeof *tm.agg)))
-        return CLB_ESYS;
+    struct clb_device *d = env->dev;
+    if (!tm->evented)
+        return CLB_OK; /* the workload timed itself on the host clock */
+    int rc = CLB_OK;
+    if (!d->timer_host) {
+        struct clb_buf why = {0};
+        double bad = clb_timer_check(d, *times, tm->walls, tm->n, &why);
+        if (s->run->mpi)
+            clb_comm_allreduce(&bad, 1, CLB_MAX);
+        if (bad > 0) {
+            clb_timer_distrust(d, why.len ? clb_buf_str(&why)
+                                          : "another rank's events disagreed with its host clock");
+            clb_info("timer: %s %s: %s; from here on kernels are timed on the host clock\n",
+                     g->wl->name, c->kernel, d->timer_why ? d->timer_why : "");
+            rc = time_case(s, env, g, c, times, cap, tm);
+        }
+        clb_buf_free(&why);
+        if (bad <= 0 || rc != CLB_OK)
+            return rc;
+    }
+    clb_timer_note(d, &c->detail);
+    clb_case_metric(c, "timer_host", 1);
+    clb_case_metric(c, "launch_overhead_us", d->launch_s * 1e6); /* not written when NAN */
+    s->nhost++;
+    return CLB_OK;
+}
+
+/* How far above a profile's peak a figure may honestly be: a CPU's cores
+ * boost above the clock OpenCL reports (the base clock), by the ratio of
+ * the kernel's cpufreq maximum where the kernel says, else by up to
+ * CPU_BOOST_MARGIN; a GPU's profile peak is at its boost clock already, and
+ * GPU_MARGIN leaves room for the timer's resolution. */
+#define CPU_BOOST_MARGIN 1.5
+#define GPU_MARGIN 1.05
+static double clock_margin(const struct clb_devinfo *di)
+{
+    if (strcmp(di->type_name, "cpu") && strcmp(di->type_name, "accelerator"))
+        return GPU_MARGIN;
+    char *text = clb_read_regular("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
+                                  "cpufreq maximum", 64);
+    double khz = text ? strtod(text, NULL) : NAN;
+    free(text);
+    if (khz > 0 && di->clock_mhz > 0 && khz / 1e3 > di->clock_mhz)
+        return GPU_MARGIN * khz / 1e3 / di->clock_mhz;
+    return CPU_BOOST_MARGIN;
+}
+
+/* A rate the device cannot reach: GFlop/s (best run) above the matched
+ * profile's peak for the type times the clock margin. Operations cannot be
+ * served by a cache; bytes can (each input is counted once, whatever a cache
+ * re-serves), so a bandwidth above the peak is the summary's `!`, not this.
+ * The row is an error: its figures stay, its status says not to use them. */
+static void check_possible(struct session *s, struct clb_env *env, struct clb_group *g,
+                           struct clb_case *c, struct clb_row *r)
+{
+    double pf = clb_profile_peak_gflops(s->base_profile, g->dtype);
+    if (!(r->flops > 0) || !(r->t_min_s > 0) || !(pf > 0) || strcmp(r->status, "ok"))
+        return;
+    double best = r->flops / r->t_min_s / 1e9, margin = clock_margin(env->info);
+    if (best <= margin * pf)
+        return;
+    clb_case_note(c, "impossible: %.4g GFlop/s is above the peak of profile %s (%.4g GFlop/s x "
+                  "%.2f clock margin): a timer or counting fault, not a measurement", best,
+                  s->base_profile->id, pf, margin);
+    clb_case_metric(c, "impossible", 1);
+    r->status = clb_status_name(CLB_ECL);
+    s->nimpossible++;
+}
+
+/* The row's columns that do not depend on the timed runs. */
+static void shape_row(struct session *s, struct clb_env *env, struct clb_case *c,
+                      struct clb_row *r)
+{
+    char range[64];
+    fmt_range(range, sizeof range, c->local, c->local[0] ? c->dims : 0);
+    r->local_size = clb_keep(s, range);
+    fmt_range(range, sizeof range, c->global, c->dims);
+    r->global_size = clb_keep(s, range);
+    size_t llc = clb_llc_bytes(env);
+    double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
+    if (llc && !c->counts.host_bound && !c->counts.compute_bound &&
+        fp < CLB_RESIDENT_TIMES * (double)llc) {
+        clb_case_note(c, "cache_resident (%.3g MB < %d x %.3g MB cache)", fp / 1e6,
+                      CLB_RESIDENT_TIMES, llc / 1e6);
+        clb_case_metric(c, "cache_resident", 1);
+    }
+}
+
+/* The workload's `measured` step: work after the timed runs (a profiled
+ * solve) can meet a device error too: the row is then an error, never an ok
+ * row with a note (the figures stay, the status says they are not to be used). */
+static void after_runs(struct session *s, struct clb_env *env, struct clb_group *g,
+                       struct clb_case *c, const double *times, int n, struct clb_row *r,
+                       struct clb_row *agg)
+{
+    struct clb_measure m;
+    clb_stats_compute(times, (size_t)n, &m.t);
+    m.reps = n;
+    m.gbps = r->gbps;
+    m.gflops = r->gflops;
+    int mrc = clb_agree(s, g->wl->measured(env, g, c, &m));
+    if (mrc != CLB_OK && mrc != CLB_EINTR) {
+        clb_case_note(c, "after the timed runs: %s", clb_lasterr());
+        r->status = clb_status_name(mrc == CLB_SKIP || mrc == CLB_FAIL ? CLB_ECL : mrc);
+        if (agg)
+            agg->status = r->status;
+    }
+}
+
+/* Prepare, time (and check the timer), verify: the case's outcome. */
+static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
+                    struct clb_case *c, double **times, int *cap, struct timed *tm, int *timed,
+                    int *own)
+{
     int rc = c->status;
     if (rc == CLB_OK && g->wl->prepare)
         rc = g->wl->prepare(env, g, c);
     rc = clb_agree(s, rc);
-    int timed = rc == CLB_OK;
-    if (timed)
-        rc = time_case(s, env, g, c, times, cap, &tm);
-    int own = rc; /* this rank's outcome: its row says it; the aggregate says the job's */
+    *timed = rc == CLB_OK;
+    if (*timed)
+        rc = time_case(s, env, g, c, times, cap, tm);
+    if (rc == CLB_OK)
+        rc = check_events(s, env, g, c, times, cap, tm);
+    *own = rc; /* this rank's outcome: its row says it; the aggregate says the job's */
     if (rc == CLB_OK) {
-        own = g->wl->verify(env, g, c);
-        rc = clb_agree(s, own);
+        *own = g->wl->verify(env, g, c);
+        rc = clb_agree(s, *own);
     }
-    if (rc == CLB_EUSAGE || rc == CLB_EINTR) {
-        free(tm.agg);
+    return rc;
+}
+
+/* The row (and under MPI the aggregate) of a case; CLB_OK when there is one
+ * to emit, else the rc that ends the run. */
+static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g,
+                     struct clb_case *c, double **times, int *cap, struct timed *tm,
+                     struct clb_row *r, struct clb_row *agg)
+{
+    int timed, own;
+    int rc = run_case(s, env, g, c, times, cap, tm, &timed, &own);
+    if (rc == CLB_EUSAGE || rc == CLB_EINTR)
         return rc;
-    }
-    r.status = clb_status_name(rc == CLB_FAIL && own == CLB_OK ? CLB_OK : rc);
-    char range[64];
-    fmt_range(range, sizeof range, c->local, c->local[0] ? c->dims : 0);
-    r.local_size = clb_keep(s, range);
-    fmt_range(range, sizeof range, c->global, c->dims);
-    r.global_size = clb_keep(s, range);
+    r->status = clb_status_name(rc == CLB_FAIL && own == CLB_OK ? CLB_OK : rc);
+    shape_row(s, env, c, r);
     if (g->size_from)
         clb_case_metric_token(c, "size_from", g->size_from);
-    size_t llc = clb_llc_bytes(env);
-    double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
-    if (llc && !c->counts.host_bound && !c->counts.compute_bound && fp < 4.0 * (double)llc) {
-        clb_case_note(c, "cache_resident (%.3g MB < 4 x %.3g MB cache)", fp / 1e6, llc / 1e6);
-        clb_case_metric(c, "cache_resident", 1);
-    }
-    if (timed && (rc == CLB_OK || rc == CLB_FAIL)) {
-        r.warmup = s->o->warmup;
-        r.reps = tm.n;
-        r.bytes = c->counts.bytes;
-        r.flops = c->counts.flops;
+    int figures = timed && (rc == CLB_OK || rc == CLB_FAIL);
+    if (figures) {
+        r->warmup = s->o->warmup;
+        r->reps = tm->n;
+        r->bytes = c->counts.bytes;
+        r->flops = c->counts.flops;
     }
     if (rc == CLB_ECL || rc == CLB_ESYS)
         clb_case_note(c, "%s", clb_lasterr());
     /* The aggregate first: its notes (ratios to aggregate baselines) are its own. */
-    struct clb_row agg;
-    int have_agg = s->run->mpi;
-    if (have_agg) {
+    if (s->run->mpi) {
         /* keep this rank's notes and metrics apart */
-        struct clb_buf own = c->detail, mine = c->metrics;
+        struct clb_buf notes = c->detail, mine = c->metrics;
         c->detail = c->metrics = (struct clb_buf){0};
-        clb_buf_add(&c->detail, clb_buf_str(&own), own.len);
+        clb_buf_add(&c->detail, clb_buf_str(&notes), notes.len);
         clb_buf_add(&c->metrics, clb_buf_str(&mine), mine.len);
-        int arc = clb_aggregate_row(s, &r, env, g, c, &tm, &agg);
-        agg.status = clb_status_name(rc);
+        int arc = clb_aggregate_row(s, r, env, g, c, tm, agg);
+        agg->status = clb_status_name(rc);
         clb_buf_free(&c->detail);
         clb_buf_free(&c->metrics);
-        c->detail = own;
+        c->detail = notes;
         c->metrics = mine;
-        if (arc) {
-            free(tm.agg);
+        if (arc)
             return arc;
-        }
     }
-    if (timed && (rc == CLB_OK || rc == CLB_FAIL)) {
-        clb_fill_figures(s, &r, env, g, c, *times, tm.n, &s->rows);
-        energy_row(s, &r, c, &tm);
-        if (g->wl->measured) {
-            struct clb_measure m;
-            clb_stats_compute(*times, (size_t)tm.n, &m.t);
-            m.reps = tm.n;
-            m.gbps = r.gbps;
-            m.gflops = r.gflops;
-            /* work after the timed runs (a profiled solve) can meet a device
-             * error too: the row is then an error, never an ok row with a
-             * note (the figures stay, the status says they are not to be used) */
-            int mrc = clb_agree(s, g->wl->measured(env, g, c, &m));
-            if (mrc != CLB_OK && mrc != CLB_EINTR) {
-                clb_case_note(c, "after the timed runs: %s", clb_lasterr());
-                r.status = clb_status_name(mrc == CLB_SKIP || mrc == CLB_FAIL ? CLB_ECL : mrc);
-                if (have_agg)
-                    agg.status = r.status;
-            }
-        }
+    if (figures) {
+        clb_fill_figures(s, r, env, g, c, *times, tm->n, &s->rows);
+        energy_row(s, r, c, tm);
+        if (g->wl->measured)
+            after_runs(s, env, g, c, *times, tm->n, r, s->run->mpi ? agg : NULL);
+        check_possible(s, env, g, c, r);
     }
-    r.detail = clb_keep(s, clb_buf_str(&c->detail));
-    r.metrics = clb_keep(s, clb_buf_str(&c->metrics));
+    r->detail = clb_keep(s, clb_buf_str(&c->detail));
+    r->metrics = clb_keep(s, clb_buf_str(&c->metrics));
+    return CLB_OK;
+}
+
+int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
+                     struct clb_case *c, double **times, int *cap)
+{
+    struct clb_row r, agg;
+    clb_base_row(s, &r, g);
+    r.kernel = clb_keep(s, c->kernel);
+    r.params = clb_keep(s, c->params);
+    struct timed tm = {0, 0, NAN, NULL, 16, NULL, 0, 0};
+    if (s->run->mpi && !(tm.agg = clb_xcalloc((size_t)tm.agg_cap, sizeof *tm.agg)))
+        return CLB_ESYS;
+    s->cur_case = c;
+    char *outer = clb_watchdog_enter("%s %s %s%s%s%s%s", g->wl->name, c->kernel, g->dtype,
+                                     g->dtype[0] ? " " : "", g->size_text,
+                                     c->params[0] ? " " : "", c->params);
+    int rc = case_rows(s, env, g, c, times, cap, &tm, &r, &agg);
+    clb_watchdog_leave(outer);
+    s->cur_case = NULL;
     free(tm.agg);
-    clb_progress(s, g, c->kernel, c->params, have_agg ? &agg : &r, c->counts.unit);
-    return clb_emit(s, &r, have_agg ? &agg : NULL);
+    free(tm.walls);
+    if (rc)
+        return rc;
+    clb_progress(s, g, c->kernel, c->params, s->run->mpi ? &agg : &r, c->counts.unit);
+    return clb_emit(s, &r, s->run->mpi ? &agg : NULL);
 }

@@ -38,6 +38,8 @@ struct session {
     struct clb_run_opts *o;
     struct clb_profile generic, custom;
     const struct clb_profile *profile;
+    const struct clb_profile *base_profile; /* the matched (or forced) one, before --peak-* and
+                                             * --ceilings: the impossibility check's peaks */
     struct clb_device dev;
     int dev_open;
     struct clb_energy *energy; /* NULL: no source (or --energy off) */
@@ -48,7 +50,12 @@ struct session {
     struct rows rows;          /* this process's rows: the summary and the baselines */
     struct rows agg;           /* MPI, rank 0: the job's aggregate rows (rank=all) */
     int nfailed, nerror, nok, nskip;
+    int nhost;                 /* rows whose kernels the host clock timed (untrusted events) */
+    int nimpossible;           /* rows whose figure the device cannot reach (measure.c) */
     struct clb_buf first_bad;  /* the first error or failure, repeated at the end */
+    /* what runs now, for the row the watchdog writes when it hangs */
+    const struct clb_group *cur_group;
+    const struct clb_case *cur_case;
 };
 
 /* What the timed runs of a configuration gave besides their times. */
@@ -58,6 +65,9 @@ struct timed {
     double joules;             /* energy over them; NAN when none was read */
     double *agg;               /* MPI: the slowest rank's time of each run (n entries) */
     int agg_cap;
+    double *walls;             /* the host clock of each timed run, between two clFinish */
+    int walls_cap;
+    int evented;               /* the runs were timed by events (else by the workload) */
 };
 
 /* rows.c */

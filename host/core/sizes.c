@@ -40,11 +40,29 @@ static int ladder_at(const struct clb_workload *wl, int i, char *out, size_t n)
     return wl->sizes.ladder ? wl->sizes.ladder(i, out, n) : pow2_ladder(i, wl->size_dims, out, n);
 }
 
-/* Does a candidate fit this device? Its footprint and the limits. */
-static int fits(const struct clb_env *env, const struct clb_counts *c, double cap)
+/* "315 MB", "1.07 GB": a footprint in a note (decimal units, as the
+ * cache_resident mark has them). */
+static void mb_text(double bytes, char *out, size_t n)
 {
-    return c->largest <= (double)env->info->max_alloc &&
-           c->footprint <= 0.5 * (double)env->info->global_mem && (cap <= 0 || c->footprint <= cap);
+    if (bytes >= 1e9)
+        snprintf(out, n, "%.3g GB", bytes / 1e9);
+    else
+        snprintf(out, n, "%.3g MB", bytes / 1e6);
+}
+
+/* What stops the walk up the ladder at a candidate (the first that does
+ * not fit). */
+enum limit { FITS, OVER_CAP, OVER_ALLOC, OVER_MEMORY, LADDER_END, SMALLEST };
+
+static enum limit limit_of(const struct clb_env *env, const struct clb_counts *c, double cap)
+{
+    if (c->largest > (double)env->info->max_alloc)
+        return OVER_ALLOC;
+    if (c->footprint > 0.5 * (double)env->info->global_mem)
+        return OVER_MEMORY;
+    if (cap > 0 && c->footprint > cap)
+        return OVER_CAP;
+    return FITS;
 }
 
 static void add_size(struct clb_buf *b, const char *s)
@@ -53,7 +71,109 @@ static void add_size(struct clb_buf *b, const char *s)
         clb_buf_printf(b, "%s%s", b->len ? "," : "", s);
 }
 
-char *clb_default_sizes(const struct clb_env *env, const char *dtype)
+/* The walk: the sizes taken (out), the last that fitted (prev, its
+ * footprint) and what stopped the walk (the next size, its counts). */
+struct walk {
+    char prev[160], next[160];
+    double prev_fp;
+    struct clb_counts next_c;
+    enum limit stop;
+    int chosen;
+};
+
+/* Every candidate of the ladder in turn, until one reaches `want` (or, for
+ * a sweep, until the limits). */
+static void walk_ladder(const struct clb_env *env, const char *dtype, double want, double floor,
+                        double cap, struct clb_buf *out, struct walk *w)
+{
+    const struct clb_workload *wl = env->wl;
+    char cand[160];
+    w->stop = LADDER_END;
+    for (int i = 0; !w->chosen && ladder_at(wl, i, cand, sizeof cand); i++) {
+        struct clb_size sz;
+        char err[256];
+        struct clb_counts c;
+        if (clb_parse_dims(cand, wl->size_dims, &sz, err, sizeof err) ||
+            clb_count_group(wl, dtype, &sz, env->params, &c) != CLB_OK)
+            break; /* past what the counts can hold: the previous one is the largest */
+        if ((w->stop = limit_of(env, &c, cap)) != FITS) {
+            clb_strlcpy(w->next, cand, sizeof w->next);
+            w->next_c = c;
+            return;
+        }
+        w->stop = LADDER_END;
+        if (wl->sizes.sweep && c.footprint >= floor)
+            add_size(out, cand);
+        if (!wl->sizes.sweep && c.footprint >= want) {
+            add_size(out, cand);
+            w->chosen = 1;
+        }
+        clb_strlcpy(w->prev, cand, sizeof w->prev);
+        w->prev_fp = c.footprint;
+    }
+}
+
+/* Why the rule's size stays below the cache-resident threshold: one line
+ * for the user (the rows will say cache_resident). */
+static void why_below(const struct clb_env *env, const char *dtype, const struct walk *w,
+                      double cap, double resident, struct clb_buf *why)
+{
+    char fp[32], llc[32], thr[32], nfp[32], lim[32];
+    mb_text(w->prev_fp, fp, sizeof fp);
+    mb_text((double)clb_llc_bytes(env), llc, sizeof llc);
+    mb_text(resident, thr, sizeof thr);
+    mb_text(w->next_c.footprint, nfp, sizeof nfp);
+    clb_buf_printf(why, "note: %s%s%s: default size %s (%s in all) is below %g x the %s "
+                        "last-level cache (%s), so its rows measure the cache (cache_resident): ",
+                   env->wl->name, dtype[0] ? " " : "", dtype, w->prev, fp,
+                   (double)CLB_RESIDENT_TIMES, llc, thr);
+    if (w->chosen) {
+        mb_text(cap, lim, sizeof lim);
+        clb_buf_printf(why, "the rule caps it at %s for this device type (run time)", lim);
+    } else if (w->stop == OVER_CAP) {
+        mb_text(cap, lim, sizeof lim);
+        clb_buf_printf(why, "the next size, %s (%s), is above the rule's %s cap for this device "
+                            "type (run time)", w->next, nfp, lim);
+    } else if (w->stop == OVER_ALLOC) {
+        mb_text(w->next_c.largest, nfp, sizeof nfp);
+        mb_text((double)env->info->max_alloc, lim, sizeof lim);
+        clb_buf_printf(why, "the next size, %s, needs a %s buffer, above the device's largest "
+                            "(CL_DEVICE_MAX_MEM_ALLOC_SIZE %s)", w->next, nfp, lim);
+    } else if (w->stop == OVER_MEMORY) {
+        mb_text(0.5 * (double)env->info->global_mem, lim, sizeof lim);
+        clb_buf_printf(why, "the next size, %s (%s), is above half the device's memory (%s)",
+                       w->next, nfp, lim);
+    } else if (w->stop == SMALLEST) {
+        clb_buf_printf(why, "it is the smallest size of the workload's ladder, taken although "
+                            "it is above the rule's limits for this device");
+    } else {
+        clb_buf_printf(why, "the workload's size ladder ends there");
+    }
+    clb_buf_printf(why, "; -s sets another size\n");
+}
+
+/* Does the rule aim past the caches (a floor or a multiple of the LLC)? A
+ * sweep, a launch or a compute peak does not. */
+static int memory_rule(const struct clb_size_rule *r)
+{
+    return !r->sweep && (r->llc_times > 0 || r->floor_mib[0] > 0 || r->floor_mib[1] > 0);
+}
+
+/* The study's own sizes first, then the rule's. */
+static void prepend_extra(const char *extra, struct clb_buf *out)
+{
+    struct clb_buf both = {0};
+    clb_buf_printf(&both, "%s", extra);
+    int n;
+    char **list = clb_split(clb_buf_str(out), &n);
+    for (int i = 0; list && i < n; i++)
+        add_size(&both, list[i]);
+    free(list);
+    clb_buf_free(out);
+    *out = both;
+}
+
+char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb_buf *why)
 {
     const struct clb_workload *wl = env->wl;
     const struct clb_size_rule *r = &wl->sizes;
@@ -69,53 +189,35 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype)
         return clb_strdup(tuned);
     int gpu = strcmp(env->info->type_name, "cpu") != 0; /* [1]: GPUs and accelerators */
     double floor = r->floor_mib[gpu] * 1048576.0;
+    double resident = CLB_RESIDENT_TIMES * (double)clb_llc_bytes(env);
     double want = r->llc_times * (double)clb_llc_bytes(env);
     if (want < floor)
         want = floor;
+    if (memory_rule(r) && want < resident) /* never aim at a cache-resident size */
+        want = resident;
     double cap = r->cap_mib[gpu] * 1048576.0;
     if (cap > 0 && want > cap)
         want = cap;
-    char prev[160] = "", cand[160];
-    int chosen = 0;
-    for (int i = 0; !chosen && ladder_at(wl, i, cand, sizeof cand); i++) {
-        struct clb_size sz;
-        char err[256];
-        struct clb_counts c;
-        if (clb_parse_dims(cand, wl->size_dims, &sz, err, sizeof err) ||
-            clb_count_group(wl, dtype, &sz, env->params, &c) != CLB_OK) {
-            /* Past what the counts can hold: the previous one is the largest. */
-            break;
-        }
-        if (!fits(env, &c, cap))
-            break;
-        if (r->sweep && c.footprint >= floor)
-            add_size(&out, cand);
-        if (!r->sweep && c.footprint >= want) {
-            add_size(&out, cand);
-            chosen = 1;
-        }
-        clb_strlcpy(prev, cand, sizeof prev);
-    }
-    if (!chosen && !out.len) {
+    struct walk w;
+    memset(&w, 0, sizeof w);
+    walk_ladder(env, dtype, want, floor, cap, &out, &w);
+    if (!w.chosen && !out.len) {
         /* Nothing reached the target within the limits: the largest that fits,
-         * else the ladder's first. */
-        if (!prev[0] && !ladder_at(wl, 0, prev, sizeof prev))
-            clb_strlcpy(prev, r->quick, sizeof prev);
-        add_size(&out, prev);
+         * else the ladder's first (the one that stopped the walk, if any). */
+        if (!w.prev[0] && w.next[0]) {
+            clb_strlcpy(w.prev, w.next, sizeof w.prev);
+            w.prev_fp = w.next_c.footprint;
+            w.stop = SMALLEST;
+        } else if (!w.prev[0] && !ladder_at(wl, 0, w.prev, sizeof w.prev)) {
+            clb_strlcpy(w.prev, r->quick, sizeof w.prev);
+        }
+        add_size(&out, w.prev);
     }
+    if (why && memory_rule(r) && w.prev[0] && w.prev_fp < resident)
+        why_below(env, dtype, &w, cap, resident, why);
     const char *extra = r->extra[gpu];
-    if (extra && extra[0]) {
-        /* the study's own sizes first, then the rule's */
-        struct clb_buf both = {0};
-        clb_buf_printf(&both, "%s", extra);
-        int n;
-        char **list = clb_split(clb_buf_str(&out), &n);
-        for (int i = 0; list && i < n; i++)
-            add_size(&both, list[i]);
-        free(list);
-        clb_buf_free(&out);
-        out = both;
-    }
+    if (extra && extra[0])
+        prepend_extra(extra, &out);
     if (out.oom) {
         clb_buf_free(&out);
         return NULL;

@@ -3,6 +3,8 @@
  *   C  cache-resident: the working set fits the last-level cache
  *   !  above 100 % of the profile's peak bandwidth (a cache, or a wrong peak)
  *   ~  noisy: the slowest repetition took more than 1.25 x the fastest
+ *   H  timed on the host clock: the device's events were not trusted (timer.c)
+ *   X  impossible: above the profile's peak GFlop/s (measure.c); an error row
  * Parameters are never cut inside a key: a long list wraps onto the next
  * lines at its commas. */
 #include "summary.h"
@@ -40,6 +42,10 @@ static void flags(const struct clb_row *r, char *f)
         f[k++] = '!';
     if (!isnan(r->t_min_s) && r->t_min_s > 0 && r->t_max_s > SPREAD_LIMIT * r->t_min_s)
         f[k++] = '~';
+    if (clb_row_flag(r, "timer_host"))
+        f[k++] = 'H';
+    if (clb_row_flag(r, "impossible"))
+        f[k++] = 'X';
     f[k] = 0;
 }
 
@@ -58,8 +64,8 @@ static size_t params_piece(const char *p, size_t width)
     return cut;
 }
 
-void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_workload **wls,
-                       int nwl, FILE *out)
+void clb_summary_print(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                       const struct clb_workload **wls, int nwl, FILE *out)
 {
     if (n == 0)
         return;
@@ -78,7 +84,7 @@ void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_wo
             "GFlop/s", "%peak", "model", "flag", "status", "ratios");
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];
-        char num[5][32], f[4];
+        char num[5][32], f[8];
         const double v[5] = {r->gbps, r->gbps_best, r->gflops, r->pct_peak_bw, r->model};
         for (int k = 0; k < 5; k++)
             cell(num[k], sizeof num[k], v[k], k == 3 ? "%.1f" : "%.2f");
@@ -99,7 +105,9 @@ void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_wo
     }
     if (any_flag)
         fprintf(out, "flags: C cache-resident (working set < 4 x last-level cache), ! above "
-                     "100%% of the peak bandwidth, ~ noisy (slowest run > %.2f x fastest)\n", SPREAD_LIMIT);
+                     "100%% of the peak bandwidth, ~ noisy (slowest run > %.2f x fastest), H timed "
+                     "on the host clock (device events not trusted), X impossible (above the "
+                     "peak GFlop/s)\n", SPREAD_LIMIT);
     for (int w = 0; w < nwl; w++) {
         const struct clb_workload *wl = wls[w];
         if (!wl->summarize)
@@ -112,6 +120,6 @@ void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_wo
                 k++;
             }
         if (k)
-            wl->summarize(rows + first, k, out);
+            wl->summarize(ctx, rows + first, k, out);
     }
 }

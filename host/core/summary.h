@@ -6,8 +6,8 @@
 #include "clb_workload.h"
 
 /* One line per row, then each workload's own summary lines (its rows are
- * contiguous). */
-void clb_summary_print(const struct clb_row *rows, size_t n, const struct clb_workload **wls,
-                       int nwl, FILE *out);
+ * contiguous), for the device ctx describes. */
+void clb_summary_print(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                       const struct clb_workload **wls, int nwl, FILE *out);
 
 #endif

@@ -15,6 +15,13 @@
 #   energy     stream with NVML windows of 0.1, 1 (the default) and 3 s: how far
 #              copy, scale, add and triad (equal traffic) agree on power
 #   mpi        every-rank stream, dslash/cg weak and strong scaling on all GPUs
+#   timer      the timer check's verdict on the GPU (-v: events against the host
+#              clock of clbench's own kernel) and quick rows of the evented
+#              workloads: none may say timer=host (docs/PORTABILITY.md)
+#   fidelity   the kernels changed to be the sources' (issue 30): copy2d's
+#              report-order `coalesced` beside `loads_first`, the lecture's
+#              `per_row` transpose, each beside stream copy; and the latency,
+#              camping and bus summaries (labels from what the device reports)
 set -uo pipefail
 label=${1:?label}; shift
 OUT=${OUT:-/tmp/out}
@@ -39,6 +46,10 @@ for s in "$@"; do
       >>"$OUT/$label-list.txt" 2>&1
     cat "$OUT/$label-list.txt" ;;
   quick) step quick 240 $CB run all --quick -d $DEV -o "$csv" ;;
+  timer)
+    step timer 240 $CB run stream,launch,peak,roofline,latency,dslash --quick -v -d $DEV -o "$csv"
+    grep -a "^timer:" "$log" | tee -a "$OUT/$label-timer.txt"
+    echo "rows timed on the host clock: $(grep -c 'timer=host' "$csv")" | tee -a "$OUT/$label-timer.txt" ;;
   suite) step suite 420 $CB run all -d $DEV -o "$csv" ;;
   suite2) step suite2 420 $CB run all -d $DEV -o "$csv" ;;   # again: the kernels' JIT cache warm
   transpose)
@@ -91,6 +102,13 @@ for s in "$@"; do
       --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv"
     step mpi-strong-1 150 "${MPI[@]}" -np 1 $CB run dslash -d $DEV -t float -s 64x64x64x32 \
       --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv" ;;
+  fidelity)
+    step fidelity-copy2d 150 $CB run stream,copy2d -d $DEV -t float,double,float3 \
+      --param kernels=coalesced,rows,loads_first -o "$csv"
+    step fidelity-transpose 150 $CB run stream,transpose -d $DEV -t float,double \
+      -s 1024x1024,2048x2048,8192x8192 --param kernels=copy,per_row,naive -o "$csv"
+    step fidelity-latency-bus 150 $CB run latency,bus -d $DEV -o "$csv"
+    step fidelity-camping 120 $CB run camping -d $DEV -t float -o "$csv" ;;
   *) echo "unknown step $s" | tee -a "$log" ;;
   esac
 done

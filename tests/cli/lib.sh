@@ -8,6 +8,16 @@ cd "$TMP"
 FAILS=0
 
 fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
+
+# The PoCL device every test runs on, by its flat index: other OpenCL
+# implementations may be registered (Mesa's Rusticl and Clover come with
+# mesa-opencl-icd) and the ICD loader's order of platforms is not fixed, so
+# neither "device 0" nor "the first CPU" is PoCL everywhere.
+POCL=$("$CLBENCH" list 2>/dev/null | awk '/Portable Computing Language/ {print $1; exit}')
+if [ -z "$POCL" ]; then
+  echo "FAIL: 'clbench list' shows no PoCL device (install pocl-opencl-icd)" >&2
+  exit 1
+fi
 pass() { echo "ok: $*"; }
 
 # run_cb ARGS...: run clbench, keep stdout/stderr/status in $OUT_TXT $ERR_TXT $RC
@@ -62,6 +72,21 @@ PY
       then pass "$wl $k $t: ok rows"; else fail "$wl $k $t: no row or a row not ok in $file"; fi
     done
   done
+}
+
+# expect_reduced FILE PARAMS DETAIL DESCRIPTION: every row of FILE is ok, and
+# the rows whose params contain PARAMS (at least one) say DETAIL in detail:
+# a tile or work-group the device cannot run was reduced, not refused
+expect_reduced() {
+  if python3 - "$@" <<'PY'
+import csv, sys
+f, params, detail = sys.argv[1:4]
+rows = list(csv.DictReader(open(f)))
+hit = [r for r in rows if params in r["params"]]
+bad = [r for r in rows if r["status"] != "ok"] + [r for r in hit if detail not in r["detail"]]
+sys.exit(0 if rows and hit and not bad else 1)
+PY
+  then pass "$4: $2"; else fail "$4: no ok row with params '$2' and '$3' in $1"; fi
 }
 
 finish() {

@@ -3,7 +3,7 @@
 # sweep, an odd size, the double/float summary, and bad input refused.
 source "$(dirname "$0")/lib.sh"
 set -e
-expect_status 0 "blockeq --quick" run blockeq --quick -d cpu -n 2 --warmup 1 --param partitions=1,3,8,2 -o out.csv
+expect_status 0 "blockeq --quick" run blockeq --quick -d $POCL -n 2 --warmup 1 --param partitions=1,3,8,2 -o out.csv
 expect_rows out.csv blockeq recip,divmod float,double
 n=$(csv_col out.csv params | sort -u | tr '\n' ' ')
 [ "$n" = "partitions=1 partitions=2 partitions=3 partitions=8 " ] && pass "P sorted: $n" || fail "P values: $n"
@@ -15,11 +15,11 @@ for r in csv.DictReader(open(sys.argv[1])):
     assert r["local_size"] == want and ("tile " + want) in r["detail"], r
 PY
 # the summary prints the double/float ratio per P
-"$CLBENCH" run blockeq --quick -q -d cpu -n 2 --warmup 1 --param partitions=2 -o s.csv > sum.txt
+"$CLBENCH" run blockeq --quick -q -d $POCL -n 2 --warmup 1 --param partitions=2 -o s.csv > sum.txt
 grep -Eq "recip .*partitions=2 .*ratio [0-9.]+" sum.txt && grep -Eq "divmod .*ratio" sum.txt && pass "double/float ratio in the summary" || fail "no ratio: $(cat sum.txt)"
 # the default P sweep (no parameter) on a CPU: 1, one per core, two per core
 # (on GPUs 1,2,4,8,16,32 and the CU-based values)
-expect_status 0 "default P sweep" run blockeq -q -d cpu -n 1 --warmup 0 -t float -s 64x100 --param kernels=divmod -o def.csv
+expect_status 0 "default P sweep" run blockeq -q -d $POCL -n 1 --warmup 0 -t float -s 64x100 --param kernels=divmod -o def.csv
 python3 - def.csv <<'PY' && pass "default CPU sweep: 1, c, 2c" || fail "default CPU sweep"
 import csv, sys
 v = sorted(int(r["params"].split("=")[1]) for r in csv.DictReader(open(sys.argv[1])))
@@ -27,22 +27,32 @@ c = v[-1] // 2
 sys.exit(0 if v[-1] % 2 == 0 and set(v) == {1, c, 2 * c} and len(v) == len(set(v)) else print(v) or 1)
 PY
 # odd size (tiles cut at the edges) and another partition width
-expect_status 0 "odd size" run blockeq -q -d cpu -n 2 --warmup 1 -s 33x4097 --param partitions=5 -o odd.csv
+expect_status 0 "odd size" run blockeq -q -d $POCL -n 2 --warmup 1 -s 33x4097 --param partitions=5 -o odd.csv
 expect_rows odd.csv blockeq recip,divmod float,double
-expect_status 0 "partition_width=128" run blockeq -q -d cpu -n 2 --warmup 1 -t double -s 100x100 --param partitions=4 --param partition_width=128 -o pw.csv
+expect_status 0 "partition_width=128" run blockeq -q -d $POCL -n 2 --warmup 1 -t double -s 100x100 --param partitions=4 --param partition_width=128 -o pw.csv
+grep -q "tile 16x32 (128 B wide: --param partition_width)" pw.csv && pass "row names the width's source" || fail "no width source: $(cat pw.csv)"
+# A profile without a partition width (the H100's hashed HBM3, PoCL): the
+# tile is the report's 256 B and every row says so.
+grep -q "partition_width_bytes" "$CLBENCH_SRC/platforms/h100_sxm.ini" "$CLBENCH_SRC/platforms/h200.ini" \
+  && fail "H100/H200 profiles name a partition width" || pass "no partition width in the H100/H200 profiles"
+expect_status 0 "H100 profile on PoCL" run blockeq -q -d $POCL -p h100_sxm -n 1 --warmup 0 -t float -s 100x100 --param partitions=2 --param kernels=divmod -o h100.csv
+grep -q "tile 64x4 (256 B wide: the C1060 report's partition width; the profile names none)" h100.csv \
+  && pass "H100 profile: the report's 256 B, said in the row" || fail "H100 tile: $(cat h100.csv)"
 # refused
-expect_error 2 "partitions: value 0" "partitions=0" run blockeq -q -d cpu -s 512x512 --param partitions=0 -o bad.csv
+expect_error 2 "partitions: value 0" "partitions=0" run blockeq -q -d $POCL -s 512x512 --param partitions=0 -o bad.csv
 # (tiles of 64x1 floats: 32768x32768 of 64x8 fails alike, but PoCL cannot hold
 # it and a group that does not fit is skipped before set-up)
 # A size where the report's reciprocal fails is a skipped recip row with the
 # reason, never a stopped suite (the H200's default 16384^2 of 64x4 tiles is one).
-expect_status 4 "recip wrong at this size: skipped" run blockeq -q -d cpu -t float -s 4096x32768 --param items=64 --param kernels=recip -o skip.csv
+expect_status 4 "recip wrong at this size: skipped" run blockeq -q -d $POCL -t float -s 4096x32768 --param items=64 --param kernels=recip -o skip.csv
 grep -q "skipped,\"blockeq recip: the float reciprocal misplaces tile" skip.csv && pass "skip row names the misplaced tile" || fail "no skip row: $(cat skip.csv)"
-expect_error 2 "kernels: unknown value 'foo'" "unknown kernel" run blockeq -q -d cpu -s 512x512 --param kernels=foo -o bad.csv
-expect_error 2 "partition of 100 B" "partition width not a multiple" run blockeq -q -d cpu -t double -s 512x512 --param partition_width=100 -o bad.csv
-expect_error 2 "need work-groups of 8192" "items above the work-group limit" run blockeq -q -d cpu -t float -s 512x512 --param items=8192 -o bad.csv
+expect_error 2 "kernels: unknown value 'foo'" "unknown kernel" run blockeq -q -d $POCL -s 512x512 --param kernels=foo -o bad.csv
+expect_error 2 "partition of 100 B" "partition width not a multiple" run blockeq -q -d $POCL -t double -s 512x512 --param partition_width=100 -o bad.csv
+# a tile above the device's work-group limit (PoCL: 4096) runs reduced: fewer rows
+expect_status 0 "items above the work-group limit" run blockeq -q -d $POCL -t float -s 512x512 -n 1 --param items=8192 -o big.csv
+expect_reduced big.csv "tile=64x64" "tile 64x128 reduced to 64x64" "tile reduced to the limit"
 # a wrong tile row must fail validation (exit 1)
 mkdir -p broken && cp "$CLBENCH_SRC"/cl/*.cl broken/
 sed -i 's|uint by = gbid / k2;|uint by = gbid / k2 / 2;|' broken/blockeq.cl
-expect_status 1 "broken kernel detected" run blockeq -q -d cpu -n 1 --warmup 0 -t float -s 64x128 --param kernels=divmod --param partitions=2 --kernel-dir broken -o broken.csv
+expect_status 1 "broken kernel detected" run blockeq -q -d $POCL -n 1 --warmup 0 -t float -s 64x128 --param kernels=divmod --param partitions=2 --kernel-dir broken -o broken.csv
 finish

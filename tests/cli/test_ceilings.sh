@@ -30,9 +30,25 @@ expect_error 2 "--device matches several devices" "ambiguous --device" model roo
 expect_error 2 "no device matches --device 'mi300'" "unknown device" model roofline -w stream -k copy -s 1M --ceilings "$FX" --device mi300
 expect_error 2 "--device picks the device of --ceilings" "--device alone" model roofline -w stream -k copy -s 1M --device h100
 expect_error 2 "ceilings" "missing file" model roofline -w stream -k copy -s 1M --ceilings nothere.csv
+# a file without a usable bandwidth (the H100's latency and cache-resident
+# stream rows only): the answer names what is missing and how to measure it
+python3 - "$FX" nobw.csv <<'PY'
+import csv, sys
+r = csv.DictReader(open(sys.argv[1]))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=r.fieldnames, lineterminator="\n")
+w.writeheader()
+for row in r:
+    if row["device"].startswith("NVIDIA H100") and (row["workload"] == "latency" or "cache_resident" in row["detail"]):
+        w.writerow(row)
+PY
+expect_error 2 "model roofline: --ceilings nobw.csv: no row of 'NVIDIA H100 80GB HBM3' there measures its memory bandwidth \(stream: copy or triad rows that are not cache-resident; roofline: .*\); run .clbench run stream. at default sizes on it \(or give --param peak_bw=VALUE\)" \
+  "no bandwidth in the file: what is missing" model roofline -w stream -k copy -t float -s 1M --ceilings nobw.csv --param peak_gflops=1000
+grep -v ",latency," "$FX" > nolat.csv
+expect_error 2 "model blockeq: --ceilings nolat.csv: no row of 'NVIDIA H100 80GB HBM3' there measures its memory latency \(latency: a sweep that reaches memory" \
+  "blockeq: the latency the file lacks" model blockeq --sim -p h100_sxm --ceilings nolat.csv --param blocks=1 -s 512x512 --param index_cycles=36
 
 # run: the rows of this device; PoCL's name put on the fixture's H100 rows
-expect_status 0 "a quick row for the device name" run launch --quick -d cpu -n 1 --param kernels=rate --param batch=1 -o dev.csv
+expect_status 0 "a quick row for the device name" run launch --quick -d $POCL -n 1 --param kernels=rate --param batch=1 -o dev.csv
 dev=$(csv_col dev.csv device)
 python3 - "$FX" "$dev" mine.csv <<'PY'
 import csv, sys
@@ -45,7 +61,7 @@ for row in r:
         row["device"] = dev
         w.writerow(row)
 PY
-expect_status 0 "run with measured ceilings" run stream --quick -d cpu -t float -n 2 --ceilings mine.csv -o run.csv
+expect_status 0 "run with measured ceilings" run stream --quick -d $POCL -t float -n 2 --ceilings mine.csv -o run.csv
 echo "$ERR_TXT" | grep -q "ceiling memory bandwidth: measured: stream triad 3076.1 GB/s" && pass "sources on stderr" || fail "$ERR_TXT"
 echo "$ERR_TXT" | grep -q "ceiling memory latency: measured: latency memory plateau 610 ns" && pass "latency shown" || fail "$ERR_TXT"
 r=$(python3 - run.csv <<'PY'
@@ -56,5 +72,5 @@ print(copy["profile"], copy["model"], abs(float(copy["pct_peak_bw"]) - 100 * flo
 PY
 )
 [ "$r" = "pocl_cpu+ceilings 3076.1 True" ] && pass "rows: profile, model and %peak on the measured bandwidth" || fail "rows: $r"
-expect_error 2 "no measured rows of device" "a file without this device refused" run stream --quick -d cpu -t float -n 1 --ceilings "$FX" -o no.csv
+expect_error 2 "no measured rows of device" "a file without this device refused" run stream --quick -d $POCL -t float -n 1 --ceilings "$FX" -o no.csv
 finish

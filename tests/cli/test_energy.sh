@@ -7,11 +7,11 @@ source "$(dirname "$0")/lib.sh"
 set -e
 col_set() { csv_col "$1" "$2" | sort -u | tr '\n' ' '; }
 
-CLBENCH_POWERCAP_ROOT="$TMP/none" expect_status 0 "no energy source" run stream --quick -d cpu -t float -n 3 -o none.csv
+CLBENCH_POWERCAP_ROOT="$TMP/none" expect_status 0 "no energy source" run stream --quick -d $POCL -t float -n 3 -o none.csv
 [ "$(col_set none.csv energy_j)" = " " ] && [ "$(col_set none.csv avg_power_w)" = " " ] &&
   [ "$(col_set none.csv power_source)" = " " ] && pass "energy columns empty without a source" ||
   fail "energy columns filled without a source: $(col_set none.csv power_source)"
-CLBENCH_POWERCAP_ROOT="$TMP/none" expect_status 0 "--energy on without a source" run stream --quick -d cpu -t float -n 3 --energy on -o none2.csv
+CLBENCH_POWERCAP_ROOT="$TMP/none" expect_status 0 "--energy on without a source" run stream --quick -d $POCL -t float -n 3 --energy on -o none2.csv
 echo "$ERR_TXT" | grep -q "energy: no RAPL" && pass "--energy on says why it has none" || fail "no reason: $ERR_TXT"
 
 # a fake package zone: 100 W = 100 uJ per microsecond; the writer updates every 10 ms
@@ -31,7 +31,7 @@ PY
 WRITER=$!
 trap 'kill $WRITER 2>/dev/null; rm -rf "$TMP"' EXIT
 sleep 0.3
-CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "fake RAPL" run stream --quick -d cpu -t float -n 5 --energy-window 0.2 -o rapl.csv
+CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "fake RAPL" run stream --quick -d $POCL -t float -n 5 --energy-window 0.2 -o rapl.csv
 python3 - rapl.csv <<'PY' && pass "energy_j, avg_power_w and power_source from the fake RAPL" || fail "energy columns wrong"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -44,13 +44,13 @@ PY
 # auto without a window: short configurations are not stretched and get no
 # reading (the window is below what the source resolves; 4096 elements keep
 # three runs far below 0.1 s even on a loaded machine); --energy on stretches
-CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "auto, short runs" run stream --quick -s 4096 -d cpu -t float -n 3 --min-time 0 -o short.csv
+CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "auto, short runs" run stream --quick -s 4096 -d $POCL -t float -n 3 --min-time 0 -o short.csv
 python3 - short.csv <<'PY' && pass "auto: no reading over windows shorter than the source resolves" || fail "short windows read"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if rows and all(r["energy_j"] == "" and int(r["reps"]) <= 3 for r in rows) else 1)
 PY
-CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy on stretches" run stream --quick -d cpu -t float -n 3 --min-time 0 --energy on -o on.csv
+CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy on stretches" run stream --quick -d $POCL -t float -n 3 --min-time 0 --energy on -o on.csv
 python3 - on.csv <<'PY' && pass "--energy on: every configuration stretched to 0.1 s and read" || fail "--energy on rows"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -58,8 +58,8 @@ ok = rows and all(r["power_source"] == "rapl" and int(r["reps"]) > 3 and
                   float(r["energy_j"]) >= 9 for r in rows)  # 100 W over >= 0.1 s of wall time
 sys.exit(0 if ok else print([(r["reps"], r["t_mean_s"], r["energy_j"]) for r in rows]) or 1)
 PY
-CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy off" run stream --quick -d cpu -t float -n 3 --energy off -o off.csv
+CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy off" run stream --quick -d $POCL -t float -n 3 --energy off -o off.csv
 [ "$(col_set off.csv power_source)" = " " ] && pass "--energy off leaves them empty" || fail "energy with --energy off"
-expect_error 2 "bad --energy" "--energy maybe refused" run stream --quick -d cpu --energy maybe -o bad.csv
-expect_error 2 "bad --energy-window" "negative window refused" run stream --quick -d cpu --energy-window -1 -o bad.csv
+expect_error 2 "bad --energy" "--energy maybe refused" run stream --quick -d $POCL --energy maybe -o bad.csv
+expect_error 2 "bad --energy-window" "negative window refused" run stream --quick -d $POCL --energy-window -1 -o bad.csv
 finish

@@ -11,7 +11,7 @@ mkdir kd && cp "$CLBENCH_SRC"/cl/*.cl kd/ && cp "$CLBENCH_SRC/tests/workload/pro
 PD="$CLBENCH_SRC/tests/data/profiles_probe"
 
 CLBENCH=$CLBENCH_PROBE expect_status 0 "probe runs beside stream" \
-  run stream,probe --quick -d cpu -t float -n 3 --kernel-dir kd --platforms-dir "$PD" -o out.csv
+  run stream,probe --quick -d $POCL -t float -n 3 --kernel-dir kd --platforms-dir "$PD" -o out.csv
 expect_rows out.csv probe copy,twice float
 python3 - out.csv <<'PY' && pass "of_copy, of_stream_copy, model and counts filled by the core" || fail "probe rows incomplete"
 import csv, sys

@@ -90,14 +90,14 @@ done
   fail "only $converted files converted"
 
 # a run's own JSON Lines: compare, --baseline, --ceilings, upgrade read them
-expect_status 0 "run -o rows.jsonl" run stream,latency --quick -d cpu -t float -n 2 -o rows.jsonl
+expect_status 0 "run -o rows.jsonl" run stream,latency --quick -d $POCL -t float -n 2 -o rows.jsonl
 expect_status 0 "compare rows.jsonl" compare rows.jsonl
 expect_status 0 "compare --baseline rows.jsonl" compare rows.jsonl --baseline rows.jsonl
 # (its quick rows are cache-resident: no bandwidth ceiling, but the file is read)
 run_cb model roofline -w stream -k copy -t float -s 1M -p pocl_cpu --ceilings rows.jsonl
 echo "$OUT_TXT" | grep -q "ceilings measured on .*(rows.jsonl)" && pass "model --ceilings reads rows.jsonl" ||
   fail "model --ceilings rows.jsonl: $OUT_TXT $ERR_TXT"
-expect_status 0 "run --ceilings rows.jsonl" run stream --quick -d cpu -t float -n 1 --ceilings rows.jsonl -o more.jsonl
+expect_status 0 "run --ceilings rows.jsonl" run stream --quick -d $POCL -t float -n 1 --ceilings rows.jsonl -o more.jsonl
 expect_status 0 "results upgrade rows.jsonl" results upgrade rows.jsonl
 echo "$OUT_TXT" | grep -q "already schema v3" && pass "a run's JSON Lines are v3" || fail "upgrade: $OUT_TXT"
 
@@ -108,7 +108,7 @@ to_jsonl "$S/tests/data/ceilings/fixture.csv" v2.jsonl
 for f in doc.json log.jsonl v2.jsonl; do
   cp "$f" "$f.orig"
   expect_error 2 "$f.*(not a JSON Lines file of clbench rows|results upgrade)" "append to $f refused" \
-    run stream --quick -d cpu -t float -n 1 -o "$f"
+    run stream --quick -d $POCL -t float -n 1 -o "$f"
   cmp -s "$f" "$f.orig" && pass "$f untouched" || fail "$f changed"
 done
 finish

@@ -5,7 +5,7 @@
 # kernel that takes one load too many caught.
 source "$(dirname "$0")/lib.sh"
 set -e
-expect_status 0 "latency --quick" run latency --quick -d cpu -n 3 --param stride=64 -o out.csv
+expect_status 0 "latency --quick" run latency --quick -d $POCL -n 3 --param stride=64 -o out.csv
 expect_rows out.csv latency chase ""
 r=$(python3 - out.csv <<'PY'
 import csv, sys
@@ -19,16 +19,31 @@ print(ok, ws)
 PY
 )
 [ "${r%% *}" = "True" ] && pass "11 working sets 1 KiB..1 MiB, ns_per_load, cycles, llc" || fail "rows: $r"
-"$CLBENCH" run latency --quick -q -d cpu -n 3 -o s.csv | grep -q "latency plateaus" && pass "plateaus in the summary" || fail "no summary"
-expect_status 0 "two strides, two per octave" run latency -d cpu -s 64KiB -n 3 --param from=4096 --param per_octave=2 --param stride=64,128 --param loads=2000 -o two.csv
+"$CLBENCH" run latency --quick -q -d $POCL -n 3 -o s.csv > sum.txt
+grep -q "latency plateaus" sum.txt && pass "plateaus in the summary" || fail "no summary"
+# no plateau is named a cache level by its position; the levels named are the
+# reported ones, listed with the rise their size matches (or why none)
+python3 - sum.txt <<'PY' && pass "plateaus unnamed, reported levels listed" || fail "summary names: $(cat sum.txt)"
+import re, sys
+text = open(sys.argv[1]).read().split("latency plateaus", 1)[1]
+rows, levels = text.split(" cache levels reported:\n", 1)
+for line in rows.splitlines()[1:]:
+    if line.startswith("  ") and not line.startswith("  ("):
+        assert re.match(r"  (plateau|transition|memory) ", line), line
+for line in levels.splitlines():
+    if not line.strip() or not line.startswith("  "):
+        break
+    assert re.match(r"  (L\d[di]?|global memory cache) [0-9.]+ [KMG]?i?B \(", line) or "no cache level" in line, line
+PY
+expect_status 0 "two strides, two per octave" run latency -d $POCL -s 64KiB -n 3 --param from=4096 --param per_octave=2 --param stride=64,128 --param loads=2000 -o two.csv
 n=$(csv_col two.csv params | wc -l)
 [ "$n" -eq 18 ] && pass "9 working sets x 2 strides" || fail "$n rows"
 expect_rows two.csv latency chase ""
-expect_error 2 "bad stride 6" "stride 6 refused" run latency --quick -q -d cpu --param stride=6 -o bad.csv
-expect_error 2 "per_octave" "per_octave=3 refused" run latency --quick -q -d cpu --param per_octave=3 -o bad.csv
-expect_error 2 "bad working set 4 bytes" "tiny size refused" run latency -q -d cpu -s 4 -o bad.csv
+expect_error 2 "bad stride 6" "stride 6 refused" run latency --quick -q -d $POCL --param stride=6 -o bad.csv
+expect_error 2 "per_octave" "per_octave=3 refused" run latency --quick -q -d $POCL --param per_octave=3 -o bad.csv
+expect_error 2 "bad working set 4 bytes" "tiny size refused" run latency -q -d $POCL -s 4 -o bad.csv
 mkdir kd && cp "$CLBENCH_SRC"/cl/*.cl kd/
 sed -i 's/for (uint i = 0; i < loads % 8; i++)/for (uint i = 0; i <= loads % 8; i++)/' kd/latency.cl
-expect_status 1 "one load too many caught" run latency -d cpu -s 8KiB -n 2 --param loads=1000 --kernel-dir kd -o broken.csv
+expect_status 1 "one load too many caught" run latency -d $POCL -s 8KiB -n 2 --param loads=1000 --kernel-dir kd -o broken.csv
 grep -q "the host's walk at word" broken.csv && pass "the positions are noted" || fail "no note"
 finish

@@ -9,7 +9,7 @@ set -e
 D="$CLBENCH_SRC/tests/data"
 
 # ---- a run writes metrics ---------------------------------------------------------------
-expect_status 0 "latency --quick" run latency --quick -d cpu -n 2 -o lat.csv
+expect_status 0 "latency --quick" run latency --quick -d $POCL -n 2 -o lat.csv
 python3 - lat.csv <<'PY' && pass "latency rows: ns_per_load, cycles, llc_bytes as metrics" || fail "latency metrics"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -29,7 +29,7 @@ expect_status 0 "--ceilings reads a v2 file" model roofline -w stream -k copy -t
   -p h100_sxm --ceilings v2.csv
 before=$OUT_TXT
 expect_error 2 "schema v2 header.*clbench results upgrade v2\.csv" "appending to a v2 file refused" \
-  run stream --quick -d cpu -t float -n 1 -o v2.csv
+  run stream --quick -d $POCL -t float -n 1 -o v2.csv
 cmp -s v2.csv v2.orig && pass "the v2 file untouched" || fail "the v2 file changed"
 expect_status 0 "upgrade v2" results upgrade v2.csv
 echo "$OUT_TXT" | grep -q "upgraded from schema v2 to v3" && pass "upgrade says what it did" || fail "upgrade: $OUT_TXT"
@@ -51,7 +51,7 @@ expect_status 0 "--ceilings reads the upgraded file" model roofline -w stream -k
 [ "$OUT_TXT" = "$before" ] && pass "the same ceilings from v2 and v3" || fail "ceilings differ: $OUT_TXT"
 expect_status 0 "upgrade again" results upgrade v2.csv
 echo "$OUT_TXT" | grep -q "already schema v3" && pass "a v3 file is left alone" || fail "$OUT_TXT"
-expect_status 0 "appending to the upgraded file" run stream --quick -d cpu -t float -n 1 -o v2.csv
+expect_status 0 "appending to the upgraded file" run stream --quick -d $POCL -t float -n 1 -o v2.csv
 
 # ---- detail is for people -------------------------------------------------------------------
 # Outside host/core/results*.c no code looks into a row's detail: no search,

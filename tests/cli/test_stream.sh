@@ -2,26 +2,26 @@
 # stream on PoCL at --quick sizes: every kernel and type validated, CSV rows ok.
 source "$(dirname "$0")/lib.sh"
 set -e
-expect_status 0 "stream --quick" run stream --quick -d cpu -o out.csv
+expect_status 0 "stream --quick" run stream --quick -d $POCL -o out.csv
 expect_rows out.csv stream copy,scale,add,triad float,double
 # an explicit vector-width sweep and an odd size (tail handled)
-expect_status 0 "stream vec sweep, odd size" run stream --quick -d cpu -t float -s 1000003 --param vec=1,2,4,8 -n 3 -o odd.csv
+expect_status 0 "stream vec sweep, odd size" run stream --quick -d $POCL -t float -s 1000003 --param vec=1,2,4,8 -n 3 -o odd.csv
 n=$(csv_col odd.csv params | sort -u | wc -l)
 [ "$n" -eq 4 ] && pass "four vector widths" || fail "expected 4 vec values, got $n"
 expect_rows odd.csv stream copy,scale,add,triad float
 # the driver's own copy as a reference row, validated like copy; bad values refused
-expect_status 0 "driver_copy=1" run stream --quick -d cpu -n 2 --warmup 1 --param driver_copy=1 -o dc.csv
+expect_status 0 "driver_copy=1" run stream --quick -d $POCL -n 2 --warmup 1 --param driver_copy=1 -o dc.csv
 expect_rows dc.csv stream copy,scale,add,triad,copy_driver float,double
-expect_error 2 "driver_copy: value 2" "driver_copy=2 refused" run stream --quick -q -d cpu --param driver_copy=2 -o bad.csv
+expect_error 2 "driver_copy: value 2" "driver_copy=2 refused" run stream --quick -q -d $POCL --param driver_copy=2 -o bad.csv
 # appending keeps one header
-expect_status 0 "append" run stream --quick -d cpu -t double -n 2 -o out.csv
+expect_status 0 "append" run stream --quick -d $POCL -t double -n 2 -o out.csv
 h=$(grep -c '^run_id,' out.csv)
 [ "$h" -eq 1 ] && pass "one header after append" || fail "$h headers"
 # summary table on stdout
-"$CLBENCH" run stream --quick -q -d cpu -t float -n 2 -o s.csv | grep -q "triad" && pass "summary table" || fail "no summary"
+"$CLBENCH" run stream --quick -q -d $POCL -t float -n 2 -o s.csv | grep -q "triad" && pass "summary table" || fail "no summary"
 # a size above CL_DEVICE_MAX_MEM_ALLOC_SIZE is skipped with both numbers, the suite goes on;
 # when every row was skipped nothing was measured: exit 4 (docs/MEASURING.md)
-expect_status 4 "oversized buffer skipped, nothing measured" run stream -d cpu -t float,double -s 2^40 -n 1 -o big.csv
+expect_status 4 "oversized buffer skipped, nothing measured" run stream -d $POCL -t float,double -s 2^40 -n 1 -o big.csv
 python3 - big.csv <<'PY' && pass "skip row names the size and the limit" || fail "no skip row with both numbers"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -31,7 +31,7 @@ sys.exit(0 if ok else 1)
 PY
 # kernels from --kernel-dir: a broken kernel prints the build log and gives error rows (exit 3)
 mkdir kd && cp "$CLBENCH_SRC/cl/common.cl" kd/ && printf '__kernel void copy(__global float *a) { a[0] = undefined_thing; }\n' > kd/stream.cl
-expect_status 3 "broken kernel source" run stream --quick -d cpu -t float --param vec=4 --kernel-dir kd -o broken.csv
+expect_status 3 "broken kernel source" run stream --quick -d $POCL -t float --param vec=4 --kernel-dir kd -o broken.csv
 echo "$ERR_TXT" | grep -q "build log of stream.cl" && pass "build log printed" || fail "no build log: $ERR_TXT"
 echo "$ERR_TXT" | grep -q "undefined_thing" && pass "build log has the compiler's message" || fail "compiler message missing"
 python3 - broken.csv <<'PY' && pass "error row names clBuildProgram and CL_BUILD_PROGRAM_FAILURE" || fail "no error row"
@@ -40,14 +40,14 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if rows and all(r["status"] == "error" and "CL_BUILD_PROGRAM_FAILURE" in r["detail"] for r in rows) else 1)
 PY
 # the same sources from disk work through CLBENCH_KERNEL_DIR
-CLBENCH_KERNEL_DIR="$CLBENCH_SRC/cl" expect_status 0 "CLBENCH_KERNEL_DIR" run stream --quick -d cpu -t float -n 2 -o kd.csv
+CLBENCH_KERNEL_DIR="$CLBENCH_SRC/cl" expect_status 0 "CLBENCH_KERNEL_DIR" run stream --quick -d $POCL -t float -n 2 -o kd.csv
 # [tuning] per type: stream.vec.double beats stream.vec for double, float keeps stream.vec
 mkdir -p prof && cp "$CLBENCH_SRC/platforms/pocl_cpu.ini" prof/
 printf '[tuning]\nstream.vec = 4\nstream.vec.double = 2\nstream.sizes.double = 4096\n' >>prof/pocl_cpu.ini
-expect_status 0 "per-type tuning" run stream -d cpu -t float,double --platforms-dir prof -n 1 \
+expect_status 0 "per-type tuning" run stream -d $POCL -t float,double --platforms-dir prof -n 1 \
   --min-time 0 -s 8192 -o pt.csv
 # (-s names float's and double's size; without it the profile's per-type sizes apply)
-expect_status 0 "per-type sizes" run stream -d cpu -t double --platforms-dir prof -n 1 --min-time 0 -o ps.csv
+expect_status 0 "per-type sizes" run stream -d $POCL -t double --platforms-dir prof -n 1 --min-time 0 -o ps.csv
 python3 - pt.csv ps.csv <<'PY' && pass "vec 4 for float, 2 for double; double's size from stream.sizes.double" || fail "per-type tuning not applied"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -56,7 +56,7 @@ sizes = {r["size"] for r in csv.DictReader(open(sys.argv[2]))}
 sys.exit(0 if vec == {("float", "vec=4"), ("double", "vec=2")} and sizes == {"4096"} else 1)
 PY
 # local2: add and triad at their own work-group size, once per shape
-expect_status 0 "local2" run stream -d cpu -t float -s 8192 -n 1 --min-time 0 --param vec=4 \
+expect_status 0 "local2" run stream -d $POCL -t float -s 8192 -n 1 --min-time 0 --param vec=4 \
   --param local=32,64 --param local2=128 -o l2.csv
 python3 - l2.csv <<'PY' && pass "copy/scale at local 32 and 64, add/triad once at 128" || fail "local2 rows wrong"
 import csv, sys

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 set -e
 S="$CLBENCH_SRC"
 # this machine's device name, for run --ceilings (which takes its own device's rows)
-"$CLBENCH" run latency --quick -d cpu -n 1 --warmup 0 -q -o mine.csv >/dev/null
+"$CLBENCH" run latency --quick -d $POCL -n 1 --warmup 0 -q -o mine.csv >/dev/null
 DEV=$(python3 -c 'import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))["device"])' mine.csv)
 
 # crafted FILE DEVICE: the ceilings fixture's rows (for DEVICE), and latency
@@ -67,7 +67,7 @@ run_cb model roofline -w stream -k copy -t float -s 1M -p h100_sxm --device H100
 no_signal "model roofline --ceilings"
 [ "$RC" -eq 0 ] && echo "$OUT_TXT" | grep -q "(measured: stream copy" && pass "model: the ceilings of the rows that fit" ||
   fail "model: exit $RC: $OUT_TXT $ERR_TXT"
-run_cb run stream --quick -d cpu -t float -n 1 --warmup 0 -q --ceilings crafted.csv -o r.csv
+run_cb run stream --quick -d $POCL -t float -n 1 --warmup 0 -q --ceilings crafted.csv -o r.csv
 no_signal "run --ceilings"
 [ "$RC" -eq 0 ] && pass "run --ceilings goes on" || fail "run --ceilings: exit $RC: $ERR_TXT"
 finish

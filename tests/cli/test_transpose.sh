@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 set -e
 ALL=copy,copy_local,serial,per_row,naive,coalesced,nobankconflict,fine_grained,coarse_grained,diagonal,best
 
-expect_status 0 "transpose --quick float,double" run transpose --quick -d cpu -t float,double -n 3 -o out.csv
+expect_status 0 "transpose --quick float,double" run transpose --quick -d $POCL -t float,double -n 3 -o out.csv
 expect_rows out.csv transpose $ALL float,double
 python3 - out.csv <<'PY' && pass "of_copy on every non-copy row, probe note on best" || fail "detail notes"
 import csv, sys
@@ -21,7 +21,7 @@ assert all(r["bytes"] == str(2 * 256 * 256 * (4 if r["dtype"] == "float" else 8)
 PY
 
 # Non-square, non-multiple-of-tile shapes; serial is above its cap at 1000x3000.
-expect_status 0 "odd sizes" run transpose -d cpu -t float,double -s 1000x3000,4097x33,1x1,5x70 \
+expect_status 0 "odd sizes" run transpose -d $POCL -t float,double -s 1000x3000,4097x33,1x1,5x70 \
   -n 1 --warmup 0 -o odd.csv
 python3 - odd.csv <<'PY' && pass "odd sizes: all ok, serial skipped by its cap at 1000x3000" || fail "odd sizes"
 import csv, sys
@@ -33,10 +33,17 @@ for r in rows:
     else:
         assert r["status"] == "ok", r
 PY
+# per_row is the lecture's: one work-item per output row = input column (m of
+# an n x m input), reading coalesced and writing n apart; groups of 64.
+python3 - odd.csv <<'PY' && pass "per_row: one work-item per input column" || fail "per_row grid"
+import csv, sys
+grid = {r["size"]: r["global_size"] for r in csv.DictReader(open(sys.argv[1])) if r["kernel"] == "per_row"}
+assert grid == {"1000x3000": "3008", "4097x33": "64", "1x1": "64", "5x70": "128"}, grid
+PY
 
 # The cap is a parameter; explicit best variants give one row each, a
 # vector width that does not divide the shape is skipped with the reason.
-expect_status 0 "serial_max, best variants" run transpose -d cpu -s 1000x3000,4097x33 -t float -n 1 \
+expect_status 0 "serial_max, best variants" run transpose -d $POCL -s 1000x3000,4097x33 -t float -n 1 \
   --warmup 0 --param kernels=copy,serial,best --param serial_max=4000000 --param best=32x8v1,16x4v4,r4g8x32 -o var.csv
 python3 - var.csv <<'PY' && pass "variants and cap" || fail "variants and cap"
 import csv, sys
@@ -55,7 +62,7 @@ PY
 # The loads-first forms (suffix l, kK): exact at the quick size, where the
 # tiles of a work-group overhang the edge (1000x3000, 100x196: K tiles past
 # the last column), and with vectors 1 on a shape of no multiple (4097x33).
-expect_status 0 "loads-first best variants" run transpose -d cpu -s 256x256,1000x3000,100x196,4097x33 \
+expect_status 0 "loads-first best variants" run transpose -d $POCL -s 256x256,1000x3000,100x196,4097x33 \
   -t float,double -n 1 --warmup 0 --param kernels=best --param best=64x4v4l,64x8v4k2,32x4v2k4,16x4v1k3 -o pipe.csv
 python3 - pipe.csv <<'PY' && pass "loads-first variants ok (vectors skipped on 4097x33)" || fail "loads-first variants"
 import csv, sys
@@ -73,7 +80,7 @@ PY
 # The rectangular form rectRxCvVwW (the probe's candidates and a scalar one):
 # exact at the quick size, with partial tiles on both edges (1000x3000,
 # 100x196: the tile taller than the matrix), vectors skipped on 4097x33.
-expect_status 0 "rectangular best variants" run transpose -d cpu -s 256x256,1000x3000,100x196,4097x33 \
+expect_status 0 "rectangular best variants" run transpose -d $POCL -s 256x256,1000x3000,100x196,4097x33 \
   -t float,double -n 1 --warmup 0 --param kernels=best \
   --param best=rect128x32v4w256,rect256x16v4w256,rect128x32v2w256,rect128x16v2w256,rect64x8v1w64 -o rect.csv
 python3 - rect.csv <<'PY' && pass "rectangular variants ok (vectors skipped on 4097x33)" || fail "rectangular variants"
@@ -94,7 +101,7 @@ PY
 # (partial tiles, bands and column groups overhanging the edge; 5x70: one
 # tile row), vectors skipped on shapes of no multiple; nt skipped off NVIDIA.
 NEW=64x8v4oC,32x8v2oD,64x8v4oS3,32x8v4d4oC,16x4v1d3,64x8v4p4oS2,16x4v1p3oD,16x8v1loR,16x4v1k3oC,16x4v1oS2,64x8v4nt
-expect_status 0 "order, down and persistent best variants" run transpose -d cpu -s 256x256,1000x3000,4097x33,5x70 \
+expect_status 0 "order, down and persistent best variants" run transpose -d $POCL -s 256x256,1000x3000,4097x33,5x70 \
   -t float,double -n 1 --warmup 0 --param kernels=best --param best=$NEW -o new.csv
 python3 - new.csv <<'PY' && pass "new variants ok (vectors skipped on 4097x33 and 5x70, nt skipped)" || fail "new variants"
 import csv, sys
@@ -120,7 +127,7 @@ PY
 mkdir -p prof
 cp "$CLBENCH_SRC/platforms/pocl_cpu.ini" prof/
 printf '[tuning]\ntranspose.tile = 16x4\n' >>prof/pocl_cpu.ini
-expect_status 0 "tile from the profile" run transpose -d cpu --platforms-dir prof -s 40x24 -n 1 \
+expect_status 0 "tile from the profile" run transpose -d $POCL --platforms-dir prof -s 40x24 -n 1 \
   --param kernels=nobankconflict,fine_grained,coarse_grained -o prof.csv
 p=$(csv_col prof.csv params | sort -u | tr '\n' ' ')
 l=$(csv_col prof.csv local_size | sort -u | tr '\n' ' ')
@@ -137,7 +144,7 @@ j = s.index("out[orow * n + ocol] = tile[ty + k][tx];", i)
 s = s[:j] + "out[orow * n + ocol] = tile[tx][ty + k];" + s[j + len("out[orow * n + ocol] = tile[ty + k][tx];"):]
 open(p, "w").write(s)
 PY
-expect_status 1 "a broken coarse_grained fails validation" run transpose -d cpu --kernel-dir kdir -s 64x96 -n 1 \
+expect_status 1 "a broken coarse_grained fails validation" run transpose -d $POCL --kernel-dir kdir -s 64x96 -n 1 \
   --param kernels=coarse_grained -o broken.csv
 [ "$(csv_col broken.csv status)" = failed ] && grep -q "elements wrong" broken.csv && pass "failed row with the count" ||
   fail "no failed row in broken.csv"
@@ -150,7 +157,7 @@ old = "const IDX cnext = col0 + BT;"
 assert old in s
 open(p, "w").write(s.replace(old, "const IDX cnext = col0;"))
 PY
-expect_status 1 "a broken best_pipe fails validation" run transpose -d cpu --kernel-dir kdir -s 64x256 -n 1 \
+expect_status 1 "a broken best_pipe fails validation" run transpose -d $POCL --kernel-dir kdir -s 64x256 -n 1 \
   --param kernels=best --param best=32x8v4k2 -o broken2.csv
 [ "$(csv_col broken2.csv status)" = failed ] && grep -q "elements wrong" broken2.csv && pass "failed best_pipe row" ||
   fail "no failed row in broken2.csv"
@@ -164,7 +171,7 @@ old = "const IDX row = row0 + rr + k * RRP;"
 assert old in s
 open(p, "w").write(s.replace(old, "const IDX row = row0 + rr + k;"))
 PY
-expect_status 1 "a broken best_rect fails validation" run transpose -d cpu --kernel-dir kdir -s 256x64 -n 1 \
+expect_status 1 "a broken best_rect fails validation" run transpose -d $POCL --kernel-dir kdir -s 256x64 -n 1 \
   --param kernels=best --param best=rect128x32v4w256 -o broken3.csv
 [ "$(csv_col broken3.csv status)" = failed ] && grep -q "elements wrong" broken3.csv && pass "failed best_rect row" ||
   fail "no failed row in broken3.csv"
@@ -182,41 +189,50 @@ old = "(r0) = (y0 + (j)) * BT;"
 assert old in s
 open(p, "w").write(s.replace(old, "(r0) = y0 * BT;"))
 PY
-expect_status 1 "a broken column order fails validation" run transpose -d cpu --kernel-dir kdir -s 128x192 -n 1 \
+expect_status 1 "a broken column order fails validation" run transpose -d $POCL --kernel-dir kdir -s 128x192 -n 1 \
   --param kernels=best --param best=32x8v4oC -o broken4.csv
 [ "$(csv_col broken4.csv status)" = failed ] && grep -q "elements wrong" broken4.csv && pass "failed column-order row" ||
   fail "no failed row in broken4.csv"
-expect_status 1 "a broken down-the-column sequence fails validation" run transpose -d cpu --kernel-dir kdir -s 128x64 -n 1 \
+expect_status 1 "a broken down-the-column sequence fails validation" run transpose -d $POCL --kernel-dir kdir -s 128x64 -n 1 \
   --param kernels=best --param best=32x8v4d2 -o broken5.csv
 [ "$(csv_col broken5.csv status)" = failed ] && grep -q "elements wrong" broken5.csv && pass "failed best_seq row" ||
   fail "no failed row in broken5.csv"
 
 # A size no device can hold is skipped with the reason, never run; one whose
 # byte count does not fit in 64 bits is refused.
-expect_status 4 "huge size skipped (nothing measured: exit 4)" run transpose -d cpu -q -s 100000x100000 -t double -o huge.csv
+expect_status 4 "huge size skipped (nothing measured: exit 4)" run transpose -d $POCL -q -s 100000x100000 -t double -o huge.csv
 [ "$(csv_col huge.csv status | sort -u)" = skipped ] && pass "huge size: skipped row" || fail "huge size not skipped"
 expect_error 2 "4294967296x1073741824 of double: .*does not fit in 64 bits" "size past 64 bits refused" \
-  run transpose -d cpu -q -s 4294967296x1073741824 -t double -o huge2.csv
+  run transpose -d $POCL -q -s 4294967296x1073741824 -t double -o huge2.csv
 
 # Bad input: one line, exit 2.
-expect_error 2 "bad size '0x5'" "zero extent" run transpose -d cpu -s 0x5 -o bad.csv
-expect_error 2 "bad size '100'" "one extent" run transpose -d cpu -s 100 -o bad.csv
-expect_error 2 "bad tile '32x7'" "tile not a multiple" run transpose -d cpu --quick -q --param tile=32x7 -o bad.csv
-expect_error 2 "tile 2048x2048 too large: needs a 2048x2048 work-group" "tile above the device's work-group" run transpose -d cpu --quick -q --param tile=2048x2048 -o bad.csv
-expect_error 2 "tile 4096x1 too large.*local memory" "tile above local memory" run transpose -d cpu --quick -q --param tile=4096x1 -o bad.csv
-expect_error 2 "bad best variant 'fast'" "bad best variant" run transpose -d cpu --quick -q --param best=fast -o bad.csv
-expect_error 2 "best variant 4096x1v4 too large" "best variant too large" run transpose -d cpu --quick -q --param best=4096x1v4 -o bad.csv
-expect_error 2 "bad best variant '64x4v4k9'" "tiles per work-group above 8" run transpose -d cpu --quick -q --param best=64x4v4k9 -o bad.csv
-expect_error 2 "bad best variant '64x4v4lk2'" "bad suffix" run transpose -d cpu --quick -q --param best=64x4v4lk2 -o bad.csv
-expect_error 2 "best variant 1024x1v4k2 too large: needs 8396800 bytes of local memory" "two local tiles above local memory" run transpose -d cpu --quick -q --param best=1024x1v4k2 -o bad.csv
-expect_error 2 "best variant r4g2048x2048 too large" "register variant too large" run transpose -d cpu --quick -q --param best=r4g2048x2048 -o bad.csv
-expect_error 2 "bad best variant 'rect128x30v4w256'" "rectangular tile not a multiple of V" run transpose -d cpu --quick -q --param best=rect128x30v4w256 -o bad.csv
-expect_error 2 "best variant rect256x256v1w65536 too large: needs a 65536x1 work-group" "rectangular work-group above the device's" run transpose -d cpu --quick -q --param best=rect256x256v1w65536 -o bad.csv
+expect_error 2 "bad size '0x5'" "zero extent" run transpose -d $POCL -s 0x5 -o bad.csv
+expect_error 2 "bad size '100'" "one extent" run transpose -d $POCL -s 100 -o bad.csv
+expect_error 2 "bad tile '32x7'" "tile not a multiple" run transpose -d $POCL --quick -q --param tile=32x7 -o bad.csv
+# tiles and variants the device cannot run are reduced to ones it can (PoCL:
+# 4096 work-items, 1 MiB of local memory), never refused
+expect_status 0 "tile above the device's work-group" run transpose -d $POCL --quick -q -n 1 --warmup 0 --param kernels=naive --param tile=128x64 -o big.csv
+expect_reduced big.csv "tile=128x32" "tile 128x64 reduced to 128x32" "fewer rows of the same tile"
+expect_status 0 "tile above local memory" run transpose -d $POCL --quick -q -n 1 --warmup 0 --param kernels=coalesced --param tile=1024x256 -o big.csv
+expect_reduced big.csv "tile=256x16" "tile 1024x256 reduced to 256x16" "a smaller tile, then fewer rows"
+expect_error 2 "bad best variant 'fast'" "bad best variant" run transpose -d $POCL --quick -q --param best=fast -o bad.csv
+expect_status 0 "best variant above local memory" run transpose -d $POCL --quick -q -n 1 --warmup 0 --param kernels=best --param best=512x16v4 -o big.csv
+expect_reduced big.csv "best=256x8v4" "best 512x16v4 reduced to 256x8v4" "best: half the tile and its rows"
+expect_error 2 "bad best variant '64x4v4k9'" "tiles per work-group above 8" run transpose -d $POCL --quick -q --param best=64x4v4k9 -o bad.csv
+expect_error 2 "bad best variant '64x4v4lk2'" "bad suffix" run transpose -d $POCL --quick -q --param best=64x4v4lk2 -o bad.csv
+expect_status 0 "two local tiles above local memory" run transpose -d $POCL --quick -q -n 1 --warmup 0 --param kernels=best --param best=512x16v4k2 -o big.csv
+expect_reduced big.csv "best=256x8v4k2" "2101248 B of local memory" "best kK: two local tiles counted"
+expect_status 0 "register variant above the work-group limit" run transpose -d $POCL --quick -q -n 1 --warmup 0 --param kernels=best --param best=r4g2048x2048 -o big.csv
+expect_reduced big.csv "best=r4g64x64" "reduced to r4g64x64" "best rV: the work-group halved"
+expect_error 2 "bad best variant 'rect128x30v4w256'" "rectangular tile not a multiple of V" run transpose -d $POCL --quick -q --param best=rect128x30v4w256 -o bad.csv
+expect_status 0 "rectangular work-group above the device's" run transpose -d $POCL --quick -q -n 1 --warmup 0 --param kernels=best --param best=rect256x256v1w65536 -o big.csv
+expect_reduced big.csv "best=rect256x256v1w4096" "reduced to rect256x256v1w4096" "best rect: W halved"
 # (the syntax itself is unit-tested: tests/unit/test_transpose_variant.c)
 for bad in 64x8v4oX 64x8v4d17 64x8v4ntoC; do
-  expect_error 2 "bad best variant '$bad'" "bad best variant $bad" run transpose -d cpu --quick -q --param best=$bad -o bad.csv
+  expect_error 2 "bad best variant '$bad'" "bad best variant $bad" run transpose -d $POCL --quick -q --param best=$bad -o bad.csv
 done
-expect_error 2 "best variant 1024x1v4d2 too large: needs 8396800 bytes of local memory" "two local tiles (dK) above local memory" run transpose -d cpu --quick -q --param best=1024x1v4d2 -o bad.csv
-expect_error 2 "kernels: unknown value 'nave'" "unknown kernel" run transpose -d cpu --quick -q --param kernels=copy,nave -o bad.csv
-expect_error 2 "serial_max" "bad cap" run transpose -d cpu --quick -q --param serial_max=-3 -o bad.csv
+expect_status 0 "two local tiles (dK) above local memory" run transpose -d $POCL --quick -q -n 1 --warmup 0 --param kernels=best --param best=512x16v4d2 -o big.csv
+expect_reduced big.csv "best=256x8v4d2" "2101248 B of local memory" "best dK: two local tiles counted"
+expect_error 2 "kernels: unknown value 'nave'" "unknown kernel" run transpose -d $POCL --quick -q --param kernels=copy,nave -o bad.csv
+expect_error 2 "serial_max" "bad cap" run transpose -d $POCL --quick -q --param serial_max=-3 -o bad.csv
 finish

@@ -19,6 +19,9 @@
  *                 can change the world (the results file) at a known point.
  *   CLBENCH_FAULT_LOG=FILE             append one line per injected fault,
  *                 so that a test knows the fault really fired.
+ *   CLBENCH_FAKE_TIMER=1               a false timer, as Mesa Rusticl 22.3 on
+ *                 llvmpipe has: every event's QUEUED, SUBMIT, START, END read
+ *                 0, 1, 2, 3 ns, and the timer resolution reads 0.
  *
  * The failures are what a driver returns for that call: clCreateBuffer
  * CL_MEM_OBJECT_ALLOCATION_FAILURE, clBuildProgram CL_BUILD_PROGRAM_FAILURE
@@ -390,4 +393,34 @@ __attribute__((destructor)) static void write_counts(void)
     for (int i = 0; i < NO; i++)
         fprintf(f, "live %s %ld\n", oname[i], live[i]);
     fclose(f);
+}
+
+/* ---- CLBENCH_FAKE_TIMER ---------------------------------------------------- */
+
+static int fake_timer(void)
+{
+    const char *f = getenv("CLBENCH_FAKE_TIMER");
+    return f && *f && strcmp(f, "0") != 0;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event ev, cl_profiling_info what,
+                                                        size_t size, void *value, size_t *ret)
+{
+    cl_int err = REAL(clGetEventProfilingInfo)(ev, what, size, value, ret);
+    if (err == CL_SUCCESS && fake_timer() && value && size >= sizeof(cl_ulong))
+        *(cl_ulong *)value = what == CL_PROFILING_COMMAND_QUEUED   ? 0
+                             : what == CL_PROFILING_COMMAND_SUBMIT ? 1
+                             : what == CL_PROFILING_COMMAND_START  ? 2
+                                                                   : 3;
+    return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id dev, cl_device_info what, size_t size,
+                                                void *value, size_t *ret)
+{
+    cl_int err = REAL(clGetDeviceInfo)(dev, what, size, value, ret);
+    if (err == CL_SUCCESS && fake_timer() && what == CL_DEVICE_PROFILING_TIMER_RESOLUTION && value &&
+        size >= sizeof(size_t))
+        *(size_t *)value = 0;
+    return err;
 }

@@ -13,8 +13,13 @@ SANITIZED=${ASAN_LIB:+1}
 WORKLOADS=$("$CLBENCH" --help | awk '/^workloads:/ {f = 1; next} f && /^  [a-z0-9_]+ / {print $1} f && /^$/ {exit}')
 [ -n "$WORKLOADS" ] || { echo "FAIL: no workloads listed by clbench --help" >&2; exit 1; }
 
+# Launches the timer check makes when a device is opened, before any workload
+# (host/core/timer.c: 2 warm-up + 15 empty + 6 growing + 3 long): a test that
+# aims at the Nth launch of a workload adds them.
+TIMER_LAUNCHES=26
+
 # Small and fast: one timed repetition, no warm-up, quick sizes, the CPU.
-FAST=(--quick -d cpu -n 1 --warmup 0 -q)
+FAST=(--quick -d $POCL -n 1 --warmup 0 -q)
 
 # run_fault FAULT CORRUPT ARGS...: clbench ARGS through the injector; fills
 # RC, ERR_TXT, and FIRED (the injector's log of what it did).

@@ -5,7 +5,7 @@
 # tests/lsan.supp, clbench's own never are). Exit 0, every row ok or skipped.
 source "$(dirname "$0")/../cli/lib.sh"
 set -e
-run_cb run all --quick -d cpu -o suite.csv
+run_cb run all --quick -d $POCL -o suite.csv
 [ "$RC" -eq 0 ] && pass "run all --quick: exit 0" || fail "run all --quick: exit $RC: $(tail -n 5 "$TMP/stderr")"
 if grep -Eq 'Sanitizer|runtime error:' "$TMP/stderr"; then
   fail "sanitizer report: $(grep -E -m 5 'Sanitizer|runtime error|#[0-9] ' "$TMP/stderr")"

@@ -8,7 +8,7 @@ set -e
 sizes=$(seq -s, 1000 1000 12000)   # 12 sizes x 4 kernels = 48 rows per run
 for round in 1 2; do
   csv=shared$round.csv
-  args=(run stream -d cpu -t float -s "$sizes" -n 1 --warmup 0 --param vec=1 -q -o "$csv")
+  args=(run stream -d $POCL -t float -s "$sizes" -n 1 --warmup 0 --param vec=1 -q -o "$csv")
   "$CLBENCH" "${args[@]}" >/dev/null 2>a.err & a=$!
   "$CLBENCH" "${args[@]}" >/dev/null 2>b.err & b=$!
   set +e; wait $a; ra=$?; wait $b; rb=$?; set -e

@@ -22,7 +22,7 @@ RUNENV=(-x ASAN_OPTIONS -x LSAN_OPTIONS -x CLBENCH_PLATFORMS)
 
 for n in 1 2 3; do
   set +e
-  "${MPIRUN[@]}" -np $n "${RUNENV[@]}" "$CLBENCH" run stream,dot --quick -d cpu -t float -n 3 \
+  "${MPIRUN[@]}" -np $n "${RUNENV[@]}" "$CLBENCH" run stream,dot --quick -d $POCL -t float -n 3 \
     --param kernels=device,cpu -o np$n.csv >"$TMP/stdout" 2>"$TMP/stderr"
   RC=$?; set -e
   [ $RC -eq 0 ] && pass "$n rank(s): exit 0" || fail "$n rank(s): exit $RC: $(tail -n 5 "$TMP/stderr")"
@@ -54,10 +54,12 @@ PY
 done
 
 # an OpenCL error on rank 1 only: the job ends (exit 3), one message names rank 1
+# (stream's 12th launch: in its vector-width probe)
+export AT=$((12 + TIMER_LAUNCHES))
 set +e
-"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x CLFAULT -x PRELOAD bash -c \
-  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_FAULT=clEnqueueNDRangeKernel:12; fi
-   exec "$0" "$@"' "$CLBENCH" run stream --quick -d cpu -t float -n 3 --warmup 1 -o fault.csv \
+"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x CLFAULT -x PRELOAD -x AT bash -c \
+  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_FAULT=clEnqueueNDRangeKernel:$AT; fi
+   exec "$0" "$@"' "$CLBENCH" run stream --quick -d $POCL -t float -n 3 --warmup 1 -o fault.csv \
   >"$TMP/stdout" 2>"$TMP/stderr"
 RC=$?; set -e
 [ $RC -eq 3 ] && pass "a fault on rank 1: the job exits 3" || fail "fault on rank 1: exit $RC: $(tail -n 4 "$TMP/stderr")"
@@ -69,7 +71,7 @@ n=$(csv_check fault.csv) && pass "fault.csv parses ($n rows kept)" || fail "faul
 set +e
 "${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x PRELOAD bash -c \
   'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_CORRUPT=1; fi
-   exec "$0" "$@"' "$CLBENCH" run stream --quick -d cpu -t float -n 3 -o corrupt.csv \
+   exec "$0" "$@"' "$CLBENCH" run stream --quick -d $POCL -t float -n 3 -o corrupt.csv \
   >"$TMP/stdout" 2>"$TMP/stderr"
 RC=$?; set -e
 [ $RC -eq 1 ] && pass "a wrong result on rank 1: exit 1" || fail "corrupt on rank 1: exit $RC: $(tail -n 3 "$TMP/stderr")"
@@ -78,7 +80,7 @@ st=$(csv_query corrupt.csv "' '.join(r['rank'] + ':' + r['status'] for r in rows
 
 # a bad option on every rank: one message, exit 2
 set +e
-"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" "$CLBENCH" run stream --quick -d cpu --param vec=3 -o bad.csv \
+"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" "$CLBENCH" run stream --quick -d $POCL --param vec=3 -o bad.csv \
   >"$TMP/stdout" 2>"$TMP/stderr"
 RC=$?; set -e
 [ $RC -eq 2 ] && [ "$(grep -c '^clbench:' "$TMP/stderr")" -eq 1 ] && pass "a bad parameter: exit 2, one message" ||

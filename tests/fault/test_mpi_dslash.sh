@@ -19,7 +19,7 @@ MPIRUN=(timeout 120 mpirun --allow-run-as-root --oversubscribe)
 export PRELOAD CLFAULT
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 RUNENV=(-x ASAN_OPTIONS -x LSAN_OPTIONS -x CLBENCH_PLATFORMS)
-COMMON=(-d cpu -t float --param rhs=1,2 --param kernel=reg --param links=compressed
+COMMON=(-d $POCL -t float --param rhs=1,2 --param kernel=reg --param links=compressed
         --param mass=4 -n 3 --warmup 1)
 
 # rows: every one ok; per configuration the ranks' rows then the aggregate;
@@ -104,7 +104,7 @@ mkdir -p kern && cp "$CLBENCH_SRC"/cl/*.cl kern/
 sed -i 's/uint fwd = 3u \* rtot \* slab;/uint fwd = 0u * rtot * slab;/' kern/dslash.cl
 grep -q "uint fwd = 0u" kern/dslash.cl || fail "the planted halo fault did not apply"
 set +e
-"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" "$CLBENCH" run dslash,cg -d cpu -t float -s 8x8x8x8 --param rhs=1 \
+"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" "$CLBENCH" run dslash,cg -d $POCL -t float -s 8x8x8x8 --param rhs=1 \
   --param kernel=reg --param iters=20 --param scaling=strong -n 1 --warmup 0 --kernel-dir kern \
   -o wrong.csv >"$TMP/stdout" 2>"$TMP/stderr"
 RC=$?; set -e
@@ -115,17 +115,18 @@ csv_col wrong.csv detail | grep -q "even sites wrong (first at x=" && pass "dsla
 
 # cannot split 8 slices over 3 ranks (3, 3, 2): one line, exit 2
 set +e
-"${MPIRUN[@]}" -np 3 "${RUNENV[@]}" "$CLBENCH" run dslash -d cpu -t float -s 8x8x8x8 --param scaling=strong \
+"${MPIRUN[@]}" -np 3 "${RUNENV[@]}" "$CLBENCH" run dslash -d $POCL -t float -s 8x8x8x8 --param scaling=strong \
   -o refused.csv >"$TMP/stdout" 2>"$TMP/stderr"
 RC=$?; set -e
 [ $RC -eq 2 ] && [ "$(grep -c '^clbench:' "$TMP/stderr")" -eq 1 ] && grep -q "local t extents 3,3,2.*>= 3" "$TMP/stderr" &&
   pass "8 slices over 3 ranks refused: one line naming 3,3,2, exit 2" || fail "refusal: exit $RC: $(grep '^clbench' "$TMP/stderr")"
 
 # an OpenCL error on rank 1 between exchanges: the job ends (exit 3), rank 1 named, no hang
+export AT=$((60 + TIMER_LAUNCHES))
 set +e
-"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x CLFAULT -x PRELOAD bash -c \
-  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_FAULT=clEnqueueNDRangeKernel:60; fi
-   exec "$0" "$@"' "$CLBENCH" run cg -d cpu -t float -s 8x8x8x8 --param rhs=1 --param mass=4 \
+"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x CLFAULT -x PRELOAD -x AT bash -c \
+  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_FAULT=clEnqueueNDRangeKernel:$AT; fi
+   exec "$0" "$@"' "$CLBENCH" run cg -d $POCL -t float -s 8x8x8x8 --param rhs=1 --param mass=4 \
   --param scaling=strong -n 2 --warmup 1 -o fault.csv >"$TMP/stdout" 2>"$TMP/stderr"
 RC=$?; set -e
 [ $RC -eq 3 ] && grep -q "rank 1 (.*): .*clEnqueueNDRangeKernel" "$TMP/stderr" &&

@@ -7,18 +7,18 @@ source "$(dirname "$0")/../cli/lib.sh"
 set -e
 printf 'a,b,c\n1,2,3\n' > other.csv
 cp other.csv other.orig
-expect_error 2 "other.csv.*another header" "foreign CSV refused" run stream --quick -q -d cpu -n 1 -o other.csv
+expect_error 2 "other.csv.*another header" "foreign CSV refused" run stream --quick -q -d $POCL -n 1 -o other.csv
 cmp -s other.csv other.orig && pass "foreign CSV untouched" || fail "foreign CSV modified"
 head -c 40 /dev/urandom > binary.csv; cp binary.csv binary.orig
-expect_error 2 "binary.csv" "binary file refused" run stream --quick -q -d cpu -n 1 -o binary.csv
+expect_error 2 "binary.csv" "binary file refused" run stream --quick -q -d $POCL -n 1 -o binary.csv
 cmp -s binary.csv binary.orig && pass "binary file untouched" || fail "binary file modified"
 mkdir adir
-expect_error 2 "adir.*not a regular file" "directory refused" run stream --quick -q -d cpu -n 1 -o adir
-expect_error 2 "/proc/clbench-nonexistent" "unwritable place refused" run stream --quick -q -d cpu -n 1 -o /proc/clbench-nonexistent/x.csv
+expect_error 2 "adir.*not a regular file" "directory refused" run stream --quick -q -d $POCL -n 1 -o adir
+expect_error 2 "/proc/clbench-nonexistent" "unwritable place refused" run stream --quick -q -d $POCL -n 1 -o /proc/clbench-nonexistent/x.csv
 # appending keeps what was there, byte for byte
-expect_status 0 "first run" run stream --quick -d cpu -t float -n 1 --warmup 0 -o mine.csv
+expect_status 0 "first run" run stream --quick -d $POCL -t float -n 1 --warmup 0 -o mine.csv
 cp mine.csv mine.orig
-expect_status 0 "second run appends" run stream --quick -d cpu -t float -n 1 --warmup 0 -o mine.csv
+expect_status 0 "second run appends" run stream --quick -d $POCL -t float -n 1 --warmup 0 -o mine.csv
 [ "$(head -c "$(stat -c %s mine.orig)" mine.csv | cmp -s - mine.orig && echo same)" = same ] &&
   pass "earlier rows kept byte for byte" || fail "earlier rows changed"
 [ "$(grep -c '^run_id,' mine.csv)" -eq 1 ] && [ "$(($(wc -l < mine.csv)))" -eq 9 ] &&
@@ -39,7 +39,7 @@ PY
 cp full.csv full.orig
 ( trap '' XFSZ; ulimit -f 4096
   expect_error 3 "cannot append to results file 'full.csv': File too large \\(the file ends with the last row written whole\\)" \
-    "a full disk stops the run" run stream --quick -q -d cpu -n 1 --warmup 0 -o full.csv
+    "a full disk stops the run" run stream --quick -q -d $POCL -n 1 --warmup 0 -o full.csv
   exit "$FAILS" ) || FAILS=$((FAILS + 1))
 python3 - full.orig full.csv <<'PY' && pass "after a full disk: earlier bytes kept, only whole rows added, the file parses" || fail "file after a full disk"
 import csv, io, sys

@@ -17,7 +17,7 @@ for sig in INT TERM KILL; do
   rm -f "$TMP/counts"
   # a small size (4 quick rows), then a size whose cases take seconds each
   # (3000 runs, no time budget, no early stop)
-  CLBENCH_FAULT_COUNTS="$TMP/counts" LD_PRELOAD="$PRELOAD" "$CLBENCH" run stream -d cpu -t float \
+  CLBENCH_FAULT_COUNTS="$TMP/counts" LD_PRELOAD="$PRELOAD" "$CLBENCH" run stream -d $POCL -t float \
     -s 4096,8M -n 3000 --max-time 1000 --tolerance 0 --warmup 0 --param vec=4 -o "$csv" \
     >"$TMP/stdout" 2>"$TMP/stderr" &
   pid=$!
@@ -43,7 +43,7 @@ done
 # a driver call that never returns, after the 4 rows of the first size
 csv=hang.csv
 CLBENCH_HANG=clWaitForEvents:23 CLBENCH_FAULT_LOG="$TMP/fault.log" LD_PRELOAD="$PRELOAD" \
-  "$CLBENCH" run stream -d cpu -t float -s 4096,8192 -n 5 --warmup 0 --param vec=4 -o "$csv" \
+  "$CLBENCH" run stream -d $POCL -t float -s 4096,8192 -n 5 --warmup 0 --param vec=4 -o "$csv" \
   >"$TMP/stdout" 2>"$TMP/stderr" &
 pid=$!
 for i in $(seq 1 600); do grep -q hangs "$TMP/fault.log" 2>/dev/null && break; sleep 0.1; done

@@ -150,7 +150,7 @@ static void workload_hooks(const char *path, const struct clb_rowset *rows)
         wls[n++] = *w;
     FILE *null = fopen("/dev/null", "w");
     if (null)
-        clb_summary_print(rows->v, rows->n, wls, n, null);
+        clb_summary_print(NULL, rows->v, rows->n, wls, n, null); /* no device: rows only */
     if (null)
         fclose(null);
     const struct clb_row **all = malloc((rows->n + 1) * sizeof *all);

@@ -23,6 +23,7 @@ struct blockeq_case {
 struct blockeq {
     size_t n1, n2, esize, bytes;
     size_t tw, th;            /* tile: width (one partition) x height, in elements */
+    const char *tw_from;      /* where the tile width came from (said in each row) */
     cl_uint k2, total;        /* tiles per row, tiles in all */
     float one_over_k2;
     struct clb_inout io;      /* the matrix and its copy, host and device */
@@ -36,9 +37,17 @@ static const struct clb_param_def params[] = {
     {"kernels", "recip,divmod", "recip (the report's float-reciprocal tile index), divmod "
                                 "(integer division), or both", CLB_ROLE_CASE},
     {"partition_width", "", "tile width in bytes (default: the profile's [memory] "
-                            "partition_width_bytes, else 256)", CLB_ROLE_CASE},
-    {"items", "", "work-items per work-group = elements per tile (default 512, the report's, or "
-                  "the device's maximum if smaller)", CLB_ROLE_TUNING},
+                            "partition_width_bytes, else 256, the C1060 report's partition "
+                            "width; each row says which)", CLB_ROLE_CASE},
+    {"items", "", "work-items per work-group = elements per tile (default 512, the report's; "
+                  "reduced to what the device and the compiled kernel allow: fewer rows, then "
+                  "a narrower tile)", CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
+
+static const struct clb_param_def row_keys[] = {
+    {"tile", NULL, "WIDTHxROWS of a tile reduced to fit the device (absent when the tile ran as "
+                   "asked): a narrower tile is another study, so it is the case",
+     CLB_ROLE_CASE},
     {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
@@ -115,34 +124,28 @@ static int tile_shape(const struct clb_env *env, const char *dtype, struct block
 {
     long pw = 256, items = 512;
     int rc;
+    /* A device whose profile names no partition width (hashed addresses: the
+     * H100, CPUs) has no partition to fit: the tile is the report's. */
+    st->tw_from = "the C1060 report's partition width; the profile names none";
     if (clb_param(env, "partition_width")[0]) {
         if ((rc = clb_param_int(env, "partition_width", 1, 1L << 20, &pw)))
             return rc;
+        st->tw_from = "--param partition_width";
     } else if (!isnan(env->profile->partition_width_bytes)) {
         pw = (long)env->profile->partition_width_bytes;
+        st->tw_from = "the profile's partition_width_bytes";
     }
-    int explicit_items = clb_param(env, "items")[0] != 0;
-    if (explicit_items) {
-        if ((rc = clb_param_int(env, "items", 1, 1L << 20, &items)))
-            return rc;
-    } else if ((size_t)items > env->info->max_wg) {
-        items = (long)env->info->max_wg;
-    }
+    if (clb_param(env, "items")[0] && (rc = clb_param_int(env, "items", 1, 1L << 20, &items)))
+        return rc;
     if (pw % (long)st->esize || pw / (long)st->esize > items || items % (pw / (long)st->esize)) {
         clb_seterr("blockeq: a partition of %ld B is not a whole number of %s elements dividing "
                    "a tile of %ld work-items (partition_width: a multiple of %zu up to %ld)",
                    pw, dtype, items, st->esize, items * (long)st->esize);
         return CLB_EUSAGE;
     }
+    /* a tile the device cannot launch is reduced when the kernels are built */
     st->tw = (size_t)(pw / (long)st->esize);
     st->th = (size_t)items / st->tw;
-    const struct clb_devinfo *d = env->info;
-    if ((size_t)items > d->max_wg || st->tw > d->max_wi[0] || st->th > d->max_wi[1]) {
-        clb_seterr("blockeq: tiles of %zux%zu %s need work-groups of %ld work-items; this device "
-                   "allows %zu (%zux%zu per dimension)", st->tw, st->th, dtype, items, d->max_wg,
-                   d->max_wi[0], d->max_wi[1]);
-        return CLB_EUSAGE;
-    }
     return CLB_OK;
 }
 
@@ -187,8 +190,11 @@ static int check_geometry(struct clb_group *g, struct blockeq *st, int recip,
     return CLB_OK;
 }
 
-static int add_cases(struct clb_env *env, struct clb_group *g, struct blockeq *st, const long *p,
-                     int np, const int *use, const char *recip_why);
+static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st,
+                    const int *use, struct clb_fit *res);
+static int add_rows(struct clb_group *g, struct blockeq *st, const long *p, int np,
+                    const int *use, const char *recip_why, const struct clb_fit *res);
+
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
@@ -202,8 +208,11 @@ static int setup(struct clb_env *env, struct clb_group *g)
     long p[MAX_P];
     int np, use[NKERNELS], rc;
     struct clb_buf recip_why = {0};
+    struct clb_fit res = {.what = "tile"};
+    /* the tile is fitted (its kernels built) before the geometry that
+     * depends on it is checked */
     if ((rc = partition_list(env, p, &np)) || (rc = kernel_list(env, use)) ||
-        (rc = tile_shape(env, g->dtype, st)) ||
+        (rc = tile_shape(env, g->dtype, st)) || (rc = fit_tile(env, g, st, use, &res)) ||
         (rc = check_geometry(g, st, use[RECIP], &recip_why)))
         return rc;
     if (recip_why.len && !use[DIVMOD]) { /* nothing left to run: no buffers */
@@ -211,37 +220,88 @@ static int setup(struct clb_env *env, struct clb_group *g)
         clb_buf_free(&recip_why);
         return CLB_SKIP;
     }
-    rc = add_cases(env, g, st, p, np, use, clb_buf_str(&recip_why));
+    st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
+    rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY,
+                         &st->io);
+    if (rc == CLB_OK)
+        rc = add_rows(g, st, p, np, use, clb_buf_str(&recip_why), &res);
     clb_buf_free(&recip_why);
     return rc;
 }
 
-/* Inputs, kernels and one case per (kernel, P). */
-static int add_cases(struct clb_env *env, struct clb_group *g, struct blockeq *st, const long *p,
-                     int np, const int *use, const char *recip_why)
-{
-    int rc;
-    st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
-    if ((rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY,
-                              &st->io)))
-        return rc;
+/* Fitting the tile (clb_fit_tile): the kernels are built with its sides. */
+struct fit {
+    struct blockeq *st;
+    const char *dtype;
+    const int *use;
+};
 
+static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k,
+                     int *nk)
+{
+    struct fit *f = ctx;
     char opts[160];
-    clb_dtype_defines(g->dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DTW=%zu -DTH=%zu -DIDX=%s", st->tw, st->th,
-                st->n1 * st->n2 < UINT32_MAX ? "uint" : "ulong");
-    for (int k = 0; k < NKERNELS; k++) {
-        if (!use[k])
+    clb_dtype_defines(f->dtype, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DTW=%ld -DTH=%ld -DIDX=%s", t->v[0], t->v[1],
+                f->st->n1 * f->st->n2 < UINT32_MAX ? "uint" : "ulong");
+    *nk = 0;
+    CLB_RELEASE_KERNELS(f->st->k);
+    for (int i = 0; i < NKERNELS; i++) {
+        if (!f->use[i])
             continue;
-        if ((rc = clb_kernel(env->dev, "blockeq", opts, kernel_names[k], &st->k[k])))
+        int rc = clb_kernel(env->dev, "blockeq", opts, kernel_names[i], &f->st->k[i]);
+        if (rc)
             return rc;
-        size_t wg;
-        CLB_CHECK(clGetKernelWorkGroupInfo(st->k[k], env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                           sizeof wg, &wg, NULL),
-                  "clGetKernelWorkGroupInfo");
-        for (int i = 0; i < np; i++) {
+        k[(*nk)++] = f->st->k[i];
+    }
+    return CLB_OK;
+}
+
+/* Fewer rows first (the tile stays one partition wide), then, at one row,
+ * half the width (a tile narrower than a partition: said in the row). */
+static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
+{
+    (void)ctx;
+    long tw = t->v[0], th = t->v[1];
+    if (th > 1) {
+        long most = (long)(l->items / (size_t)tw);
+        th = most < th - 1 ? most : th - 1;
+        th = th < 1 ? 1 : th;
+    } else if (tw > 1) {
+        tw /= 2;
+    } else {
+        return 0;
+    }
+    *t = (struct clb_tile){2, {(size_t)tw, (size_t)th, 1}, 0, {tw, th}, 0};
+    return 1;
+}
+
+static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, clb_tile_rows_text};
+
+/* The largest tile of the shape that the device and the kernels allow
+ * (CLB_SKIP: none, not even 1x1). */
+static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st,
+                    const int *use, struct clb_fit *res)
+{
+    struct fit f = {st, g->dtype, use};
+    struct clb_tile tile = {2, {st->tw, st->th, 1}, 0, {(long)st->tw, (long)st->th}, 0};
+    int rc = clb_fit_tile(env, &fit_ops, &f, &tile, res);
+    st->tw = (size_t)tile.v[0];
+    st->th = (size_t)tile.v[1];
+    return rc;
+}
+
+/* One case per (kernel, P); a reduced tile is in params. */
+static int add_rows(struct clb_group *g, struct blockeq *st, const long *p, int np,
+                    const int *use, const char *recip_why, const struct clb_fit *res)
+{
+    for (int k = 0; k < NKERNELS; k++) {
+        for (int i = 0; use[k] && i < np; i++) {
             struct clb_case *c;
-            if ((rc = clb_case_add(g, &c, kernel_names[k], "partitions=%ld", p[i])))
+            int rc = res->reduced ? clb_case_add(g, &c, kernel_names[k], "partitions=%ld,tile=%s",
+                                                 p[i], res->got)
+                                  : clb_case_add(g, &c, kernel_names[k], "partitions=%ld", p[i]);
+            if (rc)
                 return rc;
             ((struct blockeq_case *)c->data)->k = k;
             c->dims = 2;
@@ -249,12 +309,11 @@ static int add_cases(struct clb_env *env, struct clb_group *g, struct blockeq *s
             c->local[1] = st->th;
             c->global[0] = (size_t)p[i] * st->tw;
             c->global[1] = st->th;
-            clb_case_note(c, "tile %zux%zu, %u tiles, %.1f per work-group", st->tw, st->th,
-                          st->total, (double)st->total / (double)p[i]);
-            if (st->tw * st->th > wg)
-                clb_case_skip(c, "the compiled kernel allows work-groups of %zu work-items, the "
-                              "tile needs %zu", wg, st->tw * st->th);
-            else if (k == RECIP && recip_why[0])
+            clb_case_note(c, "tile %zux%zu (%zu B wide: %s), %u tiles, %.1f per work-group",
+                          st->tw, st->th, st->tw * st->esize, st->tw_from, st->total,
+                          (double)st->total / (double)p[i]);
+            clb_fit_note(c, res);
+            if (k == RECIP && recip_why[0])
                 clb_case_skip(c, "%s", recip_why);
         }
     }
@@ -301,8 +360,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 
 /* The double/float bandwidth ratio for each kernel, size and P where both
  * types have an ok row (the report's Table 4: about 2 at small P on a C1060). */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *d = &rows[i];
@@ -347,6 +408,7 @@ const struct clb_workload clb_wl_blockeq = {
     .dtypes = "float,double",
     .default_dtypes = "float,double",
     .params = params,
+    .row_keys = row_keys,
     .size_help = "n1xn2: rows x columns (columns contiguous), e.g. 8192x8192; 512x512 is the "
                  "report's (cache resident on current devices); default: a square power of two "
                  "whose float copy is >= 8x the last-level cache",

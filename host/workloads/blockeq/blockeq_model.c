@@ -320,11 +320,18 @@ static const struct clb_model_param gantt_params[] = {
     {NULL, NULL, NULL},
 };
 
-/* A parameter nobody sets: the C1060's figures are in its profile. */
-static int missing(const char *prefix, const char *key)
+/* A parameter nobody sets: the C1060's figures are in its profile; one that
+ * --ceilings FILE should have given names what the file lacks. */
+static int missing(struct clb_model_ctx *m, const char *prefix, const char *key)
 {
-    clb_seterr("model blockeq: parameter '%s' is not set (give --param %s=VALUE, or a profile "
-               "whose [model] has %s.%s, e.g. --profile tesla_c1060)", key, key, prefix, key);
+    char *why = clb_model_ceiling_missing(m, key);
+    if (why)
+        clb_seterr("model blockeq: %s (or give --param %s=VALUE)", why, key);
+    else
+        clb_seterr("model blockeq: parameter '%s' is not set (give --param %s=VALUE, or a "
+                   "profile whose [model] has %s.%s, e.g. --profile tesla_c1060)", key, key,
+                   prefix, key);
+    free(why);
     return CLB_EUSAGE;
 }
 
@@ -332,7 +339,7 @@ static int required(struct clb_model_ctx *m, const char *prefix, const char *key
 {
     int rc = clb_model_num(m, key, out, 0);
     if (rc == CLB_OK && isnan(*out))
-        rc = missing(prefix, key);
+        rc = missing(m, prefix, key);
     return rc;
 }
 
@@ -341,7 +348,7 @@ static int get_size(struct clb_model_ctx *m, const char *prefix, struct clb_size
     const char *origin;
     const char *v = clb_model_size(m) ? clb_model_size(m) : clb_model_text(m, "size", &origin);
     if (!v)
-        return missing(prefix, "size");
+        return missing(m, prefix, "size");
     char err[256];
     if (clb_parse_dims(v, 2, s, err, sizeof err)) {
         clb_seterr("model blockeq: %s", err);

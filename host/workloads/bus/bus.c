@@ -213,8 +213,19 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     free(st->dst);
 }
 
+/* Does the device work in host memory (a CPU, an integrated GPU)? Then its
+ * "transfers" are host-to-host copies and there is no bus to name. Without
+ * the device's queries, the rows' device type says it for a CPU. */
+static int shares_host_memory(const struct clb_summary_ctx *ctx, const struct clb_row *r)
+{
+    if (ctx && ctx->info)
+        return ctx->info->host_unified;
+    return strcmp(r->device_type, "cpu") == 0;
+}
+
 /* One line per direction: the best pinned and pageable rates of this run. */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
     double best[NKERNELS] = {0};
     for (size_t i = 0; i < n; i++)
@@ -222,9 +233,15 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
             if (strcmp(rows[i].kernel, kernel_names[k]) == 0 && strcmp(rows[i].status, "ok") == 0 &&
                 rows[i].gbps > best[k])
                 best[k] = rows[i].gbps;
-    fprintf(out, "\nbus: best GB/s  H2D pinned %.2f, pageable %.2f;  D2H pinned %.2f, pageable "
-                 "%.2f\n",
-            best[PINNED_H2D], best[PAGEABLE_H2D], best[PINNED_D2H], best[PAGEABLE_D2H]);
+    if (n && shares_host_memory(ctx, &rows[0]))
+        fprintf(out, "\nbus: no bus: host-to-host copies (the device works in host memory); "
+                     "best GB/s  into its buffers pinned %.2f, pageable %.2f;  out of them pinned "
+                     "%.2f, pageable %.2f\n",
+                best[PINNED_H2D], best[PAGEABLE_H2D], best[PINNED_D2H], best[PAGEABLE_D2H]);
+    else
+        fprintf(out, "\nbus: best GB/s  H2D pinned %.2f, pageable %.2f;  D2H pinned %.2f, "
+                     "pageable %.2f\n",
+                best[PINNED_H2D], best[PAGEABLE_H2D], best[PINNED_D2H], best[PAGEABLE_D2H]);
 }
 
 /* The cases setup will add: the four transfers. */

@@ -37,7 +37,9 @@ static const struct clb_param_def params[] = {
      CLB_ROLE_CASE},
     {"groups", "", "concurrent work-groups G (default: profile camping.groups, else 4 x CU on GPUs, 2 x CU "
                 "elsewhere)", CLB_ROLE_TUNING},
-    {"local", "256", "work-items per work-group (capped at the device's maximum)", CLB_ROLE_TUNING},
+    {"local", "256", "work-items per work-group (reduced to what the device and the compiled "
+                     "kernel allow; the slice then to at most one element per work-item)",
+     CLB_ROLE_TUNING},
     {0, 0, 0, 0}};
 
 static const struct clb_param_def row_keys[] = {
@@ -122,8 +124,7 @@ static int read_params(const struct clb_env *env, struct camping *st, const char
                    *base, MAX_DIST);
         return CLB_EUSAGE;
     }
-    if ((size_t)local > env->info->max_wg)
-        local = (long)env->info->max_wg;
+    /* (a local the device cannot have is reduced when the kernel is built) */
     if (*base / (long)st->esize > local) {
         clb_seterr("camping: base %ld B is %ld %s elements, more than the %ld work-items of a "
                    "work-group (base <= %ld B, or raise local)", *base, *base / (long)st->esize,
@@ -135,6 +136,56 @@ static int read_params(const struct clb_env *env, struct camping *st, const char
     st->local = (size_t)local;
     return CLB_OK;
 }
+
+/* Fitting the work-group (clb_fit_tile): v[0] work-items, v[1] = M, the
+ * slice in elements, compiled in and at most one element per work-item. */
+struct fit {
+    struct camping *st;
+    const char *dtype;
+};
+
+static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k,
+                     int *nk)
+{
+    struct fit *f = ctx;
+    struct camping *st = f->st;
+    /* 64 bytes in flight per work-item per row pass. */
+    char opts[200];
+    if (strcmp(f->dtype, "float4") == 0)
+        snprintf(opts, sizeof opts, "-DT=float4 -DT_SIZE=16");
+    else
+        clb_dtype_defines(f->dtype, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DM=%ld -DUNROLL=%zu -DIDX=%s", t->v[1], 64 / st->esize,
+                st->buf_bytes / st->esize < UINT32_MAX ? "uint" : "ulong");
+    clb_release_kernels(st->k, 1);
+    int rc = clb_kernel(env->dev, "camping", opts, "copy", &st->k[0]);
+    *nk = rc ? 0 : 1;
+    k[0] = st->k[0];
+    return rc;
+}
+
+/* The largest work-group the limit allows (else half), the slice no wider. */
+static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
+{
+    (void)ctx;
+    long local = t->v[0], m = t->v[1];
+    if (local <= 1)
+        return 0;
+    local = (size_t)local > l->items && l->items > 0 ? (long)l->items : local / 2;
+    if ((size_t)local > l->dim[0] && l->dim[0] > 0)
+        local = (long)l->dim[0];
+    m = m < local ? m : local;
+    *t = (struct clb_tile){1, {(size_t)local, 1, 1}, 0, {local, m}, 0};
+    return 1;
+}
+
+static void fit_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
+{
+    (void)ctx;
+    snprintf(out, n, "%ld", t->v[0]);
+}
+
+static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, fit_text};
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
@@ -169,32 +220,28 @@ static int setup(struct clb_env *env, struct clb_group *g)
                               CL_MEM_WRITE_ONLY, &st->io)))
         return rc;
 
-    /* 64 bytes in flight per work-item per row pass. */
-    char opts[200];
-    if (strcmp(g->dtype, "float4") == 0)
-        snprintf(opts, sizeof opts, "-DT=float4 -DT_SIZE=16");
-    else
-        clb_dtype_defines(g->dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DM=%zu -DUNROLL=%zu -DIDX=%s", (size_t)base / st->esize,
-                64 / st->esize, st->buf_bytes / st->esize < UINT32_MAX ? "uint" : "ulong");
-    if ((rc = clb_kernel(env->dev, "camping", opts, "copy", &st->k[0])))
+    struct fit f = {st, g->dtype};
+    struct clb_tile tile = {1, {st->local, 1, 1}, 0, {(long)st->local, base / (long)st->esize}, 0};
+    struct clb_fit res = {.what = "local"};
+    if ((rc = clb_fit_tile(env, &fit_ops, &f, &tile, &res)))
         return rc;
-    size_t wg;
-    CLB_CHECK(clGetKernelWorkGroupInfo(st->k[0], env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                       sizeof wg, &wg, NULL),
-              "clGetKernelWorkGroupInfo");
+    st->local = (size_t)tile.v[0];
+    long m = tile.v[1];
     for (size_t d = 0; d <= st->dmax; d += (size_t)base) {
         struct clb_case *c;
-        if ((rc = clb_case_add(g, &c, "copy", "groups=%zu,distance=%zu", st->groups, d)))
+        rc = res.reduced ? clb_case_add(g, &c, "copy", "groups=%zu,distance=%zu,local=%zu",
+                                        st->groups, d, st->local)
+                         : clb_case_add(g, &c, "copy", "groups=%zu,distance=%zu", st->groups, d);
+        if (rc)
             return rc;
         ((struct camping_case *)c->data)->distance = d;
         c->dims = 1;
         c->local[0] = st->local;
         c->global[0] = st->groups * st->local;
         clb_case_note(c, "chunk %zu B per group, base %ld B", st->chunk, base);
-        if (st->local > wg)
-            clb_case_skip(c, "the compiled kernel allows work-groups of %zu work-items, local "
-                          "is %zu", wg, st->local);
+        if (m != base / (long)st->esize)
+            clb_case_note(c, "slice %ld elements (narrower than the base)", m);
+        clb_fit_note(c, &res);
     }
     return CLB_OK;
 }
@@ -301,7 +348,26 @@ static int same_series(const struct clb_row *a, const struct clb_row *b)
            strncmp(a->params, b->params, (size_t)(da - a->params)) == 0;
 }
 
-static void summarize_series(const struct clb_row *rows, const size_t *idx, int n, FILE *out)
+/* The end of a series' line: a camping verdict only where the profile
+ * names memory partitions to camp on; elsewhere (hashed addresses, a CPU, an
+ * unknown device) only what the curve does: "flat" or "dip". */
+static void verdict(const struct clb_summary_ctx *ctx, double worst, double med, FILE *out)
+{
+    int low = worst < CLB_CAMPING_THRESHOLD * med;
+    const struct clb_profile *p = ctx ? ctx->profile : NULL;
+    if (p && !isnan(p->partitions) && p->partitions >= 1)
+        fprintf(out, "; %s (worst %s %.1f x median; %g partitions in profile %s)\n",
+                low ? "CAMPING" : "no camping", low ? "<" : ">=", CLB_CAMPING_THRESHOLD,
+                p->partitions, p->id);
+    else
+        fprintf(out, "; %s (worst %s %.1f x median; no verdict on camping: the profile%s%s "
+                     "names no memory partitions)\n",
+                low ? "dip" : "flat", low ? "<" : ">=", CLB_CAMPING_THRESHOLD, p ? " " : "",
+                p ? p->id : "");
+}
+
+static void summarize_series(const struct clb_summary_ctx *ctx, const struct clb_row *rows,
+                             const size_t *idx, int n, FILE *out)
 {
     double *v = malloc((size_t)n * sizeof *v);
     if (!v)
@@ -321,13 +387,12 @@ static void summarize_series(const struct clb_row *rows, const size_t *idx, int 
         const char *d = strstr(rows[idx[worst[w]]].params, ",distance=") + 10;
         fprintf(out, "%s %s B %.2f (%.2fx)", w ? "," : "", d, v[worst[w]], v[worst[w]] / med);
     }
-    int camp = worst[0] >= 0 && v[worst[0]] < CLB_CAMPING_THRESHOLD * med;
-    fprintf(out, "; %s (worst %s %.1f x median)\n", camp ? "CAMPING" : "no camping",
-            camp ? "<" : ">=", CLB_CAMPING_THRESHOLD);
+    verdict(ctx, worst[0] >= 0 ? v[worst[0]] : med, med, out);
     free(v);
 }
 
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
     size_t *idx = malloc(n * sizeof *idx);
     char *done = calloc(n, 1);
@@ -345,7 +410,7 @@ static void summarize(const struct clb_row *rows, size_t n, FILE *out)
             fprintf(out, "\ncamping: bandwidth against the distance between concurrent groups\n");
             header = 1;
         }
-        summarize_series(rows, idx, k, out);
+        summarize_series(ctx, rows, idx, k, out);
     }
     free(idx);
     free(done);

@@ -223,7 +223,7 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     }
     long local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 64;
     if (clb_param(env, "local")[0]) {
-        if ((rc = clb_param_int(env, "local", 1, (long)env->info->max_wg, &local)))
+        if ((rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
             return rc;
         if (local & (local - 1)) {
             clb_seterr("cg: parameter local: %ld is not a power of two (the tree sums need one)",
@@ -314,9 +314,18 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
     }
     char it[16 * CG_MAX_RHS];
     iters_text(&cc, it, sizeof it);
-    if ((rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s%s", rhs, links, it,
-                           sc)))
+    /* the operator's work-group below the asked local: the kernels allow less */
+    struct clb_fit fit = {.what = "local"};
+    snprintf(fit.asked, sizeof fit.asked, "%zu", s->local);
+    snprintf(fit.got, sizeof fit.got, "%zu", cc.lop[0]);
+    clb_fit_record(env, &fit, "the operator's compiled kernels (and local memory) allow no more");
+    rc = fit.reduced ? clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s%s,local=%zu",
+                                    rhs, links, it, sc, cc.lop[0])
+                     : clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s%s", rhs,
+                                    links, it, sc);
+    if (rc)
         return rc;
+    clb_fit_note(c, &fit);
     *(struct cg_case *)c->data = cc;
     double ai = lat_case_model(env, c);
     clb_case_note(c, "ai=%.3f mass=%g tol=%.0e %s", ai, s->mass, s->tol,
@@ -536,6 +545,11 @@ static int measured(struct clb_env *env, struct clb_group *g, struct clb_case *c
         clb_case_note(c, "t_iter_us=%.2f", 1e6 * m->t.median / cc->niter);
         clb_case_metric(c, "t_iter_us", 1e6 * m->t.median / cc->niter);
     }
+    if (clb_timer_untrusted(env)) { /* kernel by kernel only device timestamps can say */
+        clb_case_note(c, "no per-kernel profile: it needs the device's event timestamps, which "
+                      "are not trusted here");
+        return CLB_OK;
+    }
     struct cg_profile p;
     int rc = cg_dev_solve(env, s, cc, 0, &p, NULL, NULL);
     if (rc != CLB_OK) {
@@ -577,8 +591,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
  * D_oe kernel's Dslash rate and of_dslash (both from the profiled solve),
  * and the speed-up over the same solver at 1 rhs (the talk: "multiple rhs
  * ... can easily speedup solver by 2.5"). */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     lat_summarize_halo("cg", rows, n, out);
     int header = 0;
     for (size_t i = 0; i < n; i++) {

@@ -186,13 +186,14 @@ static int build(struct clb_env *env, struct cg_state *s, const char *dtype,
     return CLB_OK;
 }
 
+/* The work-items a compiled kernel allows (the core's limit: the device's
+ * and CLBENCH_MAX_WORK_GROUP's too). */
 static size_t wg_limit(struct clb_env *env, cl_kernel k)
 {
-    size_t kmax = env->info->max_wg;
-    if (clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
-                                 &kmax, NULL) != CL_SUCCESS || kmax == 0)
-        kmax = env->info->max_wg;
-    return kmax;
+    struct clb_wg_limit l;
+    if (clb_wg_limit(env, k, &l) != CLB_OK || l.items == 0)
+        return env->info->max_wg;
+    return l.items < l.dim[0] ? l.items : l.dim[0];
 }
 
 static size_t round_up(size_t n, size_t m)
@@ -684,15 +685,11 @@ static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *c
         rc = e;
     if (converge && rc == CLB_OK)
         converged_counts(cc, mask);
-    if (rc == CLB_OK) {
-        cl_int err = clFinish(env->dev->queue);
-        if (err != CL_SUCCESS) {
-            clb_seterr("clFinish: %s", clb_cl_errstr(err));
-            rc = CLB_ECL;
-        }
-    } else {
-        clFinish(env->dev->queue);
-    }
+    /* the queue was flushed: clb_finish, not clFinish (Rusticl) */
+    if (rc == CLB_OK)
+        rc = clb_finish(env->dev->queue);
+    else
+        clb_finish(env->dev->queue);
     pairs_free(&pr, rc == CLB_OK ? &s->solve_gap : NULL);
     free(scal);
     return rc;
@@ -770,13 +767,8 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
     }
     if (converge && rc == CLB_OK)
         converged_counts(cc, mask);
-    if (rc == CLB_OK && (prof || converge)) {
-        cl_int err = clFinish(env->dev->queue);
-        if (err != CL_SUCCESS) {
-            clb_seterr("clFinish: %s", clb_cl_errstr(err));
-            rc = CLB_ECL;
-        }
-    }
+    if (rc == CLB_OK && (prof || converge))
+        rc = clb_finish(env->dev->queue);
     if (rc == CLB_OK && prof)
         rc = profile(&L, prof);
     launches_free(&L);

@@ -3,7 +3,10 @@
  * TILE_DIM tiles with work-groups of TILE_DIM x BLOCK_ROWS work-items, each
  * copying TILE_DIM / BLOCK_ROWS elements. The element type is what changes:
  * float, double, the report's packed 12-byte float3, OpenCL's 16-byte float3
- * and float4. Bytes: 2 n1 n2 sizeof(element) (float3 12, float3_aligned 16). */
+ * and float4. Kernels (cl/copy2d.cl): coalesced (the report's, in its order
+ * of loads and stores), rows (packed float3 only) and loads_first (clbench's
+ * variant, all loads before the stores; not run unless named). Bytes:
+ * 2 n1 n2 sizeof(element) (float3 12, float3_aligned 16). */
 #include "clb_workload.h"
 
 #include <stdint.h>
@@ -14,23 +17,33 @@
 
 struct tile { long dim, rows; };
 
+enum { K_COALESCED, K_ROWS, K_LOADS_FIRST, NKINDS };
+static const char *const knames[NKINDS] = {"coalesced", "rows", "loads_first"};
+#define KNOWN_KERNELS "coalesced,rows,loads_first"
+
 /* A case: which tile, which kernel. */
 struct copy2d_case {
     int tile;                 /* index into copy2d.k */
-    int kind;                 /* 0 coalesced, 1 rows */
+    int kind;                 /* K_* */
 };
 
 struct copy2d {
     size_t n1, n2, esize, bytes;
     int packed3, aligned3;
     struct clb_inout io;      /* host: the input and the read-back output; device: both */
-    cl_kernel k[MAX_TILES][2]; /* per tile: coalesced, rows (packed float3 only) */
+    cl_kernel k[MAX_TILES][NKINDS]; /* per tile, per kernel (rows: packed float3 only) */
 };
 
 static const struct clb_param_def params[] = {
     {"tile", "32x8", "TILE_DIMxBLOCK_ROWS, or a list (e.g. 32x8,64x8): tiles of TILE_DIM^2 "
                      "elements, work-groups of TILE_DIM x BLOCK_ROWS; BLOCK_ROWS divides TILE_DIM "
                      "(profile copy2d.tile, else 32x8)", CLB_ROLE_TUNING},
+    {"kernels", "coalesced,rows", "comma list of coalesced (the report's kernel and order: each "
+                                  "element stored right after it is loaded), rows (packed "
+                                  "float3 only: the tile's rows as floats, same order) and "
+                                  "loads_first (clbench's variant: all loads of a work-item "
+                                  "before its stores; never compared with the report)",
+     CLB_ROLE_CASE},
     {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
@@ -43,16 +56,17 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     int ovf = 0;
     size_t matrix = clb_mulz(q->size->total, clb_query_esize(q), &ovf);
     size_t two = clb_mulz(matrix, 2, &ovf);
-    if (q->kernel && strcmp(q->kernel, "coalesced") &&
+    if (q->kernel && strcmp(q->kernel, "coalesced") && strcmp(q->kernel, "loads_first") &&
         (strcmp(q->kernel, "rows") || strcmp(q->dtype, "float3"))) {
-        clb_seterr("unknown copy2d kernel '%s' for %s (known: coalesced; rows for float3)",
-                   q->kernel, q->dtype);
+        clb_seterr("unknown copy2d kernel '%s' for %s (known: coalesced, loads_first; rows for "
+                   "float3)", q->kernel, q->dtype);
         return CLB_EUSAGE;
     }
     return clb_count_done(q, ovf, out, two, 0, two, matrix, CLB_UNIT_GBPS);
 }
 
-/* Parse the tile list; refuse tiles the device cannot launch. */
+/* Parse the tile list (a tile the device cannot launch is reduced to one
+ * that it can when its kernels are built: add_cases). */
 static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
 {
     const char *v = clb_param(env, "tile");
@@ -73,14 +87,6 @@ static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
             s.d[0] > 4096) {
             clb_seterr("copy2d: bad tile '%s'%s (expected TILE_DIMxBLOCK_ROWS with BLOCK_ROWS "
                        "dividing TILE_DIM <= 4096, e.g. 32x8)", items[i], from);
-            rc = CLB_EUSAGE;
-            break;
-        }
-        const struct clb_devinfo *d = env->info;
-        if (s.d[0] * s.d[1] > d->max_wg || s.d[0] > d->max_wi[0] || s.d[1] > d->max_wi[1]) {
-            clb_seterr("copy2d: tile %s%s needs work-groups of %zux%zu = %zu work-items; this "
-                       "device allows %zu (%zux%zu per dimension)", items[i], from, s.d[0],
-                       s.d[1], s.d[0] * s.d[1], d->max_wg, d->max_wi[0], d->max_wi[1]);
             rc = CLB_EUSAGE;
             break;
         }
@@ -105,43 +111,77 @@ static int build(struct clb_env *env, struct copy2d *st, const char *dtype, cons
     size_t maxidx = st->n1 * st->n2 * (st->packed3 ? 3 : 1);
     clb_appendf(opts, sizeof opts, " -DTILE_DIM=%ld -DBLOCK_ROWS=%ld -DIDX=%s", t->dim, t->rows,
                 maxidx < UINT32_MAX ? "uint" : "ulong");
-    return clb_kernel(env->dev, "copy2d", opts, kind ? "rows" : "coalesced", out);
+    return clb_kernel(env->dev, "copy2d", opts, knames[kind], out);
 }
 
-/* The work-group size this compiled kernel allows (may be below the device's). */
-static int kernel_wg(struct clb_env *env, cl_kernel k, size_t *wg)
-{
-    CLB_CHECK(clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                       sizeof *wg, wg, NULL),
-              "clGetKernelWorkGroupInfo");
-    return CLB_OK;
-}
+/* Fitting a tile (clb_fit_tile): its kernels are built with its sides. */
+struct fit {
+    struct copy2d *st;
+    const char *dtype;
+    int ti;
+    unsigned mask;            /* the kernels to run: bit K_* */
+};
 
-static int add_cases(struct clb_env *env, struct clb_group *g, struct copy2d *st,
-                     const struct tile *t, int ti)
+static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k,
+                     int *nk)
 {
-    for (int kind = 0; kind < (st->packed3 ? 2 : 1); kind++) {
-        int rc = build(env, st, g->dtype, t, kind, &st->k[ti][kind]);
+    struct fit *f = ctx;
+    struct tile tl = {t->v[0], t->v[1]};
+    *nk = 0;
+    for (int kind = 0; kind < NKINDS; kind++) {
+        if (!(f->mask & 1u << kind))
+            continue;
+        cl_kernel *slot = &f->st->k[f->ti][kind];
+        clb_release_kernels(slot, 1);
+        int rc = build(env, f->st, f->dtype, &tl, kind, slot);
         if (rc)
             return rc;
-        size_t wg;
-        if ((rc = kernel_wg(env, st->k[ti][kind], &wg)))
-            return rc;
-        struct clb_case *c;
-        if ((rc = clb_case_add(g, &c, kind ? "rows" : "coalesced", "tile=%ldx%ld", t->dim,
-                               t->rows)))
-            return rc;
-        *(struct copy2d_case *)c->data = (struct copy2d_case){ti, kind};
-        c->dims = 2;
-        c->local[0] = (size_t)t->dim;
-        c->local[1] = (size_t)t->rows;
-        c->global[0] = (st->n2 + (size_t)t->dim - 1) / (size_t)t->dim * (size_t)t->dim;
-        c->global[1] = (st->n1 + (size_t)t->dim - 1) / (size_t)t->dim * (size_t)t->rows;
-        if ((size_t)(t->dim * t->rows) > wg)
-            clb_case_skip(c, "the compiled kernel allows work-groups of %zu work-items, the "
-                          "tile needs %ld", wg, t->dim * t->rows);
+        k[(*nk)++] = *slot;
     }
     return CLB_OK;
+}
+
+static const struct clb_fit_ops fit_ops = {fit_build, clb_shrink_rows, clb_tile_rows_text};
+
+/* The kernels to run for a type: bit K_* of *mask (rows only for packed float3). */
+static int kernel_mask(const struct clb_env *env, const char *dtype, unsigned *mask)
+{
+    int rc = clb_param_names(env, "kernels", KNOWN_KERNELS, 0, mask);
+    if (rc == CLB_OK && strcmp(dtype, "float3"))
+        *mask &= ~(1u << K_ROWS);
+    return rc;
+}
+
+/* The cases of one tile of the list, reduced to what the kernels allow;
+ * the rows name the tile that ran. */
+static int add_cases(struct clb_env *env, struct clb_group *g, struct copy2d *st,
+                     const struct tile *t, int ti, unsigned mask)
+{
+    struct fit f = {st, g->dtype, ti, mask};
+    struct clb_tile tile = {2, {(size_t)t->dim, (size_t)t->rows, 1}, 0, {t->dim, t->rows}, 0};
+    struct clb_fit res = {.what = "tile"};
+    int rc = clb_fit_tile(env, &fit_ops, &f, &tile, &res);
+    if (rc != CLB_OK && rc != CLB_SKIP)
+        return rc;
+    char *why = rc == CLB_SKIP ? clb_strdup(clb_lasterr()) : NULL;
+    for (int kind = 0; kind < NKINDS; kind++) {
+        if (!(mask & 1u << kind))
+            continue;
+        struct clb_case *c;
+        if ((rc = clb_case_add(g, &c, knames[kind], "tile=%ldx%ld", tile.v[0], tile.v[1])))
+            break;
+        *(struct copy2d_case *)c->data = (struct copy2d_case){ti, kind};
+        c->dims = 2;
+        c->local[0] = (size_t)tile.v[0];
+        c->local[1] = (size_t)tile.v[1];
+        c->global[0] = (st->n2 + c->local[0] - 1) / c->local[0] * c->local[0];
+        c->global[1] = (st->n1 + c->local[0] - 1) / c->local[0] * c->local[1];
+        clb_fit_note(c, &res);
+        if (why)
+            clb_case_skip(c, "%s", why);
+    }
+    free(why);
+    return rc;
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -162,7 +202,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
     }
     struct tile tiles[MAX_TILES];
     int ntiles, rc;
-    if ((rc = parse_tiles(env, tiles, &ntiles)))
+    unsigned mask;
+    if ((rc = parse_tiles(env, tiles, &ntiles)) || (rc = kernel_mask(env, g->dtype, &mask)))
         return rc;
     st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
     /* Random floats or doubles over every byte (float3_aligned's padding too). */
@@ -170,7 +211,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
                               CL_MEM_WRITE_ONLY, &st->io)))
         return rc;
     for (int i = 0; i < ntiles; i++)
-        if ((rc = add_cases(env, g, st, &tiles[i], i)))
+        if ((rc = add_cases(env, g, st, &tiles[i], i, mask)))
             return rc;
     return CLB_OK;
 }
@@ -214,15 +255,18 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
-/* The cases setup will add: one per tile (two for packed float3). */
+/* The cases setup will add: one per tile and kernel. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
     struct tile tiles[MAX_TILES];
-    int ntiles;
-    if (parse_tiles(env, tiles, &ntiles))
+    int ntiles, nk = 0;
+    unsigned mask;
+    if (parse_tiles(env, tiles, &ntiles) || kernel_mask(env, dtype, &mask))
         return -1;
-    return ntiles * (strcmp(dtype, "float3") == 0 ? 2 : 1);
+    for (int k = 0; k < NKINDS; k++)
+        nk += (mask >> k) & 1u;
+    return ntiles * nk;
 }
 
 const struct clb_workload clb_wl_copy2d = {

@@ -11,7 +11,10 @@
  *   *_sumsq  the same with x = y (half the bytes)
  *   cpu1     one thread, SIMD;  cpu  all OpenMP threads
  * host, hybrid, cpu1 and cpu are wall-clock timed. Every result is checked
- * against a compensated reference (dot.h). */
+ * against a compensated reference (dot.h). host and hybrid create their
+ * queues and buffers at set-up, outside the timed runs, where the article's
+ * reduce() creates and frees its streams and buffers inside every timed call
+ * (docs/WORKLOADS.md, "What the two time differently"). */
 #include "clb_workload.h"
 #include "dot.h"
 
@@ -71,6 +74,7 @@ struct dot {
     cl_mem dx, dy, dpart, dout;   /* the device kernels' vectors and partials */
     cl_kernel kdot, ksq, ksum;
     size_t dev_local, dev_groups;  /* dev_groups: the most of glist (partials) */
+    struct clb_fit dev_fit;        /* how dev_local was fitted */
     long glist[8];          /* groups= values, 0 replaced by the default */
     int ng;
     /* host path: one queue, chunk buffers and partials per queue */
@@ -195,8 +199,10 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     return clb_count_done(q, ovf, out, bytes, flops, 0, vec, CLB_UNIT_GBPS);
 }
 
-/* Default sizes: powers of two up to 2^28 elements, the article's largest
- * (GPUs always take the largest that fits; see .sizes). */
+/* Default sizes: powers of two up to 2^28 elements per vector, clbench's
+ * choice (GPUs always take the largest that fits; see .sizes). The article
+ * quotes its AVX throughput "at array sizes of 268M elements" (2^28) without
+ * saying per vector; its largest size per vector is not taken from it. */
 static int ladder(int i, char *out, size_t n)
 {
     if (i > 22)
@@ -212,28 +218,22 @@ static int ladder(int i, char *out, size_t n)
 static int clamp_local(struct clb_env *env, cl_kernel k, size_t es, size_t want, size_t *out,
                        char *why, size_t nwhy)
 {
-    size_t kwg = 0;
-    cl_ulong klocal = 0;
-    CLB_CHECK(clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                       sizeof kwg, &kwg, NULL),
-              "clGetKernelWorkGroupInfo(WORK_GROUP_SIZE)");
-    CLB_CHECK(clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_LOCAL_MEM_SIZE,
-                                       sizeof klocal, &klocal, NULL),
-              "clGetKernelWorkGroupInfo(LOCAL_MEM_SIZE)");
+    struct clb_wg_limit lim;
+    int rc = clb_wg_limit(env, k, &lim);
+    if (rc)
+        return rc;
     size_t l = want;
     why[0] = 0;
-    if (l > env->info->max_wg) {
-        l = env->info->max_wg;
-        snprintf(why, nwhy, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
+    if (l > lim.items) {
+        l = lim.items;
+        snprintf(why, nwhy, "%s", lim.by);
     }
-    if (kwg && l > kwg) {
-        l = kwg;
-        snprintf(why, nwhy, "CL_KERNEL_WORK_GROUP_SIZE");
+    if (l > lim.dim[0]) {
+        l = lim.dim[0];
+        snprintf(why, nwhy, "CL_DEVICE_MAX_WORK_ITEM_SIZES");
     }
-    size_t by_local = env->info->local_mem > klocal
-                          ? (size_t)((env->info->local_mem - klocal) / es) : 1;
-    if (l > by_local) {
-        l = by_local;
+    if (l > lim.local_bytes / es) {
+        l = lim.local_bytes / es;
         snprintf(why, nwhy, "CL_DEVICE_LOCAL_MEM_SIZE");
     }
     *out = l ? l : 1;
@@ -265,20 +265,21 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
         (rc = clb_kernel(env->dev, "dot", opts, "sum_partials", &st->ksum)))
         return rc;
     int gpu = strcmp(env->info->type_name, "gpu") == 0;
-    char why[64];
+    char why[3][64];
     size_t l1, l2;
-    if ((rc = clamp_local(env, st->kdot, st->es, gpu ? 256 : 16, &l1, why, sizeof why)) ||
-        (rc = clamp_local(env, st->ksq, st->es, l1, &l1, why, sizeof why)) ||
-        (rc = clamp_local(env, st->ksum, st->es, l1, &l2, why, sizeof why)))
+    if ((rc = clamp_local(env, st->kdot, st->es, gpu ? 256 : 16, &l1, why[0], sizeof why[0])) ||
+        (rc = clamp_local(env, st->ksq, st->es, l1, &l1, why[1], sizeof why[1])) ||
+        (rc = clamp_local(env, st->ksum, st->es, l1, &l2, why[2], sizeof why[2])))
         return rc;
     st->dev_local = l1 < l2 ? l1 : l2;
-    size_t kwg1 = 0, kwg2 = 0;
-    CLB_CHECK(clGetKernelWorkGroupInfo(st->kdot, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                       sizeof kwg1, &kwg1, NULL),
-              "clGetKernelWorkGroupInfo(WORK_GROUP_SIZE)");
-    CLB_CHECK(clGetKernelWorkGroupInfo(st->ksq, env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                       sizeof kwg2, &kwg2, NULL),
-              "clGetKernelWorkGroupInfo(WORK_GROUP_SIZE)");
+    st->dev_fit = (struct clb_fit){.what = "device work-group"};
+    snprintf(st->dev_fit.asked, sizeof st->dev_fit.asked, "%d", gpu ? 256 : 16);
+    snprintf(st->dev_fit.got, sizeof st->dev_fit.got, "%zu", st->dev_local);
+    clb_fit_record(env, &st->dev_fit, why[0][0] ? why[0] : why[1][0] ? why[1] : why[2]);
+    struct clb_wg_limit w1, w2;
+    if ((rc = clb_wg_limit(env, st->kdot, &w1)) || (rc = clb_wg_limit(env, st->ksq, &w2)))
+        return rc;
+    size_t kwg1 = w1.items, kwg2 = w2.items;
     /* GPUs: every group resident at once, or the grid-stride loop ends
      * with a partial second wave. 4 groups of 256 per SM/CU need at most
      * 64 registers per thread, which a kernel limit of 1024 work-items
@@ -329,9 +330,14 @@ static int setup_host_path(struct clb_env *env, struct dot *st, const char *opts
         st->host_local = l2;
         memcpy(why, why2, sizeof why);
     }
-    if (st->host_local != (size_t)want_local)
+    if (st->host_local != (size_t)want_local) {
         snprintf(st->host_note, sizeof st->host_note, "local_size %ld clamped to %zu (%s)",
                  want_local, st->host_local, why);
+        struct clb_fit fit = {.what = "local_size"};
+        snprintf(fit.asked, sizeof fit.asked, "%ld", want_local);
+        snprintf(fit.got, sizeof fit.got, "%zu", st->host_local);
+        clb_fit_record(env, &fit, why);
+    }
     size_t n = st->n, mc = (size_t)st->min_chunk;
     size_t k = n / mc;
     if (k < 1)
@@ -379,6 +385,7 @@ static int add_device_case(struct clb_env *env, struct clb_group *g, struct dot 
     c->local[0] = st->dev_local;
     clb_case_note(c, "%ld groups x %zu, %s", groups, st->dev_local,
                   st->blocked ? "blocked" : "strided");
+    clb_fit_note(c, &st->dev_fit);
     return CLB_OK;
 }
 
@@ -580,12 +587,15 @@ static int run_hostlike(struct dot *st, size_t n_dev, int sumsq, double *t_cpu)
     }
     if (t_cpu)
         *t_cpu = clb_now() - t0;
+    /* every queue was flushed: clb_finish, not clFinish (Rusticl) */
     for (int i = 0; i < st->nq; i++) {
-        cl_int err = clFinish(st->q[i]);
-        if (err != CL_SUCCESS && rc == CLB_OK) {
-            clb_seterr("clFinish (queue %d): %s", i + 1, clb_cl_errstr(err));
+        char *msg = NULL;
+        if (clb_finish(st->q[i]) != CLB_OK && rc == CLB_OK) {
+            msg = clb_strdup(clb_lasterr());
+            clb_seterr("queue %d: %s", i + 1, msg ? msg : "");
             rc = CLB_ECL;
         }
+        free(msg);
     }
     if (rc)
         return rc;
@@ -786,7 +796,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     struct dot *st = g->state;
     for (int i = 0; i < st->nq; i++)
         if (st->q[i])
-            clFinish(st->q[i]);
+            clb_finish(st->q[i]);
     clb_release_mems(st->cx, (size_t)st->nq);
     clb_release_mems(st->cy, (size_t)st->nq);
     clb_release_mems(st->cpart, (size_t)st->nq);
@@ -816,8 +826,10 @@ static double row_gbps(const struct clb_row *rows, size_t n, const struct clb_ro
 
 /* Per type and size: split=auto against the better of cpu and host (the
  * host row of the same queues, max_groups and min_chunk). */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     static const char auto_prefix[] = "split=auto,";
     for (size_t i = 0; i < n; i++) {
         if (strcmp(rows[i].kernel, "hybrid") ||
@@ -862,7 +874,7 @@ const struct clb_workload clb_wl_dot = {
     .size_help = "elements N, e.g. 2^28, 1000003 (default: 2^28 on GPUs; on CPUs both vectors "
                  ">= 4x the last-level cache)",
     .size_dims = 1,
-    /* GPUs: 2^28 elements (the article's largest, the ladder's top), or the
+    /* GPUs: 2^28 elements per vector (the ladder's top), or the
      * largest that fits. CPUs: both vectors >= 4x the last-level cache and
      * each >= 64 MiB; the group's footprint with every kernel is six vectors
      * (pinned x, y; device x, y; the chunk buffers of x and y), hence 12x

@@ -24,6 +24,7 @@ struct dslash_case {
     size_t global[2], local[2];
     size_t gin, gbd;          /* scaling=: work-items of the interior and boundary launches */
     double halo_model;        /* scaling=: seconds per exchange by the model */
+    struct clb_fit fit;       /* local as fitted to the kernel */
 };
 
 struct dslash {
@@ -138,7 +139,7 @@ static int read_params(struct clb_env *env, struct choice *ch)
         return rc;
     ch->local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 0;
     if (clb_param(env, "local")[0] &&
-        (rc = clb_param_int(env, "local", 0, (long)env->info->max_wg, &ch->local)))
+        (rc = clb_param_int(env, "local", 0, 1L << 20, &ch->local)))
         return rc;
     if ((rc = lat_param_scaling(env, "dslash")))
         return rc;
@@ -229,11 +230,19 @@ static int shape(struct clb_env *env, struct dslash *d, const char *dtype, struc
         return rc;
     size_t vh = d->geom.vh, lx = d->local, kmax = env->info->max_wg;
     size_t per = dc->kind == K_CACHE ? (size_t)dc->rhs : 1;
-    if (clGetKernelWorkGroupInfo(*kernel_of(d, dc), env->info->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof kmax, &kmax, NULL) != CL_SUCCESS)
-        kmax = env->info->max_wg;
-    while (lx > 1 && lx * per > kmax)
+    struct clb_wg_limit l = {.items = kmax, .dim = {kmax, kmax, kmax}, .by = "the device"};
+    if ((rc = clb_wg_limit(env, *kernel_of(d, dc), &l)))
+        return rc;
+    kmax = l.items;
+    while (lx > 1 && (lx * per > kmax || lx > l.dim[0]))
         lx /= 2;
+    dc->fit = (struct clb_fit){.what = "local"};
+    snprintf(dc->fit.asked, sizeof dc->fit.asked, "%zu", d->local);
+    snprintf(dc->fit.got, sizeof dc->fit.got, "%zu", lx);
+    char why[96];
+    snprintf(why, sizeof why, "%s allows %zu work-items (%zu right-hand sides a group)", l.by,
+             kmax, per);
+    clb_fit_record(env, &dc->fit, why);
     dc->local[0] = lx;
     dc->local[1] = lx ? per : 0;
     dc->global[0] = lx ? (vh + lx - 1) / lx * lx : vh;
@@ -335,14 +344,17 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
                     int rhs, int comp)
 {
     struct dslash *d = g->state;
-    struct dslash_case dc = {rhs, comp, kernel, {0, 0}, {0, 0}, 0, 0, 0};
+    struct dslash_case dc = {.rhs = rhs, .comp = comp, .kind = kernel};
     struct clb_buf note = {0};
     int rc = kernel == K_BEST ? pick_best(env, g, ch, &dc, &note)
                               : shape(env, d, g->dtype, &dc);
     struct clb_case *c;
     char sc[128];
     lat_part_params(&d->part, sc, sizeof sc);
-    if (rc == CLB_OK)
+    if (rc == CLB_OK && dc.fit.reduced)
+        rc = clb_case_add(g, &c, kernel_names[kernel], "rhs=%d,links=%s%s,local=%zu", rhs,
+                          comp ? "compressed" : "full", sc, dc.local[0]);
+    else if (rc == CLB_OK)
         rc = clb_case_add(g, &c, kernel_names[kernel], "rhs=%d,links=%s%s", rhs,
                           comp ? "compressed" : "full", sc);
     if (rc) {
@@ -360,6 +372,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
     c->dims = 2;
     memcpy(c->local, dc.local, sizeof dc.local);
     memcpy(c->global, dc.global, sizeof dc.global);
+    clb_fit_note(c, &dc.fit);
     if (note.len)
         clb_case_note(c, "%s", clb_buf_str(&note));
     clb_buf_free(&note);
@@ -486,18 +499,14 @@ static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslas
     struct lat_overlap o;
     double t0 = clb_now();
     int rc = lat_halo_overlap(env, &d->part.halo, d->dv, dc->rhs, launch_part, &pl, CLB_OK, &o);
-    if (rc == CLB_OK) {
-        cl_int err = clFinish(env->dev->queue);
-        if (err != CL_SUCCESS) {
-            clb_seterr("clFinish: %s", clb_cl_errstr(err));
-            rc = CLB_ECL;
-        }
-    }
+    if (rc == CLB_OK) /* the queue was flushed: clb_finish, not clFinish (Rusticl) */
+        rc = clb_finish(env->dev->queue);
     s->seconds = clb_now() - t0;
     if (rc == CLB_OK) {
         /* the boundary kernel's wait after the interior one: the halo time
          * not hidden (no interior: all of it) */
-        double gap = lat_overlap_gap(&o);
+        /* (between two kernels' events: none where they are not trusted) */
+        double gap = o.in && clb_timer_untrusted(env) ? NAN : lat_overlap_gap(&o);
         double fig[] = {o.halo, gap, s->seconds > 0 ? gap / s->seconds : NAN};
         rc = lat_log_add(&d->hlog, fig, 3, "dslash");
     }
@@ -669,8 +678,10 @@ static int row_rhs(const struct clb_row *r, const char **links)
 /* The multiple-rhs speed-up (the talk's figure, the rhs-4 target): for each
  * (size, type, links, kernel) with ok rows at rhs 1 and 4, the GFlop/s of both
  * and their ratio. */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     lat_summarize_halo("dslash", rows, n, out);
     int header = 0;
     for (size_t i = 0; i < n; i++) {

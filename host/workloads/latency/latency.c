@@ -338,33 +338,93 @@ static double mean_of(const double *v, int a, int b)
     return sum / (b - a + 1);
 }
 
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+#define MAX_LEVELS 16
+
+/* The levels the device or the OS reports, for the summary's names. */
+static int reported(const struct clb_summary_ctx *ctx, struct clb_cache_level *lv)
 {
+    return clb_cache_levels(ctx ? ctx->info : NULL, ctx ? ctx->profile : NULL, lv, MAX_LEVELS);
+}
+
+static void print_plateau(const struct sweep *s, const struct clb_plateau *p, FILE *out)
+{
+    char a[32], b[32];
+    clb_bytes_text(s->ws[p->first], a, sizeof a);
+    clb_bytes_text(s->ws[p->last], b, sizeof b);
+    double cyc = mean_of(s->cyc, p->first, p->last);
+    fprintf(out, "  %-10s %9s .. %-9s %9.2f ns", p->name, a, b, p->mean);
+    if (!isnan(cyc))
+        fprintf(out, "  %8.1f cycles", cyc);
+}
+
+/* Each reported level and the rise in latency its size matches, if any. */
+static void print_levels(const struct sweep *s, const struct clb_plateau *pl,
+                         const struct clb_cache_level *lv, const int *step, int nl, FILE *out)
+{
+    if (nl == 0)
+        fprintf(out, "  no cache level is reported (no OpenCL cache size, no profile L2, no "
+                     "OS hierarchy): the plateaus stay unnamed\n");
+    for (int l = 0; l < nl; l++) {
+        char sz[32], a[32], b[32];
+        clb_bytes_text(lv[l].bytes, sz, sizeof sz);
+        fprintf(out, "  %s %s (%s): ", lv[l].name, sz, lv[l].source);
+        int p = step[l];
+        if (p < 0 && s->ws[s->n - 1] <= lv[l].bytes) {
+            fprintf(out, "not reached: the sweep ends at or below its size\n");
+            continue;
+        }
+        if (p < 0) {
+            fprintf(out, "no rise in latency within a factor 2 of its size: its size matches "
+                         "no plateau\n");
+            continue;
+        }
+        clb_bytes_text(s->ws[pl[p].last], a, sizeof a);
+        clb_bytes_text(s->ws[pl[p + 1].first], b, sizeof b);
+        fprintf(out, "the rise from %s to %s (%.2f -> %.2f ns)\n", a, b, pl[p].mean,
+                pl[p + 1].mean);
+    }
+}
+
+/* One sweep: its plateaus (a name only where a reported level's size
+ * matches the step that ends one), then the reported levels. */
+static void summarize_sweep(const struct sweep *s, const struct clb_cache_level *lv, int nl,
+                            struct clb_plateau *pl, FILE *out)
+{
+    double llc = s->llc; /* "memory" only above every cache reported */
+    for (int l = 0; l < nl; l++)
+        llc = lv[l].bytes > llc ? lv[l].bytes : llc;
+    int np = clb_plateaus(s->ws, s->ns, s->n, TOLERANCE, llc, pl), step[MAX_LEVELS];
+    for (int l = 0; l < nl; l++)
+        step[l] = clb_level_step(s->ws, pl, np, lv[l].bytes);
+    fprintf(out, "\nlatency plateaus (stride %g B; within %.0f %%; a cache level is named only "
+                 "where the device or the OS reports one):\n",
+            clb_row_param(s->row[0], "stride"), TOLERANCE * 100);
+    for (int p = 0; p < np; p++) {
+        print_plateau(s, &pl[p], out);
+        for (int l = 0; l < nl; l++)
+            if (step[l] == p)
+                fprintf(out, "  ends near the %s size", lv[l].name);
+        fputc('\n', out);
+    }
+    if (np && strcmp(pl[np - 1].name, "memory"))
+        fprintf(out, "  (memory not reached: the sweep ends inside the caches)\n");
+    fprintf(out, " cache levels reported:\n");
+    print_levels(s, pl, lv, step, nl, out);
+}
+
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
+{
+    struct clb_cache_level lv[MAX_LEVELS];
+    int nl = reported(ctx, lv);
     char *done = calloc(n ? n : 1, 1);
     struct clb_plateau *pl = calloc(n ? n : 1, sizeof *pl);
     for (size_t i = 0; done && pl && i < n; i++) {
         if (done[i] || !usable(&rows[i]))
             continue;
         struct sweep s;
-        if (collect(rows, n, i, done, &s) == 0) {
-            int np = clb_plateaus(s.ws, s.ns, s.n, TOLERANCE, s.llc, pl);
-            char llc[32];
-            clb_bytes_text(s.llc, llc, sizeof llc);
-            fprintf(out, "\nlatency plateaus (stride %g B, last-level cache %s; within %.0f %%):\n",
-                    clb_row_param(s.row[0], "stride"), llc, TOLERANCE * 100);
-            for (int p = 0; p < np; p++) {
-                char a[32], b[32];
-                clb_bytes_text(s.ws[pl[p].first], a, sizeof a);
-                clb_bytes_text(s.ws[pl[p].last], b, sizeof b);
-                double cyc = mean_of(s.cyc, pl[p].first, pl[p].last);
-                fprintf(out, "  %-10s %9s .. %-9s %9.2f ns", pl[p].name, a, b, pl[p].mean);
-                if (!isnan(cyc))
-                    fprintf(out, "  %8.1f cycles", cyc);
-                fputc('\n', out);
-            }
-            if (np && strcmp(pl[np - 1].name, "memory"))
-                fprintf(out, "  (memory not reached: the sweep ends inside the caches)\n");
-        }
+        if (collect(rows, n, i, done, &s) == 0)
+            summarize_sweep(&s, lv, nl, pl, out);
         sweep_free(&s);
     }
     free(done);
@@ -421,6 +481,8 @@ const struct clb_workload clb_wl_latency = {
     .measured = measured,
     .summarize = summarize,
     .ceilings = ceilings,
+    .ceiling_kinds = 1u << CLB_CEIL_LATENCY,
+    .ceiling_rows = "a sweep that reaches memory (its last plateau above the last-level cache)",
     .figure = {CLB_FIGURE_STAIRS, "ws", "ns_per_load", "working set", "ns per dependent load", 1},
     .row_params = "ws,stride",
     .row_metrics = "ns_per_load",

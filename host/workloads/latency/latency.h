@@ -23,9 +23,9 @@ int clb_cycle_order(const uint32_t *words, size_t n, size_t w, uint32_t *ord);
  * plateau is a run of consecutive sizes whose latency stays within tol (0.15)
  * of the plateau's running mean. Names: the last plateau is "memory" when it
  * starts above the last-level cache llc (or llc is 0: no cache); a lone size
- * elsewhere is a "transition"; the other plateaus of two or more sizes are
- * cache levels "L1", "L2", ... in order, or "beyond LLC" when they start
- * above the last-level cache (TLB reach, a farther memory). Returns the
+ * elsewhere is a "transition"; every other run of two or more sizes is a
+ * "plateau": a step is not a cache level (the H100's far half of its L2, a
+ * TLB's reach), so no level is named here (see clb_level_step). Returns the
  * number of plateaus written to out (at most n). */
 struct clb_plateau {
     int first, last;     /* indices into ws[] / lat[] */
@@ -34,6 +34,15 @@ struct clb_plateau {
 };
 int clb_plateaus(const double *ws, const double *lat, int n, double tol, double llc,
                  struct clb_plateau *out);
+
+/* The step of a sweep that a reported cache level of `bytes` matches: the
+ * rise in latency from plateau p to p + 1 (between sizes a = ws[pl[p].last]
+ * and b = ws[pl[p + 1].first], the later mean higher) near the size:
+ * a <= 2 bytes and b >= bytes / 2. Of several, the pair that brackets the
+ * size (a <= bytes <= b), else the one whose geometric middle lies nearest.
+ * Returns p, or -1 when no step matches (the level's size matches no
+ * plateau's end). */
+int clb_level_step(const double *ws, const struct clb_plateau *pl, int np, double bytes);
 
 /* "1 KiB", "1.5 MiB", "256 MiB": a working set for the summary. */
 void clb_bytes_text(double bytes, char *out, size_t n);

@@ -50,7 +50,9 @@ int clb_plateaus(const double *ws, const double *lat, int n, double tol, double 
         }
         out[np++] = (struct clb_plateau){i, i, lat[i], ""};
     }
-    int level = 0;
+    /* No cache level is named here: a step in latency is not a cache level
+     * (the H100's far half of its L2 is one, a TLB's reach another); the
+     * summary names the levels the device reports (clb_level_step). */
     for (int i = 0; i < np; i++) {
         struct clb_plateau *p = &out[i];
         int beyond = llc <= 0 || ws[p->first] > llc;
@@ -58,12 +60,36 @@ int clb_plateaus(const double *ws, const double *lat, int n, double tol, double 
             snprintf(p->name, sizeof p->name, "memory");
         else if (p->last == p->first)
             snprintf(p->name, sizeof p->name, "transition");
-        else if (beyond) /* past the caches but not the end: TLB reach, far memory */
-            snprintf(p->name, sizeof p->name, "beyond LLC");
         else
-            snprintf(p->name, sizeof p->name, "L%d", ++level);
+            snprintf(p->name, sizeof p->name, "plateau");
     }
     return np;
+}
+
+/* Distance of a step's pair (a, b) from a size, on a log scale: 0 when the
+ * pair brackets it. */
+static double step_distance(double a, double b, double bytes)
+{
+    if (a <= bytes && bytes <= b)
+        return 0;
+    return fabs(log(sqrt(a * b) / bytes));
+}
+
+int clb_level_step(const double *ws, const struct clb_plateau *pl, int np, double bytes)
+{
+    int best = -1;
+    double dbest = 0;
+    for (int p = 0; p + 1 < np && bytes > 0; p++) {
+        double a = ws[pl[p].last], b = ws[pl[p + 1].first];
+        if (pl[p + 1].mean <= pl[p].mean || a > 2 * bytes || b < bytes / 2)
+            continue;
+        double d = step_distance(a, b, bytes);
+        if (best < 0 || d < dbest) {
+            best = p;
+            dbest = d;
+        }
+    }
+    return best;
 }
 
 void clb_bytes_text(double b, char *out, size_t n)

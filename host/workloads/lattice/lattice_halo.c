@@ -116,7 +116,7 @@ int lat_upload_part(struct clb_env *env, const struct lat_halo *h,
 void lat_halo_close(struct clb_env *env, struct lat_halo *h)
 {
     if (h->qx) {
-        clFinish(h->qx);
+        clb_finish(h->qx); /* flushed: not clFinish alone (Rusticl) */
         clReleaseCommandQueue(h->qx);
         h->qx = NULL;
     }
@@ -288,9 +288,13 @@ static int xchg_wait(struct xchg *x)
     return rc;
 }
 
-static int timed_copy(cl_command_queue q, int d2h, cl_mem buf, void *host, size_t n, double *s)
+/* A blocking copy timed by its event, or on the host clock where the
+ * device's events are not trusted (wall: 1). */
+static int timed_copy(cl_command_queue q, int d2h, cl_mem buf, void *host, size_t n, int wall,
+                      double *s)
 {
     cl_event ev = NULL;
+    double t0 = clb_now();
     cl_int e = d2h ? clEnqueueReadBuffer(q, buf, CL_TRUE, 0, n, host, 0, NULL, &ev)
                    : clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, n, host, 0, NULL, &ev);
     if (e != CL_SUCCESS) {
@@ -298,14 +302,14 @@ static int timed_copy(cl_command_queue q, int d2h, cl_mem buf, void *host, size_
                    clb_cl_errstr(e));
         return CLB_ECL;
     }
-    int rc = clb_event_seconds(ev, ev, s);
+    int rc = wall ? clb_event_wall(ev, t0, s) : clb_event_seconds(ev, ev, s);
     clReleaseEvent(ev);
     return rc;
 }
 
 int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2])
 {
-    (void)env;
+    int wall = clb_timer_untrusted(env) != NULL;
     size_t n = lat_halo_bytes(h, rhs);
     gbps[0] = gbps[1] = NAN;
     if (!n)
@@ -314,7 +318,8 @@ int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2
         double s;
         int rc;
         for (int k = 0; k < 2; k++)
-            if ((rc = timed_copy(h->qx, dir == 0, h->dhv, dir == 0 ? h->psend : h->precv, n, &s)))
+            if ((rc = timed_copy(h->qx, dir == 0, h->dhv, dir == 0 ? h->psend : h->precv, n, wall,
+                                 &s)))
                 return rc;
         gbps[dir] = s > 0 ? (double)n / s / 1e9 : NAN;
     }

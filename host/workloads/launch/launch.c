@@ -100,6 +100,11 @@ static int setup(struct clb_env *env, struct clb_group *g)
         lc->batch = k == RATE ? batch : 1;
         c->dims = 1;
         c->global[0] = g->size.total;
+        /* queued -> start exists only in the device's timestamps: never from
+         * events the core found false (a 0 would read as an instant launch) */
+        if (k == DISPATCH && clb_timer_untrusted(env))
+            clb_case_skip(c, "dispatch (enqueued -> kernel start) needs the device's event "
+                          "timestamps, which are not trusted here: %s", clb_timer_untrusted(env));
     }
     return CLB_OK;
 }
@@ -246,8 +251,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_release_mems(&st->dout, 1);
 }
 
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];

@@ -29,8 +29,15 @@ struct matmul {
 
 static const struct clb_param_def params[] = {
     {"kernels", "naive,tiled", "which kernels to run: naive, tiled or both", CLB_ROLE_CASE},
-    {"tile", "16", "tiled: tile side t (a t x t work-group, 2 t^2 floats of local memory); a list, "
-                   "t*t at most the device's work-group limit", CLB_ROLE_TUNING},
+    {"tile", "16", "tiled: tile side t (a t x t work-group, 2 t^2 floats of local memory); a list; "
+                   "halved while the device or the compiled kernel does not allow it",
+     CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
+
+static const struct clb_param_def row_keys[] = {
+    {"local", NULL, "naive: TxT, its work-group reduced to fit the device (absent when it ran "
+                    "as asked): what ran, so the case",
+     CLB_ROLE_CASE},
     {0, 0, 0, 0}};
 
 /* ---- sizes and counts --------------------------------------------------- */
@@ -76,16 +83,6 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 
 /* ---- set-up ------------------------------------------------------------- */
 
-/* The naive kernel's work-group: 16x16, or the largest power of two square
- * the device allows. */
-static size_t naive_side(const struct clb_devinfo *d)
-{
-    size_t t = 16;
-    while (t > 1 && (t * t > d->max_wg || t > d->max_wi[0] || t > d->max_wi[1]))
-        t /= 2;
-    return t;
-}
-
 static int read_params(struct clb_env *env, unsigned *kernels, long *tiles, int *nt)
 {
     int rc;
@@ -94,19 +91,7 @@ static int read_params(struct clb_env *env, unsigned *kernels, long *tiles, int 
         return rc;
     if (!(*kernels & 2u))
         return CLB_OK;
-    if ((rc = clb_param_ints(env, "tile", 1, 1024, tiles, MAX_TILES, nt)))
-        return rc;
-    const struct clb_devinfo *d = env->info;
-    for (int i = 0; i < *nt; i++) {
-        size_t t = (size_t)tiles[i];
-        if (t * t > d->max_wg || t > d->max_wi[0] || t > d->max_wi[1]) {
-            clb_seterr("matmul: tile %zu needs a %zux%zu work-group; the device allows %zu "
-                       "work-items (%zux%zu per dimension) (accepted: tile*tile <= %zu)",
-                       t, t, t, d->max_wg, d->max_wi[0], d->max_wi[1], d->max_wg);
-            return CLB_EUSAGE;
-        }
-    }
-    return CLB_OK;
+    return clb_param_ints(env, "tile", 1, 1024, tiles, MAX_TILES, nt);
 }
 
 static void fill_case(struct clb_case *c, size_t n, size_t side, int kind)
@@ -117,34 +102,83 @@ static void fill_case(struct clb_case *c, size_t n, size_t side, int kind)
     c->global[0] = c->global[1] = (n + side - 1) / side * side;
 }
 
-static int add_tiled(struct clb_env *env, struct clb_group *g, struct matmul *st, long t)
+/* Fitting a t x t work-group (clb_fit_tile): v[0] = t; the naive kernel's
+ * side is not compiled in, the tiled kernel's is (and its two t x t tiles of
+ * local memory). */
+struct fit {
+    int naive;
+    cl_kernel *slot;
+};
+
+static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k,
+                     int *nk)
 {
-    struct clb_case *c;
-    int rc = clb_case_add(g, &c, "tiled", "tile=%ld", t);
-    if (rc)
-        return rc;
-    fill_case(c, st->n, (size_t)t, st->ntiles);
-    size_t lmem = 2 * (size_t)t * (size_t)t * sizeof(float);
-    if (lmem > env->info->local_mem) {
-        clb_case_skip(c, "tile %ld needs %zu B of local memory; the device has %llu", t, lmem,
-                      (unsigned long long)env->info->local_mem);
-        return CLB_OK;
-    }
+    struct fit *f = ctx;
     char opts[128];
     clb_dtype_defines("float", opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DTILE=%ld", t);
-    cl_kernel k;
-    if ((rc = clb_kernel(env->dev, "matmul", opts, "tiled", &k)))
+    if (!f->naive)
+        clb_appendf(opts, sizeof opts, " -DTILE=%ld", t->v[0]);
+    clb_release_kernels(f->slot, 1);
+    int rc = clb_kernel(env->dev, "matmul", opts, f->naive ? "naive" : "tiled", f->slot);
+    *nk = rc ? 0 : 1;
+    k[0] = *f->slot;
+    return rc;
+}
+
+/* Half the side, down to what the limit allows. */
+static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
+{
+    struct fit *f = ctx;
+    size_t side = (size_t)t->v[0];
+    if (side <= 1)
+        return 0;
+    do
+        side /= 2;
+    while (side > 1 && side * side > l->items);
+    *t = (struct clb_tile){2, {side, side, 1}, 0, {(long)side}, 0};
+    t->own_local = f->naive ? 0 : 2 * side * side * sizeof(float);
+    return 1;
+}
+
+static void fit_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
+{
+    (void)ctx;
+    snprintf(out, n, "%ld", t->v[0]);
+}
+
+static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, fit_text};
+
+/* A case of the naive kernel (kind -1) or of a tiled one, at the largest
+ * side from `side` down that fits; a reduced tile is in params. */
+static int add_kernel(struct clb_env *env, struct clb_group *g, struct matmul *st, long side,
+                      int kind)
+{
+    cl_kernel *slot = kind < 0 ? &st->naive : &st->tiled[st->ntiles];
+    struct fit f = {kind < 0, slot};
+    struct clb_tile t = {2, {(size_t)side, (size_t)side, 1}, 0, {side}, 0};
+    t.own_local = kind < 0 ? 0 : 2 * (size_t)side * (size_t)side * sizeof(float);
+    struct clb_fit res = {.what = kind < 0 ? "work-group side" : "tile"};
+    int rc = clb_fit_tile(env, &fit_ops, &f, &t, &res);
+    if (rc && rc != CLB_SKIP)
         return rc;
-    st->tiled[st->ntiles++] = k;
-    size_t wg = 0;
-    CLB_CHECK(clGetKernelWorkGroupInfo(k, env->info->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
-                                       &wg, NULL),
-              "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
-    if (wg < (size_t)(t * t))
-        clb_case_skip(c, "the tiled kernel with tile %ld allows %zu work-items per group, needs %ld",
-                      t, wg, t * t);
-    return CLB_OK;
+    char *why = rc ? clb_strdup(clb_lasterr()) : NULL;
+    struct clb_case *c;
+    if (kind < 0 && res.reduced)
+        rc = clb_case_add(g, &c, "naive", "local=%ldx%ld", t.v[0], t.v[0]);
+    else if (kind < 0)
+        rc = clb_case_add(g, &c, "naive", NULL);
+    else
+        rc = clb_case_add(g, &c, "tiled", "tile=%ld", rc ? side : t.v[0]);
+    if (rc == CLB_OK) {
+        fill_case(c, st->n, (size_t)t.v[0], kind < 0 ? -1 : st->ntiles);
+        clb_fit_note(c, &res);
+        if (why)
+            clb_case_skip(c, "%s", why);
+        if (kind >= 0)
+            st->ntiles++;
+    }
+    free(why);
+    return rc;
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -173,18 +207,12 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_write(env->dev, st->d[0], st->a, bytes)) ||
         (rc = clb_write(env->dev, st->d[1], st->b, bytes)))
         return rc;
-    if (kernels & 1u) {
-        char opts[128];
-        clb_dtype_defines("float", opts, sizeof opts);
-        if ((rc = clb_kernel(env->dev, "matmul", opts, "naive", &st->naive)))
-            return rc;
-        struct clb_case *c;
-        if ((rc = clb_case_add(g, &c, "naive", NULL)))
-            return rc;
-        fill_case(c, n, naive_side(env->info), -1);
-    }
+    /* the naive kernel's 16x16 work-group, halved where the device or the
+     * kernel allows less */
+    if ((kernels & 1u) && (rc = add_kernel(env, g, st, 16, -1)))
+        return rc;
     for (int i = 0; i < nt; i++)
-        if ((rc = add_tiled(env, g, st, tiles[i])))
+        if ((rc = add_kernel(env, g, st, tiles[i], 0)))
             return rc;
     return CLB_OK;
 }
@@ -255,8 +283,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 }
 
 /* Per size: the best tiled row over the naive row. */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &rows[i];
         if (strcmp(r->kernel, "naive") || strcmp(r->status, "ok"))
@@ -294,6 +324,7 @@ const struct clb_workload clb_wl_matmul = {
     .dtypes = "float",
     .default_dtypes = "float",
     .params = params,
+    .row_keys = row_keys,
     .size_help = "matrix side n (n x n floats), any n; e.g. 4096 (default: 4096 or more on GPUs so "
                  "the matrices are >= 4x the last-level cache, 512 on CPUs)",
     .size_dims = 1,

@@ -36,6 +36,7 @@ struct peak {
     cl_mem dseeds, dout;
     cl_kernel k[5][3];            /* vec index x acc index */
     size_t items;                 /* the most work-items of any case */
+    struct clb_fit fit;           /* how local was fitted */
 };
 
 static const struct clb_param_def params[] = {
@@ -45,8 +46,9 @@ static const struct clb_param_def params[] = {
      CLB_ROLE_TUNING},
     {"groups", "", "work-groups (default 32 per compute unit on GPUs and accelerators, 4 per "
                    "compute unit on CPUs)", CLB_ROLE_TUNING},
-    {"local", "", "work-items per work-group (default 256 on GPUs and accelerators, 16 on CPUs)",
-     CLB_ROLE_TUNING},
+    {"local", "", "work-items per work-group (default 256 on GPUs and accelerators, 16 on CPUs; "
+                  "reduced to what the device and the kernels allow, the default groups then "
+                  "raised to keep the work-items)", CLB_ROLE_TUNING},
     {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
@@ -176,7 +178,7 @@ static int read_params(struct clb_env *env, long *vecs, int *nvec, long *accs, i
     int cpu = strcmp(env->info->type_name, "cpu") == 0;
     *local = cpu ? 16 : 256;
     if (clb_param(env, "local")[0] &&
-        (rc = clb_param_int(env, "local", 1, (long)env->info->max_wg, local)))
+        (rc = clb_param_int(env, "local", 1, 1L << 20, local)))
         return rc;
     long cus = env->info->compute_units ? (long)env->info->compute_units : 1;
     *groups = (cpu ? 4 : 32) * cus;
@@ -223,6 +225,38 @@ static int fill_seeds(struct peak *p)
     return CLB_OK;
 }
 
+/* Every kernel built, the work-group reduced to what all of them allow;
+ * the default grid then gets as many more groups as keep its work-items
+ * (a given --param groups stays). */
+static int fit_local(struct clb_env *env, struct peak *p, const long *vecs, int nvec,
+                     const long *accs, int nacc, long *groups, long *local)
+{
+    cl_kernel k[15];
+    int nk = 0, rc;
+    for (int v = 0; v < nvec; v++)
+        for (int a = 0; a < nacc; a++) {
+            cl_kernel one;
+            if ((rc = build(env, p, vecs[v], accs[a], &one)))
+                return rc;
+            int seen = 0;
+            for (int i = 0; i < nk; i++)
+                seen |= k[i] == one;
+            if (!seen && nk < 15)
+                k[nk++] = one;
+        }
+    size_t got;
+    p->fit = (struct clb_fit){.what = "local"};
+    if ((rc = clb_fit_items(env, k, nk, (size_t)*local, 0, 0, &got, &p->fit)))
+        return rc;
+    if (p->fit.reduced && !clb_param(env, "groups")[0]) {
+        size_t items = (size_t)*groups * (size_t)*local, bound = ITEMS_BOUND;
+        items = items < bound ? items : bound;
+        *groups = (long)((items + got - 1) / got);
+    }
+    *local = (long)got;
+    return CLB_OK;
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct peak *p = calloc(1, sizeof *p);
@@ -251,7 +285,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
                    "work-item are split evenly over its chains)", p->fmas, most);
         return CLB_EUSAGE;
     }
-    p->items = (size_t)groups * (size_t)local;
+    if ((rc = fit_local(env, p, vecs, nvec, accs, nacc, &groups, &local)))
+        return rc;
+    p->items = (size_t)groups * (size_t)local; /* after the fit: the buffers' size */
     size_t seed_bytes = (size_t)CLASSES * 256 * p->esize;
     p->seeds = clb_xmalloc(seed_bytes);
     p->out = clb_xmalloc(p->items * p->esize);
@@ -265,9 +301,6 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return rc;
     for (int v = 0; v < nvec; v++)
         for (int a = 0; a < nacc; a++) {
-            cl_kernel k;
-            if ((rc = build(env, p, vecs[v], accs[a], &k)))
-                return rc;
             struct clb_case *c;
             if ((rc = clb_case_add(g, &c, kernel_for(p->type), "vec=%ld,acc=%ld,groups=%ld,local=%ld",
                                    vecs[v], accs[a], groups, local)))
@@ -277,6 +310,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
             c->dims = 1;
             c->global[0] = p->items;
             c->local[0] = (size_t)local;
+            clb_fit_note(c, &p->fit);
         }
     return CLB_OK;
 }
@@ -384,8 +418,10 @@ static const struct clb_row *best_of(const struct clb_row *rows, size_t n, const
     return b;
 }
 
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     static const char *const types[] = {"float", "double", "half", "int"};
     int header = 0;
     for (int t = 0; t < 4; t++) {
@@ -430,4 +466,6 @@ const struct clb_workload clb_wl_peak = {
     .measured = measured,
     .summarize = summarize,
     .ceilings = ceilings,
+    .ceiling_kinds = 1u << CLB_CEIL_SP | 1u << CLB_CEIL_DP,
+    .ceiling_rows = "float and double rows",
 };

@@ -21,6 +21,7 @@
 struct roof_case {
     long flops, vec, ilp;
     size_t local;
+    int muladd;                  /* x*x + a, two roundings (op=muladd) */
 };
 
 struct roof {
@@ -43,6 +44,8 @@ static const struct clb_param_def params[] = {
      CLB_ROLE_TUNING},
     {"local", "", "work-group size (default 256 on GPUs and accelerators, the driver's choice "
                   "on CPUs)", CLB_ROLE_TUNING},
+    {"op", "", "the step: fma, or muladd (x*x + a, contraction off; default where the device "
+               "has no hardware fma for the type: no CL_FP_FMA, fma() emulated)", CLB_ROLE_CASE},
     {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
@@ -121,7 +124,65 @@ static int read_params(struct clb_env *env, long *fl, int *nf, long *vecs, int *
         return rc;
     *local = cpu ? 0 : 256;
     if (clb_param(env, "local")[0])
-        return clb_param_int(env, "local", 0, (long)env->info->max_wg, local);
+        return clb_param_int(env, "local", 0, 1L << 20, local);
+    return CLB_OK;
+}
+
+/* The step: op=, else fma where the device does fma() in hardware for the
+ * type (CL_FP_FMA), else mul+add. Emulated fma() is the step's speed of a
+ * software routine, not of the device's arithmetic, and Mesa's llvmpipe
+ * compiles a straight chain of them superlinearly (minutes at --quick sizes:
+ * docs/PORTABILITY.md). */
+static int pick_op(struct clb_env *env, int dbl, int *muladd)
+{
+    const char *op = clb_param(env, "op");
+    if (!op[0]) {
+        *muladd = !(dbl ? env->info->fma_dp : env->info->fma_sp);
+        return CLB_OK;
+    }
+    if (strcmp(op, "fma") && strcmp(op, "muladd")) {
+        clb_seterr("roofline: bad op '%s' (accepted: fma, muladd)", op);
+        return CLB_EUSAGE;
+    }
+    *muladd = strcmp(op, "muladd") == 0;
+    return CLB_OK;
+}
+
+/* Build one case's kernel and add the case. */
+static int add_case(struct clb_env *env, struct clb_group *g, long flops, long vec, long ilp,
+                    long local, int muladd)
+{
+    struct roof *st = g->state;
+    char opts[160];
+    clb_dtype_defines(g->dtype, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DVEC=%ld -DILP=%ld -DNFMA=%ld%s", vec, ilp, flops / 2,
+                muladd ? " -DMULADD=1" : "");
+    int rc = clb_kernel(env->dev, "roofline", opts, "roofline", &st->k[st->nk++]);
+    /* the work-group this kernel allows (0, the driver's choice, stays) */
+    size_t l = (size_t)local;
+    struct clb_fit fit = {.what = "local"};
+    if (!rc && l)
+        rc = clb_fit_items(env, &st->k[st->nk - 1], 1, l, 0, 0, &l, &fit);
+    struct clb_case *c;
+    /* a copy (flops=0) has no step: its params stay those of every device */
+    const char *op = muladd && flops ? ",op=muladd" : "";
+    if (!rc)
+        rc = fit.reduced ? clb_case_add(g, &c, "fma", "flops=%ld,vec=%ld,ilp=%ld,local=%zu%s",
+                                        flops, vec, ilp, l, op)
+                         : clb_case_add(g, &c, "fma", "flops=%ld,vec=%ld,ilp=%ld%s", flops, vec,
+                                        ilp, op);
+    if (rc)
+        return rc;
+    *(struct roof_case *)c->data = (struct roof_case){flops, vec, ilp, l, muladd};
+    c->dims = 1;
+    c->local[0] = l;
+    c->global[0] = global_size(st->n, vec, ilp, l);
+    clb_fit_note(c, &fit);
+    clb_case_note(c, "flop_per_byte=%.4g", (double)flops / (2.0 * (double)st->esize));
+    if (muladd && flops)
+        clb_case_note(c, "step x*x+a (%s)", clb_param(env, "op")[0]
+                                              ? "op=muladd given"
+                                              : "no hardware fma for the type: CL_FP_FMA absent");
     return CLB_OK;
 }
 
@@ -164,26 +225,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, bytes, &st->dout)) ||
         (rc = clb_write(env->dev, st->din, st->in, bytes)))
         return rc;
+    int muladd;
+    if ((rc = pick_op(env, dbl, &muladd)))
+        return rc;
     for (int v = 0; v < nv; v++)
         for (int il = 0; il < ni; il++)
-            for (int f = 0; f < nf; f++) {
-                char opts[128];
-                clb_dtype_defines(g->dtype, opts, sizeof opts);
-                clb_appendf(opts, sizeof opts, " -DVEC=%ld -DILP=%ld -DNFMA=%ld", vecs[v], ilps[il],
-                            fl[f] / 2);
-                if ((rc = clb_kernel(env->dev, "roofline", opts, "roofline", &st->k[st->nk++])))
+            for (int f = 0; f < nf; f++)
+                if ((rc = add_case(env, g, fl[f], vecs[v], ilps[il], local, muladd)))
                     return rc;
-                struct clb_case *c;
-                if ((rc = clb_case_add(g, &c, "fma", "flops=%ld,vec=%ld,ilp=%ld", fl[f], vecs[v],
-                                       ilps[il])))
-                    return rc;
-                *(struct roof_case *)c->data =
-                    (struct roof_case){fl[f], vecs[v], ilps[il], (size_t)local};
-                c->dims = 1;
-                c->local[0] = (size_t)local;
-                c->global[0] = global_size(st->n, vecs[v], ilps[il], (size_t)local);
-                clb_case_note(c, "flop_per_byte=%.4g", (double)fl[f] / (2.0 * (double)st->esize));
-            }
     return CLB_OK;
 }
 
@@ -215,7 +264,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         return rc;
 #pragma omp parallel for schedule(static)
     for (int k = 0; k < CLASSES; k++)
-        clb_roofline_ref(st->dbl, (unsigned char *)st->pool + (size_t)k * st->esize,
+        clb_roofline_ref(st->dbl, rc_->muladd, (unsigned char *)st->pool + (size_t)k * st->esize,
                          (size_t)rc_->flops / 2, st->a, (unsigned char *)st->ref + (size_t)k * st->esize);
     long bad = 0, first = -1;
 #pragma omp parallel for reduction(+ : bad) schedule(static)
@@ -277,8 +326,10 @@ static void best(const struct clb_row *rows, size_t n, const char *dtype, int me
     }
 }
 
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     int header = 0;
     for (int t = 0; t < 2; t++) {
         const char *dtype = t ? "double" : "float";
@@ -337,5 +388,8 @@ const struct clb_workload clb_wl_roofline = {
     .prepare = prepare,
     .summarize = summarize,
     .ceilings = ceilings,
+    .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_SP | 1u << CLB_CEIL_DP,
+    .ceiling_rows = "rows at <= 1 flop/byte that are not cache-resident (bandwidth), rows at "
+                    ">= 8 flop/byte (compute)",
     .figure = {.kind = CLB_FIGURE_ROOFLINE},
 };

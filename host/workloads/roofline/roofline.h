@@ -10,8 +10,8 @@
  * never overflow, never reach a denormal, never settle on a fixed point. */
 #define CLB_ROOFLINE_ADDEND (-1.9)
 
-/* `fmas` steps of x <- fma(x, x, a) from *x (float, or double when dbl),
- * the result in *out. */
-void clb_roofline_ref(int dbl, const void *x, size_t fmas, const void *a, void *out);
+/* `fmas` steps of x <- fma(x, x, a) (or, with muladd, x <- x*x + a rounded
+ * twice) from *x (float, or double when dbl), the result in *out. */
+void clb_roofline_ref(int dbl, int muladd, const void *x, size_t fmas, const void *a, void *out);
 
 #endif

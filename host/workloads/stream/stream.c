@@ -119,6 +119,18 @@ static int launch(struct clb_env *env, struct stream *st, const struct shape *sh
     return clb_launch(env->dev, kern, 1, &global, sh->local ? &sh->local : NULL, ev);
 }
 
+/* A shape's work-group reduced to what its built kernel allows (0, the
+ * driver's choice, stays). */
+static int fit_shape(struct clb_env *env, const struct stream *st, struct shape *sh,
+                     struct clb_fit *res)
+{
+    *res = (struct clb_fit){.what = "local"};
+    if (!sh->local || sh->k == DRIVER)
+        return CLB_OK;
+    cl_kernel kern = st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][sh->k];
+    return clb_fit_items(env, &kern, 1, sh->local, 0, 0, &sh->local, res);
+}
+
 /* The probe launches a copy of one shape. */
 struct probe { struct stream *st; struct shape sh; };
 static int probe_launch(struct clb_env *env, void *ctx, cl_event *ev)
@@ -139,8 +151,10 @@ static int probe_vec(struct clb_env *env, struct stream *st, const char *dtype, 
         p.sh.vec = widths[w];
         p.sh.k = COPY;
         double tmin;
+        struct clb_fit fit;
         int rc = build(env, st, dtype, p.sh.vec, p.sh.ilp);
-        if (rc || (rc = clb_probe_min(env, probe_launch, &p, 4, &tmin)))
+        if (rc || (rc = fit_shape(env, st, &p.sh, &fit)) ||
+            (rc = clb_probe_min(env, probe_launch, &p, 4, &tmin)))
             return rc;
         double bw = 2.0 * (double)(st->n * st->esize) / tmin / 1e9;
         clb_buf_printf(note, " %ld:%.1f", widths[w], bw);
@@ -154,11 +168,14 @@ static int probe_vec(struct clb_env *env, struct stream *st, const char *dtype, 
 
 /* ---- set-up ------------------------------------------------------------- */
 
-static int add_case(struct clb_group *g, const struct stream *st, struct shape sh,
-                    const char *note)
+static int add_case(struct clb_env *env, struct clb_group *g, const struct stream *st,
+                    struct shape sh, const char *note)
 {
     struct clb_case *c;
-    int rc;
+    struct clb_fit fit;
+    int rc = fit_shape(env, st, &sh, &fit);
+    if (rc)
+        return rc;
     if (sh.k == DRIVER)
         rc = clb_case_add(g, &c, kernel_names[sh.k], "driver=clEnqueueCopyBuffer");
     else if (sh.local)
@@ -174,6 +191,7 @@ static int add_case(struct clb_group *g, const struct stream *st, struct shape s
         c->local[0] = sh.local;
         c->global[0] = global_size(st, &sh);
     }
+    clb_fit_note(c, &fit);
     if (note[0])
         clb_case_note(c, "%s", note);
     return CLB_OK;
@@ -187,7 +205,7 @@ static int read_shapes(struct clb_env *env, long *vecs, int *nvec, long *ilps, i
     *nloc = 1;
     *local2 = -1; /* none: add and triad take local */
     if (clb_param(env, "local2")[0] &&
-        (rc = clb_param_int(env, "local2", 0, (long)env->info->max_wg, local2)))
+        (rc = clb_param_int(env, "local2", 0, 1L << 20, local2)))
         return rc;
     if ((rc = clb_param_int(env, "driver_copy", 0, 1, driver_copy)))
         return rc;
@@ -204,7 +222,7 @@ static int read_shapes(struct clb_env *env, long *vecs, int *nvec, long *ilps, i
     }
     locals[0] = strcmp(env->info->type_name, "gpu") == 0 ? 256 : 0;
     if (clb_param(env, "local")[0])
-        return clb_param_ints(env, "local", 0, (long)env->info->max_wg, locals, 16, nloc);
+        return clb_param_ints(env, "local", 0, 1L << 20, locals, 16, nloc);
     return CLB_OK;
 }
 
@@ -261,12 +279,12 @@ static int setup(struct clb_env *env, struct clb_group *g)
                     if (two_inputs && local2 >= 0 && l > 0)
                         continue; /* one add and one triad at local2 */
                     long local = two_inputs && local2 >= 0 ? local2 : locals[l];
-                    rc = add_case(g, st, (struct shape){k, vecs[v], ilps[il], (size_t)local},
+                    rc = add_case(env, g, st, (struct shape){k, vecs[v], ilps[il], (size_t)local},
                                   clb_buf_str(&note));
                 }
         }
     if (!rc && driver_copy)
-        rc = add_case(g, st, (struct shape){DRIVER, 0, 0, 0}, "");
+        rc = add_case(env, g, st, (struct shape){DRIVER, 0, 0, 0}, "");
     clb_buf_free(&note);
     return rc;
 }
@@ -409,4 +427,6 @@ const struct clb_workload clb_wl_stream = {
     .plan = plan,
     .prepare = prepare,
     .ceilings = ceilings,
+    .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_TRIAD,
+    .ceiling_rows = "copy or triad rows that are not cache-resident",
 };

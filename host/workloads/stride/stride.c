@@ -35,6 +35,7 @@ struct stride {
     size_t groups;
     cl_kernel k[NKERNELS];
     size_t local;
+    struct clb_fit fit;       /* how local was fitted (a reduction is in each row) */
     long sector;             /* gather model's transfer unit in bytes */
 };
 
@@ -48,8 +49,8 @@ static const struct clb_param_def params[] = {
      CLB_ROLE_CASE},
     {"sector", "", "gather model: bytes the memory moves per scattered read (default 32 on GPUs, "
                    "the L2 sector; 64 on CPUs, the cache line)", CLB_ROLE_TUNING},
-    {"local", "", "work-group size L (default 256 on GPUs, 4096 on CPUs, at most the device's limit)",
-     CLB_ROLE_TUNING},
+    {"local", "", "work-group size L (default 256 on GPUs, 4096 on CPUs; reduced to what the "
+                  "device and the compiled kernels allow)", CLB_ROLE_TUNING},
     {0, 0, 0, 0}};
 
 static const struct clb_param_def row_keys[] = {
@@ -191,14 +192,16 @@ static double gather_model(double peak, size_t es, long stride, long sector)
 static int add_case(struct clb_group *g, const struct stride *st, int k, long v, double peak)
 {
     struct clb_case *c;
-    int rc = k == GATHER ? clb_case_add(g, &c, "gather", "stride=%ld", v)
-                         : clb_case_add(g, &c, "offset", "offset=%ld", v);
+    const char *name = k == GATHER ? "gather" : "offset", *key = k == GATHER ? "stride" : "offset";
+    int rc = st->fit.reduced ? clb_case_add(g, &c, name, "%s=%ld,local=%zu", key, v, st->local)
+                             : clb_case_add(g, &c, name, "%s=%ld", key, v);
     if (rc)
         return rc;
     *(struct stride_case *)c->data = (struct stride_case){k, v};
     c->dims = 1;
     c->global[0] = st->groups * st->local;
     c->local[0] = st->local;
+    clb_fit_note(c, &st->fit);
     if (k == GATHER) {
         if (!isnan(peak) && peak > 0)
             c->model = gather_model(peak, st->esize, v, st->sector);
@@ -230,13 +233,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
      * a driver's choice for a prime N could be a group of 1. */
     int cpu = strcmp(env->info->type_name, "cpu") == 0;
     long local = cpu ? CPU_LOCAL : GPU_LOCAL; /* CPUs: fewer, larger groups */
-    if ((size_t)local > env->info->max_wg)
-        local = (long)env->info->max_wg;
-    if (clb_param(env, "local")[0] &&
-        (rc = clb_param_int(env, "local", 1, (long)env->info->max_wg, &local)))
+    if (clb_param(env, "local")[0] && (rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
         return rc;
-    st->local = (size_t)local;
-    st->groups = (st->n + st->local - 1) / st->local;
     st->sector = cpu ? 64 : 32;
     if (clb_param(env, "sector")[0] && (rc = clb_param_int(env, "sector", 1, 65536, &st->sector)))
         return rc;
@@ -246,6 +244,22 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if ((rc = clb_inout_setup(env, in_bytes, out_bytes, st->esize == 8, 11, CL_MEM_READ_WRITE,
                               &st->io)))
         return rc;
+    /* the kernels first: the work-group they allow sizes the tables */
+    char opts[128];
+    clb_dtype_defines(g->dtype, opts, sizeof opts);
+    for (int k = 0; k < NKERNELS; k++)
+        if ((want & 1u << k) &&
+            (rc = clb_kernel(env->dev, "stride", opts, kernel_names[k], &st->k[k])))
+            return rc;
+    cl_kernel built[NKERNELS];
+    int nb = 0;
+    for (int k = 0; k < NKERNELS; k++)
+        if (st->k[k])
+            built[nb++] = st->k[k];
+    st->fit = (struct clb_fit){.what = "local"};
+    if ((rc = clb_fit_items(env, built, nb, (size_t)local, 0, 0, &st->local, &st->fit)))
+        return rc;
+    st->groups = (st->n + st->local - 1) / st->local;
     if (want & 1u << GATHER) {
         st->gbase = clb_xmalloc(st->groups * sizeof *st->gbase);
         st->lbase = clb_xmalloc(st->local * sizeof *st->lbase);
@@ -257,12 +271,6 @@ static int setup(struct clb_env *env, struct clb_group *g)
                              &st->dtab[1])))
             return rc;
     }
-    char opts[128];
-    clb_dtype_defines(g->dtype, opts, sizeof opts);
-    for (int k = 0; k < NKERNELS; k++)
-        if ((want & 1u << k) &&
-            (rc = clb_kernel(env->dev, "stride", opts, kernel_names[k], &st->k[k])))
-            return rc;
     for (int i = 0; i < ns; i++)
         if ((rc = add_case(g, st, GATHER, strides[i], env->profile->peak_bandwidth_gbs)))
             return rc;
@@ -342,8 +350,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 
 /* Per type: gather at stride 1 against the slowest stride, offset 0 against
  * the slowest offset. */
-static void summarize(const struct clb_row *rows, size_t n, FILE *out)
+static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
+                      FILE *out)
 {
+    (void)ctx;
     static const char *const types[] = {"float", "double"};
     for (int t = 0; t < 2; t++)
         for (int k = 0; k < NKERNELS; k++) {

@@ -47,6 +47,8 @@ struct transpose {
     int nvidia;             /* an NVIDIA platform: the nt suffix can build */
     int wide;               /* 64-bit indices */
     long tile, brows;       /* the whitepaper kernels' tile */
+    size_t per_row_local;   /* per_row's work-group */
+    size_t loop_limit;      /* the most loop iterations a work-item runs (0: no limit seen) */
     struct clb_inout io;    /* input and read-back output, host and device */
     cl_kernel k[NKERNELS - 1];
     cl_kernel kbest[CLB_TR_MAX_VARIANTS];
@@ -75,6 +77,12 @@ static const struct clb_param_def params[] = {
     {"serial_max", "1048576", "largest n*m that serial runs (one work-item; skipped above)",
      CLB_ROLE_CASE},
     {"per_row_max", "67108864", "largest n*m that per_row runs (skipped above)", CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
+
+static const struct clb_param_def row_keys[] = {
+    {"local", NULL, "per_row: its work-group reduced to fit the device (absent when it ran as "
+                    "asked): what ran, so the case",
+     CLB_ROLE_CASE},
     {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------- */
@@ -135,11 +143,7 @@ static int parse_tile(struct clb_env *env, struct transpose *st)
                    "e.g. 32x8)", v, from);
         return CLB_EUSAGE;
     }
-    char why[160];
-    if (!tile_fits(env, st->tile, 1, st->tile, st->brows, st->esize, why, sizeof why)) {
-        clb_seterr("transpose: tile %s%s too large: %s", v, from, why);
-        return CLB_EUSAGE;
-    }
+    /* a tile the device cannot launch is reduced when it is built (fit_tiles) */
     return CLB_OK;
 }
 
@@ -171,11 +175,11 @@ static int variant_fits(const struct clb_env *env, const struct transpose *st,
     return tile_fits(env, v->bt, two ? 2 : 1, v->bt / v->bv, v->br, st->esize, why, n);
 }
 
-static int variant_usable(const struct clb_env *env, const struct transpose *st,
-                          const struct clb_tr_variant *v, char *why, size_t n)
+/* Can the variant run here, its size aside (the vector width divides the
+ * matrix, nt only on NVIDIA)? */
+static int variant_runs(const struct clb_env *env, const struct transpose *st,
+                        const struct clb_tr_variant *v, char *why, size_t n)
 {
-    if (!variant_fits(env, st, v, why, n))
-        return 0;
     if (st->n % (size_t)v->bv || st->m % (size_t)v->bv) {
         snprintf(why, n, "vector width %ld needs n and m multiples of %ld", v->bv, v->bv);
         return 0;
@@ -187,6 +191,12 @@ static int variant_usable(const struct clb_env *env, const struct transpose *st,
         return 0;
     }
     return 1;
+}
+
+static int variant_usable(const struct clb_env *env, const struct transpose *st,
+                          const struct clb_tr_variant *v, char *why, size_t n)
+{
+    return variant_fits(env, st, v, why, n) && variant_runs(env, st, v, why, n);
 }
 
 /* ---- kernels ------------------------------------------------------------ */
@@ -240,8 +250,8 @@ static void geometry(const struct transpose *st, int k, const struct clb_tr_vari
         c->global[0] = c->local[0] = 1;
     } else if (k == K_PER_ROW) {
         c->dims = 1;
-        c->local[0] = PER_ROW_LOCAL;
-        c->global[0] = (st->n + PER_ROW_LOCAL - 1) / PER_ROW_LOCAL * PER_ROW_LOCAL;
+        c->local[0] = st->per_row_local; /* one work-item per output row (input column) */
+        c->global[0] = (st->m + st->per_row_local - 1) / st->per_row_local * st->per_row_local;
     } else if (v && v->rect) {
         c->local[0] = (size_t)v->gx;
         c->local[1] = 1;
@@ -288,10 +298,177 @@ static int launch(struct clb_env *env, struct transpose *st, cl_kernel k, unsign
                       st->wide ? (const void *)&m64 : (const void *)&m32, (size_t)0);
     if (rc)
         return rc;
-    /* per_row on a device whose work-groups are smaller than 64: let it choose */
-    if (local[0] > env->info->max_wg)
-        local = NULL;
     return clb_launch(env->dev, k, dims, global, local, ev);
+}
+
+/* ---- fitting tiles and variants (clb_fit_tile) ----------------------------- */
+
+/* The work-group and the local memory of a variant, as a tile to fit. */
+static void variant_tile(const struct transpose *st, const struct clb_tr_variant *v,
+                         struct clb_tile *t)
+{
+    *t = (struct clb_tile){2, {0, 1, 1}, 0, {0}, 0};
+    if (v->reg) {
+        t->local[0] = (size_t)v->gx;
+        t->local[1] = (size_t)v->gy;
+    } else if (v->rect) {
+        t->local[0] = (size_t)v->gx;
+        t->own_local = (size_t)v->bt * (size_t)(v->bc + 1) * st->esize;
+    } else {
+        int two = v->bk > 1 || v->bd || v->bp;
+        t->local[0] = (size_t)(v->bt / v->bv);
+        t->local[1] = (size_t)v->br;
+        t->own_local = (two ? 2u : 1u) * (size_t)v->bt * (size_t)(v->bt + 1) * st->esize;
+    }
+}
+
+/* Does this compiled variant allow its work-group? */
+static int kernel_allows(struct clb_env *env, const struct transpose *st, cl_kernel k,
+                         const struct clb_tr_variant *v, int *fits)
+{
+    struct clb_tile t;
+    struct clb_wg_limit l;
+    variant_tile(st, v, &t);
+    int rc = clb_wg_limit(env, k, &l);
+    char why[192];
+    *fits = rc == CLB_OK && clb_wg_fits(&l, t.dims, t.local, 0, why, sizeof why);
+    return rc;
+}
+
+/* A variant slot being fitted: its kernel is built from st->best[i]. */
+struct vfit {
+    struct transpose *st;
+    struct clb_group *g;
+    int i;
+};
+
+static int vfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k,
+                      int *nk)
+{
+    (void)t;
+    struct vfit *f = ctx;
+    clb_release_kernels(&f->st->kbest[f->i], 1);
+    int rc = build_best(env, f->g, f->st, f->i);
+    *nk = rc ? 0 : 1;
+    k[0] = f->st->kbest[f->i];
+    return rc;
+}
+
+/* Is w a work-group the rectangular form allows (transpose_variant.c's
+ * divisibility: W a multiple of C/V and of R/V, R a multiple of W/(C/V),
+ * C of W/(R/V))? */
+static int rect_ok(const struct clb_tr_variant *v, long w)
+{
+    long cv = v->bc / v->bv, ov = v->bt / v->bv;
+    return w >= 1 && w % cv == 0 && w % ov == 0 && v->bt % (w / cv) == 0 &&
+           v->bc % (w / ov) == 0;
+}
+
+/* The next smaller variant of the same form: the tile form loses rows of
+ * work-items (the next divisor of T) while they are too many, else halves
+ * the tile and its rows, then the vector; the register form halves the longer side of its work-group; the
+ * rectangular form halves W while its divisibility holds (its tile stays). */
+static int vfit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
+{
+    struct vfit *f = ctx;
+    struct clb_tr_variant *v = &f->st->best[f->i];
+    if (v->rect) {
+        if (!rect_ok(v, v->gx / 2))
+            return 0;
+        v->gx /= 2;
+    } else if (v->reg) {
+        if (v->gx * v->gy <= 1)
+            return 0;
+        *(v->gx >= v->gy ? &v->gx : &v->gy) /= 2;
+    } else if (v->br > 1 && (size_t)(v->bt / v->bv * v->br) > l->items &&
+               t->own_local <= l->local_bytes) {
+        do /* fewer rows of work-items: the same tile */
+            v->br--;
+        while (v->bt % v->br);
+    } else if (v->bt / 2 >= v->bv && (v->bt / 2) % v->bv == 0) {
+        v->bt /= 2; /* half the tile (local memory), half the rows */
+        v->br = v->br % 2 == 0 ? v->br / 2 : v->bt % v->br == 0 ? v->br : 1;
+    } else if (v->bv > 1) {
+        v->bv /= 2;
+    } else {
+        return 0;
+    }
+    variant_tile(f->st, v, t);
+    return 1;
+}
+
+static void vfit_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
+{
+    (void)t;
+    const struct vfit *f = ctx;
+    clb_tr_variant_name(&f->st->best[f->i], out, n);
+}
+
+static const struct clb_fit_ops vfit_ops = {vfit_build, vfit_shrink, vfit_text};
+
+/* Fit best variant i; its name before and after in the fit's texts. */
+static int fit_variant(struct clb_env *env, struct clb_group *g, struct transpose *st, int i,
+                       struct clb_fit *res)
+{
+    struct vfit f = {st, g, i};
+    struct clb_tile t;
+    variant_tile(st, &st->best[i], &t);
+    res->what = "best";
+    return clb_fit_tile(env, &vfit_ops, &f, &t, res);
+}
+
+/* The whitepaper kernels' tile: all of them (and serial, per_row) are in one
+ * program built with -DTILE -DBROWS. */
+struct tfit {
+    struct transpose *st;
+    struct clb_group *g;
+    unsigned want;
+};
+
+static int tfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k,
+                      int *nk)
+{
+    struct tfit *f = ctx;
+    char opts[192];
+    base_defines(f->g, f->st, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DTILE=%ld -DBROWS=%ld", t->v[0], t->v[1]);
+    *nk = 0;
+    for (int i = 0; i < K_BEST; i++) {
+        if (!(f->want & 1u << i))
+            continue;
+        clb_release_kernels(&f->st->k[i], 1);
+        int rc = clb_kernel(env->dev, "transpose", opts, knames[i], &f->st->k[i]);
+        if (rc)
+            return rc;
+        if (i != K_SERIAL && i != K_PER_ROW && *nk < CLB_FIT_MAX_KERNELS) /* no tile */
+            k[(*nk)++] = f->st->k[i];
+    }
+    return CLB_OK;
+}
+
+static const struct clb_fit_ops tfit_ops = {tfit_build, clb_shrink_rows, clb_tile_rows_text};
+
+/* The tile of the whitepaper kernels (its padded local tile checked before
+ * the build) and per_row's work-group, each the largest that fits. */
+static int fit_tiles(struct clb_env *env, struct clb_group *g, struct transpose *st,
+                     unsigned want, struct clb_fit *tres, struct clb_fit *pres)
+{
+    struct tfit f = {st, g, want};
+    struct clb_tile t = {2, {(size_t)st->tile, (size_t)st->brows, 1}, 0,
+                         {st->tile, st->brows, (long)st->esize},
+                         (size_t)st->tile * (size_t)(st->tile + 1) * st->esize};
+    *tres = (struct clb_fit){.what = "tile"};
+    *pres = (struct clb_fit){.what = "local"};
+    int rc = clb_fit_tile(env, &tfit_ops, &f, &t, tres);
+    if (rc)
+        return rc;
+    st->tile = t.v[0];
+    st->brows = t.v[1];
+    st->per_row_local = PER_ROW_LOCAL;
+    if (want & 1u << K_PER_ROW)
+        rc = clb_fit_items(env, &st->k[K_PER_ROW], 1, PER_ROW_LOCAL, 0, 0, &st->per_row_local,
+                           pres);
+    return rc;
 }
 
 /* The probe launches one best variant. */
@@ -333,13 +510,7 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
                 free(list);
                 return CLB_EUSAGE;
             }
-            const struct clb_tr_variant *b = &st->best[st->nbest];
-            if (!variant_fits(env, st, b, why, sizeof why)) {
-                clb_seterr("transpose: best variant %s too large: %s", list[i], why);
-                free(list);
-                return CLB_EUSAGE;
-            }
-            st->nbest++;
+            st->nbest++; /* reduced to what fits when it is built (fit_variant) */
         }
         free(list);
         return CLB_OK;
@@ -362,6 +533,14 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
             return rc;
         struct probe p = {st, st->kbest[i], {0, {0}, {0}}};
         geometry(st, K_BEST, &all[i], &p.sh);
+        int fit = 0;
+        if ((rc = kernel_allows(env, st, st->kbest[i], &all[i], &fit)))
+            return rc;
+        if (!fit) { /* this compiled kernel allows a smaller work-group */
+            clb_release_kernels(&st->kbest[i], 1);
+            all[i--] = all[--nall];
+            continue;
+        }
         double t;
         if ((rc = clb_probe_min(env, probe_launch, &p, 4, &t)))
             return rc;
@@ -378,7 +557,7 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
     for (int i = 0; i < nall; i++)
         if (i != best_i)
             clb_release_kernels(&st->kbest[i], 1);
-    if (nall == 0) { /* nothing fits: one row says why */
+    if (nall == 0) { /* none fits as it is: the plain tile, reduced (fit_variant) */
         clb_tr_parse_variant(probe_float[0], &st->best[0]);
         st->nbest = 1;
         return CLB_OK;
@@ -393,21 +572,59 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
 
 /* ---- setup ---------------------------------------------------------------- */
 
+/* Why serial or per_row cannot run here (else ""): above its size cap, or
+ * longer loops per work-item than this implementation runs (clb_loop_limit). */
+static int too_long(struct clb_env *env, struct transpose *st, int k, char *why, size_t n)
+{
+    const char *key = k == K_SERIAL ? "serial_max" : "per_row_max";
+    long cap;
+    int rc = clb_param_int(env, key, 1, 1L << 62, &cap);
+    why[0] = 0;
+    if (rc)
+        return rc;
+    if (st->n * st->m > (size_t)cap) {
+        snprintf(why, n, "%s: %zu elements above %s=%ld (would take too long)", knames[k],
+                 st->n * st->m, key, cap);
+        return CLB_OK;
+    }
+    /* serial: n*m iterations of the inner loop, and llvmpipe's counter
+     * takes about 2 more per outer one (tests/impl/impl_checks.c: 256 x 256
+     * ran 65027 of 65536); per_row: m per work-item */
+    size_t iters = k == K_SERIAL ? st->n * (st->m + 2) : st->m, limit;
+    if ((rc = clb_loop_limit(env, &limit)) || !limit || iters <= limit)
+        return rc;
+    snprintf(why, n, "%s: a work-item loops about %zu times; this implementation ('%.40s') "
+             "ends a work-item's loops after %zu iterations in all without an error (measured "
+             "by clbench's loop probe; Mesa llvmpipe's LP_MAX_TGSI_LOOP_ITERATIONS): the "
+             "result would be wrong, not slow", knames[k], iters, env->info->platform_name,
+             limit);
+    return CLB_OK;
+}
+
+/* The case's params: the variant, the tile, or per_row's work-group when
+ * it was reduced. */
+static int case_add(struct clb_group *g, struct transpose *st, int k, const char *vname,
+                    const struct clb_fit *res, struct clb_case **c)
+{
+    if (k == K_BEST)
+        return clb_case_add(g, c, knames[k], "best=%s", vname);
+    if (k == K_PER_ROW && res->reduced)
+        return clb_case_add(g, c, knames[k], "local=%zu", st->per_row_local);
+    if (k == K_SERIAL || k == K_PER_ROW) /* no tile */
+        return clb_case_add(g, c, knames[k], NULL);
+    return clb_case_add(g, c, knames[k], "tile=%ldx%ld", st->tile, st->brows);
+}
+
+/* res: how the case's tile (variant, work-group) was fitted. */
 static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *st, int k,
-                    int vi, const char *note, struct clb_case **out)
+                    int vi, const char *note, const struct clb_fit *res, struct clb_case **out)
 {
     const struct clb_tr_variant *v = k == K_BEST ? &st->best[vi] : NULL;
     char vname[48] = "";
     if (v)
         clb_tr_variant_name(v, vname, sizeof vname);
     struct clb_case *c;
-    int rc;
-    if (v)
-        rc = clb_case_add(g, &c, knames[k], "best=%s", vname);
-    else if (k == K_SERIAL || k == K_PER_ROW) /* no tile */
-        rc = clb_case_add(g, &c, knames[k], NULL);
-    else
-        rc = clb_case_add(g, &c, knames[k], "tile=%ldx%ld", st->tile, st->brows);
+    int rc = case_add(g, st, k, vname, res, &c);
     if (rc)
         return rc;
     *out = c;
@@ -417,21 +634,49 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
     c->dims = sh.dims;
     memcpy(c->global, sh.global, sizeof c->global);
     memcpy(c->local, sh.local, sizeof c->local);
-    char why[160];
-    if (k == K_SERIAL || k == K_PER_ROW) {
-        const char *key = k == K_SERIAL ? "serial_max" : "per_row_max";
-        long cap;
-        if ((rc = clb_param_int(env, key, 1, 1L << 62, &cap)))
-            return rc;
-        if (st->n * st->m > (size_t)cap)
-            clb_case_skip(c, "%s: %zu elements above %s=%ld (would take too long)", knames[k],
-                          st->n * st->m, key, cap);
-    }
+    char why[320];
+    if ((k == K_SERIAL || k == K_PER_ROW) && (rc = too_long(env, st, k, why, sizeof why)))
+        return rc;
+    if ((k == K_SERIAL || k == K_PER_ROW) && why[0])
+        clb_case_skip(c, "%s", why);
     if (v && !variant_usable(env, st, v, why, sizeof why))
         clb_case_skip(c, "best=%s: %s", vname, why);
+    if (k != K_SERIAL)
+        clb_fit_note(c, res);
     if (note && note[0])
         clb_case_note(c, "%s", note);
     return CLB_OK;
+}
+
+/* The best rows: each variant reduced to what fits and built. The inline
+ * PTX of nt is the one kernel text no test compiles: if this driver refuses
+ * it, that row is skipped (the build log is on stderr), the others run. */
+static int add_best(struct clb_env *env, struct clb_group *g, struct transpose *st,
+                    const char *note)
+{
+    int rc = CLB_OK;
+    for (int vi = 0; vi < st->nbest && !rc; vi++) {
+        struct clb_fit res = {.what = "best"};
+        char vname[48], cannot[160];
+        clb_tr_variant_name(&st->best[vi], vname, sizeof vname);
+        /* what no smaller variant changes is said by add_case, without a build */
+        int runs = variant_runs(env, st, &st->best[vi], cannot, sizeof cannot);
+        rc = runs ? fit_variant(env, g, st, vi, &res) : CLB_OK;
+        char *why = NULL;
+        if (rc == CLB_ECL && st->best[vi].nt)
+            why = clb_asprintf("best=%s: the inline-PTX store did not build: %s", vname,
+                               clb_lasterr());
+        else if (rc == CLB_SKIP)
+            why = clb_asprintf("best=%s: %s", vname, clb_lasterr());
+        else if (rc)
+            break;
+        struct clb_case *c = NULL;
+        rc = add_case(env, g, st, K_BEST, vi, note, &res, &c);
+        if (!rc && why)
+            clb_case_skip(c, "%s", why);
+        free(why);
+    }
+    return rc;
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -455,39 +700,21 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->wide = (double)(st->n + 256) * (double)(st->m + 256) >= 4294967296.0;
     if ((rc = clb_inout_setup(env, bytes, bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &st->io)))
         return rc;
-
-    char opts[192];
-    base_defines(g, st, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DTILE=%ld -DBROWS=%ld", st->tile, st->brows);
-    for (int k = 0; k < K_BEST; k++)
-        if ((want & 1u << k) && (rc = clb_kernel(env->dev, "transpose", opts, knames[k], &st->k[k])))
-            return rc;
+    struct clb_fit tres, pres;
+    if ((rc = fit_tiles(env, g, st, want, &tres, &pres)))
+        return rc;
     struct clb_buf note = {0};
     if ((want & 1u << K_BEST) && (rc = choose_best(env, g, st, &note))) {
         clb_buf_free(&note);
         return rc;
     }
-    for (int k = 0; k < NKERNELS && !rc; k++) {
-        if (!(want & 1u << k))
-            continue;
-        for (int vi = 0; vi < (k == K_BEST ? st->nbest : 1) && !rc; vi++) {
-            struct clb_case *c = NULL;
-            rc = add_case(env, g, st, k, vi, k == K_BEST ? clb_buf_str(&note) : NULL, &c);
-            if (!rc && k == K_BEST && c->status == CLB_OK) {
-                rc = build_best(env, g, st, vi);
-                /* The inline PTX of nt is the one kernel text no test
-                 * compiles: if this driver refuses it, that row is skipped
-                 * (the build log is on stderr), the others still run. */
-                if (rc == CLB_ECL && st->best[vi].nt) {
-                    char vname[48];
-                    clb_tr_variant_name(&st->best[vi], vname, sizeof vname);
-                    clb_case_skip(c, "best=%s: the inline-PTX store did not build: %s", vname,
-                                  clb_lasterr());
-                    rc = CLB_OK;
-                }
-            }
-        }
+    for (int k = 0; k < K_BEST && !rc; k++) {
+        struct clb_case *c = NULL;
+        if (want & 1u << k)
+            rc = add_case(env, g, st, k, 0, NULL, k == K_PER_ROW ? &pres : &tres, &c);
     }
+    if (!rc && (want & 1u << K_BEST))
+        rc = add_best(env, g, st, clb_buf_str(&note));
     clb_buf_free(&note);
     return rc;
 }
@@ -566,14 +793,20 @@ const struct clb_workload clb_wl_transpose = {
     .dtypes = "float,double",
     .default_dtypes = "float",
     .params = params,
+    .row_keys = row_keys,
     .size_help = "rows x columns NxM, any shape, e.g. 8192x8192 or 1000x3000 (default 2048x2048 "
-                 "and 8192x8192 on GPUs, 4096x4096 on CPUs)",
+                 "and 8192x8192 on GPUs; on CPUs the matrices >= 4x the last-level cache and "
+                 "128 MiB, e.g. 4096x4096)",
     .size_dims = 2,
-    /* Fixed sizes, for both types, pinned by floor and cap (the two
-     * matrices): CPUs 4096x4096 (128 MiB float, 256 MiB double), GPUs the
-     * whitepaper's 2048x2048 (cache-resident today) and 8192x8192, well beyond
-     * the cache (512 MiB float, 1 GiB double). */
-    .sizes = {.quick = "256x256", .floor_mib = {128, 512}, .cap_mib = {256, 1024},
+    /* The two matrices >= 4 x the last-level cache (the cache-resident
+     * threshold) and the floor: CPUs 4096x4096 where the cache is up to
+     * 32 MiB (128 MiB float, 256 MiB double), larger where a larger cache
+     * and the memory allow (a 315 MB cache: 8192x8192, whose 16384^2 would
+     * not fit); GPUs the whitepaper's 2048x2048 (cache-resident today) and
+     * 8192x8192, well beyond the cache (512 MiB float, 1 GiB double; capped
+     * there). The CPU cap of 256 MiB is gone: it held a 315 MB cache's CPU
+     * at a cache-resident 4096x4096. */
+    .sizes = {.quick = "256x256", .llc_times = 4, .floor_mib = {128, 512}, .cap_mib = {0, 1024},
               .extra = {NULL, "2048x2048"}},
     .baselines = "stream/copy,transpose/copy",
     .case_size = sizeof(struct transpose_case),

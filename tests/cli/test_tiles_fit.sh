@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Tiles and work-groups that fit (docs/PORTABILITY.md): with the device's
+# work-group limit forced small and odd by the test hook CLBENCH_MAX_WORK_GROUP,
+# every workload runs on PoCL, each launch within the limit, every row ok or
+# skipped for a reason that is not the tile (no fp64, no half), one summary
+# line per reduction; with no limit forced the studies' tiles stay as they
+# are. Where Mesa's Rusticl is installed, the dot host/hybrid rows it failed
+# (a flushed queue's clFinish returning early) and the transpose serial row it
+# failed (llvmpipe's loop limit) are checked on it too.
+source "$(dirname "$0")/lib.sh"
+set -e
+
+# check_rows FILE LIMIT: every row ok or skipped for a type the device lacks,
+# and every work-group (local_size, e.g. 32x1) at most LIMIT work-items
+check_rows() {
+  python3 - "$1" "$2" <<'PY'
+import csv, sys
+f, limit = sys.argv[1], int(sys.argv[2])
+rows = list(csv.DictReader(open(f)))
+lacks = ("no fp64", "no half precision")
+bad = [r for r in rows if r["status"] != "ok" and
+       not (r["status"] == "skipped" and any(x in r["detail"] for x in lacks))]
+over = []
+for r in rows:
+    p = 1
+    for x in filter(None, r["local_size"].split("x")):
+        p *= int(x)
+    if r["local_size"] and p > limit:
+        over.append(r)
+for r in (bad + over)[:5]:
+    print(r["workload"], r["kernel"], r["dtype"], r["params"], r["local_size"], r["status"],
+          r["detail"][:160])
+wls = sorted({r["workload"] for r in rows if r["status"] == "ok"})
+print(len(rows), "rows,", len(wls), "workloads with ok rows")
+sys.exit(1 if bad or over or not rows else 0)
+PY
+}
+
+# 7: below every default tile and work-group, odd (no power of two divides it)
+# (float only and one timed run: the suite's time, under ASan too)
+CLBENCH_MAX_WORK_GROUP=7 expect_status 0 "every workload, work-groups <= 7" \
+  run all --quick -d $POCL -t float,int -n 1 --warmup 0 -o w7.csv
+if check_rows w7.csv 7 >check.txt; then pass "limit 7: $(tail -1 check.txt)"
+else fail "limit 7: $(cat check.txt)"; fi
+n=$(python3 -c 'import csv,sys; print(len({r["workload"] for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"}))' w7.csv)
+wl=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}' | wc -l)
+[ "$n" -eq "$wl" ] && pass "ok rows in all $wl workloads" || fail "ok rows in $n of $wl workloads"
+echo "$OUT_TXT" | grep -q "^reduced to fit this device:" && \
+  echo "$OUT_TXT" | grep -q "  copy2d: tile 32x8 reduced to 4x1 (work-groups of 32x8 need 256 work-items; CLBENCH_MAX_WORK_GROUP allows 7)" \
+  && pass "one summary line per reduction" || fail "no reduction lines in the summary: $OUT_TXT"
+python3 - w7.csv <<'PY' && pass "a reduced tile is in params and said in detail" || fail "reduced rows without params or note"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
+def row(wl, k):
+    return next(r for r in rows if r["workload"] == wl and r["kernel"] == k)
+c, b, t = row("copy2d", "coalesced"), row("blockeq", "divmod"), row("transpose", "naive")
+assert c["params"] == "tile=4x1" and c["local_size"] == "4x1", c
+assert "tile 32x8 reduced to 4x1" in c["detail"], c["detail"]
+assert "tile=4x1" in b["params"] and "reduced to 4x1" in b["detail"], b
+assert t["params"] == "tile=4x1" and "CLBENCH_MAX_WORK_GROUP allows 7" in t["detail"], t
+PY
+
+# 24: not a power of two; the workloads with a tile or a work-group to fit
+# (local=256: stream, dslash and roofline let the driver choose on a CPU)
+TILED=stream,copy2d,blockeq,camping,stride,matmul,transpose,dslash,roofline
+CLBENCH_MAX_WORK_GROUP=24 expect_status 0 "tiled workloads, work-groups <= 24" \
+  run $TILED --quick -d $POCL -t float -n 1 --warmup 0 --param local=256 -o w24.csv
+if check_rows w24.csv 24 >check.txt; then pass "limit 24: $(tail -1 check.txt)"
+else fail "limit 24: $(cat check.txt)"; fi
+
+# no limit forced: the defaults fit PoCL, nothing is reduced
+expect_status 0 "defaults on PoCL" run copy2d,blockeq,matmul -d $POCL -t float --quick -n 1 \
+  --warmup 0 -o plain.csv
+echo "$OUT_TXT" | grep -q "reduced to fit" && fail "a default reduced on PoCL: $OUT_TXT" \
+  || pass "no reduction without a limit"
+p=$(csv_col plain.csv params | grep . | sort -u | tr '\n' ' ')
+[ "$p" = "partitions=1 partitions=2 partitions=4 tile=16 tile=32x8 " ] \
+  && pass "the studies' tiles: $p" || fail "params '$p'"
+
+# the hook is checked like any input
+CLBENCH_MAX_WORK_GROUP=0 expect_error 2 "CLBENCH_MAX_WORK_GROUP='0'" "limit 0 refused" \
+  run copy2d --quick -d $POCL -o bad.csv
+CLBENCH_MAX_WORK_GROUP=32x8 expect_error 2 "CLBENCH_MAX_WORK_GROUP='32x8'" "limit 32x8 refused" \
+  run copy2d --quick -d $POCL -o bad.csv
+CLBENCH_MAX_WORK_GROUP=7 expect_status 0 "list shows the forced limit" list -v
+echo "$OUT_TXT" | grep -q "work-group <= 7 (CLBENCH_MAX_WORK_GROUP)" && pass "list: forced limit" \
+  || fail "list -v: $OUT_TXT"
+
+# Mesa's Rusticl (llvmpipe), where installed: work-groups of 32
+if RUSTICL_ENABLE=llvmpipe "$CLBENCH" list 2>/dev/null | grep -q llvmpipe; then
+  RUSTICL_ENABLE=llvmpipe expect_status 0 "dot host/hybrid on Rusticl" run dot --quick \
+    -d llvmpipe -t float -n 2 --warmup 1 \
+    --param kernels=host,hybrid,host_sumsq,hybrid_sumsq -o rdot.csv
+  expect_rows rdot.csv dot host,hybrid,host_sumsq,hybrid_sumsq float
+  RUSTICL_ENABLE=llvmpipe expect_status 0 "transpose on Rusticl" run transpose --quick \
+    -d llvmpipe -n 1 --warmup 0 --param kernels=copy,serial,naive -o rtr.csv
+  python3 - rtr.csv <<'PY' && pass "Rusticl: serial skipped for llvmpipe's loop limit, the rest ok" || fail "Rusticl transpose rows"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+s = [r for r in rows if r["kernel"] == "serial"][0]
+assert s["status"] == "skipped" and "after 65535 iterations" in s["detail"], s
+assert all(r["status"] == "ok" for r in rows if r["kernel"] != "serial"), rows
+PY
+else
+  echo "skip: Rusticl (RUSTICL_ENABLE=llvmpipe) is not installed here"
+fi
+finish
