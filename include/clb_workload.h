@@ -511,7 +511,8 @@ void clb_tile_rows_text(void *ctx, const struct clb_tile *t, char *out, size_t n
  * sets res->reduced when got differs from asked and then keeps `why` and
  * the run's summary line. */
 void clb_fit_record(const struct clb_env *env, struct clb_fit *res, const char *why);
-/* "tile 32x8 reduced to 32x1: <why>" in a case's detail, when it was. */
+/* "tile 32x8 reduced to 32x1: <why>" in a case's detail, and the metric
+ * `reduced`, when it was. */
 void clb_fit_note(struct clb_case *c, const struct clb_fit *res);
 
 /* The most loop iterations one work-item runs on this implementation before

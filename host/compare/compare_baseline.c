@@ -408,6 +408,14 @@ static void workloads_of(const struct side *s, struct clb_buf *b)
     }
 }
 
+static size_t reduced_lines(const struct side *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        n += s->v[i].id.reduced;
+    return n;
+}
+
 /* "nothing in common: ..." or "nothing compared: ...": no line had a figure
  * on both sides (and none lost its figure, which fails the gate instead). */
 static void nothing_message(const struct cmp_delta *d, const struct side *cur,
@@ -431,6 +439,12 @@ static void nothing_message(const struct cmp_delta *d, const struct side *cur,
                            "parameters on both sides%s)",
                        d->gate.cross_device ? "; sizes matched at each device's default size" : "");
     }
+    size_t red[2] = {reduced_lines(old), reduced_lines(cur)};
+    if (!common && red[0] + red[1])
+        clb_buf_printf(&m, "; %zu baseline and %zu new lines ran a tile or work-group reduced "
+                           "to fit their device: such a line is what ran and meets only one "
+                           "reduced the same way",
+                       red[0], red[1]);
     if (d->unmarked[0] + d->unmarked[1])
         clb_buf_printf(&m, "; %zu rows do not say whether their size was their device's "
                            "default (written before the metric size_from): they match only at "

@@ -115,6 +115,8 @@ struct cmp_ident {
     const char *row_size;   /* the row's canonical size */
     const char *tuning;     /* the tuning parameters "k=v,k=v" sorted by key, "" */
     int size_default;       /* clb_row_size_default: 1, 0, or -1 the row does not say */
+    int reduced;            /* its launch was reduced to fit (metric reduced): cases holds
+                             * all its params, marked " [reduced]" */
 };
 #define CMP_IDENT_NK 5
 

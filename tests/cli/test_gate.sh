@@ -74,6 +74,10 @@ expect_error 1 "1 missing" "a line only skipped in the new run lost its figure: 
 expect_status 0 "... which --allow-missing lets pass" compare "$D/skipped.csv" --baseline "$D/base.csv" --allow-missing
 expect_error 1 "1 lost its figure \(failed or error\)" "a failed validation fails even with --allow-missing" \
   compare "$D/failed.csv" --baseline "$D/base.csv" --allow-missing
+expect_error 1 "2 missing from the new files" "a launch reduced to fit, even faster, is not the line of the asked one" \
+  compare "$D/reduced.csv" --baseline "$D/base.csv"
+has '^stream +copy +float +268435456 +ilp=1,local=32,vec=4 \[reduced\] +- +1100 ±2\.9% +- +new$' \
+  "the reduced line is new, its launch its identity"
 
 # 4. another device: exit 2 naming both; --cross-device matches at each default size
 expect_error 2 "the baseline is from 'Gate Test GPU A', the new files from 'Gate Test GPU B': another device" \

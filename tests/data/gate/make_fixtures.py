@@ -101,3 +101,13 @@ old = suite(dev=B, n=2 * N, copy=1020.0, m=2 * 16777216)
 for r in old:
     r['metrics'] = ''
 write('unmarked.csv', old)
+# the device allowed only 32 work-items: stream ran reduced (local=32, metric
+# reduced), copy even faster: a reduced launch is what ran, never the line of
+# one that ran as asked: the two stream lines missing, two new ones, exit 1
+red = suite(copy=1100.0)
+for r in red[:2]:
+    r['params'] = r['params'].replace('local=128', 'local=32')
+    r['metrics'] = 'reduced=1;' + r['metrics']
+    r['detail'] = 'local 128 reduced to 32: work-groups of 128 need 128 work-items; ' \
+                  'CL_KERNEL_WORK_GROUP_SIZE allows 32'
+write('reduced.csv', red)
