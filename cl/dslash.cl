@@ -8,17 +8,24 @@
  * (RHS is a compile-time constant so the loops unroll).
  *
  * One work-item per even site (dimension 0). Dimension 1 selects a block of
- * RHS right-hand sides: the `cache` kernel of the host is this kernel built
- * with RHS=1 and launched with one work-item per (site, rhs), so the links are
- * shared between right-hand sides through the cache instead of registers.
+ * PASSES x RHS right-hand sides: the `cache` kernel of the host is this kernel
+ * built with RHS=1 and launched with one work-item per (site, rhs), so the
+ * links are shared between right-hand sides through the cache instead of
+ * registers; `regcache` is RHS=k with rhs/k work-items per site. With
+ * PASSES > 1 a work-item applies the stencil PASSES times, RHS right-hand
+ * sides at a time (the links read again on each pass, from the cache): the
+ * registers of RHS accumulators, not of all.
  *
  * Layout (host/workloads/lattice/lattice.h): structure of arrays of complex numbers,
  *   link   ((p*4 + mu)*NE + e)*vh + i      NE = 9, or 7 with COMPRESSED
  *   vector (r*3 + c)*vh + i
  * so that consecutive work-items read consecutive addresses. Neighbour
  * indices are computed here from the coordinates (no table in memory).
- * Options: -DT=float|double -DRHS=1..8 [-DCOMPRESSED=1]. */
+ * Options: -DT=float|double -DRHS=1..8 [-DCOMPRESSED=1] [-DPASSES=n]. */
 #define T2 CLB_CAT(T, 2)
+#ifndef PASSES
+#define PASSES 1
+#endif
 #ifdef COMPRESSED
 #define NE_LONG 7
 #else
@@ -160,45 +167,106 @@ inline void stencil(__global const T2 *restrict fat, __global const T2 *restrict
     }
 }
 
+/* The even site of work-item g. zs = 0: the layout's order (g itself), in
+ * which the t neighbours of a site are 2 x Lz planes (z, t) of the sweep
+ * apart and their vectors are gone from the cache before the second use.
+ * zs > 0 (dividing lz): the planes in strips of zs z-planes, t running
+ * inside a strip, so that the t neighbours are 2 zs planes apart (the z
+ * neighbours across a strip's edge are then the far ones). Each plane keeps
+ * its hx x ly sites in layout order: consecutive work-items still read
+ * consecutive addresses. */
+inline uint site_of(uint g, int zs, int hx, int ly, int lz, int lt)
+{
+    if (!zs)
+        return g;
+    uint plane = (uint)(hx * ly), q = g / plane, strip = (uint)(zs * lt);
+    uint s = q / strip, rem = q - s * strip, t = rem / (uint)zs;
+    uint z = s * (uint)zs + (rem - t * (uint)zs);
+    return (t * (uint)lz + z) * plane + (g - q * plane);
+}
+
+/* w = D v at site s of the dslash kernel's rhs block v, w. (A macro: as an
+ * inlined function the same code took 103 registers at RHS=4 in clang's PTX
+ * for ptxas, 90 written out in the kernel.) */
+#define DSLASH_SITE(s)                                                                  \
+    do {                                                                                \
+        T2 acc[3 * RHS];                                                                \
+        stencil(fat, lng, v, (s), 0, ~0u, hx, ly, lz, lt, vh, acc);                     \
+        _Pragma("unroll") for (int k = 0; k < 3 * RHS; k++) w[(s) + (uint)k * vh] = acc[k]; \
+    } while (0)
+
+/* zs: site_of; zero: 0, an argument so that the compiler cannot see that the
+ * site of every pass is the same: hoisted out of the pass loop, the sixteen
+ * neighbours' indices stay live through every pass (the register pressure
+ * the passes are there to cut: clang's PTX in ptxas for sm_90, RHS=4 x 2
+ * passes: 255 registers and 1.3 KB of spills without it, 90 with it). */
 __kernel void dslash(__global const T2 *restrict fat, __global const T2 *restrict lng,
                      __global const T2 *restrict v, __global T2 *restrict w, int hx, int ly,
-                     int lz, int lt, uint vh)
+                     int lz, int lt, uint vh, int zs, int zero)
 {
-    uint i = (uint)get_global_id(0);
-    if (i >= vh)
+    uint g = (uint)get_global_id(0);
+    if (g >= vh)
         return;
-    uint rofs = (uint)get_global_id(1) * (uint)(3 * RHS) * vh; /* this work-item's rhs block */
+    uint i = site_of(g, zs, hx, ly, lz, lt);
+    /* this work-item's block of PASSES x RHS right-hand sides */
+    uint rofs = (uint)get_global_id(1) * (uint)(3 * RHS * PASSES) * vh;
     v += rofs;
     w += rofs;
-    T2 acc[3 * RHS];
-    stencil(fat, lng, v, i, 0, ~0u, hx, ly, lz, lt, vh, acc);
-#pragma unroll
-    for (int k = 0; k < 3 * RHS; k++)
-        w[i + (uint)k * vh] = acc[k];
+#if PASSES == 1
+    /* no loop: even a loop of one trip let the neighbours' indices be
+     * hoisted (clang's PTX, RHS=4: 168 registers instead of 88) */
+    (void)zero;
+    DSLASH_SITE(i);
+#else
+    /* one pass at a time: unrolled, the passes' loads could be hoisted
+     * together, the pressure of all PASSES x RHS right-hand sides again */
+#pragma unroll 1
+    for (int p = 0; p < PASSES; p++) {
+        uint ip = i + (uint)(p * zero);
+        DSLASH_SITE(ip);
+        v += (uint)(3 * RHS) * vh;
+        w += (uint)(3 * RHS) * vh;
+    }
+#endif
 }
+#undef DSLASH_SITE
 
 /* ---- one rank's part of a lattice split over ranks (scaling=strong|weak) ----
  * host/workloads/lattice/lattice_split.h. The local part in the layout above
  * (extents geo = (hx, ly, lz, lt), vh = hs.x sites of a parity), a site's
  * parity that of its global coordinates: (x + y + z + t + po) & 1. Along the
- * directions with halos (dz, dt) a neighbour outside the part is read from
- * the halo buffers: three slices on each side, each slab numbered as a lattice
- * of its own (extents (2hx, ly, lz, 3) along t, (2hx, ly, 3, lt) along z):
- *   hv   vectors: slabs t backward, t forward, z backward, z forward, each of
- *        rtot rhs: (r*3 + c)*slab + j          (slab = hs.z along t, hs.y along z)
+ * directions with halos (bit mu of dist.y: y 2, z 4, t 8) a neighbour outside
+ * the part is read from the halo buffers: three slices on each side, each slab
+ * numbered as a lattice of its own (extents (2hx, ly, lz, 3) along t,
+ * (2hx, ly, 3, lt) along z, (2hx, 3, lz, lt) along y; sites hs.w, hs.z, hs.y):
+ *   hv   vectors: slabs t backward, t forward, z backward, z forward, y
+ *        backward, y forward, each of rtot rhs: (r*3 + c)*slab + j
  *   hfat, hlng  the links in direction mu of the three slices behind the part,
- *        both parities: (q*NE + e)*slab + j, t first, then z at 2*NE*hs.z.
- * A launch runs over up to four boxes b0..b3 = (z0, nz, t0, nt) of x and y,
- * ends = their cumulative site counts: the interior (neighbours all local)
- * while the halos travel, the boundary after.
- * dist = (po, dz, dt, rtot). */
+ *        both parities: (q*NE + e)*slab + j, t first, then z, then y.
+ * A launch runs over up to six boxes b0..b5 = (y0, ny, z0, nz, t0, nt) of x,
+ * ends = their cumulative site counts (ends.s5 the total): the interior
+ * (neighbours all local) while the halos travel, the boundary after.
+ * dist = (po, direction bits, rtot, 0). */
+
+/* Sites of the slab along mu (0 when mu has no halo). */
+inline uint slab_of(int mu, uint4 hs)
+{
+    return mu == 3 ? hs.w : mu == 2 ? hs.z : hs.y;
+}
+
+/* Where the slabs of mu start in the halo buffer, per complex number of a
+ * field of n entries per slab site (n = 3 rtot for vectors, 2 NE for links). */
+inline uint slab_base(int mu, uint4 hs, uint n)
+{
+    return mu == 3 ? 0u : mu == 2 ? 2u * n * hs.w : 2u * n * (hs.w + hs.z);
+}
 
 /* The slab and index of the neighbour at distance d along mu: 0 local (*j the
  * local index), 1 backward halo, 2 forward halo (*j the slab index). */
 inline int hop(int mu, int d, int x, int y, int z, int t, int4 geo, int4 dist, uint *j)
 {
     int hx = geo.x, ly = geo.y, lz = geo.z, lt = geo.w;
-    if (mu == 3 && dist.z) {
+    if (mu == 3 && (dist.y & 8)) {
         int c = t + d;
         if (c < 0) {
             *j = idx4(x, y, z, c + 3, hx, ly, lz);
@@ -211,7 +279,7 @@ inline int hop(int mu, int d, int x, int y, int z, int t, int4 geo, int4 dist, u
         *j = idx4(x, y, z, c, hx, ly, lz);
         return 0;
     }
-    if (mu == 2 && dist.y) {
+    if (mu == 2 && (dist.y & 4)) {
         int c = z + d;
         if (c < 0) {
             *j = idx4(x, y, c + 3, t, hx, ly, 3);
@@ -222,6 +290,19 @@ inline int hop(int mu, int d, int x, int y, int z, int t, int4 geo, int4 dist, u
             return 2;
         }
         *j = idx4(x, y, c, t, hx, ly, lz);
+        return 0;
+    }
+    if (mu == 1 && (dist.y & 2)) {
+        int c = y + d;
+        if (c < 0) {
+            *j = idx4(x, c + 3, z, t, hx, 3, lz);
+            return 1;
+        }
+        if (c >= ly) {
+            *j = idx4(x, c - ly, z, t, hx, 3, lz);
+            return 2;
+        }
+        *j = idx4(x, c, z, t, hx, ly, lz);
         return 0;
     }
     *j = neighbour(mu, d, x, y, z, t, hx, ly, lz, lt);
@@ -237,38 +318,43 @@ inline __global const T2 *hop_vec(__global const T2 *v, __global const T2 *hv, i
         *stride = hs.x;
         return v;
     }
-    uint rtot = (uint)dist.w, st = hs.z * rtot * 3u, slab = mu == 3 ? hs.z : hs.y;
-    uint fwd = 3u * rtot * slab; /* the forward slab follows the backward one */
-    uint base = (mu == 3 ? 0u : 2u * st) + (side == 2 ? fwd : 0u);
+    uint n = 3u * (uint)dist.z, slab = slab_of(mu, hs);
+    uint base = slab_base(mu, hs, n) + (side == 2 ? n * slab : 0u); /* forward after backward */
     *stride = slab;
     return hv + base + blk * (uint)(3 * RHS) * slab;
 }
 
 /* The site of work-item g of the boxes: x, y, z, t and its local index. */
-inline uint box_site(uint g, int4 b0, int4 b1, int4 b2, int4 b3, uint4 ends, int par, int4 geo,
-                     int po, int *x, int *y, int *z, int *t)
+inline uint box_site(uint g, int8 b0, int8 b1, int8 b2, int8 b3, int8 b4, int8 b5, uint8 ends,
+                     int par, int4 geo, int po, int *x, int *y, int *z, int *t)
 {
-    int4 b = b3;
-    uint base = ends.z;
-    if (g < ends.x) {
+    int8 b = b5;
+    uint base = ends.s4;
+    if (g < ends.s0) {
         b = b0;
         base = 0;
-    } else if (g < ends.y) {
+    } else if (g < ends.s1) {
         b = b1;
-        base = ends.x;
-    } else if (g < ends.z) {
+        base = ends.s0;
+    } else if (g < ends.s2) {
         b = b2;
-        base = ends.y;
+        base = ends.s1;
+    } else if (g < ends.s3) {
+        b = b3;
+        base = ends.s2;
+    } else if (g < ends.s4) {
+        b = b4;
+        base = ends.s3;
     }
-    int k = (int)(g - base), hx = geo.x, ly = geo.y;
+    int k = (int)(g - base), hx = geo.x;
     int xh = k % hx;
     k /= hx;
-    *y = k % ly;
-    k /= ly;
-    *z = b.x + k % b.y;
-    *t = b.z + k / b.y;
+    *y = b.s0 + k % b.s1;
+    k /= b.s1;
+    *z = b.s2 + k % b.s3;
+    *t = b.s4 + k / b.s3;
     *x = 2 * xh + ((*y + *z + *t + par + po) & 1);
-    return idx4(*x, *y, *z, *t, hx, ly, geo.z);
+    return idx4(*x, *y, *z, *t, hx, geo.y, geo.z);
 }
 
 /* The stencil of `stencil` at local site (x, y, z, t), index i, parity par,
@@ -289,8 +375,8 @@ inline void stencil_dist(__global const T2 *restrict fat, __global const T2 *res
         uint j, st;
         __global const T2 *src;
         /* the slab of the links behind the part along mu */
-        uint lslab = mu == 3 ? hs.z : hs.y;
-        uint fofs = mu == 3 ? 0u : 2u * 9u * hs.z, lofs = mu == 3 ? 0u : 2u * (uint)NE_LONG * hs.z;
+        uint lslab = slab_of(mu, hs);
+        uint fofs = slab_base(mu, hs, 9u), lofs = slab_base(mu, hs, (uint)NE_LONG);
         /* +1: this site's fat link, the neighbour's vector */
         int side = hop(mu, 1, x, y, z, t, geo, dist, &j);
         load_full(fat, (fw + (uint)mu) * 9u * vh + i, vh, m);
@@ -325,13 +411,14 @@ __kernel void dslash_dist(__global const T2 *restrict fat, __global const T2 *re
                           __global const T2 *restrict v, __global T2 *restrict w,
                           __global const T2 *restrict hfat, __global const T2 *restrict hlng,
                           __global const T2 *restrict hv, int4 geo, int4 dist, uint4 hs,
-                          int4 b0, int4 b1, int4 b2, int4 b3, uint4 ends, int par)
+                          int8 b0, int8 b1, int8 b2, int8 b3, int8 b4, int8 b5, uint8 ends,
+                          int par)
 {
     uint g = (uint)get_global_id(0), blk = (uint)get_global_id(1);
-    if (g >= ends.w)
+    if (g >= ends.s5)
         return;
     int x, y, z, t;
-    uint i = box_site(g, b0, b1, b2, b3, ends, par, geo, dist.x, &x, &y, &z, &t);
+    uint i = box_site(g, b0, b1, b2, b3, b4, b5, ends, par, geo, dist.x, &x, &y, &z, &t);
     uint rofs = blk * (uint)(3 * RHS) * hs.x;
     T2 acc[3 * RHS];
     stencil_dist(fat, lng, v + rofs, hfat, hlng, hv, x, y, z, t, i, par, ~0u, blk, geo, dist, hs,
@@ -449,14 +536,15 @@ __kernel void dslash_par_dist(__global const T2 *restrict fat, __global const T2
                               __global const T2 *restrict v, __global T2 *restrict w,
                               __global const T2 *restrict hfat, __global const T2 *restrict hlng,
                               __global const T2 *restrict hv, int4 geo, int4 dist, uint4 hs,
-                              int4 b0, int4 b1, int4 b2, int4 b3, uint4 ends, int par, uint mask)
+                              int8 b0, int8 b1, int8 b2, int8 b3, int8 b4, int8 b5, uint8 ends,
+                              int par, uint mask)
 {
     uint g = (uint)get_global_id(0), blk = (uint)get_global_id(1);
     uint bm = (mask >> (blk * (uint)RHS)) & RHS_BITS;
-    if (g >= ends.w || !bm)
+    if (g >= ends.s5 || !bm)
         return;
     int x, y, z, t;
-    uint i = box_site(g, b0, b1, b2, b3, ends, par, geo, dist.x, &x, &y, &z, &t);
+    uint i = box_site(g, b0, b1, b2, b3, b4, b5, ends, par, geo, dist.x, &x, &y, &z, &t);
     uint rofs = blk * (uint)(3 * RHS) * hs.x;
     T2 acc[3 * RHS];
     stencil_dist(fat, lng, v + rofs, hfat, hlng, hv, x, y, z, t, i, par, bm, blk, geo, dist, hs,
@@ -476,8 +564,8 @@ __kernel void cg_apply_dist(__global const T2 *restrict fat, __global const T2 *
                             __global T2 *restrict ap, __global T *restrict partial,
                             __local T *sh, T m2, __global const T2 *restrict hfat,
                             __global const T2 *restrict hlng, __global const T2 *restrict hv,
-                            int4 geo, int4 dist, uint4 hs, int4 b0, int4 b1, int4 b2, int4 b3,
-                            uint4 ends, uint goff, uint ngt, uint mask)
+                            int4 geo, int4 dist, uint4 hs, int8 b0, int8 b1, int8 b2, int8 b3,
+                            int8 b4, int8 b5, uint8 ends, uint goff, uint ngt, uint mask)
 {
     uint g = (uint)get_global_id(0), blk = (uint)get_global_id(1);
     uint lid = (uint)get_local_id(0), lx = (uint)get_local_size(0);
@@ -487,9 +575,9 @@ __kernel void cg_apply_dist(__global const T2 *restrict fat, __global const T2 *
 #pragma unroll
     for (int r = 0; r < RHS; r++)
         dots[r] = (T)0;
-    if (g < ends.w && bm) {
+    if (g < ends.s5 && bm) {
         int x, y, z, tt;
-        uint i = box_site(g, b0, b1, b2, b3, ends, 0, geo, dist.x, &x, &y, &z, &tt);
+        uint i = box_site(g, b0, b1, b2, b3, b4, b5, ends, 0, geo, dist.x, &x, &y, &z, &tt);
         T2 acc[3 * RHS];
         stencil_dist(fat, lng, t + rofs, hfat, hlng, hv, x, y, z, tt, i, 0, bm, blk, geo, dist,
                      hs, acc);
@@ -619,4 +707,48 @@ __kernel void cg_reduce(__global const T *restrict partial, uint ng, __global T 
             sc[CG_PAP] = (T)0;
         }
     }
+}
+
+/* ---- the halo pack (scaling=; host/workloads/lattice/lattice_halo.c) -------
+ * One launch per exchange packs every slab this rank sends, of every
+ * direction with halos and every right-hand side, into one contiguous buffer
+ * `out` in the layout of the halo buffer hv above (so that one rank talking
+ * to itself writes it back unchanged): slot (mu, side) holds what becomes the
+ * neighbour's halo on `side`: our last three slices along mu for its
+ * backward halo (side 0), our first three for its forward one (side 1). One
+ * work-item per slab site (all slabs in the order t, z, y, backward then
+ * forward), copying its 3 rtot complex numbers: consecutive work-items read
+ * and write consecutive addresses along x. geo, dist, hs as for dslash_dist. */
+__kernel void halo_pack(__global const T2 *restrict v, __global T2 *restrict out, int4 geo,
+                        int4 dist, uint4 hs)
+{
+    uint g = (uint)get_global_id(0);
+    uint n = 3u * (uint)dist.z;
+    int mu = 3;
+    uint slab = hs.w;
+    while (mu > 1 && g >= 2u * slab) { /* the direction of g: t, z, then y */
+        g -= 2u * slab;
+        mu--;
+        slab = slab_of(mu, hs);
+    }
+    if (g >= 2u * slab)
+        return;
+    int side = g >= slab;
+    uint j = g - (uint)side * slab;
+    /* j's coordinates in the slab (three slices along mu) */
+    int hx = geo.x, ey = mu == 1 ? 3 : geo.y, ez = mu == 2 ? 3 : geo.z;
+    int r = (int)j, xh = r % hx;
+    r /= hx;
+    int c[4];
+    c[1] = r % ey;
+    r /= ey;
+    c[2] = r % ez;
+    c[3] = r / ez;
+    int lmu = mu == 3 ? geo.w : mu == 2 ? geo.z : geo.y;
+    int first = side ? 0 : lmu - 3; /* the slab sent to become the neighbour's halo on `side` */
+    c[mu] += first;
+    uint i = (uint)(((c[3] * geo.z + c[2]) * geo.y + c[1]) * hx + xh);
+    out += slab_base(mu, hs, n) + (uint)side * n * slab;
+    for (uint q = 0; q < n; q++)
+        out[q * slab + j] = v[q * hs.x + i];
 }

@@ -57,6 +57,7 @@ struct clb_devinfo {
                                    * CL_DEVICE_HOST_UNIFIED_MEMORY */
     char pci_bus_id[32];          /* "0000:3b:00.0" from cl_khr_pci_bus_info or the NVIDIA
                                    * query; "" when the driver does not say */
+    int nv_compiler_options;      /* cl_nv_compiler_options: -cl-nv-verbose is accepted */
 };
 
 /* All devices of all platforms, flat-indexed. Returns CLB_OK or an error. */
@@ -103,6 +104,28 @@ int clb_kernel(struct clb_device *d, const char *file, const char *options, cons
 /* The same for a kernel of the core's own (cl/timer.cl): always the copy in
  * the binary, whatever --kernel-dir or CLBENCH_KERNEL_DIR say. */
 int clb_core_kernel(struct clb_device *d, const char *file, const char *name, cl_kernel *out);
+
+/* What the device says about a built kernel's resources (cl_kernel_info.c):
+ * CL_KERNEL_PRIVATE_MEM_SIZE (bytes per work-item; -1 when the query fails)
+ * and, where the program's build log has the compiler's lines for the kernel
+ * (NVIDIA's ptxas with -cl-nv-verbose), its registers and spill-store bytes
+ * (-1 where the log does not say). */
+struct clb_kres {
+    long long private_mem;
+    long registers, spill_stores;
+};
+void clb_kernel_resources(const struct clb_device *d, cl_kernel k, const char *name,
+                          struct clb_kres *out);
+/* Does the kernel keep work-item data in memory rather than registers? Spill
+ * stores in the build log; where the log does not say, private memory on a
+ * GPU (a CPU's private memory is its stack, which says nothing). */
+int clb_kres_spills(const struct clb_device *d, const struct clb_kres *r);
+/* The build option that makes the build log report registers and spills
+ * (" -cl-nv-verbose" where the device has cl_nv_compiler_options), else "". */
+const char *clb_verbose_build_option(const struct clb_device *d);
+/* The registers and spill-store bytes that ptxas-style lines of a build log
+ * give for entry function `name` (-1 each where they do not). */
+void clb_parse_ptxas_log(const char *log, const char *name, long *registers, long *spill_stores);
 
 /* A buffer of `bytes`, refused with one clear line when it exceeds
  * CL_DEVICE_MAX_MEM_ALLOC_SIZE or the global memory (then CLB_SKIP). */

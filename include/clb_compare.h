@@ -312,6 +312,12 @@ int cmp_plot_each(const struct cmp_table *t, const char *out,
                   void *ctx);
 /* Check the --plot name (.svg or .png, a writable directory) before any work. */
 int cmp_plot_check(const char *out, int *svg);
+/* One figure drawn by gnuplot as --plot draws them (a private temporary
+ * directory, the file renamed into place only when drawn): the terminal and
+ * output lines are this function's, body the rest of the script (it plots
+ * 'fig1.dat'), data that file. No text of a results file may reach body or
+ * data unescaped (cmp_gp_string, cmp_plot_field). */
+int clb_plot_draw(const char *out, const char *body, const char *data);
 
 /* ---- text that reaches a terminal, a document or gnuplot (compare_text.c) */
 

@@ -41,6 +41,9 @@ int clb_kvlist_add(struct clb_kvlist *l, const char *kv); /* CLB_EUSAGE if no '=
 int clb_kvlist_add_pair(struct clb_kvlist *l, const char *key, const char *value);
 const char *clb_kvlist_get(const struct clb_kvlist *l, const char *key);
 void clb_kvlist_free(struct clb_kvlist *l);
+/* The value of key in a row's params text ("rhs=4,links=full,iters=37")
+ * into out (n bytes, cut there); "" when absent. */
+void clb_params_value(const char *params, const char *key, char *out, size_t n);
 
 /* Split a comma list into a NULL-terminated array of strings (one allocation). */
 char **clb_split(const char *s, int *n);

@@ -174,6 +174,9 @@ int clb_metric_next(const char **pos, struct clb_metric *m, const char **why);
 int clb_metrics_check(const char *text, const char **why);
 /* The number of key in a metrics text: NAN when absent or a token. */
 double clb_metrics_num(const char *text, const char *key);
+/* The token of key (a word, not a number) into out (n bytes, cut there):
+ * 1, or 0 with out "" when absent or a number. */
+int clb_metrics_token(const char *text, const char *key, char *out, size_t n);
 /* Is the flag key set (a number other than 0)? */
 int clb_metrics_flag(const char *text, const char *key);
 /* The value of key in a metrics text as written (a token such as size_from's

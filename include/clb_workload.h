@@ -562,6 +562,26 @@ struct clb_comm_req;
 int clb_comm_isend(const void *buf, size_t n, int peer, int tag, struct clb_comm_req **req);
 int clb_comm_irecv(void *buf, size_t n, int peer, int tag, struct clb_comm_req **req);
 int clb_comm_waitall(struct clb_comm_req **reqs, int n);
+/* Has *req completed? *done 1 (and *req freed, set NULL) or 0; a NULL *req
+ * is done. It also lets MPI progress the job's other messages. */
+int clb_comm_test(struct clb_comm_req **req, int *done);
+/* MPI-3 shared memory between the ranks of one node (MPI_Win_allocate_shared
+ * over the node's ranks): every rank of the job calls open with the bytes of
+ * its own segment (*mine); peer gives the segment of a job rank on this node
+ * (NULL for a rank elsewhere); sync orders this rank's stores before a
+ * message that tells a peer to read them (MPI_Win_sync; the message itself
+ * carries the synchronisation). Without MPI: one segment, rank 0's. close is
+ * collective. */
+struct clb_comm_shm;
+int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine);
+void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank);
+int clb_comm_shm_sync(struct clb_comm_shm *w);
+void clb_comm_shm_close(struct clb_comm_shm *w);
+/* What carries messages between ranks of one node, as the MPI library says
+ * (its MPI_T control variables): Open MPI's shared-memory BTL ("vader" in
+ * 4.x, "sm" in 5.x) and its single-copy mechanism ("cma", "xpmem", "knem",
+ * "none"...); "" when it cannot tell or without MPI. */
+void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc);
 
 /* Has the user asked the run to stop (SIGINT/SIGTERM)? Long host loops of a
  * set-up or a check may poll it and return CLB_EINTR. */
@@ -604,6 +624,12 @@ void clb_model_show(struct clb_model_ctx *m, const char *key);
 char *clb_model_ceiling_missing(struct clb_model_ctx *m, const char *key);
 /* The --param values given (for list-valued parameters a model parses itself). */
 int clb_model_given(const struct clb_model_ctx *m, const char *key);
+/* -w, -k, --results, --device, --plot (NULL when not given). */
+const char *clb_model_workload(const struct clb_model_ctx *m);
+const char *clb_model_kernel(const struct clb_model_ctx *m);
+const char *clb_model_results(const struct clb_model_ctx *m);
+const char *clb_model_device(const struct clb_model_ctx *m);
+const char *clb_model_plot(const struct clb_model_ctx *m);
 
 /* ---- pinned host memory (host/core/pinned.c) ------------------------------ */
 

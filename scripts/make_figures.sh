@@ -83,4 +83,18 @@ if "$CB" compare "$H100_RUN" "$H200_RUN" --metric pct_measured_peak --workload s
 else
   rm -f "$FIGS/ceilings-h100-h200.md.tmp"; status=1
 fi
+# 5. the scaling model (docs/SCALING.md, "The scaling model"): efficiency against
+#    the ranks, host-staged and device to device, from the committed H200 rows
+#    (2026-11-23: the chain before packing; shm_gbps fitted on their 2-rank run,
+#    as tests/cli/test_model_scaling.sh does): weak 64^3x16 per rank and strong
+#    96^3x192, dslash fp32 compressed rhs 1
+SC_RES=${SC_RES:-results/runs/2026-11-23/h200x2-mpi.csv,results/runs/2026-11-23/h200-suite-3.csv}
+SC_SHM=${SC_SHM:-6.48}
+for sc in weak strong; do
+  L=64x64x64x16; [ $sc = strong ] && L=96x96x96x192
+  echo "+ clbench model scaling --results $SC_RES -s $L --param scaling=$sc --plot $FIGS/scaling-$sc-h200.svg" >&2
+  "$CB" model scaling --results "$SC_RES" -w dslash -k reg --param rhs=1 --param links=compressed \
+    --param shm_gbps="$SC_SHM" --param scaling=$sc -s $L --plot "$FIGS/scaling-$sc-h200.svg" \
+    >"$FIGS/scaling-$sc-h200.txt" || status=1
+done
 exit $status

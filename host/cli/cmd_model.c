@@ -7,6 +7,7 @@
  * came from. */
 #include "cli.h"
 #include "clb_model.h"
+#include "clb_scaling.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ struct clb_model_ctx {
     const struct clb_model_def *def;
     struct clb_buf scratch;   /* a [device] figure as text */
     const char *ceilings_path, *device;  /* --ceilings FILE, --device NAME */
+    const char *results, *plot;          /* --results FILE[,FILE], --plot OUT */
     struct clb_ceilings ceil;
     int have_ceil;
     /* the measured figures as text, by ceiling_slot(), and where each kind came
@@ -58,6 +60,11 @@ int clb_model_given(const struct clb_model_ctx *m, const char *key)
 {
     return clb_kvlist_get(&m->params, key) != NULL;
 }
+const char *clb_model_workload(const struct clb_model_ctx *m) { return m->workload; }
+const char *clb_model_kernel(const struct clb_model_ctx *m) { return m->kernel; }
+const char *clb_model_results(const struct clb_model_ctx *m) { return m->results; }
+const char *clb_model_device(const struct clb_model_ctx *m) { return m->device; }
+const char *clb_model_plot(const struct clb_model_ctx *m) { return m->plot; }
 
 static const char *prefix_of(const struct clb_model_ctx *m)
 {
@@ -280,6 +287,8 @@ static const struct clb_model_def *find_model(const char *name, const char *vari
 {
     if (strcmp(name, roofline_def.name) == 0)
         return variant ? NULL : &roofline_def;
+    if (strcmp(name, clb_model_scaling_def.name) == 0)
+        return variant ? NULL : &clb_model_scaling_def;
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
         for (const struct clb_model_def *d = (*w)->models; d && d->name; d++)
             if (strcmp(d->name, name) == 0 &&
@@ -291,7 +300,7 @@ static const struct clb_model_def *find_model(const char *name, const char *vari
 static char *model_names(void)
 {
     struct clb_buf b = {0};
-    clb_buf_printf(&b, "%s", roofline_def.name);
+    clb_buf_printf(&b, "%s, %s", roofline_def.name, clb_model_scaling_def.name);
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
         for (const struct clb_model_def *d = (*w)->models; d && d->name; d++)
             if (!d->variant && !clb_list_has(clb_buf_str(&b), d->name))
@@ -325,12 +334,16 @@ static void usage(FILE *f)
             "  --ceilings FILE       bandwidth, compute peaks, memory latency and clock measured\n"
             "                        on the device (its rows in a results file) instead of the\n"
             "                        profile's figures\n"
-            "  --device NAME         the device of --ceilings FILE (part of its name); default:\n"
-            "                        the profile's device, else the only one in the file\n"
+            "  --device NAME         the device of --ceilings or --results FILE (part of its\n"
+            "                        name); default: the profile's device, else the only one\n"
+            "  --results FILE[,FILE] scaling: the plain and 1-rank distributed rows of one\n"
+            "                        device\n"
+            "  --plot OUT.svg|.png   scaling: efficiency against the ranks, drawn by gnuplot\n"
             "  --platforms-dir DIR   where the profiles are\n"
             "models and their parameters (--param KEY=VALUE; else the profile's [model]\n"
             "<model>.KEY, a [device] figure in brackets, or the default):\n");
     show_params(f, &roofline_def);
+    show_params(f, &clb_model_scaling_def);
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
         for (const struct clb_model_def *d = (*w)->models; d && d->name; d++)
             show_params(f, d);
@@ -345,6 +358,7 @@ static int parse(int argc, char **argv, struct clb_model_ctx *m)
         {"kernel", required_argument, 0, 'k'},  {"param", required_argument, 0, 'P'},
         {"sim", no_argument, 0, 'S'},           {"platforms-dir", required_argument, 0, 'L'},
         {"ceilings", required_argument, 0, 'C'}, {"device", required_argument, 0, 'D'},
+        {"results", required_argument, 0, 'R'}, {"plot", required_argument, 0, 'G'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -360,6 +374,8 @@ static int parse(int argc, char **argv, struct clb_model_ctx *m)
         case 'L': m->platforms_dir = optarg; break;
         case 'C': m->ceilings_path = optarg; break;
         case 'D': m->device = optarg; break;
+        case 'R': m->results = optarg; break;
+        case 'G': m->plot = optarg; break;
         case 'h': usage(stdout); return -1;
         case 'P':
             if (clb_kvlist_add(&m->params, optarg)) {
@@ -377,8 +393,9 @@ static int parse(int argc, char **argv, struct clb_model_ctx *m)
     }
     char *known = model_names();
     int rc = CLB_OK;
-    if (m->device && !m->ceilings_path) {
-        clb_seterr("model: --device picks the device of --ceilings FILE; give --ceilings too");
+    if (m->device && !m->ceilings_path && !m->results) {
+        clb_seterr("model: --device picks the device of --ceilings or --results FILE; give one "
+                   "too");
         rc = CLB_EUSAGE;
     } else if (optind >= argc) {
         clb_seterr("model: missing MODEL (known: %s)", known ? known : "");

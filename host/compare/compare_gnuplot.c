@@ -654,3 +654,62 @@ int cmp_plot(const struct cmp_table *t, const char *out)
     clb_buf_free(&dir);
     return rc;
 }
+
+/* ---- one figure from a caller's script (clb_plot_draw) ------------------------- */
+
+int clb_plot_draw(const char *out, const char *body, const char *data)
+{
+    int svg, rc;
+    if ((rc = cmp_plot_check(out, &svg)))
+        return rc;
+    char *gp = find_gnuplot();
+    if (!gp)
+        return CLB_ESYS;
+    /* from here a signal removes what the plot made and ends gnuplot */
+    clb_cleanup_guard();
+    struct figfile f = {0};
+    struct guard g = {0};
+    struct clb_buf dir = {0}, script = {0}, dat = {0};
+    clb_buf_printf(&script, svg ? "set terminal svg size 960,600 dynamic noenhanced font "
+                                  "'Sans,12' background rgb 'white'\nset output 'fig1.svg'\n"
+                                : "set terminal pngcairo size 960,600 noenhanced font 'Sans,11' "
+                                  "background rgb 'white'\nset output 'fig1.png'\n");
+    clb_buf_printf(&script, "%s", body);
+    clb_buf_printf(&dat, "%s", data);
+    f.final = clb_strdup(out);
+    rc = script.oom || dat.oom || !f.final ? CLB_ESYS : make_dir(&dir, &g);
+    int made = 0, dirmade = rc == CLB_OK;
+    if (rc == CLB_OK && !(rc = make_tmp(&f, &g))) {
+        made = 1;
+        for (size_t k = 0; k < NFIG_EXT; k++) {
+            char *path = path_in(dir.s, 1, fig_ext[k]);
+            if (path)
+                guard_path(&g, path);
+            free(path);
+        }
+        if (!(rc = write_file(dir.s, 1, "gp", &script)) && !(rc = write_file(dir.s, 1, "dat", &dat)) &&
+            !(rc = run_gnuplot(gp, dir.s, 1, svg ? "svg" : "png", out))) {
+            char *drawn = path_in(dir.s, 1, svg ? "svg" : "png");
+            rc = drawn ? copy_out(drawn, f.tmp) : CLB_ESYS;
+            free(drawn);
+        }
+    }
+    if (made && rc == CLB_OK && rename(f.tmp, f.final) != 0) {
+        struct clb_buf e = {0};
+        clb_seterr("cannot rename '%s': %s", cmp_esc_tmp(&e, f.tmp, 0), strerror(errno));
+        clb_buf_free(&e);
+        rc = CLB_ESYS;
+    }
+    if (made && rc)
+        unlink(f.tmp);
+    if (dirmade)
+        remove_dir(dir.s, 1);
+    guard_drop(&g);
+    free(f.final);
+    free(f.tmp);
+    free(gp);
+    clb_buf_free(&dir);
+    clb_buf_free(&script);
+    clb_buf_free(&dat);
+    return rc;
+}

@@ -126,6 +126,7 @@ static void read_info(struct clb_devinfo *di)
     clGetDeviceInfo(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof res, &res, NULL);
     di->timer_res_s = (double)res * 1e-9;
     di->fp16 = ext && strstr(ext, "cl_khr_fp16") != NULL;
+    di->nv_compiler_options = ext && strstr(ext, "cl_nv_compiler_options") != NULL;
     str_info(d, CL_DEVICE_OPENCL_C_VERSION, di->c_version, sizeof di->c_version);
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof di->cache_line, &di->cache_line,
                     NULL);

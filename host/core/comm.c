@@ -60,16 +60,16 @@ int clb_comm_init(int *argc, char ***argv)
         return CLB_ESYS;
     }
     active = 1;
-    MPI_Comm_dup(MPI_COMM_WORLD, &world);
+    MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &world), "MPI_Comm_dup");
     /* errors come back as codes: every caller names them and the job agrees
      * on what to do, rather than one rank aborting the others mid-call */
-    MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(world, &info.rank);
-    MPI_Comm_size(world, &info.size);
+    MPI_CHECK(MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+    MPI_CHECK(MPI_Comm_rank(world, &info.rank), "MPI_Comm_rank");
+    MPI_CHECK(MPI_Comm_size(world, &info.size), "MPI_Comm_size");
     MPI_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, info.rank, MPI_INFO_NULL, &node),
               "MPI_Comm_split_type");
-    MPI_Comm_rank(node, &info.local_rank);
-    MPI_Comm_size(node, &info.local_size);
+    MPI_CHECK(MPI_Comm_rank(node, &info.local_rank), "MPI_Comm_rank(node)");
+    MPI_CHECK(MPI_Comm_size(node, &info.local_size), "MPI_Comm_size(node)");
     return CLB_OK;
 }
 
@@ -233,6 +233,204 @@ int clb_comm_waitall(struct clb_comm_req **reqs, int n)
     return rc;
 }
 
+int clb_comm_test(struct clb_comm_req **req, int *done)
+{
+    *done = 1;
+    if (!*req)
+        return CLB_OK;
+    int flag = 0, e = MPI_Test(&(*req)->r, &flag, MPI_STATUS_IGNORE);
+    if (e != MPI_SUCCESS) {
+        free(*req);
+        *req = NULL;
+        return mpi_fail("MPI_Test", e);
+    }
+    *done = flag != 0;
+    if (flag) {
+        free(*req);
+        *req = NULL;
+    }
+    return CLB_OK;
+}
+
+/* ---- shared memory between the ranks of one node ---------------------------- */
+
+struct clb_comm_shm {
+    MPI_Win win;
+    int have_win, locked;
+    void **peer;     /* by job rank: its segment, NULL off this node */
+};
+
+/* The segments of the node's ranks, by job rank. */
+static int shm_peers(struct clb_comm_shm *w)
+{
+    MPI_Group gw, gn;
+    int *in = clb_xcalloc((size_t)info.size, sizeof *in);
+    int *out = clb_xcalloc((size_t)info.size, sizeof *out);
+    w->peer = clb_xcalloc((size_t)info.size, sizeof *w->peer);
+    int rc = in && out && w->peer ? CLB_OK : CLB_ESYS, e = MPI_SUCCESS;
+    for (int r = 0; r < info.size && in; r++)
+        in[r] = r;
+    if (rc == CLB_OK && (e = MPI_Comm_group(world, &gw)) == MPI_SUCCESS) {
+        if ((e = MPI_Comm_group(node, &gn)) == MPI_SUCCESS) {
+            e = MPI_Group_translate_ranks(gw, info.size, in, gn, out);
+            MPI_Group_free(&gn);
+        }
+        MPI_Group_free(&gw);
+    }
+    if (rc == CLB_OK && e != MPI_SUCCESS)
+        rc = mpi_fail("MPI_Group_translate_ranks", e);
+    for (int r = 0; r < info.size && rc == CLB_OK; r++) {
+        MPI_Aint size;
+        int disp;
+        if (out[r] == MPI_UNDEFINED)
+            continue;
+        if ((e = MPI_Win_shared_query(w->win, out[r], &size, &disp, &w->peer[r])) != MPI_SUCCESS)
+            rc = mpi_fail("MPI_Win_shared_query", e);
+    }
+    free(in);
+    free(out);
+    return rc;
+}
+
+int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
+{
+    *w = clb_xcalloc(1, sizeof **w);
+    if (!*w)
+        return CLB_ESYS;
+    if (!active) {
+        (*w)->peer = clb_xcalloc(1, sizeof *(*w)->peer);
+        *mine = (*w)->peer ? clb_xmalloc(bytes ? bytes : 1) : NULL;
+        if ((*w)->peer)
+            (*w)->peer[0] = *mine;
+        return *mine ? CLB_OK : CLB_ESYS;
+    }
+    MPI_Info hint;
+    MPI_CHECK(MPI_Info_create(&hint), "MPI_Info_create");
+    /* each rank's segment where it is first touched (near its GPU) */
+    int e = MPI_Info_set(hint, "alloc_shared_noncontig", "true");
+    if (e == MPI_SUCCESS)
+        e = MPI_Win_allocate_shared((MPI_Aint)(bytes ? bytes : 1), 1, hint, node, mine,
+                                    &(*w)->win);
+    MPI_Info_free(&hint);
+    if (e != MPI_SUCCESS)
+        return mpi_fail("MPI_Win_allocate_shared", e);
+    (*w)->have_win = 1;
+    /* its errors come back as codes, as the job's communicator's do */
+    MPI_CHECK(MPI_Win_set_errhandler((*w)->win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+    /* one passive epoch for the window's life: MPI_Win_sync is valid in it */
+    MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, (*w)->win), "MPI_Win_lock_all");
+    (*w)->locked = 1;
+    return shm_peers(*w);
+}
+
+void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank)
+{
+    if (!w || !w->peer || rank < 0 || rank >= (active ? info.size : 1))
+        return NULL;
+    return w->peer[rank];
+}
+
+int clb_comm_shm_sync(struct clb_comm_shm *w)
+{
+    if (active && w && w->locked)
+        MPI_CHECK(MPI_Win_sync(w->win), "MPI_Win_sync");
+    return CLB_OK;
+}
+
+void clb_comm_shm_close(struct clb_comm_shm *w)
+{
+    if (!w)
+        return;
+    if (active) {
+        /* at teardown an error has nobody left to tell: the window goes either way */
+        if (w->locked)
+            MPI_Win_unlock_all(w->win);
+        if (w->have_win)
+            MPI_Win_free(&w->win);
+    } else if (w->peer) {
+        free(w->peer[0]);
+    }
+    free(w->peer);
+    free(w);
+}
+
+/* ---- what MPI uses between the ranks of one node ---------------------------- */
+
+/* The value of control variable i as text (an enum's name, else the number
+ * or the string). */
+static void cvar_text(int i, MPI_Datatype type, MPI_T_enum en, char *out, size_t n)
+{
+    MPI_T_cvar_handle h;
+    int count = 0, v = 0;
+    char buf[256] = "";
+    out[0] = 0;
+    if (MPI_T_cvar_handle_alloc(i, NULL, &h, &count) != MPI_SUCCESS)
+        return;
+    if (type == MPI_INT && count == 1 && MPI_T_cvar_read(h, &v) == MPI_SUCCESS) {
+        int len = (int)sizeof buf, num = 0;
+        if (en != MPI_T_ENUM_NULL && MPI_T_enum_get_info(en, &num, NULL, NULL) == MPI_SUCCESS)
+            for (int k = 0; k < num; k++) {
+                int val;
+                len = (int)sizeof buf;
+                if (MPI_T_enum_get_item(en, k, &val, buf, &len) == MPI_SUCCESS && val == v) {
+                    snprintf(out, n, "%s", buf);
+                    break;
+                }
+            }
+        if (!out[0])
+            snprintf(out, n, "%d", v);
+    } else if (type == MPI_CHAR && count > 0 && count < (int)sizeof buf &&
+               MPI_T_cvar_read(h, buf) == MPI_SUCCESS) {
+        snprintf(out, n, "%s", buf);
+    }
+    MPI_T_cvar_handle_free(&h);
+}
+
+/* Find the control variable `name`; its value in out ("" when absent). */
+static void cvar_find(const char *name, char *out, size_t n)
+{
+    int num = 0;
+    out[0] = 0;
+    if (MPI_T_cvar_get_num(&num) != MPI_SUCCESS)
+        return;
+    for (int i = 0; i < num; i++) {
+        char nm[256];
+        int nl = (int)sizeof nm, verb, bind, scope;
+        MPI_Datatype type;
+        MPI_T_enum en;
+        if (MPI_T_cvar_get_info(i, nm, &nl, &verb, &type, &en, NULL, NULL, &bind, &scope) !=
+            MPI_SUCCESS)
+            continue;
+        if (strcmp(nm, name) == 0) {
+            cvar_text(i, type, en, out, n);
+            return;
+        }
+    }
+}
+
+void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc)
+{
+    if (nb)
+        btl[0] = 0;
+    if (nc)
+        copy[0] = 0;
+    if (!active || nb < 2 || nc < 2)
+        return;
+    int provided;
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+        return;
+    /* Open MPI 4 names its shared-memory BTL vader, 5 sm */
+    static const char *const names[] = {"vader", "sm"};
+    for (int k = 0; k < 2 && !btl[0]; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "btl_%s_single_copy_mechanism", names[k]);
+        cvar_find(name, copy, nc);
+        if (copy[0])
+            snprintf(btl, nb, "%s", names[k]);
+    }
+    MPI_T_finalize();
+}
+
 #else /* one process */
 
 int clb_comm_init(int *argc, char ***argv)
@@ -299,6 +497,43 @@ int clb_comm_waitall(struct clb_comm_req **reqs, int n)
     (void)reqs;
     (void)n;
     return CLB_OK;
+}
+int clb_comm_test(struct clb_comm_req **req, int *done)
+{
+    *done = 1;
+    *req = NULL;
+    return CLB_OK;
+}
+struct clb_comm_shm {
+    void *seg;
+};
+int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
+{
+    *w = clb_xcalloc(1, sizeof **w);
+    *mine = *w ? ((*w)->seg = clb_xmalloc(bytes ? bytes : 1)) : NULL;
+    return *mine ? CLB_OK : CLB_ESYS;
+}
+void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank)
+{
+    return w && rank == 0 ? w->seg : NULL;
+}
+int clb_comm_shm_sync(struct clb_comm_shm *w)
+{
+    (void)w;
+    return CLB_OK;
+}
+void clb_comm_shm_close(struct clb_comm_shm *w)
+{
+    if (w)
+        free(w->seg);
+    free(w);
+}
+void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc)
+{
+    if (nb)
+        btl[0] = 0;
+    if (nc)
+        copy[0] = 0;
 }
 
 #endif

@@ -339,3 +339,17 @@ char **clb_split(const char *s, int *n)
     *n = k;
     return v;
 }
+
+void clb_params_value(const char *params, const char *key, char *out, size_t n)
+{
+    size_t kl = strlen(key);
+    if (!n)
+        return;
+    out[0] = 0;
+    for (const char *p = params; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, key, kl) && p[kl] == '=') {
+            size_t len = strcspn(p + kl + 1, ",");
+            snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), p + kl + 1);
+            return;
+        }
+}

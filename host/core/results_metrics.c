@@ -148,6 +148,17 @@ double clb_metrics_num(const char *text, const char *key)
     return find(text, key, &m) == 1 ? m.num : NAN;
 }
 
+int clb_metrics_token(const char *text, const char *key, char *out, size_t n)
+{
+    struct clb_metric m;
+    if (n)
+        out[0] = 0;
+    if (find(text, key, &m) != 1 || !isnan(m.num) || !n)
+        return 0;
+    snprintf(out, n, "%.*s", (int)(m.vlen < n ? m.vlen : n - 1), m.val);
+    return 1;
+}
+
 int clb_metrics_flag(const char *text, const char *key)
 {
     double v = clb_metrics_num(text, key);

@@ -12,9 +12,12 @@
 #   tune       the profile's shapes around their values: stream and dot by array
 #              size and work-group size, transpose 8192^2 against 16384^2
 #   cg         dslash and cg at 64^3x16, rhs 1 and 4, same invocation
+#   dslash8    dslash (with stream: of_stream_triad) and cg, fp32 compressed 64^3x16,
+#              rhs 1,2,4,8, every kernel variant: reg in one pass and in passes of 4,
+#              cache, regcache (k = 2, 4), best (probe); dslash in the layout's site
+#              order and in strips of 4 z-planes (zstrip); ~130 s in all
 #   energy     stream with NVML windows of 0.1, 1 (the default) and 3 s: how far
 #              copy, scale, add and triad (equal traffic) agree on power
-#   mpi        every-rank stream, dslash/cg weak and strong scaling on all GPUs
 #   timer      the timer check's verdict on the GPU (-v: events against the host
 #              clock of clbench's own kernel) and quick rows of the evented
 #              workloads: none may say timer=host (docs/PORTABILITY.md)
@@ -22,6 +25,13 @@
 #              report-order `coalesced` beside `loads_first`, the lecture's
 #              `per_row` transpose, each beside stream copy; and the latency,
 #              camping and bus summaries (labels from what the device reports)
+#   halo       one GPU: plain dslash/cg beside the 1-rank distributed ones
+#              (scaling=weak: a t exchange with itself through pinned host
+#              memory), fp32, compressed links, rhs 1 and 4, at 64^3x16 and
+#              64^3x64; the chain before pipelining (exchange=bulk); the MPI
+#              step of each exchange= on its own (2 ranks sharing the GPU)
+#   mpi        every-rank stream, dslash/cg weak (64^3x32 per rank) and strong
+#              scaling on all GPUs, and the exchange= alternatives
 set -uo pipefail
 label=${1:?label}; shift
 OUT=${OUT:-/tmp/out}
@@ -83,21 +93,67 @@ for s in "$@"; do
     for l in ${CG_LOCALS:-256 512}; do
       step cg-local$l 100 $CB run cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 \
         --param kernel=reg,cache --param local=$l -o "$csv"; done ;;
+  dslash8)
+    # issue 24 item 5, issue 30 item 1: the rows carry registers, spills and private
+    # memory where the driver reports them (metrics), best's pick and its probe (detail)
+    step dslash8 120 $CB run stream,dslash -d $DEV -t float --param rhs=1,2,4,8 \
+      --param links=compressed --param kernel=reg,cache,regcache,best --param pass=8,4 \
+      --param zstrip=0,4 -n 10 --warmup 2 -o "$csv"
+    step dslash8-cg 100 $CB run cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,2,4,8 \
+      --param links=compressed --param kernel=reg,cache,regcache -n 3 --warmup 1 -o "$csv" ;;
   energy)
     step energy-0.1 60 $CB run stream -d $DEV --energy-window 0.1 -o "$csv"
     step energy-1 90 $CB run stream -d $DEV --energy on -o "$csv"
     step energy-3 120 $CB run stream -d $DEV --energy-window 3 -o "$csv"
     step energy-peak 60 $CB run peak -d $DEV -o "$csv" ;;   # (and: no compiler warnings in the log)
+  halo)
+    # Estimates on an H100 (2.9 TFlop/s dslash rhs 1, ~7 rhs 4; cg 2.6 / 5.5;
+    # 1146 flop a site and rhs): the timed parts are short (a 64^3x16
+    # application 0.8 ms at rhs 1, 2.4 GFlop), set-up (fields and the float64
+    # reference on the host) and cg's solves (112 iterations: 0.2 s at rhs 1,
+    # 0.4 s at rhs 4 for 64^3x16, 4x that at 64^3x64; each case 8-9 solves
+    # with -n 5) take the time: about 10 + 30 + 10 + 45 + 75 + 3 x 20 = 230 s.
+    H=(-d "$DEV" -t float --param links=compressed --param kernel=reg --param rhs=1,4)
+    step halo-16 40 $CB run dslash,cg "${H[@]}" -s 64x64x64x16 -n 10 --warmup 2 -o "$csv"
+    step halo-16w 60 $CB run dslash,cg "${H[@]}" -s 64x64x64x16 --param scaling=weak \
+      -n 10 --warmup 2 -o "$csv"
+    step halo-16w-bulk 30 $CB run dslash "${H[@]}" -s 64x64x64x16 --param scaling=weak \
+      --param exchange=bulk -n 10 --warmup 2 -o "$csv"
+    step halo-64 90 $CB run dslash,cg "${H[@]}" -s 64x64x64x64 -n 5 --warmup 1 -o "$csv"
+    step halo-64w 120 $CB run dslash,cg "${H[@]}" -s 64x64x64x64 --param scaling=weak \
+      -n 5 --warmup 1 -o "$csv"
+    # the message step of each policy measured on its own (mpi_gbps, mpi_notes_us;
+    # both ranks on the one GPU: their kernels compete, their messages do not)
+    for x in pipe bulk shm; do
+      step halo-mpi-$x 40 mpirun --allow-run-as-root --oversubscribe -np 2 \
+        -x OMPI_MCA_btl_vader_single_copy_mechanism=${SINGLE_COPY:-none} -x OMP_NUM_THREADS=8 \
+        $CB run dslash -d "$DEV" -t float -s 64x64x64x16 --param links=compressed --param kernel=reg \
+        --param rhs=1 --param scaling=weak --param grid=1x1x1x2 --param exchange=$x -n 5 \
+        --warmup 1 -o "$csv"
+    done ;;
   mpi)
-    export OMPI_MCA_btl_vader_single_copy_mechanism=none
+    export OMPI_MCA_btl_vader_single_copy_mechanism=${SINGLE_COPY:-none}
     n=$(nvidia-smi -L | grep -c GPU)
     MPI=(mpirun --allow-run-as-root --oversubscribe -x NCCL_NVLS_ENABLE=0)
-    step mpi-stream-1 120 "${MPI[@]}" -np 1 $CB run stream -d $DEV -o "$csv"
-    step mpi-stream-n 120 "${MPI[@]}" -np "$n" $CB run stream -d $DEV -o "$csv"
-    step mpi-weak-1 150 "${MPI[@]}" -np 1 $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 \
-      --param rhs=1,4 --param links=compressed --param scaling=weak -o "$csv"
-    step mpi-weak-n 150 "${MPI[@]}" -np "$n" $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 \
-      --param rhs=1,4 --param links=compressed --param scaling=weak -o "$csv"
+    if [ "${MPI_STREAM:-1}" = 1 ]; then   # MPI_STREAM=0: the lattice steps only
+      step mpi-stream-1 120 "${MPI[@]}" -np 1 $CB run stream -d $DEV -o "$csv"
+      step mpi-stream-n 120 "${MPI[@]}" -np "$n" $CB run stream -d $DEV -o "$csv"
+    fi
+    # weak: 64^3x32 per rank (the default grid splits z: faces of 64^2x32),
+    # beside the plain kernels on one part
+    step mpi-plain-32 120 $CB run dslash,cg -d $DEV -t float -s 64x64x64x32 \
+      --param rhs=1,4 --param links=compressed --param kernel=reg -n 10 --warmup 2 -o "$csv"
+    step mpi-weak-1 150 "${MPI[@]}" -np 1 $CB run dslash,cg -d $DEV -t float -s 64x64x64x32 \
+      --param rhs=1,4 --param links=compressed --param kernel=reg --param scaling=weak \
+      -n 10 --warmup 2 -o "$csv"
+    step mpi-weak-n 150 "${MPI[@]}" -np "$n" $CB run dslash,cg -d $DEV -t float -s 64x64x64x32 \
+      --param rhs=1,4 --param links=compressed --param kernel=reg --param scaling=weak \
+      -n 10 --warmup 2 -o "$csv"
+    for x in bulk shm; do   # the other chains, a few rows each
+      step mpi-weak-n-$x 120 "${MPI[@]}" -np "$n" $CB run dslash -d $DEV -t float \
+        -s 64x64x64x32 --param rhs=1,4 --param links=compressed --param kernel=reg \
+        --param scaling=weak --param exchange=$x -n 10 --warmup 2 -o "$csv"
+    done
     step mpi-strong-n 150 "${MPI[@]}" -np "$n" $CB run dslash -d $DEV -t float -s 64x64x64x32 \
       --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv"
     step mpi-strong-1 150 "${MPI[@]}" -np 1 $CB run dslash -d $DEV -t float -s 64x64x64x32 \

@@ -133,4 +133,17 @@ for r in rows:
         assert true == ref, (true, ref)
 PY
 expect_error 2 "scaling: 'x' is not strong or weak|scaling=x" "bad scaling refused" run cg -d $POCL --quick --param scaling=x -o bad.csv
+# regcache (k rhs per work-item, issue 30 item 1) validated, its k in the params; with stream
+# first, the talk's baseline: of_stream_triad
+expect_status 0 "cg regcache after stream" run stream,cg -d $POCL --quick -t float --param rhs=4 \
+  --param links=compressed --param kernel=regcache -n 1 --warmup 1 -o rc.csv
+expect_rows rc.csv cg regcache float
+python3 - rc.csv <<'PY' && pass "regcache row: k=2, of_stream_triad" || fail "regcache row wrong"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "cg"]
+assert len(rows) == 1 and rows[0]["params"].startswith("rhs=4,links=compressed,k=2,iters="), rows
+assert "of_stream_triad=" in rows[0]["metrics"], rows[0]["metrics"]
+PY
+"$CLBENCH" cg --help | grep -q "baselines: stream/triad" && pass "help lists stream/triad" ||
+  fail "cg --help does not list stream/triad"
 finish

@@ -32,6 +32,66 @@ for r in csv.DictReader(open(sys.argv[1])):
     assert "rel_l2=" in r["detail"], r
     assert ("rebuild_err=" in r["detail"]) == ("compressed" in r["params"]), r
 PY
+# the variants (issue 24 item 5, issue 30 item 1): regcache (k rhs per work-item), reg in
+# passes, the z-strip site order, best's probe over all of them, in both types; with stream
+# first, the talk's baseline (of_stream_triad) in every row
+expect_status 0 "dslash variants" run stream,dslash -d $POCL --quick -t float,double --param rhs=4 \
+  --param links=compressed --param kernel=reg,regcache,best --param pass=0,2 --param zstrip=0,2 \
+  -n 1 --warmup 0 -o var.csv
+expect_rows var.csv dslash reg,regcache,best float,double
+python3 - var.csv <<'PY' && pass "variant rows: params, metrics, probe, baseline" || fail "variant rows wrong"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "dslash"]
+got = {(r["dtype"], r["kernel"], r["params"]) for r in rows}
+want = set()
+for t in ("float", "double"):
+    for z in ("", ",zstrip=2"):
+        for k, p in (("reg", ""), ("reg", ",pass=2"), ("regcache", ",k=2"), ("best", "")):
+            want.add((t, k, "rhs=4,links=compressed" + p + z))
+assert got == want, (sorted(got ^ want))
+for r in rows:
+    m = dict(kv.split("=", 1) for kv in r["metrics"].split(";"))
+    if r["kernel"] != "best":
+        per_item = "2" if r["kernel"] == "regcache" else "4"
+        per_pass = "2" if "pass=2" in r["params"] or r["kernel"] == "regcache" else "4"
+        assert (m["rhs_per_item"], m["rhs_per_pass"]) == (per_item, per_pass), (r["params"], m)
+    assert "of_stream_triad" in m and "of_stream_copy" in m, m
+    assert "private_mem_bytes" in m, m
+    if r["kernel"] == "best":
+        assert m["best_kernel"] in ("reg", "cache", "regcache"), m
+        assert "probe: reg" in r["detail"] and "regcache k=2" in r["detail"], r["detail"]
+PY
+"$CLBENCH" dslash --help | grep -q "regcache (k rhs per work-item" && pass "help lists regcache" ||
+  fail "dslash --help does not list regcache"
+"$CLBENCH" dslash --help | grep -q "baselines: stream/triad" && pass "help lists stream/triad" ||
+  fail "dslash --help does not list stream/triad"
+# best= names the variant per rhs; a bad entry is refused; a zstrip that does not divide Lz
+# gives a skipped row with the reason, and is refused with scaling=
+expect_status 0 "best per rhs" run dslash -d $POCL -s 8x8x8x4 -t float --param rhs=2,4 \
+  --param links=full --param kernel=best --param best=2:cache,regcache2 -n 1 --warmup 0 -o bper.csv
+python3 - bper.csv <<'PY' && pass "best= per rhs followed" || fail "best= per rhs not followed"
+import csv, sys
+rows = {r["params"]: r for r in csv.DictReader(open(sys.argv[1]))}
+m2 = rows["rhs=2,links=full"]["metrics"]; m4 = rows["rhs=4,links=full"]["metrics"]
+assert "best_kernel=cache" in m2 and "best_kernel=regcache" in m4 and "rhs_per_item=2" in m4, (m2, m4)
+assert "best=regcache k=2 (param)" in rows["rhs=4,links=full"]["detail"]
+PY
+expect_error 2 "best: 'regcache9'" "bad best refused" run dslash -q -d $POCL --quick --param best=regcache9 -o bad.csv
+expect_status 0 "zstrip 3 on Lz 8" run dslash -d $POCL --quick -t float --param rhs=1 --param links=full \
+  --param kernel=reg --param zstrip=0,3 -n 1 --warmup 0 -o zs.csv
+csv_col zs.csv detail | grep -q "zstrip=3 does not divide Lz=8" && pass "zstrip 3 skipped with its reason" ||
+  fail "zstrip 3: $(csv_col zs.csv detail)"
+expect_error 2 "zstrip" "zstrip with scaling refused" run dslash -d $POCL --quick --param zstrip=2 --param scaling=weak -o bad.csv
+# a wrong site order (every strip's first plane only) leaves sites unwritten: validation fails
+mkdir -p kz && cp "$CLBENCH_SRC"/cl/*.cl kz/
+sed -i 's/uint z = s \* (uint)zs + (rem - t \* (uint)zs);/uint z = s * (uint)zs;/' kz/dslash.cl
+expect_status 1 "broken site order fails validation" run dslash -d $POCL -s 8x8x8x4 -t float --param rhs=1 \
+  --param links=full --param kernel=reg --param zstrip=2 -n 1 --warmup 0 --kernel-dir kz -o bz.csv
+# a pass that skips its rhs block's advance reads the first block twice: validation fails
+cp "$CLBENCH_SRC"/cl/*.cl kz/
+sed -i 's/        v += (uint)(3 \* RHS) \* vh;/        v += 0u;/' kz/dslash.cl
+expect_status 1 "broken passes fail validation" run dslash -d $POCL -s 8x8x8x4 -t float --param rhs=2 \
+  --param links=full --param kernel=reg --param pass=1 -n 1 --warmup 0 --kernel-dir kz -o bp.csv
 # a non-cubic lattice whose sites are not a multiple of the work-group size (bounds check)
 expect_status 0 "dslash 6x6x4x4 local 64" run dslash -d $POCL -s 6x6x4x4 -t float,double --param rhs=3 \
   --param links=compressed --param kernel=reg,cache --param local=64 -n 1 --warmup 0 -o odd.csv
@@ -66,20 +126,52 @@ for r in rows:
     rhs = int(r["params"].split("rhs=")[1].split(",")[0])
     assert float(r["flops"]) == 1146 * rhs * 8 ** 4 // 2, r
     for key in ("halo_ms=", "halo_exposed_ms=", "halo_model_ms=", "halo_bytes=", "(measured)",
-                "sites_interior=512 ", "sites_boundary=1536", "rel_l2="):
+                "sites_interior=512 ", "sites_boundary=1536", "rel_l2=", "exchange=pipe"):
         assert key in r["detail"], (key, r["detail"])
+    m = dict(kv.split("=") for kv in r["metrics"].split(";"))
+    for key in ("halo_ms", "halo_exposed_ms", "halo_model_ms", "halo_exposed_model_ms", "eff",
+                "eff_model", "pack_ms", "interior_ms", "boundary_ms", "bus_d2h_gbps",
+                "bus_h2d_gbps", "halo_chain_model_ms"):
+        assert key in m and float(m[key]) >= 0, (key, r["metrics"])
+    assert m["halo_chain"] == "pipe" and "mpi_gbps" not in m, r["metrics"]  # one rank: no message
+    assert 0 < float(m["eff"]) <= 1 and 0 < float(m["eff_model"]) <= 1, r["metrics"]
 PY
 echo "$OUT_TXT" | grep -q "dslash across ranks" && pass "halo summary" || fail "no halo summary: $OUT_TXT"
 expect_status 0 "dslash scaling=weak, bus_gbps given" run dslash -d $POCL -s 8x8x8x4 -t float \
   --param rhs=2 --param kernel=cache --param scaling=weak --param bus_gbps=10 -n 1 --warmup 0 -o weak.csv
 csv_col weak.csv detail | grep -q "bus_d2h_gbps=10 bus_h2d_gbps=10 (bus_gbps)" && pass "bus_gbps used" ||
   fail "bus_gbps not in detail: $(csv_col weak.csv detail)"
+# the other chains (exchange=bulk: one read, the copy, one write; shm: the
+# window of one process) validate with one rank too
+expect_status 0 "dslash scaling=weak, exchange=bulk and shm" run dslash -d cpu -s 8x8x8x4 -t float \
+  --param rhs=1 --param kernel=reg --param links=compressed --param scaling=weak --param exchange=bulk -n 1 --warmup 0 -o chains.csv
+expect_status 0 "dslash scaling=weak, exchange=shm, 1 KiB chunks" run dslash -d cpu -s 8x8x8x4 \
+  -t float --param rhs=2 --param kernel=reg --param links=compressed --param scaling=weak --param exchange=shm --param chunk=1 \
+  -n 1 --warmup 0 -o chains.csv
+chains=$(python3 -c 'import csv, sys
+print(" ".join(r["status"] + ":" + r["metrics"].split("halo_chain=")[1].split(";")[0]
+               for r in csv.DictReader(open(sys.argv[1])) if r["rank"] == "0"))' chains.csv)
+[ "$chains" = "ok:bulk ok:shm" ] && pass "bulk and shm rows ok" || fail "chains: $chains"
 # a halo read from the wrong slab fails validation, also with one rank
-sed -i 's/uint fwd = 3u \* rtot \* slab;/uint fwd = 0u * rtot * slab;/' kern/dslash.cl
+cp "$CLBENCH_SRC"/cl/*.cl kern/
+sed -i 's/(side == 2 ? n \* slab : 0u)/(side == 2 ? 0u : 0u)/' kern/dslash.cl
+grep -q "(side == 2 ? 0u : 0u)" kern/dslash.cl && pass "the wrong halo planted" || fail "the planted halo fault did not apply"
 expect_status 1 "a wrong halo fails validation" run dslash -d $POCL -s 8x8x8x8 -t float --param rhs=1 \
   --param kernel=reg --param scaling=strong -n 1 --warmup 0 --kernel-dir kern -o badhalo.csv
+# a pack kernel that packs the wrong slices (in bounds): the halos it sends
+# differ from the host's slabs, and the operator's result is wrong
+cp "$CLBENCH_SRC"/cl/*.cl kern/
+sed -i 's/int first = side ? 0 : lmu - 3;/int first = side ? 0 : lmu - 4;/' kern/dslash.cl
+grep -q "lmu - 4;" kern/dslash.cl && pass "the wrong pack offset planted" || fail "the planted pack fault did not apply"
+expect_status 1 "a wrong pack offset fails validation" run dslash -d $POCL -s 8x8x8x8 -t float \
+  --param rhs=2 --param kernel=reg --param scaling=weak -n 1 --warmup 0 --kernel-dir kern -o badpack.csv
+csv_col badpack.csv detail | grep -q "the packed halo (halo_pack) differs from the host's slab for the forward t neighbour" &&
+  csv_col badpack.csv detail | grep -q "even sites wrong" && pass "the pack check names the slab" ||
+  fail "pack check: $(csv_col badpack.csv detail)"
 expect_error 2 "scaling: 'medium' is not strong or weak|scaling=medium" "bad scaling refused" run dslash -d $POCL --quick --param scaling=medium -o bad.csv
 expect_error 2 "grid=1x1x1x2 has 2 parts, the job 1 rank" "grid of 2 parts in one process refused" run dslash -d $POCL --quick --param scaling=strong --param grid=1x1x1x2 -o bad.csv
-expect_error 2 "splits x or y" "grid splitting x refused" run dslash -d $POCL --quick --param scaling=weak --param grid=2x1x1x1 -o bad.csv
+expect_error 2 "splits x; only y, z and t" "grid splitting x refused" run dslash -d $POCL --quick --param scaling=weak --param grid=2x1x1x1 -o bad.csv
 expect_error 2 "bus_gbps" "bad bus_gbps refused" run dslash -d $POCL --quick --param scaling=weak --param bus_gbps=-1 -o bad.csv
+expect_error 2 "exchange: 'fast' \\(known: pipe, bulk, shm\\)" "bad exchange refused" run dslash -d $POCL --quick --param scaling=weak --param exchange=fast -o bad.csv
+expect_error 2 "chunk" "bad chunk refused" run dslash -d $POCL --quick --param scaling=weak --param chunk=0 -o bad.csv
 finish

@@ -54,8 +54,12 @@ CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy on stretches" ru
 python3 - on.csv <<'PY' && pass "--energy on: every configuration stretched to 0.1 s and read" || fail "--energy on rows"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
+# stretched (more runs than -n) and read: 100 W over the window. (Not energy_j
+# against 100 W x 0.1 s: on a loaded 2-core machine the fake's writer stalls,
+# and a reading at the window's ends can be a stall old; the power over the
+# window's own time absorbs that within the 50-150 W bound.)
 ok = rows and all(r["power_source"] == "rapl" and int(r["reps"]) > 3 and
-                  float(r["energy_j"]) >= 9 for r in rows)  # 100 W over >= 0.1 s of wall time
+                  float(r["energy_j"]) > 0 and 50 < float(r["avg_power_w"]) < 150 for r in rows)
 sys.exit(0 if ok else print([(r["reps"], r["t_mean_s"], r["energy_j"]) for r in rows]) or 1)
 PY
 CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy off" run stream --quick -d $POCL -t float -n 3 --energy off -o off.csv

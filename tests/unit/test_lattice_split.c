@@ -48,14 +48,20 @@ static void test_split(void **state)
         }
 }
 
-static void expect_grid(const size_t s[4], int scaling, int n, const char *grid, int pz, int pt)
+static void expect_grid3(const size_t s[4], int scaling, int n, const char *grid, int py, int pz,
+                         int pt)
 {
     int P[4];
     assert_int_equal(lat_grid("dslash", s, scaling, n, grid, P), CLB_OK);
     assert_int_equal(P[0], 1);
-    assert_int_equal(P[1], 1);
+    assert_int_equal(P[1], py);
     assert_int_equal(P[2], pz);
     assert_int_equal(P[3], pt);
+}
+
+static void expect_grid(const size_t s[4], int scaling, int n, const char *grid, int pz, int pt)
+{
+    expect_grid3(s, scaling, n, grid, 1, pz, pt);
 }
 
 static void expect_refused(const size_t s[4], int scaling, int n, const char *grid,
@@ -74,34 +80,43 @@ static void test_grid(void **state)
     const size_t big[4] = {64, 64, 64, 32}, cube[4] = {16, 16, 16, 16}, q8[4] = {8, 8, 8, 8};
     const size_t flat[4] = {8, 8, 4, 32}, q10[4] = {8, 8, 8, 10}, b12[4] = {8, 8, 12, 12};
     expect_grid(big, LAT_STRONG, 1, "", 1, 1);
-    expect_grid(big, LAT_STRONG, 2, "", 1, 2);  /* t first */
-    expect_grid(cube, LAT_STRONG, 4, "", 2, 2); /* 4 -> 1x1x2x2 */
-    expect_grid(cube, LAT_STRONG, 3, "", 1, 3);
+    /* the fewest halo sites: z faces of 64x64x32x32 are half the t faces of 64^3x16 */
+    expect_grid(big, LAT_STRONG, 2, "", 2, 1);
+    expect_grid(cube, LAT_STRONG, 4, "", 2, 2); /* ties 1x1x1x4 in halo, has an interior */
+    expect_grid(cube, LAT_STRONG, 3, "", 1, 3); /* y, z, t alike: t first */
     expect_grid(b12, LAT_STRONG, 6, "", 2, 3);
-    expect_grid(cube, LAT_STRONG, 8, "", 2, 4);
-    expect_grid(cube, LAT_WEAK, 16, "", 4, 4);
+    expect_grid3(cube, LAT_STRONG, 8, "", 2, 2, 2); /* ties 1x1x2x4, has an interior */
+    /* weak: the parts are -s; one split direction, the smallest face */
+    expect_grid(cube, LAT_WEAK, 16, "", 1, 16);
+    const size_t w64[4] = {64, 64, 64, 16};
+    expect_grid(w64, LAT_WEAK, 2, "", 2, 1); /* z faces 4x smaller than t's */
     expect_grid(q10, LAT_STRONG, 3, "", 1, 3);  /* 4, 3, 3 */
-    /* z = 4 cannot be halved (2 < 3): 1x1x1x4 instead of 1x1x2x2 */
+    /* z = 4 cannot be halved (2 < 3): 1x1x1x4 */
     expect_grid(flat, LAT_STRONG, 4, "", 1, 4);
-    /* weak: the parts are -s, every grid works */
     expect_grid(q8, LAT_WEAK, 3, "", 1, 3);
-    expect_grid(q8, LAT_WEAK, 4, "", 2, 2);
+    expect_grid(q8, LAT_WEAK, 4, "", 1, 4);
     /* t too short for 3 ranks: z takes them */
     const size_t zl[4] = {8, 8, 12, 4};
     expect_grid(zl, LAT_STRONG, 3, "", 3, 1);
+    /* y where z and t cannot */
+    const size_t yl[4] = {8, 12, 4, 4};
+    expect_grid3(yl, LAT_STRONG, 3, "", 3, 1, 1);
     /* a grid given */
     expect_grid(cube, LAT_STRONG, 4, "1x1x1x4", 1, 4);
     expect_grid(cube, LAT_STRONG, 2, "1x1x2x1", 2, 1);
+    expect_grid3(cube, LAT_STRONG, 8, "1x2x2x2", 2, 2, 2);
+    expect_grid3(q10, LAT_STRONG, 6, "1x2x1x3", 2, 1, 3);
     /* refusals name the local extents */
     expect_refused(q8, LAT_STRONG, 3, "", "local t extents 3,3,2");
     expect_refused(q8, LAT_STRONG, 3, "1x1x1x3", "local t extents 3,3,2");
+    expect_refused(q8, LAT_STRONG, 3, "1x3x1x1", "local y extents 3,3,2");
     expect_refused(q8, LAT_STRONG, 3, "", ">= 3");
     expect_refused(cube, LAT_STRONG, 3, "1x1x2x2", "has 4 parts, the job 3 ranks");
-    expect_refused(cube, LAT_STRONG, 2, "2x1x1x1", "splits x or y");
+    expect_refused(cube, LAT_STRONG, 2, "2x1x1x1", "splits x");
     expect_refused(cube, LAT_STRONG, 2, "1x1x2", "not a grid");
     expect_refused(cube, LAT_STRONG, 2, "1x1x0x2", "not a grid");
     expect_refused(cube, LAT_STRONG, 2, "1x1x1x2x", "not a grid");
-    expect_refused(q8, LAT_STRONG, 8, "", "cannot be split over 8 ranks");
+    expect_refused(q8, LAT_STRONG, 16, "", "cannot be split over 16 ranks");
     assert_int_equal(lat_scaling_of(""), LAT_EVERY);
     assert_int_equal(lat_scaling_of("strong"), LAT_STRONG);
     assert_int_equal(lat_scaling_of("weak"), LAT_WEAK);
@@ -147,6 +162,20 @@ static void test_decomp(void **state)
     int zonly[4] = {1, 1, 2, 1};
     lat_decomp_init(&d, s, LAT_STRONG, zonly, 1);
     assert_true(d.dec[2] && !d.dec[3]);
+    /* y, z and t: rank = (ct * Pz + cz) * Py + cy */
+    int yzt[4] = {1, 2, 2, 3};
+    lat_decomp_init(&d, s, LAT_STRONG, yzt, 7); /* cy 1, cz 1, ct 1 */
+    assert_int_equal(d.c[1], 1);
+    assert_int_equal(d.c[2], 1);
+    assert_int_equal(d.c[3], 1);
+    assert_true(d.dec[1] && d.dec[2] && d.dec[3]);
+    assert_int_equal(d.L[1], 4);
+    assert_int_equal(d.O[1], 4);
+    assert_int_equal(d.nb[1][0], 6);
+    assert_int_equal(d.nb[1][1], 6);
+    assert_int_equal(d.nb[2][0], 5);
+    assert_int_equal(d.nb[3][0], 3);
+    assert_int_equal(d.nb[3][1], 11);
     /* the extended geometry: 3 more slices each side along the halo directions */
     struct lat_geom g, e;
     int off[4];
@@ -203,42 +232,45 @@ static void test_global_parity(void **state)
  * up to 3 hops along the halo directions are local. */
 static void check_boxes(const size_t s[4], int scaling, const int P[4])
 {
-    for (int r = 0; r < P[2] * P[3]; r++) {
+    for (int r = 0; r < P[1] * P[2] * P[3]; r++) {
         struct lat_decomp d;
         struct lat_boxes in, bd;
         lat_decomp_init(&d, s, scaling, P, r);
         lat_boxes_init(&d, &in, &bd);
-        int lz = d.L[2], lt = d.L[3];
-        int *seen = calloc((size_t)(lz * lt), sizeof *seen);
+        int ly = d.L[1], lz = d.L[2], lt = d.L[3];
+        int *seen = calloc((size_t)(ly * lz * lt), sizeof *seen);
         assert_non_null(seen);
         const struct lat_boxes *bs[2] = {&in, &bd};
         for (int w = 0; w < 2; w++) {
-            assert_true(bs[w]->n <= 4);
+            assert_true(bs[w]->n <= LAT_MAXBOX);
             size_t sites = 0;
             for (int k = 0; k < bs[w]->n; k++) {
                 const int *b = bs[w]->b[k];
-                assert_true(b[1] > 0 && b[3] > 0);
-                sites += (size_t)(d.L[0] / 2 * d.L[1] * b[1] * b[3]);
+                assert_true(b[1] > 0 && b[3] > 0 && b[5] > 0);
+                sites += (size_t)(d.L[0] / 2 * b[1] * b[3] * b[5]);
                 assert_int_equal(bs[w]->ends[k], sites);
-                for (int z = b[0]; z < b[0] + b[1]; z++)
-                    for (int t = b[2]; t < b[2] + b[3]; t++) {
-                        assert_true(z >= 0 && z < lz && t >= 0 && t < lt);
-                        seen[t * lz + z]++;
-                        if (w == 0) {
-                            if (d.dec[2])
-                                assert_true(z - 3 >= 0 && z + 3 < lz);
-                            if (d.dec[3])
-                                assert_true(t - 3 >= 0 && t + 3 < lt);
+                for (int y = b[0]; y < b[0] + b[1]; y++)
+                    for (int z = b[2]; z < b[2] + b[3]; z++)
+                        for (int t = b[4]; t < b[4] + b[5]; t++) {
+                            assert_true(y >= 0 && y < ly && z >= 0 && z < lz && t >= 0 && t < lt);
+                            seen[(t * lz + z) * ly + y]++;
+                            if (w == 0) {
+                                if (d.dec[1])
+                                    assert_true(y - 3 >= 0 && y + 3 < ly);
+                                if (d.dec[2])
+                                    assert_true(z - 3 >= 0 && z + 3 < lz);
+                                if (d.dec[3])
+                                    assert_true(t - 3 >= 0 && t + 3 < lt);
+                            }
                         }
-                    }
             }
             assert_int_equal(bs[w]->sites, sites);
-            for (int k = bs[w]->n; k < 4; k++)
+            for (int k = bs[w]->n; k < LAT_MAXBOX; k++)
                 assert_int_equal(bs[w]->ends[k], sites);
         }
-        for (int k = 0; k < lz * lt; k++)
+        for (int k = 0; k < ly * lz * lt; k++)
             assert_int_equal(seen[k], 1);
-        assert_int_equal(in.sites + bd.sites, (size_t)(d.L[0] / 2 * d.L[1] * lz * lt));
+        assert_int_equal(in.sites + bd.sites, (size_t)(d.L[0] / 2 * ly * lz * lt));
         free(seen);
     }
 }
@@ -257,14 +289,18 @@ static void test_boxes(void **state)
     check_boxes(b, LAT_STRONG, P31);
     check_boxes(c, LAT_STRONG, P13); /* 4, 3, 3 */
     check_boxes(c, LAT_WEAK, P22);
+    const size_t e[4] = {4, 10, 9, 11};
+    int P232[4] = {1, 2, 3, 2}, P311[4] = {1, 3, 1, 1};
+    check_boxes(e, LAT_STRONG, P232); /* y, z and t: 6 boundary boxes */
+    check_boxes(e, LAT_STRONG, P311);
     /* 20 over 2: interior t 3..7 of 10 */
     struct lat_decomp d;
     struct lat_boxes in, bd;
     lat_decomp_init(&d, a, LAT_STRONG, P12, 0);
     lat_boxes_init(&d, &in, &bd);
     assert_int_equal(in.n, 1);
-    assert_int_equal(in.b[0][2], 3);
-    assert_int_equal(in.b[0][3], 4);
+    assert_int_equal(in.b[0][4], 3);
+    assert_int_equal(in.b[0][5], 4);
     assert_int_equal(bd.n, 2);
     /* slabs: 3 slices of 2 x 4 x 12 (t), and the halo layout */
     assert_int_equal(lat_slab_sites(&d, 3), 2 * 4 * 12 * 3);
@@ -276,6 +312,18 @@ static void test_boxes(void **state)
     assert_int_equal(lat_halo_offset(&d, 1, 2, 0), 6 * lat_slab_sites(&d, 3));
     assert_int_equal(lat_halo_offset(&d, 1, 2, 1),
                      6 * lat_slab_sites(&d, 3) + 3 * lat_slab_sites(&d, 2));
+    const size_t f[4] = {4, 14, 21, 14};
+    check_boxes(f, LAT_STRONG, P232);
+    lat_decomp_init(&d, f, LAT_STRONG, P232, 0); /* part 4 x 7 x 7 x 7 */
+    lat_boxes_init(&d, &in, &bd);
+    assert_int_equal(in.n, 1);
+    assert_int_equal(bd.n, 6);
+    assert_int_equal(lat_slab_sites(&d, 1), 2 * 3 * 7 * 7);
+    assert_int_equal(lat_halo_offset(&d, 2, 1, 1),
+                     2 * 6 * (lat_slab_sites(&d, 3) + lat_slab_sites(&d, 2)) +
+                         2 * 3 * lat_slab_sites(&d, 1));
+    assert_int_equal(lat_halo_len(&d, 2),
+                     2 * 6 * (lat_slab_sites(&d, 3) + lat_slab_sites(&d, 2) + lat_slab_sites(&d, 1)));
 }
 
 /* Packing a box and unpacking it back; the packed order is a lattice of the box. */
@@ -287,29 +335,31 @@ static void test_box_copy(void **state)
     lat_geom_init(&g, L);
     size_t ncomp = 3, n = ncomp * g.vh;
     double *f = malloc(2 * n * sizeof *f), *back = calloc(2 * n, sizeof *back);
-    int nz = 3, nt = 2, z0 = 1, t0 = 4;
-    size_t box = (size_t)(2 * 2 * nz * nt);
+    int ny = 1, nz = 3, nt = 2, y0 = 1, z0 = 1, t0 = 4;
+    int bx[6] = {y0, ny, z0, nz, t0, nt};
+    size_t box = (size_t)(2 * ny * nz * nt);
     double *pk = malloc(2 * ncomp * box * sizeof *pk);
     assert_non_null(f);
     assert_non_null(back);
     assert_non_null(pk);
     for (size_t k = 0; k < 2 * n; k++)
         f[k] = (double)k;
-    lat_box_copy(&g, z0, nz, t0, nt, ncomp, 16, f, pk, 0);
-    int Lb[4] = {4, 2, nz, nt};
+    lat_box_copy(&g, bx, ncomp, 16, f, pk, 0);
+    int Lb[4] = {4, ny, nz, nt};
     struct lat_geom gb;
     lat_geom_init(&gb, Lb);
     for (size_t k = 0; k < ncomp; k++)
         for (size_t j = 0; j < box; j++) {
             int x[4];
             lat_coords(&gb, 0, j, x);
+            x[1] += y0;
             x[2] += z0;
             x[3] += t0;
             size_t i = k * g.vh + lat_index(&g, x);
             assert_true(pk[2 * (k * box + j)] == f[2 * i]);
             assert_true(pk[2 * (k * box + j) + 1] == f[2 * i + 1]);
         }
-    lat_box_copy(&g, z0, nz, t0, nt, ncomp, 16, back, pk, 1);
+    lat_box_copy(&g, bx, ncomp, 16, back, pk, 1);
     size_t copied = 0;
     for (size_t k = 0; k < 2 * n; k++)
         if (back[k] != 0) {
@@ -356,10 +406,10 @@ static void whole_free(struct whole *w)
 /* For every rank of a split: the part's fields with halos equal the whole
  * lattice's at the same global sites, and the reference of the part from
  * them equals the whole lattice's reference there. */
-static void check_parts(const size_t s[4], int scaling, int n, int rhs)
+static void check_parts(const size_t s[4], int scaling, int n, int rhs, const char *grid)
 {
     int P[4];
-    assert_int_equal(lat_grid("t", s, scaling, n, "", P), CLB_OK);
+    assert_int_equal(lat_grid("t", s, scaling, n, grid, P), CLB_OK);
     struct lat_decomp d0;
     lat_decomp_init(&d0, s, scaling, P, 0);
     struct whole w;
@@ -425,12 +475,14 @@ static void test_parts(void **state)
 {
     (void)state;
     const size_t a[4] = {4, 4, 4, 10}, b[4] = {4, 4, 8, 8}, c[4] = {4, 4, 4, 4};
-    check_parts(a, LAT_STRONG, 1, 2);
-    check_parts(a, LAT_STRONG, 2, 1);
-    check_parts(a, LAT_STRONG, 3, 2); /* 4, 3, 3: an odd origin */
-    check_parts(b, LAT_STRONG, 4, 1); /* 1x1x2x2: z and t halos */
-    check_parts(c, LAT_WEAK, 2, 1);
-    check_parts(c, LAT_WEAK, 6, 1);   /* 1x1x2x3 */
+    check_parts(a, LAT_STRONG, 1, 2, "");
+    check_parts(a, LAT_STRONG, 2, 1, "1x1x1x2");
+    check_parts(a, LAT_STRONG, 3, 2, ""); /* 4, 3, 3: an odd origin */
+    check_parts(b, LAT_STRONG, 4, 1, ""); /* 1x1x2x2: z and t halos */
+    check_parts(c, LAT_WEAK, 2, 1, "");
+    check_parts(c, LAT_WEAK, 6, 1, "1x1x2x3");
+    const size_t d[4] = {4, 7, 6, 8};
+    check_parts(d, LAT_STRONG, 8, 1, "1x2x2x2"); /* y 4, 3 and z, t: odd origins */
 }
 
 /* One rank: the halos come from itself (the periodic wrap). */

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kernel_names[] = {"reg", "cache"};
+static const char *const kernel_names[] = {"reg", "cache", "regcache"};
 /* A solve passes when every rhs's true residual |b - Ax|/|b| is at most
  * TRUE_RES_FACTOR x its target, the target being the larger of tol and the
  * drift allowance eps x iterations (eps: the type's machine epsilon): the
@@ -36,8 +36,11 @@ static const struct clb_param_def params[] = {
      "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both",
      CLB_ROLE_CASE},
     {"kernel", "reg",
-     "the operator's kernel (the dslash workload's shapes): reg (rhs accumulators in registers) "
-     "or cache (one work-item per site and rhs), or both", CLB_ROLE_CASE},
+     "the operator's kernel (the dslash workload's shapes): reg (rhs accumulators in registers), "
+     "cache (one work-item per site and rhs) or regcache (k rhs per work-item, rhs/k work-items "
+     "per site), or a list", CLB_ROLE_CASE},
+    {"k", "", "regcache: rhs per work-item, a list; a case for each k that divides rhs, 1 < k < "
+              "rhs (default: every such k)", CLB_ROLE_TUNING},
     {"mass", "", "the mass m in A = m^2 - D_eo D_oe, > 0 (default 1; --quick 4); the "
                  "iterations grow as 1/m: about 110/m to 1e-6, 215/m to 1e-12", CLB_ROLE_CASE},
     {"tol", "", "relative residual |r|/|b| a solve reaches (default 1e-6 in float, 1e-12 in "
@@ -48,15 +51,7 @@ static const struct clb_param_def params[] = {
                   "then time solves of that many)", CLB_ROLE_TUNING},
     {"local", "", "work-group size along the sites, a power of two (default 128 on GPUs, 64 on "
                   "CPUs)", CLB_ROLE_TUNING},
-    {"scaling", "", "strong (-s is the whole lattice, split over the job's ranks) or weak (-s is "
-                    "each rank's part): each operator application exchanges halos, the inner "
-                    "products are summed over the ranks. Absent: every rank its own whole "
-                    "lattice (docs/SCALING.md)", CLB_ROLE_CASE},
-    {"grid", "", "scaling=: the split 1x1xAxB over z and t, A x B = ranks (default: chosen from "
-                 "the ranks, t first: 2 -> 1x1x1x2, 4 -> 1x1x2x2)", CLB_ROLE_CASE},
-    {"bus_gbps", "", "scaling=: the pinned host<->device GB/s of the halo model (default: one "
-                     "pinned transfer of the halo size each way, measured in set-up)",
-     CLB_ROLE_TUNING},
+    LAT_PART_PARAMS,
     {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------- */
@@ -111,8 +106,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
         return rc;
     if (!q->kernel)
         return lat_count_group(q, &z, CG_MAX_RHS, NFIELDS, out);
-    if (strcmp(q->kernel, "reg") && strcmp(q->kernel, "cache")) {
-        clb_seterr("unknown cg kernel '%s' (known: reg, cache)", q->kernel);
+    if (strcmp(q->kernel, "reg") && strcmp(q->kernel, "cache") && strcmp(q->kernel, "regcache")) {
+        clb_seterr("unknown cg kernel '%s' (known: reg, cache, regcache)", q->kernel);
         return CLB_EUSAGE;
     }
     long rhs;
@@ -134,10 +129,29 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 /* ---- parameters ----------------------------------------------------------- */
 
 struct choice {
-    long rhs[16];
-    int nrhs;
+    long rhs[16], ks[16];
+    int nrhs, nks;
     unsigned links, kernels;
 };
+
+/* The cases at rhs: each kernel of kernel= in order, regcache once per k of
+ * k= that fits rhs (lat_regcache_ks); into kinds and ks, their number.
+ * set-up adds them, plan counts them. */
+static int kernel_cases(const struct choice *ch, int rhs, int kinds[2 + LAT_MAX_RHS],
+                        int ks[2 + LAT_MAX_RHS])
+{
+    int n = 0, v[LAT_MAX_RHS];
+    for (int kind = CG_REG; kind <= CG_REGCACHE; kind++) {
+        if (!(ch->kernels & (1u << kind)))
+            continue;
+        int m = kind == CG_REGCACHE ? lat_regcache_ks(ch->ks, ch->nks, rhs, v) : (v[0] = 0, 1);
+        for (int i = 0; i < m; i++, n++) {
+            kinds[n] = kind;
+            ks[n] = v[i];
+        }
+    }
+    return n;
+}
 
 /* A number in (lo, hi) from a parameter. */
 static int param_real(struct clb_env *env, const char *key, double lo, double hi, double *out)
@@ -190,11 +204,14 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
      * sweep takes --param rhs=1..8; a solve is hundreds of operator
      * applications) */
     const long def[] = {1, 4}, quick[] = {1, 3};
+    ch->nks = 0; /* k= absent: every k (lat_regcache_ks) */
     int rc = lat_param_rhs(env, CG_MAX_RHS, env->quick ? quick : def, 2, ch->rhs, &ch->nrhs);
     if (rc)
         return rc;
     if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
-        (rc = clb_param_names(env, "kernel", "reg,cache", 0, &ch->kernels)) ||
+        (rc = clb_param_names(env, "kernel", "reg,cache,regcache", 0, &ch->kernels)) ||
+        (clb_param(env, "k")[0] &&
+         (rc = clb_param_ints(env, "k", 1, CG_MAX_RHS, ch->ks, 16, &ch->nks))) ||
         (rc = clb_param_int(env, "maxiter", 1, 1000000, &s->maxiter)))
         return rc;
     s->mass = env->quick ? 4 : 1;
@@ -213,14 +230,8 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     }
     if ((rc = read_fixed(env, s, ch)))
         return rc;
-    if ((rc = lat_param_scaling(env, "cg")))
+    if ((rc = lat_param_part(env, "cg", &s->part)))
         return rc;
-    s->part.bus[0] = s->part.bus[1] = NAN;
-    if (clb_param(env, "bus_gbps")[0]) {
-        if ((rc = param_real(env, "bus_gbps", 0, 1e9, &s->part.bus[0])))
-            return rc;
-        s->part.bus[1] = s->part.bus[0];
-    }
     long local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 64;
     if (clb_param(env, "local")[0]) {
         if ((rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
@@ -256,18 +267,13 @@ static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case
     int rc = lat_halo_model(env, &s->part, c, cc->rhs, &m);
     if (rc)
         return rc;
-    cc->halo_model = m.seconds;
-    clb_case_note(c, "exchanges=%d halo_bytes=%zu (per exchange) bus_d2h_gbps=%.3g "
-                  "bus_h2d_gbps=%.3g (%s) halo_model_ms=%.4g (per solve)", 2 * cc->niter,
-                  m.bytes, m.gbps[0], m.gbps[1], m.measured ? "measured" : "bus_gbps",
-                  1e3 * 2 * cc->niter * cc->halo_model);
-    clb_case_metric(c, "exchanges", 2 * cc->niter);
-    clb_case_metric(c, "halo_bytes", (double)m.bytes);
-    clb_case_metric(c, "halo_model_ms", 1e3 * 2 * cc->niter * cc->halo_model);
+    cc->halo_model = m.chain;
+    clb_case_note(c, "exchanges=%d per solve", 2 * cc->niter);
     return CLB_OK;
 }
 
-static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs, int comp)
+/* kind with its k (regcache; ignored otherwise) at rhs with links comp. */
+static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, int rhs, int comp)
 {
     struct cg_state *s = g->state;
     struct cg_case cc;
@@ -275,7 +281,11 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
     cc.rhs = rhs;
     cc.comp = comp;
     cc.kind = kind;
-    const char *links = comp ? "compressed" : "full";
+    cc.per = kind == CG_CACHE ? 1 : kind == CG_REGCACHE ? k : rhs;
+    char links[32];
+    snprintf(links, sizeof links, "%s", comp ? "compressed" : "full");
+    if (kind == CG_REGCACHE) /* the row's params: links=...,k=K */
+        clb_appendf(links, sizeof links, ",k=%d", k);
     struct clb_case *c;
     int rc = cg_dev_shape(env, s, g->dtype, &cc);
     if (s->part.scaling) {
@@ -291,6 +301,9 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
             clb_seterr("cg: another rank cannot shape this case");
             rc = CLB_SKIP;
         }
+        /* the message step on its own (every rank: all of them shaped it) */
+        if (rc == CLB_OK && (rc = lat_probe_case(&s->part, rhs, rc)))
+            return rc;
     }
     char sc[128];
     lat_part_params(&s->part, sc, sizeof sc);
@@ -335,6 +348,9 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int rhs,
     for (int r = 0; r < rhs; r++)
         sum += cc.iters[r];
     double vh = (double)s->geom.vh;
+    /* two operator applications (and halo exchanges) per iteration: what
+     * `clbench model scaling` divides a solve by */
+    clb_case_metric(c, "op_applications", 2.0 * cc.niter);
     clb_case_note(c, "applications=%d rhs_iterations=%d iter_bytes=%.0f iter_flops=%.0f",
                   cc.niter, sum, vh * clb_cg_bytes_site(1, rhs, 0, comp, s->es),
                   vh * clb_cg_flops_site(rhs, 0));
@@ -373,16 +389,18 @@ static int setup(struct clb_env *env, struct clb_group *g)
     s->es = s->dbl ? 8 : 4;
     struct choice ch;
     int rc = setup_group(env, g, s, &ch);
-    if (!lat_agree_setup(env, &rc)) /* the solves are collective */
+    if (!lat_agree_setup(env, &s->part, &rc)) /* the solves are collective */
         return rc;
     if (s->part.scaling && (rc = cg_dev_sum_bb(s)))
         return rc;
+    int kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
     for (int comp = 0; comp < 2; comp++)
-        for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++)
-            for (int k = CG_REG; k <= CG_CACHE && rc == CLB_OK; k++)
-                if (ch.kernels & (1u << k))
-                    rc = lat_agree_case("cg", s->part.scaling,
-                                        add_case(env, g, k, (int)ch.rhs[r], comp));
+        for (int r = 0; r < ch.nrhs && (ch.links & (1u << comp)); r++) {
+            int n = kernel_cases(&ch, (int)ch.rhs[r], kinds, ks);
+            for (int i = 0; i < n && rc == CLB_OK; i++)
+                rc = lat_agree_case("cg", s->part.scaling,
+                                    add_case(env, g, kinds[i], ks[i], (int)ch.rhs[r], comp));
+        }
     return rc;
 }
 
@@ -414,9 +432,8 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     smp->seconds = clb_now() - t0;
     if (rc)
         return rc;
-    double fig[] = {s->solve_halo, s->solve_gap,
-                    smp->seconds > 0 ? s->solve_gap / smp->seconds : NAN, s->solve_reduce};
-    return lat_log_add(&s->hlog, fig, 4, "cg");
+    return lat_log_add(&s->hlog, &s->solve_x, s->solve_reduce, smp->seconds,
+                       s->solve_exchanges, "cg");
 }
 
 /* ---- verify --------------------------------------------------------------- */
@@ -475,25 +492,12 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         return rc;
     if (s->nfixed && (rc = reference_residuals(s, &op)))
         return rc;
+    int packed = 0;
     if (s->part.scaling) {
-        const struct lat_log *l = &s->hlog;
-        double hal = lat_log_median(l, LAT_LOG_HAL);
-        double gap = lat_log_median(l, LAT_LOG_GAP);
-        double red = lat_log_median(l, LAT_LOG_RED);
-        double frac = lat_log_median(l, LAT_LOG_FRAC);
-        double mx[4] = {isnan(hal) ? 0 : hal, isnan(gap) ? 0 : gap, isnan(red) ? 0 : red,
-                        isnan(frac) ? 0 : frac};
-        if ((rc = clb_comm_allreduce(mx, 4, CLB_MAX)))
+        /* the last exchange of a solve sends t (D_oe p), which stays on the device */
+        packed = lat_halo_check_pack(env, &s->part.halo, s->dt, rhs, c);
+        if ((rc = lat_verify_halo(c, &s->hlog, cc->halo_model, packed < 0 ? -packed : CLB_OK)))
             return rc;
-        if (!isnan(hal)) {
-            clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
-                          "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f "
-                          "(per solve) reduce_ms_max=%.4g", 1e3 * hal, 1e3 * gap, frac,
-                          1e3 * mx[0], 1e3 * mx[1], mx[3], 1e3 * mx[2]);
-            double hmx[3] = {mx[0], mx[1], mx[3]};
-            lat_metric_halo(c, hal, gap, frac, hmx);
-            clb_case_metric(c, "reduce_ms_max", 1e3 * mx[2]);
-        }
         if (own)
             return own;
     }
@@ -528,7 +532,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
     if (cc->comp && lat_check_rebuild(c, s->dbl, s->rebuild_err))
         fail = 1;
-    return fail ? CLB_FAIL : CLB_OK;
+    return fail || packed > 0 ? CLB_FAIL : CLB_OK;
 }
 
 /* ---- after the timed runs ---------------------------------------------------- */
@@ -599,15 +603,15 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     int header = 0;
     for (size_t i = 0; i < n; i++) {
         char li[32], ri[8];
-        lat_param_text(rows[i].params, "links", li, sizeof li);
-        lat_param_text(rows[i].params, "rhs", ri, sizeof ri);
+        clb_params_value(rows[i].params, "links", li, sizeof li);
+        clb_params_value(rows[i].params, "rhs", ri, sizeof ri);
         if (strcmp(rows[i].status, "ok") || strcmp(ri, "1"))
             continue;
         for (size_t j = 0; j < n; j++) {
             char lj[32], rj[8], it[128];
-            lat_param_text(rows[j].params, "links", lj, sizeof lj);
-            lat_param_text(rows[j].params, "rhs", rj, sizeof rj);
-            lat_param_text(rows[j].params, "iters", it, sizeof it);
+            clb_params_value(rows[j].params, "links", lj, sizeof lj);
+            clb_params_value(rows[j].params, "rhs", rj, sizeof rj);
+            clb_params_value(rows[j].params, "iters", it, sizeof it);
             if (strcmp(rows[j].status, "ok") || strcmp(li, lj) ||
                 strcmp(rows[i].kernel, rows[j].kernel) || strcmp(rows[i].dtype, rows[j].dtype) ||
                 strcmp(rows[i].size, rows[j].size))
@@ -635,12 +639,12 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     memset(&ch, 0, sizeof ch);
     if (read_params(env, &st, &ch))
         return -1;
-    int nk = 0, nl = 0;
-    for (int k = CG_REG; k <= CG_CACHE; k++)
-        nk += (ch.kernels >> k) & 1u;
+    int n = 0, nl = 0, kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
+    for (int r = 0; r < ch.nrhs; r++)
+        n += kernel_cases(&ch, (int)ch.rhs[r], kinds, ks);
     for (int l = 0; l < 2; l++)
         nl += (ch.links >> l) & 1u;
-    return nk * nl * ch.nrhs;
+    return n * nl;
 }
 
 const struct clb_workload clb_wl_cg = {
@@ -662,7 +666,7 @@ const struct clb_workload clb_wl_cg = {
      * stay within minutes there. */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {0, 3072},
               .cap_mib = {40, 0}, .ladder = lat_ladder},
-    .baselines = "stream/copy",
+    .baselines = "stream/triad,stream/copy",
     .case_size = sizeof(struct cg_case),
     CLB_STEPS,
     .plan = plan,

@@ -17,10 +17,10 @@ static const char *const kd_names[KD_N] = {"dslash_par", "cg_apply", "cg_init", 
 static const cl_uint kd_mask_arg[KD_N] = {10, 13, 7, 6, 5, 4, 4, 4};
 /* scaling=: the operator's kernels on one rank's part (cl/dslash.cl) */
 static const char *const kd_dist_names[2] = {"dslash_par_dist", "cg_apply_dist"};
-static const cl_uint kd_dist_mask_arg[2] = {16, 21};
-/* ... and the first of their box arguments (b0..b3, ends), cg_apply_dist's goff */
+static const cl_uint kd_dist_mask_arg[2] = {18, 23};
+/* ... and the first of their box arguments (b0..b5, ends), cg_apply_dist's goff */
 static const cl_uint kd_dist_box_arg[2] = {10, 14};
-#define APPLY_DIST_GOFF 19
+#define APPLY_DIST_GOFF 21
 /* cl/dslash.cl's CG_MODE_* of the three reductions (scaling=: all SUM). */
 enum { MODE_ALPHA = 0, MODE_BETA = 1, MODE_INIT = 2, MODE_SUM = 3 };
 
@@ -96,7 +96,7 @@ static int alloc_dist(struct clb_env *env, struct cg_state *s)
     if ((rc = norms_of_b(s)))
         return rc;
     s->rebuild_err = lat_rebuild_error(&pt->ge, s->dbl, s->full, s->comp);
-    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, s->es, s->maxrhs)))
+    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, s->es, s->maxrhs, pt->policy, pt->chunk)))
         return rc;
     pt->halo_open = 1;
     struct clb_device *d = env->dev;
@@ -162,7 +162,7 @@ int cg_dev_alloc(struct clb_env *env, struct cg_state *s)
 
 static cl_kernel *slot(struct cg_state *s, const struct cg_case *cc)
 {
-    return s->k[cc->comp][cc->kind == CG_CACHE ? 1 : cc->rhs];
+    return s->k[cc->comp][cc->per];
 }
 
 static int build(struct clb_env *env, struct cg_state *s, const char *dtype,
@@ -173,7 +173,7 @@ static int build(struct clb_env *env, struct cg_state *s, const char *dtype,
         return CLB_OK;
     char opts[160];
     clb_dtype_defines(dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DRHS=%d%s", cc->kind == CG_CACHE ? 1 : cc->rhs,
+    clb_appendf(opts, sizeof opts, " -DRHS=%d%s", cc->per,
                 cc->comp ? " -DCOMPRESSED=1" : "");
     for (int i = 0; i < KD_N; i++) {
         const char *name = s->part.scaling && i <= KD_APPLY ? kd_dist_names[i] : kd_names[i];
@@ -209,8 +209,8 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
     cl_kernel *k = slot(s, cc);
     size_t vh = s->geom.vh, rhs = (size_t)cc->rhs;
     /* the operator: lx sites x the rhs blocks (all rhs of lx sites in one
-     * work-group for cache, the talk's [128,4] blocks) */
-    size_t ly = cc->kind == CG_CACHE ? rhs : 1, per = cc->kind == CG_CACHE ? 1 : rhs;
+     * work-group for cache and regcache, the talk's [128,4] blocks) */
+    size_t per = (size_t)cc->per, ly = rhs / per;
     size_t kop = wg_limit(env, k[KD_PAR]), kap = wg_limit(env, k[KD_APPLY]);
     size_t lx = s->local;
     while (lx > 1 &&
@@ -282,7 +282,7 @@ static int set_args(struct cg_state *s, const struct cg_case *cc)
     cl_double m2d = s->mass * s->mass;
     size_t m2size = s->dbl ? sizeof m2d : sizeof m2f;
     const void *m2 = s->dbl ? (const void *)&m2d : (const void *)&m2f;
-    size_t per = cc->kind == CG_CACHE ? 1 : (size_t)cc->rhs;
+    size_t per = (size_t)cc->per;
     size_t sh_op = cc->lop[0] * cc->lop[1] * per * s->es, sh_vec = cc->lvec[0] * s->es;
     size_t sh_red = cc->lred[0] * s->es, M = sizeof(cl_mem);
     int rc;
@@ -330,7 +330,7 @@ static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
     cl_double m2d = s->mass * s->mass;
     size_t m2size = s->dbl ? sizeof m2d : sizeof m2f;
     const void *m2 = s->dbl ? (const void *)&m2d : (const void *)&m2f;
-    size_t per = cc->kind == CG_CACHE ? 1 : (size_t)cc->rhs;
+    size_t per = (size_t)cc->per;
     size_t sh_op = cc->lop[0] * cc->lop[1] * per * s->es, M = sizeof(cl_mem);
     int rc;
     if ((rc = clb_args(k[KD_PAR], M, &s->dfat, M, &lng, M, &s->dp, M, &s->dt, M,
@@ -341,10 +341,10 @@ static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
                        &s->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs, &hs,
                        (size_t)0)))
         return rc;
-    CLB_CHECK(clSetKernelArg(k[KD_PAR], 15, sizeof par, &par), "clSetKernelArg(par)");
-    CLB_CHECK(clSetKernelArg(k[KD_APPLY], 20, sizeof ngt, &ngt), "clSetKernelArg(ngt)");
-    CLB_CHECK(clSetKernelArg(k[KD_PAR], 16, sizeof mask, &mask), "clSetKernelArg(mask)");
-    CLB_CHECK(clSetKernelArg(k[KD_APPLY], 21, sizeof mask, &mask), "clSetKernelArg(mask)");
+    CLB_CHECK(clSetKernelArg(k[KD_PAR], 17, sizeof par, &par), "clSetKernelArg(par)");
+    CLB_CHECK(clSetKernelArg(k[KD_APPLY], 22, sizeof ngt, &ngt), "clSetKernelArg(ngt)");
+    CLB_CHECK(clSetKernelArg(k[KD_PAR], 18, sizeof mask, &mask), "clSetKernelArg(mask)");
+    CLB_CHECK(clSetKernelArg(k[KD_APPLY], 23, sizeof mask, &mask), "clSetKernelArg(mask)");
     for (int i = KD_RED_ALPHA; i <= KD_RED_INIT; i++)
         CLB_CHECK(clSetKernelArg(k[i], 3, sizeof sum, &sum), "clSetKernelArg(mode)");
     return CLB_OK;
@@ -497,13 +497,17 @@ static int pairs_add(struct pairs *p, struct lat_overlap *o)
     return CLB_OK;
 }
 
-/* Adds the boundary launches' waits to *gap (NULL: not wanted). */
-static void pairs_free(struct pairs *p, double *gap)
+/* Adds the applications' times to *sum (NULL: not wanted). */
+static void pairs_free(struct pairs *p, struct lat_xtimes *sum)
 {
     for (int i = 0; i < p->n; i++) {
-        if (gap && p->o[i].bd) {
-            double g = lat_overlap_gap(&p->o[i]);
-            *gap += isnan(g) ? 0 : g;
+        if (sum && p->o[i].bd) {
+            struct lat_xtimes t;
+            lat_overlap_times(&p->o[i], &t);
+            double *to[] = {&sum->pack, &sum->in, &sum->bd, &sum->halo, &sum->gap};
+            double v[] = {t.pack, t.in, t.bd, t.halo, t.gap};
+            for (size_t k = 0; k < sizeof v / sizeof *v; k++) /* a NAN stays: no timer told */
+                *to[k] += v[k];
         }
         lat_overlap_release(&p->o[i]);
     }
@@ -558,7 +562,6 @@ static int apply_op(struct clb_env *env, struct cg_state *s, const struct cg_cas
     struct part_launch pl = {s, cc, kd, L, flops, fin};
     struct lat_overlap o;
     rc = lat_halo_overlap(env, &s->part.halo, field, cc->rhs, launch_part, &pl, rc, &o);
-    s->solve_halo += o.halo;
     s->solve_exchanges++;
     int e = pairs_add(pr, &o);
     return rc ? rc : e;
@@ -618,7 +621,8 @@ static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *c
     double site_flops = CLB_DSLASH_FLOPS_SITE * (double)s->geom.vh;
     double rr[CG_MAX_RHS] = {0}, sums[CG_MAX_RHS], sc[4 * CG_MAX_RHS] = {0};
     struct pairs pr = {0};
-    s->solve_halo = s->solve_gap = s->solve_reduce = 0;
+    memset(&s->solve_x, 0, sizeof s->solve_x);
+    s->solve_reduce = 0;
     s->solve_exchanges = 0;
     void *scal = clb_xmalloc(4 * (size_t)rhs * s->es);
     /* e: this rank's error so far; it still takes part in every exchange and
@@ -690,7 +694,7 @@ static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *c
         rc = clb_finish(env->dev->queue);
     else
         clb_finish(env->dev->queue);
-    pairs_free(&pr, rc == CLB_OK ? &s->solve_gap : NULL);
+    pairs_free(&pr, rc == CLB_OK ? &s->solve_x : NULL);
     free(scal);
     return rc;
 }
@@ -707,8 +711,8 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
         int rc = solve_dist(env, s, cc, converge, &L);
         if (rc == CLB_OK && prof) {
             rc = profile(&L, prof);
-            prof->halo = s->solve_halo;
-            prof->gap = s->solve_gap;
+            prof->halo = s->solve_x.halo;
+            prof->gap = s->solve_x.gap;
         }
         launches_free(&L);
         (void)first;

@@ -8,7 +8,7 @@
 #include "lattice_wl.h"
 
 #define CG_MAX_RHS 8
-enum { CG_REG, CG_CACHE };   /* the operator's kernel shapes (the dslash workload's) */
+enum { CG_REG, CG_CACHE, CG_REGCACHE };   /* the operator's kernel shapes (the dslash workload's) */
 
 /* The kernels of one build of cl/dslash.cl (links kind, RHS). */
 enum { KD_PAR, KD_APPLY, KD_INIT, KD_UPD_R, KD_UPD_XP, KD_RED_ALPHA, KD_RED_BETA, KD_RED_INIT,
@@ -36,16 +36,17 @@ struct cg_state {
     /* scaling=strong|weak: geom is this rank's part; the host links (fat,
      * full, comp) live on ge, the part with its halos; b and x on the part */
     struct lat_part part;      /* bus: GB/s of the halo model (bus_gbps) */
-    double solve_halo, solve_gap; /* the last solve: seconds of halo exchanges, of waiting */
-    double solve_reduce;          /* ... of the reductions (read back, allreduce, write) */
+    struct lat_xtimes solve_x;    /* the last solve: its exchanges' times, summed */
+    double solve_reduce;          /* ... and its reductions (read back, allreduce, write) */
     int solve_exchanges;
-    struct lat_log hlog;       /* the current case's solves: solve_halo, _gap, _gap's
-                                   * share of the solve's time, _reduce */
+    struct lat_log hlog;       /* the current case's solves (lat_log_add) */
 };
 
 /* One case: a (kernel shape, links, rhs) with its iteration counts. */
 struct cg_case {
     int rhs, comp, kind;
+    int per;                      /* rhs per work-item (the build's RHS): reg rhs, cache 1,
+                                   * regcache k; rhs / per work-items per site */
     int iters[CG_MAX_RHS];        /* iterations of each rhs in a timed solve */
     int niter;                    /* the largest: operator applications per solve */
     int unconverged;              /* rhs that reached maxiter in the set-up solve */

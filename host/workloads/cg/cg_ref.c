@@ -21,8 +21,8 @@ static int apply_dist(const struct cg_op *op, int rhs, const double *x, double *
     }
     if (rc == CLB_OK) {
         size_t cplx = 2 * sizeof(double);
-        lat_box_copy(e, op->off[2], g->L[2], op->off[3], g->L[3], 3 * (size_t)rhs, cplx, xe,
-                     (void *)x, 1);
+        int b[6] = {op->off[1], g->L[1], op->off[2], g->L[2], op->off[3], g->L[3]};
+        lat_box_copy(e, b, 3 * (size_t)rhs, cplx, xe, (void *)x, 1);
         rc = lat_host_exchange(op->dist, e, 3 * (size_t)rhs, xe);
     }
     struct lat_fields f = {op->dbl, op->fat, op->lng, NULL, rhs, xe};

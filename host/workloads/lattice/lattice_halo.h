@@ -3,28 +3,50 @@
  * overlaps it with an operator kernel, lat_halo_overlap, which the dslash
  * and cg workloads both run. One application on a rank's part:
  *
- *   begin     a marker on the main queue (the field is final), then on a
- *             second queue (transfers) the slabs to send: device -> a pinned
- *             host buffer (CL_MEM_ALLOC_HOST_PTR, mapped once), one
- *             rectangular read per slab; flushed
+ *   begin     (pipe, shm) the receives of every chunk posted; then on the
+ *             main queue the pack kernel (halo_pack, cl/dslash.cl): every
+ *             slab to send, all directions and right-hand sides, into one
+ *             contiguous device buffer; on the device -> host queue one
+ *             plain read per chunk of it into pinned host memory (shm: into
+ *             this rank's segment of a shared-memory window); a chunk for
+ *             this rank itself goes straight back on the host -> device
+ *             queue once read (no host step: one rank exchanges with itself
+ *             through pinned host memory, nothing else)
  *   interior  the caller's kernel over the interior sites (they need no
- *             halo), on the main queue meanwhile; flushed
- *   finish    wait for those reads; the messages (clb_comm_irecv/isend into
- *             and from pinned buffers; a slab for this rank itself is
- *             copied); wait for them; pinned host -> the device halo buffer
- *             (one write on the transfer queue)
- *   boundary  a barrier on the main queue for that write, then the caller's
- *             kernel over the boundary sites; flushed
- *   wait      wait for the write: the halo time (begin to here, host clock)
+ *             halo), on the main queue meanwhile
+ *   finish    per chunk, as its read completes, the message to its
+ *             destination (pipe: the data; shm: a zero-byte note, the peer
+ *             reads this rank's segment itself); as each chunk arrives, its
+ *             write host -> device on the third queue. bulk (the chain
+ *             before pipelining): one read of everything, then the messages,
+ *             then one write
+ *   boundary  a barrier on the main queue for the last write, then the
+ *             caller's kernel over the boundary sites
+ *   wait      the last write done: the halo time (pack start to last
+ *             write end, device events; else the host clock)
  *
- * A rank whose OpenCL call failed still sends and receives (its peers wait
- * for the messages) and reports the error after. The link halos (the links
- * of the three slices behind the part, in the direction of the split) never
- * change: set-up uploads them from the fields generated on the host. */
+ * So the reads, the messages and the writes of different chunks overlap each
+ * other and the interior kernel. A rank whose OpenCL call failed still sends
+ * and receives every message (its peers wait for them) and reports the error
+ * after. The link halos (the links of the three slices behind the part, in
+ * the directions of the split) never change: set-up uploads them from the
+ * fields generated on the host. */
 #ifndef LATTICE_LATTICE_HALO_H
 #define LATTICE_LATTICE_HALO_H
 
 #include "lattice_split.h"
+
+/* exchange= (docs/SCALING.md): the policies of the message step. */
+enum { LAT_XC_PIPE, LAT_XC_BULK, LAT_XC_SHM, LAT_XC_N };
+extern const char *const lat_xc_names[LAT_XC_N];   /* "pipe", "bulk", "shm" */
+
+/* One piece of the packed halo: its bytes in the halo layout (the same in
+ * the device send buffer, the host buffers and the device halo buffer), the
+ * rank it goes to and the rank whose piece arrives at the same place. */
+struct lat_chunk {
+    size_t off, len;
+    int to, from, self, tag;
+};
 
 struct lat_halo {
     struct lat_decomp d;
@@ -32,17 +54,37 @@ struct lat_halo {
     struct lat_boxes in, bd;     /* interior and boundary sites */
     size_t es;                      /* bytes of one real */
     int maxrhs;
-    cl_command_queue qx;            /* the transfers */
+    int policy;                     /* LAT_XC_* */
+    size_t chunk;                   /* bytes of a chunk (pipe, shm) */
+    cl_command_queue qd, qh;        /* device -> host, host -> device */
+    cl_kernel pack;                 /* halo_pack */
+    size_t pack_local;
+    cl_mem dsend;                   /* the packed slabs to send (maxrhs vectors) */
     cl_mem dhv;                     /* vector halos on the device (maxrhs vectors) */
     cl_mem dhfat, dhlng[2];         /* link halos: fat; long full [0], compressed [1] */
     cl_mem pin_send, pin_recv;      /* pinned host buffers, mapped */
     unsigned char *psend, *precv;
     size_t pin_bytes;
+    struct clb_comm_shm *win;       /* shm: this rank's two segments (alternate exchanges) */
+    unsigned char *wseg;
+    long nexch;                     /* exchanges so far, the same on every rank */
+    const unsigned char *last_src;  /* the packed slabs the last exchange sent */
+    int last_rhs;
+    /* the chunks of one exchange of rhs_ck vectors, and its state */
+    struct lat_chunk *ck;
+    int nck, cap, rhs_ck;
+    cl_event *xd2h, *xh2d;
+    struct clb_comm_req **xreq;     /* receives [0, nck), sends [nck, 2 nck) */
+    char btl[16], copy[16];         /* what MPI uses on this node (clb_comm_transport) */
+    int events_ok;                  /* the device's profiling timer has a resolution (Mesa's
+                                     * Rusticl answers 0 and fake stamps): else no event times */
 };
 
-/* Buffers for up to maxrhs vectors, the transfer queue. */
+/* Buffers for up to maxrhs vectors, the queues, the pack kernel (element
+ * type of es), the policy and chunk bytes of the exchange (exchange=,
+ * chunk=). */
 int lat_halo_open(struct clb_env *env, struct lat_halo *h, const struct lat_decomp *d,
-                  size_t es, int maxrhs);
+                  size_t es, int maxrhs, int policy, size_t chunk);
 /* The link halos from the links on the extended geometry ext (off: the local
  * part's place in it; lat_decomp_geoms): full links (ne 9) fat and long,
  * compressed long (ne 7), element size h->es. */
@@ -66,14 +108,26 @@ size_t lat_halo_bytes(const struct lat_halo *h, int rhs);
 typedef int (*lat_launch_fn)(struct clb_env *env, void *ctx, const struct lat_boxes *b,
                              int boundary, cl_event *ev);
 
-/* What one application leaves: the halo time (host clock) and the events of
- * the interior launch (NULL when the part has none or it did not run) and
- * of the boundary launch (NULL when it did not run); lat_overlap_release. */
+/* What one application leaves: the halo time by the host clock and the
+ * events of the pack kernel, the interior launch (NULL when the part has
+ * none or it did not run), the boundary launch (NULL when it did not run) and
+ * the last host -> device write (NULL: none); lat_overlap_release. */
 struct lat_overlap {
     double halo;
-    cl_event in, bd;
+    cl_event pack, in, bd, h2d;
+    int events_ok;     /* lat_halo's: else only the host clock's halo time */
 };
-
+/* Its times in seconds (NAN where the events cannot tell): the pack kernel,
+ * the interior and boundary launches, the halo chain (pack start to the end
+ * of the last write; the host clock when the events cannot tell), and the
+ * time the boundary launch waited after the interior one (the halo time not
+ * hidden; the chain after the pack kernel when there is no interior). Only
+ * once the application is complete. A device whose timer has no resolution
+ * gives NAN but the halo's host-clock time. */
+struct lat_xtimes {
+    double pack, in, bd, halo, gap;
+};
+void lat_overlap_times(const struct lat_overlap *o, struct lat_xtimes *t);
 /* One application of an operator kernel on the rank's part (the sequence
  * above): the halos of field (rhs vectors of one parity in the layout of
  * lattice.h on the part) travel while launch runs the interior, then launch
@@ -82,26 +136,39 @@ struct lat_overlap {
  * error of the application; *o is set either way. */
 int lat_halo_overlap(struct clb_env *env, struct lat_halo *h, cl_mem field, int rhs,
                      lat_launch_fn launch, void *ctx, int err, struct lat_overlap *o);
-/* Seconds the boundary launch waited for its halos after the interior one
- * (the halo time not hidden; all of it when there is no interior); NAN when
- * the events cannot tell. Only once both launches are complete. */
-double lat_overlap_gap(const struct lat_overlap *o);
 void lat_overlap_release(struct lat_overlap *o);
 
-/* One pinned transfer of rhs vectors' halos each way (after one to warm
- * up), timed by events: GB/s device -> host [0] and host -> device [1]. */
+/* One transfer of rhs vectors' halos each way (after one to warm up),
+ * between the device halo buffer and the host memory the policy uses (pinned
+ * buffers; shm: the window segment), timed by events: GB/s device -> host
+ * [0] and host -> device [1]. */
 int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2]);
 
-/* Kernel arguments: geo (hx, ly, lz, lt), dist (po, dz, dt, rhs), hs (vh,
- * slab sites along z, along t, 0). */
+/* The message step of one exchange of rhs vectors on its own, host buffers
+ * to host buffers as the policy sends them (pipe: every chunk; bulk: every
+ * slab, a copy for this rank itself; shm: the zero-byte notes): after one to
+ * warm up, `reps` of them, each the slowest rank's (an allreduce); the median
+ * seconds, NAN when there is no message step (one rank, pipe or shm). Every
+ * rank calls it together. */
+int lat_halo_probe(struct lat_halo *h, int rhs, int reps, double *seconds);
+
+/* verify: the packed slabs the last exchange sent (of rhs vectors of field,
+ * the part's layout) equal the host's slabs of field read back (lat_box_copy:
+ * an exact copy); 1 with a note naming the first slab that differs when not,
+ * 0 when equal; CLB_ECL-style errors as negative -rc. */
+int lat_halo_check_pack(struct clb_env *env, const struct lat_halo *h, cl_mem field, int rhs,
+                        struct clb_case *c);
+
+/* Kernel arguments: geo (hx, ly, lz, lt), dist (po, direction bits: y 2,
+ * z 4, t 8, rhs, 0), hs (vh, slab sites along y, z, t). */
 void lat_halo_kargs(const struct lat_halo *h, int rhs, cl_int4 *geo, cl_int4 *dist,
                     cl_uint4 *hs);
-/* A launch's boxes and their ends as the five kernel arguments from index
- * first (b0..b3, ends). */
+/* A launch's boxes and their ends as the seven kernel arguments from index
+ * first (b0..b5, ends). */
 int lat_box_args(cl_kernel k, cl_uint first, const struct lat_boxes *b);
 
 /* The notes of a part: "ranks=2 grid=1x1x1x2 part=8x8x8x4@0,0,0,4/8x8x8x8
- * halo_dirs=t sites_interior=0 sites_boundary=1024". */
+ * halo_dirs=t sites_interior=0 sites_boundary=1024 exchange=pipe chunk_kib=2048". */
 void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
                    const struct lat_halo *h);
 
@@ -109,12 +176,10 @@ void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
  * row, the time per repetition, the halo exchange (host clock, the job's
  * slowest rank) and its model, the time the boundary kernels waited for halos
  * (exposed) and its share of the time. */
-/* The value of key in a row's params ("rhs=4,links=full,iters=37"), "" when absent. */
 /* The halo figures of a case as metrics (ms, and the share of the time):
  * this rank's medians and, in mx, the job's slowest (halo, exposed, share). */
 void lat_metric_halo(struct clb_case *c, double hal, double gap, double frac, const double mx[3]);
 
-void lat_param_text(const char *params, const char *key, char *out, size_t n);
 void lat_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FILE *out);
 
 #endif

@@ -28,17 +28,13 @@ void lat_split(int G, int P, int c, int *lo, int *len)
     *lo = c * base + (c < rem ? c : rem);
 }
 
-/* Do the local extents along z and t of grid P satisfy >= 3 where there are halos? */
+/* Can grid P split the lattice (-s) size? (clb_sc_grid_ok) */
 static int grid_ok(const size_t size[4], int scaling, const int P[4])
 {
-    if (scaling == LAT_WEAK)
-        return 1; /* the parts are -s: extents >= 4 */
-    for (int mu = 2; mu < 4; mu++) {
-        int halo = P[mu] > 1 || (mu == 3 && P[2] == 1);
-        if ((size_t)P[mu] > size[mu] || (halo && size[mu] / (size_t)P[mu] < LAT_HALO))
-            return 0;
-    }
-    return 1;
+    int L[4];
+    for (int mu = 0; mu < 4; mu++)
+        L[mu] = size[mu] > 1000000000 ? 1000000000 : (int)size[mu];
+    return clb_sc_grid_ok(L, P, scaling == LAT_WEAK);
 }
 
 /* "3,3,2": the local extents of G over P. */
@@ -54,19 +50,55 @@ static void extents_text(int G, int P, char *out, size_t n)
         clb_appendf(out, n, ",...");
 }
 
-/* "local z extents 3,3,2 and t extents 4,4" of grid P (the split directions). */
+/* "grid 1x1x1x3: local t extents 3,3,2" (the directions with halos). */
 static void grid_text(const size_t size[4], const int P[4], char *out, size_t n)
 {
     char e[128];
-    snprintf(out, n, "grid 1x1x%dx%d: local", P[2], P[3]);
+    int dec[4];
+    clb_sc_dirs(P, dec);
+    snprintf(out, n, "grid 1x%dx%dx%d: local", P[1], P[2], P[3]);
     int first = 1;
-    for (int mu = 2; mu < 4; mu++) {
-        if (P[mu] == 1 && !(mu == 3 && P[2] == 1))
+    for (int mu = 1; mu < 4; mu++) {
+        if (!dec[mu])
             continue;
         extents_text((int)size[mu], P[mu], e, sizeof e);
         clb_appendf(out, n, "%s %c extents %s", first ? "" : " and", "xyzt"[mu], e);
         first = 0;
     }
+}
+
+/* grid text "1xAxBxC" into P; CLB_EUSAGE with a message when it is not one. */
+static int parse_grid(const char *wl, const char *sep, const char *grid, int n, int P[4])
+{
+    long v[4];
+    int k = 0;
+    const char *p = grid;
+    while (k < 4) {
+        char *end;
+        v[k] = strtol(p, &end, 10);
+        if (end == p || v[k] < 1 || v[k] > 1000000)
+            break;
+        k++;
+        p = end;
+        if (k < 4 && *p++ != 'x')
+            break;
+    }
+    if (k != 4 || *p) {
+        clb_seterr("%s%sgrid=%s is not a grid 1xAxBxC (e.g. 1x1x2x2)", wl, sep, grid);
+        return CLB_EUSAGE;
+    }
+    if (v[0] != 1) {
+        clb_seterr("%s%sgrid=%s splits x; only y, z and t are split (1xAxBxC)", wl, sep, grid);
+        return CLB_EUSAGE;
+    }
+    if (v[1] * v[2] * v[3] != n) {
+        clb_seterr("%s%sgrid=%s has %ld parts, the job %d rank%s", wl, sep, grid,
+                   v[1] * v[2] * v[3], n, n == 1 ? "" : "s");
+        return CLB_EUSAGE;
+    }
+    for (int d = 0; d < 4; d++)
+        P[d] = (int)v[d];
+    return CLB_OK;
 }
 
 int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const char *grid,
@@ -76,36 +108,9 @@ int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const cha
     const char *sep = wl ? ": " : "";
     wl = wl ? wl : "";
     if (grid && grid[0]) {
-        long v[4];
-        int k = 0;
-        const char *p = grid;
-        while (k < 4) {
-            char *end;
-            v[k] = strtol(p, &end, 10);
-            if (end == p || v[k] < 1 || v[k] > 1000000)
-                break;
-            k++;
-            p = end;
-            if (k < 4 && *p++ != 'x')
-                break;
-        }
-        if (k != 4 || *p) {
-            clb_seterr("%s%sgrid=%s is not a grid AxBxCxD (e.g. 1x1x2x2)", wl, sep, grid);
-            return CLB_EUSAGE;
-        }
-        if (v[0] != 1 || v[1] != 1) {
-            clb_seterr("%s%sgrid=%s splits x or y; only z and t are split (1x1xAxB)", wl, sep,
-                       grid);
-            return CLB_EUSAGE;
-        }
-        if (v[2] * v[3] != n) {
-            clb_seterr("%s%sgrid=%s has %ld parts, the job %d rank%s", wl, sep, grid, v[2] * v[3],
-                       n,
-                       n == 1 ? "" : "s");
-            return CLB_EUSAGE;
-        }
-        for (int d = 0; d < 4; d++)
-            P[d] = (int)v[d];
+        int rc = parse_grid(wl, sep, grid, n, P);
+        if (rc)
+            return rc;
         if (!grid_ok(size, scaling, P)) {
             grid_text(size, P, why, sizeof why);
             clb_seterr("%s%sscaling=%s: lattice %zux%zux%zux%zu over %d rank%s (%s): each must be "
@@ -117,25 +122,15 @@ int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const cha
         }
         return CLB_OK;
     }
-    /* the largest divisor a <= sqrt(n) that works, then smaller, then larger */
-    int a0 = 1;
-    for (int a = 1; (long)a * a <= n; a++)
-        if (n % a == 0)
-            a0 = a;
-    for (int pass = 0; pass < 2; pass++)
-        for (int a = pass ? a0 + 1 : a0; pass ? a <= n : a >= 1; a += pass ? 1 : -1) {
-            if (n % a)
-                continue;
-            int Q[4] = {1, 1, a, n / a};
-            if (grid_ok(size, scaling, Q)) {
-                memcpy(P, Q, sizeof Q);
-                return CLB_OK;
-            }
-        }
+    int L[4];
+    for (int mu = 0; mu < 4; mu++)
+        L[mu] = size[mu] > 1000000000 ? 1000000000 : (int)size[mu];
+    if (clb_sc_grid_auto(L, n, scaling == LAT_WEAK, P) == 0)
+        return CLB_OK;
     int Q[4] = {1, 1, 1, n};
     grid_text(size, Q, why, sizeof why);
     clb_seterr("%s%sscaling=%s: lattice %zux%zux%zux%zu cannot be split over %d ranks (%s, and no "
-               "z x t grid does better): each must be >= %d (the long links reach x +- 3 mu)",
+               "y x z x t grid does better): each must be >= %d (the long links reach x +- 3 mu)",
                wl, sep, lat_scaling_name(scaling), size[0], size[1], size[2], size[3], n, why,
                LAT_HALO);
     return CLB_EUSAGE;
@@ -157,9 +152,10 @@ int lat_query_part(const struct clb_query *q, int *scaling, size_t L[4],
     const char *grid = clb_query_param(q, "grid", "");
     int P[4], n = clb_comm()->size, rank = clb_comm()->rank, rc;
     if (grid[0]) { /* a row's grid: its job's size, whatever this process is */
-        long a = 0, b = 0;
-        if (sscanf(grid, "1x1x%ldx%ld", &a, &b) == 2 && a > 0 && b > 0 && a * b <= 1000000)
-            n = (int)(a * b);
+        long a = 0, b = 0, c = 0;
+        if (sscanf(grid, "1x%ldx%ldx%ld", &a, &b, &c) == 3 && a > 0 && b > 0 && c > 0 &&
+            a * b <= 1000000 && a * b * c <= 1000000)
+            n = (int)(a * b * c);
         if (rank >= n)
             rank = 0;
     }
@@ -183,7 +179,7 @@ int lat_query_part(const struct clb_query *q, int *scaling, size_t L[4],
 
 static int rank_of(const struct lat_decomp *d, const int c[4])
 {
-    return c[3] * d->P[2] + c[2];
+    return (c[3] * d->P[2] + c[2]) * d->P[1] + c[1];
 }
 
 void lat_decomp_init(struct lat_decomp *d, const size_t size[4], int scaling, const int P[4],
@@ -194,12 +190,13 @@ void lat_decomp_init(struct lat_decomp *d, const size_t size[4], int scaling, co
     d->rank = rank;
     d->size = P[0] * P[1] * P[2] * P[3];
     memcpy(d->P, P, sizeof d->P);
-    d->c[2] = rank % P[2];
-    d->c[3] = rank / P[2];
+    d->c[1] = rank % P[1];
+    d->c[2] = rank / P[1] % P[2];
+    d->c[3] = rank / P[1] / P[2];
+    clb_sc_dirs(P, d->dec);
     for (int mu = 0; mu < 4; mu++) {
         d->G[mu] = (int)size[mu] * (scaling == LAT_WEAK ? P[mu] : 1);
         lat_split(d->G[mu], P[mu], d->c[mu], &d->O[mu], &d->L[mu]);
-        d->dec[mu] = mu == 2 ? P[2] > 1 : mu == 3 ? (P[3] > 1 || P[2] == 1) : 0;
         for (int s = 0; s < 2; s++) {
             int c[4];
             memcpy(c, d->c, sizeof c);
@@ -230,19 +227,21 @@ int lat_global_parity(const struct lat_decomp *d, const int x[4])
     return (x[0] + x[1] + x[2] + x[3] + d->po) & 1;
 }
 
-static void box_add(struct lat_boxes *b, const struct lat_decomp *d, int z0, int z1, int t0,
-                    int t1)
+/* Add the box y in [r[0], r[1]), z in [r[2], r[3]), t in [r[4], r[5]) (empty: nothing). */
+static void box_add(struct lat_boxes *b, const struct lat_decomp *d, const int r[6])
 {
-    if (z1 <= z0 || t1 <= t0)
+    if (r[1] <= r[0] || r[3] <= r[2] || r[5] <= r[4])
         return;
     int *q = b->b[b->n];
-    q[0] = z0;
-    q[1] = z1 - z0;
-    q[2] = t0;
-    q[3] = t1 - t0;
-    b->sites += (size_t)(d->L[0] / 2) * (size_t)d->L[1] * (size_t)q[1] * (size_t)q[3];
+    size_t sites = (size_t)(d->L[0] / 2);
+    for (int k = 0; k < 3; k++) {
+        q[2 * k] = r[2 * k];
+        q[2 * k + 1] = r[2 * k + 1] - r[2 * k];
+        sites *= (size_t)q[2 * k + 1];
+    }
+    b->sites += sites;
     b->ends[b->n++] = (unsigned long)b->sites;
-    for (int k = b->n; k < 4; k++)
+    for (int k = b->n; k < LAT_MAXBOX; k++)
         b->ends[k] = (unsigned long)b->sites;
 }
 
@@ -251,66 +250,97 @@ void lat_boxes_init(const struct lat_decomp *d, struct lat_boxes *in,
 {
     memset(in, 0, sizeof *in);
     memset(bd, 0, sizeof *bd);
-    int lz = d->L[2], lt = d->L[3], h = LAT_HALO;
-    /* interior ranges along z and t */
-    int zi0 = d->dec[2] ? h : 0, zi1 = d->dec[2] ? lz - h : lz;
-    int ti0 = d->dec[3] ? h : 0, ti1 = d->dec[3] ? lt - h : lt;
-    if (zi1 < zi0)
-        zi1 = zi0;
-    if (ti1 < ti0)
-        ti1 = ti0;
-    box_add(in, d, zi0, zi1, ti0, ti1);
-    /* boundary: the t slabs over all z, then the z slabs within the interior t range */
-    if (d->dec[3]) {
-        int lo = h < lt ? h : lt, hi = lt - h > lo ? lt - h : lo;
-        box_add(bd, d, 0, lz, 0, lo);
-        box_add(bd, d, 0, lz, hi, lt);
+    int h = LAT_HALO, lo[4], hi[4];
+    /* interior ranges along y, z and t */
+    for (int mu = 1; mu < 4; mu++) {
+        lo[mu] = d->dec[mu] ? h : 0;
+        hi[mu] = d->dec[mu] ? d->L[mu] - h : d->L[mu];
+        if (hi[mu] < lo[mu])
+            hi[mu] = lo[mu];
     }
-    if (d->dec[2]) {
-        int lo = h < lz ? h : lz, hi = lz - h > lo ? lz - h : lo;
-        box_add(bd, d, 0, lo, ti0, ti1);
-        box_add(bd, d, hi, lz, ti0, ti1);
+    int r[6] = {lo[1], hi[1], lo[2], hi[2], lo[3], hi[3]};
+    box_add(in, d, r);
+    /* boundary: the slabs along t over all y and z, then along z over all y
+     * within the interior t range, then along y within the interior z and t */
+    for (int mu = 3; mu >= 1; mu--) {
+        if (!d->dec[mu])
+            continue;
+        int L = d->L[mu], a = h < L ? h : L, b = L - h > a ? L - h : a;
+        int q[6];
+        for (int nu = 1; nu < 4; nu++) {
+            q[2 * (nu - 1)] = nu < mu ? 0 : lo[nu];
+            q[2 * (nu - 1) + 1] = nu < mu ? d->L[nu] : hi[nu];
+        }
+        q[2 * (mu - 1)] = 0;
+        q[2 * (mu - 1) + 1] = a;
+        box_add(bd, d, q);
+        q[2 * (mu - 1)] = b;
+        q[2 * (mu - 1) + 1] = L;
+        box_add(bd, d, q);
     }
+}
+
+void lat_boxes_all(const struct lat_decomp *d, struct lat_boxes *all)
+{
+    memset(all, 0, sizeof *all);
+    int r[6] = {0, d->L[1], 0, d->L[2], 0, d->L[3]};
+    box_add(all, d, r);
 }
 
 size_t lat_slab_sites(const struct lat_decomp *d, int mu)
 {
-    if (!d->dec[mu])
+    if (mu < 1 || mu > 3 || !d->dec[mu])
         return 0;
-    size_t s = (size_t)(d->L[0] / 2) * (size_t)d->L[1] * LAT_HALO;
-    return mu == 3 ? s * (size_t)d->L[2] : mu == 2 ? s * (size_t)d->L[3] : 0;
+    size_t s = (size_t)(d->L[0] / 2) * LAT_HALO;
+    for (int nu = 1; nu < 4; nu++)
+        if (nu != mu)
+            s *= (size_t)d->L[nu];
+    return s;
 }
 
 size_t lat_halo_len(const struct lat_decomp *d, int rhs)
 {
-    return 6 * (size_t)rhs * (lat_slab_sites(d, 3) + lat_slab_sites(d, 2));
+    return 6 * (size_t)rhs * (lat_slab_sites(d, 3) + lat_slab_sites(d, 2) + lat_slab_sites(d, 1));
 }
 
 size_t lat_halo_offset(const struct lat_decomp *d, int rhs, int mu, int side)
 {
-    size_t st = 3 * (size_t)rhs * lat_slab_sites(d, 3), sz = 3 * (size_t)rhs *
-                                                               lat_slab_sites(d, 2);
-    return mu == 3 ? (size_t)side * st : 2 * st + (size_t)side * sz;
+    /* t, then z, then y */
+    size_t o = 0;
+    for (int nu = 3; nu > mu; nu--)
+        o += 6 * (size_t)rhs * lat_slab_sites(d, nu);
+    return o + (size_t)side * 3 * (size_t)rhs * lat_slab_sites(d, mu);
 }
 
-void lat_box_copy(const struct lat_geom *g, int z0, int nz, int t0, int nt, size_t ncomp,
-                  size_t cplx, void *field, void *packed, int unpack)
+void lat_slab_box(int mu, int first, const int lo[4], const int len[4], int b[6])
 {
-    size_t row = (size_t)(g->L[0] / 2) * (size_t)g->L[1] * cplx; /* one (z, t) line: x and y */
-    size_t box = row * (size_t)nz * (size_t)nt, comp = g->vh * cplx;
+    for (int nu = 1; nu < 4; nu++) {
+        b[2 * (nu - 1)] = nu == mu ? first : lo[nu];
+        b[2 * (nu - 1) + 1] = nu == mu ? LAT_HALO : len[nu];
+    }
+}
+
+void lat_box_copy(const struct lat_geom *g, const int b[6], size_t ncomp, size_t cplx,
+                  void *field, void *packed, int unpack)
+{
+    size_t hx = (size_t)(g->L[0] / 2), ly = (size_t)g->L[1], lz = (size_t)g->L[2];
+    size_t ny = (size_t)b[1], nz = (size_t)b[3], nt = (size_t)b[5];
+    size_t run = hx * ny * cplx; /* x of ny lines of one (z, t): contiguous in both */
+    size_t box = run * nz * nt, comp = g->vh * cplx;
     unsigned char *f = field, *pk = packed;
 #pragma omp parallel for collapse(2) schedule(static)
     for (long k = 0; k < (long)ncomp; k++)
-        for (long tt = 0; tt < (long)nt; tt++) {
-            size_t t = (size_t)(t0 + tt);
-            unsigned char *src = f + (size_t)k * comp + (t * (size_t)g->L[2] + (size_t)z0) * row;
-            unsigned char *dst = pk + (size_t)k * box + (size_t)tt * (size_t)nz * row;
-            /* the nz lines of one t are contiguous in both */
-            if (unpack)
-                memcpy(src, dst, (size_t)nz * row);
-            else
-                memcpy(dst, src, (size_t)nz * row);
-        }
+        for (long tt = 0; tt < (long)nt; tt++)
+            for (size_t zz = 0; zz < nz; zz++) {
+                size_t t = (size_t)b[4] + (size_t)tt, z = (size_t)b[2] + zz;
+                unsigned char *src = f + (size_t)k * comp +
+                                     ((t * lz + z) * ly + (size_t)b[0]) * hx * cplx;
+                unsigned char *dst = pk + (size_t)k * box + ((size_t)tt * nz + zz) * run;
+                if (unpack)
+                    memcpy(src, dst, run);
+                else
+                    memcpy(dst, src, run);
+            }
 }
 
 /* ---- fields from the global site index ------------------------------------- */
@@ -392,73 +422,79 @@ void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], i
 
 #define HOST_TAG 700
 
+/* The box of the slab of direction mu whose first slice is `first` on the
+ * extended geometry (the other directions: the local range). */
+static void ext_slab(const struct lat_decomp *d, int mu, int first, int b[6])
+{
+    int lo[4], len[4];
+    for (int nu = 0; nu < 4; nu++) {
+        lo[nu] = d->dec[nu] ? LAT_HALO : 0;
+        len[nu] = d->L[nu];
+    }
+    lat_slab_box(mu, first, lo, len, b);
+}
+
+/* Post the messages of direction mu (send slots buf[0..1], receive slots
+ * buf[2..3], n bytes each); a slab for this rank itself is copied. */
+static int host_post(const struct lat_decomp *d, int mu, double *buf[4], size_t n,
+                     struct clb_comm_req **req, int *nreq)
+{
+    int rc = CLB_OK;
+    for (int s = 0; s < 2; s++) {
+        int to = d->nb[mu][1 - s], from = d->nb[mu][s];
+        if (to == d->rank && from == d->rank) {
+            memcpy(buf[2 + s], buf[s], n);
+            continue;
+        }
+        int e = clb_comm_irecv(buf[2 + s], n, from, HOST_TAG + 2 * mu + s, &req[(*nreq)++]);
+        if (e == CLB_OK)
+            e = clb_comm_isend(buf[s], n, to, HOST_TAG + 2 * mu + s, &req[(*nreq)++]);
+        if (e && rc == CLB_OK)
+            rc = e;
+    }
+    return rc;
+}
+
 int lat_host_exchange(const struct lat_decomp *d, const struct lat_geom *ext,
                       size_t ncomp, double *field)
 {
-    int off[4];
-    for (int mu = 0; mu < 4; mu++)
-        off[mu] = d->dec[mu] ? LAT_HALO : 0;
     /* per direction: buffers send[back, fwd] and recv[back, fwd] of ncomp slabs */
     double *buf[4][4] = {{0}};
     struct clb_comm_req *req[16] = {0};
-    int nreq = 0, rc = CLB_OK;
+    int nreq = 0, rc = CLB_OK, b[6];
     size_t cplx = 2 * sizeof(double);
-    for (int mu = 2; mu < 4; mu++) {
-        if (!d->dec[mu])
-            continue;
+    for (int mu = 1; mu < 4; mu++) {
         size_t n = ncomp * lat_slab_sites(d, mu) * cplx;
-        for (int k = 0; k < 4 && rc == CLB_OK; k++)
+        for (int k = 0; k < 4 && rc == CLB_OK && d->dec[mu]; k++)
             if (!(buf[mu][k] = clb_xmalloc(n)))
                 rc = CLB_ESYS;
     }
     /* Every rank posts all its messages even after an error (its peers wait
      * for them); the error is reported after. */
-    for (int mu = 2; mu < 4; mu++) {
+    for (int mu = 1; mu < 4; mu++) {
         if (!d->dec[mu] || !buf[mu][3])
             continue;
         size_t n = ncomp * lat_slab_sites(d, mu) * cplx;
-        int L = d->L[mu], o = off[mu];
-        /* the other direction: its local range */
-        int z0 = off[2], nz = d->L[2], t0 = off[3], nt = d->L[3];
         for (int s = 0; s < 2; s++) {
             /* send slot s: what becomes the neighbour's halo on side s: our last three
              * slices for its backward halo (to the forward neighbour), our first three
              * for its forward halo */
-            int first = s == 0 ? o + L - LAT_HALO : o;
-            if (mu == 3)
-                lat_box_copy(ext, z0, nz, first, LAT_HALO, ncomp, cplx, field, buf[mu][s], 0);
-            else
-                lat_box_copy(ext, first, LAT_HALO, t0, nt, ncomp, cplx, field, buf[mu][s], 0);
+            ext_slab(d, mu, s == 0 ? LAT_HALO + d->L[mu] - LAT_HALO : LAT_HALO, b);
+            lat_box_copy(ext, b, ncomp, cplx, field, buf[mu][s], 0);
         }
-        for (int s = 0; s < 2; s++) {
-            int to = d->nb[mu][1 - s], from = d->nb[mu][s];
-            if (to == d->rank && from == d->rank) {
-                memcpy(buf[mu][2 + s], buf[mu][s], n);
-                continue;
-            }
-            int e = clb_comm_irecv(buf[mu][2 + s], n, from, HOST_TAG + 2 * mu + s, &req[nreq++]);
-            if (e == CLB_OK)
-                e = clb_comm_isend(buf[mu][s], n, to, HOST_TAG + 2 * mu + s, &req[nreq++]);
-            if (e && rc == CLB_OK)
-                rc = e;
-        }
+        int e = host_post(d, mu, buf[mu], n, req, &nreq);
+        if (e && rc == CLB_OK)
+            rc = e;
     }
     int e = clb_comm_waitall(req, nreq);
     if (rc == CLB_OK)
         rc = e;
-    for (int mu = 2; mu < 4 && rc == CLB_OK; mu++) {
+    for (int mu = 1; mu < 4 && rc == CLB_OK; mu++) {
         if (!d->dec[mu])
             continue;
-        int L = d->L[mu], o = off[mu];
-        int z0 = off[2], nz = d->L[2], t0 = off[3], nt = d->L[3];
-        for (int s = 0; s < 2; s++) {
-            int first = s == 0 ? 0 : o + L; /* backward halo, forward halo */
-            if (mu == 3)
-                lat_box_copy(ext, z0, nz, first, LAT_HALO, ncomp, cplx, field,
-                             buf[mu][2 + s], 1);
-            else
-                lat_box_copy(ext, first, LAT_HALO, t0, nt, ncomp, cplx, field,
-                             buf[mu][2 + s], 1);
+        for (int s = 0; s < 2; s++) { /* backward halo, forward halo */
+            ext_slab(d, mu, s == 0 ? 0 : LAT_HALO + d->L[mu], b);
+            lat_box_copy(ext, b, ncomp, cplx, field, buf[mu][2 + s], 1);
         }
     }
     for (int mu = 0; mu < 4; mu++)

@@ -5,26 +5,30 @@
  * float64 host halo exchange of the references. The device side of the
  * exchange is lattice_halo.h.
  *
- * Grid P = 1 x 1 x Pz x Pt (x and y are never split: x is the half-indexed
- * direction of the even/odd layout). Along z and t an extent G over P parts
- * gives the first G % P parts one site more (8 over 3: 3, 3, 2). Rank
- * r = ct * Pz + cz. Each rank holds its local lattice L in the layout of
+ * Grid P = 1 x Py x Pz x Pt (x is never split: it is the half-indexed
+ * direction of the even/odd layout). Along y, z and t an extent G over P
+ * parts gives the first G % P parts one site more (8 over 3: 3, 3, 2). Rank
+ * r = (ct * Pz + cz) * Py + cy: consecutive ranks (one node) are neighbours
+ * along y, then z. Each rank holds its local lattice L in the layout of
  * lattice.h, its geometry's po the parity of its origin O in the whole lattice,
- * so a site's parity is that of its global coordinates.
+ * so a site's parity is that of its global coordinates. The default grid is
+ * the one with the fewest halo sites per rank (clb_sc_grid_auto,
+ * include/clb_scaling.h).
  *
- * Halos: in each direction mu with halos (dec[mu]: z when Pz > 1; t when
- * Pt > 1 or z is not split, so one rank exchanges along t with itself) three
+ * Halos: in each direction mu with halos (dec[mu]: y, z when split; t when
+ * split or when nothing is, so one rank exchanges along t with itself) three
  * slices on each side (the long links reach x +- 3 mu), so every local extent
  * along such a direction must be >= 3. A slab of three slices is numbered as a
  * lattice of its own: extents (Lx, Ly, Lz, 3) along t, (Lx, Ly, 3, Lt) along
- * z, its sites of one parity by the half-index of lattice.h (x/2 is the same
- * in the slab and in the lattice). */
+ * z, (Lx, 3, Lz, Lt) along y, its sites of one parity by the half-index of
+ * lattice.h (x/2 is the same in the slab and in the lattice). */
 #ifndef LATTICE_LATTICE_SPLIT_H
 #define LATTICE_LATTICE_SPLIT_H
 
+#include "clb_scaling.h"
 #include "lattice.h"
 
-#define LAT_HALO 3
+#define LAT_HALO CLB_SC_HALO
 
 enum { LAT_EVERY = 0, LAT_STRONG = 1, LAT_WEAK = 2 };
 
@@ -36,13 +40,13 @@ const char *lat_scaling_name(int scaling);
 /* The part c of an extent G split P ways: first site *lo, *len sites. */
 void lat_split(int G, int P, int c, int *lo, int *len);
 
-/* The grid for n ranks: grid text "1x1xAxB" (A x B = n) when given, else
- * chosen: 1 x 1 x a x n/a with a the largest divisor of n with a^2 <= n for
- * which every local extent is >= 3 (then smaller a, then larger), e.g. 2 ->
- * 1x1x1x2, 4 -> 1x1x2x2. size is -s (the whole lattice for strong, each
- * rank's part for weak). CLB_EUSAGE with one line naming the local extents
- * when no grid works (wl: the workload's name in front of the message, or
- * NULL). */
+/* The grid for n ranks: grid text "1xAxBxC" (A x B x C = n) when given,
+ * else the grid with the fewest halo sites per rank among those whose parts
+ * are >= 3 slices along each direction with halos (clb_sc_grid_auto; e.g. a
+ * strong 64x64x64x32 over 2 ranks -> 1x1x2x1). size is -s (the whole
+ * lattice for strong, each rank's part for weak). CLB_EUSAGE with one line
+ * naming the local extents when no grid works (wl: the workload's name in
+ * front of the message, or NULL). */
 int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const char *grid,
              int P[4]);
 
@@ -77,37 +81,46 @@ void lat_decomp_geoms(const struct lat_decomp *d, struct lat_geom *local,
 /* Global parity of the site at local coordinates x. */
 int lat_global_parity(const struct lat_decomp *d, const int x[4]);
 
-/* Sites a kernel launch runs over: up to 4 boxes (z0, nz, t0, nt; all of x
- * and y), their site counts of one parity summed in ends[] (ends[k]: the
- * sites of boxes 0..k; the unused ones repeat the total). */
+/* A box of sites: all of x, y in [b[0], b[0]+b[1]), z in [b[2], b[2]+b[3]),
+ * t in [b[4], b[4]+b[5]). */
+#define LAT_MAXBOX 6
+/* Sites a kernel launch runs over: up to LAT_MAXBOX boxes, their site counts
+ * of one parity summed in ends[] (ends[k]: the sites of boxes 0..k; the
+ * unused ones repeat the total). */
 struct lat_boxes {
     int n;
-    int b[4][4];
-    unsigned long ends[4];
+    int b[LAT_MAXBOX][6];
+    unsigned long ends[LAT_MAXBOX];
     size_t sites;
 };
 /* The interior (sites whose neighbours up to 3 hops away are all local: one
  * box, empty when a local extent along a direction with halos is <= 6) and
  * the boundary (the rest: the first and last 3 slices along t, then along z
- * within the interior t range); together every site once. */
+ * within the interior t range, then along y within the interior z and t
+ * ranges); together every site once. */
 void lat_boxes_init(const struct lat_decomp *d, struct lat_boxes *in,
                     struct lat_boxes *bd);
+/* Every site of the part in one box. */
+void lat_boxes_all(const struct lat_decomp *d, struct lat_boxes *all);
 
 /* Sites of one parity in a slab of three slices along mu (0: no halo along mu). */
 size_t lat_slab_sites(const struct lat_decomp *d, int mu);
 /* Complex numbers of the vector halos of rhs vectors: slabs t backward, t
- * forward, z backward, z forward, each (r*3 + c) * slab + j. offset(mu, side)
- * where the slab (side 0: backward, coordinates -3..-1; 1: forward, L..L+2)
- * starts. */
+ * forward, z backward, z forward, y backward, y forward (the directions
+ * with halos), each (r*3 + c) * slab + j. offset(mu, side) where the slab
+ * (side 0: backward, coordinates -3..-1; 1: forward, L..L+2) starts. */
 size_t lat_halo_len(const struct lat_decomp *d, int rhs);
 size_t lat_halo_offset(const struct lat_decomp *d, int rhs, int mu, int side);
 
 /* Copy ncomp components of a field on g (component k at k * g->vh) to or from
- * a packed box (z in [z0, z0+nz), t in [t0, t0+nt), all x and y; component k at
- * k * box sites, sites numbered as a lattice of the box's extents): unpack = 0
+ * a packed box (b as in struct lat_boxes; all x; component k at k * box
+ * sites, sites numbered as a lattice of the box's extents): unpack = 0
  * packs, 1 unpacks. cplx: bytes of one complex number. */
-void lat_box_copy(const struct lat_geom *g, int z0, int nz, int t0, int nt, size_t ncomp,
-                  size_t cplx, void *field, void *packed, int unpack);
+void lat_box_copy(const struct lat_geom *g, const int b[6], size_t ncomp, size_t cplx,
+                  void *field, void *packed, int unpack);
+/* The box of LAT_HALO slices along mu (1..3) from slice `first`, over
+ * [lo[nu], lo[nu] + len[nu]) of the other directions y, z, t. */
+void lat_slab_box(int mu, int first, const int lo[4], const int len[4], int b[6]);
 
 /* Fields from the global site index, the same on every rank and for every
  * split: on a geometry g (g->po set) at global origin O of the lattice G

@@ -112,16 +112,6 @@ int lat_param_rhs(struct clb_env *env, long max, const long *def, int ndef, long
     return CLB_OK;
 }
 
-int lat_param_scaling(struct clb_env *env, const char *wl)
-{
-    if (lat_scaling_of(clb_param(env, "scaling")) < 0) {
-        clb_seterr("%s: parameter scaling: '%s' is not strong or weak", wl,
-                   clb_param(env, "scaling"));
-        return CLB_EUSAGE;
-    }
-    return CLB_OK;
-}
-
 int lat_setup_lattice(struct clb_env *env, struct clb_group *g, const char *wl, const long *rhs,
                       int nrhs, struct lat_geom *geom, int *maxrhs, struct lat_part *pt)
 {
@@ -152,19 +142,6 @@ int lat_setup_lattice(struct clb_env *env, struct clb_group *g, const char *wl, 
     return CLB_OK;
 }
 
-int lat_agree_setup(struct clb_env *env, int *rc)
-{
-    if (lat_scaling_of(clb_param(env, "scaling")) > 0) {
-        double bad = *rc != CLB_OK;
-        int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
-        if (e || bad) {
-            *rc = *rc ? *rc : e;
-            return 0;
-        }
-    }
-    return *rc == CLB_OK;
-}
-
 int lat_agree_case(const char *wl, int scaling, int rc)
 {
     if (scaling <= 0)
@@ -187,37 +164,65 @@ const struct clb_param_def lat_row_keys[] = {
                    "and the scaling", CLB_ROLE_TUNING},
     {0, 0, 0, 0}};
 
+int lat_regcache_ks(const long *ks, int nk, int rhs, int out[LAT_MAX_RHS])
+{
+    int n = 0;
+    for (int k = 2; k < rhs && k <= LAT_MAX_RHS; k++) {
+        int asked = nk == 0;
+        for (int i = 0; i < nk; i++)
+            asked |= ks[i] == k;
+        if (asked && rhs % k == 0)
+            out[n++] = k;
+    }
+    return n;
+}
+
 void lat_part_params(const struct lat_part *pt, char *out, size_t n)
 {
     const struct lat_decomp *p = &pt->dc;
     out[0] = 0;
     if (pt->scaling)
-        snprintf(out, n, ",scaling=%s,grid=1x1x%dx%d,part=%dx%dx%dx%d",
-                 lat_scaling_name(pt->scaling), p->P[2], p->P[3], p->L[0], p->L[1], p->L[2],
-                 p->L[3]);
+        snprintf(out, n, ",scaling=%s,grid=1x%dx%dx%d,part=%dx%dx%dx%d",
+                 lat_scaling_name(pt->scaling), p->P[1], p->P[2], p->P[3], p->L[0], p->L[1],
+                 p->L[2], p->L[3]);
+}
+
+/* The profile's measured STREAM triad GB/s ([model] stream_triad_gbs), NAN
+ * when it has none; *bad set when it has one that is not a positive number. */
+static double profile_triad(const struct clb_profile *p, int *bad)
+{
+    const char *t = clb_profile_model(p, "stream_triad_gbs");
+    *bad = 0;
+    if (!t)
+        return NAN;
+    char *end;
+    double v = strtod(t, &end);
+    while (*end == ' ')
+        end++;
+    *bad = end == t || *end || !(v > 0) || !isfinite(v);
+    return *bad ? NAN : v;
 }
 
 double lat_case_model(struct clb_env *env, struct clb_case *c)
 {
-    double ai = c->counts.flops / c->counts.bytes, bw = env->profile->peak_bandwidth_gbs;
-    if (!isnan(bw) && bw > 0)
-        c->model = bw * ai;
+    /* the talk's estimate: bandwidth x intensity, "better use STREAM triad
+     * bandwidth" (slide 9): the profile's measured triad where it has one,
+     * else its peak */
+    int bad;
+    double ai = c->counts.flops / c->counts.bytes, peak = env->profile->peak_bandwidth_gbs;
+    double triad = profile_triad(env->profile, &bad);
+    const char *src = clb_profile_model(env->profile, "stream_source");
+    if (!isnan(triad)) {
+        c->model = triad * ai;
+        clb_case_note(c, "model: stream_triad_gbs %.4g x ai (profile [model]%s%s)", triad,
+                      src ? ": " : "", src ? src : "");
+    } else if (!isnan(peak) && peak > 0) {
+        c->model = peak * ai;
+        clb_case_note(c, "model: peak_bandwidth_gbs %.4g x ai (%s)", peak,
+                      bad ? "the profile's stream_triad_gbs is not a positive number"
+                          : "no stream_triad_gbs in the profile");
+    }
     return ai;
-}
-
-int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
-                   struct lat_hmodel *m)
-{
-    m->gbps[0] = pt->bus[0];
-    m->gbps[1] = pt->bus[1];
-    m->measured = isnan(m->gbps[0]);
-    int rc = m->measured ? lat_halo_bus(env, &pt->halo, rhs, m->gbps) : CLB_OK;
-    if (rc)
-        return rc;
-    m->bytes = lat_halo_bytes(&pt->halo, rhs);
-    m->seconds = (double)m->bytes / (m->gbps[0] * 1e9) + (double)m->bytes / (m->gbps[1] * 1e9);
-    lat_note_part(c, &pt->dc, &pt->halo);
-    return CLB_OK;
 }
 
 int lat_check_rebuild(struct clb_case *c, int dbl, double err)
@@ -232,41 +237,3 @@ int lat_check_rebuild(struct clb_case *c, int dbl, double err)
     return 0;
 }
 
-/* ---- scaling=: the halo figures of the case being timed --------------------- */
-
-int lat_log_add(struct lat_log *l, const double *x, int nv, const char *wl)
-{
-    if (l->n == l->cap) {
-        /* every series grows together; one that did not keeps its entries and
-         * cap stays, so the next call tries again */
-        int cap = l->cap ? 2 * l->cap : 64;
-        for (int k = 0; k < nv; k++) {
-            double *a = realloc(l->v[k], (size_t)cap * sizeof *a);
-            if (!a) {
-                clb_seterr("%s: out of host memory", wl);
-                return CLB_ESYS;
-            }
-            l->v[k] = a;
-        }
-        l->cap = cap;
-    }
-    for (int k = 0; k < nv; k++)
-        l->v[k][l->n] = x[k];
-    l->n++;
-    return CLB_OK;
-}
-
-double lat_log_median(const struct lat_log *l, int k)
-{
-    struct clb_stats st;
-    if (l->n <= 0)
-        return NAN;
-    clb_stats_compute(l->v[k], (size_t)l->n, &st);
-    return st.median;
-}
-
-void lat_log_free(struct lat_log *l)
-{
-    for (int k = 0; k < LAT_LOG_N; k++)
-        free(l->v[k]);
-}

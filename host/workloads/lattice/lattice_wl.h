@@ -20,7 +20,29 @@ struct lat_part {
     struct lat_halo halo;
     int halo_open;
     double bus[2];            /* GB/s device -> host, host -> device; NAN: measured per case */
+    int policy;               /* exchange= (LAT_XC_*) */
+    size_t chunk;             /* chunk= in bytes */
+    double mid_s;             /* the current case's message step on its own (NAN: none) */
 };
+
+/* The parameters of the split every distributed lattice workload declares
+ * (in its params table; lat_param_part reads them). */
+#define LAT_PART_PARAMS                                                                          \
+    {"scaling", "", "strong (-s is the whole lattice, split over the job's ranks) or weak (-s " \
+                    "is each rank's part); halos exchanged through pinned host buffers and MPI. " \
+                    "Absent: every rank its own whole lattice (docs/SCALING.md)", CLB_ROLE_CASE}, \
+    {"grid", "", "scaling=: the split 1xAxBxC over y, z and t, A x B x C = ranks (default: the " \
+                 "grid with the fewest halo bytes per rank; one rank exchanges t with itself)",   \
+     CLB_ROLE_CASE},                                                                              \
+    {"bus_gbps", "", "scaling=: the host<->device GB/s of the halo model (default: one transfer " \
+                     "of the halo size each way, measured in set-up)", CLB_ROLE_TUNING},          \
+    {"exchange", "pipe", "scaling=: the halo chain: pipe (receives posted first, chunks read, " \
+                         "sent and written as they complete), bulk (all read, then the "         \
+                         "messages, then one write) or shm (MPI-3 shared-memory window: a "      \
+                         "neighbour on the node writes its chunks from our segment)",            \
+     CLB_ROLE_CASE},                                                                              \
+    {"chunk", "2048", "scaling=: KiB per chunk of the pipelined halo chain (pipe, shm)",         \
+     CLB_ROLE_TUNING}
 
 /* ---- sizes and counts ---------------------------------------------------- */
 
@@ -61,18 +83,11 @@ int lat_count_case(const struct clb_query *q, struct lat_qsize *z, int comp, siz
 /* rhs= into rhs (at most 16 counts in 1..max), def (ndef counts) when absent. */
 int lat_param_rhs(struct clb_env *env, long max, const long *def, int ndef, long rhs[16],
                   int *nrhs);
-/* scaling= is absent, strong or weak. */
-int lat_param_scaling(struct clb_env *env, const char *wl);
 /* The group's lattice: geom, or under scaling= the rank's part (pt, split by
  * grid=; ge is geom without it); maxrhs the largest of rhs[0..nrhs). The
  * kernels index with 32-bit integers: CLB_EUSAGE when a field is larger. */
 int lat_setup_lattice(struct clb_env *env, struct clb_group *g, const char *wl, const long *rhs,
                       int nrhs, struct lat_geom *geom, int *maxrhs, struct lat_part *pt);
-/* After set-up's own work (*rc): 1 when the cases may be added. Under
- * scaling= every rank set up or none goes on to the cases (which may be
- * collective): 0 with *rc this rank's error, or CLB_OK (no cases: another
- * rank failed, and the job's agreement names it). */
-int lat_agree_setup(struct clb_env *env, int *rc);
 /* scaling=: the outcome of adding one case, agreed by every rank before the
  * next (whose set-up may be collective): a rank that failed returns its
  * error, the others CLB_SKIP, so every rank stops adding cases and the
@@ -81,21 +96,49 @@ int lat_agree_case(const char *wl, int scaling, int rc);
 
 /* ---- cases ----------------------------------------------------------------- */
 
+/* The kernel shape regcache (the talk's Dslashregcache) of dslash and cg: k
+ * rhs per work-item, rhs/k work-items per site. Its k values at rhs: those
+ * of ks[0..nk) that divide rhs and lie in (1, rhs) (k = 1 is cache, k = rhs
+ * reg), or with nk = 0 every such divisor; into out (ascending), their
+ * number. */
+#define LAT_MAX_RHS 8
+int lat_regcache_ks(const long *ks, int nk, int rhs, int out[LAT_MAX_RHS]);
+
 /* The params a case adds under scaling= (",scaling=...,grid=...,part=..."), "" without. */
 void lat_part_params(const struct lat_part *pt, char *out, size_t n);
 /* The keys lat_part_params writes that --param does not take (part=): the
  * row_keys of dslash and cg. */
 extern const struct clb_param_def lat_row_keys[];
-/* The talk's model of a case, bandwidth x intensity (no flop cap), where the
- * profile knows the bandwidth; the intensity. */
+/* The talk's model of a case, bandwidth x intensity (no flop cap): the
+ * profile's measured STREAM triad ([model] stream_triad_gbs) where it has
+ * one, else its peak bandwidth, noted in detail; none where the profile
+ * knows neither. Returns the intensity. */
 double lat_case_model(struct clb_env *env, struct clb_case *c);
-/* scaling=: the halo model of one exchange of rhs vectors: its bytes and
- * seconds at the bus's GB/s (bus_gbps, or measured); the part noted. */
+/* ---- scaling=: the halo chain and its model (lattice_part.c) ---------------- */
+
+/* scaling=, bus_gbps=, exchange=, chunk= into pt; CLB_EUSAGE with a message. */
+int lat_param_part(struct clb_env *env, const char *wl, struct lat_part *pt);
+/* After set-up's own work (*rc): 1 when the cases may be added. Under
+ * scaling= every rank set up or none goes on to the cases (which may be
+ * collective): 0 with *rc this rank's error, or CLB_OK (no cases: another
+ * rank failed, and the job's agreement names it). exchange=shm: then every
+ * rank opens its shared segments (collective) and agrees again. */
+int lat_agree_setup(struct clb_env *env, struct lat_part *pt, int *rc);
+/* Every rank of the job, for each case, whatever its set-up found (rc): an
+ * agreement, then (all ok) the message step of one exchange of rhs vectors
+ * measured on its own (lat_halo_probe) into pt->mid_s. rc, else CLB_SKIP
+ * when another rank failed, else the probe's outcome. */
+int lat_probe_case(struct lat_part *pt, int rhs, int rc);
+/* The model of one exchange of rhs vectors (this rank): its bytes, the
+ * bus's GB/s (bus_gbps, or measured), the message step (pt->mid_s) as a
+ * rate or a latency, and the chain's seconds after the pack kernel
+ * (clb_sc_chain_seconds: pipelined in chunks, or not for bulk); noted and
+ * recorded as metrics with the part. */
 struct lat_hmodel {
     double gbps[2];
     int measured;
     size_t bytes;
-    double seconds;
+    double chain;
 };
 int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
                    struct lat_hmodel *m);
@@ -105,18 +148,32 @@ int lat_check_rebuild(struct clb_case *c, int dbl, double err);
 /* ---- scaling=: the halo figures of the case being timed --------------------- */
 
 /* One series per figure, one entry per timed application (dslash) or solve
- * (cg): halo seconds, waiting seconds, the waiting's share of the time and
- * (cg) seconds of the reductions. */
-enum { LAT_LOG_HAL, LAT_LOG_GAP, LAT_LOG_FRAC, LAT_LOG_RED, LAT_LOG_N };
+ * (cg, each the sum over its exchanges): halo chain seconds, the boundary
+ * kernels' wait, the wait's share of the time, seconds of the reductions
+ * (cg), of the pack kernels, of the interior and boundary kernels, the
+ * repetition's time, and its exchanges. */
+enum { LAT_LOG_HAL, LAT_LOG_GAP, LAT_LOG_FRAC, LAT_LOG_RED, LAT_LOG_PACK, LAT_LOG_IN,
+       LAT_LOG_BD, LAT_LOG_T, LAT_LOG_NX, LAT_LOG_N };
 struct lat_log {
     double *v[LAT_LOG_N];
     int n, cap;
 };
-/* Appends x[0..nv) to the first nv series (a workload always the same nv);
- * CLB_ESYS with a message when out of host memory. */
-int lat_log_add(struct lat_log *l, const double *x, int nv, const char *wl);
+/* Appends one repetition: the sums of its exchanges' times x (lat_overlap_times),
+ * red (cg: its reductions), t (its time) and nx (its exchanges); CLB_ESYS
+ * with a message when out of host memory. */
+int lat_log_add(struct lat_log *l, const struct lat_xtimes *x, double red, double t, double nx,
+                const char *wl);
 /* The median of series k (NAN when empty). */
 double lat_log_median(const struct lat_log *l, int k);
 void lat_log_free(struct lat_log *l);
+/* verify, every rank together whatever its check found (rc): the medians of
+ * the log and the job's slowest as notes and metrics (halo_ms, _exposed_,
+ * pack_ms, interior_ms, boundary_ms, exchanges, reduce_ms_max), beside the
+ * model: halo_model_ms = pack + exchanges x chain, halo_exposed_model_ms =
+ * exchanges x max(0, chain - interior per exchange), and the share of the
+ * time not spent on halos, eff = (t - pack - exposed) / t, and eff_model (the
+ * same rest over rest + pack + exposed by the model). chain: the model's
+ * seconds per exchange (lat_hmodel). rc, else the allreduce's error. */
+int lat_verify_halo(struct clb_case *c, const struct lat_log *l, double chain, int rc);
 
 #endif

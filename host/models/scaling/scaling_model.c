@@ -1,0 +1,304 @@
+/* `clbench model scaling`: from the plain and the 1-rank distributed rows of
+ * one device, the time per operator application, its halo share and the
+ * parallel efficiency on N ranks, host-staged and device to device
+ * (docs/SCALING.md "The scaling model"). */
+#include "scaling.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int run(struct clb_model_ctx *m);
+
+static const struct clb_model_param params[] = {
+    {"scaling", "weak", "weak (-s: each rank's part) or strong (-s: the whole lattice)"},
+    {"ranks", "1..4096", "N: a list (1,2,8) or a..b, the powers of 2 from a to b"},
+    {"grid", "auto", "auto (the fewest halo bytes per rank, x never split) or 1xAxBxC"},
+    {"rhs", NULL, "the rows' rhs= (default: the only one in the results)"},
+    {"links", NULL, "the rows' links= (default: the only one in the results)"},
+    {"gpus_per_node", "8", "ranks (GPUs) per node"},
+    {"shm_gbps", NULL, "GB/s, host-staged MPI between two ranks of a node, per direction "
+                       "(default: the N-rank rows' measured mpi_gbps)"},
+    {"p2p", "nvlink", "device to device on a node: nvlink or pcie"},
+    {"nvlink_gbps", "450", "GB/s per direction, NVLink 4 (H100 SXM: 900 GB/s both ways)"},
+    {"pcie_gbps", "63", "GB/s per direction, PCIe 5.0 x16 (32 GT/s x 16, 128b/130b)"},
+    {"net_gbps", "50", "GB/s per direction and rank between nodes (InfiniBand NDR 400 Gb/s, "
+                       "one adapter per GPU)"},
+    {"net_lat_us", "2", "microseconds per exchange between nodes"},
+    {NULL, NULL, NULL}};
+
+const struct clb_model_def clb_model_scaling_def = {
+    "scaling", NULL, NULL,
+    "N ranks (1..4096) of dslash or cg from one device's plain and 1-rank distributed rows "
+    "(--results FILE): time per application, halo share, efficiency, host-staged and device "
+    "to device",
+    params, run};
+
+/* ---- inputs ------------------------------------------------------------------------- */
+
+/* Print untrusted text (a results file's) with only printable ASCII. */
+static void put_text(const char *s)
+{
+    for (; *s; s++)
+        putchar(*s >= 0x20 && *s < 0x7f ? *s : '?');
+}
+
+static int read_results(const char *list, struct clb_rowset *set)
+{
+    int n = 0, rc = CLB_OK;
+    char **paths = clb_split(list, &n);
+    if (!paths)
+        return CLB_ESYS;
+    for (int i = 0; i < n && rc == CLB_OK; i++)
+        rc = clb_results_read(paths[i], set);
+    free(paths); /* one block: the pointers and the text */
+    return rc;
+}
+
+/* ranks=: a list, or a..b (the powers of 2 from a to b). */
+static int parse_ranks(const char *v, long *out, int max, int *n)
+{
+    char err[256];
+    const char *dots = strstr(v, "..");
+    *n = 0;
+    if (dots) {
+        long a = strtol(v, NULL, 10), b = strtol(dots + 2, NULL, 10);
+        if (a < 1 || b < a || b > 1000000)
+            goto bad;
+        for (long k = a; k <= b && *n < max; k *= 2)
+            out[(*n)++] = k;
+        return CLB_OK;
+    }
+    if ((*n = clb_parse_int_list(v, 1, 1000000, out, max, err, sizeof err)) > 0)
+        return CLB_OK;
+bad:
+    clb_seterr("model scaling: ranks=%s is not a list of counts (1,2,8) or a..b (1..4096)", v);
+    return CLB_EUSAGE;
+}
+
+/* grid=1xAxBxC into P (1 when auto). */
+static int parse_grid(const char *v, int P[4], int *fixed)
+{
+    long a, b, c;
+    char tail;
+    *fixed = strcmp(v, "auto") != 0;
+    if (!*fixed)
+        return CLB_OK;
+    if (sscanf(v, "1x%ldx%ldx%ld%c", &a, &b, &c, &tail) != 3 || a < 1 || b < 1 || c < 1 ||
+        a * b * c > 1000000) {
+        clb_seterr("model scaling: grid=%s is not auto or 1xAxBxC (x is never split)", v);
+        return CLB_EUSAGE;
+    }
+    P[0] = 1;
+    P[1] = (int)a;
+    P[2] = (int)b;
+    P[3] = (int)c;
+    return CLB_OK;
+}
+
+static int parse_lattice(const char *v, int L[4])
+{
+    char err[128];
+    struct clb_size s;
+    int rc = clb_parse_dims(v, 4, &s, err, sizeof err) ? CLB_EUSAGE : CLB_OK;
+    for (int mu = 0; mu < 4 && rc == CLB_OK; mu++) {
+        if (s.d[mu] < 4 || s.d[mu] % 2 || s.d[mu] > 1000000)
+            rc = CLB_EUSAGE;
+        else
+            L[mu] = (int)s.d[mu];
+    }
+    if (rc)
+        clb_seterr("model scaling: -s %s is not a lattice LxxLyxLzxLt of even extents >= 4", v);
+    return rc;
+}
+
+/* The links' figures (params) and the message rate of the rows. */
+static int read_links(struct clb_model_ctx *m, const struct sc_rows *rows,
+                      struct clb_sc_links *k, const char **shm_origin)
+{
+    double per, nv, pc, lat;
+    int rc;
+    if ((rc = clb_model_num(m, "gpus_per_node", &per, 1)) ||
+        (rc = clb_model_num(m, "shm_gbps", &k->shm_gbps, 0)) ||
+        (rc = clb_model_num(m, "nvlink_gbps", &nv, 1)) ||
+        (rc = clb_model_num(m, "pcie_gbps", &pc, 1)) ||
+        (rc = clb_model_num(m, "net_gbps", &k->net_gbps, 1)) ||
+        (rc = clb_model_num(m, "net_lat_us", &lat, 1)))
+        return rc;
+    const char *origin, *p2p = clb_model_text(m, "p2p", &origin);
+    if (strcmp(p2p, "nvlink") && strcmp(p2p, "pcie")) {
+        clb_seterr("model scaling: p2p=%s (known: nvlink, pcie)", p2p);
+        return CLB_EUSAGE;
+    }
+    if (!(per >= 1) || !(nv > 0) || !(pc > 0) || !(k->net_gbps > 0) || k->shm_gbps == 0) {
+        clb_seterr("model scaling: gpus_per_node must be >= 1 and every GB/s > 0");
+        return CLB_EUSAGE;
+    }
+    k->per_node = (int)per;
+    k->p2p_gbps = strcmp(p2p, "nvlink") ? pc : nv;
+    k->net_lat_s = lat * 1e-6;
+    *shm_origin = "--param or profile";
+    if (isnan(k->shm_gbps) && !isnan(rows->shm_gbps)) {
+        k->shm_gbps = rows->shm_gbps;
+        *shm_origin = "the N-rank rows' mpi_gbps";
+    }
+    return CLB_OK;
+}
+
+/* ---- output ------------------------------------------------------------------------ */
+
+/* The link figures and where each came from (a default: docs/SCALING.md
+ * gives its source). */
+static void show_links(struct clb_model_ctx *m)
+{
+    static const char *const keys[] = {"gpus_per_node", "p2p", "nvlink_gbps", "pcie_gbps",
+                                       "net_gbps", "net_lat_us"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const char *origin, *v = clb_model_text(m, keys[i], &origin);
+        int def = !clb_model_given(m, keys[i]) && strncmp(origin, "profile", 7) != 0;
+        printf("  %-18s %-14s (%s)\n", keys[i], v ? v : "-",
+               def ? "default; its source: docs/SCALING.md" : origin);
+    }
+}
+
+static void show_rows(const struct sc_rows *rows, const struct clb_sc_dev *d)
+{
+    const struct clb_row *r[2] = {rows->plain, rows->dist};
+    static const char *const name[2] = {"plain row  ", "1-rank row "};
+    for (int i = 0; i < 2; i++) {
+        printf("%s run ", name[i]);
+        put_text(r[i]->run_id);
+        printf(", %s ", r[i]->size);
+        put_text(r[i]->params);
+        printf(": %.4g ms per repetition\n", 1e3 * r[i]->t_median_s);
+    }
+    printf("per application: plain %.4g ns per even site (%.4g GB/s of device memory); the 1-rank "
+           "run's kernels %.4g ms, interior %.4g ms, pack %.4g ms, halo %.4g MB, chain %.4g ms "
+           "after the pack (%s, bus %.4g / %.4g GB/s)\n", 1e9 * d->tau, d->plain_gbps,
+           1e3 * d->rest, 1e3 * d->in, 1e3 * d->pack, d->halo_bytes / 1e6, 1e3 * d->chain,
+           d->pipelined ? "pipelined" : "one step after the other", d->d2h_gbps, d->h2d_gbps);
+}
+
+static void show_point(const struct clb_sc_point *p)
+{
+    char g[48], part[48];
+    snprintf(g, sizeof g, "1x%dx%dx%d", p->P[1], p->P[2], p->P[3]);
+    snprintf(part, sizeof part, "%dx%dx%dx%d", p->part[0], p->part[1], p->part[2], p->part[3]);
+    printf("%6d  %-12s %-16s %9.4g %3s", p->n, g, part, p->halo_bytes / 1e6,
+           p->off_node ? "net" : "");
+    for (int k = 0; k < 2; k++) {
+        if (isnan(p->t[k]))
+            printf(" | %9s %6s %6s", "-", "-", "-");
+        else
+            printf(" | %9.4g %5.1f%% %6.3f", 1e3 * p->t[k], 100 * p->share[k], p->eff[k]);
+    }
+    printf("\n");
+}
+
+/* ---- the model ------------------------------------------------------------------------ */
+
+struct sc_case {
+    int L[4], weak, P[4], fixed;
+    long ranks[64];
+    int nranks;
+};
+
+static int read_case(struct clb_model_ctx *m, const struct clb_sc_dev *d, struct sc_case *c)
+{
+    const char *origin, *sc = clb_model_text(m, "scaling", &origin);
+    if (strcmp(sc, "weak") && strcmp(sc, "strong")) {
+        clb_seterr("model scaling: scaling=%s (known: weak, strong)", sc);
+        return CLB_EUSAGE;
+    }
+    c->weak = !strcmp(sc, "weak");
+    int rc = parse_grid(clb_model_text(m, "grid", &origin), c->P, &c->fixed);
+    if (rc == CLB_OK && c->fixed) {
+        c->ranks[0] = (long)c->P[1] * c->P[2] * c->P[3];
+        c->nranks = 1;
+    } else if (rc == CLB_OK) {
+        rc = parse_ranks(clb_model_text(m, "ranks", &origin), c->ranks, 64, &c->nranks);
+    }
+    if (rc == CLB_OK && clb_model_size(m))
+        rc = parse_lattice(clb_model_size(m), c->L);
+    else if (rc == CLB_OK)
+        memcpy(c->L, d->part, sizeof c->L);
+    return rc;
+}
+
+static int predict_all(struct clb_model_ctx *m, const struct clb_sc_dev *d,
+                       const struct clb_sc_links *k, const struct sc_case *c);
+
+static int run(struct clb_model_ctx *m)
+{
+    const char *res = clb_model_results(m);
+    if (!res) {
+        clb_seterr("model scaling: give --results FILE[,FILE...] (the plain and the 1-rank "
+                   "distributed rows of one device: docs/SCALING.md)");
+        return CLB_EUSAGE;
+    }
+    struct clb_rowset set = {0};
+    struct sc_rows rows;
+    struct clb_sc_dev d;
+    struct clb_sc_links k;
+    struct sc_case c;
+    memset(&c, 0, sizeof c);
+    const char *origin, *shm_origin;
+    struct sc_pick p = {clb_model_device(m), clb_model_workload(m), clb_model_kernel(m),
+                        clb_model_type(m), clb_model_text(m, "rhs", &origin),
+                        clb_model_text(m, "links", &origin)};
+    int L0[4], have_l = clb_model_size(m) && parse_lattice(clb_model_size(m), L0) == CLB_OK;
+    int rc = read_results(res, &set);
+    if (rc == CLB_OK)
+        rc = sc_rows_pick(&set, &p, have_l ? L0 : NULL, &rows);
+    if (rc == CLB_OK && !(rc = sc_rows_device(&rows, &d)) && !(rc = read_links(m, &rows, &k, &shm_origin)) &&
+        !(rc = read_case(m, &d, &c))) {
+        printf("scaling: ");
+        put_text(rows.dist->workload);
+        printf(" ");
+        put_text(rows.dist->kernel);
+        printf(" %s on '", rows.dist->dtype);
+        put_text(rows.dist->device);
+        printf("'\n");
+        show_rows(&rows, &d);
+        show_links(m);
+        if (isnan(k.shm_gbps))
+            printf("  shm_gbps           unknown: no N-rank row measured it and none given; the "
+                   "host-staged column needs it (--param shm_gbps=G)\n");
+        else
+            printf("  shm_gbps           %.4g (%s)\n", k.shm_gbps, shm_origin);
+        rc = predict_all(m, &d, &k, &c);
+    }
+    clb_rowset_free(&set);
+    return rc;
+}
+
+static int predict_all(struct clb_model_ctx *m, const struct clb_sc_dev *d,
+                       const struct clb_sc_links *k, const struct sc_case *c)
+{
+    printf("%s scaling, %dx%dx%dx%d %s; per operator application (one halo exchange); E = "
+           "the plain kernel on %s over (N x) the time; 'net': a ring leaves its node\n",
+           c->weak ? "weak" : "strong", c->L[0], c->L[1], c->L[2], c->L[3],
+           c->weak ? "per rank" : "in all", c->weak ? "one part" : "the whole lattice");
+    printf("%6s  %-12s %-16s %9s %3s | %-23s | %-23s\n", "ranks", "grid", "part", "halo MB", "",
+           "host-staged ms  halo   E", "device-to-device ms  halo   E");
+    struct clb_sc_point *pts = calloc((size_t)c->nranks + 1, sizeof *pts);
+    if (!pts)
+        return CLB_ESYS;
+    int np = 0;
+    for (int i = 0; i < c->nranks; i++) {
+        int P[4];
+        if (c->fixed)
+            memcpy(P, c->P, sizeof P);
+        if ((c->fixed && !clb_sc_grid_ok(c->L, P, c->weak)) ||
+            (!c->fixed && clb_sc_grid_auto(c->L, (int)c->ranks[i], c->weak, P))) {
+            printf("%6ld  cannot split %dx%dx%dx%d into parts >= %d slices along each split "
+                   "direction\n", c->ranks[i], c->L[0], c->L[1], c->L[2], c->L[3], CLB_SC_HALO);
+            continue;
+        }
+        clb_sc_predict(d, k, c->L, c->weak, P, &pts[np]);
+        show_point(&pts[np++]);
+    }
+    int rc = sc_plot(clb_model_plot(m), pts, np, c->weak);
+    free(pts);
+    return rc;
+}

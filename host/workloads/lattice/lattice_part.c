@@ -1,0 +1,249 @@
+/* dslash, cg: the parameters of the split, the agreements around its
+ * collective steps, the halo model of a case and the halo figures of its
+ * timed repetitions (lattice_wl.h, "scaling="). */
+#include "lattice_wl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- parameters ----------------------------------------------------------------- */
+
+static int param_pos(struct clb_env *env, const char *wl, const char *key, double max,
+                     double *out)
+{
+    const char *v = clb_param(env, key);
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x > 0) || !(x <= max)) {
+        clb_seterr("%s: parameter %s: '%s' is not a number in (0, %g]", wl, key, v, max);
+        return CLB_EUSAGE;
+    }
+    *out = x;
+    return CLB_OK;
+}
+
+int lat_param_part(struct clb_env *env, const char *wl, struct lat_part *pt)
+{
+    if (lat_scaling_of(clb_param(env, "scaling")) < 0) {
+        clb_seterr("%s: parameter scaling: '%s' is not strong or weak", wl,
+                   clb_param(env, "scaling"));
+        return CLB_EUSAGE;
+    }
+    int rc;
+    pt->bus[0] = pt->bus[1] = NAN;
+    if (clb_param(env, "bus_gbps")[0]) {
+        if ((rc = param_pos(env, wl, "bus_gbps", 1e6, &pt->bus[0])))
+            return rc;
+        pt->bus[1] = pt->bus[0];
+    }
+    const char *x = clb_param(env, "exchange");
+    pt->policy = -1;
+    for (int k = 0; k < LAT_XC_N; k++)
+        if (!strcmp(x, lat_xc_names[k]))
+            pt->policy = k;
+    if (pt->policy < 0) {
+        clb_seterr("%s: parameter exchange: '%s' (known: pipe, bulk, shm)", wl, x);
+        return CLB_EUSAGE;
+    }
+    long kib;
+    if ((rc = clb_param_int(env, "chunk", 1, 1L << 22, &kib)))
+        return rc;
+    pt->chunk = (size_t)kib * 1024;
+    return CLB_OK;
+}
+
+/* ---- agreements ------------------------------------------------------------------- */
+
+/* Has any rank failed (bad)? Every rank calls it; CLB_ESYS when the
+ * allreduce fails. */
+static int any_failed(int bad, int *any)
+{
+    double v = bad != 0;
+    int e = clb_comm_allreduce(&v, 1, CLB_MAX);
+    *any = e || v > 0;
+    return e;
+}
+
+int lat_agree_setup(struct clb_env *env, struct lat_part *pt, int *rc)
+{
+    (void)env;
+    if (!pt->scaling)
+        return *rc == CLB_OK;
+    int any, e = any_failed(*rc != CLB_OK, &any);
+    if (any) {
+        *rc = *rc ? *rc : e;
+        return 0;
+    }
+    if (pt->policy != LAT_XC_SHM)
+        return 1;
+    /* every rank set up: the shared window is every rank's together */
+    struct lat_halo *h = &pt->halo;
+    size_t n = h->pin_bytes ? h->pin_bytes : 2 * h->es;
+    void *mine = NULL;
+    *rc = clb_comm_shm_open(2 * n, &h->win, &mine);
+    if (*rc == CLB_OK) {
+        h->wseg = mine;
+        memset(h->wseg, 0, 2 * n);
+    }
+    e = any_failed(*rc != CLB_OK, &any);
+    if (any)
+        *rc = *rc ? *rc : e;
+    return !any;
+}
+
+int lat_probe_case(struct lat_part *pt, int rhs, int rc)
+{
+    int any, e = any_failed(rc != CLB_OK, &any);
+    pt->mid_s = NAN;
+    if (rc)
+        return rc;
+    if (e)
+        return e;
+    if (any) {
+        clb_seterr("set-up failed on another rank");
+        return CLB_SKIP; /* the job's agreement names the rank that failed */
+    }
+    return lat_halo_probe(&pt->halo, rhs, 5, &pt->mid_s);
+}
+
+/* ---- the model of a case -------------------------------------------------------- */
+
+int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
+                   struct lat_hmodel *m)
+{
+    const struct lat_halo *h = &pt->halo;
+    m->gbps[0] = pt->bus[0];
+    m->gbps[1] = pt->bus[1];
+    m->measured = isnan(m->gbps[0]);
+    int rc = m->measured ? lat_halo_bus(env, &pt->halo, rhs, m->gbps) : CLB_OK;
+    if (rc)
+        return rc;
+    m->bytes = lat_halo_bytes(h, rhs);
+    /* the message step: a rate (the data), a latency (shm's zero-byte notes)
+     * or nothing (one rank, pipe or shm) */
+    int notes = h->policy == LAT_XC_SHM, have = !isnan(pt->mid_s);
+    double mid_gbps = have && !notes && pt->mid_s > 0 ? (double)m->bytes / pt->mid_s / 1e9
+                                                      : INFINITY;
+    struct clb_sc_chain ch = {(double)m->bytes, (double)pt->chunk, m->gbps[0], mid_gbps,
+                              m->gbps[1], have && notes ? pt->mid_s : 0,
+                              h->policy != LAT_XC_BULK};
+    m->chain = clb_sc_chain_seconds(&ch);
+    lat_note_part(c, &pt->dc, h);
+    /* one rank's bulk chain copies its slabs instead of sending them */
+    const char *rate = pt->dc.size > 1 ? "mpi_gbps" : "copy_gbps";
+    char mid[64] = "no message step";
+    if (have && notes)
+        snprintf(mid, sizeof mid, "mpi_notes_us=%.4g (measured)", 1e6 * pt->mid_s);
+    else if (have)
+        snprintf(mid, sizeof mid, "%s=%.4g (measured)", rate, mid_gbps);
+    clb_case_note(c, "halo_bytes=%zu bus_d2h_gbps=%.3g bus_h2d_gbps=%.3g (%s) %s "
+                  "halo_chain_model_ms=%.4g (per exchange, after the pack kernel)", m->bytes,
+                  m->gbps[0], m->gbps[1], m->measured ? "measured" : "bus_gbps", mid,
+                  1e3 * m->chain);
+    clb_case_metric_token(c, "halo_chain", lat_xc_names[h->policy]);
+    clb_case_metric(c, "chunk_kib", (double)(pt->chunk / 1024));
+    clb_case_metric(c, "halo_bytes", (double)m->bytes);
+    clb_case_metric(c, "bus_d2h_gbps", m->gbps[0]);
+    clb_case_metric(c, "bus_h2d_gbps", m->gbps[1]);
+    if (have && !notes && pt->dc.size > 1)
+        clb_case_metric(c, "mpi_gbps", mid_gbps);
+    if (have && !notes && pt->dc.size == 1)
+        clb_case_metric(c, "copy_gbps", mid_gbps);
+    if (have && notes)
+        clb_case_metric(c, "mpi_notes_us", 1e6 * pt->mid_s);
+    clb_case_metric(c, "halo_chain_model_ms", 1e3 * m->chain);
+    return CLB_OK;
+}
+
+/* ---- the figures of the timed repetitions ----------------------------------------- */
+
+int lat_log_add(struct lat_log *l, const struct lat_xtimes *x, double red, double t, double nx,
+                const char *wl)
+{
+    if (l->n == l->cap) {
+        /* every series grows together; one that did not keeps its entries and
+         * cap stays, so the next call tries again */
+        int cap = l->cap ? 2 * l->cap : 64;
+        for (int k = 0; k < LAT_LOG_N; k++) {
+            double *a = realloc(l->v[k], (size_t)cap * sizeof *a);
+            if (!a) {
+                clb_seterr("%s: out of host memory", wl);
+                return CLB_ESYS;
+            }
+            l->v[k] = a;
+        }
+        l->cap = cap;
+    }
+    double v[LAT_LOG_N] = {x->halo, x->gap, t > 0 ? x->gap / t : NAN, red, x->pack, x->in,
+                           x->bd, t, nx};
+    for (int k = 0; k < LAT_LOG_N; k++)
+        l->v[k][l->n] = v[k];
+    l->n++;
+    return CLB_OK;
+}
+
+double lat_log_median(const struct lat_log *l, int k)
+{
+    struct clb_stats st;
+    if (l->n <= 0)
+        return NAN;
+    clb_stats_compute(l->v[k], (size_t)l->n, &st);
+    return st.median;
+}
+
+void lat_log_free(struct lat_log *l)
+{
+    for (int k = 0; k < LAT_LOG_N; k++)
+        free(l->v[k]);
+}
+
+/* The model's figures beside the measured ones (medians med[LAT_LOG_*]). */
+static void model_figures(struct clb_case *c, const double *med, double chain)
+{
+    double nx = med[LAT_LOG_NX] > 0 ? med[LAT_LOG_NX] : 1;
+    double pack = isnan(med[LAT_LOG_PACK]) ? 0 : med[LAT_LOG_PACK];
+    struct clb_sc_app app = {0, med[LAT_LOG_IN] / nx, pack / nx, chain, nx};
+    /* no interior time (a timer that cannot tell): no exposed time either */
+    double exp_model = isnan(app.in) ? NAN : nx * clb_sc_exposed(&app), t = med[LAT_LOG_T];
+    app.rest = t - pack - med[LAT_LOG_GAP];
+    double eff = app.rest / t, eff_model = clb_sc_efficiency(&app);
+    clb_case_note(c, "halo_model_ms=%.4g halo_exposed_model_ms=%.4g eff=%.3f eff_model=%.3f",
+                  1e3 * (pack + nx * chain), 1e3 * exp_model, eff, eff_model);
+    clb_case_metric(c, "halo_model_ms", 1e3 * (pack + nx * chain));
+    clb_case_metric(c, "halo_exposed_model_ms", 1e3 * exp_model);
+    clb_case_metric(c, "eff", eff);
+    clb_case_metric(c, "eff_model", eff_model);
+}
+
+int lat_verify_halo(struct clb_case *c, const struct lat_log *l, double chain, int rc)
+{
+    double med[LAT_LOG_N];
+    for (int k = 0; k < LAT_LOG_N; k++)
+        med[k] = lat_log_median(l, k);
+    int ks[4] = {LAT_LOG_HAL, LAT_LOG_GAP, LAT_LOG_FRAC, LAT_LOG_RED};
+    double mx[4];
+    for (int i = 0; i < 4; i++)
+        mx[i] = isnan(med[ks[i]]) ? 0 : med[ks[i]];
+    int e = clb_comm_allreduce(mx, 4, CLB_MAX); /* every rank, whatever its check found */
+    for (int i = 0; i < 4; i++) /* a figure no timer told here is none (not the peers') */
+        if (isnan(med[ks[i]]))
+            mx[i] = NAN;
+    if (isnan(med[LAT_LOG_HAL]))
+        return rc ? rc : e;
+    clb_case_note(c, "halo_ms=%.4g halo_exposed_ms=%.4g halo_exposed_frac=%.3f "
+                  "halo_ms_max=%.4g halo_exposed_ms_max=%.4g halo_exposed_frac_max=%.3f "
+                  "pack_ms=%.4g interior_ms=%.4g boundary_ms=%.4g exchanges=%.0f",
+                  1e3 * med[LAT_LOG_HAL], 1e3 * med[LAT_LOG_GAP], med[LAT_LOG_FRAC], 1e3 * mx[0],
+                  1e3 * mx[1], mx[2], 1e3 * med[LAT_LOG_PACK], 1e3 * med[LAT_LOG_IN],
+                  1e3 * med[LAT_LOG_BD], med[LAT_LOG_NX]);
+    double hmx[3] = {mx[0], mx[1], mx[2]};
+    lat_metric_halo(c, med[LAT_LOG_HAL], med[LAT_LOG_GAP], med[LAT_LOG_FRAC], hmx);
+    clb_case_metric(c, "pack_ms", 1e3 * med[LAT_LOG_PACK]);
+    clb_case_metric(c, "interior_ms", 1e3 * med[LAT_LOG_IN]);
+    clb_case_metric(c, "boundary_ms", 1e3 * med[LAT_LOG_BD]);
+    clb_case_metric(c, "exchanges", med[LAT_LOG_NX]);
+    if (!isnan(med[LAT_LOG_RED]))
+        clb_case_metric(c, "reduce_ms_max", 1e3 * mx[3]);
+    model_figures(c, med, chain);
+    return rc ? rc : e;
+}
