@@ -64,10 +64,17 @@ case "$cmd" in
     ./build/clbench list
     # stream first, on its own: its table (the device's bandwidth ceiling)
     # is on screen within a minute; the other workloads follow and append to
-    # the same CSV. On a 2-core CPU the whole default suite takes a while.
-    ./build/clbench run stream
+    # the same file, this suite's own, which the report then reads whole.
+    # On a 2-core CPU the whole default suite takes a while.
+    mkdir -p results/local
+    suite=results/local/suite-$(date -u +%Y%m%d-%H%M%S).csv
+    status=0
+    ./build/clbench run stream -o "$suite" || status=$?
     others=$(./build/clbench --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}' | grep -vx stream | paste -sd, -)
-    exec ./build/clbench run "$others"
+    ./build/clbench run "$others" -o "$suite" || status=$?
+    # the page of the suite (clbench says "report: results/local/report.html")
+    [ -s "$suite" ] && { ./build/clbench report "$suite" -o results/local/report.html || status=3; }
+    exit $status
     ;;
   -h|--help|help)
     sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'

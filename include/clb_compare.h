@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include "clb_ceilings.h"
 #include "clb_results.h"
+#include "clb_text.h"
+#include "clb_chart.h"
 #include "clbench.h"
 
 /* ---- metrics ---------------------------------------------------------- */
@@ -55,6 +57,7 @@ void cmp_metric_names(struct clb_buf *b);
  * every parameter value, a list names the keys that make lines of their own. */
 struct cmp_filter {
     const char *workload, *kernel, *dtype, *size;
+    const char *run_id;  /* the rows of these runs only (`clbench run --report`) */
     const char *sweep;
     int any_size;        /* lines ignore the size: each column's best at any size */
     int include_cache;   /* with any_size: keep rows whose metrics say cache_resident */
@@ -63,6 +66,8 @@ struct cmp_filter {
                           * and the measured ceilings of every column */
     const char *ceilings;   /* --ceilings FILE: the measured ceilings come from its rows (by
                              * device name) instead of the compared files' */
+    int keep_rows;       /* the table keeps every row with its column, line and what the
+                          * registry says of it (struct cmp_rowinfo): `clbench report` */
 };
 
 /* A column: one measured device (device + host), or one published source
@@ -75,6 +80,9 @@ struct cmp_col {
     int nfiles;
     int reference;
     double peak_gbs;         /* NAN when neither the rows nor a profile know it */
+    double llc_bytes;        /* the last-level cache its rows used (metric llc_bytes), NAN */
+    double l2_bytes;         /* its profile's L2 (datasheet), NAN */
+    const char *profile;     /* the profile its rows name, "" */
     /* Measured ceilings (when the metric is measured or a plot is asked for):
      * the best of each kind that the ok rows of this device (and host) in the
      * compared files measured, or the rows of this device name in --ceilings
@@ -82,6 +90,7 @@ struct cmp_col {
     double ceil[CLB_NCEILINGS];        /* NAN: not measured */
     const char *ceil_src[CLB_NCEILINGS];   /* "stream triad (double vec=2)", "" */
     const char *ceil_what[CLB_NCEILINGS];  /* "stream triad", "" */
+    unsigned ceil_marks[CLB_NCEILINGS];    /* clb_row_marks of the row it comes from */
     unsigned lacks;          /* bit k: a row of this column needed ceiling k, which it lacks */
 };
 
@@ -97,6 +106,24 @@ struct cmp_point {
                               * workload's x and y (the lowest y) */
     int own;                 /* ROOFLINE: a row of a workload whose figure is the roofline */
     int first;               /* order of appearance */
+};
+
+/* What the registry's count() says of a row (struct cmp_rowinfo's kind). */
+enum {
+    CMP_RK_COUNTED = 1,  /* the registry knows the workload and its count() took the row */
+    CMP_RK_HOST = 2,     /* host_bound: transfers, CPU baselines */
+    CMP_RK_COMPUTE = 4,  /* compute_bound: a compute ceiling */
+    CMP_RK_GFLOPS = 8    /* its main unit is GFlop/s */
+};
+
+/* A row kept by the table (flt->keep_rows). */
+struct cmp_rowinfo {
+    int col;             /* its column; -1 when the filters left it out */
+    int line;            /* its line (an index of t->lines); -1 when it has none */
+    int kind;            /* CMP_RK_* */
+    int file;            /* the index of its file */
+    const char *size;    /* canonical */
+    double size_num;     /* elements (the product of the extents), NAN */
 };
 
 /* The rows of one configuration on one column. */
@@ -142,6 +169,9 @@ struct cmp_table {
                               * kind covers ("int, half"), "" when none */
     struct cmp_point *points;    /* figures other than the table's (with flt->plot) */
     size_t npoints;
+    struct clb_row *rows;        /* with flt->keep_rows: every row of the files, in order */
+    struct cmp_rowinfo *ri;      /* and what the table made of each */
+    size_t nrows;
     struct clb_arena arena;  /* every string above */
 };
 
@@ -278,13 +308,6 @@ struct cmp_fig {
     int index;               /* names its files: fig<index>.gp, .dat, .peak.dat, .svg|.png */
 };
 
-/* gnuplot's input for one figure, made in memory: the script, and the data
- * files it reads (every text of the CSV is in the data files; the script
- * holds only escaped strings, see cmp_gp_string). */
-struct cmp_plot_text {
-    struct clb_buf script, data, peaks;
-};
-
 /* The lines and columns of one workload's figure (g->lines, g->cols: room
  * for t->nlines / t->ncols entries), among the lines cand[0..ncand) (the
  * workload's, found by the caller; NULL: every line). CLB_EUSAGE when
@@ -295,10 +318,15 @@ int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *wo
  * when it has no point. */
 int cmp_fig_points(struct cmp_fig *g, const struct cmp_table *t, enum cmp_fig_kind kind,
                    const char *workload, int col);
+/* The figure as a chart (include/clb_chart.h): what `compare --plot` and
+ * `clbench report` draw. *c is initialised here; the caller frees it
+ * (clb_chart_free), also on an error. CLB_ESYS on OOM, CLB_EUSAGE when
+ * nothing to plot. */
+int cmp_fig_chart(const struct cmp_fig *g, struct clb_chart *c);
 /* Write the figure's script and data into *out (which the caller frees with
- * cmp_plot_text_free). CLB_ESYS on OOM, CLB_EUSAGE when nothing to plot. */
-int cmp_plot_script(const struct cmp_fig *g, struct cmp_plot_text *out);
-void cmp_plot_text_free(struct cmp_plot_text *p);
+ * clb_chart_text_free): its chart, rendered by clb_chart_gnuplot. CLB_ESYS
+ * on OOM, CLB_EUSAGE when nothing to plot. */
+int cmp_plot_script(const struct cmp_fig *g, struct clb_chart_text *out);
 
 /* Draw one figure per workload with gnuplot (compare_gnuplot.c). CLB_EUSAGE for a
  * bad output name, CLB_ESYS when gnuplot is missing or fails; no output file
@@ -308,53 +336,13 @@ int cmp_plot(const struct cmp_table *t, const char *out);
  * fn gets each one's destination name and its script and data (a figure with
  * nothing to draw is left out). The fuzz harness of the readers uses it. */
 int cmp_plot_each(const struct cmp_table *t, const char *out,
-                  int (*fn)(const char *final, const struct cmp_plot_text *pt, void *ctx),
+                  int (*fn)(const char *final, const struct clb_chart_text *pt, void *ctx),
                   void *ctx);
 /* Check the --plot name (.svg or .png, a writable directory) before any work. */
 int cmp_plot_check(const char *out, int *svg);
-/* One figure drawn by gnuplot as --plot draws them (a private temporary
- * directory, the file renamed into place only when drawn): the terminal and
- * output lines are this function's, body the rest of the script (it plots
- * 'fig1.dat'), data that file. No text of a results file may reach body or
- * data unescaped (cmp_gp_string, cmp_plot_field). */
-int clb_plot_draw(const char *out, const char *body, const char *data);
-
-/* ---- text that reaches a terminal, a document or gnuplot (compare_text.c) */
-
-enum {
-    CMP_ESC_MD = 1,      /* Markdown cell: '|' as "\|" too */
-    CMP_ESC_DATA = 2     /* a gnuplot data-file field: the display form with every
-                          * backslash doubled and '"' as "''" (gnuplot reads escapes
-                          * and ends a string at a double quote there); "" as "(empty)" */
-};
-/* Append s escaped for display: printable UTF-8 as is; '\\' as "\\\\"; newline,
- * CR and tab as "\n", "\r", "\t"; other control bytes and bytes that are not
- * UTF-8 as "\xNN"; C1 controls, line/paragraph separators and bidirectional
- * overrides as "\uNNNN". */
-void cmp_esc(struct clb_buf *b, const char *s, int flags);
-/* The same into a scratch buffer that is reset first; returns its text. One
- * argument of a call only: two cmp_esc_tmp of one buffer in one printf print
- * the same text (use cmp_esc_arg). */
-const char *cmp_esc_tmp(struct clb_buf *b, const char *s, int flags);
-/* Escaped arguments of one message: each cmp_esc_arg call returns text in a
- * buffer of its own, alive until cmp_esc_args_free, so a message may escape
- * any number of paths or values (NULL text: out of memory reads ""). */
-struct cmp_esc_args {
-    struct clb_buf *b;
-    size_t n, cap;
-};
-const char *cmp_esc_arg(struct cmp_esc_args *a, const char *s, int flags);
-void cmp_esc_args_free(struct cmp_esc_args *a);
-/* Append s as one gnuplot single-quoted string: escaped for display first (no
- * control byte, no newline, valid UTF-8), then every ' doubled. Inside single
- * quotes gnuplot expands neither backquotes nor @macros, and '' is the only
- * escape. The only way text of a file or the command line reaches a script. */
-void cmp_gp_string(struct clb_buf *b, const char *s);
-/* Display width of an escaped (printable UTF-8) string. */
-int cmp_width(const char *s);
-/* Append a file-name slug of s: letters, digits, '-' and '_' kept, every
- * other byte '_', at most CMP_SLUG_MAX bytes; "_" for an empty s. */
-#define CMP_SLUG_MAX 32
-void cmp_slug(struct clb_buf *b, const char *s);
+/* One chart (include/clb_chart.h) drawn to OUT.svg or OUT.png as --plot
+ * draws its figures: the one renderer, gnuplot in a private temporary
+ * directory, the file renamed into place only when drawn. */
+int clb_plot_draw(const char *out, const struct clb_chart *c);
 
 #endif

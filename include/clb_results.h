@@ -193,6 +193,19 @@ size_t clb_row_text(const struct clb_row *r, const char *key, const char **val);
  * --quick "quick", a study's own "extra", a "ladder" of a sweep), -1 the row
  * does not say (written before size_from existed). */
 int clb_row_size_default(const struct clb_row *r);
+/* The marks a reader must see before trusting a row's figure: the summary
+ * table's C, !, ~, H and X, the report's flags (host/core/summary.c). */
+enum {
+    CLB_MARK_CACHE = 1,       /* metrics cache_resident: the working set fits a cache */
+    CLB_MARK_ABOVE_PEAK = 2,  /* above 100 % of the profile's peak bandwidth */
+    CLB_MARK_NOISY = 4,       /* the slowest repetition took more than CLB_NOISY_SPREAD x
+                               * the fastest */
+    CLB_MARK_HOST_TIMER = 8,  /* metrics timer_host: timed on the host clock (device events
+                               * not trusted; launch overhead included) */
+    CLB_MARK_IMPOSSIBLE = 16  /* metrics impossible: above the profile's peak GFlop/s */
+};
+#define CLB_NOISY_SPREAD 1.25
+unsigned clb_row_marks(const struct clb_row *r);
 /* The number of key in a row's params ("ws=1024,stride=64"): the whole value
  * a finite decimal number (the metrics' number grammar), else NAN. */
 double clb_row_param(const struct clb_row *r, const char *key);

@@ -210,7 +210,9 @@ struct clb_ceiling {
     char note[128];             /* which of them: "double vec=2", "256 MiB..1 GiB, stride 128 B" */
 };
 
-/* How `clbench compare --plot` draws a workload's rows (docs/COMPARE.md). */
+/* How `clbench compare --plot` and `clbench report` draw a workload's rows
+ * (docs/COMPARE.md, docs/REPORT.md): the figure is data the workload
+ * declares; neither command names a workload. */
 enum clb_figure_kind {
     CLB_FIGURE_TABLE,     /* default: bars or lines of the compared metric */
     CLB_FIGURE_ROOFLINE,  /* one figure per device: GFlop/s against flop/byte (flops / bytes of
@@ -219,13 +221,36 @@ enum clb_figure_kind {
                            * bytes and flops are placed on it */
     CLB_FIGURE_STAIRS     /* one figure: y against x (log2 axis), one line per device */
 };
+/* A model line a figure draws beside the measured points: GFlop/s = a
+ * bandwidth (the device's measured ceiling, else its datasheet peak) times
+ * this row's arithmetic intensity under the model's assumption. */
+struct clb_figure_model {
+    char name[48];          /* "no cache", "perfect vector cache" */
+    double flop_per_byte;
+};
 struct clb_figure {
     enum clb_figure_kind kind;
-    /* CLB_FIGURE_STAIRS: x is the number after "x_param=" in a row's params,
-     * y its metric y_metric (clb_row_metric); the axis titles. x is a size
-     * in bytes when x_bytes is set (labelled KiB, MiB). */
+    /* x: the number after "x_param=" in a row's params (a comma list: the
+     * first key the row has, one figure each: stride's "stride,offset"); y
+     * its metric y_metric (clb_row_metric) where one is named, else the
+     * row's main unit (count()). The axis titles. x is a size in bytes when
+     * x_bytes is set (labelled KiB, MiB). CLB_FIGURE_TABLE without x_param
+     * draws bars, one per kernel. */
     const char *x_param, *y_metric, *x_label, *y_label;
     int x_bytes;
+    /* CLB_FIGURE_TABLE: */
+    const char *order;      /* the kernels in the order a figure shows them (comma list; the
+                             * others after them, as they come): a study's sequence */
+    const char *baseline;   /* a kernel of this workload that each bar is set against at the
+                             * same size and type (a line, and the ratio written on the bar) */
+    int x_size;             /* lines against the problem size (x_label, x_bytes) instead of bars */
+    int lower_is_better;    /* y_metric: the best of repeated runs is the lowest (a latency) */
+    const char *y_unit;     /* y_metric's unit ("us"); NULL: the main unit's */
+    const char *split;      /* a metric in 0..1 that splits each bar in two parts (the device's
+                             * share of a hybrid run) */
+    const char *split_names;   /* the two parts, comma-separated ("device,CPU") */
+    /* Optional: the model lines of a row (up to max; their number). */
+    int (*models)(const struct clb_row *r, struct clb_figure_model *out, int max);
 };
 
 /* What a workload's summary may say about the hardware its rows ran on:
@@ -289,7 +314,8 @@ struct clb_workload {
     unsigned ceiling_kinds;
     const char *ceiling_rows;
     const struct clb_model_def *models;  /* optional, terminated by {0} */
-    struct clb_figure figure;            /* optional: how `compare --plot` draws the rows */
+    struct clb_figure figure;            /* optional: how `compare --plot` and `report` draw
+                                          * the rows */
     /* What each of its rows must hold for `ceilings` and `figure` (rows from
      * files are untrusted): params keys whose values are numbers and metrics
      * that are numbers, comma lists (NULL: nothing). The core checks rows
@@ -298,6 +324,10 @@ struct clb_workload {
      * read. A hook still reads every other field defensively. */
     const char *row_params, *row_metrics;
 };
+
+/* The position of a kernel in wl's figure.order (0..), the number of listed
+ * kernels for one not listed, or when wl is NULL or declares no order. */
+int clb_figure_pos(const struct clb_workload *wl, const char *kernel);
 
 /* A [tuning] key every workload accepts: `<workload>.sizes = LIST` gives a
  * device's default sizes (instead of the size rule). */

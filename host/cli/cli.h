@@ -12,6 +12,7 @@ int clb_cmd_profiles(int argc, char **argv);
 int clb_cmd_compare(int argc, char **argv);
 int clb_cmd_model(int argc, char **argv);
 int clb_cmd_results(int argc, char **argv);
+int clb_cmd_report(int argc, char **argv);
 
 /* Print the parameters of a workload (clbench WORKLOAD --help). */
 int clb_workload_help(const struct clb_workload *wl, FILE *out);

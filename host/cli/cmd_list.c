@@ -1,5 +1,6 @@
 /* `clbench list`, `clbench profiles` and `clbench WORKLOAD --help`. */
 #include "cli.h"
+#include "clb_report.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -176,6 +177,10 @@ int clb_workload_help(const struct clb_workload *wl, FILE *out)
     for (const struct clb_model_def *m = wl->models; m && m->name; m++)
         fprintf(out, "model:  clbench model %s%s%s  %s\n", m->name, m->variant ? " --" : "",
                 m->variant ? m->variant : "", m->summary);
+    struct clb_buf fig = {0};
+    clb_report_figure_text(wl, &fig);
+    fprintf(out, "figure: %s\n", clb_buf_str(&fig));   /* clbench report, compare --plot */
+    clb_buf_free(&fig);
     return CLB_OK;
 }
 

@@ -1,8 +1,12 @@
 /* `clbench run`: the options, checked before any device is touched; the
  * driver (host/core/driver.c) does the rest. */
 #include "cli.h"
+#include "clb_report.h"
+#include "clb_text.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +25,7 @@ static const struct option longopts[] = {
     {"peak-gflops", required_argument, 0, 1007}, {"peak-gflops-dp", required_argument, 0, 1008},
     {"energy", required_argument, 0, 1009},    {"energy-window", required_argument, 0, 1010},
     {"ceilings", required_argument, 0, 1011},  {"case-timeout", required_argument, 0, 1012},
+    {"report", required_argument, 0, 1013},
     {0, 0, 0, 0}};
 
 /* The help text of `clbench run`; the man page (docs/clbench.1) carries the
@@ -44,11 +49,12 @@ static const char clb_run_help[] =
     "      --tolerance PCT   stop once the median's standard error is below PCT % (1; 0: off)\n"
     "      --warmup N        untimed repetitions first (default 3, fewer when slow)\n"
     "      --case-timeout S  the most seconds a kernel build, a set-up or a case may take; past\n"
-    "                        it the run names it, writes an error row and exits 5 (default 300,\n"
+    "                        it the run names it, writes an error row and exits 6 (default 300,\n"
     "                        or 3 x --max-time when longer; 0: no limit)\n"
     "      --param K=V       workload parameter, repeatable (V: value, list or range a..b)\n"
     "      --quick           small sizes, for smoke tests and CI\n"
     "  -o, --output FILE     results file, appended (default results/local/<device>.csv)\n"
+    "      --report FILE     then the page of this run's rows (clbench report; docs/REPORT.md)\n"
     "      --format csv|json CSV, or JSON Lines (one object per row; default by -o's name:\n"
     "                        .json/.jsonl)\n"
     "      --energy auto|on|off  device energy over the timed runs (NVML on NVIDIA GPUs, RAPL\n"
@@ -195,6 +201,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
         case 1010: if (parse_seconds("--energy-window", optarg, 0, 3600, &o->energy_window)) return CLB_EUSAGE; break;
         case 1011: o->ceilings = optarg; break;
         case 1012: if (parse_seconds("--case-timeout", optarg, 0, 1e6, &o->case_timeout)) return CLB_EUSAGE; break;
+        case 1013: o->report = optarg; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_die_msg("%s", clb_lasterr());
@@ -315,6 +322,46 @@ static int check_sizes(const struct clb_run_opts *o)
     return rc;
 }
 
+/* --report FILE: its directory must take the page, checked before the run. */
+static int check_report(const struct clb_run_opts *o)
+{
+    if (!o->report)
+        return CLB_OK;
+    const char *slash = strrchr(o->report, '/');
+    char *dir = slash ? clb_asprintf("%.*s", slash == o->report ? 1 : (int)(slash - o->report),
+                                     o->report)
+                      : clb_strdup(".");
+    int rc = CLB_OK;
+    if (!dir)
+        return CLB_ESYS;
+    if (!*o->report || (slash && !slash[1]) || access(dir, W_OK) != 0) {
+        struct cmp_esc_args a = {0};
+        clb_die_msg("--report '%s': cannot write to directory '%s': %s", cmp_esc_arg(&a, o->report, 0),
+                    cmp_esc_arg(&a, dir, 0), *o->report && !(slash && !slash[1]) ? strerror(errno)
+                                                                             : "not a file name");
+        cmp_esc_args_free(&a);
+        rc = CLB_EUSAGE;
+    }
+    free(dir);
+    return rc;
+}
+
+/* The page of the run's rows: its results files, its run ids. */
+static int run_report(const struct clb_run_opts *o, int status)
+{
+    if (!o->report || !o->nouts || status > CLB_EXIT_NOTHING)   /* none, results lost (5), or a signal */
+        return status;
+    struct clb_report_opts ro = {CLB_NORM_ABSOLUTE, 1, clb_buf_str(&o->run_ids), NULL, NULL};
+    int rc = clb_report_write(o->outs, o->nouts, &ro, o->report);
+    struct clb_buf e = {0};
+    if (rc)
+        clb_die_msg("%s", clb_lasterr());
+    else
+        printf("report: %s\n", cmp_esc_tmp(&e, o->report, 0));
+    clb_buf_free(&e);
+    return rc && !status ? clb_exit_status(rc) : status;
+}
+
 int clb_cmd_run(int argc, char **argv)
 {
     struct clb_run_opts o;
@@ -326,10 +373,18 @@ int clb_cmd_run(int argc, char **argv)
         rc = check_types(&o);
     if (rc == CLB_OK)
         rc = check_sizes(&o);
+    if (rc == CLB_OK)
+        rc = check_report(&o);
     int status = rc == -1 ? CLB_EXIT_OK : rc != CLB_OK ? clb_exit_status(rc) : clb_driver_run(&o);
     if (rc == CLB_ESYS)
         clb_die_msg("%s", clb_lasterr());
+    if (rc == CLB_OK)
+        status = run_report(&o, status);
     clb_kvlist_free(&o.params);
+    for (int k = 0; k < o.nouts; k++)
+        free(o.outs[k]);
+    free(o.outs);
+    clb_buf_free(&o.run_ids);
     free(o.wls);
     return status;
 }

@@ -17,6 +17,7 @@ static const struct {
     {"run", clb_cmd_run, "run WORKLOAD[,WORKLOAD...]|all [options]"},
     {"model", clb_cmd_model, "model MODEL [options]: analytic predictions (no device needed)"},
     {"results", clb_cmd_results, "results upgrade FILE: rewrite a v1 or v2 results file as v3"},
+    {"report", clb_cmd_report, "report FILE... -o OUT.html: one self-contained page a person reads"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

@@ -28,6 +28,7 @@ struct build {
     const struct cmp_filter *flt;
     const char *sel;
     int *col, *line;           /* per row */
+    int *kind;                 /* per row, with flt->keep_rows: RK_* */
     size_t ccap, lcap, ncells, cellcap;
     struct cmp_cell *cells;
     int *cell_line;            /* the line of each cell */
@@ -109,7 +110,8 @@ static int find_cols(struct build *b)
             cc->host = r->host;
             cc->driver = r->driver;
             cc->source = source;
-            cc->peak_gbs = NAN;
+            cc->peak_gbs = cc->llc_bytes = cc->l2_bytes = NAN;
+            cc->profile = "";
         }
         b->col[i] = c;
         uint64_t fk[2] = {(uint64_t)c, (uint64_t)in->file[i]};
@@ -314,10 +316,8 @@ static int sweep_of(struct build *b, struct cmp_map *cache, size_t i, struct swe
 /* ---- what the registry says of a row ------------------------------------ */
 
 enum {
-    RK_COUNTED = 1,   /* the registry knows the workload and its count() took the row */
-    RK_HOST = 2,      /* host_bound */
-    RK_COMPUTE = 4,   /* compute_bound */
-    RK_GFLOPS = 8     /* its main unit is GFlop/s */
+    RK_COUNTED = CMP_RK_COUNTED, RK_HOST = CMP_RK_HOST, RK_COMPUTE = CMP_RK_COMPUTE,
+    RK_GFLOPS = CMP_RK_GFLOPS
 };
 
 /* The registry's entry of a row's workload (NULL: unknown), cached per name. */
@@ -427,6 +427,7 @@ static int find_ceilings(struct build *b)
         for (int k = 0; k < CLB_NCEILINGS; k++) {
             t->cols[c].ceil[k] = NAN;
             t->cols[c].ceil_src[k] = t->cols[c].ceil_what[k] = "";
+            t->cols[c].ceil_marks[k] = 0;
         }
     if (file) {
         if ((rc = clb_results_read(file, &extra))) {
@@ -504,6 +505,7 @@ static int find_ceilings(struct build *b)
             if (txt.oom || !(col->ceil_src[k] = cmp_in_intern(in, txt.s, txt.len)))
                 goto out;
             col->ceil[k] = x->value;
+            col->ceil_marks[k] = x->row ? clb_row_marks(x->row) : 0;
         }
     }
     rc = CLB_OK;
@@ -747,11 +749,14 @@ static int find_lines(struct build *b)
         b->line[i] = l;
         /* the peak belongs to the line when every row of it is device work */
         int kind = 0;
-        if (t->lines[l].device_bound || t->metric->measured || b->flt->plot) {
+        if (t->lines[l].device_bound || t->metric->measured || b->flt->plot ||
+            b->flt->keep_rows) {
             if ((kind = row_kind(b, i)) < 0)
                 goto out;
             t->lines[l].device_bound &= device_bound(kind);
         }
+        if (b->kind)
+            b->kind[i] = kind;
         if (b->flt->plot && add_point(b, i, kind))
             goto out;
         uint64_t ck[2] = {(uint64_t)l, (uint64_t)b->col[i]};
@@ -789,8 +794,9 @@ static int order_cells(struct build *b)
     struct cmp_table *t = b->t;
     int *pos = malloc(((size_t)t->nlines + 1) * sizeof *pos);
     struct cellref *refs = malloc((b->ncells + 1) * sizeof *refs);
+    int *kept_of = b->kind ? malloc(((size_t)t->nlines + 1) * sizeof *kept_of) : NULL;
     int rc = CLB_ESYS;
-    if (!pos || !refs)
+    if (!pos || !refs || (b->kind && !kept_of))
         goto out;
     qsort(t->lines, (size_t)t->nlines, sizeof *t->lines, line_order);
     for (int i = 0; i < t->nlines; i++)
@@ -816,9 +822,15 @@ static int order_cells(struct build *b)
         t->lines[refs[k].line].ncells++;
     }
     int kept = 0;
-    for (int i = 0; i < t->nlines; i++)
-        if (t->lines[i].ncells)
-            t->lines[kept++] = t->lines[i];
+    for (int i = 0; i < t->nlines; i++) {
+        int k = t->lines[i].ncells ? kept++ : -1;
+        if (k >= 0)
+            t->lines[k] = t->lines[i];
+        if (kept_of)
+            kept_of[i] = k;
+    }
+    for (size_t i = 0; kept_of && i < b->in->set.n; i++)   /* the rows' lines, for keep_rows */
+        b->line[i] = b->col[i] >= 0 && b->sel[i] ? kept_of[pos[b->line[i]]] : -1;
     t->nlines = kept;
     rc = CLB_OK;
 out:
@@ -826,6 +838,7 @@ out:
         clb_seterr("out of host memory");
     free(pos);
     free(refs);
+    free(kept_of);
     return rc;
 }
 
@@ -863,9 +876,16 @@ static int find_peaks(struct build *b)
     struct cmp_table *t = b->t;
     for (size_t i = 0; i < in->set.n; i++) {
         const struct clb_row *r = &in->set.v[i];
-        if (b->col[i] >= 0 && isnan(t->cols[b->col[i]].peak_gbs) && r->gbps > 0 &&
-            r->pct_peak_bw > 0)
-            t->cols[b->col[i]].peak_gbs = r->gbps * 100.0 / r->pct_peak_bw;
+        if (b->col[i] < 0)
+            continue;
+        struct cmp_col *cc = &t->cols[b->col[i]];
+        if (isnan(cc->peak_gbs) && r->gbps > 0 && r->pct_peak_bw > 0)
+            cc->peak_gbs = r->gbps * 100.0 / r->pct_peak_bw;
+        double llc = clb_row_metric(r, "llc_bytes");
+        if (llc > 0 && !(cc->llc_bytes >= llc))
+            cc->llc_bytes = llc;
+        if (!cc->profile[0])
+            cc->profile = r->profile;
     }
     struct clb_profiles ps = {0};
     const char *dir = clb_profiles_dir(NULL);
@@ -889,6 +909,11 @@ static int find_peaks(struct build *b)
         const struct clb_profile *p = clb_profiles_find(&ps, r->profile);
         if (p && p->peak_bandwidth_gbs > 0)
             t->cols[c].peak_gbs = p->peak_bandwidth_gbs;
+    }
+    for (int c = 0; c < t->ncols; c++) {   /* the datasheet L2 of the profile its rows name */
+        const struct clb_profile *p = clb_profiles_find(&ps, t->cols[c].profile);
+        if (p && p->l2_kb > 0)
+            t->cols[c].l2_bytes = p->l2_kb * 1024.0;
     }
     /* by name: the profile with the longest matching word wins ("K20X" over "K20") */
     for (int c = 0; c < t->ncols; c++) {
@@ -937,6 +962,27 @@ static void no_measured_message(const struct cmp_table *t)
     clb_buf_free(&e);
 }
 
+/* keep_rows: what the table made of each row (the rows themselves are
+ * handed over by cmp_build). */
+static int keep(struct build *b)
+{
+    struct cmp_in *in = b->in;
+    struct cmp_table *t = b->t;
+    t->ri = malloc((in->set.n + 1) * sizeof *t->ri);
+    if (!t->ri) {
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    for (size_t i = 0; i < in->set.n; i++) {
+        const struct cmp_size *z = &in->sizes[in->size[i]];
+        int sel = b->sel[i] && b->col[i] >= 0;
+        t->ri[i] = (struct cmp_rowinfo){sel ? b->col[i] : -1, sel ? b->line[i] : -1, b->kind[i],
+                                        in->file[i], z->canon, z->num};
+    }
+    t->nrows = in->set.n;
+    return CLB_OK;
+}
+
 static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter *flt,
                  const char *sel)
 {
@@ -945,7 +991,8 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
     int rc = CLB_ESYS;
     b.col = malloc((in->set.n + 1) * sizeof *b.col);
     b.line = malloc((in->set.n + 1) * sizeof *b.line);
-    if (!b.col || !b.line) {
+    b.kind = flt->keep_rows ? calloc(in->set.n + 1, sizeof *b.kind) : NULL;
+    if (!b.col || !b.line || (flt->keep_rows && !b.kind)) {
         clb_seterr("out of host memory");
         goto out;
     }
@@ -961,7 +1008,7 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
         rc = CLB_ESYS;
         goto out;
     }
-    if (!t->nlines && !(flt->plot && t->npoints)) {
+    if (!t->nlines && !(flt->plot && t->npoints) && !flt->keep_rows) {
         if ((rc = label_cols(&b)))
             goto out;
         if (t->metric->measured) {
@@ -976,7 +1023,7 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
         rc = CLB_EUSAGE;
         goto out;
     }
-    if ((rc = label_cols(&b)) || (rc = find_peaks(&b)))
+    if ((rc = label_cols(&b)) || (rc = find_peaks(&b)) || (flt->keep_rows && (rc = keep(&b))))
         goto out;
 out:
     if (rc == CLB_ESYS && !strstr(clb_lasterr(), "memory"))
@@ -993,6 +1040,7 @@ out:
     free(b.cell_line);
     free(b.col);
     free(b.line);
+    free(b.kind);
     return rc;
 }
 
@@ -1017,6 +1065,11 @@ int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_fi
     if (!rc)
         rc = build(t, &in, flt, sel);
     free(sel);
+    if (!rc && flt->keep_rows) {   /* the rows too: their strings live in the same arena */
+        t->rows = in.set.v;
+        in.set.v = NULL;
+        in.set.n = in.set.cap = 0;
+    }
     /* the table keeps the strings (rows' and derived), not the rows */
     cmp_in_free_keep(&in, &t->arena);
     if (rc)
@@ -1059,6 +1112,8 @@ void cmp_free(struct cmp_table *t)
     free(t->lines);
     free(t->cells);
     free(t->points);
+    free(t->rows);
+    free(t->ri);
     clb_arena_free(&t->arena);
     memset(t, 0, sizeof *t);
     t->ref = -1;

@@ -10,11 +10,8 @@
  *   - a staircase per workload: its y (latency: ns per load) against its x
  *     (the working set) on a log2 axis, one line per device.
  *
- * The rules of compare_plot.c hold here too: every text of a results file
- * (device names, workloads, kernels, types, params, the ceilings' sources)
- * goes into the data files as a field (cmp_plot_field) and reaches the
- * legend through `columnheader`; the few texts of the script go through
- * cmp_gp_string; the files are named by the figure's number only. */
+ * Both are charts (include/clb_chart.h) that `clbench report` draws too; the
+ * renderer escapes every text of a results file on its way to gnuplot. */
 #include "compare_priv.h"
 #include "clb_workload.h"
 
@@ -121,175 +118,220 @@ static int series_items(const struct cmp_fig *g, struct item **out, size_t *n)
     return CLB_OK;
 }
 
-static void preamble(struct clb_buf *s, const char *title, const char *xlabel, const char *ylabel)
-{
-    clb_buf_printf(s, "set encoding utf8\nset datafile separator tab\n"
-                      "set datafile commentschars ''\nset title ");
-    cmp_gp_string(s, title);
-    clb_buf_printf(s, "\nset xlabel ");
-    cmp_gp_string(s, xlabel);
-    clb_buf_printf(s, "\nset ylabel ");
-    cmp_gp_string(s, ylabel);
-    clb_buf_printf(s, "\nset grid xtics ytics\nset key outside below left Left reverse maxcols 1\n");
-}
-
-/* Both figures end alike: the terminal for their legend of `entries` lines,
- * the plot command, then one check that no text ran out of memory (a buffer
- * a figure does not write stays empty, never out of memory). */
-static int plot_command(const struct cmp_fig *g, struct cmp_plot_text *o,
-                        const struct clb_buf *plots, const struct clb_buf *txt, int entries)
-{
-    cmp_plot_terminal(g, &o->script, entries);
-    clb_buf_printf(&o->script, "plot %s\n", clb_buf_str(plots));
-    if (plots->oom || txt->oom || o->script.oom || o->data.oom || o->peaks.oom) {
-        clb_seterr("out of host memory writing the plot script");
-        return CLB_ESYS;
-    }
-    return CLB_OK;
-}
-
-/* Free what a figure was built with, and on an error the figure's texts too
- * (the caller gets nothing half written); returns rc. */
-static int script_done(int rc, struct cmp_plot_text *o, struct item *v, struct clb_buf *plots,
-                       struct clb_buf *txt)
-{
-    free(v);
-    clb_buf_free(plots);
-    clb_buf_free(txt);
-    if (rc)
-        cmp_plot_text_free(o);
-    return rc;
-}
-
 /* ---- the roofline -------------------------------------------------------- */
 
 /* The compute ceilings a roof is drawn for, and their names. */
 static const enum clb_ceiling_kind roof_kind[2] = {CLB_CEIL_SP, CLB_CEIL_DP};
 static const char *const roof_name[2] = {"fp32", "fp64"};
-static const char *const roof_style[2] = {"dt 2 lw 2 lc rgb 'black'", "dt 4 lw 2 lc rgb 'gray40'"};
 
 static void fmt(double v, char *out, size_t n) { cmp_fmt_num(v, 0, out, n); }
 
-int cmp_roofline_script(const struct cmp_fig *g, struct cmp_plot_text *o)
+struct roof {
+    double bw, comp[2], ridge[2], lo, hi;
+};
+
+/* The x range: the points and the ridges, a factor 2 beyond. */
+static void roof_range(const struct cmp_fig *g, const struct item *v, size_t n, struct roof *r)
 {
-    memset(o, 0, sizeof *o);
+    const struct cmp_table *t = g->t;
+    const struct cmp_col *col = &t->cols[g->col];
+    double xmin = INFINITY, xmax = 0;
+    r->bw = t->have_ceilings ? col->ceil[CLB_CEIL_BW] : NAN;
+    for (size_t i = 0; i < n; i++) {
+        xmin = fmin(xmin, v[i].x);
+        xmax = fmax(xmax, v[i].x);
+    }
+    for (int k = 0; k < 2; k++) {
+        r->comp[k] = t->have_ceilings ? col->ceil[roof_kind[k]] : NAN;
+        r->ridge[k] = r->comp[k] / r->bw;
+        if (r->ridge[k] > 0 && isfinite(r->ridge[k])) {
+            xmin = fmin(xmin, r->ridge[k]);
+            xmax = fmax(xmax, r->ridge[k]);
+        }
+    }
+    r->lo = xmin / 2;
+    r->hi = xmax * 2;
+}
+
+/* The roofs: the bandwidth line (slope 1) up to the ridge, then the compute
+ * ceiling; a bandwidth without a compute ceiling is a line of its own. */
+static void roofs(const struct cmp_fig *g, struct clb_chart *c, const struct roof *r,
+                  struct clb_buf *txt)
+{
+    const struct cmp_col *col = &g->t->cols[g->col];
+    char a[32], b[32];
+    int nroof = 0;
+    for (int k = 0; k < 2; k++) {
+        if (isnan(r->comp[k]))
+            continue;
+        txt->len = 0;
+        fmt(r->comp[k], a, sizeof a);
+        clb_buf_printf(txt, "measured %s roof: ", roof_name[k]);
+        if (!isnan(r->bw)) {
+            fmt(r->bw, b, sizeof b);
+            clb_buf_printf(txt, "%s GB/s (%s), ", b, col->ceil_what[CLB_CEIL_BW]);
+        }
+        clb_buf_printf(txt, "%s GFlop/s (%s)", a, col->ceil_what[roof_kind[k]]);
+        struct clb_chart_series *s =
+            clb_chart_series(c, clb_buf_str(txt), CLB_CS_LINES, k ? -1 : 0);
+        if (!s)
+            return;
+        s->dash = k ? 4 : 2;
+        if (isnan(r->bw) || r->ridge[k] <= r->lo) {
+            clb_chart_point(c, s, r->lo, r->comp[k], NULL);
+        } else if (r->ridge[k] >= r->hi) {
+            clb_chart_point(c, s, r->lo, r->bw * r->lo, NULL);
+        } else {
+            clb_chart_point(c, s, r->lo, r->bw * r->lo, NULL);
+            clb_chart_point(c, s, r->ridge[k], r->comp[k], NULL);
+        }
+        clb_chart_point(c, s, r->hi, r->ridge[k] >= r->hi ? r->bw * r->hi : r->comp[k], NULL);
+        nroof++;
+    }
+    if (!isnan(r->bw) && !nroof) {
+        fmt(r->bw, b, sizeof b);
+        txt->len = 0;
+        clb_buf_printf(txt, "measured bandwidth: %s GB/s (%s)", b, col->ceil_what[CLB_CEIL_BW]);
+        struct clb_chart_series *s = clb_chart_series(c, clb_buf_str(txt), CLB_CS_LINES, 0);
+        clb_chart_point(c, s, r->lo, r->bw * r->lo, NULL);
+        clb_chart_point(c, s, r->hi, r->bw * r->hi, NULL);
+    }
+}
+
+/* The ridge points, marked and named in the legend. */
+static void ridges(struct clb_chart *c, const struct roof *r, struct clb_buf *txt)
+{
+    char a[32], b[32], d[32];
+    for (int k = 0; k < 2; k++) {
+        if (!(r->ridge[k] > 0) || !isfinite(r->ridge[k]))
+            continue;
+        fmt(r->ridge[k], a, sizeof a);
+        fmt(r->comp[k], b, sizeof b);
+        fmt(r->bw, d, sizeof d);
+        txt->len = 0;
+        clb_buf_printf(txt, "%s ridge point: %s flop/byte (%s GFlop/s / %s GB/s)", roof_name[k],
+                       a, b, d);
+        struct clb_chart_series *s = clb_chart_series(c, clb_buf_str(txt), CLB_CS_POINTS, 0);
+        if (!s)
+            return;
+        s->guide = 1;
+        s->marker = k ? 12 : 6;
+        clb_chart_point(c, s, r->ridge[k], r->comp[k], NULL);
+    }
+}
+
+int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c)
+{
     const struct cmp_table *t = g->t;
     const struct cmp_col *col = &t->cols[g->col];
     struct item *v = NULL;
     size_t n = 0;
     if (series_items(g, &v, &n))
         return CLB_ESYS;
-    struct clb_buf *s = &o->script, *d = &o->data, *p = &o->peaks, plots = {0}, txt = {0};
-    int rc = CLB_OK, entries = 0, block = 0;
-    char a[32], b[32], c[32];
+    struct clb_buf txt = {0};
+    int rc = CLB_OK;
     if (!n) {
         clb_seterr("%s: no point to plot", cmp_esc_tmp(&txt, col->label, 0));
-        rc = CLB_EUSAGE;
-        goto out;
+        clb_buf_free(&txt);
+        free(v);
+        return CLB_EUSAGE;
     }
-    /* the x range: the points and the ridges, a factor 2 beyond */
-    double bw = t->have_ceilings ? col->ceil[CLB_CEIL_BW] : NAN, xmin = INFINITY, xmax = 0;
-    double comp[2], ridge[2];
-    for (size_t i = 0; i < n; i++) {
-        xmin = fmin(xmin, v[i].x);
-        xmax = fmax(xmax, v[i].x);
-    }
-    for (int k = 0; k < 2; k++) {
-        comp[k] = t->have_ceilings ? col->ceil[roof_kind[k]] : NAN;
-        ridge[k] = comp[k] / bw;
-        if (ridge[k] > 0 && isfinite(ridge[k])) {
-            xmin = fmin(xmin, ridge[k]);
-            xmax = fmax(xmax, ridge[k]);
-        }
-    }
-    double lo = xmin / 2, hi = xmax * 2;
-    /* the roofs: the bandwidth line (slope 1) up to the ridge, then the compute
-     * ceiling; a bandwidth without a compute ceiling is a line of its own */
-    int nroof = 0;
-    for (int k = 0; k < 2; k++) {
-        if (isnan(comp[k]))
-            continue;
-        txt.len = 0;
-        fmt(comp[k], a, sizeof a);
-        clb_buf_printf(&txt, "measured %s roof: ", roof_name[k]);
-        if (!isnan(bw)) {
-            fmt(bw, b, sizeof b);
-            clb_buf_printf(&txt, "%s GB/s (%s), ", b, col->ceil_what[CLB_CEIL_BW]);
-        }
-        clb_buf_printf(&txt, "%s GFlop/s (%s)", a, col->ceil_what[roof_kind[k]]);
-        cmp_plot_block(p, clb_buf_str(&txt));
-        if (isnan(bw) || ridge[k] <= lo)
-            clb_buf_printf(p, "%.10g\t%.10g\n", lo, comp[k]);
-        else if (ridge[k] >= hi)
-            clb_buf_printf(p, "%.10g\t%.10g\n", lo, bw * lo);
-        else
-            clb_buf_printf(p, "%.10g\t%.10g\n%.10g\t%.10g\n", lo, bw * lo, ridge[k], comp[k]);
-        clb_buf_printf(p, "%.10g\t%.10g\n", hi, ridge[k] >= hi ? bw * hi : comp[k]);
-        clb_buf_printf(&plots, "%s'fig%d.peak.dat' index %d using 1:2 with lines %s title "
-                               "columnheader(2)", entries ? ", " : "", g->index, block++,
-                       roof_style[k]);
-        entries++;
-        nroof++;
-    }
-    if (!isnan(bw) && !nroof) {
-        fmt(bw, b, sizeof b);
-        txt.len = 0;
-        clb_buf_printf(&txt, "measured bandwidth: %s GB/s (%s)", b, col->ceil_what[CLB_CEIL_BW]);
-        cmp_plot_block(p, clb_buf_str(&txt));
-        clb_buf_printf(p, "%.10g\t%.10g\n%.10g\t%.10g\n", lo, bw * lo, hi, bw * hi);
-        clb_buf_printf(&plots, "%s'fig%d.peak.dat' index %d using 1:2 with lines %s title "
-                               "columnheader(2)", entries ? ", " : "", g->index, block++,
-                       roof_style[0]);
-        entries++;
-    }
-    /* the ridge points */
-    for (int k = 0; k < 2; k++) {
-        if (!(ridge[k] > 0) || !isfinite(ridge[k]))
-            continue;
-        fmt(ridge[k], a, sizeof a);
-        fmt(comp[k], b, sizeof b);
-        fmt(bw, c, sizeof c);
-        txt.len = 0;
-        clb_buf_printf(&txt, "%s ridge point: %s flop/byte (%s GFlop/s / %s GB/s)", roof_name[k], a,
-                       b, c);
-        cmp_plot_block(p, clb_buf_str(&txt));
-        clb_buf_printf(p, "%.10g\t%.10g\n", ridge[k], comp[k]);
-        clb_buf_printf(&plots, "%s'fig%d.peak.dat' index %d using 1:2 with points pt %d ps 2 "
-                               "lc rgb 'black' title columnheader(2)", entries ? ", " : "",
-                       g->index, block++, k ? 12 : 6);
-        entries++;
-    }
+    struct roof r;
+    roof_range(g, v, n, &r);
+    clb_buf_printf(&txt, "%s: %s, GFlop/s by arithmetic intensity", g->workload, col->label);
+    c->title = clb_chart_str(c, clb_buf_str(&txt));
+    c->x.label = clb_chart_str(c, "arithmetic intensity (flop/byte)");
+    c->y.label = clb_chart_str(c, "GFlop/s");
+    c->x.scale = CLB_AXIS_LOG2;
+    c->y.scale = CLB_AXIS_LOG10;
+    c->x.lo = r.lo;
+    c->x.hi = r.hi;
+    roofs(g, c, &r, &txt);
+    ridges(c, &r, &txt);
     /* the rows: one series per workload and type; the roofline's own as lines */
+    struct clb_chart_series *s = NULL;
     int nseries = 0;
     for (size_t i = 0; i < n; i++) {
         const struct cmp_point *pt = &t->points[v[i].point];
         if (i == 0 || v[i].series != v[i - 1].series || v[i].own != v[i - 1].own) {
             txt.len = 0;
             clb_buf_printf(&txt, "%s%s%s", pt->workload, pt->dtype[0] ? " " : "", pt->dtype);
-            cmp_plot_block(d, clb_buf_str(&txt));
-            clb_buf_printf(&plots, "%s'fig%d.dat' index %d using 1:2 with %s lc %d pt %d title "
-                                   "columnheader(2)", entries ? ", " : "", g->index, nseries,
-                           v[i].own ? "linespoints lw 2 ps 1" : "points ps 1.5", nseries + 1,
-                           v[i].own ? 7 : 1 + (nseries + 1) % 13);
+            s = clb_chart_series(c, clb_buf_str(&txt),
+                                 v[i].own ? CLB_CS_LINESPOINTS : CLB_CS_POINTS, nseries + 1);
+            if (s) {
+                s->marker = v[i].own ? 7 : 1 + (nseries + 1) % 13;
+                s->dash = 1;
+            }
             nseries++;
-            entries++;
         }
-        clb_buf_printf(d, "%.10g\t%.10g\n", v[i].x, v[i].y);
+        clb_chart_point(c, s, v[i].x, v[i].y, NULL);
     }
-    txt.len = 0;
-    clb_buf_printf(&txt, "%s: %s, GFlop/s by arithmetic intensity", g->workload, col->label);
-    preamble(s, clb_buf_str(&txt), "arithmetic intensity (flop/byte)", "GFlop/s");
-    clb_buf_printf(s, "set logscale x 2\nset logscale y 10\nset xrange [%.10g:%.10g]\n", lo, hi);
-    rc = plot_command(g, o, &plots, &txt, entries);
-out:
-    return script_done(rc, o, v, &plots, &txt);
+    if (txt.oom)
+        rc = CLB_ESYS;
+    clb_buf_free(&txt);
+    free(v);
+    return rc;
 }
 
 /* ---- the staircase ------------------------------------------------------- */
 
-int cmp_stairs_script(const struct cmp_fig *g, struct cmp_plot_text *o)
+/* The cache sizes of the staircase's devices as vertical lines: the last-level
+ * cache the rows used (their llc_bytes) and the profile's L2 where it differs. */
+static void cache_lines(const struct cmp_fig *g, struct clb_chart *c, const struct item *v,
+                        size_t n, int multi)
 {
-    memset(o, 0, sizeof *o);
+    const struct cmp_table *t = g->t;
+    struct clb_buf txt = {0};
+    for (int col = 0; col < t->ncols; col++) {
+        int here = 0;
+        for (size_t i = 0; i < n && !here; i++)
+            here = t->points[v[i].point].col == col;
+        const struct cmp_col *cc = &t->cols[col];
+        if (!here)
+            continue;
+        double sz[2] = {cc->llc_bytes, cc->l2_bytes};
+        const char *what[2] = {"last-level cache (the rows' llc_bytes)", "L2 (datasheet profile)"};
+        for (int k = 0; k < 2; k++) {
+            if (!(sz[k] > 0) || (k == 1 && sz[1] == sz[0]))
+                continue;
+            txt.len = 0;
+            clb_buf_printf(&txt, "%s%s%s %.4g MiB", multi ? cc->label : "", multi ? ": " : "",
+                           what[k], sz[k] / 1048576.0);
+            clb_chart_vline(c, sz[k], clb_buf_str(&txt), multi ? col + 1 : 0, k ? 4 : 3);
+        }
+    }
+    if (txt.oom)
+        c->oom = 1;
+    clb_buf_free(&txt);
+}
+
+/* The staircases: a series per column, kernel, type and other params. */
+static void stairs_series(const struct cmp_fig *g, struct clb_chart *c, const struct item *v,
+                          size_t n, int multi, struct clb_buf *txt)
+{
+    const struct cmp_table *t = g->t;
+    struct clb_chart_series *s = NULL;
+    int nseries = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct cmp_point *pt = &t->points[v[i].point];
+        if (i == 0 || v[i].series != v[i - 1].series) {
+            txt->len = 0;
+            clb_buf_printf(txt, "%s: %s", t->cols[pt->col].label, pt->kernel);
+            if (pt->dtype[0])
+                clb_buf_printf(txt, " %s", pt->dtype);
+            if (pt->rest[0])
+                clb_buf_printf(txt, " %s", pt->rest);
+            /* colour: the device's with several devices, else the series' */
+            s = clb_chart_series(c, clb_buf_str(txt), CLB_CS_LINESPOINTS,
+                                 multi ? pt->col + 1 : nseries + 1);
+            nseries++;
+        }
+        clb_chart_point(c, s, v[i].x, v[i].y, NULL);
+    }
+}
+
+int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c)
+{
     const struct cmp_table *t = g->t;
     const struct clb_workload *wl = clb_workload_find(g->workload);
     const char *xl = wl && wl->figure.x_label ? wl->figure.x_label : "x";
@@ -298,14 +340,15 @@ int cmp_stairs_script(const struct cmp_fig *g, struct cmp_plot_text *o)
     size_t n = 0;
     if (series_items(g, &v, &n))
         return CLB_ESYS;
-    struct clb_buf *s = &o->script, *d = &o->data, plots = {0}, txt = {0};
-    int rc = CLB_OK, nseries = 0, multi = 0;
+    struct clb_buf txt = {0};
     if (!n) {
         clb_seterr("%s: no point to plot", cmp_esc_tmp(&txt, g->workload, 0));
-        rc = CLB_EUSAGE;
-        goto out;
+        clb_buf_free(&txt);
+        free(v);
+        return CLB_EUSAGE;
     }
     double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+    int multi = 0;
     for (size_t i = 0; i < n; i++) {
         xmin = fmin(xmin, v[i].x);
         xmax = fmax(xmax, v[i].x);
@@ -313,38 +356,21 @@ int cmp_stairs_script(const struct cmp_fig *g, struct cmp_plot_text *o)
         ymax = fmax(ymax, v[i].y);
         multi |= t->points[v[i].point].col != t->points[v[0].point].col;
     }
-    for (size_t i = 0; i < n; i++) {
-        const struct cmp_point *pt = &t->points[v[i].point];
-        if (i == 0 || v[i].series != v[i - 1].series) {
-            txt.len = 0;
-            clb_buf_printf(&txt, "%s: %s", t->cols[pt->col].label, pt->kernel);
-            if (pt->dtype[0])
-                clb_buf_printf(&txt, " %s", pt->dtype);
-            if (pt->rest[0])
-                clb_buf_printf(&txt, " %s", pt->rest);
-            cmp_plot_block(d, clb_buf_str(&txt));
-            /* colour: the device's with several devices, else the series' */
-            clb_buf_printf(&plots, "%s'fig%d.dat' index %d using 1:2 with linespoints lw 2 lc %d "
-                                   "dt %d pt %d title columnheader(2)", nseries ? ", " : "",
-                           g->index, nseries, multi ? pt->col + 1 : nseries + 1, 1 + nseries % 5,
-                           1 + nseries % 13);
-            nseries++;
-        }
-        clb_buf_printf(d, "%.10g\t%.10g\n", v[i].x, v[i].y);
-    }
+    stairs_series(g, c, v, n, multi, &txt);
     txt.len = 0;
     clb_buf_printf(&txt, "%s: %s by %s", g->workload, yl, xl);
-    preamble(s, clb_buf_str(&txt), xl, yl);
-    clb_buf_printf(s, "set logscale x 2\nset offsets graph 0.03, graph 0.03, 0, 0\n");
+    c->title = clb_chart_str(c, clb_buf_str(&txt));
+    c->x.label = clb_chart_str(c, xl);
+    c->y.label = clb_chart_str(c, yl);
+    c->x.scale = CLB_AXIS_LOG2;
     if (wl && wl->figure.x_bytes)
-        clb_buf_printf(s, "set format x '%%.0b %%BB'\n");   /* 1 kiB, 256 MiB */
-    if (xmax >= 4096 * xmin)   /* a label every factor 4, from a power of 2 */
-        clb_buf_printf(s, "set xtics %.10g, 4\n", pow(2, floor(log2(xmin))));
-    if (ymax >= 20 * ymin)
-        clb_buf_printf(s, "set logscale y 10\n");
-    else
-        clb_buf_printf(s, "set yrange [0:*]\n");
-    rc = plot_command(g, o, &plots, &txt, nseries);
-out:
-    return script_done(rc, o, v, &plots, &txt);
+        c->x.ticks = CLB_TICKS_BYTES;   /* 1 kiB, 256 MiB */
+    if (xmax >= 4096 * xmin)
+        c->x.every = 4;   /* a label every factor 4 */
+    c->y.scale = ymax >= 20 * ymin ? CLB_AXIS_LOG10 : CLB_AXIS_LINEAR;
+    cache_lines(g, c, v, n, multi);
+    int rc = txt.oom ? CLB_ESYS : CLB_OK;
+    clb_buf_free(&txt);
+    free(v);
+    return rc;
 }

@@ -15,40 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define INSTALL_HINT "install it with 'apt-get install gnuplot-nox'"
-
-/* The gnuplot to run (malloc'd): $CLBENCH_GNUPLOT, else gnuplot on PATH.
- * NULL and an error message when it cannot be found. */
-static char *find_gnuplot(void)
-{
-    const char *env = getenv("CLBENCH_GNUPLOT");
-    const char *name = env && *env ? env : "gnuplot";
-    struct clb_buf e = {0};
-    if (strchr(name, '/')) {
-        if (access(name, X_OK) == 0)
-            return clb_strdup(name);
-        clb_seterr("gnuplot not found at '%s' (CLBENCH_GNUPLOT): %s; no plot written",
-                   cmp_esc_tmp(&e, name, 0), INSTALL_HINT);
-        clb_buf_free(&e);
-        return NULL;
-    }
-    const char *path = getenv("PATH");
-    struct clb_buf b = {0};
-    while (path && *path) {
-        size_t len = strcspn(path, ":");
-        b.len = 0;
-        clb_buf_printf(&b, "%.*s/%s", (int)len, path, name);
-        if (len && !b.oom && access(b.s, X_OK) == 0)
-            return b.s;
-        path += len + (path[len] == ':');
-    }
-    clb_buf_free(&b);
-    clb_seterr("'%s' is not on PATH: %s to draw plots; no plot written", cmp_esc_tmp(&e, name, 0),
-               INSTALL_HINT);
-    clb_buf_free(&e);
-    return NULL;
-}
-
 /* The directory part of a path (malloc'd): "." when none. */
 static char *dir_of(const char *path)
 {
@@ -95,36 +61,6 @@ int cmp_plot_check(const char *out, int *svg)
 
 /* ---- files ---------------------------------------------------------------- */
 
-static char *path_in(const char *dir, int fig, const char *ext)
-{
-    return clb_asprintf("%s/fig%d.%s", dir, fig, ext);
-}
-
-static int write_file(const char *dir, int fig, const char *ext, const struct clb_buf *b)
-{
-    char *p = path_in(dir, fig, ext);
-    if (!p)
-        return CLB_ESYS;
-    int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    int rc = CLB_OK;
-    size_t done = 0;
-    const char *s = clb_buf_str(b);
-    while (fd >= 0 && done < b->len) {
-        ssize_t k = write(fd, s + done, b->len - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        done += (size_t)k;
-    }
-    if (fd < 0 || done < b->len || close(fd) != 0) {
-        clb_seterr("cannot write to the temporary directory '%s': %s", dir, strerror(errno));
-        rc = CLB_ESYS;
-    }
-    free(p);
-    return rc;
-}
-
 /* Copy the figure gnuplot drew into the temporary file beside its destination. */
 static int copy_out(const char *from, const char *to)
 {
@@ -158,120 +94,6 @@ static int copy_out(const char *from, const char *to)
         clb_buf_free(&e);
     }
     return rc;
-}
-
-/* ---- gnuplot ---------------------------------------------------------------- */
-
-/* The lines of gnuplot's error output worth showing: those naming a line of
- * the script or an error, at most the last three; else the last three lines
- * with text. Joined by " | ", escaped: one line. */
-static void error_lines(const char *errpath, struct clb_buf *out)
-{
-    int fd = open(errpath, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    struct stat sb;
-    off_t from = fstat(fd, &sb) == 0 && sb.st_size > 65536 ? sb.st_size - 65536 : 0;
-    struct clb_buf text = {0};
-    char buf[8192];
-    if (lseek(fd, from, SEEK_SET) >= 0)
-        for (ssize_t k; (k = read(fd, buf, sizeof buf)) > 0;)
-            clb_buf_add(&text, buf, (size_t)k);
-    close(fd);
-    /* split into lines (in place), pick the wanted ones */
-    char *s = text.s;
-    const char *pick[3] = {0}, *last[3] = {0};
-    int np = 0, nl = 0;
-    for (char *line = s; line && *line;) {
-        char *nlp = strchr(line, '\n');
-        if (nlp)
-            *nlp = 0;
-        const char *p = line;
-        while (*p == ' ' || *p == '\t' || *p == '^' || *p == '\r')
-            p++;
-        if (*p) {
-            if (strstr(line, "\" line ") || strstr(line, "rror") || strstr(line, "arning")) {
-                if (np == 3)
-                    memmove(pick, pick + 1, 2 * sizeof *pick), np = 2;
-                pick[np++] = p;
-            }
-            if (nl == 3)
-                memmove(last, last + 1, 2 * sizeof *last), nl = 2;
-            last[nl++] = p;
-        }
-        line = nlp ? nlp + 1 : NULL;
-    }
-    const char **v = np ? pick : last;
-    int n = np ? np : nl;
-    struct clb_buf e = {0};
-    for (int i = 0; i < n; i++) {
-        cmp_esc_tmp(&e, v[i], 0);
-        if (e.len > 300) {   /* a display cap: the whole output is in no file we keep */
-            e.len = 297;
-            e.s[e.len] = 0;
-            clb_buf_add(&e, "...", 3);
-        }
-        clb_buf_printf(out, "%s%s", i ? " | " : "", clb_buf_str(&e));
-    }
-    clb_buf_free(&e);
-    clb_buf_free(&text);
-}
-
-/* Run gnuplot on fig<N>.gp in dir (its working directory); its error
- * output goes to fig<N>.err and into the message when it fails. */
-static int run_gnuplot(const char *gp, const char *dir, int fig, const char *ext,
-                       const char *final)
-{
-    char script[32], err[32];
-    snprintf(script, sizeof script, "fig%d.gp", fig);
-    snprintf(err, sizeof err, "fig%d.err", fig);
-    pid_t pid = fork();
-    if (pid < 0) {
-        clb_seterr("cannot start gnuplot: %s", strerror(errno));
-        return CLB_ESYS;
-    }
-    if (pid == 0) {
-        if (chdir(dir) != 0)
-            _exit(126);
-        int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int null = open("/dev/null", O_RDWR);
-        if (fd < 0 || null < 0 || dup2(fd, 2) < 0 || dup2(null, 1) < 0 || dup2(null, 0) < 0)
-            _exit(126);
-        execl(gp, gp, script, (char *)NULL);
-        _exit(127);
-    }
-    int st, child = clb_cleanup_child(pid);   /* killed and reaped on a signal */
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) {
-            clb_cleanup_drop(child);
-            clb_seterr("waiting for gnuplot: %s", strerror(errno));
-            return CLB_ESYS;
-        }
-    clb_cleanup_drop(child);
-    char *out = path_in(dir, fig, ext), *errpath = path_in(dir, fig, "err");
-    struct stat sb;
-    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && out && stat(out, &sb) == 0 &&
-             S_ISREG(sb.st_mode) && sb.st_size > 0;
-    struct clb_buf why = {0}, e = {0};
-    if (!ok) {
-        if (errpath)
-            error_lines(errpath, &why);
-        if (!why.len && WIFSIGNALED(st))
-            clb_buf_printf(&why, "gnuplot was killed by signal %d", WTERMSIG(st));
-        else if (!why.len && WIFEXITED(st) && WEXITSTATUS(st) >= 126)
-            clb_buf_printf(&why, "could not execute '%s'", cmp_esc_tmp(&e, gp, 0));
-        else if (!why.len && WIFEXITED(st) && WEXITSTATUS(st) == 0)
-            clb_buf_printf(&why, "it wrote no figure");
-        else if (!why.len)
-            clb_buf_printf(&why, "gnuplot exited with status %d", WEXITSTATUS(st));
-        clb_seterr("gnuplot failed to draw '%s': %s", cmp_esc_tmp(&e, final, 0),
-                   clb_buf_str(&why));
-    }
-    clb_buf_free(&why);
-    clb_buf_free(&e);
-    free(out);
-    free(errpath);
-    return ok ? CLB_OK : CLB_ESYS;
 }
 
 /* ---- all figures ----------------------------------------------------------- */
@@ -323,35 +145,8 @@ static int name_figures(struct figfile *ff, int nfig, const char *out)
     return rc;
 }
 
-/* The paths a signal must remove (clb_cleanup_path): their ids, dropped
- * when the plot is done. */
-struct guard {
-    int *ids;
-    size_t n, cap;
-};
-
-static void guard_path(struct guard *g, const char *path)
-{
-    int id = clb_cleanup_path(path);
-    if (id >= 0 && cmp_grow((void **)&g->ids, g->n, &g->cap, sizeof *g->ids) == 0)
-        g->ids[g->n++] = id;
-    else
-        clb_cleanup_drop(id);
-}
-
-static void guard_drop(struct guard *g)
-{
-    for (size_t i = 0; i < g->n; i++)
-        clb_cleanup_drop(g->ids[i]);
-    free(g->ids);
-    memset(g, 0, sizeof *g);
-}
-
-static const char *const fig_ext[] = {"gp", "dat", "peak.dat", "err", "svg", "png"};
-#define NFIG_EXT (sizeof fig_ext / sizeof *fig_ext)
-
 /* Create the temporary file beside a destination, with an ordinary mode. */
-static int make_tmp(struct figfile *f, struct guard *g)
+static int make_tmp(struct figfile *f, struct clb_plotdir *g)
 {
     const char *slash = strrchr(f->final, '/');
     int dl = slash ? (int)(slash - f->final + 1) : 0;
@@ -367,7 +162,7 @@ static int make_tmp(struct figfile *f, struct guard *g)
         f->tmp = NULL;
         return CLB_ESYS;
     }
-    guard_path(g, f->tmp);
+    clb_plotdir_guard(g, f->tmp);
     /* mkstemp makes the file private; a figure is an ordinary file */
     mode_t mask = umask(0);
     umask(mask);
@@ -377,21 +172,9 @@ static int make_tmp(struct figfile *f, struct guard *g)
     return CLB_OK;
 }
 
-static void remove_dir(const char *dir, int nfig)
-{
-    for (int w = 1; w <= nfig; w++)
-        for (size_t k = 0; k < NFIG_EXT; k++) {
-            char *p = path_in(dir, w, fig_ext[k]);
-            if (p)
-                unlink(p);
-            free(p);
-        }
-    rmdir(dir);
-}
-
 /* The script and data of one figure, in memory. */
 static int figure_text(const struct cmp_table *t, const struct figfile *f, int fig, int svg,
-                       int *lines, int *cols, struct cmp_plot_text *pt)
+                       int *lines, int *cols, struct clb_chart_text *pt)
 {
     struct cmp_fig g = {.lines = lines, .cols = cols, .svg = svg, .index = fig};
     int rc = f->kind == CMP_FIG_TABLE ? cmp_fig_collect(&g, t, f->workload, f->cand, f->ncand)
@@ -399,23 +182,39 @@ static int figure_text(const struct cmp_table *t, const struct figfile *f, int f
     return rc ? rc : cmp_plot_script(&g, pt);
 }
 
-/* One figure: its script and data written, gnuplot run, the figure copied. */
-static int draw(const struct cmp_table *t, struct figfile *f, int fig, int svg, const char *gp,
-                const char *dir, int *lines, int *cols)
+/* A figure's script and data written, gnuplot run, the figure copied to f->tmp. */
+static int draw_text(const struct figfile *f, int fig, int svg, const char *gp,
+                     struct clb_plotdir *dir, const struct clb_chart_text *pt)
 {
-    struct cmp_plot_text pt;
+    char script[32];
+    snprintf(script, sizeof script, "fig%d.gp", fig);
+    int rc = clb_plotdir_write(dir, fig, pt);
+    if (rc || (rc = clb_gnuplot_run(gp, dir, script, f->final)))
+        return rc;
+    char *drawn = clb_plotdir_path(dir, fig, svg ? "svg" : "png");
+    struct stat sb;
+    if (drawn && (stat(drawn, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0)) {
+        struct clb_buf e = {0};
+        clb_seterr("gnuplot failed to draw '%s': it wrote no figure", cmp_esc_tmp(&e, f->final, 0));
+        clb_buf_free(&e);
+        rc = CLB_ESYS;
+    } else {
+        rc = drawn ? copy_out(drawn, f->tmp) : CLB_ESYS;
+    }
+    free(drawn);
+    return rc;
+}
+
+/* One figure of a table: its chart's text, then drawn. */
+static int draw(const struct cmp_table *t, struct figfile *f, int fig, int svg, const char *gp,
+                struct clb_plotdir *dir, int *lines, int *cols)
+{
+    struct clb_chart_text pt;
     int rc = figure_text(t, f, fig, svg, lines, cols, &pt);
     if (rc)
         return rc;
-    if (!(rc = write_file(dir, fig, "gp", &pt.script)) &&
-        !(rc = write_file(dir, fig, "dat", &pt.data)) &&
-        !(rc = write_file(dir, fig, "peak.dat", &pt.peaks)) &&
-        !(rc = run_gnuplot(gp, dir, fig, svg ? "svg" : "png", f->final))) {
-        char *drawn = path_in(dir, fig, svg ? "svg" : "png");
-        rc = drawn ? copy_out(drawn, f->tmp) : CLB_ESYS;
-        free(drawn);
-    }
-    cmp_plot_text_free(&pt);
+    rc = draw_text(f, fig, svg, gp, dir, &pt);
+    clb_chart_text_free(&pt);
     return rc;
 }
 
@@ -534,17 +333,11 @@ static int plan_figures(const struct cmp_table *t, const char *out, struct plan 
  * rows are all skipped, failed or error) is said in one line and left out.
  * *drawn: how many were. */
 static int draw_all(const struct cmp_table *t, struct plan *p, int svg, const char *gp,
-                    const char *dir, struct guard *g, int *drawn)
+                    struct clb_plotdir *dir, int *drawn)
 {
     *drawn = 0;
     for (int w = 0; w < p->nfig; w++) {
-        int rc = make_tmp(&p->ff[w], g);
-        for (size_t k = 0; !rc && k < NFIG_EXT; k++) {
-            char *path = path_in(dir, w + 1, fig_ext[k]);
-            if (path)
-                guard_path(g, path);
-            free(path);
-        }
+        int rc = make_tmp(&p->ff[w], dir);
         if (!rc)
             rc = draw(t, &p->ff[w], w + 1, svg, gp, dir, p->lines, p->cols);
         if (rc == CLB_EUSAGE) {
@@ -589,24 +382,8 @@ static int put_in_place(struct plan *p, int rc)
     return rc;
 }
 
-/* A private directory for gnuplot's files under $TMPDIR (or /tmp). */
-static int make_dir(struct clb_buf *dir, struct guard *g)
-{
-    const char *tmproot = getenv("TMPDIR");
-    clb_buf_printf(dir, "%s/clbench-plot-XXXXXX", tmproot && *tmproot ? tmproot : "/tmp");
-    if (dir->oom || !mkdtemp(dir->s)) {
-        struct clb_buf e = {0};
-        clb_seterr("cannot create a temporary directory '%s': %s",
-                   cmp_esc_tmp(&e, clb_buf_str(dir), 0), strerror(errno));
-        clb_buf_free(&e);
-        return CLB_ESYS;
-    }
-    guard_path(g, dir->s);
-    return CLB_OK;
-}
-
 int cmp_plot_each(const struct cmp_table *t, const char *out,
-                  int (*fn)(const char *final, const struct cmp_plot_text *pt, void *ctx), void *ctx)
+                  int (*fn)(const char *final, const struct clb_chart_text *pt, void *ctx), void *ctx)
 {
     int svg, rc;
     if ((rc = cmp_plot_check(out, &svg)))
@@ -614,11 +391,11 @@ int cmp_plot_each(const struct cmp_table *t, const char *out,
     struct plan p;
     rc = plan_figures(t, out, &p);
     for (int w = 0; !rc && w < p.nfig; w++) {
-        struct cmp_plot_text pt;
+        struct clb_chart_text pt;
         int r = figure_text(t, &p.ff[w], w + 1, svg, p.lines, p.cols, &pt);
         if (r == CLB_OK) {
             rc = fn(p.ff[w].final, &pt, ctx);
-            cmp_plot_text_free(&pt);
+            clb_chart_text_free(&pt);
         } else if (r != CLB_EUSAGE) {
             rc = r;
         }
@@ -632,84 +409,64 @@ int cmp_plot(const struct cmp_table *t, const char *out)
     int svg, rc, drawn = 0;
     if ((rc = cmp_plot_check(out, &svg)))
         return rc;
-    char *gp = find_gnuplot();
-    if (!gp)
+    char *gp = clb_gnuplot_find();
+    if (!gp) {
+        char *m = clb_strdup(clb_lasterr());
+        clb_seterr("%s; no plot written", m ? m : "gnuplot not found");
+        free(m);
         return CLB_ESYS;
+    }
     /* from here a signal removes what the plot made and ends gnuplot */
-    clb_cleanup_guard();
     struct plan p;
-    struct guard g = {0};
-    struct clb_buf dir = {0};
+    struct clb_plotdir dir = {0};
     int dirmade = 0;
-    if (!(rc = plan_figures(t, out, &p)) && !(rc = make_dir(&dir, &g))) {
+    if (!(rc = plan_figures(t, out, &p)) && !(rc = clb_plotdir_open(&dir))) {
         dirmade = 1;
-        rc = draw_all(t, &p, svg, gp, dir.s, &g, &drawn);
+        rc = draw_all(t, &p, svg, gp, &dir, &drawn);
     }
     rc = put_in_place(&p, rc);
     if (dirmade)
-        remove_dir(dir.s, p.nfig);
-    guard_drop(&g);
+        clb_plotdir_close(&dir);
     plan_free(&p);
     free(gp);
-    clb_buf_free(&dir);
     return rc;
 }
 
-/* ---- one figure from a caller's script (clb_plot_draw) ------------------------- */
+/* ---- one chart of a caller's (clb_plot_draw) ---------------------------------- */
 
-int clb_plot_draw(const char *out, const char *body, const char *data)
+int clb_plot_draw(const char *out, const struct clb_chart *c)
 {
     int svg, rc;
     if ((rc = cmp_plot_check(out, &svg)))
         return rc;
-    char *gp = find_gnuplot();
+    char *gp = clb_gnuplot_find();
     if (!gp)
         return CLB_ESYS;
     /* from here a signal removes what the plot made and ends gnuplot */
-    clb_cleanup_guard();
-    struct figfile f = {0};
-    struct guard g = {0};
-    struct clb_buf dir = {0}, script = {0}, dat = {0};
-    clb_buf_printf(&script, svg ? "set terminal svg size 960,600 dynamic noenhanced font "
-                                  "'Sans,12' background rgb 'white'\nset output 'fig1.svg'\n"
-                                : "set terminal pngcairo size 960,600 noenhanced font 'Sans,11' "
-                                  "background rgb 'white'\nset output 'fig1.png'\n");
-    clb_buf_printf(&script, "%s", body);
-    clb_buf_printf(&dat, "%s", data);
-    f.final = clb_strdup(out);
-    rc = script.oom || dat.oom || !f.final ? CLB_ESYS : make_dir(&dir, &g);
-    int made = 0, dirmade = rc == CLB_OK;
-    if (rc == CLB_OK && !(rc = make_tmp(&f, &g))) {
-        made = 1;
-        for (size_t k = 0; k < NFIG_EXT; k++) {
-            char *path = path_in(dir.s, 1, fig_ext[k]);
-            if (path)
-                guard_path(&g, path);
-            free(path);
-        }
-        if (!(rc = write_file(dir.s, 1, "gp", &script)) && !(rc = write_file(dir.s, 1, "dat", &dat)) &&
-            !(rc = run_gnuplot(gp, dir.s, 1, svg ? "svg" : "png", out))) {
-            char *drawn = path_in(dir.s, 1, svg ? "svg" : "png");
-            rc = drawn ? copy_out(drawn, f.tmp) : CLB_ESYS;
-            free(drawn);
-        }
+    struct clb_plotdir dir = {0};
+    struct figfile f = {.final = clb_strdup(out)};
+    struct clb_chart_text pt = {0};
+    struct clb_chart_out o = {.svg = svg, .index = 1};
+    int dirmade = 0;
+    rc = f.final ? clb_chart_gnuplot(c, &o, &pt) : CLB_ESYS;
+    if (!rc && !(rc = clb_plotdir_open(&dir))) {
+        dirmade = 1;
+        if (!(rc = make_tmp(&f, &dir)))
+            rc = draw_text(&f, 1, svg, gp, &dir, &pt);
     }
-    if (made && rc == CLB_OK && rename(f.tmp, f.final) != 0) {
+    if (f.tmp && !rc && rename(f.tmp, f.final) != 0) {
         struct clb_buf e = {0};
         clb_seterr("cannot rename '%s': %s", cmp_esc_tmp(&e, f.tmp, 0), strerror(errno));
         clb_buf_free(&e);
         rc = CLB_ESYS;
     }
-    if (made && rc)
+    if (f.tmp && rc)
         unlink(f.tmp);
     if (dirmade)
-        remove_dir(dir.s, 1);
-    guard_drop(&g);
+        clb_plotdir_close(&dir);
+    clb_chart_text_free(&pt);
     free(f.final);
     free(f.tmp);
     free(gp);
-    clb_buf_free(&dir);
-    clb_buf_free(&script);
-    clb_buf_free(&dat);
     return rc;
 }

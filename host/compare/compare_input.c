@@ -340,9 +340,9 @@ void cmp_count_bad(const char *status, const char **bad, int *nbad)
 
 /* ---- the filters --------------------------------------------------------- */
 
-enum { F_WORKLOAD, F_KERNEL, F_DTYPE, F_SIZE, F_CACHE, NF };
-static const char *const fopt[NF] = {"--workload", "--kernel", "--dtype", "--size", ""};
-static const char *const fplural[NF] = {"workloads", "kernels", "types", "sizes", ""};
+enum { F_WORKLOAD, F_KERNEL, F_DTYPE, F_SIZE, F_RUN, F_CACHE, NF };
+static const char *const fopt[NF] = {"--workload", "--kernel", "--dtype", "--size", "--run-id", ""};
+static const char *const fplural[NF] = {"workloads", "kernels", "types", "sizes", "run ids", ""};
 
 struct flist {
     char **items;        /* NULL: no filter */
@@ -359,6 +359,7 @@ static const char *field_of(const struct cmp_in *in, size_t i, int f)
     case F_KERNEL: return r->kernel;
     case F_DTYPE: return r->dtype;
     case F_SIZE: return in->sizes[in->size[i]].canon;
+    case F_RUN: return r->run_id;
     default: return r->metrics;
     }
 }
@@ -386,7 +387,7 @@ static void empty_message(struct cmp_in *in, const struct cmp_filter *flt, struc
                           int stage, int f0, int f1, const char *what)
 {
     struct clb_buf m = {0}, e = {0};
-    const char *vals[NF] = {flt->workload, flt->kernel, flt->dtype, flt->size, NULL};
+    const char *vals[NF] = {flt->workload, flt->kernel, flt->dtype, flt->size, flt->run_id, NULL};
     if (stage == F_CACHE) {
         clb_seterr("no rows left: every selected row is cache_resident, which --any-size leaves "
                    "out (add --include-cache)");
@@ -438,7 +439,7 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f
 {
     struct flist fl[NF];
     memset(fl, 0, sizeof fl);
-    const char *vals[NF] = {flt->workload, flt->kernel, flt->dtype, flt->size, NULL};
+    const char *vals[NF] = {flt->workload, flt->kernel, flt->dtype, flt->size, flt->run_id, NULL};
     int rc = CLB_ESYS;
     for (int s = 0; s < NF; s++) {
         fl[s].cache.nk = 1;

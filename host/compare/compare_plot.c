@@ -1,27 +1,20 @@
-/* clbench compare --plot: gnuplot's input for one figure, made in memory
- * (compare_gnuplot.c writes it to files and runs gnuplot; the fuzz harness
- * tests/fuzz/fuzz_plot.c checks it).
+/* clbench compare --plot: one figure of the table as a chart (include/
+ * clb_chart.h), the description `clbench report` draws its figures from
+ * too; clb_chart_gnuplot makes gnuplot's input of it (compare_gnuplot.c
+ * writes it to files and runs gnuplot; the fuzz harness tests/fuzz/
+ * fuzz_plot.c checks it).
  *
- * No text of a results file is ever gnuplot code: device names, kernels,
- * sizes and swept values go into the data files, which gnuplot reads as data
- * (column headers become legend entries through `columnheader`, bar labels
- * through `xticlabels`), escaped for display there too (no tab, newline or
- * double quote can split a field). The few texts the script itself must
- * show (the workload in the title, the --relative-to column, the swept key)
- * go through cmp_gp_string, the one escaping function. The script names its
- * files by the figure's index only. */
+ * Bars by kernel, in the order the workload's `figure` declares (a study's
+ * sequence), one per device; lines where a parameter is swept, or against
+ * the problem size where the workload declares it (bus). The chart keeps
+ * every text of the files as text: the renderer escapes it on its way to
+ * gnuplot (no text of a results file is ever gnuplot code). */
 #include "compare_priv.h"
+#include "clb_workload.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-void cmp_plot_text_free(struct cmp_plot_text *p)
-{
-    clb_buf_free(&p->script);
-    clb_buf_free(&p->data);
-    clb_buf_free(&p->peaks);
-}
 
 static int int_order(const void *a, const void *b)
 {
@@ -101,8 +94,10 @@ static int ncat_sizes(const struct cmp_fig *g)
     return n;
 }
 
-/* The x axis of a sweep: 1 = a swept parameter, 2 = the size, 0 = bars. */
-static int sweep_kind(const struct cmp_fig *g, int nsizes)
+/* The x axis: 1 = a swept parameter, 2 = the size (where the workload
+ * declares a figure against its size: transfers by size; sizes elsewhere
+ * are each device's own defaults, not a sweep), 0 = bars by kernel. */
+static int sweep_kind(const struct cmp_fig *g, const struct clb_workload *wl)
 {
     int param = 0, allnum = 1;
     for (int i = 0; i < g->nlines; i++) {
@@ -113,7 +108,7 @@ static int sweep_kind(const struct cmp_fig *g, int nsizes)
     }
     if (param)
         return 1;
-    return allnum && nsizes >= 3 ? 2 : 0;
+    return allnum && wl && wl->figure.x_size ? 2 : 0;
 }
 
 static const char *sweep_key(const struct cmp_fig *g)
@@ -132,76 +127,21 @@ static int peak_kind(const struct cmp_fig *g)
 
 /* Values of very different magnitudes (an H100 beside a 2-core CPU) are
  * only readable on a log scale: switch to one above a ratio of 20. */
-static void yscale(const struct cmp_fig *g, struct clb_buf *s)
+static void yscale(const struct cmp_fig *g, struct clb_chart *c)
 {
     double lo = INFINITY, hi = 0;
     for (int i = 0; i < g->nlines; i++)
-        for (int c = 0; c < g->ncols; c++) {
-            double v = cmp_value(g->t, g->lines[i], g->cols[c]);
+        for (int k = 0; k < g->ncols; k++) {
+            double v = cmp_value(g->t, g->lines[i], g->cols[k]);
             if (v > 0) {
                 lo = fmin(lo, v);
                 hi = fmax(hi, v);
             }
         }
-    if (hi > 0 && hi >= 20 * lo)
-        clb_buf_printf(s, "set logscale y 10\nset yrange [%.6g:*]\n", pow(10, floor(log10(lo))));
-}
-
-static void preamble(const struct cmp_fig *g, struct clb_buf *s, const char *what)
-{
-    const struct cmp_table *t = g->t;
-    struct clb_buf txt = {0};
-    clb_buf_printf(s, "set encoding utf8\nset datafile separator tab\n"
-                      "set datafile commentschars ''\n");
-    clb_buf_printf(&txt, "%s: %s", g->workload, what);
-    clb_buf_printf(s, "set title ");
-    cmp_gp_string(s, clb_buf_str(&txt));
-    txt.len = 0;
-    if (t->ref >= 0)
-        clb_buf_printf(&txt, "%s relative to %s", t->metric->name, t->cols[t->ref].label);
-    else
-        clb_buf_printf(&txt, "%s", t->metric->axis);
-    clb_buf_printf(s, "\nset ylabel ");
-    cmp_gp_string(s, clb_buf_str(&txt));
-    clb_buf_printf(s, "\nset grid ytics\nset key outside below left Left reverse maxcols 1\n"
-                      "set yrange [0:*]\n");
-    if (txt.oom)
-        s->oom = 1;
-    clb_buf_free(&txt);
-}
-
-/* The terminal goes last, just before "plot": its height grows with the
- * legend (one line per entry below the graph) so that the graph keeps its room. */
-void cmp_plot_terminal(const struct cmp_fig *g, struct clb_buf *s, int entries)
-{
-    int h = 540 + 19 * (entries < 100 ? entries : 100);
-    if (h > 1600)
-        h = 1600;
-    if (g->svg)
-        clb_buf_printf(s, "set terminal svg size 960,%d dynamic noenhanced font 'Sans,12' "
-                          "background rgb 'white'\n", h);
-    else
-        clb_buf_printf(s, "set terminal pngcairo size 960,%d noenhanced font 'Sans,11' "
-                          "background rgb 'white'\n", h);
-    clb_buf_printf(s, "set output 'fig%d.%s'\n", g->index, g->svg ? "svg" : "png");
-}
-
-/* A data-file field: escaped for display, no tab, no newline, no double quote. */
-void cmp_plot_field(struct clb_buf *d, const char *text)
-{
-    cmp_esc(d, text, CMP_ESC_DATA);
-}
-
-/* A data block (a series or a peak): two blank lines apart from the one
- * before (gnuplot's "index"), then a header line whose second column is the
- * legend title ("columnheader(2)"). */
-void cmp_plot_block(struct clb_buf *d, const char *title)
-{
-    if (d->len)
-        clb_buf_add(d, "\n\n", 2);
-    clb_buf_add(d, "x\t", 2);
-    cmp_plot_field(d, title);
-    clb_buf_add(d, "\n", 1);
+    if (hi > 0 && hi >= 20 * lo) {
+        c->y.scale = CLB_AXIS_LOG10;
+        c->y.lo = pow(10, floor(log10(lo)));
+    }
 }
 
 static void peak_title(struct clb_buf *b, const struct cmp_table *t, int col)
@@ -213,92 +153,104 @@ static void peak_title(struct clb_buf *b, const struct cmp_table *t, int col)
         clb_buf_printf(b, "%s peak %.0f GB/s", t->cols[col].label, t->cols[col].peak_gbs);
 }
 
-/* The plot element of peak block `block`: position c of the figure's columns
- * (its colour), -1 for the 100 % line. */
-static void peak_plot(const struct cmp_fig *g, struct clb_buf *s, int block, int c)
-{
-    if (c < 0)
-        clb_buf_printf(s, ", 'fig%d.peak.dat' index %d using 1:2 with lines dt 2 lw 2 "
-                          "lc rgb 'black' title columnheader(2)", g->index, block);
-    else
-        clb_buf_printf(s, ", 'fig%d.peak.dat' index %d using 1:2 with lines dt 2 lw 1.5 lc %d "
-                          "title columnheader(2)", g->index, block, c + 1);
-}
-
 /* ---- bars ------------------------------------------------------------- */
 
-/* Grouped bars: one group per line (kernel, type, ...), one bar per device.
- * Group i is centred at x = i; a column's peak is drawn over the groups
- * whose rows are device work only. */
-static int write_bars(const struct cmp_fig *g, struct cmp_plot_text *o, int nsizes)
+struct order_ctx {
+    const struct cmp_fig *g;
+    const struct clb_workload *wl;
+};
+static const struct order_ctx *octx;   /* qsort has no context argument */
+
+static int bar_order(const void *pa, const void *pb)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    int da = clb_figure_pos(octx->wl, L(octx->g, a)->kernel);
+    int db = clb_figure_pos(octx->wl, L(octx->g, b)->kernel);
+    if (da != db)
+        return da - db;
+    return (a > b) - (a < b);   /* the table's order otherwise */
+}
+
+/* The figure's lines in the declared order of their kernels (malloc'd). */
+static int *bars_in_order(const struct cmp_fig *g, const struct clb_workload *wl)
+{
+    int *pos = malloc(((size_t)g->nlines + 1) * sizeof *pos);
+    if (!pos)
+        return NULL;
+    for (int i = 0; i < g->nlines; i++)
+        pos[i] = i;
+    struct order_ctx ctx = {g, wl};
+    octx = &ctx;
+    qsort(pos, (size_t)g->nlines, sizeof *pos, bar_order);
+    octx = NULL;
+    return pos;
+}
+
+/* A column's peak over the runs of device-bound groups (one segment each);
+ * or the 100 % line (col -1). */
+static void bar_peak(const struct cmp_fig *g, struct clb_chart *c, const int *pos, int k,
+                     struct clb_buf *lab)
 {
     const struct cmp_table *t = g->t;
-    struct clb_buf *s = &o->script, *d = &o->data, *p = &o->peaks, lab = {0};
-    clb_buf_add(d, "group", 5);
-    for (int c = 0; c < g->ncols; c++) {
-        clb_buf_add(d, "\t", 1);
-        cmp_plot_field(d, t->cols[g->cols[c]].label);
-    }
-    clb_buf_add(d, "\n", 1);
+    int col = k < 0 ? -1 : g->cols[k];
+    double y = col < 0 ? 100 : t->cols[col].peak_gbs;
+    if (isnan(y))
+        return;
+    struct clb_chart_series *s = NULL;
     for (int i = 0; i < g->nlines; i++) {
-        const struct cmp_line *l = L(g, i);
+        if (!L(g, pos[i])->device_bound)
+            continue;
+        int j = i;
+        while (j + 1 < g->nlines && L(g, pos[j + 1])->device_bound)
+            j++;
+        if (!s) {
+            peak_title(lab, t, col);
+            s = clb_chart_series(c, clb_buf_str(lab), CLB_CS_LINES, k < 0 ? 0 : k + 1);
+            if (!s)
+                return;
+            s->dash = 2;
+        }
+        clb_chart_point(c, s, i - 0.5, y, NULL);
+        s->p[s->n - 1].brk = s->n > 1;
+        clb_chart_point(c, s, j + 0.5, y, NULL);
+        i = j;
+    }
+}
+
+/* Grouped bars: one group per line (kernel, type, ...), one bar per device;
+ * a column's peak is drawn over the groups whose rows are device work only. */
+static int chart_bars(const struct cmp_fig *g, struct clb_chart *c, int nsizes,
+                      const struct clb_workload *wl)
+{
+    const struct cmp_table *t = g->t;
+    int *pos = bars_in_order(g, wl);
+    struct clb_buf lab = {0};
+    if (!pos)
+        return CLB_ESYS;
+    for (int i = 0; i < g->nlines; i++) {
+        const struct cmp_line *l = L(g, pos[i]);
         lab.len = 0;
         clb_buf_printf(&lab, "%s %s", l->kernel, l->dtype);
         if (nsizes > 1)
             clb_buf_printf(&lab, " %s", l->size);
         if (l->sweep[0])
             clb_buf_printf(&lab, " %s", l->sweep);
-        cmp_plot_field(d, clb_buf_str(&lab));
-        for (int c = 0; c < g->ncols; c++) {
-            double v = cmp_value(t, g->lines[i], g->cols[c]);
-            clb_buf_printf(d, isnan(v) ? "\tNaN" : "\t%.6g", v);
-        }
-        clb_buf_add(d, "\n", 1);
+        clb_chart_cat(c, clb_buf_str(&lab));
     }
-    /* peaks: one block per column (or one at 100 %), a segment per run of
-     * device-bound groups */
-    int pk = peak_kind(g), nblocks = 0;
-    struct clb_buf plots = {0};
-    for (int c = pk == CMP_PEAK_HUNDRED ? -1 : 0; pk != CMP_PEAK_NONE && c < g->ncols; c++) {
-        int col = c < 0 ? -1 : g->cols[c];
-        double y = col < 0 ? 100 : t->cols[col].peak_gbs;
-        if (isnan(y))
-            continue;
-        int head = 0;
-        for (int i = 0; i < g->nlines; i++) {
-            if (!L(g, i)->device_bound)
-                continue;
-            int j = i;
-            while (j + 1 < g->nlines && L(g, j + 1)->device_bound)
-                j++;
-            if (!head) {
-                peak_title(&lab, t, col);
-                cmp_plot_block(p, clb_buf_str(&lab));
-                head = 1;
-            } else {
-                clb_buf_add(p, "\n", 1);
-            }
-            clb_buf_printf(p, "%.2f\t%.6g\n%.2f\t%.6g\n", i - 0.5, y, j + 0.5, y);
-            i = j;
-        }
-        if (head)
-            peak_plot(g, &plots, nblocks++, c);
-        if (c < 0)
-            break;
+    for (int k = 0; k < g->ncols; k++) {
+        struct clb_chart_series *s = clb_chart_series(c, t->cols[g->cols[k]].label, CLB_CS_BARS,
+                                                      k + 1);
+        for (int i = 0; s && i < g->nlines; i++)
+            clb_chart_point(c, s, i, cmp_value(t, g->lines[pos[i]], g->cols[k]), NULL);
     }
-    clb_buf_printf(s, "set style data histograms\nset style histogram clustered gap 1\n"
-                      "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
-                      "set xtics rotate by -30 nomirror\nset xlabel 'kernel'\n");
-    cmp_plot_terminal(g, s, g->ncols + nblocks);
-    clb_buf_printf(s, "plot ");
-    for (int c = 0; c < g->ncols; c++)
-        clb_buf_printf(s, "%s'fig%d.dat' using %d%s title columnheader(%d) lc %d", c ? ", " : "",
-                       g->index, c + 2, c ? "" : ":xticlabels(1)", c + 2, c + 1);
-    clb_buf_add(s, clb_buf_str(&plots), plots.len);
-    clb_buf_add(s, "\n", 1);
-    int oom = lab.oom || plots.oom;
+    int pk = peak_kind(g);
+    if (pk == CMP_PEAK_HUNDRED)
+        bar_peak(g, c, pos, -1, &lab);
+    for (int k = 0; pk == CMP_PEAK_BANDWIDTH && k < g->ncols; k++)
+        bar_peak(g, c, pos, k, &lab);
+    int oom = lab.oom;
     clb_buf_free(&lab);
-    clb_buf_free(&plots);
+    free(pos);
     return oom ? CLB_ESYS : CLB_OK;
 }
 
@@ -345,153 +297,202 @@ static int series_first(const void *pa, const void *pb)
     return (a->first > b->first) - (a->first < b->first);
 }
 
-static int write_lines(const struct cmp_fig *g, struct cmp_plot_text *o, int kind, int nsizes)
+/* The series of the figure's lines: positions sorted by series (pos) and
+ * the runs of each series in order of their first line (sv); *ns runs. */
+static int find_series(const struct cmp_fig *g, int kind, int *pos, struct series *sv, int *ns)
 {
-    const struct cmp_table *t = g->t;
-    struct clb_buf *s = &o->script, *d = &o->data, *p = &o->peaks, plots = {0}, title = {0};
-    int *pos = malloc(((size_t)g->nlines + 1) * sizeof *pos);
-    struct series *sv = malloc(((size_t)g->nlines + 1) * sizeof *sv);
-    char *allbound = calloc((size_t)g->ncols + 1, 1);
-    int rc = CLB_ESYS;
-    if (!pos || !sv || !allbound) {
-        clb_seterr("out of host memory");
-        goto out;
-    }
     struct series_ctx ctx = {g, kind};
     for (int i = 0; i < g->nlines; i++)
         pos[i] = i;
     sctx = &ctx;
     qsort(pos, (size_t)g->nlines, sizeof *pos, series_order);
     sctx = NULL;
-    int ns = 0;
+    *ns = 0;
     for (int i = 0; i < g->nlines; i++) {
         int same = i > 0;
         for (int k = 0; k < 4 && same; k++)
-            same = !strcmp(series_part(L(g, pos[i]), k, kind), series_part(L(g, pos[i - 1]), k, kind));
+            same = !strcmp(series_part(L(g, pos[i]), k, kind),
+                           series_part(L(g, pos[i - 1]), k, kind));
         if (!same)
-            sv[ns++] = (struct series){i, 0, 0};
-        sv[ns - 1].n++;
+            sv[(*ns)++] = (struct series){i, 0, 0};
+        sv[*ns - 1].n++;
     }
-    /* series in the order of their first line: a run's first position is its
-     * smallest (ties are broken by position) */
-    for (int k = 0; k < ns; k++)
+    /* a run's first position is its smallest (ties are broken by position) */
+    for (int k = 0; k < *ns; k++)
         sv[k].first = pos[sv[k].start];
-    qsort(sv, (size_t)ns, sizeof *sv, series_first);
-    double xmin = INFINITY, xmax = -INFINITY;
-    int block = 0, pow2 = 1;   /* vec=1,2,4,8: spaced evenly on a log2 axis */
-    for (int c = 0; c < g->ncols; c++) {
-        allbound[c] = 1;
-        for (int k = 0; k < ns; k++) {
-            int npoints = 0;
-            for (int m = 0; m < sv[k].n; m++) {
-                int i = pos[sv[k].start + m];
-                const struct cmp_line *b = L(g, i);
-                double x = kind == 1 ? b->sweep_num : b->size_num;
-                double y = cmp_value(t, g->lines[i], g->cols[c]);
-                if (isnan(x) || isnan(y))
-                    continue;
-                if (!npoints) {
-                    const struct cmp_line *a = b;
-                    title.len = 0;
-                    clb_buf_printf(&title, "%s: %s %s", t->cols[g->cols[c]].label, a->kernel,
-                                   a->dtype);
-                    if (kind == 1 && nsizes > 1)
-                        clb_buf_printf(&title, " %s", a->size);
-                    const char *rest = kind == 1 ? a->sweep_rest : a->sweep;
-                    if (*rest)
-                        clb_buf_printf(&title, " %s", rest);
-                    if (d->len)
-                        clb_buf_add(d, "\n\n", 2);
-                    clb_buf_add(d, "x\t", 2);
-                    cmp_plot_field(d, clb_buf_str(&title));
-                    clb_buf_add(d, "\n", 1);
-                }
-                allbound[c] &= b->device_bound != 0;
-                pow2 &= x >= 1 && x == floor(x) && x < 9.0e15 &&
-                        ((long long)x & ((long long)x - 1)) == 0;
-                xmin = fmin(xmin, x);
-                xmax = fmax(xmax, x);
-                clb_buf_printf(d, "%.10g\t%.6g\n", x, y);
-                npoints++;
-            }
-            if (!npoints)
-                continue;
+    qsort(sv, (size_t)*ns, sizeof *sv, series_first);
+    return CLB_OK;
+}
+
+struct xstats {
+    double xmin, xmax;
+    int pow2;   /* every x a power of two: spaced evenly on a log2 axis */
+};
+
+/* One device's series of one line group; returns whether it has a point. */
+static int line_series(const struct cmp_fig *g, struct clb_chart *c, const int *pos,
+                       const struct series *sv, int k, int kind, int nsizes, int block,
+                       struct xstats *xs, char *allbound)
+{
+    const struct cmp_table *t = g->t;
+    struct clb_chart_series *s = NULL;
+    struct clb_buf title = {0};
+    for (int m = 0; m < sv->n; m++) {
+        int i = pos[sv->start + m];
+        const struct cmp_line *b = L(g, i);
+        double x = kind == 1 ? b->sweep_num : b->size_num;
+        double y = cmp_value(t, g->lines[i], g->cols[k]);
+        if (isnan(x) || isnan(y))
+            continue;
+        if (!s) {
+            clb_buf_printf(&title, "%s: %s %s", t->cols[g->cols[k]].label, b->kernel, b->dtype);
+            if (kind == 1 && nsizes > 1)
+                clb_buf_printf(&title, " %s", b->size);
+            const char *rest = kind == 1 ? b->sweep_rest : b->sweep;
+            if (*rest)
+                clb_buf_printf(&title, " %s", rest);
             /* colour = device; with one device, colour = series */
-            clb_buf_printf(&plots, "%s'fig%d.dat' index %d using 1:2 with linespoints lw 2 lc %d "
-                                   "dt %d pt %d title columnheader(2)", block ? ", " : "",
-                           g->index, block, g->ncols > 1 ? c + 1 : block + 1, 1 + block % 5,
-                           1 + block % 13);
-            block++;
+            s = clb_chart_series(c, clb_buf_str(&title), CLB_CS_LINESPOINTS,
+                                 g->ncols > 1 ? k + 1 : block + 1);
+            if (!s)
+                break;
         }
+        allbound[k] &= b->device_bound != 0;
+        xs->pow2 &= x >= 1 && x == floor(x) && x < 9.0e15 &&
+                    ((long long)x & ((long long)x - 1)) == 0;
+        xs->xmin = fmin(xs->xmin, x);
+        xs->xmax = fmax(xs->xmax, x);
+        clb_chart_point(c, s, x, y, NULL);
     }
-    if (!block) {
-        clb_seterr("%s: nothing to plot", cmp_esc_tmp(&title, g->workload, 0));
-        rc = CLB_EUSAGE;
+    if (title.oom)
+        c->oom = 1;
+    clb_buf_free(&title);
+    return s != NULL;
+}
+
+static void x_axis(const struct cmp_fig *g, struct clb_chart *c, int kind, const struct xstats *xs)
+{
+    if (xs->xmin > 0 && (xs->xmax >= 16 * xs->xmin || (xs->pow2 && xs->xmax >= 4 * xs->xmin)))
+        c->x.scale = CLB_AXIS_LOG2;
+    else if (xs->xmax - xs->xmin <= 16 && xs->xmin == floor(xs->xmin) &&
+             xs->xmax == floor(xs->xmax))
+        c->x.ticks = CLB_TICKS_INTEGERS;   /* rhs 1..5, partitions: whole numbers */
+    if (xs->pow2 && xs->xmax >= 65536 && xs->xmax >= 4 * xs->xmin)
+        c->x.ticks = CLB_TICKS_POW2;   /* 2^22, not 4.1943e+06 */
+    else if (xs->xmax >= 1e5)
+        c->x.ticks = CLB_TICKS_SI;
+    c->x.label = clb_chart_str(c, kind == 1 ? sweep_key(g) : "problem size (elements)");
+}
+
+static int chart_lines(const struct cmp_fig *g, struct clb_chart *c, int kind, int nsizes)
+{
+    const struct cmp_table *t = g->t;
+    int *pos = malloc(((size_t)g->nlines + 1) * sizeof *pos);
+    struct series *sv = malloc(((size_t)g->nlines + 1) * sizeof *sv);
+    char *allbound = calloc((size_t)g->ncols + 1, 1);
+    struct clb_buf title = {0};
+    int rc = CLB_ESYS, ns = 0, block = 0;
+    if (!pos || !sv || !allbound)
         goto out;
+    find_series(g, kind, pos, sv, &ns);
+    struct xstats xs = {INFINITY, -INFINITY, 1};
+    for (int k = 0; k < g->ncols; k++) {
+        allbound[k] = 1;
+        for (int q = 0; q < ns; q++)
+            block += line_series(g, c, pos, &sv[q], k, kind, nsizes, block, &xs, allbound);
     }
     /* peaks over the whole x range: a column's where every point of it is
      * device work; 100 % where every point of the figure is */
-    int pk = peak_kind(g), nblocks = 0, every = 1;
-    for (int c = 0; c < g->ncols; c++)
-        every &= allbound[c];
-    for (int c = pk == CMP_PEAK_HUNDRED ? -1 : 0; pk != CMP_PEAK_NONE && c < g->ncols; c++) {
-        int col = c < 0 ? -1 : g->cols[c];
+    int pk = peak_kind(g), every = 1;
+    for (int k = 0; k < g->ncols; k++)
+        every &= allbound[k];
+    for (int k = pk == CMP_PEAK_HUNDRED ? -1 : 0; block && pk != CMP_PEAK_NONE && k < g->ncols;
+         k++) {
+        int col = k < 0 ? -1 : g->cols[k];
         double y = col < 0 ? 100 : t->cols[col].peak_gbs;
-        if (isnan(y) || !(c < 0 ? every : allbound[c]))
-            continue;
-        peak_title(&title, t, col);
-        cmp_plot_block(p, clb_buf_str(&title));
-        clb_buf_printf(p, "%.10g\t%.6g\n%.10g\t%.6g\n", xmin, y, xmax, y);
-        peak_plot(g, &plots, nblocks++, c);
-        if (c < 0)
+        if (!isnan(y) && (k < 0 ? every : allbound[k])) {
+            peak_title(&title, t, col);
+            struct clb_chart_series *s =
+                clb_chart_series(c, clb_buf_str(&title), CLB_CS_LINES, k < 0 ? 0 : k + 1);
+            clb_chart_point(c, s, xs.xmin, y, NULL);
+            clb_chart_point(c, s, xs.xmax, y, NULL);
+        }
+        if (k < 0)
             break;
     }
-    if (xmin > 0 && (xmax >= 16 * xmin || (pow2 && xmax >= 4 * xmin)))
-        clb_buf_printf(s, "set logscale x 2\n");
-    else if (xmax - xmin <= 16 && xmin == floor(xmin) && xmax == floor(xmax))
-        clb_buf_printf(s, "set xtics 1\n");   /* rhs 1..5, partitions: whole numbers */
-    clb_buf_printf(s, "set offsets graph 0.03, graph 0.03, 0, 0\n");
-    if (pow2 && xmax >= 65536 && xmax >= 4 * xmin)
-        clb_buf_printf(s, "set format x '2^%%L'\n");   /* 2^22, not 4.1943e+06 */
-    else if (xmax >= 1e5)
-        clb_buf_printf(s, "set format x '%%.3s%%c'\n");
-    clb_buf_printf(s, "set xlabel ");
-    cmp_gp_string(s, kind == 1 ? sweep_key(g) : "problem size (elements)");
-    clb_buf_add(s, "\n", 1);
-    cmp_plot_terminal(g, s, block + nblocks);
-    clb_buf_printf(s, "plot %s\n", clb_buf_str(&plots));
-    rc = plots.oom || title.oom ? CLB_ESYS : CLB_OK;
+    x_axis(g, c, kind, &xs);
+    rc = title.oom ? CLB_ESYS : CLB_OK;
 out:
     free(pos);
     free(sv);
     free(allbound);
-    clb_buf_free(&plots);
     clb_buf_free(&title);
     return rc;
 }
 
-int cmp_plot_script(const struct cmp_fig *g, struct cmp_plot_text *o)
+static int chart_table(const struct cmp_fig *g, struct clb_chart *c)
 {
-    if (g->kind == CMP_FIG_ROOFLINE)
-        return cmp_roofline_script(g, o);
-    if (g->kind == CMP_FIG_STAIRS)
-        return cmp_stairs_script(g, o);
-    memset(o, 0, sizeof *o);
+    const struct cmp_table *t = g->t;
+    const struct clb_workload *wl = clb_workload_find(g->workload);
     int nsizes = ncat_sizes(g);
-    int kind = sweep_kind(g, nsizes);
-    struct clb_buf what = {0};
-    clb_buf_printf(&what, "%s by %s",
-                   g->t->ref >= 0 ? "relative performance" : g->t->metric->unit,
+    int kind = sweep_kind(g, wl);
+    struct clb_buf what = {0}, yl = {0};
+    clb_buf_printf(&what, "%s: %s by %s", g->workload,
+                   t->ref >= 0 ? "relative performance" : t->metric->unit,
                    kind == 1 ? sweep_key(g) : kind == 2 ? "problem size" : "kernel");
-    preamble(g, &o->script, clb_buf_str(&what));
-    yscale(g, &o->script);
-    int rc = what.oom ? CLB_ESYS : kind ? write_lines(g, o, kind, nsizes) : write_bars(g, o, nsizes);
+    if (t->ref >= 0)
+        clb_buf_printf(&yl, "%s relative to %s", t->metric->name, t->cols[t->ref].label);
+    else
+        clb_buf_printf(&yl, "%s", t->metric->axis);
+    c->title = clb_chart_str(c, clb_buf_str(&what));
+    c->x.label = clb_chart_str(c, kind ? "" : "kernel");
+    c->y.label = clb_chart_str(c, clb_buf_str(&yl));
+    int oom = what.oom || yl.oom;
     clb_buf_free(&what);
-    if (!rc && (o->script.oom || o->data.oom || o->peaks.oom))
+    clb_buf_free(&yl);
+    if (oom)
+        return CLB_ESYS;
+    yscale(g, c);
+    if (kind == 2 && wl && wl->figure.x_bytes)
+        c->x.ticks = CLB_TICKS_BYTES;
+    int rc = kind ? chart_lines(g, c, kind, nsizes) : chart_bars(g, c, nsizes, wl);
+    if (!rc && kind == 2 && wl && wl->figure.x_label)
+        c->x.label = clb_chart_str(c, wl->figure.x_label);
+    if (!rc && kind == 2 && wl && wl->figure.x_bytes)
+        c->x.ticks = CLB_TICKS_BYTES;
+    return rc;
+}
+
+int cmp_fig_chart(const struct cmp_fig *g, struct clb_chart *c)
+{
+    int rc;
+    clb_chart_init(c, "", "", "");
+    if (g->kind == CMP_FIG_ROOFLINE)
+        rc = cmp_roofline_chart(g, c);
+    else if (g->kind == CMP_FIG_STAIRS)
+        rc = cmp_stairs_chart(g, c);
+    else
+        rc = chart_table(g, c);
+    if (!rc && c->oom)
         rc = CLB_ESYS;
     if (rc == CLB_ESYS)
         clb_seterr("out of host memory writing the plot script");
-    if (rc)
-        cmp_plot_text_free(o);
+    return rc;
+}
+
+int cmp_plot_script(const struct cmp_fig *g, struct clb_chart_text *o)
+{
+    memset(o, 0, sizeof *o);
+    struct clb_chart c;
+    int rc = cmp_fig_chart(g, &c);
+    struct clb_chart_out out = {g->svg, g->index, 0};
+    if (!rc)
+        rc = clb_chart_gnuplot(&c, &out, o);
+    if (rc == CLB_EUSAGE && g->kind == CMP_FIG_TABLE) {
+        struct clb_buf e = {0};
+        clb_seterr("%s: nothing to plot", cmp_esc_tmp(&e, g->workload, 0));
+        clb_buf_free(&e);
+    }
+    clb_chart_free(&c);
     return rc;
 }

@@ -162,15 +162,10 @@ int cmp_stream_ok(FILE *f);
 
 /* ---- figures (compare_plot.c, compare_figs.c) ---------------------------- */
 
-/* The terminal and output lines of a figure whose legend has `entries` lines. */
-void cmp_plot_terminal(const struct cmp_fig *g, struct clb_buf *s, int entries);
-/* A data-file field: escaped for display, no tab, no newline, no double quote. */
-void cmp_plot_field(struct clb_buf *d, const char *text);
-/* Start a data block of a figure: its header line names the legend title. */
-void cmp_plot_block(struct clb_buf *d, const char *title);
-/* The scripts of a roofline figure (one column) and of a staircase (one workload). */
-int cmp_roofline_script(const struct cmp_fig *g, struct cmp_plot_text *o);
-int cmp_stairs_script(const struct cmp_fig *g, struct cmp_plot_text *o);
+/* The charts of a roofline figure (one column) and of a staircase (one
+ * workload); *c initialised by the caller. */
+int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c);
+int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c);
 
 /* Append s with every byte that is not UTF-8 replaced by U+FFFD. */
 void cmp_utf8_fix(struct clb_buf *b, const char *s);

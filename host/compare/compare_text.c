@@ -1,8 +1,10 @@
-/* clbench compare: text from the files on its way to a terminal, a document
- * or gnuplot. One escaping function (cmp_esc) makes every name printable and
- * one line; cmp_gp_string is the only way such text enters a gnuplot script. */
-#include "clb_compare.h"
+/* Text from the files on its way to a terminal, a document, gnuplot or an
+ * HTML page (include/clb_text.h). One escaping function (cmp_esc) makes
+ * every name printable and one line, then applies its target's rule: a
+ * Markdown cell, a gnuplot data field or string, HTML/SVG text. */
+#include "clb_text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The length of the well-formed UTF-8 sequence at p (at most n bytes) and its
@@ -53,28 +55,55 @@ static int hidden_cp(unsigned cp)
            cp == 0xFEFF;
 }
 
-/* A gnuplot data-file field: gnuplot ends a string at any double quote and
- * reads backslash escapes (\n, \t, \ooo) in strings of data files, so the
- * display form goes in with its backslashes doubled and '"' as "''". */
-static void esc_data(struct clb_buf *b, const char *s)
+/* The target's rule over the display form e (flags: one of DATA, GP, HTML). */
+static void esc_target(struct clb_buf *b, const char *e, int flags)
 {
-    if (!*s) {
+    if (flags & CMP_ESC_GP)
+        clb_buf_add(b, "'", 1);
+    for (const char *p = e; *p; p++) {
+        const char *rep = NULL;
+        if (flags & CMP_ESC_DATA) {
+            /* gnuplot ends a data string at any double quote and reads
+             * backslash escapes (\n, \t, \ooo) in it */
+            rep = *p == '\\' ? "\\\\" : *p == '"' ? "''" : NULL;
+        } else if (flags & CMP_ESC_GP) {
+            rep = *p == '\'' ? "''" : NULL;
+        } else {
+            rep = *p == '&'    ? "&amp;"
+                  : *p == '<'  ? "&lt;"
+                  : *p == '>'  ? "&gt;"
+                  : *p == '"'  ? "&quot;"
+                  : *p == '\'' ? "&#39;"
+                               : NULL;
+        }
+        if (rep)
+            clb_buf_add(b, rep, strlen(rep));
+        else
+            clb_buf_add(b, p, 1);
+    }
+    if (flags & CMP_ESC_GP)
+        clb_buf_add(b, "'", 1);
+}
+
+/* The display form, then the rule of a target that needs more than it. */
+static void esc_for(struct clb_buf *b, const char *s, int flags)
+{
+    if ((flags & CMP_ESC_DATA) && !*s) {
         clb_buf_add(b, "(empty)", 7);
         return;
     }
     struct clb_buf e = {0};
-    cmp_esc(&e, s, 0);
+    cmp_esc(&e, s, flags & CMP_ESC_MD);
     if (e.oom)
         b->oom = 1;
-    for (const char *p = clb_buf_str(&e); *p; p++)
-        clb_buf_add(b, *p == '\\' ? "\\\\" : *p == '"' ? "''" : p, *p == '\\' || *p == '"' ? 2 : 1);
+    esc_target(b, clb_buf_str(&e), flags);
     clb_buf_free(&e);
 }
 
 void cmp_esc(struct clb_buf *b, const char *s, int flags)
 {
-    if (flags & CMP_ESC_DATA) {
-        esc_data(b, s);
+    if (flags & (CMP_ESC_DATA | CMP_ESC_GP | CMP_ESC_HTML)) {
+        esc_for(b, s, flags);
         return;
     }
     const unsigned char *p = (const unsigned char *)s;
@@ -165,19 +194,7 @@ void cmp_esc_args_free(struct cmp_esc_args *a)
 
 void cmp_gp_string(struct clb_buf *b, const char *s)
 {
-    struct clb_buf e = {0};
-    cmp_esc(&e, s, 0);
-    if (e.oom)
-        b->oom = 1;
-    clb_buf_add(b, "'", 1);
-    const char *p = clb_buf_str(&e);
-    for (const char *q; (q = strchr(p, '\'')); p = q + 1) {
-        clb_buf_add(b, p, (size_t)(q - p) + 1);
-        clb_buf_add(b, "'", 1);
-    }
-    clb_buf_add(b, p, strlen(p));
-    clb_buf_add(b, "'", 1);
-    clb_buf_free(&e);
+    cmp_esc(b, s, CMP_ESC_GP);
 }
 
 int cmp_width(const char *s)

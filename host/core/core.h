@@ -30,6 +30,12 @@ struct clb_run_opts {
                                  * reading is taken over (seconds); NAN: the source's
                                  * own (clb_energy_min_window) */
     struct clb_kvlist params;   /* --param */
+    const char *report;         /* --report FILE: the page of this run's rows (cmd_run.c) */
+    /* Filled by the driver: the results files it wrote and the run ids of
+     * its devices ("a,b"); the caller frees them. */
+    char **outs;
+    int nouts;
+    struct clb_buf run_ids;
     const struct clb_workload **wls;  /* selected workloads, in order */
     int nwl;
 };

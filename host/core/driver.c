@@ -724,6 +724,25 @@ static int worse(int a, int b)
     return rank[a] >= rank[b] ? a : b;
 }
 
+/* The results file and run id of a device, for the report of the run. */
+static int note_output(struct clb_run_opts *o, const struct session *s)
+{
+    clb_buf_printf(&o->run_ids, "%s%s", o->run_ids.len ? "," : "", s->run_id);
+    for (int k = 0; k < o->nouts; k++)
+        if (!strcmp(o->outs[k], s->outpath))
+            return o->run_ids.oom;
+    char **v = realloc(o->outs, ((size_t)o->nouts + 1) * sizeof *v);
+    char *p = clb_strdup(s->outpath);
+    if (!v || !p) {
+        free(p);
+        o->outs = v ? v : o->outs;
+        return -1;
+    }
+    o->outs = v;
+    o->outs[o->nouts++] = p;
+    return o->run_ids.oom;
+}
+
 int clb_driver_run(struct clb_run_opts *o)
 {
     struct run run;
@@ -777,6 +796,9 @@ int clb_driver_run(struct clb_run_opts *o)
         }
     }
     run.status = clb_agree_status(run.status);
+    for (int d = 0; d < nsel; d++)   /* what a report of the run reads */
+        if (ss && ss[d].writing && ss[d].run_id && note_output(o, &ss[d]))
+            run.status = worse(run.status, CLB_EXIT_ERROR);
     for (int d = 0; d < nsel; d++) {
         for (int w = 0; plans && plans[d] && w < o->nwl; w++)
             groups_free(&plans[d][w]);

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #define PARAMS_WIDTH 24
-#define SPREAD_LIMIT 1.25
 
 static void cell(char *buf, size_t n, double v, const char *fmt)
 {
@@ -33,18 +32,35 @@ static void ratios(const struct clb_row *r, struct clb_buf *out)
             clb_buf_printf(out, "%s%.*s=%.3f", out->len ? " " : "", (int)m.klen, m.key, m.num);
 }
 
+unsigned clb_row_marks(const struct clb_row *r)
+{
+    unsigned m = 0;
+    if (clb_row_flag(r, "cache_resident"))
+        m |= CLB_MARK_CACHE;
+    if (!isnan(r->pct_peak_bw) && r->pct_peak_bw > 100)
+        m |= CLB_MARK_ABOVE_PEAK;
+    if (!isnan(r->t_min_s) && r->t_min_s > 0 && r->t_max_s > CLB_NOISY_SPREAD * r->t_min_s)
+        m |= CLB_MARK_NOISY;
+    if (clb_row_flag(r, "timer_host"))
+        m |= CLB_MARK_HOST_TIMER;
+    if (clb_row_flag(r, "impossible"))
+        m |= CLB_MARK_IMPOSSIBLE;
+    return m;
+}
+
 static void flags(const struct clb_row *r, char *f)
 {
+    unsigned m = clb_row_marks(r);
     int k = 0;
-    if (clb_row_flag(r, "cache_resident"))
+    if (m & CLB_MARK_CACHE)
         f[k++] = 'C';
-    if (!isnan(r->pct_peak_bw) && r->pct_peak_bw > 100)
+    if (m & CLB_MARK_ABOVE_PEAK)
         f[k++] = '!';
-    if (!isnan(r->t_min_s) && r->t_min_s > 0 && r->t_max_s > SPREAD_LIMIT * r->t_min_s)
+    if (m & CLB_MARK_NOISY)
         f[k++] = '~';
-    if (clb_row_flag(r, "timer_host"))
+    if (m & CLB_MARK_HOST_TIMER)
         f[k++] = 'H';
-    if (clb_row_flag(r, "impossible"))
+    if (m & CLB_MARK_IMPOSSIBLE)
         f[k++] = 'X';
     f[k] = 0;
 }
@@ -107,7 +123,7 @@ void clb_summary_print(const struct clb_summary_ctx *ctx, const struct clb_row *
         fprintf(out, "flags: C cache-resident (working set < 4 x last-level cache), ! above "
                      "100%% of the peak bandwidth, ~ noisy (slowest run > %.2f x fastest), H timed "
                      "on the host clock (device events not trusted), X impossible (above the "
-                     "peak GFlop/s)\n", SPREAD_LIMIT);
+                     "peak GFlop/s)\n", CLB_NOISY_SPREAD);
     for (int w = 0; w < nwl; w++) {
         const struct clb_workload *wl = wls[w];
         if (!wl->summarize)

@@ -518,3 +518,17 @@ int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs
     }
     return CLB_OK;
 }
+
+int clb_figure_pos(const struct clb_workload *wl, const char *kernel)
+{
+    const char *o = wl ? wl->figure.order : NULL;
+    size_t n = strlen(kernel);
+    int i = 0;
+    for (; o && *o; i++) {
+        size_t len = strcspn(o, ",");
+        if (len == n && !strncmp(o, kernel, n))
+            return i;
+        o += len + (o[len] == ',');
+    }
+    return i;
+}

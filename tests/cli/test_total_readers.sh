@@ -2,7 +2,7 @@
 # Readers that are total (docs/RESULTS.md, "Guarantees"): rows whose params
 # or metrics are not what their workload writes (a parameter missing, or not
 # a number) never crash a consumer of rows: compare with every metric and
-# --plot, model --ceilings, run --ceilings. Such rows are skipped with a
+# --plot, report, model --ceilings, run --ceilings. Such rows are skipped with a
 # counted warning. (A latency row without `stride` once made all four die
 # with SIGSEGV while latency grouped its rows into sweeps.)
 source "$(dirname "$0")/lib.sh"
@@ -63,6 +63,8 @@ if command -v gnuplot >/dev/null; then
   run_cb compare crafted.csv --plot out.svg; no_signal "compare --plot"
   [ "$RC" -eq 0 ] && pass "compare --plot draws the rest" || fail "compare --plot: exit $RC: $ERR_TXT"
 fi
+run_cb report crafted.csv -o page.html; no_signal "report"
+[ "$RC" -eq 0 ] && [ -s page.html ] && pass "report: the page of the rest" || fail "report: exit $RC: $ERR_TXT"
 run_cb model roofline -w stream -k copy -t float -s 1M -p h100_sxm --device H100 --ceilings crafted.csv
 no_signal "model roofline --ceilings"
 [ "$RC" -eq 0 ] && echo "$OUT_TXT" | grep -q "(measured: stream copy" && pass "model: the ceilings of the rows that fit" ||

@@ -125,7 +125,7 @@ static void check(const char *why, const char *what, const struct clb_buf *b)
 }
 
 /* The script for the texts of pool; 0 when the table has no figure. */
-static int script(const struct shape *sh, const char *const *pool, struct cmp_plot_text *pt)
+static int script(const struct shape *sh, const char *const *pool, struct clb_chart_text *pt)
 {
     struct cmp_table t;
     struct cmp_line lines[MAXL];
@@ -175,7 +175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(names[k], sizeof names[k], "t%d", cls);
         neutral[k] = sh.pool[k][0] ? names[k] : "";
     }
-    struct cmp_plot_text a, b;
+    struct clb_chart_text a, b;
     int ha = script(&sh, sh.pool, &a);
     int hb = script(&sh, neutral, &b);
     if (ha != hb) {
@@ -198,8 +198,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         free(sa);
         free(sb);
-        cmp_plot_text_free(&a);
-        cmp_plot_text_free(&b);
+        clb_chart_text_free(&a);
+        clb_chart_text_free(&b);
     }
     free(text);
     return 0;

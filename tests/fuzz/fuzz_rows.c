@@ -5,7 +5,7 @@
  * leak or hit undefined behaviour; `results upgrade` must also keep every
  * row (the oracle reads the upgraded file back).
  *
- * To cover a new consumer of rows (the regression gate, the report), add one
+ * To cover a new consumer of rows (the regression gate), add one
  * function and one entry to `consumers` below; tests/fuzz/run_fuzz.sh runs
  * the harness for a bounded time from a corpus seeded with every committed
  * results file, and once on each of those files whole.
@@ -24,10 +24,12 @@
 #include "cli/cli.h"
 #include "clb_ceilings.h"
 #include "clb_compare.h"
+#include "clb_report.h"
 #include "clb_results.h"
 #include "clb_workload.h"
 #include "core/summary.h"
 #include "fuzz_common.h"
+#include "html_oracle.h"
 
 static int quiet_fd[2] = {-1, -1}, null_fd = -1;
 
@@ -89,7 +91,7 @@ static void gate(const char *path, const struct clb_rowset *rows)
     }
 }
 
-static int script_made(const char *final, const struct cmp_plot_text *pt, void *ctx)
+static int script_made(const char *final, const struct clb_chart_text *pt, void *ctx)
 {
     (void)final;
     (void)pt;
@@ -200,6 +202,47 @@ static void upgrade(const char *path, const struct clb_rowset *rows)
     unlink(tmp);
 }
 
+/* report: each chart rendered as gnuplot's input (no gnuplot run) and held
+ * to the plot oracle; the page (tables only: no figure) to the HTML oracle. */
+static int report_chart(const struct clb_chart *c, void *ctx)
+{
+    struct clb_chart_text t;
+    int rc = clb_chart_gnuplot(c, &(struct clb_chart_out){1, 1, 0}, &t);
+    (*(int *)ctx)++;
+    if (rc)
+        return rc == CLB_ESYS ? rc : CLB_OK;
+    const char *why = oracle_script(clb_buf_str(&t.script), t.script.len);
+    if (!why)
+        why = oracle_data(clb_buf_str(&t.data), t.data.len);
+    if (!why)
+        why = oracle_data(clb_buf_str(&t.peaks), t.peaks.len);
+    if (why) {
+        quiet(0);
+        fprintf(stderr, "fuzz_rows: a report chart: %s\n%s\n", why, clb_buf_str(&t.script));
+        abort();
+    }
+    clb_chart_text_free(&t);
+    return CLB_OK;
+}
+
+static void report(const char *path, const struct clb_rowset *rows)
+{
+    char *files[] = {(char *)path};
+    int charts = 0;
+    struct clb_report_opts o = {(enum clb_report_norm)(rows->n % 3), 0, NULL, report_chart,
+                                &charts};
+    struct clb_buf page = {0};
+    if (clb_report_html(files, 1, &o, &page, NULL) == CLB_OK) {
+        const char *why = oracle_page(clb_buf_str(&page), page.len);
+        if (why) {
+            quiet(0);
+            fprintf(stderr, "fuzz_rows: the report's page: %s\n", why);
+            abort();
+        }
+    }
+    clb_buf_free(&page);
+}
+
 static const struct {
     const char *name;
     void (*run)(const char *path, const struct clb_rowset *rows);
@@ -212,7 +255,7 @@ static const struct {
     {"workload summaries and ceilings", workload_hooks},
     {"results upgrade", upgrade},
     {"the regression gate (compare --baseline --strict, --cross-device, ...)", gate},
-    /* the report: add it here */
+    {"report", report},
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

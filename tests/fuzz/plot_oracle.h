@@ -50,7 +50,8 @@ static inline int oracle_word(const char *w, size_t n)
         "nomirror", "terminal", "svg", "pngcairo", "size", "dynamic", "noenhanced", "font",
         "background", "rgb", "output", "plot", "using", "xticlabels", "columnheader", "lc",
         "with", "lines", "linespoints", "dt", "lw", "pt", "index", "offsets", "graph", "format",
-        "points", "ps", "xrange", NULL};
+        "points", "ps", "xrange", "boxxyerror", "fs", "notitle", "labels", "center", "offset",
+        "right", "lmargin", NULL};
     for (int i = 0; words[i]; i++)
         if (strlen(words[i]) == n && !memcmp(words[i], w, n))
             return 1;
@@ -149,12 +150,20 @@ static inline const char *oracle_data(const char *text, size_t n)
     return NULL;
 }
 
-/* The script with every quoted string replaced by one 'S': what must not
- * depend on the text of the files. Written into out (room: n + 1). */
+/* The script with every quoted string replaced by one 'S' and every number
+ * by one 'N': what must not depend on the text of the files (the canvas and
+ * the margins grow with the length of the names: numbers only). Written into
+ * out (room: n + 1). */
 static inline size_t oracle_skeleton(const char *s, size_t n, char *out)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
+        if (s[i] >= '0' && s[i] <= '9') {
+            while (i + 1 < n && ((s[i + 1] >= '0' && s[i + 1] <= '9') || s[i + 1] == '.'))
+                i++;
+            out[k++] = 'N';
+            continue;
+        }
         if (s[i] != '\'') {
             out[k++] = s[i];
             continue;

@@ -240,7 +240,7 @@ static int xfer_count(const struct clb_query *q, struct clb_counts *out)
 static const struct clb_workload xfer = {.name = "unit_xfer", .dtypes = "float",
                                          .size_dims = 1, .count = xfer_count};
 
-static int figure(const struct cmp_table *t, const char *wl, struct cmp_plot_text *pt)
+static int figure(const struct cmp_table *t, const char *wl, struct clb_chart_text *pt)
 {
     int lines[64], cols[16];
     struct cmp_fig g = {.lines = lines, .cols = cols, .svg = 1, .index = 1};
@@ -261,30 +261,30 @@ static void test_peak_by_unit(void **state)
     assert_int_equal(t.lines[find_line(&t, "unit_xfer", "dev", "float", "")].device_bound, 1);
     assert_int_equal(t.lines[find_line(&t, "unit_xfer", "h2d", "float", "")].device_bound, 0);
     assert_int_equal(t.lines[find_line(&t, "notregistered", "k", "float", "")].device_bound, 0);
-    struct cmp_plot_text pt;
+    struct clb_chart_text pt;
     /* stream: the peak over its one group */
     assert_int_equal(figure(&t, "stream", &pt), CLB_OK);
     assert_string_equal(clb_buf_str(&pt.peaks), "x\tPeak Test GPU peak 1000 GB/s\n"
-                                                "-0.50\t1000\n0.50\t1000\n");
+                                                "-0.5\t1000\n0.5\t1000\n");
     assert_non_null(strstr(clb_buf_str(&pt.script), "'fig1.peak.dat' index 0"));
-    cmp_plot_text_free(&pt);
+    clb_chart_text_free(&pt);
     /* dev, h2d, dev2: the peak over the device groups only, not over h2d */
     assert_int_equal(figure(&t, "unit_xfer", &pt), CLB_OK);
     assert_string_equal(clb_buf_str(&pt.peaks), "x\tPeak Test GPU peak 1000 GB/s\n"
-                                                "-0.50\t1000\n0.50\t1000\n\n"
-                                                "1.50\t1000\n2.50\t1000\n");
-    cmp_plot_text_free(&pt);
+                                                "-0.5\t1000\n0.5\t1000\n\n"
+                                                "1.5\t1000\n2.5\t1000\n");
+    clb_chart_text_free(&pt);
     /* a workload the registry does not know: no peak line */
     assert_int_equal(figure(&t, "notregistered", &pt), CLB_OK);
     assert_int_equal(pt.peaks.len, 0);
     assert_null(strstr(clb_buf_str(&pt.script), "peak.dat"));
-    cmp_plot_text_free(&pt);
+    clb_chart_text_free(&pt);
     cmp_free(&t);
     /* GFlop/s has no peak; % of peak has the 100 % line */
     assert_int_equal(cmp_build(&t, files, 1, &f, M("pct_peak")), CLB_OK);
     assert_int_equal(figure(&t, "unit_xfer", &pt), CLB_OK);
-    assert_non_null(strstr(clb_buf_str(&pt.peaks), "x\tpeak bandwidth\n-0.50\t100\n"));
-    cmp_plot_text_free(&pt);
+    assert_non_null(strstr(clb_buf_str(&pt.peaks), "x\tpeak bandwidth\n-0.5\t100\n"));
+    clb_chart_text_free(&pt);
     cmp_free(&t);
 }
 
@@ -377,7 +377,7 @@ static void test_crafted_plot(void **state)
         for (int rel = 0; rel < 2; rel++) {
             t.ref = rel ? 0 : -1;
             struct cmp_fig g = {.lines = lines, .cols = cols, .svg = rel, .index = i + 1};
-            struct cmp_plot_text pt;
+            struct clb_chart_text pt;
             if (cmp_fig_collect(&g, &t, t.lines[i].workload, NULL, 0))
                 continue;
             assert_int_equal(cmp_plot_script(&g, &pt), CLB_OK);
@@ -392,7 +392,7 @@ static void test_crafted_plot(void **state)
                 fail_msg("%s in:\n%s", why, clb_buf_str(&pt.peaks));
             if (!rel)   /* column labels are data (relative: in the y label, quoted) */
                 assert_null(strstr(pt.script.s, "PWNED_dev"));
-            cmp_plot_text_free(&pt);
+            clb_chart_text_free(&pt);
         }
     }
     free(lines);
@@ -443,7 +443,7 @@ static void test_row_figures(void **state)
     assert_int_equal(cmp_build(&t, files, 2, &f, M("gbps")), CLB_OK);
     int a = find_col(&t, "Ceil Test GPU"), b = find_col(&t, "No Ceiling CPU");
     struct cmp_fig g = {.svg = 1, .index = 3};
-    struct cmp_plot_text pt;
+    struct clb_chart_text pt;
     assert_int_equal(cmp_fig_points(&g, &t, CMP_FIG_ROOFLINE, "roofline", a), CLB_OK);
     assert_int_equal(cmp_plot_script(&g, &pt), CLB_OK);
     /* x from the smallest intensity (stream triad: 2 flops per 12 bytes) halved to the
@@ -455,18 +455,24 @@ static void test_row_figures(void **state)
                         "0.08333333333\t83.33333333\n10\t10000\n40\t10000\n\n\n"
                         "x\tfp32 ridge point: 20.00 flop/byte (20000 GFlop/s / 1000 GB/s)\n20\t20000\n\n\n"
                         "x\tfp64 ridge point: 10.00 flop/byte (10000 GFlop/s / 1000 GB/s)\n10\t10000\n");
-    assert_string_equal(clb_buf_str(&pt.data), "x\troofline float\n1\t800\n16\t15000\n\n\n"
-                                               "x\tstream float\n0.1666666667\t166.667\n\n\n"
-                                               "x\tdslash float\n0.8\t1500\n");
-    assert_non_null(strstr(pt.script.s, "set logscale x 2\nset logscale y 10\n"));
-    cmp_plot_text_free(&pt);
+    /* each line: x, y, the box's x0, x1, y0 (bars only), the label */
+    assert_string_equal(clb_buf_str(&pt.data),
+                        "x\troofline float\tx0\tx1\ty0\tlabel\n1\t800\t1\t1\t800\t\n"
+                        "16\t15000\t16\t16\t15000\t\n\n\n"
+                        "x\tstream float\tx0\tx1\ty0\tlabel\n"
+                        "0.1666666667\t166.667\t0.1666666667\t0.1666666667\t166.667\t\n\n\n"
+                        "x\tdslash float\tx0\tx1\ty0\tlabel\n0.8\t1500\t0.8\t0.8\t1500\t\n");
+    assert_non_null(strstr(pt.script.s, "set logscale x 2\n"));
+    assert_non_null(strstr(pt.script.s, "set logscale y 10\n"));
+    clb_chart_text_free(&pt);
     /* no roofline rows: no roofline figure */
     assert_int_equal(cmp_fig_points(&g, &t, CMP_FIG_ROOFLINE, "roofline", b), CLB_EUSAGE);
     assert_int_equal(cmp_fig_points(&g, &t, CMP_FIG_STAIRS, "latency", -1), CLB_OK);
     assert_int_equal(cmp_plot_script(&g, &pt), CLB_OK);
-    assert_non_null(strstr(pt.data.s, "x\tNo Ceiling CPU: chase stride=64\n1024\t6\n4096\t6\n"));
+    assert_non_null(strstr(pt.data.s, "x\tNo Ceiling CPU: chase stride=64\tx0\tx1\ty0\tlabel\n"
+                                      "1024\t6\t1024\t1024\t6\t\n4096\t6\t4096\t4096\t6\t\n"));
     assert_non_null(strstr(pt.script.s, "set format x '%.0b %BB'\n"));
-    cmp_plot_text_free(&pt);
+    clb_chart_text_free(&pt);
     /* every figure, crafted names included, through the oracle */
     for (int c = -1; c < t.ncols; c++) {
         g.index = c + 2;
@@ -483,7 +489,7 @@ static void test_row_figures(void **state)
             fail_msg("%s in:\n%s", why, clb_buf_str(&pt.peaks));
         assert_null(strstr(pt.script.s, "PWNED_ckernel"));   /* names are data */
         assert_null(strstr(pt.script.s, "PWNED_cparam"));
-        cmp_plot_text_free(&pt);
+        clb_chart_text_free(&pt);
     }
     cmp_free(&t);
 }

@@ -1,6 +1,7 @@
 /* `clbench model scaling --plot OUT.svg`: efficiency against the ranks, one
- * line per path, drawn through compare's gnuplot path (clb_plot_draw). Only
- * numbers and fixed words reach gnuplot. */
+ * line per path, described as a chart (include/clb_chart.h) and drawn by the
+ * one renderer compare --plot and the report use (clb_plot_draw). Only
+ * numbers and fixed words are in it. */
 #include "clb_compare.h"
 #include "scaling.h"
 
@@ -13,39 +14,35 @@ int sc_plot(const char *out, const struct clb_sc_point *p, int n, int weak)
     static const char *const title[2] = {"host-staged (device -> pinned host -> MPI -> device)",
                                          "device to device (NVLink or PCIe on a node, network "
                                          "between nodes)"};
-    struct clb_buf body = {0}, data = {0};
-    int blocks = 0;
+    struct clb_chart ch;
+    clb_chart_init(&ch, weak ? "weak scaling: parallel efficiency by ranks (clbench model scaling)"
+                             : "strong scaling: parallel efficiency by ranks (clbench model "
+                               "scaling)",
+                   "ranks", "efficiency E");
+    ch.x.scale = CLB_AXIS_LOG2;
+    ch.x.every = 2;   /* 1, 2, 4, ... ranks */
+    ch.y.lo = 0;
+    ch.y.hi = 1.05;
     for (int k = 0; k < 2; k++) {
-        int any = 0;
+        struct clb_chart_series *s = NULL;
         for (int i = 0; i < n; i++) {
             if (isnan(p[i].eff[k]))
                 continue;
-            if (!any++)
-                clb_buf_printf(&data, "%s# %s\n", blocks ? "\n\n" : "", title[k]);
-            clb_buf_printf(&data, "%d\t%.6g\n", p[i].n, p[i].eff[k]);
+            if (!s && !(s = clb_chart_series(&ch, title[k], CLB_CS_LINESPOINTS, k + 1)))
+                break;
+            clb_chart_point(&ch, s, p[i].n, p[i].eff[k], NULL);
         }
-        if (!any)
-            continue;
-        clb_buf_printf(&body, "%s'fig1.dat' index %d using 1:2 with linespoints lw 2 pt %d "
-                              "title '%s'", blocks ? ", \\\n     " : "plot ", blocks, 5 + 2 * k,
-                       title[k]);
-        blocks++;
     }
-    if (!blocks) {
-        clb_buf_free(&body);
-        clb_buf_free(&data);
+    int rc;
+    if (ch.oom) {
+        clb_seterr("out of host memory");
+        rc = CLB_ESYS;
+    } else if (!clb_chart_measured(&ch, &(double){0}, &(double){0})) {
         clb_seterr("model scaling --plot: no efficiency to plot");
-        return CLB_EUSAGE;
+        rc = CLB_EUSAGE;
+    } else {
+        rc = clb_plot_draw(out, &ch);
     }
-    struct clb_buf s = {0};
-    clb_buf_printf(&s, "set encoding utf8\nset datafile separator tab\nset title '%s scaling: "
-                       "parallel efficiency by ranks (clbench model scaling)'\nset xlabel "
-                       "'ranks'\nset ylabel 'efficiency E'\nset logscale x 2\nset yrange "
-                       "[0:1.05]\nset grid\nset key outside below left Left reverse maxcols 1\n"
-                       "%s\n", weak ? "weak" : "strong", clb_buf_str(&body));
-    int rc = s.oom || data.oom ? CLB_ESYS : clb_plot_draw(out, clb_buf_str(&s), clb_buf_str(&data));
-    clb_buf_free(&s);
-    clb_buf_free(&body);
-    clb_buf_free(&data);
+    clb_chart_free(&ch);
     return rc;
 }

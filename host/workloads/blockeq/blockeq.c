@@ -433,4 +433,5 @@ const struct clb_workload clb_wl_blockeq = {
     .prepare = prepare,
     .summarize = summarize,
     .models = clb_blockeq_models,
+    .figure = {.x_param = "partitions", .x_label = "work-groups (partitions)"},
 };

@@ -276,4 +276,6 @@ const struct clb_workload clb_wl_bus = {
     .plan = plan,
     .prepare = prepare,
     .summarize = summarize,
+    .figure = {.x_size = 1, .x_bytes = 1, .x_label = "transfer size",
+               .order = "pageable_h2d,pageable_d2h,pinned_h2d,pinned_d2h"},
 };

@@ -451,4 +451,6 @@ const struct clb_workload clb_wl_camping = {
     .plan = plan,
     .prepare = prepare,
     .summarize = summarize,
+    .figure = {.x_param = "distance", .x_label = "distance between concurrent work-groups",
+               .x_bytes = 1},
 };

@@ -647,6 +647,12 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     return n * nl;
 }
 
+/* The figure's model lines (struct clb_figure's `models`). */
+static int figure_models(const struct clb_row *r, struct clb_figure_model *out, int max)
+{
+    return lat_figure_models(r, 1, out, max);
+}
+
 const struct clb_workload clb_wl_cg = {
     .name = "cg",
     .summary = "HISQ conjugate gradient solver (m^2 - D_eo D_oe) with multiple right-hand sides, "
@@ -674,4 +680,6 @@ const struct clb_workload clb_wl_cg = {
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,
+    .figure = {.x_param = "rhs", .x_label = "right-hand sides", .order = "reg,cache",
+               .models = figure_models},
 };

@@ -288,4 +288,5 @@ const struct clb_workload clb_wl_copy2d = {
     CLB_STEPS,
     .plan = plan,
     .prepare = prepare,
+    .figure = {.order = "coalesced,rows"},
 };

@@ -887,4 +887,6 @@ const struct clb_workload clb_wl_dot = {
     .plan = plan,
     .prepare = prepare,
     .summarize = summarize,
+    .figure = {.order = "device,device_sumsq,host,host_sumsq,hybrid,hybrid_sumsq,cpu1,cpu",
+               .split = "dev_share", .split_names = "device,CPU"},
 };

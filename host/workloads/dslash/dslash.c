@@ -924,6 +924,12 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     return n * nl * ch.nzs;
 }
 
+/* The figure's model lines (struct clb_figure's `models`). */
+static int figure_models(const struct clb_row *r, struct clb_figure_model *out, int max)
+{
+    return lat_figure_models(r, 0, out, max);
+}
+
 const struct clb_workload clb_wl_dslash = {
     .name = "dslash",
     .summary = "HISQ staggered Dslash (lattice QCD) with multiple right-hand sides, in GFlop/s",
@@ -948,4 +954,6 @@ const struct clb_workload clb_wl_dslash = {
     .prepare = prepare,
     .summarize = summarize,
     .models = dslash_models,
+    .figure = {.x_param = "rhs", .x_label = "right-hand sides", .order = "reg,cache,best",
+               .models = figure_models},
 };

@@ -154,5 +154,8 @@ double clb_cg_bytes_site(double iters, double rhs_iters, int rhs, int compressed
 /* flop/byte of one iteration with every rhs iterating (the start left out):
  * 0.77, 1.53 and 1.84 at 1, 4 and 8 rhs (fp32, compressed). */
 double clb_cg_intensity(int rhs, int compressed, size_t real_size);
+/* The same where a fraction `hit` of the two applications' neighbour vectors
+ * hits in a cache (the talk's limit for one rhs: 15/16). */
+double clb_cg_intensity_hit(int rhs, double hit, int compressed, size_t real_size);
 
 #endif

@@ -45,8 +45,15 @@ double clb_cg_bytes_site(double iters, double rhs_iters, int rhs, int compressed
 
 double clb_cg_intensity(int rhs, int compressed, size_t real_size)
 {
+    return clb_cg_intensity_hit(rhs, 0, compressed, real_size);
+}
+
+double clb_cg_intensity_hit(int rhs, double hit, int compressed, size_t real_size)
+{
     double links = compressed ? CLB_DSLASH_LINK_BYTES_COMPRESSED : CLB_DSLASH_LINK_BYTES_FULL;
     double flops = (double)rhs * (2 * CLB_DSLASH_FLOPS_SITE + CLB_CG_LINALG_FLOPS_SITE);
-    double bytes = 2 * links + (double)rhs * CLB_CG_VECTORS_ITER * CLB_DSLASH_VECTOR_BYTES;
+    /* the two applications' neighbour vectors are what a cache can hold */
+    double vectors = CLB_CG_VECTORS_ITER - 2 * CLB_DSLASH_NEIGHBORS * hit;
+    double bytes = 2 * links + (double)rhs * vectors * CLB_DSLASH_VECTOR_BYTES;
     return flops / (bytes * (double)real_size / 4.0);
 }

@@ -142,6 +142,12 @@ struct lat_hmodel {
 };
 int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
                    struct lat_hmodel *m);
+/* The figure's model lines of a dslash (cg = 0) or cg (cg = 1) row, from its
+ * rhs=, links= and type (struct clb_figure's `models`): the talk's flop/byte
+ * without any cache, and with every neighbour vector but one of sixteen
+ * hitting in a cache (its upper limit). 0 lines for a row that says
+ * neither. */
+int lat_figure_models(const struct clb_row *r, int cg, struct clb_figure_model *out, int max);
 /* verify: the compressed long links rebuild the stored ones (noted); 1 when not. */
 int lat_check_rebuild(struct clb_case *c, int dbl, double err);
 

@@ -282,4 +282,6 @@ const struct clb_workload clb_wl_launch = {
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,
+    .figure = {.y_metric = "latency_us", .y_label = "launch latency (\xc2\xb5s)", .y_unit = "\xc2\xb5s",
+               .lower_is_better = 1, .order = "dispatch,roundtrip,rate"},
 };

@@ -340,4 +340,5 @@ const struct clb_workload clb_wl_matmul = {
     .check_size = check_size,
     .prepare = prepare,
     .summarize = summarize,
+    .figure = {.order = "naive,tiled"},
 };

@@ -466,6 +466,7 @@ const struct clb_workload clb_wl_peak = {
     .measured = measured,
     .summarize = summarize,
     .ceilings = ceilings,
+    .figure = {.order = "fma,mad"},
     .ceiling_kinds = 1u << CLB_CEIL_SP | 1u << CLB_CEIL_DP,
     .ceiling_rows = "float and double rows",
 };

@@ -427,6 +427,7 @@ const struct clb_workload clb_wl_stream = {
     .plan = plan,
     .prepare = prepare,
     .ceilings = ceilings,
+    .figure = {.order = "copy,scale,add,triad"},
     .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_TRIAD,
     .ceiling_rows = "copy or triad rows that are not cache-resident",
 };

@@ -421,4 +421,6 @@ const struct clb_workload clb_wl_stride = {
     .check_size = check_size,
     .prepare = prepare,
     .summarize = summarize,
+    .figure = {.x_param = "stride,offset", .x_label = "stride or offset (elements)",
+               .order = "gather,offset"},
 };

@@ -813,4 +813,10 @@ const struct clb_workload clb_wl_transpose = {
     CLB_STEPS,
     .plan = plan,
     .prepare = prepare,
+    /* the whitepaper's sequence (copy baselines, naive to diagonal), the
+     * lecture's serial and per-row first, then the best variant; each bar
+     * against the copy of its size */
+    .figure = {.order = "copy,copy_local,serial,per_row,naive,coalesced,nobankconflict,"
+                        "fine_grained,coarse_grained,diagonal,best",
+               .baseline = "copy"},
 };

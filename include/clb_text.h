@@ -1,0 +1,49 @@
+/* Text from a results file, a profile or the command line on its way to a
+ * terminal, a Markdown document, gnuplot, or an HTML page with its SVG
+ * figures (host/compare/compare_text.c). One function, cmp_esc, escapes it
+ * for each of those targets; nothing else may put such text there. */
+#ifndef CLB_TEXT_H
+#define CLB_TEXT_H
+
+#include "clbench.h"
+
+enum {
+    CMP_ESC_MD = 1,      /* Markdown cell: '|' as "\|" too */
+    CMP_ESC_DATA = 2,    /* a gnuplot data-file field: the display form with every
+                          * backslash doubled and '"' as "''" (gnuplot reads escapes
+                          * and ends a string at a double quote there); "" as "(empty)" */
+    CMP_ESC_GP = 4,      /* one gnuplot single-quoted string, quotes included: the
+                          * display form with every ' doubled (inside single quotes
+                          * gnuplot expands neither backquotes nor @macros) */
+    CMP_ESC_HTML = 8     /* HTML or SVG text or attribute value: the display form
+                          * with & < > " ' as character references */
+};
+/* Append s escaped for display: printable UTF-8 as is; '\\' as "\\\\"; newline,
+ * CR and tab as "\n", "\r", "\t"; other control bytes and bytes that are not
+ * UTF-8 as "\xNN"; C1 controls, line/paragraph separators and bidirectional
+ * overrides as "\uNNNN"; then the target's own rule (flags above). */
+void cmp_esc(struct clb_buf *b, const char *s, int flags);
+/* The same into a scratch buffer that is reset first; returns its text. One
+ * argument of a call only: two cmp_esc_tmp of one buffer in one printf print
+ * the same text (use cmp_esc_arg). */
+const char *cmp_esc_tmp(struct clb_buf *b, const char *s, int flags);
+/* Escaped arguments of one message: each cmp_esc_arg call returns text in a
+ * buffer of its own, alive until cmp_esc_args_free, so a message may escape
+ * any number of paths or values (NULL text: out of memory reads ""). */
+struct cmp_esc_args {
+    struct clb_buf *b;
+    size_t n, cap;
+};
+const char *cmp_esc_arg(struct cmp_esc_args *a, const char *s, int flags);
+void cmp_esc_args_free(struct cmp_esc_args *a);
+/* cmp_esc(b, s, CMP_ESC_GP): the only way text of a file or the command line
+ * reaches a gnuplot script. */
+void cmp_gp_string(struct clb_buf *b, const char *s);
+/* Display width of an escaped (printable UTF-8) string. */
+int cmp_width(const char *s);
+/* Append a file-name slug of s: letters, digits, '-' and '_' kept, every
+ * other byte '_', at most CMP_SLUG_MAX bytes; "_" for an empty s. */
+#define CMP_SLUG_MAX 32
+void cmp_slug(struct clb_buf *b, const char *s);
+
+#endif
