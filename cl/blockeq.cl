@@ -1,4 +1,4 @@
-/* blockeq: the report's blockEqPartition. A tile is TW x TH elements, TW
+/* blockeq: the C1060 report's blockEqPartition [C1060Report]. A tile is TW x TH elements, TW
  * elements being exactly one memory partition wide; a work-group of TW x TH
  * work-items copies one tile (one element each) and a persistent grid of P
  * work-groups walks the k1 x k2 tiles in row-major order, group g taking

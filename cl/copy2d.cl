@@ -1,4 +1,4 @@
-/* copy2d: the report's copy2D_Coalesced. A height x width matrix (row-major,
+/* copy2d: the C1060 report's copy2D_Coalesced [C1060Report]. A height x width matrix (row-major,
  * width contiguous) is copied by TILE_DIM x TILE_DIM tiles; a work-group of
  * TILE_DIM x BLOCK_ROWS work-items covers one tile, each work-item copying
  * TILE_DIM / BLOCK_ROWS elements of one column, BLOCK_ROWS rows apart.

@@ -1,5 +1,5 @@
 /* matmul: C = A * B for n x n row-major float matrices, the DRAM lecture's
- * corner-turning example. Options: -DT=float -DTILE=t.
+ * corner-turning example [CSEE217]. Options: -DT=float -DTILE=t.
  *
  * naive: one output per work-item straight from global memory. Work-items
  * along dimension 0 take neighbouring columns: their B[k][col] reads are

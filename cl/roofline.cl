@@ -1,4 +1,4 @@
-/* roofline (mixbench-style): every element is read once, goes through NFMA
+/* roofline (mixbench-style, [Konstantinidis17]): every element is read once, goes through NFMA
  * dependent steps x <- fma(x, x, a) (2 flops each), and is written once, so
  * one kernel spans memory-bound (NFMA = 0: a copy) to compute-bound rows by
  * its arithmetic intensity NFMA x 2 / (2 x sizeof(T)) flop/byte.

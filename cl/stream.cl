@@ -1,4 +1,4 @@
-/* stream: the BabelStream kernels. Inputs a and b, output c, so that every
+/* stream: the BabelStream kernels [Deakin16]. Inputs a and b, output c, so that every
  * repetition computes the same thing:
  *   copy  c = a          scale c = s*a
  *   add   c = a + b      triad c = a + s*b

@@ -1,6 +1,8 @@
 /* transpose: out = in^T for an n x m row-major matrix (n rows, m columns).
  * The output of a transpose is m x n (row width n); copy, copy_local and
  * fine_grained write an n x m output (row width m), coarse_grained an m x n one.
+ * Kernels of the transpose lecture [Udacity12] and of NVIDIA's whitepaper
+ * [Ruetsch09].
  *
  * Options (besides -DT, see common.cl):
  *   -DIDX=uint|ulong      index type (uint when every index fits: cheaper math)

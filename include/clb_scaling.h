@@ -1,5 +1,5 @@
 /* The halo-exchange model of a 4-D stencil split over ranks (host/models/scaling/;
- * docs/SCALING.md "The halo model"): the grid that minimises the halo bytes
+ * docs/SCALING.md "Timing and the halo model"): the grid that minimises the halo bytes
  * per rank, the halo of a part, the time of one exchange chain (pack, device
  * -> host, the message, host -> device: one after the other, or pipelined in
  * chunks) and of one application with its interior kernel overlapping the

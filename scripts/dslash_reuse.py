@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""DRAM reads per odd-site vector in one dslash sweep (docs/WORKLOADS.md, "Reading the
+"""DRAM reads per odd-site vector in one dslash sweep (docs/workloads/dslash.md, "Reading the
 rates against the model"). A vector is read by its 16 even neighbours (+-1, +-3 in
 x, y, z, t). Reads are counted at the granularity of planes (z, t): the x and y
 readers sit in the vector's own plane, within a plane of it, and a plane is far

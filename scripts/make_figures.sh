@@ -10,7 +10,8 @@
 # (docs/figures): a roofline per GPU and the latency staircases, from the
 # second round's suites (H100_RUN, H200_RUN).
 #
-# Every device ran at its own default size and the papers used theirs, so the
+# Every device ran at its own default size and the published sources
+# ([Ruetsch09], [Deakin16]) used theirs, so the
 # figures compare each device's best figure per kernel and type whatever the
 # size and launch shape (--any-size --sweep none); the tables say the same.
 set -euo pipefail
@@ -47,7 +48,7 @@ figure transpose compare-transpose --dtype float --any-size --sweep none
 figure transpose compare-transpose-2048 --dtype float --size 2048x2048 --sweep none
 # 2c. dslash, fp32, 64^3x16: GFlop/s against rhs, reg and cache kernels, both link kinds
 figure dslash compare-dslash --metric gflops --dtype float --size 64x64x64x16
-# 3. "performance relative to K20" (the HISQ talk's view): STREAM double, a table only
+# 3. "performance relative to K20" (the HISQ talk's view, [Wagner15]): STREAM double, a table only
 if "$CB" compare "${files[@]}" --workload stream --dtype double --kernel copy,triad --any-size --sweep none \
      --relative-to 'K20c (ECC on)' --markdown >"$OUT/compare-stream-relative.md.tmp"; then
   mv "$OUT/compare-stream-relative.md.tmp" "$OUT/compare-stream-relative.md"

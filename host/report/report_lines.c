@@ -2,7 +2,7 @@
  * its `figure` declares (partitions, distance, stride, rhs) or against the
  * problem size (transfers): one line per device, kernel, type and other
  * parameters, at the size each device shows; the workload's model lines
- * (Dslash, CG: the talk's no-cache and perfect-cache limits at the device's
+ * (Dslash, CG: the talk's [Wagner15] no-cache and perfect-cache limits at the device's
  * bandwidth) and the peaks where they apply. */
 #include "report_priv.h"
 

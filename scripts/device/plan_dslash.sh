@@ -1,6 +1,6 @@
 # dslash on the H100: stream first (for of_stream_copy in detail), then the
 # default 64^3x16 lattice in fp32 and fp64, rhs 1..8, both long-link kinds,
-# kernels reg and cache (64 rows); then 32^3x8, the talk's other lattice, whose
+# kernels reg and cache (64 rows); then 32^3x8, the other lattice of [Wagner15], whose
 # vectors fit in the 50 MB L2 (rhs 1,2,4,8: 32 rows). About 1.5-2 minutes,
 # most of it kernel builds (one per type, link kind and rhs) and host-side
 # setup (random U(3) links and the float64 reference on the 16 cores).

@@ -3,7 +3,7 @@
 # so) and 8192x8192, float and double, after stream in the same invocation
 # (of_stream_copy; -s is left out because stream's sizes are 1-D). serial is
 # skipped there by its cap (serial_max, 1M elements); a small run records it
-# at the lecture's 1024x1024. Then every best variant at 8192x8192 (one row
+# at the 1024x1024 of the transpose lecture [Udacity12]. Then every best variant at 8192x8192 (one row
 # each; the default `best` row is the fastest of the probe). A CPU run last.
 $CB run stream,transpose -d $GPU -t float,double -o $OUT/h100.csv
 $CB run transpose -d $GPU -t float,double -s 1024x1024 -n 3 --warmup 1 \

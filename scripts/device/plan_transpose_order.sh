@@ -1,5 +1,5 @@
 # transpose `best`: the tile-order, down-the-column, persistent and
-# streaming-store forms (docs/WORKLOADS.md, transpose) against the plain
+# streaming-store forms (docs/workloads/transpose.md) against the plain
 # tile at 8192x8192, one row per variant, float then double, with stream at
 # its default sizes first for the reference (stream takes no 2-D size, so it
 # runs on its own: divide by hand). Then the tail diagnostic: the same few

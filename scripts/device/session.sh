@@ -21,9 +21,9 @@
 #   timer      the timer check's verdict on the GPU (-v: events against the host
 #              clock of clbench's own kernel) and quick rows of the evented
 #              workloads: none may say timer=host (docs/PORTABILITY.md)
-#   fidelity   the kernels changed to be the sources' (issue 30): copy2d's
-#              report-order `coalesced` beside `loads_first`, the lecture's
-#              `per_row` transpose, each beside stream copy; and the latency,
+#   fidelity   the kernels changed to be the sources': copy2d's
+#              report-order `coalesced` [C1060Report] beside `loads_first`,
+#              the transpose lecture's [Udacity12] `per_row` transpose, each beside stream copy; and the latency,
 #              camping and bus summaries (labels from what the device reports)
 #   halo       one GPU: plain dslash/cg beside the 1-rank distributed ones
 #              (scaling=weak: a t exchange with itself through pinned host
@@ -94,7 +94,7 @@ for s in "$@"; do
       step cg-local$l 100 $CB run cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 \
         --param kernel=reg,cache --param local=$l -o "$csv"; done ;;
   dslash8)
-    # issue 24 item 5, issue 30 item 1: the rows carry registers, spills and private
+    # the rows carry registers, spills and private
     # memory where the driver reports them (metrics), best's pick and its probe (detail)
     step dslash8 120 $CB run stream,dslash -d $DEV -t float --param rhs=1,2,4,8 \
       --param links=compressed --param kernel=reg,cache,regcache,best --param pass=8,4 \

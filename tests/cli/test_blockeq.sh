@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# blockeq on PoCL: both kernels and types at the report's 512x512 over a P
+# blockeq on PoCL: both kernels and types at the C1060 report's [C1060Report] 512x512 over a P
 # sweep, an odd size, the double/float summary, and bad input refused.
 source "$(dirname "$0")/lib.sh"
 set -e

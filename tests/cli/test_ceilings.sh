@@ -16,7 +16,7 @@ expect_status 0 "the profile picks the device" model roofline -w stream -k copy 
 echo "$OUT_TXT" | grep -Eq "peak_gflops +65000 +\(measured: roofline compute" && pass "fp32 from roofline's compute ceiling" || fail "$OUT_TXT"
 expect_status 0 "dslash on the K40's triad" model dslash -p tesla_k40 --ceilings "$FX" --param rhs=1 --param hit=0
 echo "$OUT_TXT" | grep -Eq "triad_bw +191 +\(measured: stream triad" && pass "triad_bw measured" || fail "$OUT_TXT"
-# the C1060's latency stays the report's 400 cycles: the file has no C1060 rows
+# the C1060's latency stays the 400 cycles of [C1060Report]: the file has no C1060 rows
 expect_status 0 "blockeq --sim without ceilings" model blockeq --sim -p tesla_c1060 --param blocks=1
 echo "$OUT_TXT" | grep -Eq "latency_cycles +400 +\(profile \[model\]\)" && pass "400 cycles from the profile" || fail "$OUT_TXT"
 expect_error 2 "no rows of profile tesla_c1060's device" "ceilings of another device refused" \

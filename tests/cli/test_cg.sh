@@ -11,7 +11,7 @@ expect_status 0 "cg --quick: float, double; rhs 1, 3; full, compressed" \
   run cg -d $POCL --quick -n 1 --warmup 1 --param links=full,compressed -o out.csv
 expect_rows out.csv cg reg float,double
 echo "$OUT_TXT" | grep -q "cg solver GFlop/s" && pass "summary of the solver rates" || fail "no cg summary: $OUT_TXT"
-# 8 rows; flops and bytes from the params by the talk's counts; the detail
+# 8 rows; flops and bytes from the params by the counts of [Wagner15]; the detail
 python3 - out.csv <<'PY' && pass "8 rows, counts from params, true residual and timings in detail" || fail "cg rows wrong"
 import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "cg"]
@@ -133,7 +133,7 @@ for r in rows:
         assert true == ref, (true, ref)
 PY
 expect_error 2 "scaling: 'x' is not strong or weak|scaling=x" "bad scaling refused" run cg -d $POCL --quick --param scaling=x -o bad.csv
-# regcache (k rhs per work-item, issue 30 item 1) validated, its k in the params; with stream
+# regcache (k rhs per work-item) validated, its k in the params; with stream
 # first, the talk's baseline: of_stream_triad
 expect_status 0 "cg regcache after stream" run stream,cg -d $POCL --quick -t float --param rhs=4 \
   --param links=compressed --param kernel=regcache -n 1 --warmup 1 -o rc.csv

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# copy2d on PoCL: every type validated at the report's 256x256 (--quick), odd
+# copy2d on PoCL: every type validated at the C1060 report's [C1060Report] 256x256 (--quick), odd
 # sizes that are not tile multiples, a tile list, the loads_first variant, the
 # report's order kept in `coalesced`, and bad tiles refused.
 source "$(dirname "$0")/lib.sh"

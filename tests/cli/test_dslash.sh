@@ -18,7 +18,7 @@ print(len(combos))
 PY
 )
 [ "$n" -eq 32 ] && pass "32 (size, type, rhs, links, kernel) rows ok" || fail "expected 32 ok rows, got $n"
-# the counts of the talk: 1146 flop and 1024 + 408 r bytes per even site (fp32, compressed)
+# the counts of the talk [Wagner15]: 1146 flop and 1024 + 408 r bytes per even site (fp32, compressed)
 python3 - out.csv <<'PY' && pass "flops, bytes and error in the rows" || fail "flops/bytes/detail wrong"
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
@@ -32,7 +32,7 @@ for r in csv.DictReader(open(sys.argv[1])):
     assert "rel_l2=" in r["detail"], r
     assert ("rebuild_err=" in r["detail"]) == ("compressed" in r["params"]), r
 PY
-# the variants (issue 24 item 5, issue 30 item 1): regcache (k rhs per work-item), reg in
+# the variants: regcache (k rhs per work-item), reg in
 # passes, the z-strip site order, best's probe over all of them, in both types; with stream
 # first, the talk's baseline (of_stream_triad) in every row
 expect_status 0 "dslash variants" run stream,dslash -d $POCL --quick -t float,double --param rhs=4 \

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# clbench model: the seeds' figures from the profiles, and bad input refused.
+# clbench model: the source studies' figures ([C1060Report], [Wagner15]) from
+# the profiles, and bad input refused.
 source "$(dirname "$0")/lib.sh"
 set -e
 DATA="$CLBENCH_SRC/tests/data"

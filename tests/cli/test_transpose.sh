@@ -33,7 +33,7 @@ for r in rows:
     else:
         assert r["status"] == "ok", r
 PY
-# per_row is the lecture's: one work-item per output row = input column (m of
+# per_row is the transpose lecture's [Udacity12]: one work-item per output row = input column (m of
 # an n x m input), reading coalesced and writing n apart; groups of 64.
 python3 - odd.csv <<'PY' && pass "per_row: one work-item per input column" || fail "per_row grid"
 import csv, sys

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# dslash when the driver says a build spills (issue 24, item 5): the injector
+# dslash when the driver says a build spills: the injector
 # makes the build log of the RHS=4 program read as NVIDIA's ptxas report of a
 # 'dslash' that spills (CLBENCH_SPILL_LOG). `reg` with pass=0 then runs in
 # passes of 2 and names the build that spilled; `reg` with pass=4 (one pass)

@@ -6,7 +6,7 @@
 
 #include "blockeq/blockeq.h"
 
-/* The report's 512x512 float case: k2 = 8 tiles per row, 512 tiles. */
+/* The C1060 report's [C1060Report] 512x512 float case: k2 = 8 tiles per row, 512 tiles. */
 static void recip_report_size(void **state)
 {
     (void)state;

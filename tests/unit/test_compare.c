@@ -325,8 +325,8 @@ static void test_escape(void **state)
     clb_buf_free(&b);
 }
 
-/* A message with two escaped arguments says both (issue 31: `compare DIR`
- * once suggested the pattern without DIR, both arguments sharing one escape
+/* A message with two escaped arguments says both (`compare DIR` once
+ * suggested the pattern without DIR, both arguments sharing one escape
  * buffer). */
 static void test_two_escaped(void **state)
 {

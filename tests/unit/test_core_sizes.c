@@ -41,7 +41,7 @@ static char *sizes(const char *wl, const char *dtype, const struct clb_devinfo *
     return s;
 }
 
-/* The issue's CPU: a 315 MB last-level cache, 3.7 GB of memory, buffers of
+/* A CPU with a 315 MB last-level cache, 3.7 GB of memory, buffers of
  * at most 1.07 GB. transpose's default used to be 4096^2 (128 MiB, cache
  * resident); now the largest the memory allows, with the reason it stays
  * below 4 x the cache. */

@@ -1,7 +1,8 @@
 /* The float64 Dslash reference (lattice/lattice.c) against hand-computed cases: lattices on which
  * exactly one link entry and one vector entry are non-zero, so that w has a
  * single non-zero entry whose value is worked out by hand below. Also the
- * geometry, the U(3) links and their compression, and the talk's byte model. */
+ * geometry, the U(3) links and their compression, and the byte model of the
+ * talk [Wagner15]. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
-/* The analytic models pinned to the source studies' figures (docs/MODELS.md),
+/* The analytic models pinned to the source studies' figures ([C1060Report],
+ * [Wagner15]; docs/MODELS.md),
  * and the roofline fed by each workload's own count (through the registry). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Host references of the transpose workload: the mappings of the whitepaper's
+/* Host references of the transpose workload: the mappings of the whitepaper's [Ruetsch09]
  * diagnostic halves (fine_grained, coarse_grained) worked out by hand on a
  * 3 x 5 matrix with 2 x 2 tiles (partial edge tiles included), and the
  * checker's handling of wrong and unwritten elements; the tile orders of the

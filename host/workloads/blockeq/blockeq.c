@@ -1,4 +1,4 @@
-/* blockeq: the Tesla C1060 report's blockEqPartition. A tile is one memory
+/* blockeq: the Tesla C1060 report's blockEqPartition [C1060Report]. A tile is one memory
  * partition wide (partition_width_bytes / sizeof elements: 64 x 8 floats,
  * 32 x 16 doubles for 256 B and 512 work-items), one element per work-item,
  * and a persistent grid of P work-groups walks the tiles (gbid += P). The

@@ -1,5 +1,5 @@
 /* blockeq's pure host code, shared with its unit tests: the recip kernel's
- * float split, the report's closed form and the Gantt-chart simulation
+ * float split, the C1060 report's [C1060Report] closed form and the Gantt-chart simulation
  * (blockeq.c, blockeq_model.c). */
 #ifndef CLB_WL_BLOCKEQ_H
 #define CLB_WL_BLOCKEQ_H

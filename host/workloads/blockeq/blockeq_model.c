@@ -1,4 +1,4 @@
-/* The C1060 report's blockEqPartition models (seed PART III): the closed form
+/* The C1060 report's blockEqPartition models [C1060Report, Part III]: the closed form
  * of the 512x512 case and a discrete-event simulation of its half-warp Gantt
  * chart, offered as `clbench model blockeq` and `clbench model blockeq --sim`.
  * See docs/MODELS.md for the assumptions and where they fail. */

@@ -1,4 +1,5 @@
-/* camping: the partition-camping probe. G concurrent work-groups each copy a
+/* camping: the partition-camping probe ([Ruetsch09], [C1060Report, Part I]).
+ * G concurrent work-groups each copy a
  * contiguous chunk; the chunks of consecutive groups start D bytes further
  * apart than their length, and D is swept over multiples of a base width. On
  * a device that interleaves memory across P partitions of W bytes without

@@ -1,4 +1,4 @@
-/* cg: the HISQ talk's conjugate gradient inverter (slides 19-20, 37-45) on
+/* cg: the HISQ talk's conjugate gradient inverter [Wagner15, slides 19-20, 37-45] on
  * the dslash workload's operator: A x = b on the even sites with
  * A = m^2 - D_eo D_oe, for 1..8 right-hand sides solved together (the links
  * read once per operator application for all of them). A timed repetition
@@ -23,7 +23,7 @@ static const char *const kernel_names[] = {"reg", "cache", "regcache"};
  * TRUE_RES_FACTOR x its target, the target being the larger of tol and the
  * drift allowance eps x iterations (eps: the type's machine epsilon): the
  * recursive residual, which stops the solve, drifts from the true one by
- * rounding errors that pile up with the iterations. docs/WORKLOADS.md (cg)
+ * rounding errors that pile up with the iterations. docs/workloads/cg.md
  * gives the drift measured: at most 0.45 eps x iterations. */
 #define TRUE_RES_FACTOR 10.0
 #define EPS_FLOAT 1.1920928955078125e-07
@@ -218,7 +218,7 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     if (clb_param(env, "mass")[0] && (rc = param_real(env, "mass", 0, 1e6, &s->mass)))
         return rc;
     /* below the type's epsilon a target means nothing (the true residual of
-     * fp32 CG stalls near 1e-6 .. 1e-5 anyway: docs/WORKLOADS.md) */
+     * fp32 CG stalls near 1e-6 .. 1e-5 anyway: docs/workloads/cg.md) */
     double floor = s->dbl ? 1e-15 : 1e-7;
     s->tol = s->dbl ? 1e-12 : 1e-6;
     if (clb_param(env, "tol")[0] && (rc = param_real(env, "tol", 0, 1, &s->tol)))

@@ -1,6 +1,6 @@
-/* cg: the conjugate gradient inverter of the HISQ talk (slides 19-20 and
- * 37-45) on the dslash workload's operator. It solves the staggered normal
- * equations on the even sites,
+/* cg: the conjugate gradient inverter of the HISQ talk [Wagner15] (slides
+ * 19-20 and 37-45) on the dslash workload's operator. It solves the
+ * staggered normal equations on the even sites,
  *     A x = b,   A = m^2 - D_eo D_oe,
  * where D_eo (even from odd) is the dslash workload's operator and D_oe (odd
  * from even) the same stencil on the odd sites. The links carry the

@@ -209,7 +209,7 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
     cl_kernel *k = slot(s, cc);
     size_t vh = s->geom.vh, rhs = (size_t)cc->rhs;
     /* the operator: lx sites x the rhs blocks (all rhs of lx sites in one
-     * work-group for cache and regcache, the talk's [128,4] blocks) */
+     * work-group for cache and regcache, the [128,4] blocks of [Wagner15]) */
     size_t per = (size_t)cc->per, ly = rhs / per;
     size_t kop = wg_limit(env, k[KD_PAR]), kap = wg_limit(env, k[KD_APPLY]);
     size_t lx = s->local;

@@ -1,4 +1,4 @@
-/* copy2d: the Tesla C1060 report's copy2D_Coalesced. An n1 x n2 matrix (n1
+/* copy2d: the Tesla C1060 report's copy2D_Coalesced [C1060Report]. An n1 x n2 matrix (n1
  * rows, n2 contiguous columns, as in the report) is copied by TILE_DIM x
  * TILE_DIM tiles with work-groups of TILE_DIM x BLOCK_ROWS work-items, each
  * copying TILE_DIM / BLOCK_ROWS elements. The element type is what changes:

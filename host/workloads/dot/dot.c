@@ -1,4 +1,4 @@
-/* dot: the dot product of the host-transfer article. A reduction is cheap;
+/* dot: the dot product of the host-transfer article [DotArticle]. A reduction is cheap;
  * where the vectors start in host memory the bus decides, and the CPU may do
  * better than the device. Kernels (bytes 2·N·sizeof, sumsq N·sizeof):
  *   device   vectors already on the device: float4/double4 partial sums per
@@ -14,7 +14,7 @@
  * against a compensated reference (dot.h). host and hybrid create their
  * queues and buffers at set-up, outside the timed runs, where the article's
  * reduce() creates and frees its streams and buffers inside every timed call
- * (docs/WORKLOADS.md, "What the two time differently"). */
+ * (docs/workloads/dot.md, "What the two time differently"). */
 #include "clb_workload.h"
 #include "dot.h"
 

@@ -33,7 +33,7 @@ double clb_dot_tolerance(size_t depth, int dbl, double abs);
 #define CLB_DOT_BLOCK 2048
 double clb_dot_cpu(const void *x, const void *y, size_t n, int dbl, int threads);
 
-/* The largest power of two <= n (0 for n = 0): the article's device share. */
+/* The largest power of two <= n (0 for n = 0): the device share of [DotArticle]. */
 size_t clb_dot_pow2(size_t n);
 
 /* Cut n elements into k = clamp(n / min_chunk, 1, queues) chunks whose

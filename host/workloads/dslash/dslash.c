@@ -1,4 +1,4 @@
-/* dslash: the HISQ staggered Dslash of the GTC 2015 talk, with r right-hand
+/* dslash: the HISQ staggered Dslash of the GTC 2015 talk [Wagner15], with r right-hand
  * sides per launch (links loaded once, applied to all r vectors). Rows count
  * the talk's model: 1146 flop and (1024 + 408 r) bytes per even site in fp32
  * (compressed long links; 1152 + 408 r with full ones), twice in fp64
@@ -894,7 +894,7 @@ static void summarize_pair(const struct clb_row *rows, size_t n, FILE *out, int 
 }
 
 /* The multiple-rhs speed-ups: rhs 4 over rhs 1 (the talk's figure, the
- * rhs-4 target) and rhs 8 over rhs 4 (issue 24's target: best >= 1.2). */
+ * rhs-4 target) and rhs 8 over rhs 4 (target: best >= 1.2, docs/PERFORMANCE.md). */
 static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
                       FILE *out)
 {

@@ -15,7 +15,7 @@ extern const struct clb_model_def dslash_models[];
  * Every variant is cl/dslash.cl's dslash kernel built with RHS accumulators
  * (rhs per pass) and PASSES passes, launched with rhs / (RHS x PASSES)
  * work-items per site (dimension 1):
- *   reg       every rhs in one work-item: RHS = rhs (the talk's Dslashreg),
+ *   reg       every rhs in one work-item: RHS = rhs (Dslashreg of [Wagner15]),
  *             or passes of fewer (pass=)
  *   cache     one work-item per (site, rhs): RHS = 1 (the talk's Dslashcache)
  *   regcache  k rhs per work-item, rhs/k work-items per site: RHS = k (the

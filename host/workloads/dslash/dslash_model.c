@@ -1,4 +1,4 @@
-/* `clbench model dslash`: the HISQ talk's Dslash traffic model
+/* `clbench model dslash`: the HISQ talk's Dslash traffic model [Wagner15]
  * (lattice_counts.c, the functions the dslash and cg rows count with) per rhs
  * and per vector cache hit rate, and the cg solver's per rhs. */
 #include "dslash.h"

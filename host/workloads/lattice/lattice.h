@@ -1,6 +1,6 @@
 /* lattice: the geometry, field layout and U(3) links that the dslash and cg
  * workloads share, the float64 host reference of the HISQ staggered Dslash
- * operator (lattice.c), and the talk's bytes and flops per site of the
+ * operator (lattice.c), and the bytes and flops per site of [Wagner15] of the
  * operator and of the cg solver built on it (lattice_counts.c). Tested on its
  * own (tests/unit/test_lattice.c). The rank split is
  * lattice_split.h, the device halo exchange lattice_halo.h, the workloads'

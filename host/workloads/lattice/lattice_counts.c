@@ -1,4 +1,4 @@
-/* The HISQ talk's Dslash traffic model (seed: gpu-vs-xeon-phi-hisq-dslash-talk):
+/* The HISQ talk's Dslash traffic model [Wagner15]:
  * per even site 1146 flop per right-hand side; links loaded once for all
  * right-hand sides, 16 input vectors and one output vector per rhs; the cg
  * solver: two applications and the vector updates per iteration. The dslash

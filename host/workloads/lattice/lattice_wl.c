@@ -205,7 +205,7 @@ static double profile_triad(const struct clb_profile *p, int *bad)
 
 double lat_case_model(struct clb_env *env, struct clb_case *c)
 {
-    /* the talk's estimate: bandwidth x intensity, "better use STREAM triad
+    /* the estimate of [Wagner15]: bandwidth x intensity, "better use STREAM triad
      * bandwidth" (slide 9): the profile's measured triad where it has one,
      * else its peak */
     int bad;

@@ -48,7 +48,7 @@ struct lat_part {
 
 /* check_size: every extent even (the even/odd split) and >= 4 (three-hop links). */
 int lat_check_size(const struct clb_size *s);
-/* ladder: the talk's lattices, smallest first. */
+/* ladder: the lattices of [Wagner15], smallest first. */
 int lat_ladder(int i, char *out, size_t n);
 
 /* Complex numbers per even site of each field: fat links, full and

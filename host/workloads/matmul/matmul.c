@@ -1,4 +1,4 @@
-/* matmul: the DRAM lecture's corner-turning example. C = A*B on n x n float
+/* matmul: the DRAM lecture's corner-turning example [CSEE217]. C = A*B on n x n float
  * matrices, kernel naive (global memory only) and tiled (local-memory tiles).
  * Rows in GFlop/s with flops = 2 n^3; bytes = 3 n^2 sizeof, the compulsory
  * traffic (each input read once, the output written once). Validated against

@@ -1,4 +1,5 @@
-/* roofline: an empirical roofline, mixbench-style. One kernel reads each
+/* roofline: an empirical roofline [Williams09], mixbench-style [Konstantinidis17].
+ * One kernel reads each
  * element once, applies F/2 dependent FMAs x <- fma(x, x, a) (F flops), and
  * writes it once; F sweeps the arithmetic intensity F / (2 sizeof) flop/byte
  * from a copy (F = 0) past the ridge. Bytes 2·N·sizeof, flops N·F. The

@@ -1,4 +1,4 @@
-/* stream: BabelStream-style copy, scale, add, triad; every device's measured
+/* stream: BabelStream-style [Deakin16] copy, scale, add, triad; every device's measured
  * bandwidth ceiling. Bytes: copy and scale 2N, add and triad 3N elements;
  * flops: scale and add N, triad 2N. */
 #include "clb_workload.h"

@@ -1,7 +1,7 @@
 /* stride: coalescing. Kernel gather reads in[(i*stride) mod N] for
  * out[i], kernel offset reads in[i+offset]; the effective bandwidth counts
  * the useful bytes, N reads and N writes (2*N*sizeof), whatever the memory
- * system really moved. See docs/WORKLOADS.md#stride. */
+ * system really moved. See docs/workloads/stride.md. */
 #include "clb_workload.h"
 #include "stride.h"
 

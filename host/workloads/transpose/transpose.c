@@ -1,6 +1,7 @@
 /* transpose: out = in^T for an n x m matrix, from a single work-item to a
  * transpose as fast as a copy. The sequence follows the transpose lecture
- * (serial, per_row, naive) and NVIDIA's matrix-transpose whitepaper (copy,
+ * [Udacity12] (serial, per_row, naive) and NVIDIA's matrix-transpose
+ * whitepaper [Ruetsch09] (copy,
  * copy_local, coalesced, nobankconflict, fine_grained, coarse_grained,
  * diagonal), then `best`. Bytes per run: 2*n*m*sizeof for every kernel. Each
  * row's detail carries its fraction of this group's `copy` (of_copy=, written
@@ -73,7 +74,7 @@ static const struct clb_param_def params[] = {
                  "registers, V 2 or 4, X x Y work-groups; e.g. r4g8x32) or rectRxCvVwW (R x C "
                  "tiles of input rows x columns, output row segments R elements long, flat "
                  "work-groups of W; e.g. rect128x32v4w256); empty = probe a built-in list and "
-                 "keep the fastest (see docs/WORKLOADS.md)", CLB_ROLE_TUNING},
+                 "keep the fastest (see docs/workloads/transpose.md)", CLB_ROLE_TUNING},
     {"serial_max", "1048576", "largest n*m that serial runs (one work-item; skipped above)",
      CLB_ROLE_CASE},
     {"per_row_max", "67108864", "largest n*m that per_row runs (skipped above)", CLB_ROLE_CASE},

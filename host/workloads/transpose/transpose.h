@@ -82,7 +82,7 @@ struct clb_tr_variant {
 };
 
 /* Parse a variant string ("64x16v4", "64x8v4d4oC", "r4g8x32",
- * "rect128x32v4w256", ...: docs/WORKLOADS.md); 0, or -1 when it is not one.
+ * "rect128x32v4w256", ...: docs/workloads/transpose.md); 0, or -1 when it is not one.
  * Checks the syntax and the divisibility the kernels need, not the device. */
 int clb_tr_parse_variant(const char *s, struct clb_tr_variant *v);
 

@@ -1,5 +1,5 @@
 /* The `best` variants of the transpose workload: their syntax, parsed and
- * named (see transpose.h and docs/WORKLOADS.md). Pure functions, unit-tested
+ * named (see transpose.h and docs/workloads/transpose.md). Pure functions, unit-tested
  * in tests/unit/test_transpose_variant.c. */
 #include "transpose.h"
 
