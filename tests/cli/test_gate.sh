@@ -46,7 +46,7 @@ if m.group(1).strip() != want:
     sys.exit("docs/COMPARE.md's roles table differs from the workloads' declarations; it should read:\n" + want)
 PY
 
-# ---- the six cases of issue 25 (each exited 0, or 1 for the noise, before the gate) ----
+# ---- the gate's six cases (docs/COMPARE.md, "The gate"; each exited 0, or 1 for the noise, before the gate) ----
 # 1. nothing in common: exit 2, naming the workloads of each side
 expect_error 2 "nothing in common: the baseline has stream, dot, dslash; the new files have transpose" \
   "nothing in common: exit 2" compare "$D/nothing.csv" --baseline "$D/base.csv"

@@ -4,7 +4,7 @@
  * CMP_SIZE_DEFAULT, rows without size_from matched as given, a launch
  * reduced to fit (metric reduced) identified by all it ran, roofline's op a
  * case. And the gate's verdicts on the fixtures of tests/data/gate: the six
- * cases of issue 25 and the rules that make it fail closed. */
+ * cases of docs/COMPARE.md, "The gate", and the rules that make it fail closed. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,7 +173,7 @@ static char *fx(const char *name)
     return p;
 }
 
-/* The six cases of issue 25, through cmp_baseline. */
+/* The gate's six cases (docs/COMPARE.md, "The gate"), through cmp_baseline. */
 static void test_gate_cases(void **state)
 {
     (void)state;
