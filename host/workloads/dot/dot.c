@@ -415,8 +415,10 @@ static int add_case(struct clb_group *g, struct dot *st, enum kind k, int sumsq,
         clb_case_note(c, "1 thread");
     if (k == K_CPU)
         clb_case_note(c, "%d threads", omp_get_max_threads());
-    if (note && note[0])
+    if (note && note[0]) { /* the host path's local_size clamped to fit: what ran */
         clb_case_note(c, "%s", note);
+        clb_case_metric(c, "reduced", 1);
+    }
     return CLB_OK;
 }
 
