@@ -27,6 +27,10 @@ struct lat_part {
 
 /* The parameters of the split every distributed lattice workload declares
  * (in its params table; lat_param_part reads them). */
+/* exchange='s default chunk in KiB (a row names another) */
+#define LAT_DEFAULT_CHUNK_KIB 2048
+#define LAT_STR2(x) #x
+#define LAT_STR(x) LAT_STR2(x)
 #define LAT_PART_PARAMS                                                                          \
     {"scaling", "", "strong (-s is the whole lattice, split over the job's ranks) or weak (-s " \
                     "is each rank's part); halos exchanged through pinned host buffers and MPI. " \
@@ -41,7 +45,7 @@ struct lat_part {
                          "messages, then one write) or shm (MPI-3 shared-memory window: a "      \
                          "neighbour on the node writes its chunks from our segment)",            \
      CLB_ROLE_CASE},                                                                              \
-    {"chunk", "2048", "scaling=: KiB per chunk of the pipelined halo chain (pipe, shm)",         \
+    {"chunk", LAT_STR(LAT_DEFAULT_CHUNK_KIB), "scaling=: KiB per chunk of the pipelined halo chain (pipe, shm)",         \
      CLB_ROLE_TUNING}
 
 /* ---- sizes and counts ---------------------------------------------------- */
