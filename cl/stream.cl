@@ -2,7 +2,7 @@
  * repetition computes the same thing:
  *   copy  c = a          scale c = s*a
  *   add   c = a + b      triad c = a + s*b
- * Options: -DT=float|double -DVEC=1|2|4|8 (elements per load) -DILP=1|2|4
+ * Options: -DT=float|double -DVEC=1|2|4|8 (elements per load) -DILP=1|2|4|8
  * (vectors per work-item: all loads are issued before the first store, which
  * keeps more bytes in flight per work-item). Vector k of work-item i is
  * i + k*get_global_size(0), so each step is coalesced across the work-group.

@@ -37,6 +37,9 @@ struct cmp_metric {
     int measured;            /* a percentage of the column's measured ceiling (pct_measured_peak):
                               * the build computes it from the row's unit (the registry's
                               * count()) and the ceilings of its column (struct cmp_col) */
+    int time_col;            /* a rate from this time column (CLB_C_t_median_s, CLB_C_t_min_s):
+                              * its repetitions' spread (t_min .. t_max) is the figure's
+                              * spread; -1: no measured spread (power, per watt) */
 };
 
 /* Every metric, terminated by an entry with a NULL name. */
@@ -196,47 +199,96 @@ int cmp_print_text(const struct cmp_table *t, FILE *f);
 int cmp_print_markdown(const struct cmp_table *t, FILE *f);
 int cmp_print_json(const struct cmp_table *t, FILE *f);
 
-/* ---- a baseline (--baseline OLD.csv) --------------------------------- */
+/* ---- the regression gate (--baseline OLD.csv; docs/COMPARE.md, "The gate") */
+
+/* How the gate decides. */
+struct cmp_gate {
+    double threshold;      /* percent: a line moves when its figure moved by more */
+    int strict;            /* --strict: the threshold alone decides, not the runs' spread */
+    int allow_missing;     /* --allow-missing: a baseline line missing from the new run (or
+                            * only skipped there) does not fail the gate */
+    int cross_device;      /* --cross-device: another device is compared, lines matched at
+                            * each device's default size (metrics size_from) */
+};
 
 enum cmp_dstate {
     CMP_D_SAME,        /* within the threshold */
-    CMP_D_IMPROVED,    /* better by more than the threshold */
-    CMP_D_REGRESSED,   /* worse by more than the threshold: exit 1 */
-    CMP_D_LOST,        /* the baseline has a figure, the new rows all failed or errored: exit 1 */
-    CMP_D_NOFIGURE,    /* no figure on one side otherwise (skipped, failed in the baseline) */
-    CMP_D_ONLY_NEW,    /* no such line in the baseline */
-    CMP_D_ONLY_OLD     /* no such line in the new files */
+    CMP_D_IMPROVED,    /* better by more than the threshold, outside the spread */
+    CMP_D_REGRESSED,   /* worse by more than the threshold, outside the two runs' spread: exit 1 */
+    CMP_D_NOISE,       /* beyond the threshold, but inside the two runs' measured spread */
+    CMP_D_LOST,        /* the baseline has a figure, the new rows failed validation or errored:
+                        * exit 1 (--allow-missing does not excuse it) */
+    CMP_D_MISSING,     /* the baseline has a figure, the new run no row of the line, or only
+                        * skipped ones: exit 1 unless --allow-missing */
+    CMP_D_NOFIGURE,    /* the baseline has no figure (its rows skipped or failed) */
+    CMP_D_NEW,         /* no such line in the baseline */
+    CMP_D_NSTATES
+};
+
+/* One side of a line: the best of its rows. */
+struct cmp_dside {
+    int present;              /* the side has rows of the line */
+    double best;              /* the best figure, NAN when none */
+    double lo, hi;            /* its measured spread: the rows of its best tuning spread
+                               * their figure over [lo, hi] (each row's median ± the narrower
+                               * of its half-ranges, from t_min/t_median/t_max); lo = hi =
+                               * best where no row has one (one repetition, no times) */
+    int runs;                 /* rows with a figure */
+    const char *status;       /* "ok", else the worst status of its rows ("failed"); "" absent */
+    const char *tuning;       /* the tuning of the best row (else the first), "" */
+    const char *size;         /* the canonical size of the best row (else the first), "" */
+    const char *device;       /* of the best row (else the first), "" */
 };
 
 struct cmp_dline {
-    const char *workload, *kernel, *dtype, *size, *params, *device;  /* device "" unless by device */
-    double old, cur;          /* best figures, NAN when none */
-    const char *old_status, *cur_status;   /* "ok", "failed", ... ; "" when absent */
+    const char *workload, *kernel, *dtype;
+    const char *size;         /* as matched: canonical, "default" (--cross-device) or "any" */
+    const char *cases;        /* the case parameters, sorted "k=v,k=v", "" */
+    const char *device;       /* "" unless the lines are per device (by_device) */
+    struct cmp_dside old, cur;
     double delta_pct;         /* (cur - old) / old * 100, NAN when not both */
+    const char *tuned;        /* the tuning that changed between the two sides' best rows:
+                               * "local 128→1024, vec 2→4", "" */
     enum cmp_dstate state;
 };
 
 struct cmp_delta {
     const struct cmp_metric *metric;
-    double threshold;         /* percent */
+    struct cmp_gate gate;
     const char *baseline;     /* its file name */
-    int by_device;            /* the key includes the device */
+    const char *old_devices, *new_devices;   /* the device names of each side, "A, B" */
+    int by_device;            /* several devices: the device is part of a line */
     struct cmp_dline *v;
     int n;
-    int nregressed;           /* REGRESSED + LOST */
+    int count[CMP_D_NSTATES]; /* lines per state */
+    int compared;             /* lines with a figure on both sides (same, improved, regressed,
+                               * noise) */
+    int failed;               /* regressed + lost + missing (unless allow_missing): exit 1 */
     int worst;                /* the line with the largest regression, -1 */
+    size_t unmarked[2];       /* --cross-device: rows of the new files [0] and of the baseline
+                               * [1] that do not say whether their size was the default
+                               * (written before size_from): matched at their sizes as given */
     struct clb_arena arena;
 };
 
-/* Set the files' rows against the baseline's, line by line (see
- * docs/COMPARE.md for the matching rule). CLB_OK (nregressed says whether
- * to fail), CLB_EUSAGE or CLB_ESYS with a message. */
+/* Set the files' rows against the baseline's, line by line (cmp_ident; see
+ * docs/COMPARE.md for the rules). CLB_OK with the verdicts (failed says
+ * whether the gate fails); CLB_EUSAGE with a one-line message when the
+ * inputs cannot be judged: bad files or selections, another device without
+ * gate->cross_device, nothing in common ("nothing in common: ..."), no line
+ * with a figure on both sides; CLB_ESYS. */
 int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *baseline,
-                 const struct cmp_filter *flt, const struct cmp_metric *metric, double threshold);
+                 const struct cmp_filter *flt, const struct cmp_metric *metric,
+                 const struct cmp_gate *gate);
 int cmp_delta_print_text(const struct cmp_delta *d, FILE *f);
 int cmp_delta_print_markdown(const struct cmp_delta *d, FILE *f);
 int cmp_delta_print_json(const struct cmp_delta *d, FILE *f);
+/* "regressed", "noise", ... (JSON) and the word of the table ("REGRESSED"). */
 const char *cmp_dstate_name(enum cmp_dstate s);
+const char *cmp_dstate_word(enum cmp_dstate s);
+/* The verdict's one line for stderr when the gate fails ("1 line regressed,
+ * 2 missing against 'base.csv' ..."), into b. */
+void cmp_delta_verdict(const struct cmp_delta *d, struct clb_buf *b);
 void cmp_delta_free(struct cmp_delta *d);
 
 /* ---- figures (--plot) -------------------------------------------------- */

@@ -179,9 +179,20 @@ double clb_metrics_num(const char *text, const char *key);
 int clb_metrics_token(const char *text, const char *key, char *out, size_t n);
 /* Is the flag key set (a number other than 0)? */
 int clb_metrics_flag(const char *text, const char *key);
+/* The value of key in a metrics text as written (a token such as size_from's
+ * "rule", or a number's text): its length, *val pointing into the text; 0
+ * when absent. */
+size_t clb_metrics_text(const char *text, const char *key, const char **val);
 /* The same for a row's metrics. */
 double clb_row_metric(const struct clb_row *r, const char *key);
 int clb_row_flag(const struct clb_row *r, const char *key);
+size_t clb_row_text(const struct clb_row *r, const char *key, const char **val);
+/* Where a row's size came from (metrics size_from, written by the core): 1
+ * the device's default (the size rule, or the profile's [tuning] sizes:
+ * "rule", "profile"), 0 a size that is the same on every device (-s "given",
+ * --quick "quick", a study's own "extra", a "ladder" of a sweep), -1 the row
+ * does not say (written before size_from existed). */
+int clb_row_size_default(const struct clb_row *r);
 /* The marks a reader must see before trusting a row's figure: the summary
  * table's C, !, ~, H and X, the report's flags (host/core/summary.c). */
 enum {

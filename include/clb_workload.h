@@ -44,12 +44,25 @@
 
 /* ---- declarations ------------------------------------------------------ */
 
+/* What a parameter is to a line of results (docs/COMPARE.md, "Line
+ * identity"): every entry of a workload's `params` and `row_keys` says one
+ * (a test refuses an entry that does not). */
+enum clb_param_role {
+    CLB_ROLE_UNSET,    /* not declared: read as a case parameter */
+    CLB_ROLE_CASE,     /* defines what is measured (rhs, links, stride, split, flops...): part
+                        * of what a line is; compare --baseline matches lines on it */
+    CLB_ROLE_TUNING    /* how the case is run, chosen by a profile, a probe, the device or a
+                        * set-up (local, vec, ilp, groups, tile, best...), or an input of a
+                        * model only: shown beside a line, never part of what it is */
+};
+
 /* A parameter a workload accepts (--param key=value, profile [tuning]
- * <workload>.<key>). */
+ * <workload>.<key>), or a key its rows' params carry (row_keys). */
 struct clb_param_def {
     const char *key;
-    const char *def;   /* default ("" = chosen by the workload; see help) */
+    const char *def;   /* default ("" = chosen by the workload; see help); row_keys: NULL */
     const char *help;
+    enum clb_param_role role;
 };
 
 /* The main unit of a row: what its `gbps` or `gflops` column means and what
@@ -128,6 +141,8 @@ struct clb_group {
     const struct clb_workload *wl;
     const char *dtype;         /* "" for workloads without types */
     const char *size_text;     /* as given or defaulted */
+    const char *size_from;     /* where the size came from (the core's; metrics size_from):
+                                * given, quick, rule, profile, extra, ladder */
     struct clb_size size;
     struct clb_counts counts;  /* the group's device memory (count with kernel NULL) */
     void *state;               /* the workload's own */
@@ -255,6 +270,11 @@ struct clb_workload {
     const char *dtypes;                /* accepted types, comma list; NULL = untyped */
     const char *default_dtypes;        /* used without -t */
     const struct clb_param_def *params;/* terminated by {0} */
+    /* Keys its rows' params carry that --param does not take (each case's own
+     * value of a list parameter: stride=, ws=, distance=; values set-up
+     * derives: part=), with their roles; NULL or terminated by {0}. A key of a
+     * row that neither table declares is a case parameter. */
+    const struct clb_param_def *row_keys;
     const char *size_help;             /* what -s accepts, with an example */
     int size_dims;                     /* extents in a size: 1, 2 or 4 */
     int size_in_bytes;                 /* a 1-D size counts bytes (else elements of the type) */
@@ -331,6 +351,13 @@ const struct clb_workload *clb_workload_find(const char *name);
 char *clb_workload_names(void);
 /* Register one more (a plug-in, a test's workload): before main's work. */
 int clb_workload_register(const struct clb_workload *wl);
+/* The role of a key of a row's params for workload wl (NULL: a workload the
+ * registry does not know): its declaration in params or row_keys; a key
+ * neither declares, or declares without a role, is a case parameter (so a
+ * key nobody called tuning keeps lines apart, never merges them). */
+enum clb_param_role clb_param_role_of(const struct clb_workload *wl, const char *key);
+const char *clb_param_role_name(enum clb_param_role role);
+
 /* Is `key` a declared parameter of workload `name`? Else why not, in *why
  * (unknown workload, or the keys it knows). */
 int clb_workload_param_known(const char *name, const char *key, struct clb_buf *why);
@@ -533,7 +560,8 @@ void clb_tile_rows_text(void *ctx, const struct clb_tile *t, char *out, size_t n
  * sets res->reduced when got differs from asked and then keeps `why` and
  * the run's summary line. */
 void clb_fit_record(const struct clb_env *env, struct clb_fit *res, const char *why);
-/* "tile 32x8 reduced to 32x1: <why>" in a case's detail, when it was. */
+/* "tile 32x8 reduced to 32x1: <why>" in a case's detail, and the metric
+ * `reduced`, when it was. */
 void clb_fit_note(struct clb_case *c, const struct clb_fit *res);
 
 /* The most loop iterations one work-item runs on this implementation before

@@ -63,26 +63,27 @@ def workloads(clbench):
 
 
 def parse_param(line):
-    """'  KEY  HELP [default D]' -> (key, help, default or '')."""
-    m = re.match(r"^  ([a-z0-9_]+) +(.*)$", line)
+    """'  KEY  ROLE  HELP [default D]' -> (key, role, help, default or ''); the
+    role (case or tuning: docs/COMPARE.md, "Line identity") is required."""
+    m = re.match(r"^  ([a-z0-9_]+) +(case|tuning) +(.*)$", line)
     if not m:
-        raise HelpError("unexpected parameter line: %r" % line)
-    key, text = m.group(1), m.group(2)
+        raise HelpError("unexpected parameter line (KEY ROLE HELP): %r" % line)
+    key, role, text = m.group(1), m.group(2), m.group(3)
     default = ""
     d = re.match(r"^(.*) \[default (.*)\]$", text)
     if d:
         text, default = d.group(1), d.group(2)
-    return key, text, default
+    return key, role, text, default
 
 
 def parse_help(name, text):
     """The fields of `clbench NAME --help` (see clb_workload_help)."""
-    info = {"params": [], "models": [], "baselines": None, "other": []}
+    info = {"params": [], "row_keys": [], "models": [], "baselines": None, "other": []}
     lines = text.splitlines()
     if not lines or not lines[0].startswith(name + ": "):
         raise HelpError("'clbench %s --help' does not start with '%s: '" % (name, name))
     info["summary"] = lines[0][len(name) + 2:]
-    in_params = False
+    in_params = None  # the list the indented lines go to: params, row_keys
     for line in lines[1:]:
         if not line:
             continue
@@ -96,18 +97,23 @@ def parse_help(name, text):
         elif line.startswith("baselines: "):
             info["baselines"] = line[len("baselines: "):].split(" (", 1)[0]
         elif line.startswith("parameters ("):
-            in_params = True
+            in_params = info["params"]
+        elif line.startswith("keys of its rows' params"):
+            in_params = info["row_keys"]
         elif line.startswith("model:  "):
-            in_params = False
+            in_params = None
             cmd, _, summary = line[len("model:  "):].partition("  ")
             info["models"].append((cmd, summary))
-        elif in_params and line == "  (none)":
+        elif in_params is not None and line == "  (none)":
             pass
-        elif in_params and line.startswith("  "):
-            info["params"].append(parse_param(line))
+        elif in_params is not None and line.startswith("  "):
+            in_params.append(parse_param(line))
+        elif in_params is info["params"] and not info["params"] and \
+                not re.match(r"^[a-z]+: ", line):
+            pass  # the parameters' heading goes on (what case and tuning mean)
         elif re.match(r"^[a-z]+: ", line):
             # a field this script does not know yet: shown as it is printed
-            in_params = False
+            in_params = None
             label, _, value = line.partition(": ")
             info["other"].append((label, value.strip()))
         else:
@@ -147,12 +153,20 @@ def render_header(name, info):
 
 
 def render_params(name, info):
-    if not info["params"]:
-        return ["No parameters."]
-    out = ["Parameters (`--param KEY=VALUE`; a profile's `[tuning] %s.KEY` overrides the "
-           "default):" % name, "", "| parameter | default | meaning |", "|---|---|---|"]
-    for key, text, default in info["params"]:
-        out.append("| `%s` | %s | %s |" % (key, "`%s`" % default if default else "", md(text)))
+    out = ["No parameters."]
+    if info["params"]:
+        out = ["Parameters (`--param KEY=VALUE`; a profile's `[tuning] %s.KEY` overrides the "
+               "default), each a case (part of what a line of results is) or tuning (how it "
+               "is run; [COMPARE.md](../COMPARE.md), \"Line identity\"):" % name, "",
+               "| parameter | role | default | meaning |", "|---|---|---|---|"]
+        for key, role, text, default in info["params"]:
+            out.append("| `%s` | %s | %s | %s |"
+                       % (key, role, "`%s`" % default if default else "", md(text)))
+    if info["row_keys"]:
+        out += ["", "Keys of the rows' params besides these (written by the run, not "
+                "`--param`):", "", "| key | role | meaning |", "|---|---|---|"]
+        for key, role, text, _ in info["row_keys"]:
+            out.append("| `%s` | %s | %s |" % (key, role, md(text)))
     return out
 
 

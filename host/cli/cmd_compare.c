@@ -41,13 +41,23 @@ static void usage(FILE *f)
             "      --ceilings FILE.csv the measured ceilings of pct_measured_peak and of the\n"
             "                          rooflines come from this file's rows (by device name)\n"
             "                          instead of the compared files'\n"
-            "      --baseline OLD.csv  set the files against a saved run, line by line: deltas\n"
-            "                          in %%; exit 1 when a line regressed by more than\n"
-            "      --threshold PCT     percent (default 5)\n"
+            "      --baseline OLD.csv  the regression gate: set the files against a saved run,\n"
+            "                          line by line (workload, kernel, type, size and case\n"
+            "                          parameters; tuning shown, not matched); exit 1 when a\n"
+            "                          line regressed or a baseline line is missing or lost its\n"
+            "                          figure, 2 when another device or nothing in common\n"
+            "      --threshold PCT     a line regresses when worse by more than PCT percent\n"
+            "                          (default 5) and outside both runs' measured spread\n"
+            "      --strict            the threshold alone: the runs' spread does not count\n"
+            "      --allow-missing     baseline lines missing from the new files (or skipped\n"
+            "                          there) do not fail the gate\n"
+            "      --cross-device      set another device against the baseline's, lines\n"
+            "                          matched at each device's default size\n"
             "Rows with status ok and reference are compared; failed, skipped and error rows show\n"
-            "their status where nothing passed. Exit status: 0 ok, 1 a line regressed\n"
-            "(--baseline), 2 bad usage or input, 3 a system error (gnuplot failed). See\n"
-            "docs/COMPARE.md.\n");
+            "their status where nothing passed. Exit status: 0 ok, 1 the gate failed\n"
+            "(--baseline: a line regressed, is missing or lost its figure), 2 bad usage or\n"
+            "input (--baseline: another device, nothing in common), 3 a system error\n"
+            "(gnuplot failed). See docs/COMPARE.md.\n");
 }
 
 struct cmp_args {
@@ -55,12 +65,12 @@ struct cmp_args {
     const char *plot, *relative, *baseline, *threshold, *ceilings;
     const struct cmp_metric *metric;
     int markdown, json;
-    double thr;
+    struct cmp_gate gate;
 };
 
 enum {
     OPT_MARKDOWN = 256, OPT_PLOT, OPT_SWEEP, OPT_ANY_SIZE, OPT_INCLUDE_CACHE, OPT_JSON,
-    OPT_BASELINE, OPT_THRESHOLD, OPT_CEILINGS
+    OPT_BASELINE, OPT_THRESHOLD, OPT_CEILINGS, OPT_STRICT, OPT_ALLOW_MISSING, OPT_CROSS_DEVICE
 };
 
 /* 0 ok, -1 --help, else CLB_EUSAGE with the message printed. */
@@ -84,10 +94,13 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"threshold", required_argument, 0, OPT_THRESHOLD},
         {"ceilings", required_argument, 0, OPT_CEILINGS},
+        {"strict", no_argument, 0, OPT_STRICT},
+        {"allow-missing", no_argument, 0, OPT_ALLOW_MISSING},
+        {"cross-device", no_argument, 0, OPT_CROSS_DEVICE},
         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->metric = cmp_metric_find("gbps");
-    a->thr = 5;
+    a->gate.threshold = 5;
     optind = 1;
     opterr = 0;
     int c;
@@ -119,6 +132,9 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         case OPT_BASELINE: a->baseline = optarg; break;
         case OPT_THRESHOLD: a->threshold = optarg; break;
         case OPT_CEILINGS: a->ceilings = optarg; break;
+        case OPT_STRICT: a->gate.strict = 1; break;
+        case OPT_ALLOW_MISSING: a->gate.allow_missing = 1; break;
+        case OPT_CROSS_DEVICE: a->gate.cross_device = 1; break;
         case 'h': usage(stdout); clb_buf_free(&e); return -1;
         case ':':
             clb_die_msg("compare: option '%s' needs a value (clbench compare --help)",
@@ -138,8 +154,12 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         bad = "no results file given (usage: clbench compare FILE.csv... [--plot OUT.svg])";
     } else if (a->markdown && a->json) {
         bad = "--markdown and --json are two formats of one output: give one";
-    } else if (a->threshold && !a->baseline) {
-        bad = "--threshold goes with --baseline OLD.csv";
+    } else if (!a->baseline && (a->threshold || a->gate.strict || a->gate.allow_missing ||
+                                a->gate.cross_device)) {
+        bad = a->threshold ? "--threshold goes with --baseline OLD.csv"
+              : a->gate.strict ? "--strict goes with --baseline OLD.csv"
+              : a->gate.allow_missing ? "--allow-missing goes with --baseline OLD.csv"
+                                      : "--cross-device goes with --baseline OLD.csv";
     } else if (a->baseline && a->plot) {
         bad = "--plot draws the table, not the deltas of --baseline: give one";
     } else if (a->baseline && a->metric->measured) {
@@ -154,10 +174,10 @@ static int parse(int argc, char **argv, struct cmp_args *a)
     }
     if (!rc && a->threshold) {
         char *end;
-        a->thr = strtod(a->threshold, &end);
+        a->gate.threshold = strtod(a->threshold, &end);
         if (*end == '%')
             end++;
-        if (end == a->threshold || *end || !isfinite(a->thr) || a->thr < 0) {
+        if (end == a->threshold || *end || !isfinite(a->gate.threshold) || a->gate.threshold < 0) {
             clb_die_msg("compare: --threshold '%s' is not a percentage >= 0 (e.g. 5 or 2.5)",
                         cmp_esc_tmp(&e, a->threshold, 0));
             rc = CLB_EUSAGE;
@@ -181,7 +201,7 @@ static int parse(int argc, char **argv, struct cmp_args *a)
 static int run_baseline(const struct cmp_args *a, char **files, int nfiles)
 {
     struct cmp_delta d;
-    int rc = cmp_baseline(&d, files, nfiles, a->baseline, &a->flt, a->metric, a->thr);
+    int rc = cmp_baseline(&d, files, nfiles, a->baseline, &a->flt, a->metric, &a->gate);
     if (rc) {
         clb_die_msg("%s", clb_lasterr());
         return clb_exit_status(rc);
@@ -189,15 +209,14 @@ static int run_baseline(const struct cmp_args *a, char **files, int nfiles)
     rc = a->json ? cmp_delta_print_json(&d, stdout)
          : a->markdown ? cmp_delta_print_markdown(&d, stdout)
                        : cmp_delta_print_text(&d, stdout);
-    int status = rc ? clb_exit_status(rc) : d.nregressed ? CLB_EXIT_FAILED : CLB_EXIT_OK;
+    int status = rc ? clb_exit_status(rc) : d.failed ? CLB_EXIT_FAILED : CLB_EXIT_OK;
     if (rc) {
         clb_die_msg("%s", clb_lasterr());
-    } else if (d.nregressed) {
-        struct clb_buf e = {0};
-        clb_die_msg("%d line%s regressed by more than %g%% against '%s' (or lost their figure)",
-                    d.nregressed, d.nregressed == 1 ? "" : "s", d.threshold,
-                    cmp_esc_tmp(&e, d.baseline, 0));
-        clb_buf_free(&e);
+    } else if (d.failed) {
+        struct clb_buf m = {0};
+        cmp_delta_verdict(&d, &m);
+        clb_die_msg("%s", m.oom ? "the gate fails (out of memory for its message)" : clb_buf_str(&m));
+        clb_buf_free(&m);
     }
     cmp_delta_free(&d);
     return status;

@@ -146,13 +146,19 @@ int clb_workload_help(const struct clb_workload *wl, FILE *out)
     fprintf(out, "        --quick: %s\n", wl->sizes.quick);
     if (wl->baselines)
         fprintf(out, "baselines: %s (ratios of_* in each row's metrics)\n", wl->baselines);
-    fprintf(out, "parameters (--param KEY=VALUE; profile [tuning] %s.KEY overrides the default):\n",
+    fprintf(out, "parameters (--param KEY=VALUE; profile [tuning] %s.KEY overrides the default),\n"
+                 "each a case (part of what a line of results is) or tuning (how it is run: shown\n"
+                 "beside the line, never matched on; docs/COMPARE.md, \"Line identity\"):\n",
             wl->name);
     if (!wl->params || !wl->params->key)
         fprintf(out, "  (none)\n");
     for (const struct clb_param_def *p = wl->params; p && p->key; p++)
-        fprintf(out, "  %-14s %s%s%s%s\n", p->key, p->help, p->def[0] ? " [default " : "",
-                p->def, p->def[0] ? "]" : "");
+        fprintf(out, "  %-14s %-6s %s%s%s%s\n", p->key, clb_param_role_name(p->role), p->help,
+                p->def[0] ? " [default " : "", p->def, p->def[0] ? "]" : "");
+    if (wl->row_keys && wl->row_keys->key)
+        fprintf(out, "keys of its rows' params besides these (written by the run, not --param):\n");
+    for (const struct clb_param_def *p = wl->row_keys; p && p->key; p++)
+        fprintf(out, "  %-14s %-6s %s\n", p->key, clb_param_role_name(p->role), p->help);
     for (const struct clb_model_def *m = wl->models; m && m->name; m++)
         fprintf(out, "model:  clbench model %s%s%s  %s\n", m->name, m->variant ? " --" : "",
                 m->variant ? m->variant : "", m->summary);

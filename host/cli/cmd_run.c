@@ -29,7 +29,7 @@ static const struct option longopts[] = {
     {"no-cache", no_argument, 0, 1015},        {"build-threads", required_argument, 0, 1016},
     {0, 0, 0, 0}};
 
-/* The help text of `clbench run`; the man page (docs/clbench.1) carries the
+/* The help text of `clbench run`; the man page (host/cli/clbench.1) carries the
  * same options and a test checks that every option here is documented there. */
 static const char clb_run_help[] =
     "usage: clbench run WORKLOAD[,WORKLOAD...]|all [options]\n"

@@ -1,96 +1,348 @@
-/* clbench compare --baseline OLD.csv: the files' rows set against a saved
- * run, line by line, with the deltas in percent; a CI gate (exit 1 when a
- * line regressed by more than the threshold).
+/* clbench compare --baseline OLD.csv: the regression gate (docs/COMPARE.md,
+ * "The gate"). The files' rows are set against a saved run line by line,
+ * and the gate fails closed: a line that regressed, a baseline line the new
+ * run lost or no longer has, fail it (exit 1); inputs it cannot judge (no
+ * line in common, another device without --cross-device) are refused (exit
+ * 2) rather than passed.
  *
- * A line is a configuration: (workload, kernel, dtype, canonical size or
- * "any" with --any-size, params with their items sorted by key), plus the
- * device name when the baseline holds rows of several devices (then the new
- * rows of a device are set against the baseline's rows of the same device
- * name; with one device in the baseline, every new device is set against
- * it). Each side's figure is the best of its repeated runs. */
+ * A line is what cmp_ident says: workload, kernel, dtype, size (canonical;
+ * "default" for each device's default size with --cross-device; "any" with
+ * --any-size) and the case parameters, never the tuning ones; plus the device
+ * name when a side holds several devices. Each side's figure is the best
+ * over its rows of the line (repeated runs and tuning values); its measured
+ * spread is that of the rows of the best row's tuning. A line regresses when
+ * its figure is worse by more than the threshold and, unless --strict, the
+ * two spreads do not overlap. */
 #include "compare_priv.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct agg {
-    const char *workload, *kernel, *dtype, *size, *params, *device;
+/* The rows of one line and one tuning on one side. */
+struct conf {
+    int line;                 /* its line on this side */
+    const char *tuning, *size, *device;   /* size, device: of its best row, else its first */
     int n, nbad;
-    double best;
+    const char *bad;
+    double best, lo, hi;
+};
+
+/* One line on one side. */
+struct agg {
+    struct cmp_ident id;      /* of its first row; id.size is the key */
+    const char *device;       /* the key's device ("" unless per device) */
+    int conf;                 /* its conf with the best figure, else its first */
+    int n, nbad;              /* over its confs */
     const char *bad;
     int matched;
 };
 
-static void agg_row(struct agg *a, const struct clb_row *r, const struct cmp_metric *m)
+struct side {
+    int f0, f1;               /* its files */
+    struct agg *v;
+    size_t n, cap;
+    struct conf *c;
+    size_t nc, capc;
+    struct cmp_map lines, confs;   /* (ident, device) -> v; + tuning -> c */
+    size_t unmarked;          /* rows that do not say where their size came from */
+};
+
+static int better(const struct cmp_metric *m, double a, double b)
 {
-    if (cmp_is_value_status(r->status)) {
-        double v = m->get(r);
-        if (isnan(v))
-            return;
-        if (!a->n || (m->higher_is_better ? v > a->best : v < a->best))
-            a->best = v;
-        a->n++;
+    return m->higher_is_better ? a > b : a < b;
+}
+
+/* A row's measured spread around its figure v: the narrower of its
+ * half-ranges (median - min, max - median) over the median, h, taken on both
+ * sides of the median time, which is what a slow repetition (an interrupt, a
+ * clock ramp) or a fast one (a timer glitch) cannot widen alone; a rate
+ * (higher is better) then spans v/(1+h) .. v/(1-h). No spread (lo = hi = v)
+ * for a metric that is not a time's (power) or a row without times. */
+static void row_spread(const struct clb_row *r, const struct cmp_metric *m, double v, double *lo,
+                       double *hi)
+{
+    *lo = *hi = v;
+    double tmin = r->t_min_s, tmed = r->t_median_s, tmax = r->t_max_s;
+    if (m->time_col < 0 || !(tmin > 0 && tmed >= tmin && tmax >= tmed && isfinite(tmax)))
+        return;
+    double h = fmin(tmed - tmin, tmax - tmed) / tmed;   /* < 1: tmin > 0 */
+    if (m->higher_is_better) {
+        *lo = v / (1 + h);
+        *hi = v / (1 - h);
     } else {
-        cmp_count_bad(r->status, &a->bad, &a->nbad);
+        *lo = v * (1 - h);
+        *hi = v * (1 + h);
     }
 }
 
-struct side {
-    struct agg *v;
-    size_t n, cap;
-    struct cmp_map map;   /* key -> index */
-};
-
-/* Gather the selected rows of one side into configurations. */
-static int gather(struct cmp_in *in, const char *sel, int f0, int f1, int with_device,
-                  const struct cmp_filter *flt, const struct cmp_metric *m, const char **pcanon,
-                  struct side *s)
+static void conf_row(struct conf *c, const struct clb_row *r, const struct cmp_metric *m,
+                     const struct cmp_ident *id)
 {
-    const char *any = cmp_in_intern(in, "any", 3);
-    if (!any)
-        return CLB_ESYS;
-    s->map.nk = 6;
+    if (!cmp_is_value_status(r->status)) {
+        cmp_count_bad(r->status, &c->bad, &c->nbad);
+        return;
+    }
+    double v = m->get(r), lo, hi;
+    if (isnan(v))
+        return;
+    row_spread(r, m, v, &lo, &hi);
+    if (!c->n || better(m, v, c->best)) {
+        c->best = v;
+        c->size = id->row_size;
+        c->device = r->device;
+    }
+    c->lo = c->n ? fmin(c->lo, lo) : lo;
+    c->hi = c->n ? fmax(c->hi, hi) : hi;
+    c->n++;
+}
+
+/* A line's key: its identity, and its device (NULL: not per device). */
+static void line_key(const struct cmp_ident *id, const char *device, uint64_t *k)
+{
+    cmp_ident_key(id, k);
+    k[CMP_IDENT_NK] = device ? CMP_KEY(device) : 0;
+}
+
+/* The line (and its conf) of one row: index into s->v (s->c), made when new. */
+static int slot_of(struct side *s, const struct cmp_ident *id, const char *device, int *line)
+{
+    uint64_t k[CMP_IDENT_NK + 2];
+    line_key(id, device, k);
+    s->lines.nk = CMP_IDENT_NK + 1;
+    s->confs.nk = CMP_IDENT_NK + 2;
+    int l = cmp_slot(&s->lines, k, (void **)&s->v, (int)s->n, &s->cap, sizeof *s->v);
+    if (l == (int)s->n)
+        s->v[s->n++] = (struct agg){.id = *id, .device = device ? device : "", .conf = -1,
+                                    .bad = ""};
+    k[CMP_IDENT_NK + 1] = CMP_KEY(id->tuning);
+    int c = l < 0 ? -2 : cmp_slot(&s->confs, k, (void **)&s->c, (int)s->nc, &s->capc, sizeof *s->c);
+    if (c == (int)s->nc)
+        s->c[s->nc++] = (struct conf){l, id->tuning, id->row_size, "", 0, 0, "", NAN, NAN, NAN};
+    *line = l;
+    return c;
+}
+
+/* Each line's best conf, and its totals. */
+static void pick_best(struct side *s, const struct cmp_metric *m)
+{
+    for (size_t k = 0; k < s->nc; k++) {
+        const struct conf *c = &s->c[k];
+        struct agg *a = &s->v[c->line];
+        a->n += c->n;
+        a->nbad += c->nbad;
+        if (cmp_bad_rank(c->bad) > cmp_bad_rank(a->bad))
+            a->bad = c->bad;
+        if (a->conf < 0 || (c->n && (!s->c[a->conf].n || better(m, c->best, s->c[a->conf].best))))
+            a->conf = (int)k;
+    }
+}
+
+/* Gather the selected rows of one side into lines. */
+static int gather(struct cmp_in *in, const char *sel, struct side *s, enum cmp_size_mode mode,
+                  int with_device, const struct cmp_metric *m)
+{
     for (size_t i = 0; i < in->set.n; i++) {
-        if (!sel[i] || in->file[i] < f0 || in->file[i] >= f1)
+        if (!sel[i] || in->file[i] < s->f0 || in->file[i] >= s->f1)
             continue;
         const struct clb_row *r = &in->set.v[i];
-        int p = in->plist[i];
-        if (!pcanon[p] && !(pcanon[p] = cmp_in_params_canon(in, i)))
+        struct cmp_ident id;
+        int line;
+        if (cmp_ident(in, i, mode, &id))
             return CLB_ESYS;
-        const char *size = flt->any_size ? any : in->sizes[in->size[i]].canon;
-        const char *dev = with_device ? r->device : "";
-        uint64_t k[6] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
-                         CMP_KEY(size), CMP_KEY(pcanon[p]), with_device ? CMP_KEY(dev) : 0};
-        int x = cmp_slot(&s->map, k, (void **)&s->v, (int)s->n, &s->cap, sizeof *s->v);
-        if (x < -1)
+        s->unmarked += mode == CMP_SIZE_DEFAULT && id.size_default < 0;
+        int c = slot_of(s, &id, with_device ? r->device : NULL, &line);
+        if (c < 0)
             return CLB_ESYS;
-        if (x == (int)s->n) {
-            s->v[s->n++] = (struct agg){r->workload, r->kernel, r->dtype, size, pcanon[p], dev,
-                                        0, 0, NAN, "", 0};
-        }
-        agg_row(&s->v[x], r, m);
+        conf_row(&s->c[c], r, m, &id);
     }
+    pick_best(s, m);
     return CLB_OK;
 }
 
-static int ndevices(const struct cmp_in *in, const char *sel, int f0, int f1)
+static void side_free(struct side *s)
 {
-    const char *first = NULL;
+    cmp_map_free(&s->lines);
+    cmp_map_free(&s->confs);
+    free(s->v);
+    free(s->c);
+}
+
+/* ---- the devices ---------------------------------------------------------- */
+
+/* The distinct device names of a side's selected rows: their number, and
+ * "A, B" (interned) in *names. -1 on OOM. */
+static int devices_of(struct cmp_in *in, const char *sel, int f0, int f1, struct cmp_map *set,
+                      const char **names)
+{
+    struct clb_buf b = {0};
+    set->nk = 1;
+    int n = 0;
     for (size_t i = 0; i < in->set.n; i++) {
         if (!sel[i] || in->file[i] < f0 || in->file[i] >= f1)
             continue;
-        if (!first)
-            first = in->set.v[i].device;
-        else if (first != in->set.v[i].device)
-            return 2;
+        uint64_t k = CMP_KEY(in->set.v[i].device);
+        int x = cmp_map_add(set, &k, n);
+        if (x < -1)
+            n = -1;
+        if (x == n && n >= 0)
+            clb_buf_printf(&b, "%s%s", n++ ? ", " : "", in->set.v[i].device);
+        if (n < 0)
+            break;
     }
-    return first ? 1 : 0;
+    *names = b.oom || n < 0 ? NULL : cmp_in_intern(in, clb_buf_str(&b), b.len);
+    clb_buf_free(&b);
+    return *names ? n : -1;
 }
 
-static int add_line(struct cmp_delta *d, size_t *cap, const struct agg *cur, const struct agg *old,
-                    const char *device)
+/* Do the two sides share a device name? */
+static int share_device(const struct cmp_map *a, const struct cmp_map *b)
+{
+    for (size_t j = 0; j < a->cap; j++)
+        if (a->vals[j] >= 0 && cmp_map_get(b, a->keys + j) >= 0)
+            return 1;
+    return 0;
+}
+
+/* Decide how lines match across the sides' devices: the same device(s) (by
+ * device when a side has several), or --cross-device between one device
+ * and one. CLB_EUSAGE (message set) for another device without it. */
+static int match_devices(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nfiles,
+                         int *by_device)
+{
+    struct cmp_map set[2] = {{.nk = 1}, {.nk = 1}};
+    int n0 = devices_of(in, sel, 0, nfiles, &set[0], &d->new_devices);
+    int n1 = n0 < 0 ? -1 : devices_of(in, sel, nfiles, nfiles + 1, &set[1], &d->old_devices);
+    int rc = n1 < 0 ? CLB_ESYS : CLB_OK, shared = !rc && share_device(&set[0], &set[1]);
+    struct cmp_esc_args e = {0};
+    if (rc) {
+        clb_seterr("out of host memory");
+    } else if (d->gate.cross_device && (n0 > 1 || n1 > 1)) {
+        clb_seterr("--cross-device sets one device against one: %s '%s'",
+                   n1 > 1 ? "the baseline has" : "the new files have",
+                   cmp_esc_arg(&e, n1 > 1 ? d->old_devices : d->new_devices, 0));
+        rc = CLB_EUSAGE;
+    } else if (!d->gate.cross_device && !shared) {
+        clb_seterr("the baseline is from '%s', the new files from '%s': another device "
+                   "(--cross-device compares them at each device's default size)",
+                   cmp_esc_arg(&e, d->old_devices, 0), cmp_esc_arg(&e, d->new_devices, 0));
+        rc = CLB_EUSAGE;
+    }
+    *by_device = !d->gate.cross_device && (n0 > 1 || n1 > 1);
+    cmp_esc_args_free(&e);
+    cmp_map_free(&set[0]);
+    cmp_map_free(&set[1]);
+    return rc;
+}
+
+/* ---- lines and verdicts ------------------------------------------------------- */
+
+static void set_side(struct cmp_dside *o, const struct side *s, const struct agg *a)
+{
+    const struct conf *c = &s->c[a->conf];
+    *o = (struct cmp_dside){1, NAN, NAN, NAN, a->n, a->n ? "ok" : a->nbad ? a->bad : "none",
+                            c->tuning, c->size, c->device};
+    if (c->n) {
+        o->best = c->best;
+        o->lo = c->lo;
+        o->hi = c->hi;
+    }
+}
+
+/* A line with a figure on both sides: same, better or worse by more than
+ * the threshold, and then outside the two runs' spread or not. */
+static enum cmp_dstate moved(const struct cmp_delta *d, struct cmp_dline *l, double *worse)
+{
+    const struct cmp_dside *o = &l->old, *c = &l->cur;
+    int hib = d->metric->higher_is_better;
+    l->delta_pct = o->best != 0 ? (c->best - o->best) / o->best * 100.0 : NAN;
+    *worse = hib ? -l->delta_pct : l->delta_pct;
+    if (isnan(*worse) || fabs(*worse) <= d->gate.threshold)
+        return CMP_D_SAME;
+    /* outside the spread: the two intervals [lo, hi] do not overlap */
+    int apart = c->hi < o->lo || c->lo > o->hi;
+    if (!d->gate.strict && !apart)
+        return CMP_D_NOISE;
+    return *worse > 0 ? CMP_D_REGRESSED : CMP_D_IMPROVED;
+}
+
+static enum cmp_dstate verdict(struct cmp_delta *d, struct cmp_dline *l, int at)
+{
+    if (!l->old.present)
+        return CMP_D_NEW;
+    if (!l->old.runs)
+        return CMP_D_NOFIGURE;
+    if (!l->cur.present || !l->cur.runs)
+        return cmp_bad_rank(l->cur.status) >= 2 ? CMP_D_LOST : CMP_D_MISSING;
+    double worse;
+    enum cmp_dstate st = moved(d, l, &worse);
+    if (st == CMP_D_REGRESSED && (d->worst < 0 || worse > (d->metric->higher_is_better
+                                                               ? -d->v[d->worst].delta_pct
+                                                               : d->v[d->worst].delta_pct)))
+        d->worst = at;
+    return st;
+}
+
+/* An item "k=v" of a sorted params list. */
+struct item {
+    const char *k, *v;
+    int kl, vl;
+};
+
+/* The next item of *p (advanced); 0 at its end. */
+static int next_item(const char **p, struct item *it)
+{
+    if (!**p)
+        return 0;
+    size_t len = strcspn(*p, ",");
+    const char *eq = memchr(*p, '=', len);
+    size_t kl = eq ? (size_t)(eq - *p) : len;
+    *it = (struct item){*p, eq ? eq + 1 : "", (int)kl, eq ? (int)(len - kl - 1) : 0};
+    *p += len + ((*p)[len] == ',');
+    return 1;
+}
+
+static int item_order(const struct item *a, const struct item *b)
+{
+    int c = strncmp(a->k, b->k, (size_t)(a->kl < b->kl ? a->kl : b->kl));
+    return c ? c : a->kl - b->kl;
+}
+
+/* "local 128→1024, vec 2→4": the items that differ between two sorted
+ * "k=v,k=v" lists (an item of one side only reads "-" on the other). */
+static void tuned_diff(struct clb_buf *b, const char *old, const char *cur)
+{
+    static const struct item dash = {"-", "-", 1, 1};
+    struct item a, c;
+    int ha = next_item(&old, &a), hc = next_item(&cur, &c);
+    while (ha || hc) {
+        int o = !ha ? 1 : !hc ? -1 : item_order(&a, &c);
+        const struct item *x = o <= 0 ? &a : &dash, *y = o >= 0 ? &c : &dash;
+        if (o || x->vl != y->vl || memcmp(x->v, y->v, (size_t)x->vl))
+            clb_buf_printf(b, "%s%.*s %.*s→%.*s", b->len ? ", " : "", o <= 0 ? a.kl : c.kl,
+                           o <= 0 ? a.k : c.k, x->vl, x->v, y->vl, y->v);
+        if (o <= 0)
+            ha = next_item(&old, &a);
+        if (o >= 0)
+            hc = next_item(&cur, &c);
+    }
+}
+
+/* What changed in the tuning of the two sides' best rows. */
+static int tuned_of(struct cmp_in *in, struct cmp_dline *l)
+{
+    l->tuned = "";
+    if (!l->old.runs || !l->cur.runs || l->old.tuning == l->cur.tuning)
+        return CLB_OK;
+    struct clb_buf b = {0};
+    tuned_diff(&b, l->old.tuning, l->cur.tuning);
+    l->tuned = b.oom ? NULL : cmp_in_intern(in, clb_buf_str(&b), b.len);
+    clb_buf_free(&b);
+    return l->tuned ? CLB_OK : CLB_ESYS;
+}
+
+static int add_line(struct cmp_delta *d, size_t *cap, struct cmp_in *in, const struct side *cs,
+                    const struct agg *cur, const struct side *os, const struct agg *old)
 {
     if ((!cur || (!cur->n && !cur->nbad)) && (!old || (!old->n && !old->nbad)))
         return CLB_OK;   /* no figure for this metric on either side (copy has no GFlop/s) */
@@ -98,46 +350,154 @@ static int add_line(struct cmp_delta *d, size_t *cap, const struct agg *cur, con
         return CLB_ESYS;
     const struct agg *a = cur ? cur : old;
     struct cmp_dline *l = &d->v[d->n];
-    *l = (struct cmp_dline){a->workload, a->kernel, a->dtype, a->size, a->params, device,
-                            NAN, NAN, "", "", NAN, CMP_D_NOFIGURE};
-    if (old) {
-        l->old = old->n ? old->best : NAN;
-        l->old_status = old->n ? "ok" : old->nbad ? old->bad : "none";
-    }
-    if (cur) {
-        l->cur = cur->n ? cur->best : NAN;
-        l->cur_status = cur->n ? "ok" : cur->nbad ? cur->bad : "none";
-    }
-    const struct cmp_metric *m = d->metric;
-    if (!old) {
-        l->state = CMP_D_ONLY_NEW;
-    } else if (!cur) {
-        l->state = CMP_D_ONLY_OLD;
-    } else if (old->n && cur->n) {
-        l->delta_pct = old->best != 0 ? (cur->best - old->best) / old->best * 100.0 : NAN;
-        double worse = m->higher_is_better ? -l->delta_pct : l->delta_pct;
-        l->state = isnan(worse) ? CMP_D_SAME
-                   : worse > d->threshold ? CMP_D_REGRESSED
-                   : -worse > d->threshold ? CMP_D_IMPROVED
-                   : CMP_D_SAME;
-        if (l->state == CMP_D_REGRESSED &&
-            (d->worst < 0 || worse > (m->higher_is_better ? -d->v[d->worst].delta_pct
-                                                          : d->v[d->worst].delta_pct)))
-            d->worst = d->n;
-    } else if (old->n && cmp_bad_rank(cur->bad) >= 2) {
-        l->state = CMP_D_LOST;   /* the new rows failed validation or errored */
-    }
-    d->nregressed += l->state == CMP_D_REGRESSED || l->state == CMP_D_LOST;
+    *l = (struct cmp_dline){a->id.workload, a->id.kernel, a->id.dtype, a->id.size, a->id.cases,
+                            a->device, {0}, {0}, NAN, "", CMP_D_SAME};
+    l->old.status = l->cur.status = l->old.tuning = l->cur.tuning = "";
+    l->old.size = l->cur.size = l->old.device = l->cur.device = "";
+    l->old.best = l->cur.best = NAN;
+    if (old)
+        set_side(&l->old, os, old);
+    if (cur)
+        set_side(&l->cur, cs, cur);
+    if (tuned_of(in, l))
+        return CLB_ESYS;
+    l->state = verdict(d, l, d->n);
+    d->count[l->state]++;
     d->n++;
     return CLB_OK;
 }
 
+/* Every line of the new files (set against the baseline's), then the
+ * baseline's lines the new files lack. */
+static int make_lines(struct cmp_delta *d, struct cmp_in *in, struct side *cur, struct side *old)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < cur->n; i++) {
+        const struct agg *a = &cur->v[i];
+        uint64_t k[CMP_IDENT_NK + 1];
+        line_key(&a->id, d->by_device ? a->device : NULL, k);
+        int o = cmp_map_get(&old->lines, k);
+        if (o >= 0)
+            old->v[o].matched = 1;
+        if (add_line(d, &cap, in, cur, a, old, o >= 0 ? &old->v[o] : NULL))
+            return CLB_ESYS;
+    }
+    for (size_t i = 0; i < old->n; i++)
+        if (!old->v[i].matched && add_line(d, &cap, in, NULL, NULL, old, &old->v[i]))
+            return CLB_ESYS;
+    d->compared = d->count[CMP_D_SAME] + d->count[CMP_D_IMPROVED] + d->count[CMP_D_REGRESSED] +
+                  d->count[CMP_D_NOISE];
+    d->failed = d->count[CMP_D_REGRESSED] + d->count[CMP_D_LOST] +
+                (d->gate.allow_missing ? 0 : d->count[CMP_D_MISSING]);
+    return CLB_OK;
+}
+
+/* ---- inputs the gate cannot judge ------------------------------------------------ */
+
+/* The workloads of a side's lines, in order: "stream, dot". */
+static void workloads_of(const struct side *s, struct clb_buf *b)
+{
+    size_t start = b->len;
+    for (size_t i = 0; i < s->n; i++) {
+        const char *w = s->v[i].id.workload;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = s->v[j].id.workload == w;
+        if (!seen)
+            clb_buf_printf(b, "%s%s", b->len > start ? ", " : "", w);
+    }
+}
+
+static size_t reduced_lines(const struct side *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        n += s->v[i].id.reduced;
+    return n;
+}
+
+/* "nothing in common: ..." or "nothing compared: ...": no line had a figure
+ * on both sides (and none lost its figure, which fails the gate instead). */
+static void nothing_message(const struct cmp_delta *d, const struct side *cur,
+                            const struct side *old)
+{
+    struct clb_buf m = {0}, e = {0};
+    int common = 0;
+    for (size_t i = 0; i < old->n; i++)
+        common += old->v[i].matched;
+    if (common) {
+        clb_buf_printf(&m, "nothing compared: %d line%s on both sides, none with a %s figure on "
+                       "both (%d missing or skipped in the new files, %d without a figure in the "
+                       "baseline)", common, common == 1 ? " is" : "s are", d->metric->name,
+                       d->count[CMP_D_MISSING], d->count[CMP_D_NOFIGURE]);
+    } else {
+        clb_buf_printf(&m, "nothing in common: the baseline has ");
+        workloads_of(old, &m);
+        clb_buf_printf(&m, "; the new files have ");
+        workloads_of(cur, &m);
+        clb_buf_printf(&m, " (no line of the same workload, kernel, type, size and case "
+                           "parameters on both sides%s)",
+                       d->gate.cross_device ? "; sizes matched at each device's default size" : "");
+    }
+    size_t red[2] = {reduced_lines(old), reduced_lines(cur)};
+    if (!common && red[0] + red[1])
+        clb_buf_printf(&m, "; %zu baseline and %zu new lines ran a tile or work-group reduced "
+                           "to fit their device: such a line is what ran and meets only one "
+                           "reduced the same way",
+                       red[0], red[1]);
+    if (d->unmarked[0] + d->unmarked[1])
+        clb_buf_printf(&m, "; %zu rows do not say whether their size was their device's "
+                           "default (written before the metric size_from): they match only at "
+                           "equal sizes (--any-size matches any size)",
+                       d->unmarked[0] + d->unmarked[1]);
+    clb_seterr("%s", m.oom ? "out of host memory" : cmp_esc_tmp(&e, clb_buf_str(&m), 0));
+    clb_buf_free(&m);
+    clb_buf_free(&e);
+}
+
+/* ---- the gate -------------------------------------------------------------------- */
+
+static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nfiles,
+                 const struct cmp_filter *flt)
+{
+    struct side cur = {.f0 = 0, .f1 = nfiles}, old = {.f0 = nfiles, .f1 = nfiles + 1};
+    int rc = match_devices(d, in, sel, nfiles, &d->by_device);
+    enum cmp_size_mode mode = flt->any_size        ? CMP_SIZE_ANY
+                              : d->gate.cross_device ? CMP_SIZE_DEFAULT
+                                                     : CMP_SIZE_GIVEN;
+    if (!rc && (gather(in, sel, &cur, mode, d->by_device, d->metric) ||
+                gather(in, sel, &old, mode, d->by_device, d->metric) ||
+                make_lines(d, in, &cur, &old))) {
+        clb_seterr("out of host memory");
+        rc = CLB_ESYS;
+    }
+    d->unmarked[0] = cur.unmarked;
+    d->unmarked[1] = old.unmarked;
+    if (!rc && !d->n) {
+        struct clb_buf m = {0};
+        cmp_metric_names(&m);
+        clb_seterr("no selected row has a %s figure (metrics: %s)", d->metric->name,
+                   clb_buf_str(&m));
+        clb_buf_free(&m);
+        rc = CLB_EUSAGE;
+    } else if (!rc && !d->compared && !d->count[CMP_D_LOST]) {
+        nothing_message(d, &cur, &old);
+        rc = CLB_EUSAGE;
+    }
+    side_free(&cur);
+    side_free(&old);
+    return rc;
+}
+
+/* Read the files and the baseline, select the rows (the filters apply to
+ * both sides), and judge. */
 int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *baseline,
-                 const struct cmp_filter *flt, const struct cmp_metric *metric, double threshold)
+                 const struct cmp_filter *flt, const struct cmp_metric *metric,
+                 const struct cmp_gate *gate)
 {
     memset(d, 0, sizeof *d);
     d->metric = metric;
-    d->threshold = threshold;
+    d->gate = *gate;
     d->worst = -1;
     if (!metric->get) {   /* a measured metric needs each column's ceilings: a table's */
         clb_seterr("--metric %s is not for --baseline (which sets lines, not devices, side by "
@@ -146,73 +506,29 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
     }
     struct cmp_in in;
     memset(&in, 0, sizeof in);
-    struct side cur = {0}, old = {0};
     char **all = malloc(((size_t)nfiles + 2) * sizeof *all);
     char *sel = NULL;
-    const char **pcanon = NULL;
-    size_t cap = 0;
     int rc = CLB_ESYS;
-    if (!all)
-        goto oom;
-    memcpy(all, files, (size_t)nfiles * sizeof *all);
-    all[nfiles] = (char *)baseline;
-    if ((rc = cmp_in_read(&in, all, nfiles + 1)) || (rc = cmp_in_prepare(&in)))
-        goto out;
-    rc = CLB_ESYS;
-    sel = calloc(in.set.n + 1, 1);
-    pcanon = calloc(in.nplists + 1, sizeof *pcanon);
-    if (!sel || !pcanon)
-        goto oom;
-    if ((rc = cmp_in_select(&in, flt, 0, nfiles, sel, "these files")) ||
-        (rc = cmp_in_select(&in, flt, nfiles, nfiles + 1, sel, "the baseline")))
-        goto out;
-    /* the device is part of the key when the baseline has several; the new
-     * side's lines are per device when either side has several */
-    int old_dev = ndevices(&in, sel, nfiles, nfiles + 1) > 1;
-    int cur_dev = old_dev || ndevices(&in, sel, 0, nfiles) > 1;
-    rc = CLB_ESYS;
-    if (gather(&in, sel, 0, nfiles, cur_dev, flt, metric, pcanon, &cur) ||
-        gather(&in, sel, nfiles, nfiles + 1, old_dev, flt, metric, pcanon, &old))
-        goto oom;
-    d->by_device = cur_dev;
-    for (size_t i = 0; i < cur.n; i++) {
-        const struct agg *a = &cur.v[i];
-        uint64_t k[6] = {CMP_KEY(a->workload), CMP_KEY(a->kernel), CMP_KEY(a->dtype),
-                         CMP_KEY(a->size), CMP_KEY(a->params), old_dev ? CMP_KEY(a->device) : 0};
-        int o = cmp_map_get(&old.map, k);
-        if (o >= 0)
-            old.v[o].matched = 1;
-        if (add_line(d, &cap, a, o >= 0 ? &old.v[o] : NULL, a->device))
-            goto oom;
+    if (!all) {
+        clb_seterr("out of host memory");
+    } else {
+        memcpy(all, files, (size_t)nfiles * sizeof *all);
+        all[nfiles] = (char *)baseline;
+        rc = cmp_in_read(&in, all, nfiles + 1);
     }
-    for (size_t i = 0; i < old.n; i++)
-        if (!old.v[i].matched && add_line(d, &cap, NULL, &old.v[i], old.v[i].device))
-            goto oom;
-    if (!d->n) {
-        struct clb_buf m = {0};
-        cmp_metric_names(&m);
-        clb_seterr("no selected row has a %s figure (metrics: %s)", metric->name,
-                   clb_buf_str(&m));
-        clb_buf_free(&m);
-        rc = CLB_EUSAGE;
-        goto out;
+    if (!rc)
+        rc = cmp_in_prepare(&in);
+    if (!rc && (!(sel = calloc(in.set.n + 1, 1)) ||
+                !(d->baseline = cmp_in_intern(&in, baseline, strlen(baseline))))) {
+        clb_seterr("out of host memory");
+        rc = CLB_ESYS;
     }
-    d->baseline = cmp_in_intern(&in, baseline, strlen(baseline));
-    if (!d->baseline)
-        goto oom;
-    rc = CLB_OK;
-    goto out;
-oom:
-    clb_seterr("out of host memory");
-    rc = CLB_ESYS;
-out:
-    cmp_map_free(&cur.map);
-    cmp_map_free(&old.map);
-    free(cur.v);
-    free(old.v);
+    if (!rc && !(rc = cmp_in_select(&in, flt, 0, nfiles, sel, "these files")))
+        rc = cmp_in_select(&in, flt, nfiles, nfiles + 1, sel, "the baseline");
+    if (!rc)
+        rc = judge(d, &in, sel, nfiles, flt);
     free(all);
     free(sel);
-    free(pcanon);
     cmp_in_free_keep(&in, &d->arena);
     if (rc)
         cmp_delta_free(d);
@@ -225,150 +541,4 @@ void cmp_delta_free(struct cmp_delta *d)
     clb_arena_free(&d->arena);
     memset(d, 0, sizeof *d);
     d->worst = -1;
-}
-
-const char *cmp_dstate_name(enum cmp_dstate s)
-{
-    static const char *const names[] = {"same",    "improved",  "regressed",    "lost",
-                                        "no_figure", "only_new", "only_baseline"};
-    return names[s];
-}
-
-/* ---- printing ----------------------------------------------------------- */
-
-static const char *state_word(enum cmp_dstate s)
-{
-    static const char *const words[] = {"same",      "better",   "REGRESSED",    "LOST",
-                                        "no figure", "only new", "only baseline"};
-    return words[s];
-}
-
-static int make_grid(const struct cmp_delta *d, struct cmp_grid *g, int md)
-{
-    static const char *const head[] = {"workload", "kernel", "dtype", "size", "params", "device",
-                                       "baseline", "new", "delta", "status"};
-    int flags = md ? CMP_ESC_MD : 0, dev = d->by_device;
-    int nc = dev ? 10 : 9;
-    if (cmp_grid_init(g, nc, d->n))
-        return CLB_ESYS;
-    struct clb_buf e = {0};
-    int bad = 0;
-    for (int c = 0, k = 0; k < 10; k++) {
-        if (k == 5 && !dev)
-            continue;
-        g->right[c] = k >= 6 && k <= 8;
-        bad |= cmp_grid_set(g, -1, c++, head[k]);
-    }
-    for (int i = 0; i < d->n && !bad; i++) {
-        const struct cmp_dline *l = &d->v[i];
-        const char *keys[6] = {l->workload, l->kernel, l->dtype, l->size, l->params, l->device};
-        int c = 0;
-        for (int k = 0; k < 6; k++)
-            if (k != 5 || dev)
-                bad |= cmp_grid_set(g, i, c++, cmp_esc_tmp(&e, keys[k], flags));
-        char num[64];
-        const double v[2] = {l->old, l->cur};
-        const char *st[2] = {l->old_status, l->cur_status};
-        for (int k = 0; k < 2; k++) {
-            if (!isnan(v[k]))
-                cmp_fmt_num(v[k], 0, num, sizeof num);
-            else
-                snprintf(num, sizeof num, "%s", st[k][0] && strcmp(st[k], "none") ? st[k] : "-");
-            bad |= cmp_grid_set(g, i, c++, num);
-        }
-        if (isnan(l->delta_pct))
-            snprintf(num, sizeof num, "-");
-        else
-            snprintf(num, sizeof num, "%+.1f%%", l->delta_pct);
-        bad |= cmp_grid_set(g, i, c++, num);
-        bad |= cmp_grid_set(g, i, c++, state_word(l->state));
-    }
-    return cmp_grid_done(g, &e, bad);
-}
-
-static void head(const struct cmp_delta *d, FILE *f, const char *prefix, int flags)
-{
-    struct clb_buf e = {0};
-    fprintf(f, "%s%s (%s) against the baseline '%s': best of repeated runs on each side; a line "
-               "regresses when it is more than %g%% %s\n",
-            prefix, d->metric->name, d->metric->unit, cmp_esc_tmp(&e, d->baseline, flags),
-            d->threshold, d->metric->higher_is_better ? "lower" : "higher");
-    clb_buf_free(&e);
-}
-
-static void summary(const struct cmp_delta *d, FILE *f)
-{
-    int n[7] = {0};
-    for (int i = 0; i < d->n; i++)
-        n[d->v[i].state]++;
-    fprintf(f, "\n%d of %d lines regressed by more than %g%%", n[CMP_D_REGRESSED],
-            d->n - n[CMP_D_ONLY_NEW] - n[CMP_D_ONLY_OLD], d->threshold);
-    if (d->worst >= 0) {
-        const struct cmp_dline *l = &d->v[d->worst];
-        struct clb_buf k = {0}, e = {0};
-        clb_buf_printf(&k, "%s %s %s %s", l->workload, l->kernel, l->dtype, l->size);
-        if (l->params[0])
-            clb_buf_printf(&k, " %s", l->params);
-        if (l->device[0])
-            clb_buf_printf(&k, " on %s", l->device);
-        fprintf(f, " (worst: %s, %+.1f%%)", cmp_esc_tmp(&e, clb_buf_str(&k), 0), l->delta_pct);
-        clb_buf_free(&k);
-        clb_buf_free(&e);
-    }
-    fprintf(f, "; %d lost their figure (failed or error), %d improved; %d only in the new files, "
-               "%d only in the baseline\n",
-            n[CMP_D_LOST], n[CMP_D_IMPROVED], n[CMP_D_ONLY_NEW], n[CMP_D_ONLY_OLD]);
-}
-
-/* Text and Markdown differ only in the title's prefix, the escaping and how
- * the grid is drawn. */
-static int print_delta(const struct cmp_delta *d, FILE *f, int md)
-{
-    struct cmp_grid g;
-    if (make_grid(d, &g, md))
-        return CLB_ESYS;
-    head(d, f, md ? "Table: " : "", md ? CMP_ESC_MD : 0);
-    fputc('\n', f);
-    if (md)
-        cmp_grid_markdown(&g, f);
-    else
-        cmp_grid_text(&g, f);
-    summary(d, f);
-    cmp_grid_free(&g);
-    return cmp_stream_ok(f);
-}
-
-int cmp_delta_print_text(const struct cmp_delta *d, FILE *f) { return print_delta(d, f, 0); }
-
-int cmp_delta_print_markdown(const struct cmp_delta *d, FILE *f) { return print_delta(d, f, 1); }
-
-int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
-{
-    int bad = 0;
-    json_t *root = cmp_json_head("clbench-compare-baseline-1", d->metric, &bad);
-#define SET(o, k, v) bad |= json_object_set_new((o), (k), (v)) != 0
-    SET(root, "baseline", cmp_json_str(d->baseline));
-    SET(root, "threshold_pct", json_real(d->threshold));
-    SET(root, "by_device", json_boolean(d->by_device));
-    SET(root, "regressed", json_integer(d->nregressed));
-    int rc = cmp_json_stream_begin(root, bad, "lines", f);
-    for (int i = 0; i < d->n && !rc; i++) {
-        const struct cmp_dline *l = &d->v[i];
-        json_t *o = json_object();
-        SET(o, "workload", cmp_json_str(l->workload));
-        SET(o, "kernel", cmp_json_str(l->kernel));
-        SET(o, "dtype", cmp_json_str(l->dtype));
-        SET(o, "size", cmp_json_str(l->size));
-        SET(o, "params", cmp_json_str(l->params));
-        SET(o, "device", d->by_device ? cmp_json_str(l->device) : json_null());
-        SET(o, "baseline", cmp_json_num(l->old));
-        SET(o, "new", cmp_json_num(l->cur));
-        SET(o, "baseline_status", l->old_status[0] ? json_string(l->old_status) : json_null());
-        SET(o, "new_status", l->cur_status[0] ? json_string(l->cur_status) : json_null());
-        SET(o, "delta_pct", cmp_json_num(l->delta_pct));
-        SET(o, "state", json_string(cmp_dstate_name(l->state)));
-        rc = cmp_json_stream_item(o, bad, i == 0, f);
-    }
-#undef SET
-    return rc ? rc : cmp_json_stream_end(f, d->n == 0);
 }

@@ -271,6 +271,8 @@ void cmp_in_free(struct cmp_in *in)
     free(in->plist);
     free(in->plists);
     free(in->kv);
+    cmp_map_free(&in->splitmap);
+    free(in->split);
     memset(in, 0, sizeof *in);
 }
 
@@ -292,8 +294,12 @@ static int kv_order(const void *pa, const void *pb)
 
 const char *cmp_in_params_canon(struct cmp_in *in, size_t row)
 {
-    int p = in->plist[row];
-    int n = in->plists[p].n;
+    return cmp_in_params_join(in, in->plist[row], NULL, 0);
+}
+
+const char *cmp_in_params_join(struct cmp_in *in, int p, const struct clb_workload *wl, int role)
+{
+    int n = in->plists[p].n, k = 0;
     if (!n)
         return "";
     struct cmp_kv *v = malloc((size_t)n * sizeof *v);
@@ -301,10 +307,14 @@ const char *cmp_in_params_canon(struct cmp_in *in, size_t row)
         clb_seterr("out of host memory");
         return NULL;
     }
-    memcpy(v, in->kv + in->plists[p].start, (size_t)n * sizeof *v);
-    qsort(v, (size_t)n, sizeof *v, kv_order);
+    for (int i = 0; i < n; i++) {
+        const struct cmp_kv *kv = &in->kv[in->plists[p].start + (size_t)i];
+        if (!role || (int)clb_param_role_of(wl, kv->key) == role)
+            v[k++] = *kv;
+    }
+    qsort(v, (size_t)k, sizeof *v, kv_order);
     struct clb_buf b = {0};
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < k; i++)
         clb_buf_printf(&b, "%s%s%s%s", i ? "," : "", v[i].key, *v[i].val ? "=" : "", v[i].val);
     free(v);
     const char *s = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);

@@ -62,6 +62,10 @@ struct cmp_in {
     size_t nplists, capplists;
     struct cmp_kv *kv;       /* the items of every plist */
     size_t nkv, capkv;
+    /* cmp_ident's cache: each (plist, workload)'s case and tuning items */
+    struct cmp_map splitmap;
+    struct cmp_split { const char *cases, *tuning; } *split;
+    size_t nsplit, capsplit;
 };
 
 /* Read every file (a directory is refused with a hint). */
@@ -83,6 +87,46 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *f, int f0, int f1,
                   const char *what);
 /* "k=v,k=v" of a row's params, items sorted by key (a configuration key). */
 const char *cmp_in_params_canon(struct cmp_in *in, size_t row);
+/* The same of params list p (in->plist[row]), only the items whose role for
+ * workload wl (clb_param_role_of) is `role` (0: every item). Interned; ""
+ * when none; NULL on OOM. */
+const char *cmp_in_params_join(struct cmp_in *in, int p, const struct clb_workload *wl, int role);
+
+/* ---- what a line is (compare_ident.c; docs/COMPARE.md, "Line identity") -- */
+
+/* How sizes take part in a line's identity. */
+enum cmp_size_mode {
+    CMP_SIZE_GIVEN,     /* each canonical size is a line of its own */
+    CMP_SIZE_DEFAULT,   /* the same, but a size the device's default rule chose (metrics
+                         * size_from rule or profile) is "default": the rows of two devices
+                         * at their own default sizes are one line */
+    CMP_SIZE_ANY        /* every size is "any" (--any-size) */
+};
+
+/* What a row measured, as a user means it: its workload, kernel, type, size
+ * and case parameters (those its workload declares CLB_ROLE_CASE, and every
+ * key it does not declare), never the tuning parameters a profile, a probe
+ * or the device chose. Two rows with equal keys (cmp_ident_key) are one line. */
+struct cmp_ident {
+    const char *workload, *kernel, *dtype;
+    const char *size;       /* canonical ("268435456", "8192x8192"), "default" or "any" */
+    const char *cases;      /* the case parameters "k=v,k=v" sorted by key, "" */
+    /* beside the identity, not part of it: */
+    const char *row_size;   /* the row's canonical size */
+    const char *tuning;     /* the tuning parameters "k=v,k=v" sorted by key, "" */
+    int size_default;       /* clb_row_size_default: 1, 0, or -1 the row does not say */
+    int reduced;            /* its launch was reduced to fit (metric reduced): cases holds
+                             * all its params, marked " [reduced]" */
+};
+#define CMP_IDENT_NK 5
+
+/* The identity of row i of in (every string interned in in's arena, so
+ * keys compare by pointer). CLB_OK, CLB_ESYS on OOM (message set). The one
+ * place compare decides what a line is: the gate (--baseline) uses it, and
+ * so does any other view that lines rows of several runs up. */
+int cmp_ident(struct cmp_in *in, size_t row, enum cmp_size_mode mode, struct cmp_ident *id);
+/* Its key for a cmp_map of nk = CMP_IDENT_NK (or more words, the caller's after these). */
+void cmp_ident_key(const struct cmp_ident *id, uint64_t *key);
 
 /* Is the status one that carries a figure? Which non-figure status is worse? */
 int cmp_is_value_status(const char *s);

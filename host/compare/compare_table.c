@@ -29,24 +29,25 @@ static double get_power(const struct clb_row *r) { return r->avg_power_w; }
 
 static const struct cmp_metric metrics[] = {
     {"gbps", "GB/s", "bandwidth, median time (GB/s)", "bandwidth from the median time (default)",
-     get_gbps, 1, CMP_PEAK_BANDWIDTH, 0},
+     get_gbps, 1, CMP_PEAK_BANDWIDTH, 0, CLB_C_t_median_s},
     {"gbps_best", "GB/s", "bandwidth, best time (GB/s)", "bandwidth from the minimum time",
-     get_gbps_best, 1, CMP_PEAK_BANDWIDTH, 0},
+     get_gbps_best, 1, CMP_PEAK_BANDWIDTH, 0, CLB_C_t_min_s},
     {"gflops", "GFlop/s", "GFlop/s", "GFlop/s from the median time", get_gflops, 1,
-     CMP_PEAK_NONE, 0},
+     CMP_PEAK_NONE, 0, CLB_C_t_median_s},
     {"pct_peak", "% of peak bandwidth", "% of peak bandwidth",
-     "gbps in % of the device's peak bandwidth (pct_peak_bw)", get_pct_peak, 1, CMP_PEAK_HUNDRED, 0},
+     "gbps in % of the device's peak bandwidth (pct_peak_bw)", get_pct_peak, 1, CMP_PEAK_HUNDRED, 0,
+     CLB_C_t_median_s},
     {"pct_measured_peak", "% of measured ceiling", "% of the measured ceiling",
      "GB/s in % of the device's measured bandwidth, GFlop/s in % of its measured compute "
      "ceiling of the row's type (from the files' rows, or --ceilings FILE)", NULL, 1,
-     CMP_PEAK_HUNDRED, 1},
+     CMP_PEAK_HUNDRED, 1, -1},
     {"gflops_per_watt", "GFlop/s/W", "GFlop/s per watt", "GFlop/s per watt of average power "
-     "(rows with energy)", get_gflops_per_watt, 1, CMP_PEAK_NONE, 0},
+     "(rows with energy)", get_gflops_per_watt, 1, CMP_PEAK_NONE, 0, -1},
     {"gbps_per_watt", "GB/s/W", "GB/s per watt", "GB/s per watt of average power (rows with "
-     "energy)", get_gbps_per_watt, 1, CMP_PEAK_NONE, 0},
+     "energy)", get_gbps_per_watt, 1, CMP_PEAK_NONE, 0, -1},
     {"power", "W", "average power (W)", "average power over the timed runs (rows with energy)",
-     get_power, 0, CMP_PEAK_NONE, 0},
-    {NULL, NULL, NULL, NULL, NULL, 0, CMP_PEAK_NONE, 0}};
+     get_power, 0, CMP_PEAK_NONE, 0, -1},
+    {NULL, NULL, NULL, NULL, NULL, 0, CMP_PEAK_NONE, 0, -1}};
 
 const struct cmp_metric *cmp_metric_list(void) { return metrics; }
 

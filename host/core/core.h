@@ -74,6 +74,13 @@ int clb_driver_run(struct clb_run_opts *o);
  * allocation limit, the ladder's end), a line saying why is added to *why
  * (when why is not NULL). */
 char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb_buf *why);
+/* Which of clb_default_sizes' decisions gave `size` (one of its list): "quick"
+ * (the --quick list), "profile" (the profile's [tuning] sizes), "extra" (the
+ * study's own size the rule runs besides), "ladder" (a sweep rule's ladder),
+ * "rule" (the size rule's choice for this device). Written to each row as the
+ * metric size_from; compare --cross-device matches rule and profile sizes as
+ * each device's default size (docs/COMPARE.md). */
+const char *clb_size_from(const struct clb_env *env, const char *dtype, const char *size);
 
 /* Count a workload's group for (dtype, size) with the --param values. */
 int clb_count_group(const struct clb_workload *wl, const char *dtype, const struct clb_size *size,

@@ -261,6 +261,10 @@ static int group_row(struct session *s, const struct clb_group *g, const char *s
     r.kernel = "*";
     r.status = status;
     r.detail = clb_keep(s, detail);
+    struct clb_buf m = {0};
+    if (g->size_from && clb_metrics_set_token(&m, "size_from", g->size_from) == CLB_OK)
+        r.metrics = clb_keep(s, clb_buf_str(&m));
+    clb_buf_free(&m);
     struct clb_row agg = r;
     agg.rank = "all";
     clb_progress(s, g, "*", "", &r, CLB_UNIT_GBPS, 1);
@@ -422,13 +426,14 @@ static int group_steps(struct session *s, const struct clb_workload *wl, struct 
 /* A group under the watchdog: its set-up, the time between its cases and its
  * teardown are one step each (a case and a build are their own). */
 static int run_group(struct session *s, const struct clb_workload *wl, const char *dtype,
-                     const struct clb_size *size)
+                     const struct clb_size *size, const char *from)
 {
     struct clb_group g;
     memset(&g, 0, sizeof g);
     g.wl = wl;
     g.dtype = dtype;
     g.size = *size;
+    g.size_from = from;
     char text[128];
     clb_size_text(size, text, sizeof text);
     g.size_text = clb_keep(s, text);
@@ -445,6 +450,7 @@ static int run_group(struct session *s, const struct clb_workload *wl, const cha
 struct groups {
     const char **dtype;
     struct clb_size *size;
+    const char **from;   /* where each size came from (clb_size_from) */
     int n;
 };
 
@@ -452,19 +458,26 @@ static void groups_free(struct groups *gs)
 {
     free(gs->dtype);
     free(gs->size);
+    free(gs->from);
     memset(gs, 0, sizeof *gs);
 }
 
-static int groups_add(struct groups *gs, const char *dtype, const struct clb_size *size)
+static int groups_add(struct groups *gs, const char *dtype, const struct clb_size *size,
+                      const char *from)
 {
-    void *nd = realloc(gs->dtype, (size_t)(gs->n + 1) * sizeof *gs->dtype);
+    size_t n = (size_t)gs->n + 1;
+    void *nd = realloc(gs->dtype, n * sizeof *gs->dtype);
     if (nd)
         gs->dtype = nd;
-    void *ns = nd ? realloc(gs->size, (size_t)(gs->n + 1) * sizeof *gs->size) : NULL;
+    void *nf = nd ? realloc(gs->from, n * sizeof *gs->from) : NULL;
+    if (nf)
+        gs->from = nf;
+    void *ns = nf ? realloc(gs->size, n * sizeof *gs->size) : NULL;
     if (!ns)
         return CLB_ESYS;
     gs->size = ns;
     gs->dtype[gs->n] = dtype;
+    gs->from[gs->n] = from;
     gs->size[gs->n++] = *size;
     return CLB_OK;
 }
@@ -508,11 +521,14 @@ static int list_groups(struct session *s, const struct clb_workload *wl, struct 
         char **sz = sizes ? clb_split(sizes, &nsz) : NULL;
         if (!sz)
             rc = CLB_ESYS;
+        struct clb_env env = make_env(s, wl);
+        env.dtype = dtype;
         for (int i = 0; sz && i < nsz && rc == CLB_OK; i++) {
             struct clb_size size;
+            const char *from = s->o->sizes ? "given" : clb_size_from(&env, dtype, sz[i]);
             if (!(rc = parse_group_size(wl, dtype, sz[i], &size)) &&
                 !(rc = count_group_size(wl, dtype, &size, &s->o->params)))
-                rc = groups_add(gs, dtype, &size);
+                rc = groups_add(gs, dtype, &size, from);
         }
         free(sz);
         free(sizes);
@@ -629,7 +645,7 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
     check_timer(s);
     for (int w = 0; w < o->nwl && rc == CLB_OK; w++)
         for (int i = 0; i < plan[w].n && rc == CLB_OK; i++)
-            rc = run_group(s, o->wls[w], plan[w].dtype[i], &plan[w].size[i]);
+            rc = run_group(s, o->wls[w], plan[w].dtype[i], &plan[w].size[i], plan[w].from[i]);
     if (rc == CLB_EUSAGE || rc == CLB_ECL || rc == CLB_ESYS)
         clb_die_msg("%s", clb_lasterr());
     const struct rows *shown = run->mpi ? &s->agg : &s->rows;

@@ -298,8 +298,12 @@ void clb_tile_rows_text(void *ctx, const struct clb_tile *t, char *out, size_t n
 
 void clb_fit_note(struct clb_case *c, const struct clb_fit *res)
 {
-    if (res->reduced)
-        clb_case_note(c, "%s %s reduced to %s: %s", res->what, res->asked, res->got, res->why);
+    if (!res->reduced)
+        return;
+    clb_case_note(c, "%s %s reduced to %s: %s", res->what, res->asked, res->got, res->why);
+    /* as data: compare's line identity keeps a reduced launch apart from
+     * one that ran as asked (docs/COMPARE.md, "Line identity") */
+    clb_case_metric(c, "reduced", 1);
 }
 
 /* ---- an implementation's loop limit ---------------------------------------- */

@@ -368,6 +368,8 @@ static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g
         return rc;
     r->status = clb_status_name(rc == CLB_FAIL && own == CLB_OK ? CLB_OK : rc);
     shape_row(s, env, c, r);
+    if (g->size_from)
+        clb_case_metric_token(c, "size_from", g->size_from);
     int figures = timed && (rc == CLB_OK || rc == CLB_FAIL);
     if (figures) {
         r->warmup = s->o->warmup;

@@ -165,6 +165,29 @@ int clb_metrics_flag(const char *text, const char *key)
     return !isnan(v) && v != 0;
 }
 
+size_t clb_metrics_text(const char *text, const char *key, const char **val)
+{
+    struct clb_metric m;
+    if (find(text, key, &m) != 1)
+        return 0;
+    *val = m.val;
+    return m.vlen;
+}
+
+size_t clb_row_text(const struct clb_row *r, const char *key, const char **val)
+{
+    return clb_metrics_text(r->metrics, key, val);
+}
+
+int clb_row_size_default(const struct clb_row *r)
+{
+    const char *v;
+    size_t n = clb_row_text(r, "size_from", &v);
+    if (!n)
+        return -1;
+    return (n == 4 && !memcmp(v, "rule", 4)) || (n == 7 && !memcmp(v, "profile", 7));
+}
+
 double clb_row_metric(const struct clb_row *r, const char *key)
 {
     return clb_metrics_num(r->metrics, key);

@@ -224,3 +224,17 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb
     }
     return out.s;
 }
+
+const char *clb_size_from(const struct clb_env *env, const char *dtype, const char *size)
+{
+    const struct clb_size_rule *r = &env->wl->sizes;
+    if (env->quick)
+        return "quick";
+    const char *tuned = clb_profile_tuning(env->profile, env->wl->name, CLB_TUNING_SIZES, dtype);
+    if (tuned && tuned[0])
+        return "profile";
+    const char *extra = r->extra[strcmp(env->info->type_name, "cpu") != 0];
+    if (extra && clb_list_has(extra, size))
+        return "extra";
+    return r->sweep ? "ladder" : "rule";
+}

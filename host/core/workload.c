@@ -203,13 +203,14 @@ double clb_text_num(const char *text, const char *key)
 
 /* ---- parameters -------------------------------------------------------- */
 
-static const struct clb_param_def *param_def(const struct clb_workload *wl, const char *key)
+static const struct clb_param_def *find_def(const struct clb_param_def *t, const char *key)
 {
-    for (const struct clb_param_def *p = wl->params; p && p->key; p++)
+    for (const struct clb_param_def *p = t; p && p->key; p++)
         if (strcmp(p->key, key) == 0)
             return p;
     return NULL;
 }
+
 
 const char *clb_param(const struct clb_env *env, const char *key)
 {
@@ -219,7 +220,7 @@ const char *clb_param(const struct clb_env *env, const char *key)
     v = clb_profile_tuning(env->profile, env->wl->name, key, env->dtype);
     if (v)
         return v;
-    const struct clb_param_def *d = param_def(env->wl, key);
+    const struct clb_param_def *d = find_def(env->wl->params, key);
     return d ? d->def : "";
 }
 
@@ -305,6 +306,19 @@ int clb_param_names(const struct clb_env *env, const char *key, const char *know
     }
     free(names);
     return rc;
+}
+
+enum clb_param_role clb_param_role_of(const struct clb_workload *wl, const char *key)
+{
+    const struct clb_param_def *d = wl ? find_def(wl->params, key) : NULL;
+    if (!d && wl)
+        d = find_def(wl->row_keys, key);
+    return d && d->role == CLB_ROLE_TUNING ? CLB_ROLE_TUNING : CLB_ROLE_CASE;
+}
+
+const char *clb_param_role_name(enum clb_param_role role)
+{
+    return role == CLB_ROLE_TUNING ? "tuning" : role == CLB_ROLE_CASE ? "case" : "unset";
 }
 
 int clb_workload_param_known(const char *name, const char *key, struct clb_buf *why)

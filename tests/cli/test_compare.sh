@@ -132,22 +132,25 @@ PY
 then pass "--json: the document's columns, lines and values"; else fail "--json document: $(head -c 400 "$TMP/stdout")"; fi
 expect_error 2 "give one" "--markdown with --json" compare "$D/gpu.csv" --markdown --json
 
-# ---- --baseline: a CI gate --------------------------------------------------------
+# ---- --baseline: a CI gate (more in test_gate.sh) ----------------------------------
 expect_status 0 "a run against itself" compare "$D/gpu.csv" --baseline "$D/base.csv"
-has '^0 of 12 lines regressed by more than 5%' "no line regressed"
-expect_error 1 "1 line regressed by more than 5% against '.*base\.csv'" "planted regression (-10%)" \
-  compare "$D/regressed.csv" --baseline "$D/base.csv"
-has '^stream +triad +double +268435456 +vec=2 +3070 +2763 +-10\.0% +REGRESSED$' "the regressed line with its delta"
-has '^stream +triad +float +268435456 +vec=4 +3030 +3030 +\+0\.0% +same$' "an unchanged line"
-has '^1 of 12 lines regressed by more than 5% \(worst: stream triad double 268435456 vec=2, -10\.0%\)' "summary names the worst"
+has '^gate: 11 compared, 0 regressed, .* 1 without a baseline figure; pass$' "no line regressed"
+expect_error 1 "the gate fails against '.*base\.csv': 1 line regressed by more than 5% outside the runs' spread" \
+  "planted regression (-10%)" compare "$D/regressed.csv" --baseline "$D/base.csv"
+has '^stream +triad +double +268435456 +vec=2 +3070 ±2\.0% +2763 ±2\.0% +-10\.0% +REGRESSED$' "the regressed line with its delta"
+has '^stream +triad +float +268435456 +vec=4 +3030 ±2\.0% +3030 ±2\.0% +\+0\.0% +same$' "an unchanged line"
+has '^gate: 11 compared, 1 regressed, .*; worst: stream triad double 268435456, -10\.0%; FAIL$' "summary names the worst"
 expect_status 0 "-3% is within the default 5%" compare "$D/within.csv" --baseline "$D/base.csv"
-expect_status 1 "-3% is beyond --threshold 2" compare "$D/within.csv" --baseline "$D/base.csv" --threshold 2
+expect_status 0 "-3% beyond --threshold 2 but inside the runs' spread" compare "$D/within.csv" --baseline "$D/base.csv" --threshold 2
+has '^stream +copy +float +268435456 +vec=4 .* -3\.0% +noise$' "the line within noise says so"
+expect_status 1 "-3% beyond --threshold 2 --strict" compare "$D/within.csv" --baseline "$D/base.csv" --threshold 2 --strict
 expect_status 1 "--json with --baseline" compare "$D/regressed.csv" --baseline "$D/base.csv" --json
-if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=[l for l in d["lines"] if l["state"]=="regressed"]; assert d["regressed"]==1 and len(r)==1 and abs(r[0]["delta_pct"]+10)<1e-6 and r[0]["kernel"]=="triad"' "$TMP/stdout"
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=[l for l in d["lines"] if l["state"]=="regressed"]; assert d["failed"]==1 and d["verdict"]=="fail" and len(r)==1 and abs(r[0]["delta_pct"]+10)<1e-6 and r[0]["kernel"]=="triad"' "$TMP/stdout"
 then pass "--baseline --json gives the deltas"; else fail "--baseline --json: $(head -c 300 "$TMP/stdout")"; fi
-expect_status 0 "another device against a one-device baseline" compare "$D/cpu.csv" --baseline "$D/base.csv" -w stream
-has 'only new$' "lines only in the new files are listed"
-has 'only baseline$' "lines only in the baseline are listed"
+expect_error 2 "another device \(--cross-device" "another device against the baseline" compare "$D/cpu.csv" --baseline "$D/base.csv" -w stream
+# vec is a tuning parameter (clbench stream --help): vec=8 against vec=4 is one line, its change named
+expect_status 1 "another device with --cross-device" compare "$D/cpu.csv" --baseline "$D/base.csv" -w stream --cross-device
+has '^stream +copy +float +268435456 +tuned: vec 4→8 ' "the tuning that changed is named"
 expect_error 2 "--threshold 'five' is not a percentage" "bad threshold" compare "$D/gpu.csv" --baseline "$D/base.csv" --threshold five
 expect_error 2 "--threshold goes with --baseline" "threshold alone" compare "$D/gpu.csv" --threshold 5
 expect_error 2 "give one" "--baseline with --plot" compare "$D/gpu.csv" --baseline "$D/base.csv" --plot x.svg

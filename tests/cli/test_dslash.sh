@@ -143,15 +143,19 @@ csv_col weak.csv detail | grep -q "bus_d2h_gbps=10 bus_h2d_gbps=10 (bus_gbps)" &
   fail "bus_gbps not in detail: $(csv_col weak.csv detail)"
 # the other chains (exchange=bulk: one read, the copy, one write; shm: the
 # window of one process) validate with one rank too
-expect_status 0 "dslash scaling=weak, exchange=bulk and shm" run dslash -d cpu -s 8x8x8x4 -t float \
+expect_status 0 "dslash scaling=weak, exchange=bulk and shm" run dslash -d $POCL -s 8x8x8x4 -t float \
   --param rhs=1 --param kernel=reg --param links=compressed --param scaling=weak --param exchange=bulk -n 1 --warmup 0 -o chains.csv
-expect_status 0 "dslash scaling=weak, exchange=shm, 1 KiB chunks" run dslash -d cpu -s 8x8x8x4 \
+expect_status 0 "dslash scaling=weak, exchange=shm, 1 KiB chunks" run dslash -d $POCL -s 8x8x8x4 \
   -t float --param rhs=2 --param kernel=reg --param links=compressed --param scaling=weak --param exchange=shm --param chunk=1 \
   -n 1 --warmup 0 -o chains.csv
 chains=$(python3 -c 'import csv, sys
 print(" ".join(r["status"] + ":" + r["metrics"].split("halo_chain=")[1].split(";")[0]
                for r in csv.DictReader(open(sys.argv[1])) if r["rank"] == "0"))' chains.csv)
 [ "$chains" = "ok:bulk ok:shm" ] && pass "bulk and shm rows ok" || fail "chains: $chains"
+# another chain, or chunk, is another line: in the params (the default's rows keep theirs)
+ends=$(python3 -c 'import csv, sys
+print(" ".join(r["params"].split("part=8x8x8x4")[1] for r in csv.DictReader(open(sys.argv[1])) if r["rank"] == "0"))' chains.csv)
+[ "$ends" = ",exchange=bulk ,exchange=shm,chunk=1" ] && pass "exchange= and chunk= in the rows' params" || fail "params end: $ends"
 # a halo read from the wrong slab fails validation, also with one rank
 cp "$CLBENCH_SRC"/cl/*.cl kern/
 sed -i 's/(side == 2 ? n \* slab : 0u)/(side == 2 ? 0u : 0u)/' kern/dslash.cl

@@ -15,6 +15,13 @@ for cmd in "run --help" "compare --help" "model --help" "list --help" "report --
   done
 done
 pass "every --help option is in the man page"
+# and every long option of the commands' option tables (getopt_long), listed in
+# --help or not
+for opt in $(grep -ohE '\{"[a-z][a-z0-9-]+", *(no|required|optional)_argument' "$CLBENCH_SRC"/host/cli/*.c |
+             grep -oE '"[a-z0-9-]+"' | tr -d '"' | sort -u); do
+  if echo "$plain" | grep -q -- "--$opt"; then :; else fail "the option table has --$opt, the man page does not"; fi
+done
+pass "every option of the option tables is in the man page"
 if command -v man >/dev/null 2>&1; then
   MANWIDTH=80 man -l "$MAN" >/dev/null 2>&1 && pass "man renders it" || fail "man -l failed"
 fi

@@ -65,6 +65,8 @@ assert c["params"] == "tile=4x1" and c["local_size"] == "4x1", c
 assert "tile 32x8 reduced to 4x1" in c["detail"], c["detail"]
 assert "tile=4x1" in b["params"] and "reduced to 4x1" in b["detail"], b
 assert t["params"] == "tile=4x1" and "CLBENCH_MAX_WORK_GROUP allows 7" in t["detail"], t
+for r in (c, b, t):
+    assert "reduced=1" in r["metrics"].split(";"), r  # as data too (docs/RESULTS.md)
 PY
 
 # 24: not a power of two; the workloads with a tile or a work-group to fit
@@ -83,6 +85,12 @@ echo "$OUT_TXT" | grep -q "reduced to fit" && fail "a default reduced on PoCL: $
 p=$(csv_col plain.csv params | grep . | sort -u | tr '\n' ' ')
 [ "$p" = "partitions=1 partitions=2 partitions=4 tile=16 tile=32x8 " ] \
   && pass "the studies' tiles: $p" || fail "params '$p'"
+csv_col plain.csv metrics | grep -q "reduced" && fail "a row ran as asked says reduced" \
+  || pass "rows that ran as asked have no reduced metric"
+# a reduced launch is what ran: the gate never sets it against one that ran as
+# asked (docs/COMPARE.md, "Line identity")
+expect_error 2 "nothing in common: .*ran a tile or work-group reduced" \
+  "gate: reduced rows are lines of their own" compare --baseline plain.csv w7.csv
 
 # the hook is checked like any input
 CLBENCH_MAX_WORK_GROUP=0 expect_error 2 "CLBENCH_MAX_WORK_GROUP='0'" "limit 0 refused" \

@@ -73,6 +73,24 @@ static void compare_baseline(const char *path, const struct clb_rowset *rows)
     command(clb_cmd_compare, 5, argv);
 }
 
+/* The regression gate: the file against itself with each of its options, as
+ * text, Markdown and JSON (cross-device matching, the spread, missing lines;
+ * a refusal is an answer too). */
+static void gate(const char *path, const struct clb_rowset *rows)
+{
+    (void)rows;
+    static const char *const opts[][4] = {
+        {"--strict", "--markdown", "--threshold", "0"},
+        {"--cross-device", "--allow-missing", "--json", "-mgbps_best"},
+        {"--cross-device", "--any-size", "--threshold", "0.5"},
+        {"-m", "power", "--allow-missing", "--markdown"}};
+    for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+        const char *argv[] = {"compare", path, "--baseline", path, opts[k][0], opts[k][1],
+                              opts[k][2], opts[k][3], NULL};
+        command(clb_cmd_compare, 8, argv);
+    }
+}
+
 static int script_made(const char *final, const struct clb_chart_text *pt, void *ctx)
 {
     (void)final;
@@ -236,8 +254,8 @@ static const struct {
     {"run --ceilings", run_ceilings},
     {"workload summaries and ceilings", workload_hooks},
     {"results upgrade", upgrade},
+    {"the regression gate (compare --baseline --strict, --cross-device, ...)", gate},
     {"report", report},
-    /* the regression gate: add it here */
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -94,7 +94,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
-static const struct clb_param_def params[] = {{0, 0, 0}};
+static const struct clb_param_def params[] = {{0, 0, 0, 0}};
 
 static const struct clb_workload probe = {
     .name = "probe",

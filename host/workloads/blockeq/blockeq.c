@@ -33,16 +33,22 @@ struct blockeq {
 static const struct clb_param_def params[] = {
     {"partitions", "", "P, the number of work-groups of the persistent grid, a list or range "
                        "(>= 1; profile blockeq.partitions, else 1,2,4,8,16,32,CU,CU+2,2CU; "
-                       "on CPUs 1,CU,2CU)"},
+                       "on CPUs 1,CU,2CU)", CLB_ROLE_CASE},
     {"kernels", "recip,divmod", "recip (the report's float-reciprocal tile index), divmod "
-                                "(integer division), or both"},
+                                "(integer division), or both", CLB_ROLE_CASE},
     {"partition_width", "", "tile width in bytes (default: the profile's [memory] "
                             "partition_width_bytes, else 256, the C1060 report's partition "
-                            "width; each row says which)"},
+                            "width; each row says which)", CLB_ROLE_CASE},
     {"items", "", "work-items per work-group = elements per tile (default 512, the report's; "
                   "reduced to what the device and the compiled kernel allow: fewer rows, then "
-                  "a narrower tile)"},
-    {0, 0, 0}};
+                  "a narrower tile)", CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
+
+static const struct clb_param_def row_keys[] = {
+    {"tile", NULL, "WIDTHxROWS of a tile reduced to fit the device (absent when the tile ran as "
+                   "asked): a narrower tile is another study, so it is the case",
+     CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
 
@@ -430,6 +436,7 @@ const struct clb_workload clb_wl_blockeq = {
     .dtypes = "float,double",
     .default_dtypes = "float,double",
     .params = params,
+    .row_keys = row_keys,
     .size_help = "n1xn2: rows x columns (columns contiguous), e.g. 8192x8192; 512x512 is the "
                  "report's (cache resident on current devices); default: a square power of two "
                  "whose float copy is >= 8x the last-level cache",

@@ -16,7 +16,7 @@ enum { PAGEABLE_H2D, PAGEABLE_D2H, PINNED_H2D, PINNED_D2H, NKERNELS };
 static const char *const kernel_names[NKERNELS] = {"pageable_h2d", "pageable_d2h",
                                                    "pinned_h2d", "pinned_d2h"};
 
-static const struct clb_param_def params[] = {{0, 0, 0}};
+static const struct clb_param_def params[] = {{0, 0, 0, 0}};
 
 /* One case: the transfer. */
 struct bus_case {

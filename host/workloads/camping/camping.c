@@ -33,13 +33,20 @@ struct camping {
 static const struct clb_param_def params[] = {
     {"base", "", "distance step in bytes (a multiple of the element size; the report's "
                  "partition width is 256 B); also the slice a group walks at a time "
-                 "(default 256; 1024 on CPUs)"},
-    {"max_distance", "8192", "largest distance in bytes; distances 0, base, 2 base, ... up to it"},
+                 "(default 256; 1024 on CPUs)", CLB_ROLE_CASE},
+    {"max_distance", "8192", "largest distance in bytes; distances 0, base, 2 base, ... up to it",
+     CLB_ROLE_CASE},
     {"groups", "", "concurrent work-groups G (default: profile camping.groups, else 4 x CU on GPUs, 2 x CU "
-                "elsewhere)"},
+                "elsewhere)", CLB_ROLE_TUNING},
     {"local", "256", "work-items per work-group (reduced to what the device and the compiled "
-                     "kernel allow; the slice then to at most one element per work-item)"},
-    {0, 0, 0}};
+                     "kernel allow; the slice then to at most one element per work-item)",
+     CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
+
+static const struct clb_param_def row_keys[] = {
+    {"distance", NULL, "the row's distance in bytes (one of 0, base, 2 base, ... max_distance)",
+     CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
 
@@ -455,6 +462,7 @@ const struct clb_workload clb_wl_camping = {
     .dtypes = "float,double,float4",
     .default_dtypes = "float,double",
     .params = params,
+    .row_keys = row_keys,
     .size_help = "elements copied in all N, split into G chunks of whole 16 KiB rows, e.g. 2^27 "
                  "(default: in + out >= 8x the last-level cache, 256 MiB on GPUs)",
     .size_dims = 1,

@@ -31,27 +31,28 @@ static const char *const kernel_names[] = {"reg", "cache", "regcache"};
 
 static const struct clb_param_def params[] = {
     {"rhs", "", "right-hand sides solved together, 1..8, a list or range (default 1,4; "
-                "--quick 1,3)"},
+                "--quick 1,3)", CLB_ROLE_CASE},
     {"links", "compressed",
-     "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both"},
+     "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both",
+     CLB_ROLE_CASE},
     {"kernel", "reg",
      "the operator's kernel (the dslash workload's shapes): reg (rhs accumulators in registers), "
      "cache (one work-item per site and rhs) or regcache (k rhs per work-item, rhs/k work-items "
-     "per site), or a list"},
+     "per site), or a list", CLB_ROLE_CASE},
     {"k", "", "regcache: rhs per work-item, a list; a case for each k that divides rhs, 1 < k < "
-              "rhs (default: every such k)"},
+              "rhs (default: every such k)", CLB_ROLE_TUNING},
     {"mass", "", "the mass m in A = m^2 - D_eo D_oe, > 0 (default 1; --quick 4); the "
-                 "iterations grow as 1/m: about 110/m to 1e-6, 215/m to 1e-12"},
+                 "iterations grow as 1/m: about 110/m to 1e-6, 215/m to 1e-12", CLB_ROLE_CASE},
     {"tol", "", "relative residual |r|/|b| a solve reaches (default 1e-6 in float, 1e-12 in "
-                "double)"},
-    {"maxiter", "2000", "iteration limit of the converging solve"},
+                "double)", CLB_ROLE_CASE},
+    {"maxiter", "2000", "iteration limit of the converging solve", CLB_ROLE_CASE},
     {"iters", "", "fixed iteration counts, no convergence test: N (every rhs) or n0:n1:... (one "
                   "per rhs, as the rows' params give them) (default: solve to tol once in set-up, "
-                  "then time solves of that many)"},
+                  "then time solves of that many)", CLB_ROLE_TUNING},
     {"local", "", "work-group size along the sites, a power of two (default 128 on GPUs, 64 on "
-                  "CPUs)"},
+                  "CPUs)", CLB_ROLE_TUNING},
     LAT_PART_PARAMS,
-    {0, 0, 0}};
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------- */
 
@@ -682,6 +683,7 @@ const struct clb_workload clb_wl_cg = {
     .dtypes = "float,double",
     .default_dtypes = "float,double",
     .params = params,
+    .row_keys = lat_row_keys,
     .size_help = "lattice LxxLyxLzxLt, every extent even and >= 4, e.g. 32x32x32x8 (default "
                  "64x64x64x16 on GPUs where it fits, 16x16x16x4 on CPUs; --quick 8x8x8x8)",
     .size_dims = 4,

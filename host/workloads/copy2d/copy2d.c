@@ -37,13 +37,14 @@ struct copy2d {
 static const struct clb_param_def params[] = {
     {"tile", "32x8", "TILE_DIMxBLOCK_ROWS, or a list (e.g. 32x8,64x8): tiles of TILE_DIM^2 "
                      "elements, work-groups of TILE_DIM x BLOCK_ROWS; BLOCK_ROWS divides TILE_DIM "
-                     "(profile copy2d.tile, else 32x8)"},
+                     "(profile copy2d.tile, else 32x8)", CLB_ROLE_TUNING},
     {"kernels", "coalesced,rows", "comma list of coalesced (the report's kernel and order: each "
                                   "element stored right after it is loaded), rows (packed "
                                   "float3 only: the tile's rows as floats, same order) and "
                                   "loads_first (clbench's variant: all loads of a work-item "
-                                  "before its stores; never compared with the report)"},
-    {0, 0, 0}};
+                                  "before its stores; never compared with the report)",
+     CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
 

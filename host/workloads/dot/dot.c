@@ -48,20 +48,23 @@ struct dot_case {
 };
 
 static const struct clb_param_def params[] = {
-    {"queues", "64", "host/hybrid: most in-order queues (the article's MAX_STREAMS), 1..1024"},
-    {"min_chunk", "4096", "host/hybrid: fewest elements per queue (MIN_N_PER_STREAM_SIZE)"},
-    {"max_groups", "32", "host/hybrid: most work-groups per chunk (MAX_BLOCKS_PER_STREAM)"},
+    {"queues", "64", "host/hybrid: most in-order queues (the article's MAX_STREAMS), 1..1024",
+     CLB_ROLE_TUNING},
+    {"min_chunk", "4096", "host/hybrid: fewest elements per queue (MIN_N_PER_STREAM_SIZE)",
+     CLB_ROLE_TUNING},
+    {"max_groups", "32", "host/hybrid: most work-groups per chunk (MAX_BLOCKS_PER_STREAM)",
+     CLB_ROLE_TUNING},
     {"local_size", "1024", "host/hybrid: work-group size (THREADS_PER_BLOCK), clamped to the "
-                           "device's limits with a note"},
+                           "device's limits with a note", CLB_ROLE_TUNING},
     {"split", "pow2,auto", "hybrid: pow2 (device takes the largest power of two <= N) and/or "
-                           "auto (shares from measured rates)"},
+                           "auto (shares from measured rates)", CLB_ROLE_CASE},
     {"groups", "0", "device: work-groups, a list (one row each; 0 = from the compute units: "
                     "4 per CU on GPUs, 2 when the kernel allows < 1024 work-items; 16 per core "
-                    "on CPUs)"},
+                    "on CPUs)", CLB_ROLE_TUNING},
     {"access", "auto", "device loop: strided (coalesced, GPUs), blocked (contiguous per "
-                       "work-item, CPUs) or auto (by device type)"},
-    {"kernels", "", "subset to run, e.g. device,cpu (default: all)"},
-    {0, 0, 0}};
+                       "work-item, CPUs) or auto (by device type)", CLB_ROLE_TUNING},
+    {"kernels", "", "subset to run, e.g. device,cpu (default: all)", CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 struct dot {
     int dbl, blocked;
@@ -412,8 +415,10 @@ static int add_case(struct clb_group *g, struct dot *st, enum kind k, int sumsq,
         clb_case_note(c, "1 thread");
     if (k == K_CPU)
         clb_case_note(c, "%d threads", omp_get_max_threads());
-    if (note && note[0])
+    if (note && note[0]) { /* the host path's local_size clamped to fit: what ran */
         clb_case_note(c, "%s", note);
+        clb_case_metric(c, "reduced", 1);
+    }
     return CLB_OK;
 }
 

@@ -49,28 +49,32 @@ struct dslash {
 };
 
 static const struct clb_param_def params[] = {
-    {"rhs", "", "right-hand sides per launch, 1..8, a list or range (default 1,2,4,8; 1,4 on CPUs; --quick 1,4)"},
+    {"rhs", "", "right-hand sides per launch, 1..8, a list or range (default 1,2,4,8; 1,4 on CPUs; --quick 1,4)",
+     CLB_ROLE_CASE},
     {"links", "full,compressed",
-     "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both"},
+     "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both",
+     CLB_ROLE_CASE},
     {"kernel", "reg,cache",
      "reg (every rhs of a site in one work-item, accumulators in registers), cache (one "
      "work-item per site and rhs, links shared through the cache), regcache (k rhs per "
      "work-item, rhs/k work-items per site), best (what best= names, else the fastest of reg, "
-     "cache and regcache in a short probe)"},
+     "cache and regcache in a short probe)", CLB_ROLE_CASE},
     {"k", "", "regcache: rhs per work-item, a list; a case for each k that divides rhs, 1 < k < "
-              "rhs (default: every such k)"},
+              "rhs (default: every such k)", CLB_ROLE_TUNING},
     {"pass", "0", "reg: rhs per pass, a list: 0 = every rhs in one pass unless that build "
                   "spills (then passes of the largest divisor of rhs that does not), N = passes "
-                  "of the largest divisor of rhs <= N (the links read again on each pass)"},
+                  "of the largest divisor of rhs <= N (the links read again on each pass)",
+     CLB_ROLE_TUNING},
     {"zstrip", "0", "site order, a list: 0 = the layout's; N = planes (z,t) in strips of N "
                     "z-planes with t inside, so the t neighbours' vectors are reused (N divides "
-                    "Lz)"},
-    {"local", "", "work-group size along the sites (default 128 on GPUs, the driver's on CPUs)"},
+                    "Lz)", CLB_ROLE_TUNING},
+    {"local", "", "work-group size along the sites (default 128 on GPUs, the driver's on CPUs)",
+     CLB_ROLE_TUNING},
     {"best", "", "what kernel=best runs: reg, cache or regcacheK for every rhs, or per rhs "
                  "R:VARIANT,... (e.g. 1:reg,8:regcache4); a rhs it does not name is probed "
-                 "(usually set in a profile's [tuning] dslash.best)"},
+                 "(usually set in a profile's [tuning] dslash.best)", CLB_ROLE_TUNING},
     LAT_PART_PARAMS,
-    {0, 0, 0}};
+    {0, 0, 0, 0}};
 
 /* ---- counts ---------------------------------------------------------------- */
 
@@ -986,6 +990,7 @@ const struct clb_workload clb_wl_dslash = {
     .dtypes = "float,double",
     .default_dtypes = "float,double",
     .params = params,
+    .row_keys = lat_row_keys,
     .size_help = "lattice LxxLyxLzxLt, every extent even and >= 4, e.g. 32x32x32x8 (default "
                  "64x64x64x16 on GPUs where it fits, 32x32x32x8 on CPUs; --quick 8x8x8x8)",
     .size_dims = 4,

@@ -43,12 +43,18 @@ struct lat {
 
 static const struct clb_param_def params[] = {
     {"stride", "", "bytes between the chain's elements, a multiple of 4, or a list (default: "
-                   "the cache line, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE; 64 when it says 0)"},
-    {"from", "1024", "the smallest working set, bytes"},
+                   "the cache line, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE; 64 when it says 0)",
+     CLB_ROLE_CASE},
+    {"from", "1024", "the smallest working set, bytes", CLB_ROLE_CASE},
     {"per_octave", "", "working sets per doubling: 1 (powers of two) or 2 (also 1.5x); "
-                       "default 2, --quick 1"},
-    {"loads", "", "dependent loads per launch (default 65536; --quick 4096)"},
-    {0, 0, 0}};
+                       "default 2, --quick 1", CLB_ROLE_CASE},
+    {"loads", "", "dependent loads per launch (default 65536; --quick 4096)", CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
+
+static const struct clb_param_def row_keys[] = {
+    {"ws", NULL, "the row's working set in bytes (from, per_octave, up to the size)",
+     CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
 
@@ -509,6 +515,7 @@ const struct clb_workload clb_wl_latency = {
     .name = "latency",
     .summary = "memory latency by pointer chasing, swept through the caches to memory",
     .params = params,
+    .row_keys = row_keys,
     .size_help = "the largest working set in bytes, e.g. 256MiB (default: >= 8 x the last-level "
                  "cache; the sweep runs from `from` up to it)",
     .size_dims = 1,

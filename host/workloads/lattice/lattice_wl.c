@@ -159,6 +159,11 @@ int lat_agree_case(const char *wl, int scaling, int rc)
 
 /* ---- cases ----------------------------------------------------------------- */
 
+const struct clb_param_def lat_row_keys[] = {
+    {"part", NULL, "this rank's part of the lattice (scaling=): derived from the size, the grid "
+                   "and the scaling", CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
+
 void lat_program_options(const char *dtype, int per, int comp, char *opts, size_t n)
 {
     clb_dtype_defines(dtype, opts, n);
@@ -182,10 +187,16 @@ void lat_part_params(const struct lat_part *pt, char *out, size_t n)
 {
     const struct lat_decomp *p = &pt->dc;
     out[0] = 0;
-    if (pt->scaling)
-        snprintf(out, n, ",scaling=%s,grid=1x%dx%dx%d,part=%dx%dx%dx%d",
-                 lat_scaling_name(pt->scaling), p->P[1], p->P[2], p->P[3], p->L[0], p->L[1],
-                 p->L[2], p->L[3]);
+    if (!pt->scaling)
+        return;
+    snprintf(out, n, ",scaling=%s,grid=1x%dx%dx%d,part=%dx%dx%dx%d", lat_scaling_name(pt->scaling),
+             p->P[1], p->P[2], p->P[3], p->L[0], p->L[1], p->L[2], p->L[3]);
+    /* another chain than the default, or another chunk, is another line:
+     * its rows must not read as the default's (the default's keep their params) */
+    if (pt->policy > LAT_XC_PIPE && pt->policy < LAT_XC_N)
+        clb_appendf(out, n, ",exchange=%s", lat_xc_names[pt->policy]);
+    if (pt->policy != LAT_XC_BULK && pt->chunk != LAT_DEFAULT_CHUNK_KIB * 1024)
+        clb_appendf(out, n, ",chunk=%zu", pt->chunk / 1024);
 }
 
 /* The profile's measured STREAM triad GB/s ([model] stream_triad_gbs), NAN

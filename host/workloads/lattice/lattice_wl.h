@@ -27,19 +27,26 @@ struct lat_part {
 
 /* The parameters of the split every distributed lattice workload declares
  * (in its params table; lat_param_part reads them). */
+/* exchange='s default chunk in KiB (a row names another) */
+#define LAT_DEFAULT_CHUNK_KIB 2048
+#define LAT_STR2(x) #x
+#define LAT_STR(x) LAT_STR2(x)
 #define LAT_PART_PARAMS                                                                          \
     {"scaling", "", "strong (-s is the whole lattice, split over the job's ranks) or weak (-s " \
                     "is each rank's part); halos exchanged through pinned host buffers and MPI. " \
-                    "Absent: every rank its own whole lattice (docs/SCALING.md)"},              \
+                    "Absent: every rank its own whole lattice (docs/SCALING.md)", CLB_ROLE_CASE}, \
     {"grid", "", "scaling=: the split 1xAxBxC over y, z and t, A x B x C = ranks (default: the " \
-                 "grid with the fewest halo bytes per rank; one rank exchanges t with itself)"}, \
+                 "grid with the fewest halo bytes per rank; one rank exchanges t with itself)",   \
+     CLB_ROLE_CASE},                                                                              \
     {"bus_gbps", "", "scaling=: the host<->device GB/s of the halo model (default: one transfer " \
-                     "of the halo size each way, measured in set-up)"},                          \
+                     "of the halo size each way, measured in set-up)", CLB_ROLE_TUNING},          \
     {"exchange", "pipe", "scaling=: the halo chain: pipe (receives posted first, chunks read, " \
                          "sent and written as they complete), bulk (all read, then the "         \
                          "messages, then one write) or shm (MPI-3 shared-memory window: a "      \
-                         "neighbour on the node writes its chunks from our segment)"},           \
-    {"chunk", "2048", "scaling=: KiB per chunk of the pipelined halo chain (pipe, shm)"}
+                         "neighbour on the node writes its chunks from our segment)",            \
+     CLB_ROLE_CASE},                                                                              \
+    {"chunk", LAT_STR(LAT_DEFAULT_CHUNK_KIB), "scaling=: KiB per chunk of the pipelined halo chain (pipe, shm)",         \
+     CLB_ROLE_TUNING}
 
 /* ---- sizes and counts ---------------------------------------------------- */
 
@@ -107,6 +114,9 @@ int lat_regcache_ks(const long *ks, int nk, int rhs, int out[LAT_MAX_RHS]);
 
 /* The params a case adds under scaling= (",scaling=...,grid=...,part=..."), "" without. */
 void lat_part_params(const struct lat_part *pt, char *out, size_t n);
+/* The keys lat_part_params writes that --param does not take (part=): the
+ * row_keys of dslash and cg. */
+extern const struct clb_param_def lat_row_keys[];
 /* The talk's model of a case, bandwidth x intensity (no flop cap): the
  * profile's measured STREAM triad ([model] stream_triad_gbs) where it has
  * one, else its peak bandwidth, noted in detail; none where the profile

@@ -34,9 +34,9 @@ struct launch {
 };
 
 static const struct clb_param_def params[] = {
-    {"kernels", "", "subset of dispatch,roundtrip,rate (default: all)"},
-    {"batch", "", "rate: launches per timed run (default 1000; --quick 100)"},
-    {0, 0, 0}};
+    {"kernels", "", "subset of dispatch,roundtrip,rate (default: all)", CLB_ROLE_CASE},
+    {"batch", "", "rate: launches per timed run (default 1000; --quick 100)", CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
 

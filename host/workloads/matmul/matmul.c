@@ -28,10 +28,17 @@ struct matmul {
 };
 
 static const struct clb_param_def params[] = {
-    {"kernels", "naive,tiled", "which kernels to run: naive, tiled or both"},
+    {"kernels", "naive,tiled", "which kernels to run: naive, tiled or both", CLB_ROLE_CASE},
     {"tile", "16", "tiled: tile side t (a t x t work-group, 2 t^2 floats of local memory); a list; "
-                   "halved while the device or the compiled kernel does not allow it"},
-    {0, 0, 0}};
+                   "halved while the device or the compiled kernel does not allow it",
+     CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
+
+static const struct clb_param_def row_keys[] = {
+    {"local", NULL, "naive: TxT, its work-group reduced to fit the device (absent when it ran "
+                    "as asked): what ran, so the case",
+     CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* ---- sizes and counts --------------------------------------------------- */
 
@@ -346,6 +353,7 @@ const struct clb_workload clb_wl_matmul = {
     .dtypes = "float",
     .default_dtypes = "float",
     .params = params,
+    .row_keys = row_keys,
     .size_help = "matrix side n (n x n floats), any n; e.g. 4096 (default: 4096 or more on GPUs so "
                  "the matrices are >= 4x the last-level cache, 512 on CPUs)",
     .size_dims = 1,

@@ -41,14 +41,15 @@ struct peak {
 
 static const struct clb_param_def params[] = {
     {"vec", "", "vector width of the chains: 1, 2, 4, 8, 16 or a list (default all five, one "
-                "row each; --quick 1,4)"},
-    {"acc", "8", "independent accumulators (chains) per work-item: 4, 8, 16 or a list"},
+                "row each; --quick 1,4)", CLB_ROLE_TUNING},
+    {"acc", "8", "independent accumulators (chains) per work-item: 4, 8, 16 or a list",
+     CLB_ROLE_TUNING},
     {"groups", "", "work-groups (default 32 per compute unit on GPUs and accelerators, 4 per "
-                   "compute unit on CPUs)"},
+                   "compute unit on CPUs)", CLB_ROLE_TUNING},
     {"local", "", "work-items per work-group (default 256 on GPUs and accelerators, 16 on CPUs; "
                   "reduced to what the device and the kernels allow, the default groups then "
-                  "raised to keep the work-items)"},
-    {0, 0, 0}};
+                  "raised to keep the work-items)", CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
 

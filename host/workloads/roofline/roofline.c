@@ -37,16 +37,17 @@ struct roof {
 
 static const struct clb_param_def params[] = {
     {"flops", "", "flops per element, even (2 per FMA), or a list (default 0,2,4,...,1024: "
-                  "float 0 to 128 flop/byte, double 0 to 64; --quick 0,8,128)"},
+                  "float 0 to 128 flop/byte, double 0 to 64; --quick 0,8,128)", CLB_ROLE_CASE},
     {"vec", "", "vector width: 1, 2, 4, 8 or a list (default 4 on GPUs and accelerators, 8 on "
-                "CPUs)"},
+                "CPUs)", CLB_ROLE_TUNING},
     {"ilp", "", "vectors per work-item, their chains interleaved: 1, 2, 4, 8 or a list (default 1 "
-                "on GPUs and accelerators, 4 on CPUs, whose cores need independent chains)"},
+                "on GPUs and accelerators, 4 on CPUs, whose cores need independent chains)",
+     CLB_ROLE_TUNING},
     {"local", "", "work-group size (default 256 on GPUs and accelerators, the driver's choice "
-                  "on CPUs)"},
+                  "on CPUs)", CLB_ROLE_TUNING},
     {"op", "", "the step: fma, or muladd (x*x + a, contraction off; default where the device "
-               "has no hardware fma for the type: no CL_FP_FMA, fma() emulated)"},
-    {0, 0, 0}};
+               "has no hardware fma for the type: no CL_FP_FMA, fma() emulated)", CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
 

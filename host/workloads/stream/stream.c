@@ -29,15 +29,20 @@ struct stream {
 
 static const struct clb_param_def params[] = {
     {"vec", "", "vector width 1,2,4,8 or a list; empty = the profile's stream.vec, else the "
-                "fastest of a short copy probe"},
-    {"ilp", "1", "vectors per work-item, loaded before the first store: 1,2,4,8 or a list"},
+                "fastest of a short copy probe", CLB_ROLE_TUNING},
+    {"ilp", "1", "vectors per work-item, loaded before the first store: 1,2,4,8 or a list",
+     CLB_ROLE_TUNING},
     {"local", "", "work-group size or a list (0 = the driver chooses; default 256 on GPUs, "
-                  "the driver's choice on CPUs)"},
+                  "the driver's choice on CPUs)", CLB_ROLE_TUNING},
     {"local2", "", "work-group size of add and triad (two input arrays) where it differs from "
-                   "copy's and scale's (empty: local); one value"},
+                   "copy's and scale's (empty: local); one value", CLB_ROLE_TUNING},
     {"driver_copy", "0", "1 = also time the driver's own device copy (clEnqueueCopyBuffer a -> c): "
-                         "row copy_driver, a reference for the copy kernel"},
-    {0, 0, 0}};
+                         "row copy_driver, a reference for the copy kernel", CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
+
+static const struct clb_param_def row_keys[] = {
+    {"driver", NULL, "the copy_driver row's copy: clEnqueueCopyBuffer", CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------ */
 
@@ -431,6 +436,7 @@ const struct clb_workload clb_wl_stream = {
     .dtypes = "float,double",
     .default_dtypes = "float,double",
     .params = params,
+    .row_keys = row_keys,
     .size_help = "elements per array N, e.g. 2^28, 64M (default: each array >= 4x the last-level "
                  "cache, 1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,

@@ -40,16 +40,23 @@ struct stride {
 };
 
 static const struct clb_param_def params[] = {
-    {"kernels", DEFAULT_KERNELS, "which kernels to run: gather, offset or both"},
+    {"kernels", DEFAULT_KERNELS, "which kernels to run: gather, offset or both", CLB_ROLE_CASE},
     {"strides", "1,2,3,4,7,8,16,32,33,64,128,256,257,512,1024",
-     "gather: distance in elements between neighbouring work-items' reads (1..2^24, a list)"},
+     "gather: distance in elements between neighbouring work-items' reads (1..2^24, a list)",
+     CLB_ROLE_CASE},
     {"offsets", DEFAULT_OFFSETS,
-     "offset: misalignment of the reads in elements (0..4096, a list; 0..32 for the full sweep)"},
+     "offset: misalignment of the reads in elements (0..4096, a list; 0..32 for the full sweep)",
+     CLB_ROLE_CASE},
     {"sector", "", "gather model: bytes the memory moves per scattered read (default 32 on GPUs, "
-                   "the L2 sector; 64 on CPUs, the cache line)"},
+                   "the L2 sector; 64 on CPUs, the cache line)", CLB_ROLE_TUNING},
     {"local", "", "work-group size L (default 256 on GPUs, 4096 on CPUs; reduced to what the "
-                  "device and the compiled kernels allow)"},
-    {0, 0, 0}};
+                  "device and the compiled kernels allow)", CLB_ROLE_TUNING},
+    {0, 0, 0, 0}};
+
+static const struct clb_param_def row_keys[] = {
+    {"stride", NULL, "gather: the row's stride in elements (one of strides)", CLB_ROLE_CASE},
+    {"offset", NULL, "offset: the row's misalignment in elements (one of offsets)", CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* ---- sizes and counts --------------------------------------------------- */
 
@@ -392,6 +399,7 @@ const struct clb_workload clb_wl_stride = {
     .dtypes = "float,double",
     .default_dtypes = "float",
     .params = params,
+    .row_keys = row_keys,
     .size_help = "elements N, 2 .. 2^32-1 (default: the largest prime with each array >= 8x the "
                  "last-level cache, 1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,

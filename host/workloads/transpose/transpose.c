@@ -59,9 +59,10 @@ struct transpose {
 
 static const struct clb_param_def params[] = {
     {"tile", "32x8", "TILExROWS of the whitepaper kernels: TILE x TILE tiles, work-groups of "
-                     "TILE x ROWS (TILE a multiple of ROWS)"},
+                     "TILE x ROWS (TILE a multiple of ROWS)", CLB_ROLE_TUNING},
     {"kernels", "", "kernels to run, comma list (default all: copy, copy_local, serial, per_row, "
-                    "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, best)"},
+                    "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, best)",
+     CLB_ROLE_CASE},
     {"best", "", "best variants, comma list: TxRvV (T x T local tile, R rows of work-items, "
                  "V-element vectors 1, 2, 4; e.g. 64x16v4; suffix l: all loads before the local "
                  "stores, kK: K tiles per work-group along the row, the next tile's loads before "
@@ -73,10 +74,17 @@ static const struct clb_param_def params[] = {
                  "registers, V 2 or 4, X x Y work-groups; e.g. r4g8x32) or rectRxCvVwW (R x C "
                  "tiles of input rows x columns, output row segments R elements long, flat "
                  "work-groups of W; e.g. rect128x32v4w256); empty = probe a built-in list and "
-                 "keep the fastest (see docs/workloads/transpose.md)"},
-    {"serial_max", "1048576", "largest n*m that serial runs (one work-item; skipped above)"},
-    {"per_row_max", "67108864", "largest n*m that per_row runs (skipped above)"},
-    {0, 0, 0}};
+                 "keep the fastest (see docs/workloads/transpose.md)", CLB_ROLE_TUNING},
+    {"serial_max", "1048576", "largest n*m that serial runs (one work-item; skipped above)",
+     CLB_ROLE_CASE},
+    {"per_row_max", "67108864", "largest n*m that per_row runs (skipped above)", CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
+
+static const struct clb_param_def row_keys[] = {
+    {"local", NULL, "per_row: its work-group reduced to fit the device (absent when it ran as "
+                    "asked): what ran, so the case",
+     CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* ---- counts ------------------------------------------------------------- */
 
@@ -883,6 +891,7 @@ const struct clb_workload clb_wl_transpose = {
     .dtypes = "float,double",
     .default_dtypes = "float",
     .params = params,
+    .row_keys = row_keys,
     .size_help = "rows x columns NxM, any shape, e.g. 8192x8192 or 1000x3000 (default 2048x2048 "
                  "and 8192x8192 on GPUs; on CPUs the matrices >= 4x the last-level cache and "
                  "128 MiB, e.g. 4096x4096)",

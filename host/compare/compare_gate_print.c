@@ -1,0 +1,306 @@
+/* clbench compare --baseline: the gate's verdicts as text, Markdown and JSON
+ * (docs/COMPARE.md, "The gate"): the same lines, states and counts in each.
+ * Names from the files are escaped for display (cmp_esc) or written by
+ * jansson. */
+#include "compare_priv.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+const char *cmp_dstate_name(enum cmp_dstate s)
+{
+    static const char *const names[CMP_D_NSTATES] = {
+        "same", "improved", "regressed", "noise", "lost", "missing", "no_figure", "new"};
+    return names[s];
+}
+
+const char *cmp_dstate_word(enum cmp_dstate s)
+{
+    static const char *const words[CMP_D_NSTATES] = {
+        "same", "better", "REGRESSED", "noise", "LOST", "MISSING", "no figure", "new"};
+    return words[s];
+}
+
+/* The status column: a missing line that --allow-missing lets pass is not
+ * shouted. */
+static const char *state_word(const struct cmp_delta *d, enum cmp_dstate s)
+{
+    return s == CMP_D_MISSING && d->gate.allow_missing ? "missing (allowed)" : cmp_dstate_word(s);
+}
+
+/* The spread of a side's figure, ± half of [lo, hi] in % of the figure; NAN
+ * when it has none. */
+static double spread_pct(const struct cmp_dside *s)
+{
+    if (!(s->best > 0) || !(s->hi > s->lo))
+        return NAN;
+    return (s->hi - s->lo) / 2.0 / s->best * 100.0;
+}
+
+/* "1000 ±2.9%", the status where there is no figure, "-" where absent.
+ * (Numbers and status words only: a fixed buffer holds them.) */
+static void fmt_side(const struct cmp_dside *s, char *out, size_t n)
+{
+    if (isnan(s->best)) {
+        snprintf(out, n, "%s", s->status[0] && strcmp(s->status, "none") ? s->status : "-");
+        return;
+    }
+    cmp_fmt_num(s->best, 0, out, n);
+    double p = spread_pct(s);
+    if (!isnan(p))
+        clb_appendf(out, n, p < 1e6 ? " ±%.1f%%" : " ±%.3g%%", p);
+}
+
+/* The size column: as matched; "default (268435456→536870912)" for each
+ * device's default size (--cross-device). */
+static void size_cell(const struct cmp_delta *d, const struct cmp_dline *l, struct clb_buf *b)
+{
+    b->len = 0;
+    clb_buf_printf(b, "%s", l->size);
+    if (!d->gate.cross_device || strcmp(l->size, "default"))
+        return;
+    const char *o = l->old.size, *c = l->cur.size;
+    if (o[0] && c[0] && o != c)
+        clb_buf_printf(b, " (%s→%s)", o, c);
+    else
+        clb_buf_printf(b, " (%s)", o[0] ? o : c);
+}
+
+/* The tuning column: what changed, else the tuning of the best row. */
+static const char *tuning_cell(const struct cmp_dline *l, struct clb_buf *b)
+{
+    b->len = 0;
+    if (l->tuned[0])
+        clb_buf_printf(b, "tuned: %s", l->tuned);
+    else
+        clb_buf_printf(b, "%s", l->cur.present ? l->cur.tuning : l->old.tuning);
+    return clb_buf_str(b);
+}
+
+enum { G_WL, G_KERNEL, G_DTYPE, G_SIZE, G_CASE, G_DEVICE, G_TUNING, G_OLD, G_NEW, G_DELTA,
+       G_STATUS, G_N };
+static const char *const head_names[G_N] = {"workload", "kernel", "dtype", "size", "case",
+                                           "device", "tuning", "baseline", "new", "delta",
+                                           "status"};
+
+/* The text cells of line i, in column order (G_DEVICE dropped when the
+ * lines are not per device). */
+static int line_cells(const struct cmp_delta *d, int i, struct cmp_grid *g, struct clb_buf *e,
+                      int flags)
+{
+    const struct cmp_dline *l = &d->v[i];
+    struct clb_buf sz = {0}, tu = {0};
+    char num[3][64];
+    size_cell(d, l, &sz);
+    fmt_side(&l->old, num[0], sizeof num[0]);
+    fmt_side(&l->cur, num[1], sizeof num[1]);
+    if (isnan(l->delta_pct))
+        snprintf(num[2], sizeof num[2], "-");
+    else
+        snprintf(num[2], sizeof num[2], "%+.1f%%", l->delta_pct);
+    const char *text[G_N] = {l->workload, l->kernel, l->dtype, clb_buf_str(&sz), l->cases,
+                             l->device, tuning_cell(l, &tu), num[0], num[1], num[2],
+                             state_word(d, l->state)};
+    int bad = sz.oom || tu.oom;
+    for (int k = 0, c = 0; k < G_N; k++) {
+        if (k == G_DEVICE && !d->by_device)
+            continue;
+        int raw = k >= G_OLD;   /* numbers and words of our own */
+        bad |= cmp_grid_set(g, i, c++, raw ? text[k] : cmp_esc_tmp(e, text[k], flags));
+    }
+    clb_buf_free(&sz);
+    clb_buf_free(&tu);
+    return bad;
+}
+
+static int make_grid(const struct cmp_delta *d, struct cmp_grid *g, int md)
+{
+    if (cmp_grid_init(g, d->by_device ? G_N : G_N - 1, d->n))
+        return CLB_ESYS;
+    struct clb_buf e = {0};
+    int bad = 0;
+    for (int k = 0, c = 0; k < G_N; k++) {
+        if (k == G_DEVICE && !d->by_device)
+            continue;
+        g->right[c] = k >= G_OLD && k <= G_DELTA;
+        bad |= cmp_grid_set(g, -1, c++, head_names[k]);
+    }
+    for (int i = 0; i < d->n && !bad; i++)
+        bad |= line_cells(d, i, g, &e, md ? CMP_ESC_MD : 0);
+    return cmp_grid_done(g, &e, bad);
+}
+
+static void head(const struct cmp_delta *d, FILE *f, const char *prefix, int flags)
+{
+    struct cmp_esc_args e = {0};
+    fprintf(f, "%s%s (%s) against the baseline '%s' (%s", prefix, d->metric->name,
+            d->metric->unit, cmp_esc_arg(&e, d->baseline, flags),
+            cmp_esc_arg(&e, d->old_devices, flags));
+    if (strcmp(d->old_devices, d->new_devices))
+        fprintf(f, "; the new files: %s", cmp_esc_arg(&e, d->new_devices, flags));
+    fprintf(f, "%s): best of repeated runs and tuning on each side; a line regresses when it "
+               "is more than %g%% %s%s\n",
+            d->gate.cross_device ? "; --cross-device: each device's default size" : "",
+            d->gate.threshold, d->metric->higher_is_better ? "lower" : "higher",
+            d->gate.strict ? " (--strict: whatever the runs' spread)"
+                           : " and outside the two runs' measured spread");
+    cmp_esc_args_free(&e);
+}
+
+/* The counts, and the verdict, on one line. */
+static void summary(const struct cmp_delta *d, FILE *f, int flags)
+{
+    const int *n = d->count;
+    fprintf(f, "\ngate: %d compared, %d regressed, %d improved, %d missing, %d new; %d within "
+               "noise, %d lost their figure (failed or error), %d without a baseline figure",
+            d->compared, n[CMP_D_REGRESSED], n[CMP_D_IMPROVED], n[CMP_D_MISSING], n[CMP_D_NEW],
+            n[CMP_D_NOISE], n[CMP_D_LOST], n[CMP_D_NOFIGURE]);
+    if (d->worst >= 0) {
+        const struct cmp_dline *l = &d->v[d->worst];
+        struct clb_buf k = {0}, e = {0};
+        clb_buf_printf(&k, "%s %s %s %s", l->workload, l->kernel, l->dtype, l->size);
+        if (l->cases[0])
+            clb_buf_printf(&k, " %s", l->cases);
+        if (l->device[0])
+            clb_buf_printf(&k, " on %s", l->device);
+        fprintf(f, "; worst: %s, %+.1f%%", cmp_esc_tmp(&e, clb_buf_str(&k), flags), l->delta_pct);
+        clb_buf_free(&k);
+        clb_buf_free(&e);
+    }
+    fprintf(f, "; %s\n", d->failed ? "FAIL" : "pass");
+    if (d->unmarked[0] + d->unmarked[1])
+        fprintf(f, "note: %zu rows do not say whether their size was their device's default "
+                   "(written before the metric size_from): they matched at their sizes as given "
+                   "(--any-size matches any size)\n",
+                d->unmarked[0] + d->unmarked[1]);
+}
+
+/* Text and Markdown differ only in the title's prefix, the escaping and how
+ * the grid is drawn. */
+static int print_delta(const struct cmp_delta *d, FILE *f, int md)
+{
+    struct cmp_grid g;
+    if (make_grid(d, &g, md))
+        return CLB_ESYS;
+    head(d, f, md ? "Table: " : "", md ? CMP_ESC_MD : 0);
+    fputc('\n', f);
+    if (md)
+        cmp_grid_markdown(&g, f);
+    else
+        cmp_grid_text(&g, f);
+    summary(d, f, md ? CMP_ESC_MD : 0);
+    cmp_grid_free(&g);
+    return cmp_stream_ok(f);
+}
+
+int cmp_delta_print_text(const struct cmp_delta *d, FILE *f) { return print_delta(d, f, 0); }
+
+int cmp_delta_print_markdown(const struct cmp_delta *d, FILE *f) { return print_delta(d, f, 1); }
+
+void cmp_delta_verdict(const struct cmp_delta *d, struct clb_buf *b)
+{
+    const int *n = d->count;
+    struct clb_buf e = {0};
+    clb_buf_printf(b, "the gate fails against '%s':", cmp_esc_tmp(&e, d->baseline, 0));
+    const char *sep = " ";
+    if (n[CMP_D_REGRESSED]) {
+        clb_buf_printf(b, "%s%d line%s regressed by more than %g%%%s", sep, n[CMP_D_REGRESSED],
+                       n[CMP_D_REGRESSED] == 1 ? "" : "s", d->gate.threshold,
+                       d->gate.strict ? "" : " outside the runs' spread");
+        sep = ", ";
+    }
+    if (n[CMP_D_LOST]) {
+        clb_buf_printf(b, "%s%d lost %s figure (failed or error)", sep, n[CMP_D_LOST],
+                       n[CMP_D_LOST] == 1 ? "its" : "their");
+        sep = ", ";
+    }
+    if (n[CMP_D_MISSING] && !d->gate.allow_missing)
+        clb_buf_printf(b, "%s%d missing from the new files or skipped there (--allow-missing "
+                          "lets missing lines pass)", sep, n[CMP_D_MISSING]);
+    clb_buf_free(&e);
+}
+
+/* ---- JSON ----------------------------------------------------------------------- */
+
+#define SET(o, k, v) bad |= json_object_set_new((o), (k), (v)) != 0
+
+static json_t *side_json(const struct cmp_dside *s, int *pbad)
+{
+    if (!s->present)
+        return json_null();
+    int bad = 0;
+    json_t *o = json_object();
+    SET(o, "value", cmp_json_num(s->best));
+    SET(o, "lo", cmp_json_num(s->lo));
+    SET(o, "hi", cmp_json_num(s->hi));
+    SET(o, "spread_pct", cmp_json_num(spread_pct(s)));
+    SET(o, "runs", json_integer(s->runs));
+    SET(o, "status", cmp_json_str(s->status));
+    SET(o, "tuning", cmp_json_str(s->tuning));
+    SET(o, "size", cmp_json_str(s->size));
+    SET(o, "device", cmp_json_str(s->device));
+    *pbad |= bad;
+    return o;
+}
+
+static json_t *line_json(const struct cmp_delta *d, const struct cmp_dline *l, int *pbad)
+{
+    int bad = 0;
+    json_t *o = json_object();
+    SET(o, "workload", cmp_json_str(l->workload));
+    SET(o, "kernel", cmp_json_str(l->kernel));
+    SET(o, "dtype", cmp_json_str(l->dtype));
+    SET(o, "size", cmp_json_str(l->size));
+    SET(o, "case", cmp_json_str(l->cases));
+    SET(o, "device", d->by_device ? cmp_json_str(l->device) : json_null());
+    SET(o, "baseline", side_json(&l->old, &bad));
+    SET(o, "new", side_json(&l->cur, &bad));
+    SET(o, "delta_pct", cmp_json_num(l->delta_pct));
+    SET(o, "tuned", cmp_json_str(l->tuned));
+    SET(o, "state", json_string(cmp_dstate_name(l->state)));
+    *pbad |= bad;
+    return o;
+}
+
+static json_t *gate_json(const struct cmp_delta *d, int *pbad)
+{
+    int bad = 0;
+    json_t *g = json_object(), *c = json_object();
+    SET(g, "threshold_pct", json_real(d->gate.threshold));
+    SET(g, "strict", json_boolean(d->gate.strict));
+    SET(g, "allow_missing", json_boolean(d->gate.allow_missing));
+    SET(g, "cross_device", json_boolean(d->gate.cross_device));
+    SET(c, "compared", json_integer(d->compared));
+    for (int s = 0; s < CMP_D_NSTATES; s++)
+        SET(c, cmp_dstate_name((enum cmp_dstate)s), json_integer(d->count[s]));
+    SET(g, "counts", c);
+    *pbad |= bad;
+    return g;
+}
+
+int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
+{
+    int bad = 0;
+    json_t *root = cmp_json_head("clbench-compare-baseline-2", d->metric, &bad);
+    json_t *dev = json_object(), *un = json_object();
+    SET(root, "baseline", cmp_json_str(d->baseline));
+    SET(dev, "baseline", cmp_json_str(d->old_devices));
+    SET(dev, "new", cmp_json_str(d->new_devices));
+    SET(root, "devices", dev);
+    SET(root, "by_device", json_boolean(d->by_device));
+    SET(root, "gate", gate_json(d, &bad));
+    SET(un, "new", json_integer((json_int_t)d->unmarked[0]));
+    SET(un, "baseline", json_integer((json_int_t)d->unmarked[1]));
+    SET(root, "unmarked_rows", un);
+    SET(root, "failed", json_integer(d->failed));
+    SET(root, "verdict", json_string(d->failed ? "fail" : "pass"));
+    int rc = cmp_json_stream_begin(root, bad, "lines", f);
+    for (int i = 0; i < d->n && !rc; i++) {
+        int lbad = 0;
+        json_t *o = line_json(d, &d->v[i], &lbad);
+        rc = cmp_json_stream_item(o, lbad, i == 0, f);
+    }
+    return rc ? rc : cmp_json_stream_end(f, d->n == 0);
+}
+#undef SET

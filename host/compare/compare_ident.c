@@ -1,0 +1,98 @@
+/* clbench compare: what a line is (docs/COMPARE.md, "Line identity"). A
+ * row's line is its workload, kernel, type, size and the parameters that
+ * define its case; the tuning parameters (the launch shape a profile or a
+ * probe chose, a model's input, a count a set-up derived) are shown beside
+ * the line, never part of it, so that a profile change that moves `local`
+ * or `vec` sets the new rows against the old ones instead of making every
+ * line "only new". Each workload declares the role of each parameter
+ * (struct clb_param_def, include/clb_workload.h); the core answers which
+ * role a key has (clb_param_role_of), so no workload is named here.
+ *
+ * A row whose launch was reduced to fit the device (metric `reduced`: a tile
+ * or work-group the device or the compiled kernel did not allow) is what
+ * ran, not the case as asked: its whole params, tuning included, are its
+ * identity, marked " [reduced]", so it is never set against a row that ran
+ * as asked (that line is then missing, which fails the gate) and only
+ * against a row reduced the same way. */
+#include "compare_priv.h"
+#include "clb_workload.h"
+
+#include <string.h>
+
+/* A reduced row's identity: every item of params list p, then the mark. */
+static const char *reduced_cases(struct cmp_in *in, int p)
+{
+    const char *all = cmp_in_params_join(in, p, NULL, 0);
+    if (!all)
+        return NULL;
+    struct clb_buf b = {0};
+    clb_buf_printf(&b, "%s%s[reduced]", all, all[0] ? " " : "");
+    const char *s = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
+    clb_buf_free(&b);
+    return s;
+}
+
+/* The case and tuning items of params list p for the row's workload, each
+ * (plist, workload, reduced) split once. */
+static const struct cmp_split *split_of(struct cmp_in *in, int p, const char *workload,
+                                        int reduced)
+{
+    in->splitmap.nk = 3;
+    uint64_t k[3] = {(uint64_t)p, CMP_KEY(workload), (uint64_t)reduced};
+    int s = cmp_slot(&in->splitmap, k, (void **)&in->split, (int)in->nsplit, &in->capsplit,
+                     sizeof *in->split);
+    if (s < -1)
+        return NULL;
+    if (s == (int)in->nsplit) {
+        const struct clb_workload *wl = clb_workload_find(workload);
+        struct cmp_split *sp = &in->split[s];
+        if (reduced) {
+            sp->cases = reduced_cases(in, p);
+            sp->tuning = "";
+        } else {
+            sp->cases = cmp_in_params_join(in, p, wl, CLB_ROLE_CASE);
+            sp->tuning = sp->cases ? cmp_in_params_join(in, p, wl, CLB_ROLE_TUNING) : NULL;
+        }
+        if (!sp->cases || !sp->tuning)
+            return NULL;
+        in->nsplit++;
+    }
+    return &in->split[s];
+}
+
+int cmp_ident(struct cmp_in *in, size_t row, enum cmp_size_mode mode, struct cmp_ident *id)
+{
+    const struct clb_row *r = &in->set.v[row];
+    int reduced = clb_row_flag(r, "reduced") == 1;
+    const struct cmp_split *sp = split_of(in, in->plist[row], r->workload, reduced);
+    if (!sp) {
+        clb_seterr("out of host memory");
+        return CLB_ESYS;
+    }
+    id->workload = r->workload;
+    id->kernel = r->kernel;
+    id->dtype = r->dtype;
+    id->row_size = in->sizes[in->size[row]].canon;
+    id->cases = sp->cases;
+    id->tuning = sp->tuning;
+    id->size_default = clb_row_size_default(r);
+    id->reduced = reduced;
+    id->size = id->row_size;
+    if (mode == CMP_SIZE_ANY || (mode == CMP_SIZE_DEFAULT && id->size_default == 1)) {
+        const char *word = mode == CMP_SIZE_ANY ? "any" : "default";
+        if (!(id->size = cmp_in_intern(in, word, strlen(word)))) {
+            clb_seterr("out of host memory");
+            return CLB_ESYS;
+        }
+    }
+    return CLB_OK;
+}
+
+void cmp_ident_key(const struct cmp_ident *id, uint64_t *key)
+{
+    key[0] = CMP_KEY(id->workload);
+    key[1] = CMP_KEY(id->kernel);
+    key[2] = CMP_KEY(id->dtype);
+    key[3] = CMP_KEY(id->size);
+    key[4] = CMP_KEY(id->cases);
+}

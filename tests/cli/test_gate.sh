@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The regression gate, clbench compare --baseline (docs/COMPARE.md, "The gate"):
+# what a line is (case parameters, never tuning ones), a changed tuning named,
+# and the roles every workload declares, as docs/COMPARE.md lists them.
+# Fixtures: tests/data/gate/ (make_fixtures.py; made-up figures).
+source "$(dirname "$0")/lib.sh"
+set -e
+D="$CLBENCH_SRC/tests/data/gate"
+has() { if grep -Eq -- "$1" "$TMP/stdout"; then pass "$2"; else fail "$2: no line /$1/ in: $(head -c 3000 "$TMP/stdout")"; fi; }
+
+# ---- every parameter of every workload says its role; the doc's table is theirs ----
+names=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}')
+[ -n "$names" ] || fail "no workload names from --help"
+for w in $names; do "$CLBENCH" "$w" --help >"$TMP/help.$w" || fail "$w --help"; done
+python3 - "$TMP" "$CLBENCH_SRC/docs/COMPARE.md" $names <<'PY' >"$TMP/roles.out" 2>&1 && pass "every parameter declares case or tuning; docs/COMPARE.md lists them as the code does" || fail "roles: $(cat "$TMP/roles.out")"
+import re, sys
+tmp, doc, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+rows = ["| workload | case parameters | tuning parameters |", "|---|---|---|"]
+for w in names:
+    roles = {"case": [], "tuning": []}
+    section = None
+    for line in open("%s/help.%s" % (tmp, w)):
+        if line.startswith("parameters ("):
+            section = "head"
+        elif section == "head":
+            section = "param" if line.rstrip().endswith("):") else "head"
+        elif line.startswith("keys of its rows"):
+            section = "row"
+        elif section in ("param", "row") and line.startswith("  ") and not line.startswith("   "):
+            m = re.match(r"  (\S+) +(\S+) ", line)
+            if not m:
+                continue
+            key, role = m.groups()
+            assert role in roles, "%s: parameter %s has role '%s'" % (w, key, role)
+            roles[role].append(key + (" (row)" if section == "row" else ""))
+        elif section in ("param", "row") and not line.startswith(" "):
+            section = None
+    cell = lambda l: ", ".join("`%s`" % k.replace(" (row)", "") + (" (row)" if "(row)" in k else "")
+                               for k in l) or "-"
+    rows.append("| %s | %s | %s |" % (w, cell(roles["case"]), cell(roles["tuning"])))
+want = "\n".join(rows)
+text = open(doc).read()
+m = re.search(r"<!-- roles: begin.*?-->\n(.*?)\n<!-- roles: end -->", text, re.S)
+assert m, "docs/COMPARE.md has no roles table between <!-- roles: begin --> and <!-- roles: end -->"
+if m.group(1).strip() != want:
+    sys.exit("docs/COMPARE.md's roles table differs from the workloads' declarations; it should read:\n" + want)
+PY
+
+# ---- the gate's six cases (docs/COMPARE.md, "The gate"; each exited 0, or 1 for the noise, before the gate) ----
+# 1. nothing in common: exit 2, naming the workloads of each side
+expect_error 2 "nothing in common: the baseline has stream, dot, dslash; the new files have transpose" \
+  "nothing in common: exit 2" compare "$D/nothing.csv" --baseline "$D/base.csv"
+[ -z "$OUT_TXT" ] && pass "nothing printed on stdout" || fail "stdout: $OUT_TXT"
+expect_error 2 "nothing in common" "--allow-missing does not make nothing pass" \
+  compare "$D/nothing.csv" --baseline "$D/base.csv" --allow-missing
+
+# 2. tuning is not what a line is: a profile moved local 128 -> 1024, copy 20 % slower
+expect_error 1 "the gate fails against '.*base\.csv': 1 line regressed by more than 5%" \
+  "tuning-only change with a 20 % slowdown: exit 1" compare "$D/tuned.csv" --baseline "$D/base.csv"
+has '^stream +copy +float +268435456 +tuned: local 128→1024 +1000 ±2\.9% +800\.0 ±2\.9% +-20\.0% +REGRESSED$' \
+  "the line is matched and the tuning change named"
+has '^stream +triad +float +268435456 +tuned: local 128→1024 ' "an unchanged figure shows its changed tuning too"
+has '^dslash +reg +float +16x16x16x16 +links=full,rhs=2 ' "case parameters keep lines apart"
+expect_error 1 "1 line regressed" "the same from JSON Lines" compare "$D/tuned.jsonl" --baseline "$D/base.csv"
+
+# 3. a baseline line missing from the new run: exit 1; --allow-missing: 0
+expect_error 1 "1 missing from the new files" "missing line: exit 1" compare "$D/missing.csv" --baseline "$D/base.csv"
+has '^dslash +reg +float +16x16x16x16 +links=full,rhs=2 +900\.0 ±1\.0% +- +- +MISSING$' "the missing line is listed"
+has '^gate: 4 compared, 0 regressed, 0 improved, 1 missing, 0 new;.*; FAIL$' "the summary counts it"
+expect_status 0 "missing line with --allow-missing" compare "$D/missing.csv" --baseline "$D/base.csv" --allow-missing
+has 'missing \(allowed\)$' "allowed, still listed"
+expect_error 1 "1 missing" "a line only skipped in the new run lost its figure: as missing" \
+  compare "$D/skipped.csv" --baseline "$D/base.csv"
+expect_status 0 "... which --allow-missing lets pass" compare "$D/skipped.csv" --baseline "$D/base.csv" --allow-missing
+expect_error 1 "1 lost its figure \(failed or error\)" "a failed validation fails even with --allow-missing" \
+  compare "$D/failed.csv" --baseline "$D/base.csv" --allow-missing
+expect_error 1 "2 missing from the new files" "a launch reduced to fit, even faster, is not the line of the asked one" \
+  compare "$D/reduced.csv" --baseline "$D/base.csv"
+has '^stream +copy +float +268435456 +ilp=1,local=32,vec=4 \[reduced\] +- +1100 ±2\.9% +- +new$' \
+  "the reduced line is new, its launch its identity"
+
+# 4. another device: exit 2 naming both; --cross-device matches at each default size
+expect_error 2 "the baseline is from 'Gate Test GPU A', the new files from 'Gate Test GPU B': another device" \
+  "another device: exit 2" compare "$D/otherdev.csv" --baseline "$D/base.csv"
+expect_status 0 "another device with --cross-device" compare "$D/otherdev.csv" --baseline "$D/base.csv" --cross-device
+has '^stream +copy +float +default \(268435456→536870912\) +ilp=1,local=128,vec=4 .* \+2\.0% +same$' \
+  "stream at each device's default size"
+has '^dot +device +float +default \(16777216→33554432\) ' "dot at each device's default size"
+has '^dslash +reg +float +16x16x16x16 +links=full,rhs=1 ' "a given size matches as given"
+has '^gate: 5 compared, 0 regressed' "every line compared"
+expect_status 1 "rows without size_from match at their sizes as given" \
+  compare "$D/unmarked.csv" --baseline "$D/base.csv" --cross-device
+has '^note: 5 rows do not say whether their size was their device.s default' "and a note says so"
+expect_error 2 "--cross-device sets one device against one: the new files have 'Gate Test GPU B, Gate Test GPU A'" \
+  "--cross-device with two devices on a side" compare "$D/otherdev.csv" "$D/identical.csv" --baseline "$D/base.csv" --cross-device
+{ cat "$D/base.csv"; tail -n +2 "$D/otherdev.csv"; } >both.csv
+expect_status 0 "several devices on each side: lines per device" compare "$D/otherdev.csv" "$D/identical.csv" \
+  --baseline both.csv
+has '^stream +copy +float +268435456 +Gate Test GPU A ' "the device column"
+has '^gate: 10 compared, 0 regressed' "each device against its own"
+expect_error 1 "5 missing" "a device the new files lack: its lines are missing" compare "$D/identical.csv" --baseline both.csv
+
+# 5. a 3 % slowdown inside a 6 % spread: "noise", exit 0 (the threshold alone, --strict: 1)
+expect_status 0 "a 3 % slowdown inside a 6 % spread (--threshold 2)" compare "$D/noise.csv" --baseline "$D/base.csv" --threshold 2
+has '^stream +copy +float +268435456 +ilp=1,local=128,vec=4 +1000 ±2\.9% +970\.0 ±2\.9% +-3\.0% +noise$' "the line says noise"
+has '^gate: 5 compared, 0 regressed, .*; 1 within noise,' "the summary counts it"
+expect_error 1 "1 line regressed by more than 2%$" "--strict drops the spread" \
+  compare "$D/noise.csv" --baseline "$D/base.csv" --threshold 2 --strict
+
+# 6. an identical run: exit 0
+expect_status 0 "an identical run" compare "$D/identical.csv" --baseline "$D/base.csv"
+has '^stream +copy +float +268435456 +ilp=1,local=128,vec=4 ' "the tuning shows where it did not change"
+has '^gate: 5 compared, 0 regressed, 0 improved, 0 missing, 0 new; 0 within noise, .*; pass$' "the summary"
+
+# ---- Markdown and JSON carry the same verdicts ---------------------------------------
+for f in tuned missing noise; do
+  extra=""; [ $f = noise ] && extra="--threshold 2"
+  run_cb compare "$D/$f.csv" --baseline "$D/base.csv" $extra
+  cp "$TMP/stdout" "$TMP/$f.txt"; rc_text=$RC
+  run_cb compare "$D/$f.csv" --baseline "$D/base.csv" $extra --markdown
+  cp "$TMP/stdout" "$TMP/$f.md"; rc_md=$RC
+  run_cb compare "$D/$f.csv" --baseline "$D/base.csv" $extra --json
+  cp "$TMP/stdout" "$TMP/$f.json"; rc_json=$RC
+  python3 - "$TMP/$f.txt" "$TMP/$f.md" "$TMP/$f.json" <<'PY' && [ $rc_text = $rc_md ] && [ $rc_md = $rc_json ] \
+    && pass "$f: text, Markdown and JSON give the same verdicts (exit $rc_text)" || fail "$f: outputs disagree (exits $rc_text $rc_md $rc_json)"
+import json, re, sys
+words = {"same": "same", "better": "improved", "REGRESSED": "regressed", "noise": "noise",
+         "LOST": "lost", "MISSING": "missing", "missing (allowed)": "missing", "no figure": "no_figure",
+         "new": "new"}
+text = [l.rstrip("\n") for l in open(sys.argv[1])]
+rows = [l for l in text if l.startswith(("stream", "dot", "dslash"))]
+st_text = [next(words[w] for w in sorted(words, key=len, reverse=True) if l.endswith(w)) for l in rows]
+md = [l for l in open(sys.argv[2]) if l.startswith("| ") and not l.startswith("| workload")]
+st_md = [words[l.rstrip(" |\n").split("| ")[-1].strip()] for l in md]
+doc = json.load(open(sys.argv[3]))
+st_json = [l["state"] for l in doc["lines"]]
+assert st_text == st_md == st_json, (st_text, st_md, st_json)
+summary = [l for l in text if l.startswith("gate: ")][0]
+c = doc["gate"]["counts"]
+assert summary.startswith("gate: %d compared, %d regressed, %d improved, %d missing, %d new; %d within noise"
+                          % (c["compared"], c["regressed"], c["improved"], c["missing"], c["new"], c["noise"])), summary
+assert [l for l in open(sys.argv[2]) if l.startswith("gate: ")] == [summary + "\n"]
+assert doc["verdict"] == ("fail" if summary.endswith("FAIL") else "pass")
+PY
+done
+python3 - "$TMP/tuned.json" <<'PY' && pass "the JSON line: both sides, their spread and tuning, the change" || fail "tuned JSON: $(head -c 600 "$TMP/tuned.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "clbench-compare-baseline-2" and d["failed"] == 1
+assert d["devices"] == {"baseline": "Gate Test GPU A", "new": "Gate Test GPU A"}
+assert d["gate"]["threshold_pct"] == 5 and d["gate"]["strict"] is False
+l = d["lines"][0]
+assert (l["workload"], l["kernel"], l["case"], l["state"]) == ("stream", "copy", "", "regressed")
+assert l["tuned"] == "local 128\u21921024"
+assert l["baseline"]["tuning"] == "ilp=1,local=128,vec=4" and l["new"]["tuning"] == "ilp=1,local=1024,vec=4"
+assert l["baseline"]["value"] == 1000 and l["new"]["value"] == 800 and abs(l["delta_pct"] + 20) < 1e-9
+assert l["baseline"]["lo"] < 1000 < l["baseline"]["hi"] and l["new"]["hi"] < l["baseline"]["lo"]
+PY
+
+# ---- the options go with --baseline -----------------------------------------------
+for o in --strict --allow-missing --cross-device; do
+  expect_error 2 "$o goes with --baseline" "$o without --baseline" compare "$D/base.csv" $o
+done
+finish

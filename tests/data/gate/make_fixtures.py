@@ -1,0 +1,113 @@
+# Regenerates the fixtures of the regression gate (clbench compare --baseline):
+# python3 make_fixtures.py (run here). Schema v3; the figures are made up.
+import csv, json
+H = ('run_id,timestamp,host,platform,device,device_type,driver,profile,workload,kernel,dtype,'
+     'size,params,local_size,global_size,warmup,reps,bytes,flops,t_min_s,t_median_s,t_mean_s,'
+     't_max_s,t_stddev_s,gbps,gbps_best,gflops,pct_peak_bw,model,status,detail,clbench_version,'
+     'ranks,rank,energy_j,avg_power_w,power_source,metrics').split(',')
+A = ('Gate Test GPU A', 'gpu-a')
+B = ('Gate Test GPU B', 'gpu-b')
+
+def row(dev, wl, kern, dt, size, params, nbytes, gbps, spread=0.01, size_from='rule', status='ok',
+        run='r1', detail=''):
+    """One row: gbps from the median time; the fastest and the slowest repetition
+    `spread` (a fraction) either side of the median."""
+    r = {h: '' for h in H}
+    r.update(run_id=run, timestamp='2026-11-24T10:00:00Z', host=dev[1], platform='Gate Platform',
+             device=dev[0], device_type='gpu', driver='1.0', profile='generic', workload=wl,
+             kernel=kern, dtype=dt, size=str(size), params=params, warmup='3', reps='20',
+             bytes=str(nbytes), flops='0', status=status, detail=detail, clbench_version='0.2.0',
+             ranks='1', rank='0', metrics='size_from=' + size_from)
+    if status == 'ok':
+        t = nbytes / gbps / 1e9
+        r.update(t_min_s='%.9g' % (t / (1 + spread)), t_median_s='%.9g' % t,
+                 t_mean_s='%.9g' % t, t_max_s='%.9g' % (t * (1 + spread)),
+                 t_stddev_s='%.3g' % (t * spread / 2), gbps='%.9g' % gbps,
+                 gbps_best='%.9g' % (gbps * (1 + spread)))
+    return r
+
+N = 268435456
+def suite(dev=A, n=N, copy=1000.0, local=128, copy_spread=0.03, drop=None, m=16777216):
+    """A device's run: stream (default size), dot (default size), dslash (a given
+    size, two right-hand sides: case parameters)."""
+    rows = [row(dev, 'stream', 'copy', 'float', n, 'vec=4,ilp=1,local=%d' % local, 8 * n, copy,
+                spread=copy_spread),
+            row(dev, 'stream', 'triad', 'float', n, 'vec=4,ilp=1,local=%d' % local, 12 * n, 1100.0),
+            row(dev, 'dot', 'device', 'float', m, 'groups=528', 8 * m, 500.0),
+            row(dev, 'dslash', 'reg', 'float', '16x16x16x16', 'rhs=1,links=full', 40000000, 800.0,
+                size_from='given'),
+            row(dev, 'dslash', 'reg', 'float', '16x16x16x16', 'rhs=2,links=full', 60000000, 900.0,
+                size_from='given')]
+    return [r for r in rows if not (drop and drop(r))]
+
+def write(name, rows):
+    with open(name, 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=H, lineterminator='\n')
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+def write_jsonl(name, rows):
+    num = {'warmup', 'reps', 'bytes', 'flops', 'ranks'} | {h for h in H if h.startswith('t_')} | \
+          {'gbps', 'gbps_best', 'gflops', 'pct_peak_bw', 'model', 'energy_j', 'avg_power_w'}
+    ints = {'warmup', 'reps', 'bytes', 'flops', 'ranks'}
+    with open(name, 'w') as f:
+        for r in rows:
+            o = {}
+            for h in H:
+                v = r[h]
+                if h == 'metrics':
+                    k, _, x = v.partition('=')
+                    o[h] = {k: x} if v else None
+                elif v == '':
+                    o[h] = None
+                else:
+                    o[h] = (int(v) if h in ints else float(v)) if h in num else v
+            f.write(json.dumps(o) + '\n')
+
+write('base.csv', suite())
+# an identical run: exit 0
+write('identical.csv', suite())
+# a profile moved stream's local 128 -> 1024 and copy got 20 % slower: the
+# lines are still the same lines (tuning is not identity): exit 1, "tuned: local"
+tuned = suite(local=1024, copy=800.0)
+write('tuned.csv', tuned)
+write_jsonl('tuned.jsonl', tuned)
+# dslash rhs=2 did not run: a missing line, exit 1 (0 with --allow-missing)
+write('missing.csv', suite(drop=lambda r: r['params'].startswith('rhs=2')))
+# dslash rhs=2 was skipped: it lost its figure, as missing
+sk = suite()
+sk[-1] = row(A, 'dslash', 'reg', 'float', '16x16x16x16', 'rhs=2,links=full', 60000000, 0,
+             size_from='given', status='skipped', detail='not enough memory')
+write('skipped.csv', sk)
+# dslash rhs=2 failed its validation: lost, exit 1 even with --allow-missing
+fl = suite()
+fl[-1] = row(A, 'dslash', 'reg', 'float', '16x16x16x16', 'rhs=2,links=full', 60000000, 0,
+             size_from='given', status='failed', detail='12 of 4096 elements wrong')
+write('failed.csv', fl)
+# another device, whose default rule chose twice the stream and dot sizes: exit
+# 2 without --cross-device; with it, stream and dot match at each device's
+# default size and dslash at its given size (B is a little faster)
+write('otherdev.csv', suite(dev=B, n=2 * N, copy=1020.0, m=2 * 16777216))
+# copy 3 % slower, inside its 6 % spread (fastest and slowest repetition 3 %
+# either side of the median on both runs): "noise" with --threshold 2, exit 0;
+# --strict: exit 1
+write('noise.csv', suite(copy=970.0))
+# nothing in common with the baseline: another workload only
+write('nothing.csv', [row(A, 'transpose', 'naive', 'float', '8192x8192', 'tile=32x8',
+                          2 * 8192 * 8192 * 4, 300.0)])
+# rows written before size_from existed (no metrics): their sizes match as given
+old = suite(dev=B, n=2 * N, copy=1020.0, m=2 * 16777216)
+for r in old:
+    r['metrics'] = ''
+write('unmarked.csv', old)
+# the device allowed only 32 work-items: stream ran reduced (local=32, metric
+# reduced), copy even faster: a reduced launch is what ran, never the line of
+# one that ran as asked: the two stream lines missing, two new ones, exit 1
+red = suite(copy=1100.0)
+for r in red[:2]:
+    r['params'] = r['params'].replace('local=128', 'local=32')
+    r['metrics'] = 'reduced=1;' + r['metrics']
+    r['detail'] = 'local 128 reduced to 32: work-groups of 128 need 128 work-items; ' \
+                  'CL_KERNEL_WORK_GROUP_SIZE allows 32'
+write('reduced.csv', red)
