@@ -161,7 +161,8 @@ for s in "$@"; do
   fidelity)
     step fidelity-copy2d 150 $CB run stream,copy2d -d $DEV -t float,double,float3 \
       --param kernels=coalesced,rows,loads_first -o "$csv"
-    step fidelity-transpose 150 $CB run stream,transpose -d $DEV -t float,double \
+    # (transpose's own copy is its baseline: stream takes no 2-D size)
+    step fidelity-transpose 150 $CB run transpose -d $DEV -t float,double \
       -s 1024x1024,2048x2048,8192x8192 --param kernels=copy,per_row,naive -o "$csv"
     step fidelity-latency-bus 150 $CB run latency,bus -d $DEV -o "$csv"
     step fidelity-camping 120 $CB run camping -d $DEV -t float -o "$csv" ;;
