@@ -28,8 +28,12 @@ static void usage(FILE *f)
             "                          values), or these keys (e.g. --sweep rhs)\n"
             "      --any-size          one line per kernel and type whatever the size: each\n"
             "                          column's best (devices and papers use their own sizes);\n"
-            "                          rows whose detail says cache_resident are left out\n"
-            "      --include-cache     with --any-size: keep the cache_resident rows too\n"
+            "                          rows whose detail says cache_resident are left out.\n"
+            "                          The default where the rows name several devices and\n"
+            "                          no --size is given; one device's rows go size by size\n"
+            "      --by-size           lines size by size, also for several devices\n"
+            "      --include-cache     with --any-size (or devices lined up): keep the\n"
+            "                          cache_resident rows too\n"
             "      --markdown          print a Markdown table\n"
             "      --json              print the table (or the deltas) as one JSON document\n"
             "      --plot OUT.svg|OUT.png  one figure per workload (OUT-<workload>.svg when\n"
@@ -64,13 +68,14 @@ struct cmp_args {
     struct cmp_filter flt;
     const char *plot, *relative, *baseline, *threshold, *ceilings;
     const struct cmp_metric *metric;
-    int markdown, json;
+    int markdown, json, by_size;
     struct cmp_gate gate;
 };
 
 enum {
     OPT_MARKDOWN = 256, OPT_PLOT, OPT_SWEEP, OPT_ANY_SIZE, OPT_INCLUDE_CACHE, OPT_JSON,
-    OPT_BASELINE, OPT_THRESHOLD, OPT_CEILINGS, OPT_STRICT, OPT_ALLOW_MISSING, OPT_CROSS_DEVICE
+    OPT_BASELINE, OPT_THRESHOLD, OPT_CEILINGS, OPT_STRICT, OPT_ALLOW_MISSING, OPT_CROSS_DEVICE,
+    OPT_BY_SIZE
 };
 
 /* 0 ok, -1 --help, else CLB_EUSAGE with the message printed. */
@@ -90,6 +95,7 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         {"help", no_argument, 0, 'h'},
         {"sweep", required_argument, 0, OPT_SWEEP},
         {"any-size", no_argument, 0, OPT_ANY_SIZE},
+        {"by-size", no_argument, 0, OPT_BY_SIZE},
         {"include-cache", no_argument, 0, OPT_INCLUDE_CACHE},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"threshold", required_argument, 0, OPT_THRESHOLD},
@@ -127,6 +133,7 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         case OPT_JSON: a->json = 1; break;
         case OPT_SWEEP: a->flt.sweep = optarg; break;
         case OPT_ANY_SIZE: a->flt.any_size = 1; break;
+        case OPT_BY_SIZE: a->by_size = 1; break;
         case OPT_INCLUDE_CACHE: a->flt.include_cache = 1; break;
         case OPT_PLOT: a->plot = optarg; break;
         case OPT_BASELINE: a->baseline = optarg; break;
@@ -171,7 +178,14 @@ static int parse(int argc, char **argv, struct cmp_args *a)
         bad = "--ceilings goes with --metric pct_measured_peak or --plot (the rooflines)";
     } else if (a->baseline && a->relative) {
         bad = "--relative-to and --baseline compare with two different references: give one";
+    } else if (a->by_size && a->flt.any_size) {
+        bad = "--by-size and --any-size ask for two kinds of lines: give one";
+    } else if (a->by_size && a->baseline) {
+        bad = "--by-size goes with the table, not with --baseline (the gate matches lines by "
+              "its own rules: --cross-device)";
     }
+    /* the table lines devices up unless told; the gate keeps its own rules */
+    a->flt.line_up = !a->by_size && !a->baseline;
     if (!rc && a->threshold) {
         char *end;
         a->gate.threshold = strtod(a->threshold, &end);

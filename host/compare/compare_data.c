@@ -697,6 +697,16 @@ static int cellref_order(const void *pa, const void *pb)
     return (a->col > b->col) - (a->col < b->col);
 }
 
+/* The size of row i's line: "any" with any_size, except where the lineup
+ * keeps the sizes of a workload that varies them (cmp_size_varies). */
+static const char *line_size(struct build *b, size_t i, const char *any)
+{
+    const char *canon = b->in->sizes[b->in->size[i]].canon;
+    if (!b->flt->any_size)
+        return canon;
+    return b->flt->line_up && cmp_size_varies(wl_of(b, b->in->set.v[i].workload)) ? canon : any;
+}
+
 static int find_lines(struct build *b)
 {
     struct cmp_in *in = b->in;
@@ -716,7 +726,7 @@ static int find_lines(struct build *b)
         struct sweepinfo *w;
         if (sweep_of(b, &swc, i, &w))
             goto out;
-        const char *size = b->flt->any_size ? any : z->canon;
+        const char *size = line_size(b, i, any);
         uint64_t lk[5] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
                           CMP_KEY(size), CMP_KEY(w->sweep)};
         int l = cmp_slot(&lines, lk, (void **)&t->lines, t->nlines, &b->lcap, sizeof *t->lines);
@@ -728,7 +738,7 @@ static int find_lines(struct build *b)
             ln->kernel = r->kernel;
             ln->dtype = r->dtype;
             ln->size = size;
-            ln->size_num = b->flt->any_size ? NAN : z->num;
+            ln->size_num = size == any ? NAN : z->num;
             ln->sweep = w->sweep;
             ln->sweep_rest = w->rest;
             ln->sweep_key = w->key;
@@ -1044,6 +1054,35 @@ out:
     return rc;
 }
 
+/* Do the selected rows name more than one device (measured or published)? */
+static int several_devices(const struct cmp_in *in, const char *sel)
+{
+    const char *first = NULL;
+    for (size_t i = 0; i < in->set.n; i++) {
+        if (!sel[i])
+            continue;
+        if (first && first != in->set.v[i].device)   /* interned: equal names, equal pointers */
+            return 1;
+        first = in->set.v[i].device;
+    }
+    return 0;
+}
+
+/* Select the rows; f->line_up: when the selection spans several devices,
+ * select again with any_size (each device runs its own default sizes), and
+ * say so in f->line_up (0: the lines stay size by size). */
+static int select_rows(struct cmp_in *in, struct cmp_filter *f, int nfiles, char *sel)
+{
+    f->line_up = f->line_up && !f->size && !f->any_size;
+    int rc = cmp_in_select(in, f, 0, nfiles, sel, "these files");
+    if (rc || !f->line_up)
+        return rc;
+    if (!(f->line_up = several_devices(in, sel)))
+        return CLB_OK;
+    f->any_size = 1;
+    return cmp_in_select(in, f, 0, nfiles, sel, "these files");
+}
+
 int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_filter *flt,
               const struct cmp_metric *metric)
 {
@@ -1052,6 +1091,7 @@ int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_fi
     t->ref = -1;
     struct cmp_in in;
     memset(&in, 0, sizeof in);
+    struct cmp_filter f = *flt;
     char *sel = NULL;
     int rc = cmp_in_read(&in, files, nfiles);
     if (!rc)
@@ -1061,10 +1101,11 @@ int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_fi
         rc = CLB_ESYS;
     }
     if (!rc)
-        rc = cmp_in_select(&in, flt, 0, nfiles, sel, "these files");
+        rc = select_rows(&in, &f, nfiles, sel);
     if (!rc)
-        rc = build(t, &in, flt, sel);
+        rc = build(t, &in, &f, sel);
     free(sel);
+    t->lined_up = f.line_up ? 1 + f.include_cache : 0;
     if (!rc && flt->keep_rows) {   /* the rows too: their strings live in the same arena */
         t->rows = in.set.v;
         in.set.v = NULL;
