@@ -30,13 +30,21 @@ install_missing() {
   apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-# build DIR [cmake options...]
+# build DIR [cmake options...]: says what it does (configure, compile with a
+# percentage every tenth, the time it took); compiler warnings and errors
+# show as they come.
 build() {
-  local dir=$1; shift
+  local dir=$1 t0=$SECONDS; shift
   mkdir -p "$dir"   # the configure log lives in the (git-ignored) build dir, not the tree
+  echo "bench.sh: configuring $dir ($*)" >&2
   cmake -S . -B "$dir" "$@" >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log" >&2; exit 3; }
-  cmake --build "$dir" -j "$JOBS" 2>&1 | grep -Ev '^\[ *[0-9]+%\]|^-- |Built target|Consolidate' >&2 || true
+  echo "bench.sh: compiling clbench in $dir with $JOBS jobs" >&2
+  cmake --build "$dir" -j "$JOBS" 2>&1 | awk '
+    /^\[ *[0-9]+%\]/ { p = substr($0, 2) + 0; if (p >= next_p) { printf "bench.sh: compiling: %d%%\n", p; next_p = p - p % 10 + 10; fflush() } next }
+    /^-- |Built target|Consolidate/ { next }
+    { print; fflush() }' next_p=10 >&2 || true
   [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "bench.sh: build in $dir failed" >&2; exit 3; }
+  echo "bench.sh: $dir built in $((SECONDS - t0)) s" >&2
 }
 
 cmd=${1:-all}
@@ -69,8 +77,10 @@ case "$cmd" in
     mkdir -p results/local
     suite=results/local/suite-$(date -u +%Y%m%d-%H%M%S).csv
     status=0
+    echo "bench.sh: running stream (the device's bandwidth ceiling) on the default device" >&2
     ./build/clbench run stream -o "$suite" || status=$?
     others=$(./build/clbench --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}' | grep -vx stream | paste -sd, -)
+    echo "bench.sh: running the other workloads: $others" >&2
     ./build/clbench run "$others" -o "$suite" || status=$?
     # the page of the suite (clbench says "report: results/local/report.html")
     [ -s "$suite" ] && { ./build/clbench report "$suite" -o results/local/report.html || status=3; }

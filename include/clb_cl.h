@@ -80,7 +80,8 @@ struct clb_device {
     cl_context ctx;
     cl_command_queue queue;      /* in order, profiling enabled */
     const char *kernel_dir;      /* NULL: embedded sources */
-    struct clb_progcache *cache;
+    struct clb_programs *progs;    /* the programs built, and the builds ahead (cl_programs.c) */
+    struct clb_bincache *bincache; /* the program-binary cache; NULL: off for this device */
     /* The events' timer, checked against the host clock when the device is
      * opened for a run (host/core/timer.c, docs/MEASURING.md "Timers"). */
     int timer_host;              /* 1: not trusted, every kernel is timed on the host clock */
@@ -98,6 +99,33 @@ void clb_close(struct clb_device *d);
  * caller does not release them. On a build failure the build log is printed
  * on stderr and CLB_ECL returned. */
 int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out);
+/* Build ahead: `threads` threads build the programs queued with
+ * clb_program_ahead while this thread does other work (0: none; every
+ * program is built when asked for). clb_program takes a queued program
+ * itself or waits for one in flight. */
+int clb_builds_start(struct clb_device *d, int threads);
+int clb_program_ahead(struct clb_device *d, const char *file, const char *options);
+/* No build runs between pause and resume (they nest), on any device: pause
+ * waits for the builds in flight, so that timed runs share the machine with
+ * nothing (another device's builders run on the same host). */
+void clb_builds_pause(struct clb_device *d);
+void clb_builds_resume(struct clb_device *d);
+/* Stop the builders and release every program (clb_close does it). */
+void clb_programs_free(struct clb_device *d);
+/* Build one program now, in this thread (its source, the binary cache).
+ * Flags: CLB_BUILD_AHEAD, a build ahead in a builder thread: no build log on
+ * a failure (whoever asks for the program builds it again and says why) and
+ * no watchdog step (the watchdog watches the run's own thread, which is
+ * watched while it waits for a build ahead); CLB_BUILD_CORE, one of the
+ * core's own programs: always the source embedded in the binary. */
+#define CLB_BUILD_CORE 1u
+#define CLB_BUILD_AHEAD 2u
+int clb_program_build(struct clb_device *d, const char *file, const char *options,
+                      unsigned flags, cl_program *out);
+/* clb_program for a program of the core's own (cl/timer.cl), without
+ * options: always the copy in the binary, kept apart from a --kernel-dir
+ * copy of the same file. */
+int clb_core_program(struct clb_device *d, const char *file, cl_program *out);
 /* clb_program + clCreateKernel; the caller releases the kernel. */
 int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
                cl_kernel *out);
@@ -122,7 +150,7 @@ void clb_kernel_resources(const struct clb_device *d, cl_kernel k, const char *n
 int clb_kres_spills(const struct clb_device *d, const struct clb_kres *r);
 /* The build option that makes the build log report registers and spills
  * (" -cl-nv-verbose" where the device has cl_nv_compiler_options), else "". */
-const char *clb_verbose_build_option(const struct clb_device *d);
+const char *clb_verbose_build_option(const struct clb_devinfo *di);
 /* The registers and spill-store bytes that ptxas-style lines of a build log
  * give for entry function `name` (-1 each where they do not). */
 void clb_parse_ptxas_log(const char *log, const char *name, long *registers, long *spill_stores);

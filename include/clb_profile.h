@@ -36,6 +36,8 @@ const char *clb_profiles_dir(const char *explicit_dir);
 
 /* Load every *.ini of dir. CLB_OK, or CLB_EUSAGE with "file:line: reason". */
 int clb_profiles_load(const char *dir, struct clb_profiles *out);
+/* The same for the first directory of the search order (clb_profiles_dir). */
+int clb_load_profiles_for(const char *platforms_dir, struct clb_profiles *ps);
 /* Check every [tuning] key of a profile: known() says whether `workload.key`
  * is a declared parameter, else writes why not. clb_profiles_load checks
  * each profile with the workload registry's clb_workload_param_known. */

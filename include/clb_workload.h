@@ -167,6 +167,8 @@ struct clb_env {
     int quick;                         /* --quick: small sizes, short probes */
     const char *dtype;                 /* the group's type ("" outside one): selects
                                         * [tuning] <workload>.<key>.<dtype> */
+    struct clb_device *ahead;          /* the core's, in plan() only: where
+                                        * clb_plan_program queues (NULL: nowhere) */
 };
 
 /* What `measured` sees of a case after its timed runs. */
@@ -289,8 +291,10 @@ struct clb_workload {
      * CLB_EUSAGE with a message. */
     int (*check_size)(const struct clb_size *s);
     /* Optional: how many cases setup will add for this group (for the
-     * progress counter and ETA of the whole run); < 0 or NULL: unknown. The
-     * driver corrects its total when setup adds a different number. */
+     * progress counter and ETA of the whole run); < 0 or NULL: unknown. It
+     * must be exact: the total of the progress is the sum of the plans (a
+     * test checks it). It may also name the programs setup will build
+     * (clb_plan_program), which the core then builds ahead. */
     int (*plan)(struct clb_env *env, const char *dtype, const struct clb_size *size);
     int (*setup)(struct clb_env *env, struct clb_group *g);
     int (*prepare)(struct clb_env *env, struct clb_group *g, struct clb_case *c);
@@ -343,6 +347,8 @@ int clb_figure_pos(const struct clb_workload *wl, const char *kernel);
 /* Every workload, in the order `run all` uses; NULL-terminated. */
 const struct clb_workload *const *clb_workload_list(void);
 const struct clb_workload *clb_workload_find(const char *name);
+/* "stream, copy2d, ..." of every registered workload (malloc'd). */
+char *clb_workload_names(void);
 /* Register one more (a plug-in, a test's workload): before main's work. */
 int clb_workload_register(const struct clb_workload *wl);
 /* The role of a key of a row's params for workload wl (NULL: a workload the
@@ -391,6 +397,13 @@ int clb_row_fits(const struct clb_workload *wl, const struct clb_row *r);
  * ns_per_load as numbers: skipped for ceilings". Nothing when n is 0. */
 void clb_warn_unfit(const struct clb_workload *wl, size_t n, const char *where,
                     const char *use);
+
+/* In plan(): a program setup will build, with the file and options it will
+ * pass to clb_kernel. The core may build it ahead, in another thread, while
+ * earlier groups run (docs/MEASURING.md, "Building ahead"). Naming one is
+ * never needed for correctness, but one that setup does not build is a
+ * compile for nothing: name only those setup builds whatever it measures. */
+void clb_plan_program(struct clb_env *env, const char *file, const char *options);
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -521,6 +534,12 @@ struct clb_fit {
  * with the reason when no tile of the shape fits. */
 int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
                  struct clb_tile *t, struct clb_fit *res);
+/* The tile clb_fit_tile builds first: *t shrunk to the device's limits,
+ * without a build (0 when none fits). A plan() names that tile's program
+ * (clb_plan_program), so that what is built ahead is what the fit asks for;
+ * it needs env->info only. */
+int clb_fit_first(const struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
+                  struct clb_tile *t);
 /* The same for a 1-D work-group of kernels built once (their size is not
  * compiled in): the largest size <= want that every kernel k[0..nk) allows
  * with per_item_bytes of __local memory a work-item; CLB_FIT_POW2: a power
@@ -637,7 +656,7 @@ int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs
 
 /* ---- models ------------------------------------------------------------ */
 
-/* The services a model's run() uses (host/cli/cmd_model.c). */
+/* The services a model's run() uses (host/models/context.c). */
 const struct clb_profile *clb_model_profile(const struct clb_model_ctx *m);
 const char *clb_model_size(const struct clb_model_ctx *m);   /* -s, or NULL */
 const char *clb_model_type(const struct clb_model_ctx *m);   /* -t, or NULL */

@@ -13,10 +13,9 @@ int clb_cmd_compare(int argc, char **argv);
 int clb_cmd_model(int argc, char **argv);
 int clb_cmd_results(int argc, char **argv);
 int clb_cmd_report(int argc, char **argv);
+int clb_cmd_cache(int argc, char **argv);
 
 /* Print the parameters of a workload (clbench WORKLOAD --help). */
 int clb_workload_help(const struct clb_workload *wl, FILE *out);
-/* "stream, copy2d, ..." of every registered workload (malloc'd). */
-char *clb_workload_names(void);
 
 #endif

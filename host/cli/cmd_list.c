@@ -6,21 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int clb_exit_status(int rc)
-{
-    switch (rc) {
-    case CLB_OK: case CLB_SKIP: return CLB_EXIT_OK;
-    case CLB_FAIL: return CLB_EXIT_FAILED;
-    case CLB_EUSAGE: return CLB_EXIT_USAGE;
-    default: return CLB_EXIT_ERROR;
-    }
-}
-
-int clb_load_profiles_for(const char *platforms_dir, struct clb_profiles *ps)
-{
-    return clb_profiles_load(clb_profiles_dir(platforms_dir), ps);
-}
-
 /* Both subcommands take --platforms-dir; list also -v. */
 static int parse_simple(int argc, char **argv, const char **platforms_dir, int *verbose)
 {
@@ -182,12 +167,4 @@ int clb_workload_help(const struct clb_workload *wl, FILE *out)
     fprintf(out, "figure: %s\n", clb_buf_str(&fig));   /* clbench report, compare --plot */
     clb_buf_free(&fig);
     return CLB_OK;
-}
-
-char *clb_workload_names(void)
-{
-    struct clb_buf b = {0};
-    for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
-        clb_buf_printf(&b, "%s%s", b.len ? ", " : "", (*w)->name);
-    return b.s ? b.s : clb_strdup("");
 }

@@ -25,7 +25,8 @@ static const struct option longopts[] = {
     {"peak-gflops", required_argument, 0, 1007}, {"peak-gflops-dp", required_argument, 0, 1008},
     {"energy", required_argument, 0, 1009},    {"energy-window", required_argument, 0, 1010},
     {"ceilings", required_argument, 0, 1011},  {"case-timeout", required_argument, 0, 1012},
-    {"report", required_argument, 0, 1013},
+    {"report", required_argument, 0, 1013},    {"cache", required_argument, 0, 1014},
+    {"no-cache", no_argument, 0, 1015},        {"build-threads", required_argument, 0, 1016},
     {0, 0, 0, 0}};
 
 /* The help text of `clbench run`; the man page (host/cli/clbench.1) carries the
@@ -65,6 +66,11 @@ static const char clb_run_help[] =
     "                        it set, timed runs stretch to it (default: 1 s NVML, 0.1 s RAPL)\n"
     "  -q, --quiet / -v, --verbose\n"
     "      --kernel-dir DIR  load kernels from DIR instead of the embedded copies\n"
+    "      --cache auto|on|off  the program-binary cache ($XDG_CACHE_HOME/clbench): auto:\n"
+    "                        where the driver does not cache builds itself (not PoCL)\n"
+    "      --no-cache        build every program from source (--cache off)\n"
+    "      --build-threads N threads that build the planned programs ahead, never while\n"
+    "                        a case is timed (default: one per core, at most 8; 0: none)\n"
     "      --platforms-dir DIR  profiles directory\n";
 
 static void run_usage(FILE *f)
@@ -97,6 +103,21 @@ static int parse_count(const char *opt, const char *v, int min, int *out)
     }
     *out = (int)x;
     return CLB_OK;
+}
+
+/* auto|on|off: --energy and --cache (their enums count in this order). */
+_Static_assert(CLB_ENERGY_ON == 1 && CLB_ENERGY_OFF == 2 && CLB_CACHE_ON == 1 && CLB_CACHE_OFF == 2,
+               "auto, on, off");
+static int parse_mode(const char *opt, const char *v, int *out)
+{
+    static const char *const modes[] = {"auto", "on", "off"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(v, modes[i]) == 0) {
+            *out = i;
+            return CLB_OK;
+        }
+    clb_die_msg("bad %s '%s' (accepted: auto, on, off)", opt, v);
+    return CLB_EUSAGE;
 }
 
 static int add_workload(struct clb_run_opts *o, const struct clb_workload *wl)
@@ -148,6 +169,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
     o->warmup = 3;
     o->min_reps = 3;
     o->min_time = 0.1;
+    o->build_threads = -1;
     o->max_time = 1.0;
     o->tolerance = 0.01;
     o->peak_bw = o->peak_sp = o->peak_dp = NAN;
@@ -190,18 +212,14 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
         case 1006: if (parse_seconds("--peak-bw", optarg, 1e-6, 1e9, &o->peak_bw)) return CLB_EUSAGE; break;
         case 1007: if (parse_seconds("--peak-gflops", optarg, 1e-6, 1e12, &o->peak_sp)) return CLB_EUSAGE; break;
         case 1008: if (parse_seconds("--peak-gflops-dp", optarg, 1e-6, 1e12, &o->peak_dp)) return CLB_EUSAGE; break;
-        case 1009:
-            if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
-                clb_die_msg("bad --energy '%s' (accepted: auto, on, off)", optarg);
-                return CLB_EUSAGE;
-            }
-            o->energy = !strcmp(optarg, "on") ? CLB_ENERGY_ON : !strcmp(optarg, "off") ? CLB_ENERGY_OFF
-                                                                                     : CLB_ENERGY_AUTO;
-            break;
+        case 1009: if (parse_mode("--energy", optarg, &o->energy)) return CLB_EUSAGE; break;
         case 1010: if (parse_seconds("--energy-window", optarg, 0, 3600, &o->energy_window)) return CLB_EUSAGE; break;
         case 1011: o->ceilings = optarg; break;
         case 1012: if (parse_seconds("--case-timeout", optarg, 0, 1e6, &o->case_timeout)) return CLB_EUSAGE; break;
         case 1013: o->report = optarg; break;
+        case 1014: if (parse_mode("--cache", optarg, &o->cache)) return CLB_EUSAGE; break;
+        case 1015: o->cache = CLB_CACHE_OFF; break;
+        case 1016: if (parse_count("--build-threads", optarg, 0, &o->build_threads)) return CLB_EUSAGE; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_die_msg("%s", clb_lasterr());

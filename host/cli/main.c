@@ -11,6 +11,7 @@ static const struct {
     int (*fn)(int, char **);
     const char *help;
 } commands[] = {
+    {"cache", clb_cmd_cache, "cache info|clear: the program-binary cache (compiled kernels kept between runs)"},
     {"compare", clb_cmd_compare, "compare FILE.csv... [--plot OUT.svg] [--relative-to DEV]: devices side by side"},
     {"list", clb_cmd_list, "platforms and devices, flat index, type, memory, matched profile"},
     {"profiles", clb_cmd_profiles, "the profiles found, with their peak figures"},

@@ -314,7 +314,6 @@ int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec)
 }
 
 /* Defined in cl_program.c */
-void clb_progcache_free(struct clb_progcache *c);
 
 int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir)
 {
@@ -337,10 +336,9 @@ int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *k
 
 void clb_close(struct clb_device *d)
 {
+    clb_programs_free(d);
     free(d->timer_why);
     d->timer_why = NULL;
-    clb_progcache_free(d->cache);
-    d->cache = NULL;
     if (d->queue) {
         /* every row was synchronised, validated and written before this
          * drain: a failure here changes no row, but it is still said */

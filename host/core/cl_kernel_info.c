@@ -13,9 +13,9 @@
 /* a build log of many kernels is tens of KiB; more is not a compiler report */
 #define LOG_CAP ((size_t)16 << 20)
 
-const char *clb_verbose_build_option(const struct clb_device *d)
+const char *clb_verbose_build_option(const struct clb_devinfo *di)
 {
-    return d->info.nv_compiler_options ? " -cl-nv-verbose" : "";
+    return di->nv_compiler_options ? " -cl-nv-verbose" : "";
 }
 
 /* The number that ends just before `at` in [lo, at) ("... 748 bytes spill

@@ -1,29 +1,16 @@
-/* Programs: kernel sources (embedded or from --kernel-dir), built once per
- * (file, options) and cached for the life of the device. */
+/* Building one program: its source (embedded or from --kernel-dir, with
+ * common.cl in front), through the program-binary cache where the device
+ * has one, else compiled. Which programs a device holds, and building them
+ * ahead in other threads, is cl_programs.c's. */
+#include "clb_cache.h"
 #include "clb_cl.h"
+#include "clb_workload.h"
 #include "clbench.h"
 #include "watchdog.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct clb_progcache {
-    struct clb_progcache *next;
-    char *key;          /* "file\noptions" */
-    cl_program prog;
-};
-
-void clb_progcache_free(struct clb_progcache *c)
-{
-    while (c) {
-        struct clb_progcache *next = c->next;
-        clReleaseProgram(c->prog);
-        free(c->key);
-        free(c);
-        c = next;
-    }
-}
 
 /* From kernel_dir, else $CLBENCH_KERNEL_DIR (when env), else embedded. */
 static char *load_source(const char *kernel_dir, const char *file, int env)
@@ -63,79 +50,196 @@ static void print_build_log(cl_program prog, cl_device_id dev, const char *file,
     free(log);
 }
 
-/* clb_program; embedded: the copy in the binary whatever --kernel-dir says
- * (the core's own kernels), cached under a key of its own. */
-static int program(struct clb_device *d, const char *file, const char *options, int embedded,
-                   cl_program *out)
+/* cl/common.cl and cl/<file>.cl as one text: the source as compiled. The
+ * core's own programs (CLB_BUILD_CORE) are always the copies in the binary,
+ * whatever --kernel-dir or CLBENCH_KERNEL_DIR say. */
+static char *full_source(struct clb_device *d, const char *file, unsigned flags)
 {
-    size_t klen = strlen(file) + strlen(options) + 3;
-    char *key = clb_xmalloc(klen);
-    if (!key)
-        return CLB_ESYS;
-    snprintf(key, klen, "%s%s\n%s", embedded ? "=" : "", file, options);
-    for (struct clb_progcache *c = d->cache; c; c = c->next)
-        if (strcmp(c->key, key) == 0) {
-            free(key);
-            *out = c->prog;
-            return CLB_OK;
-        }
+    int embedded = (flags & CLB_BUILD_CORE) != 0;
     const char *dir = embedded ? NULL : d->kernel_dir;
     char *common = load_source(dir, "common", !embedded);
     char *src = common ? load_source(dir, file, !embedded) : NULL;
-    if (!src) {
-        free(common);
-        free(key);
-        return CLB_EUSAGE;
-    }
-    const char *parts[2] = {common, src};
-    cl_int err;
-    cl_program prog = clCreateProgramWithSource(d->ctx, 2, parts, NULL, &err);
+    char *all = src ? clb_asprintf("%s%s", common, src) : NULL;
     free(common);
     free(src);
-    if (err != CL_SUCCESS) {
-        free(key);
-        CLB_CHECK(err, "clCreateProgramWithSource");
-    }
+    return all;
+}
+
+/* A watchdog step for a driver call that may compile (`call(file.cl,
+ * "options")`), on the run's own thread only: the watchdog watches one
+ * thread, and whoever waits for a build ahead is watched while it waits
+ * (cl_programs.c). */
+static char *step_enter(unsigned flags, const char *call, const char *file, const char *options)
+{
+    if (flags & CLB_BUILD_AHEAD)
+        return NULL;
+    return clb_watchdog_enter("%s(%s.cl, \"%s\")", call, file, options);
+}
+
+static void step_leave(unsigned flags, char *outer)
+{
+    if (!(flags & CLB_BUILD_AHEAD))
+        clb_watchdog_leave(outer);
+}
+
+/* Compile a program from its source; the build log on stderr when it fails
+ * (a build ahead keeps quiet: whoever asks for it builds it again). */
+static int build_source(struct clb_device *d, const char *file, const char *source,
+                        const char *options, unsigned flags, cl_program *out)
+{
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(d->ctx, 1, &source, NULL, &err);
+    CLB_CHECK(err, "clCreateProgramWithSource");
     /* -cl-std is not passed: 1.2 C is what every driver compiles by default. */
     double t0 = clb_now();
-    char *outer = clb_watchdog_enter("clBuildProgram(%s.cl, \"%s\")", file, options);
+    char *outer = step_enter(flags, "clBuildProgram", file, options);
     err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
-    clb_watchdog_leave(outer);
+    step_leave(flags, outer);
     if (err != CL_SUCCESS) {
-        if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE)
+        if (!(flags & CLB_BUILD_AHEAD) && (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE))
             print_build_log(prog, d->info.device, file, options);
         clReleaseProgram(prog);
-        free(key);
         clb_seterr("clBuildProgram(%s.cl, %s): %s", file, options, clb_cl_errstr(err));
         return CLB_ECL;
     }
     clb_debug("built %s.cl [%s] in %.2f s\n", file, options, clb_now() - t0);
-    struct clb_progcache *c = malloc(sizeof *c);
-    if (!c) {
-        clReleaseProgram(prog);
-        free(key);
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
-    }
-    c->key = key;
-    c->prog = prog;
-    c->next = d->cache;
-    d->cache = c;
     *out = prog;
     return CLB_OK;
 }
 
-int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out)
+/* ---- the program-binary cache (host/cache) ------------------------------- */
+
+/* A program's key for the binary cache; *owned holds what it allocated. */
+static int cache_key(struct clb_device *d, const char *file, const char *source,
+                     const char *options, struct clb_cache_key *k, char **owned)
 {
-    return program(d, file, options, 0, out);
+    size_t n = 0;
+    char *pver = NULL;
+    if (clGetPlatformInfo(d->info.platform, CL_PLATFORM_VERSION, 0, NULL, &n) == CL_SUCCESS &&
+        (pver = clb_xcalloc(n + 1, 1)))
+        clGetPlatformInfo(d->info.platform, CL_PLATFORM_VERSION, n, pver, NULL);
+    char *what = pver ? clb_asprintf("%s.cl [%s]", file, options) : NULL;
+    if (!what) {
+        free(pver);
+        return CLB_ESYS;
+    }
+    owned[0] = pver;
+    owned[1] = what;
+    const struct devinfo_fields {
+        int key;
+        const char *v;
+    } f[] = {{CLB_KEY_PLATFORM, d->info.platform_name}, {CLB_KEY_PLATFORM_VERSION, pver},
+             {CLB_KEY_DEVICE, d->info.name},            {CLB_KEY_VENDOR, d->info.vendor},
+             {CLB_KEY_DEVICE_VERSION, d->info.version}, {CLB_KEY_DRIVER, d->info.driver},
+             {CLB_KEY_OPTIONS, options},                {CLB_KEY_SOURCE, source}};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        k->field[f[i].key] = f[i].v;
+    k->what = what;
+    return CLB_OK;
 }
 
-static int kernel(struct clb_device *d, const char *file, const char *options, int embedded,
+/* The program from a cached binary, built (linked) for the device; NULL on
+ * a miss, or when the driver refuses the binary (said, and rebuilt). */
+static cl_program load_cached(struct clb_device *d, const struct clb_cache_key *k,
+                              const char *file, const char *options, unsigned flags)
+{
+    unsigned char *bin;
+    size_t n;
+    if (clb_cache_load(d->bincache, k, &bin, &n) != CLB_OK)
+        return NULL;
+    cl_int err, status = CL_SUCCESS;
+    const unsigned char *bins[1] = {bin};
+    double t0 = clb_now();
+    cl_program prog = clCreateProgramWithBinary(d->ctx, 1, &d->info.device, &n, bins, &status, &err);
+    free(bin);
+    const char *call = "clCreateProgramWithBinary";
+    if (err == CL_SUCCESS && status != CL_SUCCESS)
+        err = status;
+    if (err == CL_SUCCESS) {
+        call = "clBuildProgram";
+        char *outer = step_enter(flags, call, file, options);
+        err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
+        step_leave(flags, outer);
+    }
+    if (err != CL_SUCCESS) {
+        char why[128];
+        snprintf(why, sizeof why, "the driver refused it (%s: %s)", call, clb_cl_errstr(err));
+        clb_cache_reject(d->bincache, k, why);
+        if (prog)
+            clReleaseProgram(prog);
+        return NULL;
+    }
+    clb_debug("loaded %s from the program cache in %.2f s\n", k->what, clb_now() - t0);
+    return prog;
+}
+
+/* Keep a program's binary. Some drivers compile at clCreateKernel: every
+ * kernel of the program is created (and released) first. */
+static void save_cached(struct clb_device *d, cl_program prog, const struct clb_cache_key *k,
+                        const char *file, const char *options, unsigned flags)
+{
+    cl_uint nk = 0;
+    if (clCreateKernelsInProgram(prog, 0, NULL, &nk) == CL_SUCCESS && nk) {
+        cl_kernel *ks = clb_xcalloc(nk, sizeof *ks);
+        char *outer = step_enter(flags, "clCreateKernelsInProgram", file, options);
+        if (ks && clCreateKernelsInProgram(prog, nk, ks, NULL) == CL_SUCCESS)
+            clb_release_kernels(ks, nk);
+        step_leave(flags, outer);
+        free(ks);
+    }
+    size_t n = 0;
+    cl_int err = clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, NULL);
+    unsigned char *bin = err == CL_SUCCESS && n ? malloc(n) : NULL;
+    unsigned char *bins[1] = {bin};
+    if (bin && (err = clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL)) ==
+                   CL_SUCCESS)
+        clb_cache_store(d->bincache, k, bin, n);
+    else
+        clb_debug("program cache: no binary of %s (%s)\n", k->what,
+                  err != CL_SUCCESS ? clb_cl_errstr(err) : "empty or out of memory");
+    free(bin);
+}
+
+/* Build a program through the binary cache: load it, else compile and keep. */
+static int build_cached(struct clb_device *d, const char *file, const char *source,
+                        const char *options, unsigned flags, cl_program *out)
+{
+    struct clb_cache_key k;
+    char *owned[2] = {NULL, NULL};
+    int rc = cache_key(d, file, source, options, &k, owned);
+    if (rc == CLB_OK && !(*out = load_cached(d, &k, file, options, flags)) &&
+        (rc = build_source(d, file, source, options, flags, out)) == CLB_OK)
+        save_cached(d, *out, &k, file, options, flags);
+    free(owned[0]);
+    free(owned[1]);
+    return rc;
+}
+
+/* ---- one program ------------------------------------------------------------ */
+
+int clb_program_build(struct clb_device *d, const char *file, const char *options,
+                      unsigned flags, cl_program *out)
+{
+    char *source = full_source(d, file, flags);
+    if (!source)
+        return CLB_EUSAGE;
+    *out = NULL;
+    /* A build that asks for the compiler's report in its log (-cl-nv-verbose:
+     * registers and spills, clb_kernel_resources) is compiled every time: a
+     * program loaded from a binary has no such log. */
+    int cached = d->bincache && !strstr(options, "-cl-nv-verbose");
+    int rc = cached ? build_cached(d, file, source, options, flags, out)
+                    : build_source(d, file, source, options, flags, out);
+    free(source);
+    return rc;
+}
+
+static int kernel(struct clb_device *d, const char *file, const char *options, int core,
                   const char *name, cl_kernel *out)
 {
     cl_program prog;
     *out = NULL;
-    int rc = program(d, file, options, embedded, &prog);
+    int rc = core ? clb_core_program(d, file, &prog) : clb_program(d, file, options, &prog);
     if (rc)
         return rc;
     cl_int err;

@@ -1,5 +1,5 @@
-/* Private to the core and the command-line front end (host/core, host/cli):
- * what a workload never sees. */
+/* Private to the core, the models and the command-line front end (host/core,
+ * host/models, host/cli): what a workload never sees. */
 #ifndef CLB_CORE_H
 #define CLB_CORE_H
 
@@ -26,6 +26,8 @@ struct clb_run_opts {
     double case_timeout;        /* --case-timeout: seconds a build, set-up or case may take
                                  * (watchdog.c); 0 off; NAN: the default (clb_case_timeout) */
     int energy;                 /* --energy: CLB_ENERGY_AUTO, _ON, _OFF */
+    int cache;                  /* --cache: CLB_CACHE_AUTO, _ON, _OFF (--no-cache) */
+    int build_threads;          /* --build-threads: builders ahead; -1: one per core, <= 8 */
     double energy_window;       /* --energy-window: the shortest timed window an energy
                                  * reading is taken over (seconds); NAN: the source's
                                  * own (clb_energy_min_window) */
@@ -48,6 +50,7 @@ struct clb_run_opts {
 int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o);
 
 enum { CLB_ENERGY_AUTO, CLB_ENERGY_ON, CLB_ENERGY_OFF };
+enum { CLB_CACHE_AUTO, CLB_CACHE_ON, CLB_CACHE_OFF };
 /* With energy on, a configuration's timed runs go on (up to this many)
  * until they span --energy-window. */
 #define CLB_ENERGY_MAX_REPS 100000
@@ -131,9 +134,5 @@ char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kin
  * which of their rows count, from their declarations. */
 char *clb_ceiling_missing(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
 void clb_ceilings_free(struct clb_ceilings *c);
-
-/* Load the profiles of --platforms-dir (or the default places). */
-struct clb_profiles;
-int clb_load_profiles_for(const char *platforms_dir, struct clb_profiles *ps);
 
 #endif

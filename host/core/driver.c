@@ -42,7 +42,8 @@ double clb_case_timeout(const struct clb_run_opts *o)
 
 static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
 {
-    struct clb_env env = {&s->dev, &s->dev.info, s->profile, wl, &s->o->params, s->o->quick, ""};
+    struct clb_env env = {&s->dev, &s->dev.info, s->profile, wl, &s->o->params, s->o->quick, "",
+                          NULL};
     return env;
 }
 
@@ -251,9 +252,9 @@ static void announce(struct session *s)
 /* ---- groups ------------------------------------------------------------- */
 
 /* A row for a whole group that could not run (skip or error): this rank's,
- * and under MPI the job's. */
+ * and under MPI the job's. It stands for the group's planned cases. */
 static int group_row(struct session *s, const struct clb_group *g, const char *status,
-                     const char *detail, int planned)
+                     const char *detail)
 {
     struct clb_row r;
     clb_base_row(s, &r, g);
@@ -266,8 +267,7 @@ static int group_row(struct session *s, const struct clb_group *g, const char *s
     clb_buf_free(&m);
     struct clb_row agg = r;
     agg.rank = "all";
-    s->run->total -= planned > 1 ? planned - 1 : 0; /* the planned cases are one row now */
-    clb_progress(s, g, "*", "", &r, CLB_UNIT_GBPS);
+    clb_progress(s, g, "*", "", &r, CLB_UNIT_GBPS, 1);
     return clb_emit(s, &r, s->run->mpi ? &agg : NULL);
 }
 
@@ -347,6 +347,20 @@ static int count_group_size(const struct clb_workload *wl, const char *dtype,
     return CLB_EUSAGE;
 }
 
+/* Will the group get to its set-up? Not when it is skipped for fp64 or
+ * for its memory (check_group): its programs are not built ahead. */
+static int group_will_run(struct session *s, const struct clb_workload *wl, const char *dtype,
+                          const struct clb_size *size)
+{
+    struct clb_counts c;
+    if (dtype[0] && clb_dtype_is_double(dtype) && !s->dev.info.fp64)
+        return 0;
+    if (clb_count_group(wl, dtype, size, &s->o->params, &c) != CLB_OK)
+        return 0;
+    return clb_fits(&s->dev, (size_t)c.largest, (size_t)c.footprint) == CLB_OK;
+}
+
+/* The cases a group will add, and the programs it names for building ahead. */
 static int plan_group(struct session *s, const struct clb_workload *wl, const char *dtype,
                       const struct clb_size *size)
 {
@@ -355,6 +369,8 @@ static int plan_group(struct session *s, const struct clb_workload *wl, const ch
     struct clb_env env = make_env(s, wl);
     env.dev = NULL; /* a plan reads the device's description only */
     env.dtype = dtype;
+    if (group_will_run(s, wl, dtype, size))
+        env.ahead = &s->dev;
     int k = wl->plan(&env, dtype, size);
     return k > 0 ? k : 1;
 }
@@ -364,13 +380,12 @@ static int plan_group(struct session *s, const struct clb_workload *wl, const ch
 static int group_steps(struct session *s, const struct clb_workload *wl, struct clb_group *g)
 {
     const char *dtype = g->dtype;
-    const struct clb_size *size = &g->size;
     struct clb_env env = make_env(s, wl);
     env.dtype = dtype;
-    int planned = plan_group(s, wl, dtype, size);
+    clb_progress_next_group(s->run);
     int rc = clb_agree(s, check_group(s, g));
     if (rc == CLB_SKIP)
-        return group_row(s, g, "skipped", clb_lasterr(), planned);
+        return group_row(s, g, "skipped", clb_lasterr());
     if (rc)
         return rc;
     clb_debug("%s %s %s: setting up\n", wl->name, dtype, g->size_text);
@@ -392,11 +407,11 @@ static int group_steps(struct session *s, const struct clb_workload *wl, struct 
     if (rc != CLB_OK) {
         char *msg = clb_strdup(clb_lasterr());
         group_free(&env, g);
-        rc = group_row(s, g, clb_status_name(rc), msg ? msg : "", planned);
+        rc = group_row(s, g, clb_status_name(rc), msg ? msg : "");
         free(msg);
         return rc;
     }
-    s->run->total += g->ncases - planned; /* the plan was an estimate */
+    clb_progress_recount(s->run, wl->name, g->ncases);
     int cap = 16;
     double *times = clb_xcalloc((size_t)cap, sizeof *times);
     if (!times)
@@ -586,9 +601,11 @@ static void check_timer(struct session *s)
     struct clb_device *d = &s->dev;
     clb_watchdog_where(timeout_row, s, "'%s' (%s, driver %s)", d->info.name,
                        d->info.platform_name, d->info.driver);
+    clb_builds_pause(d); /* its launches are timed: nothing else runs */
     char *outer = clb_watchdog_enter("the timer check (timer.cl)");
     int rc = clb_timer_probe(d);
     clb_watchdog_leave(outer);
+    clb_builds_resume(d);
     if (rc) {
         char *why = clb_asprintf("the timer check could not run: %s", clb_lasterr());
         clb_timer_distrust(d, why ? why : "the timer check could not run");
@@ -656,6 +673,33 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
     return status;
 }
 
+/* Does the program-binary cache serve this device? --cache on/off, else
+ * every driver but PoCL, which keeps its own cache of builds and compiles a
+ * program again when its binary is asked for: there the cache made a cold
+ * run 3x the compile time for a warm run's 1 s (docs/MEASURING.md,
+ * "Program-binary cache"). */
+static int cache_for(const struct clb_run_opts *o, const struct clb_devinfo *di)
+{
+    if (o->cache != CLB_CACHE_AUTO)
+        return o->cache == CLB_CACHE_ON;
+    if (strstr(di->platform_name, "Portable Computing Language")) {
+        clb_debug("program cache: off on PoCL, which caches its builds (--cache on forces it)\n");
+        return 0;
+    }
+    return 1;
+}
+
+/* Threads that build programs ahead: --build-threads, else one per CPU
+ * core, at most 8 (compilers are single-threaded; more cores than programs
+ * in flight gain nothing). */
+static int build_threads(const struct clb_run_opts *o)
+{
+    if (o->build_threads >= 0)
+        return o->build_threads < 64 ? o->build_threads : 64;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
 /* Open a device: its profile, context, results file and energy source
  * (nothing here talks to other ranks). */
 static int open_device(struct run *run, struct session *s, int idx)
@@ -669,6 +713,10 @@ static int open_device(struct run *run, struct session *s, int idx)
     if (!rc)
         rc = clb_open(&s->dev, di, s->o->kernel_dir);
     s->dev_open = rc == CLB_OK;
+    if (!rc && cache_for(s->o, di))
+        s->dev.bincache = &run->bincache;
+    if (!rc)
+        rc = clb_builds_start(&s->dev, build_threads(s->o));
     if (!rc && s->o->energy != CLB_ENERGY_OFF) {
         char *why = NULL;
         s->energy = clb_energy_open(di, &why);
@@ -684,22 +732,36 @@ static int open_device(struct run *run, struct session *s, int idx)
     return rc;
 }
 
+/* The work of a group for the ETA: its device footprint in bytes. */
+static double group_work(struct session *s, const struct clb_workload *wl, const char *dtype,
+                         const struct clb_size *size)
+{
+    struct clb_counts c;
+    if (clb_count_group(wl, dtype, size, &s->o->params, &c) != CLB_OK)
+        return 0;
+    return c.footprint > 0 ? c.footprint : c.bytes;
+}
+
 /* Plan a device's groups (every size parsed and counted before the first
  * set-up: a refused size leaves no results file behind) and add them to the
- * overall total, then open the results file. Under MPI every rank gets here
- * (the job agreed that every device opened) and takes rank 0's run id and
- * default sizes. */
-static int plan_device(struct run *run, struct session *s, struct groups **plan)
+ * progress (the exact total of the run), then open the results file. Under
+ * MPI every rank gets here (the job agreed that every device opened) and
+ * takes rank 0's run id and default sizes. */
+static int plan_device(struct run *run, struct session *s, int d, struct groups **plan)
 {
     int rc = run->mpi ? clb_comm_bcast_text(&s->run_id, 0) : CLB_OK;
     *plan = rc ? NULL : clb_xcalloc((size_t)s->o->nwl, sizeof **plan);
     if (!rc && !*plan)
         rc = CLB_ESYS;
     for (int w = 0; !rc && w < s->o->nwl; w++) {
-        if ((rc = list_groups(s, s->o->wls[w], &(*plan)[w])))
+        const struct clb_workload *wl = s->o->wls[w];
+        struct groups *gs = &(*plan)[w];
+        if ((rc = list_groups(s, wl, gs)))
             break;
-        for (int i = 0; i < (*plan)[w].n; i++)
-            run->total += plan_group(s, s->o->wls[w], (*plan)[w].dtype[i], &(*plan)[w].size[i]);
+        for (int i = 0; !rc && i < gs->n; i++)
+            rc = clb_progress_plan(run, d * s->o->nwl + w,
+                                   plan_group(s, wl, gs->dtype[i], &gs->size[i]),
+                                   group_work(s, wl, gs->dtype[i], &gs->size[i]));
     }
     return rc ? rc : open_output(s);
 }
@@ -749,6 +811,7 @@ int clb_driver_run(struct clb_run_opts *o)
     memset(&run, 0, sizeof run);
     run.o = o;
     run.mpi = clb_comm_active();
+    clb_cache_init(&run.bincache);
     if (run.mpi && clb_comm()->rank != 0)
         clb_verbosity = -1; /* rank 0 speaks for the job */
     int rc = clb_load_profiles_for(o->platforms_dir, &run.profiles);
@@ -775,7 +838,7 @@ int clb_driver_run(struct clb_run_opts *o)
         rc = open_device(&run, &ss[d], run.sel[d]);
     rc = clb_agree(ss ? &ss[0] : &probe, rc);
     for (int d = 0; !rc && d < nsel; d++)
-        rc = plan_device(&run, &ss[d], &plans[d]);
+        rc = plan_device(&run, &ss[d], d, &plans[d]);
     rc = clb_agree(ss ? &ss[0] : &probe, rc);
     if (rc) {
         clb_die_msg("%s", clb_lasterr());
@@ -789,7 +852,7 @@ int clb_driver_run(struct clb_run_opts *o)
         if ((rc = clb_watchdog_start(clb_case_timeout(o), &clb_signal)))
             clb_die_msg("%s", clb_lasterr());
         clb_print_ranks(&ss[0]);
-        run.t0 = clb_now();
+        clb_progress_start(&run);
         for (int d = 0; d < nsel && !clb_signal; d++) {
             announce(&ss[d]);
             run.status = worse(run.status, run_device(&run, &ss[d], plans[d]));
@@ -810,6 +873,8 @@ int clb_driver_run(struct clb_run_opts *o)
     free(plans);
     free(ss);
     clb_watchdog_stop(); /* after the devices are closed: a close that hangs still ends */
+    clb_progress_free(&run.progress);
+    clb_cache_close(&run.bincache);
     clb_profiles_free(&run.profiles);
     free(run.devs);
     free(run.sel);

@@ -338,6 +338,7 @@ static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
                     int *own)
 {
     int rc = c->status;
+    clb_builds_pause(&s->dev); /* the machine is the case's while it is timed */
     if (rc == CLB_OK && g->wl->prepare)
         rc = g->wl->prepare(env, g, c);
     rc = clb_agree(s, rc);
@@ -346,6 +347,7 @@ static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
         rc = time_case(s, env, g, c, times, cap, tm);
     if (rc == CLB_OK)
         rc = check_events(s, env, g, c, times, cap, tm);
+    clb_builds_resume(&s->dev);
     *own = rc; /* this rank's outcome: its row says it; the aggregate says the job's */
     if (rc == CLB_OK) {
         *own = g->wl->verify(env, g, c);
@@ -426,6 +428,6 @@ int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g
     free(tm.walls);
     if (rc)
         return rc;
-    clb_progress(s, g, c->kernel, c->params, s->run->mpi ? &agg : &r, c->counts.unit);
+    clb_progress(s, g, c->kernel, c->params, s->run->mpi ? &agg : &r, c->counts.unit, 0);
     return clb_emit(s, &r, s->run->mpi ? &agg : NULL);
 }

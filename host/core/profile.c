@@ -463,3 +463,8 @@ double clb_profile_peak_gflops(const struct clb_profile *p, const char *dtype)
         return NAN;
     return (dtype && strncmp(dtype, "double", 6) == 0) ? p->peak_gflops_dp : p->peak_gflops_sp;
 }
+
+int clb_load_profiles_for(const char *platforms_dir, struct clb_profiles *ps)
+{
+    return clb_profiles_load(clb_profiles_dir(platforms_dir), ps);
+}

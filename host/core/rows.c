@@ -1,5 +1,5 @@
-/* Rows of a run: their common fields, the results file, the progress line,
- * and the ratios to baselines that the core writes for every workload. */
+/* Rows of a run: their common fields, the results file, and the ratios to
+ * baselines that the core writes for every workload. */
 #define _GNU_SOURCE
 #include "comm.h"
 #include "session.h"
@@ -115,49 +115,6 @@ int clb_emit(struct session *s, struct clb_row *r, const struct clb_row *agg)
     }
     clb_comm_free_texts(all);
     return rc;
-}
-
-/* ---- progress ------------------------------------------------------------ */
-
-static void fmt_duration(char *buf, size_t n, double s)
-{
-    if (s < 60)
-        snprintf(buf, n, "%.0fs", s);
-    else if (s < 3600)
-        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
-    else
-        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
-}
-
-/* "[37/253] transpose best float 8192x8192 best=64x4v4: 2831.20 GB/s ok  ETA 1m40s":
- * one counter over the whole invocation; the ETA from the mean wall time
- * per configuration so far. Under MPI, rank 0 shows the job's figures. */
-void clb_progress(struct session *s, const struct clb_group *g, const char *kernel,
-                  const char *params, const struct clb_row *r, enum clb_unit unit)
-{
-    struct run *run = s->run;
-    run->done++;
-    if (run->done > run->total)
-        run->total = run->done;
-    if (clb_verbosity < 1)
-        return;
-    fprintf(stderr, "[%ld/%ld] %s %s %s %s%s%s", run->done, run->total, g->wl->name, kernel,
-            g->dtype, g->size_text, params[0] ? " " : "", params);
-    if (!isnan(r->gflops) && unit == CLB_UNIT_GFLOPS)
-        fprintf(stderr, ": %.1f GFlop/s", r->gflops);
-    else if (!isnan(r->gbps))
-        fprintf(stderr, ": %.2f GB/s", r->gbps);
-    if (run->mpi)
-        fprintf(stderr, " (%d ranks)", clb_comm()->size);
-    int ok = strcmp(r->status, "ok") == 0;
-    fprintf(stderr, " %s%s%s", r->status, !ok && r->detail[0] ? ": " : "", ok ? "" : r->detail);
-    double spent = clb_now() - run->t0;
-    if (run->total > run->done && run->done > 0) {
-        char eta[32];
-        fmt_duration(eta, sizeof eta, spent / (double)run->done * (double)(run->total - run->done));
-        fprintf(stderr, "  ETA %s", eta);
-    }
-    fputc('\n', stderr);
 }
 
 /* ---- baselines -------------------------------------------------------- */

@@ -7,10 +7,29 @@
 #define CLB_SESSION_H
 
 #include <signal.h>
+#include "clb_cache.h"
 #include "core.h"
 #include "energy.h"
 
 extern volatile sig_atomic_t clb_signal;   /* the first SIGINT/SIGTERM, 0 if none */
+
+/* The plan of the whole invocation, in run order, and what each workload
+ * on each device has measured so far (progress.c). */
+struct progress_group {
+    int slot;                 /* device x workload: index into sec, work, n */
+    long cases;               /* planned configurations */
+    double work;              /* the group's device footprint, bytes */
+};
+struct progress {
+    struct progress_group *g;
+    int ng, cur;              /* cur: the running group, -1 before the first */
+    size_t cap;
+    long cur_done;            /* configurations of the running group done */
+    double *sec, *work;       /* per slot: wall seconds and work of its finished cases */
+    long *n;                  /* per slot: its finished cases */
+    int nslot;
+    double t_last;            /* when the last configuration ended */
+};
 
 /* The whole invocation: the devices, the profiles, the progress. */
 struct run {
@@ -20,6 +39,8 @@ struct run {
     int ndev;
     int *sel, nsel;           /* the devices this process runs (indices into devs) */
     long done, total;         /* configurations measured / planned, all devices */
+    struct progress progress;
+    struct clb_bincache bincache;  /* the program-binary cache of every device */
     double t0;                /* start of the measurements */
     int status;               /* the worst exit status so far */
     char *host;
@@ -77,13 +98,27 @@ const char *clb_status_name(int rc);
 /* Record a finished row: this process's list, the counts, the results file
  * (under MPI: every rank's row gathered to rank 0, then the aggregate). */
 int clb_emit(struct session *s, struct clb_row *r, const struct clb_row *agg);
-void clb_progress(struct session *s, const struct clb_group *g, const char *kernel,
-                  const char *params, const struct clb_row *r, enum clb_unit unit);
 /* The of_* notes of a case from this run's rows (aggregate rows for an
  * aggregate: rank "all"). */
 void clb_note_ratios(struct session *s, const struct clb_group *g, struct clb_case *c,
                      double gbps, const struct rows *from);
 int clb_rows_add(struct rows *l, const struct clb_row *r);
+
+/* progress.c */
+/* Add a planned group (slot: device x workload; work: its footprint). */
+int clb_progress_plan(struct run *run, int slot, long cases, double work);
+void clb_progress_free(struct progress *p);
+/* The measurements start; the next planned group starts. */
+void clb_progress_start(struct run *run);
+void clb_progress_next_group(struct run *run);
+/* The running group's set-up added `cases` configurations. */
+void clb_progress_recount(struct run *run, const char *what, long cases);
+/* Seconds left by the workloads' own estimates; NAN before any case. */
+double clb_progress_eta(const struct run *run);
+/* A row is done: its progress line ("[i/N] ... ETA"). A group row (skip or
+ * error of a whole group) counts the group's planned cases that are left. */
+void clb_progress(struct session *s, const struct clb_group *g, const char *kernel,
+                  const char *params, const struct clb_row *r, enum clb_unit unit, int group_row);
 
 /* measure.c */
 /* Prepare, time, verify one case; its row (and, under MPI, the aggregate). */

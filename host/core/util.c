@@ -1,6 +1,7 @@
 /* Small helpers: error messages, strings, clock, random data. */
 #define _GNU_SOURCE
 #include "clbench.h"
+#include "core.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -42,9 +43,11 @@ void clb_die_msg(const char *fmt, ...)
         return; /* an MPI rank other than 0: rank 0 speaks for the job */
     va_list ap;
     va_start(ap, fmt);
+    flockfile(stderr); /* one line, whole, while builder threads speak too */
     fputs("clbench: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    funlockfile(stderr);
     va_end(ap);
 }
 
@@ -465,4 +468,14 @@ char *clb_read_regular(const char *path, const char *what, size_t max_bytes)
         return NULL;
     }
     return buf;
+}
+
+int clb_exit_status(int rc)
+{
+    switch (rc) {
+    case CLB_OK: case CLB_SKIP: return CLB_EXIT_OK;
+    case CLB_FAIL: return CLB_EXIT_FAILED;
+    case CLB_EUSAGE: return CLB_EXIT_USAGE;
+    default: return CLB_EXIT_ERROR;
+    }
 }

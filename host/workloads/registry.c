@@ -72,3 +72,11 @@ int clb_workload_register(const struct clb_workload *wl)
     all[nall] = NULL;
     return 0;
 }
+
+char *clb_workload_names(void)
+{
+    struct clb_buf b = {0};
+    for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
+        clb_buf_printf(&b, "%s%s", b.len ? ", " : "", (*w)->name);
+    return b.s ? b.s : clb_strdup("");
+}

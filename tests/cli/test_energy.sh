@@ -14,7 +14,12 @@ CLBENCH_POWERCAP_ROOT="$TMP/none" expect_status 0 "no energy source" run stream 
 CLBENCH_POWERCAP_ROOT="$TMP/none" expect_status 0 "--energy on without a source" run stream --quick -d $POCL -t float -n 3 --energy on -o none2.csv
 echo "$ERR_TXT" | grep -q "energy: no RAPL" && pass "--energy on says why it has none" || fail "no reason: $ERR_TXT"
 
-# a fake package zone: 100 W = 100 uJ per microsecond; the writer updates every 10 ms
+# a fake package zone: 100 W = 100 uJ per microsecond; the writer updates every 2 ms.
+# Under a loaded 2-core CI machine the writer can stall for most of a 0.2 s
+# window (a reading of 7.7 W was seen): a stale reading at the window's start
+# raises the power, at its end lowers it, so the rows' power is checked within
+# 20-500 W (the pipeline: source, window, columns); the arithmetic itself,
+# wrap included, is unit_test_core_energy's.
 R="$TMP/powercap/intel-rapl:0"; mkdir -p "$R"
 echo package-0 > "$R/name"; echo 1000000000 > "$R/max_energy_range_uj"; echo 990000000 > "$R/energy_uj"
 python3 - "$R/energy_uj" <<'PY' &
@@ -36,7 +41,7 @@ python3 - rapl.csv <<'PY' && pass "energy_j, avg_power_w and power_source from t
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 ok = rows and all(r["power_source"] == "rapl" and float(r["energy_j"]) > 0 and
-                  50 < float(r["avg_power_w"]) < 150 for r in rows)
+                  20 < float(r["avg_power_w"]) < 500 for r in rows)
 # the timed window covers --energy-window: more runs than -n's minimum when they are short
 print([(r["reps"], r["energy_j"], r["avg_power_w"]) for r in rows])
 sys.exit(0 if ok else 1)
@@ -57,9 +62,9 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 # stretched (more runs than -n) and read: 100 W over the window. (Not energy_j
 # against 100 W x 0.1 s: on a loaded 2-core machine the fake's writer stalls,
 # and a reading at the window's ends can be a stall old; the power over the
-# window's own time absorbs that within the 50-150 W bound.)
+# window's own time bounds it: 20-500 W.)
 ok = rows and all(r["power_source"] == "rapl" and int(r["reps"]) > 3 and
-                  float(r["energy_j"]) > 0 and 50 < float(r["avg_power_w"]) < 150 for r in rows)
+                  float(r["energy_j"]) > 0 and 20 < float(r["avg_power_w"]) < 500 for r in rows)
 sys.exit(0 if ok else print([(r["reps"], r["t_mean_s"], r["energy_j"]) for r in rows]) or 1)
 PY
 CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy off" run stream --quick -d $POCL -t float -n 3 --energy off -o off.csv

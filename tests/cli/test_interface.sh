@@ -39,13 +39,13 @@ CLBENCH=$CLBENCH_PROBE expect_error 2 "unknown probe kernel" "roofline: unknown 
 # The core (driver, results, models, compare, the charts, the report, CLI)
 # never names a workload.
 # (One exemption: the name of the core's own roofline model, which the
-# empirical-roofline workload shares; cmd_model.c's `core_model_name`.)
+# empirical-roofline workload shares; host/models/roofline.c's `core_model_name`.)
 names=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}')
 [ -n "$names" ] || fail "no workload names from --help"
 for w in $names probe; do
   hits=$(grep -rn "\"$w\"" "$CLBENCH_SRC"/host/core "$CLBENCH_SRC"/host/cli "$CLBENCH_SRC"/host/models \
            "$CLBENCH_SRC"/host/compare "$CLBENCH_SRC"/host/chart "$CLBENCH_SRC"/host/report |
-         grep -v 'cmd_model.c:.*static const char core_model_name\[\] = ' || true)
+         grep -v 'models/roofline.c:.*static const char core_model_name\[\] = ' || true)
   if [ -n "$hits" ]; then
     fail "the core names workload '$w': $(echo "$hits" | head -3)"
   else pass "no core file names '$w'"; fi

@@ -7,7 +7,8 @@ MAN="$CLBENCH_SRC/host/cli/clbench.1"
 [ -f "$MAN" ] && pass "man page present" || fail "no $MAN"
 # man's roff escapes '-' as '\-': compare against the unescaped text
 plain=$(sed 's/\\-/-/g' "$MAN")
-for cmd in "run --help" "compare --help" "model --help" "list --help" "report --help"; do
+for cmd in "run --help" "compare --help" "model --help" "list --help" "report --help" \
+           "cache --help"; do
   run_cb $cmd
   for opt in $(echo "$OUT_TXT" | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
     if echo "$plain" | grep -q -- "$opt"; then :; else fail "'clbench $cmd' lists $opt, the man page does not"; fi

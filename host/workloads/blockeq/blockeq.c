@@ -195,6 +195,17 @@ static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st
 static int add_rows(struct clb_group *g, struct blockeq *st, const long *p, int np,
                     const int *use, const char *recip_why, const struct clb_fit *res);
 
+/* The build options for a tile of tw x th: the fit's (setup) and the plan's
+ * (the study's tile, the fit's first try). */
+static void options(const char *dtype, const struct blockeq *st, long tw, long th, char *opts,
+                    size_t n)
+{
+    int ovf = 0;
+    size_t elems = clb_mulz(st->n1, st->n2, &ovf);
+    clb_dtype_defines(dtype, opts, n);
+    clb_appendf(opts, n, " -DTW=%ld -DTH=%ld -DIDX=%s", tw, th,
+                !ovf && elems < UINT32_MAX ? "uint" : "ulong");
+}
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
@@ -241,9 +252,7 @@ static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, c
 {
     struct fit *f = ctx;
     char opts[160];
-    clb_dtype_defines(f->dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DTW=%ld -DTH=%ld -DIDX=%s", t->v[0], t->v[1],
-                f->st->n1 * f->st->n2 < UINT32_MAX ? "uint" : "ulong");
+    options(f->dtype, f->st, t->v[0], t->v[1], opts, sizeof opts);
     *nk = 0;
     CLB_RELEASE_KERNELS(f->st->k);
     for (int i = 0; i < NKERNELS; i++) {
@@ -278,13 +287,19 @@ static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *
 
 static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, clb_tile_rows_text};
 
+/* The tile of tile_shape, as the fit takes it. */
+static struct clb_tile asked_tile(const struct blockeq *st)
+{
+    return (struct clb_tile){2, {st->tw, st->th, 1}, 0, {(long)st->tw, (long)st->th}, 0};
+}
+
 /* The largest tile of the shape that the device and the kernels allow
  * (CLB_SKIP: none, not even 1x1). */
 static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st,
                     const int *use, struct clb_fit *res)
 {
     struct fit f = {st, g->dtype, use};
-    struct clb_tile tile = {2, {st->tw, st->th, 1}, 0, {(long)st->tw, (long)st->th}, 0};
+    struct clb_tile tile = asked_tile(st);
     int rc = clb_fit_tile(env, &fit_ops, &f, &tile, res);
     st->tw = (size_t)tile.v[0];
     st->th = (size_t)tile.v[1];
@@ -386,15 +401,28 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     }
 }
 
-/* The cases setup will add: each kernel at each P. */
+/* The program of the tile setup's fit builds first. */
+static void plan_tile(struct clb_env *env, const char *dtype, struct blockeq *st, const int *use)
+{
+    struct fit f = {st, dtype, use};
+    struct clb_tile t = asked_tile(st);
+    char opts[160];
+    if (clb_fit_first(env, &fit_ops, &f, &t)) {
+        options(dtype, st, t.v[0], t.v[1], opts, sizeof opts);
+        clb_plan_program(env, "blockeq", opts);
+    }
+}
+
+/* The cases setup will add: each kernel at each P; its one program. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)dtype;
-    (void)size;
     long p[MAX_P];
     int np, use[NKERNELS];
     if (partition_list(env, p, &np) || kernel_list(env, use))
         return -1;
+    struct blockeq st = {.n1 = size->d[0], .n2 = size->d[1], .esize = clb_dtype_size(dtype)};
+    if (tile_shape(env, dtype, &st) == CLB_OK)
+        plan_tile(env, dtype, &st, use);
     int nk = 0;
     for (int k = 0; k < NKERNELS; k++)
         nk += use[k] != 0;

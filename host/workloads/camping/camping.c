@@ -138,6 +138,42 @@ static int read_params(const struct clb_env *env, struct camping *st, const char
     return CLB_OK;
 }
 
+/* Each group's share of the elements, in whole rows; the buffer. */
+static int layout(struct camping *st, size_t elems, const char *size_text)
+{
+    st->rows = elems / st->groups * st->esize / ROW_BYTES;
+    if (st->rows == 0) {
+        clb_seterr("camping: size %s gives each of %zu groups less than one %d-byte row; use at "
+                   "least %zu elements", size_text, st->groups, ROW_BYTES,
+                   st->groups * (ROW_BYTES / st->esize));
+        return CLB_EUSAGE;
+    }
+    st->chunk = st->rows * ROW_BYTES;
+    /* Counted by the core only for the groups of --param groups: check here. */
+    int ovf = 0;
+    st->buf_bytes = clb_mulz(st->groups, clb_addz(st->chunk, st->dmax, &ovf), &ovf);
+    clb_mulz(st->buf_bytes, 2, &ovf);
+    if (ovf) {
+        clb_seterr("camping: size %s with %zu groups: the byte count does not fit in 64 bits",
+                   size_text, st->groups);
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+
+/* The build options for a slice of m elements (64 bytes in flight per
+ * work-item per row pass): the fit's (setup) and the plan's (the base's
+ * slice, the fit's first try). */
+static void options(const char *dtype, const struct camping *st, long m, char *opts, size_t n)
+{
+    if (strcmp(dtype, "float4") == 0)
+        snprintf(opts, n, "-DT=float4 -DT_SIZE=16");
+    else
+        clb_dtype_defines(dtype, opts, n);
+    clb_appendf(opts, n, " -DM=%ld -DUNROLL=%zu -DIDX=%s", m, 64 / st->esize,
+                st->buf_bytes / st->esize < UINT32_MAX ? "uint" : "ulong");
+}
+
 /* Fitting the work-group (clb_fit_tile): v[0] work-items, v[1] = M, the
  * slice in elements, compiled in and at most one element per work-item. */
 struct fit {
@@ -150,14 +186,8 @@ static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, c
 {
     struct fit *f = ctx;
     struct camping *st = f->st;
-    /* 64 bytes in flight per work-item per row pass. */
     char opts[200];
-    if (strcmp(f->dtype, "float4") == 0)
-        snprintf(opts, sizeof opts, "-DT=float4 -DT_SIZE=16");
-    else
-        clb_dtype_defines(f->dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DM=%ld -DUNROLL=%zu -DIDX=%s", t->v[1], 64 / st->esize,
-                st->buf_bytes / st->esize < UINT32_MAX ? "uint" : "ulong");
+    options(f->dtype, st, t->v[1], opts, sizeof opts);
     clb_release_kernels(st->k, 1);
     int rc = clb_kernel(env->dev, "camping", opts, "copy", &st->k[0]);
     *nk = rc ? 0 : 1;
@@ -188,6 +218,12 @@ static void fit_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
 
 static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, fit_text};
 
+/* The work-group of --param local and the base's slice, as the fit takes them. */
+static struct clb_tile asked_tile(const struct camping *st, long base)
+{
+    return (struct clb_tile){1, {st->local, 1, 1}, 0, {(long)st->local, base / (long)st->esize}, 0};
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct camping *st = calloc(1, sizeof *st);
@@ -199,30 +235,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
     int rc;
     if ((rc = read_params(env, st, g->dtype, &base)))
         return rc;
-    /* Each group's share of the elements, in whole rows. */
-    st->rows = g->size.total / st->groups * st->esize / ROW_BYTES;
-    if (st->rows == 0) {
-        clb_seterr("camping: size %s gives each of %zu groups less than one %d-byte row; use at "
-                   "least %zu elements", g->size_text, st->groups, ROW_BYTES,
-                   st->groups * (ROW_BYTES / st->esize));
-        return CLB_EUSAGE;
-    }
-    st->chunk = st->rows * ROW_BYTES;
-    /* Counted by the core only for the groups of --param groups: check here. */
-    int ovf = 0;
-    st->buf_bytes = clb_mulz(st->groups, clb_addz(st->chunk, st->dmax, &ovf), &ovf);
-    clb_mulz(st->buf_bytes, 2, &ovf);
-    if (ovf) {
-        clb_seterr("camping: size %s with %zu groups: the byte count does not fit in 64 bits",
-                   g->size_text, st->groups);
-        return CLB_EUSAGE;
-    }
+    if ((rc = layout(st, g->size.total, g->size_text)))
+        return rc;
     if ((rc = clb_inout_setup(env, st->buf_bytes, st->buf_bytes, st->esize == 8, 31,
                               CL_MEM_WRITE_ONLY, &st->io)))
         return rc;
 
     struct fit f = {st, g->dtype};
-    struct clb_tile tile = {1, {st->local, 1, 1}, 0, {(long)st->local, base / (long)st->esize}, 0};
+    struct clb_tile tile = asked_tile(st, base);
     struct clb_fit res = {.what = "local"};
     if ((rc = clb_fit_tile(env, &fit_ops, &f, &tile, &res)))
         return rc;
@@ -417,14 +437,21 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     free(done);
 }
 
-/* The cases setup will add: one per distance. */
+/* The cases setup will add: one per distance; its one program, of the
+ * work-group its fit builds first. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)size;
     struct camping st = {.esize = clb_dtype_size(dtype)};
     long base;
     if (read_params(env, &st, dtype, &base))
         return -1;
+    struct fit f = {&st, dtype};
+    struct clb_tile t = asked_tile(&st, base);
+    char opts[200];
+    if (layout(&st, size->total, "") == CLB_OK && clb_fit_first(env, &fit_ops, &f, &t)) {
+        options(dtype, &st, t.v[1], opts, sizeof opts);
+        clb_plan_program(env, "camping", opts);
+    }
     return (int)(st.dmax / (size_t)base) + 1;
 }
 

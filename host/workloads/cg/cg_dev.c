@@ -172,9 +172,7 @@ static int build(struct clb_env *env, struct cg_state *s, const char *dtype,
     if (k[0])
         return CLB_OK;
     char opts[160];
-    clb_dtype_defines(dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DRHS=%d%s", cc->per,
-                cc->comp ? " -DCOMPRESSED=1" : "");
+    lat_program_options(dtype, cc->per, cc->comp, opts, sizeof opts);
     for (int i = 0; i < KD_N; i++) {
         const char *name = s->part.scaling && i <= KD_APPLY ? kd_dist_names[i] : kd_names[i];
         int rc = clb_kernel(env->dev, "dslash", opts, name, &k[i]);

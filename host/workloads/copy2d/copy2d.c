@@ -98,19 +98,29 @@ static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
     return rc;
 }
 
+/* The build options of a tile's program for an n1 x n2 matrix of dtype:
+ * setup's and the plan's. */
+static void options(const char *dtype, size_t n1, size_t n2, const struct tile *t, char *opts,
+                    size_t n)
+{
+    int packed3 = strcmp(dtype, "float3") == 0;
+    clb_dtype_defines(dtype, opts, n);
+    if (packed3)
+        clb_appendf(opts, n, " -DPACKED3=1");
+    else
+        clb_appendf(opts, n, " -DELEM=%s", strcmp(dtype, "float3_aligned") == 0 ? "float3" : dtype);
+    /* uint indices where every float (packed3) or element index fits */
+    int ovf = 0;
+    size_t maxidx = clb_mulz(clb_mulz(n1, n2, &ovf), packed3 ? 3 : 1, &ovf);
+    clb_appendf(opts, n, " -DTILE_DIM=%ld -DBLOCK_ROWS=%ld -DIDX=%s", t->dim, t->rows,
+                !ovf && maxidx < UINT32_MAX ? "uint" : "ulong");
+}
+
 static int build(struct clb_env *env, struct copy2d *st, const char *dtype, const struct tile *t,
                  int kind, cl_kernel *out)
 {
     char opts[200];
-    clb_dtype_defines(dtype, opts, sizeof opts);
-    if (st->packed3)
-        clb_appendf(opts, sizeof opts, " -DPACKED3=1");
-    else
-        clb_appendf(opts, sizeof opts, " -DELEM=%s", st->aligned3 ? "float3" : dtype);
-    /* uint indices where every float (packed3) or element index fits */
-    size_t maxidx = st->n1 * st->n2 * (st->packed3 ? 3 : 1);
-    clb_appendf(opts, sizeof opts, " -DTILE_DIM=%ld -DBLOCK_ROWS=%ld -DIDX=%s", t->dim, t->rows,
-                maxidx < UINT32_MAX ? "uint" : "ulong");
+    options(dtype, st->n1, st->n2, t, opts, sizeof opts);
     return clb_kernel(env->dev, "copy2d", opts, knames[kind], out);
 }
 
@@ -143,6 +153,12 @@ static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, c
 
 static const struct clb_fit_ops fit_ops = {fit_build, clb_shrink_rows, clb_tile_rows_text};
 
+/* A tile of the list, as the fit takes it. */
+static struct clb_tile asked_tile(const struct tile *t)
+{
+    return (struct clb_tile){2, {(size_t)t->dim, (size_t)t->rows, 1}, 0, {t->dim, t->rows}, 0};
+}
+
 /* The kernels to run for a type: bit K_* of *mask (rows only for packed float3). */
 static int kernel_mask(const struct clb_env *env, const char *dtype, unsigned *mask)
 {
@@ -158,7 +174,7 @@ static int add_cases(struct clb_env *env, struct clb_group *g, struct copy2d *st
                      const struct tile *t, int ti, unsigned mask)
 {
     struct fit f = {st, g->dtype, ti, mask};
-    struct clb_tile tile = {2, {(size_t)t->dim, (size_t)t->rows, 1}, 0, {t->dim, t->rows}, 0};
+    struct clb_tile tile = asked_tile(t);
     struct clb_fit res = {.what = "tile"};
     int rc = clb_fit_tile(env, &fit_ops, &f, &tile, &res);
     if (rc != CLB_OK && rc != CLB_SKIP)
@@ -255,10 +271,10 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
-/* The cases setup will add: one per tile and kernel. */
+/* The cases setup will add: one per tile and kernel; the programs it
+ * builds: one per tile, of the tile its fit builds first. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)size;
     struct tile tiles[MAX_TILES];
     int ntiles, nk = 0;
     unsigned mask;
@@ -266,6 +282,15 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
         return -1;
     for (int k = 0; k < NKINDS; k++)
         nk += (mask >> k) & 1u;
+    for (int i = 0; i < ntiles && nk; i++) {
+        struct clb_tile t = asked_tile(&tiles[i]);
+        if (!clb_fit_first(env, &fit_ops, NULL, &t)) /* its shrink needs no context */
+            continue;
+        struct tile first = {t.v[0], t.v[1]};
+        char opts[200];
+        options(dtype, size->d[0], size->d[1], &first, opts, sizeof opts);
+        clb_plan_program(env, "copy2d", opts);
+    }
     return ntiles * nk;
 }
 

@@ -444,6 +444,13 @@ static int read_params(struct clb_env *env, struct dot *st, unsigned *kernels, u
     return CLB_OK;
 }
 
+/* The one program of a group (setup's and the plan's). */
+static void options(const char *dtype, const struct dot *st, char *opts, size_t n)
+{
+    clb_dtype_defines(dtype, opts, n);
+    clb_appendf(opts, n, " -DBLOCKED=%d", st->blocked);
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct dot *st = calloc(1, sizeof *st);
@@ -468,8 +475,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
         clb_fill_f32(st->hy, st->n, 12);
     }
     char opts[160];
-    clb_dtype_defines(g->dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DBLOCKED=%d", st->blocked);
+    options(g->dtype, st, opts, sizeof opts);
     if ((km & KM_DEV_PATH) && (rc = setup_device_kernel(env, st, opts)))
         return rc;
     if ((km & KM_HOST_PATH) && (rc = setup_host_path(env, st, opts)))
@@ -853,13 +859,16 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
  * value, host, hybrid once per split, the CPU baselines. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)dtype;
     (void)size;
     struct dot st;
     memset(&st, 0, sizeof st);
     unsigned km, splits;
     if (read_params(env, &st, &km, &splits))
         return -1;
+    char opts[160];
+    options(dtype, &st, opts, sizeof opts);
+    if (km & (KM_DEV_PATH | KM_HOST_PATH))
+        clb_plan_program(env, "dot", opts);
     int nsplit = (int)(splits & 1u) + (int)((splits >> 1) & 1u);
     return ((km & KM_DEVICE) ? st.ng : 0) + ((km & KM_DEVICE_SQ) ? st.ng : 0) +
            !!(km & KM_HOST) + !!(km & KM_HOST_SQ) + ((km & KM_HYBRID) ? nsplit : 0) +

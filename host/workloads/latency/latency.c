@@ -87,39 +87,98 @@ static int check_size(const struct clb_size *s)
 
 /* ---- set-up ------------------------------------------------------------- */
 
-static int add_cases(struct clb_group *g, const long *strides, int ns, size_t from, int per)
+/* The sweep of a group: working sets from `from` up, `per` an octave (w and
+ * 1.5 w), for each stride, and the group's size at the top. */
+struct plan_sweep {
+    long strides[MAX_STRIDES];
+    int ns, per;
+    size_t from, size;
+    long loads;
+};
+
+static int read_sweep(struct clb_env *env, size_t size, struct plan_sweep *sw)
 {
-    size_t size = g->size.total;
-    for (int s = 0; s < ns; s++) {
-        size_t st = (size_t)strides[s];
+    long from, per = env->quick ? 1 : 2;
+    int rc;
+    sw->size = size;
+    sw->ns = 1;
+    sw->loads = env->quick ? 4096 : 65536;
+    sw->strides[0] = env->info->cache_line ? (long)env->info->cache_line : 64;
+    if (clb_param(env, "stride")[0] &&
+        (rc = clb_param_ints(env, "stride", 4, 1L << 20, sw->strides, MAX_STRIDES, &sw->ns)))
+        return rc;
+    for (int i = 0; i < sw->ns; i++)
+        if (sw->strides[i] % 4) {
+            clb_seterr("latency: bad stride %ld (accepted: a multiple of 4 bytes, 4..1048576)",
+                       sw->strides[i]);
+            return CLB_EUSAGE;
+        }
+    if ((rc = clb_param_int(env, "from", 8, 1L << 40, &from)) ||
+        (clb_param(env, "per_octave")[0] && (rc = clb_param_int(env, "per_octave", 1, 2, &per))) ||
+        (clb_param(env, "loads")[0] && (rc = clb_param_int(env, "loads", 1, 1L << 31, &sw->loads))))
+        return rc;
+    sw->from = (size_t)from;
+    sw->per = (int)per;
+    return CLB_OK;
+}
+
+/* Every (working set, stride) of the sweep, in order, to visit (which
+ * counts them for the plan or adds them as cases): one enumeration for both. */
+static int sweep_each(const struct plan_sweep *sw, int (*visit)(void *ctx, size_t ws, size_t stride),
+                      void *ctx)
+{
+    size_t size = sw->size;
+    for (int s = 0; s < sw->ns; s++) {
+        size_t st = (size_t)sw->strides[s];
         size_t last = 0;
-        for (size_t w = from; w <= size && w >= from; w *= 2) {
+        int rc;
+        for (size_t w = sw->from; w <= size && w >= sw->from; w *= 2) {
             size_t cand[2] = {w, w + w / 2};
-            for (int k = 0; k < per; k++) {
-                size_t ws = cand[k];
-                if (ws > size || ws < 2 * st)
+            for (int k = 0; k < sw->per; k++) {
+                if (cand[k] > size || cand[k] < 2 * st)
                     continue;
-                struct clb_case *c;
-                int rc = clb_case_add(g, &c, "chase", "ws=%zu,stride=%zu", ws, st);
-                if (rc)
+                if ((rc = visit(ctx, cand[k], st)))
                     return rc;
-                *(struct lat_case *)c->data = (struct lat_case){ws, st, 0};
-                c->dims = 1;
-                c->global[0] = c->local[0] = 1;
-                last = ws;
+                last = cand[k];
             }
         }
-        if (last != size && size >= 2 * st) { /* the top of the sweep: the group's size */
-            struct clb_case *c;
-            int rc = clb_case_add(g, &c, "chase", "ws=%zu,stride=%zu", size, st);
-            if (rc)
-                return rc;
-            *(struct lat_case *)c->data = (struct lat_case){size, st, 0};
-            c->dims = 1;
-            c->global[0] = c->local[0] = 1;
-        }
+        if (last != size && size >= 2 * st && (rc = visit(ctx, size, st)))
+            return rc; /* the top of the sweep: the group's size */
     }
     return CLB_OK;
+}
+
+static int count_case(void *ctx, size_t ws, size_t stride)
+{
+    (void)ws;
+    (void)stride;
+    ++*(int *)ctx;
+    return CLB_OK;
+}
+
+static int add_case(void *ctx, size_t ws, size_t stride)
+{
+    struct clb_group *g = ctx;
+    struct clb_case *c;
+    int rc = clb_case_add(g, &c, "chase", "ws=%zu,stride=%zu", ws, stride);
+    if (rc)
+        return rc;
+    *(struct lat_case *)c->data = (struct lat_case){ws, stride, 0};
+    c->dims = 1;
+    c->global[0] = c->local[0] = 1;
+    return CLB_OK;
+}
+
+/* The cases setup will add. */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    struct plan_sweep sw;
+    int n = 0;
+    if (read_sweep(env, size->total, &sw) || sweep_each(&sw, count_case, &n))
+        return -1;
+    clb_plan_program(env, "latency", ""); /* setup's one program */
+    return n;
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -129,26 +188,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return CLB_ESYS;
     g->state = st;
     st->size = g->size.total;
-    long strides[MAX_STRIDES], from, per = env->quick ? 1 : 2, loads = env->quick ? 4096 : 65536;
-    int ns = 1, rc;
-    strides[0] = env->info->cache_line ? (long)env->info->cache_line : 64;
-    if (clb_param(env, "stride")[0] &&
-        (rc = clb_param_ints(env, "stride", 4, 1L << 20, strides, MAX_STRIDES, &ns)))
+    struct plan_sweep sw;
+    int rc = read_sweep(env, st->size, &sw);
+    if (rc)
         return rc;
-    for (int i = 0; i < ns; i++)
-        if (strides[i] % 4) {
-            clb_seterr("latency: bad stride %ld (accepted: a multiple of 4 bytes, 4..1048576)",
-                       strides[i]);
-            return CLB_EUSAGE;
-        }
-    if ((rc = clb_param_int(env, "from", 8, 1L << 40, &from)) ||
-        (clb_param(env, "per_octave")[0] && (rc = clb_param_int(env, "per_octave", 1, 2, &per))) ||
-        (clb_param(env, "loads")[0] && (rc = clb_param_int(env, "loads", 1, 1L << 31, &loads))))
-        return rc;
-    st->loads = (cl_uint)loads;
-    long smin = strides[0];
-    for (int i = 1; i < ns; i++)
-        smin = strides[i] < smin ? strides[i] : smin;
+    st->loads = (cl_uint)sw.loads;
+    long smin = sw.strides[0];
+    for (int i = 1; i < sw.ns; i++)
+        smin = sw.strides[i] < smin ? sw.strides[i] : smin;
     if (st->size < 2 * (size_t)smin) {
         clb_seterr("latency: working set %zu bytes holds fewer than two elements %ld bytes apart",
                    st->size, smin);
@@ -172,7 +219,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, 4, &st->dstate)) ||
         (rc = clb_kernel(env->dev, "latency", "", "chase", &st->k)))
         return rc;
-    return add_cases(g, strides, ns, (size_t)from, (int)per);
+    return sweep_each(&sw, add_case, g);
 }
 
 /* ---- measuring ---------------------------------------------------------- */
@@ -476,6 +523,7 @@ const struct clb_workload clb_wl_latency = {
     .sizes = {.quick = "1048576", .llc_times = 8, .floor_mib = {64, 256}},
     .case_size = sizeof(struct lat_case),
     CLB_STEPS,
+    .plan = plan,
     .check_size = check_size,
     .prepare = prepare,
     .measured = measured,

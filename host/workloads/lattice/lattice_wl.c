@@ -164,6 +164,12 @@ const struct clb_param_def lat_row_keys[] = {
                    "and the scaling", CLB_ROLE_TUNING},
     {0, 0, 0, 0}};
 
+void lat_program_options(const char *dtype, int per, int comp, char *opts, size_t n)
+{
+    clb_dtype_defines(dtype, opts, n);
+    clb_appendf(opts, n, " -DRHS=%d%s", per, comp ? " -DCOMPRESSED=1" : "");
+}
+
 int lat_regcache_ks(const long *ks, int nk, int rhs, int out[LAT_MAX_RHS])
 {
     int n = 0;

@@ -100,6 +100,10 @@ int lat_agree_case(const char *wl, int scaling, int rc);
 
 /* ---- cases ----------------------------------------------------------------- */
 
+/* The base options of the dslash program with per right-hand sides in
+ * each work-item's accumulators (-DRHS) and a link layout (dslash's and
+ * cg's builds, and their plans). */
+void lat_program_options(const char *dtype, int per, int comp, char *opts, size_t n);
 /* The kernel shape regcache (the talk's Dslashregcache) of dslash and cg: k
  * rhs per work-item, rhs/k work-items per site. Its k values at rhs: those
  * of ks[0..nk) that divide rhs and lie in (1, rhs) (k = 1 is cache, k = rhs

@@ -71,6 +71,32 @@ static int ladder(int i, char *out, size_t n)
 
 /* ---- set-up ------------------------------------------------------------- */
 
+/* The kinds to measure (a mask of enum kind) and the rate's batch. */
+static int read_params(struct clb_env *env, unsigned *mask, long *batch)
+{
+    *batch = env->quick ? 100 : 1000;
+    int rc = clb_param_names(env, "kernels", "dispatch,roundtrip,rate", 1, mask);
+    if (!rc && clb_param(env, "batch")[0])
+        rc = clb_param_int(env, "batch", 1, 1000000, batch);
+    return rc;
+}
+
+/* The cases setup will add: one per kind. */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)dtype;
+    (void)size;
+    unsigned mask;
+    long batch;
+    if (read_params(env, &mask, &batch))
+        return -1;
+    clb_plan_program(env, "launch", ""); /* setup's one program */
+    int n = 0;
+    for (int k = 0; k < NKINDS; k++)
+        n += (mask >> k) & 1u;
+    return n;
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct launch *st = calloc(1, sizeof *st);
@@ -78,10 +104,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return CLB_ESYS;
     g->state = st;
     unsigned mask;
-    long batch = env->quick ? 100 : 1000;
-    int rc = clb_param_names(env, "kernels", "dispatch,roundtrip,rate", 1, &mask);
-    if (!rc && clb_param(env, "batch")[0])
-        rc = clb_param_int(env, "batch", 1, 1000000, &batch);
+    long batch;
+    int rc = read_params(env, &mask, &batch);
     if (rc)
         return rc;
     if ((rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, 4, &st->dout)) ||
@@ -279,6 +303,7 @@ const struct clb_workload clb_wl_launch = {
     .sizes = {.quick = "1", .ladder = ladder},
     .case_size = sizeof(struct launch_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,

@@ -110,14 +110,21 @@ struct fit {
     cl_kernel *slot;
 };
 
+/* A program's options (the naive kernel's side is not compiled in): the
+ * fit's (setup) and the plan's. */
+static void options(int naive, long side, char *opts, size_t n)
+{
+    clb_dtype_defines("float", opts, n);
+    if (!naive)
+        clb_appendf(opts, n, " -DTILE=%ld", side);
+}
+
 static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k,
                      int *nk)
 {
     struct fit *f = ctx;
     char opts[128];
-    clb_dtype_defines("float", opts, sizeof opts);
-    if (!f->naive)
-        clb_appendf(opts, sizeof opts, " -DTILE=%ld", t->v[0]);
+    options(f->naive, t->v[0], opts, sizeof opts);
     clb_release_kernels(f->slot, 1);
     int rc = clb_kernel(env->dev, "matmul", opts, f->naive ? "naive" : "tiled", f->slot);
     *nk = rc ? 0 : 1;
@@ -148,6 +155,15 @@ static void fit_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
 
 static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, fit_text};
 
+/* A side x side work-group as the fit takes it (a tiled kernel's two side x
+ * side tiles of local memory with it). */
+static struct clb_tile asked_tile(int naive, long side)
+{
+    struct clb_tile t = {2, {(size_t)side, (size_t)side, 1}, 0, {side}, 0};
+    t.own_local = naive ? 0 : 2 * (size_t)side * (size_t)side * sizeof(float);
+    return t;
+}
+
 /* A case of the naive kernel (kind -1) or of a tiled one, at the largest
  * side from `side` down that fits; a reduced tile is in params. */
 static int add_kernel(struct clb_env *env, struct clb_group *g, struct matmul *st, long side,
@@ -155,8 +171,7 @@ static int add_kernel(struct clb_env *env, struct clb_group *g, struct matmul *s
 {
     cl_kernel *slot = kind < 0 ? &st->naive : &st->tiled[st->ntiles];
     struct fit f = {kind < 0, slot};
-    struct clb_tile t = {2, {(size_t)side, (size_t)side, 1}, 0, {side}, 0};
-    t.own_local = kind < 0 ? 0 : 2 * (size_t)side * (size_t)side * sizeof(float);
+    struct clb_tile t = asked_tile(kind < 0, side);
     struct clb_fit res = {.what = kind < 0 ? "work-group side" : "tile"};
     int rc = clb_fit_tile(env, &fit_ops, &f, &t, &res);
     if (rc && rc != CLB_SKIP)
@@ -305,7 +320,8 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     }
 }
 
-/* The cases setup will add: naive, and tiled once per tile. */
+/* The cases setup will add: naive, and tiled once per tile; the programs
+ * it builds: naive's, and each tile's, at the side its fit builds first. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)dtype;
@@ -315,6 +331,19 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     int nt;
     if (read_params(env, &kernels, tiles, &nt))
         return -1;
+    char opts[128];
+    if (kernels & 1u) {
+        options(1, 16, opts, sizeof opts);
+        clb_plan_program(env, "matmul", opts);
+    }
+    for (int i = 0; i < nt; i++) {
+        struct fit f = {0, NULL};
+        struct clb_tile t = asked_tile(0, tiles[i]);
+        if (clb_fit_first(env, &fit_ops, &f, &t)) {
+            options(0, t.v[0], opts, sizeof opts);
+            clb_plan_program(env, "matmul", opts);
+        }
+    }
     return (kernels & 1u) + nt;
 }
 

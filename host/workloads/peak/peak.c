@@ -128,14 +128,20 @@ static int ladder(int i, char *out, size_t n)
 static int vec_index(long v) { return v == 1 ? 0 : v == 2 ? 1 : v == 4 ? 2 : v == 8 ? 3 : 4; }
 static int acc_index(long a) { return a == 4 ? 0 : a == 8 ? 1 : 2; }
 
-static int build(struct clb_env *env, struct peak *p, long vec, long acc, cl_kernel *out)
+/* The options of a (type, vec, acc) program: setup's and the plan's. */
+static void options(enum clb_peak_type t, long vec, long acc, char *opts, size_t n)
 {
     static const char *const defs[] = {"-DT=float", "-DT=double -DUSE_FP64=1",
                                        "-DT=half -DUSE_FP16=1", "-DT=uint -DUSE_INT=1"};
+    snprintf(opts, n, "%s -DVEC=%ld -DACC=%ld", defs[t], vec, acc);
+}
+
+static int build(struct clb_env *env, struct peak *p, long vec, long acc, cl_kernel *out)
+{
     cl_kernel *k = &p->k[vec_index(vec)][acc_index(acc)];
     if (!*k) {
         char opts[128];
-        snprintf(opts, sizeof opts, "%s -DVEC=%ld -DACC=%ld", defs[p->type], vec, acc);
+        options(p->type, vec, acc, opts, sizeof opts);
         int rc = clb_kernel(env->dev, "peak", opts, "peak", k);
         if (rc)
             return rc;
@@ -315,6 +321,25 @@ static int setup(struct clb_env *env, struct clb_group *g)
     return CLB_OK;
 }
 
+/* The cases setup will add, and their programs: one per (vec, acc) (none
+ * built for half where the device has no fp16: the group is skipped). */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)size;
+    long vecs[8], accs[8], groups, local;
+    int nvec, nacc;
+    enum clb_peak_type t;
+    if (read_params(env, vecs, &nvec, accs, &nacc, &groups, &local))
+        return -1;
+    char opts[128];
+    for (int v = 0; v < nvec && type_of(dtype, &t) == CLB_OK; v++)
+        for (int a = 0; a < nacc && (t != CLB_PEAK_HALF || env->info->fp16); a++) {
+            options(t, vecs[v], accs[a], opts, sizeof opts);
+            clb_plan_program(env, "peak", opts);
+        }
+    return nvec * nacc;
+}
+
 /* ---- measuring ---------------------------------------------------------- */
 
 /* The seeds of a case: class c's acc x vec chains, contiguous. */
@@ -462,6 +487,7 @@ const struct clb_workload clb_wl_peak = {
     .sizes = {.quick = "4096", .ladder = ladder},
     .case_size = sizeof(struct peak_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,

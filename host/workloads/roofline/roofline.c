@@ -149,15 +149,51 @@ static int pick_op(struct clb_env *env, int dbl, int *muladd)
     return CLB_OK;
 }
 
+/* What the parameters ask for: the lists, the work-group, the step. */
+struct choice {
+    long fl[32], vecs[4], ilps[4], local;
+    int nf, nv, ni, muladd;
+};
+
+static int read_choice(struct clb_env *env, const char *dtype, struct choice *ch)
+{
+    int rc = read_params(env, ch->fl, &ch->nf, ch->vecs, &ch->nv, ch->ilps, &ch->ni, &ch->local);
+    return rc ? rc : pick_op(env, clb_dtype_is_double(dtype), &ch->muladd);
+}
+
+/* The cases, enumerated once: one per (vec, ilp, flops) in this order.
+ * Set-up adds them; the plan counts them and names their programs. */
+struct shape {
+    long flops, vec, ilp;
+};
+#define MAX_CASES (32 * 4 * 4)
+
+static int cases(const struct choice *ch, struct shape out[MAX_CASES])
+{
+    int n = 0;
+    for (int v = 0; v < ch->nv; v++)
+        for (int il = 0; il < ch->ni; il++)
+            for (int f = 0; f < ch->nf; f++)
+                out[n++] = (struct shape){ch->fl[f], ch->vecs[v], ch->ilps[il]};
+    return n;
+}
+
+/* The options of a (vec, ilp, flops, op) program: setup's and the plan's. */
+static void options(const char *dtype, long vec, long ilp, long flops, int muladd, char *opts,
+                    size_t n)
+{
+    clb_dtype_defines(dtype, opts, n);
+    clb_appendf(opts, n, " -DVEC=%ld -DILP=%ld -DNFMA=%ld%s", vec, ilp, flops / 2,
+                muladd ? " -DMULADD=1" : "");
+}
+
 /* Build one case's kernel and add the case. */
 static int add_case(struct clb_env *env, struct clb_group *g, long flops, long vec, long ilp,
                     long local, int muladd)
 {
     struct roof *st = g->state;
     char opts[160];
-    clb_dtype_defines(g->dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DVEC=%ld -DILP=%ld -DNFMA=%ld%s", vec, ilp, flops / 2,
-                muladd ? " -DMULADD=1" : "");
+    options(g->dtype, vec, ilp, flops, muladd, opts, sizeof opts);
     int rc = clb_kernel(env->dev, "roofline", opts, "roofline", &st->k[st->nk++]);
     /* the work-group this kernel allows (0, the driver's choice, stays) */
     size_t l = (size_t)local;
@@ -197,16 +233,18 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->dbl = dbl;
     st->esize = dbl ? 8 : 4;
     st->n = g->size.total;
-    long fl[32], vecs[4], ilps[4], local;
-    int nf, nv, ni, rc;
-    if ((rc = read_params(env, fl, &nf, vecs, &nv, ilps, &ni, &local)))
+    struct choice ch;
+    struct shape sh[MAX_CASES];
+    int rc = read_choice(env, g->dtype, &ch);
+    if (rc)
         return rc;
+    int n = cases(&ch, sh);
     size_t bytes = st->n * st->esize; /* counted (overflow-checked) by the core */
     st->in = clb_xmalloc(bytes);
     st->out = clb_xmalloc(bytes);
     st->pool = clb_xmalloc(CLASSES * st->esize);
     st->ref = clb_xmalloc(CLASSES * st->esize);
-    st->k = calloc((size_t)(nf * nv * ni), sizeof *st->k);
+    st->k = calloc((size_t)n, sizeof *st->k);
     if (!st->in || !st->out || !st->pool || !st->ref || !st->k)
         return CLB_ESYS;
     if (dbl) {
@@ -226,15 +264,27 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, bytes, &st->dout)) ||
         (rc = clb_write(env->dev, st->din, st->in, bytes)))
         return rc;
-    int muladd;
-    if ((rc = pick_op(env, dbl, &muladd)))
-        return rc;
-    for (int v = 0; v < nv; v++)
-        for (int il = 0; il < ni; il++)
-            for (int f = 0; f < nf; f++)
-                if ((rc = add_case(env, g, fl[f], vecs[v], ilps[il], local, muladd)))
-                    return rc;
+    for (int i = 0; i < n; i++)
+        if ((rc = add_case(env, g, sh[i].flops, sh[i].vec, sh[i].ilp, ch.local, ch.muladd)))
+            return rc;
     return CLB_OK;
+}
+
+/* The cases setup will add, and their programs: one per (vec, ilp, flops). */
+static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
+{
+    (void)size;
+    struct choice ch;
+    struct shape sh[MAX_CASES];
+    if (read_choice(env, dtype, &ch))
+        return -1;
+    int n = cases(&ch, sh);
+    char opts[160];
+    for (int i = 0; i < n; i++) {
+        options(dtype, sh[i].vec, sh[i].ilp, sh[i].flops, ch.muladd, opts, sizeof opts);
+        clb_plan_program(env, "roofline", opts);
+    }
+    return n;
 }
 
 /* ---- measuring ---------------------------------------------------------- */
@@ -386,6 +436,7 @@ const struct clb_workload clb_wl_roofline = {
     .sizes = {.quick = "65536", .llc_times = 8, .floor_mib = {64, 1024}},
     .case_size = sizeof(struct roof_case),
     CLB_STEPS,
+    .plan = plan,
     .prepare = prepare,
     .summarize = summarize,
     .ceilings = ceilings,

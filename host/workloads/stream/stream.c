@@ -78,11 +78,17 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 /* 1,2,4,8 -> 0,1,2,3 */
 static int pow2_index(long v) { return v == 1 ? 0 : v == 2 ? 1 : v == 4 ? 2 : 3; }
 
+/* The build options of a (type, vec, ilp) program: setup's and the plan's. */
+static void options(const char *dtype, long vec, long ilp, char *opts, size_t n)
+{
+    clb_dtype_defines(dtype, opts, n);
+    clb_appendf(opts, n, " -DVEC=%ld -DILP=%ld", vec, ilp);
+}
+
 static int build(struct clb_env *env, struct stream *st, const char *dtype, long vec, long ilp)
 {
     char opts[128];
-    clb_dtype_defines(dtype, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DVEC=%ld -DILP=%ld", vec, ilp);
+    options(dtype, vec, ilp, opts, sizeof opts);
     cl_kernel *ks = st->k[pow2_index(vec)][pow2_index(ilp)];
     for (int k = 0; k < DRIVER; k++) {
         if (ks[k])
@@ -371,15 +377,29 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     free(st->c);
 }
 
+/* The programs setup builds whatever it measures: each (vec, ilp), or
+ * without vec the probe's widths at the first ilp. */
+static void plan_programs(struct clb_env *env, const char *dtype, const long *vecs, int nvec,
+                          const long *ilps, int nilp)
+{
+    static const long widths[] = {1, 2, 4, 8};
+    char opts[128];
+    for (int v = 0; v < (nvec ? nvec : 4); v++)
+        for (int il = 0; il < (nvec ? nilp : 1); il++) {
+            options(dtype, nvec ? vecs[v] : widths[v], ilps[il], opts, sizeof opts);
+            clb_plan_program(env, "stream", opts);
+        }
+}
+
 /* The cases setup will add: the four kernels per shape, and the driver's copy. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)dtype;
     (void)size;
     long vecs[8], ilps[8], locals[16], local2, driver_copy;
     int nvec, nilp, nloc;
     if (read_shapes(env, vecs, &nvec, ilps, &nilp, locals, &nloc, &local2, &driver_copy))
         return -1;
+    plan_programs(env, dtype, vecs, nvec, ilps, nilp);
     int per_shape = local2 >= 0 ? 2 * nloc + 2 : DRIVER * nloc;
     return (nvec ? nvec : 1) * nilp * per_shape + (int)driver_copy;
 }

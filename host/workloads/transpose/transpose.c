@@ -202,10 +202,51 @@ static int variant_usable(const struct clb_env *env, const struct transpose *st,
 
 /* ---- kernels ------------------------------------------------------------ */
 
-static void base_defines(const struct clb_group *g, const struct transpose *st, char *o, size_t n)
+static void base_defines(const char *dtype, const struct transpose *st, char *o, size_t n)
 {
-    clb_dtype_defines(g->dtype, o, n);
+    clb_dtype_defines(dtype, o, n);
     clb_appendf(o, n, " -DIDX=%s", st->wide ? "ulong" : "uint");
+}
+
+/* The program of the fixed kernels (serial ... diagonal) for a tile of
+ * TILE x TILE with work-groups of TILE x BROWS: the fit's and the plan's. */
+static void fixed_options(const char *dtype, const struct transpose *st, long tile, long brows,
+                          char *opts, size_t n)
+{
+    base_defines(dtype, st, opts, n);
+    clb_appendf(opts, n, " -DTILE=%ld -DBROWS=%ld", tile, brows);
+}
+
+/* A best variant's program: its options and kernel name. */
+static const char *best_options(const char *dtype, const struct transpose *st,
+                                const struct clb_tr_variant *v, char *opts, size_t n)
+{
+    base_defines(dtype, st, opts, n);
+    if (v->rect)
+        clb_appendf(opts, n, " -DRT=%ld -DCT=%ld -DRV=%ld -DRWG=%ld", v->bt, v->bc,
+                    v->bv, v->gx);
+    else if (v->reg)
+        clb_appendf(opts, n, " -DRB=%ld -DRGX=%ld -DRGY=%ld", v->bv, v->gx, v->gy);
+    else
+        clb_appendf(opts, n, " -DBT=%ld -DBV=%ld -DBR=%ld", v->bt, v->bv, v->br);
+    if (!v->reg && !v->rect && v->bk)
+        clb_appendf(opts, n, " -DBK=%ld", v->bk);
+    if (!v->reg && !v->rect && v->bd)
+        clb_appendf(opts, n, " -DBD=%ld", v->bd);
+    if (!v->reg && !v->rect && v->bp)
+        clb_appendf(opts, n, " -DBP=1");
+    if (clb_tr_linear_grid(v)) /* best_seq always orders its tiles; rows by default */
+        clb_appendf(opts, n, " -DORD=%d", v->ord ? v->ord - 1 : CLB_TR_ROWS);
+    if (v->ord == 1 + CLB_TR_BANDS)
+        clb_appendf(opts, n, " -DOSK=%ld", v->osk);
+    if (v->nt)
+        clb_appendf(opts, n, " -DNTS=1");
+    const char *name = v->rect  ? "best_rect"
+                       : v->reg ? "best_reg"
+                       : v->bd || v->bp ? "best_seq"
+                       : v->bk  ? "best_pipe"
+                                : "best";
+    return name;
 }
 
 static int build_best(struct clb_env *env, struct clb_group *g, struct transpose *st, int i)
@@ -213,32 +254,7 @@ static int build_best(struct clb_env *env, struct clb_group *g, struct transpose
     if (st->kbest[i])
         return CLB_OK;
     char opts[256];
-    const struct clb_tr_variant *v = &st->best[i];
-    base_defines(g, st, opts, sizeof opts);
-    if (v->rect)
-        clb_appendf(opts, sizeof opts, " -DRT=%ld -DCT=%ld -DRV=%ld -DRWG=%ld", v->bt, v->bc,
-                    v->bv, v->gx);
-    else if (v->reg)
-        clb_appendf(opts, sizeof opts, " -DRB=%ld -DRGX=%ld -DRGY=%ld", v->bv, v->gx, v->gy);
-    else
-        clb_appendf(opts, sizeof opts, " -DBT=%ld -DBV=%ld -DBR=%ld", v->bt, v->bv, v->br);
-    if (!v->reg && !v->rect && v->bk)
-        clb_appendf(opts, sizeof opts, " -DBK=%ld", v->bk);
-    if (!v->reg && !v->rect && v->bd)
-        clb_appendf(opts, sizeof opts, " -DBD=%ld", v->bd);
-    if (!v->reg && !v->rect && v->bp)
-        clb_appendf(opts, sizeof opts, " -DBP=1");
-    if (clb_tr_linear_grid(v)) /* best_seq always orders its tiles; rows by default */
-        clb_appendf(opts, sizeof opts, " -DORD=%d", v->ord ? v->ord - 1 : CLB_TR_ROWS);
-    if (v->ord == 1 + CLB_TR_BANDS)
-        clb_appendf(opts, sizeof opts, " -DOSK=%ld", v->osk);
-    if (v->nt)
-        clb_appendf(opts, sizeof opts, " -DNTS=1");
-    const char *name = v->rect  ? "best_rect"
-                       : v->reg ? "best_reg"
-                       : v->bd || v->bp ? "best_seq"
-                       : v->bk  ? "best_pipe"
-                                : "best";
+    const char *name = best_options(g->dtype, st, &st->best[i], opts, sizeof opts);
     return clb_kernel(env->dev, "transpose", opts, name, &st->kbest[i]);
 }
 
@@ -431,8 +447,7 @@ static int tfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, 
 {
     struct tfit *f = ctx;
     char opts[192];
-    base_defines(f->g, f->st, opts, sizeof opts);
-    clb_appendf(opts, sizeof opts, " -DTILE=%ld -DBROWS=%ld", t->v[0], t->v[1]);
+    fixed_options(f->g->dtype, f->st, t->v[0], t->v[1], opts, sizeof opts);
     *nk = 0;
     for (int i = 0; i < K_BEST; i++) {
         if (!(f->want & 1u << i))
@@ -449,15 +464,22 @@ static int tfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, 
 
 static const struct clb_fit_ops tfit_ops = {tfit_build, clb_shrink_rows, clb_tile_rows_text};
 
+/* The whitepaper tile as the fit takes it: its padded local tile checked
+ * before the build. */
+static struct clb_tile fixed_tile(const struct transpose *st)
+{
+    return (struct clb_tile){2, {(size_t)st->tile, (size_t)st->brows, 1}, 0,
+                             {st->tile, st->brows, (long)st->esize},
+                             (size_t)st->tile * (size_t)(st->tile + 1) * st->esize};
+}
+
 /* The tile of the whitepaper kernels (its padded local tile checked before
  * the build) and per_row's work-group, each the largest that fits. */
 static int fit_tiles(struct clb_env *env, struct clb_group *g, struct transpose *st,
                      unsigned want, struct clb_fit *tres, struct clb_fit *pres)
 {
     struct tfit f = {st, g, want};
-    struct clb_tile t = {2, {(size_t)st->tile, (size_t)st->brows, 1}, 0,
-                         {st->tile, st->brows, (long)st->esize},
-                         (size_t)st->tile * (size_t)(st->tile + 1) * st->esize};
+    struct clb_tile t = fixed_tile(st);
     *tres = (struct clb_fit){.what = "tile"};
     *pres = (struct clb_fit){.what = "local"};
     int rc = clb_fit_tile(env, &tfit_ops, &f, &t, tres);
@@ -573,6 +595,22 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
 
 /* ---- setup ---------------------------------------------------------------- */
 
+/* What setup and the plan know of a group before any buffer: its shape, the
+ * tile, the kernels wanted. */
+static int describe(struct clb_env *env, const char *dtype, const struct clb_size *size,
+                    struct transpose *st, unsigned *want)
+{
+    st->n = size->d[0];
+    st->m = size->d[1];
+    st->esize = clb_dtype_size(dtype);
+    st->cus = env->info->compute_units ? env->info->compute_units : 1;
+    st->nvidia = strstr(env->info->platform_name, "NVIDIA") != NULL;
+    /* 32-bit indices while every index (tiles overhang by < 256) fits */
+    st->wide = (double)(st->n + 256) * (double)(st->m + 256) >= 4294967296.0;
+    int rc = parse_tile(env, st);
+    return rc ? rc : clb_param_names(env, "kernels", KNOWN_KERNELS, 1, want);
+}
+
 /* Why serial or per_row cannot run here (else ""): above its size cap, or
  * longer loops per work-item than this implementation runs (clb_loop_limit). */
 static int too_long(struct clb_env *env, struct transpose *st, int k, char *why, size_t n)
@@ -652,32 +690,57 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
 /* The best rows: each variant reduced to what fits and built. The inline
  * PTX of nt is the one kernel text no test compiles: if this driver refuses
  * it, that row is skipped (the build log is on stderr), the others run. */
-static int add_best(struct clb_env *env, struct clb_group *g, struct transpose *st,
+static int add_best(struct clb_env *env, struct clb_group *g, struct transpose *st, int vi,
                     const char *note)
 {
-    int rc = CLB_OK;
-    for (int vi = 0; vi < st->nbest && !rc; vi++) {
-        struct clb_fit res = {.what = "best"};
-        char vname[48], cannot[160];
-        clb_tr_variant_name(&st->best[vi], vname, sizeof vname);
-        /* what no smaller variant changes is said by add_case, without a build */
-        int runs = variant_runs(env, st, &st->best[vi], cannot, sizeof cannot);
-        rc = runs ? fit_variant(env, g, st, vi, &res) : CLB_OK;
-        char *why = NULL;
-        if (rc == CLB_ECL && st->best[vi].nt)
-            why = clb_asprintf("best=%s: the inline-PTX store did not build: %s", vname,
-                               clb_lasterr());
-        else if (rc == CLB_SKIP)
-            why = clb_asprintf("best=%s: %s", vname, clb_lasterr());
-        else if (rc)
-            break;
-        struct clb_case *c = NULL;
-        rc = add_case(env, g, st, K_BEST, vi, note, &res, &c);
-        if (!rc && why)
-            clb_case_skip(c, "%s", why);
-        free(why);
-    }
+    struct clb_fit res = {.what = "best"};
+    char vname[48], cannot[160];
+    clb_tr_variant_name(&st->best[vi], vname, sizeof vname);
+    /* what no smaller variant changes is said by add_case, without a build */
+    int runs = variant_runs(env, st, &st->best[vi], cannot, sizeof cannot);
+    int rc = runs ? fit_variant(env, g, st, vi, &res) : CLB_OK;
+    char *why = NULL;
+    if (rc == CLB_ECL && st->best[vi].nt)
+        why = clb_asprintf("best=%s: the inline-PTX store did not build: %s", vname,
+                           clb_lasterr());
+    else if (rc == CLB_SKIP)
+        why = clb_asprintf("best=%s: %s", vname, clb_lasterr());
+    else if (rc)
+        return rc;
+    struct clb_case *c = NULL;
+    rc = add_case(env, g, st, K_BEST, vi, note, &res, &c);
+    if (!rc && why)
+        clb_case_skip(c, "%s", why);
+    free(why);
     return rc;
+}
+
+/* The cases, enumerated once: each fixed kernel wanted in order, then best
+ * once per variant (nbest: those best= names, else 1, the probe's fastest).
+ * Set-up adds them; the plan counts them. */
+struct tcase {
+    int k, vi;
+};
+#define MAX_CASES (K_BEST + CLB_TR_MAX_VARIANTS)
+
+static int cases(unsigned want, int nbest, struct tcase out[MAX_CASES])
+{
+    int n = 0;
+    for (int k = 0; k < K_BEST; k++)
+        if (want & 1u << k)
+            out[n++] = (struct tcase){k, 0};
+    for (int vi = 0; (want & 1u << K_BEST) && vi < nbest && vi < CLB_TR_MAX_VARIANTS; vi++)
+        out[n++] = (struct tcase){K_BEST, vi};
+    return n;
+}
+
+/* How many best variants best= names (0: none, the probe picks one). */
+static int named_best(const struct clb_env *env)
+{
+    int nv = 0;
+    const char *best = clb_param(env, "best");
+    free(best[0] ? clb_split(best, &nv) : NULL);
+    return nv;
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -686,19 +749,11 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if (!st)
         return CLB_ESYS;
     g->state = st;
-    st->n = g->size.d[0];
-    st->m = g->size.d[1];
-    st->esize = clb_dtype_size(g->dtype);
-    st->cus = env->info->compute_units ? env->info->compute_units : 1;
-    st->nvidia = strstr(env->info->platform_name, "NVIDIA") != NULL;
     unsigned want;
     int rc;
-    if ((rc = parse_tile(env, st)) ||
-        (rc = clb_param_names(env, "kernels", KNOWN_KERNELS, 1, &want)))
+    if ((rc = describe(env, g->dtype, &g->size, st, &want)))
         return rc;
     const size_t bytes = st->n * st->m * st->esize; /* counted (overflow-checked) by the core */
-    /* 32-bit indices while every index (tiles overhang by < 256) fits */
-    st->wide = (double)(st->n + 256) * (double)(st->m + 256) >= 4294967296.0;
     if ((rc = clb_inout_setup(env, bytes, bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &st->io)))
         return rc;
     struct clb_fit tres, pres;
@@ -709,13 +764,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
         clb_buf_free(&note);
         return rc;
     }
-    for (int k = 0; k < K_BEST && !rc; k++) {
+    struct tcase cs[MAX_CASES];
+    int n = cases(want, st->nbest, cs);
+    for (int i = 0; i < n && !rc; i++) {
         struct clb_case *c = NULL;
-        if (want & 1u << k)
-            rc = add_case(env, g, st, k, 0, NULL, k == K_PER_ROW ? &pres : &tres, &c);
+        int k = cs[i].k;
+        rc = k == K_BEST ? add_best(env, g, st, cs[i].vi, clb_buf_str(&note))
+                         : add_case(env, g, st, k, 0, NULL, k == K_PER_ROW ? &pres : &tres, &c);
     }
-    if (!rc && (want & 1u << K_BEST))
-        rc = add_best(env, g, st, clb_buf_str(&note));
     clb_buf_free(&note);
     return rc;
 }
@@ -766,25 +822,66 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
-/* The cases setup will add: each kernel once, best once per named variant
- * (one, the probe's fastest, when none is named). */
+/* A named best variant's program, as its fit builds it first. */
+static void plan_named(struct clb_env *env, const char *dtype, struct transpose *st,
+                       const char *name)
+{
+    char opts[256], why[160];
+    struct vfit f = {st, NULL, 0};
+    struct clb_tile t;
+    if (clb_tr_parse_variant(name, &st->best[0]) ||
+        !variant_runs(env, st, &st->best[0], why, sizeof why))
+        return;
+    variant_tile(st, &st->best[0], &t);
+    if (clb_fit_first(env, &vfit_ops, &f, &t)) {
+        best_options(dtype, st, &st->best[0], opts, sizeof opts);
+        clb_plan_program(env, "transpose", opts);
+    }
+}
+
+/* The best variants setup builds: those named (as fitted), else every probe
+ * candidate that fits this device and shape. */
+static void plan_best(struct clb_env *env, const char *dtype, struct transpose *st)
+{
+    char opts[256], why[160];
+    const char *named = clb_param(env, "best");
+    const char *const *cand = st->esize == 8 ? probe_double : probe_float;
+    int nv = 0;
+    char **list = named[0] ? clb_split(named, &nv) : NULL;
+    for (int i = 0; list && i < nv; i++)
+        plan_named(env, dtype, st, list[i]);
+    int usable = 0;
+    for (int i = 0; !named[0] && cand[i]; i++) {
+        struct clb_tr_variant v;
+        if (clb_tr_parse_variant(cand[i], &v) == 0 && variant_usable(env, st, &v, why, sizeof why)) {
+            best_options(dtype, st, &v, opts, sizeof opts);
+            clb_plan_program(env, "transpose", opts);
+            usable++;
+        }
+    }
+    if (!named[0] && !usable) /* choose_best's fallback: the plain tile, fitted */
+        plan_named(env, dtype, st, probe_float[0]);
+    free(list);
+}
+
+/* The cases setup will add (cases()); the programs it builds. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)dtype;
-    (void)size;
+    struct transpose st = {0};
     unsigned want;
-    if (clb_param_names(env, "kernels", KNOWN_KERNELS, 1, &want))
+    if (describe(env, dtype, size, &st, &want))
         return -1;
-    int n = 0;
-    for (int k = 0; k < NKERNELS; k++)
-        n += (want >> k) & 1u;
-    const char *best = clb_param(env, "best");
-    if ((want & 1u << K_BEST) && best[0]) {
-        int nv;
-        char **list = clb_split(best, &nv);
-        free(list);
-        n += nv - 1;
+    struct tcase cs[MAX_CASES];
+    int nbest = named_best(env);
+    int n = cases(want, nbest ? nbest : 1, cs);
+    struct clb_tile t = fixed_tile(&st);
+    if ((want & ((1u << K_BEST) - 1)) && clb_fit_first(env, &tfit_ops, NULL, &t)) {
+        char opts[192];
+        fixed_options(dtype, &st, t.v[0], t.v[1], opts, sizeof opts);
+        clb_plan_program(env, "transpose", opts);
     }
+    if (want & 1u << K_BEST)
+        plan_best(env, dtype, &st);
     return n;
 }
 
