@@ -109,8 +109,8 @@ static int set_metric(struct cmp_args *a, const char *name, struct clb_buf *e)
         return 0;
     struct clb_buf names = {0};
     cmp_metric_names(&names);
-    clb_die_msg("compare: unknown metric '%s' (known: %s)", cmp_esc_tmp(e, name, 0),
-                clb_buf_str(&names));
+    clb_print_error("compare: unknown metric '%s' (known: %s)", cmp_esc_tmp(e, name, 0),
+                    clb_buf_str(&names));
     clb_buf_free(&names);
     return CLB_EUSAGE;
 }
@@ -162,11 +162,11 @@ static int set_option(struct cmp_args *a, int c, char **argv, struct clb_buf *e)
         return -1;
     }
     if (c == ':')
-        clb_die_msg("compare: option '%s' needs a value (clbench compare --help)",
-                    cmp_esc_tmp(e, argv[optind - 1], 0));
+        clb_print_error("compare: option '%s' needs a value (clbench compare --help)",
+                        cmp_esc_tmp(e, argv[optind - 1], 0));
     else
-        clb_die_msg("compare: unknown option '%s' (clbench compare --help)",
-                    cmp_esc_tmp(e, argv[optind - 1], 0));
+        clb_print_error("compare: unknown option '%s' (clbench compare --help)",
+                        cmp_esc_tmp(e, argv[optind - 1], 0));
     return CLB_EUSAGE;
 }
 
@@ -226,8 +226,8 @@ static int set_threshold(struct cmp_args *a, struct clb_buf *e)
         end++;
     if (end != a->threshold && !*end && isfinite(a->gate.threshold) && a->gate.threshold >= 0)
         return 0;
-    clb_die_msg("compare: --threshold '%s' is not a percentage >= 0 (e.g. 5 or 2.5)",
-                cmp_esc_tmp(e, a->threshold, 0));
+    clb_print_error("compare: --threshold '%s' is not a percentage >= 0 (e.g. 5 or 2.5)",
+                    cmp_esc_tmp(e, a->threshold, 0));
     return CLB_EUSAGE;
 }
 
@@ -243,12 +243,12 @@ static int check(struct cmp_args *a, int argc, struct clb_buf *e)
     if (a->threshold && set_threshold(a, e))
         return CLB_EUSAGE;
     if (bad) {
-        clb_die_msg("compare: %s", bad);
+        clb_print_error("compare: %s", bad);
         return CLB_EUSAGE;
     }
     int svg;
     if (a->plot && cmp_plot_check(a->plot, &svg)) {
-        clb_die_msg("compare: %s", clb_lasterr());
+        clb_print_error("compare: %s", clb_lasterr());
         return CLB_EUSAGE;
     }
     return 0;
@@ -277,7 +277,7 @@ static int run_baseline(const struct cmp_args *a, char **files, int nfiles)
     struct cmp_delta d;
     int rc = cmp_baseline(&d, files, nfiles, a->baseline, &a->flt, a->metric, &a->gate);
     if (rc) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
         return clb_exit_status(rc);
     }
     rc = a->json ? cmp_delta_print_json(&d, stdout)
@@ -285,11 +285,12 @@ static int run_baseline(const struct cmp_args *a, char **files, int nfiles)
                        : cmp_delta_print_text(&d, stdout);
     int status = rc ? clb_exit_status(rc) : d.failed ? CLB_EXIT_FAILED : CLB_EXIT_OK;
     if (rc) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
     } else if (d.failed) {
         struct clb_buf m = {0};
         cmp_delta_verdict(&d, &m);
-        clb_die_msg("%s", m.oom ? "the gate fails (out of memory for its message)" : clb_buf_str(&m));
+        clb_print_error("%s", m.oom ? "the gate fails (out of memory for its message)"
+                                    : clb_buf_str(&m));
         clb_buf_free(&m);
     }
     cmp_delta_free(&d);
@@ -309,7 +310,7 @@ int clb_cmd_compare(int argc, char **argv)
     if (!rc && a.relative)
         rc = cmp_set_relative(&t, a.relative);
     if (rc) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
         cmp_free(&t);
         return clb_exit_status(rc);
     }
@@ -320,7 +321,7 @@ int clb_cmd_compare(int argc, char **argv)
     if (!rc && a.plot)
         rc = cmp_plot(&t, a.plot);
     if (rc)
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
     cmp_free(&t);
     return clb_exit_status(rc);
 }
