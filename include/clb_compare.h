@@ -61,6 +61,12 @@ struct cmp_filter {
     const char *sweep;
     int any_size;        /* lines ignore the size: each column's best at any size */
     int include_cache;   /* with any_size: keep rows whose metrics say cache_resident */
+    int line_up;         /* any_size when the selected rows name more than one device and
+                          * neither size nor any_size is set (`clbench compare`'s default,
+                          * docs/COMPARE.md: each device runs its own default sizes); rows
+                          * of one device stay size by size, and so do the sizes of a
+                          * workload that varies them (bus, latency: cmp_size_varies).
+                          * Not for the gate: `compare --baseline` leaves it 0. */
     /* Not filters: what else the build gathers. */
     int plot;            /* the points of roofline and stairs figures (struct cmp_point),
                           * and the measured ceilings of every column */
@@ -164,6 +170,8 @@ struct cmp_table {
     size_t ncells;
     int ref;                 /* --relative-to column, -1 when none */
     int have_ceilings;       /* the columns' ceil[] were looked for */
+    int lined_up;            /* flt->line_up made the lines ignore the size (several
+                              * devices): 1, 2 with the cache-resident rows kept; 0 */
     const char *ceilings_file;   /* --ceilings FILE, NULL: the compared files */
     const char *untyped;     /* measured metric: the types of GFlop/s rows that no ceiling
                               * kind covers ("int, half"), "" when none */

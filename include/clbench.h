@@ -29,7 +29,7 @@ enum clb_rc {
 void clb_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *clb_lasterr(void);
 /* Print "clbench: <message>" on stderr. */
-void clb_die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void clb_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Output level: -q 0, default 1, -v 2. */
 extern int clb_verbosity;

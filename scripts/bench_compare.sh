@@ -4,7 +4,7 @@
 # repeated runs, a swept parameter, sizes written as 2^k, NM and decimal).
 # Reports wall time, CPU time (user + system: what other jobs on a shared
 # machine do not inflate) and maximum resident memory (/usr/bin/time -v) for the
-# text table, --any-size --sweep none, --json and --baseline (the file against
+# text table (--by-size), --any-size --sweep none, --json (--by-size) and --baseline (the file against
 # itself: twice the rows), and checks the targets of the text table: 100k rows
 # <= 1 s, 1M rows <= 10 s and <= 1 GB. A benchmark, not a test: run it by hand.
 #
@@ -26,9 +26,9 @@ for n in 100000 1000000; do
   fi
   for mode in table any-size json baseline; do
     case $mode in
-      table) args=() ;;
+      table) args=(--by-size) ;;   # 16 devices: size by size, as before the lineup default
       any-size) args=(--any-size --sweep none) ;;
-      json) args=(--json) ;;
+      json) args=(--json --by-size) ;;
       baseline) args=(--baseline "$f") ;;
     esac
     if ! /usr/bin/time -v -o "$dir/time.txt" "$cb" compare "$f" "${args[@]}" >/dev/null 2>"$dir/err.txt"; then

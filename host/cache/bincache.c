@@ -155,8 +155,8 @@ static int ensure_open(struct clb_bincache *c)
             if ((c->dirfd = open_dir(c->dir)) >= 0)
                 c->state = 1;
             else
-                clb_die_msg("warning: program cache %s: %s; not used this run (programs are "
-                            "built from source)", c->dir, clb_lasterr());
+                clb_print_error("warning: program cache %s: %s; not used this run (programs are "
+                                "built from source)", c->dir, clb_lasterr());
         }
     }
     int rc = c->state == 1 ? 0 : -1;
@@ -169,8 +169,8 @@ static int ensure_open(struct clb_bincache *c)
 static void refuse(struct clb_bincache *c, const char *name, const struct clb_cache_key *k,
                    const char *why)
 {
-    clb_die_msg("warning: program cache %s/%s (%s): %s; rebuilt from source", c->dir, name,
-                k->what ? k->what : "a program", why);
+    clb_print_error("warning: program cache %s/%s (%s): %s; rebuilt from source", c->dir, name,
+                    k->what ? k->what : "a program", why);
     unlinkat(c->dirfd, name, 0);
 }
 
@@ -355,9 +355,9 @@ void clb_cache_store(struct clb_bincache *c, const struct clb_cache_key *k,
     if (!ok) {
         if (fd >= 0)
             unlinkat(c->dirfd, tmp, 0);
-        clb_die_msg("warning: program cache %s: cannot keep %s: %s", c->dir,
-                    k->what ? k->what : "a program",
-                    e ? strerror(e_no) : "too large or out of host memory");
+        clb_print_error("warning: program cache %s: cannot keep %s: %s", c->dir,
+                        k->what ? k->what : "a program",
+                        e ? strerror(e_no) : "too large or out of host memory");
     }
     free(e);
 }

@@ -24,19 +24,20 @@ int clb_cmd_cache(int argc, char **argv)
     }
     int clear = argc == 2 && strcmp(argv[1], "clear") == 0;
     if (argc != 2 || (!clear && strcmp(argv[1], "info") != 0)) {
-        clb_die_msg("cache: expected 'cache info' or 'cache clear' (see 'clbench cache --help')");
+        clb_print_error("cache: expected 'cache info' or 'cache clear' (see 'clbench cache "
+                        "--help')");
         return CLB_EXIT_USAGE;
     }
     char *dir = clb_cache_path();
     if (!dir) {
-        clb_die_msg("cache: neither XDG_CACHE_HOME nor HOME is set: there is no cache");
+        clb_print_error("cache: neither XDG_CACHE_HOME nor HOME is set: there is no cache");
         return CLB_EXIT_USAGE;
     }
     long n = 0;
     double bytes = 0;
     int rc = clear ? clb_cache_clear(dir, &n) : clb_cache_stat(dir, &n, &bytes);
     if (rc)
-        clb_die_msg("cache: %s", clb_lasterr());
+        clb_print_error("cache: %s", clb_lasterr());
     else if (clear)
         printf("%s: removed %ld file%s\n", dir, n, n == 1 ? "" : "s");
     else

@@ -28,8 +28,12 @@ static void usage(FILE *f)
             "                          values), or these keys (e.g. --sweep rhs)\n"
             "      --any-size          one line per kernel and type whatever the size: each\n"
             "                          column's best (devices and papers use their own sizes);\n"
-            "                          rows whose detail says cache_resident are left out\n"
-            "      --include-cache     with --any-size: keep the cache_resident rows too\n"
+            "                          rows whose detail says cache_resident are left out.\n"
+            "                          The default where the rows name several devices and\n"
+            "                          no --size is given; one device's rows go size by size\n"
+            "      --by-size           lines size by size, also for several devices\n"
+            "      --include-cache     with --any-size (or devices lined up): keep the\n"
+            "                          cache_resident rows too\n"
             "      --markdown          print a Markdown table\n"
             "      --json              print the table (or the deltas) as one JSON document\n"
             "      --plot OUT.svg|OUT.png  one figure per workload (OUT-<workload>.svg when\n"
@@ -64,136 +68,206 @@ struct cmp_args {
     struct cmp_filter flt;
     const char *plot, *relative, *baseline, *threshold, *ceilings;
     const struct cmp_metric *metric;
-    int markdown, json;
+    int markdown, json, by_size;
     struct cmp_gate gate;
 };
 
 enum {
     OPT_MARKDOWN = 256, OPT_PLOT, OPT_SWEEP, OPT_ANY_SIZE, OPT_INCLUDE_CACHE, OPT_JSON,
-    OPT_BASELINE, OPT_THRESHOLD, OPT_CEILINGS, OPT_STRICT, OPT_ALLOW_MISSING, OPT_CROSS_DEVICE
+    OPT_BASELINE, OPT_THRESHOLD, OPT_CEILINGS, OPT_STRICT, OPT_ALLOW_MISSING, OPT_CROSS_DEVICE,
+    OPT_BY_SIZE
 };
+
+static const struct option opts[] = {
+    {"metric", required_argument, 0, 'm'},
+    {"relative-to", required_argument, 0, 'r'},
+    {"workload", required_argument, 0, 'w'},
+    {"kernel", required_argument, 0, 'k'},
+    {"dtype", required_argument, 0, 't'},
+    {"type", required_argument, 0, 't'},
+    {"size", required_argument, 0, 's'},
+    {"markdown", no_argument, 0, OPT_MARKDOWN},
+    {"json", no_argument, 0, OPT_JSON},
+    {"plot", required_argument, 0, OPT_PLOT},
+    {"help", no_argument, 0, 'h'},
+    {"sweep", required_argument, 0, OPT_SWEEP},
+    {"any-size", no_argument, 0, OPT_ANY_SIZE},
+    {"by-size", no_argument, 0, OPT_BY_SIZE},
+    {"include-cache", no_argument, 0, OPT_INCLUDE_CACHE},
+    {"baseline", required_argument, 0, OPT_BASELINE},
+    {"threshold", required_argument, 0, OPT_THRESHOLD},
+    {"ceilings", required_argument, 0, OPT_CEILINGS},
+    {"strict", no_argument, 0, OPT_STRICT},
+    {"allow-missing", no_argument, 0, OPT_ALLOW_MISSING},
+    {"cross-device", no_argument, 0, OPT_CROSS_DEVICE},
+    {0, 0, 0, 0}};
+
+/* --metric M: CLB_EUSAGE with the known metrics when M is none of them. */
+static int set_metric(struct cmp_args *a, const char *name, struct clb_buf *e)
+{
+    if ((a->metric = cmp_metric_find(name)))
+        return 0;
+    struct clb_buf names = {0};
+    cmp_metric_names(&names);
+    clb_print_error("compare: unknown metric '%s' (known: %s)", cmp_esc_tmp(e, name, 0),
+                    clb_buf_str(&names));
+    clb_buf_free(&names);
+    return CLB_EUSAGE;
+}
+
+/* The options of the table's selection; 0 when c is not one of them. */
+static int set_filter(struct cmp_filter *f, int c, const char *arg)
+{
+    switch (c) {
+    case 'w': f->workload = arg; return 1;
+    case 'k': f->kernel = arg; return 1;
+    case 't': f->dtype = arg; return 1;
+    case 's': f->size = arg; return 1;
+    case OPT_SWEEP: f->sweep = arg; return 1;
+    case OPT_ANY_SIZE: f->any_size = 1; return 1;
+    case OPT_INCLUDE_CACHE: f->include_cache = 1; return 1;
+    default: return 0;
+    }
+}
+
+/* The options of the output and of the gate; 0 when c is not one of them. */
+static int set_other(struct cmp_args *a, int c, const char *arg)
+{
+    switch (c) {
+    case 'r': a->relative = arg; return 1;
+    case OPT_MARKDOWN: a->markdown = 1; return 1;
+    case OPT_JSON: a->json = 1; return 1;
+    case OPT_BY_SIZE: a->by_size = 1; return 1;
+    case OPT_PLOT: a->plot = arg; return 1;
+    case OPT_BASELINE: a->baseline = arg; return 1;
+    case OPT_THRESHOLD: a->threshold = arg; return 1;
+    case OPT_CEILINGS: a->ceilings = arg; return 1;
+    case OPT_STRICT: a->gate.strict = 1; return 1;
+    case OPT_ALLOW_MISSING: a->gate.allow_missing = 1; return 1;
+    case OPT_CROSS_DEVICE: a->gate.cross_device = 1; return 1;
+    default: return 0;
+    }
+}
+
+/* One option from getopt_long: 0, -1 for --help (printed), CLB_EUSAGE
+ * with the message printed. */
+static int set_option(struct cmp_args *a, int c, char **argv, struct clb_buf *e)
+{
+    if (c == 'm')
+        return set_metric(a, optarg, e);
+    if (set_filter(&a->flt, c, optarg) || set_other(a, c, optarg))
+        return 0;
+    if (c == 'h') {
+        usage(stdout);
+        return -1;
+    }
+    if (c == ':')
+        clb_print_error("compare: option '%s' needs a value (clbench compare --help)",
+                        cmp_esc_tmp(e, argv[optind - 1], 0));
+    else
+        clb_print_error("compare: unknown option '%s' (clbench compare --help)",
+                        cmp_esc_tmp(e, argv[optind - 1], 0));
+    return CLB_EUSAGE;
+}
+
+/* A gate option without --baseline: its message, else NULL. */
+static const char *gate_alone(const struct cmp_args *a)
+{
+    if (a->baseline)
+        return NULL;
+    return a->threshold ? "--threshold goes with --baseline OLD.csv"
+           : a->gate.strict ? "--strict goes with --baseline OLD.csv"
+           : a->gate.allow_missing ? "--allow-missing goes with --baseline OLD.csv"
+           : a->gate.cross_device ? "--cross-device goes with --baseline OLD.csv"
+                                  : NULL;
+}
+
+/* --baseline with an option of the table: its message, else NULL. */
+static const char *gate_with_table(const struct cmp_args *a)
+{
+    if (!a->baseline)
+        return NULL;
+    return a->plot ? "--plot draws the table, not the deltas of --baseline: give one"
+           : a->metric->measured ? "--metric pct_measured_peak sets rows against their device's "
+                                   "ceilings: not with --baseline"
+           : a->ceilings ? "--ceilings goes with --metric pct_measured_peak or --plot, not with "
+                           "--baseline"
+                         : NULL;
+}
+
+/* Options that do not go together (or no file): the message, else NULL. */
+static const char *conflict(const struct cmp_args *a, int argc)
+{
+    const char *bad;
+    if (optind >= argc)
+        return "no results file given (usage: clbench compare FILE.csv... [--plot OUT.svg])";
+    if (a->markdown && a->json)
+        return "--markdown and --json are two formats of one output: give one";
+    if ((bad = gate_alone(a)) || (bad = gate_with_table(a)))
+        return bad;
+    if (a->ceilings && !a->metric->measured && !a->plot)
+        return "--ceilings goes with --metric pct_measured_peak or --plot (the rooflines)";
+    if (a->baseline && a->relative)
+        return "--relative-to and --baseline compare with two different references: give one";
+    if (a->by_size && a->flt.any_size)
+        return "--by-size and --any-size ask for two kinds of lines: give one";
+    if (a->by_size && a->baseline)
+        return "--by-size goes with the table, not with --baseline (the gate matches lines by "
+               "its own rules: --cross-device)";
+    return NULL;
+}
+
+/* --threshold PCT ("5", "2.5%"): CLB_EUSAGE with the message printed. */
+static int set_threshold(struct cmp_args *a, struct clb_buf *e)
+{
+    char *end;
+    a->gate.threshold = strtod(a->threshold, &end);
+    if (*end == '%')
+        end++;
+    if (end != a->threshold && !*end && isfinite(a->gate.threshold) && a->gate.threshold >= 0)
+        return 0;
+    clb_print_error("compare: --threshold '%s' is not a percentage >= 0 (e.g. 5 or 2.5)",
+                    cmp_esc_tmp(e, a->threshold, 0));
+    return CLB_EUSAGE;
+}
+
+/* After the options: their combinations, the threshold's value, the plot's
+ * name; what the table's build takes from them. */
+static int check(struct cmp_args *a, int argc, struct clb_buf *e)
+{
+    const char *bad = conflict(a, argc);
+    /* the table lines devices up unless told; the gate keeps its own rules */
+    a->flt.line_up = !a->by_size && !a->baseline;
+    a->flt.plot = a->plot != NULL;
+    a->flt.ceilings = a->ceilings;
+    if (a->threshold && set_threshold(a, e))
+        return CLB_EUSAGE;
+    if (bad) {
+        clb_print_error("compare: %s", bad);
+        return CLB_EUSAGE;
+    }
+    int svg;
+    if (a->plot && cmp_plot_check(a->plot, &svg)) {
+        clb_print_error("compare: %s", clb_lasterr());
+        return CLB_EUSAGE;
+    }
+    return 0;
+}
 
 /* 0 ok, -1 --help, else CLB_EUSAGE with the message printed. */
 static int parse(int argc, char **argv, struct cmp_args *a)
 {
-    static const struct option opts[] = {
-        {"metric", required_argument, 0, 'm'},
-        {"relative-to", required_argument, 0, 'r'},
-        {"workload", required_argument, 0, 'w'},
-        {"kernel", required_argument, 0, 'k'},
-        {"dtype", required_argument, 0, 't'},
-        {"type", required_argument, 0, 't'},
-        {"size", required_argument, 0, 's'},
-        {"markdown", no_argument, 0, OPT_MARKDOWN},
-        {"json", no_argument, 0, OPT_JSON},
-        {"plot", required_argument, 0, OPT_PLOT},
-        {"help", no_argument, 0, 'h'},
-        {"sweep", required_argument, 0, OPT_SWEEP},
-        {"any-size", no_argument, 0, OPT_ANY_SIZE},
-        {"include-cache", no_argument, 0, OPT_INCLUDE_CACHE},
-        {"baseline", required_argument, 0, OPT_BASELINE},
-        {"threshold", required_argument, 0, OPT_THRESHOLD},
-        {"ceilings", required_argument, 0, OPT_CEILINGS},
-        {"strict", no_argument, 0, OPT_STRICT},
-        {"allow-missing", no_argument, 0, OPT_ALLOW_MISSING},
-        {"cross-device", no_argument, 0, OPT_CROSS_DEVICE},
-        {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->metric = cmp_metric_find("gbps");
     a->gate.threshold = 5;
     optind = 1;
     opterr = 0;
-    int c;
+    int c, rc = 0;
     struct clb_buf e = {0};
-    int rc = 0;
-    while (!rc && (c = getopt_long(argc, argv, ":m:r:w:k:t:s:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (!(a->metric = cmp_metric_find(optarg))) {
-                struct clb_buf names = {0};
-                cmp_metric_names(&names);
-                clb_die_msg("compare: unknown metric '%s' (known: %s)", cmp_esc_tmp(&e, optarg, 0),
-                            clb_buf_str(&names));
-                clb_buf_free(&names);
-                rc = CLB_EUSAGE;
-            }
-            break;
-        case 'r': a->relative = optarg; break;
-        case 'w': a->flt.workload = optarg; break;
-        case 'k': a->flt.kernel = optarg; break;
-        case 't': a->flt.dtype = optarg; break;
-        case 's': a->flt.size = optarg; break;
-        case OPT_MARKDOWN: a->markdown = 1; break;
-        case OPT_JSON: a->json = 1; break;
-        case OPT_SWEEP: a->flt.sweep = optarg; break;
-        case OPT_ANY_SIZE: a->flt.any_size = 1; break;
-        case OPT_INCLUDE_CACHE: a->flt.include_cache = 1; break;
-        case OPT_PLOT: a->plot = optarg; break;
-        case OPT_BASELINE: a->baseline = optarg; break;
-        case OPT_THRESHOLD: a->threshold = optarg; break;
-        case OPT_CEILINGS: a->ceilings = optarg; break;
-        case OPT_STRICT: a->gate.strict = 1; break;
-        case OPT_ALLOW_MISSING: a->gate.allow_missing = 1; break;
-        case OPT_CROSS_DEVICE: a->gate.cross_device = 1; break;
-        case 'h': usage(stdout); clb_buf_free(&e); return -1;
-        case ':':
-            clb_die_msg("compare: option '%s' needs a value (clbench compare --help)",
-                        cmp_esc_tmp(&e, argv[optind - 1], 0));
-            rc = CLB_EUSAGE;
-            break;
-        default:
-            clb_die_msg("compare: unknown option '%s' (clbench compare --help)",
-                        cmp_esc_tmp(&e, argv[optind - 1], 0));
-            rc = CLB_EUSAGE;
-        }
-    }
-    const char *bad = NULL;
-    if (rc) {
-        /* reported above */
-    } else if (optind >= argc) {
-        bad = "no results file given (usage: clbench compare FILE.csv... [--plot OUT.svg])";
-    } else if (a->markdown && a->json) {
-        bad = "--markdown and --json are two formats of one output: give one";
-    } else if (!a->baseline && (a->threshold || a->gate.strict || a->gate.allow_missing ||
-                                a->gate.cross_device)) {
-        bad = a->threshold ? "--threshold goes with --baseline OLD.csv"
-              : a->gate.strict ? "--strict goes with --baseline OLD.csv"
-              : a->gate.allow_missing ? "--allow-missing goes with --baseline OLD.csv"
-                                      : "--cross-device goes with --baseline OLD.csv";
-    } else if (a->baseline && a->plot) {
-        bad = "--plot draws the table, not the deltas of --baseline: give one";
-    } else if (a->baseline && a->metric->measured) {
-        bad = "--metric pct_measured_peak sets rows against their device's ceilings: not with "
-              "--baseline";
-    } else if (a->ceilings && a->baseline) {
-        bad = "--ceilings goes with --metric pct_measured_peak or --plot, not with --baseline";
-    } else if (a->ceilings && !a->metric->measured && !a->plot) {
-        bad = "--ceilings goes with --metric pct_measured_peak or --plot (the rooflines)";
-    } else if (a->baseline && a->relative) {
-        bad = "--relative-to and --baseline compare with two different references: give one";
-    }
-    if (!rc && a->threshold) {
-        char *end;
-        a->gate.threshold = strtod(a->threshold, &end);
-        if (*end == '%')
-            end++;
-        if (end == a->threshold || *end || !isfinite(a->gate.threshold) || a->gate.threshold < 0) {
-            clb_die_msg("compare: --threshold '%s' is not a percentage >= 0 (e.g. 5 or 2.5)",
-                        cmp_esc_tmp(&e, a->threshold, 0));
-            rc = CLB_EUSAGE;
-        }
-    }
-    if (!rc && bad) {
-        clb_die_msg("compare: %s", bad);
-        rc = CLB_EUSAGE;
-    }
-    int svg;
-    a->flt.plot = a->plot != NULL;
-    a->flt.ceilings = a->ceilings;
-    if (!rc && a->plot && cmp_plot_check(a->plot, &svg)) {
-        clb_die_msg("compare: %s", clb_lasterr());
-        rc = CLB_EUSAGE;
-    }
+    while (!rc && (c = getopt_long(argc, argv, ":m:r:w:k:t:s:h", opts, NULL)) != -1)
+        rc = set_option(a, c, argv, &e);
+    if (!rc)
+        rc = check(a, argc, &e);
     clb_buf_free(&e);
     return rc;
 }
@@ -203,7 +277,7 @@ static int run_baseline(const struct cmp_args *a, char **files, int nfiles)
     struct cmp_delta d;
     int rc = cmp_baseline(&d, files, nfiles, a->baseline, &a->flt, a->metric, &a->gate);
     if (rc) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
         return clb_exit_status(rc);
     }
     rc = a->json ? cmp_delta_print_json(&d, stdout)
@@ -211,11 +285,12 @@ static int run_baseline(const struct cmp_args *a, char **files, int nfiles)
                        : cmp_delta_print_text(&d, stdout);
     int status = rc ? clb_exit_status(rc) : d.failed ? CLB_EXIT_FAILED : CLB_EXIT_OK;
     if (rc) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
     } else if (d.failed) {
         struct clb_buf m = {0};
         cmp_delta_verdict(&d, &m);
-        clb_die_msg("%s", m.oom ? "the gate fails (out of memory for its message)" : clb_buf_str(&m));
+        clb_print_error("%s", m.oom ? "the gate fails (out of memory for its message)"
+                                    : clb_buf_str(&m));
         clb_buf_free(&m);
     }
     cmp_delta_free(&d);
@@ -235,7 +310,7 @@ int clb_cmd_compare(int argc, char **argv)
     if (!rc && a.relative)
         rc = cmp_set_relative(&t, a.relative);
     if (rc) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
         cmp_free(&t);
         return clb_exit_status(rc);
     }
@@ -246,7 +321,7 @@ int clb_cmd_compare(int argc, char **argv)
     if (!rc && a.plot)
         rc = cmp_plot(&t, a.plot);
     if (rc)
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
     cmp_free(&t);
     return clb_exit_status(rc);
 }

@@ -25,12 +25,12 @@ static int parse_simple(int argc, char **argv, const char **platforms_dir, int *
                    verbose ? " [-v|--verbose]" : "");
             return -1;
         } else {
-            clb_die_msg("%s: unknown option '%s'", argv[0], argv[optind - 1]);
+            clb_print_error("%s: unknown option '%s'", argv[0], argv[optind - 1]);
             return CLB_EUSAGE;
         }
     }
     if (optind < argc) {
-        clb_die_msg("%s: unexpected argument '%s'", argv[0], argv[optind]);
+        clb_print_error("%s: unexpected argument '%s'", argv[0], argv[optind]);
         return CLB_EUSAGE;
     }
     return CLB_OK;
@@ -63,7 +63,7 @@ static int start(int argc, char **argv, int *verbose, struct clb_profiles *ps,
     if (rc)
         return rc < 0 ? -1 : clb_exit_status(rc);
     if ((rc = clb_load_profiles_for(pdir, ps))) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
         return clb_exit_status(rc);
     }
     return CLB_OK;
@@ -79,7 +79,7 @@ int clb_cmd_list(int argc, char **argv)
     struct clb_devinfo *devs;
     int n;
     if ((rc = clb_devices(&devs, &n))) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
         clb_profiles_free(&ps);
         return clb_exit_status(rc);
     }

@@ -118,7 +118,7 @@ int clb_cmd_model(int argc, char **argv)
     if (rc == 0)
         rc = clb_model_run(&req);
     if (rc > 0)
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
     clb_kvlist_free(&req.params);
     return rc < 0 ? CLB_EXIT_OK : clb_exit_status(rc);
 }

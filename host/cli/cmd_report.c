@@ -45,8 +45,8 @@ static int parse(int argc, char **argv, struct clb_report_opts *o, const char **
         case 'o': *out = optarg; break;
         case 'n':
             if ((k = clb_report_norm_find(optarg)) < 0) {
-                clb_die_msg("report: --normalize '%s' (known: absolute, datasheet, measured)",
-                            cmp_esc_tmp(&e, optarg, 0));
+                clb_print_error("report: --normalize '%s' (known: absolute, datasheet, measured)",
+                                cmp_esc_tmp(&e, optarg, 0));
                 rc = CLB_EUSAGE;
             }
             o->norm = (enum clb_report_norm)k;
@@ -54,22 +54,23 @@ static int parse(int argc, char **argv, struct clb_report_opts *o, const char **
         case OPT_NO_CHARTS: o->charts = 0; break;
         case 'h': usage(stdout); clb_buf_free(&e); return -1;
         case ':':
-            clb_die_msg("report: option '%s' needs a value (clbench report --help)",
-                        cmp_esc_tmp(&e, argv[optind - 1], 0));
+            clb_print_error("report: option '%s' needs a value (clbench report --help)",
+                            cmp_esc_tmp(&e, argv[optind - 1], 0));
             rc = CLB_EUSAGE;
             break;
         default:
-            clb_die_msg("report: unknown option '%s' (clbench report --help)",
-                        cmp_esc_tmp(&e, argv[optind - 1], 0));
+            clb_print_error("report: unknown option '%s' (clbench report --help)",
+                            cmp_esc_tmp(&e, argv[optind - 1], 0));
             rc = CLB_EUSAGE;
         }
     }
     if (!rc && optind >= argc) {
-        clb_die_msg("report: no results file given (usage: clbench report FILE... -o OUT.html)");
+        clb_print_error("report: no results file given (usage: clbench report FILE... -o "
+                        "OUT.html)");
         rc = CLB_EUSAGE;
     }
     if (!rc && !**out) {
-        clb_die_msg("report: -o needs a file name");
+        clb_print_error("report: -o needs a file name");
         rc = CLB_EUSAGE;
     }
     clb_buf_free(&e);
@@ -85,7 +86,7 @@ int clb_cmd_report(int argc, char **argv)
         return rc < 0 ? CLB_EXIT_OK : CLB_EXIT_USAGE;
     rc = clb_report_write(argv + optind, argc - optind, &o, out);
     if (rc) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
         return clb_exit_status(rc);
     }
     struct clb_buf e = {0};

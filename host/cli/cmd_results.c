@@ -21,7 +21,8 @@ int clb_cmd_results(int argc, char **argv)
         return CLB_EXIT_OK;
     }
     if (argc < 3 || strcmp(argv[1], "upgrade") != 0) {
-        clb_die_msg("results: expected 'results upgrade FILE...' (see 'clbench results --help')");
+        clb_print_error("results: expected 'results upgrade FILE...' (see 'clbench results "
+                        "--help')");
         return CLB_EXIT_USAGE;
     }
     clb_cleanup_guard();   /* a signal removes the temporary file of an upgrade */
@@ -30,7 +31,7 @@ int clb_cmd_results(int argc, char **argv)
         size_t rows;
         int rc = clb_results_upgrade(argv[i], &already, &from, &rows);
         if (rc) {
-            clb_die_msg("%s", clb_lasterr());
+            clb_print_error("%s", clb_lasterr());
             return clb_exit_status(rc);
         }
         if (already)

@@ -86,7 +86,7 @@ static int parse_seconds(const char *opt, const char *v, double lo, double hi, d
     char *end;
     double x = strtod(v, &end);
     if (!*v || *end || !(x >= lo && x <= hi)) {
-        clb_die_msg("bad %s '%s' (accepted: a number %g..%g)", opt, v, lo, hi);
+        clb_print_error("bad %s '%s' (accepted: a number %g..%g)", opt, v, lo, hi);
         return CLB_EUSAGE;
     }
     *out = x;
@@ -98,7 +98,7 @@ static int parse_count(const char *opt, const char *v, int min, int *out)
     char *end;
     long x = strtol(v, &end, 10);
     if (!*v || *end || x < min || x > 1000000) {
-        clb_die_msg("bad %s '%s' (accepted: an integer %d..1000000)", opt, v, min);
+        clb_print_error("bad %s '%s' (accepted: an integer %d..1000000)", opt, v, min);
         return CLB_EUSAGE;
     }
     *out = (int)x;
@@ -116,7 +116,7 @@ static int parse_mode(const char *opt, const char *v, int *out)
             *out = i;
             return CLB_OK;
         }
-    clb_die_msg("bad %s '%s' (accepted: auto, on, off)", opt, v);
+    clb_print_error("bad %s '%s' (accepted: auto, on, off)", opt, v);
     return CLB_EUSAGE;
 }
 
@@ -147,12 +147,12 @@ static int select_workloads(struct clb_run_opts *o, const char *list)
         return CLB_ESYS;
     int rc = n ? CLB_OK : CLB_EUSAGE;
     if (!n)
-        clb_die_msg("run: empty workload list");
+        clb_print_error("run: empty workload list");
     for (int i = 0; i < n && rc == CLB_OK; i++) {
         const struct clb_workload *wl = clb_workload_find(names[i]);
         if (!wl) {
             char *known = clb_workload_names();
-            clb_die_msg("unknown workload '%s' (known: %s, all)", names[i], known ? known : "");
+            clb_print_error("unknown workload '%s' (known: %s, all)", names[i], known ? known : "");
             free(known);
             rc = CLB_EUSAGE;
         } else {
@@ -203,7 +203,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
             break;
         case 1005:
             if (strcmp(optarg, "csv") && strcmp(optarg, "json")) {
-                clb_die_msg("bad --format '%s' (accepted: csv, json)", optarg);
+                clb_print_error("bad --format '%s' (accepted: csv, json)", optarg);
                 return CLB_EUSAGE;
             }
             o->format = strcmp(optarg, "json") ? CLB_FORMAT_CSV : CLB_FORMAT_JSON;
@@ -222,26 +222,26 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
         case 1016: if (parse_count("--build-threads", optarg, 0, &o->build_threads)) return CLB_EUSAGE; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
-                clb_die_msg("%s", clb_lasterr());
+                clb_print_error("%s", clb_lasterr());
                 return CLB_EUSAGE;
             }
             break;
         case 'h': run_usage(stdout); return -1;
-        case ':': clb_die_msg("option '%s' needs a value", argv[optind - 1]); return CLB_EUSAGE;
+        case ':': clb_print_error("option '%s' needs a value", argv[optind - 1]); return CLB_EUSAGE;
         default:
-            clb_die_msg("unknown option '%s' (see 'clbench run --help')", argv[optind - 1]);
+            clb_print_error("unknown option '%s' (see 'clbench run --help')", argv[optind - 1]);
             return CLB_EUSAGE;
         }
     }
     if (optind >= argc) {
-        clb_die_msg("run: which workload? (known: all, or see 'clbench --help')");
+        clb_print_error("run: which workload? (known: all, or see 'clbench --help')");
         return CLB_EUSAGE;
     }
     if (o->min_reps > o->reps)
         o->min_reps = o->reps; /* -n 1 means one run */
     if (optind + 1 < argc) {
-        clb_die_msg("run: unexpected argument '%s' (give workloads as one comma list)",
-                    argv[optind + 1]);
+        clb_print_error("run: unexpected argument '%s' (give workloads as one comma list)",
+                        argv[optind + 1]);
         return CLB_EUSAGE;
     }
     return select_workloads(o, argv[optind]);
@@ -261,9 +261,9 @@ static int check_params(const struct clb_run_opts *o)
                     clb_buf_printf(&known, "%s%s", known.len ? "," : "", p->key);
             }
         if (!found)
-            clb_die_msg("unknown parameter '%s' for %s (known: %s)", key,
-                        o->nwl == 1 ? o->wls[0]->name : "the selected workloads",
-                        known.len ? clb_buf_str(&known) : "none");
+            clb_print_error("unknown parameter '%s' for %s (known: %s)", key,
+                            o->nwl == 1 ? o->wls[0]->name : "the selected workloads",
+                            known.len ? clb_buf_str(&known) : "none");
         clb_buf_free(&known);
         if (!found)
             return CLB_EUSAGE;
@@ -282,7 +282,7 @@ static int split_option(const char *list, const char *what, char ***items, int *
     if (!(*items = clb_split(list, n)))
         return CLB_ESYS;
     if (!*n) {
-        clb_die_msg("empty %s list", what);
+        clb_print_error("empty %s list", what);
         return CLB_EUSAGE;
     }
     return CLB_OK;
@@ -303,13 +303,13 @@ static int check_types(const struct clb_run_opts *o)
             continue;
         rc = CLB_EUSAGE;
         if (!typed)
-            clb_die_msg("-t %s: %s takes no types (it has no element type)", types[i],
-                        o->nwl == 1 ? o->wls[0]->name : "none of the selected workloads");
+            clb_print_error("-t %s: %s takes no types (it has no element type)", types[i],
+                            o->nwl == 1 ? o->wls[0]->name : "none of the selected workloads");
         else if (o->nwl == 1)
-            clb_die_msg("unknown type '%s' for %s (accepted: %s)", types[i], o->wls[0]->name,
-                        o->wls[0]->dtypes);
+            clb_print_error("unknown type '%s' for %s (accepted: %s)", types[i], o->wls[0]->name,
+                            o->wls[0]->dtypes);
         else
-            clb_die_msg("unknown type '%s' (no selected workload accepts it)", types[i]);
+            clb_print_error("unknown type '%s' (no selected workload accepts it)", types[i]);
     }
     free(types);
     return rc;
@@ -329,10 +329,10 @@ static int check_sizes(const struct clb_run_opts *o)
              * type the run uses (the driver checks each type again) */
             size_t unit = wl->size_in_bytes ? 1 : wl->dtypes ? 1 : 0;
             if (clb_parse_size(sizes[i], wl->size_dims, unit, &sz, err, sizeof err)) {
-                clb_die_msg("%s: %s", wl->name, err);
+                clb_print_error("%s: %s", wl->name, err);
                 rc = CLB_EUSAGE;
             } else if (wl->check_size && wl->check_size(&sz)) {
-                clb_die_msg("%s: %s", wl->name, clb_lasterr());
+                clb_print_error("%s: %s", wl->name, clb_lasterr());
                 rc = CLB_EUSAGE;
             }
         }
@@ -354,9 +354,9 @@ static int check_report(const struct clb_run_opts *o)
         return CLB_ESYS;
     if (!*o->report || (slash && !slash[1]) || access(dir, W_OK) != 0) {
         struct cmp_esc_args a = {0};
-        clb_die_msg("--report '%s': cannot write to directory '%s': %s", cmp_esc_arg(&a, o->report, 0),
-                    cmp_esc_arg(&a, dir, 0), *o->report && !(slash && !slash[1]) ? strerror(errno)
-                                                                             : "not a file name");
+        clb_print_error("--report '%s': cannot write to directory '%s': %s",
+                        cmp_esc_arg(&a, o->report, 0), cmp_esc_arg(&a, dir, 0),
+                        *o->report && !(slash && !slash[1]) ? strerror(errno) : "not a file name");
         cmp_esc_args_free(&a);
         rc = CLB_EUSAGE;
     }
@@ -373,7 +373,7 @@ static int run_report(const struct clb_run_opts *o, int status)
     int rc = clb_report_write(o->outs, o->nouts, &ro, o->report);
     struct clb_buf e = {0};
     if (rc)
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
     else
         printf("report: %s\n", cmp_esc_tmp(&e, o->report, 0));
     clb_buf_free(&e);
@@ -395,7 +395,7 @@ int clb_cmd_run(int argc, char **argv)
         rc = check_report(&o);
     int status = rc == -1 ? CLB_EXIT_OK : rc != CLB_OK ? clb_exit_status(rc) : clb_driver_run(&o);
     if (rc == CLB_ESYS)
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
     if (rc == CLB_OK)
         status = run_report(&o, status);
     clb_kvlist_free(&o.params);

@@ -63,15 +63,15 @@ static int dispatch(int argc, char **argv)
             clb_workload_help(wl, stdout);
             return CLB_EXIT_OK;
         }
-        clb_die_msg("did you mean 'clbench run %s'? ('clbench %s --help' lists its parameters)", cmd,
-                    cmd);
+        clb_print_error("did you mean 'clbench run %s'? ('clbench %s --help' lists its parameters)",
+                        cmd, cmd);
         return CLB_EXIT_USAGE;
     }
     struct clb_buf known = {0};
     for (size_t i = 0; i < NCOMMANDS; i++)
         clb_buf_printf(&known, "%s%s", i ? ", " : "", commands[i].name);
-    clb_die_msg("unknown command '%s' (known: %s; or a workload name with --help)", cmd,
-                clb_buf_str(&known));
+    clb_print_error("unknown command '%s' (known: %s; or a workload name with --help)", cmd,
+                    clb_buf_str(&known));
     clb_buf_free(&known);
     return CLB_EXIT_USAGE;
 }
@@ -81,7 +81,7 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (clb_comm_init(&argc, &argv) != CLB_OK) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
         return CLB_EXIT_ERROR;
     }
     int status = dispatch(argc, argv);

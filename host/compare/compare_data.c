@@ -405,23 +405,9 @@ static int compute_kind(const char *dtype)
     return strncmp(dtype, "float", 5) == 0 ? CLB_CEIL_SP : -1;
 }
 
-/* Each measured column's ceilings: from the ok rows of its device and host
- * in every file (whatever the filters select), or from the rows of its device
- * name in --ceilings FILE; measured by the workloads' hooks (ceilings.c). */
-static int find_ceilings(struct build *b)
+/* No ceiling yet on any column. */
+static void ceilings_reset(struct cmp_table *t)
 {
-    struct cmp_in *in = b->in;
-    struct cmp_table *t = b->t;
-    const char *file = b->flt->ceilings;
-    struct clb_rowset extra = {0};
-    const struct clb_rowset *src = &in->set;
-    struct cmp_map cols = {.nk = 2};
-    int *colof = NULL, *count = NULL;
-    size_t *start = NULL;
-    const struct clb_row **ptr = NULL;
-    struct clb_ceiling_set *set = NULL;
-    struct clb_buf txt = {0};
-    int rc = CLB_ESYS;
     t->have_ceilings = 1;
     for (int c = 0; c < t->ncols; c++)
         for (int k = 0; k < CLB_NCEILINGS; k++) {
@@ -429,96 +415,172 @@ static int find_ceilings(struct build *b)
             t->cols[c].ceil_src[k] = t->cols[c].ceil_what[k] = "";
             t->cols[c].ceil_marks[k] = 0;
         }
-    if (file) {
-        if ((rc = clb_results_read(file, &extra))) {
-            char *m = clb_strdup(clb_lasterr());
-            clb_seterr("--ceilings: %s", m ? m : file);
-            free(m);
-            goto out;
-        }
-        src = &extra;
-        rc = CLB_ESYS;
-        if (!(t->ceilings_file = cmp_in_intern(in, file, strlen(file))))
-            goto out;
+}
+
+/* --ceilings FILE: its rows into *extra, its name kept in the table. */
+static int read_ceilings_file(struct build *b, const char *file, struct clb_rowset *extra)
+{
+    int rc = clb_results_read(file, extra);
+    if (rc) {
+        char *m = clb_strdup(clb_lasterr());
+        clb_seterr("--ceilings: %s", m ? m : file);
+        free(m);
+        return rc;
     }
-    /* the measured columns by (device, host), or by device with --ceilings */
+    b->t->ceilings_file = cmp_in_intern(b->in, file, strlen(file));
+    return b->t->ceilings_file ? CLB_OK : CLB_ESYS;
+}
+
+/* The key of a column's group of ceiling rows: its device and host, or its
+ * device alone with --ceilings FILE. */
+static void group_key(uint64_t k[2], const char *device, const char *host, const char *file)
+{
+    k[0] = CMP_KEY(device);
+    k[1] = file ? 0 : CMP_KEY(host);
+}
+
+/* The rows of the ceilings, grouped by the measured column they belong to:
+ * the rows of group g are ptr[start[g] .. start[g] + count[g]). */
+struct ceil_rows {
+    struct cmp_map groups;       /* group_key -> the group's first column */
+    int *colof, *count;
+    size_t *start;
+    const struct clb_row **ptr;
+};
+
+static void ceil_rows_free(struct ceil_rows *g)
+{
+    cmp_map_free(&g->groups);
+    free(g->colof);
+    free(g->count);
+    free(g->start);
+    free(g->ptr);
+}
+
+/* The measured columns' groups (a published column has none). */
+static int ceil_groups(struct ceil_rows *g, const struct cmp_table *t, const char *file)
+{
+    g->groups.nk = 2;
     for (int c = 0; c < t->ncols; c++) {
         if (t->cols[c].reference)
             continue;
-        uint64_t k[2] = {CMP_KEY(t->cols[c].device), file ? 0 : CMP_KEY(t->cols[c].host)};
-        if (cmp_map_add(&cols, k, c) < -1)
-            goto out;
+        uint64_t k[2];
+        group_key(k, t->cols[c].device, t->cols[c].host, file);
+        if (cmp_map_add(&g->groups, k, c) < -1)
+            return CLB_ESYS;
     }
-    /* a counting sort of the rows by column group (the first column of the key) */
-    colof = malloc((src->n + 1) * sizeof *colof);
-    count = calloc((size_t)t->ncols + 1, sizeof *count);
-    start = calloc((size_t)t->ncols + 2, sizeof *start);
-    ptr = malloc((src->n + 1) * sizeof *ptr);
-    set = malloc(sizeof *set);
-    if (!colof || !count || !start || !ptr || !set)
-        goto out;
+    return CLB_OK;
+}
+
+/* Each ok row's group (colof, -1 for none) and the groups' sizes (count). */
+static int ceil_count(struct ceil_rows *g, struct cmp_in *in, const struct clb_rowset *src,
+                      const char *file)
+{
     for (size_t i = 0; i < src->n; i++) {
         const struct clb_row *r = &src->v[i];
-        colof[i] = -1;
+        g->colof[i] = -1;
         if (strcmp(r->status, "ok"))
             continue;
         /* the extra file's strings live in its own arena: intern the device here */
         const char *dev = file ? cmp_in_intern(in, r->device, strlen(r->device)) : r->device;
         if (!dev)
-            goto out;
-        uint64_t k[2] = {CMP_KEY(dev), file ? 0 : CMP_KEY(r->host)};
-        int c = cmp_map_get(&cols, k);
+            return CLB_ESYS;
+        uint64_t k[2];
+        group_key(k, dev, r->host, file);
+        int c = cmp_map_get(&g->groups, k);
         if (c >= 0) {
-            colof[i] = c;
-            count[c]++;
+            g->colof[i] = c;
+            g->count[c]++;
         }
     }
-    for (int c = 0; c < t->ncols; c++)
-        start[c + 1] = start[c] + (size_t)count[c];
+    return CLB_OK;
+}
+
+/* A counting sort of the rows by group (the first column of each key). */
+static int ceil_sort(struct ceil_rows *g, struct build *b, const struct clb_rowset *src,
+                     const char *file)
+{
+    int n = b->t->ncols;
+    g->colof = malloc((src->n + 1) * sizeof *g->colof);
+    g->count = calloc((size_t)n + 1, sizeof *g->count);
+    g->start = calloc((size_t)n + 2, sizeof *g->start);
+    g->ptr = malloc((src->n + 1) * sizeof *g->ptr);
+    if (!g->colof || !g->count || !g->start || !g->ptr || ceil_count(g, b->in, src, file))
+        return CLB_ESYS;
+    for (int c = 0; c < n; c++)
+        g->start[c + 1] = g->start[c] + (size_t)g->count[c];
     for (size_t i = 0; i < src->n; i++)
-        if (colof[i] >= 0)
-            ptr[start[colof[i]]++] = &src->v[i];
-    for (int c = t->ncols; c > 0; c--)
-        start[c] = start[c - 1];
-    start[0] = 0;
-    for (int c = 0; c < t->ncols; c++) {
-        struct cmp_col *col = &t->cols[c];
-        int g = c;
-        if (!col->reference) {   /* columns of one device share the rows with --ceilings */
-            uint64_t k[2] = {CMP_KEY(col->device), file ? 0 : CMP_KEY(col->host)};
-            g = cmp_map_get(&cols, k);
-        }
-        if (col->reference || g < 0 || !count[g])
-            continue;
-        if (clb_ceilings_measure(ptr + start[g], (size_t)count[g], set))
-            goto out;
-        for (int k = 0; k < CLB_NCEILINGS; k++) {
-            if (!set->have[k])
-                continue;
-            const struct clb_ceiling *x = &set->c[k];
-            if (!(col->ceil_what[k] = cmp_in_intern(in, x->what, strlen(x->what))))
-                goto out;
-            txt.len = 0;
-            clb_buf_printf(&txt, "%s", x->what);
-            if (x->note[0])
-                clb_buf_printf(&txt, " (%s)", x->note);
-            if (txt.oom || !(col->ceil_src[k] = cmp_in_intern(in, txt.s, txt.len)))
-                goto out;
-            col->ceil[k] = x->value;
-            col->ceil_marks[k] = x->row ? clb_row_marks(x->row) : 0;
-        }
+        if (g->colof[i] >= 0)
+            g->ptr[g->start[g->colof[i]]++] = &src->v[i];
+    for (int c = n; c > 0; c--)
+        g->start[c] = g->start[c - 1];
+    g->start[0] = 0;
+    return CLB_OK;
+}
+
+/* Keep ceiling x of kind k on col: its value, what measured it and its row's marks. */
+static int keep_ceiling(struct build *b, struct cmp_col *col, int k, const struct clb_ceiling *x,
+                        struct clb_buf *txt)
+{
+    if (!(col->ceil_what[k] = cmp_in_intern(b->in, x->what, strlen(x->what))))
+        return CLB_ESYS;
+    txt->len = 0;
+    clb_buf_printf(txt, "%s", x->what);
+    if (x->note[0])
+        clb_buf_printf(txt, " (%s)", x->note);
+    if (txt->oom || !(col->ceil_src[k] = cmp_in_intern(b->in, txt->s, txt->len)))
+        return CLB_ESYS;
+    col->ceil[k] = x->value;
+    col->ceil_marks[k] = x->row ? clb_row_marks(x->row) : 0;
+    return CLB_OK;
+}
+
+/* Measure the ceilings of column c from its group's rows (none for a
+ * published column or a group without rows). */
+static int measure_col(struct build *b, const struct ceil_rows *g, int c, const char *file,
+                       struct clb_ceiling_set *set, struct clb_buf *txt)
+{
+    struct cmp_col *col = &b->t->cols[c];
+    if (col->reference)
+        return CLB_OK;
+    uint64_t k[2];   /* columns of one device share the rows with --ceilings */
+    group_key(k, col->device, col->host, file);
+    int grp = cmp_map_get(&g->groups, k);
+    if (grp < 0 || !g->count[grp])
+        return CLB_OK;
+    if (clb_ceilings_measure(g->ptr + g->start[grp], (size_t)g->count[grp], set))
+        return CLB_ESYS;
+    for (int kind = 0; kind < CLB_NCEILINGS; kind++)
+        if (set->have[kind] && keep_ceiling(b, col, kind, &set->c[kind], txt))
+            return CLB_ESYS;
+    return CLB_OK;
+}
+
+/* Each measured column's ceilings: from the ok rows of its device and host
+ * in every file (whatever the filters select), or from the rows of its device
+ * name in --ceilings FILE; measured by the workloads' hooks (ceilings.c). */
+static int find_ceilings(struct build *b)
+{
+    const char *file = b->flt->ceilings;
+    struct clb_rowset extra = {0};
+    struct ceil_rows g = {0};
+    struct clb_ceiling_set *set = NULL;
+    struct clb_buf txt = {0};
+    ceilings_reset(b->t);
+    int rc = file ? read_ceilings_file(b, file, &extra) : CLB_OK;
+    if (!rc) {
+        rc = CLB_ESYS;
+        if (!ceil_groups(&g, b->t, file) && !ceil_sort(&g, b, file ? &extra : &b->in->set, file) &&
+            (set = malloc(sizeof *set)))
+            rc = CLB_OK;
     }
-    rc = CLB_OK;
-out:
+    for (int c = 0; !rc && c < b->t->ncols; c++)
+        rc = measure_col(b, &g, c, file, set, &txt);
     if (rc == CLB_ESYS)
         clb_seterr("out of host memory");
-    cmp_map_free(&cols);
+    ceil_rows_free(&g);
     clb_rowset_free(&extra);
     clb_buf_free(&txt);
-    free(colof);
-    free(count);
-    free(start);
-    free(ptr);
     free(set);
     return rc;
 }
@@ -697,93 +759,136 @@ static int cellref_order(const void *pa, const void *pb)
     return (a->col > b->col) - (a->col < b->col);
 }
 
+/* The size of row i's line: "any" with any_size, except where the lineup
+ * keeps the sizes of a workload that varies them (cmp_size_varies). */
+static const char *line_size(struct build *b, size_t i, const char *any)
+{
+    const char *canon = b->in->sizes[b->in->size[i]].canon;
+    if (!b->flt->any_size)
+        return canon;
+    return b->flt->line_up && cmp_size_varies(wl_of(b, b->in->set.v[i].workload)) ? canon : any;
+}
+
+/* What find_lines keeps while it passes over the rows. */
+struct line_maps {
+    struct cmp_map lines, cells, swc;   /* line key -> line, (line, col) -> cell, sweeps */
+    struct cmp_map names[3];            /* workload, kernel, dtype -> order of appearance */
+    int nnames[3];
+    const char *any;                    /* the size of a line that ignores it */
+};
+
+/* Fill line ln, new with row i (its first): its names, size, sweep and the
+ * order of its workload, kernel and dtype. */
+static int new_line(struct build *b, struct line_maps *m, struct cmp_line *ln, size_t i,
+                    const char *size, const struct sweepinfo *w)
+{
+    const struct clb_row *r = &b->in->set.v[i];
+    *ln = (struct cmp_line){.workload = r->workload, .kernel = r->kernel, .dtype = r->dtype,
+                            .size = size, .sweep = w->sweep, .sweep_rest = w->rest,
+                            .sweep_key = w->key, .sweep_num = w->num, .first = b->t->nlines,
+                            .device_bound = 1};
+    ln->size_num = size == m->any ? NAN : b->in->sizes[b->in->size[i]].num;
+    const char *parts[3] = {r->workload, r->kernel, r->dtype};
+    for (int k = 0; k < 3; k++) {
+        uint64_t nk = CMP_KEY(parts[k]);
+        int o = cmp_map_add(&m->names[k], &nk, m->nnames[k]);
+        if (o < -1)
+            return CLB_ESYS;
+        m->nnames[k] += o == m->nnames[k];
+        ln->order[k] = o;
+    }
+    return CLB_OK;
+}
+
+/* The line of row i, made when it is the first: its index, -1 on OOM. */
+static int line_of(struct build *b, struct line_maps *m, size_t i)
+{
+    struct cmp_table *t = b->t;
+    const struct clb_row *r = &b->in->set.v[i];
+    struct sweepinfo *w;
+    if (sweep_of(b, &m->swc, i, &w))
+        return -1;
+    const char *size = line_size(b, i, m->any);
+    uint64_t lk[5] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
+                      CMP_KEY(size), CMP_KEY(w->sweep)};
+    int l = cmp_slot(&m->lines, lk, (void **)&t->lines, t->nlines, &b->lcap, sizeof *t->lines);
+    if (l < -1)
+        return -1;
+    if (l == t->nlines) {
+        if (new_line(b, m, &t->lines[l], i, size, w))
+            return -1;
+        t->nlines++;
+    }
+    return l;
+}
+
+/* What the registry says of row i (when anything needs it: 0 otherwise),
+ * -1 on OOM; the peak belongs to its line when every row of it is device
+ * work. */
+static int kind_on_line(struct build *b, size_t i, struct cmp_line *ln)
+{
+    int kind = 0;
+    if (ln->device_bound || b->t->metric->measured || b->flt->plot || b->flt->keep_rows) {
+        if ((kind = row_kind(b, i)) < 0)
+            return -1;
+        ln->device_bound &= device_bound(kind);
+    }
+    return kind;
+}
+
+/* Row i's figure into its cell (line l, its column), the cell made when new. */
+static int add_to_cell(struct build *b, struct line_maps *m, size_t i, int l, int kind)
+{
+    const struct clb_row *r = &b->in->set.v[i];
+    const struct cmp_metric *metric = b->t->metric;
+    uint64_t ck[2] = {(uint64_t)l, (uint64_t)b->col[i]};
+    int c = cmp_map_add(&m->cells, ck, (int)b->ncells);
+    if (c < -1)
+        return CLB_ESYS;
+    if (c == (int)b->ncells) {
+        if (cmp_grow((void **)&b->cells, b->ncells, &b->cellcap, sizeof *b->cells) ||
+            cmp_grow((void **)&b->cell_line, b->ncells, &b->clcap, sizeof *b->cell_line))
+            return CLB_ESYS;
+        b->cell_line[b->ncells] = l;
+        b->cells[b->ncells] = (struct cmp_cell){.col = b->col[i], .bad = ""};
+        b->ncells++;
+    }
+    fill_cell(&b->cells[c], r, metric, metric->measured ? measured_value(b, i, kind) : metric->get(r));
+    return CLB_OK;
+}
+
+/* Selected row i on its line: its kind, its point (--plot) and its cell. */
+static int add_row(struct build *b, struct line_maps *m, size_t i)
+{
+    int l = line_of(b, m, i);
+    if (l < 0)
+        return CLB_ESYS;
+    b->line[i] = l;
+    int kind = kind_on_line(b, i, &b->t->lines[l]);
+    if (kind < 0)
+        return CLB_ESYS;
+    if (b->kind)
+        b->kind[i] = kind;
+    if (b->flt->plot && add_point(b, i, kind))
+        return CLB_ESYS;
+    return add_to_cell(b, m, i, l, kind);
+}
+
 static int find_lines(struct build *b)
 {
-    struct cmp_in *in = b->in;
-    struct cmp_table *t = b->t;
-    struct cmp_map lines = {.nk = 5}, cells = {.nk = 2}, swc = {.nk = 2};
-    struct cmp_map names[3] = {{.nk = 1}, {.nk = 1}, {.nk = 1}};
-    int nnames[3] = {0, 0, 0};
-    const char *any = cmp_in_intern(in, "any", 3);
-    int rc = CLB_ESYS;
-    if (!any)
-        goto out;
-    for (size_t i = 0; i < in->set.n; i++) {
-        if (!b->sel[i])
-            continue;
-        const struct clb_row *r = &in->set.v[i];
-        const struct cmp_size *z = &in->sizes[in->size[i]];
-        struct sweepinfo *w;
-        if (sweep_of(b, &swc, i, &w))
-            goto out;
-        const char *size = b->flt->any_size ? any : z->canon;
-        uint64_t lk[5] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
-                          CMP_KEY(size), CMP_KEY(w->sweep)};
-        int l = cmp_slot(&lines, lk, (void **)&t->lines, t->nlines, &b->lcap, sizeof *t->lines);
-        if (l < -1)
-            goto out;
-        if (l == t->nlines) {
-            struct cmp_line *ln = &t->lines[t->nlines];
-            ln->workload = r->workload;
-            ln->kernel = r->kernel;
-            ln->dtype = r->dtype;
-            ln->size = size;
-            ln->size_num = b->flt->any_size ? NAN : z->num;
-            ln->sweep = w->sweep;
-            ln->sweep_rest = w->rest;
-            ln->sweep_key = w->key;
-            ln->sweep_num = w->num;
-            ln->first = t->nlines;
-            ln->device_bound = 1;
-            const char *parts[3] = {r->workload, r->kernel, r->dtype};
-            for (int k = 0; k < 3; k++) {
-                uint64_t nk = CMP_KEY(parts[k]);
-                int o = cmp_map_add(&names[k], &nk, nnames[k]);
-                if (o < -1)
-                    goto out;
-                nnames[k] += o == nnames[k];
-                ln->order[k] = o;
-            }
-            t->nlines++;
-        }
-        b->line[i] = l;
-        /* the peak belongs to the line when every row of it is device work */
-        int kind = 0;
-        if (t->lines[l].device_bound || t->metric->measured || b->flt->plot ||
-            b->flt->keep_rows) {
-            if ((kind = row_kind(b, i)) < 0)
-                goto out;
-            t->lines[l].device_bound &= device_bound(kind);
-        }
-        if (b->kind)
-            b->kind[i] = kind;
-        if (b->flt->plot && add_point(b, i, kind))
-            goto out;
-        uint64_t ck[2] = {(uint64_t)l, (uint64_t)b->col[i]};
-        int c = cmp_map_add(&cells, ck, (int)b->ncells);
-        if (c < -1)
-            goto out;
-        if (c == (int)b->ncells) {
-            if (cmp_grow((void **)&b->cells, b->ncells, &b->cellcap, sizeof *b->cells) ||
-                cmp_grow((void **)&b->cell_line, b->ncells, &b->clcap, sizeof *b->cell_line))
-                goto out;
-            b->cell_line[b->ncells] = l;
-            b->cells[b->ncells] = (struct cmp_cell){.col = b->col[i], .bad = ""};
-            b->ncells++;
-        }
-        fill_cell(&b->cells[c], r, t->metric,
-                  t->metric->measured ? measured_value(b, i, kind) : t->metric->get(r));
-    }
-    rc = CLB_OK;
-out:
-    cmp_map_free(&lines);
-    cmp_map_free(&cells);
-    cmp_map_free(&swc);
+    struct line_maps m = {.lines = {.nk = 5}, .cells = {.nk = 2}, .swc = {.nk = 2},
+                          .names = {{.nk = 1}, {.nk = 1}, {.nk = 1}}};
+    int rc = (m.any = cmp_in_intern(b->in, "any", 3)) ? CLB_OK : CLB_ESYS;
+    for (size_t i = 0; !rc && i < b->in->set.n; i++)
+        if (b->sel[i])
+            rc = add_row(b, &m, i);
+    cmp_map_free(&m.lines);
+    cmp_map_free(&m.cells);
+    cmp_map_free(&m.swc);
     for (int k = 0; k < 3; k++)
-        cmp_map_free(&names[k]);
-    if (rc == CLB_OK)
-        return rc;
-    clb_seterr("out of host memory");
+        cmp_map_free(&m.names[k]);
+    if (rc)
+        clb_seterr("out of host memory");
     return rc;
 }
 
@@ -1044,6 +1149,35 @@ out:
     return rc;
 }
 
+/* Do the selected rows name more than one device (measured or published)? */
+static int several_devices(const struct cmp_in *in, const char *sel)
+{
+    const char *first = NULL;
+    for (size_t i = 0; i < in->set.n; i++) {
+        if (!sel[i])
+            continue;
+        if (first && first != in->set.v[i].device)   /* interned: equal names, equal pointers */
+            return 1;
+        first = in->set.v[i].device;
+    }
+    return 0;
+}
+
+/* Select the rows; f->line_up: when the selection spans several devices,
+ * select again with any_size (each device runs its own default sizes), and
+ * say so in f->line_up (0: the lines stay size by size). */
+static int select_rows(struct cmp_in *in, struct cmp_filter *f, int nfiles, char *sel)
+{
+    f->line_up = f->line_up && !f->size && !f->any_size;
+    int rc = cmp_in_select(in, f, 0, nfiles, sel, "these files");
+    if (rc || !f->line_up)
+        return rc;
+    if (!(f->line_up = several_devices(in, sel)))
+        return CLB_OK;
+    f->any_size = 1;
+    return cmp_in_select(in, f, 0, nfiles, sel, "these files");
+}
+
 int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_filter *flt,
               const struct cmp_metric *metric)
 {
@@ -1052,6 +1186,7 @@ int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_fi
     t->ref = -1;
     struct cmp_in in;
     memset(&in, 0, sizeof in);
+    struct cmp_filter f = *flt;
     char *sel = NULL;
     int rc = cmp_in_read(&in, files, nfiles);
     if (!rc)
@@ -1061,10 +1196,11 @@ int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_fi
         rc = CLB_ESYS;
     }
     if (!rc)
-        rc = cmp_in_select(&in, flt, 0, nfiles, sel, "these files");
+        rc = select_rows(&in, &f, nfiles, sel);
     if (!rc)
-        rc = build(t, &in, flt, sel);
+        rc = build(t, &in, &f, sel);
     free(sel);
+    t->lined_up = f.line_up ? 1 + f.include_cache : 0;
     if (!rc && flt->keep_rows) {   /* the rows too: their strings live in the same arena */
         t->rows = in.set.v;
         in.set.v = NULL;

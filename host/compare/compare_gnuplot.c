@@ -341,7 +341,7 @@ static int draw_all(const struct cmp_table *t, struct plan *p, int svg, const ch
         if (!rc)
             rc = draw(t, &p->ff[w], w + 1, svg, gp, dir, p->lines, p->cols);
         if (rc == CLB_EUSAGE) {
-            clb_die_msg("%s; the other figures are drawn", clb_lasterr());
+            clb_print_error("%s; the other figures are drawn", clb_lasterr());
             unlink(p->ff[w].tmp);
             free(p->ff[w].tmp);
             p->ff[w].tmp = NULL;

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "compare_priv.h"
 #include "clb_params.h"
+#include "clb_workload.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -389,8 +390,10 @@ static void empty_message(struct cmp_in *in, const struct cmp_filter *flt, struc
     struct clb_buf m = {0}, e = {0};
     const char *vals[NF] = {flt->workload, flt->kernel, flt->dtype, flt->size, flt->run_id, NULL};
     if (stage == F_CACHE) {
-        clb_seterr("no rows left: every selected row is cache_resident, which --any-size leaves "
-                   "out (add --include-cache)");
+        clb_seterr("no rows left: every selected row is cache_resident, which %s leaves out "
+                   "(add --include-cache%s)",
+                   flt->line_up ? "lining the devices up (as --any-size)" : "--any-size",
+                   flt->line_up ? ", or --by-size" : "");
         return;
     }
     clb_buf_printf(&m, "no rows for %s %s (%s in %s", fopt[stage],
@@ -434,6 +437,17 @@ static void empty_message(struct cmp_in *in, const struct cmp_filter *flt, struc
     clb_buf_free(&e);
 }
 
+int cmp_size_varies(const struct clb_workload *wl)
+{
+    return wl && (wl->figure.x_size || wl->figure.kind == CLB_FIGURE_STAIRS);
+}
+
+/* Does the lineup keep row r whatever the cache filter says? */
+static int lineup_keeps(const struct cmp_filter *flt, const struct clb_row *r)
+{
+    return flt->line_up && cmp_size_varies(clb_workload_find(r->workload));
+}
+
 int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f1, char *sel,
                   const char *what)
 {
@@ -471,6 +485,7 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f
             int p = s == F_CACHE && !cache ? 1 : passes(&fl[s], s, field_of(in, i, s));
             if (p < 0)
                 goto out;
+            p = p || (s == F_CACHE && lineup_keeps(flt, &in->set.v[i]));
             if (!p)
                 break;
             kept[s + 1]++;   /* rows passing filters 0..s */

@@ -174,6 +174,7 @@ int cmp_print_json(const struct cmp_table *t, FILE *f)
     int bad = 0;
     json_t *root = cmp_json_head("clbench-compare-1", t->metric, &bad), *cols = json_array();
     jset(root, "relative_to", t->ref >= 0 ? json_integer(t->ref + 1) : json_null(), &bad);
+    jset(root, "lined_up", json_boolean(t->lined_up), &bad);
     if (t->have_ceilings) {
         jset(root, "ceilings_file", t->ceilings_file ? cmp_json_str(t->ceilings_file) : json_null(),
              &bad);

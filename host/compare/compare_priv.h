@@ -85,6 +85,10 @@ const char *cmp_in_intern(struct cmp_in *in, const char *s, size_t n);
  * that message ("these files", "the baseline"). */
 int cmp_in_select(struct cmp_in *in, const struct cmp_filter *f, int f0, int f1, char *sel,
                   const char *what);
+/* Does workload wl vary the size as what it measures (its figure's x axis is
+ * the size, or a staircase over the working set)? The lineup of several
+ * devices (flt->line_up) keeps such rows' sizes and cache-resident rows. */
+int cmp_size_varies(const struct clb_workload *wl);
 /* "k=v,k=v" of a row's params, items sorted by key (a configuration key). */
 const char *cmp_in_params_canon(struct cmp_in *in, size_t row);
 /* The same of params list p (in->plist[row]), only the items whose role for

@@ -252,6 +252,34 @@ static int any_sweep(const struct cmp_table *t)
     return 0;
 }
 
+/* Lined up: the workloads whose lines kept their sizes (cmp_size_varies),
+ * "bus, latency", into b. */
+static void sized_workloads(const struct cmp_table *t, struct clb_buf *b, int flags)
+{
+    struct clb_buf e = {0};
+    for (int i = 0; i < t->nlines; i++) {
+        if (!strcmp(t->lines[i].size, "any"))
+            continue;
+        const char *w = cmp_esc_tmp(&e, t->lines[i].workload, flags);
+        if (!clb_list_has(clb_buf_str(b), w))
+            clb_buf_printf(b, "%s%s", b->len ? ", " : "", w);
+    }
+    clb_buf_free(&e);
+}
+
+/* The note of compare's default for several devices: what was matched. */
+static void lineup_note(const struct cmp_table *t, FILE *f, int flags)
+{
+    struct clb_buf w = {0};
+    fprintf(f, "several devices, lined up: each one's best at any size%s, as --any-size%s "
+            "(--by-size compares size by size)\n",
+            t->lined_up > 1 ? "" : " outside its caches", t->lined_up > 1 ? " --include-cache" : "");
+    sized_workloads(t, &w, flags);
+    if (w.len)
+        fprintf(f, "by size still where the size is what a workload varies: %s\n", clb_buf_str(&w));
+    clb_buf_free(&w);
+}
+
 static void title(const struct cmp_table *t, FILE *f, const char *prefix, int flags)
 {
     struct clb_buf e = {0};
@@ -262,6 +290,8 @@ static void title(const struct cmp_table *t, FILE *f, const char *prefix, int fl
     else
         fprintf(f, "%s (%s)", t->metric->name, t->metric->unit);
     fprintf(f, "; best of repeated runs, ±half their range in %% of the best\n");
+    if (t->lined_up)
+        lineup_note(t, f, flags);
     clb_buf_free(&e);
 }
 

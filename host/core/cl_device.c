@@ -344,8 +344,8 @@ void clb_close(struct clb_device *d)
          * drain: a failure here changes no row, but it is still said */
         cl_int err = clFinish(d->queue);
         if (err != CL_SUCCESS)
-            clb_die_msg("warning: clFinish while closing the device: %s (after every row was "
-                        "written)", clb_cl_errstr(err));
+            clb_print_error("warning: clFinish while closing the device: %s (after every row was "
+                            "written)", clb_cl_errstr(err));
         clReleaseCommandQueue(d->queue);
     }
     if (d->ctx)

@@ -647,7 +647,7 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
         for (int i = 0; i < plan[w].n && rc == CLB_OK; i++)
             rc = run_group(s, o->wls[w], plan[w].dtype[i], &plan[w].size[i], plan[w].from[i]);
     if (rc == CLB_EUSAGE || rc == CLB_ECL || rc == CLB_ESYS)
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
     const struct rows *shown = run->mpi ? &s->agg : &s->rows;
     if (rc != CLB_EINTR && shown->n && s->writing) {
         const struct clb_summary_ctx ctx = {&s->dev.info, s->profile};
@@ -662,14 +662,15 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
     clb_fit_summary(NULL); /* a device's reductions are not the next one's */
     int status = device_status(s, rc);
     if (!clb_signal && (s->nerror || s->nfailed))
-        clb_die_msg("%d configuration%s ended in an error, %d failed validation; first: %s",
-                    s->nerror, s->nerror == 1 ? "" : "s", s->nfailed, clb_buf_str(&s->first_bad));
+        clb_print_error("%d configuration%s ended in an error, %d failed validation; first: %s",
+                        s->nerror, s->nerror == 1 ? "" : "s", s->nfailed,
+                        clb_buf_str(&s->first_bad));
     if (status == CLB_EXIT_NOTHING)
-        clb_die_msg("every configuration was skipped on '%s': nothing was measured (exit %d)",
-                    s->dev.info.name, CLB_EXIT_NOTHING);
+        clb_print_error("every configuration was skipped on '%s': nothing was measured (exit %d)",
+                        s->dev.info.name, CLB_EXIT_NOTHING);
     if (clb_signal)
-        clb_die_msg("interrupted; %zu row%s measured before the signal are in %s", shown->n,
-                    shown->n == 1 ? "" : "s", s->outpath);
+        clb_print_error("interrupted; %zu row%s measured before the signal are in %s", shown->n,
+                        shown->n == 1 ? "" : "s", s->outpath);
     return status;
 }
 
@@ -841,7 +842,7 @@ int clb_driver_run(struct clb_run_opts *o)
         rc = plan_device(&run, &ss[d], d, &plans[d]);
     rc = clb_agree(ss ? &ss[0] : &probe, rc);
     if (rc) {
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
         run.status = clb_exit_status(rc);
     } else {
         struct sigaction sa;
@@ -850,7 +851,7 @@ int clb_driver_run(struct clb_run_opts *o)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         if ((rc = clb_watchdog_start(clb_case_timeout(o), &clb_signal)))
-            clb_die_msg("%s", clb_lasterr());
+            clb_print_error("%s", clb_lasterr());
         clb_print_ranks(&ss[0]);
         clb_progress_start(&run);
         for (int d = 0; d < nsel && !clb_signal; d++) {

@@ -37,7 +37,7 @@ const char *clb_lasterr(void)
     return lasterr && lasterr[0] ? lasterr : "out of host memory (or an unknown error)";
 }
 
-void clb_die_msg(const char *fmt, ...)
+void clb_print_error(const char *fmt, ...)
 {
     if (clb_verbosity < 0)
         return; /* an MPI rank other than 0: rank 0 speaks for the job */

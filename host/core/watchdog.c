@@ -53,8 +53,8 @@ static void fire_timeout(void)
                              wd.what ? wd.what : "a step", wd.timeout,
                              wd.where ? wd.where : "the device");
     const char *file = wd.fn ? wd.fn(wd.ctx, why ? why : "timeout") : NULL;
-    clb_die_msg("%s; the run ends here (exit %d)%s%s", why ? why : "timeout", CLB_EXIT_TIMEOUT,
-                file ? "; the rows measured before are in " : "", file ? file : "");
+    clb_print_error("%s; the run ends here (exit %d)%s%s", why ? why : "timeout", CLB_EXIT_TIMEOUT,
+                    file ? "; the rows measured before are in " : "", file ? file : "");
     _exit(CLB_EXIT_TIMEOUT);
 }
 
@@ -62,10 +62,10 @@ static void fire_signal(void)
 {
     alarm(BACKSTOP_S);
     int sig = (int)*wd.sig;
-    clb_die_msg("interrupted, and %s did not return within %g s of the signal on %s: ended there "
-                "(exit %d); rows already written are whole",
-                wd.what ? wd.what : "the current step", CLB_STOP_GRACE_S,
-                wd.where ? wd.where : "the device", 128 + sig);
+    clb_print_error("interrupted, and %s did not return within %g s of the signal on %s: ended "
+                    "there (exit %d); rows already written are whole",
+                    wd.what ? wd.what : "the current step", CLB_STOP_GRACE_S,
+                    wd.where ? wd.where : "the device", 128 + sig);
     _exit(128 + sig);
 }
 

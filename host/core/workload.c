@@ -159,13 +159,13 @@ void clb_case_note(struct clb_case *c, const char *fmt, ...)
 void clb_case_metric(struct clb_case *c, const char *key, double value)
 {
     if (clb_metrics_set(&c->metrics, key, value))
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
 }
 
 void clb_case_metric_token(struct clb_case *c, const char *key, const char *token)
 {
     if (clb_metrics_set_token(&c->metrics, key, token))
-        clb_die_msg("%s", clb_lasterr());
+        clb_print_error("%s", clb_lasterr());
 }
 
 int clb_row_fits(const struct clb_workload *wl, const struct clb_row *r)
@@ -182,8 +182,8 @@ void clb_warn_unfit(const struct clb_workload *wl, size_t n, const char *where, 
         clb_buf_printf(&what, "params %s", wl->row_params);
     if (wl->row_metrics)
         clb_buf_printf(&what, "%smetrics %s", what.len ? " and " : "", wl->row_metrics);
-    clb_die_msg("warning: %zu %s row%s %s lack%s %s as numbers: skipped for %s", n, wl->name,
-                n == 1 ? "" : "s", where, n == 1 ? "s" : "", clb_buf_str(&what), use);
+    clb_print_error("warning: %zu %s row%s %s lack%s %s as numbers: skipped for %s", n, wl->name,
+                    n == 1 ? "" : "s", where, n == 1 ? "s" : "", clb_buf_str(&what), use);
     clb_buf_free(&what);
 }
 

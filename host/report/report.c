@@ -229,7 +229,7 @@ int clb_report_write(char **files, int nfiles, const struct clb_report_opts *o, 
     if (!rc)
         rc = put_file(out, &page);
     if (!rc && notes.len)
-        clb_die_msg("%s", clb_buf_str(&notes));   /* the page says it too */
+        clb_print_error("%s", clb_buf_str(&notes));   /* the page says it too */
     clb_buf_free(&page);
     clb_buf_free(&notes);
     return rc;

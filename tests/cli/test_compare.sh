@@ -19,7 +19,7 @@ count_lines() { grep -Ec -- "$1" "$TMP/stdout" || true; }
 pwned() { if find "$TMP" -name 'PWNED*' | grep -q .; then fail "$1: $(find "$TMP" -name 'PWNED*')"; else pass "$1"; fi; }
 
 # ---- the table ------------------------------------------------------------
-expect_status 0 "compare three files" compare "${ALL[@]}"
+expect_status 0 "compare three files, size by size" compare "${ALL[@]}" --by-size
 # columns: measured devices, the same device name on two hosts, published sources
 has '^\s+\[1\] NVIDIA H100 80GB HBM3  \(gpu\.csv; peak 3352 GB/s\)' "H100 column with its file and its peak derived from pct_peak_bw"
 has '^\s+\[5\] Tesla K20X \(Matrix transpose whitepaper\) +\(published; peak 250 GB/s\)' "K20X peak from the tesla_k20x profile (longest name match)"
@@ -60,7 +60,7 @@ has '^transpose +diagonal +float +any +40\.14 +0\.141! +0\.353 +1\.00 +1\.54$' "
 has "^'!': other runs of that configuration failed" "the '!' is explained under the table"
 has '^transpose +copy +float +any +- +- +- +1\.00 +1\.52$' "copy relative to GTX 280, no figure where the others lack one"
 has 'relative to GeForce GTX 280 \(Matrix transpose whitepaper\)' "title names the reference column"
-expect_status 0 "--relative-to h100 (case-insensitive)" compare "${ALL[@]}" -w stream -k triad -t double -r h100
+expect_status 0 "--relative-to h100 (case-insensitive)" compare "${ALL[@]}" -w stream -k triad -t double -r h100 --by-size
 has '^stream +triad +double +268435456 +1\.00 ±1\.0% +0\.0044 +0\.011 +0\.0494 +0\.0563$' "triad double relative to the H100"
 expect_error 2 "matches several columns" "ambiguous --relative-to" compare "${ALL[@]}" -r tesla
 expect_error 2 "matches no column" "unknown --relative-to" compare "${ALL[@]}" -r 'GTX 480'
@@ -112,7 +112,7 @@ expect_status 0 "--markdown" compare "${ALL[@]}" --markdown -w transpose --any-s
 has '^\| workload \| kernel \| dtype \| size \| NVIDIA H100 80GB HBM3 \| .* \| Tesla K20X \(Matrix transpose whitepaper\) \|$' "markdown header with full names"
 has '^\|---\|---\|---\|---\|(---:\|)+$' "markdown separator, figures right-aligned"
 has '^\| transpose \| naive \| float \| any \| 610\.0 \| 3\.10 \| 7\.75 \| 2\.20 \| 92\.00 \|$' "markdown row"
-expect_status 0 "--json" compare "${ALL[@]}" --json
+expect_status 0 "--json" compare "${ALL[@]}" --json --by-size
 if python3 - "$TMP/stdout" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -160,7 +160,7 @@ expect_error 2 "no rows for --workload dslash \(workloads in the baseline" "base
 
 # ---- crafted names: nothing runs, no path is built from them, output stays one line each ----
 mkdir -p nest/a/b
-( cd nest/a/b && TMPDIR="$TMP/tmp" "$CLBENCH" compare "$D/crafted.csv" ) >"$TMP/stdout" 2>"$TMP/stderr" || fail "crafted table: $(cat "$TMP/stderr")"
+( cd nest/a/b && TMPDIR="$TMP/tmp" "$CLBENCH" compare "$D/crafted.csv" --by-size ) >"$TMP/stdout" 2>"$TMP/stderr" || fail "crafted table: $(cat "$TMP/stderr")"
 if grep -q $'\x1b\|\r' "$TMP/stdout"; then fail "a raw control byte reached the terminal"; else pass "no raw control byte in the table"; fi
 has '^  \[2\] Evil2\\nsecond line\\x1b\[31m red\\x1b\[0m\\r\\t  \(crafted\.csv\)$' "newline, escape, CR and tab shown escaped"
 has '^  \[3\] Evil3 \\u202e rtl \\xff\\xfe  \(crafted\.csv\)$' "an RTL override and bytes that are not UTF-8 shown escaped"

@@ -16,7 +16,7 @@ hasnt() { if grep -Eq -- "$1" "$TMP/stdout"; then fail "$2: unexpected /$1/"; el
 # ---- the metric ----------------------------------------------------------------
 # Ceil Test GPU: bandwidth 1000 GB/s (stream triad), fp32 20000, fp64 10000 GFlop/s
 # (peak fma); No Ceiling CPU: none
-expect_status 0 "pct_measured_peak" compare "$D/ceil.csv" -m pct_measured_peak
+expect_status 0 "pct_measured_peak" compare "$D/ceil.csv" -m pct_measured_peak --by-size
 has '^  \[1\] Ceil Test GPU  \(ceil\.csv; measured: bandwidth 1000 GB/s \(stream triad\), fp32 20000 GFlop/s \(peak fma\), fp64 10000 GFlop/s \(peak fma\)\)$' "the ceilings in the column legend"
 has '^  \[2\] No Ceiling CPU  \(ceil\.csv; measured: none\)$' "a device without ceilings"
 has '^stream +copy +float +268435456 +90\.00 +-$' "stream copy: 900 / 1000 GB/s"
@@ -31,10 +31,10 @@ hasnt '^peak +mad +int' "int rows: no ceiling of that type, no line"
 has '^no measured ceiling \(its rows show -\): \[2\] No Ceiling CPU lacks memory bandwidth and fp32 compute$' "the footer names the device and the ceilings it lacks"
 has '^GFlop/s rows of type int show -: no measured ceiling is of that type$' "the footer names the type without a ceiling"
 # the filters do not take the ceilings away: they come from every row of the device
-expect_status 0 "ceilings whatever the filters" compare "$D/ceil.csv" -m pct_measured_peak -w dslash
+expect_status 0 "ceilings whatever the filters" compare "$D/ceil.csv" -m pct_measured_peak -w dslash --by-size
 has '^dslash +reg +float +16x16x16x16 +7\.50 +-$' "-w dslash still uses the peak rows' ceiling"
 # --ceilings FILE: the ceilings of the device name in that file instead
-expect_status 0 "--ceilings FILE" compare "$D/ceil.csv" -m pct_measured_peak --ceilings "$D/ceil_extra.csv" -w transpose
+expect_status 0 "--ceilings FILE" compare "$D/ceil.csv" -m pct_measured_peak --ceilings "$D/ceil_extra.csv" -w transpose --by-size
 has '^measured ceilings from .*ceil_extra\.csv$' "the ceilings' file named"
 has '^transpose +naive +float +8192x8192 +- +50\.00$' "No Ceiling CPU: 20 / 40 GB/s from --ceilings"
 has 'Ceil Test GPU lacks memory bandwidth$' "the GPU has no rows in the ceilings file"
@@ -45,7 +45,7 @@ expect_error 2 "--ceilings goes with --metric pct_measured_peak or --plot" "--ce
 expect_error 2 "not with --baseline" "pct_measured_peak with --baseline" compare "$D/ceil.csv" -m pct_measured_peak --baseline "$D/ceil.csv"
 expect_error 2 "--ceilings: cannot read .*nosuch\.csv" "missing --ceilings file" compare "$D/ceil.csv" -m pct_measured_peak --ceilings "$D/nosuch.csv"
 # Markdown and JSON
-expect_status 0 "--markdown" compare "$D/ceil.csv" -m pct_measured_peak -w stream,dslash --markdown
+expect_status 0 "--markdown" compare "$D/ceil.csv" -m pct_measured_peak -w stream,dslash --markdown --by-size
 has '^\| dslash \| reg \| float \| 16x16x16x16 \| 7\.50 \| - \|$' "Markdown row"
 has '^- Ceil Test GPU: bandwidth 1000 GB/s \(stream triad \(float vec=4\)\), fp32 20000 GFlop/s \(peak fma \(float vec=4,acc=8,groups=64,local=64\)\)' "Markdown lists the ceilings and their rows"
 has '^no measured ceiling \(its rows show -\): No Ceiling CPU lacks fp32 compute$' "Markdown footer: only what the selected rows needed"

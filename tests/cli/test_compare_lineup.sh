@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# compare lines devices up by default (docs/COMPARE.md, "Devices are lined up
+# by default"): rows of several devices, no --size, are matched as --any-size
+# matches them, with a note under the title; --by-size, --size, one device
+# and a filter that leaves one device stay size by size. The gate (--baseline)
+# keeps its own rules: another device is refused (fail-closed) unless
+# --cross-device, and --by-size is not one of its options.
+# Fixtures: tests/data/gate/ (two devices at their own default sizes).
+source "$(dirname "$0")/lib.sh"
+set -e
+G="$CLBENCH_SRC/tests/data/gate"
+C="$CLBENCH_SRC/tests/data/compare"
+has() { if grep -Eq -- "$1" "$TMP/stdout"; then pass "$2"; else fail "$2: no line /$1/ in: $(head -c 2000 "$TMP/stdout")"; fi; }
+hasnt() { if grep -Eq -- "$1" "$TMP/stdout"; then fail "$2: unexpected /$1/"; else pass "$2"; fi; }
+NOTE='^several devices, lined up: each one.s best at any size outside its caches, as --any-size \(--by-size compares size by size\)$'
+
+# ---- the default: two devices at their own sizes share their lines ----------
+expect_status 0 "two devices, no --size" compare "$G/base.csv" "$G/otherdev.csv"
+has "$NOTE" "the note under the title says how the lines were matched"
+has '^stream +copy +float +any +1000 +1020$' "stream copy: A at 2^28 and B at 2^29 on one line"
+has '^dot +device +float +any +500\.0 +500\.0$' "dot: each device's default size, one line"
+hasnt '268435456|536870912' "no size-by-size line"
+expect_status 0 "--json" compare "$G/base.csv" "$G/otherdev.csv" --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["lined_up"] is True and all(l["size"] == "any" for l in d["lines"])' "$TMP/stdout" &&
+  pass "--json says lined_up" || fail "--json: $(head -c 300 "$TMP/stdout")"
+
+# ---- the opt-out and what stays size by size ------------------------------------
+expect_status 0 "--by-size" compare "$G/base.csv" "$G/otherdev.csv" --by-size
+hasnt '^several devices' "--by-size: no note"
+has '^stream +copy +float +268435456 +1000 +-$' "--by-size: A's size a line of its own"
+has '^stream +copy +float +536870912 +- +1020$' "--by-size: B's size a line of its own"
+expect_status 0 "--size" compare "$G/base.csv" "$G/otherdev.csv" -w stream --size 2^28,2^29
+hasnt '^several devices' "--size: no note"
+has '^stream +copy +float +268435456 +1000 +-$' "--size compares size by size"
+has '^stream +copy +float +536870912 +- +1020$' "--size: the other size a line of its own"
+expect_status 0 "one device in two files" compare "$G/base.csv" "$G/identical.csv"
+hasnt '^several devices' "one device: no note"
+has '^stream +copy +float +268435456 ' "one device: size by size"
+expect_status 0 "a filter leaves one device" compare "$C/gpu.csv" "$G/base.csv" -w transpose
+hasnt '^several devices' "-w transpose (only the H100 ran it): no note"
+has '^transpose +naive +float +8192x8192 ' "the H100's transpose size by size"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["lined_up"] is False' \
+  <(cd "$TMP" && "$CLBENCH" compare "$G/base.csv" "$G/otherdev.csv" --by-size --json) &&
+  pass "--by-size --json: lined_up false" || fail "--by-size --json"
+expect_error 2 "--by-size and --any-size ask for two kinds of lines" "--by-size with --any-size" \
+  compare "$G/base.csv" "$G/otherdev.csv" --by-size --any-size
+
+# ---- cache-resident rows: left out as --any-size leaves them, and said so --------
+python3 - "$C/sizes.csv" cache2.csv <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if "cache_resident" in r["detail"]]
+assert rows, "sizes.csv has no cache_resident row"
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()))
+w.writeheader()
+for dev in ("Cache Dev A", "Cache Dev B"):
+    for r in rows:
+        w.writerow(dict(r, device=dev))
+PY
+expect_error 2 "every selected row is cache_resident, which lining the devices up \(as --any-size\) leaves out \(add --include-cache, or --by-size\)" \
+  "only cache rows, two devices" compare cache2.csv
+expect_status 0 "--include-cache" compare cache2.csv --include-cache
+has '^several devices, lined up: each one.s best at any size, as --any-size --include-cache ' "the note says the cache rows are kept"
+expect_status 0 "only cache rows, --by-size" compare cache2.csv --by-size
+has '^stream +copy +float +1048576 ' "--by-size keeps them size by size"
+
+# ---- workloads that vary the size keep it: bus (drawn against the transfer
+# size) and latency (a staircase over the working set, caches included) ----
+python3 - "$C/ceil.csv" vary.csv <<'PY'
+import csv, sys
+src = csv.DictReader(open(sys.argv[1]))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=src.fieldnames)
+w.writeheader()
+base = dict.fromkeys(src.fieldnames, "")
+base.update(run_id="v", timestamp="2026-11-20T10:00:00Z", host="h", platform="P", device_type="gpu",
+            driver="1", warmup="1", reps="5", status="ok")
+for d, (dev, stream_size) in enumerate((("Vary GPU A", "268435456"), ("Vary GPU B", "536870912"))):
+    w.writerow(dict(base, device=dev, workload="stream", kernel="copy", dtype="float", size=stream_size,
+                    bytes="8", t_median_s="1", gbps=str(100 + d)))
+    for size, gbps in (("4096", 1), ("1048576", 10)):
+        w.writerow(dict(base, device=dev, workload="bus", kernel="pageable_h2d", size=size, bytes=size,
+                        t_median_s="1", gbps=str(gbps + d)))
+    for ws, ns, cached in ((1024, 2, True), (1048576, 90, False)):
+        w.writerow(dict(base, device=dev, workload="latency", kernel="chase", size="1048576",
+                        params="ws=%d,stride=64" % ws, t_median_s="1",
+                        detail="loads=4096 ns_per_load=%d" % ns + ("; cache_resident (1 MB < 4 x 1 MB cache)" if cached else "")))
+PY
+expect_status 0 "bus and stream of two devices" compare vary.csv
+has "$NOTE" "lined up"
+has '^by size still where the size is what a workload varies: bus$' "the note names the workloads kept by size"
+has '^stream +copy +float +any +100\.0 +101\.0$' "stream lined up"
+has '^bus +pageable_h2d +4096 +1\.00 +2\.00$' "bus 4 KiB: a line of its own"
+has '^bus +pageable_h2d +1048576 +10\.00 +11\.00$' "bus 1 MiB: a line of its own"
+expect_status 0 "--any-size asked for" compare vary.csv --any-size
+hasnt '^by size still' "--any-size as asked: bus too at any size"
+has '^bus +pageable_h2d +any +10\.00 ±45\.0% +11\.00 ±40\.9%$' "--any-size: bus's best at any size (±: the sizes' spread)"
+if command -v gnuplot >/dev/null 2>&1; then
+  expect_status 0 "latency staircase of two devices" compare vary.csv -w latency --plot lat.svg
+  grep -qF '>1 kiB<' lat.svg && pass "the lineup keeps the staircase's cache-resident point (1 kiB)" ||
+    fail "the staircase lost its cache-resident point"
+fi
+
+# ---- the gate keeps its rules (tests/cli/test_gate.sh has them all) ----------------
+expect_error 2 "the baseline is from 'Gate Test GPU A', the new files from 'Gate Test GPU B': another device \(--cross-device" \
+  "the gate still refuses another device (fail-closed)" compare "$G/otherdev.csv" --baseline "$G/base.csv"
+[ -z "$OUT_TXT" ] && pass "nothing printed on stdout" || fail "stdout: $OUT_TXT"
+expect_status 0 "the gate with --cross-device" compare "$G/otherdev.csv" --baseline "$G/base.csv" -w stream,dot --cross-device
+hasnt '^several devices' "the gate prints no lineup note"
+has '^stream +copy +float +default ' "--cross-device: its own 'default' size, not the table's 'any'"
+expect_error 2 "--by-size goes with the table, not with --baseline" "--by-size with --baseline" \
+  compare "$G/otherdev.csv" --baseline "$G/base.csv" --by-size
+finish
