@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 set -e
 : "${CLBENCH_PROBE:?CLBENCH_PROBE must point at the clbench_probe binary}"
 mkdir kd && cp "$CLBENCH_SRC"/cl/*.cl kd/ && cp "$CLBENCH_SRC/tests/workload/probe.cl" kd/
-PD="$CLBENCH_SRC/tests/data/profiles_probe"
+PD="$CLBENCH_SRC/tests/data/profiles/probe"
 
 CLBENCH=$CLBENCH_PROBE expect_status 0 "probe runs beside stream" \
   run stream,probe --quick -d $POCL -t float -n 3 --kernel-dir kd --platforms-dir "$PD" -o out.csv

@@ -80,9 +80,9 @@ expect_error 2 "unknown stream kernel 'triadd'" "bad stream kernel" model roofli
 expect_error 2 "peak_bw" "roofline on a profile without a peak" model roofline -p pocl_cpu -w stream -k copy -s 1M
 expect_error 2 "--sim applies to blockeq only" "--sim elsewhere" model dslash --sim
 expect_error 2 "typo.ini:[0-9]+: \[model\] unknown key 'blockeq.index_cycle'" "profile [model] typo" \
-  model blockeq --platforms-dir "$DATA/profiles_model" -p "Model Typo"
+  model blockeq --platforms-dir "$DATA/profiles/model" -p "Model Typo"
 expect_error 2 "nonnum.ini" "profile non-numeric model figure" \
-  model blockeq --platforms-dir "$DATA/profiles_model" -p "Model Nonnumeric" --param size=64x64
+  model blockeq --platforms-dir "$DATA/profiles/model" -p "Model Nonnumeric" --param size=64x64
 expect_error 2 "stream_triad_gbs" "profile non-numeric triad" \
-  model dslash --platforms-dir "$DATA/profiles_model" -p "Model Nonnumeric"
+  model dslash --platforms-dir "$DATA/profiles/model" -p "Model Nonnumeric"
 finish

@@ -1,4 +1,6 @@
-/* Profiles: parsing with inih, refusals with file:line, matching, generic. */
+/* Profiles: parsing with inih, refusals with file:line: reason, the shipped
+ * profiles' figures, matching a device by name, platform, compute units and
+ * clock, the generic profile. Fixtures: tests/data/profiles/. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +15,23 @@
 #include "clb_profile.h"
 #include "clbench.h"
 
-#define DATA CLB_TEST_DATA "/core/"
+#define DATA CLB_TEST_DATA "/profiles/"
+#define BAD DATA "bad/"
+
+static struct clb_profiles shipped; /* platforms/, loaded once per run */
+
+static int load(void **state)
+{
+    (void)state;
+    return clb_profiles_load(clb_profiles_dir(NULL), &shipped) == CLB_OK ? 0 : -1;
+}
+
+static int unload(void **state)
+{
+    (void)state;
+    clb_profiles_free(&shipped);
+    return 0;
+}
 
 static void parses_good(void **state)
 {
@@ -51,24 +69,34 @@ static void refuse(const char *file, const char *what)
 static void refuses_bad(void **state)
 {
     (void)state;
-    refuse(DATA "bad_key.ini", ":4: unknown key 'warp_size'");
-    refuse(DATA "bad_num.ini", ":4: peak_bandwidth_gbs = 'fast' is not a number in");
+    refuse(BAD "bad_key.ini", ":4: unknown key 'warp_size'");
+    refuse(BAD "unknown_key.ini", ":3: unknown key 'peak_bandwith_gbs' in [device]");
+    refuse(BAD "bad_num.ini", ":4: peak_bandwidth_gbs = 'fast' is not a number in");
+    refuse(BAD "nonnumeric.ini", ":3: peak_bandwidth_gbs = 'fast' is not a number in 0.001..1e+07");
     /* every numeric key has a declared range: no nan, inf, sign, hex, zero divisor */
-    refuse(DATA "bad_nan.ini", ":3: peak_bandwidth_gbs = 'nan'");
-    refuse(DATA "bad_inf.ini", ":3: peak_bandwidth_gbs = 'inf'");
-    refuse(DATA "bad_negzero.ini", ":3: compute_units = '-0'");
-    refuse(DATA "bad_huge.ini", ":3: peak_gflops_sp = '1e308'");
-    refuse(DATA "bad_zero_width.ini", ":4: partition_width_bytes = '0'");
-    refuse(DATA "bad_hex.ini", ":3: l2_kb = '0x10'");
+    refuse(BAD "bad_nan.ini", ":3: peak_bandwidth_gbs = 'nan'");
+    refuse(BAD "bad_inf.ini", ":3: peak_bandwidth_gbs = 'inf'");
+    refuse(BAD "bad_negzero.ini", ":3: compute_units = '-0'");
+    refuse(BAD "bad_huge.ini", ":3: peak_gflops_sp = '1e308'");
+    refuse(BAD "bad_zero_width.ini", ":4: partition_width_bytes = '0'");
+    refuse(BAD "bad_hex.ini", ":3: l2_kb = '0x10'");
     /* a line longer than inih's buffer is refused, not split into a second key */
-    refuse(DATA "long_line.ini", ":3: line longer than");
-    refuse(DATA "no_device.ini", "no [device]");
-    refuse(DATA "bad_section.ini", ":4: unknown section [gpu]");
-    refuse(DATA "bad_tuning.ini", ":4: tuning key 'vec'");
-    refuse(DATA "missing.ini", "cannot read");
+    refuse(BAD "long_line.ini", ":3: line longer than");
+    refuse(BAD "no_device.ini", "no [device] section");
+    refuse(BAD "bad_section.ini", ":4: unknown section [gpu]");
+    refuse(BAD "unknown_section.ini", ":4: unknown section [memmory]");
+    refuse(BAD "bad_tuning.ini", ":4: tuning key 'tile' must be <workload>.<parameter>");
+    refuse(BAD "missing.ini", "cannot read");
+}
+
+static void refuses_bad_dirs(void **state)
+{
+    (void)state;
     struct clb_profiles ps;
+    /* names compare without case; the message names the second file */
     assert_int_equal(clb_profiles_load(DATA "dup", &ps), CLB_EUSAGE);
-    assert_non_null(strstr(clb_lasterr(), "duplicate profile name 'Same'"));
+    assert_non_null(strstr(clb_lasterr(), "duplicate profile name 'same device'"));
+    assert_non_null(strstr(clb_lasterr(), "b.ini"));
     assert_int_equal(clb_profiles_load(DATA "nonexistent", &ps), CLB_EUSAGE);
     /* [tuning] keys are checked against the workload registry, like --param */
     assert_int_equal(clb_profiles_load(DATA "tuning_workload", &ps), CLB_EUSAGE);
@@ -81,7 +109,13 @@ static void refuses_bad(void **state)
     assert_non_null(strstr(clb_lasterr(), "t.ini:5: [tuning] stream.vec.half: stream does not take type 'half'"));
     assert_int_equal(clb_profiles_load(DATA "tuning_ok", &ps), CLB_OK);
     clb_profiles_free(&ps);
-    /* a FIFO named like a profile is refused (not read: it would block) */
+}
+
+/* A FIFO named like a profile is refused (not read: it would block). */
+static void refuses_fifo(void **state)
+{
+    (void)state;
+    struct clb_profiles ps;
     char dir[] = "/tmp/clb-fifo-XXXXXX", fifo[64];
     assert_non_null(mkdtemp(dir));
     snprintf(fifo, sizeof fifo, "%s/x.ini", dir);
@@ -138,23 +172,22 @@ static struct clb_devinfo dev(const char *name, const char *platform, unsigned c
 static void matches_shipped(void **state)
 {
     (void)state;
-    struct clb_profiles ps;
-    assert_int_equal(clb_profiles_load(getenv("CLBENCH_PLATFORMS"), &ps), CLB_OK);
+    const struct clb_profiles *ps = &shipped;
     struct clb_devinfo d = dev("NVIDIA H100 80GB HBM3", "NVIDIA CUDA", 132);
-    const struct clb_profile *p = clb_profiles_match(&ps, &d);
+    const struct clb_profile *p = clb_profiles_match(ps, &d);
     assert_non_null(p);
     assert_string_equal(p->id, "h100_sxm");
     assert_float_equal(p->peak_bandwidth_gbs, 3352, 0);
     d = dev("pthread-haswell-AMD EPYC", "Portable Computing Language", 2);
-    assert_string_equal(clb_profiles_match(&ps, &d)->id, "pocl_cpu");
+    assert_string_equal(clb_profiles_match(ps, &d)->id, "pocl_cpu");
     d = dev("cpu-skylake-avx512-Intel(R) Xeon(R)", "Portable Computing Language", 16);
-    assert_string_equal(clb_profiles_match(&ps, &d)->id, "pocl_cpu");
+    assert_string_equal(clb_profiles_match(ps, &d)->id, "pocl_cpu");
     d = dev("cpu-x86", "Some Other CL", 16); /* PoCL's name, another platform */
-    assert_null(clb_profiles_match(&ps, &d));
+    assert_null(clb_profiles_match(ps, &d));
     d = dev("Radeon RX 7900", "AMD APP", 48);
-    assert_null(clb_profiles_match(&ps, &d));
-    assert_non_null(clb_profiles_find(&ps, "h200"));
-    assert_null(clb_profiles_find(&ps, "nope"));
+    assert_null(clb_profiles_match(ps, &d));
+    assert_non_null(clb_profiles_find(ps, "h200"));
+    assert_null(clb_profiles_find(ps, "nope"));
 
     struct clb_profile g;
     clb_profile_generic(&g, &d);
@@ -164,13 +197,95 @@ static void matches_shipped(void **state)
     assert_true(isnan(g.peak_bandwidth_gbs)); /* never invented */
     assert_true(isnan(clb_profile_peak_gflops(&g, "double")));
     clb_profile_free(&g);
-    clb_profiles_free(&ps);
+}
+
+static const char *match(const char *name, const char *platform, unsigned cus, unsigned mhz)
+{
+    struct clb_devinfo d;
+    memset(&d, 0, sizeof d);
+    clb_strlcpy(d.name, name, sizeof d.name);
+    clb_strlcpy(d.platform_name, platform, sizeof d.platform_name);
+    d.compute_units = cus;
+    d.clock_mhz = mhz;
+    const struct clb_profile *p = clb_profiles_match(&shipped, &d);
+    return p ? p->id : "generic";
+}
+
+static void shipped_figures(void **state)
+{
+    (void)state;
+    static const struct { const char *id; double bw, sp, dp; } want[] = {
+        {"tesla_c1060", 102.4, 933, 78},     {"tesla_k20", 208, 3520, 1170},
+        {"tesla_k20x", 250, 3950, 1310},     {"tesla_k40", 288, 4290, 1430},
+        {"xeon_phi_5110p", 320, 2022, 1011}, {"xeon_phi_7120p", 352, 2416, 1208},
+        {"h100_sxm", 3352, 66900, 33500},    {"h200", 4800, 66900, 33500},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const struct clb_profile *p = clb_profiles_find(&shipped, want[i].id);
+        assert_non_null(p);
+        assert_true(p->peak_bandwidth_gbs == want[i].bw);
+        assert_true(p->peak_gflops_sp == want[i].sp);
+        assert_true(p->peak_gflops_dp == want[i].dp);
+        assert_false(isnan(p->compute_units) || isnan(p->core_clock_mhz) || isnan(p->tdp_w));
+        /* The peak follows from the memory clock and bus width, within 1%. */
+        double calc = p->memory_clock_mhz * 2 * p->bus_width_bits / 8 / 1000;
+        if (!isnan(calc))
+            assert_true(fabs(calc - p->peak_bandwidth_gbs) / p->peak_bandwidth_gbs < 0.01);
+    }
+    /* PoCL claims no peaks: they come from nowhere on a CPU. */
+    const struct clb_profile *pocl = clb_profiles_find(&shipped, "pocl_cpu");
+    assert_non_null(pocl);
+    assert_true(isnan(pocl->peak_bandwidth_gbs));
+    /* The model figures the models read. */
+    const struct clb_profile *c = clb_profiles_find(&shipped, "tesla_c1060");
+    assert_string_equal(clb_profile_model(c, "blockeq.index_cycles"), "36");
+    assert_string_equal(clb_profile_model(c, "blockeq.transfer_cycles"), "1.625");
+    assert_string_equal(clb_profile_tuning(c, "blockeq", "partitions", NULL), "1,2,4,8,16,30,32");
+    assert_string_equal(clb_profile_model(clb_profiles_find(&shipped, "tesla_k20"),
+                                          "stream_triad_gbs"), "151.7");
+}
+
+static void matching(void **state)
+{
+    (void)state;
+    assert_string_equal(match("Tesla K20c", "NVIDIA CUDA", 13, 705), "tesla_k20");
+    assert_string_equal(match("Tesla K20m", "NVIDIA CUDA", 13, 705), "tesla_k20");
+    assert_string_equal(match("Tesla K20Xm", "NVIDIA CUDA", 14, 732), "tesla_k20x");
+    assert_string_equal(match("Tesla K40m", "NVIDIA CUDA", 15, 745), "tesla_k40");
+    assert_string_equal(match("Tesla K40c", "NVIDIA CUDA", 15, 875), "tesla_k40");
+    assert_string_equal(match("Tesla C1060", "NVIDIA CUDA", 30, 1296), "tesla_c1060");
+    assert_string_equal(match("NVIDIA H100 80GB HBM3", "NVIDIA CUDA", 132, 1980), "h100_sxm");
+    assert_string_equal(match("NVIDIA H200", "NVIDIA CUDA", 132, 1980), "h200");
+    assert_string_equal(match("pthread-haswell-AMD EPYC 7B13 64-Core Processor",
+                              "Portable Computing Language", 2, 2450), "pocl_cpu");
+    assert_string_equal(match("cpu-haswell-AMD EPYC 7B13 64-Core Processor",
+                              "Portable Computing Language", 16, 3000), "pocl_cpu");
+    /* A "cpu-" name on another platform is not PoCL. */
+    assert_string_equal(match("cpu-haswell-x", "Intel(R) OpenCL", 16, 3000), "generic");
+    assert_string_equal(match("Tesla V100-SXM2-16GB", "NVIDIA CUDA", 80, 1530), "generic");
+}
+
+/* Every Xeon Phi card reports the same name: compute units and clock decide. */
+static void xeon_phi(void **state)
+{
+    (void)state;
+    const char *name = "Intel(R) Many Integrated Core Acceleration Card";
+    const char *plat = "Intel(R) OpenCL";
+    assert_string_equal(match(name, plat, 236, 1052), "xeon_phi_5110p");
+    assert_string_equal(match(name, plat, 240, 1238), "xeon_phi_7120p");
+    assert_string_equal(match(name, plat, 240, 1100), "generic");   /* SE10P */
+    assert_string_equal(match(name, plat, 236, 1238), "generic");
+    assert_string_equal(match(name, plat, 224, 1100), "generic");   /* 3120 */
 }
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(parses_good), cmocka_unit_test(refuses_bad),
-                                       cmocka_unit_test(matches_shipped),
-                                       cmocka_unit_test(device_types)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parses_good),     cmocka_unit_test(refuses_bad),
+        cmocka_unit_test(refuses_bad_dirs), cmocka_unit_test(refuses_fifo),
+        cmocka_unit_test(matches_shipped), cmocka_unit_test(device_types),
+        cmocka_unit_test(shipped_figures), cmocka_unit_test(matching),
+        cmocka_unit_test(xeon_phi),
+    };
+    return cmocka_run_group_tests(tests, load, unload);
 }
