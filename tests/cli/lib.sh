@@ -2,6 +2,7 @@
 # CLBENCH_SRC (the source tree). Every test works in its own temporary dir.
 set -u
 : "${CLBENCH:?CLBENCH must point at the clbench binary}"
+CLI_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 cd "$TMP"
@@ -51,6 +52,9 @@ expect_error() {
   else pass "$what: $ERR_TXT"; fi
 }
 
+# rows CHECK ARGS...: a check over a results file (tests/cli/rows.py says which)
+rows() { python3 "$CLI_DIR/rows.py" "$@"; }
+
 # csv_col FILE NAME: print column NAME of every data row (libcsv-quoted fields handled by python3's csv)
 csv_col() {
   python3 -c 'import csv,sys
@@ -63,13 +67,7 @@ expect_rows() {
   local file=$1 wl=$2 kernels=$3 types=$4 k t
   for k in ${kernels//,/ }; do
     for t in ${types//,/ }; do
-      if python3 - "$file" "$wl" "$k" "$t" <<'PY'
-import csv, sys
-f, wl, k, t = sys.argv[1:]
-rows = [r for r in csv.DictReader(open(f)) if r["workload"] == wl and r["kernel"] == k and r["dtype"] == t]
-sys.exit(0 if rows and all(r["status"] == "ok" for r in rows) else 1)
-PY
-      then pass "$wl $k $t: ok rows"; else fail "$wl $k $t: no row or a row not ok in $file"; fi
+      if rows ok-rows "$file" "$wl" "$k" "$t"; then pass "$wl $k $t: ok rows"; else fail "$wl $k $t: no row or a row not ok in $file"; fi
     done
   done
 }
@@ -78,15 +76,7 @@ PY
 # the rows whose params contain PARAMS (at least one) say DETAIL in detail:
 # a tile or work-group the device cannot run was reduced, not refused
 expect_reduced() {
-  if python3 - "$@" <<'PY'
-import csv, sys
-f, params, detail = sys.argv[1:4]
-rows = list(csv.DictReader(open(f)))
-hit = [r for r in rows if params in r["params"]]
-bad = [r for r in rows if r["status"] != "ok"] + [r for r in hit if detail not in r["detail"]]
-sys.exit(0 if rows and hit and not bad else 1)
-PY
-  then pass "$4: $2"; else fail "$4: no ok row with params '$2' and '$3' in $1"; fi
+  if rows reduced "$1" "$2" "$3"; then pass "$4: $2"; else fail "$4: no ok row with params '$2' and '$3' in $1"; fi
 }
 
 finish() {

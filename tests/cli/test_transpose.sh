@@ -10,72 +10,28 @@ ALL=copy,copy_local,serial,per_row,naive,coalesced,nobankconflict,fine_grained,c
 
 expect_status 0 "transpose --quick float,double" run transpose --quick -d $POCL -t float,double -n 3 -o out.csv
 expect_rows out.csv transpose $ALL float,double
-python3 - out.csv <<'PY' && pass "of_copy on every non-copy row, probe note on best" || fail "detail notes"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-assert all("of_copy=" in r["detail"] for r in rows if r["kernel"] != "copy"), rows
-assert all("best probe GB/s" in r["detail"] and r["params"].startswith("best=")
-           for r in rows if r["kernel"] == "best")
-assert all(r["bytes"] == str(2 * 256 * 256 * (4 if r["dtype"] == "float" else 8)) or
-           float(r["bytes"]) == 2 * 256 * 256 * (4 if r["dtype"] == "float" else 8) for r in rows)
-PY
+rows transpose-quick out.csv && pass "of_copy on every non-copy row, probe note on best" || fail "detail notes"
 
 # Non-square, non-multiple-of-tile shapes; serial is above its cap at 1000x3000.
 expect_status 0 "odd sizes" run transpose -d $POCL -t float,double -s 1000x3000,4097x33,1x1,5x70 \
   -n 1 --warmup 0 -o odd.csv
-python3 - odd.csv <<'PY' && pass "odd sizes: all ok, serial skipped by its cap at 1000x3000" || fail "odd sizes"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 4 * 2 * 11, len(rows)
-for r in rows:
-    if r["kernel"] == "serial" and r["size"] == "1000x3000":
-        assert r["status"] == "skipped" and "serial_max" in r["detail"], r
-    else:
-        assert r["status"] == "ok", r
-PY
+rows transpose-odd odd.csv && pass "odd sizes: all ok, serial skipped by its cap at 1000x3000" || fail "odd sizes"
 # per_row is the transpose lecture's [Udacity12]: one work-item per output row = input column (m of
 # an n x m input), reading coalesced and writing n apart; groups of 64.
-python3 - odd.csv <<'PY' && pass "per_row: one work-item per input column" || fail "per_row grid"
-import csv, sys
-grid = {r["size"]: r["global_size"] for r in csv.DictReader(open(sys.argv[1])) if r["kernel"] == "per_row"}
-assert grid == {"1000x3000": "3008", "4097x33": "64", "1x1": "64", "5x70": "128"}, grid
-PY
+rows transpose-per-row odd.csv && pass "per_row: one work-item per input column" || fail "per_row grid"
 
 # The cap is a parameter; explicit best variants give one row each, a
 # vector width that does not divide the shape is skipped with the reason.
 expect_status 0 "serial_max, best variants" run transpose -d $POCL -s 1000x3000,4097x33 -t float -n 1 \
   --warmup 0 --param kernels=copy,serial,best --param serial_max=4000000 --param best=32x8v1,16x4v4,r4g8x32 -o var.csv
-python3 - var.csv <<'PY' && pass "variants and cap" || fail "variants and cap"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-st = {(r["size"], r["kernel"], r["params"]): r for r in rows}
-assert st[("1000x3000", "serial", "")]["status"] == "ok"
-assert st[("1000x3000", "best", "best=16x4v4")]["status"] == "ok"
-assert st[("1000x3000", "best", "best=32x8v1")]["status"] == "ok"
-assert st[("1000x3000", "best", "best=r4g8x32")]["status"] == "ok"
-for v in ("best=16x4v4", "best=r4g8x32"):
-    r = st[("4097x33", "best", v)]
-    assert r["status"] == "skipped" and "multiples of 4" in r["detail"], r
-assert len(rows) == 10, len(rows)
-PY
+rows transpose-variants var.csv && pass "variants and cap" || fail "variants and cap"
 
 # The loads-first forms (suffix l, kK): exact at the quick size, where the
 # tiles of a work-group overhang the edge (1000x3000, 100x196: K tiles past
 # the last column), and with vectors 1 on a shape of no multiple (4097x33).
 expect_status 0 "loads-first best variants" run transpose -d $POCL -s 256x256,1000x3000,100x196,4097x33 \
   -t float,double -n 1 --warmup 0 --param kernels=best --param best=64x4v4l,64x8v4k2,32x4v2k4,16x4v1k3 -o pipe.csv
-python3 - pipe.csv <<'PY' && pass "loads-first variants ok (vectors skipped on 4097x33)" || fail "loads-first variants"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 4 * 2 * 4, len(rows)
-for r in rows:
-    if r["size"] == "4097x33" and r["params"] != "best=16x4v1k3":
-        assert r["status"] == "skipped" and "multiples of" in r["detail"], r
-    else:
-        assert r["status"] == "ok", r
-lo = {r["params"]: r["local_size"] for r in rows}
-assert lo["best=64x8v4k2"] == "16x8" and lo["best=32x4v2k4"] == "16x4", lo
-PY
+rows transpose-pipe pipe.csv && pass "loads-first variants ok (vectors skipped on 4097x33)" || fail "loads-first variants"
 
 # The rectangular form rectRxCvVwW (the probe's candidates and a scalar one):
 # exact at the quick size, with partial tiles on both edges (1000x3000,
@@ -83,18 +39,7 @@ PY
 expect_status 0 "rectangular best variants" run transpose -d $POCL -s 256x256,1000x3000,100x196,4097x33 \
   -t float,double -n 1 --warmup 0 --param kernels=best \
   --param best=rect128x32v4w256,rect256x16v4w256,rect128x32v2w256,rect128x16v2w256,rect64x8v1w64 -o rect.csv
-python3 - rect.csv <<'PY' && pass "rectangular variants ok (vectors skipped on 4097x33)" || fail "rectangular variants"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 4 * 2 * 5, len(rows)
-for r in rows:
-    if r["size"] == "4097x33" and r["params"] != "best=rect64x8v1w64":
-        assert r["status"] == "skipped" and "multiples of" in r["detail"], r
-    else:
-        assert r["status"] == "ok", r
-lo = {r["params"]: r["local_size"] for r in rows}
-assert lo["best=rect128x32v4w256"] == "256x1" and lo["best=rect64x8v1w64"] == "64x1", lo
-PY
+rows transpose-rect rect.csv && pass "rectangular variants ok (vectors skipped on 4097x33)" || fail "rectangular variants"
 
 # Tile orders (oR oC oD oS<k>), tiles down a column (dK), persistent groups
 # (pP) and their compositions: exact at the quick size and on odd shapes
@@ -103,25 +48,7 @@ PY
 NEW=64x8v4oC,32x8v2oD,64x8v4oS3,32x8v4d4oC,16x4v1d3,64x8v4p4oS2,16x4v1p3oD,16x8v1loR,16x4v1k3oC,16x4v1oS2,64x8v4nt
 expect_status 0 "order, down and persistent best variants" run transpose -d $POCL -s 256x256,1000x3000,4097x33,5x70 \
   -t float,double -n 1 --warmup 0 --param kernels=best --param best=$NEW -o new.csv
-python3 - new.csv <<'PY' && pass "new variants ok (vectors skipped on 4097x33 and 5x70, nt skipped)" || fail "new variants"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 4 * 2 * 11, len(rows)
-scalar = {"best=16x4v1d3", "best=16x4v1p3oD", "best=16x8v1loR", "best=16x4v1k3oC", "best=16x4v1oS2"}
-for r in rows:
-    if r["size"] in ("4097x33", "5x70") and r["params"] not in scalar:
-        assert r["status"] == "skipped" and "multiples of" in r["detail"], r
-    elif r["params"] == "best=64x8v4nt":
-        assert r["status"] == "skipped" and "not NVIDIA" in r["detail"], r
-    else:
-        assert r["status"] == "ok", r
-sh = {(r["size"], r["params"]): (r["local_size"], r["global_size"]) for r in rows if r["dtype"] == "float"}
-# 1-D grids of work-groups: 16 x 16 tiles of 16 (oS2), 8 bands of 4 x 8 tile
-# columns (d4), 4 groups per compute unit (persistent: PoCL's units times 4 x 16)
-assert sh[("256x256", "best=16x4v1oS2")] == ("16x4", "4096x4"), sh
-assert sh[("256x256", "best=32x8v4d4oC")] == ("8x8", "128x8"), sh
-assert sh[("256x256", "best=64x8v4nt")] == ("16x8", "64x32"), sh  # no order: the 2-D grid
-PY
+rows transpose-new new.csv && pass "new variants ok (vectors skipped on 4097x33 and 5x70, nt skipped)" || fail "new variants"
 
 # transpose.tile from the profile
 mkdir -p prof
@@ -136,27 +63,15 @@ l=$(csv_col prof.csv local_size | sort -u | tr '\n' ' ')
 # Validation can fail: coarse_grained made to transpose its tiles too.
 mkdir -p kdir
 cp "$CLBENCH_SRC"/cl/*.cl kdir/
-python3 - kdir/transpose.cl <<'PY'
-import sys
-p = sys.argv[1]; s = open(p).read()
-i = s.index("void coarse_grained")
-j = s.index("out[orow * n + ocol] = tile[ty + k][tx];", i)
-s = s[:j] + "out[orow * n + ocol] = tile[tx][ty + k];" + s[j + len("out[orow * n + ocol] = tile[ty + k][tx];"):]
-open(p, "w").write(s)
-PY
+rows replace-after kdir/transpose.cl "void coarse_grained" \
+  "out[orow * n + ocol] = tile[ty + k][tx];" "out[orow * n + ocol] = tile[tx][ty + k];"
 expect_status 1 "a broken coarse_grained fails validation" run transpose -d $POCL --kernel-dir kdir -s 64x96 -n 1 \
   --param kernels=coarse_grained -o broken.csv
 [ "$(csv_col broken.csv status)" = failed ] && grep -q "elements wrong" broken.csv && pass "failed row with the count" ||
   fail "no failed row in broken.csv"
 
 # Validation catches a pipelined best whose next tile is loaded from the wrong column.
-python3 - kdir/transpose.cl <<'PY'
-import sys
-p = sys.argv[1]; s = open(p).read()
-old = "const IDX cnext = col0 + BT;"
-assert old in s
-open(p, "w").write(s.replace(old, "const IDX cnext = col0;"))
-PY
+rows replace kdir/transpose.cl "const IDX cnext = col0 + BT;" "const IDX cnext = col0;"
 expect_status 1 "a broken best_pipe fails validation" run transpose -d $POCL --kernel-dir kdir -s 64x256 -n 1 \
   --param kernels=best --param best=32x8v4k2 -o broken2.csv
 [ "$(csv_col broken2.csv status)" = failed ] && grep -q "elements wrong" broken2.csv && pass "failed best_pipe row" ||
@@ -164,13 +79,7 @@ expect_status 1 "a broken best_pipe fails validation" run transpose -d $POCL --k
 
 # Validation catches a rectangular best that reads the wrong rows (rows
 # per pass taken as 1).
-python3 - kdir/transpose.cl <<'PY'
-import sys
-p = sys.argv[1]; s = open(p).read()
-old = "const IDX row = row0 + rr + k * RRP;"
-assert old in s
-open(p, "w").write(s.replace(old, "const IDX row = row0 + rr + k;"))
-PY
+rows replace kdir/transpose.cl "const IDX row = row0 + rr + k * RRP;" "const IDX row = row0 + rr + k;"
 expect_status 1 "a broken best_rect fails validation" run transpose -d $POCL --kernel-dir kdir -s 256x64 -n 1 \
   --param kernels=best --param best=rect128x32v4w256 -o broken3.csv
 [ "$(csv_col broken3.csv status)" = failed ] && grep -q "elements wrong" broken3.csv && pass "failed best_rect row" ||
@@ -179,16 +88,8 @@ expect_status 1 "a broken best_rect fails validation" run transpose -d $POCL --k
 # Validation catches a column order that takes some tiles twice (x from
 # g mod gx instead of g div gy), and a down-the-column sequence that moves
 # its first tile again instead of the next.
-python3 - kdir/transpose.cl <<'PY'
-import sys
-p = sys.argv[1]; s = open(p).read()
-old = "#elif ORD == 1\n    *x = g / gy;"
-assert old in s
-s = s.replace(old, "#elif ORD == 1\n    *x = g % gx;")
-old = "(r0) = (y0 + (j)) * BT;"
-assert old in s
-open(p, "w").write(s.replace(old, "(r0) = y0 * BT;"))
-PY
+rows replace kdir/transpose.cl $'#elif ORD == 1\n    *x = g / gy;' $'#elif ORD == 1\n    *x = g % gx;'
+rows replace kdir/transpose.cl "(r0) = (y0 + (j)) * BT;" "(r0) = y0 * BT;"
 expect_status 1 "a broken column order fails validation" run transpose -d $POCL --kernel-dir kdir -s 128x192 -n 1 \
   --param kernels=best --param best=32x8v4oC -o broken4.csv
 [ "$(csv_col broken4.csv status)" = failed ] && grep -q "elements wrong" broken4.csv && pass "failed column-order row" ||
