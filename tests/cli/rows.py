@@ -27,9 +27,29 @@ def read(path):
 
 
 def metrics(row):
-    """A row's `metrics` column (key=value;key=value) as a dict of text."""
+    """A row's `metrics` (docs/RESULTS.md: key=value;key=value, no '=' in a
+    value; in JSON Lines an object or null) as a dict."""
     text = row["metrics"]
-    return dict(kv.split("=", 1) for kv in text.split(";")) if text else {}
+    if text is None or isinstance(text, dict):
+        return text or {}
+    items = [kv.split("=") for kv in text.split(";")] if text else []
+    assert all(len(kv) == 2 for kv in items), text
+    return dict(items)
+
+
+def params(row):
+    """A row's params (key=value,key=value) as a dict; each item has one '='."""
+    return dict(kv.split("=") for kv in row["params"].split(","))
+
+
+def param(row, key):
+    """The value of KEY=value in a row's params (a,b-separated)."""
+    return row["params"].split(key + "=")[1].split(",")[0]
+
+
+def of(rows, workload):
+    """The rows of WORKLOAD."""
+    return [r for r in rows if r["workload"] == workload]
 
 
 def by(rows, *cols):
@@ -155,11 +175,177 @@ def transpose_new(f):
     assert sh[("256x256", "best=64x8v4nt")] == ("16x8", "64x32"), sh  # no order: the 2-D grid
 
 
+# ---- test_dslash.sh -----------------------------------------------------------
+
+def dslash_combos(f, want):
+    """WANT distinct (size, type, params, kernel) among the ok dslash rows."""
+    combos = {(r["size"], r["dtype"], r["params"], r["kernel"]) for r in of(read(f), "dslash")
+              if r["status"] == "ok"}
+    assert len(combos) == int(want), len(combos)
+
+
+def dslash_counts(f):
+    """The counts of the talk [Wagner15]: 1146 flop and 1024 + 408 r bytes per
+    even site (fp32, compressed)."""
+    for r in of(read(f), "dslash"):
+        sites = 8 * 8 * 8 * (8 if r["size"] == "8x8x8x8" else 4) // 2
+        rhs = int(param(r, "rhs"))
+        links = 1024 if "compressed" in r["params"] else 1152
+        scale = 2 if r["dtype"] == "double" else 1
+        assert abs(float(r["flops"]) - 1146 * sites * rhs) < 1e-6 * float(r["flops"]), r
+        assert abs(float(r["bytes"]) - scale * (links + 408 * rhs) * sites) < 1, r
+        assert "rel_l2=" in r["detail"], r
+        assert ("rebuild_err=" in r["detail"]) == ("compressed" in r["params"]), r
+
+
+def dslash_variants(f):
+    rows = of(read(f), "dslash")
+    got = {(r["dtype"], r["kernel"], r["params"]) for r in rows}
+    want = set()
+    for t in ("float", "double"):
+        for z in ("", ",zstrip=2"):
+            for k, p in (("reg", ""), ("reg", ",pass=2"), ("regcache", ",k=2"), ("best", "")):
+                want.add((t, k, "rhs=4,links=compressed" + p + z))
+    assert got == want, (sorted(got ^ want))
+    for r in rows:
+        m = metrics(r)
+        if r["kernel"] != "best":
+            per_item = "2" if r["kernel"] == "regcache" else "4"
+            per_pass = "2" if "pass=2" in r["params"] or r["kernel"] == "regcache" else "4"
+            assert (m["rhs_per_item"], m["rhs_per_pass"]) == (per_item, per_pass), (r["params"], m)
+        assert "of_stream_triad" in m and "of_stream_copy" in m, m
+        assert "private_mem_bytes" in m, m
+        if r["kernel"] == "best":
+            assert m["best_kernel"] in ("reg", "cache", "regcache"), m
+            assert "probe: reg" in r["detail"] and "regcache k=2" in r["detail"], r["detail"]
+
+
+def dslash_best_per_rhs(f):
+    rows = by(read(f), "params")
+    m2 = rows["rhs=2,links=full"]["metrics"]
+    m4 = rows["rhs=4,links=full"]["metrics"]
+    assert "best_kernel=cache" in m2 and "best_kernel=regcache" in m4 and "rhs_per_item=2" in m4, (m2, m4)
+    assert "best=regcache k=2 (param)" in rows["rhs=4,links=full"]["detail"]
+
+
+def dslash_scaling(f):
+    rows = of(read(f), "dslash")
+    assert len(rows) == 8, len(rows)
+    for r in rows:
+        assert r["params"].endswith(",scaling=strong,grid=1x1x1x1,part=8x8x8x8"), r["params"]
+        rhs = int(param(r, "rhs"))
+        assert float(r["flops"]) == 1146 * rhs * 8 ** 4 // 2, r
+        for key in ("halo_ms=", "halo_exposed_ms=", "halo_model_ms=", "halo_bytes=", "(measured)",
+                    "sites_interior=512 ", "sites_boundary=1536", "rel_l2=", "exchange=pipe"):
+            assert key in r["detail"], (key, r["detail"])
+        m = metrics(r)
+        for key in ("halo_ms", "halo_exposed_ms", "halo_model_ms", "halo_exposed_model_ms", "eff",
+                    "eff_model", "pack_ms", "interior_ms", "boundary_ms", "bus_d2h_gbps",
+                    "bus_h2d_gbps", "halo_chain_model_ms"):
+            assert key in m and float(m[key]) >= 0, (key, r["metrics"])
+        assert m["halo_chain"] == "pipe" and "mpi_gbps" not in m, r["metrics"]  # one rank: no message
+        assert 0 < float(m["eff"]) <= 1 and 0 < float(m["eff_model"]) <= 1, r["metrics"]
+
+
+def dslash_chains(f):
+    """Rank 0's rows: ok with halo_chain bulk, then shm."""
+    rows = [r for r in read(f) if r["rank"] == "0"]
+    chains = " ".join(r["status"] + ":" + r["metrics"].split("halo_chain=")[1].split(";")[0] for r in rows)
+    assert chains == "ok:bulk ok:shm", chains
+
+
+def dslash_chain_params(f):
+    """Rank 0's rows' params end in exchange= (and chunk=) after the part."""
+    ends = " ".join(r["params"].split("part=8x8x8x4")[1] for r in read(f) if r["rank"] == "0")
+    assert ends == ",exchange=bulk ,exchange=shm,chunk=1", ends
+
+
+# ---- test_cg.sh ----------------------------------------------------------------
+
+def cg_rows(f):
+    """8 rows; flops and bytes from the params by the counts of [Wagner15]; the detail."""
+    rows = of(read(f), "cg")
+    assert len(rows) == 8, len(rows)
+    vh = 8 ** 4 // 2
+    combos = set()
+    for r in rows:
+        p = params(r)
+        rhs = int(p["rhs"])
+        its = [int(x) for x in p["iters"].split(":")]
+        its = its * rhs if len(its) == 1 else its
+        links = 1024 if p["links"] == "compressed" else 1152
+        scale = 2 if r["dtype"] == "double" else 1
+        flops = vh * (2364 * sum(its) + 12 * rhs)
+        bytes_ = scale * vh * (2 * links * max(its) + 24 * (43 * sum(its) + 4 * rhs))
+        assert abs(float(r["flops"]) - flops) <= 1e-9 * flops, (r["flops"], flops)
+        assert abs(float(r["bytes"]) - bytes_) <= 1e-9 * bytes_, (r["bytes"], bytes_)
+        d = r["detail"]
+        for key in ("true_res=", "rec_res=", "t_iter_us=", "dslash_gflops=", "solved_in_setup"):
+            assert key in d, (key, d)
+        true = [float(x) for x in d.split("true_res=")[1].split()[0].split(":")]
+        tol, eps = (1e-12, 2.22e-16) if r["dtype"] == "double" else (1e-6, 1.19e-7)
+        assert len(true) == rhs and all(t <= 10 * max(tol, eps * n) for t, n in zip(true, its)), d
+        # the float solves need more iterations in double (1e-12 against 1e-6)
+        assert (max(its) > 40) == (r["dtype"] == "double"), (its, r["dtype"])
+        combos.add((r["dtype"], rhs, p["links"]))
+    assert len(combos) == 8, combos
+
+
+def cg_fixed(f):
+    rows = of(read(f), "cg")
+    assert len(rows) == 4
+    vh = 8 ** 4 // 2
+    for r in rows:
+        assert r["params"] == "rhs=3,links=compressed,iters=20:10:15", r["params"]
+        scale = 2 if r["dtype"] == "double" else 1
+        assert float(r["flops"]) == vh * (2364 * 45 + 36)
+        assert float(r["bytes"]) == scale * vh * (2048 * 20 + 24 * (43 * 45 + 12))
+        d = r["detail"]
+        assert "fixed_iters" in d and "fp64_cg_res=" in d, d
+        true = [float(x) for x in d.split("true_res=")[1].split()[0].split(":")]
+        ref = [float(x) for x in d.split("fp64_cg_res=")[1].split(";")[0].split(":")]
+        # fewer iterations, larger residual: the mask stopped rhs 1 at 10
+        assert ref[1] > ref[2] > ref[0] > 0, ref
+        assert all(abs(t - f) <= 1e-3 * f for t, f in zip(true, ref)), (true, ref)
+
+
+def cg_mass_plant(f):
+    d = read(f)[0]["detail"]
+    rec = float(d.split("rec_res=")[1].split(";")[0])
+    true = float(d.split("true_res=")[1].split()[0])
+    assert rec <= 1e-6 and true > 1e-2, (rec, true)
+
+
+def cg_scaling(*files):
+    rows = [r for f in files for r in of(read(f), "cg")]
+    assert len(rows) == 5, len(rows)
+    for r in rows:
+        p = params(r)
+        assert p["grid"] == "1x1x1x1" and p["part"] == "8x8x8x8", r["params"]
+        rhs = int(p["rhs"])
+        its = [int(x) for x in p["iters"].split(":")]
+        its = its * rhs if len(its) == 1 else its
+        assert float(r["flops"]) == 8 ** 4 // 2 * (2364 * sum(its) + 12 * rhs), r
+        for key in ("halo_ms=", "halo_exposed_ms=", "halo_model_ms=", "exchanges=%d " % (2 * max(its)),
+                    "true_res="):
+            assert key in r["detail"], (key, r["detail"])
+        if "fp64_cg_res=" in r["detail"]:
+            true = r["detail"].split("true_res=")[1].split()[0]
+            ref = r["detail"].split("fp64_cg_res=")[1].split(";")[0].split()[0]
+            assert true == ref, (true, ref)
+
+
+def cg_regcache(f):
+    rows = of(read(f), "cg")
+    assert len(rows) == 1 and rows[0]["params"].startswith("rhs=4,links=compressed,k=2,iters="), rows
+    assert "of_stream_triad=" in rows[0]["metrics"], rows[0]["metrics"]
+
+
 # ---- the command line ------------------------------------------------------------
 
 CHECKS = {name.replace("_", "-"): fn for name, fn in dict(globals()).items()
           if callable(fn) and fn.__module__ == __name__ and not name.startswith("_")
-          and name not in ("read", "metrics", "by", "ok_unless", "main")}
+          and name not in ("read", "metrics", "params", "param", "of", "by", "ok_unless", "main")}
 
 
 def main(argv):

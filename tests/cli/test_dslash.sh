@@ -10,28 +10,8 @@ expect_status 0 "dslash best" run dslash -d $POCL -s 8x8x8x4 -t float --param rh
 expect_rows best.csv dslash best float
 csv_col best.csv detail | grep -q "best=.*probe" && pass "best names its choice" || fail "best without its choice in detail"
 expect_rows out.csv dslash reg,cache float,double
-n=$(python3 - out.csv <<'PY'
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "dslash"]
-combos = {(r["size"], r["dtype"], r["params"], r["kernel"]) for r in rows if r["status"] == "ok"}
-print(len(combos))
-PY
-)
-[ "$n" -eq 32 ] && pass "32 (size, type, rhs, links, kernel) rows ok" || fail "expected 32 ok rows, got $n"
-# the counts of the talk [Wagner15]: 1146 flop and 1024 + 408 r bytes per even site (fp32, compressed)
-python3 - out.csv <<'PY' && pass "flops, bytes and error in the rows" || fail "flops/bytes/detail wrong"
-import csv, sys
-for r in csv.DictReader(open(sys.argv[1])):
-    if r["workload"] != "dslash": continue
-    sites = 8 * 8 * 8 * (8 if r["size"] == "8x8x8x8" else 4) // 2
-    rhs = int(r["params"].split("rhs=")[1].split(",")[0])
-    links = 1024 if "compressed" in r["params"] else 1152
-    scale = 2 if r["dtype"] == "double" else 1
-    assert abs(float(r["flops"]) - 1146 * sites * rhs) < 1e-6 * float(r["flops"]), r
-    assert abs(float(r["bytes"]) - scale * (links + 408 * rhs) * sites) < 1, r
-    assert "rel_l2=" in r["detail"], r
-    assert ("rebuild_err=" in r["detail"]) == ("compressed" in r["params"]), r
-PY
+rows dslash-combos out.csv 32 && pass "32 (size, type, rhs, links, kernel) rows ok" || fail "expected 32 ok rows"
+rows dslash-counts out.csv && pass "flops, bytes and error in the rows" || fail "flops/bytes/detail wrong"
 # the variants: regcache (k rhs per work-item), reg in
 # passes, the z-strip site order, best's probe over all of them, in both types; with stream
 # first, the talk's baseline (of_stream_triad) in every row
@@ -39,28 +19,7 @@ expect_status 0 "dslash variants" run stream,dslash -d $POCL --quick -t float,do
   --param links=compressed --param kernel=reg,regcache,best --param pass=0,2 --param zstrip=0,2 \
   -n 1 --warmup 0 -o var.csv
 expect_rows var.csv dslash reg,regcache,best float,double
-python3 - var.csv <<'PY' && pass "variant rows: params, metrics, probe, baseline" || fail "variant rows wrong"
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "dslash"]
-got = {(r["dtype"], r["kernel"], r["params"]) for r in rows}
-want = set()
-for t in ("float", "double"):
-    for z in ("", ",zstrip=2"):
-        for k, p in (("reg", ""), ("reg", ",pass=2"), ("regcache", ",k=2"), ("best", "")):
-            want.add((t, k, "rhs=4,links=compressed" + p + z))
-assert got == want, (sorted(got ^ want))
-for r in rows:
-    m = dict(kv.split("=", 1) for kv in r["metrics"].split(";"))
-    if r["kernel"] != "best":
-        per_item = "2" if r["kernel"] == "regcache" else "4"
-        per_pass = "2" if "pass=2" in r["params"] or r["kernel"] == "regcache" else "4"
-        assert (m["rhs_per_item"], m["rhs_per_pass"]) == (per_item, per_pass), (r["params"], m)
-    assert "of_stream_triad" in m and "of_stream_copy" in m, m
-    assert "private_mem_bytes" in m, m
-    if r["kernel"] == "best":
-        assert m["best_kernel"] in ("reg", "cache", "regcache"), m
-        assert "probe: reg" in r["detail"] and "regcache k=2" in r["detail"], r["detail"]
-PY
+rows dslash-variants var.csv && pass "variant rows: params, metrics, probe, baseline" || fail "variant rows wrong"
 "$CLBENCH" dslash --help | grep -q "regcache (k rhs per work-item" && pass "help lists regcache" ||
   fail "dslash --help does not list regcache"
 "$CLBENCH" dslash --help | grep -q "baselines: stream/triad" && pass "help lists stream/triad" ||
@@ -69,13 +28,7 @@ PY
 # gives a skipped row with the reason, and is refused with scaling=
 expect_status 0 "best per rhs" run dslash -d $POCL -s 8x8x8x4 -t float --param rhs=2,4 \
   --param links=full --param kernel=best --param best=2:cache,regcache2 -n 1 --warmup 0 -o bper.csv
-python3 - bper.csv <<'PY' && pass "best= per rhs followed" || fail "best= per rhs not followed"
-import csv, sys
-rows = {r["params"]: r for r in csv.DictReader(open(sys.argv[1]))}
-m2 = rows["rhs=2,links=full"]["metrics"]; m4 = rows["rhs=4,links=full"]["metrics"]
-assert "best_kernel=cache" in m2 and "best_kernel=regcache" in m4 and "rhs_per_item=2" in m4, (m2, m4)
-assert "best=regcache k=2 (param)" in rows["rhs=4,links=full"]["detail"]
-PY
+rows dslash-best-per-rhs bper.csv && pass "best= per rhs followed" || fail "best= per rhs not followed"
 expect_error 2 "best: 'regcache9'" "bad best refused" run dslash -q -d $POCL --quick --param best=regcache9 -o bad.csv
 expect_status 0 "zstrip 3 on Lz 8" run dslash -d $POCL --quick -t float --param rhs=1 --param links=full \
   --param kernel=reg --param zstrip=0,3 -n 1 --warmup 0 -o zs.csv
@@ -117,25 +70,7 @@ expect_status 0 "dslash scaling=strong, one process" run dslash -d $POCL -s 8x8x
   --param rhs=1,3 --param kernel=reg,cache --param links=compressed --param scaling=strong \
   -n 1 --warmup 1 -o scal.csv
 expect_rows scal.csv dslash reg,cache float,double
-python3 - scal.csv <<'PY' && pass "scaling rows: params, counts, halo notes" || fail "scaling rows wrong"
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == "dslash"]
-assert len(rows) == 8, len(rows)
-for r in rows:
-    assert r["params"].endswith(",scaling=strong,grid=1x1x1x1,part=8x8x8x8"), r["params"]
-    rhs = int(r["params"].split("rhs=")[1].split(",")[0])
-    assert float(r["flops"]) == 1146 * rhs * 8 ** 4 // 2, r
-    for key in ("halo_ms=", "halo_exposed_ms=", "halo_model_ms=", "halo_bytes=", "(measured)",
-                "sites_interior=512 ", "sites_boundary=1536", "rel_l2=", "exchange=pipe"):
-        assert key in r["detail"], (key, r["detail"])
-    m = dict(kv.split("=") for kv in r["metrics"].split(";"))
-    for key in ("halo_ms", "halo_exposed_ms", "halo_model_ms", "halo_exposed_model_ms", "eff",
-                "eff_model", "pack_ms", "interior_ms", "boundary_ms", "bus_d2h_gbps",
-                "bus_h2d_gbps", "halo_chain_model_ms"):
-        assert key in m and float(m[key]) >= 0, (key, r["metrics"])
-    assert m["halo_chain"] == "pipe" and "mpi_gbps" not in m, r["metrics"]  # one rank: no message
-    assert 0 < float(m["eff"]) <= 1 and 0 < float(m["eff_model"]) <= 1, r["metrics"]
-PY
+rows dslash-scaling scal.csv && pass "scaling rows: params, counts, halo notes" || fail "scaling rows wrong"
 echo "$OUT_TXT" | grep -q "dslash across ranks" && pass "halo summary" || fail "no halo summary: $OUT_TXT"
 expect_status 0 "dslash scaling=weak, bus_gbps given" run dslash -d $POCL -s 8x8x8x4 -t float \
   --param rhs=2 --param kernel=cache --param scaling=weak --param bus_gbps=10 -n 1 --warmup 0 -o weak.csv
@@ -148,14 +83,9 @@ expect_status 0 "dslash scaling=weak, exchange=bulk and shm" run dslash -d $POCL
 expect_status 0 "dslash scaling=weak, exchange=shm, 1 KiB chunks" run dslash -d $POCL -s 8x8x8x4 \
   -t float --param rhs=2 --param kernel=reg --param links=compressed --param scaling=weak --param exchange=shm --param chunk=1 \
   -n 1 --warmup 0 -o chains.csv
-chains=$(python3 -c 'import csv, sys
-print(" ".join(r["status"] + ":" + r["metrics"].split("halo_chain=")[1].split(";")[0]
-               for r in csv.DictReader(open(sys.argv[1])) if r["rank"] == "0"))' chains.csv)
-[ "$chains" = "ok:bulk ok:shm" ] && pass "bulk and shm rows ok" || fail "chains: $chains"
+rows dslash-chains chains.csv && pass "bulk and shm rows ok" || fail "chains"
 # another chain, or chunk, is another line: in the params (the default's rows keep theirs)
-ends=$(python3 -c 'import csv, sys
-print(" ".join(r["params"].split("part=8x8x8x4")[1] for r in csv.DictReader(open(sys.argv[1])) if r["rank"] == "0"))' chains.csv)
-[ "$ends" = ",exchange=bulk ,exchange=shm,chunk=1" ] && pass "exchange= and chunk= in the rows' params" || fail "params end: $ends"
+rows dslash-chain-params chains.csv && pass "exchange= and chunk= in the rows' params" || fail "params end"
 # a halo read from the wrong slab fails validation, also with one rank
 cp "$CLBENCH_SRC"/cl/*.cl kern/
 sed -i 's/(side == 2 ? n \* slab : 0u)/(side == 2 ? 0u : 0u)/' kern/dslash.cl
