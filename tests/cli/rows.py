@@ -11,7 +11,10 @@ named after it (transpose_odd: test_transpose.sh's odd shapes).
 """
 import csv
 import json
+import os
+import re
 import sys
+import time
 import traceback
 
 
@@ -21,7 +24,7 @@ def read(path):
     """Every row of a results file, as a dict of column -> text (CSV) or value (JSON Lines)."""
     if path.endswith(".jsonl"):
         with open(path) as f:
-            return [json.loads(line) for line in f if line.strip()]
+            return [json.loads(line) for line in f]
     with open(path) as f:
         return list(csv.DictReader(f))
 
@@ -339,6 +342,105 @@ def cg_regcache(f):
     rows = of(read(f), "cg")
     assert len(rows) == 1 and rows[0]["params"].startswith("rhs=4,links=compressed,k=2,iters="), rows
     assert "of_stream_triad=" in rows[0]["metrics"], rows[0]["metrics"]
+
+
+# ---- test_ux.sh ----------------------------------------------------------------
+
+def ux_progress(f):
+    """The [i/n] progress lines on stderr (file F): one counter over both
+    workloads, the total known from the start, an ETA."""
+    with open(f) as fh:
+        lines = [l for l in fh if l.startswith("[")]
+    m = [re.match(r"\[(\d+)/(\d+)\] (\w+)", l) for l in lines]
+    done = [int(x.group(1)) for x in m]
+    totals = {int(x.group(2)) for x in m}
+    wls = {x.group(3) for x in m}
+    assert done == list(range(1, len(lines) + 1)), done
+    assert totals == {len(lines)}, totals          # the plan was exact
+    assert wls == {"stream", "copy2d"}
+    assert any("ETA" in l for l in lines[:-1])
+
+
+def ux_budget(f):
+    rows = read(f)
+    assert rows and all(3 <= int(r["reps"]) < 200 for r in rows), [r["reps"] for r in rows]
+
+
+def ux_peaks(f):
+    rows = read(f)
+    assert rows and all(r["pct_peak_bw"] != "" and
+                        abs(float(r["gbps"]) * 2 - float(r["pct_peak_bw"])) < 0.01 * float(r["gbps"]) + 0.01
+                        and r["model"] != "" and r["profile"].endswith("+cli-peaks") for r in rows), rows
+
+
+def ux_jsonl(f):
+    assert f.endswith(".jsonl"), f
+    objs = read(f)
+    assert len(objs) == 4 and all(len(o) == 38 for o in objs)
+    assert all(o["status"] == "ok" and isinstance(o["gbps"], float) and o["energy_j"] is None for o in objs)
+
+
+# ---- test_stream.sh ------------------------------------------------------------
+
+def stream_too_big(f):
+    rows = read(f)
+    assert rows and all(r["status"] == "skipped" and "CL_DEVICE_MAX_MEM_ALLOC_SIZE" in r["detail"] and
+                        str(2**40 * 4) in r["detail"] for r in rows if r["dtype"] == "float"), rows
+
+
+def stream_build_error(f):
+    rows = read(f)
+    assert rows and all(r["status"] == "error" and "CL_BUILD_PROGRAM_FAILURE" in r["detail"] for r in rows), rows
+
+
+def stream_per_type(f, f_sizes):
+    vec = {(r["dtype"], r["params"].split(",")[0]) for r in read(f)}
+    sizes = {r["size"] for r in read(f_sizes)}
+    assert vec == {("float", "vec=4"), ("double", "vec=2")} and sizes == {"4096"}, (vec, sizes)
+
+
+def stream_local2(f):
+    rows = [(r["kernel"], r["local_size"]) for r in read(f)]
+    want = [("copy", "32"), ("scale", "32"), ("add", "128"), ("triad", "128"), ("copy", "64"), ("scale", "64")]
+    assert rows == want, rows
+
+
+# ---- test_energy.sh ------------------------------------------------------------
+
+def fake_rapl(path):
+    """A fake RAPL counter at PATH: 100 W, wrapping at 1 kJ, rewritten every 2 ms (until killed)."""
+    t0 = time.monotonic()
+    while True:
+        v = int(990e6 + (time.monotonic() - t0) * 100e6) % 1000000000   # 100 W, wraps at 1 kJ
+        tmp = path + ".new"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % v)
+        os.replace(tmp, path)
+        time.sleep(0.002)
+
+
+def energy_rapl(f):
+    rows = read(f)
+    # the timed window covers --energy-window: more runs than -n's minimum when they are short
+    print([(r["reps"], r["energy_j"], r["avg_power_w"]) for r in rows])
+    assert rows and all(r["power_source"] == "rapl" and float(r["energy_j"]) > 0 and
+                        20 < float(r["avg_power_w"]) < 500 for r in rows)
+
+
+def energy_short(f):
+    rows = read(f)
+    assert rows and all(r["energy_j"] == "" and int(r["reps"]) <= 3 for r in rows), rows
+
+
+def energy_on(f):
+    rows = read(f)
+    # stretched (more runs than -n) and read: 100 W over the window. (Not energy_j
+    # against 100 W x 0.1 s: on a loaded 2-core machine the fake's writer stalls,
+    # and a reading at the window's ends can be a stall old; the power over the
+    # window's own time bounds it: 20-500 W.)
+    assert rows and all(r["power_source"] == "rapl" and int(r["reps"]) > 3 and
+                        float(r["energy_j"]) > 0 and 20 < float(r["avg_power_w"]) < 500 for r in rows), \
+        [(r["reps"], r["t_mean_s"], r["energy_j"]) for r in rows]
 
 
 # ---- the command line ------------------------------------------------------------

@@ -22,51 +22,19 @@ echo "$ERR_TXT" | grep -q "energy: no RAPL" && pass "--energy on says why it has
 # wrap included, is unit_test_core_energy's.
 R="$TMP/powercap/intel-rapl:0"; mkdir -p "$R"
 echo package-0 > "$R/name"; echo 1000000000 > "$R/max_energy_range_uj"; echo 990000000 > "$R/energy_uj"
-python3 - "$R/energy_uj" <<'PY' &
-import sys, time, os
-t0 = time.monotonic()
-path = sys.argv[1]
-while True:
-    v = int(990e6 + (time.monotonic() - t0) * 100e6) % 1000000000   # 100 W, wraps at 1 kJ
-    tmp = path + ".new"
-    with open(tmp, "w") as f: f.write("%d\n" % v)
-    os.replace(tmp, path)
-    time.sleep(0.002)
-PY
+python3 "$CLI_DIR/rows.py" fake-rapl "$R/energy_uj" &
 WRITER=$!
 trap 'kill $WRITER 2>/dev/null; rm -rf "$TMP"' EXIT
 sleep 0.3
 CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "fake RAPL" run stream --quick -d $POCL -t float -n 5 --energy-window 0.2 -o rapl.csv
-python3 - rapl.csv <<'PY' && pass "energy_j, avg_power_w and power_source from the fake RAPL" || fail "energy columns wrong"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-ok = rows and all(r["power_source"] == "rapl" and float(r["energy_j"]) > 0 and
-                  20 < float(r["avg_power_w"]) < 500 for r in rows)
-# the timed window covers --energy-window: more runs than -n's minimum when they are short
-print([(r["reps"], r["energy_j"], r["avg_power_w"]) for r in rows])
-sys.exit(0 if ok else 1)
-PY
+rows energy-rapl rapl.csv && pass "energy_j, avg_power_w and power_source from the fake RAPL" || fail "energy columns wrong"
 # auto without a window: short configurations are not stretched and get no
 # reading (the window is below what the source resolves; 4096 elements keep
 # three runs far below 0.1 s even on a loaded machine); --energy on stretches
 CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "auto, short runs" run stream --quick -s 4096 -d $POCL -t float -n 3 --min-time 0 -o short.csv
-python3 - short.csv <<'PY' && pass "auto: no reading over windows shorter than the source resolves" || fail "short windows read"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-sys.exit(0 if rows and all(r["energy_j"] == "" and int(r["reps"]) <= 3 for r in rows) else 1)
-PY
+rows energy-short short.csv && pass "auto: no reading over windows shorter than the source resolves" || fail "short windows read"
 CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy on stretches" run stream --quick -d $POCL -t float -n 3 --min-time 0 --energy on -o on.csv
-python3 - on.csv <<'PY' && pass "--energy on: every configuration stretched to 0.1 s and read" || fail "--energy on rows"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-# stretched (more runs than -n) and read: 100 W over the window. (Not energy_j
-# against 100 W x 0.1 s: on a loaded 2-core machine the fake's writer stalls,
-# and a reading at the window's ends can be a stall old; the power over the
-# window's own time bounds it: 20-500 W.)
-ok = rows and all(r["power_source"] == "rapl" and int(r["reps"]) > 3 and
-                  float(r["energy_j"]) > 0 and 20 < float(r["avg_power_w"]) < 500 for r in rows)
-sys.exit(0 if ok else print([(r["reps"], r["t_mean_s"], r["energy_j"]) for r in rows]) or 1)
-PY
+rows energy-on on.csv && pass "--energy on: every configuration stretched to 0.1 s and read" || fail "--energy on rows"
 CLBENCH_POWERCAP_ROOT="$TMP/powercap" expect_status 0 "--energy off" run stream --quick -d $POCL -t float -n 3 --energy off -o off.csv
 [ "$(col_set off.csv power_source)" = " " ] && pass "--energy off leaves them empty" || fail "energy with --energy off"
 expect_error 2 "bad --energy" "--energy maybe refused" run stream --quick -d $POCL --energy maybe -o bad.csv

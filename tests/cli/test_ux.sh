@@ -10,28 +10,13 @@ set -e
 expect_status 0 "stream,copy2d --quick" run stream,copy2d --quick -d $POCL -n 3 -o p.csv
 head -n 1 "$TMP/stderr" | grep -q "^device [0-9]* '.*' (cpu, .*), profile .*, results to p.csv" &&
   pass "the device line comes first" || fail "first stderr line: $(head -n 1 "$TMP/stderr")"
-python3 - "$TMP/stderr" <<'PY' && pass "one counter over both workloads, total known from the start, ETA shown" || fail "progress: $(grep '^\[' "$TMP/stderr" | head -3)"
-import re, sys
-lines = [l for l in open(sys.argv[1]) if l.startswith("[")]
-m = [re.match(r"\[(\d+)/(\d+)\] (\w+)", l) for l in lines]
-done = [int(x.group(1)) for x in m]
-totals = {int(x.group(2)) for x in m}
-wls = {x.group(3) for x in m}
-assert done == list(range(1, len(lines) + 1)), done
-assert totals == {len(lines)}, totals          # the plan was exact
-assert wls == {"stream", "copy2d"}
-assert any("ETA" in l for l in lines[:-1])
-PY
+rows ux-progress "$TMP/stderr" && pass "one counter over both workloads, total known from the start, ETA shown" || fail "progress: $(grep '^\[' "$TMP/stderr" | head -3)"
 
 # ---- adaptive repetitions ----------------------------------------------------
 expect_status 0 "exact -n with --min-reps" run stream --quick -d $POCL -t float -n 5 --min-reps 5 -o exact.csv
 [ "$(csv_col exact.csv reps | sort -u)" = 5 ] && pass "-n 5 --min-reps 5: 5 timed runs" || fail "reps: $(csv_col exact.csv reps | sort -u)"
 expect_status 0 "time budget" run stream -d $POCL -t float -s 8M -n 200 --tolerance 0 --max-time 0.05 --warmup 1 -o budget.csv
-python3 - budget.csv <<'PY' && pass "--max-time 0.05 stops long before -n 200" || fail "budget not honoured"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-sys.exit(0 if rows and all(3 <= int(r["reps"]) < 200 for r in rows) else 1)
-PY
+rows ux-budget budget.csv && pass "--max-time 0.05 stops long before -n 200" || fail "budget not honoured"
 expect_error 2 "bad --max-time" "--max-time -1 refused" run stream --quick -d $POCL --max-time -1 -o x.csv
 expect_error 2 "bad --tolerance" "--tolerance x refused" run stream --quick -d $POCL --tolerance x -o x.csv
 
@@ -54,13 +39,7 @@ echo "$OUT_TXT" | grep -Eq '^copy2d .* of_stream_copy=[0-9.]+' && pass "of_strea
 
 # ---- peaks and profiles -------------------------------------------------------
 expect_status 0 "--peak-bw" run stream --quick -d $POCL -t float -n 3 --peak-bw 50 --peak-gflops 200 -o pk.csv
-python3 - pk.csv <<'PY' && pass "--peak-bw fills %peak and the model, profile marked" || fail "peaks not used"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-ok = rows and all(r["pct_peak_bw"] != "" and abs(float(r["gbps"]) * 2 - float(r["pct_peak_bw"])) < 0.01 * float(r["gbps"]) + 0.01
-                  and r["model"] != "" and r["profile"].endswith("+cli-peaks") for r in rows)
-sys.exit(0 if ok else 1)
-PY
+rows ux-peaks pk.csv && pass "--peak-bw fills %peak and the model, profile marked" || fail "peaks not used"
 expect_status 0 "forced profile" run stream --quick -d $POCL -t float -n 2 -p h100_sxm -o fp.csv
 echo "$ERR_TXT" | grep -q "warning: profile 'h100_sxm' .* was forced on device .* which it does not match" &&
   pass "a forced profile that does not match warns" || fail "no warning: $ERR_TXT"
@@ -79,12 +58,7 @@ expect_error 2 "bus takes no types" "a type for an untyped workload says so" run
 
 # ---- JSON Lines ----------------------------------------------------------------------
 expect_status 0 "-o rows.jsonl" run stream --quick -d $POCL -t float -n 2 -o rows.jsonl
-python3 - rows.jsonl <<'PY' && pass "JSON Lines: one object per row, the CSV's 38 fields" || fail "JSON Lines broken"
-import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1])]
-assert len(objs) == 4 and all(len(o) == 38 for o in objs)
-assert all(o["status"] == "ok" and isinstance(o["gbps"], float) and o["energy_j"] is None for o in objs)
-PY
+rows ux-jsonl rows.jsonl && pass "JSON Lines: one object per row, the CSV's 38 fields" || fail "JSON Lines broken"
 expect_status 0 "--format json" run stream --quick -d $POCL -t float -n 2 --format json -o rows2.txt
 python3 -c "import json,sys; [json.loads(l) for l in open('rows2.txt')]" && pass "--format json on any name" || fail "--format json"
 expect_error 2 "bad --format" "--format xml refused" run stream --quick -d $POCL --format xml -o x.csv
