@@ -443,11 +443,150 @@ def energy_on(f):
         [(r["reps"], r["t_mean_s"], r["energy_j"]) for r in rows]
 
 
+# ---- writing (fixtures made from fixtures) ---------------------------------------
+
+def write(path, fieldnames, rows):
+    """A results CSV at PATH: the header, then ROWS (dicts)."""
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fieldnames, lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def header(path):
+    """The column names of a results CSV."""
+    with open(path) as f:
+        return next(csv.reader(f))
+
+
+# ---- test_tiles_fit.sh -------------------------------------------------------------
+
+def tiles_fit(f, limit):
+    """Every row ok or skipped for a type the device lacks, and every
+    work-group (local_size, e.g. 32x1) at most LIMIT work-items."""
+    limit = int(limit)
+    rows = read(f)
+    lacks = ("no fp64", "no half precision")
+    bad = [r for r in rows if r["status"] != "ok" and
+           not (r["status"] == "skipped" and any(x in r["detail"] for x in lacks))]
+    over = []
+    for r in rows:
+        p = 1
+        for x in filter(None, r["local_size"].split("x")):
+            p *= int(x)
+        if r["local_size"] and p > limit:
+            over.append(r)
+    for r in (bad + over)[:5]:
+        print(r["workload"], r["kernel"], r["dtype"], r["params"], r["local_size"], r["status"],
+              r["detail"][:160])
+    wls = sorted({r["workload"] for r in rows if r["status"] == "ok"})
+    print(len(rows), "rows,", len(wls), "workloads with ok rows")
+    assert rows and not bad and not over
+
+
+def tiles_fit_reduced(f):
+    """A reduced tile is in params, said in detail and flagged in metrics."""
+    rows = [r for r in read(f) if r["status"] == "ok"]
+
+    def row(wl, k):
+        return next(r for r in rows if r["workload"] == wl and r["kernel"] == k)
+    c, b, t = row("copy2d", "coalesced"), row("blockeq", "divmod"), row("transpose", "naive")
+    assert c["params"] == "tile=4x1" and c["local_size"] == "4x1", c
+    assert "tile 32x8 reduced to 4x1" in c["detail"], c["detail"]
+    assert "tile=4x1" in b["params"] and "reduced to 4x1" in b["detail"], b
+    assert t["params"] == "tile=4x1" and "CLBENCH_MAX_WORK_GROUP allows 7" in t["detail"], t
+    for r in (c, b, t):
+        assert metrics(r).get("reduced") == "1", r  # as data too (docs/RESULTS.md)
+
+
+def tiles_fit_rusticl_transpose(f):
+    rows = read(f)
+    s = [r for r in rows if r["kernel"] == "serial"][0]
+    assert s["status"] == "skipped" and "after 65535 iterations" in s["detail"], s
+    assert all(r["status"] == "ok" for r in rows if r["kernel"] != "serial"), rows
+
+
+# ---- test_ceilings.sh --------------------------------------------------------------
+
+def ceilings_no_bandwidth(src, out):
+    """OUT: SRC's H100 rows that measure no bandwidth ceiling (latency, cache-resident)."""
+    write(out, header(src), [r for r in read(src) if r["device"].startswith("NVIDIA H100") and
+                             (r["workload"] == "latency" or "cache_resident" in r["detail"])])
+
+
+def ceilings_as_device(src, dev, out):
+    """OUT: SRC's H100 80GB HBM3 rows, measured (so it says) on device DEV."""
+    rows = [r for r in read(src) if r["device"] == "NVIDIA H100 80GB HBM3"]
+    for r in rows:
+        r["device"] = dev
+    write(out, header(src), rows)
+
+
+def ceilings_rows(f):
+    """The copy row: profile and model from the ceilings, %peak on the measured 3076.1 GB/s."""
+    copy = [r for r in read(f) if r["kernel"] == "copy"][0]
+    got = (copy["profile"], copy["model"],
+           abs(float(copy["pct_peak_bw"]) - 100 * float(copy["gbps"]) / 3076.1) < 0.01)
+    assert got == ("pocl_cpu+ceilings", "3076.1", True), got
+
+
+# ---- test_compare.sh ---------------------------------------------------------------
+
+def compare_json(f):
+    """compare --json --by-size over the fixtures: columns, lines and values."""
+    with open(f) as fh:
+        d = json.load(fh)
+    assert d["schema"] == "clbench-compare-1" and d["metric"]["name"] == "gbps"
+    assert len(d["columns"]) == 7 and d["columns"][0]["label"] == "NVIDIA H100 80GB HBM3"
+    assert d["columns"][0]["files"][0].endswith("gpu.csv") and abs(d["columns"][0]["peak_gbs"] - 3352) < 1
+    assert d["columns"][3]["reference"] and d["columns"][3]["source"] == "Matrix transpose whitepaper"
+    assert len(d["lines"]) == 16
+    l = d["lines"][0]
+    assert (l["workload"], l["kernel"], l["dtype"], l["size"]) == ("stream", "copy", "float", "268435456")
+    v = l["values"][0]
+    assert v["value"] == 3000 and v["runs"] == 2 and abs(v["spread_pct"] - 1) < 1e-9 and v["status"] == "ok"
+    assert l["values"][3] is None
+    f = [x for x in d["lines"] if x["kernel"] == "naive" and x["dtype"] == "double"][0]
+    assert f["values"][0]["status"] == "failed" and f["values"][1]["status"] == "skipped"
+
+
+def compare_gen(template, kind, n, out):
+    """OUT: N ok rows in TEMPLATE's header; KIND long: names thousands of bytes
+    long; cols: every row another device; else: one device, N sizes."""
+    head = header(template)
+    rows = []
+    for i in range(int(n)):
+        r = dict.fromkeys(head, "")
+        r.update(run_id="g", host="h", device="Dev", workload="wl", kernel="k", dtype="float",
+                 size=str(i + 1), params="", status="ok", gbps=str(1 + i % 97), bytes="8")
+        if kind == "long":
+            r.update(device="D" * 5000 + " end", workload="W" * 1000, kernel="K" * 700,
+                     size="1048576", params="p=%d,q=%s%d" % (i + 1, "v" * 300, i))
+        if kind == "cols":
+            r.update(device="Dev %d" % i, size="1048576")
+        rows.append(r)
+    write(out, head, rows)
+
+
+def compare_watts(src, out):
+    """OUT: SRC with an energy reading (12.5 J, 250 W, nvml) on every ok row with a figure."""
+    rows = read(src)
+    for r in rows:
+        if r["status"] == "ok" and r["gbps"]:
+            r["energy_j"], r["avg_power_w"], r["power_source"] = "12.5", "250", "nvml"
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
 # ---- the command line ------------------------------------------------------------
 
 CHECKS = {name.replace("_", "-"): fn for name, fn in dict(globals()).items()
           if callable(fn) and fn.__module__ == __name__ and not name.startswith("_")
-          and name not in ("read", "metrics", "params", "param", "of", "by", "ok_unless", "main")}
+          and name not in ("read", "metrics", "params", "param", "of", "by", "ok_unless", "write", "header", "main")}
 
 
 def main(argv):

@@ -32,15 +32,7 @@ expect_error 2 "--device picks the device of --ceilings" "--device alone" model 
 expect_error 2 "ceilings" "missing file" model roofline -w stream -k copy -s 1M --ceilings nothere.csv
 # a file without a usable bandwidth (the H100's latency and cache-resident
 # stream rows only): the answer names what is missing and how to measure it
-python3 - "$FX" nobw.csv <<'PY'
-import csv, sys
-r = csv.DictReader(open(sys.argv[1]))
-w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=r.fieldnames, lineterminator="\n")
-w.writeheader()
-for row in r:
-    if row["device"].startswith("NVIDIA H100") and (row["workload"] == "latency" or "cache_resident" in row["detail"]):
-        w.writerow(row)
-PY
+rows ceilings-no-bandwidth "$FX" nobw.csv
 expect_error 2 "model roofline: --ceilings nobw.csv: no row of 'NVIDIA H100 80GB HBM3' there measures its memory bandwidth \(stream: copy or triad rows that are not cache-resident; roofline: .*\); run .clbench run stream. at default sizes on it \(or give --param peak_bw=VALUE\)" \
   "no bandwidth in the file: what is missing" model roofline -w stream -k copy -t float -s 1M --ceilings nobw.csv --param peak_gflops=1000
 grep -v ",latency," "$FX" > nolat.csv
@@ -50,27 +42,10 @@ expect_error 2 "model blockeq: --ceilings nolat.csv: no row of 'NVIDIA H100 80GB
 # run: the rows of this device; PoCL's name put on the fixture's H100 rows
 expect_status 0 "a quick row for the device name" run launch --quick -d $POCL -n 1 --param kernels=rate --param batch=1 -o dev.csv
 dev=$(csv_col dev.csv device)
-python3 - "$FX" "$dev" mine.csv <<'PY'
-import csv, sys
-src, dev, out = sys.argv[1:]
-r = csv.DictReader(open(src))
-w = csv.DictWriter(open(out, "w", newline=""), fieldnames=r.fieldnames, lineterminator="\n")
-w.writeheader()
-for row in r:
-    if row["device"] == "NVIDIA H100 80GB HBM3":
-        row["device"] = dev
-        w.writerow(row)
-PY
+rows ceilings-as-device "$FX" "$dev" mine.csv
 expect_status 0 "run with measured ceilings" run stream --quick -d $POCL -t float -n 2 --ceilings mine.csv -o run.csv
 echo "$ERR_TXT" | grep -q "ceiling memory bandwidth: measured: stream triad 3076.1 GB/s" && pass "sources on stderr" || fail "$ERR_TXT"
 echo "$ERR_TXT" | grep -q "ceiling memory latency: measured: latency memory plateau 610 ns" && pass "latency shown" || fail "$ERR_TXT"
-r=$(python3 - run.csv <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-copy = [r for r in rows if r["kernel"] == "copy"][0]
-print(copy["profile"], copy["model"], abs(float(copy["pct_peak_bw"]) - 100 * float(copy["gbps"]) / 3076.1) < 0.01)
-PY
-)
-[ "$r" = "pocl_cpu+ceilings 3076.1 True" ] && pass "rows: profile, model and %peak on the measured bandwidth" || fail "rows: $r"
+rows ceilings-rows run.csv && pass "rows: profile, model and %peak on the measured bandwidth" || fail "rows"
 expect_error 2 "no measured rows of device" "a file without this device refused" run stream --quick -d $POCL -t float -n 1 --ceilings "$FX" -o no.csv
 finish

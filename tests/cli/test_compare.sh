@@ -113,22 +113,7 @@ has '^\| workload \| kernel \| dtype \| size \| NVIDIA H100 80GB HBM3 \| .* \| T
 has '^\|---\|---\|---\|---\|(---:\|)+$' "markdown separator, figures right-aligned"
 has '^\| transpose \| naive \| float \| any \| 610\.0 \| 3\.10 \| 7\.75 \| 2\.20 \| 92\.00 \|$' "markdown row"
 expect_status 0 "--json" compare "${ALL[@]}" --json --by-size
-if python3 - "$TMP/stdout" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["schema"] == "clbench-compare-1" and d["metric"]["name"] == "gbps"
-assert len(d["columns"]) == 7 and d["columns"][0]["label"] == "NVIDIA H100 80GB HBM3"
-assert d["columns"][0]["files"][0].endswith("gpu.csv") and abs(d["columns"][0]["peak_gbs"] - 3352) < 1
-assert d["columns"][3]["reference"] and d["columns"][3]["source"] == "Matrix transpose whitepaper"
-assert len(d["lines"]) == 16
-l = d["lines"][0]
-assert (l["workload"], l["kernel"], l["dtype"], l["size"]) == ("stream", "copy", "float", "268435456")
-v = l["values"][0]
-assert v["value"] == 3000 and v["runs"] == 2 and abs(v["spread_pct"] - 1) < 1e-9 and v["status"] == "ok"
-assert l["values"][3] is None
-f = [x for x in d["lines"] if x["kernel"] == "naive" and x["dtype"] == "double"][0]
-assert f["values"][0]["status"] == "failed" and f["values"][1]["status"] == "skipped"
-PY
+if rows compare-json "$TMP/stdout"
 then pass "--json: the document's columns, lines and values"; else fail "--json document: $(head -c 400 "$TMP/stdout")"; fi
 expect_error 2 "give one" "--markdown with --json" compare "$D/gpu.csv" --markdown --json
 
@@ -255,26 +240,9 @@ CLBENCH_GNUPLOT=$TMP/fakegp expect_error 3 "gnuplot failed to draw 'fail/x-strea
 ls -A "$TMPDIR" | grep -q . && fail "scratch left in TMPDIR after a failure: $(ls -A "$TMPDIR")" || pass "temporary directory removed after a failure"
 
 # ---- size: long names, many lines, many columns -----------------------------------
-# (made here: a python generator, v2 header of the fixtures)
+# (made here: rows.py compare-gen, the header of the fixtures)
 gen() {  # gen KIND ROWS OUT
-  python3 - "$D/gpu.csv" "$@" <<'PY'
-import csv, sys
-head = open(sys.argv[1]).readline().strip().split(",")
-kind, n, out = sys.argv[2], int(sys.argv[3]), sys.argv[4]
-with open(out, "w", newline="") as f:
-    w = csv.writer(f, lineterminator="\n")
-    w.writerow(head)
-    for i in range(n):
-        r = dict.fromkeys(head, "")
-        r.update(run_id="g", host="h", device="Dev", workload="wl", kernel="k", dtype="float",
-                 size=str(i + 1), params="", status="ok", gbps=str(1 + i % 97), bytes="8")
-        if kind == "long":
-            r.update(device="D" * 5000 + " end", workload="W" * 1000, kernel="K" * 700,
-                     size="1048576", params="p=%d,q=%s%d" % (i + 1, "v" * 300, i))
-        if kind == "cols":
-            r.update(device="Dev %d" % i, size="1048576")
-        w.writerow([r[c] for c in head])
-PY
+  rows compare-gen "$D/gpu.csv" "$@"
 }
 gen long 2 long.csv
 expect_status 0 "names of 5000 bytes" compare long.csv
@@ -335,16 +303,7 @@ expect_error 2 "no results file given" "no file" compare
 expect_error 2 "unknown option '--bogus'" "unknown option" compare --bogus "$D/gpu.csv"
 [ ! -e fig.pdf ] && pass "no figure after bad input" || fail "fig.pdf written"
 # ---- per-watt metrics (rows with energy) -------------------------------------
-python3 - "$D/gpu.csv" watts.csv <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()))
-w.writeheader()
-for r in rows:
-    if r["status"] == "ok" and r["gbps"]:
-        r["energy_j"], r["avg_power_w"], r["power_source"] = "12.5", "250", "nvml"
-    w.writerow(r)
-PY
+rows compare-watts "$D/gpu.csv" watts.csv
 expect_status 0 "--metric gbps_per_watt" compare watts.csv --metric gbps_per_watt -w stream -k copy -t float
 has '^stream +copy +float +268435456 +12\.0' "stream copy float: 3000 GB/s at 250 W = 12.0 GB/s/W"
 expect_status 0 "--metric power" compare watts.csv --metric power -w stream -k copy -t float

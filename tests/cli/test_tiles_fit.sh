@@ -13,27 +13,7 @@ set -e
 # check_rows FILE LIMIT: every row ok or skipped for a type the device lacks,
 # and every work-group (local_size, e.g. 32x1) at most LIMIT work-items
 check_rows() {
-  python3 - "$1" "$2" <<'PY'
-import csv, sys
-f, limit = sys.argv[1], int(sys.argv[2])
-rows = list(csv.DictReader(open(f)))
-lacks = ("no fp64", "no half precision")
-bad = [r for r in rows if r["status"] != "ok" and
-       not (r["status"] == "skipped" and any(x in r["detail"] for x in lacks))]
-over = []
-for r in rows:
-    p = 1
-    for x in filter(None, r["local_size"].split("x")):
-        p *= int(x)
-    if r["local_size"] and p > limit:
-        over.append(r)
-for r in (bad + over)[:5]:
-    print(r["workload"], r["kernel"], r["dtype"], r["params"], r["local_size"], r["status"],
-          r["detail"][:160])
-wls = sorted({r["workload"] for r in rows if r["status"] == "ok"})
-print(len(rows), "rows,", len(wls), "workloads with ok rows")
-sys.exit(1 if bad or over or not rows else 0)
-PY
+  rows tiles-fit "$1" "$2"
 }
 
 # 7: below every default tile and work-group, odd (no power of two divides it)
@@ -55,19 +35,7 @@ wl=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exi
 echo "$OUT_TXT" | grep -q "^reduced to fit this device:" && \
   echo "$OUT_TXT" | grep -q "  copy2d: tile 32x8 reduced to 4x1 (work-groups of 32x8 need 256 work-items; CLBENCH_MAX_WORK_GROUP allows 7)" \
   && pass "one summary line per reduction" || fail "no reduction lines in the summary: $OUT_TXT"
-python3 - w7.csv <<'PY' && pass "a reduced tile is in params and said in detail" || fail "reduced rows without params or note"
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
-def row(wl, k):
-    return next(r for r in rows if r["workload"] == wl and r["kernel"] == k)
-c, b, t = row("copy2d", "coalesced"), row("blockeq", "divmod"), row("transpose", "naive")
-assert c["params"] == "tile=4x1" and c["local_size"] == "4x1", c
-assert "tile 32x8 reduced to 4x1" in c["detail"], c["detail"]
-assert "tile=4x1" in b["params"] and "reduced to 4x1" in b["detail"], b
-assert t["params"] == "tile=4x1" and "CLBENCH_MAX_WORK_GROUP allows 7" in t["detail"], t
-for r in (c, b, t):
-    assert "reduced=1" in r["metrics"].split(";"), r  # as data too (docs/RESULTS.md)
-PY
+rows tiles-fit-reduced w7.csv && pass "a reduced tile is in params and said in detail" || fail "reduced rows without params or note"
 
 # 24: not a power of two; the workloads with a tile or a work-group to fit
 # (local=256: stream, dslash and roofline let the driver choose on a CPU)
@@ -109,13 +77,7 @@ if RUSTICL_ENABLE=llvmpipe "$CLBENCH" list 2>/dev/null | grep -q llvmpipe; then
   expect_rows rdot.csv dot host,hybrid,host_sumsq,hybrid_sumsq float
   RUSTICL_ENABLE=llvmpipe expect_status 0 "transpose on Rusticl" run transpose --quick \
     -d llvmpipe -n 1 --warmup 0 --param kernels=copy,serial,naive -o rtr.csv
-  python3 - rtr.csv <<'PY' && pass "Rusticl: serial skipped for llvmpipe's loop limit, the rest ok" || fail "Rusticl transpose rows"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-s = [r for r in rows if r["kernel"] == "serial"][0]
-assert s["status"] == "skipped" and "after 65535 iterations" in s["detail"], s
-assert all(r["status"] == "ok" for r in rows if r["kernel"] != "serial"), rows
-PY
+  rows tiles-fit-rusticl-transpose rtr.csv && pass "Rusticl: serial skipped for llvmpipe's loop limit, the rest ok" || fail "Rusticl transpose rows"
 else
   echo "skip: Rusticl (RUSTICL_ENABLE=llvmpipe) is not installed here"
 fi
