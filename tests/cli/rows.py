@@ -10,6 +10,7 @@ the checks the scripts share; a check only one script makes is a function
 named after it (transpose_odd: test_transpose.sh's odd shapes).
 """
 import csv
+import html
 import json
 import os
 import re
@@ -580,6 +581,116 @@ def compare_watts(src, out):
         w.writeheader()
         for r in rows:
             w.writerow(r)
+
+
+# ---- test_gate.sh --------------------------------------------------------------
+
+def gate_roles(tmp, doc, *names):
+    """Every parameter of the workloads NAMES (their --help in TMP/help.NAME)
+    declares the role case or tuning; DOC (docs/COMPARE.md) lists them as the
+    code does."""
+    rows = ["| workload | case parameters | tuning parameters |", "|---|---|---|"]
+    for w in names:
+        roles = {"case": [], "tuning": []}
+        section = None
+        for line in open("%s/help.%s" % (tmp, w)):
+            if line.startswith("parameters ("):
+                section = "head"
+            elif section == "head":
+                section = "param" if line.rstrip().endswith("):") else "head"
+            elif line.startswith("keys of its rows"):
+                section = "row"
+            elif section in ("param", "row") and line.startswith("  ") and not line.startswith("   "):
+                m = re.match(r"  (\S+) +(\S+) ", line)
+                if not m:
+                    continue
+                key, role = m.groups()
+                assert role in roles, "%s: parameter %s has role '%s'" % (w, key, role)
+                roles[role].append(key + (" (row)" if section == "row" else ""))
+            elif section in ("param", "row") and not line.startswith(" "):
+                section = None
+        cell = lambda l: ", ".join("`%s`" % k.replace(" (row)", "") + (" (row)" if "(row)" in k else "")
+                                   for k in l) or "-"
+        rows.append("| %s | %s | %s |" % (w, cell(roles["case"]), cell(roles["tuning"])))
+    want = "\n".join(rows)
+    text = open(doc).read()
+    m = re.search(r"<!-- roles: begin.*?-->\n(.*?)\n<!-- roles: end -->", text, re.S)
+    assert m, "docs/COMPARE.md has no roles table between <!-- roles: begin --> and <!-- roles: end -->"
+    if m.group(1).strip() != want:
+        sys.exit("docs/COMPARE.md's roles table differs from the workloads' declarations; it should read:\n" + want)
+
+
+def gate_formats_agree(f_text, f_md, f_json):
+    """compare --baseline's text, Markdown and JSON give the same verdicts and counts."""
+    words = {"same": "same", "better": "improved", "REGRESSED": "regressed", "noise": "noise",
+             "LOST": "lost", "MISSING": "missing", "missing (allowed)": "missing", "no figure": "no_figure",
+             "new": "new"}
+    text = [l.rstrip("\n") for l in open(f_text)]
+    rows = [l for l in text if l.startswith(("stream", "dot", "dslash"))]
+    st_text = [next(words[w] for w in sorted(words, key=len, reverse=True) if l.endswith(w)) for l in rows]
+    md = [l for l in open(f_md) if l.startswith("| ") and not l.startswith("| workload")]
+    st_md = [words[l.rstrip(" |\n").split("| ")[-1].strip()] for l in md]
+    doc = json.load(open(f_json))
+    st_json = [l["state"] for l in doc["lines"]]
+    assert st_text == st_md == st_json, (st_text, st_md, st_json)
+    summary = [l for l in text if l.startswith("gate: ")][0]
+    c = doc["gate"]["counts"]
+    assert summary.startswith("gate: %d compared, %d regressed, %d improved, %d missing, %d new; %d within noise"
+                              % (c["compared"], c["regressed"], c["improved"], c["missing"], c["new"], c["noise"])), summary
+    assert [l for l in open(f_md) if l.startswith("gate: ")] == [summary + "\n"]
+    assert doc["verdict"] == ("fail" if summary.endswith("FAIL") else "pass")
+
+
+def gate_tuned_json(f):
+    """The JSON line: both sides, their spread and tuning, the change."""
+    d = json.load(open(f))
+    assert d["schema"] == "clbench-compare-baseline-2" and d["failed"] == 1
+    assert d["devices"] == {"baseline": "Gate Test GPU A", "new": "Gate Test GPU A"}
+    assert d["gate"]["threshold_pct"] == 5 and d["gate"]["strict"] is False
+    l = d["lines"][0]
+    assert (l["workload"], l["kernel"], l["case"], l["state"]) == ("stream", "copy", "", "regressed")
+    assert l["tuned"] == "local 128\u21921024"
+    assert l["baseline"]["tuning"] == "ilp=1,local=128,vec=4" and l["new"]["tuning"] == "ilp=1,local=1024,vec=4"
+    assert l["baseline"]["value"] == 1000 and l["new"]["value"] == 800 and abs(l["delta_pct"] + 20) < 1e-9
+    assert l["baseline"]["lo"] < 1000 < l["baseline"]["hi"] and l["new"]["hi"] < l["baseline"]["lo"]
+
+
+# ---- test_report.sh ------------------------------------------------------------
+
+def report_marks(f):
+    """The marks of schema v3 on the page: host-timed rows (H) and an impossible one."""
+    page = open(f).read()
+    text = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<svg.*?</svg>", "", page, flags=re.S)))
+    bad = []
+    care = re.search(r"Figures to read with care(.*?)</table>", page, re.S)
+    if not care or not re.search(r"<td>stream</td><td>[^<]*timed on the host clock", care.group(1)):
+        bad.append("the host-timed stream rows are not among the figures to read with care")
+    bars = re.search(r"<h2[^>]*>stream</h2>.*?<svg.*?</svg>", page, re.S)
+    if not bars or not re.search(r"<text[^>]*>[^<]*H[^<]*</text>", bars.group(0)):
+        bad.append("the stream chart writes no H above the host-timed bars")
+    if not re.search(r"fp32 compute.*?peak fma[^\n]*timed on the host clock", text):
+        bad.append("the fp32 ceiling measured by host-timed rows is not marked")
+    if text.count("9.877e+05") != 1 or "987654" in page:
+        bad.append("the impossible figure is shown beyond its row's detail")
+    if not re.search(r"Rows without a figure.*?roofline\s+fma\s+float.*?impossible:", text, re.S):
+        bad.append("the impossible row is not among the rows without a figure")
+    print("; ".join(bad) if bad else "H on the host-timed bars, in the flagged rows and the ceiling; "
+          "the impossible row has no figure, listed with its reason")
+    if bad:
+        sys.exit(1)
+
+
+def report_run_ids(f):
+    """Print the page's run ids (empty when it names none)."""
+    m = re.search(r"<dt>run ids</dt><dd>([^<]*)</dd>", open(f).read())
+    print(m.group(1) if m else "")
+
+
+def report_doc_table(doc, table):
+    """DOC's table of figures is TABLE (scripts/gen_report_doc.sh's)."""
+    doc, table = open(doc).read(), open(table).read().strip()
+    begin, end = "<!-- figures: scripts/gen_report_doc.sh -->", "<!-- end of figures -->"
+    assert doc[doc.index(begin) + len(begin):doc.index(end)].strip() == table
 
 
 # ---- the command line ------------------------------------------------------------

@@ -12,39 +12,7 @@ has() { if grep -Eq -- "$1" "$TMP/stdout"; then pass "$2"; else fail "$2: no lin
 names=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}')
 [ -n "$names" ] || fail "no workload names from --help"
 for w in $names; do "$CLBENCH" "$w" --help >"$TMP/help.$w" || fail "$w --help"; done
-python3 - "$TMP" "$CLBENCH_SRC/docs/COMPARE.md" $names <<'PY' >"$TMP/roles.out" 2>&1 && pass "every parameter declares case or tuning; docs/COMPARE.md lists them as the code does" || fail "roles: $(cat "$TMP/roles.out")"
-import re, sys
-tmp, doc, names = sys.argv[1], sys.argv[2], sys.argv[3:]
-rows = ["| workload | case parameters | tuning parameters |", "|---|---|---|"]
-for w in names:
-    roles = {"case": [], "tuning": []}
-    section = None
-    for line in open("%s/help.%s" % (tmp, w)):
-        if line.startswith("parameters ("):
-            section = "head"
-        elif section == "head":
-            section = "param" if line.rstrip().endswith("):") else "head"
-        elif line.startswith("keys of its rows"):
-            section = "row"
-        elif section in ("param", "row") and line.startswith("  ") and not line.startswith("   "):
-            m = re.match(r"  (\S+) +(\S+) ", line)
-            if not m:
-                continue
-            key, role = m.groups()
-            assert role in roles, "%s: parameter %s has role '%s'" % (w, key, role)
-            roles[role].append(key + (" (row)" if section == "row" else ""))
-        elif section in ("param", "row") and not line.startswith(" "):
-            section = None
-    cell = lambda l: ", ".join("`%s`" % k.replace(" (row)", "") + (" (row)" if "(row)" in k else "")
-                               for k in l) or "-"
-    rows.append("| %s | %s | %s |" % (w, cell(roles["case"]), cell(roles["tuning"])))
-want = "\n".join(rows)
-text = open(doc).read()
-m = re.search(r"<!-- roles: begin.*?-->\n(.*?)\n<!-- roles: end -->", text, re.S)
-assert m, "docs/COMPARE.md has no roles table between <!-- roles: begin --> and <!-- roles: end -->"
-if m.group(1).strip() != want:
-    sys.exit("docs/COMPARE.md's roles table differs from the workloads' declarations; it should read:\n" + want)
-PY
+rows gate-roles "$TMP" "$CLBENCH_SRC/docs/COMPARE.md" $names >"$TMP/roles.out" 2>&1 && pass "every parameter declares case or tuning; docs/COMPARE.md lists them as the code does" || fail "roles: $(cat "$TMP/roles.out")"
 
 # ---- the gate's six cases (docs/COMPARE.md, "The gate"; each exited 0, or 1 for the noise, before the gate) ----
 # 1. nothing in common: exit 2, naming the workloads of each side
@@ -121,41 +89,10 @@ for f in tuned missing noise; do
   cp "$TMP/stdout" "$TMP/$f.md"; rc_md=$RC
   run_cb compare "$D/$f.csv" --baseline "$D/base.csv" $extra --json
   cp "$TMP/stdout" "$TMP/$f.json"; rc_json=$RC
-  python3 - "$TMP/$f.txt" "$TMP/$f.md" "$TMP/$f.json" <<'PY' && [ $rc_text = $rc_md ] && [ $rc_md = $rc_json ] \
+  rows gate-formats-agree "$TMP/$f.txt" "$TMP/$f.md" "$TMP/$f.json" && [ $rc_text = $rc_md ] && [ $rc_md = $rc_json ] \
     && pass "$f: text, Markdown and JSON give the same verdicts (exit $rc_text)" || fail "$f: outputs disagree (exits $rc_text $rc_md $rc_json)"
-import json, re, sys
-words = {"same": "same", "better": "improved", "REGRESSED": "regressed", "noise": "noise",
-         "LOST": "lost", "MISSING": "missing", "missing (allowed)": "missing", "no figure": "no_figure",
-         "new": "new"}
-text = [l.rstrip("\n") for l in open(sys.argv[1])]
-rows = [l for l in text if l.startswith(("stream", "dot", "dslash"))]
-st_text = [next(words[w] for w in sorted(words, key=len, reverse=True) if l.endswith(w)) for l in rows]
-md = [l for l in open(sys.argv[2]) if l.startswith("| ") and not l.startswith("| workload")]
-st_md = [words[l.rstrip(" |\n").split("| ")[-1].strip()] for l in md]
-doc = json.load(open(sys.argv[3]))
-st_json = [l["state"] for l in doc["lines"]]
-assert st_text == st_md == st_json, (st_text, st_md, st_json)
-summary = [l for l in text if l.startswith("gate: ")][0]
-c = doc["gate"]["counts"]
-assert summary.startswith("gate: %d compared, %d regressed, %d improved, %d missing, %d new; %d within noise"
-                          % (c["compared"], c["regressed"], c["improved"], c["missing"], c["new"], c["noise"])), summary
-assert [l for l in open(sys.argv[2]) if l.startswith("gate: ")] == [summary + "\n"]
-assert doc["verdict"] == ("fail" if summary.endswith("FAIL") else "pass")
-PY
 done
-python3 - "$TMP/tuned.json" <<'PY' && pass "the JSON line: both sides, their spread and tuning, the change" || fail "tuned JSON: $(head -c 600 "$TMP/tuned.json")"
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["schema"] == "clbench-compare-baseline-2" and d["failed"] == 1
-assert d["devices"] == {"baseline": "Gate Test GPU A", "new": "Gate Test GPU A"}
-assert d["gate"]["threshold_pct"] == 5 and d["gate"]["strict"] is False
-l = d["lines"][0]
-assert (l["workload"], l["kernel"], l["case"], l["state"]) == ("stream", "copy", "", "regressed")
-assert l["tuned"] == "local 128\u21921024"
-assert l["baseline"]["tuning"] == "ilp=1,local=128,vec=4" and l["new"]["tuning"] == "ilp=1,local=1024,vec=4"
-assert l["baseline"]["value"] == 1000 and l["new"]["value"] == 800 and abs(l["delta_pct"] + 20) < 1e-9
-assert l["baseline"]["lo"] < 1000 < l["baseline"]["hi"] and l["new"]["hi"] < l["baseline"]["lo"]
-PY
+rows gate-tuned-json "$TMP/tuned.json" && pass "the JSON line: both sides, their spread and tuning, the change" || fail "tuned JSON: $(head -c 600 "$TMP/tuned.json")"
 
 # ---- the options go with --baseline -----------------------------------------------
 for o in --strict --allow-missing --cross-device; do

@@ -41,27 +41,7 @@ grep -q "Chart not drawn" page.html && fail "a chart not drawn: $(grep -o 'Chart
 
 # ---- the marks of schema v3: host-timed rows and an impossible one -------------------------
 # (hostile.csv: its stream and peak float rows timer_host=1, a roofline row impossible=1)
-python3 - page.html <<'PY' >marks.out 2>&1 && pass "marks: $(cat marks.out)" || fail "marks: $(cat marks.out)"
-import html, re, sys
-page = open(sys.argv[1]).read()
-text = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<svg.*?</svg>", "", page, flags=re.S)))
-bad = []
-care = re.search(r"Figures to read with care(.*?)</table>", page, re.S)
-if not care or not re.search(r"<td>stream</td><td>[^<]*timed on the host clock", care.group(1)):
-    bad.append("the host-timed stream rows are not among the figures to read with care")
-bars = re.search(r"<h2[^>]*>stream</h2>.*?<svg.*?</svg>", page, re.S)
-if not bars or not re.search(r"<text[^>]*>[^<]*H[^<]*</text>", bars.group(0)):
-    bad.append("the stream chart writes no H above the host-timed bars")
-if not re.search(r"fp32 compute.*?peak fma[^\n]*timed on the host clock", text):
-    bad.append("the fp32 ceiling measured by host-timed rows is not marked")
-if text.count("9.877e+05") != 1 or "987654" in page:
-    bad.append("the impossible figure is shown beyond its row's detail")
-if not re.search(r"Rows without a figure.*?roofline\s+fma\s+float.*?impossible:", text, re.S):
-    bad.append("the impossible row is not among the rows without a figure")
-print("; ".join(bad) if bad else "H on the host-timed bars, in the flagged rows and the ceiling; "
-      "the impossible row has no figure, listed with its reason")
-sys.exit(1 if bad else 0)
-PY
+rows report-marks page.html >marks.out 2>&1 && pass "marks: $(cat marks.out)" || fail "marks: $(cat marks.out)"
 
 # ---- without gnuplot: tables, one line ------------------------------------------------
 CLBENCH_GNUPLOT=/nonexistent/gnuplot run_cb report "$D/pocl-quick.csv" "$D/hostile.csv" -o nogp.html
@@ -122,12 +102,7 @@ run_cb run stream --quick -d $POCL -t float -o runs.csv
 run_cb run stream --quick -d $POCL -t float -o runs.csv --report run.html
 last=$(csv_col runs.csv run_id | tail -1)
 first=$(csv_col runs.csv run_id | head -1)
-ids=$(python3 - run.html <<'PY'
-import re, sys
-m = re.search(r"<dt>run ids</dt><dd>([^<]*)</dd>", open(sys.argv[1]).read())
-print(m.group(1) if m else "")
-PY
-)
+ids=$(rows report-run-ids run.html)
 [ "$RC" -eq 0 ] && echo "$OUT_TXT" | grep -q "^report: run.html$" && [ "$ids" = "$last" ] &&
   [ "$first" != "$last" ] && pass "run --report: the page of this run only ($ids)" ||
   fail "run --report: exit $RC, run ids '$ids' (this run $last, the file's first $first): $ERR_TXT"
@@ -137,12 +112,7 @@ expect_error 2 "--report 'nodir/x.html': cannot write to directory 'nodir'" \
 
 # ---- docs/REPORT.md lists every workload's figure as the code declares it ------------------
 bash "$CLBENCH_SRC/scripts/gen_report_doc.sh" "$CLBENCH" >table.md
-python3 - "$CLBENCH_SRC/docs/REPORT.md" table.md <<'PY' && pass "REPORT.md's table of figures is the generated one" ||
-import sys
-doc, table = open(sys.argv[1]).read(), open(sys.argv[2]).read().strip()
-begin, end = "<!-- figures: scripts/gen_report_doc.sh -->", "<!-- end of figures -->"
-sys.exit(0 if doc[doc.index(begin) + len(begin):doc.index(end)].strip() == table else 1)
-PY
+rows report-doc-table "$CLBENCH_SRC/docs/REPORT.md" table.md && pass "REPORT.md's table of figures is the generated one" ||
   fail "docs/REPORT.md's table of figures differs from scripts/gen_report_doc.sh's (run it with --write)"
 
 # ---- bad usage and input ----------------------------------------------------------------------
