@@ -446,10 +446,11 @@ def energy_on(f):
 
 # ---- writing (fixtures made from fixtures) ---------------------------------------
 
-def write(path, fieldnames, rows):
-    """A results CSV at PATH: the header, then ROWS (dicts)."""
+def write(path, fieldnames, rows, crlf=False):
+    """A results CSV at PATH: the header, then ROWS (dicts); lines end in
+    \\n, or in \\r\\n (the csv module's default) with CRLF."""
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fieldnames, lineterminator="\n")
+        w = csv.DictWriter(f, fieldnames=fieldnames, lineterminator="\r\n" if crlf else "\n")
         w.writeheader()
         for r in rows:
             w.writerow(r)
@@ -576,11 +577,7 @@ def compare_watts(src, out):
     for r in rows:
         if r["status"] == "ok" and r["gbps"]:
             r["energy_j"], r["avg_power_w"], r["power_source"] = "12.5", "250", "nvml"
-    with open(out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        for r in rows:
-            w.writerow(r)
+    write(out, list(rows[0].keys()), rows, crlf=True)
 
 
 # ---- test_gate.sh --------------------------------------------------------------
@@ -691,6 +688,168 @@ def report_doc_table(doc, table):
     doc, table = open(doc).read(), open(table).read().strip()
     begin, end = "<!-- figures: scripts/gen_report_doc.sh -->", "<!-- end of figures -->"
     assert doc[doc.index(begin) + len(begin):doc.index(end)].strip() == table
+
+
+# ---- test_roofline.sh --------------------------------------------------------------
+
+def roofline_flops(f):
+    """flops 0,8,128 x float,double: bytes, flops, intensity; no gflops without flops."""
+    rows = read(f)
+    assert len(rows) == 6, len(rows)
+    for r in rows:
+        fl = int(params(r)["flops"])
+        es = 8 if r["dtype"] == "double" else 4
+        assert int(r["bytes"]) == 2 * 65536 * es and int(r["flops"]) == 65536 * fl, r
+        assert ("flop_per_byte=%g" % (fl / (2 * es))) in r["detail"], r
+        assert (r["gflops"] == "") == (fl == 0), r
+
+
+def roofline_muladd(f):
+    """op=muladd in the params but for the copy (flops=0), its step in detail."""
+    rows = read(f)
+    assert len(rows) == 4 and all(r["status"] == "ok" for r in rows), rows
+    for r in rows:
+        mad = r["params"].endswith(",op=muladd")
+        assert mad == r["params"].startswith("flops=64") and ("step x*x+a" in r["detail"]) == mad, r
+
+
+# ---- test_results.sh ---------------------------------------------------------------
+
+def results_latency_metrics(f):
+    """latency rows: ns_per_load, llc_bytes, loads as metrics, the last column."""
+    rows = read(f)
+    assert list(rows[0].keys())[-1] == "metrics"
+    for r in rows:
+        m = metrics(r)
+        assert float(m["ns_per_load"]) > 0 and int(m["llc_bytes"]) > 0 and int(m["loads"]) > 0, m
+        assert "ns_per_load=" in r["detail"]          # the notes for people stay
+
+
+def results_upgrade(v2_orig, v2, v1_orig, v1):
+    """results upgrade: every old field byte-identical, the new ones empty, metrics derived."""
+    def raw(p):
+        with open(p, newline="") as fh:
+            return list(csv.reader(fh))
+    for old, new in ((v2_orig, v2), (v1_orig, v1)):
+        a, b = raw(old), raw(new)
+        assert len(a) == len(b) and all(len(r) == 38 for r in b), new
+        for x, y in zip(a[1:], b[1:]):
+            assert y[:len(x)] == x and all(v == "" for v in y[len(x):-1]), (x, y)
+    lat = [r for r in raw(v2)[1:] if r[8] == "latency"]
+    assert lat and all("ns_per_load=" in r[-1] and "llc_bytes=52428800" in r[-1] for r in lat)
+
+
+# ---- test_latency.sh ---------------------------------------------------------------
+
+def latency_working_sets(f):
+    """11 working sets 1 KiB..1 MiB, each with ns_per_load, cycles, llc in detail."""
+    rows = read(f)
+    ws = [int(params(r)["ws"]) for r in rows]
+    assert ws == [1024 << i for i in range(11)], ws
+    assert all(
+        r["size"] == "1048576" and r["bytes"] == "0" and r["gbps"] == "" and float(r["t_median_s"]) > 0
+        and "ns_per_load=" in r["detail"] and "cycles=" in r["detail"] and "llc=" in r["detail"]
+        and "loads=4096" in r["detail"] for r in rows), rows
+
+
+def latency_summary_names(f):
+    """The summary (file F): plateaus unnamed, the reported cache levels listed."""
+    with open(f) as fh:
+        text = fh.read().split("latency plateaus", 1)[1]
+    rows, levels = text.split(" cache levels reported:\n", 1)
+    for line in rows.splitlines()[1:]:
+        if line.startswith("  ") and not line.startswith("  ("):
+            assert re.match(r"  (plateau|transition|memory) ", line), line
+    for line in levels.splitlines():
+        if not line.strip() or not line.startswith("  "):
+            break
+        assert re.match(r"  (L\d[di]?|global memory cache) [0-9.]+ [KMG]?i?B \(", line) or "no cache level" in line, line
+
+
+# ---- test_copy2d.sh ----------------------------------------------------------------
+
+def copy2d_bytes(f):
+    """bytes = 2 n1 n2 sizeof (float3 packed 12 B, float3_aligned 16 B) at 256x256."""
+    want = {"float": 4, "double": 8, "float3": 12, "float3_aligned": 16, "float4": 16}
+    for r in read(f):
+        assert float(r["bytes"]) == 2 * 256 * 256 * want[r["dtype"]], r
+
+
+def copy2d_coalesced_order(src):
+    """copy2d.cl's coalesced: no restrict, one load, stored as it is loaded."""
+    with open(src) as fh:
+        text = fh.read()
+    m = re.search(r"void coalesced\(([^)]*)\)\s*\{(.*?)\n\}", text, re.S)
+    args, body = m.group(1), m.group(2)
+    assert "restrict" not in args, args
+    assert body.count("LOAD(") == 1 and "STORE(LOAD(" in body, body
+
+
+# ---- test_compare_lineup.sh --------------------------------------------------------
+
+def lineup_cache_rows(src, out):
+    """OUT: SRC's cache-resident rows, once as Cache Dev A, once as Cache Dev B."""
+    rows = [r for r in read(src) if "cache_resident" in r["detail"]]
+    assert rows, "sizes.csv has no cache_resident row"
+    write(out, list(rows[0].keys()),
+          [dict(r, device=dev) for dev in ("Cache Dev A", "Cache Dev B") for r in rows], crlf=True)
+
+
+def lineup_vary(template, out):
+    """OUT (TEMPLATE's header): two GPUs whose stream sizes differ, with bus
+    rows at two sizes and latency rows over two working sets (one cache-resident)."""
+    head = header(template)
+    base = dict.fromkeys(head, "")
+    base.update(run_id="v", timestamp="2026-11-20T10:00:00Z", host="h", platform="P", device_type="gpu",
+                driver="1", warmup="1", reps="5", status="ok")
+    rows = []
+    for d, (dev, stream_size) in enumerate((("Vary GPU A", "268435456"), ("Vary GPU B", "536870912"))):
+        rows.append(dict(base, device=dev, workload="stream", kernel="copy", dtype="float", size=stream_size,
+                         bytes="8", t_median_s="1", gbps=str(100 + d)))
+        for size, gbps in (("4096", 1), ("1048576", 10)):
+            rows.append(dict(base, device=dev, workload="bus", kernel="pageable_h2d", size=size, bytes=size,
+                             t_median_s="1", gbps=str(gbps + d)))
+        for ws, ns, cached in ((1024, 2, True), (1048576, 90, False)):
+            rows.append(dict(base, device=dev, workload="latency", kernel="chase", size="1048576",
+                             params="ws=%d,stride=64" % ws, t_median_s="1",
+                             detail="loads=4096 ns_per_load=%d" % ns +
+                             ("; cache_resident (1 MB < 4 x 1 MB cache)" if cached else "")))
+    write(out, head, rows, crlf=True)
+
+
+# ---- test_camping.sh ---------------------------------------------------------------
+
+def camping_distances(f):
+    """distances 0..1024 step 256 per type, bytes constant."""
+    rows = read(f)
+    for t in ("float", "double", "float4"):
+        rs = [r for r in rows if r["dtype"] == t]
+        d = [int(r["params"].split("distance=")[1]) for r in rs]
+        assert d == [0, 256, 512, 768, 1024], d
+        assert len({r["bytes"] for r in rs}) == 1, t
+
+
+def camping_many(f):
+    """One ok row: the quick size fits 528 groups of 16 KiB chunks."""
+    (r,) = read(f)
+    assert int(r["size"]) == 4194304 and r["status"] == "ok", (r["size"], r["status"])
+    assert "chunk 16384 B per group" in r["detail"], r["detail"]
+
+
+# ---- test_blockeq.sh ---------------------------------------------------------------
+
+def blockeq_tiles(f):
+    """Tiles one partition (256 B) wide, 512 work-items: 64x8 float, 32x16 double."""
+    for r in read(f):
+        want = "64x8" if r["dtype"] == "float" else "32x16"
+        assert r["local_size"] == want and ("tile " + want) in r["detail"], r
+
+
+def blockeq_default_sweep(f):
+    """The default CPU sweep of partitions: 1, c, 2c, each once."""
+    v = sorted(int(r["params"].split("=")[1]) for r in read(f))
+    c = v[-1] // 2
+    assert v[-1] % 2 == 0 and set(v) == {1, c, 2 * c} and len(v) == len(set(v)), v
 
 
 # ---- the command line ------------------------------------------------------------

@@ -46,16 +46,7 @@ expect_error 2 "--by-size and --any-size ask for two kinds of lines" "--by-size 
   compare "$G/base.csv" "$G/otherdev.csv" --by-size --any-size
 
 # ---- cache-resident rows: left out as --any-size leaves them, and said so --------
-python3 - "$C/sizes.csv" cache2.csv <<'PY'
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if "cache_resident" in r["detail"]]
-assert rows, "sizes.csv has no cache_resident row"
-w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()))
-w.writeheader()
-for dev in ("Cache Dev A", "Cache Dev B"):
-    for r in rows:
-        w.writerow(dict(r, device=dev))
-PY
+rows lineup-cache-rows "$C/sizes.csv" cache2.csv
 expect_error 2 "every selected row is cache_resident, which lining the devices up \(as --any-size\) leaves out \(add --include-cache, or --by-size\)" \
   "only cache rows, two devices" compare cache2.csv
 expect_status 0 "--include-cache" compare cache2.csv --include-cache
@@ -65,25 +56,7 @@ has '^stream +copy +float +1048576 ' "--by-size keeps them size by size"
 
 # ---- workloads that vary the size keep it: bus (drawn against the transfer
 # size) and latency (a staircase over the working set, caches included) ----
-python3 - "$C/ceil.csv" vary.csv <<'PY'
-import csv, sys
-src = csv.DictReader(open(sys.argv[1]))
-w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=src.fieldnames)
-w.writeheader()
-base = dict.fromkeys(src.fieldnames, "")
-base.update(run_id="v", timestamp="2026-11-20T10:00:00Z", host="h", platform="P", device_type="gpu",
-            driver="1", warmup="1", reps="5", status="ok")
-for d, (dev, stream_size) in enumerate((("Vary GPU A", "268435456"), ("Vary GPU B", "536870912"))):
-    w.writerow(dict(base, device=dev, workload="stream", kernel="copy", dtype="float", size=stream_size,
-                    bytes="8", t_median_s="1", gbps=str(100 + d)))
-    for size, gbps in (("4096", 1), ("1048576", 10)):
-        w.writerow(dict(base, device=dev, workload="bus", kernel="pageable_h2d", size=size, bytes=size,
-                        t_median_s="1", gbps=str(gbps + d)))
-    for ws, ns, cached in ((1024, 2, True), (1048576, 90, False)):
-        w.writerow(dict(base, device=dev, workload="latency", kernel="chase", size="1048576",
-                        params="ws=%d,stride=64" % ws, t_median_s="1",
-                        detail="loads=4096 ns_per_load=%d" % ns + ("; cache_resident (1 MB < 4 x 1 MB cache)" if cached else "")))
-PY
+rows lineup-vary "$C/ceil.csv" vary.csv
 expect_status 0 "bus and stream of two devices" compare vary.csv
 has "$NOTE" "lined up"
 has '^by size still where the size is what a workload varies: bus$' "the note names the workloads kept by size"

@@ -10,15 +10,7 @@ D="$CLBENCH_SRC/tests/data"
 
 # ---- a run writes metrics ---------------------------------------------------------------
 expect_status 0 "latency --quick" run latency --quick -d $POCL -n 2 -o lat.csv
-python3 - lat.csv <<'PY' && pass "latency rows: ns_per_load, cycles, llc_bytes as metrics" || fail "latency metrics"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-assert list(rows[0].keys())[-1] == "metrics"
-for r in rows:
-    m = dict(kv.split("=") for kv in r["metrics"].split(";"))
-    assert float(m["ns_per_load"]) > 0 and int(m["llc_bytes"]) > 0 and int(m["loads"]) > 0, m
-    assert "ns_per_load=" in r["detail"]          # the notes for people stay
-PY
+rows results-latency-metrics lat.csv && pass "latency rows: ns_per_load, cycles, llc_bytes as metrics" || fail "latency metrics"
 expect_status 0 "compare --plot reads the latency metric" compare lat.csv --plot lat.svg
 ls lat*.svg >/dev/null 2>&1 && pass "latency staircase drawn from metrics" || fail "no latency figure"
 
@@ -35,17 +27,7 @@ expect_status 0 "upgrade v2" results upgrade v2.csv
 echo "$OUT_TXT" | grep -q "upgraded from schema v2 to v3" && pass "upgrade says what it did" || fail "upgrade: $OUT_TXT"
 cp "$D/compare/cpu.csv" v1.csv
 expect_status 0 "upgrade v1" results upgrade v1.csv
-python3 - v2.orig v2.csv "$D/compare/cpu.csv" v1.csv <<'PY' && pass "upgrade: every old field byte-identical, metrics derived" || fail "upgrade lossy"
-import csv, sys
-def rows(p): return list(csv.reader(open(p, newline="")))
-for old, new in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
-    a, b = rows(old), rows(new)
-    assert len(a) == len(b) and all(len(r) == 38 for r in b), new
-    for x, y in zip(a[1:], b[1:]):
-        assert y[:len(x)] == x and all(v == "" for v in y[len(x):-1]), (x, y)
-lat = [r for r in rows(sys.argv[2])[1:] if r[8] == "latency"]
-assert lat and all("ns_per_load=" in r[-1] and "llc_bytes=52428800" in r[-1] for r in lat)
-PY
+rows results-upgrade v2.orig v2.csv "$D/compare/cpu.csv" v1.csv && pass "upgrade: every old field byte-identical, metrics derived" || fail "upgrade lossy"
 expect_status 0 "--ceilings reads the upgraded file" model roofline -w stream -k copy -t float \
   -s 1M -p h100_sxm --ceilings v2.csv
 [ "$OUT_TXT" = "$before" ] && pass "the same ceilings from v2 and v3" || fail "ceilings differ: $OUT_TXT"
