@@ -852,6 +852,222 @@ def blockeq_default_sweep(f):
     assert v[-1] % 2 == 0 and set(v) == {1, c, 2 * c} and len(v) == len(set(v)), v
 
 
+# ---- test_compare_ceilings.sh --------------------------------------------------
+
+def compare_ceilings_json(f):
+    """compare --json over measured ceilings: the ceilings, what each device lacks, the values."""
+    with open(f) as fh:
+        d = json.load(fh)
+    a, b = d["columns"]
+    assert d["metric"]["name"] == "pct_measured_peak" and d["untyped"] == "int"
+    assert a["measured_ceilings"]["bandwidth_gbs"]["value"] == 1000
+    assert a["measured_ceilings"]["fp32_gflops"]["source"].startswith("peak fma")
+    assert a["lacks"] == [] and b["lacks"] == ["memory bandwidth", "fp32 compute"]
+    assert b["measured_ceilings"]["bandwidth_gbs"] is None
+    l = [x for x in d["lines"] if x["workload"] == "dslash"][0]
+    assert abs(l["values"][0]["value"] - 7.5) < 1e-9 and l["values"][1] is None
+
+
+# ---- test_interface.sh ---------------------------------------------------------
+
+def interface_probe(f):
+    """The probe workload's rows: of_copy, of_stream_copy, model and counts
+    filled by the core."""
+    rows = [r for r in read(f) if r["workload"] == "probe"]
+    by = {r["kernel"]: r for r in rows}
+    t, c = by["twice"], by["copy"]
+    n = 65536
+    ok = (int(t["bytes"]) == 2 * 4 * n and int(t["flops"]) == n and int(c["flops"]) == 0
+          and "of_copy=" in t["detail"] and "of_stream_copy=" in t["detail"]
+          and "of_stream_copy=" in c["detail"] and "of_copy=" not in c["detail"]
+          and t["model"] != "" and abs(float(t["model"]) - 50) < 1e-6
+          and t["profile"] == "pocl_probe" and t["clbench_version"] != "" and t["rank"] == "0")
+    print(t["detail"], t["model"])
+    assert ok, (t, c)
+
+
+# ---- test_jsonl.sh -------------------------------------------------------------
+
+def to_jsonl(src, dst, num):
+    """DST: the rows of the results CSV SRC as JSON Lines (the reference the
+    reader is held to): empty fields null, the columns NUM (space-separated)
+    numbers, metrics an object. Exit 1 when SRC is not a results file, 3 when
+    it is not UTF-8."""
+    num = set(num.split())
+    try:
+        with open(src, newline="", encoding="utf-8") as fh:
+            rows = list(csv.reader(fh))
+    except UnicodeDecodeError:
+        sys.exit(3)   # not UTF-8: JSON cannot hold it as it is (the writer makes such bytes '?')
+    if not rows or rows[0][0].lstrip("\ufeff") != "run_id":
+        sys.exit(1)
+    head = [h.lstrip("\ufeff") for h in rows[0]]
+    out = []
+    for r in rows[1:]:
+        if len(r) != len(head):
+            sys.exit(1)
+        o = {}
+        for k, v in zip(head, r):
+            if v == "":
+                o[k] = None
+            elif k in num:
+                x = float(v)
+                o[k] = int(x) if x == int(x) and k in ("warmup", "reps", "bytes", "flops", "ranks") else x
+            elif k == "metrics":
+                m = {}
+                for kv in v.split(";"):
+                    key, val = kv.split("=", 1)
+                    m[key] = float(val) if re.fullmatch(r"-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", val) else val
+                o[k] = m
+            else:
+                o[k] = v
+        out.append(json.dumps(o, ensure_ascii=False))
+    with open(dst, "w", encoding="utf-8") as fh:
+        fh.write("".join(l + "\n" for l in out))
+
+
+# ---- test_model_scaling.sh -----------------------------------------------------
+
+def model_scaling_cases(f):
+    """Print the fit case (shm: the message rate that explains dslash reg rhs 1
+    weak's 2-rank chain) and each case's time per operator application at 1
+    and 2 ranks."""
+    rows = list(read(f))
+    def metric(r, k):
+        for w in r["detail"].replace(";", " ").split():
+            if w.startswith(k + "="):
+                return float(w.split("=")[1])
+    def find(wl, k, rhs, sc, n):
+        for r in rows:
+            p = dict(kv.split("=", 1) for kv in r["params"].split(",") if "=" in kv)
+            if (r["workload"], r["kernel"], p.get("rhs"), p.get("scaling"), r["ranks"], r["rank"]) == \
+               (wl, k, rhs, sc, str(n), "all"):
+                return r
+    f1, f2 = find("dslash", "reg", "1", "weak", 1), find("dslash", "reg", "1", "weak", 2)
+    shm = metric(f1, "halo_bytes") / ((metric(f2, "halo_ms_max") - metric(f1, "halo_ms_max")) * 1e-3) / 1e9
+    print("shm %.6g" % shm)
+    for wl, k, rhs, sc in [("dslash", "reg", "1", "weak"), ("dslash", "cache", "1", "weak"),
+                           ("dslash", "reg", "4", "weak"), ("dslash", "cache", "4", "weak"),
+                           ("cg", "reg", "1", "weak"), ("cg", "reg", "4", "weak"),
+                           ("dslash", "reg", "1", "strong"), ("dslash", "cache", "1", "strong"),
+                           ("dslash", "reg", "4", "strong"), ("dslash", "cache", "4", "strong")]:
+        r1, r2 = find(wl, k, rhs, sc, 1), find(wl, k, rhs, sc, 2)
+        op = metric(r1, "exchanges") or 1
+        print(wl, k, rhs, sc, float(r1["t_median_s"]) * 1e3 / op, float(r2["t_median_s"]) * 1e3 / op)
+
+
+# ---- test_plot_robust.sh -------------------------------------------------------
+
+def plot_no_figure(src, dst):
+    """DST: SRC's stream rows, and its transpose rows skipped, without a figure."""
+    with open(src, newline="") as fh:
+        rows = list(csv.reader(fh))
+    h = rows[0]; col = {k: i for i, k in enumerate(h)}
+    out = [h] + [r for r in rows[1:] if r[col["workload"]] == "stream"]
+    for r in rows[1:]:
+        if r[col["workload"]] == "transpose":
+            r = list(r); r[col["status"]] = "skipped"; r[col["detail"]] = "no images"
+            for k in ("gbps", "gbps_best", "gflops", "pct_peak_bw"): r[col[k]] = ""
+            out.append(r)
+    with open(dst, "w", newline="") as fh:
+        csv.writer(fh).writerows(out)
+
+
+# ---- test_total_readers.sh -----------------------------------------------------
+
+def total_readers_crafted(src, dst, dev):
+    """DST: the ceilings fixture SRC's rows (and again for device DEV), and
+    latency rows whose params or metrics are broken in every way one at a time."""
+    with open(src, newline="") as fh:
+        rows = list(csv.reader(fh))
+    head, out = rows[0] + ["metrics"], [rows[0] + ["metrics"]]
+    col = {h: i for i, h in enumerate(head)}
+    lat = [r + [""] for r in rows[1:] if r[col["workload"]] == "latency"]
+    stream = [r + [""] for r in rows[1:] if r[col["workload"]] == "stream"]
+    def put(r, params=None, metrics=None, device=None):
+        r = list(r)
+        if params is not None: r[col["params"]] = params
+        if metrics is not None: r[col["metrics"]] = metrics
+        r[col["device"]] = device or r[col["device"]]
+        out.append(r)
+    for device in (None, dev):
+        for r in stream:
+            put(r, device=device)
+        good = "loads=65536;ns_per_load=600;cycles=1188;clock_mhz=1980;llc_bytes=52428800"
+        for r in lat:
+            put(r, metrics=good, device=device)                    # whole rows first
+        put(lat[0], params="ws=1024", metrics=good, device=device)              # no stride
+        put(lat[1], params="stride=128", metrics=good, device=device)           # no ws
+        put(lat[2], params="ws=abc,stride=x", metrics=good, device=device)      # not numbers
+        put(lat[3], params="ws=,stride=", metrics=good, device=device)          # empty values
+        put(lat[4], params="", metrics="", device=device)                       # nothing
+        put(lat[5], metrics="ns_per_load=tok", device=device)                   # a token
+        put(lat[6], params="ws=1e400,stride=-1", metrics=good, device=device)   # out of range
+    with open(dst, "w", newline="") as fh:
+        csv.writer(fh).writerows(out)
+
+
+# ---- test_watchdog.sh ----------------------------------------------------------
+
+def watchdog_rows(f):
+    """stream rows whole and ok, one timeout error row for launch."""
+    rows = read(f)
+    st = [r for r in rows if r["workload"] == "stream"]
+    ln = [r for r in rows if r["workload"] == "launch"]
+    ok = (len(st) == 4 and all(r["status"] == "ok" and r["t_median_s"] for r in st)
+          and len(ln) == 1 and ln[0]["status"] == "error" and ln[0]["detail"].startswith("timeout: ")
+          and all(len(r) == 38 for r in rows))
+    assert ok
+
+
+# ---- test_dot.sh -------------------------------------------------------------------
+
+def ok_sizes(f, want):
+    """WANT distinct sizes among the ok rows."""
+    n = len({r["size"] for r in read(f) if r["status"] == "ok"})
+    assert n == int(want), n
+
+
+# ---- test_launch.sh ----------------------------------------------------------------
+
+def launch_rows(f):
+    """t_* carry the latency, detail latency_us=, bytes and flops 0."""
+    rows = by(read(f), "kernel")
+    assert all(float(r["t_median_s"]) > 0 and r["bytes"] == "0" and r["flops"] == "0" and r["gbps"] == ""
+               and r["gflops"] == "" and "latency_us=" in r["detail"] and "cache_resident" not in r["detail"]
+               for r in rows.values()), rows
+    assert rows["rate"]["params"] == "batch=100" and "start_to_end_us=" in rows["dispatch"]["detail"], rows
+    us = float(rows["roundtrip"]["detail"].split("latency_us=")[1].split(";")[0])
+    assert abs(us - float(rows["roundtrip"]["t_median_s"]) * 1e6) < 0.01, rows["roundtrip"]
+
+
+# ---- test_peak.sh ------------------------------------------------------------------
+
+def peak_rows(f, want):
+    """WANT rows not of half (half: ok, or skipped for cl_khr_fp16), each with
+    its flops and bytes from the params, no %peak_bw, no cache mark, its model by type."""
+    rows = of(read(f), "peak")
+    bad = []
+    for r in rows:
+        if r["dtype"] == "half":   # PoCL here has no cl_khr_fp16: skipped with the reason
+            if r["status"] == "ok" or "cl_khr_fp16" in r["detail"]:
+                continue
+            bad.append(("half", r["status"], r["detail"]))
+            continue
+        p = params(r)
+        vec, acc, items = int(p["vec"]), int(p["acc"]), int(p["groups"]) * int(p["local"])
+        es = 8 if r["dtype"] == "double" else 4
+        want_flops = items * (2 * 4096 + acc * vec + vec)
+        want_bytes = 64 * acc * vec * es + items * es
+        model = {"float": "1000", "double": "500", "int": ""}[r["dtype"]]
+        if (int(r["flops"]) != want_flops or int(r["bytes"]) != want_bytes or r["pct_peak_bw"] != ""
+                or "cache_resident" in r["detail"] or "per_cu_cycle=" not in r["detail"]
+                or float(r["gflops"]) <= 0 or (r["model"] and float(r["model"])) != (model and float(model))):
+            bad.append((r["dtype"], r["params"], r["flops"], want_flops, r["bytes"], want_bytes, r["model"]))
+    n = len([r for r in rows if r["dtype"] != "half"])
+    assert n == int(want) and not bad, (n, bad)
+
+
 # ---- the command line ------------------------------------------------------------
 
 CHECKS = {name.replace("_", "-"): fn for name, fn in dict(globals()).items()

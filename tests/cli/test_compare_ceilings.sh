@@ -50,18 +50,7 @@ has '^\| dslash \| reg \| float \| 16x16x16x16 \| 7\.50 \| - \|$' "Markdown row"
 has '^- Ceil Test GPU: bandwidth 1000 GB/s \(stream triad \(float vec=4\)\), fp32 20000 GFlop/s \(peak fma \(float vec=4,acc=8,groups=64,local=64\)\)' "Markdown lists the ceilings and their rows"
 has '^no measured ceiling \(its rows show -\): No Ceiling CPU lacks fp32 compute$' "Markdown footer: only what the selected rows needed"
 expect_status 0 "--json" compare "$D/ceil.csv" -m pct_measured_peak --json
-if python3 - "$TMP/stdout" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-a, b = d["columns"]
-assert d["metric"]["name"] == "pct_measured_peak" and d["untyped"] == "int"
-assert a["measured_ceilings"]["bandwidth_gbs"]["value"] == 1000
-assert a["measured_ceilings"]["fp32_gflops"]["source"].startswith("peak fma")
-assert a["lacks"] == [] and b["lacks"] == ["memory bandwidth", "fp32 compute"]
-assert b["measured_ceilings"]["bandwidth_gbs"] is None
-l = [x for x in d["lines"] if x["workload"] == "dslash"][0]
-assert abs(l["values"][0]["value"] - 7.5) < 1e-9 and l["values"][1] is None
-PY
+if rows compare-ceilings-json "$TMP/stdout"
 then pass "--json: ceilings, lacks and values"; else fail "--json: $(head -c 600 "$TMP/stdout")"; fi
 
 # ---- figures ---------------------------------------------------------------------

@@ -15,38 +15,7 @@ NUM="warmup reps bytes flops t_min_s t_median_s t_mean_s t_max_s t_stddev_s gbps
 # figures numbers, metrics an object); 1 when the CSV is not a results file,
 # 3 when it is not UTF-8.
 to_jsonl() {
-  python3 - "$1" "$2" "$NUM" <<'PY'
-import csv, json, re, sys
-src, dst, num = sys.argv[1], sys.argv[2], set(sys.argv[3].split())
-try:
-    rows = list(csv.reader(open(src, newline="", encoding="utf-8")))
-except UnicodeDecodeError:
-    sys.exit(3)   # not UTF-8: JSON cannot hold it as it is (the writer makes such bytes '?')
-if not rows or rows[0][0].lstrip("\ufeff") != "run_id":
-    sys.exit(1)
-head = [h.lstrip("\ufeff") for h in rows[0]]
-out = []
-for r in rows[1:]:
-    if len(r) != len(head):
-        sys.exit(1)
-    o = {}
-    for k, v in zip(head, r):
-        if v == "":
-            o[k] = None
-        elif k in num:
-            x = float(v)
-            o[k] = int(x) if x == int(x) and k in ("warmup", "reps", "bytes", "flops", "ranks") else x
-        elif k == "metrics":
-            m = {}
-            for kv in v.split(";"):
-                key, val = kv.split("=", 1)
-                m[key] = float(val) if re.fullmatch(r"-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", val) else val
-            o[k] = m
-        else:
-            o[k] = v
-    out.append(json.dumps(o, ensure_ascii=False))
-open(dst, "w", encoding="utf-8").write("".join(l + "\n" for l in out))
-PY
+  rows to-jsonl "$1" "$2" "$NUM"
 }
 
 # same WHAT ARGS... (with @F for the file): the CSV and the JSON Lines give

@@ -16,31 +16,7 @@ RES="$R/h200x2-mpi.csv,$R/h200-suite-3.csv"
 
 # the committed measurements: per case t1, t2 (ms per application) and, for the
 # fit case, the message rate that explains its 2-rank chain
-python3 - "$R/h200x2-mpi.csv" >cases.txt <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-def metric(r, k):
-    for w in r["detail"].replace(";", " ").split():
-        if w.startswith(k + "="):
-            return float(w.split("=")[1])
-def find(wl, k, rhs, sc, n):
-    for r in rows:
-        p = dict(kv.split("=", 1) for kv in r["params"].split(",") if "=" in kv)
-        if (r["workload"], r["kernel"], p.get("rhs"), p.get("scaling"), r["ranks"], r["rank"]) == \
-           (wl, k, rhs, sc, str(n), "all"):
-            return r
-f1, f2 = find("dslash", "reg", "1", "weak", 1), find("dslash", "reg", "1", "weak", 2)
-shm = metric(f1, "halo_bytes") / ((metric(f2, "halo_ms_max") - metric(f1, "halo_ms_max")) * 1e-3) / 1e9
-print("shm %.6g" % shm)
-for wl, k, rhs, sc in [("dslash", "reg", "1", "weak"), ("dslash", "cache", "1", "weak"),
-                       ("dslash", "reg", "4", "weak"), ("dslash", "cache", "4", "weak"),
-                       ("cg", "reg", "1", "weak"), ("cg", "reg", "4", "weak"),
-                       ("dslash", "reg", "1", "strong"), ("dslash", "cache", "1", "strong"),
-                       ("dslash", "reg", "4", "strong"), ("dslash", "cache", "4", "strong")]:
-    r1, r2 = find(wl, k, rhs, sc, 1), find(wl, k, rhs, sc, 2)
-    op = metric(r1, "exchanges") or 1
-    print(wl, k, rhs, sc, float(r1["t_median_s"]) * 1e3 / op, float(r2["t_median_s"]) * 1e3 / op)
-PY
+rows model-scaling-cases "$R/h200x2-mpi.csv" >cases.txt
 shm=$(awk '/^shm/ {print $2}' cases.txt)
 pass "fitted on dslash reg rhs 1 weak: shm_gbps=$shm"
 worst=0

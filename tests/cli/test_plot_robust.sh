@@ -11,18 +11,7 @@ export TMPDIR="$TMP/tmp"
 mkdir -p "$TMPDIR"
 
 # ---- a workload without a figure ------------------------------------------------------
-python3 - "$D/gpu.csv" nofig.csv <<'PY'
-import csv, sys
-rows = list(csv.reader(open(sys.argv[1], newline="")))
-h = rows[0]; col = {k: i for i, k in enumerate(h)}
-out = [h] + [r for r in rows[1:] if r[col["workload"]] == "stream"]
-for r in rows[1:]:
-    if r[col["workload"]] == "transpose":
-        r = list(r); r[col["status"]] = "skipped"; r[col["detail"]] = "no images"
-        for k in ("gbps", "gbps_best", "gflops", "pct_peak_bw"): r[col[k]] = ""
-        out.append(r)
-csv.writer(open(sys.argv[2], "w", newline="")).writerows(out)
-PY
+rows plot-no-figure "$D/gpu.csv" nofig.csv
 if command -v gnuplot >/dev/null; then
   run_cb compare nofig.csv --plot nofig.svg
   [ "$RC" -eq 0 ] && pass "a workload without a figure: exit 0" || fail "exit $RC: $ERR_TXT"

@@ -14,35 +14,7 @@ DEV=$(python3 -c 'import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))[
 
 # crafted FILE DEVICE: the ceilings fixture's rows (for DEVICE), and latency
 # rows whose params or metrics are broken in every way one at a time
-python3 - "$S/tests/data/ceilings/fixture.csv" - crafted.csv "$DEV" <<'PY'
-import csv, sys
-src, _, dst, dev = sys.argv[1:5]
-rows = list(csv.reader(open(src, newline="")))
-head, out = rows[0] + ["metrics"], [rows[0] + ["metrics"]]
-col = {h: i for i, h in enumerate(head)}
-lat = [r + [""] for r in rows[1:] if r[col["workload"]] == "latency"]
-stream = [r + [""] for r in rows[1:] if r[col["workload"]] == "stream"]
-def put(r, params=None, metrics=None, device=None):
-    r = list(r)
-    if params is not None: r[col["params"]] = params
-    if metrics is not None: r[col["metrics"]] = metrics
-    r[col["device"]] = device or r[col["device"]]
-    out.append(r)
-for device in (None, dev):
-    for r in stream:
-        put(r, device=device)
-    good = "loads=65536;ns_per_load=600;cycles=1188;clock_mhz=1980;llc_bytes=52428800"
-    for r in lat:
-        put(r, metrics=good, device=device)                    # whole rows first
-    put(lat[0], params="ws=1024", metrics=good, device=device)              # no stride
-    put(lat[1], params="stride=128", metrics=good, device=device)           # no ws
-    put(lat[2], params="ws=abc,stride=x", metrics=good, device=device)      # not numbers
-    put(lat[3], params="ws=,stride=", metrics=good, device=device)          # empty values
-    put(lat[4], params="", metrics="", device=device)                       # nothing
-    put(lat[5], metrics="ns_per_load=tok", device=device)                   # a token
-    put(lat[6], params="ws=1e400,stride=-1", metrics=good, device=device)   # out of range
-csv.writer(open(dst, "w", newline="")).writerows(out)
-PY
+rows total-readers-crafted "$S/tests/data/ceilings/fixture.csv" crafted.csv "$DEV"
 
 # no_signal WHAT: the last command ended by itself (no SIGSEGV, no sanitizer report)
 no_signal() {
