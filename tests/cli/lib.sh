@@ -55,12 +55,8 @@ expect_error() {
 # rows CHECK ARGS...: a check over a results file (tests/cli/rows.py says which)
 rows() { python3 "$CLI_DIR/rows.py" "$@"; }
 
-# csv_col FILE NAME: print column NAME of every data row (libcsv-quoted fields handled by python3's csv)
-csv_col() {
-  python3 -c 'import csv,sys
-r=csv.DictReader(open(sys.argv[1]))
-for row in r: print(row[sys.argv[2]])' "$1" "$2"
-}
+# csv_col FILE NAME: print column NAME of every data row (rows.py col: libcsv-quoted fields read by python3's csv)
+csv_col() { rows col "$1" "$2"; }
 
 # expect_rows FILE WORKLOAD KERNELS TYPES: every (kernel,type) has a row with status ok
 expect_rows() {

@@ -90,6 +90,17 @@ def reduced(f, params, detail):
     assert rows and hit and not bad, (hit, bad)
 
 
+def col(f, name):
+    """Print column NAME of every row (lib.sh: csv_col)."""
+    for r in read(f):
+        print(r[name])
+
+
+def ok_workloads(f):
+    """Print how many workloads have an ok row."""
+    print(len({r["workload"] for r in read(f) if r["status"] == "ok"}))
+
+
 def replace(path, old, new):
     """Edit a copied source file: every OLD becomes NEW; OLD must occur."""
     with open(path) as f:
@@ -106,6 +117,28 @@ def replace_after(path, anchor, old, new):
     j = s.index(old, s.index(anchor))
     with open(path, "w") as f:
         f.write(s[:j] + new + s[j + len(old):])
+
+
+# ---- test_launch.sh, test_matmul.sh, test_stride.sh: one row or one set -------------
+
+def launch_rate(f):
+    """One rate row: batch 10 over 1000 work-items."""
+    r = read(f)
+    got = (len(r), r[0]["params"], r[0]["global_size"])
+    assert got == (1, "batch=10", "1000"), got
+
+
+def matmul_row100(f):
+    """The n=100 row: flops 2n^3, bytes 3n^2*4, the error ratio in detail, a rate."""
+    r = [x for x in read(f) if x["size"] == "100"][0]
+    got = (float(r["flops"]), float(r["bytes"]), "max_err/tol=" in r["detail"], float(r["gflops"]) > 0)
+    assert got == (2000000.0, 120000.0, True, True), got
+
+
+def stride_bytes(f):
+    """bytes are the useful bytes 2*N*sizeof at the quick N (262139)."""
+    got = sorted({(r["dtype"], float(r["bytes"])) for r in read(f)})
+    assert got == [("double", 4194224.0), ("float", 2097112.0)], got
 
 
 # ---- test_transpose.sh ---------------------------------------------------------

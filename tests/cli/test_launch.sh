@@ -9,8 +9,7 @@ expect_rows out.csv launch dispatch,roundtrip,rate ""
 rows launch-rows out.csv && pass "t_* carry the latency, detail latency_us=, bytes and flops 0" || fail "rows"
 "$CLBENCH" run launch --quick -q -d $POCL -n 3 -o s.csv | grep -q "launch latency" && pass "summary in microseconds" || fail "no summary"
 expect_status 0 "rate alone, batch 10, 1000 work-items" run launch -d $POCL -s 1000 -n 3 --param kernels=rate --param batch=10 -o r.csv
-n=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len(r), r[0]["params"], r[0]["global_size"])' r.csv)
-[ "$n" = "1 batch=10 1000" ] && pass "one rate row" || fail "rows: $n"
+rows launch-rate r.csv && pass "one rate row" || fail "rate rows"
 expect_error 2 "kernels: unknown value 'warp'" "unknown kernel refused" run launch --quick -q -d $POCL --param kernels=warp -o bad.csv
 expect_error 2 "batch" "batch=0 refused" run launch --quick -q -d $POCL --param batch=0 -o bad.csv
 expect_error 2 "-t float: launch takes no types" "types refused" run launch --quick -q -d $POCL -t float -o bad.csv

@@ -29,7 +29,7 @@ unplanned=$(grep 'build ahead: .* was not planned' "$TMP/stderr" | grep -v '^bui
   || fail "programs built that no plan named: $(echo "$unplanned" | head -3)"
 if check_rows w7.csv 7 >check.txt; then pass "limit 7: $(tail -1 check.txt)"
 else fail "limit 7: $(cat check.txt)"; fi
-n=$(python3 -c 'import csv,sys; print(len({r["workload"] for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"}))' w7.csv)
+n=$(rows ok-workloads w7.csv)
 wl=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}' | wc -l)
 [ "$n" -eq "$wl" ] && pass "ok rows in all $wl workloads" || fail "ok rows in $n of $wl workloads"
 echo "$OUT_TXT" | grep -q "^reduced to fit this device:" && \

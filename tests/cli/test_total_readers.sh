@@ -10,7 +10,7 @@ set -e
 S="$CLBENCH_SRC"
 # this machine's device name, for run --ceilings (which takes its own device's rows)
 "$CLBENCH" run latency --quick -d $POCL -n 1 --warmup 0 -q -o mine.csv >/dev/null
-DEV=$(python3 -c 'import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))["device"])' mine.csv)
+DEV=$(csv_col mine.csv device | head -1)
 
 # crafted FILE DEVICE: the ceilings fixture's rows (for DEVICE), and latency
 # rows whose params or metrics are broken in every way one at a time
