@@ -5,9 +5,12 @@
 
 exits 0 when the check holds; otherwise 1, with the failed assertion (and
 the rows it saw) on stderr. One place reads a results file (CSV, or JSON
-Lines by its extension .jsonl), splits `metrics` (key=value;...) and holds
-the checks the scripts share; a check only one script makes is a function
-named after it (transpose_odd: test_transpose.sh's odd shapes).
+Lines by its extension .jsonl), splits `params` and `metrics` and holds the
+checks the scripts share (ok-rows, reduced, ok-sizes, col); a check only one
+script makes is a function named after it (transpose_odd: test_transpose.sh's
+odd shapes). A few commands make test inputs instead (compare_gen,
+ceilings_as_device, to_jsonl, fake_rapl, replace: a planted kernel fault)
+or print what a script compares (col, ok_workloads, report_run_ids).
 """
 import csv
 import html
