@@ -14,7 +14,7 @@ rows dslash-combos out.csv 32 && pass "32 (size, type, rhs, links, kernel) rows 
 rows dslash-counts out.csv && pass "flops, bytes and error in the rows" || fail "flops/bytes/detail wrong"
 # the variants: regcache (k rhs per work-item), reg in
 # passes, the z-strip site order, best's probe over all of them, in both types; with stream
-# first, the talk's baseline (of_stream_triad) in every row
+# first, the talk's baseline [Wagner15] (of_stream_triad) in every row
 expect_status 0 "dslash variants" run stream,dslash -d $POCL --quick -t float,double --param rhs=4 \
   --param links=compressed --param kernel=reg,regcache,best --param pass=0,2 --param zstrip=0,2 \
   -n 1 --warmup 0 -o var.csv
