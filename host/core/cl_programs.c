@@ -181,6 +181,7 @@ static void *builder(void *arg)
         pthread_cond_broadcast(&changed);
     }
     pthread_mutex_unlock(&lock);
+    clb_lasterr_release(); /* this thread's last message, thread-local */
     return NULL;
 }
 

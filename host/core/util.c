@@ -32,6 +32,14 @@ void clb_seterr(const char *fmt, ...)
     lasterr = msg;
 }
 
+/* A thread that ends frees its message (builder threads: the main
+ * thread's lives until exit, as any static does). */
+void clb_lasterr_release(void)
+{
+    free(lasterr);
+    lasterr = NULL;
+}
+
 const char *clb_lasterr(void)
 {
     return lasterr && lasterr[0] ? lasterr : "out of host memory (or an unknown error)";
