@@ -192,8 +192,26 @@ static int check_geometry(struct clb_group *g, struct blockeq *st, int recip,
 
 static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st,
                     const int *use, struct clb_fit *res);
-static int add_rows(struct clb_group *g, struct blockeq *st, const long *p, int np,
-                    const int *use, const char *recip_why, const struct clb_fit *res);
+
+/* The cases, enumerated once: each kernel to run at each P, in this order.
+ * Set-up adds them; the plan counts them. */
+struct shape {
+    int k;
+    long p;
+};
+#define MAX_CASES (NKERNELS * MAX_P)
+
+static int cases(const long *p, int np, const int *use, struct shape out[MAX_CASES])
+{
+    int n = 0;
+    for (int k = 0; k < NKERNELS; k++)
+        for (int i = 0; use[k] && i < np; i++)
+            out[n++] = (struct shape){k, p[i]};
+    return n;
+}
+
+static int add_rows(struct clb_group *g, struct blockeq *st, const struct shape *cs, int n,
+                    const char *recip_why, const struct clb_fit *res);
 
 /* The build options for a tile of tw x th: the fit's (setup) and the plan's
  * (the study's tile, the fit's first try). */
@@ -234,8 +252,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
     rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY,
                          &st->io);
+    struct shape cs[MAX_CASES];
     if (rc == CLB_OK)
-        rc = add_rows(g, st, p, np, use, clb_buf_str(&recip_why), &res);
+        rc = add_rows(g, st, cs, cases(p, np, use, cs), clb_buf_str(&recip_why), &res);
     clb_buf_free(&recip_why);
     return rc;
 }
@@ -306,31 +325,31 @@ static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st
     return rc;
 }
 
-/* One case per (kernel, P); a reduced tile is in params. */
-static int add_rows(struct clb_group *g, struct blockeq *st, const long *p, int np,
-                    const int *use, const char *recip_why, const struct clb_fit *res)
+/* The cases of cases(); a reduced tile is in params. */
+static int add_rows(struct clb_group *g, struct blockeq *st, const struct shape *cs, int n,
+                    const char *recip_why, const struct clb_fit *res)
 {
-    for (int k = 0; k < NKERNELS; k++) {
-        for (int i = 0; use[k] && i < np; i++) {
-            struct clb_case *c;
-            int rc = res->reduced ? clb_case_add(g, &c, kernel_names[k], "partitions=%ld,tile=%s",
-                                                 p[i], res->got)
-                                  : clb_case_add(g, &c, kernel_names[k], "partitions=%ld", p[i]);
-            if (rc)
-                return rc;
-            ((struct blockeq_case *)c->data)->k = k;
-            c->dims = 2;
-            c->local[0] = st->tw;
-            c->local[1] = st->th;
-            c->global[0] = (size_t)p[i] * st->tw;
-            c->global[1] = st->th;
-            clb_case_note(c, "tile %zux%zu (%zu B wide: %s), %u tiles, %.1f per work-group",
-                          st->tw, st->th, st->tw * st->esize, st->tw_from, st->total,
-                          (double)st->total / (double)p[i]);
-            clb_fit_note(c, res);
-            if (k == RECIP && recip_why[0])
-                clb_case_skip(c, "%s", recip_why);
-        }
+    for (int i = 0; i < n; i++) {
+        int k = cs[i].k;
+        long p = cs[i].p;
+        struct clb_case *c;
+        int rc = res->reduced ? clb_case_add(g, &c, kernel_names[k], "partitions=%ld,tile=%s", p,
+                                             res->got)
+                              : clb_case_add(g, &c, kernel_names[k], "partitions=%ld", p);
+        if (rc)
+            return rc;
+        ((struct blockeq_case *)c->data)->k = k;
+        c->dims = 2;
+        c->local[0] = st->tw;
+        c->local[1] = st->th;
+        c->global[0] = (size_t)p * st->tw;
+        c->global[1] = st->th;
+        clb_case_note(c, "tile %zux%zu (%zu B wide: %s), %u tiles, %.1f per work-group", st->tw,
+                      st->th, st->tw * st->esize, st->tw_from, st->total,
+                      (double)st->total / (double)p);
+        clb_fit_note(c, res);
+        if (k == RECIP && recip_why[0])
+            clb_case_skip(c, "%s", recip_why);
     }
     return CLB_OK;
 }
@@ -413,7 +432,7 @@ static void plan_tile(struct clb_env *env, const char *dtype, struct blockeq *st
     }
 }
 
-/* The cases setup will add: each kernel at each P; its one program. */
+/* The cases setup will add (cases()); its one program. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     long p[MAX_P];
@@ -423,10 +442,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     struct blockeq st = {.n1 = size->d[0], .n2 = size->d[1], .esize = clb_dtype_size(dtype)};
     if (tile_shape(env, dtype, &st) == CLB_OK)
         plan_tile(env, dtype, &st, use);
-    int nk = 0;
-    for (int k = 0; k < NKERNELS; k++)
-        nk += use[k] != 0;
-    return np * nk;
+    struct shape cs[MAX_CASES];
+    return cases(p, np, use, cs);
 }
 
 const struct clb_workload clb_wl_blockeq = {

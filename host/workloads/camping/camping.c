@@ -224,6 +224,43 @@ static struct clb_tile asked_tile(const struct camping *st, long base)
     return (struct clb_tile){1, {st->local, 1, 1}, 0, {(long)st->local, base / (long)st->esize}, 0};
 }
 
+/* The cases, enumerated once: one per distance, 0 to max_distance by the
+ * base. Set-up adds them; the plan counts them. */
+static int cases(const struct camping *st, long base, size_t out[MAX_DIST])
+{
+    int n = 0;
+    for (size_t d = 0; d <= st->dmax; d += (size_t)base)
+        out[n++] = d;
+    return n;
+}
+
+/* The cases of cases(), at the fitted work-group and slice of m elements. */
+static int add_cases(struct clb_group *g, struct camping *st, long base, long m,
+                     const struct clb_fit *res)
+{
+    size_t dist[MAX_DIST];
+    int n = cases(st, base, dist);
+    for (int i = 0; i < n; i++) {
+        size_t d = dist[i];
+        struct clb_case *c;
+        int rc = res->reduced
+                     ? clb_case_add(g, &c, "copy", "groups=%zu,distance=%zu,local=%zu",
+                                    st->groups, d, st->local)
+                     : clb_case_add(g, &c, "copy", "groups=%zu,distance=%zu", st->groups, d);
+        if (rc)
+            return rc;
+        ((struct camping_case *)c->data)->distance = d;
+        c->dims = 1;
+        c->local[0] = st->local;
+        c->global[0] = st->groups * st->local;
+        clb_case_note(c, "chunk %zu B per group, base %ld B", st->chunk, base);
+        if (m != base / (long)st->esize)
+            clb_case_note(c, "slice %ld elements (narrower than the base)", m);
+        clb_fit_note(c, res);
+    }
+    return CLB_OK;
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct camping *st = calloc(1, sizeof *st);
@@ -247,24 +284,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if ((rc = clb_fit_tile(env, &fit_ops, &f, &tile, &res)))
         return rc;
     st->local = (size_t)tile.v[0];
-    long m = tile.v[1];
-    for (size_t d = 0; d <= st->dmax; d += (size_t)base) {
-        struct clb_case *c;
-        rc = res.reduced ? clb_case_add(g, &c, "copy", "groups=%zu,distance=%zu,local=%zu",
-                                        st->groups, d, st->local)
-                         : clb_case_add(g, &c, "copy", "groups=%zu,distance=%zu", st->groups, d);
-        if (rc)
-            return rc;
-        ((struct camping_case *)c->data)->distance = d;
-        c->dims = 1;
-        c->local[0] = st->local;
-        c->global[0] = st->groups * st->local;
-        clb_case_note(c, "chunk %zu B per group, base %ld B", st->chunk, base);
-        if (m != base / (long)st->esize)
-            clb_case_note(c, "slice %ld elements (narrower than the base)", m);
-        clb_fit_note(c, &res);
-    }
-    return CLB_OK;
+    return add_cases(g, st, base, tile.v[1], &res);
 }
 
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
@@ -437,8 +457,8 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     free(done);
 }
 
-/* The cases setup will add: one per distance; its one program, of the
- * work-group its fit builds first. */
+/* The cases setup will add (cases()); its one program, of the work-group
+ * its fit builds first. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     struct camping st = {.esize = clb_dtype_size(dtype)};
@@ -452,7 +472,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
         options(dtype, &st, t.v[1], opts, sizeof opts);
         clb_plan_program(env, "camping", opts);
     }
-    return (int)(st.dmax / (size_t)base) + 1;
+    size_t dist[MAX_DIST];
+    return cases(&st, base, dist);
 }
 
 const struct clb_workload clb_wl_camping = {

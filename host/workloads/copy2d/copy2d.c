@@ -168,35 +168,77 @@ static int kernel_mask(const struct clb_env *env, const char *dtype, unsigned *m
     return rc;
 }
 
-/* The cases of one tile of the list, reduced to what the kernels allow;
- * the rows name the tile that ran. */
-static int add_cases(struct clb_env *env, struct clb_group *g, struct copy2d *st,
-                     const struct tile *t, int ti, unsigned mask)
+/* The cases, enumerated once: one per tile of the list and kernel to run,
+ * in this order. Set-up adds them (fitting each tile before its first
+ * case); the plan counts them and names each tile's program. */
+#define MAX_CASES (MAX_TILES * NKINDS)
+
+static int cases(int ntiles, unsigned mask, struct copy2d_case out[MAX_CASES])
 {
-    struct fit f = {st, g->dtype, ti, mask};
-    struct clb_tile tile = asked_tile(t);
-    struct clb_fit res = {.what = "tile"};
-    int rc = clb_fit_tile(env, &fit_ops, &f, &tile, &res);
+    int n = 0;
+    for (int ti = 0; ti < ntiles; ti++)
+        for (int kind = 0; kind < NKINDS; kind++)
+            if (mask & 1u << kind)
+                out[n++] = (struct copy2d_case){ti, kind};
+    return n;
+}
+
+/* A tile of the list as fitted: the tile that runs, the fit, and why its
+ * cases are skipped (NULL: they run). */
+struct fitted {
+    struct clb_tile tile;
+    struct clb_fit res;
+    char *why;
+};
+
+/* Fit tile ti of the list, reduced to what the kernels allow. */
+static int fit_tile_at(struct clb_env *env, struct clb_group *g, const struct tile *t, int ti,
+                       unsigned mask, struct fitted *out)
+{
+    struct fit f = {g->state, g->dtype, ti, mask};
+    free(out->why);
+    *out = (struct fitted){asked_tile(t), {.what = "tile"}, NULL};
+    int rc = clb_fit_tile(env, &fit_ops, &f, &out->tile, &out->res);
     if (rc != CLB_OK && rc != CLB_SKIP)
         return rc;
-    char *why = rc == CLB_SKIP ? clb_strdup(clb_lasterr()) : NULL;
-    for (int kind = 0; kind < NKINDS; kind++) {
-        if (!(mask & 1u << kind))
-            continue;
-        struct clb_case *c;
-        if ((rc = clb_case_add(g, &c, knames[kind], "tile=%ldx%ld", tile.v[0], tile.v[1])))
-            break;
-        *(struct copy2d_case *)c->data = (struct copy2d_case){ti, kind};
-        c->dims = 2;
-        c->local[0] = (size_t)tile.v[0];
-        c->local[1] = (size_t)tile.v[1];
-        c->global[0] = (st->n2 + c->local[0] - 1) / c->local[0] * c->local[0];
-        c->global[1] = (st->n1 + c->local[0] - 1) / c->local[0] * c->local[1];
-        clb_fit_note(c, &res);
-        if (why)
-            clb_case_skip(c, "%s", why);
+    out->why = rc == CLB_SKIP ? clb_strdup(clb_lasterr()) : NULL;
+    return CLB_OK;
+}
+
+/* One case of a fitted tile; the row names the tile that ran. */
+static int add_case(struct clb_group *g, const struct copy2d_case *cc, const struct fitted *ft)
+{
+    struct copy2d *st = g->state;
+    struct clb_case *c;
+    int rc = clb_case_add(g, &c, knames[cc->kind], "tile=%ldx%ld", ft->tile.v[0], ft->tile.v[1]);
+    if (rc)
+        return rc;
+    *(struct copy2d_case *)c->data = *cc;
+    c->dims = 2;
+    c->local[0] = (size_t)ft->tile.v[0];
+    c->local[1] = (size_t)ft->tile.v[1];
+    c->global[0] = (st->n2 + c->local[0] - 1) / c->local[0] * c->local[0];
+    c->global[1] = (st->n1 + c->local[0] - 1) / c->local[0] * c->local[1];
+    clb_fit_note(c, &ft->res);
+    if (ft->why)
+        clb_case_skip(c, "%s", ft->why);
+    return CLB_OK;
+}
+
+/* The cases of cases(), each tile fitted before its first case. */
+static int add_cases(struct clb_env *env, struct clb_group *g, const struct tile *tiles,
+                     int ntiles, unsigned mask)
+{
+    struct copy2d_case cs[MAX_CASES];
+    int n = cases(ntiles, mask, cs), rc = CLB_OK;
+    struct fitted ft = {.why = NULL};
+    for (int i = 0; i < n && !rc; i++) {
+        if (i == 0 || cs[i].tile != cs[i - 1].tile)
+            rc = fit_tile_at(env, g, &tiles[cs[i].tile], cs[i].tile, mask, &ft);
+        if (!rc)
+            rc = add_case(g, &cs[i], &ft);
     }
-    free(why);
+    free(ft.why);
     return rc;
 }
 
@@ -226,10 +268,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if ((rc = clb_inout_setup(env, st->bytes, st->bytes, strcmp(g->dtype, "double") == 0, 11,
                               CL_MEM_WRITE_ONLY, &st->io)))
         return rc;
-    for (int i = 0; i < ntiles; i++)
-        if ((rc = add_cases(env, g, st, &tiles[i], i, mask)))
-            return rc;
-    return CLB_OK;
+    return add_cases(env, g, tiles, ntiles, mask);
 }
 
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
@@ -271,27 +310,28 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
-/* The cases setup will add: one per tile and kernel; the programs it
- * builds: one per tile, of the tile its fit builds first. */
+/* The cases setup will add (cases()); the programs it builds: one per
+ * tile, of the tile its fit builds first. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     struct tile tiles[MAX_TILES];
-    int ntiles, nk = 0;
+    struct copy2d_case cs[MAX_CASES];
+    int ntiles;
     unsigned mask;
     if (parse_tiles(env, tiles, &ntiles) || kernel_mask(env, dtype, &mask))
         return -1;
-    for (int k = 0; k < NKINDS; k++)
-        nk += (mask >> k) & 1u;
-    for (int i = 0; i < ntiles && nk; i++) {
-        struct clb_tile t = asked_tile(&tiles[i]);
-        if (!clb_fit_first(env, &fit_ops, NULL, &t)) /* its shrink needs no context */
+    int n = cases(ntiles, mask, cs);
+    for (int i = 0; i < n; i++) {
+        struct clb_tile t = asked_tile(&tiles[cs[i].tile]);
+        if ((i > 0 && cs[i].tile == cs[i - 1].tile) ||
+            !clb_fit_first(env, &fit_ops, NULL, &t)) /* its shrink needs no context */
             continue;
         struct tile first = {t.v[0], t.v[1]};
         char opts[200];
         options(dtype, size->d[0], size->d[1], &first, opts, sizeof opts);
         clb_plan_program(env, "copy2d", opts);
     }
-    return ntiles * nk;
+    return n;
 }
 
 const struct clb_workload clb_wl_copy2d = {

@@ -451,6 +451,48 @@ static void options(const char *dtype, const struct dot *st, char *opts, size_t 
     clb_appendf(opts, n, " -DBLOCKED=%d", st->blocked);
 }
 
+/* The cases, enumerated once: for dot then sum of squares, device once
+ * per groups= value, host, hybrid once per split; then the CPU baselines.
+ * Set-up adds them; the plan counts them. */
+#define MAX_CASES (2 * (8 + 1 + 2) + 2)
+
+static int cases(unsigned km, unsigned splits, const long *glist, int ng,
+                 struct dot_case out[MAX_CASES])
+{
+    int n = 0;
+    for (int sq = 0; sq < 2; sq++) {
+        for (int i = 0; i < ng && (km & (sq ? KM_DEVICE_SQ : KM_DEVICE)); i++)
+            out[n++] = (struct dot_case){K_DEVICE, sq, 0, glist[i], 0};
+        if (km & (sq ? KM_HOST_SQ : KM_HOST))
+            out[n++] = (struct dot_case){K_HOST, sq, 0, 0, 0};
+        for (int sp = 0; sp < 2; sp++)
+            if ((km & (sq ? KM_HYBRID_SQ : KM_HYBRID)) && (splits & (1u << sp)))
+                out[n++] = (struct dot_case){K_HYBRID, sq, sp, 0, 0};
+    }
+    if (km & KM_CPU1)
+        out[n++] = (struct dot_case){K_CPU1, 0, 0, 0, 0};
+    if (km & KM_CPU)
+        out[n++] = (struct dot_case){K_CPU, 0, 0, 0, 0};
+    return n;
+}
+
+/* The cases of cases(). */
+static int add_cases(struct clb_env *env, struct clb_group *g, struct dot *st, unsigned km,
+                     unsigned splits)
+{
+    struct dot_case cs[MAX_CASES];
+    int n = cases(km, splits, st->glist, st->ng, cs), rc = CLB_OK;
+    for (int i = 0; i < n && rc == CLB_OK; i++) {
+        const struct dot_case *dc = &cs[i];
+        if (dc->k == K_DEVICE)
+            rc = add_device_case(env, g, st, dc->sumsq, dc->groups);
+        else
+            rc = add_case(g, st, dc->k, dc->sumsq, dc->split,
+                          dc->k == K_HOST || dc->k == K_HYBRID ? st->host_note : NULL);
+    }
+    return rc;
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct dot *st = calloc(1, sizeof *st);
@@ -480,20 +522,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return rc;
     if ((km & KM_HOST_PATH) && (rc = setup_host_path(env, st, opts)))
         return rc;
-    for (int sq = 0; sq < 2 && rc == CLB_OK; sq++) {
-        for (int i = 0; i < st->ng && (km & (sq ? KM_DEVICE_SQ : KM_DEVICE)) && rc == CLB_OK; i++)
-            rc = add_device_case(env, g, st, sq, st->glist[i]);
-        if (rc == CLB_OK && (km & (sq ? KM_HOST_SQ : KM_HOST)))
-            rc = add_case(g, st, K_HOST, sq, 0, st->host_note);
-        for (int sp = 0; sp < 2 && rc == CLB_OK; sp++)
-            if ((km & (sq ? KM_HYBRID_SQ : KM_HYBRID)) && (splits & (1u << sp)))
-                rc = add_case(g, st, K_HYBRID, sq, sp, st->host_note);
-    }
-    if (rc == CLB_OK && (km & KM_CPU1))
-        rc = add_case(g, st, K_CPU1, 0, 0, NULL);
-    if (rc == CLB_OK && (km & KM_CPU))
-        rc = add_case(g, st, K_CPU, 0, 0, NULL);
-    return rc;
+    return add_cases(env, g, st, km, splits);
 }
 
 /* ---- accuracy: how many roundings a product goes through ----------------- */
@@ -855,8 +884,7 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     }
 }
 
-/* The cases setup will add: device (and device_sumsq) once per groups=
- * value, host, hybrid once per split, the CPU baselines. */
+/* The cases setup will add (cases()); its one program. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
@@ -869,10 +897,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     options(dtype, &st, opts, sizeof opts);
     if (km & (KM_DEV_PATH | KM_HOST_PATH))
         clb_plan_program(env, "dot", opts);
-    int nsplit = (int)(splits & 1u) + (int)((splits >> 1) & 1u);
-    return ((km & KM_DEVICE) ? st.ng : 0) + ((km & KM_DEVICE_SQ) ? st.ng : 0) +
-           !!(km & KM_HOST) + !!(km & KM_HOST_SQ) + ((km & KM_HYBRID) ? nsplit : 0) +
-           ((km & KM_HYBRID_SQ) ? nsplit : 0) + !!(km & KM_CPU1) + !!(km & KM_CPU);
+    struct dot_case cs[MAX_CASES];
+    return cases(km, splits, st.glist, st.ng, cs);
 }
 
 const struct clb_workload clb_wl_dot = {

@@ -81,7 +81,18 @@ static int read_params(struct clb_env *env, unsigned *mask, long *batch)
     return rc;
 }
 
-/* The cases setup will add: one per kind. */
+/* The cases, enumerated once: one per kind measured, in enum order. Set-up
+ * adds them; the plan counts them. */
+static int cases(unsigned mask, int out[NKINDS])
+{
+    int n = 0;
+    for (int k = 0; k < NKINDS; k++)
+        if (mask & (1u << k))
+            out[n++] = k;
+    return n;
+}
+
+/* The cases setup will add (cases()); its one program. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)dtype;
@@ -91,10 +102,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     if (read_params(env, &mask, &batch))
         return -1;
     clb_plan_program(env, "launch", ""); /* setup's one program */
-    int n = 0;
-    for (int k = 0; k < NKINDS; k++)
-        n += (mask >> k) & 1u;
-    return n;
+    int kinds[NKINDS];
+    return cases(mask, kinds);
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -111,9 +120,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if ((rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, 4, &st->dout)) ||
         (rc = clb_kernel(env->dev, "launch", "", "empty", &st->k)))
         return rc;
-    for (int k = 0; k < NKINDS; k++) {
-        if (!(mask & (1u << k)))
-            continue;
+    int kinds[NKINDS], n = cases(mask, kinds);
+    for (int i = 0; i < n; i++) {
+        int k = kinds[i];
         struct clb_case *c;
         rc = k == RATE ? clb_case_add(g, &c, kernel_names[k], "batch=%ld", batch)
                        : clb_case_add(g, &c, kernel_names[k], "%s", "");

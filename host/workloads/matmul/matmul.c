@@ -196,6 +196,25 @@ static int add_kernel(struct clb_env *env, struct clb_group *g, struct matmul *s
     return rc;
 }
 
+/* The cases, enumerated once: naive (its 16x16 work-group, halved where
+ * the device or the kernel allows less), then tiled once per tile. Set-up
+ * adds them; the plan counts them and names their programs. */
+struct mcase {
+    int naive;
+    long side;
+};
+#define MAX_CASES (1 + MAX_TILES)
+
+static int cases(unsigned kernels, const long *tiles, int nt, struct mcase out[MAX_CASES])
+{
+    int n = 0;
+    if (kernels & 1u)
+        out[n++] = (struct mcase){1, 16};
+    for (int i = 0; i < nt; i++)
+        out[n++] = (struct mcase){0, tiles[i]};
+    return n;
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct matmul *st = calloc(1, sizeof *st);
@@ -222,12 +241,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_write(env->dev, st->d[0], st->a, bytes)) ||
         (rc = clb_write(env->dev, st->d[1], st->b, bytes)))
         return rc;
-    /* the naive kernel's 16x16 work-group, halved where the device or the
-     * kernel allows less */
-    if ((kernels & 1u) && (rc = add_kernel(env, g, st, 16, -1)))
-        return rc;
-    for (int i = 0; i < nt; i++)
-        if ((rc = add_kernel(env, g, st, tiles[i], 0)))
+    struct mcase cs[MAX_CASES];
+    int nc = cases(kernels, tiles, nt, cs);
+    for (int i = 0; i < nc; i++)
+        if ((rc = add_kernel(env, g, st, cs[i].side, cs[i].naive ? -1 : 0)))
             return rc;
     return CLB_OK;
 }
@@ -320,8 +337,8 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     }
 }
 
-/* The cases setup will add: naive, and tiled once per tile; the programs
- * it builds: naive's, and each tile's, at the side its fit builds first. */
+/* The cases setup will add (cases()); the programs it builds: naive's, and
+ * each tile's, at the side its fit builds first. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)dtype;
@@ -331,20 +348,18 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     int nt;
     if (read_params(env, &kernels, tiles, &nt))
         return -1;
-    char opts[128];
-    if (kernels & 1u) {
-        options(1, 16, opts, sizeof opts);
-        clb_plan_program(env, "matmul", opts);
-    }
-    for (int i = 0; i < nt; i++) {
+    struct mcase cs[MAX_CASES];
+    int n = cases(kernels, tiles, nt, cs);
+    for (int i = 0; i < n; i++) {
+        char opts[128];
         struct fit f = {0, NULL};
-        struct clb_tile t = asked_tile(0, tiles[i]);
-        if (clb_fit_first(env, &fit_ops, &f, &t)) {
-            options(0, t.v[0], opts, sizeof opts);
+        struct clb_tile t = asked_tile(0, cs[i].side);
+        if (cs[i].naive || clb_fit_first(env, &fit_ops, &f, &t)) {
+            options(cs[i].naive, t.v[0], opts, sizeof opts);
             clb_plan_program(env, "matmul", opts);
         }
     }
-    return (kernels & 1u) + nt;
+    return n;
 }
 
 const struct clb_workload clb_wl_matmul = {

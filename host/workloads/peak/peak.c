@@ -231,25 +231,39 @@ static int fill_seeds(struct peak *p)
     return CLB_OK;
 }
 
+/* The cases, enumerated once: one per (vec, acc) in this order (the launch
+ * shape is the fit's). Set-up builds their kernels and adds them; the plan
+ * counts them and names their programs. */
+#define MAX_CASES (8 * 8)
+
+static int cases(const long *vecs, int nvec, const long *accs, int nacc,
+                 struct peak_case out[MAX_CASES])
+{
+    int n = 0;
+    for (int v = 0; v < nvec; v++)
+        for (int a = 0; a < nacc; a++)
+            out[n++] = (struct peak_case){vecs[v], accs[a], 0, 0};
+    return n;
+}
+
 /* Every kernel built, the work-group reduced to what all of them allow;
  * the default grid then gets as many more groups as keep its work-items
  * (a given --param groups stays). */
-static int fit_local(struct clb_env *env, struct peak *p, const long *vecs, int nvec,
-                     const long *accs, int nacc, long *groups, long *local)
+static int fit_local(struct clb_env *env, struct peak *p, const struct peak_case *cs, int n,
+                     long *groups, long *local)
 {
     cl_kernel k[15];
     int nk = 0, rc;
-    for (int v = 0; v < nvec; v++)
-        for (int a = 0; a < nacc; a++) {
-            cl_kernel one;
-            if ((rc = build(env, p, vecs[v], accs[a], &one)))
-                return rc;
-            int seen = 0;
-            for (int i = 0; i < nk; i++)
-                seen |= k[i] == one;
-            if (!seen && nk < 15)
-                k[nk++] = one;
-        }
+    for (int i = 0; i < n; i++) {
+        cl_kernel one;
+        if ((rc = build(env, p, cs[i].vec, cs[i].acc, &one)))
+            return rc;
+        int seen = 0;
+        for (int j = 0; j < nk; j++)
+            seen |= k[j] == one;
+        if (!seen && nk < 15)
+            k[nk++] = one;
+    }
     size_t got;
     p->fit = (struct clb_fit){.what = "local"};
     if ((rc = clb_fit_items(env, k, nk, (size_t)*local, 0, 0, &got, &p->fit)))
@@ -260,6 +274,25 @@ static int fit_local(struct clb_env *env, struct peak *p, const long *vecs, int 
         *groups = (long)((items + got - 1) / got);
     }
     *local = (long)got;
+    return CLB_OK;
+}
+
+/* One case of cases(), at the fitted launch shape. */
+static int add_case(struct clb_group *g, struct peak_case pc, size_t groups, size_t local)
+{
+    struct peak *p = g->state;
+    struct clb_case *c;
+    int rc = clb_case_add(g, &c, kernel_for(p->type), "vec=%ld,acc=%ld,groups=%zu,local=%zu",
+                          pc.vec, pc.acc, groups, local);
+    if (rc)
+        return rc;
+    pc.groups = groups;
+    pc.local = local;
+    *(struct peak_case *)c->data = pc;
+    c->dims = 1;
+    c->global[0] = p->items;
+    c->local[0] = local;
+    clb_fit_note(c, &p->fit);
     return CLB_OK;
 }
 
@@ -282,16 +315,17 @@ static int setup(struct clb_env *env, struct clb_group *g)
     int nvec, nacc;
     if ((rc = read_params(env, vecs, &nvec, accs, &nacc, &groups, &local)))
         return rc;
+    struct peak_case cs[MAX_CASES];
+    int n = cases(vecs, nvec, accs, nacc, cs);
     long most = 1; /* powers of two: the largest product is a multiple of the others */
-    for (int v = 0; v < nvec; v++)
-        for (int a = 0; a < nacc; a++)
-            most = vecs[v] * accs[a] > most ? vecs[v] * accs[a] : most;
+    for (int i = 0; i < n; i++)
+        most = cs[i].vec * cs[i].acc > most ? cs[i].vec * cs[i].acc : most;
     if (p->fmas % (size_t)most) {
         clb_seterr("peak: size %zu is not a multiple of acc x vec = %ld (the lane-FMAs of a "
                    "work-item are split evenly over its chains)", p->fmas, most);
         return CLB_EUSAGE;
     }
-    if ((rc = fit_local(env, p, vecs, nvec, accs, nacc, &groups, &local)))
+    if ((rc = fit_local(env, p, cs, n, &groups, &local)))
         return rc;
     p->items = (size_t)groups * (size_t)local; /* after the fit: the buffers' size */
     size_t seed_bytes = (size_t)CLASSES * 256 * p->esize;
@@ -305,24 +339,14 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, seed_bytes, &p->dseeds)) ||
         (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, p->items * p->esize, &p->dout)))
         return rc;
-    for (int v = 0; v < nvec; v++)
-        for (int a = 0; a < nacc; a++) {
-            struct clb_case *c;
-            if ((rc = clb_case_add(g, &c, kernel_for(p->type), "vec=%ld,acc=%ld,groups=%ld,local=%ld",
-                                   vecs[v], accs[a], groups, local)))
-                return rc;
-            *(struct peak_case *)c->data =
-                (struct peak_case){vecs[v], accs[a], (size_t)groups, (size_t)local};
-            c->dims = 1;
-            c->global[0] = p->items;
-            c->local[0] = (size_t)local;
-            clb_fit_note(c, &p->fit);
-        }
+    for (int i = 0; i < n; i++)
+        if ((rc = add_case(g, cs[i], (size_t)groups, (size_t)local)))
+            return rc;
     return CLB_OK;
 }
 
-/* The cases setup will add, and their programs: one per (vec, acc) (none
- * built for half where the device has no fp16: the group is skipped). */
+/* The cases setup will add (cases()), and their programs (none built for
+ * half where the device has no fp16: the group is skipped). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
@@ -331,13 +355,15 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     enum clb_peak_type t;
     if (read_params(env, vecs, &nvec, accs, &nacc, &groups, &local))
         return -1;
+    struct peak_case cs[MAX_CASES];
+    int n = cases(vecs, nvec, accs, nacc, cs);
+    int builds = type_of(dtype, &t) == CLB_OK && (t != CLB_PEAK_HALF || env->info->fp16);
     char opts[128];
-    for (int v = 0; v < nvec && type_of(dtype, &t) == CLB_OK; v++)
-        for (int a = 0; a < nacc && (t != CLB_PEAK_HALF || env->info->fp16); a++) {
-            options(t, vecs[v], accs[a], opts, sizeof opts);
-            clb_plan_program(env, "peak", opts);
-        }
-    return nvec * nacc;
+    for (int i = 0; i < n && builds; i++) {
+        options(t, cs[i].vec, cs[i].acc, opts, sizeof opts);
+        clb_plan_program(env, "peak", opts);
+    }
+    return n;
 }
 
 /* ---- measuring ---------------------------------------------------------- */

@@ -232,6 +232,54 @@ static int read_shapes(struct clb_env *env, long *vecs, int *nvec, long *ilps, i
     return CLB_OK;
 }
 
+/* The shapes read_shapes gives (vecs: the widths given, or the probe's one). */
+struct shapes {
+    long vecs[8], ilps[8], locals[16], local2, driver_copy;
+    int nvec, nilp, nloc;
+};
+
+/* The cases, enumerated once: per (vec, ilp, local) the four kernels (add
+ * and triad once, at local2, where it is given), then the driver's copy.
+ * Set-up adds them; the plan counts them (out NULL: counted only). */
+static int cases(const struct shapes *sp, struct shape *out)
+{
+    int n = 0;
+    for (int v = 0; v < sp->nvec; v++)
+        for (int il = 0; il < sp->nilp; il++)
+            for (int l = 0; l < sp->nloc; l++)
+                for (int k = 0; k < DRIVER; k++) {
+                    int two_inputs = k == ADD || k == TRIAD;
+                    if (two_inputs && sp->local2 >= 0 && l > 0)
+                        continue; /* one add and one triad at local2 */
+                    long local = two_inputs && sp->local2 >= 0 ? sp->local2 : sp->locals[l];
+                    if (out)
+                        out[n] = (struct shape){k, sp->vecs[v], sp->ilps[il], (size_t)local};
+                    n++;
+                }
+    if (sp->driver_copy && out)
+        out[n] = (struct shape){DRIVER, 0, 0, 0};
+    return n + (sp->driver_copy != 0);
+}
+
+/* The cases of cases(), each kernel's program built before its first case. */
+static int add_cases(struct clb_env *env, struct clb_group *g, const struct shapes *sp,
+                     const char *note)
+{
+    int n = cases(sp, NULL), rc = CLB_OK;
+    struct shape *cs = calloc((size_t)n, sizeof *cs);
+    if (!cs)
+        return CLB_ESYS;
+    cases(sp, cs);
+    for (int i = 0; i < n && !rc; i++) {
+        if (cs[i].k != DRIVER) /* built once: build() skips what is there */
+            rc = build(env, g->state, g->dtype, cs[i].vec, cs[i].ilp);
+        if (!rc)
+            rc = add_case(env, g, g->state, cs[i], cs[i].k == DRIVER ? "" : note);
+    }
+    free(cs);
+    return rc;
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct stream *st = calloc(1, sizeof *st);
@@ -243,9 +291,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->n = g->size.total;
     size_t bytes = st->n * st->esize; /* counted (overflow-checked) by the core */
 
-    long vecs[8], ilps[8], locals[16], local2, driver_copy;
-    int nvec, nilp, nloc, rc;
-    if ((rc = read_shapes(env, vecs, &nvec, ilps, &nilp, locals, &nloc, &local2, &driver_copy)))
+    struct shapes sp;
+    int rc;
+    if ((rc = read_shapes(env, sp.vecs, &sp.nvec, sp.ilps, &sp.nilp, sp.locals, &sp.nloc,
+                          &sp.local2, &sp.driver_copy)))
         return rc;
     st->a = clb_xmalloc(bytes);
     st->b = clb_xmalloc(bytes);
@@ -267,30 +316,16 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return rc;
 
     struct clb_buf note = {0};
-    if (nvec == 0) {
-        struct shape probe = {COPY, 4, ilps[0], (size_t)locals[0]};
+    if (sp.nvec == 0) {
+        struct shape probe = {COPY, 4, sp.ilps[0], (size_t)sp.locals[0]};
         long best = 4;
         if ((rc = probe_vec(env, st, g->dtype, probe, &best, &note))) {
             clb_buf_free(&note);
             return rc;
         }
-        vecs[nvec++] = best;
+        sp.vecs[sp.nvec++] = best;
     }
-    for (int v = 0; v < nvec && !rc; v++)
-        for (int il = 0; il < nilp && !rc; il++) {
-            rc = build(env, st, g->dtype, vecs[v], ilps[il]);
-            for (int l = 0; l < nloc && !rc; l++)
-                for (int k = 0; k < DRIVER && !rc; k++) {
-                    int two_inputs = k == ADD || k == TRIAD;
-                    if (two_inputs && local2 >= 0 && l > 0)
-                        continue; /* one add and one triad at local2 */
-                    long local = two_inputs && local2 >= 0 ? local2 : locals[l];
-                    rc = add_case(env, g, st, (struct shape){k, vecs[v], ilps[il], (size_t)local},
-                                  clb_buf_str(&note));
-                }
-        }
-    if (!rc && driver_copy)
-        rc = add_case(env, g, st, (struct shape){DRIVER, 0, 0, 0}, "");
+    rc = add_cases(env, g, &sp, clb_buf_str(&note));
     clb_buf_free(&note);
     return rc;
 }
@@ -391,17 +426,19 @@ static void plan_programs(struct clb_env *env, const char *dtype, const long *ve
         }
 }
 
-/* The cases setup will add: the four kernels per shape, and the driver's copy. */
+/* The cases setup will add (cases(), with the probe's one width where vec
+ * is not given); the programs it builds. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
-    long vecs[8], ilps[8], locals[16], local2, driver_copy;
-    int nvec, nilp, nloc;
-    if (read_shapes(env, vecs, &nvec, ilps, &nilp, locals, &nloc, &local2, &driver_copy))
+    struct shapes sp;
+    if (read_shapes(env, sp.vecs, &sp.nvec, sp.ilps, &sp.nilp, sp.locals, &sp.nloc, &sp.local2,
+                    &sp.driver_copy))
         return -1;
-    plan_programs(env, dtype, vecs, nvec, ilps, nilp);
-    int per_shape = local2 >= 0 ? 2 * nloc + 2 : DRIVER * nloc;
-    return (nvec ? nvec : 1) * nilp * per_shape + (int)driver_copy;
+    plan_programs(env, dtype, sp.vecs, sp.nvec, sp.ilps, sp.nilp);
+    if (sp.nvec == 0)
+        sp.vecs[sp.nvec++] = 4; /* the probe's pick, whichever: one width */
+    return cases(&sp, NULL);
 }
 
 /* ---- ceilings ------------------------------------------------------------ */

@@ -175,6 +175,21 @@ static int read_lists(struct clb_env *env, unsigned *want, long *strides, int *n
     return CLB_OK;
 }
 
+/* The cases, enumerated once: gather at each stride, then offset at each
+ * offset. Set-up adds them; the plan counts them. */
+#define MAX_CASES (2 * MAX_LIST)
+
+static int cases(const long *strides, int ns, const long *offs, int no,
+                 struct stride_case out[MAX_CASES])
+{
+    int n = 0;
+    for (int i = 0; i < ns; i++)
+        out[n++] = (struct stride_case){GATHER, strides[i]};
+    for (int i = 0; i < no; i++)
+        out[n++] = (struct stride_case){OFFSET, offs[i]};
+    return n;
+}
+
 /* The gather model: each read moves max(sizeof, min(stride*sizeof, sector))
  * bytes (neighbours share a sector until the stride spans one), each write
  * sizeof; the useful bytes are 2*sizeof. Assumes no sector survives in a
@@ -189,6 +204,7 @@ static double gather_model(double peak, size_t es, long stride, long sector)
     return peak * 2.0 * (double)es / ((double)es + rd);
 }
 
+/* One case; peak (GB/s) scales gather's model. */
 static int add_case(struct clb_group *g, const struct stride *st, int k, long v, double peak)
 {
     struct clb_case *c;
@@ -271,11 +287,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
                              &st->dtab[1])))
             return rc;
     }
-    for (int i = 0; i < ns; i++)
-        if ((rc = add_case(g, st, GATHER, strides[i], env->profile->peak_bandwidth_gbs)))
-            return rc;
-    for (int i = 0; i < no; i++)
-        if ((rc = add_case(g, st, OFFSET, offs[i], NAN)))
+    struct stride_case cs[MAX_CASES];
+    int nc = cases(strides, ns, offs, no, cs);
+    for (int i = 0; i < nc; i++)
+        if ((rc = add_case(g, st, cs[i].k, cs[i].v, env->profile->peak_bandwidth_gbs)))
             return rc;
     return CLB_OK;
 }
@@ -378,7 +393,7 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
         }
 }
 
-/* The cases setup will add: one per stride and one per offset. */
+/* The cases setup will add (cases()); its one program. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
@@ -390,7 +405,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     char opts[128];
     clb_dtype_defines(dtype, opts, sizeof opts); /* setup's one program */
     clb_plan_program(env, "stride", opts);
-    return ns + no;
+    struct stride_case cs[MAX_CASES];
+    return cases(strides, ns, offs, no, cs);
 }
 
 const struct clb_workload clb_wl_stride = {
