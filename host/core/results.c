@@ -233,6 +233,50 @@ int clb_results_temp(const char *path, char **tmp_out)
     return fd;
 }
 
+int clb_rewrite_open(const char *path, struct clb_rewrite *w)
+{
+    w->tmp = NULL;
+    int fd = clb_results_temp(path, &w->tmp);
+    w->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!w->f) {
+        clb_seterr("cannot write beside '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        if (w->tmp)
+            unlink(w->tmp);
+        free(w->tmp);
+        w->tmp = NULL;
+        return CLB_EUSAGE;
+    }
+    w->guard = clb_cleanup_path(w->tmp); /* removed if a signal ends the command */
+    struct stat st;
+    if (stat(path, &st) == 0)
+        fchmod(fd, st.st_mode & 07777);
+    return CLB_OK;
+}
+
+int clb_rewrite_close(const char *path, struct clb_rewrite *w, int rc)
+{
+    int ok = rc == CLB_OK && fflush(w->f) == 0 && fsync(fileno(w->f)) == 0;
+    int saved = errno;
+    if (fclose(w->f) != 0)
+        ok = 0;
+    if (ok && rename(w->tmp, path) != 0) {
+        saved = errno;
+        ok = 0;
+    }
+    if (!ok) {
+        unlink(w->tmp);
+        if (!rc) {
+            clb_seterr("cannot rewrite '%s': %s (the file is unchanged)", path, strerror(saved));
+            rc = CLB_ESYS;
+        }
+    }
+    clb_cleanup_drop(w->guard);
+    free(w->tmp);
+    return rc;
+}
+
 /* Create path with its header atomically: write a temporary file, then link
  * it into place (link fails if another process created the file first). */
 static int create_with_header(const char *path)
@@ -895,48 +939,18 @@ static void upgrade_record(struct reader *rd)
 /* Write the upgraded file beside path and rename it into place. */
 static int upgrade_write(const char *path)
 {
-    char *tmp = NULL;
-    int fd = clb_results_temp(path, &tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        clb_seterr("cannot write beside '%s': %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        if (tmp)
-            unlink(tmp);
-        free(tmp);
-        return CLB_EUSAGE;
-    }
-    int guard = clb_cleanup_path(tmp);   /* removed if a signal ends the command */
-    struct stat st;
-    if (stat(path, &st) == 0)
-        fchmod(fd, st.st_mode & 07777);
-    fprintf(f, "%s\n", clb_csv_header(CLB_SCHEMA));
-    struct upgrade u = {f, 0, 0};
+    struct clb_rewrite w;
+    int rc = clb_rewrite_open(path, &w);
+    if (rc)
+        return rc;
+    fprintf(w.f, "%s\n", clb_csv_header(CLB_SCHEMA));
+    struct upgrade u = {w.f, 0, 0};
     struct reader rd;
     memset(&rd, 0, sizeof rd);
     rd.path = path;
     rd.raw = upgrade_record;
     rd.raw_ctx = &u;
-    int rc = parse_file(&rd);
-    int ok = rc == CLB_OK && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    int saved = errno;
-    if (fclose(f) != 0)
-        ok = 0;
-    if (ok && rename(tmp, path) != 0) {
-        saved = errno;
-        ok = 0;
-    }
-    if (!ok) {
-        unlink(tmp);
-        if (!rc) {
-            clb_seterr("cannot rewrite '%s': %s (the file is unchanged)", path, strerror(saved));
-            rc = CLB_ESYS;
-        }
-    }
-    clb_cleanup_drop(guard);
-    free(tmp);
-    return rc;
+    return clb_rewrite_close(path, &w, parse_file(&rd));
 }
 
 int clb_results_upgrade(const char *path, int *already, int *from, size_t *rows)

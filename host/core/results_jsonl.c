@@ -270,37 +270,7 @@ static int write_rows(FILE *f, const struct clb_rowset *rows)
 
 int clb_jsonl_upgrade(const char *path, const struct clb_rowset *rows)
 {
-    char *tmp = NULL;
-    int fd = clb_results_temp(path, &tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        clb_seterr("cannot write beside '%s': %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        if (tmp)
-            unlink(tmp);
-        free(tmp);
-        return CLB_EUSAGE;
-    }
-    int guard = clb_cleanup_path(tmp);   /* removed if a signal ends the command */
-    struct stat st;
-    if (stat(path, &st) == 0)
-        fchmod(fd, st.st_mode & 07777);
-    int rc = write_rows(f, rows);
-    int ok = !rc && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    int saved = errno;
-    if (fclose(f) != 0)
-        ok = 0;
-    if (ok && rename(tmp, path) != 0)
-        saved = errno, ok = 0;
-    if (!ok) {
-        unlink(tmp);
-        if (!rc) {
-            clb_seterr("cannot rewrite '%s': %s (the file is unchanged)", path, strerror(saved));
-            rc = CLB_ESYS;
-        }
-    }
-    clb_cleanup_drop(guard);
-    free(tmp);
-    return rc;
+    struct clb_rewrite w;
+    int rc = clb_rewrite_open(path, &w);
+    return rc ? rc : clb_rewrite_close(path, &w, write_rows(w.f, rows));
 }
