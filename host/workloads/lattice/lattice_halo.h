@@ -76,8 +76,8 @@ struct lat_halo {
     cl_event *xd2h, *xh2d;
     struct clb_comm_req **xreq;     /* receives [0, nck), sends [nck, 2 nck) */
     char btl[16], copy[16];         /* what MPI uses on this node (clb_comm_transport) */
-    int events_ok;                  /* the device's profiling timer has a resolution (Mesa's
-                                     * Rusticl answers 0 and fake stamps): else no event times */
+    int events_ok;                  /* the core's timer check trusts the device's events
+                                     * (Rusticl's read 0-3 ns): else no event times */
 };
 
 /* Buffers for up to maxrhs vectors, the queues, the pack kernel (element
