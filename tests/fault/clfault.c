@@ -65,6 +65,18 @@ static long hang_at[NF], pause_at[NF];
 static long corrupt_at, corrupt_count;
 static int corrupt_onward, configured;
 
+/* The injector is for clbench's own process only: an implementation may start
+ * programs of its own (PoCL links every kernel with ld), which must neither
+ * run through the injector nor, in the sanitizer build, under the ASan
+ * runtime preloaded with it (LeakSanitizer then reports the linker's leaks and
+ * the kernel's link fails). The dynamic loader has read LD_PRELOAD by the time
+ * this runs: taking it out of the environment keeps it from every child,
+ * whether or not the implementation forks one. */
+__attribute__((constructor)) static void own_process_only(void)
+{
+    unsetenv("LD_PRELOAD");
+}
+
 /* Parse "CALL:N[+][,CALL:N...]" into at[] (and onward[] where given). */
 static void parse_spec(const char *spec, long *at, int *onward, size_t stride)
 {

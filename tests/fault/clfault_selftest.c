@@ -3,12 +3,14 @@
  *   CLBENCH_FAULT=clEnqueueMapBuffer:2,clEnqueueUnmapMemObject:2
  *   CLBENCH_CORRUPT=1
  * and check that each call fails exactly as documented, once, and that a
- * blocking read map returns one corrupted element. Exit 0 when it does. */
+ * blocking read map returns one corrupted element, and that a process this
+ * one starts runs without the preload. Exit 0 when it does. */
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define N 1024
 static int fails;
@@ -62,6 +64,8 @@ int main(void)
     err = clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL);
     expect(err == CL_SUCCESS, "read forwarded");
     clFinish(q);
+    /* the injector keeps to this process: a child (PoCL's linker) has no preload */
+    expect(system("test -z \"${LD_PRELOAD-}\"") == 0, "no LD_PRELOAD in a child process");
     clReleaseMemObject(buf);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
