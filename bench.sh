@@ -54,12 +54,21 @@ case "$cmd" in
     build build-test -DCMAKE_BUILD_TYPE=Debug -DCLBENCH_WERROR=ON
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DCLBENCH_WERROR=ON -DCLBENCH_SANITIZE=ON
     status=0
+    rm -f build-test/junit.xml build-asan/junit.xml
     echo "== tests: -Werror build ==" >&2
     # the fault-injection suite (label reliability) runs once, in the
     # sanitized build below, where a fault's leak or UB is also caught
-    (cd build-test && ctest --output-on-failure -j "$JOBS" -LE reliability) || status=1
+    (cd build-test && ctest --output-on-failure -j "$JOBS" -LE reliability \
+       --output-junit "$PWD/junit.xml") || status=1
     echo "== tests: ASan+UBSan build ==" >&2
-    (cd build-asan && ctest --output-on-failure -j "$JOBS") || status=1
+    (cd build-asan && ctest --output-on-failure -j "$JOBS" --output-junit "$PWD/junit.xml") || status=1
+    # what each build skipped, and why (a test that cannot run here exits 77:
+    # CTest's "Skipped"; tests/skip_summary.py reads the reasons)
+    for b in build-test build-asan; do
+      [ -f "$b/junit.xml" ] || continue
+      s=$(python3 tests/skip_summary.py "$b/junit.xml") || status=1
+      [ -z "$s" ] || printf '== skipped in %s ==\n%s\n' "$b" "$s" >&2
+    done
     exit $status
     ;;
   run)

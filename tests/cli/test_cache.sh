@@ -73,7 +73,7 @@ if [ "$(id -u)" -eq 0 ]; then
   [ "$(built launch)" -eq 1 ] && pass "built from source" || fail "built: $(built launch)"
   chown 0 "$C"
 else
-  echo "skip: the wrong-owner cases need root (chown to another uid)"
+  skip_part "the wrong-owner cases need root (chown to another uid)"
 fi
 chmod 777 "$C"
 run_cache "a directory others may write" 1 "others may write to it.*not used this run"

@@ -203,7 +203,7 @@ if [ -n "$GP" ]; then
   done
   ls -A "$TMPDIR" | grep -q . && fail "scratch left in TMPDIR: $(ls -A "$TMPDIR")" || pass "temporary directory removed"
 else
-  echo "skip: gnuplot is not installed here, plot success not tested"
+  skip_part "gnuplot is not installed here, plot success not tested"
 fi
 mkdir -p out
 ls -A out | grep -q '^\.' && fail "temporary figure left: $(ls -A out)" || pass "no temporary figure left"

@@ -32,7 +32,7 @@ if command -v gnuplot >/dev/null; then
   $CHECK page.html "${SECTIONS[@]}" "${FIGURES[@]}" "${HOSTILE[@]}" >check.out 2>&1 &&
     pass "the page: $(cat check.out)" || fail "the page: $(cat check.out)"
 else
-  echo "skip: gnuplot is not installed here, the figures are not checked"
+  skip_part "gnuplot is not installed here, the figures are not checked"
 fi
 [ -z "$(ls -A "$TMPDIR")" ] && [ "$(ls -A | grep -c '^\.page')" -eq 0 ] &&
   pass "no temporary file left" || fail "left: $(ls -A "$TMPDIR" .)"
@@ -75,6 +75,8 @@ EOF2
     [ "$RC" -eq 0 ] && grep -q "% of the $n" "n-$n.html" && pass "--normalize $n" ||
       fail "--normalize $n: exit $RC: $ERR_TXT"
   done
+else
+  skip_part "gnuplot is not installed here, a failing gnuplot and the normalisations not checked"
 fi
 
 # ---- interrupted while gnuplot draws ---------------------------------------------------------

@@ -79,6 +79,6 @@ if RUSTICL_ENABLE=llvmpipe "$CLBENCH" list 2>/dev/null | grep -q llvmpipe; then
     -d llvmpipe -n 1 --warmup 0 --param kernels=copy,serial,naive -o rtr.csv
   rows tiles-fit-rusticl-transpose rtr.csv && pass "Rusticl: serial skipped for llvmpipe's loop limit, the rest ok" || fail "Rusticl transpose rows"
 else
-  echo "skip: Rusticl (RUSTICL_ENABLE=llvmpipe) is not installed here"
+  skip_part "Rusticl (RUSTICL_ENABLE=llvmpipe) is not installed here"
 fi
 finish
