@@ -7,10 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Debian packages: what the build and the tests need.
+# Debian packages: what the build and the tests need (chromium-headless-shell:
+# the report's check in a real browser, tests/cli/test_report_browser.sh).
 PKGS=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
       libcsv-dev libinih-dev libcmocka-dev libjansson-dev gnuplot-nox clang libclang-rt-dev
-      openmpi-bin libopenmpi-dev mesa-opencl-icd)
+      openmpi-bin libopenmpi-dev mesa-opencl-icd chromium-headless-shell)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 install_missing() {
