@@ -80,7 +80,7 @@ struct clb_device {
     cl_context ctx;
     cl_command_queue queue;      /* in order, profiling enabled */
     const char *kernel_dir;      /* NULL: embedded sources */
-    struct clb_programs *progs;    /* the programs built, and the builds ahead (cl_programs.c) */
+    struct clb_programs *progs;    /* the programs built (cl_programs.c) */
     struct clb_bincache *bincache; /* the program-binary cache; NULL: off for this device */
     /* The events' timer, checked against the host clock when the device is
      * opened for a run (host/core/timer.c, docs/MEASURING.md "Timers"). */
@@ -99,27 +99,12 @@ void clb_close(struct clb_device *d);
  * caller does not release them. On a build failure the build log is printed
  * on stderr and CLB_ECL returned. */
 int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out);
-/* Build ahead: `threads` threads build the programs queued with
- * clb_program_ahead while this thread does other work (0: none; every
- * program is built when asked for). clb_program takes a queued program
- * itself or waits for one in flight. */
-int clb_builds_start(struct clb_device *d, int threads);
-int clb_program_ahead(struct clb_device *d, const char *file, const char *options);
-/* No build runs between pause and resume (they nest), on any device: pause
- * waits for the builds in flight, so that timed runs share the machine with
- * nothing (another device's builders run on the same host). */
-void clb_builds_pause(struct clb_device *d);
-void clb_builds_resume(struct clb_device *d);
-/* Stop the builders and release every program (clb_close does it). */
+/* Release every program (clb_close does it). */
 void clb_programs_free(struct clb_device *d);
-/* Build one program now, in this thread (its source, the binary cache).
- * Flags: CLB_BUILD_AHEAD, a build ahead in a builder thread: no build log on
- * a failure (whoever asks for the program builds it again and says why) and
- * no watchdog step (the watchdog watches the run's own thread, which is
- * watched while it waits for a build ahead); CLB_BUILD_CORE, one of the
- * core's own programs: always the source embedded in the binary. */
+/* Build one program now (its source, the binary cache). Flags:
+ * CLB_BUILD_CORE, one of the core's own programs: always the source embedded
+ * in the binary. */
 #define CLB_BUILD_CORE 1u
-#define CLB_BUILD_AHEAD 2u
 int clb_program_build(struct clb_device *d, const char *file, const char *options,
                       unsigned flags, cl_program *out);
 /* clb_program for a program of the core's own (cl/timer.cl), without

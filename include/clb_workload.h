@@ -167,8 +167,6 @@ struct clb_env {
     int quick;                         /* --quick: small sizes, short probes */
     const char *dtype;                 /* the group's type ("" outside one): selects
                                         * [tuning] <workload>.<key>.<dtype> */
-    struct clb_device *ahead;          /* the core's, in plan() only: where
-                                        * clb_plan_program queues (NULL: nowhere) */
 };
 
 /* What `measured` sees of a case after its timed runs. */
@@ -293,8 +291,7 @@ struct clb_workload {
     /* Optional: how many cases setup will add for this group (for the
      * progress counter and ETA of the whole run); < 0 or NULL: unknown. It
      * must be exact: the total of the progress is the sum of the plans (a
-     * test checks it). It may also name the programs setup will build
-     * (clb_plan_program), which the core then builds ahead. */
+     * test checks it). */
     int (*plan)(struct clb_env *env, const char *dtype, const struct clb_size *size);
     int (*setup)(struct clb_env *env, struct clb_group *g);
     int (*prepare)(struct clb_env *env, struct clb_group *g, struct clb_case *c);
@@ -397,13 +394,6 @@ int clb_row_fits(const struct clb_workload *wl, const struct clb_row *r);
  * ns_per_load as numbers: skipped for ceilings". Nothing when n is 0. */
 void clb_warn_unfit(const struct clb_workload *wl, size_t n, const char *where,
                     const char *use);
-
-/* In plan(): a program setup will build, with the file and options it will
- * pass to clb_kernel. The core may build it ahead, in another thread, while
- * earlier groups run (docs/MEASURING.md, "Building ahead"). Naming one is
- * never needed for correctness, but one that setup does not build is a
- * compile for nothing: name only those setup builds whatever it measures. */
-void clb_plan_program(struct clb_env *env, const char *file, const char *options);
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -534,12 +524,6 @@ struct clb_fit {
  * with the reason when no tile of the shape fits. */
 int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
                  struct clb_tile *t, struct clb_fit *res);
-/* The tile clb_fit_tile builds first: *t shrunk to the device's limits,
- * without a build (0 when none fits). A plan() names that tile's program
- * (clb_plan_program), so that what is built ahead is what the fit asks for;
- * it needs env->info only. */
-int clb_fit_first(const struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
-                  struct clb_tile *t);
 /* The same for a 1-D work-group of kernels built once (their size is not
  * compiled in): the largest size <= want that every kernel k[0..nk) allows
  * with per_item_bytes of __local memory a work-item; CLB_FIT_POW2: a power

@@ -28,7 +28,6 @@ enum clb_rc {
  * line is never cut. */
 void clb_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *clb_lasterr(void);
-void clb_lasterr_release(void); /* frees this thread's message (a thread that ends) */
 /* Print "clbench: <message>" on stderr. */
 void clb_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -26,7 +26,7 @@ static const struct option longopts[] = {
     {"energy", required_argument, 0, 1009},    {"energy-window", required_argument, 0, 1010},
     {"ceilings", required_argument, 0, 1011},  {"case-timeout", required_argument, 0, 1012},
     {"report", required_argument, 0, 1013},    {"cache", required_argument, 0, 1014},
-    {"no-cache", no_argument, 0, 1015},        {"build-threads", required_argument, 0, 1016},
+    {"no-cache", no_argument, 0, 1015},
     {0, 0, 0, 0}};
 
 /* The help text of `clbench run`; the man page (host/cli/clbench.1) carries the
@@ -69,8 +69,6 @@ static const char clb_run_help[] =
     "      --cache auto|on|off  the program-binary cache ($XDG_CACHE_HOME/clbench): auto:\n"
     "                        where the driver does not cache builds itself (not PoCL)\n"
     "      --no-cache        build every program from source (--cache off)\n"
-    "      --build-threads N threads that build the planned programs ahead, never while\n"
-    "                        a case is timed (default: one per core, at most 8; 0: none)\n"
     "      --platforms-dir DIR  profiles directory\n";
 
 static void run_usage(FILE *f)
@@ -169,7 +167,6 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
     o->warmup = 3;
     o->min_reps = 3;
     o->min_time = 0.1;
-    o->build_threads = -1;
     o->max_time = 1.0;
     o->tolerance = 0.01;
     o->peak_bw = o->peak_sp = o->peak_dp = NAN;
@@ -219,7 +216,6 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
         case 1013: o->report = optarg; break;
         case 1014: if (parse_mode("--cache", optarg, &o->cache)) return CLB_EUSAGE; break;
         case 1015: o->cache = CLB_CACHE_OFF; break;
-        case 1016: if (parse_count("--build-threads", optarg, 0, &o->build_threads)) return CLB_EUSAGE; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_print_error("%s", clb_lasterr());

@@ -1,7 +1,6 @@
 /* Building one program: its source (embedded or from --kernel-dir, with
  * common.cl in front), through the program-binary cache where the device
- * has one, else compiled. Which programs a device holds, and building them
- * ahead in other threads, is cl_programs.c's. */
+ * has one, else compiled. Which programs a device holds is cl_programs.c's. */
 #include "clb_cache.h"
 #include "clb_cl.h"
 #include "clb_workload.h"
@@ -65,38 +64,26 @@ static char *full_source(struct clb_device *d, const char *file, unsigned flags)
     return all;
 }
 
-/* A watchdog step for a driver call that may compile (`call(file.cl,
- * "options")`), on the run's own thread only: the watchdog watches one
- * thread, and whoever waits for a build ahead is watched while it waits
- * (cl_programs.c). */
-static char *step_enter(unsigned flags, const char *call, const char *file, const char *options)
+/* A watchdog step for a driver call that may compile: `call(file.cl, "options")`. */
+static char *step_enter(const char *call, const char *file, const char *options)
 {
-    if (flags & CLB_BUILD_AHEAD)
-        return NULL;
     return clb_watchdog_enter("%s(%s.cl, \"%s\")", call, file, options);
 }
 
-static void step_leave(unsigned flags, char *outer)
-{
-    if (!(flags & CLB_BUILD_AHEAD))
-        clb_watchdog_leave(outer);
-}
-
-/* Compile a program from its source; the build log on stderr when it fails
- * (a build ahead keeps quiet: whoever asks for it builds it again). */
+/* Compile a program from its source; the build log on stderr when it fails. */
 static int build_source(struct clb_device *d, const char *file, const char *source,
-                        const char *options, unsigned flags, cl_program *out)
+                        const char *options, cl_program *out)
 {
     cl_int err;
     cl_program prog = clCreateProgramWithSource(d->ctx, 1, &source, NULL, &err);
     CLB_CHECK(err, "clCreateProgramWithSource");
     /* -cl-std is not passed: 1.2 C is what every driver compiles by default. */
     double t0 = clb_now();
-    char *outer = step_enter(flags, "clBuildProgram", file, options);
+    char *outer = step_enter("clBuildProgram", file, options);
     err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
-    step_leave(flags, outer);
+    clb_watchdog_leave(outer);
     if (err != CL_SUCCESS) {
-        if (!(flags & CLB_BUILD_AHEAD) && (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE))
+        if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE)
             print_build_log(prog, d->info.device, file, options);
         clReleaseProgram(prog);
         clb_seterr("clBuildProgram(%s.cl, %s): %s", file, options, clb_cl_errstr(err));
@@ -141,7 +128,7 @@ static int cache_key(struct clb_device *d, const char *file, const char *source,
 /* The program from a cached binary, built (linked) for the device; NULL on
  * a miss, or when the driver refuses the binary (said, and rebuilt). */
 static cl_program load_cached(struct clb_device *d, const struct clb_cache_key *k,
-                              const char *file, const char *options, unsigned flags)
+                              const char *file, const char *options)
 {
     unsigned char *bin;
     size_t n;
@@ -157,9 +144,9 @@ static cl_program load_cached(struct clb_device *d, const struct clb_cache_key *
         err = status;
     if (err == CL_SUCCESS) {
         call = "clBuildProgram";
-        char *outer = step_enter(flags, call, file, options);
+        char *outer = step_enter(call, file, options);
         err = clBuildProgram(prog, 1, &d->info.device, options, NULL, NULL);
-        step_leave(flags, outer);
+        clb_watchdog_leave(outer);
     }
     if (err != CL_SUCCESS) {
         char why[128];
@@ -176,15 +163,15 @@ static cl_program load_cached(struct clb_device *d, const struct clb_cache_key *
 /* Keep a program's binary. Some drivers compile at clCreateKernel: every
  * kernel of the program is created (and released) first. */
 static void save_cached(struct clb_device *d, cl_program prog, const struct clb_cache_key *k,
-                        const char *file, const char *options, unsigned flags)
+                        const char *file, const char *options)
 {
     cl_uint nk = 0;
     if (clCreateKernelsInProgram(prog, 0, NULL, &nk) == CL_SUCCESS && nk) {
         cl_kernel *ks = clb_xcalloc(nk, sizeof *ks);
-        char *outer = step_enter(flags, "clCreateKernelsInProgram", file, options);
+        char *outer = step_enter("clCreateKernelsInProgram", file, options);
         if (ks && clCreateKernelsInProgram(prog, nk, ks, NULL) == CL_SUCCESS)
             clb_release_kernels(ks, nk);
-        step_leave(flags, outer);
+        clb_watchdog_leave(outer);
         free(ks);
     }
     size_t n = 0;
@@ -202,14 +189,14 @@ static void save_cached(struct clb_device *d, cl_program prog, const struct clb_
 
 /* Build a program through the binary cache: load it, else compile and keep. */
 static int build_cached(struct clb_device *d, const char *file, const char *source,
-                        const char *options, unsigned flags, cl_program *out)
+                        const char *options, cl_program *out)
 {
     struct clb_cache_key k;
     char *owned[2] = {NULL, NULL};
     int rc = cache_key(d, file, source, options, &k, owned);
-    if (rc == CLB_OK && !(*out = load_cached(d, &k, file, options, flags)) &&
-        (rc = build_source(d, file, source, options, flags, out)) == CLB_OK)
-        save_cached(d, *out, &k, file, options, flags);
+    if (rc == CLB_OK && !(*out = load_cached(d, &k, file, options)) &&
+        (rc = build_source(d, file, source, options, out)) == CLB_OK)
+        save_cached(d, *out, &k, file, options);
     free(owned[0]);
     free(owned[1]);
     return rc;
@@ -228,8 +215,8 @@ int clb_program_build(struct clb_device *d, const char *file, const char *option
      * registers and spills, clb_kernel_resources) is compiled every time: a
      * program loaded from a binary has no such log. */
     int cached = d->bincache && !strstr(options, "-cl-nv-verbose");
-    int rc = cached ? build_cached(d, file, source, options, flags, out)
-                    : build_source(d, file, source, options, flags, out);
+    int rc = cached ? build_cached(d, file, source, options, out)
+                    : build_source(d, file, source, options, out);
     free(source);
     return rc;
 }

@@ -27,7 +27,6 @@ struct clb_run_opts {
                                  * (watchdog.c); 0 off; NAN: the default (clb_case_timeout) */
     int energy;                 /* --energy: CLB_ENERGY_AUTO, _ON, _OFF */
     int cache;                  /* --cache: CLB_CACHE_AUTO, _ON, _OFF (--no-cache) */
-    int build_threads;          /* --build-threads: builders ahead; -1: one per core, <= 8 */
     double energy_window;       /* --energy-window: the shortest timed window an energy
                                  * reading is taken over (seconds); NAN: the source's
                                  * own (clb_energy_min_window) */

@@ -42,8 +42,7 @@ double clb_case_timeout(const struct clb_run_opts *o)
 
 static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
 {
-    struct clb_env env = {&s->dev, &s->dev.info, s->profile, wl, &s->o->params, s->o->quick, "",
-                          NULL};
+    struct clb_env env = {&s->dev, &s->dev.info, s->profile, wl, &s->o->params, s->o->quick, ""};
     return env;
 }
 
@@ -347,20 +346,7 @@ static int count_group_size(const struct clb_workload *wl, const char *dtype,
     return CLB_EUSAGE;
 }
 
-/* Will the group get to its set-up? Not when it is skipped for fp64 or
- * for its memory (check_group): its programs are not built ahead. */
-static int group_will_run(struct session *s, const struct clb_workload *wl, const char *dtype,
-                          const struct clb_size *size)
-{
-    struct clb_counts c;
-    if (dtype[0] && clb_dtype_is_double(dtype) && !s->dev.info.fp64)
-        return 0;
-    if (clb_count_group(wl, dtype, size, &s->o->params, &c) != CLB_OK)
-        return 0;
-    return clb_fits(&s->dev, (size_t)c.largest, (size_t)c.footprint) == CLB_OK;
-}
-
-/* The cases a group will add, and the programs it names for building ahead. */
+/* The cases a group will add (1 when its workload cannot say). */
 static int plan_group(struct session *s, const struct clb_workload *wl, const char *dtype,
                       const struct clb_size *size)
 {
@@ -369,8 +355,6 @@ static int plan_group(struct session *s, const struct clb_workload *wl, const ch
     struct clb_env env = make_env(s, wl);
     env.dev = NULL; /* a plan reads the device's description only */
     env.dtype = dtype;
-    if (group_will_run(s, wl, dtype, size))
-        env.ahead = &s->dev;
     int k = wl->plan(&env, dtype, size);
     return k > 0 ? k : 1;
 }
@@ -601,11 +585,9 @@ static void check_timer(struct session *s)
     struct clb_device *d = &s->dev;
     clb_watchdog_where(timeout_row, s, "'%s' (%s, driver %s)", d->info.name,
                        d->info.platform_name, d->info.driver);
-    clb_builds_pause(d); /* its launches are timed: nothing else runs */
     char *outer = clb_watchdog_enter("the timer check (timer.cl)");
     int rc = clb_timer_probe(d);
     clb_watchdog_leave(outer);
-    clb_builds_resume(d);
     if (rc) {
         char *why = clb_asprintf("the timer check could not run: %s", clb_lasterr());
         clb_timer_distrust(d, why ? why : "the timer check could not run");
@@ -690,17 +672,6 @@ static int cache_for(const struct clb_run_opts *o, const struct clb_devinfo *di)
     return 1;
 }
 
-/* Threads that build programs ahead: --build-threads, else one per CPU
- * core, at most 8 (compilers are single-threaded; more cores than programs
- * in flight gain nothing). */
-static int build_threads(const struct clb_run_opts *o)
-{
-    if (o->build_threads >= 0)
-        return o->build_threads < 64 ? o->build_threads : 64;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 8 ? 8 : (int)n;
-}
-
 /* Open a device: its profile, context, results file and energy source
  * (nothing here talks to other ranks). */
 static int open_device(struct run *run, struct session *s, int idx)
@@ -716,8 +687,6 @@ static int open_device(struct run *run, struct session *s, int idx)
     s->dev_open = rc == CLB_OK;
     if (!rc && cache_for(s->o, di))
         s->dev.bincache = &run->bincache;
-    if (!rc)
-        rc = clb_builds_start(&s->dev, build_threads(s->o));
     if (!rc && s->o->energy != CLB_ENERGY_OFF) {
         char *why = NULL;
         s->energy = clb_energy_open(di, &why);

@@ -218,15 +218,6 @@ int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
     return CLB_SKIP;
 }
 
-int clb_fit_first(const struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
-                  struct clb_tile *t)
-{
-    char why[192] = "", first[192] = "";
-    struct clb_wg_limit lim;
-    device_limit(env, &lim);
-    return shrink_to(ops, ctx, t, &lim, 1, why, sizeof why, first);
-}
-
 int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
                   size_t per_item_bytes, unsigned flags, size_t *got, struct clb_fit *res)
 {

@@ -338,7 +338,6 @@ static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
                     int *own)
 {
     int rc = c->status;
-    clb_builds_pause(&s->dev); /* the machine is the case's while it is timed */
     if (rc == CLB_OK && g->wl->prepare)
         rc = g->wl->prepare(env, g, c);
     rc = clb_agree(s, rc);
@@ -347,7 +346,6 @@ static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
         rc = time_case(s, env, g, c, times, cap, tm);
     if (rc == CLB_OK)
         rc = check_events(s, env, g, c, times, cap, tm);
-    clb_builds_resume(&s->dev);
     *own = rc; /* this rank's outcome: its row says it; the aggregate says the job's */
     if (rc == CLB_OK) {
         *own = g->wl->verify(env, g, c);

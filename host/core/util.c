@@ -32,14 +32,6 @@ void clb_seterr(const char *fmt, ...)
     lasterr = msg;
 }
 
-/* A thread that ends frees its message (builder threads: the main
- * thread's lives until exit, as any static does). */
-void clb_lasterr_release(void)
-{
-    free(lasterr);
-    lasterr = NULL;
-}
-
 const char *clb_lasterr(void)
 {
     return lasterr && lasterr[0] ? lasterr : "out of host memory (or an unknown error)";
@@ -51,7 +43,7 @@ void clb_print_error(const char *fmt, ...)
         return; /* an MPI rank other than 0: rank 0 speaks for the job */
     va_list ap;
     va_start(ap, fmt);
-    flockfile(stderr); /* one line, whole, while builder threads speak too */
+    flockfile(stderr); /* one line, whole, while another thread speaks too */
     fputs("clbench: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);

@@ -496,8 +496,9 @@ const char *clb_timer_untrusted(const struct clb_env *env)
     return d->timer_why ? d->timer_why : "the device's events are not trusted";
 }
 
-static int probe_runs(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin)
+int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin)
 {
+    *tmin = INFINITY;
     int host = clb_timer_untrusted(env) != NULL;
     for (int r = 0; r < runs; r++) {
         cl_event ev;
@@ -516,22 +517,6 @@ static int probe_runs(struct clb_env *env, clb_launch_fn launch, void *ctx, int 
             *tmin = t;
     }
     return CLB_OK;
-}
-
-/* Builds ahead pause while a probe times its runs, as while a case does. */
-int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin)
-{
-    *tmin = INFINITY;
-    clb_builds_pause(env->dev);
-    int rc = probe_runs(env, launch, ctx, runs, tmin);
-    clb_builds_resume(env->dev);
-    return rc;
-}
-
-void clb_plan_program(struct clb_env *env, const char *file, const char *options)
-{
-    if (env->ahead && clb_program_ahead(env->ahead, file, options) != CLB_OK)
-        clb_debug("build ahead: no memory to queue %s.cl [%s]\n", file, options);
 }
 
 int clb_figure_pos(const struct clb_workload *wl, const char *kernel)

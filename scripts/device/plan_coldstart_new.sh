@@ -1,5 +1,5 @@
 # Cold start, after: the default suite with the program-binary
-# cache and the builds ahead (the defaults), first with both the NVIDIA compute
+# cache (the default), first with both the NVIDIA compute
 # cache and clbench's cache empty (cold: a fresh machine), then again (warm).
 # Targets: cold <= 150 s, warm <= 110 s. Give the plan CB_TIMEOUT=420; run
 # plan_coldstart_old.sh in the same session for the before.

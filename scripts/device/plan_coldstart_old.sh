@@ -1,5 +1,5 @@
 # Cold start, before: the default suite as the code before
-# built its programs -- no program-binary cache, no builds ahead -- first with
+# built its programs -- no program-binary cache -- first with
 # an empty NVIDIA compute (JIT) cache, then again with it warm. Give the plan
 # CB_TIMEOUT=420. plan_coldstart_new.sh is the after, on the same machine.
 D=${COLDSTART_DIR:-/tmp/coldstart}; mkdir -p "$D"
@@ -8,5 +8,5 @@ suite() { local name=$1 nv=$2 xdg=$3; shift 3; local t0; t0=$(date +%s)
     2> >(tee "$D/$name.err" >&2)
   echo "$name: exit $?, $(( $(date +%s) - t0 )) s; progress totals: $(grep -o '^\[[0-9]*/[0-9]*\]' "$D/$name.err" | sed 's|.*/||; s|]||' | sort -u | tr '\n' ' ')"; }
 rm -rf "$D/nv-old" "$D/xdg-old"
-suite old-cold nv-old xdg-old --no-cache --build-threads 0
-suite old-warm nv-old xdg-old --no-cache --build-threads 0
+suite old-cold nv-old xdg-old --no-cache
+suite old-warm nv-old xdg-old --no-cache

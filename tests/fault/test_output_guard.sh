@@ -9,13 +9,13 @@
 source "$(dirname "$0")/../cli/lib.sh"
 source "$(dirname "$0")/rel_lib.sh"
 set -e
-# (--build-threads 0: each program is built when its workload asks, so that
-# the pause at a build number falls between stream's rows and copy2d's)
-ARGS=(run stream,copy2d --quick -d $POCL -t float -n 2 --warmup 0 --build-threads 0)
+# (each program is built when its workload asks, so the pause at a build
+# number falls between stream's rows and copy2d's)
+ARGS=(run stream,copy2d --quick -d $POCL -t float -n 2 --warmup 0)
 
 # How many programs stream builds: the pause comes at the next build (copy2d's).
 CLBENCH_FAULT_COUNTS="$TMP/c" LD_PRELOAD="$PRELOAD" "$CLBENCH" run stream --quick -d $POCL -t float \
-  -n 1 --warmup 0 --build-threads 0 -q -o count.csv >/dev/null 2>&1
+  -n 1 --warmup 0 -q -o count.csv >/dev/null 2>&1
 builds=$(awk '$1 == "clBuildProgram" {print $2}' "$TMP/c")
 [ -n "$builds" ] || { fail "no build count"; finish; }
 

@@ -34,7 +34,7 @@ static char *sizes(const char *wl, const char *dtype, const struct clb_devinfo *
     memset(&p, 0, sizeof p);
     p.l2_kb = l2_kb;
     p.partitions = p.partition_width_bytes = NAN;
-    struct clb_env env = {NULL, d, &p, clb_workload_find(wl), NULL, quick, dtype, NULL};
+    struct clb_env env = {NULL, d, &p, clb_workload_find(wl), NULL, quick, dtype};
     assert_non_null(env.wl);
     char *s = clb_default_sizes(&env, dtype, why);
     assert_non_null(s);

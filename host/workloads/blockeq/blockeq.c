@@ -213,8 +213,7 @@ static int cases(const long *p, int np, const int *use, struct shape out[MAX_CAS
 static int add_rows(struct clb_group *g, struct blockeq *st, const struct shape *cs, int n,
                     const char *recip_why, const struct clb_fit *res);
 
-/* The build options for a tile of tw x th: the fit's (setup) and the plan's
- * (the study's tile, the fit's first try). */
+/* The build options for a tile of tw x th (the fit's). */
 static void options(const char *dtype, const struct blockeq *st, long tw, long th, char *opts,
                     size_t n)
 {
@@ -420,28 +419,15 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     }
 }
 
-/* The program of the tile setup's fit builds first. */
-static void plan_tile(struct clb_env *env, const char *dtype, struct blockeq *st, const int *use)
-{
-    struct fit f = {st, dtype, use};
-    struct clb_tile t = asked_tile(st);
-    char opts[160];
-    if (clb_fit_first(env, &fit_ops, &f, &t)) {
-        options(dtype, st, t.v[0], t.v[1], opts, sizeof opts);
-        clb_plan_program(env, "blockeq", opts);
-    }
-}
-
-/* The cases setup will add (cases()); its one program. */
+/* The cases setup will add (cases()). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
+    (void)dtype;
+    (void)size;
     long p[MAX_P];
     int np, use[NKERNELS];
     if (partition_list(env, p, &np) || kernel_list(env, use))
         return -1;
-    struct blockeq st = {.n1 = size->d[0], .n2 = size->d[1], .esize = clb_dtype_size(dtype)};
-    if (tile_shape(env, dtype, &st) == CLB_OK)
-        plan_tile(env, dtype, &st, use);
     struct shape cs[MAX_CASES];
     return cases(p, np, use, cs);
 }

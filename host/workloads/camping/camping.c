@@ -162,8 +162,7 @@ static int layout(struct camping *st, size_t elems, const char *size_text)
 }
 
 /* The build options for a slice of m elements (64 bytes in flight per
- * work-item per row pass): the fit's (setup) and the plan's (the base's
- * slice, the fit's first try). */
+ * work-item per row pass; the fit's). */
 static void options(const char *dtype, const struct camping *st, long m, char *opts, size_t n)
 {
     if (strcmp(dtype, "float4") == 0)
@@ -457,21 +456,14 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     free(done);
 }
 
-/* The cases setup will add (cases()); its one program, of the work-group
- * its fit builds first. */
+/* The cases setup will add (cases()). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
+    (void)size;
     struct camping st = {.esize = clb_dtype_size(dtype)};
     long base;
     if (read_params(env, &st, dtype, &base))
         return -1;
-    struct fit f = {&st, dtype};
-    struct clb_tile t = asked_tile(&st, base);
-    char opts[200];
-    if (layout(&st, size->total, "") == CLB_OK && clb_fit_first(env, &fit_ops, &f, &t)) {
-        options(dtype, &st, t.v[1], opts, sizeof opts);
-        clb_plan_program(env, "camping", opts);
-    }
     size_t dist[MAX_DIST];
     return cases(&st, base, dist);
 }

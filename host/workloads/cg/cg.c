@@ -634,26 +634,10 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     }
 }
 
-/* The programs set-up builds, in its order (one per links, rhs per
- * work-item). */
-static void plan_programs(struct clb_env *env, const char *dtype, const struct choice *ch)
-{
-    int kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
-    char opts[160];
-    for (int comp = 0; comp < 2; comp++)
-        for (int r = 0; r < ch->nrhs && (ch->links & (1u << comp)); r++) {
-            int n = kernel_cases(ch, (int)ch->rhs[r], kinds, ks);
-            for (int i = 0; i < n; i++) {
-                lat_program_options(dtype, case_per(kinds[i], ks[i], (int)ch->rhs[r]), comp,
-                                    opts, sizeof opts);
-                clb_plan_program(env, "dslash", opts);
-            }
-        }
-}
-
 /* The cases setup will add: each kernel, rhs count and link layout. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
+    (void)dtype;
     (void)size;
     struct cg_state st;
     struct choice ch;
@@ -661,7 +645,6 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     memset(&ch, 0, sizeof ch);
     if (read_params(env, &st, &ch))
         return -1;
-    plan_programs(env, dtype, &ch);
     int n = 0, nl = 0, kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
     for (int r = 0; r < ch.nrhs; r++)
         n += kernel_cases(&ch, (int)ch.rhs[r], kinds, ks);

@@ -98,8 +98,7 @@ static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
     return rc;
 }
 
-/* The build options of a tile's program for an n1 x n2 matrix of dtype:
- * setup's and the plan's. */
+/* The build options of a tile's program for an n1 x n2 matrix of dtype. */
 static void options(const char *dtype, size_t n1, size_t n2, const struct tile *t, char *opts,
                     size_t n)
 {
@@ -170,7 +169,7 @@ static int kernel_mask(const struct clb_env *env, const char *dtype, unsigned *m
 
 /* The cases, enumerated once: one per tile of the list and kernel to run,
  * in this order. Set-up adds them (fitting each tile before its first
- * case); the plan counts them and names each tile's program. */
+ * case); the plan counts them. */
 #define MAX_CASES (MAX_TILES * NKINDS)
 
 static int cases(int ntiles, unsigned mask, struct copy2d_case out[MAX_CASES])
@@ -310,28 +309,17 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
-/* The cases setup will add (cases()); the programs it builds: one per
- * tile, of the tile its fit builds first. */
+/* The cases setup will add (cases()). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
+    (void)size;
     struct tile tiles[MAX_TILES];
     struct copy2d_case cs[MAX_CASES];
     int ntiles;
     unsigned mask;
     if (parse_tiles(env, tiles, &ntiles) || kernel_mask(env, dtype, &mask))
         return -1;
-    int n = cases(ntiles, mask, cs);
-    for (int i = 0; i < n; i++) {
-        struct clb_tile t = asked_tile(&tiles[cs[i].tile]);
-        if ((i > 0 && cs[i].tile == cs[i - 1].tile) ||
-            !clb_fit_first(env, &fit_ops, NULL, &t)) /* its shrink needs no context */
-            continue;
-        struct tile first = {t.v[0], t.v[1]};
-        char opts[200];
-        options(dtype, size->d[0], size->d[1], &first, opts, sizeof opts);
-        clb_plan_program(env, "copy2d", opts);
-    }
-    return n;
+    return cases(ntiles, mask, cs);
 }
 
 const struct clb_workload clb_wl_copy2d = {

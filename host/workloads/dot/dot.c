@@ -444,7 +444,7 @@ static int read_params(struct clb_env *env, struct dot *st, unsigned *kernels, u
     return CLB_OK;
 }
 
-/* The one program of a group (setup's and the plan's). */
+/* The one program of a group. */
 static void options(const char *dtype, const struct dot *st, char *opts, size_t n)
 {
     clb_dtype_defines(dtype, opts, n);
@@ -884,19 +884,16 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     }
 }
 
-/* The cases setup will add (cases()); its one program. */
+/* The cases setup will add (cases()). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
+    (void)dtype;
     (void)size;
     struct dot st;
     memset(&st, 0, sizeof st);
     unsigned km, splits;
     if (read_params(env, &st, &km, &splits))
         return -1;
-    char opts[160];
-    options(dtype, &st, opts, sizeof opts);
-    if (km & (KM_DEV_PATH | KM_HOST_PATH))
-        clb_plan_program(env, "dot", opts);
     struct dot_case cs[MAX_CASES];
     return cases(km, splits, st.glist, st.ng, cs);
 }

@@ -221,7 +221,7 @@ static cl_kernel *kernel_of(struct dslash *d, const struct dslash_case *dc)
     return &d->k[dc->comp][dc->per][dc->passes];
 }
 
-/* A launch's build options (set-up's and the plan's): per accumulators,
+/* A launch's build options: per accumulators,
  * passes, the links, and the option that asks the driver for its register
  * report where it gives one (clb_verbose_build_option). */
 static void dslash_options(const char *dtype, const struct dslash_case *dc, const char *verbose,
@@ -914,62 +914,16 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
                                        "compressed links, 1.26 with full ones)");
 }
 
-/* Name one variant's program for building ahead (REG with k 0: every rhs in
- * one pass, what the automatic choice builds first). */
-static void plan_variant(struct clb_env *env, const char *dtype, int rhs, int comp, int kind,
-                         int k)
-{
-    struct dslash_case dc = {.rhs = rhs, .comp = comp};
-    char opts[160];
-    set_variant(&dc, kind, k);
-    dslash_options(dtype, &dc, clb_verbose_build_option(env->info), opts, sizeof opts);
-    clb_plan_program(env, "dslash", opts);
-}
-
-/* best's programs at rhs: what best= names, else every candidate of the probe. */
-static void plan_best(struct clb_env *env, const char *dtype, const struct choice *ch, int rhs,
-                      int comp)
-{
-    int kind, k, ks[MAX_RHS];
-    if (dsl_best_for(clb_param(env, "best"), rhs, &kind, &k) != CLB_OK)
-        return;
-    if (kind >= 0) {
-        plan_variant(env, dtype, rhs, comp, kind, kind == DSL_REGCACHE ? k : 0);
-        return;
-    }
-    plan_variant(env, dtype, rhs, comp, DSL_REG, 0);
-    plan_variant(env, dtype, rhs, comp, DSL_CACHE, 0);
-    int nk = lat_regcache_ks(ch->ks, ch->nks, rhs, ks);
-    for (int i = 0; i < nk; i++)
-        plan_variant(env, dtype, rhs, comp, DSL_REGCACHE, ks[i]);
-}
-
-/* The programs set-up builds, in its order (the site order changes none). */
-static void plan_programs(struct clb_env *env, const char *dtype, const struct choice *ch)
-{
-    int kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
-    for (int comp = 0; comp < 2; comp++)
-        for (int r = 0; r < ch->nrhs && (ch->links & (1u << comp)); r++) {
-            int rhs = (int)ch->rhs[r], n = variant_cases(ch, rhs, kinds, kps);
-            for (int i = 0; i < n; i++) {
-                if (kinds[i] == DSL_BEST)
-                    plan_best(env, dtype, ch, rhs, comp);
-                else
-                    plan_variant(env, dtype, rhs, comp, kinds[i], kps[i]);
-            }
-        }
-}
-
 /* The cases setup will add: variant_cases for each rhs, links kind and
- * site order; the programs it builds. */
+ * site order. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
+    (void)dtype;
     (void)size;
     struct choice ch;
     memset(&ch, 0, sizeof ch);
     if (read_params(env, &ch))
         return -1;
-    plan_programs(env, dtype, &ch);
     int n = 0, nl = 0, kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
     for (int r = 0; r < ch.nrhs; r++)
         n += variant_cases(&ch, (int)ch.rhs[r], kinds, kps);

@@ -177,7 +177,6 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     int n = 0;
     if (read_sweep(env, size->total, &sw) || sweep_each(&sw, count_case, &n))
         return -1;
-    clb_plan_program(env, "latency", ""); /* setup's one program */
     return n;
 }
 

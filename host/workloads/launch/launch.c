@@ -92,7 +92,7 @@ static int cases(unsigned mask, int out[NKINDS])
     return n;
 }
 
-/* The cases setup will add (cases()); its one program. */
+/* The cases setup will add (cases()). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)dtype;
@@ -101,7 +101,6 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     long batch;
     if (read_params(env, &mask, &batch))
         return -1;
-    clb_plan_program(env, "launch", ""); /* setup's one program */
     int kinds[NKINDS];
     return cases(mask, kinds);
 }

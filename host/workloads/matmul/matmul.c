@@ -110,8 +110,8 @@ struct fit {
     cl_kernel *slot;
 };
 
-/* A program's options (the naive kernel's side is not compiled in): the
- * fit's (setup) and the plan's. */
+/* A program's options (the naive kernel's side is not compiled in; the
+ * fit's). */
 static void options(int naive, long side, char *opts, size_t n)
 {
     clb_dtype_defines("float", opts, n);
@@ -198,7 +198,7 @@ static int add_kernel(struct clb_env *env, struct clb_group *g, struct matmul *s
 
 /* The cases, enumerated once: naive (its 16x16 work-group, halved where
  * the device or the kernel allows less), then tiled once per tile. Set-up
- * adds them; the plan counts them and names their programs. */
+ * adds them; the plan counts them. */
 struct mcase {
     int naive;
     long side;
@@ -337,8 +337,7 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     }
 }
 
-/* The cases setup will add (cases()); the programs it builds: naive's, and
- * each tile's, at the side its fit builds first. */
+/* The cases setup will add (cases()). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)dtype;
@@ -349,17 +348,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     if (read_params(env, &kernels, tiles, &nt))
         return -1;
     struct mcase cs[MAX_CASES];
-    int n = cases(kernels, tiles, nt, cs);
-    for (int i = 0; i < n; i++) {
-        char opts[128];
-        struct fit f = {0, NULL};
-        struct clb_tile t = asked_tile(0, cs[i].side);
-        if (cs[i].naive || clb_fit_first(env, &fit_ops, &f, &t)) {
-            options(cs[i].naive, t.v[0], opts, sizeof opts);
-            clb_plan_program(env, "matmul", opts);
-        }
-    }
-    return n;
+    return cases(kernels, tiles, nt, cs);
 }
 
 const struct clb_workload clb_wl_matmul = {

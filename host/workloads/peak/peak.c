@@ -128,7 +128,7 @@ static int ladder(int i, char *out, size_t n)
 static int vec_index(long v) { return v == 1 ? 0 : v == 2 ? 1 : v == 4 ? 2 : v == 8 ? 3 : 4; }
 static int acc_index(long a) { return a == 4 ? 0 : a == 8 ? 1 : 2; }
 
-/* The options of a (type, vec, acc) program: setup's and the plan's. */
+/* The options of a (type, vec, acc) program. */
 static void options(enum clb_peak_type t, long vec, long acc, char *opts, size_t n)
 {
     static const char *const defs[] = {"-DT=float", "-DT=double -DUSE_FP64=1",
@@ -233,7 +233,7 @@ static int fill_seeds(struct peak *p)
 
 /* The cases, enumerated once: one per (vec, acc) in this order (the launch
  * shape is the fit's). Set-up builds their kernels and adds them; the plan
- * counts them and names their programs. */
+ * counts them. */
 #define MAX_CASES (8 * 8)
 
 static int cases(const long *vecs, int nvec, const long *accs, int nacc,
@@ -345,25 +345,17 @@ static int setup(struct clb_env *env, struct clb_group *g)
     return CLB_OK;
 }
 
-/* The cases setup will add (cases()), and their programs (none built for
- * half where the device has no fp16: the group is skipped). */
+/* The cases setup will add (cases()). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
+    (void)dtype;
     (void)size;
     long vecs[8], accs[8], groups, local;
     int nvec, nacc;
-    enum clb_peak_type t;
     if (read_params(env, vecs, &nvec, accs, &nacc, &groups, &local))
         return -1;
     struct peak_case cs[MAX_CASES];
-    int n = cases(vecs, nvec, accs, nacc, cs);
-    int builds = type_of(dtype, &t) == CLB_OK && (t != CLB_PEAK_HALF || env->info->fp16);
-    char opts[128];
-    for (int i = 0; i < n && builds; i++) {
-        options(t, cs[i].vec, cs[i].acc, opts, sizeof opts);
-        clb_plan_program(env, "peak", opts);
-    }
-    return n;
+    return cases(vecs, nvec, accs, nacc, cs);
 }
 
 /* ---- measuring ---------------------------------------------------------- */

@@ -162,7 +162,7 @@ static int read_choice(struct clb_env *env, const char *dtype, struct choice *ch
 }
 
 /* The cases, enumerated once: one per (vec, ilp, flops) in this order.
- * Set-up adds them; the plan counts them and names their programs. */
+ * Set-up adds them; the plan counts them. */
 struct shape {
     long flops, vec, ilp;
 };
@@ -178,7 +178,7 @@ static int cases(const struct choice *ch, struct shape out[MAX_CASES])
     return n;
 }
 
-/* The options of a (vec, ilp, flops, op) program: setup's and the plan's. */
+/* The options of a (vec, ilp, flops, op) program. */
 static void options(const char *dtype, long vec, long ilp, long flops, int muladd, char *opts,
                     size_t n)
 {
@@ -270,7 +270,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     return CLB_OK;
 }
 
-/* The cases setup will add, and their programs: one per (vec, ilp, flops). */
+/* The cases setup will add. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
@@ -278,13 +278,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     struct shape sh[MAX_CASES];
     if (read_choice(env, dtype, &ch))
         return -1;
-    int n = cases(&ch, sh);
-    char opts[160];
-    for (int i = 0; i < n; i++) {
-        options(dtype, sh[i].vec, sh[i].ilp, sh[i].flops, ch.muladd, opts, sizeof opts);
-        clb_plan_program(env, "roofline", opts);
-    }
-    return n;
+    return cases(&ch, sh);
 }
 
 /* ---- measuring ---------------------------------------------------------- */

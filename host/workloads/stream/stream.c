@@ -78,7 +78,7 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 /* 1,2,4,8 -> 0,1,2,3 */
 static int pow2_index(long v) { return v == 1 ? 0 : v == 2 ? 1 : v == 4 ? 2 : 3; }
 
-/* The build options of a (type, vec, ilp) program: setup's and the plan's. */
+/* The build options of a (type, vec, ilp) program. */
 static void options(const char *dtype, long vec, long ilp, char *opts, size_t n)
 {
     clb_dtype_defines(dtype, opts, n);
@@ -412,30 +412,16 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     free(st->c);
 }
 
-/* The programs setup builds whatever it measures: each (vec, ilp), or
- * without vec the probe's widths at the first ilp. */
-static void plan_programs(struct clb_env *env, const char *dtype, const long *vecs, int nvec,
-                          const long *ilps, int nilp)
-{
-    static const long widths[] = {1, 2, 4, 8};
-    char opts[128];
-    for (int v = 0; v < (nvec ? nvec : 4); v++)
-        for (int il = 0; il < (nvec ? nilp : 1); il++) {
-            options(dtype, nvec ? vecs[v] : widths[v], ilps[il], opts, sizeof opts);
-            clb_plan_program(env, "stream", opts);
-        }
-}
-
 /* The cases setup will add (cases(), with the probe's one width where vec
- * is not given); the programs it builds. */
+ * is not given). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
+    (void)dtype;
     (void)size;
     struct shapes sp;
     if (read_shapes(env, sp.vecs, &sp.nvec, sp.ilps, &sp.nilp, sp.locals, &sp.nloc, &sp.local2,
                     &sp.driver_copy))
         return -1;
-    plan_programs(env, dtype, sp.vecs, sp.nvec, sp.ilps, sp.nilp);
     if (sp.nvec == 0)
         sp.vecs[sp.nvec++] = 4; /* the probe's pick, whichever: one width */
     return cases(&sp, NULL);

@@ -209,7 +209,7 @@ static void base_defines(const char *dtype, const struct transpose *st, char *o,
 }
 
 /* The program of the fixed kernels (serial ... diagonal) for a tile of
- * TILE x TILE with work-groups of TILE x BROWS: the fit's and the plan's. */
+ * TILE x TILE with work-groups of TILE x BROWS (the fit's). */
 static void fixed_options(const char *dtype, const struct transpose *st, long tile, long brows,
                           char *opts, size_t n)
 {
@@ -822,49 +822,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
-/* A named best variant's program, as its fit builds it first. */
-static void plan_named(struct clb_env *env, const char *dtype, struct transpose *st,
-                       const char *name)
-{
-    char opts[256], why[160];
-    struct vfit f = {st, NULL, 0};
-    struct clb_tile t;
-    if (clb_tr_parse_variant(name, &st->best[0]) ||
-        !variant_runs(env, st, &st->best[0], why, sizeof why))
-        return;
-    variant_tile(st, &st->best[0], &t);
-    if (clb_fit_first(env, &vfit_ops, &f, &t)) {
-        best_options(dtype, st, &st->best[0], opts, sizeof opts);
-        clb_plan_program(env, "transpose", opts);
-    }
-}
-
-/* The best variants setup builds: those named (as fitted), else every probe
- * candidate that fits this device and shape. */
-static void plan_best(struct clb_env *env, const char *dtype, struct transpose *st)
-{
-    char opts[256], why[160];
-    const char *named = clb_param(env, "best");
-    const char *const *cand = st->esize == 8 ? probe_double : probe_float;
-    int nv = 0;
-    char **list = named[0] ? clb_split(named, &nv) : NULL;
-    for (int i = 0; list && i < nv; i++)
-        plan_named(env, dtype, st, list[i]);
-    int usable = 0;
-    for (int i = 0; !named[0] && cand[i]; i++) {
-        struct clb_tr_variant v;
-        if (clb_tr_parse_variant(cand[i], &v) == 0 && variant_usable(env, st, &v, why, sizeof why)) {
-            best_options(dtype, st, &v, opts, sizeof opts);
-            clb_plan_program(env, "transpose", opts);
-            usable++;
-        }
-    }
-    if (!named[0] && !usable) /* choose_best's fallback: the plain tile, fitted */
-        plan_named(env, dtype, st, probe_float[0]);
-    free(list);
-}
-
-/* The cases setup will add (cases()); the programs it builds. */
+/* The cases setup will add (cases()). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     struct transpose st = {0};
@@ -873,16 +831,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
         return -1;
     struct tcase cs[MAX_CASES];
     int nbest = named_best(env);
-    int n = cases(want, nbest ? nbest : 1, cs);
-    struct clb_tile t = fixed_tile(&st);
-    if ((want & ((1u << K_BEST) - 1)) && clb_fit_first(env, &tfit_ops, NULL, &t)) {
-        char opts[192];
-        fixed_options(dtype, &st, t.v[0], t.v[1], opts, sizeof opts);
-        clb_plan_program(env, "transpose", opts);
-    }
-    if (want & 1u << K_BEST)
-        plan_best(env, dtype, &st);
-    return n;
+    return cases(want, nbest ? nbest : 1, cs);
 }
 
 const struct clb_workload clb_wl_transpose = {
