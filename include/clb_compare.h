@@ -257,6 +257,10 @@ struct cmp_dline {
     double delta_pct;         /* (cur - old) / old * 100, NAN when not both */
     const char *tuned;        /* the tuning that changed between the two sides' best rows:
                                * "local 128→1024, vec 2→4", "" */
+    int group_failed;         /* the new side has no row of the line because its group (type
+                               * and size) stopped in set-up: a `kernel=*` row that errored
+                               * or failed; the line is LOST, which --allow-missing does
+                               * not excuse */
     enum cmp_dstate state;
 };
 
@@ -273,6 +277,9 @@ struct cmp_delta {
                                * noise) */
     int failed;               /* regressed + lost + missing (unless allow_missing): exit 1 */
     int worst;                /* the line with the largest regression, -1 */
+    size_t refused;           /* rows of the new files whose run id is one of the baseline's:
+                               * the baseline's own, left out of the new side */
+    const char *refused_ids;  /* their run ids, "a, b"; "" */
     size_t unmarked[2];       /* --cross-device: rows of the new files [0] and of the baseline
                                * [1] that do not say whether their size was the default
                                * (written before size_from): matched at their sizes as given */

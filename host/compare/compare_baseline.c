@@ -46,6 +46,11 @@ struct side {
     size_t nc, capc;
     struct cmp_map lines, confs;   /* (ident, device) -> v; + tuning -> c */
     size_t unmarked;          /* rows that do not say where their size came from */
+    /* groups that failed in set-up: a `kernel=*` row that errored or failed,
+     * (workload, dtype, size, device) -> the index of its status in grpstat */
+    struct cmp_map groups;
+    const char **grpstat;
+    size_t ngrp, capgrp;
 };
 
 static int better(const struct cmp_metric *m, double a, double b)
@@ -138,6 +143,52 @@ static void pick_best(struct side *s, const struct cmp_metric *m)
     }
 }
 
+/* A row that stands for a whole group (type and size) that stopped in
+ * set-up or its build: `kernel=*`, an error (an OpenCL error, a watchdog's
+ * timeout) or a failure. */
+static int is_group_row(const struct clb_row *r)
+{
+    return !strcmp(r->kernel, "*") && cmp_bad_rank(r->status) >= 2;
+}
+
+/* The key of a group: workload, type, size as matched, device (NULL: not
+ * per device). */
+static void group_key(const struct cmp_ident *id, const char *device, uint64_t k[4])
+{
+    k[0] = CMP_KEY(id->workload);
+    k[1] = CMP_KEY(id->dtype);
+    k[2] = CMP_KEY(id->size);
+    k[3] = device ? CMP_KEY(device) : 0;
+}
+
+/* Keep the group of a `kernel=*` row that failed (its worst status). -1 on OOM. */
+static int group_failed(struct side *s, const struct cmp_ident *id, const char *device,
+                        const char *status)
+{
+    uint64_t k[4];
+    group_key(id, device, k);
+    s->groups.nk = 4;
+    int g = cmp_slot(&s->groups, k, (void **)&s->grpstat, (int)s->ngrp, &s->capgrp,
+                     sizeof *s->grpstat);
+    if (g < 0)
+        return -1;
+    if (g == (int)s->ngrp)
+        s->grpstat[s->ngrp++] = status;
+    else if (cmp_bad_rank(status) > cmp_bad_rank(s->grpstat[g]))
+        s->grpstat[g] = status;
+    return 0;
+}
+
+/* The status of the failed group a baseline line belongs to on side s
+ * ("error", "failed"), NULL when its group did not fail there. */
+static const char *group_status(const struct side *s, const struct agg *a, int by_device)
+{
+    uint64_t k[4];
+    group_key(&a->id, by_device ? a->device : NULL, k);
+    int g = cmp_map_get(&s->groups, k);
+    return g >= 0 ? s->grpstat[g] : NULL;
+}
+
 /* Gather the selected rows of one side into lines. */
 static int gather(struct cmp_in *in, const char *sel, struct side *s, enum cmp_size_mode mode,
                   int with_device, const struct cmp_metric *m)
@@ -152,7 +203,8 @@ static int gather(struct cmp_in *in, const char *sel, struct side *s, enum cmp_s
             return CLB_ESYS;
         s->unmarked += mode == CMP_SIZE_DEFAULT && id.size_default < 0;
         int c = slot_of(s, &id, with_device ? r->device : NULL, &line);
-        if (c < 0)
+        if (c < 0 || (is_group_row(r) && group_failed(s, &id, with_device ? r->device : NULL,
+                                                      r->status)))
             return CLB_ESYS;
         conf_row(&s->c[c], r, m, &id);
     }
@@ -164,8 +216,10 @@ static void side_free(struct side *s)
 {
     cmp_map_free(&s->lines);
     cmp_map_free(&s->confs);
+    cmp_map_free(&s->groups);
     free(s->v);
     free(s->c);
+    free(s->grpstat);
 }
 
 /* ---- the devices ---------------------------------------------------------- */
@@ -350,8 +404,10 @@ static int add_line(struct cmp_delta *d, size_t *cap, struct cmp_in *in, const s
         return CLB_ESYS;
     const struct agg *a = cur ? cur : old;
     struct cmp_dline *l = &d->v[d->n];
-    *l = (struct cmp_dline){a->id.workload, a->id.kernel, a->id.dtype, a->id.size, a->id.cases,
-                            a->device, {0}, {0}, NAN, "", CMP_D_SAME};
+    *l = (struct cmp_dline){.workload = a->id.workload, .kernel = a->id.kernel,
+                            .dtype = a->id.dtype, .size = a->id.size, .cases = a->id.cases,
+                            .device = a->device, .delta_pct = NAN, .tuned = "",
+                            .state = CMP_D_SAME};
     l->old.status = l->cur.status = l->old.tuning = l->cur.tuning = "";
     l->old.size = l->cur.size = l->old.device = l->cur.device = "";
     l->old.best = l->cur.best = NAN;
@@ -359,6 +415,10 @@ static int add_line(struct cmp_delta *d, size_t *cap, struct cmp_in *in, const s
         set_side(&l->old, os, old);
     if (cur)
         set_side(&l->cur, cs, cur);
+    else if (old && (l->cur.status = group_status(cs, old, d->by_device)))
+        l->group_failed = 1;   /* its group errored in set-up: LOST, not missing */
+    else
+        l->cur.status = "";
     if (tuned_of(in, l))
         return CLB_ESYS;
     l->state = verdict(d, l, d->n);
@@ -383,7 +443,7 @@ static int make_lines(struct cmp_delta *d, struct cmp_in *in, struct side *cur, 
             return CLB_ESYS;
     }
     for (size_t i = 0; i < old->n; i++)
-        if (!old->v[i].matched && add_line(d, &cap, in, NULL, NULL, old, &old->v[i]))
+        if (!old->v[i].matched && add_line(d, &cap, in, cur, NULL, old, &old->v[i]))
             return CLB_ESYS;
     d->compared = d->count[CMP_D_SAME] + d->count[CMP_D_IMPROVED] + d->count[CMP_D_REGRESSED] +
                   d->count[CMP_D_NOISE];
@@ -489,6 +549,58 @@ static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nf
     return rc;
 }
 
+/* A row of the new files whose run id is one of the baseline's is the
+ * baseline's own measurement (the default results file copied as the
+ * baseline, a glob that takes it in): on the new side, best-of-rows would
+ * let the baseline's figure stand for the new run on every line. Such rows
+ * are left out of the new side (sel 0) and counted, their run ids noted;
+ * CLB_EUSAGE when no row of the new files is left. */
+static int refuse_own_rows(struct cmp_delta *d, struct cmp_in *in, char *sel, int nfiles)
+{
+    struct cmp_map ids = {.nk = 1}, seen = {.nk = 1};
+    struct clb_buf b = {0};
+    size_t left = 0;
+    int rc = CLB_OK;
+    for (size_t i = 0; i < in->set.n && !rc; i++) {
+        uint64_t k = CMP_KEY(in->set.v[i].run_id);
+        if (in->file[i] == nfiles && in->set.v[i].run_id[0] && cmp_map_add(&ids, &k, 1) < -1)
+            rc = CLB_ESYS;
+    }
+    for (size_t i = 0; i < in->set.n && !rc; i++) {
+        if (in->file[i] >= nfiles)
+            continue;
+        uint64_t k = CMP_KEY(in->set.v[i].run_id);
+        if (!sel[i] || cmp_map_get(&ids, &k) < 0) {
+            left += sel[i] != 0;
+            continue;
+        }
+        sel[i] = 0;
+        d->refused++;
+        size_t before = seen.n;
+        if (cmp_map_add(&seen, &k, 1) < -1)
+            rc = CLB_ESYS;
+        else if (seen.n != before)
+            clb_buf_printf(&b, "%s%s", b.len ? ", " : "", in->set.v[i].run_id);
+    }
+    if (!rc && (b.oom || !(d->refused_ids = cmp_in_intern(in, clb_buf_str(&b), b.len))))
+        rc = CLB_ESYS;
+    if (rc) {
+        clb_seterr("out of host memory");
+    } else if (d->refused && !left) {
+        struct cmp_esc_args e = {0};
+        clb_seterr("every selected row of the new files is the baseline's own (run id %s of "
+                   "'%s'): a run cannot be its own baseline; give the new run's file, not the "
+                   "baseline's", cmp_esc_arg(&e, d->refused_ids, 0),
+                   cmp_esc_arg(&e, d->baseline, 0));
+        cmp_esc_args_free(&e);
+        rc = CLB_EUSAGE;
+    }
+    cmp_map_free(&ids);
+    cmp_map_free(&seen);
+    clb_buf_free(&b);
+    return rc;
+}
+
 /* Read the files and the baseline, select the rows (the filters apply to
  * both sides), and judge. */
 int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *baseline,
@@ -525,6 +637,8 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
     }
     if (!rc && !(rc = cmp_in_select(&in, flt, 0, nfiles, sel, "these files")))
         rc = cmp_in_select(&in, flt, nfiles, nfiles + 1, sel, "the baseline");
+    if (!rc)
+        rc = refuse_own_rows(d, &in, sel, nfiles);
     if (!rc)
         rc = judge(d, &in, sel, nfiles, flt);
     free(all);

@@ -169,6 +169,12 @@ static void summary(const struct cmp_delta *d, FILE *f, int flags)
         clb_buf_free(&e);
     }
     fprintf(f, "; %s\n", d->failed ? "FAIL" : "pass");
+    if (d->refused) {
+        struct clb_buf e = {0};
+        fprintf(f, "note: %zu rows of the new files are the baseline's own (run id %s): left out "
+                   "of the new side\n", d->refused, cmp_esc_tmp(&e, d->refused_ids, flags));
+        clb_buf_free(&e);
+    }
     if (d->unmarked[0] + d->unmarked[1])
         fprintf(f, "note: %zu rows do not say whether their size was their device's default "
                    "(written before the metric size_from): they matched at their sizes as given "
@@ -211,8 +217,14 @@ void cmp_delta_verdict(const struct cmp_delta *d, struct clb_buf *b)
         sep = ", ";
     }
     if (n[CMP_D_LOST]) {
-        clb_buf_printf(b, "%s%d lost %s figure (failed or error)", sep, n[CMP_D_LOST],
+        int grp = 0;
+        for (int i = 0; i < d->n; i++)
+            grp += d->v[i].state == CMP_D_LOST && d->v[i].group_failed;
+        clb_buf_printf(b, "%s%d lost %s figure (failed or error", sep, n[CMP_D_LOST],
                        n[CMP_D_LOST] == 1 ? "its" : "their");
+        if (grp)
+            clb_buf_printf(b, "; %d of them in a group that stopped in set-up", grp);
+        clb_buf_printf(b, ")");
         sep = ", ";
     }
     if (n[CMP_D_MISSING] && !d->gate.allow_missing)
@@ -258,6 +270,7 @@ static json_t *line_json(const struct cmp_delta *d, const struct cmp_dline *l, i
     SET(o, "new", side_json(&l->cur, &bad));
     SET(o, "delta_pct", cmp_json_num(l->delta_pct));
     SET(o, "tuned", cmp_json_str(l->tuned));
+    SET(o, "group_failed", json_boolean(l->group_failed));
     SET(o, "state", json_string(cmp_dstate_name(l->state)));
     *pbad |= bad;
     return o;
@@ -293,6 +306,8 @@ int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
     SET(un, "new", json_integer((json_int_t)d->unmarked[0]));
     SET(un, "baseline", json_integer((json_int_t)d->unmarked[1]));
     SET(root, "unmarked_rows", un);
+    SET(root, "refused_rows", json_integer((json_int_t)d->refused));
+    SET(root, "refused_run_ids", cmp_json_str(d->refused_ids ? d->refused_ids : ""));
     SET(root, "failed", json_integer(d->failed));
     SET(root, "verdict", json_string(d->failed ? "fail" : "pass"));
     int rc = cmp_json_stream_begin(root, bad, "lines", f);

@@ -61,7 +61,7 @@ expect_status 1 "rows without size_from match at their sizes as given" \
 has '^note: 5 rows do not say whether their size was their device.s default' "and a note says so"
 expect_error 2 "--cross-device sets one device against one: the new files have 'Gate Test GPU B, Gate Test GPU A'" \
   "--cross-device with two devices on a side" compare "$D/otherdev.csv" "$D/identical.csv" --baseline "$D/base.csv" --cross-device
-{ cat "$D/base.csv"; tail -n +2 "$D/otherdev.csv"; } >both.csv
+{ cat "$D/base.csv"; tail -n +2 "$D/otherdev.csv" | sed 's/^r1,/b2,/'; } >both.csv
 expect_status 0 "several devices on each side: lines per device" compare "$D/otherdev.csv" "$D/identical.csv" \
   --baseline both.csv
 has '^stream +copy +float +268435456 +Gate Test GPU A ' "the device column"
@@ -79,6 +79,20 @@ expect_error 1 "1 line regressed by more than 2%$" "--strict drops the spread" \
 expect_status 0 "an identical run" compare "$D/identical.csv" --baseline "$D/base.csv"
 has '^stream +copy +float +268435456 +ilp=1,local=128,vec=4 ' "the tuning shows where it did not change"
 has '^gate: 5 compared, 0 regressed, 0 improved, 0 missing, 0 new; 0 within noise, .*; pass$' "the summary"
+
+# ---- two ways the gate passed a run it must fail ------------------
+# a group that stopped in set-up (one kernel=* error row) loses its lines' figures
+expect_error 1 "2 lost their figure \(failed or error; 2 of them in a group that stopped in set-up\)" \
+  "a group that errored in set-up fails even with --allow-missing" \
+  compare "$D/groupfail.csv" --baseline "$D/base.csv" --allow-missing
+has '^dslash +reg +float +16x16x16x16 +links=full,rhs=1 +800\.0 ±1\.0% +error +- +LOST$' "its lines read LOST"
+# the baseline's own run on the new side: refused with a note; the new run's 50 % found
+expect_error 1 "1 line regressed" "the baseline's own rows in the new file do not hide a regression" \
+  compare "$D/withbase.csv" --baseline "$D/base.csv"
+has "^note: 5 rows of the new files are the baseline's own \(run id b1\): left out of the new side$" \
+  "the refused rows are named"
+expect_error 2 "every selected row of the new files is the baseline's own \(run id b1 of '.*base\.csv'\)" \
+  "the baseline as its own new run is refused" compare "$D/base.csv" --baseline "$D/base.csv"
 
 # ---- Markdown and JSON carry the same verdicts ---------------------------------------
 for f in tuned missing noise; do

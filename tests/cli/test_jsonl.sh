@@ -61,7 +61,8 @@ done
 # a run's own JSON Lines: compare, --baseline, --ceilings, upgrade read them
 expect_status 0 "run -o rows.jsonl" run stream,latency --quick -d $POCL -t float -n 2 -o rows.jsonl
 expect_status 0 "compare rows.jsonl" compare rows.jsonl
-expect_status 0 "compare --baseline rows.jsonl" compare rows.jsonl --baseline rows.jsonl
+expect_error 2 "a run cannot be its own baseline" "compare --baseline rows.jsonl reads its run ids" \
+  compare rows.jsonl --baseline rows.jsonl
 # (its quick rows are cache-resident: no bandwidth ceiling, but the file is read)
 run_cb model roofline -w stream -k copy -t float -s 1M -p pocl_cpu --ceilings rows.jsonl
 echo "$OUT_TXT" | grep -q "ceilings measured on .*(rows.jsonl)" && pass "model --ceilings reads rows.jsonl" ||

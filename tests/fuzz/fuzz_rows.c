@@ -65,30 +65,58 @@ static void compare_metrics(const char *path, const struct clb_rowset *rows)
     }
 }
 
-/* compare --baseline: the file against itself (the gate's input). */
-static void compare_baseline(const char *path, const struct clb_rowset *rows)
+/* The file's rows as another run (run id "fuzz-baseline"): the gate refuses
+ * a baseline's own rows on the new side, so the file is set against this
+ * copy of itself. The path is the caller's to unlink; NULL when not written. */
+static char *as_baseline(const struct clb_rowset *rows)
 {
-    (void)rows;
-    const char *argv[] = {"compare", path, "--baseline", path, "--json", NULL};
-    command(clb_cmd_compare, 5, argv);
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/fuzz-rows-base-%ld.csv", (long)getpid());
+    unlink(path);
+    struct clb_writer w;
+    if (clb_writer_open(&w, path, CLB_FORMAT_CSV) != CLB_OK)
+        return NULL;
+    int rc = CLB_OK;
+    for (size_t i = 0; i < rows->n && rc == CLB_OK; i++) {
+        struct clb_row r = rows->v[i];
+        r.run_id = "fuzz-baseline";
+        rc = clb_writer_put(&w, &r);
+    }
+    clb_writer_close(&w);
+    return path;
 }
 
-/* The regression gate: the file against itself with each of its options, as
+/* compare --baseline: the file against a copy of itself (the gate's input),
+ * and against itself (refused: a run cannot be its own baseline). */
+static void compare_baseline(const char *path, const struct clb_rowset *rows)
+{
+    const char *base = as_baseline(rows);
+    const char *argv[] = {"compare", path, "--baseline", base ? base : path, "--json", NULL};
+    command(clb_cmd_compare, 5, argv);
+    argv[3] = path;
+    command(clb_cmd_compare, 5, argv);
+    if (base)
+        unlink(base);
+}
+
+/* The regression gate: the file against a copy of itself with each of its options, as
  * text, Markdown and JSON (cross-device matching, the spread, missing lines;
  * a refusal is an answer too). */
 static void gate(const char *path, const struct clb_rowset *rows)
 {
-    (void)rows;
+    const char *base = as_baseline(rows);
     static const char *const opts[][4] = {
         {"--strict", "--markdown", "--threshold", "0"},
         {"--cross-device", "--allow-missing", "--json", "-mgbps_best"},
         {"--cross-device", "--any-size", "--threshold", "0.5"},
         {"-m", "power", "--allow-missing", "--markdown"}};
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
-        const char *argv[] = {"compare", path, "--baseline", path, opts[k][0], opts[k][1],
-                              opts[k][2], opts[k][3], NULL};
+        const char *argv[] = {"compare", path, "--baseline", base ? base : path, opts[k][0],
+                              opts[k][1], opts[k][2], opts[k][3], NULL};
         command(clb_cmd_compare, 8, argv);
     }
+    if (base)
+        unlink(base);
 }
 
 static int script_made(const char *final, const struct clb_chart_text *pt, void *ctx)

@@ -255,6 +255,7 @@ static void test_fail_closed(void **state)
     assert_int_equal(d.compared, 3);
     assert_int_equal(d.failed, 2);
     cmp_delta_free(&d);
+    one[0] = fx("reduced_again.csv");
     assert_int_equal(cmp_baseline(&d, one, 1, fx("reduced.csv"), &f, m, &g), CLB_OK);
     assert_int_equal(d.compared, 5);
     assert_int_equal(d.failed, 0);
@@ -276,12 +277,47 @@ static void test_fail_closed(void **state)
     cmp_delta_free(&d);
 }
 
+/* Two ways the gate passed a run it must fail: a group
+ * that stopped in set-up (one `kernel=*` error row) left its lines "missing
+ * (allowed)"; the baseline's own rows on the new side won every line. */
+static void test_gate_holes(void **state)
+{
+    (void)state;
+    const struct cmp_metric *m = cmp_metric_find("gbps");
+    struct cmp_filter f = {0};
+    struct cmp_gate allow = {.threshold = 5, .allow_missing = 1}, g = {.threshold = 5};
+    struct cmp_delta d;
+    char *one[1] = {fx("groupfail.csv")};
+    assert_int_equal(cmp_baseline(&d, one, 1, fx("base.csv"), &f, m, &allow), CLB_OK);
+    assert_int_equal(d.count[CMP_D_LOST], 2);
+    assert_int_equal(d.count[CMP_D_MISSING], 0);
+    assert_int_equal(d.failed, 2);
+    int grp = 0;
+    for (int i = 0; i < d.n; i++)
+        grp += d.v[i].group_failed && d.v[i].state == CMP_D_LOST;
+    assert_int_equal(grp, 2);
+    cmp_delta_free(&d);
+    /* the baseline's own run in the new file: refused, the 50 % regression found */
+    one[0] = fx("withbase.csv");
+    assert_int_equal(cmp_baseline(&d, one, 1, fx("base.csv"), &f, m, &g), CLB_OK);
+    assert_int_equal(d.refused, 5);
+    assert_string_equal(d.refused_ids, "b1");
+    assert_int_equal(d.count[CMP_D_REGRESSED], 1);
+    assert_int_equal(d.failed, 1);
+    cmp_delta_free(&d);
+    /* nothing but the baseline's own rows: refused whole */
+    one[0] = fx("base.csv");
+    assert_int_equal(cmp_baseline(&d, one, 1, fx("base.csv"), &f, m, &g), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), "a run cannot be its own baseline"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_tuning_is_not_identity),
                                        cmocka_unit_test(test_default_sizes),
                                        cmocka_unit_test(test_reduced_and_op),
                                        cmocka_unit_test(test_gate_cases),
-                                       cmocka_unit_test(test_fail_closed)};
+                                       cmocka_unit_test(test_fail_closed),
+                                       cmocka_unit_test(test_gate_holes)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

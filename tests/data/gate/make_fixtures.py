@@ -27,17 +27,19 @@ def row(dev, wl, kern, dt, size, params, nbytes, gbps, spread=0.01, size_from='r
     return r
 
 N = 268435456
-def suite(dev=A, n=N, copy=1000.0, local=128, copy_spread=0.03, drop=None, m=16777216):
+def suite(dev=A, n=N, copy=1000.0, local=128, copy_spread=0.03, drop=None, m=16777216, run='r1'):
     """A device's run: stream (default size), dot (default size), dslash (a given
-    size, two right-hand sides: case parameters)."""
+    size, two right-hand sides: case parameters). The baseline is run 'b1', the
+    new runs 'r1' (a row of the baseline's run on the new side is refused)."""
     rows = [row(dev, 'stream', 'copy', 'float', n, 'vec=4,ilp=1,local=%d' % local, 8 * n, copy,
-                spread=copy_spread),
-            row(dev, 'stream', 'triad', 'float', n, 'vec=4,ilp=1,local=%d' % local, 12 * n, 1100.0),
-            row(dev, 'dot', 'device', 'float', m, 'groups=528', 8 * m, 500.0),
+                spread=copy_spread, run=run),
+            row(dev, 'stream', 'triad', 'float', n, 'vec=4,ilp=1,local=%d' % local, 12 * n, 1100.0,
+                run=run),
+            row(dev, 'dot', 'device', 'float', m, 'groups=528', 8 * m, 500.0, run=run),
             row(dev, 'dslash', 'reg', 'float', '16x16x16x16', 'rhs=1,links=full', 40000000, 800.0,
-                size_from='given'),
+                size_from='given', run=run),
             row(dev, 'dslash', 'reg', 'float', '16x16x16x16', 'rhs=2,links=full', 60000000, 900.0,
-                size_from='given')]
+                size_from='given', run=run)]
     return [r for r in rows if not (drop and drop(r))]
 
 def write(name, rows):
@@ -65,7 +67,7 @@ def write_jsonl(name, rows):
                     o[h] = (int(v) if h in ints else float(v)) if h in num else v
             f.write(json.dumps(o) + '\n')
 
-write('base.csv', suite())
+write('base.csv', suite(run='b1'))
 # an identical run: exit 0
 write('identical.csv', suite())
 # a profile moved stream's local 128 -> 1024 and copy got 20 % slower: the
@@ -111,3 +113,16 @@ for r in red[:2]:
     r['detail'] = 'local 128 reduced to 32: work-groups of 128 need 128 work-items; ' \
                   'CL_KERNEL_WORK_GROUP_SIZE allows 32'
 write('reduced.csv', red)
+# the same reduced run measured again (another run id): against reduced.csv it passes
+write('reduced_again.csv', [dict(r, run_id='r2') for r in red])
+# dslash's group (float, 16x16x16x16) stopped in set-up (an OpenCL error: one
+# `kernel=*` error row, exit 3): its two lines lost their figure, exit 1 even
+# with --allow-missing (before: "missing (allowed)", exit 0)
+gf = suite(drop=lambda r: r['workload'] == 'dslash')
+gf.append(row(A, 'dslash', '*', 'float', '16x16x16x16', 'links=full', 0, 0, size_from='given',
+              status='error', detail='clCreateBuffer: CL_OUT_OF_RESOURCES'))
+write('groupfail.csv', gf)
+# the new file holds the baseline's own run (the default results file copied
+# as the baseline, then appended to) and a new run whose copy is 50 % slower:
+# the baseline's rows are refused from the new side, the regression found
+write('withbase.csv', suite(run='b1') + suite(copy=500.0, run='r3'))
