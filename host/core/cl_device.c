@@ -2,6 +2,7 @@
 #include "clb_cl.h"
 #include "clb_params.h"
 #include "clbench.h"
+#include "watchdog.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -177,6 +178,78 @@ static void apply_cap(struct clb_devinfo *di, size_t cap)
     di->wg_forced = cap;
 }
 
+/* The platforms the ICD loader lists. It asks every registered
+ * implementation, any of which may hang: a watchdog step of its own. */
+static int platforms(cl_platform_id **plats, cl_uint *np)
+{
+    clb_watchdog_where(NULL, NULL, "the ICD loader (every implementation it lists)");
+    char *outer = clb_watchdog_enter("clGetPlatformIDs");
+    cl_int err = clGetPlatformIDs(0, NULL, np);
+    if (err == CL_SUCCESS && *np && !(*plats = clb_xmalloc(*np * sizeof **plats)))
+        err = CL_OUT_OF_HOST_MEMORY;
+    else if (err == CL_SUCCESS && *np)
+        err = clGetPlatformIDs(*np, *plats, NULL);
+    clb_watchdog_leave(outer);
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && *np == 0)) {
+        clb_seterr("no OpenCL platform found (install pocl-opencl-icd for the CPU, or a GPU driver)");
+        return CLB_ECL;
+    }
+    if (err == CL_OUT_OF_HOST_MEMORY && !*plats)
+        return CLB_ESYS;
+    if (err != CL_SUCCESS) {
+        free(*plats);
+        *plats = NULL;
+    }
+    CLB_CHECK(err, "clGetPlatformIDs");
+    return CLB_OK;
+}
+
+/* The devices of platform p appended to *v (*count of them so far). Every
+ * call is a watchdog step naming the platform (the implementation). */
+static int platform_devices(cl_platform_id plat, cl_uint p, size_t cap, struct clb_devinfo **v,
+                            int *count)
+{
+    clb_watchdog_where(NULL, NULL, "platform %u (its name not read yet)", p);
+    char pname[128] = "";
+    char *outer = clb_watchdog_enter("clGetPlatformInfo(CL_PLATFORM_NAME)");
+    clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+    pname[sizeof pname - 1] = 0;
+    clb_watchdog_where(NULL, NULL, "platform %u '%s'", p, pname);
+    clb_watchdog_next("clGetDeviceIDs");
+    cl_uint nd = 0;
+    int rc = CLB_OK;
+    cl_device_id *ids = NULL;
+    if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || nd == 0)
+        goto out; /* a platform without devices is not an error */
+    ids = clb_xmalloc(nd * sizeof *ids);
+    void *nv = ids ? realloc(*v, (size_t)(*count + (int)nd) * sizeof **v) : NULL;
+    if (!ids || !nv) {
+        clb_seterr("out of host memory listing devices");
+        rc = CLB_ESYS;
+        goto out;
+    }
+    *v = nv;
+    clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, nd, ids, NULL);
+    clb_watchdog_next("clGetDeviceInfo (the devices' properties)");
+    for (cl_uint d = 0; d < nd; d++) {
+        struct clb_devinfo *di = &(*v)[*count];
+        memset(di, 0, sizeof *di);
+        di->index = *count;
+        di->pidx = (int)p;
+        di->didx = (int)d;
+        di->platform = plat;
+        di->device = ids[d];
+        clb_strlcpy(di->platform_name, pname, sizeof di->platform_name);
+        read_info(di);
+        apply_cap(di, cap);
+        (*count)++;
+    }
+out:
+    clb_watchdog_leave(outer);
+    free(ids);
+    return rc;
+}
+
 int clb_devices(struct clb_devinfo **out, int *n)
 {
     *out = NULL;
@@ -185,54 +258,18 @@ int clb_devices(struct clb_devinfo **out, int *n)
     if (wg_cap(&cap))
         return CLB_EUSAGE;
     cl_uint np = 0;
-    cl_int err = clGetPlatformIDs(0, NULL, &np);
-    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0)) {
-        clb_seterr("no OpenCL platform found (install pocl-opencl-icd for the CPU, or a GPU driver)");
-        return CLB_ECL;
-    }
-    CLB_CHECK(err, "clGetPlatformIDs");
-    cl_platform_id *plats = clb_xmalloc(np * sizeof *plats);
-    if (!plats)
-        return CLB_ESYS;
-    err = clGetPlatformIDs(np, plats, NULL);
-    if (err != CL_SUCCESS) {
-        free(plats);
-        CLB_CHECK(err, "clGetPlatformIDs");
-    }
+    cl_platform_id *plats = NULL;
+    int rc = platforms(&plats, &np);
+    if (rc)
+        return rc;
     struct clb_devinfo *v = NULL;
     int count = 0;
-    for (cl_uint p = 0; p < np; p++) {
-        cl_uint nd = 0;
-        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || nd == 0)
-            continue; /* a platform without devices is not an error */
-        cl_device_id *ids = clb_xmalloc(nd * sizeof *ids);
-        void *nv = realloc(v, (size_t)(count + (int)nd) * sizeof *v);
-        if (!ids || !nv) {
-            free(ids);
-            free(nv ? nv : v);
-            free(plats);
-            clb_seterr("out of host memory listing devices");
-            return CLB_ESYS;
-        }
-        v = nv;
-        clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, ids, NULL);
-        char pname[128] = "";
-        clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
-        pname[sizeof pname - 1] = 0;
-        for (cl_uint d = 0; d < nd; d++) {
-            struct clb_devinfo *di = &v[count];
-            memset(di, 0, sizeof *di);
-            di->index = count;
-            di->pidx = (int)p;
-            di->didx = (int)d;
-            di->platform = plats[p];
-            di->device = ids[d];
-            clb_strlcpy(di->platform_name, pname, sizeof di->platform_name);
-            read_info(di);
-            apply_cap(di, cap);
-            count++;
-        }
-        free(ids);
+    for (cl_uint p = 0; p < np && !rc; p++)
+        rc = platform_devices(plats[p], p, cap, &v, &count);
+    if (rc) {
+        free(v);
+        free(plats);
+        return rc;
     }
     free(plats);
     if (count == 0) {

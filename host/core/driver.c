@@ -525,11 +525,51 @@ static int list_groups(struct session *s, const struct clb_workload *wl, struct 
 
 /* ---- one device ----------------------------------------------------------- */
 
+/* The row the watchdog writes for the step that hung (on its thread, while
+ * this one is stuck in a driver call), and the results file it names. Under
+ * MPI rank 0 writes the job's row (rank=all): the step hung on rank 0 or on
+ * a rank it waits for, and each rank names itself on stderr. */
+static const char *timeout_row(void *ctx, const char *why)
+{
+    struct session *s = ctx;
+    if (s->writing && s->cur_group) {
+        struct clb_row r;
+        clb_base_row(s, &r, s->cur_group);
+        r.kernel = s->cur_case ? s->cur_case->kernel : "*";
+        r.params = s->cur_case ? s->cur_case->params : "";
+        r.status = "error";
+        r.detail = why;
+        if (s->run->mpi)
+            r.rank = "all";
+        clb_writer_put(&s->out, &r);
+    }
+    return s->writing ? s->outpath : NULL;
+}
+
+/* The device the watchdog's messages name from now on (under MPI with the
+ * rank), and the row it writes when a step hangs. */
+static void watch_device(struct session *s, const struct clb_devinfo *di)
+{
+    if (s->run->mpi)
+        clb_watchdog_where(timeout_row, s, "rank %d of %d (%s, '%s' (%s, driver %s))%s",
+                           clb_comm()->rank, clb_comm()->size, s->run->host, di->name,
+                           di->platform_name, di->driver,
+                           clb_comm()->rank ? "" : " or a rank it waits for");
+    else
+        clb_watchdog_where(timeout_row, s, "'%s' (%s, driver %s)", di->name, di->platform_name,
+                           di->driver);
+}
+
 static void session_free(struct session *s)
 {
     clb_energy_close(s->energy);
-    if (s->dev_open)
+    if (s->dev_open) { /* the last driver calls of the device: under the watchdog too */
+        watch_device(s, &s->dev.info);
+        char *outer = clb_watchdog_enter("closing the device (the last clFinish, "
+                                         "clReleaseCommandQueue, clReleaseContext)");
         clb_close(&s->dev);
+        clb_watchdog_leave(outer);
+    }
     clb_writer_close(&s->out);
     if (s->profile == &s->custom)
         free(s->custom.id);
@@ -561,30 +601,12 @@ static int device_status(const struct session *s, int rc)
     return CLB_EXIT_OK;
 }
 
-/* The row the watchdog writes for the step that hung (on its thread, while
- * this one is stuck in a driver call), and the results file it names. */
-static const char *timeout_row(void *ctx, const char *why)
-{
-    struct session *s = ctx;
-    if (s->writing && !s->run->mpi && s->cur_group) {
-        struct clb_row r;
-        clb_base_row(s, &r, s->cur_group);
-        r.kernel = s->cur_case ? s->cur_case->kernel : "*";
-        r.params = s->cur_case ? s->cur_case->params : "";
-        r.status = "error";
-        r.detail = why;
-        clb_writer_put(&s->out, &r);
-    }
-    return s->writing ? s->outpath : NULL;
-}
-
 /* Before the first group: the watchdog's names, and the timer check (a
  * check that cannot run leaves the events untrusted, it does not end the run). */
 static void check_timer(struct session *s)
 {
     struct clb_device *d = &s->dev;
-    clb_watchdog_where(timeout_row, s, "'%s' (%s, driver %s)", d->info.name,
-                       d->info.platform_name, d->info.driver);
+    watch_device(s, &d->info);
     char *outer = clb_watchdog_enter("the timer check (timer.cl)");
     int rc = clb_timer_probe(d);
     clb_watchdog_leave(outer);
@@ -682,8 +704,11 @@ static int open_device(struct run *run, struct session *s, int idx)
     s->out.fd = -1;
     const struct clb_devinfo *di = &run->devs[idx];
     int rc = pick_profile(s, di);
+    watch_device(s, di);
+    char *outer = clb_watchdog_enter("opening the device (clCreateContext, clCreateCommandQueue)");
     if (!rc)
         rc = clb_open(&s->dev, di, s->o->kernel_dir);
+    clb_watchdog_next("opening the device's energy source");
     s->dev_open = rc == CLB_OK;
     if (!rc && cache_for(s->o, di))
         s->dev.bincache = &run->bincache;
@@ -696,6 +721,7 @@ static int open_device(struct run *run, struct session *s, int idx)
             clb_debug("energy: %s\n", why);
         free(why);
     }
+    clb_watchdog_leave(outer);
     if (!rc && !(s->run_id = clb_asprintf("%lx-%ld-%d", (unsigned long)time(NULL),
                                           (long)getpid(), di->index)))
         rc = CLB_ESYS;
@@ -784,7 +810,10 @@ int clb_driver_run(struct clb_run_opts *o)
     clb_cache_init(&run.bincache);
     if (run.mpi && clb_comm()->rank != 0)
         clb_verbosity = -1; /* rank 0 speaks for the job */
-    int rc = clb_load_profiles_for(o->platforms_dir, &run.profiles);
+    /* from the first driver call to the last release (docs/RELIABILITY.md) */
+    int rc = clb_watchdog_start(clb_case_timeout(o), &clb_signal);
+    if (!rc)
+        rc = clb_load_profiles_for(o->platforms_dir, &run.profiles);
     if (!rc)
         rc = clb_devices(&run.devs, &run.ndev);
     if (!rc)
@@ -819,8 +848,6 @@ int clb_driver_run(struct clb_run_opts *o)
         sa.sa_handler = on_signal;
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
-        if ((rc = clb_watchdog_start(clb_case_timeout(o), &clb_signal)))
-            clb_print_error("%s", clb_lasterr());
         clb_print_ranks(&ss[0]);
         clb_progress_start(&run);
         for (int d = 0; d < nsel && !clb_signal; d++) {

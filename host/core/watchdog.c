@@ -8,9 +8,11 @@
  * its memory and a core, and cannot be abandoned safely. */
 #define _GNU_SOURCE
 #include "watchdog.h"
+#include "comm.h"
 #include "core.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -53,8 +55,22 @@ static void fire_timeout(void)
                              wd.what ? wd.what : "a step", wd.timeout,
                              wd.where ? wd.where : "the device");
     const char *file = wd.fn ? wd.fn(wd.ctx, why ? why : "timeout") : NULL;
-    clb_print_error("%s; the run ends here (exit %d)%s%s", why ? why : "timeout", CLB_EXIT_TIMEOUT,
-                    file ? "; the rows measured before are in " : "", file ? file : "");
+    int peer = clb_comm_active() && clb_comm()->rank != 0;
+    if (peer) /* silent ranks too: the rank that hung names itself */
+        fprintf(stderr, "clbench: %s; the job ends here (exit %d)\n", why ? why : "timeout",
+                CLB_EXIT_TIMEOUT);
+    else
+        clb_print_error("%s; the run ends here (exit %d)%s%s", why ? why : "timeout",
+                        CLB_EXIT_TIMEOUT, file ? "; the rows measured before are in " : "",
+                        file ? file : "");
+    /* Under MPI the first rank to end has the launcher kill the others: rank
+     * 0 waits a second for the rank that hung to name itself, the others two
+     * for rank 0 to write the job's row (the ranks entered the step
+     * together, so their deadlines are as near). */
+    if (clb_comm_active()) {
+        const struct timespec wait = {peer ? 2 : 1, 0};
+        nanosleep(&wait, NULL);
+    }
     _exit(CLB_EXIT_TIMEOUT);
 }
 
@@ -165,4 +181,15 @@ void clb_watchdog_leave(char *previous)
     if (!wd.running)
         return;
     free(swap(previous));
+}
+
+void clb_watchdog_next(const char *fmt, ...)
+{
+    if (!wd.running)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = vformat(fmt, ap);
+    va_end(ap);
+    free(swap(what ? what : clb_strdup("a step")));
 }

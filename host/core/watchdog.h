@@ -30,5 +30,8 @@ void clb_watchdog_where(clb_watchdog_fn fn, void *ctx, const char *fmt, ...)
  * fresh deadline) and frees. Without a running watchdog both do nothing. */
 char *clb_watchdog_enter(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void clb_watchdog_leave(char *previous);
+/* The next part of the running step: `what`, with a fresh deadline (after
+ * clb_watchdog_enter; clb_watchdog_leave still restores the outer step). */
+void clb_watchdog_next(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

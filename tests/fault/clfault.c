@@ -13,7 +13,10 @@
  *   CLBENCH_FAULT_COUNTS=FILE          at exit, write the calls counted and
  *                 the OpenCL objects still alive (see write_counts).
  *   CLBENCH_HANG=CALL:N                the Nth call of CALL never returns
- *                 (a hung driver), so that a test can signal it.
+ *                 (a hung driver), so that a test can signal it. Besides the
+ *                 calls above, clGetPlatformIDs, clGetDeviceInfo and
+ *                 clReleaseContext can hang (never fail): a driver that hangs
+ *                 while a device is opened or closed.
  *   CLBENCH_PAUSE=CALL:N               the process stops itself (SIGSTOP) at
  *                 the Nth call of CALL and goes on at SIGCONT, so that a test
  *                 can change the world (the results file) at a known point.
@@ -49,12 +52,13 @@
 #include <string.h>
 
 enum { F_CREATE_BUFFER, F_BUILD, F_LAUNCH, F_WAIT, F_FINISH, F_MAP, F_UNMAP, F_READ, F_WRITE,
-       F_CONTEXT, NF };
+       F_CONTEXT, F_PLATFORMS, F_DEVINFO, F_RELEASE_CONTEXT, NF };
 static const char *const fname[NF] = {
     "clCreateBuffer",    "clBuildProgram",          "clEnqueueNDRangeKernel",
     "clWaitForEvents",   "clFinish",                "clEnqueueMapBuffer",
     "clEnqueueUnmapMemObject", "clEnqueueReadBuffer", "clEnqueueWriteBuffer",
-    "clCreateContext"};
+    "clCreateContext",   "clGetPlatformIDs",        "clGetDeviceInfo",
+    "clReleaseContext"};
 
 static struct {
     long at;     /* 0: never */
@@ -141,7 +145,7 @@ static int inject(int f, const char *errname)
         raise(SIGSTOP);
     }
     long at = faults[f].at;
-    int hit = at > 0 && (n == at || (faults[f].onward && n > at));
+    int hit = *errname && at > 0 && (n == at || (faults[f].onward && n > at));
     if (hit)
         log_line(fname[f], n, errname);
     return hit;
@@ -244,7 +248,12 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program prog, const char *n
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context o) { return retrack(O_CONTEXT, REAL(clRetainContext)(o)); }
-CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context o) { return untrack(O_CONTEXT, REAL(clReleaseContext)(o)); }
+/* clReleaseContext may hang (CLBENCH_HANG) but never fails. */
+CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context o)
+{
+    (void)inject(F_RELEASE_CONTEXT, "");
+    return untrack(O_CONTEXT, REAL(clReleaseContext)(o));
+}
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue o) { return retrack(O_QUEUE, REAL(clRetainCommandQueue)(o)); }
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue o) { return untrack(O_QUEUE, REAL(clReleaseCommandQueue)(o)); }
 CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem o) { return retrack(O_MEM, REAL(clRetainMemObject)(o)); }
@@ -460,9 +469,17 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event ev, cl_profilin
     return err;
 }
 
+/* The platform query may hang (CLBENCH_HANG) but never fails. */
+CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint n, cl_platform_id *plats, cl_uint *np)
+{
+    (void)inject(F_PLATFORMS, "");
+    return REAL(clGetPlatformIDs)(n, plats, np);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id dev, cl_device_info what, size_t size,
                                                 void *value, size_t *ret)
 {
+    (void)inject(F_DEVINFO, ""); /* it may hang; it never fails */
     cl_int err = REAL(clGetDeviceInfo)(dev, what, size, value, ret);
     if (err == CL_SUCCESS && fake_timer() && what == CL_DEVICE_PROFILING_TIMER_RESOLUTION && value &&
         size >= sizeof(size_t))

@@ -78,6 +78,24 @@ RC=$?; set -e
 st=$(csv_query corrupt.csv "' '.join(r['rank'] + ':' + r['status'] for r in rows[:3])")
 [ "$st" = "0:ok 1:failed all:failed" ] && pass "copy: rank 0 ok, rank 1 failed, aggregate failed" || fail "statuses: $st"
 
+# a driver call that hangs on rank 1 in the second size's first case: the
+# watchdog ends the job (exit 6); rank 0 writes the job's error row for the
+# step (rank=all, 'timeout: ...'); the 12 rows of the first size stay whole
+set +e
+"${MPIRUN[@]}" -np 2 "${RUNENV[@]}" -x PRELOAD bash -c \
+  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export LD_PRELOAD="$PRELOAD" CLBENCH_HANG=clWaitForEvents:23; fi
+   exec "$0" "$@"' "$CLBENCH" run stream -d $POCL -t float -s 4096,8192 -n 5 --warmup 0 \
+  --param vec=4 --case-timeout 3 -o hang.csv >"$TMP/stdout" 2>"$TMP/stderr"
+RC=$?; set -e
+[ $RC -eq 6 ] && pass "a hang on rank 1: the job exits 6" || fail "hang on rank 1: exit $RC: $(tail -n 4 "$TMP/stderr")"
+grep -q "timeout: stream copy float 8192 .* on rank 1 of 2" "$TMP/stderr" &&
+  pass "rank 1 names itself and the step" || fail "no rank-1 timeout line: $(grep clbench "$TMP/stderr" | head -3)"
+n=$(csv_check hang.csv) && [ "$n" -eq 13 ] && pass "hang.csv: the 12 rows before the hang and one more" ||
+  fail "hang.csv: ${n:-no} rows"
+last=$(csv_query hang.csv "' '.join([rows[-1]['rank'], rows[-1]['status'], rows[-1]['kernel'], rows[-1]['size'], rows[-1]['detail'][:9]])")
+[ "$last" = "all error copy 8192 timeout: " ] && pass "the job's error row for the step: $last" ||
+  fail "last row: $last"
+
 # a bad option on every rank: one message, exit 2
 set +e
 "${MPIRUN[@]}" -np 2 "${RUNENV[@]}" "$CLBENCH" run stream --quick -d $POCL --param vec=3 -o bad.csv \
