@@ -276,6 +276,9 @@ struct clb_workload {
     const char *size_help;             /* what -s accepts, with an example */
     int size_dims;                     /* extents in a size: 1, 2 or 4 */
     int size_in_bytes;                 /* a 1-D size counts bytes (else elements of the type) */
+    const char *size_unit;             /* what a size counts, said after it where a person
+                                        * reads it ("lane-FMAs per work-item"); NULL:
+                                        * "elements" (bytes and lattices say themselves) */
     struct clb_size_rule sizes;        /* default sizes */
     /* Baselines the core relates each row to, comma list of workload/kernel:
      * "stream/copy" (of_stream_copy=, the same type's best copy of this run)

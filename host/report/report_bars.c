@@ -300,7 +300,7 @@ static void column_bars(const struct bars *b, struct clb_chart *ch, int col, int
         lab.len = 0;
         if (base[k] > 0 && !isnan(c.raw) && strcmp(b->cat[k].kernel, b->wl->figure.baseline))
             clb_buf_printf(&lab, "%.2f\xc3\x97 ", c.raw / base[k]);   /* 0.95x of copy */
-        rpt_flag_letters(&lab, c.flags);
+        rpt_flag_letters(&lab, c.flags & ~(unsigned)RF_BYTES);   /* B: the table's, by its bytes */
         double v = isnan(share) ? c.v : c.v * share;
         clb_chart_point(ch, s, k, v, lab.len ? clb_buf_str(&lab) : NULL);
         if (!isnan(share) && !rest) {
@@ -368,11 +368,7 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
         level_guide(&ch, "100 %", 0, 2, lv, b->ncat);
     }
     free(lv);
-    double lo, hi;
-    if (clb_chart_measured(&ch, &lo, &hi) && hi >= 20 * lo) {
-        ch.y.scale = CLB_AXIS_LOG10;
-        ch.y.lo = pow(10, floor(log10(lo)));
-    }
+    rpt_log_y(&ch);
     t.len = 0;
     clb_buf_printf(&t, "%s, each device at its default size (the largest outside its caches); "
                        "letters above a bar are its flags", title);
@@ -406,10 +402,12 @@ static void table_cell(struct rpt *r, const struct rpt_cell *c, double base)
     if (base > 0 && !isnan(c->raw))
         rpt_tag(r, " <span class=\"note\">(%.2f&times;)</span>", c->raw / base);
     rpt_tag(r, " ");
-    flag_badges(r, c->flags);
+    flag_badges(r, c->flags & ~(unsigned)RF_BYTES);
+    rpt_bytes_note(r, c);
+    rpt_seen_cell(r, c);
     if (c->nrows) {
-        rpt_tag(r, "<br><span class=\"note\">");
-        rpt_text(r, r->t.ri[c->best].size);
+        rpt_tag(r, "<br><span class=\"note size\">");
+        rpt_size(r, c->best);
         rpt_tag(r, "</span>");
     }
     rpt_tag(r, "</td>");

@@ -61,6 +61,7 @@ static void roof_line(struct rpt *r, const struct rpt_rows *w, int col, const ch
             continue;
         n++;
         f |= r->rf[i] & ~(unsigned)RF_BAD;
+        rpt_seen_row(r, i, r->rf[i] & ~(unsigned)RF_BAD);
         bw = !(x->gbps <= bw) ? x->gbps : bw;
         fl = !(x->gflops <= fl) ? x->gflops : fl;
     }
@@ -144,8 +145,10 @@ static void series_letters(struct rpt *r, const struct rpt_rows *w, const struct
         size_t i = w->ids[k];
         const struct clb_row *x = &r->t.rows[i];
         if (r->t.ri[i].col == p->col && !strcmp(x->status, "ok") && !strcmp(x->kernel, p->kernel) &&
-            !strcmp(rpt_params_without(r, i, xkey), p->rest))
+            !strcmp(rpt_params_without(r, i, xkey), p->rest)) {
             f |= r->rf[i] & ~(unsigned)RF_BAD;
+            rpt_seen_row(r, i, r->rf[i] & ~(unsigned)RF_BAD);
+        }
     }
     b->len = 0;
     rpt_flag_letters(b, f);
@@ -300,12 +303,76 @@ static void energy_chart(struct rpt *r, const struct rpt_rows *w, int nw, int wh
         clb_chart_free(&ch);
 }
 
+/* A device's idle power (the median of its rows' idle_power_w) against the
+ * lowest median power of its workloads: an idle figure above what a workload
+ * drew while it ran was not read at rest (the board was still busy, e.g. a
+ * run that had just ended: docs/ENERGY.md) and cannot be subtracted. */
+struct idle_check {
+    double idle, low;
+    int low_wl;   /* the workload of the lowest median, -1 */
+};
+
+static void idle_of(const struct rpt *r, const struct rpt_rows *w, int nw, int col,
+                    struct idle_check *c)
+{
+    *c = (struct idle_check){NAN, NAN, -1};
+    double *v = malloc((r->t.nrows + 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; v && i < r->t.nrows; i++) {
+        double id = r->t.ri[i].col == col ? clb_row_metric(&r->t.rows[i], "idle_power_w") : NAN;
+        if (id > 0)
+            v[n++] = id;
+    }
+    if (n) {
+        qsort(v, n, sizeof *v, dcmp);
+        c->idle = v[n / 2];
+    }
+    free(v);
+    for (int k = 0; k < nw; k++) {
+        struct watts o;
+        watts_of(r, &w[k], col, &o);
+        if (o.n && !(o.median >= c->low)) {
+            c->low = o.median;
+            c->low_wl = k;
+        }
+    }
+}
+
+static int idle_contradicted(const struct idle_check *c)
+{
+    return c->idle > 0 && c->low_wl >= 0 && c->idle > c->low;
+}
+
+static void idle_notes(struct rpt *r, const struct rpt_rows *w, int nw)
+{
+    for (int d = 0; d < r->ndev; d++) {
+        struct idle_check c;
+        idle_of(r, w, nw, r->dev[d], &c);
+        if (!idle_contradicted(&c))
+            continue;
+        struct clb_buf b = {0};
+        clb_buf_printf(&b, "%s: its idle power, %.1f W, is above the median power of %s "
+                           "while it ran (%.1f W): the board was not at rest when it was read "
+                           "(busy, or still drawing power after earlier work, such as a run "
+                           "that had just ended), so it is not this device's idle power and "
+                           "cannot be subtracted.", rpt_label(r, r->dev[d]), c.idle,
+                       w[c.low_wl].workload, c.low);
+        rpt_tag(r, "<p class=\"note\"><span class=\"flag bad\">idle?</span> ");
+        rpt_text(r, clb_buf_str(&b));
+        rpt_tag(r, "</p>\n");
+        r->oom |= b.oom;
+        clb_buf_free(&b);
+    }
+}
+
 static void energy_table(struct rpt *r, const struct rpt_rows *w, int nw)
 {
     rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>device</th><th>workload</th><th>rows</th>"
                "<th>median W</th><th>highest W</th><th>idle W</th><th>best per W</th>"
                "<th>unit</th><th>of</th></tr>\n");
-    for (int d = 0; d < r->ndev; d++)
+    for (int d = 0; d < r->ndev; d++) {
+        struct idle_check ic;
+        idle_of(r, w, nw, r->dev[d], &ic);
         for (int k = 0; k < nw; k++) {
             struct watts o;
             watts_of(r, &w[k], r->dev[d], &o);
@@ -322,6 +389,8 @@ static void energy_table(struct rpt *r, const struct rpt_rows *w, int nw)
             rpt_num(r, o.max);
             rpt_tag(r, "</td><td class=\"n\">");
             rpt_num(r, o.idle);
+            if (idle_contradicted(&ic) && !isnan(o.idle))
+                rpt_tag(r, " <span class=\"flag bad\">idle?</span>");
             rpt_tag(r, "</td><td class=\"n\">");
             rpt_num(r, o.per_w);
             rpt_tag(r, "</td><td>%s</td><td>", isnan(o.per_w) ? "" : o.unit ? "GFlop/s per W"
@@ -335,7 +404,9 @@ static void energy_table(struct rpt *r, const struct rpt_rows *w, int nw)
             }
             rpt_tag(r, "</td></tr>\n");
         }
+    }
     rpt_tag(r, "</table></div>\n");
+    idle_notes(r, w, nw);
 }
 
 void rpt_energy(struct rpt *r)

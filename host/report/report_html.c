@@ -56,6 +56,7 @@ void rpt_section(struct rpt *r, const char *title, const char *lead)
 
 void rpt_section_end(struct rpt *r)
 {
+    rpt_explain_marks(r);
     rpt_tag(r, "</section>\n");
 }
 
@@ -90,6 +91,7 @@ static const char css[] =
     "background:#fde8c8;color:#7a4100;margin-right:3px}\n"
     ".flag.bad{background:#f9d0d0;color:#8a1010}\n"
     ".note{color:#5b6773;font-size:13px}\n"
+    ".marks{color:#4a5663;font-size:13.5px;padding-left:18px}.marks li{margin:2px 0}\n"
     "footer{max-width:1180px;margin:0 auto;padding:0 24px 30px;color:#5b6773;font-size:13px}\n";
 
 void rpt_head(struct rpt *r)
@@ -112,7 +114,9 @@ void rpt_foot(struct rpt *r)
 {
     rpt_tag(r, "</main>\n<footer>\n<p>Flags: <span class=\"flag\">C</span>cache-resident (the "
                "working set fits the last-level cache: a cache's bandwidth, not the memory's) "
-               "<span class=\"flag\">!</span>above the datasheet peak "
+               "<span class=\"flag\">!</span>above the datasheet peak of its unit "
+               "<span class=\"flag\">B</span>a flop rate whose counted bytes move faster than "
+               "the peak bandwidth (a cache served part of them) "
                "<span class=\"flag\">~</span>noisy (the slowest repetition took more than %.2f "
                "&times; the fastest) <span class=\"flag\">H</span>timed on the host clock (the "
                "device's event timer was not trusted: each run between two clFinish, the launch "
@@ -139,6 +143,7 @@ static const struct {
     {RF_NOISY, '~', "noisy"},          {RF_FAILED, 'F', "failed validation"},
     {RF_SKIPPED, 'S', "skipped"},      {RF_ERROR, 'E', "error"},
     {RF_HOST, 'H', "timed on the host clock"}, {RF_IMPOSSIBLE, 'X', "impossible"},
+    {RF_BYTES, 'B', "counted bytes above the peak bandwidth"},
 };
 #define NFLAGS (sizeof flag_names / sizeof *flag_names)
 

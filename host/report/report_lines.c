@@ -221,7 +221,7 @@ static void one_series(struct curves *cv, struct clb_chart *ch, const struct sse
     for (size_t k = 0; k < s->n; k++) {
         const struct rpt_cell *c = &s->v[k].c;
         t.len = 0;
-        rpt_flag_letters(&t, c->flags);
+        rpt_flag_letters(&t, c->flags & ~(unsigned)RF_BYTES);   /* B: the table's, by its bytes */
         clb_chart_point(ch, cs, s->v[k].x, c->v, t.len ? clb_buf_str(&t) : NULL);
         note_x(xr, s->v[k].x);
         int kind = r->t.ri[c->best].kind;
@@ -328,9 +328,7 @@ static void x_axis(struct curves *cv, struct clb_chart *ch, const struct xrange 
         ch->x.ticks = CLB_TICKS_BYTES;
     else if (ch->x.scale == CLB_AXIS_LOG2 && xr->pow2 && xr->hi >= 65536)
         ch->x.ticks = CLB_TICKS_POW2;
-    double lo, hi;
-    if (clb_chart_measured(ch, &lo, &hi) && hi >= 20 * lo)
-        ch->y.scale = CLB_AXIS_LOG10;
+    rpt_log_y(ch);
 }
 
 /* ---- the table -------------------------------------------------------------------- */
@@ -362,10 +360,12 @@ static void cell_out(struct rpt *r, const struct rpt_cell *c)
     struct clb_buf t = {0};
     rpt_tag(r, "<td class=\"n\">");
     rpt_num(r, c->v);
-    rpt_flag_letters(&t, c->flags);
+    rpt_flag_letters(&t, c->flags & ~(unsigned)RF_BYTES);
+    rpt_seen_cell(r, c);
     for (size_t k = 0; k < t.len; k++)
         rpt_tag(r, " <span class=\"flag%s\">%c</span>", strchr("FSE", t.s[k]) ? " bad" : "",
                 t.s[k]);
+    rpt_bytes_note(r, c);
     rpt_tag(r, "</td>");
     clb_buf_free(&t);
 }
@@ -382,12 +382,16 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
     if (!xs)
         return;
     int matrix = nx <= 12;
-    rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>device</th><th>kernel, type, params</th>"
-               "<th>unit</th>");
-    for (size_t k = 0; matrix && k < nx; k++) {
-        rpt_tag(r, "<th>");
+    const char *span = matrix ? " rowspan=\"2\"" : "";
+    rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th%s>device</th><th%s>kernel, type, params</th>"
+               "<th%s>unit</th>", span, span, span);
+    if (matrix) {   /* the x name once over its values: narrow columns */
+        rpt_tag(r, "<th colspan=\"%zu\">", nx);
         rpt_text(r, xname);
-        rpt_tag(r, " ");
+        rpt_tag(r, "</th></tr>\n<tr>");
+    }
+    for (size_t k = 0; matrix && k < nx; k++) {
+        rpt_tag(r, "<th class=\"n\">");
         rpt_x(r, xs[k], bytes);
         rpt_tag(r, "</th>");
     }

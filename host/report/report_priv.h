@@ -24,8 +24,12 @@ enum {
     RF_SKIPPED = 16,  /* skipped (its reason in detail) */
     RF_ERROR = 32,    /* an OpenCL or system error */
     RF_HOST = 64,     /* timed on the host clock: the device's events were not trusted */
-    RF_IMPOSSIBLE = 128   /* above the profile's peak GFlop/s: a timer or counting fault */
+    RF_IMPOSSIBLE = 128,  /* above the profile's peak GFlop/s: a timer or counting fault */
+    RF_BYTES = 256    /* a GFlop/s row whose counted bytes move faster than the peak
+                       * bandwidth: a qualifier of its byte count, never set beside the
+                       * rate as `!` (a cache served part of the counted bytes) */
 };
+#define RF_NBITS 9
 #define RF_BAD (RF_FAILED | RF_SKIPPED | RF_ERROR | RF_IMPOSSIBLE)
 
 /* A chart of the page and where its figure goes. */
@@ -51,6 +55,8 @@ struct rpt {
     size_t nch, capch;
     int sections;                      /* ids of sections: s1, s2, ... */
     struct clb_buf toc;                /* the contents (markup) */
+    unsigned seen;                     /* the flags shown in the section being written */
+    size_t seen_row[RF_NBITS];         /* per flag bit: the first row shown with it */
     int oom;
 };
 
@@ -118,6 +124,7 @@ struct rpt_cell {
     double raw;        /* the same, absolute */
     size_t best;       /* the row that gives it (or a row without a figure) */
     unsigned flags;    /* of every row it stands for */
+    size_t frow[RF_NBITS];   /* per flag bit: the first of its rows with it */
     int nrows;
 };
 /* The cell of rows ids[0..n) (one column): at the size the column shows
@@ -126,6 +133,22 @@ struct rpt_cell {
 void rpt_cell(const struct rpt *r, const size_t *ids, size_t n, struct rpt_cell *c);
 /* The size a column shows rows ids[0..n) at: see rpt_cell. */
 const char *rpt_shown_size(const struct rpt *r, const size_t *ids, size_t n);
+
+/* The flags a section shows, with a row of each: rpt_section_end explains
+ * every one in a sentence from that row's own figures (report_marks.c). */
+void rpt_seen_row(struct rpt *r, size_t i, unsigned flags);
+void rpt_seen_cell(struct rpt *r, const struct rpt_cell *c);
+void rpt_explain_marks(struct rpt *r);
+/* Under a flop rate whose counted bytes exceed the peak bandwidth: that byte
+ * rate, and the B beside it (not beside the rate). */
+void rpt_bytes_note(struct rpt *r, const struct rpt_cell *c);
+/* A log y axis where the figures span two decades or more (a linear one
+ * shows them all otherwise), said in the axis label. */
+void rpt_log_y(struct clb_chart *c);
+/* A row's size with its unit: "2^28 elements", "8192x8192 elements",
+ * "64x64x64x16 lattice", "64 MiB". */
+void rpt_size(struct rpt *r, size_t i);
+void rpt_size_text(const struct rpt *r, size_t i, struct clb_buf *b);
 
 /* The registry's position of a workload (past the last when unknown). */
 long rpt_workload_rank(const char *name);

@@ -123,6 +123,10 @@ unsigned rpt_flags(const struct rpt *r, size_t i)
     /* a staircase's x is the working set: its caches are what it measures */
     if (wl && wl->figure.kind == CLB_FIGURE_STAIRS)
         f &= ~(unsigned)RF_CACHE;
+    /* the summary's `!` is the byte count's (pct_peak_bw): beside a flop rate it
+     * qualifies the bytes, not the rate */
+    if ((f & RF_ABOVE) && strcmp(rpt_unit(r, i), "GB/s"))
+        f = (f & ~(unsigned)RF_ABOVE) | RF_BYTES;
     double peak = peak_unit(r, i) == 1 ? rpt_peak(r, i) : NAN;
     if (peak > 0 && x->gflops > peak)
         f |= RF_ABOVE;
@@ -265,8 +269,8 @@ int rpt_workloads(struct rpt *r, struct rpt_rows **out, int *n)
     size_t nw = 0, cap = 0;
     if (!ids)
         return CLB_ESYS;
-    for (size_t i = 0; i < r->t.nrows; i++)
-        if (rpt_single(r, i))
+    for (size_t i = 0; i < r->t.nrows; i++)   /* a published row without a figure: nothing to draw */
+        if (rpt_single(r, i) && !(r->t.cols[r->t.ri[i].col].reference && isnan(rpt_value(r, i))))
             ids[m++] = i;
     sort_r = r;
     qsort(ids, m, sizeof *ids, by_workload);
@@ -328,7 +332,7 @@ const char *rpt_shown_size(const struct rpt *r, const size_t *ids, size_t n)
     for (size_t k = 0; k < n; k++) {
         size_t i = ids[k];
         const struct clb_row *x = &r->t.rows[i];
-        int tier = !has_value(x) ? 2 : (rpt_flags(r, i) & RF_CACHE) ? 1 : 0;
+        int tier = !has_value(x) || isnan(rpt_value(r, i)) ? 2 : (rpt_flags(r, i) & RF_CACHE) ? 1 : 0;
         for (int t = tier; t < 3; t++)
             if (pick[t] < 0 || larger(r, i, (size_t)pick[t]))
                 pick[t] = (long)i;
@@ -350,7 +354,11 @@ void rpt_cell(const struct rpt *r, const size_t *ids, size_t n, struct rpt_cell 
         size_t i = ids[k];
         if (r->t.ri[i].size != size)
             continue;
-        c->flags |= rpt_flags(r, i);
+        unsigned f = rpt_flags(r, i);
+        for (int b = 0; b < RF_NBITS; b++)
+            if ((f & (1u << b)) && !(c->flags & (1u << b)))
+                c->frow[b] = i;
+        c->flags |= f;
         c->nrows++;
         double v = has_value(&r->t.rows[i]) ? rpt_value(r, i) : NAN;
         if (!any)

@@ -127,9 +127,7 @@ static void scaling_chart(struct rpt *r, const size_t *ids, size_t n)
         }
         a = b;
     }
-    double lo, hi;
-    if (clb_chart_measured(&ch, &lo, &hi) && hi >= 20 * lo)
-        ch.y.scale = CLB_AXIS_LOG10;
+    rpt_log_y(&ch);
     rpt_chart(r, &ch, "each job's aggregate row (bars) and its ranks' own rows (points): the "
                       "spread between ranks is the table's");
     clb_buf_free(&t);
@@ -206,6 +204,7 @@ static void flagged_group(struct rpt *r, const size_t *ids, size_t n)
 {
     const struct clb_row *x = &r->t.rows[ids[0]];
     struct clb_buf t = {0};
+    rpt_seen_row(r, ids[0], r->rf[ids[0]]);
     rpt_tag(r, "<tr><td>");
     rpt_text(r, rpt_label(r, r->t.ri[ids[0]].col));
     rpt_tag(r, "</td><td>");
@@ -253,16 +252,55 @@ static void flagged_rows(struct rpt *r)
     free(ids);
 }
 
+static int reduced(const struct rpt *r, size_t i)
+{
+    return r->t.ri[i].col >= 0 && !r->t.cols[r->t.ri[i].col].reference &&
+           clb_row_flag(&r->t.rows[i], "reduced");
+}
+
+/* Launches a set-up reduced to fit the device (metric reduced=1: a tile or a
+ * work-group smaller than asked; host/core/fit.c): not a flag, but a figure
+ * of another launch than the one named, so listed here with the reason. */
+static void reduced_rows(struct rpt *r)
+{
+    int n = 0;
+    for (size_t i = 0; i < r->t.nrows; i++) {
+        if (!reduced(r, i))
+            continue;
+        const struct clb_row *x = &r->t.rows[i];
+        if (!n++)
+            rpt_tag(r, "<h3>Launches reduced to fit the device</h3>\n<p class=\"note\">A tile or "
+                       "work-group smaller than asked (the metric reduced=1): the params name "
+                       "what ran, the detail why.</p>\n<div class=\"wide\"><table>\n<tr><th>"
+                       "device</th><th>workload</th><th>kernel</th><th>type</th><th>size</th>"
+                       "<th>params (as run)</th><th>why (the row's detail)</th></tr>\n");
+        const char *cells[7] = {rpt_label(r, r->t.ri[i].col), x->workload, x->kernel, x->dtype,
+                                x->size, x->params, x->detail};
+        rpt_tag(r, "<tr>");
+        for (int k = 0; k < 7; k++) {
+            rpt_tag(r, "<td>");
+            rpt_text(r, cells[k]);
+            rpt_tag(r, "</td>");
+        }
+        rpt_tag(r, "</tr>\n");
+    }
+    if (n)
+        rpt_tag(r, "</table></div>\n");
+}
+
 void rpt_distrust(struct rpt *r)
 {
     int any = 0;
     for (size_t i = 0; i < r->t.nrows && !any; i++)
-        any = r->t.ri[i].col >= 0 && r->rf[i];
+        any = (r->t.ri[i].col >= 0 && r->rf[i]) || reduced(r, i);
     rpt_section(r, "Rows to distrust", any ? "Rows that gave no figure, with their reason, and "
                                              "figures that a flag qualifies (the letters on the "
-                                             "charts; the footer explains them)."
-                                           : "No row failed, was skipped or is flagged.");
+                                             "charts, explained below and in each section), "
+                                             "and launches reduced to fit the device."
+                                           : "No row failed, was skipped, is flagged or was "
+                                             "reduced to fit the device.");
     bad_rows(r);
     flagged_rows(r);
+    reduced_rows(r);
     rpt_section_end(r);
 }

@@ -726,6 +726,82 @@ def report_doc_table(doc, table):
     assert doc[doc.index(begin) + len(begin):doc.index(end)].strip() == table
 
 
+def _sections(page):
+    """The page's sections: {title: markup} (its charts' SVG removed)."""
+    out = {}
+    for m in re.finditer(r'<section id="s\d+">\s*<h2>(.*?)</h2>(.*?)</section>', page, re.S):
+        out[html.unescape(m.group(1))] = re.sub(r"<svg.*?</svg>", "", m.group(2), flags=re.S)
+    return out
+
+
+def _table_cells(table):
+    """A table's data rows (those without a th) as lists of their cells' markup."""
+    return [re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S) for tr in re.findall(r"<tr>(.*?)</tr>", table, re.S)
+            if "<th" not in tr]
+
+
+def report_read(f):
+    """The page of the committed H100 and H200 suites beside every published
+    figure: every flag a section shows is explained in it by a
+    sentence naming a row; no B or byte-count ! beside a flop rate; no column
+    or line of a table without a figure or a flag; sizes with their unit;
+    a log axis only for a range that needs it, said in its label; the idle
+    power that contradicts the rows flagged."""
+    page = open(f).read()
+    bad = []
+    for title, body in _sections(page).items():
+        shown = set(re.findall(r'<td[^>]*>(?:(?!</td>).)*?<span class="flag[^"]*">([^<]{1})</span>', body, re.S))
+        marks = re.search(r'<ul class="marks">(.*?)</ul>', body, re.S)
+        told = set(re.findall(r'<li><span class="flag[^"]*">(.)</span>', marks.group(1))) if marks else set()
+        if shown - told:
+            bad.append("%s: flags %s shown, not explained" % (title, "".join(sorted(shown - told))))
+        for li in re.findall(r"<li>(.*?)</li>", marks.group(1) if marks else "", re.S):
+            if " on NVIDIA H" not in li:
+                bad.append("%s: a mark's sentence names no row: %s" % (title, li[:80]))
+        for table in re.findall(r"<table>(.*?)</table>", body, re.S):
+            data = [c for c in _table_cells(table) if c]
+            ths = re.findall(r"<th[^>]*>(.*?)</th>", table)
+            if title in ("dslash", "cg") and re.search(r"GFlop/s.*?\d <span class=\"flag\">[!B]</span>", table):
+                bad.append("%s: a byte-count flag beside a flop rate" % title)
+            width = max((len(c) for c in data), default=0)
+            for k in range(width):
+                col = [c[k] for c in data if len(c) == width]
+                empty = col and all(re.sub(r"<[^>]+>|\s", "", v) in ("&ndash;", "–", "") for v in col)
+                if empty and ths[k:k + 1] != ["flags"]:   # no flags: an empty flags cell
+                    bad.append("%s: a column without a figure or a flag (%s)" % (title, ths[k:k + 1]))
+            for tr in re.findall(r"<tr>(.*?)</tr>", table, re.S):
+                nums = re.findall(r'<td class="n">(.*?)</td>', tr, re.S)
+                if len(nums) > 1 and all(re.sub(r"<[^>]+>|\s", "", v) in ("&ndash;", "–") for v in nums):
+                    bad.append("%s: a line without a figure or a flag (%s)" % (title, tr[:60]))
+        sizes = re.findall(r'<br><span class="note[^"]*">([^<]*)</span>', body)
+        for size in [s for s in sizes if not s.startswith("counted ")]:
+            if not re.search(r"(elements|lattice|B|work-items?|per side.*)$", size):
+                bad.append("%s: a size without its unit: %s" % (title, size))
+    charts = {m.group(1): m.group(2) for m in re.finditer(r"<h2>(.*?)</h2>(.*?)</section>", page, re.S)}
+    if "log scale" in charts["stream"] or "log scale" not in charts["blockeq"]:
+        bad.append("stream (97-4402 GB/s) on a log axis, or blockeq (4.9-2033) not, or not said")
+    energy = _sections(page)["Energy"]
+    for dev in ("NVIDIA H100 80GB HBM3: its idle power, 280.4 W", "NVIDIA H200: its idle power, 316.1 W"):
+        if dev not in html.unescape(energy):
+            bad.append("the idle power that contradicts the rows is not flagged: " + dev)
+    print("; ".join(bad) if bad else "every mark explained where it stands, no byte flag beside a flop "
+          "rate, no empty column or line, sizes with units, log axis only where needed, idle flagged")
+    if bad:
+        sys.exit(1)
+
+
+def report_idle_ok(f):
+    """An idle power below every workload's median power is not flagged."""
+    assert "idle?" not in open(f).read()
+
+
+def report_reduced(f):
+    """The reduced copy2d tile of the fixture is listed among the rows to distrust."""
+    body = _sections(open(f).read())["Rows to distrust"]
+    part = body.split("Launches reduced to fit the device", 1)
+    assert len(part) == 2 and re.search(r"<td>copy2d</td>.*?tile=", part[1], re.S), part[-1][:300]
+
+
 # ---- test_roofline.sh --------------------------------------------------------------
 
 def roofline_flops(f):

@@ -43,6 +43,18 @@ grep -q "Chart not drawn" page.html && fail "a chart not drawn: $(grep -o 'Chart
 # (hostile.csv: its stream and peak float rows timer_host=1, a roofline row impossible=1)
 rows report-marks page.html >marks.out 2>&1 && pass "marks: $(cat marks.out)" || fail "marks: $(cat marks.out)"
 
+rows report-reduced page.html && pass "the reduced copy2d tile is listed among the rows to distrust" ||
+  fail "the reduced launch is not listed"
+
+# ---- the committed GPU suites beside every published figure -------------------
+R="$CLBENCH_SRC/results/runs/2026-11-23"
+if command -v gnuplot >/dev/null; then
+  run_cb report "$R/h100-suite-4.csv" "$R/h200-suite-3.csv" "${REF[@]}" -o gpu.html
+  rows report-read gpu.html >read.out 2>&1 && pass "the GPU page: $(cat read.out)" || fail "the GPU page: $(cat read.out)"
+fi
+run_cb report "$R/h100-suite-3.csv" --no-charts -o idle.html
+rows report-idle-ok idle.html && pass "an idle power below the rows' is not flagged" || fail "idle flagged in h100-suite-3"
+
 # ---- without gnuplot: tables, one line ------------------------------------------------
 CLBENCH_GNUPLOT=/nonexistent/gnuplot run_cb report "$D/pocl-quick.csv" "$D/hostile.csv" -o nogp.html
 [ "$RC" -eq 0 ] && pass "no gnuplot: exit 0" || fail "no gnuplot: exit $RC: $ERR_TXT"

@@ -308,6 +308,7 @@ const struct clb_workload clb_wl_launch = {
     .params = params,
     .size_help = "work-items of the empty kernel, e.g. 1 or 1M (default 1)",
     .size_dims = 1,
+    .size_unit = "work-items",
     .sizes = {.quick = "1", .ladder = ladder},
     .case_size = sizeof(struct launch_case),
     CLB_STEPS,

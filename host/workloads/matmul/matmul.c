@@ -361,6 +361,7 @@ const struct clb_workload clb_wl_matmul = {
     .size_help = "matrix side n (n x n floats), any n; e.g. 4096 (default: 4096 or more on GPUs so "
                  "the matrices are >= 4x the last-level cache, 512 on CPUs)",
     .size_dims = 1,
+    .size_unit = "per side (n x n floats)",
     /* GPUs: the first of 4096, 5120, ... whose three matrices are >= 4 x LLC
      * (the floor, 192 MiB, is 4096's); CPUs: 512, pinned by floor = cap = its
      * 3 MiB. */

@@ -502,6 +502,7 @@ const struct clb_workload clb_wl_peak = {
     .size_help = "lane-FMAs per work-item, a multiple of acc x vec, e.g. 2^17 (default 131072; "
                  "--quick 4096)",
     .size_dims = 1,
+    .size_unit = "lane-FMAs per work-item",
     .sizes = {.quick = "4096", .ladder = ladder},
     .case_size = sizeof(struct peak_case),
     CLB_STEPS,

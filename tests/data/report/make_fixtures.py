@@ -75,6 +75,7 @@ def v3_marks(rows):
             r['params'] = r['params'].replace('tile=32x8', 'tile=16x1')
             r['detail'] = ('tile 32x8 reduced to 16x1: work-groups of 32x8 need 256 work-items; '
                            'the device allows 24; ' + r['detail'])
+            r['metrics'] = add_metrics(r, 'reduced=1')
 
 
 def main():
