@@ -719,6 +719,8 @@ static int open_device(struct run *run, struct session *s, int idx)
             clb_info("energy: %s: the energy columns stay empty\n", why ? why : "no source");
         else if (!s->energy && why)
             clb_debug("energy: %s\n", why);
+        if (s->energy && clb_energy_idle_why(s->energy))
+            clb_info("energy: no idle power: %s\n", clb_energy_idle_why(s->energy));
         free(why);
     }
     clb_watchdog_leave(outer);

@@ -33,6 +33,7 @@ enum kind { NVML, RAPL };
 struct clb_energy {
     enum kind kind;
     double idle_w;
+    char *idle_why;          /* no idle figure: why (the board did not settle) */
     /* NVML */
     void *lib;
     void *dev;               /* nvmlDevice_t */
@@ -59,6 +60,7 @@ double clb_energy_delta(double a, double b, double range)
 
 const char *clb_energy_source(const struct clb_energy *e) { return e->kind == NVML ? "nvml" : "rapl"; }
 double clb_energy_idle_w(const struct clb_energy *e) { return e->idle_w; }
+const char *clb_energy_idle_why(const struct clb_energy *e) { return e->idle_why; }
 
 /* The shortest window a reading is trusted over. NVML: on the H100 and H200
  * the board's energy counter moves in steps (its power sensor samples part
@@ -91,21 +93,60 @@ static void *power_sampler(void *arg)
     return NULL;
 }
 
+/* The board's power before any work, once it is at rest. A board does not
+ * rest the moment it is opened: NVML's power reading is an average over
+ * about a second on recent boards, and a board that has just run other work
+ * draws more for seconds after. Five readings 20 ms apart read at open were
+ * taken as idle: the committed H100 and H200 suites started two seconds
+ * after the previous suite ended read 280 and 316 W (that suite's last rows
+ * drew 282 and 451 W) while their own transfers and latency chases drew 120 W
+ * (results/runs/2026-11-23/h100-suite-4.csv, h200-suite-3.csv; a fresh start
+ * reads 90-93 W). So readings are taken every IDLE_STEP until the board has
+ * stopped falling: the mean of the last IDLE_N readings is within IDLE_AGREE
+ * (or 2 W) of the mean of the IDLE_N before them, and so is their spread (a
+ * second of readings at the least: NVML's own averaging window). That mean
+ * is the idle power. A board still falling after IDLE_WAIT seconds is not at
+ * rest: no figure, and why. */
+#define IDLE_STEP_NS 100000000L   /* 100 ms */
+#define IDLE_N 5                  /* readings a mean takes: 0.5 s */
+#define IDLE_AGREE 0.02
+#define IDLE_WAIT_S 3.0
+
+static double mean_of(const double *v, int n, double *spread)
+{
+    double lo = INFINITY, hi = -INFINITY, sum = 0;
+    for (int k = 0; k < n; k++) {
+        lo = fmin(lo, v[k]);
+        hi = fmax(hi, v[k]);
+        sum += v[k];
+    }
+    *spread = hi - lo;
+    return sum / n;
+}
+
 static double idle_power(struct clb_energy *e)
 {
-    /* a few readings 20 ms apart, before any work: the board at rest */
-    double sum = 0;
-    int n = 0;
-    for (int i = 0; i < 5; i++) {
+    double v[64];
+    int n = 0, steps = (int)(IDLE_WAIT_S / (IDLE_STEP_NS * 1e-9)) + 1;
+    for (int i = 0; i < steps && i < 64; i++) {
         unsigned int mw;
-        if (e->power_mw && e->power_mw(e->dev, &mw) == 0) {
-            sum += mw * 1e-3;
-            n++;
+        if (e->power_mw && e->power_mw(e->dev, &mw) == 0)
+            v[n++] = mw * 1e-3;
+        if (n >= 2 * IDLE_N) {
+            double spread, before, last = mean_of(v + n - IDLE_N, IDLE_N, &spread);
+            double tol = fmax(2.0, IDLE_AGREE * last);
+            before = mean_of(v + n - 2 * IDLE_N, IDLE_N, &(double){0});
+            if (before - last <= tol && spread <= tol)
+                return last;
         }
-        struct timespec ts = {0, 20000000L};
+        struct timespec ts = {0, IDLE_STEP_NS};
         nanosleep(&ts, NULL);
     }
-    return n ? sum / n : NAN;
+    if (n >= 2 && !e->idle_why)
+        e->idle_why = clb_asprintf("the board's power did not settle within %.0f s (%.0f W, then "
+                                   "%.0f W): it was busy or still drawing power after earlier "
+                                   "work", IDLE_WAIT_S, v[0], v[n - 1]);
+    return NAN;
 }
 
 struct clb_energy *clb_energy_open_nvml(const char *libname, const char *pci_bus_id, char **why)
@@ -159,6 +200,7 @@ struct clb_energy *clb_energy_open_nvml(const char *libname, const char *pci_bus
     if (e->shutdown)
         e->shutdown();
     dlclose(lib);
+    free(e->idle_why);
     free(e);
     return NULL;
 }
@@ -284,5 +326,6 @@ void clb_energy_close(struct clb_energy *e)
     }
     for (int i = 0; i < e->nzones; i++)
         free(e->zone[i]);
+    free(e->idle_why);
     free(e);
 }

@@ -18,6 +18,9 @@ int clb_energy_read(struct clb_energy *e, double *joules);
 const char *clb_energy_source(const struct clb_energy *e);  /* "nvml", "rapl" */
 /* Power drawn before any work (board or packages), watts; NAN if unknown. */
 double clb_energy_idle_w(const struct clb_energy *e);
+/* Why there is no idle figure where the source has power readings (the
+ * board did not settle: still busy after earlier work); NULL otherwise. */
+const char *clb_energy_idle_why(const struct clb_energy *e);
 /* The shortest window (seconds) over which a reading of this source is kept. */
 double clb_energy_min_window(const struct clb_energy *e);
 void clb_energy_close(struct clb_energy *e);

@@ -75,6 +75,30 @@ static void nvml_sampled(void **state)
     unsetenv("FAKE_NVML_NO_ENERGY");
 }
 
+/* A board still drawing power after earlier work (a run that had just
+ * ended: the committed H100 suite read 280 W "idle" 2 s after the previous
+ * run, its own transfers then drew 120 W): the idle figure waits for the
+ * readings to settle, and is not given when they do not. */
+static void nvml_idle_settles(void **state)
+{
+    (void)state;
+    char *why = NULL;
+    setenv("FAKE_NVML_FALL", "0.3", 1);   /* 300 W falling to 90 W, tau 0.3 s */
+    struct clb_energy *e = clb_energy_open_nvml(FAKE_NVML, "0000:3b:00.0", &why);
+    assert_non_null(e);
+    double idle = clb_energy_idle_w(e);
+    assert_true(idle >= 90 && idle < 100);   /* the board at rest, not 300 W */
+    clb_energy_close(e);
+    setenv("FAKE_NVML_FALL", "10", 1);    /* still falling after the longest wait */
+    e = clb_energy_open_nvml(FAKE_NVML, "0000:3b:00.0", &why);
+    assert_non_null(e);
+    assert_true(isnan(clb_energy_idle_w(e)));
+    assert_non_null(clb_energy_idle_why(e));
+    assert_non_null(strstr(clb_energy_idle_why(e), "did not settle"));
+    clb_energy_close(e);
+    unsetenv("FAKE_NVML_FALL");
+}
+
 static void write_num(const char *path, unsigned long long v)
 {
     FILE *f = fopen(path, "w");
@@ -125,6 +149,7 @@ static void rapl(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(delta), cmocka_unit_test(nvml_counter),
-                                       cmocka_unit_test(nvml_sampled), cmocka_unit_test(rapl)};
+                                       cmocka_unit_test(nvml_sampled),
+                                       cmocka_unit_test(nvml_idle_settles), cmocka_unit_test(rapl)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
