@@ -176,8 +176,5 @@ int clb_event_wall(cl_event last, double t0, double *seconds);
 
 /* Embedded kernel sources (generated at build time). */
 const char *clb_embedded_source(const char *file);
-/* Load the source of cl/<file>.cl from kernel_dir or the embedded copy;
- * returns a malloc'd string or NULL with an error. */
-char *clb_load_source(const char *kernel_dir, const char *file);
 
 #endif

@@ -42,8 +42,7 @@ int clb_report_write(char **files, int nfiles, const struct clb_report_opts *o, 
 struct clb_workload;
 void clb_report_figure_text(const struct clb_workload *wl, struct clb_buf *b);
 
-/* The name of a normalisation, and the one a name gives (-1: none). */
-const char *clb_report_norm_name(enum clb_report_norm n);
+/* The normalisation a name gives (-1: none). */
 int clb_report_norm_find(const char *name);
 
 #endif

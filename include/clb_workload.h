@@ -384,10 +384,6 @@ void clb_case_metric(struct clb_case *c, const char *key, double value);
 /* A metric whose value is a word ([A-Za-z0-9_.+-], not a number). */
 void clb_case_metric_token(struct clb_case *c, const char *key, const char *token);
 
-/* The number after "key=" in a params text ("vec=4,ws=1024"), NAN when
- * absent. (Rows: clb_row_param, which takes only a whole number.) */
-double clb_text_num(const char *text, const char *key);
-
 /* Rows from files: does r hold what wl declares its rows hold (row_params,
  * row_metrics)? */
 int clb_row_fits(const struct clb_workload *wl, const struct clb_row *r);
@@ -462,9 +458,6 @@ int clb_check_exact(struct clb_case *c, const void *got, const void *want, size_
 int clb_check_exact_2d(struct clb_case *c, const void *got, const void *want, size_t n,
                        size_t stride, size_t cmp, size_t width);
 
-/* Largest per-buffer size for a workload that needs `count` buffers of equal
- * size: min(max_alloc, global_mem / (count + 1)). */
-size_t clb_max_buffer(const struct clb_env *env, int count);
 /* The last-level cache size in bytes: the larger of the queried global
  * memory cache and the profile's L2. */
 size_t clb_llc_bytes(const struct clb_env *env);
@@ -618,10 +611,6 @@ void clb_comm_shm_close(struct clb_comm_shm *w);
  * 4.x, "sm" in 5.x) and its single-copy mechanism ("cma", "xpmem", "knem",
  * "none"...); "" when it cannot tell or without MPI. */
 void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc);
-
-/* Has the user asked the run to stop (SIGINT/SIGTERM)? Long host loops of a
- * set-up or a check may poll it and return CLB_EINTR. */
-int clb_interrupted(void);
 
 /* ---- the device's timer ------------------------------------------------ */
 

@@ -293,11 +293,6 @@ static int kv_order(const void *pa, const void *pb)
     return c ? c : strcmp(a->val, b->val);
 }
 
-const char *cmp_in_params_canon(struct cmp_in *in, size_t row)
-{
-    return cmp_in_params_join(in, in->plist[row], NULL, 0);
-}
-
 const char *cmp_in_params_join(struct cmp_in *in, int p, const struct clb_workload *wl, int role)
 {
     int n = in->plists[p].n, k = 0;

@@ -23,21 +23,6 @@ json_t *cmp_json_str(const char *s)
 
 json_t *cmp_json_num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-int cmp_json_dump(json_t *root, FILE *f)
-{
-    if (!root) {
-        clb_seterr("out of host memory building the JSON document");
-        return CLB_ESYS;
-    }
-    errno = 0;
-    int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    json_decref(root);
-    if (rc == 0 && fputc('\n', f) != EOF && fflush(f) == 0 && !ferror(f))
-        return CLB_OK;
-    clb_seterr("cannot write the JSON output: %s", errno ? strerror(errno) : "write error");
-    return CLB_ESYS;
-}
-
 /* One document of a head object and a long array, written piece by piece
  * so that memory holds one entry at a time: the head (every member but the
  * array) as jansson writes it, then the array's entries, each a compact

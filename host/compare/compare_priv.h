@@ -89,11 +89,9 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *f, int f0, int f1,
  * the size, or a staircase over the working set)? The lineup of several
  * devices (flt->line_up) keeps such rows' sizes and cache-resident rows. */
 int cmp_size_varies(const struct clb_workload *wl);
-/* "k=v,k=v" of a row's params, items sorted by key (a configuration key). */
-const char *cmp_in_params_canon(struct cmp_in *in, size_t row);
-/* The same of params list p (in->plist[row]), only the items whose role for
- * workload wl (clb_param_role_of) is `role` (0: every item). Interned; ""
- * when none; NULL on OOM. */
+/* "k=v,k=v" of params list p (in->plist[row]), items sorted by key, only the
+ * items whose role for workload wl (clb_param_role_of) is `role` (0: every
+ * item). Interned; "" when none; NULL on OOM. */
 const char *cmp_in_params_join(struct cmp_in *in, int p, const struct clb_workload *wl, int role);
 
 /* ---- what a line is (compare_ident.c; docs/COMPARE.md, "Line identity") -- */
@@ -179,8 +177,6 @@ void cmp_utf8_fix(struct clb_buf *b, const char *s);
 struct json_t;
 struct json_t *cmp_json_str(const char *s);
 struct json_t *cmp_json_num(double v);
-/* Print a document, then a newline; CLB_ESYS with a message on failure. */
-int cmp_json_dump(struct json_t *root, FILE *f);
 /* A document's head object with its "schema" and "metric" members; *bad is
  * set when memory ran out. */
 struct json_t *cmp_json_head(const char *schema, const struct cmp_metric *m, int *bad);

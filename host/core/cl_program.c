@@ -31,11 +31,6 @@ static char *load_source(const char *kernel_dir, const char *file, int env)
     return clb_strdup(src);
 }
 
-char *clb_load_source(const char *kernel_dir, const char *file)
-{
-    return load_source(kernel_dir, file, 1);
-}
-
 static void print_build_log(cl_program prog, cl_device_id dev, const char *file,
                             const char *options)
 {

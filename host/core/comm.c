@@ -89,13 +89,6 @@ void clb_comm_abort(int status)
         MPI_Abort(world, status);
 }
 
-int clb_comm_barrier(void)
-{
-    if (active)
-        MPI_CHECK(MPI_Barrier(world), "MPI_Barrier");
-    return CLB_OK;
-}
-
 int clb_comm_allreduce(double *v, int n, enum clb_comm_op op)
 {
     if (!active)
@@ -446,7 +439,6 @@ int clb_comm_init(int *argc, char ***argv)
 }
 void clb_comm_finalize(void) {}
 void clb_comm_abort(int status) { (void)status; }
-int clb_comm_barrier(void) { return CLB_OK; }
 int clb_comm_allreduce(double *v, int n, enum clb_comm_op op)
 {
     (void)v;

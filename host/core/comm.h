@@ -12,7 +12,6 @@ void clb_comm_finalize(void);
 void clb_comm_abort(int status);
 /* Is this process one rank of several? */
 int clb_comm_active(void);
-int clb_comm_barrier(void);
 int clb_comm_bcast(void *buf, size_t n, int root);
 /* Broadcast a malloc'd string from root (others' *text replaced). */
 int clb_comm_bcast_text(char **text, int root);

@@ -30,8 +30,6 @@ static void on_signal(int sig)
     clb_signal = sig;
 }
 
-int clb_interrupted(void) { return clb_signal != 0; }
-
 double clb_case_timeout(const struct clb_run_opts *o)
 {
     if (!isnan(o->case_timeout))

@@ -83,12 +83,6 @@ int clb_agree_rep(struct session *s, int rc, double *t, double *spent)
     return agreed;
 }
 
-double clb_job_sum(double v)
-{
-    clb_comm_allreduce(&v, 1, CLB_SUM);
-    return v;
-}
-
 /* One name for the job's devices (or hosts): the common one, else "N kinds". */
 static const char *common(struct session *s, const char *mine, const char *what)
 {

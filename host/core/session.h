@@ -135,8 +135,6 @@ int clb_agree(struct session *s, int rc);
 /* One timed run of every rank: the slowest time, the worst rc, the most
  * spent; all ranks get the same figures. */
 int clb_agree_rep(struct session *s, int rc, double *t, double *spent);
-/* Sum over ranks (bytes, flops, energy). */
-double clb_job_sum(double v);
 /* The aggregate row of a case from this rank's row and the slowest times. */
 int clb_aggregate_row(struct session *s, const struct clb_row *mine, struct clb_env *env,
                       struct clb_group *g, struct clb_case *c, const struct timed *tm,

@@ -187,20 +187,6 @@ void clb_warn_unfit(const struct clb_workload *wl, size_t n, const char *where, 
     clb_buf_free(&what);
 }
 
-double clb_text_num(const char *text, const char *key)
-{
-    size_t kl = strlen(key);
-    for (const char *p = text; p && (p = strstr(p, key)); p += kl) {
-        /* a whole key: at the start or after a separator, followed by '=' */
-        if ((p != text && !strchr(",; ", p[-1])) || p[kl] != '=')
-            continue;
-        char *end;
-        double v = strtod(p + kl + 1, &end);
-        return end == p + kl + 1 ? NAN : v;
-    }
-    return NAN;
-}
-
 /* ---- parameters -------------------------------------------------------- */
 
 static const struct clb_param_def *find_def(const struct clb_param_def *t, const char *key)
@@ -378,13 +364,6 @@ void clb_dtype_defines(const char *dtype, char *out, size_t n)
 }
 
 /* ---- device memory ----------------------------------------------------- */
-
-size_t clb_max_buffer(const struct clb_env *env, int count)
-{
-    size_t by_global = (size_t)(env->info->global_mem / (cl_ulong)(count + 1));
-    size_t by_alloc = (size_t)env->info->max_alloc;
-    return by_global < by_alloc ? by_global : by_alloc;
-}
 
 size_t clb_llc_bytes(const struct clb_env *env)
 {

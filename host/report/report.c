@@ -18,11 +18,6 @@
 
 static const char *const norm_names[] = {"absolute", "datasheet", "measured"};
 
-const char *clb_report_norm_name(enum clb_report_norm n)
-{
-    return (unsigned)n < 3 ? norm_names[n] : "?";
-}
-
 int clb_report_norm_find(const char *name)
 {
     for (int k = 0; k < 3; k++)

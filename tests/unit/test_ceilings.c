@@ -101,25 +101,8 @@ static void refused(void **state)
     clb_ceilings_free(&c);
 }
 
-/* clb_text_num: whole keys only, after a separator, NAN when absent. */
-static void text_num(void **state)
-{
-    (void)state;
-    const char *d = "loads=65536 ns_per_load=612.5; cycles=1212.7 clock_mhz=1980; llc=52428800";
-    assert_true(clb_text_num(d, "loads") == 65536);
-    assert_true(clb_text_num(d, "ns_per_load") == 612.5);
-    assert_true(clb_text_num(d, "cycles") == 1212.7);
-    assert_true(clb_text_num(d, "llc") == 52428800);
-    assert_true(isnan(clb_text_num(d, "load")));
-    assert_true(isnan(clb_text_num(d, "per_load")));
-    assert_true(clb_text_num("vec=4,ws=1024,stride=64", "ws") == 1024);
-    assert_true(isnan(clb_text_num("ws=x", "ws")));
-    assert_true(isnan(clb_text_num("", "ws")));
-}
-
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(by_name), cmocka_unit_test(refused),
-                                       cmocka_unit_test(text_num)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(by_name), cmocka_unit_test(refused)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
