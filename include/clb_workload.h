@@ -51,9 +51,12 @@ enum clb_param_role {
     CLB_ROLE_UNSET,    /* not declared: read as a case parameter */
     CLB_ROLE_CASE,     /* defines what is measured (rhs, links, stride, split, flops...): part
                         * of what a line is; compare --baseline matches lines on it */
-    CLB_ROLE_TUNING    /* how the case is run, chosen by a profile, a probe, the device or a
+    CLB_ROLE_TUNING,   /* how the case is run, chosen by a profile, a probe, the device or a
                         * set-up (local, vec, ilp, groups, tile, best...), or an input of a
                         * model only: shown beside a line, never part of what it is */
+    CLB_ROLE_RANK_PART /* tuning that is each MPI rank's own share of a split problem (its
+                        * part of the lattice), different on every rank by design: the
+                        * rank=all row sums ranks whose params are equal but for these */
 };
 
 /* A parameter a workload accepts (--param key=value, profile [tuning]
@@ -356,6 +359,8 @@ int clb_workload_register(const struct clb_workload *wl);
  * neither declares, or declares without a role, is a case parameter (so a
  * key nobody called tuning keeps lines apart, never merges them). */
 enum clb_param_role clb_param_role_of(const struct clb_workload *wl, const char *key);
+/* Is key declared CLB_ROLE_RANK_PART (params or row_keys)? */
+int clb_param_per_rank(const struct clb_workload *wl, const char *key);
 const char *clb_param_role_name(enum clb_param_role role);
 
 /* Is `key` a declared parameter of workload `name`? Else why not, in *why
@@ -626,9 +631,15 @@ const char *clb_timer_untrusted(const struct clb_env *env);
 /* Time one launch configuration `runs` times (the first warms up and is not
  * counted) and give the fastest run in *tmin seconds. launch enqueues once
  * and returns its event. Used by the workloads' "fastest of" defaults. Where
- * the device's events are not trusted, each run is timed on the host clock. */
+ * the device's events are not trusted, each run is timed on the host clock.
+ * Under MPI *tmin is the slowest rank's fastest run: every rank sees the
+ * same times, so a "fastest of" choice is the job's, the same on every rank. */
 typedef int (*clb_launch_fn)(struct clb_env *env, void *ctx, cl_event *ev);
 int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin);
+/* A tuning figure a workload measured itself (dot's CPU/device split): under
+ * MPI every rank takes rank 0's *v, so the ranks run one configuration;
+ * one process: *v unchanged. Every rank calls it at the same point. */
+int clb_probe_decide(struct clb_env *env, double *v);
 
 /* ---- models ------------------------------------------------------------ */
 

@@ -31,7 +31,7 @@ static int launched(void)
 
 #ifdef CLB_HAVE_MPI
 
-static MPI_Comm world, node;
+static MPI_Comm world, node, probes;
 
 /* "MPI_Allreduce: MPI_ERR_TRUNCATE: message truncated" */
 static int mpi_fail(const char *what, int err)
@@ -66,6 +66,7 @@ int clb_comm_init(int *argc, char ***argv)
     MPI_CHECK(MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     MPI_CHECK(MPI_Comm_rank(world, &info.rank), "MPI_Comm_rank");
     MPI_CHECK(MPI_Comm_size(world, &info.size), "MPI_Comm_size");
+    MPI_CHECK(MPI_Comm_dup(world, &probes), "MPI_Comm_dup(probes)");
     MPI_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, info.rank, MPI_INFO_NULL, &node),
               "MPI_Comm_split_type");
     MPI_CHECK(MPI_Comm_rank(node, &info.local_rank), "MPI_Comm_rank(node)");
@@ -78,6 +79,7 @@ void clb_comm_finalize(void)
     if (!active)
         return;
     MPI_Comm_free(&node);
+    MPI_Comm_free(&probes);
     MPI_Comm_free(&world);
     MPI_Finalize();
     active = 0;
@@ -95,6 +97,14 @@ int clb_comm_allreduce(double *v, int n, enum clb_comm_op op)
         return CLB_OK;
     MPI_Op o = op == CLB_SUM ? MPI_SUM : op == CLB_MAX ? MPI_MAX : MPI_MIN;
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, o, world), "MPI_Allreduce");
+    return CLB_OK;
+}
+
+int clb_comm_probe_round(double *v, int n)
+{
+    if (active)
+        MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, probes),
+                  "MPI_Allreduce(probes)");
     return CLB_OK;
 }
 
@@ -444,6 +454,12 @@ int clb_comm_allreduce(double *v, int n, enum clb_comm_op op)
     (void)v;
     (void)n;
     (void)op;
+    return CLB_OK;
+}
+int clb_comm_probe_round(double *v, int n)
+{
+    (void)v;
+    (void)n;
     return CLB_OK;
 }
 int clb_comm_bcast(void *buf, size_t n, int root)

@@ -579,6 +579,7 @@ static void session_free(struct session *s)
     free(s->run_id);
     clb_arena_free(&s->arena);
     clb_buf_free(&s->first_bad);
+    clb_buf_free(&s->unlike);
 }
 
 static int device_status(const struct session *s, int rc)
@@ -593,7 +594,7 @@ static int device_status(const struct session *s, int rc)
         return CLB_EXIT_FAILED;
     if (s->nerror)
         return CLB_EXIT_ERROR;
-    size_t n = s->run->mpi ? s->agg.n : s->rows.n;
+    size_t n = s->run->mpi ? s->agg.n + (size_t)s->nunlike : s->rows.n;
     if (n && s->nskip == (int)n)
         return CLB_EXIT_NOTHING;
     return CLB_EXIT_OK;
@@ -636,6 +637,10 @@ static void summary_notes(const struct session *s)
     if (s->nimpossible)
         printf("impossible: %d row%s above the profile's peak (flag X): errors, see their detail\n",
                s->nimpossible, s->nimpossible == 1 ? "" : "s");
+    if (s->nunlike)
+        printf("no aggregate: %d configuration%s without a rank=all row: the ranks ran different "
+               "params\n  (first: %s)\n",
+               s->nunlike, s->nunlike == 1 ? "" : "s", clb_buf_str(&s->unlike));
 }
 
 /* Run this device's planned groups, then its summary. Under MPI, rank 0
@@ -651,9 +656,10 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
     if (rc == CLB_EUSAGE || rc == CLB_ECL || rc == CLB_ESYS)
         clb_print_error("%s", clb_lasterr());
     const struct rows *shown = run->mpi ? &s->agg : &s->rows;
-    if (rc != CLB_EINTR && shown->n && s->writing) {
+    if (rc != CLB_EINTR && (shown->n || s->nunlike) && s->writing) {
         const struct clb_summary_ctx ctx = {&s->dev.info, s->profile};
-        clb_summary_print(&ctx, shown->v, shown->n, o->wls, o->nwl, stdout);
+        if (shown->n)
+            clb_summary_print(&ctx, shown->v, shown->n, o->wls, o->nwl, stdout);
         clb_fit_summary(stdout);
         summary_notes(s);
         printf("\n%s%s: %d ok, %d failed, %d skipped, %d error; %s %s%s\n",

@@ -43,6 +43,45 @@ static void take_message(struct session *s, int mine, int agreed)
     free(first);
 }
 
+/* ---- the ranks tune alike ------------------------------------------------- */
+
+/* A round: {probing, time, rank 0's value}, each the ranks' maximum. */
+enum { R_PROBING, R_TIME, R_FROM0, R_N };
+
+int clb_job_probe_time(double *t)
+{
+    if (!clb_comm_active())
+        return CLB_OK;
+    double v[R_N] = {1, *t, -INFINITY};
+    int rc = clb_comm_probe_round(v, R_N);
+    if (rc == CLB_OK)
+        *t = v[R_TIME];
+    return rc;
+}
+
+int clb_job_probe_decide(double *x)
+{
+    if (!clb_comm_active())
+        return CLB_OK;
+    double v[R_N] = {1, -INFINITY, clb_comm()->rank == 0 ? *x : -INFINITY};
+    int rc = clb_comm_probe_round(v, R_N);
+    if (rc == CLB_OK && v[R_FROM0] > -INFINITY) /* else rank 0 has left the step */
+        *x = v[R_FROM0];
+    return rc;
+}
+
+int clb_job_probe_drain(void)
+{
+    if (!clb_comm_active())
+        return CLB_OK;
+    for (;;) {
+        double v[R_N] = {0, -INFINITY, -INFINITY};
+        int rc = clb_comm_probe_round(v, R_N);
+        if (rc || v[R_PROBING] == 0)
+            return rc;
+    }
+}
+
 int clb_agree(struct session *s, int rc)
 {
     if (!s->run->mpi)
@@ -50,7 +89,7 @@ int clb_agree(struct session *s, int rc)
     if (clb_signal && rc == CLB_OK)
         rc = CLB_EINTR;
     double v = severity[rc];
-    if (clb_comm_allreduce(&v, 1, CLB_MAX) != CLB_OK) {
+    if (clb_job_probe_drain() != CLB_OK || clb_comm_allreduce(&v, 1, CLB_MAX) != CLB_OK) {
         clb_comm_abort(CLB_EXIT_ERROR); /* the job cannot agree on anything more */
         return CLB_ESYS;
     }
@@ -100,12 +139,53 @@ static const char *common(struct session *s, const char *mine, const char *what)
     return kept;
 }
 
+/* A row's params without the keys that are each rank's own by design
+ * (per_rank: a part of a split lattice). Items are comma-separated. */
+static char *shared_params(const struct clb_workload *wl, const char *params)
+{
+    struct clb_buf b = {0};
+    for (const char *p = params; *p;) {
+        size_t len = strcspn(p, ","), kl = strcspn(p, "=,");
+        char *key = clb_asprintf("%.*s", (int)kl, p);
+        if (key && !clb_param_per_rank(wl, key))
+            clb_buf_printf(&b, "%s%.*s", b.len ? "," : "", (int)len, p);
+        free(key);
+        p += len + (p[len] == ',');
+    }
+    if (b.oom || !b.s) {
+        clb_buf_free(&b);
+        return clb_strdup("");
+    }
+    return b.s;
+}
+
+/* Did every rank run the case with the same params (its tuning included,
+ * its own part of a split problem not)? Rank 0 knows; the first difference
+ * goes to the summary. */
+static int alike(struct session *s, const struct clb_group *g, const struct clb_row *mine)
+{
+    char *shared = shared_params(g->wl, mine->params);
+    char **all = clb_comm_gather_text(shared ? shared : "");
+    free(shared);
+    int same = 1, other = 0;
+    for (int i = 1; all && clb_comm()->rank == 0 && i < clb_comm()->size && same; i++)
+        if (strcmp(all[i], all[0]))
+            same = 0, other = i;
+    if (!same && !s->nunlike++)
+        clb_buf_printf(&s->unlike, "%s %s %s %s: rank 0 %s, rank %d %s", mine->workload,
+                       mine->kernel, mine->dtype, mine->size, all[0], other, all[other]);
+    clb_comm_free_texts(all);
+    return same;
+}
+
 int clb_aggregate_row(struct session *s, const struct clb_row *mine, struct clb_env *env,
                       struct clb_group *g, struct clb_case *c, const struct timed *tm,
                       struct clb_row *agg)
 {
     *agg = *mine;
-    agg->rank = "all";
+    /* an aggregate sums only ranks that ran one configuration: else none
+     * (rank NULL: rows.c counts the outcome and writes no row) */
+    agg->rank = alike(s, g, mine) ? "all" : NULL;
     agg->ranks = clb_comm()->size;
     agg->host = common(s, s->run->host, "hosts");
     agg->device = common(s, s->dev.info.name, "devices");

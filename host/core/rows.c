@@ -108,8 +108,9 @@ int clb_emit(struct session *s, struct clb_row *r, const struct clb_row *agg)
         if (!rc && agg) {
             note_bad(s, agg);
             count_status(s, agg);
-            rc = clb_rows_add(&s->agg, agg);
-            if (!rc)
+            if (agg->rank) /* NULL: the ranks ran different params, no aggregate */
+                rc = clb_rows_add(&s->agg, agg);
+            if (!rc && agg->rank)
                 rc = clb_writer_put(&s->out, agg);
         }
     }

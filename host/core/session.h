@@ -70,6 +70,8 @@ struct session {
     struct clb_arena arena;    /* the strings of this device's rows */
     struct rows rows;          /* this process's rows: the summary and the baselines */
     struct rows agg;           /* MPI, rank 0: the job's aggregate rows (rank=all) */
+    int nunlike;               /* MPI, rank 0: configurations without an aggregate row, */
+    struct clb_buf unlike;     /* the ranks ran different params; the first of them */
     int nfailed, nerror, nok, nskip;
     int nhost;                 /* rows whose kernels the host clock timed (untrusted events) */
     int nimpossible;           /* rows whose figure the device cannot reach (measure.c) */

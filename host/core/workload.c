@@ -2,6 +2,7 @@
  * types, device memory, exact checks, tuning probes. */
 #define _GNU_SOURCE
 #include "clb_workload.h"
+#include "comm.h"
 #include "core.h"
 
 #include <stdarg.h>
@@ -299,12 +300,23 @@ enum clb_param_role clb_param_role_of(const struct clb_workload *wl, const char 
     const struct clb_param_def *d = wl ? find_def(wl->params, key) : NULL;
     if (!d && wl)
         d = find_def(wl->row_keys, key);
-    return d && d->role == CLB_ROLE_TUNING ? CLB_ROLE_TUNING : CLB_ROLE_CASE;
+    return d && (d->role == CLB_ROLE_TUNING || d->role == CLB_ROLE_RANK_PART) ? CLB_ROLE_TUNING
+                                                                              : CLB_ROLE_CASE;
+}
+
+int clb_param_per_rank(const struct clb_workload *wl, const char *key)
+{
+    const struct clb_param_def *d = wl ? find_def(wl->params, key) : NULL;
+    if (!d && wl)
+        d = find_def(wl->row_keys, key);
+    return d && d->role == CLB_ROLE_RANK_PART;
 }
 
 const char *clb_param_role_name(enum clb_param_role role)
 {
-    return role == CLB_ROLE_TUNING ? "tuning" : role == CLB_ROLE_CASE ? "case" : "unset";
+    return role == CLB_ROLE_TUNING || role == CLB_ROLE_RANK_PART ? "tuning"
+           : role == CLB_ROLE_CASE                              ? "case"
+                                                                : "unset";
 }
 
 int clb_workload_param_known(const char *name, const char *key, struct clb_buf *why)
@@ -475,6 +487,8 @@ const char *clb_timer_untrusted(const struct clb_env *env)
     return d->timer_why ? d->timer_why : "the device's events are not trusted";
 }
 
+/* Under MPI the candidate's time is the slowest rank's: every rank sees the
+ * same times and so picks the same candidate (docs/SCALING.md). */
 int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs, double *tmin)
 {
     *tmin = INFINITY;
@@ -495,7 +509,13 @@ int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs
         if ((r > 0 || runs == 1) && t < *tmin) /* the first run warms up */
             *tmin = t;
     }
-    return CLB_OK;
+    return clb_job_probe_time(tmin);
+}
+
+int clb_probe_decide(struct clb_env *env, double *v)
+{
+    (void)env;
+    return clb_job_probe_decide(v);
 }
 
 int clb_figure_pos(const struct clb_workload *wl, const char *kernel)

@@ -680,8 +680,9 @@ static int timed_hostlike(struct dot *st, size_t n_dev, int sq, int reps, double
  * each updating the rates from what it measured: the CPU's from its own
  * finishing time, the device's when it finished last (both share the host's
  * memory bandwidth, so concurrent rates are lower than alone). The fastest
- * split measured, the two ends included, is kept. */
-static int calibrate(struct dot *st, struct clb_case *c)
+ * split measured, the two ends included, is kept (under MPI rank 0's, so
+ * that every rank runs one configuration). */
+static int calibrate(struct clb_env *env, struct dot *st, struct clb_case *c)
 {
     struct dot_case *dc = c->data;
     int sq = dc->sumsq, rc;
@@ -712,6 +713,8 @@ static int calibrate(struct dot *st, struct clb_case *c)
             rd = (double)nd / t;
         share = clb_dot_share(rd, rcpu);
     }
+    if ((rc = clb_probe_decide(env, &best_share)))
+        return rc;
     dc->n_dev = dev_elems(best_share, n);
     double bpe = (sq ? 1.0 : 2.0) * (double)st->es / 1e9;
     clb_case_note(c, "auto: alone device %.3g GB/s, cpu %.3g GB/s; %d concurrent splits tried",
@@ -735,7 +738,7 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         return CLB_OK;
     case K_HOST:
     case K_HYBRID:
-        if (dc->k == K_HYBRID && dc->split == SPLIT_AUTO && (rc = calibrate(st, c)))
+        if (dc->k == K_HYBRID && dc->split == SPLIT_AUTO && (rc = calibrate(env, st, c)))
             return rc;
         /* poisoned chunk buffers (after calibrating): a chunk that was never
          * uploaded shows */

@@ -161,7 +161,7 @@ int lat_agree_case(const char *wl, int scaling, int rc)
 
 const struct clb_param_def lat_row_keys[] = {
     {"part", NULL, "this rank's part of the lattice (scaling=): derived from the size, the grid "
-                   "and the scaling", CLB_ROLE_TUNING},
+                   "and the scaling", CLB_ROLE_RANK_PART},
     {0, 0, 0, 0}};
 
 void lat_program_options(const char *dtype, int per, int comp, char *opts, size_t n)
