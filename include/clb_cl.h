@@ -57,6 +57,8 @@ struct clb_devinfo {
                                    * CL_DEVICE_HOST_UNIFIED_MEMORY */
     char pci_bus_id[32];          /* "0000:3b:00.0" from cl_khr_pci_bus_info or the NVIDIA
                                    * query; "" when the driver does not say */
+    unsigned pci_device;          /* the PCI device id at that bus id (Linux sysfs: 0x2330 is
+                                   * the H100 SXM5 80GB), 0 when unknown */
     int nv_compiler_options;      /* cl_nv_compiler_options: -cl-nv-verbose is accepted */
 };
 

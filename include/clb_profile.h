@@ -15,7 +15,9 @@ struct clb_profile {
     char *name, *vendor, *architecture, *memory;
     char *match;           /* comma-separated name substrings */
     char *match_platform;  /* optional platform substring */
-    double match_compute_units, match_clock_mhz;  /* optional, for generic names */
+    /* What tells boards of one name apart, each optional: compute units,
+     * clock (2 %), the memory the device reports (3 %), the PCI device id. */
+    double match_compute_units, match_clock_mhz, match_memory_gb, match_pci_device;
     double compute_units, core_clock_mhz, memory_clock_mhz, bus_width_bits;
     double memory_gb;
     double peak_bandwidth_gbs, peak_gflops_sp, peak_gflops_dp;
@@ -54,6 +56,19 @@ const struct clb_profile *clb_profiles_find(const struct clb_profiles *ps, const
  * profile asks for them), or NULL. */
 const struct clb_profile *clb_profiles_match(const struct clb_profiles *ps,
                                              const struct clb_devinfo *dev);
+/* How a device matched: how many profiles matched it (the one used has the
+ * most checks, then the longest name), another that matched, and whether
+ * the match is loose: none of the keys that tell boards of one name apart
+ * (platform, compute units, clock, memory, PCI device id) was checked --
+ * the profile names none, or the device reports none of them. */
+struct clb_match {
+    int n, loose;
+    const struct clb_profile *other;
+    char how[160];   /* "name, compute units and memory"; "name only (...)" */
+};
+const struct clb_profile *clb_profiles_match_how(const struct clb_profiles *ps,
+                                                 const struct clb_devinfo *dev,
+                                                 struct clb_match *m);
 /* A profile built from device queries only; peaks stay NAN. */
 void clb_profile_generic(struct clb_profile *p, const struct clb_devinfo *dev);
 

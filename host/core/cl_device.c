@@ -99,6 +99,25 @@ static void pci_bus_id(cl_device_id d, const char *ext, char *out, size_t n)
     }
 }
 
+/* The PCI device id at a bus id, from Linux's sysfs ("0x2330\n"); 0 when
+ * there is none to read (another system, a bus id the VM does not show).
+ * Profiles tell boards of one name apart by it (h100_sxm: 0x2330). */
+static unsigned pci_device_id(const char *bus_id)
+{
+    if (!bus_id[0] || strchr(bus_id, '/') || strstr(bus_id, ".."))
+        return 0;
+    char path[96];
+    snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/device", bus_id);
+    FILE *f = fopen(path, "r");
+    unsigned v = 0;
+    if (f) {
+        if (fscanf(f, "0x%x", &v) != 1 || v > 0xffff)
+            v = 0;
+        fclose(f);
+    }
+    return v;
+}
+
 static void read_info(struct clb_devinfo *di)
 {
     cl_device_id d = di->device;
@@ -141,6 +160,7 @@ static void read_info(struct clb_devinfo *di)
         unified = CL_FALSE;
     di->host_unified = unified == CL_TRUE || (di->type & CL_DEVICE_TYPE_CPU) != 0;
     pci_bus_id(d, ext, di->pci_bus_id, sizeof di->pci_bus_id);
+    di->pci_device = pci_device_id(di->pci_bus_id);
     free(ext);
 }
 
@@ -250,6 +270,26 @@ out:
     return rc;
 }
 
+/* The flat index: real devices first, in platform order, then emulators.
+ * An emulator's ICD registered as platform 0 (Oclgrind's, on this
+ * project's machine) would otherwise take index 0 and move every real
+ * device's number: `-d 0` silently ran the simulator. P:D keeps the
+ * driver's order. */
+static void emulators_last(struct clb_devinfo *v, int n)
+{
+    struct clb_devinfo tmp;
+    for (int i = 1; i < n; i++)   /* a stable insertion: few devices */
+        for (int j = i; j > 0 && !strcmp(v[j - 1].type_name, "emulator") &&
+                        strcmp(v[j].type_name, "emulator");
+             j--) {
+            tmp = v[j - 1];
+            v[j - 1] = v[j];
+            v[j] = tmp;
+        }
+    for (int i = 0; i < n; i++)
+        v[i].index = i;
+}
+
 int clb_devices(struct clb_devinfo **out, int *n)
 {
     *out = NULL;
@@ -277,6 +317,7 @@ int clb_devices(struct clb_devinfo **out, int *n)
         clb_seterr("no OpenCL device found on any platform");
         return CLB_ECL;
     }
+    emulators_last(v, count);
     *out = v;
     *n = count;
     return CLB_OK;
@@ -307,6 +348,9 @@ int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec)
     }
     if (all_digits(spec)) {
         long k = strtol(spec, NULL, 10);
+        if (k < n && !strcmp(devs[k].type_name, "emulator"))
+            clb_info("note: device %ld is an emulator ('%s' of %s): its figures are a "
+                     "simulator's, not a device's\n", k, devs[k].name, devs[k].platform_name);
         if (k < n)
             return (int)k;
         clb_seterr("device index %s out of range (%d device%s: 0..%d; see 'clbench list')", spec, n,

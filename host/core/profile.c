@@ -52,6 +52,7 @@ struct numkey { const char *section, *key; size_t offset; double lo, hi; };
 #define NK(sec, field, lo, hi) {sec, #field, offsetof(struct clb_profile, field), lo, hi}
 static const struct numkey numkeys[] = {
     NK("device", match_compute_units, 1, 1e6),   NK("device", match_clock_mhz, 1, 1e5),
+    NK("device", match_memory_gb, 0.001, 1e6),
     NK("device", compute_units, 1, 1e6),         NK("device", core_clock_mhz, 1, 1e5),
     NK("device", memory_clock_mhz, 1, 1e5),      NK("device", bus_width_bits, 1, 1e6),
     NK("device", memory_gb, 0.001, 1e6),         NK("device", peak_bandwidth_gbs, 0.001, 1e7),
@@ -164,6 +165,20 @@ static int on_ini(void *user, const char *section, const char *key, const char *
         *(double *)((char *)p + k->offset) = v;
         return 1;
     }
+    if (strcmp(section, "device") == 0 && strcmp(key, "match_pci_device") == 0) {
+        char *end;   /* a PCI device id is written in hex, as lspci and sysfs write it */
+        errno = 0;
+        unsigned long v = strncmp(value, "0x", 2) ? 0 : strtoul(value + 2, &end, 16);
+        while (v && (*end == ' ' || *end == '\t'))
+            end++;
+        if (!v || *end || errno || v > 0xffff) {
+            clb_buf_printf(&ps->reason, "match_pci_device = '%s' is not a PCI device id "
+                                        "(0x0001..0xffff, e.g. 0x2330)", value);
+            return 0;
+        }
+        p->match_pci_device = (double)v;
+        return 1;
+    }
     if (strcmp(section, "device") == 0) {
         for (size_t i = 0; i < sizeof strkeys / sizeof *strkeys; i++)
             if (strcmp(strkeys[i].key, key) == 0) {
@@ -185,6 +200,7 @@ static void profile_init(struct clb_profile *p)
     memset(p, 0, sizeof *p);
     for (size_t i = 0; i < sizeof numkeys / sizeof *numkeys; i++)
         *(double *)((char *)p + numkeys[i].offset) = NAN;
+    p->match_pci_device = NAN;
 }
 
 int clb_profile_parse_file(const char *path, struct clb_profile *p)
@@ -367,41 +383,95 @@ static size_t match_len(const char *match, const char *name)
     return best;
 }
 
-const struct clb_profile *clb_profiles_match(const struct clb_profiles *ps,
-                                             const struct clb_devinfo *dev)
+/* Whether profile p matches dev: its name, then each key that tells boards
+ * of one name apart, where both sides know it (a value the device does not
+ * report is not checked). -1: no; else the keys checked, named in *how. */
+static int match_checks(const struct clb_profile *p, const struct clb_devinfo *dev,
+                        struct clb_buf *how)
+{
+    int checked = 0;
+    double gb = (double)dev->global_mem / 1e9;
+    struct {
+        int set, known, agree;
+        const char *name;
+    } k[] = {
+        {p->match_platform != NULL, 1,
+         p->match_platform && clb_stristr(dev->platform_name, p->match_platform), "platform"},
+        {!isnan(p->match_compute_units), dev->compute_units > 0,
+         (double)dev->compute_units == p->match_compute_units, "compute units"},
+        {!isnan(p->match_clock_mhz), dev->clock_mhz > 0,
+         fabs((double)dev->clock_mhz - p->match_clock_mhz) <= 0.02 * p->match_clock_mhz, "clock"},
+        {!isnan(p->match_memory_gb), gb > 0,
+         fabs(gb - p->match_memory_gb) <= 0.03 * p->match_memory_gb, "memory"},
+        {!isnan(p->match_pci_device), dev->pci_device > 0,
+         (double)dev->pci_device == p->match_pci_device, "PCI device id"},
+    };
+    int nk = (int)(sizeof k / sizeof *k), unchecked = 0;
+    for (int i = 0; i < nk; i++) {
+        if (!k[i].set)
+            continue;
+        if (!k[i].known) {
+            unchecked++;
+            continue;
+        }
+        if (!k[i].agree)
+            return -1;
+        clb_buf_printf(how, checked++ ? ", %s" : "name, %s", k[i].name);
+    }
+    if (!checked)
+        clb_buf_printf(how, "name only");
+    if (unchecked) {
+        clb_buf_printf(how, " (%s: ", checked ? "unchecked" : "the device reports no");
+        for (int i = 0, n = 0; i < nk; i++)
+            if (k[i].set && !k[i].known)
+                clb_buf_printf(how, "%s%s", n++ ? ", " : "", k[i].name);
+        clb_buf_printf(how, ")");
+    } else if (!checked) {
+        clb_buf_printf(how, " (the profile names nothing else)");
+    }
+    return checked;
+}
+
+const struct clb_profile *clb_profiles_match_how(const struct clb_profiles *ps,
+                                                 const struct clb_devinfo *dev,
+                                                 struct clb_match *m)
 {
     const struct clb_profile *best = NULL;
     size_t best_len = 0;
-    int best_extra = -1;
+    int best_checks = -1;
+    struct clb_buf how = {0}, best_how = {0};
+    memset(m, 0, sizeof *m);
     for (size_t i = 0; i < ps->n; i++) {
         const struct clb_profile *p = &ps->v[i];
-        if (!p->match)
+        size_t len = p->match ? match_len(p->match, dev->name) : 0;
+        how.len = 0;
+        int checks = len ? match_checks(p, dev, &how) : -1;
+        if (checks < 0)
             continue;
-        size_t len = match_len(p->match, dev->name);
-        if (!len)
-            continue;
-        if (p->match_platform && !clb_stristr(dev->platform_name, p->match_platform))
-            continue;
-        /* Generic names (every Xeon Phi reports one) are told apart by
-         * compute units and clock. */
-        int extra = 0;
-        if (!isnan(p->match_compute_units)) {
-            if ((double)dev->compute_units != p->match_compute_units)
-                continue;
-            extra++;
-        }
-        if (!isnan(p->match_clock_mhz)) {
-            if (fabs((double)dev->clock_mhz - p->match_clock_mhz) > 0.02 * p->match_clock_mhz)
-                continue;
-            extra++;
-        }
-        if (extra > best_extra || (extra == best_extra && len > best_len)) {
+        m->n++;
+        if (checks > best_checks || (checks == best_checks && len > best_len)) {
+            m->other = best;
             best = p;
             best_len = len;
-            best_extra = extra;
+            best_checks = checks;
+            best_how.len = 0;
+            clb_buf_add(&best_how, clb_buf_str(&how), how.len);
+        } else {
+            m->other = p;
         }
     }
+    m->loose = best && best_checks == 0;
+    clb_strlcpy(m->how, clb_buf_str(&best_how), sizeof m->how);
+    clb_buf_free(&how);
+    clb_buf_free(&best_how);
     return best;
+}
+
+const struct clb_profile *clb_profiles_match(const struct clb_profiles *ps,
+                                             const struct clb_devinfo *dev)
+{
+    struct clb_match m;
+    return clb_profiles_match_how(ps, dev, &m);
 }
 
 void clb_profile_generic(struct clb_profile *p, const struct clb_devinfo *dev)

@@ -174,6 +174,7 @@ static void matches_shipped(void **state)
     (void)state;
     const struct clb_profiles *ps = &shipped;
     struct clb_devinfo d = dev("NVIDIA H100 80GB HBM3", "NVIDIA CUDA", 132);
+    d.global_mem = 85031714816ull;   /* as the H100 80GB HBM3 reports it (85.0 GB) */
     const struct clb_profile *p = clb_profiles_match(ps, &d);
     assert_non_null(p);
     assert_string_equal(p->id, "h100_sxm");
@@ -265,6 +266,55 @@ static void matching(void **state)
     assert_string_equal(match("Tesla V100-SXM2-16GB", "NVIDIA CUDA", 80, 1530), "generic");
 }
 
+/* A device as its driver reports it: memory in GB and PCI device id (0:
+ * unknown), and how the profile matched. */
+static const char *match_how(const char *name, unsigned cus, unsigned mhz, double gb, unsigned pci,
+                             struct clb_match *m)
+{
+    struct clb_devinfo d;
+    memset(&d, 0, sizeof d);
+    clb_strlcpy(d.name, name, sizeof d.name);
+    clb_strlcpy(d.platform_name, "NVIDIA CUDA", sizeof d.platform_name);
+    d.compute_units = cus;
+    d.clock_mhz = mhz;
+    d.global_mem = (cl_ulong)(gb * 1e9);
+    d.pci_device = pci;
+    const struct clb_profile *p = clb_profiles_match_how(&shipped, &d, m);
+    return p ? p->id : "generic";
+}
+
+/* A name is not enough: the H100 PCIe and NVL are not the SXM (114 SMs; 94
+ * GB), whose 3352 GB/s they would have been given by "H100"; the PCI device
+ * id (sysfs) tells the H200 NVL from the H200 SXM. A match by the name alone
+ * (the device reports none of the rest) is loose, and says so. */
+static void distinguishes(void **state)
+{
+    (void)state;
+    struct clb_match m;
+    assert_string_equal(match_how("NVIDIA H100 80GB HBM3", 132, 1980, 85.03, 0x2330, &m), "h100_sxm");
+    assert_false(m.loose);
+    assert_int_equal(m.n, 1);
+    assert_string_equal(match_how("NVIDIA H100 PCIe", 114, 1755, 85.0, 0x2331, &m), "generic");
+    assert_string_equal(match_how("NVIDIA H100 NVL", 132, 1785, 99.9, 0x2321, &m), "generic");
+    assert_string_equal(match_how("NVIDIA H100 80GB HBM3", 132, 1980, 85.03, 0x2331, &m), "generic");
+    assert_string_equal(match_how("NVIDIA H200", 132, 1980, 150.11, 0x2335, &m), "h200");
+    assert_false(m.loose);
+    assert_string_equal(match_how("NVIDIA H200 NVL", 132, 1785, 150.11, 0x233b, &m), "generic");
+    assert_string_equal(match_how("NVIDIA H200", 0, 0, 0, 0, &m), "h200");   /* the name only */
+    assert_true(m.loose);
+    assert_non_null(strstr(m.how, "name only"));
+
+    struct clb_profiles ps;
+    assert_int_equal(clb_profiles_load(DATA "several", &ps), CLB_OK);
+    struct clb_devinfo d = dev("Foo Bar 9", "Any", 4);
+    const struct clb_profile *p = clb_profiles_match_how(&ps, &d, &m);
+    assert_non_null(p);
+    assert_string_equal(p->id, "foo_bar");   /* the longer name */
+    assert_int_equal(m.n, 2);
+    assert_string_equal(m.other->id, "foo");
+    clb_profiles_free(&ps);
+}
+
 /* Every Xeon Phi card reports the same name: compute units and clock decide. */
 static void xeon_phi(void **state)
 {
@@ -285,7 +335,7 @@ int main(void)
         cmocka_unit_test(refuses_bad_dirs), cmocka_unit_test(refuses_fifo),
         cmocka_unit_test(matches_shipped), cmocka_unit_test(device_types),
         cmocka_unit_test(shipped_figures), cmocka_unit_test(matching),
-        cmocka_unit_test(xeon_phi),
+        cmocka_unit_test(xeon_phi),        cmocka_unit_test(distinguishes),
     };
     return cmocka_run_group_tests(tests, load, unload);
 }
