@@ -36,6 +36,20 @@ extern int clb_verbosity;
 void clb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void clb_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* What a person reads fits CLB_WIDTH columns: a terminal wider than that
+ * widens it, `--wide` (any command; clb_wide) lifts it. Tables keep a row on
+ * one line; text wraps at spaces, never inside a word (host/core/util.c). */
+#define CLB_WIDTH 100
+extern int clb_wide;
+/* The columns text written to f may use. */
+int clb_out_width(FILE *f);
+/* Write text to f from column col, wrapped at spaces to clb_out_width(f):
+ * each further line starts with `indent` spaces; ends with a newline. A
+ * word longer than a line is written whole. */
+void clb_wrap(FILE *f, int col, int indent, const char *text);
+void clb_wrapf(FILE *f, int col, int indent, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Small helpers (host/core/util.c). */
 void *clb_xmalloc(size_t n);            /* NULL + error message on failure */
 void *clb_xcalloc(size_t n, size_t size);

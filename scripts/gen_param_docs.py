@@ -38,7 +38,8 @@ class HelpError(Exception):
 
 
 def run(clbench, *args):
-    out = subprocess.run([clbench, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    """clbench ARGS --wide: every field of a help on one line (a person's 100 columns wrap them)."""
+    out = subprocess.run([clbench, *args, "--wide"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          universal_newlines=True, check=False)
     if out.returncode != 0:
         raise HelpError("'%s %s' exited %d: %s" % (clbench, " ".join(args), out.returncode,

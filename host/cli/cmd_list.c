@@ -37,18 +37,57 @@ static int parse_simple(int argc, char **argv, const char **platforms_dir, int *
 }
 
 /* What a performance engineer checks before trusting a figure. */
-static void device_details(const struct clb_devinfo *d)
+static void device_details(const struct clb_devinfo *d, const struct clb_profile *p,
+                           const struct clb_match *m)
 {
-    printf("      OpenCL %s, %s, driver %s, vendor %s\n", d->version,
-           d->c_version[0] ? d->c_version : "OpenCL C ?", d->driver, d->vendor);
-    printf("      memory %.2f GB, largest buffer %.2f GB, cache %.1f MB %s (line %u B), local "
-           "%.0f KB\n", (double)d->global_mem / 1e9, (double)d->max_alloc / 1e9,
-           (double)d->cache_size / 1e6, d->cache_type, d->cache_line, (double)d->local_mem / 1024);
-    printf("      %u compute units at %u MHz, work-group <= %zu%s (%zu x %zu x %zu), fp64 %s, "
-           "fp16 %s%s%s\n", d->compute_units, d->clock_mhz, d->max_wg,
-           d->wg_forced ? " (CLBENCH_MAX_WORK_GROUP)" : "", d->max_wi[0], d->max_wi[1],
-           d->max_wi[2], d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no",
-           d->pci_bus_id[0] ? ", PCI " : "", d->pci_bus_id);
+    printf("      ");
+    clb_wrapf(stdout, 6, 8, "platform %s; OpenCL %s, %s, driver %s, vendor %s", d->platform_name,
+              d->version, d->c_version[0] ? d->c_version : "OpenCL C ?", d->driver, d->vendor);
+    printf("      ");
+    clb_wrapf(stdout, 6, 8, "memory %.2f GB, largest buffer %.2f GB, cache %.1f MB %s (line %u B), "
+              "local %.0f KB", (double)d->global_mem / 1e9, (double)d->max_alloc / 1e9,
+              (double)d->cache_size / 1e6, d->cache_type, d->cache_line,
+              (double)d->local_mem / 1024);
+    char pci[64] = "";
+    if (d->pci_bus_id[0])
+        snprintf(pci, sizeof pci, ", PCI %s", d->pci_bus_id);
+    if (d->pci_device)
+        clb_appendf(pci, sizeof pci, " (device 0x%04x)", d->pci_device);
+    printf("      ");
+    clb_wrapf(stdout, 6, 8, "%u compute units at %u MHz, work-group <= %zu%s (%zu x %zu x %zu), "
+              "fp64 %s, fp16 %s%s", d->compute_units, d->clock_mhz, d->max_wg,
+              d->wg_forced ? " (CLBENCH_MAX_WORK_GROUP)" : "", d->max_wi[0], d->max_wi[1],
+              d->max_wi[2], d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no", pci);
+    if (p) {
+        printf("      ");
+        clb_wrapf(stdout, 6, 8, "profile %s (%s) matched by %s", p->id, p->name ? p->name : "",
+                  m->how);
+    }
+}
+
+/* A device's profile column: the profile's id, "?" after it when the match
+ * is loose, "+" when other profiles match too (the notes under the table say
+ * how and which). */
+static void profile_cell(char *buf, size_t n, const struct clb_profile *p, const struct clb_match *m)
+{
+    snprintf(buf, n, "%s%s%s", p ? p->id : "generic", p && m->loose ? "?" : "",
+             p && m->n > 1 ? "+" : "");
+}
+
+/* Under the table: what a "?" or "+" says, per device. */
+static void match_notes(const struct clb_devinfo *devs, int n, const struct clb_profiles *ps)
+{
+    for (int i = 0; i < n; i++) {
+        struct clb_match m;
+        const struct clb_profile *p = clb_profiles_match_how(ps, &devs[i], &m);
+        if (p && m.loose)
+            clb_wrapf(stdout, 0, 2, "%d: profile %s? matched loosely, by the %s: another board "
+                      "of this name would match it too", i, p->id, m.how);
+        if (p && m.n > 1)
+            clb_wrapf(stdout, 0, 2, "%d: profile %s+ is one of %d that match (also %s); it is "
+                      "used for the most checks, then the longest name (--profile picks another)",
+                      i, p->id, m.n, m.other ? m.other->id : "?");
+    }
 }
 
 /* The options of list and profiles, then the profiles: CLB_OK, -1 after
@@ -84,19 +123,48 @@ int clb_cmd_list(int argc, char **argv)
         return clb_exit_status(rc);
     }
     int def = clb_select_device(devs, n, NULL); /* -1 when only emulators: no default */
-    printf("%-3s %-5s %-12s %-44s %9s %5s %6s  %-16s %s\n", "#", "P:D", "type", "device",
-           "memory", "CUs", "MHz", "profile", "platform");
+    /* A row is one line; the device's name, never cut, last. --wide adds the
+     * compute units, clock and platform to each row (what scripts read). */
+    int wide = clb_out_width(stdout) > 160;
+    int wp = 7;
+    for (int i = 0; i < n; i++) {
+        struct clb_match m;
+        char cell[64];
+        profile_cell(cell, sizeof cell, clb_profiles_match_how(&ps, &devs[i], &m), &m);
+        wp = (int)strlen(cell) > wp ? (int)strlen(cell) : wp;
+    }
+    printf("%-2s %-4s %-9s %8s %s%-*s  %s%s\n", "#", "P:D", "type", "memory", wide ? "  CUs   MHz  " : "",
+           wp, "profile", "device", wide ? "  (platform)" : "");
     for (int i = 0; i < n; i++) {
         const struct clb_devinfo *d = &devs[i];
-        const struct clb_profile *p = clb_profiles_match(&ps, d);
-        char pd[16], mem[32];
+        struct clb_match m;
+        const struct clb_profile *p = clb_profiles_match_how(&ps, d, &m);
+        char pd[24], mem[32], cell[64], cu[32] = "";
         snprintf(pd, sizeof pd, "%d:%d", d->pidx, d->didx);
         snprintf(mem, sizeof mem, "%.1f GB", (double)d->global_mem / 1e9);
-        printf("%-3d %-5s %-12s %-44.44s %9s %5u %6u  %-16s %s%s\n", i, pd, d->type_name, d->name,
-               mem, d->compute_units, d->clock_mhz, p ? p->id : "generic", d->platform_name,
-               i == def ? "  (default)" : "");
+        profile_cell(cell, sizeof cell, p, &m);
+        if (wide)
+            snprintf(cu, sizeof cu, "  %3u %5u  ", d->compute_units, d->clock_mhz);
+        printf("%-2d %-4s %-9s %8s %s%-*s  %s", i, pd, d->type_name, mem, cu, wp, cell, d->name);
+        if (wide)
+            printf("  (%s)", d->platform_name);
+        printf("%s\n", i == def ? "  (default)" : "");
         if (verbose)
-            device_details(d);
+            device_details(d, p, &m);
+    }
+    match_notes(devs, n, &ps);
+    if (!wide && !verbose) {   /* the platforms, once (P of P:D) */
+        struct clb_buf b = {0};
+        for (int i = 0; i < n; i++) {
+            int seen = 0;
+            for (int j = 0; j < i; j++)
+                seen |= devs[j].pidx == devs[i].pidx;
+            if (!seen)
+                clb_buf_printf(&b, "%s%d %s", b.len ? ", " : "", devs[i].pidx,
+                               devs[i].platform_name);
+        }
+        clb_wrapf(stdout, 0, 2, "platforms: %s", clb_buf_str(&b));
+        clb_buf_free(&b);
     }
     free(devs);
     clb_profiles_free(&ps);
@@ -137,34 +205,45 @@ int clb_cmd_profiles(int argc, char **argv)
     return 0;
 }
 
+/* Each field of the help wraps at words to the width (--wide: one line
+ * each, as scripts/gen_param_docs.py reads it). */
 int clb_workload_help(const struct clb_workload *wl, FILE *out)
 {
-    fprintf(out, "%s: %s\n\n", wl->name, wl->summary);
-    fprintf(out, "types:  %s (default %s)\n", wl->dtypes ? wl->dtypes : "(none)",
-            wl->default_dtypes ? wl->default_dtypes : "-");
-    fprintf(out, "sizes:  %s\n", wl->size_help);
-    fprintf(out, "        --quick: %s\n", wl->sizes.quick);
+    clb_wrapf(out, 0, 2, "%s: %s", wl->name, wl->summary);
+    fputc('\n', out);
+    fprintf(out, "types:  ");
+    clb_wrapf(out, 8, 8, "%s (default %s)", wl->dtypes ? wl->dtypes : "(none)",
+              wl->default_dtypes ? wl->default_dtypes : "-");
+    fprintf(out, "sizes:  ");
+    clb_wrap(out, 8, 8, wl->size_help);
+    fprintf(out, "        --quick: ");
+    clb_wrap(out, 17, 8, wl->sizes.quick);
     if (wl->baselines)
-        fprintf(out, "baselines: %s (ratios of_* in each row's metrics)\n", wl->baselines);
-    fprintf(out, "parameters (--param KEY=VALUE; profile [tuning] %s.KEY overrides the default),\n"
-                 "each a case (part of what a line of results is) or tuning (how it is run: shown\n"
-                 "beside the line, never matched on; docs/COMPARE.md, \"Line identity\"):\n",
-            wl->name);
+        clb_wrapf(out, 0, 2, "baselines: %s (ratios of_* in each row's metrics)", wl->baselines);
+    clb_wrapf(out, 0, 0, "parameters (--param KEY=VALUE; profile [tuning] %s.KEY overrides the "
+                         "default), each a case (part of what a line of results is) or tuning "
+                         "(how it is run: shown beside the line, never matched on; "
+                         "docs/COMPARE.md, \"Line identity\"):", wl->name);
     if (!wl->params || !wl->params->key)
         fprintf(out, "  (none)\n");
-    for (const struct clb_param_def *p = wl->params; p && p->key; p++)
-        fprintf(out, "  %-14s %-6s %s%s%s%s\n", p->key, clb_param_role_name(p->role), p->help,
-                p->def[0] ? " [default " : "", p->def, p->def[0] ? "]" : "");
+    for (const struct clb_param_def *p = wl->params; p && p->key; p++) {
+        fprintf(out, "  %-14s %-6s ", p->key, clb_param_role_name(p->role));
+        clb_wrapf(out, 24, 24, "%s%s%s%s", p->help, p->def[0] ? " [default " : "", p->def,
+                  p->def[0] ? "]" : "");
+    }
     if (wl->row_keys && wl->row_keys->key)
-        fprintf(out, "keys of its rows' params besides these (written by the run, not --param):\n");
-    for (const struct clb_param_def *p = wl->row_keys; p && p->key; p++)
-        fprintf(out, "  %-14s %-6s %s\n", p->key, clb_param_role_name(p->role), p->help);
+        clb_wrap(out, 0, 2, "keys of its rows' params besides these (written by the run, not "
+                            "--param):");
+    for (const struct clb_param_def *p = wl->row_keys; p && p->key; p++) {
+        fprintf(out, "  %-14s %-6s ", p->key, clb_param_role_name(p->role));
+        clb_wrap(out, 24, 24, p->help);
+    }
     for (const struct clb_model_def *m = wl->models; m && m->name; m++)
-        fprintf(out, "model:  clbench model %s%s%s  %s\n", m->name, m->variant ? " --" : "",
-                m->variant ? m->variant : "", m->summary);
+        clb_wrapf(out, 0, 8, "model:  clbench model %s%s%s  %s", m->name, m->variant ? " --" : "",
+                  m->variant ? m->variant : "", m->summary);
     struct clb_buf fig = {0};
     clb_report_figure_text(wl, &fig);
-    fprintf(out, "figure: %s\n", clb_buf_str(&fig));   /* clbench report, compare --plot */
+    clb_wrapf(out, 0, 8, "figure: %s", clb_buf_str(&fig));   /* clbench report, compare --plot */
     clb_buf_free(&fig);
     return CLB_OK;
 }

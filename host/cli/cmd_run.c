@@ -75,7 +75,7 @@ static void run_usage(FILE *f)
 {
     fputs(clb_run_help, f);
     char *names = clb_workload_names();
-    fprintf(f, "workloads: %s\n", names ? names : "");
+    clb_wrapf(f, 0, 11, "workloads: %s", names ? names : "");
     free(names);
 }
 

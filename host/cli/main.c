@@ -27,16 +27,41 @@ static void usage(FILE *f)
     fprintf(f, "clbench %s: OpenCL memory and memory-bound kernel benchmarks\n\n"
                "usage: clbench COMMAND [options]\n",
             CLB_VERSION);
-    for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "  clbench %-10s %s\n", commands[i].name, commands[i].help);
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        fprintf(f, "  clbench %-10s ", commands[i].name);
+        clb_wrap(f, 21, 21, commands[i].help);
+    }
     fprintf(f, "  clbench WORKLOAD --help  a workload's parameters and defaults\n"
-               "  clbench --help | --version\n\nworkloads:\n");
-    for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
-        fprintf(f, "  %-10s %s\n", (*w)->name, (*w)->summary);
-    fprintf(f, "\nrun options: clbench run --help. Exit status: 0 ok, 1 validation failed, "
-               "2 bad usage or input, 3 OpenCL or system error,\n"
-               "4 nothing measured (all skipped), 5 results file lost while writing, "
-               "6 a step ran past --case-timeout, 128+N signal N.\n");
+               "  clbench --help | --version\n");
+    fprintf(f, "  ");
+    clb_wrap(f, 2, 4, "--wide (any command): lines as long as they need (what a person reads fits "
+                      "100 columns, or a wider terminal)");
+    fprintf(f, "\nworkloads:\n");
+    for (const struct clb_workload *const *w = clb_workload_list(); *w; w++) {
+        fprintf(f, "  %-10s ", (*w)->name);
+        clb_wrap(f, 13, 13, (*w)->summary);
+    }
+    fputc('\n', f);
+    clb_wrap(f, 0, 0, "run options: clbench run --help. Exit status: 0 ok, 1 validation failed, "
+                      "2 bad usage or input, 3 OpenCL or system error, 4 nothing measured (all "
+                      "skipped), 5 results file lost while writing, 6 a step ran past "
+                      "--case-timeout, 128+N signal N.");
+}
+
+/* --wide anywhere before a "--": taken out, for every command (clb_wide). */
+static int take_wide(int argc, char **argv)
+{
+    int n = 0, i = 0;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--wide") == 0)
+            clb_wide = 1;
+        else
+            argv[n++] = argv[i];
+    }
+    while (i < argc)
+        argv[n++] = argv[i++];
+    argv[n] = NULL;
+    return n;
 }
 
 static int dispatch(int argc, char **argv)
@@ -84,6 +109,7 @@ int main(int argc, char **argv)
         clb_print_error("%s", clb_lasterr());
         return CLB_EXIT_ERROR;
     }
+    argc = take_wide(argc, argv);
     int status = dispatch(argc, argv);
     clb_comm_finalize();
     return status;

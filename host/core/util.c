@@ -6,6 +6,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdarg.h>
@@ -15,6 +17,67 @@
 #include <time.h>
 
 int clb_verbosity = 1;
+int clb_wide;
+
+int clb_out_width(FILE *f)
+{
+    if (clb_wide)
+        return INT_MAX;
+    struct winsize ws;
+    int fd = fileno(f);
+    if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > CLB_WIDTH)
+        return ws.ws_col;
+    return CLB_WIDTH;
+}
+
+void clb_wrap(FILE *f, int col, int indent, const char *text)
+{
+    int width = clb_out_width(f), start = 1;   /* start: no word on this line yet */
+    size_t gap = 0;                            /* the spaces before the next word */
+    for (const char *p = text; *p;) {
+        if (*p == ' ') {
+            gap++;
+            p++;
+            continue;
+        }
+        if (*p == '\n') {   /* a line break of the text's own */
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+            start = 1;
+            gap = 0;
+            p++;
+            continue;
+        }
+        size_t word = strcspn(p, " \n");
+        if (!start && col + (long)gap + (long)word > width) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+            start = 1;
+        }
+        if (!start) {   /* the text's own spacing within a line */
+            fprintf(f, "%*s", (int)gap, "");
+            col += (int)gap;
+        }
+        gap = 0;
+        fwrite(p, 1, word, f);
+        col += (int)word;
+        p += word;
+        start = 0;
+    }
+    fputc('\n', f);
+}
+
+void clb_wrapf(FILE *f, int col, int indent, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = NULL;
+    if (vasprintf(&text, fmt, ap) < 0)
+        text = NULL;
+    va_end(ap);
+    clb_wrap(f, col, indent, text ? text : "");
+    free(text);
+}
 
 /* The message of the last error, per thread, in memory that grows. */
 static _Thread_local char *lasterr;

@@ -44,11 +44,14 @@ char *clb_model_with_variant(const char *variant)
 
 static void show_params(FILE *f, const struct clb_model_def *d)
 {
-    fprintf(f, "  %s%s%s:  %s\n", d->name, d->variant ? " --" : "", d->variant ? d->variant : "",
-            d->summary);
-    for (const struct clb_model_param *p = d->params; p->key; p++)
-        fprintf(f, "    %-18s %s%s%s%s\n", p->key, p->help, p->def ? " (default " : "",
-                p->def ? p->def : "", p->def ? ")" : "");
+    fprintf(f, "  ");
+    clb_wrapf(f, 2, 6, "%s%s%s:  %s", d->name, d->variant ? " --" : "", d->variant ? d->variant : "",
+              d->summary);
+    for (const struct clb_model_param *p = d->params; p->key; p++) {
+        fprintf(f, "    %-18s ", p->key);
+        clb_wrapf(f, 23, 23, "%s%s%s%s", p->help, p->def ? " (default " : "", p->def ? p->def : "",
+                  p->def ? ")" : "");
+    }
 }
 
 void clb_model_print_all(FILE *f)

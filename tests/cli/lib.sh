@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
 # implementations may be registered (Mesa's Rusticl and Clover come with
 # mesa-opencl-icd) and the ICD loader's order of platforms is not fixed, so
 # neither "device 0" nor "the first CPU" is PoCL everywhere.
-POCL=$("$CLBENCH" list 2>/dev/null | awk '/Portable Computing Language/ {print $1; exit}')
+POCL=$("$CLBENCH" list --wide 2>/dev/null | awk '/Portable Computing Language/ {print $1; exit}')
 if [ -z "$POCL" ]; then
   echo "FAIL: 'clbench list' shows no PoCL device (install pocl-opencl-icd)" >&2
   exit 1

@@ -627,8 +627,8 @@ def gate_roles(tmp, doc, *names):
         roles = {"case": [], "tuning": []}
         section = None
         for line in open("%s/help.%s" % (tmp, w)):
-            if line.startswith("parameters ("):
-                section = "head"
+            if line.startswith("parameters ("):   # its heading ends in "):" (on one line with --wide)
+                section = "param" if line.rstrip().endswith("):") else "head"
             elif section == "head":
                 section = "param" if line.rstrip().endswith("):") else "head"
             elif line.startswith("keys of its rows"):
@@ -800,6 +800,19 @@ def report_reduced(f):
     body = _sections(open(f).read())["Rows to distrust"]
     part = body.split("Launches reduced to fit the device", 1)
     assert len(part) == 2 and re.search(r"<td>copy2d</td>.*?tile=", part[1], re.S), part[-1][:300]
+
+
+# ---- test_widths.sh --------------------------------------------------------------
+
+def list_names(short, wide):
+    """Every device name of `list --wide` (between the profile and the platform) is
+    whole in `list`, on its device's row."""
+    rows = [re.split(r"\s{2,}", l.strip()) for l in open(wide).read().splitlines()[1:]
+            if re.match(r"^\d+ ", l)]
+    text = open(short).read().splitlines()
+    for f in rows:
+        name = f[7]
+        assert any(l.startswith(f[0] + " ") and name in l for l in text), (name, text)
 
 
 # ---- test_roofline.sh --------------------------------------------------------------

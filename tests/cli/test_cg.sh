@@ -71,6 +71,6 @@ expect_status 0 "cg regcache after stream" run stream,cg -d $POCL --quick -t flo
   --param links=compressed --param kernel=regcache -n 1 --warmup 1 -o rc.csv
 expect_rows rc.csv cg regcache float
 rows cg-regcache rc.csv && pass "regcache row: k=2, of_stream_triad" || fail "regcache row wrong"
-"$CLBENCH" cg --help | grep -q "baselines: stream/triad" && pass "help lists stream/triad" ||
+"$CLBENCH" cg --help --wide | grep -q "baselines: stream/triad" && pass "help lists stream/triad" ||
   fail "cg --help does not list stream/triad"
 finish

@@ -9,7 +9,7 @@ expect_status 0 "--version" --version
 echo "$OUT_TXT" | grep -Eq '^clbench [0-9]+\.[0-9]+' && pass "version" || fail "version: $OUT_TXT"
 expect_status 0 "stream --help" stream --help
 echo "$OUT_TXT" | grep -q "vec" && pass "workload help lists vec" || fail "stream --help: $OUT_TXT"
-expect_status 0 "list" list
+expect_status 0 "list" list --wide
 echo "$OUT_TXT" | grep -Eq "cpu .*pocl_cpu.*Portable Computing Language" && pass "list shows PoCL with its profile" || fail "list: $OUT_TXT"
 expect_status 0 "profiles" profiles
 echo "$OUT_TXT" | grep -Eq "h100_sxm .*3352" && pass "profiles shows the H100 peak" || fail "profiles: $OUT_TXT"

@@ -36,7 +36,7 @@ expect_reduced big.csv "tile=128x32" "tile 128x64 reduced to 128x32" "tile reduc
 expect_error 2 "bad tile '32x7'" "BLOCK_ROWS not dividing TILE_DIM" run copy2d -q -d $POCL -t float -s 64x64 --param tile=32x7 -o bad.csv
 expect_error 2 "bad tile 'abc'" "tile not a shape" run copy2d -q -d $POCL -t float -s 64x64 --param tile=abc -o bad.csv
 expect_error 2 "bad size" "one extent" run copy2d -q -d $POCL -t float -s 4096 -o bad.csv
-"$CLBENCH" copy2d --help | grep -q "tile" && pass "help lists tile" || fail "help lacks tile"
+"$CLBENCH" copy2d --help --wide | grep -q "tile" && pass "help lists tile" || fail "help lacks tile"
 # a kernel that skips the last column must fail validation (exit 1, status failed)
 mkdir -p broken && cp "$CLBENCH_SRC"/cl/*.cl broken/
 sed -i 's/if (x >= width)/if (x + 1 >= width)/' broken/copy2d.cl

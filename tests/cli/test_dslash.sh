@@ -20,9 +20,9 @@ expect_status 0 "dslash variants" run stream,dslash -d $POCL --quick -t float,do
   -n 1 --warmup 0 -o var.csv
 expect_rows var.csv dslash reg,regcache,best float,double
 rows dslash-variants var.csv && pass "variant rows: params, metrics, probe, baseline" || fail "variant rows wrong"
-"$CLBENCH" dslash --help | grep -q "regcache (k rhs per work-item" && pass "help lists regcache" ||
+"$CLBENCH" dslash --help --wide | grep -q "regcache (k rhs per work-item" && pass "help lists regcache" ||
   fail "dslash --help does not list regcache"
-"$CLBENCH" dslash --help | grep -q "baselines: stream/triad" && pass "help lists stream/triad" ||
+"$CLBENCH" dslash --help --wide | grep -q "baselines: stream/triad" && pass "help lists stream/triad" ||
   fail "dslash --help does not list stream/triad"
 # best= names the variant per rhs; a bad entry is refused; a zstrip that does not divide Lz
 # gives a skipped row with the reason, and is refused with scaling=

@@ -9,9 +9,9 @@ D="$CLBENCH_SRC/tests/data/gate"
 has() { if grep -Eq -- "$1" "$TMP/stdout"; then pass "$2"; else fail "$2: no line /$1/ in: $(head -c 3000 "$TMP/stdout")"; fi; }
 
 # ---- every parameter of every workload says its role; the doc's table is theirs ----
-names=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}')
+names=$("$CLBENCH" --help --wide | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}')
 [ -n "$names" ] || fail "no workload names from --help"
-for w in $names; do "$CLBENCH" "$w" --help >"$TMP/help.$w" || fail "$w --help"; done
+for w in $names; do "$CLBENCH" "$w" --help --wide >"$TMP/help.$w" || fail "$w --help"; done
 rows gate-roles "$TMP" "$CLBENCH_SRC/docs/COMPARE.md" $names >"$TMP/roles.out" 2>&1 && pass "every parameter declares case or tuning; docs/COMPARE.md lists them as the code does" || fail "roles: $(cat "$TMP/roles.out")"
 
 # ---- the gate's six cases (docs/COMPARE.md, "The gate"; each exited 0, or 1 for the noise, before the gate) ----

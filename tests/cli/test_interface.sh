@@ -27,7 +27,7 @@ CLBENCH=$CLBENCH_PROBE expect_error 2 "unknown probe kernel" "roofline: unknown 
 # never names a workload.
 # (One exemption: the name of the core's own roofline model, which the
 # empirical-roofline workload shares; host/models/roofline.c's `core_model_name`.)
-names=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}')
+names=$("$CLBENCH" --help --wide | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}')
 [ -n "$names" ] || fail "no workload names from --help"
 for w in $names probe; do
   hits=$(grep -rn "\"$w\"" "$CLBENCH_SRC"/host/core "$CLBENCH_SRC"/host/cli "$CLBENCH_SRC"/host/models \

@@ -9,7 +9,7 @@
 # kernels timed on the host clock and said so.
 source "$(dirname "$0")/../cli/lib.sh"
 set -e
-DEV=$("$CLBENCH" list 2>/dev/null | awk '/llvmpipe/ && /rusticl/ {print $1; exit}')
+DEV=$("$CLBENCH" list --wide 2>/dev/null | awk '/llvmpipe/ && /rusticl/ {print $1; exit}')
 if [ -z "$DEV" ]; then
   fail "no Rusticl llvmpipe device in 'clbench list' (install mesa-opencl-icd; RUSTICL_ENABLE=llvmpipe)"
   finish

@@ -43,6 +43,13 @@ static void put_text(const char *s)
         putchar(*s >= 0x20 && *s < 0x7f ? *s : '?');
 }
 
+/* The same into a buffer (text to wrap). */
+static void add_text(struct clb_buf *b, const char *s)
+{
+    for (; *s; s++)
+        clb_buf_printf(b, "%c", *s >= 0x20 && *s < 0x7f ? *s : '?');
+}
+
 static int read_results(const char *list, struct clb_rowset *set)
 {
     int n = 0, rc = CLB_OK;
@@ -165,18 +172,25 @@ static void show_rows(const struct sc_rows *rows, const struct clb_sc_dev *d)
 {
     const struct clb_row *r[2] = {rows->plain, rows->dist};
     static const char *const name[2] = {"plain row  ", "1-rank row "};
+    struct clb_buf b = {0};
     for (int i = 0; i < 2; i++) {
-        printf("%s run ", name[i]);
-        put_text(r[i]->run_id);
-        printf(", %s ", r[i]->size);
-        put_text(r[i]->params);
-        printf(": %.4g ms per repetition\n", 1e3 * r[i]->t_median_s);
+        b.len = 0;
+        clb_buf_printf(&b, "%s run ", name[i]);
+        add_text(&b, r[i]->run_id);
+        clb_buf_printf(&b, ", ");
+        add_text(&b, r[i]->size);
+        clb_buf_printf(&b, " ");
+        add_text(&b, r[i]->params);
+        clb_buf_printf(&b, ": %.4g ms per repetition", 1e3 * r[i]->t_median_s);
+        clb_wrap(stdout, 0, 12, clb_buf_str(&b));
     }
-    printf("per application: plain %.4g ns per even site (%.4g GB/s of device memory); the 1-rank "
-           "run's kernels %.4g ms, interior %.4g ms, pack %.4g ms, halo %.4g MB, chain %.4g ms "
-           "after the pack (%s, bus %.4g / %.4g GB/s)\n", 1e9 * d->tau, d->plain_gbps,
-           1e3 * d->rest, 1e3 * d->in, 1e3 * d->pack, d->halo_bytes / 1e6, 1e3 * d->chain,
-           d->pipelined ? "pipelined" : "one step after the other", d->d2h_gbps, d->h2d_gbps);
+    clb_buf_free(&b);
+    clb_wrapf(stdout, 0, 2, "per application: plain %.4g ns per even site (%.4g GB/s of device "
+              "memory); the 1-rank run's kernels %.4g ms, interior %.4g ms, pack %.4g ms, halo "
+              "%.4g MB, chain %.4g ms after the pack (%s, bus %.4g / %.4g GB/s)", 1e9 * d->tau,
+              d->plain_gbps, 1e3 * d->rest, 1e3 * d->in, 1e3 * d->pack, d->halo_bytes / 1e6,
+              1e3 * d->chain, d->pipelined ? "pipelined" : "one step after the other",
+              d->d2h_gbps, d->h2d_gbps);
 }
 
 static void show_point(const struct clb_sc_point *p)
@@ -184,9 +198,9 @@ static void show_point(const struct clb_sc_point *p)
     char g[48], part[48];
     snprintf(g, sizeof g, "1x%dx%dx%d", p->P[1], p->P[2], p->P[3]);
     snprintf(part, sizeof part, "%dx%dx%dx%d", p->part[0], p->part[1], p->part[2], p->part[3]);
-    printf("%6d  %-12s %-16s %9.4g %3s", p->n, g, part, p->halo_bytes / 1e6,
+    printf("%5d %-11s %-14s %7.4g %3s", p->n, g, part, p->halo_bytes / 1e6,
            p->off_node ? "net" : "");
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2; k++) {   /* a row is one line within 100 columns */
         if (isnan(p->t[k]))
             printf(" | %9s %6s %6s", "-", "-", "-");
         else
@@ -275,12 +289,14 @@ static int run(struct clb_model_ctx *m)
 static int predict_all(struct clb_model_ctx *m, const struct clb_sc_dev *d,
                        const struct clb_sc_links *k, const struct sc_case *c)
 {
-    printf("%s scaling, %dx%dx%dx%d %s; per operator application (one halo exchange); E = "
-           "the plain kernel on %s over (N x) the time; 'net': a ring leaves its node\n",
-           c->weak ? "weak" : "strong", c->L[0], c->L[1], c->L[2], c->L[3],
-           c->weak ? "per rank" : "in all", c->weak ? "one part" : "the whole lattice");
-    printf("%6s  %-12s %-16s %9s %3s | %-23s | %-23s\n", "ranks", "grid", "part", "halo MB", "",
-           "host-staged ms  halo   E", "device-to-device ms  halo   E");
+    clb_wrapf(stdout, 0, 2, "%s scaling, %dx%dx%dx%d %s; per operator application (one halo "
+              "exchange); E = the plain kernel on %s over (N x) the time; 'net': a ring leaves "
+              "its node", c->weak ? "weak" : "strong", c->L[0], c->L[1], c->L[2], c->L[3],
+              c->weak ? "per rank" : "in all", c->weak ? "one part" : "the whole lattice");
+    printf("%5s %-11s %-14s %7s %3s | %-23s | %s\n", "", "", "", "", "", "host-staged",
+           "device to device");
+    printf("%5s %-11s %-14s %7s %3s | %9s %6s %6s | %9s %6s %6s\n", "ranks", "grid", "part",
+           "halo MB", "", "ms", "halo", "E", "ms", "halo", "E");
     struct clb_sc_point *pts = calloc((size_t)c->nranks + 1, sizeof *pts);
     if (!pts)
         return CLB_ESYS;
@@ -291,8 +307,8 @@ static int predict_all(struct clb_model_ctx *m, const struct clb_sc_dev *d,
             memcpy(P, c->P, sizeof P);
         if ((c->fixed && !clb_sc_grid_ok(c->L, P, c->weak)) ||
             (!c->fixed && clb_sc_grid_auto(c->L, (int)c->ranks[i], c->weak, P))) {
-            printf("%6ld  cannot split %dx%dx%dx%d into parts >= %d slices along each split "
-                   "direction\n", c->ranks[i], c->L[0], c->L[1], c->L[2], c->L[3], CLB_SC_HALO);
+            clb_wrapf(stdout, 0, 6, "%5ld cannot split %dx%dx%dx%d into parts >= %d slices "
+                      "along each split direction", c->ranks[i], c->L[0], c->L[1], c->L[2], c->L[3], CLB_SC_HALO);
             continue;
         }
         clb_sc_predict(d, k, c->L, c->weak, P, &pts[np]);
