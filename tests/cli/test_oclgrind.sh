@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 set -e
 # registered as an ICD (its device listed), else through its wrapper, where
 # it is the only device
-OG=$("$CLBENCH" list 2>/dev/null | awk '/Oclgrind/ {print $1; exit}')
+OG=$("$CLBENCH" list --wide 2>/dev/null | awk '/Oclgrind/ {print $1; exit}')
 WRAP=()
 if [ -z "$OG" ]; then
   command -v oclgrind >/dev/null || skip_test "Oclgrind is not installed (oclgrind)"
