@@ -40,6 +40,9 @@ struct clb_kvlist {
 int clb_kvlist_add(struct clb_kvlist *l, const char *kv); /* CLB_EUSAGE if no '=' */
 int clb_kvlist_add_pair(struct clb_kvlist *l, const char *key, const char *value);
 const char *clb_kvlist_get(const struct clb_kvlist *l, const char *key);
+/* The value of "SCOPE.key" (--param cg.kernels=reg: for one workload of
+ * several), else of "key"; scope NULL: of "key" only. */
+const char *clb_kvlist_get_scoped(const struct clb_kvlist *l, const char *scope, const char *key);
 void clb_kvlist_free(struct clb_kvlist *l);
 /* The value of key in a row's params text ("rhs=4,links=full,iters=37")
  * into out (n bytes, cut there); "" when absent. */

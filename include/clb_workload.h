@@ -80,6 +80,7 @@ struct clb_query {
     const char *dtype;                /* "" for untyped workloads */
     const struct clb_size *size;
     const struct clb_kvlist *params;  /* the case's params; for a group, --param */
+    const char *workload;             /* a group's: --param WORKLOAD.key before key; else NULL */
 };
 
 /* The answer. Counts are exact integers held in doubles. */

@@ -52,7 +52,8 @@ static const char clb_run_help[] =
     "      --case-timeout S  the most seconds a kernel build, a set-up or a case may take; past\n"
     "                        it the run names it, writes an error row and exits 6 (default 300,\n"
     "                        or 3 x --max-time when longer; 0: no limit)\n"
-    "      --param K=V       workload parameter, repeatable (V: value, list or range a..b)\n"
+    "      --param K=V       workload parameter, repeatable (V: value, list or range a..b);\n"
+    "                        W.K=V: for workload W alone (run stream,cg --param cg.kernels=cache)\n"
     "      --quick           small sizes, for smoke tests and CI\n"
     "  -o, --output FILE     results file, appended (default results/local/<device>.csv)\n"
     "      --report FILE     then the page of this run's rows (clbench report; docs/REPORT.md)\n"
@@ -243,6 +244,20 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
     return select_workloads(o, argv[optind]);
 }
 
+/* Does workload w declare key? "W.key" (for workload W alone) counts for W only. */
+static int declares(const struct clb_workload *w, const char *key)
+{
+    size_t nl = strlen(w->name);
+    if (strncmp(key, w->name, nl) == 0 && key[nl] == '.')
+        key += nl + 1;
+    else if (strchr(key, '.'))
+        return 0;
+    for (const struct clb_param_def *p = w->params; p && p->key; p++)
+        if (strcmp(p->key, key) == 0)
+            return 1;
+    return 0;
+}
+
 /* Every --param key must belong to a selected workload. */
 static int check_params(const struct clb_run_opts *o)
 {
@@ -250,16 +265,17 @@ static int check_params(const struct clb_run_opts *o)
         const char *key = o->params.v[i].key;
         int found = 0;
         struct clb_buf known = {0};
-        for (int w = 0; w < o->nwl; w++)
-            for (const struct clb_param_def *p = o->wls[w]->params; p && p->key; p++) {
-                found |= strcmp(p->key, key) == 0;
+        for (int w = 0; w < o->nwl; w++) {
+            found |= declares(o->wls[w], key);
+            for (const struct clb_param_def *p = o->wls[w]->params; p && p->key; p++)
                 if (!clb_list_has(clb_buf_str(&known), p->key))
                     clb_buf_printf(&known, "%s%s", known.len ? "," : "", p->key);
-            }
+        }
         if (!found)
-            clb_print_error("unknown parameter '%s' for %s (known: %s)", key,
+            clb_print_error("unknown parameter '%s' for %s (known: %s%s)", key,
                             o->nwl == 1 ? o->wls[0]->name : "the selected workloads",
-                            known.len ? clb_buf_str(&known) : "none");
+                            known.len ? clb_buf_str(&known) : "none",
+                            o->nwl > 1 ? "; WORKLOAD.KEY for one of them" : "");
         clb_buf_free(&known);
         if (!found)
             return CLB_EUSAGE;

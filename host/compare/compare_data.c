@@ -365,7 +365,7 @@ static int count_row(struct build *b, size_t i)
             return 0;
         }
     }
-    struct clb_query q = {r->kernel, r->dtype, &size, &kv};
+    struct clb_query q = {r->kernel, r->dtype, &size, &kv, NULL};
     struct clb_counts c;
     memset(&c, 0, sizeof c);
     int rc = wl->count(&q, &c);

@@ -299,6 +299,17 @@ const char *clb_kvlist_get(const struct clb_kvlist *l, const char *key)
     return NULL;
 }
 
+const char *clb_kvlist_get_scoped(const struct clb_kvlist *l, const char *scope, const char *key)
+{
+    size_t sl = scope ? strlen(scope) : 0;
+    for (size_t i = 0; scope && i < l->n; i++) {
+        const char *k = l->v[i].key;
+        if (strncmp(k, scope, sl) == 0 && k[sl] == '.' && strcmp(k + sl + 1, key) == 0)
+            return l->v[i].value;
+    }
+    return clb_kvlist_get(l, key);
+}
+
 void clb_kvlist_free(struct clb_kvlist *l)
 {
     for (size_t i = 0; i < l->n; i++) {

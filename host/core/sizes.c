@@ -14,7 +14,7 @@ int clb_count_group(const struct clb_workload *wl, const char *dtype, const stru
                     const struct clb_kvlist *params, struct clb_counts *out)
 {
     memset(out, 0, sizeof *out);
-    struct clb_query q = {NULL, dtype, size, params};
+    struct clb_query q = {NULL, dtype, size, params, wl->name};
     int rc = wl->count(&q, out);
     if (out->footprint <= 0)
         out->footprint = out->bytes;

@@ -13,7 +13,7 @@
 
 const char *clb_query_param(const struct clb_query *q, const char *key, const char *def)
 {
-    const char *v = q->params ? clb_kvlist_get(q->params, key) : NULL;
+    const char *v = q->params ? clb_kvlist_get_scoped(q->params, q->workload, key) : NULL;
     return v ? v : def;
 }
 
@@ -111,7 +111,7 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
     int rc = clb_params_parse(params, &kv);
     if (rc)
         return rc;
-    struct clb_query q = {kernel, g->dtype, &g->size, &kv};
+    struct clb_query q = {kernel, g->dtype, &g->size, &kv, NULL};
     rc = g->wl->count(&q, &c->counts);
     clb_kvlist_free(&kv);
     if (rc == CLB_EUSAGE) {
@@ -201,7 +201,7 @@ static const struct clb_param_def *find_def(const struct clb_param_def *t, const
 
 const char *clb_param(const struct clb_env *env, const char *key)
 {
-    const char *v = env->params ? clb_kvlist_get(env->params, key) : NULL;
+    const char *v = env->params ? clb_kvlist_get_scoped(env->params, env->wl->name, key) : NULL;
     if (v)
         return v;
     v = clb_profile_tuning(env->profile, env->wl->name, key, env->dtype);
@@ -213,7 +213,7 @@ const char *clb_param(const struct clb_env *env, const char *key)
 
 const char *clb_param_origin(const struct clb_env *env, const char *key)
 {
-    if (env->params && clb_kvlist_get(env->params, key))
+    if (env->params && clb_kvlist_get_scoped(env->params, env->wl->name, key))
         return "param";
     if (clb_profile_tuning(env->profile, env->wl->name, key, env->dtype))
         return "profile";

@@ -79,7 +79,7 @@ int clb_model_roofline_run(struct clb_model_ctx *m)
     memset(&c, 0, sizeof c);
     const char *kernel = m->kernel ? m->kernel : "";
     if (!rc) {
-        struct clb_query q = {kernel, type, &sz, &wp};
+        struct clb_query q = {kernel, type, &sz, &wp, NULL};
         rc = wl->count(&q, &c);
         if (rc == CLB_EUSAGE) {
             char *why = clb_strdup(clb_lasterr());

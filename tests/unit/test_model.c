@@ -185,7 +185,7 @@ static int count(const char *wl, const char *kernel, const char *dtype, const ch
     struct clb_kvlist kv = {0};
     if (params)
         assert_int_equal(clb_kvlist_add(&kv, params), CLB_OK);
-    struct clb_query q = {kernel, dtype, &sz, &kv};
+    struct clb_query q = {kernel, dtype, &sz, &kv, NULL};
     memset(c, 0, sizeof *c);
     int rc = w->count(&q, c);
     clb_kvlist_free(&kv);
