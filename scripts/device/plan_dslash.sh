@@ -8,4 +8,4 @@
 # but takes minutes).
 $CB run stream,dslash -d $GPU --param rhs=1..8 -n 10 -o $OUT/h100.csv
 $CB run dslash -d $GPU -s 32x32x32x8 --param rhs=1,2,4,8 -n 10 -o $OUT/h100.csv
-$CB run dslash -d $CPU -s 16x16x16x8 --param rhs=1,2,4,8 --param kernel=reg -n 5 -o $OUT/pocl16.csv
+$CB run dslash -d $CPU -s 16x16x16x8 --param rhs=1,2,4,8 --param kernels=reg -n 5 -o $OUT/pocl16.csv

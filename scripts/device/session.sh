@@ -65,9 +65,9 @@ for s in "$@"; do
   transpose)
     # stream and transpose in one invocation: the rows' of_stream_copy is the target's ratio
     # (transpose at its default sizes, 2048^2 and 8192^2)
-    step transpose-float 150 $CB run stream,transpose -d $DEV -t float --param kernels=copy,best \
+    step transpose-float 150 $CB run stream,transpose -d $DEV -t float --param transpose.kernels=copy,best \
       --param best=${BEST_FLOAT:-64x8v4,64x16v4,64x8v4oR,64x8v4oC,64x8v4oD,64x8v4oS8,64x8v4oS32,64x8v4d2,64x8v4d4,64x8v4d4oC,64x8v4p2,64x8v4p4,64x8v4p6,64x8v4p4oC,64x8v4nt,64x8v4oCnt,64x8v4p4nt} -o "$csv"
-    step transpose-double 150 $CB run stream,transpose -d $DEV -t double --param kernels=copy,best \
+    step transpose-double 150 $CB run stream,transpose -d $DEV -t double --param transpose.kernels=copy,best \
       --param best=${BEST_DOUBLE:-64x8v2,32x16v2,64x8v2oR,64x8v2oC,64x8v2oD,64x8v2oS32,32x16v2oC,32x16v2d2,32x16v2d4,32x16v2d4oC,32x16v2p4,32x16v2p8,32x16v2p8oC,64x8v2nt,64x8v2oCnt,32x16v2p8nt} -o "$csv" ;;
   sweep)
     # launch shapes at the default size, then larger arrays with the profile's shape
@@ -92,15 +92,15 @@ for s in "$@"; do
     step cg 200 $CB run dslash,cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 -o "$csv"
     for l in ${CG_LOCALS:-256 512}; do
       step cg-local$l 100 $CB run cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,4 \
-        --param kernel=reg,cache --param local=$l -o "$csv"; done ;;
+        --param kernels=reg,cache --param local=$l -o "$csv"; done ;;
   dslash8)
     # the rows carry registers, spills and private
     # memory where the driver reports them (metrics), best's pick and its probe (detail)
     step dslash8 120 $CB run stream,dslash -d $DEV -t float --param rhs=1,2,4,8 \
-      --param links=compressed --param kernel=reg,cache,regcache,best --param pass=8,4 \
+      --param links=compressed --param dslash.kernels=reg,cache,regcache,best --param pass=8,4 \
       --param zstrip=0,4 -n 10 --warmup 2 -o "$csv"
     step dslash8-cg 100 $CB run cg -d $DEV -t float -s 64x64x64x16 --param rhs=1,2,4,8 \
-      --param links=compressed --param kernel=reg,cache,regcache -n 3 --warmup 1 -o "$csv" ;;
+      --param links=compressed --param kernels=reg,cache,regcache -n 3 --warmup 1 -o "$csv" ;;
   energy)
     step energy-0.1 60 $CB run stream -d $DEV --energy-window 0.1 -o "$csv"
     step energy-1 90 $CB run stream -d $DEV --energy on -o "$csv"
@@ -113,7 +113,7 @@ for s in "$@"; do
     # reference on the host) and cg's solves (112 iterations: 0.2 s at rhs 1,
     # 0.4 s at rhs 4 for 64^3x16, 4x that at 64^3x64; each case 8-9 solves
     # with -n 5) take the time: about 10 + 30 + 10 + 45 + 75 + 3 x 20 = 230 s.
-    H=(-d "$DEV" -t float --param links=compressed --param kernel=reg --param rhs=1,4)
+    H=(-d "$DEV" -t float --param links=compressed --param kernels=reg --param rhs=1,4)
     step halo-16 40 $CB run dslash,cg "${H[@]}" -s 64x64x64x16 -n 10 --warmup 2 -o "$csv"
     step halo-16w 60 $CB run dslash,cg "${H[@]}" -s 64x64x64x16 --param scaling=weak \
       -n 10 --warmup 2 -o "$csv"
@@ -127,7 +127,7 @@ for s in "$@"; do
     for x in pipe bulk shm; do
       step halo-mpi-$x 40 mpirun --allow-run-as-root --oversubscribe -np 2 \
         -x OMPI_MCA_btl_vader_single_copy_mechanism=${SINGLE_COPY:-none} -x OMP_NUM_THREADS=8 \
-        $CB run dslash -d "$DEV" -t float -s 64x64x64x16 --param links=compressed --param kernel=reg \
+        $CB run dslash -d "$DEV" -t float -s 64x64x64x16 --param links=compressed --param kernels=reg \
         --param rhs=1 --param scaling=weak --param grid=1x1x1x2 --param exchange=$x -n 5 \
         --warmup 1 -o "$csv"
     done ;;
@@ -142,16 +142,16 @@ for s in "$@"; do
     # weak: 64^3x32 per rank (the default grid splits z: faces of 64^2x32),
     # beside the plain kernels on one part
     step mpi-plain-32 120 $CB run dslash,cg -d $DEV -t float -s 64x64x64x32 \
-      --param rhs=1,4 --param links=compressed --param kernel=reg -n 10 --warmup 2 -o "$csv"
+      --param rhs=1,4 --param links=compressed --param kernels=reg -n 10 --warmup 2 -o "$csv"
     step mpi-weak-1 150 "${MPI[@]}" -np 1 $CB run dslash,cg -d $DEV -t float -s 64x64x64x32 \
-      --param rhs=1,4 --param links=compressed --param kernel=reg --param scaling=weak \
+      --param rhs=1,4 --param links=compressed --param kernels=reg --param scaling=weak \
       -n 10 --warmup 2 -o "$csv"
     step mpi-weak-n 150 "${MPI[@]}" -np "$n" $CB run dslash,cg -d $DEV -t float -s 64x64x64x32 \
-      --param rhs=1,4 --param links=compressed --param kernel=reg --param scaling=weak \
+      --param rhs=1,4 --param links=compressed --param kernels=reg --param scaling=weak \
       -n 10 --warmup 2 -o "$csv"
     for x in bulk shm; do   # the other chains, a few rows each
       step mpi-weak-n-$x 120 "${MPI[@]}" -np "$n" $CB run dslash -d $DEV -t float \
-        -s 64x64x64x32 --param rhs=1,4 --param links=compressed --param kernel=reg \
+        -s 64x64x64x32 --param rhs=1,4 --param links=compressed --param kernels=reg \
         --param scaling=weak --param exchange=$x -n 10 --warmup 2 -o "$csv"
     done
     step mpi-strong-n 150 "${MPI[@]}" -np "$n" $CB run dslash -d $DEV -t float -s 64x64x64x32 \
@@ -160,7 +160,7 @@ for s in "$@"; do
       --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv" ;;
   fidelity)
     step fidelity-copy2d 150 $CB run stream,copy2d -d $DEV -t float,double,float3 \
-      --param kernels=coalesced,rows,loads_first -o "$csv"
+      --param copy2d.kernels=coalesced,rows,loads_first -o "$csv"
     # (transpose's own copy is its baseline: stream takes no 2-D size)
     step fidelity-transpose 150 $CB run transpose -d $DEV -t float,double \
       -s 1024x1024,2048x2048,8192x8192 --param kernels=copy,per_row,naive -o "$csv"

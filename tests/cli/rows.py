@@ -1166,6 +1166,31 @@ def launch_rows(f):
     assert abs(us - float(rows["roundtrip"]["t_median_s"]) * 1e6) < 0.01, rows["roundtrip"]
 
 
+# ---- test_kernels.sh ---------------------------------------------------------------
+
+def kernel_choices(f):
+    """Print "WORKLOAD KERNEL TYPE" for each workload with two kernels or more
+    among F's ok rows: its last kernel and that row's type (- when untyped)."""
+    seen = {}
+    for r in read(f):
+        if r["status"] != "ok":
+            continue
+        ks = seen.setdefault(r["workload"], {})
+        ks.pop(r["kernel"], None)
+        ks[r["kernel"]] = r["dtype"] or "-"
+    out = [(w, *list(ks.items())[-1]) for w, ks in seen.items() if len(ks) >= 2]
+    assert out, seen
+    for w, k, t in out:
+        print(w, k, t)
+
+
+def only_kernel(f, wl, k):
+    """At least one ok row of workload WL, and every row of it of kernel K."""
+    rows = of(read(f), wl)
+    assert rows and all(r["kernel"] == k for r in rows), [(r["kernel"], r["status"]) for r in rows]
+    assert any(r["status"] == "ok" for r in rows), [(r["kernel"], r["status"]) for r in rows]
+
+
 # ---- test_peak.sh ------------------------------------------------------------------
 
 def peak_rows(f, want):

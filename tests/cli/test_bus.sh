@@ -17,7 +17,7 @@ b=$(csv_col odd.csv bytes | sort -un | tr '\n' ' ')
 "$CLBENCH" run bus --quick -d $POCL -n 1 -o s.csv > sum.txt
 grep -q "^bus: no bus: host-to-host copies" sum.txt && ! grep -q "H2D\|D2H" sum.txt \
   && pass "summary: no bus on a CPU" || fail "summary: $(cat sum.txt)"
-expect_error 2 "unknown parameter 'queues'" "bus has no parameters" run bus -d $POCL --quick --param queues=2 -o bad.csv
+expect_error 2 "unknown parameter 'queues'" "an unknown parameter refused" run bus -d $POCL --quick --param queues=2 -o bad.csv
 expect_error 2 "bus" "size 0 refused" run bus -d $POCL -s 0 -o bad.csv
 expect_error 2 "type" "bus is untyped" run bus -d $POCL --quick -t float -o bad.csv
 finish

@@ -17,7 +17,7 @@ rows cg-rows out.csv && pass "8 rows, counts from params, true residual and timi
 # stops after 10 iterations (masked), the float64 host CG's residuals are
 # the targets
 expect_status 0 "cg fixed iters=20:10:15, reg and cache" run cg -d $POCL --quick -t float,double \
-  --param rhs=3 --param iters=20:10:15 --param kernel=reg,cache --param links=compressed \
+  --param rhs=3 --param iters=20:10:15 --param kernels=reg,cache --param links=compressed \
   -n 1 --warmup 1 -o fixed.csv
 expect_rows fixed.csv cg reg,cache float,double
 rows cg-fixed fixed.csv && pass "fixed mode: params, counts and residuals per rhs" || fail "fixed mode rows wrong"
@@ -35,7 +35,7 @@ expect_error 2 "iters: '5:5' gives 2 counts.*rhs=1" "iters list against rhs refu
 expect_error 2 "local: 48 is not a power of two" "local 48 refused" run cg -d $POCL --quick --param local=48 -o bad.csv
 expect_error 2 "rhs" "rhs 9 refused" run cg -d $POCL --quick --param rhs=9 -o bad.csv
 expect_error 2 "links: unknown value 'half'" "bad links refused" run cg -d $POCL --quick --param links=half -o bad.csv
-expect_error 2 "kernel: unknown value 'fast'" "bad kernel refused" run cg -d $POCL --quick --param kernel=fast -o bad.csv
+expect_error 2 "kernels: unknown value 'fast'" "bad kernel refused" run cg -d $POCL --quick --param kernels=fast -o bad.csv
 expect_error 2 "extent 7 in direction x.*even" "odd extent refused" run cg -d $POCL -s 7x8x8x8 -o bad.csv
 # planted wrong kernels: the row fails (exit 1) with the true residual in the
 # detail. xpay: p = r - beta p (CG stalls; its own residual says so too);
@@ -68,7 +68,7 @@ expect_error 2 "scaling: 'x' is not strong or weak|scaling=x" "bad scaling refus
 # regcache (k rhs per work-item) validated, its k in the params; with stream
 # first, the talk's baseline: of_stream_triad
 expect_status 0 "cg regcache after stream" run stream,cg -d $POCL --quick -t float --param rhs=4 \
-  --param links=compressed --param kernel=regcache -n 1 --warmup 1 -o rc.csv
+  --param links=compressed --param cg.kernels=regcache --param stream.kernels=triad -n 1 --warmup 1 -o rc.csv
 expect_rows rc.csv cg regcache float
 rows cg-regcache rc.csv && pass "regcache row: k=2, of_stream_triad" || fail "regcache row wrong"
 "$CLBENCH" cg --help --wide | grep -q "baselines: stream/triad" && pass "help lists stream/triad" ||

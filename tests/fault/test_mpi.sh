@@ -23,7 +23,7 @@ RUNENV=(-x ASAN_OPTIONS -x LSAN_OPTIONS -x CLBENCH_PLATFORMS)
 for n in 1 2 3; do
   set +e
   "${MPIRUN[@]}" -np $n "${RUNENV[@]}" "$CLBENCH" run stream,dot --quick -d $POCL -t float -n 3 \
-    --param kernels=device,cpu -o np$n.csv >"$TMP/stdout" 2>"$TMP/stderr"
+    --param dot.kernels=device,cpu -o np$n.csv >"$TMP/stdout" 2>"$TMP/stderr"
   RC=$?; set -e
   [ $RC -eq 0 ] && pass "$n rank(s): exit 0" || fail "$n rank(s): exit $RC: $(tail -n 5 "$TMP/stderr")"
   python3 - np$n.csv $n <<'PY' && pass "$n rank(s): per-rank rows and aggregates add up" || fail "$n rank(s): rows wrong"

@@ -24,7 +24,7 @@ MPIRUN=(timeout 120 mpirun --allow-run-as-root --oversubscribe)
 export PRELOAD CLFAULT
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 RUNENV=(-x ASAN_OPTIONS -x LSAN_OPTIONS -x CLBENCH_PLATFORMS)
-COMMON=(-d $POCL -t float --param rhs=1,2 --param kernel=reg --param links=compressed
+COMMON=(-d $POCL -t float --param rhs=1,2 --param kernels=reg --param links=compressed
         --param mass=4 -n 3 --warmup 1)
 
 # rows: every one ok; per configuration the ranks' rows then the aggregate;
@@ -123,7 +123,7 @@ done
 # z: 2 ranks (4, 4; the chain before pipelining), 3 ranks of z = 10 (4, 3, 3;
 # MPI-3 shared-memory windows, chunks of 1 KiB); y, z and t: 8 ranks of
 # 4x6x6x8 (parts 4x3x3x4); every split of a lattice solves as its one rank does
-D1=(-d cpu -t float --param rhs=1 --param kernel=reg --param links=compressed -n 2 --warmup 1)
+D1=(-d cpu -t float --param rhs=1 --param kernels=reg --param links=compressed -n 2 --warmup 1)
 ONE=("${D1[@]}" --param mass=4)
 run_job z2 2 dslash,cg "${ONE[@]}" -s 8x8x8x10 --param scaling=strong --param grid=1x1x2x1 --param exchange=bulk
 [ $RC -eq 0 ] && check_rows z2.csv 2 2 && grep -q "grid=1x1x2x1,part=8x8x4x10" z2.csv &&
@@ -175,7 +175,7 @@ sed -i 's/(side == 2 ? n \* slab : 0u)/(side == 2 ? 0u : 0u)/' kern/dslash.cl
 grep -q "(side == 2 ? 0u : 0u)" kern/dslash.cl || fail "the planted halo fault did not apply"
 set +e
 "${MPIRUN[@]}" -np 2 "${RUNENV[@]}" "$CLBENCH" run dslash,cg -d $POCL -t float -s 8x8x8x8 --param rhs=1 \
-  --param kernel=reg --param iters=20 --param scaling=strong -n 1 --warmup 0 --kernel-dir kern \
+  --param kernels=reg --param iters=20 --param scaling=strong -n 1 --warmup 0 --kernel-dir kern \
   -o wrong.csv >"$TMP/stdout" 2>"$TMP/stderr"
 RC=$?; set -e
 [ $RC -eq 1 ] && pass "a wrong halo: exit 1" || fail "wrong halo: exit $RC: $(grep -v '^rank' "$TMP/stderr" | tail -n 3)"

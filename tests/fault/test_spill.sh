@@ -11,7 +11,7 @@ set -e
 set +e
 CLBENCH_SPILL_LOG="-DRHS=4 " CLBENCH_FAULT_LOG="$TMP/fault.log" LD_PRELOAD="$PRELOAD" \
   "$CLBENCH" run dslash -d cpu -s 8x8x8x4 -t float --param rhs=4 --param links=compressed \
-  --param kernel=reg,best --param pass=0,4 -n 1 --warmup 0 -q -o spill.csv >"$TMP/out" 2>"$TMP/err"
+  --param kernels=reg,best --param pass=0,4 -n 1 --warmup 0 -q -o spill.csv >"$TMP/out" 2>"$TMP/err"
 rc=$?
 set -e
 [ "$rc" -eq 0 ] && pass "run ok" || fail "exit $rc: $(cat "$TMP/err")"

@@ -16,7 +16,10 @@ enum { PAGEABLE_H2D, PAGEABLE_D2H, PINNED_H2D, PINNED_D2H, NKERNELS };
 static const char *const kernel_names[NKERNELS] = {"pageable_h2d", "pageable_d2h",
                                                    "pinned_h2d", "pinned_d2h"};
 
-static const struct clb_param_def params[] = {{0, 0, 0, 0}};
+#define KNOWN_KERNELS "pageable_h2d,pageable_d2h,pinned_h2d,pinned_d2h"
+static const struct clb_param_def params[] = {
+    {"kernels", "", "subset of " KNOWN_KERNELS " to run (default: all)", CLB_ROLE_CASE},
+    {0, 0, 0, 0}};
 
 /* One case: the transfer. */
 struct bus_case {
@@ -69,8 +72,7 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     for (int k = 0; k < NKERNELS && !known; k++)
         known = strcmp(q->kernel, kernel_names[k]) == 0;
     if (!known) {
-        clb_seterr("unknown bus kernel '%s' (known: pageable_h2d, pageable_d2h, pinned_h2d, "
-                   "pinned_d2h)", q->kernel);
+        clb_seterr("unknown bus kernel '%s' (known: " KNOWN_KERNELS ")", q->kernel);
         return CLB_EUSAGE;
     }
     int rc = clb_count_done(q, ovf, out, b, 0, b, b, CLB_UNIT_GBPS);
@@ -96,7 +98,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
     g->state = st;
     st->bytes = g->size.total;
     size_t b = st->bytes;
-    int rc;
+    unsigned want;
+    int rc = clb_param_names(env, "kernels", KNOWN_KERNELS, 1, &want);
+    if (rc)
+        return rc;
     if (3 * b > host_budget() + b / 2) {
         clb_seterr("bus: %zu bytes need 3 host copies, more than a quarter of host memory", b);
         return CLB_SKIP;
@@ -123,6 +128,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
     }
     for (int k = 0; k < NKERNELS; k++) {
         struct clb_case *c;
+        if (!(want >> k & 1))
+            continue;
         if ((rc = clb_case_add(g, &c, kernel_names[k], NULL)))
             return rc;
         ((struct bus_case *)c->data)->k = k;
@@ -223,7 +230,8 @@ static int shares_host_memory(const struct clb_summary_ctx *ctx, const struct cl
     return strcmp(r->device_type, "cpu") == 0;
 }
 
-/* One line per direction: the best pinned and pageable rates of this run. */
+/* One line per direction: the best pinned and pageable rates of this run
+ * ("-" for a transfer not run: kernels= leaves some out). */
 static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
                       FILE *out)
 {
@@ -233,24 +241,32 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
             if (strcmp(rows[i].kernel, kernel_names[k]) == 0 && strcmp(rows[i].status, "ok") == 0 &&
                 rows[i].gbps > best[k])
                 best[k] = rows[i].gbps;
+    char f[NKERNELS][16];
+    for (int k = 0; k < NKERNELS; k++)
+        snprintf(f[k], sizeof f[k], best[k] > 0 ? "%.2f" : "-", best[k]);
     if (n && shares_host_memory(ctx, &rows[0]))
         fprintf(out, "\nbus: no bus: host-to-host copies (the device works in host memory); "
-                     "best GB/s  into its buffers pinned %.2f, pageable %.2f;  out of them pinned "
-                     "%.2f, pageable %.2f\n",
-                best[PINNED_H2D], best[PAGEABLE_H2D], best[PINNED_D2H], best[PAGEABLE_D2H]);
+                     "best GB/s  into its buffers pinned %s, pageable %s;  out of them pinned "
+                     "%s, pageable %s\n",
+                f[PINNED_H2D], f[PAGEABLE_H2D], f[PINNED_D2H], f[PAGEABLE_D2H]);
     else
-        fprintf(out, "\nbus: best GB/s  H2D pinned %.2f, pageable %.2f;  D2H pinned %.2f, "
-                     "pageable %.2f\n",
-                best[PINNED_H2D], best[PAGEABLE_H2D], best[PINNED_D2H], best[PAGEABLE_D2H]);
+        fprintf(out, "\nbus: best GB/s  H2D pinned %s, pageable %s;  D2H pinned %s, "
+                     "pageable %s\n",
+                f[PINNED_H2D], f[PAGEABLE_H2D], f[PINNED_D2H], f[PAGEABLE_D2H]);
 }
 
 /* The cases setup will add: the four transfers. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
-    (void)env;
     (void)dtype;
     (void)size;
-    return NKERNELS;
+    unsigned want;
+    if (clb_param_names(env, "kernels", KNOWN_KERNELS, 1, &want))
+        return -1;
+    int n = 0;
+    for (int k = 0; k < NKERNELS; k++)
+        n += want >> k & 1;
+    return n;
 }
 
 const struct clb_workload clb_wl_bus = {

@@ -35,7 +35,7 @@ static const struct clb_param_def params[] = {
     {"links", "compressed",
      "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both",
      CLB_ROLE_CASE},
-    {"kernel", "reg",
+    {"kernels", "reg",
      "the operator's kernel (the dslash workload's shapes): reg (rhs accumulators in registers), "
      "cache (one work-item per site and rhs) or regcache (k rhs per work-item, rhs/k work-items "
      "per site), or a list", CLB_ROLE_CASE},
@@ -134,7 +134,7 @@ struct choice {
     unsigned links, kernels;
 };
 
-/* The cases at rhs: each kernel of kernel= in order, regcache once per k of
+/* The cases at rhs: each kernel of kernels= in order, regcache once per k of
  * k= that fits rhs (lat_regcache_ks); into kinds and ks, their number.
  * set-up adds them, plan counts them. */
 static int kernel_cases(const struct choice *ch, int rhs, int kinds[2 + LAT_MAX_RHS],
@@ -215,7 +215,7 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     if (rc)
         return rc;
     if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
-        (rc = clb_param_names(env, "kernel", "reg,cache,regcache", 0, &ch->kernels)) ||
+        (rc = clb_param_names(env, "kernels", "reg,cache,regcache", 0, &ch->kernels)) ||
         (clb_param(env, "k")[0] &&
          (rc = clb_param_ints(env, "k", 1, CG_MAX_RHS, ch->ks, 16, &ch->nks))) ||
         (rc = clb_param_int(env, "maxiter", 1, 1000000, &s->maxiter)))

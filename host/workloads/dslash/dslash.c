@@ -54,7 +54,7 @@ static const struct clb_param_def params[] = {
     {"links", "full,compressed",
      "long-link storage: full (72 B in fp32) or compressed (56 B: two rows + det), or both",
      CLB_ROLE_CASE},
-    {"kernel", "reg,cache",
+    {"kernels", "reg,cache",
      "reg (every rhs of a site in one work-item, accumulators in registers), cache (one "
      "work-item per site and rhs, links shared through the cache), regcache (k rhs per "
      "work-item, rhs/k work-items per site), best (what best= names, else the fastest of reg, "
@@ -70,7 +70,7 @@ static const struct clb_param_def params[] = {
                     "Lz)", CLB_ROLE_TUNING},
     {"local", "", "work-group size along the sites (default 128 on GPUs, the driver's on CPUs)",
      CLB_ROLE_TUNING},
-    {"best", "", "what kernel=best runs: reg, cache or regcacheK for every rhs, or per rhs "
+    {"best", "", "what kernels=best runs: reg, cache or regcacheK for every rhs, or per rhs "
                  "R:VARIANT,... (e.g. 1:reg,8:regcache4); a rhs it does not name is probed "
                  "(usually set in a profile's [tuning] dslash.best)", CLB_ROLE_TUNING},
     LAT_PART_PARAMS,
@@ -165,7 +165,7 @@ static int read_params(struct clb_env *env, struct choice *ch)
     if (rc)
         return rc;
     if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
-        (rc = clb_param_names(env, "kernel", "reg,cache,regcache,best", 0, &ch->kernels)))
+        (rc = clb_param_names(env, "kernels", "reg,cache,regcache,best", 0, &ch->kernels)))
         return rc;
     ch->local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 0;
     if (clb_param(env, "local")[0] &&
@@ -342,7 +342,7 @@ static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dsla
 static int launch(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                   cl_event *ev)
 {
-    if (d->part.scaling) { /* the probe of kernel=best: every local site, no exchange */
+    if (d->part.scaling) { /* the probe of kernels=best: every local site, no exchange */
         struct lat_boxes all;
         lat_boxes_all(&d->part.dc, &all);
         return launch_boxes(env, d, dc, &all, dc->global[0], ev);
@@ -368,7 +368,7 @@ static int probe_launch(struct clb_env *env, void *ctx, cl_event *ev)
     return launch(env, p->d, p->dc, ev);
 }
 
-/* ---- kernel=best -------------------------------------------------------------- */
+/* ---- kernels=best -------------------------------------------------------------- */
 
 /* best's candidates at the case's rhs: reg (pass=0), cache, and regcache
  * for each k of k=; their names as the note gives them. */
@@ -398,7 +398,7 @@ static int probe_agree(struct candidates *cs, int rc)
     if (e)
         return e;
     if (v[cs->n] > 0 && rc == CLB_OK) {
-        clb_seterr("dslash: the probe of kernel=best failed on another rank");
+        clb_seterr("dslash: the probe of kernels=best failed on another rank");
         return CLB_SKIP; /* the job's agreement names the rank that failed */
     }
     for (int i = 0; i < cs->n; i++)
@@ -720,7 +720,7 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct dslash *
     return d->part.scaling ? alloc_scaling(env, d) : alloc_fields(env, d);
 }
 
-/* The cases of one (links, rhs, site order): each kernel of kernel= in
+/* The cases of one (links, rhs, site order): each kernel of kernels= in
  * order, reg once per pass= value (what it resolves to), regcache once per
  * k of k= that fits rhs; into kinds and kps (k, or reg's rhs per pass with 0
  * automatic), their number. set-up adds them, plan counts them. */
@@ -751,7 +751,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     g->state = d;
     struct choice ch;
     int rc = setup_group(env, g, d, &ch);
-    if (!lat_agree_setup(env, &d->part, &rc)) /* kernel=best probes together */
+    if (!lat_agree_setup(env, &d->part, &rc)) /* kernels=best probes together */
         return rc;
     int kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
     for (int comp = 0; comp < 2; comp++)

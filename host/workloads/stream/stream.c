@@ -36,6 +36,7 @@ static const struct clb_param_def params[] = {
                   "the driver's choice on CPUs)", CLB_ROLE_TUNING},
     {"local2", "", "work-group size of add and triad (two input arrays) where it differs from "
                    "copy's and scale's (empty: local); one value", CLB_ROLE_TUNING},
+    {"kernels", "", "subset of copy,scale,add,triad to run (default: all)", CLB_ROLE_CASE},
     {"driver_copy", "0", "1 = also time the driver's own device copy (clEnqueueCopyBuffer a -> c): "
                          "row copy_driver, a reference for the copy kernel", CLB_ROLE_CASE},
     {0, 0, 0, 0}};
@@ -204,7 +205,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct strea
 }
 
 static int read_shapes(struct clb_env *env, long *vecs, int *nvec, long *ilps, int *nilp,
-                       long *locals, int *nloc, long *local2, long *driver_copy)
+                       long *locals, int *nloc, long *local2, long *driver_copy, unsigned *kernels)
 {
     int rc;
     *nvec = 0;
@@ -213,7 +214,8 @@ static int read_shapes(struct clb_env *env, long *vecs, int *nvec, long *ilps, i
     if (clb_param(env, "local2")[0] &&
         (rc = clb_param_int(env, "local2", 0, 1L << 20, local2)))
         return rc;
-    if ((rc = clb_param_int(env, "driver_copy", 0, 1, driver_copy)))
+    if ((rc = clb_param_int(env, "driver_copy", 0, 1, driver_copy)) ||
+        (rc = clb_param_names(env, "kernels", "copy,scale,add,triad", 1, kernels)))
         return rc;
     if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, vecs, 8, nvec)))
         return rc;
@@ -236,9 +238,10 @@ static int read_shapes(struct clb_env *env, long *vecs, int *nvec, long *ilps, i
 struct shapes {
     long vecs[8], ilps[8], locals[16], local2, driver_copy;
     int nvec, nilp, nloc;
+    unsigned kernels;         /* bit k: kernel k of copy, scale, add, triad */
 };
 
-/* The cases, enumerated once: per (vec, ilp, local) the four kernels (add
+/* The cases, enumerated once: per (vec, ilp, local) the selected kernels (add
  * and triad once, at local2, where it is given), then the driver's copy.
  * Set-up adds them; the plan counts them (out NULL: counted only). */
 static int cases(const struct shapes *sp, struct shape *out)
@@ -249,8 +252,8 @@ static int cases(const struct shapes *sp, struct shape *out)
             for (int l = 0; l < sp->nloc; l++)
                 for (int k = 0; k < DRIVER; k++) {
                     int two_inputs = k == ADD || k == TRIAD;
-                    if (two_inputs && sp->local2 >= 0 && l > 0)
-                        continue; /* one add and one triad at local2 */
+                    if (!(sp->kernels >> k & 1) || (two_inputs && sp->local2 >= 0 && l > 0))
+                        continue; /* not selected; one add and one triad at local2 */
                     long local = two_inputs && sp->local2 >= 0 ? sp->local2 : sp->locals[l];
                     if (out)
                         out[n] = (struct shape){k, sp->vecs[v], sp->ilps[il], (size_t)local};
@@ -294,7 +297,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     struct shapes sp;
     int rc;
     if ((rc = read_shapes(env, sp.vecs, &sp.nvec, sp.ilps, &sp.nilp, sp.locals, &sp.nloc,
-                          &sp.local2, &sp.driver_copy)))
+                          &sp.local2, &sp.driver_copy, &sp.kernels)))
         return rc;
     st->a = clb_xmalloc(bytes);
     st->b = clb_xmalloc(bytes);
@@ -420,7 +423,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     (void)size;
     struct shapes sp;
     if (read_shapes(env, sp.vecs, &sp.nvec, sp.ilps, &sp.nilp, sp.locals, &sp.nloc, &sp.local2,
-                    &sp.driver_copy))
+                    &sp.driver_copy, &sp.kernels))
         return -1;
     if (sp.nvec == 0)
         sp.vecs[sp.nvec++] = 4; /* the probe's pick, whichever: one width */
