@@ -102,6 +102,18 @@ char *clb_read_regular(const char *path, const char *what, size_t max_bytes);
  * else fd is closed, "<what> '<path>' ..." set, and -1 returned. */
 int clb_check_regular(int fd, const char *path, const char *what, size_t max_bytes, size_t *size);
 
+/* Outputs never replace inputs (docs/RELIABILITY.md). Every file read through
+ * clb_check_regular and every results file a run appends to is remembered by
+ * device and inode. */
+/* May an output (a page, a figure: `noun`, given by option `opt`) replace
+ * path? CLB_OK, or CLB_EUSAGE with one line when path is a clbench results
+ * file or a file this process reads or writes rows to (a symbolic link or a
+ * second path to one counts: device and inode, never the name). */
+int clb_output_ok(const char *path, const char *opt, const char *noun);
+/* Do a and b name one file? Existing: the same device and inode; else the
+ * same name in the same directory (by the directory's device and inode). */
+int clb_same_path(const char *a, const char *b);
+
 /* What a command must not leave behind when SIGINT, SIGTERM or SIGHUP ends
  * it (host/core/cleanup.c): clb_cleanup_guard installs the handlers (once;
  * `run` has its own, which stop the run between configurations); register

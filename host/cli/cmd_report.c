@@ -84,7 +84,9 @@ int clb_cmd_report(int argc, char **argv)
     int rc = parse(argc, argv, &o, &out);
     if (rc)
         return rc < 0 ? CLB_EXIT_OK : CLB_EXIT_USAGE;
-    rc = clb_report_write(argv + optind, argc - optind, &o, out);
+    rc = clb_output_ok(out, "-o", "the page");
+    if (!rc)
+        rc = clb_report_write(argv + optind, argc - optind, &o, out);
     if (rc) {
         clb_print_error("%s", clb_lasterr());
         return clb_exit_status(rc);

@@ -373,6 +373,22 @@ static int check_report(const struct clb_run_opts *o)
         rc = CLB_EUSAGE;
     }
     free(dir);
+    /* never over the rows: the results file (-o), the ceilings read, any results file */
+    const char *same = !rc && o->output && clb_same_path(o->report, o->output) ? "-o"
+                       : !rc && o->ceilings && clb_same_path(o->report, o->ceilings) ? "--ceilings"
+                                                                                     : NULL;
+    if (same) {
+        struct cmp_esc_args a = {0};
+        clb_print_error("--report '%s' is the results file of %s '%s': the page would replace "
+                        "its rows; nothing was run (choose another name)",
+                        cmp_esc_arg(&a, o->report, 0), same,
+                        cmp_esc_arg(&a, same[1] == 'o' ? o->output : o->ceilings, 0));
+        cmp_esc_args_free(&a);
+        rc = CLB_EUSAGE;
+    } else if (!rc && clb_output_ok(o->report, "--report", "the page")) {
+        clb_print_error("%s", clb_lasterr());
+        rc = CLB_EUSAGE;
+    }
     return rc;
 }
 
@@ -382,7 +398,10 @@ static int run_report(const struct clb_run_opts *o, int status)
     if (!o->report || !o->nouts || status > CLB_EXIT_NOTHING)   /* none, results lost (5), or a signal */
         return status;
     struct clb_report_opts ro = {CLB_NORM_ABSOLUTE, 1, clb_buf_str(&o->run_ids), NULL, NULL};
-    int rc = clb_report_write(o->outs, o->nouts, &ro, o->report);
+    /* the results files are known now (the default one is named by the device) */
+    int rc = clb_output_ok(o->report, "--report", "the page");
+    if (!rc)
+        rc = clb_report_write(o->outs, o->nouts, &ro, o->report);
     struct clb_buf e = {0};
     if (rc)
         clb_print_error("%s", clb_lasterr());

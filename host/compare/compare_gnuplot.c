@@ -42,6 +42,8 @@ int cmp_plot_check(const char *out, int *svg)
         clb_buf_free(&e);
         return CLB_EUSAGE;
     }
+    if (clb_output_ok(out, "--plot", "the figure"))
+        return CLB_EUSAGE;
     char *dir = dir_of(out);
     if (!dir)
         return CLB_ESYS;
@@ -366,7 +368,9 @@ static int put_in_place(struct plan *p, int rc)
         struct figfile *f = &p->ff[w];
         if (!f->tmp)
             continue;
-        if (!rc && rename(f->tmp, f->final) != 0) {
+        if (!rc && (rc = clb_output_ok(f->final, "--plot", "the figure")))
+            ;
+        else if (!rc && rename(f->tmp, f->final) != 0) {
             struct cmp_esc_args a = {0};
             clb_seterr("cannot rename '%s' to '%s': %s", cmp_esc_arg(&a, f->tmp, 0),
                        cmp_esc_arg(&a, f->final, 0), strerror(errno));
@@ -454,6 +458,8 @@ int clb_plot_draw(const char *out, const struct clb_chart *c)
         if (!(rc = make_tmp(&f, &dir)))
             rc = draw_text(&f, 1, svg, gp, &dir, &pt);
     }
+    if (f.tmp && !rc)
+        rc = clb_output_ok(f.final, "--plot", "the figure");
     if (f.tmp && !rc && rename(f.tmp, f.final) != 0) {
         struct clb_buf e = {0};
         clb_seterr("cannot rename '%s': %s", cmp_esc_tmp(&e, f.tmp, 0), strerror(errno));

@@ -6,6 +6,8 @@
 #include "clb_ceilings.h"
 #include "clb_workload.h"
 
+#include <sys/types.h>
+
 /* Everything `clbench run` was asked (host/cli/cmd_run.c fills it). */
 struct clb_run_opts {
     const char *device;         /* -d */
@@ -133,5 +135,11 @@ char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kin
  * which of their rows count, from their declarations. */
 char *clb_ceiling_missing(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
 void clb_ceilings_free(struct clb_ceilings *c);
+
+/* Remember a file this process reads (rows 0) or appends rows to (rows 1),
+ * by device and inode (util.c); clb_output_ok refuses to replace it. */
+void clb_files_note(dev_t dev, ino_t ino, int rows);
+/* 0: unknown; 1: read; 2: rows are written to it. */
+int clb_files_known(dev_t dev, ino_t ino);
 
 #endif

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "results_priv.h"
 #include "clbench.h"
+#include "core.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -305,23 +306,35 @@ static int create_with_header(const char *path)
     return CLB_OK;
 }
 
-/* The first line of an open file, in memory that grows (at most 1 MiB is
- * looked at: a header or a JSON row is shorter; a NUL byte ends it too). */
-static char *first_line(int fd)
+/* The first line of an open file that is not blank (readers skip blank lines
+ * in both formats), in memory that grows (at most 1 MiB is looked at: a
+ * header or a JSON row is shorter; a NUL byte ends it too). *blank: the file
+ * holds nothing but line breaks (or nothing). */
+static char *first_line(int fd, int *blank)
 {
     struct clb_buf b = {0};
     char chunk[4096];
     ssize_t k;
     off_t at = 0;
+    int started = 0;
+    *blank = 1;
     while (at < (1 << 20) && (k = pread(fd, chunk, sizeof chunk, at)) > 0) {
-        size_t n = 0;
-        while (n < (size_t)k && chunk[n] != '\r' && chunk[n] != '\n' && chunk[n])
-            n++;
-        clb_buf_add(&b, chunk, n);
-        if (n < (size_t)k)
-            break;
+        size_t i = 0, n;
+        while (!started && i < (size_t)k && (chunk[i] == '\r' || chunk[i] == '\n'))
+            i++;
+        started |= i < (size_t)k;
+        for (n = i; n < (size_t)k && chunk[n] != '\r' && chunk[n] != '\n' && chunk[n]; n++)
+            ;
+        clb_buf_add(&b, chunk + i, n - i);
+        if (started) {
+            *blank = 0;
+            if (n < (size_t)k)
+                break;
+        }
         at += k;
     }
+    if (at >= (1 << 20))
+        *blank = 0;
     if (b.oom) {
         clb_buf_free(&b);
         clb_seterr("out of host memory reading a results file");
@@ -353,12 +366,14 @@ static int torn(const char *path)
  * line. */
 static int check_json(int fd, const char *path)
 {
-    off_t end = lseek(fd, 0, SEEK_END);
-    if (end <= 0)
-        return CLB_OK;
-    char *line = first_line(fd);
+    int blank;
+    char *line = first_line(fd, &blank);
     if (!line)
         return CLB_ESYS;
+    if (blank) { /* empty, or blank lines only: rows are appended after them */
+        free(line);
+        return ends_with_newline(fd) ? CLB_OK : torn(path);
+    }
     struct clb_arena a = {0};
     struct clb_row r;
     int v = 0;
@@ -398,12 +413,12 @@ static int header_version(const char *line)
  * ends with a whole line. */
 static int check_csv(int fd, const char *path)
 {
-    char *line = first_line(fd);
+    int empty;
+    char *line = first_line(fd, &empty); /* empty: or blank lines only, which readers skip */
     if (!line)
         return CLB_ESYS;
     const char *h = clb_csv_header(CLB_SCHEMA);
     int v = header_version(line);
-    int empty = line[0] == 0 && lseek(fd, 0, SEEK_END) == 0;
     free(line);
     if (empty && (write_all(fd, h, strlen(h)) || write_all(fd, "\n", 1))) {
         clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
@@ -423,6 +438,52 @@ static int check_csv(int fd, const char *path)
         return CLB_EUSAGE;
     }
     return ends_with_newline(fd) ? CLB_OK : torn(path);
+}
+
+/* ---- outputs never replace results ------------------------------------------ */
+
+/* Is path a clbench results file: its first line (after a byte order mark)
+ * the CSV header of a schema, or a clbench row in JSON? */
+static int is_results(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    int yes = 0;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        int blank;
+        char *line = first_line(fd, &blank);
+        const char *l = line && !strncmp(line, "\xEF\xBB\xBF", 3) ? line + 3 : line;
+        if (l && header_version(l))
+            yes = 1;
+        else if (l && l[0] == '{') {
+            struct clb_arena a = {0};
+            struct clb_row r;
+            int v;
+            yes = clb_jsonl_row(l, strlen(l), path, &a, &r, &v) == CLB_OK;
+            clb_arena_free(&a);
+        }
+        free(line);
+    }
+    if (fd >= 0)
+        close(fd);
+    return yes;
+}
+
+int clb_output_ok(const char *path, const char *opt, const char *noun)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return CLB_OK; /* nothing there, or a dangling link (the rename replaces the link) */
+    int known = clb_files_known(st.st_dev, st.st_ino);
+    const char *what = S_ISREG(st.st_mode) && is_results(path) ? "is a clbench results file"
+                       : known == 2 ? "is the results file this run writes"
+                       : known == 1 ? "is a file this command reads"
+                                    : NULL;
+    if (!what)
+        return CLB_OK;
+    clb_seterr("%s '%s' %s: %s would replace it; nothing was written (choose another name)", opt,
+               path, what, noun);
+    return CLB_EUSAGE;
 }
 
 enum clb_format clb_format_of_path(const char *path)
@@ -478,6 +539,7 @@ int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format form
     w->fd = fd;
     w->dev = st.st_dev;
     w->ino = st.st_ino;
+    clb_files_note(st.st_dev, st.st_ino, 1); /* no page or figure may replace it */
     w->end = lseek(fd, 0, SEEK_END);
     w->path = clb_strdup(path);
     return w->path ? CLB_OK : CLB_ESYS;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -481,6 +482,62 @@ size_t clb_addz(size_t a, size_t b, int *ovf)
 
 /* ---- files from outside ---------------------------------------------------- */
 
+/* ---- the files this process reads or writes rows to ---------------------------- */
+
+static struct {
+    pthread_mutex_t mu;
+    struct known_file { dev_t dev; ino_t ino; int rows; } *v;
+    size_t n, cap;
+} files = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+void clb_files_note(dev_t dev, ino_t ino, int rows)
+{
+    pthread_mutex_lock(&files.mu);
+    size_t i = 0;
+    while (i < files.n && !(files.v[i].dev == dev && files.v[i].ino == ino))
+        i++;
+    if (i < files.n)
+        files.v[i].rows |= rows;
+    else if (!clb_grow((void **)&files.v, files.n, &files.cap, sizeof *files.v, 8))
+        files.v[files.n++] = (struct known_file){dev, ino, rows};
+    pthread_mutex_unlock(&files.mu);
+}
+
+int clb_files_known(dev_t dev, ino_t ino)
+{
+    int k = 0;
+    pthread_mutex_lock(&files.mu);
+    for (size_t i = 0; i < files.n && !k; i++)
+        if (files.v[i].dev == dev && files.v[i].ino == ino)
+            k = files.v[i].rows ? 2 : 1;
+    pthread_mutex_unlock(&files.mu);
+    return k;
+}
+
+/* The identity of a path that may not exist yet: its directory's device and
+ * inode, and its last name. */
+static int dir_entry(const char *path, struct stat *dir, const char **name)
+{
+    const char *slash = strrchr(path, '/');
+    *name = slash ? slash + 1 : path;
+    char *d = slash ? clb_asprintf("%.*s", slash == path ? 1 : (int)(slash - path), path)
+                    : clb_strdup(".");
+    int ok = d && stat(d, dir) == 0;
+    free(d);
+    return ok;
+}
+
+int clb_same_path(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea || eb)
+        return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    const char *na, *nb;
+    return dir_entry(a, &sa, &na) && dir_entry(b, &sb, &nb) && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino && *na && strcmp(na, nb) == 0;
+}
+
 int clb_check_regular(int fd, const char *path, const char *what, size_t max_bytes, size_t *size)
 {
     struct stat st;
@@ -489,6 +546,7 @@ int clb_check_regular(int fd, const char *path, const char *what, size_t max_byt
         clb_seterr("%s '%s' is not a regular file (only regular files are read)", what, path);
         return -1;
     }
+    clb_files_note(st.st_dev, st.st_ino, 0);
     if ((unsigned long long)st.st_size > max_bytes) {
         close(fd);
         /* the limit in the unit it was set in: GiB for results, bytes for a

@@ -186,9 +186,12 @@ static int write_all(int fd, const struct clb_buf *b)
     return 0;
 }
 
-/* The page into a temporary file beside out, renamed into place when whole. */
+/* The page into a temporary file beside out, renamed into place when whole
+ * (never over a file the report read or a results file). */
 static int put_file(const char *out, const struct clb_buf *page)
 {
+    if (clb_output_ok(out, "the report", "the page"))
+        return CLB_EUSAGE;
     const char *slash = strrchr(out, '/');
     int dl = slash ? (int)(slash - out + 1) : 0;
     char *tmp = clb_asprintf("%.*s.%s.XXXXXX", dl, out, out + dl);
