@@ -91,7 +91,7 @@ case "$cmd" in
     status=0
     echo "bench.sh: running stream (the device's bandwidth ceiling) on the default device" >&2
     ./build/clbench run stream -o "$suite" || status=$?
-    others=$(./build/clbench --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}' | grep -vx stream | paste -sd, -)
+    others=$(./build/clbench --help --wide | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}' | grep -vx stream | paste -sd, -)
     echo "bench.sh: running the other workloads: $others" >&2
     ./build/clbench run "$others" -o "$suite" || status=$?
     # the page of the suite (clbench says "report: results/local/report.html")

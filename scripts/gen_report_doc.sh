@@ -11,8 +11,8 @@ cb=${1:-build/clbench}
 table() {
   echo "| workload | the report's chart (its \`figure\` declaration, \`clbench WORKLOAD --help\`) |"
   echo "|---|---|"
-  for w in $("$cb" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}'); do
-    echo "| \`$w\` | $("$cb" "$w" --help | sed -n 's/^figure: //p') |"
+  for w in $("$cb" --help --wide | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}'); do
+    echo "| \`$w\` | $("$cb" "$w" --help --wide | sed -n 's/^figure: //p') |"
   done
 }
 if [ "${2:-}" != --write ]; then table; exit 0; fi

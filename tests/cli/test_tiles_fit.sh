@@ -19,11 +19,11 @@ check_rows() {
 # 7: below every default tile and work-group, odd (no power of two divides it)
 # (float only and one timed run: the suite's time, under ASan too)
 CLBENCH_MAX_WORK_GROUP=7 expect_status 0 "every workload, work-groups <= 7" \
-  run all --quick -d $POCL -t float,int -n 1 --warmup 0 -o w7.csv
+  run all --quick -d $POCL -t float,int -n 1 --warmup 0 -o w7.csv --wide
 if check_rows w7.csv 7 >check.txt; then pass "limit 7: $(tail -1 check.txt)"
 else fail "limit 7: $(cat check.txt)"; fi
 n=$(rows ok-workloads w7.csv)
-wl=$("$CLBENCH" --help | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}' | wc -l)
+wl=$("$CLBENCH" --help --wide | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}' | wc -l)
 [ "$n" -eq "$wl" ] && pass "ok rows in all $wl workloads" || fail "ok rows in $n of $wl workloads"
 echo "$OUT_TXT" | grep -q "^reduced to fit this device:" && \
   echo "$OUT_TXT" | grep -q "  copy2d: tile 32x8 reduced to 4x1 (work-groups of 32x8 need 256 work-items; CLBENCH_MAX_WORK_GROUP allows 7)" \
