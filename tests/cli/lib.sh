@@ -21,6 +21,23 @@ if [ -z "$POCL" ]; then
 fi
 pass() { echo "ok: $*"; }
 
+# pocl_limits: what the PoCL device reports (`clbench list -v`), for a test
+# that derives its expectations from the device, never from one machine:
+# POCL_WG (the work-group maximum), POCL_DIMS (per dimension, AxBxC) and
+# POCL_LOCAL (local memory, bytes).
+pocl_limits() {
+  local l
+  l=$("$CLBENCH" list -v 2>/dev/null | awk -v d="$POCL" '$1 == d {f = 1; next} f && /^ / {print} f && !/^ / {exit}')
+  POCL_WG=$(echo "$l" | sed -n 's/.*work-group <= \([0-9]*\).* (\([0-9]*\) x \([0-9]*\) x \([0-9]*\)).*/\1/p')
+  POCL_DIMS=$(echo "$l" | sed -n 's/.*work-group <= [0-9]*.* (\([0-9]*\) x \([0-9]*\) x \([0-9]*\)).*/\1x\2x\3/p')
+  POCL_LOCAL=$(echo "$l" | sed -n 's/.*, local \([0-9]*\) KB$/\1/p')
+  if [ -z "$POCL_WG" ] || [ -z "$POCL_DIMS" ] || [ -z "$POCL_LOCAL" ]; then
+    echo "FAIL: no work-group or local memory limit in 'clbench list -v' for device $POCL: $l" >&2
+    exit 1
+  fi
+  POCL_LOCAL=$((POCL_LOCAL * 1024))
+}
+
 # run_cb ARGS...: run clbench, keep stdout/stderr/status in $OUT_TXT $ERR_TXT $RC
 run_cb() {
   set +e

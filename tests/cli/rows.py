@@ -67,11 +67,14 @@ def by(rows, *cols):
 
 
 def ok_unless(rows, skip_reason):
-    """Every row is ok, but those for which skip_reason(row) names a reason:
-    those are skipped, with the reason in detail."""
+    """Every row is ok, but those for which skip_reason(row) names a reason
+    (or a tuple of them, any of which will do): those are skipped, with the
+    reason in detail."""
     for r in rows:
         reason = skip_reason(r)
-        if reason is not None:
+        if isinstance(reason, tuple):  # any of these
+            assert r["status"] == "skipped" and any(x in r["detail"] for x in reason), r
+        elif reason is not None:
             assert r["status"] == "skipped" and reason in r["detail"], r
         else:
             assert r["status"] == "ok", r
@@ -91,6 +94,12 @@ def reduced(f, params, detail):
     hit = [r for r in rows if params in r["params"]]
     bad = [r for r in rows if r["status"] != "ok"] + [r for r in hit if detail not in r["detail"]]
     assert rows and hit and not bad, (hit, bad)
+
+
+def skipped_for(f, reason):
+    """Rows, every one skipped with REASON in detail."""
+    rows = read(f)
+    assert rows and all(r["status"] == "skipped" and reason in r["detail"] for r in rows), rows
 
 
 def col(f, name):
@@ -179,10 +188,27 @@ def transpose_variants(f):
     assert len(rows) == 10, len(rows)
 
 
-def transpose_pipe(f):
+def _best_local(name, esize):
+    """The local memory a `best` variant of the tile form declares (transpose.c,
+    variant_tile): one padded T x (T+1) tile, two for kK (K > 1), dK and pP."""
+    m = re.fullmatch(r"(\d+)x\d+v\d+(.*)", name)
+    two = 2 if re.search(r"k[2-9]|d\d|p\d", m[2]) else 1
+    return two * int(m[1]) * (int(m[1]) + 1) * esize
+
+
+def _vector_skip(r, local):
+    """Why a vector variant is skipped on a shape of no multiple: the width, or,
+    on a device with less local memory than it needs, the local memory."""
+    e = 4 if r["dtype"] == "float" else 8
+    if _best_local(r["params"][len("best="):], e) > int(local):
+        return ("multiples of", "bytes of local memory")
+    return "multiples of"
+
+
+def transpose_pipe(f, local):
     rows = read(f)
     assert len(rows) == 4 * 2 * 4, len(rows)
-    ok_unless(rows, lambda r: "multiples of" if r["size"] == "4097x33" and r["params"] != "best=16x4v1k3"
+    ok_unless(rows, lambda r: _vector_skip(r, local) if r["size"] == "4097x33" and r["params"] != "best=16x4v1k3"
               else None)
     lo = {r["params"]: r["local_size"] for r in rows}
     assert lo["best=64x8v4k2"] == "16x8" and lo["best=32x4v2k4"] == "16x4", lo
@@ -197,14 +223,14 @@ def transpose_rect(f):
     assert lo["best=rect128x32v4w256"] == "256x1" and lo["best=rect64x8v1w64"] == "64x1", lo
 
 
-def transpose_new(f):
+def transpose_new(f, local):
     rows = read(f)
     assert len(rows) == 4 * 2 * 11, len(rows)
     scalar = {"best=16x4v1d3", "best=16x4v1p3oD", "best=16x8v1loR", "best=16x4v1k3oC", "best=16x4v1oS2"}
 
     def reason(r):
         if r["size"] in ("4097x33", "5x70") and r["params"] not in scalar:
-            return "multiples of"
+            return _vector_skip(r, local)
         return "not NVIDIA" if r["params"] == "best=64x8v4nt" else None
     ok_unless(rows, reason)
     sh = {(r["size"], r["params"]): (r["local_size"], r["global_size"]) for r in rows if r["dtype"] == "float"}
@@ -213,6 +239,123 @@ def transpose_new(f):
     assert sh[("256x256", "best=16x4v1oS2")] == ("16x4", "4096x4"), sh
     assert sh[("256x256", "best=32x8v4d4oC")] == ("8x8", "128x8"), sh
     assert sh[("256x256", "best=64x8v4nt")] == ("16x8", "64x32"), sh  # no order: the 2-D grid
+
+
+def _tile_fits(local, own, lim):
+    """clb_wg_fits on the device's limits: the work-items, each dimension, the local bytes."""
+    items = 1
+    for x in local:
+        items *= x
+    return (items <= lim["wg"] and all(x <= d for x, d in zip(local, lim["dim"]))
+            and own <= lim["local"])
+
+
+def _fit(state, tile, shrink, lim):
+    """clb_fit_first: shrink the tile until it fits (None: nothing of the form does)."""
+    for _ in range(64):
+        local, own = tile(state)
+        if _tile_fits(local, own, lim):
+            return state
+        state = shrink(state, lim)
+        if state is None:
+            return None
+    return None
+
+
+def transpose_fit(asked, wg, dims, local_bytes, esize):
+    """The tile or `best` variant transpose runs for ASKED on a device of these
+    limits (`clbench list -v`: the work-group maximum, its dimensions AxBxC,
+    the local memory in bytes) with elements of ESIZE bytes: the shrink rules
+    of host/core/fit.c (clb_shrink_rows) and of transpose.c (vfit_shrink),
+    asked the question the fit asks (does it fit the device?), so that a
+    test expects what this device reduces to, not what one machine did.
+    Prints the name; the asked one when it fits as it is."""
+    lim = {"wg": int(wg), "dim": [int(x) for x in dims.split("x")], "local": int(local_bytes)}
+    e = int(esize)
+    m = re.fullmatch(r"(\d+)x(\d+)", asked)
+    if m:  # the whitepaper tile SIDExROWS, its padded SIDE x (SIDE+1) local tile
+        def tile(st):
+            return (st[0], st[1]), st[0] * (st[0] + 1) * e
+
+        def shrink(st, lim):
+            side, rows = st
+            too_many = side * rows > lim["wg"] or rows > lim["dim"][1]
+            too_big = side * (side + 1) * e > lim["local"]
+            if too_many and not too_big and rows > 1 and side <= lim["dim"][0] and side <= lim["wg"]:
+                rows -= 1
+                while side % rows:
+                    rows -= 1
+            elif side > 1:
+                side //= 2
+                rows = rows // 2 if rows % 2 == 0 else rows if side % rows == 0 else 1
+            else:
+                return None
+            return side, rows
+        got = _fit((int(m[1]), int(m[2])), tile, shrink, lim)
+        print("%dx%d" % got if got else "none")
+        return
+    m = re.fullmatch(r"r(\d+)g(\d+)x(\d+)(.*)", asked)
+    if m:  # the register form: a gx x gy work-group, the longer side halved
+        def shrink(st, lim):
+            gx, gy = st
+            if gx * gy <= 1:
+                return None
+            return (gx // 2, gy) if gx >= gy else (gx, gy // 2)
+        got = _fit((int(m[2]), int(m[3])), lambda st: (st, 0), shrink, lim)
+        print("r%sg%dx%d%s" % (m[1], got[0], got[1], m[4]) if got else "none")
+        return
+    m = re.fullmatch(r"rect(\d+)x(\d+)v(\d+)w(\d+)(.*)", asked)
+    if m:  # the rectangular form: W halved while its divisibility holds
+        bt, bc, bv = int(m[1]), int(m[2]), int(m[3])
+
+        def rect_ok(w):
+            cv, ov = bc // bv, bt // bv
+            return w >= 1 and w % cv == 0 and w % ov == 0 and bt % (w // cv) == 0 and bc % (w // ov) == 0
+
+        def shrink(w, lim):
+            return w // 2 if rect_ok(w // 2) else None
+        got = _fit(int(m[4]), lambda w: ((w, 1), bt * (bc + 1) * e), shrink, lim)
+        print("rect%sx%sv%sw%d%s" % (m[1], m[2], m[3], got, m[5]) if got else "none")
+        return
+    m = re.fullmatch(r"(\d+)x(\d+)v(\d+)(.*)", asked)
+    assert m, asked
+    sfx = m[4]  # kK (K > 1), dK and pP keep two local tiles
+    two = 2 if re.search(r"k[2-9]|d\d|p\d", sfx) else 1
+
+    def tile(st):
+        bt, br, bv = st
+        return (bt // bv, br), two * bt * (bt + 1) * e
+
+    def shrink(st, lim):
+        bt, br, bv = st
+        if br > 1 and bt // bv * br > lim["wg"] and tile(st)[1] <= lim["local"]:
+            br -= 1
+            while bt % br:
+                br -= 1
+        elif bt // 2 >= bv and (bt // 2) % bv == 0:
+            bt //= 2
+            br = br // 2 if br % 2 == 0 else br if bt % br == 0 else 1
+        elif bv > 1:
+            bv //= 2
+        else:
+            return None
+        return bt, br, bv
+    got = _fit((int(m[1]), int(m[2]), int(m[3])), tile, shrink, lim)
+    print("%dx%dv%d%s" % (got + (sfx,)) if got else "none")
+
+
+def fitted(f, key, asked, got):
+    """Every row ok and the rows run with KEY=GOT: reduced from ASKED (said in
+    detail and flagged in metrics) when GOT differs, else as asked, no note."""
+    rows = read(f)
+    assert rows and all(r["status"] == "ok" for r in rows), rows
+    for r in rows:
+        assert param(r, key) == got, (got, r["params"])
+        if got != asked:
+            assert "%s %s reduced to %s" % (key, asked, got) in r["detail"], r["detail"]
+            assert metrics(r).get("reduced") == "1", r["metrics"]
+        else:
+            assert "reduced" not in r["detail"] and "reduced" not in metrics(r), r
 
 
 # ---- test_dslash.sh -----------------------------------------------------------
