@@ -38,6 +38,18 @@ pocl_limits() {
   POCL_LOCAL=$((POCL_LOCAL * 1024))
 }
 
+# fit_expect RULE ASKED [ESIZE]: what the fit makes of tile ASKED on this PoCL
+# device (pocl_limits first), along a workload's shrink RULE: "none" when
+# nothing of its form fits (tests/cli/rows.py, fit)
+fit_expect() { rows fit "$1" "$2" "$POCL_WG" "$POCL_DIMS" "$POCL_LOCAL" "${3:-0}"; }
+
+# expect_fit FILE KEY ASKED WANT DESCRIPTION: every row of FILE ok and run with
+# KEY=WANT: reduced from ASKED (said and flagged), or as asked when WANT is ASKED
+expect_fit() {
+  if rows fitted "$1" "$2" "$3" "$4"; then pass "$5: $2 $3 runs as $4 on this device"
+  else fail "$5: $2 $3 should run as $4 here (work-group <= $POCL_WG, $POCL_LOCAL B local)"; fi
+}
+
 # run_cb ARGS...: run clbench, keep stdout/stderr/status in $OUT_TXT $ERR_TXT $RC
 run_cb() {
   set +e
@@ -83,13 +95,6 @@ expect_rows() {
       if rows ok-rows "$file" "$wl" "$k" "$t"; then pass "$wl $k $t: ok rows"; else fail "$wl $k $t: no row or a row not ok in $file"; fi
     done
   done
-}
-
-# expect_reduced FILE PARAMS DETAIL DESCRIPTION: every row of FILE is ok, and
-# the rows whose params contain PARAMS (at least one) say DETAIL in detail:
-# a tile or work-group the device cannot run was reduced, not refused
-expect_reduced() {
-  if rows reduced "$1" "$2" "$3"; then pass "$4: $2"; else fail "$4: no ok row with params '$2' and '$3' in $1"; fi
 }
 
 # Skips say why, as a "skip: REASON" line that bench.sh test's summary lists

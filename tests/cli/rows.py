@@ -6,7 +6,7 @@
 exits 0 when the check holds; otherwise 1, with the failed assertion (and
 the rows it saw) on stderr. One place reads a results file (CSV, or JSON
 Lines by its extension .jsonl), splits `params` and `metrics` and holds the
-checks the scripts share (ok-rows, reduced, ok-sizes, col); a check only one
+checks the scripts share (ok-rows, fit and fitted, ok-sizes, col); a check only one
 script makes is a function named after it (transpose_odd: test_transpose.sh's
 odd shapes). A few commands make test inputs instead (compare_gen,
 ceilings_as_device, to_jsonl, fake_rapl, replace: a planted kernel fault)
@@ -86,14 +86,6 @@ def ok_rows(f, wl, k, t):
     """At least one row of workload WL, kernel K, type T, and every one ok."""
     rows = [r for r in read(f) if r["workload"] == wl and r["kernel"] == k and r["dtype"] == t]
     assert rows and all(r["status"] == "ok" for r in rows), rows
-
-
-def reduced(f, params, detail):
-    """Every row ok; the rows whose params contain PARAMS (one at least) say DETAIL."""
-    rows = read(f)
-    hit = [r for r in rows if params in r["params"]]
-    bad = [r for r in rows if r["status"] != "ok"] + [r for r in hit if detail not in r["detail"]]
-    assert rows and hit and not bad, (hit, bad)
 
 
 def skipped_for(f, reason):
@@ -241,6 +233,8 @@ def transpose_new(f, local):
     assert sh[("256x256", "best=64x8v4nt")] == ("16x8", "64x32"), sh  # no order: the 2-D grid
 
 
+# ---- tiles that fit: what the device's limits make of an asked tile -----------
+
 def _tile_fits(local, own, lim):
     """clb_wg_fits on the device's limits: the work-items, each dimension, the local bytes."""
     items = 1
@@ -262,50 +256,80 @@ def _fit(state, tile, shrink, lim):
     return None
 
 
-def transpose_fit(asked, wg, dims, local_bytes, esize):
-    """The tile or `best` variant transpose runs for ASKED on a device of these
-    limits (`clbench list -v`: the work-group maximum, its dimensions AxBxC,
-    the local memory in bytes) with elements of ESIZE bytes: the shrink rules
-    of host/core/fit.c (clb_shrink_rows) and of transpose.c (vfit_shrink),
-    asked the question the fit asks (does it fit the device?), so that a
-    test expects what this device reduces to, not what one machine did.
-    Prints the name; the asked one when it fits as it is."""
-    lim = {"wg": int(wg), "dim": [int(x) for x in dims.split("x")], "local": int(local_bytes)}
-    e = int(esize)
-    m = re.fullmatch(r"(\d+)x(\d+)", asked)
-    if m:  # the whitepaper tile SIDExROWS, its padded SIDE x (SIDE+1) local tile
-        def tile(st):
-            return (st[0], st[1]), st[0] * (st[0] + 1) * e
+def _fit_rows(asked, lim, e):
+    """clb_shrink_rows (copy2d; transpose's tile, whose padded SIDE x (SIDE+1)
+    local tile of E-byte elements counts when E > 0): fewer rows of the same
+    tile while the work-items are too many, else half the side and the rows."""
+    side, rows = (int(x) for x in asked.split("x"))
 
-        def shrink(st, lim):
-            side, rows = st
-            too_many = side * rows > lim["wg"] or rows > lim["dim"][1]
-            too_big = side * (side + 1) * e > lim["local"]
-            if too_many and not too_big and rows > 1 and side <= lim["dim"][0] and side <= lim["wg"]:
+    def own(side):
+        return side * (side + 1) * e
+
+    def shrink(st, lim):
+        side, rows = st
+        too_many = side * rows > lim["wg"] or rows > lim["dim"][1]
+        if too_many and not own(side) > lim["local"] and rows > 1 and side <= lim["dim"][0] \
+                and side <= lim["wg"]:
+            rows -= 1
+            while side % rows:
                 rows -= 1
-                while side % rows:
-                    rows -= 1
-            elif side > 1:
-                side //= 2
-                rows = rows // 2 if rows % 2 == 0 else rows if side % rows == 0 else 1
-            else:
-                return None
-            return side, rows
-        got = _fit((int(m[1]), int(m[2])), tile, shrink, lim)
-        print("%dx%d" % got if got else "none")
-        return
+        elif side > 1:
+            side //= 2
+            rows = rows // 2 if rows % 2 == 0 else rows if side % rows == 0 else 1
+        else:
+            return None
+        return side, rows
+    got = _fit((side, rows), lambda st: (st, own(st[0])), shrink, lim)
+    return "%dx%d" % got if got else None
+
+
+def _fit_blockeq(asked, lim, e):
+    """blockeq's shrink: fewer rows (as many as the work-items allow), then, at
+    one row, half the width."""
+    def shrink(st, lim):
+        tw, th = st
+        if th > 1:
+            return tw, max(1, min(lim["wg"] // tw, th - 1))
+        return (tw // 2, th) if tw > 1 else None
+    got = _fit(tuple(int(x) for x in asked.split("x")), lambda st: (st, 0), shrink, lim)
+    return "%dx%d" % got if got else None
+
+
+def _fit_matmul(asked, lim, e, tiled):
+    """matmul's shrink: half the side until side x side work-items fit; the tiled
+    kernel's two side x side tiles of floats in local memory."""
+    def shrink(side, lim):
+        if side <= 1:
+            return None
+        side //= 2
+        while side > 1 and side * side > lim["wg"]:
+            side //= 2
+        return side
+    got = _fit(int(asked), lambda s: ((s, s), 2 * s * s * 4 if tiled else 0), shrink, lim)
+    return str(got) if got else None
+
+
+def _fit_items(asked, lim, e):
+    """clb_fit_items (a 1-D work-group, no local memory): the largest that fits."""
+    return str(min(int(asked), lim["wg"], lim["dim"][0]))
+
+
+def _fit_best(asked, lim, e):
+    """transpose's `best` variants (vfit_shrink): the tile form loses rows of
+    work-items while they are too many, else halves the tile and its rows,
+    then the vector; the register form halves the longer side of its
+    work-group; the rectangular form halves W while its divisibility holds."""
     m = re.fullmatch(r"r(\d+)g(\d+)x(\d+)(.*)", asked)
-    if m:  # the register form: a gx x gy work-group, the longer side halved
+    if m:
         def shrink(st, lim):
             gx, gy = st
             if gx * gy <= 1:
                 return None
             return (gx // 2, gy) if gx >= gy else (gx, gy // 2)
         got = _fit((int(m[2]), int(m[3])), lambda st: (st, 0), shrink, lim)
-        print("r%sg%dx%d%s" % (m[1], got[0], got[1], m[4]) if got else "none")
-        return
+        return "r%sg%dx%d%s" % (m[1], got[0], got[1], m[4]) if got else None
     m = re.fullmatch(r"rect(\d+)x(\d+)v(\d+)w(\d+)(.*)", asked)
-    if m:  # the rectangular form: W halved while its divisibility holds
+    if m:
         bt, bc, bv = int(m[1]), int(m[2]), int(m[3])
 
         def rect_ok(w):
@@ -315,16 +339,13 @@ def transpose_fit(asked, wg, dims, local_bytes, esize):
         def shrink(w, lim):
             return w // 2 if rect_ok(w // 2) else None
         got = _fit(int(m[4]), lambda w: ((w, 1), bt * (bc + 1) * e), shrink, lim)
-        print("rect%sx%sv%sw%d%s" % (m[1], m[2], m[3], got, m[5]) if got else "none")
-        return
+        return "rect%sx%sv%sw%d%s" % (m[1], m[2], m[3], got, m[5]) if got else None
     m = re.fullmatch(r"(\d+)x(\d+)v(\d+)(.*)", asked)
     assert m, asked
-    sfx = m[4]  # kK (K > 1), dK and pP keep two local tiles
-    two = 2 if re.search(r"k[2-9]|d\d|p\d", sfx) else 1
 
     def tile(st):
         bt, br, bv = st
-        return (bt // bv, br), two * bt * (bt + 1) * e
+        return (bt // bv, br), _best_local("%dx%dv%d%s" % (bt, br, bv, m[4]), e)
 
     def shrink(st, lim):
         bt, br, bv = st
@@ -341,20 +362,51 @@ def transpose_fit(asked, wg, dims, local_bytes, esize):
             return None
         return bt, br, bv
     got = _fit((int(m[1]), int(m[2]), int(m[3])), tile, shrink, lim)
-    print("%dx%dv%d%s" % (got + (sfx,)) if got else "none")
+    return "%dx%dv%d%s" % (got + (m[4],)) if got else None
+
+
+FIT_RULES = {"rows": _fit_rows, "blockeq": _fit_blockeq, "items": _fit_items, "best": _fit_best,
+             "matmul-tiled": lambda a, lim, e: _fit_matmul(a, lim, e, True),
+             "matmul-naive": lambda a, lim, e: _fit_matmul(a, lim, e, False)}
+
+
+def fit_of(rule, asked, wg, dims, local, esize=0):
+    """What the fit makes of ASKED under RULE (FIT_RULES) on a device of these
+    limits; None when nothing of its form fits."""
+    lim = {"wg": int(wg), "dim": [int(x) for x in dims.split("x")], "local": int(local)}
+    return FIT_RULES[rule](asked, lim, int(esize))
+
+
+def fit(rule, asked, wg, dims, local, esize="0"):
+    """The tile a workload runs for ASKED on a device of these limits (`clbench
+    list -v`: the work-group maximum, its dimensions AxBxC, the local memory in
+    bytes; ESIZE: an element's bytes where the tile's local memory counts),
+    each candidate asked the question the fit asks (does it fit the device?)
+    along the workload's shrink rule (RULE: rows, blockeq, matmul-tiled,
+    matmul-naive, items, best), so that a test expects what this device
+    reduces to, not what one machine did. Prints it (the asked one when it fits
+    as it is), or "none" when nothing of its form fits (lib.sh: fit_expect)."""
+    print(fit_of(rule, asked, wg, dims, local, esize) or "none")
+
+
+def _param_or_none(row, key):
+    p = dict(kv.split("=", 1) for kv in row["params"].split(",") if "=" in kv)
+    return p.get(key)
 
 
 def fitted(f, key, asked, got):
-    """Every row ok and the rows run with KEY=GOT: reduced from ASKED (said in
-    detail and flagged in metrics) when GOT differs, else as asked, no note."""
+    """Every row ok and run with KEY=GOT: reduced from ASKED (said in detail and
+    flagged in metrics) when GOT differs, else as asked (KEY in params or not)
+    with no note."""
     rows = read(f)
     assert rows and all(r["status"] == "ok" for r in rows), rows
     for r in rows:
-        assert param(r, key) == got, (got, r["params"])
         if got != asked:
+            assert _param_or_none(r, key) == got, (got, r["params"])
             assert "%s %s reduced to %s" % (key, asked, got) in r["detail"], r["detail"]
             assert metrics(r).get("reduced") == "1", r["metrics"]
         else:
+            assert _param_or_none(r, key) in (None, asked), (asked, r["params"])
             assert "reduced" not in r["detail"] and "reduced" not in metrics(r), r
 
 
@@ -679,6 +731,32 @@ def tiles_fit_reduced(f):
     assert t["params"] == "tile=4x1" and "CLBENCH_MAX_WORK_GROUP allows 7" in t["detail"], t
     for r in (c, b, t):
         assert metrics(r).get("reduced") == "1", r  # as data too (docs/RESULTS.md)
+
+
+def tiles_fit_defaults(f, wg, dims, local):
+    """The studies' tiles of copy2d (32x8), blockeq (64x8 floats) and matmul (16)
+    on a device of these limits: as asked where they fit (no note, no reduced
+    metric), else what the fit makes of them, said and flagged (as fitted).
+    Prints each workload's tile."""
+    rows = read(f)
+    asked = {"copy2d": ("rows", "32x8"), "blockeq": ("blockeq", "64x8"),
+             "matmul": ("matmul-tiled", "16")}
+    assert rows and {r["workload"] for r in rows} == set(asked), rows
+    seen = {}
+    for r in rows:
+        rule, a = asked[r["workload"]]
+        if r["workload"] == "matmul" and r["kernel"] == "naive":
+            rule = "matmul-naive"
+        want = fit_of(rule, a, wg, dims, local)
+        assert r["status"] == "ok", r
+        if want != a:
+            assert _param_or_none(r, "tile") == want, (want, r)
+            assert "tile %s reduced to %s" % (a, want) in r["detail"] and metrics(r).get("reduced") == "1", r
+        else:
+            assert _param_or_none(r, "tile") in (None, a), r
+            assert "reduced" not in r["detail"] and "reduced" not in metrics(r), r
+        seen[r["workload"]] = a if want == a else "%s reduced to %s" % (a, want)
+    print(", ".join("%s %s" % kv for kv in sorted(seen.items())))
 
 
 def tiles_fit_rusticl_transpose(f):
@@ -1106,16 +1184,17 @@ def camping_many(f):
 
 # ---- test_blockeq.sh ---------------------------------------------------------------
 
-def blockeq_tiles(f):
-    """Tiles one partition (256 B) wide, 512 work-items: 64x8 float, 32x16 double."""
+def blockeq_tiles(f, want_float, want_double):
+    """Tiles one partition (256 B) wide, 512 work-items: 64x8 float, 32x16
+    double, or what the device reduces them to (WANT_FLOAT, WANT_DOUBLE)."""
     for r in read(f):
-        want = "64x8" if r["dtype"] == "float" else "32x16"
+        want = want_float if r["dtype"] == "float" else want_double
         assert r["local_size"] == want and ("tile " + want) in r["detail"], r
 
 
 def blockeq_default_sweep(f):
     """The default CPU sweep of partitions: 1, c, 2c, each once."""
-    v = sorted(int(r["params"].split("=")[1]) for r in read(f))
+    v = sorted(int(param(r, "partitions")) for r in read(f))
     c = v[-1] // 2
     assert v[-1] % 2 == 0 and set(v) == {1, c, 2 * c} and len(v) == len(set(v)), v
 

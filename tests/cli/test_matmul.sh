@@ -18,8 +18,10 @@ n=$(grep -c ',tiled,' odd.csv)
 [ "$n" -eq 8 ] && pass "4 tiles x 2 sizes" || fail "expected 8 tiled rows, got $n"
 "$CLBENCH" run matmul --quick -q -d $POCL -n 1 -o s.csv | grep -q "x naive" && pass "summary ratio" || fail "no summary"
 
+# (what this device's limits make of it: rows.py fit)
+pocl_limits
 expect_status 0 "tile above the work-group limit" run matmul --quick -q -d $POCL -n 1 --param kernels=tiled --param tile=65 -o big.csv
-expect_reduced big.csv "tile=32" "tile 65 reduced to 32" "tile halved to the limit"
+expect_fit big.csv tile 65 "$(fit_expect matmul-tiled 65)" "tile halved to the limit"
 expect_error 2 "tile.*bad list" "non-numeric tile" run matmul --quick -q -d $POCL --param tile=16,x -o bad.csv
 expect_error 2 "tile.*out of range" "tile 0" run matmul --quick -q -d $POCL --param tile=0 -o bad.csv
 expect_error 2 "kernels: unknown value 'strassen'" "unknown kernel" run matmul --quick -q -d $POCL --param kernels=strassen -o bad.csv

@@ -113,16 +113,17 @@ expect_error 2 "bad size '100'" "one extent" run transpose -d $POCL -s 100 -o ba
 expect_error 2 "bad tile '32x7'" "tile not a multiple" run transpose -d $POCL --quick -q --param tile=32x7 -o bad.csv
 # tiles and variants the device cannot run are reduced to ones it can, never
 # refused: what each becomes is derived from the limits this device reports
-# (rows.py transpose-fit: the fit's shrink rules, asked whether each tile fits),
+# (rows.py fit: the fit's shrink rules, asked whether each tile fits),
 # never from one machine (PoCL reports 4096 work-items and 1 or 2 MiB of local
 # memory, as its CPU's L2, on the machines CI has run on)
-# expect_fit KEY ASKED DESCRIPTION ARGS...: the quick float run of ARGS (KEY=ASKED)
-# runs what the fit gives for this device: reduced, as asked, or skipped when
-# nothing of its form fits (nothing measured: exit 4)
-expect_fit() {
-  local key=$1 asked=$2 what=$3 want; shift 3
+# tr_fit RULE KEY ASKED DESCRIPTION ARGS...: the quick float run of ARGS
+# (KEY=ASKED) runs what the fit gives on this device (RULE: rows.py fit):
+# reduced, as asked, or skipped when nothing of its form fits (nothing
+# measured: exit 4)
+tr_fit() {
+  local rule=$1 key=$2 asked=$3 what=$4 want; shift 4
   rm -f big.csv  # (clbench appends to a results file)
-  want=$(rows transpose-fit "$asked" "$POCL_WG" "$POCL_DIMS" "$POCL_LOCAL" 4)
+  want=$(fit_expect "$rule" "$asked" 4)
   if [ "$want" = none ]; then
     expect_status 4 "$what: nothing of $asked's form fits" run transpose -d $POCL --quick -q -n 1 \
       --warmup 0 "$@" -o big.csv
@@ -131,24 +132,23 @@ expect_fit() {
     return
   fi
   expect_status 0 "$what: $asked" run transpose -d $POCL --quick -q -n 1 --warmup 0 "$@" -o big.csv
-  rows fitted big.csv "$key" "$asked" "$want" && pass "$what: $asked runs as $want on this device" ||
-    fail "$what: $asked should run as $want (work-group <= $POCL_WG, $POCL_LOCAL B local)"
+  expect_fit big.csv "$key" "$asked" "$want" "$what"
 }
-expect_fit tile 128x64 "fewer rows of the same tile" --param kernels=naive --param tile=128x64
-expect_fit tile 1024x256 "a smaller tile, then fewer rows" --param kernels=coalesced --param tile=1024x256
+tr_fit rows tile 128x64 "fewer rows of the same tile" --param kernels=naive --param tile=128x64
+tr_fit rows tile 1024x256 "a smaller tile, then fewer rows" --param kernels=coalesced --param tile=1024x256
 expect_error 2 "bad best variant 'fast'" "bad best variant" run transpose -d $POCL --quick -q --param best=fast -o bad.csv
-expect_fit best 512x16v4 "best: half the tile and its rows" --param kernels=best --param best=512x16v4
+tr_fit best best 512x16v4 "best: half the tile and its rows" --param kernels=best --param best=512x16v4
 expect_error 2 "bad best variant '64x4v4k9'" "tiles per work-group above 8" run transpose -d $POCL --quick -q --param best=64x4v4k9 -o bad.csv
 expect_error 2 "bad best variant '64x4v4lk2'" "bad suffix" run transpose -d $POCL --quick -q --param best=64x4v4lk2 -o bad.csv
-expect_fit best 512x16v4k2 "best kK: two local tiles counted" --param kernels=best --param best=512x16v4k2
-expect_fit best r4g2048x2048 "best rV: the work-group halved" --param kernels=best --param best=r4g2048x2048
+tr_fit best best 512x16v4k2 "best kK: two local tiles counted" --param kernels=best --param best=512x16v4k2
+tr_fit best best r4g2048x2048 "best rV: the work-group halved" --param kernels=best --param best=r4g2048x2048
 expect_error 2 "bad best variant 'rect128x30v4w256'" "rectangular tile not a multiple of V" run transpose -d $POCL --quick -q --param best=rect128x30v4w256 -o bad.csv
-expect_fit best rect256x256v1w65536 "best rect: W halved" --param kernels=best --param best=rect256x256v1w65536
+tr_fit best best rect256x256v1w65536 "best rect: W halved" --param kernels=best --param best=rect256x256v1w65536
 # (the syntax itself is unit-tested: tests/unit/test_transpose_variant.c)
 for bad in 64x8v4oX 64x8v4d17 64x8v4ntoC; do
   expect_error 2 "bad best variant '$bad'" "bad best variant $bad" run transpose -d $POCL --quick -q --param best=$bad -o bad.csv
 done
-expect_fit best 512x16v4d2 "best dK: two local tiles counted" --param kernels=best --param best=512x16v4d2
+tr_fit best best 512x16v4d2 "best dK: two local tiles counted" --param kernels=best --param best=512x16v4d2
 expect_error 2 "kernels: unknown value 'nave'" "unknown kernel" run transpose -d $POCL --quick -q --param kernels=copy,nave -o bad.csv
 expect_error 2 "serial_max" "bad cap" run transpose -d $POCL --quick -q --param serial_max=-3 -o bad.csv
 finish
