@@ -2,7 +2,8 @@
 # clbench in two commands:
 #   ./bench.sh             install what is missing, build, run the whole suite on the default device
 #   ./bench.sh test        install what is missing, build the -Werror and the sanitizer builds, run every test
-#                          on PoCL, and every workload on Mesa's Rusticl (CTest label rusticl)
+#                          on PoCL, the device-limit tests again on a second PoCL shape (label shape2),
+#                          and every workload on Mesa's Rusticl (CTest label rusticl)
 #   ./bench.sh run ARGS    build if needed, then: clbench ARGS  (e.g. ./bench.sh run stream -t float)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -58,7 +59,8 @@ case "$cmd" in
     rm -f build-test/junit.xml build-asan/junit.xml
     echo "== tests: -Werror build ==" >&2
     # the fault-injection suite (label reliability) runs once, in the
-    # sanitized build below, where a fault's leak or UB is also caught
+    # sanitized build below, where a fault's leak or UB is also caught; the
+    # second device shape (label shape2, tests/cli/shape2.sh) only here
     (cd build-test && ctest --output-on-failure -j "$JOBS" -LE reliability \
        --output-junit "$PWD/junit.xml") || status=1
     echo "== tests: ASan+UBSan build ==" >&2
@@ -99,7 +101,7 @@ case "$cmd" in
     exit $status
     ;;
   -h|--help|help)
-    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
     ;;
   *)
     echo "bench.sh: unknown command '$cmd' (accepted: test, run ARGS..., or nothing)" >&2
