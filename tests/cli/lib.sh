@@ -27,7 +27,8 @@ pass() { echo "ok: $*"; }
 # POCL_LOCAL (local memory, bytes).
 pocl_limits() {
   local l
-  l=$("$CLBENCH" list -v 2>/dev/null | awk -v d="$POCL" '$1 == d {f = 1; next} f && /^ / {print} f && !/^ / {exit}')
+  l=$("$CLBENCH" list -v --wide 2>/dev/null |
+      awk -v d="$POCL" '$1 == d {f = 1; next} f && /^ / {print} f && !/^ / {exit}')
   POCL_WG=$(echo "$l" | sed -n 's/.*work-group <= \([0-9]*\).* (\([0-9]*\) x \([0-9]*\) x \([0-9]*\)).*/\1/p')
   POCL_DIMS=$(echo "$l" | sed -n 's/.*work-group <= [0-9]*.* (\([0-9]*\) x \([0-9]*\) x \([0-9]*\)).*/\1x\2x\3/p')
   POCL_LOCAL=$(echo "$l" | sed -n 's/.*, local \([0-9]*\) KB$/\1/p')

@@ -19,14 +19,18 @@
 set -eu
 mem_kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
 cores=$(nproc)
-gb=$("$CLBENCH" list -v 2>/dev/null | grep -A3 'Portable Computing Language' |
-     sed -n 's/^ *memory \([0-9.]*\) GB,.*/\1/p' | head -1)
+# PoCL's device, as `clbench list -v --wide` details it
+pocl() {
+  "$CLBENCH" list -v --wide 2>/dev/null |
+    awk '/\(Portable Computing Language\)/ {f = 1; print; next} f && /^ / {print} f && !/^ / {exit}'
+}
+gb=$(pocl | sed -n 's/^ *memory \([0-9.]*\) GB,.*/\1/p')
 [ -n "$gb" ] || { echo "FAIL: no PoCL device in 'clbench list -v'" >&2; exit 1; }
 export POCL_MEMORY_LIMIT=$(awk -v g="$gb" 'BEGIN { n = int(g * 1e9 / 1073741824); if (n < 1) n = 1; print n }')
 export POCL_MAX_WORK_GROUP_SIZE=256
 export HWLOC_SYNTHETIC="numa:1(memory=${mem_kib}KiB) l3:1(size=32MiB) l2:${cores}(size=64KiB) l1d:1(size=32KiB) pu:1"
 # the shape really changed: else the test would pass for the wrong reason
-limits=$("$CLBENCH" list -v 2>/dev/null | grep -A3 'Portable Computing Language' || true)
+limits=$(pocl)
 echo "$limits" | grep -q 'local 64 KB' && echo "$limits" | grep -q 'work-group <= 256 (256 x 256 x 256)' || {
   echo "FAIL: PoCL does not report the second shape (work-group 256, 64 KB local): $limits" >&2
   exit 1
