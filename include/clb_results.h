@@ -92,6 +92,11 @@ int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r);
 
 /* The largest file the readers accept (a results file, a profile). */
 #define CLB_MAX_INPUT_BYTES ((size_t)4 << 30)
+/* The longest line (a CSV record, a JSON line) of a results file: no row is
+ * longer (the writer refuses one that would be), and a reader refuses a
+ * longer line before it parses it, so its memory stays within a small
+ * multiple of this whatever the file holds. */
+#define CLB_MAX_LINE_BYTES ((size_t)1 << 20)
 
 /* Read every row of a clbench CSV of schema v1, v2 or v3 (older rows get
  * empty newer columns, and metrics derived from their detail: see

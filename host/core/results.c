@@ -592,6 +592,11 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
         clb_seterr("internal: a row for '%s' is not one whole line", w->path);
         return CLB_ESYS;
     }
+    if (len > CLB_MAX_LINE_BYTES) { /* no reader would take it */
+        clb_seterr("a row of %zu bytes for '%s' is longer than the %zu MiB a reader accepts; "
+                   "not written", len, w->path, CLB_MAX_LINE_BYTES >> 20);
+        return CLB_ESYS;
+    }
     lock(w->fd, LOCK_EX);
     if (guard(w)) {
         lock(w->fd, LOCK_UN);
@@ -641,6 +646,7 @@ struct reader {
     int nf, ncols;          /* fields of this record; columns of the file's schema */
     int version;            /* the file's schema */
     long record;            /* 1-based record number */
+    size_t rec_bytes;       /* bytes of the fields of the record being read */
     int overflow, nul;
     struct clb_rowset *out;
     /* raw mode (upgrade): each record's fields handed to a callback */
@@ -657,6 +663,7 @@ static void on_field(void *s, size_t len, void *data)
         return;
     }
     struct clb_buf *b = &rd->fields[rd->nf++];
+    rd->rec_bytes += len + 1;
     b->len = 0;
     clb_buf_add(b, s ? s : "", s ? len : 0);
     if (b->oom)
@@ -845,6 +852,7 @@ out:
     rd->nf = 0;
     rd->overflow = 0;
     rd->nul = 0;
+    rd->rec_bytes = 0;
 }
 
 /* Open a file to read only when it is a regular file of at most
@@ -888,11 +896,23 @@ int clb_results_is_jsonl(const char *path)
     FILE *f = clb_results_open(path);
     if (!f)
         return -1;
-    unsigned char b[4] = {0};
-    size_t k = fread(b, 1, sizeof b, f);
+    /* the first byte that is not a line break (blank lines are skipped in
+     * both formats), after a byte order mark */
+    int c, at = 0, json = 0;
+    unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
+    while ((c = getc(f)) != EOF) {
+        if (at < 3 && c == bom[at]) {
+            at++;
+            continue;
+        }
+        at = 3;
+        if (c != '\n' && c != '\r') {
+            json = c == '{';
+            break;
+        }
+    }
     fclose(f);
-    size_t at = k >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    return k > at && b[at] == '{';
+    return json;
 }
 
 static int parse_file(struct reader *rd)
@@ -931,6 +951,13 @@ static int parse_file(struct reader *rd)
         if (csv_parse(&p, b, k, on_field, on_record, rd) != k && !rd->rc) {
             clb_seterr("%s:%ld: malformed CSV (%s)", rd->path, rd->record + 1,
                        csv_strerror(csv_error(&p)));
+            rd->rc = CLB_EUSAGE;
+        }
+        /* the record being read (its fields so far, the one in the parser's
+         * buffer): refused past the limit, so neither grows further */
+        if (!rd->rc && rd->rec_bytes + p.entry_pos > CLB_MAX_LINE_BYTES) {
+            clb_seterr("%s:%ld: a record longer than the %zu MiB of any clbench row", rd->path,
+                       rd->record + 1, CLB_MAX_LINE_BYTES >> 20);
             rd->rc = CLB_EUSAGE;
         }
     }

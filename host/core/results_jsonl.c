@@ -193,7 +193,46 @@ static int add_row(struct clb_rowset *out, struct clb_row *r, int v)
     return rc;
 }
 
-/* One line of the file (line number no) into out; *schema: the file's. */
+/* Can the line be a row at all, by its shape? A row is one object of at
+ * most CLB_NCOLS keys whose values are strings, numbers or null, but for
+ * metrics: an object of at most CLB_METRICS_MAX_N numbers or strings. So
+ * no array, nothing nested deeper, no more keys: refused before jansson
+ * builds it (a line of 7 million nested objects took 1.6 GB). */
+static int shape_ok(const char *line, size_t len, const char *where)
+{
+    int depth = 0, in_str = 0, esc = 0;
+    size_t keys = 0;
+    const char *why = NULL;
+    for (size_t i = 0; i < len && !why; i++) {
+        char c = line[i];
+        if (in_str) {
+            if (esc)
+                esc = 0;
+            else if (c == '\\')
+                esc = 1;
+            else if (c == '"')
+                in_str = 0;
+            continue;
+        }
+        if (c == '"')
+            in_str = 1;
+        else if (c == '[')
+            why = "an array: no column holds one";
+        else if (c == '{' && ++depth > 2)
+            why = "objects nested deeper than metrics";
+        else if (c == '}')
+            depth--;
+        else if (c == ':' && ++keys > CLB_NCOLS + CLB_METRICS_MAX_N)
+            why = "more keys than a row and its metrics have";
+    }
+    if (!why)
+        return CLB_OK;
+    clb_seterr("%s: not a clbench row (%s)", where, why);
+    return CLB_EUSAGE;
+}
+
+/* One line of the file (line number no) into out; *schema: the file's.
+ * A blank line is skipped, as the CSV reader skips one. */
 static int read_line(const char *path, long no, char *line, size_t len, struct clb_rowset *out,
                      int *schema)
 {
@@ -201,6 +240,8 @@ static int read_line(const char *path, long no, char *line, size_t len, struct c
         len--;
     if (no == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
         line += 3, len -= 3;
+    if (len == 0)
+        return CLB_OK;
     char *where = clb_asprintf("%s:%ld", path, no);
     if (!where)
         return CLB_ESYS;
@@ -210,6 +251,8 @@ static int read_line(const char *path, long no, char *line, size_t len, struct c
         clb_seterr("%s: a NUL byte (not a text file)", where);
         rc = CLB_EUSAGE;
     }
+    if (!rc)
+        rc = shape_ok(line, len, where);
     if (!rc)
         rc = clb_jsonl_row(line, len, where, &out->arena, &r, &v);
     if (!rc && *schema && v != *schema) {
@@ -223,32 +266,76 @@ static int read_line(const char *path, long no, char *line, size_t len, struct c
     return add_row(out, &r, v);
 }
 
+/* A file read line by line through a buffer of its own: a line is kept
+ * only up to CLB_MAX_LINE_BYTES, so no line makes the memory grow past it. */
+struct lines {
+    FILE *f;
+    char buf[1 << 16];
+    size_t pos, end;
+    size_t total;       /* bytes read */
+};
+
+/* The next line (its '\n' included) into *line: 1 a line, 0 the end of the
+ * file, -1 a line longer than the limit (the rest of it unread), -2 a read
+ * error. */
+static int next_line(struct lines *in, struct clb_buf *line)
+{
+    line->len = 0;
+    for (;;) {
+        if (in->pos == in->end) {
+            in->end = fread(in->buf, 1, sizeof in->buf, in->f);
+            in->pos = 0;
+            in->total += in->end;
+            if (in->end == 0)
+                return ferror(in->f) ? -2 : line->len > 0;
+        }
+        const char *nl = memchr(in->buf + in->pos, '\n', in->end - in->pos);
+        size_t n = nl ? (size_t)(nl - (in->buf + in->pos)) + 1 : in->end - in->pos;
+        if (line->len + n > CLB_MAX_LINE_BYTES + 2) /* + CR LF */
+            return -1;
+        clb_buf_add(line, in->buf + in->pos, n);
+        in->pos += n;
+        if (nl)
+            return 1;
+    }
+}
+
 int clb_jsonl_read(const char *path, struct clb_rowset *out)
 {
-    FILE *f = clb_results_open(path);
-    if (!f)
+    struct lines *in = clb_xcalloc(1, sizeof *in);
+    if (!in)
+        return CLB_ESYS;
+    if (!(in->f = clb_results_open(path))) {
+        free(in);
         return CLB_EUSAGE;
-    char *line = NULL;
-    size_t cap = 0, total = 0;
-    ssize_t k;
+    }
+    struct clb_buf line = {0};
     long no = 0;
-    int rc = CLB_OK, schema = 0;
-    while (!rc && (k = getline(&line, &cap, f)) > 0) {
-        total += (size_t)k;
-        if (total > CLB_MAX_INPUT_BYTES) {
+    int rc = CLB_OK, schema = 0, k;
+    while (!rc && (k = next_line(in, &line)) > 0) {
+        no++;
+        if (in->total > CLB_MAX_INPUT_BYTES) {
             clb_seterr("%s: larger than the %zu GiB clbench reads", path,
                        CLB_MAX_INPUT_BYTES >> 30);
             rc = CLB_EUSAGE;
-            break;
+        } else if (line.oom) {
+            rc = CLB_ESYS;
+        } else {
+            rc = read_line(path, no, line.s, line.len, out, &schema);
         }
-        rc = read_line(path, ++no, line, (size_t)k, out, &schema);
     }
-    if (!rc && ferror(f)) {
+    if (!rc && k == -1) {
+        clb_seterr("%s:%ld: a line longer than the %zu MiB of any clbench row", path, no + 1,
+                   CLB_MAX_LINE_BYTES >> 20);
+        rc = CLB_EUSAGE;
+    }
+    if (!rc && k == -2) {
         clb_seterr("%s: read error: %s", path, strerror(errno));
         rc = CLB_EUSAGE;
     }
-    free(line);
-    fclose(f);
+    clb_buf_free(&line);
+    fclose(in->f);
+    free(in);
     if (!rc)
         out->version = schema;
     return rc;

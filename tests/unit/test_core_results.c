@@ -535,7 +535,9 @@ static void json_lines_read(void **state)
         {"\"reps\":20", "\"reps\":20,\"reps\":21", ":2: malformed JSON"},
         {"\"reps\":20", "\"reps\":20,\"speed\":1", ":2: not a clbench row: key 'speed'"},
         {"\"status\":\"ok\"", "\"status\":\"great\"", ":2: column status is not a status"},
-        {"\"ns_per_load\":2.5", "\"ns_per_load\":[1]", ":2: column metrics is not an object"},
+        {"\"ns_per_load\":2.5", "\"ns_per_load\":[1]", ":2: not a clbench row (an array"},
+        {"\"ns_per_load\":2.5", "\"ns_per_load\":{}", ":2: not a clbench row (objects nested"},
+        {"\"ns_per_load\":2.5", "\"ns_per_load\":true", ":2: column metrics is not an object"},
         {"\"ns_per_load\":2.5", "\"Ns\":2.5", ":2: column metrics is not key=value"},
         {"\"ns_per_load\":2.5", "\"ns\":\"a b\"", ":2: column metrics is not key=value"},
         {",\"metrics\":{\"loads\":4,\"ns_per_load\":2.5,\"llc_bytes\":1024}", "",
@@ -554,11 +556,28 @@ static void json_lines_read(void **state)
             fail_msg("edit %zu says '%s', expected '%s'", i, clb_lasterr(), edits[i].says);
     }
     /* a line that is JSON but not an object */
-    snprintf(text, sizeof text, "%s[1,2]\n", line);
+    snprintf(text, sizeof text, "%s\"a row\"\n", line);
     write_text(path, text);
     assert_int_equal(read_status(path), CLB_EUSAGE);
-    assert_non_null(strstr(clb_lasterr(), ":2: not a clbench row (not a JSON object)"));
+    assert_non_null(strstr(clb_lasterr(), ":2: malformed JSON"));
+    /* blank lines (LF, CRLF, at the start and the end) are skipped, as in CSV */
+    snprintf(text, sizeof text, "\n\r\n%s\n\r\n%s\n\n", line, line);
+    write_text(path, text);
+    struct clb_rowset set2;
+    read_ok(path, &set2);
+    assert_int_equal(set2.n, 2);
+    clb_rowset_free(&set2);
     free(line);
+    /* a line longer than any row is refused before it is parsed */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputc('{', f);
+    for (size_t i = 0; i < CLB_MAX_LINE_BYTES; i++)
+        fputc(' ', f);
+    fputs("}\n", f);
+    fclose(f);
+    assert_int_equal(read_status(path), CLB_EUSAGE);
+    assert_non_null(strstr(clb_lasterr(), ":1: a line longer than the 1 MiB"));
 }
 
 static void unwritable(void **state)
