@@ -40,14 +40,39 @@ struct cmp_metric {
     int time_col;            /* a rate from this time column (CLB_C_t_median_s, CLB_C_t_min_s):
                               * its repetitions' spread (t_min .. t_max) is the figure's
                               * spread; -1: no measured spread (power, per watt) */
+    const char *key;         /* a key of the rows' metrics column (docs/RESULTS.md): the figure
+                              * is clb_row_metric(row, key), its unit and direction declared
+                              * there (clb_metric_def_of); NULL for the columns' metrics */
+    int per_workload;        /* "auto": no figure of its own; each row is shown in the figure
+                              * its workload is about (cmp_own_metric): GB/s, GFlop/s, a
+                              * launch's µs, a load's ns */
+    int no_direction;        /* neither more nor less is better (a count, a size): shown in
+                              * the table, never judged by the gate */
+    int time_kind;           /* key metrics: how the figure follows the median time (enum
+                              * clb_metric_time): a time's spread scales the other way */
 };
 
-/* Every metric, terminated by an entry with a NULL name. */
+/* Every metric but the keys of the rows' metrics, terminated by an entry
+ * with a NULL name; the first is "auto", the default. */
 const struct cmp_metric *cmp_metric_list(void);
-/* The metric called name (exact), or NULL. */
+/* The metric called name (exact) of that list, or NULL. */
 const struct cmp_metric *cmp_metric_find(const char *name);
+/* --metric NAME: a metric of the list, or a key of the rows' metrics that
+ * holds a number (docs/RESULTS.md; "of_stream_copy", "latency_us"): *out
+ * filled, its name and key pointing at name (which must outlive it).
+ * CLB_EUSAGE with a message for an unknown name or a token key. */
+int cmp_metric_lookup(const char *name, struct cmp_metric *out);
+/* The figure of row r in metric m (a column's, or a key of its metrics):
+ * NAN where it has none. Not for the measured metric (pct_measured_peak). */
+double cmp_metric_value(const struct cmp_metric *m, const struct clb_row *r);
+/* The y axis of a figure in metric m ("bandwidth, median time (GB/s)",
+ * "latency_us (µs)") into b. */
+void cmp_metric_axis(const struct cmp_metric *m, struct clb_buf *b);
 /* "gbps, gbps_best, gflops, pct_peak" into b. */
 void cmp_metric_names(struct clb_buf *b);
+/* Print every metric -m takes, the list's and the metrics column's keys with
+ * a number: name, unit, which way is better (clbench compare --list-metrics). */
+void cmp_metric_print_all(FILE *f);
 
 /* ---- the table -------------------------------------------------------- */
 
@@ -156,12 +181,17 @@ struct cmp_line {
     int first;               /* first appearance of the line */
     int device_bound;        /* 1: the registry's count() of every row says device work,
                               * so the bandwidth peak applies; 0: host-bound or unknown */
+    int metric;              /* its figure: an index of t->metrics (the one asked for, or with
+                              * "auto" the one its workload is about: cmp_own_metric) */
     size_t cell0;            /* its cells: cells[cell0 .. cell0 + ncells), by column */
     int ncells;
 };
 
 struct cmp_table {
-    const struct cmp_metric *metric;
+    const struct cmp_metric *metric;   /* as asked: a metric, or "auto" (per_workload) */
+    struct cmp_metric *metrics;        /* the lines' figures: the asked one alone, or with
+                                        * "auto" each one a workload is about */
+    int nmetrics;
     struct cmp_col *cols;
     int ncols;
     struct cmp_line *lines;
@@ -255,6 +285,8 @@ struct cmp_dline {
     const char *device;       /* "" unless the lines are per device (by_device) */
     struct cmp_dside old, cur;
     double delta_pct;         /* (cur - old) / old * 100, NAN when not both */
+    double worse_pct;         /* the delta in the worse direction of its metric, NAN */
+    int metric;               /* its figure: an index of d->metrics */
     const char *tuned;        /* the tuning that changed between the two sides' best rows:
                                * "local 128→1024, vec 2→4", "" */
     int group_failed;         /* the new side has no row of the line because its group (type
@@ -265,7 +297,9 @@ struct cmp_dline {
 };
 
 struct cmp_delta {
-    const struct cmp_metric *metric;
+    const struct cmp_metric *metric;   /* as asked: a metric, or "auto" (per_workload) */
+    struct cmp_metric *metrics;        /* the lines' figures (auto: each workload's own) */
+    int nmetrics;
     struct cmp_gate gate;
     const char *baseline;     /* its file name */
     const char *old_devices, *new_devices;   /* the device names of each side, "A, B" */
@@ -321,6 +355,8 @@ struct cmp_fig {
     int *cols, ncols;
     int svg;                 /* SVG, else PNG */
     int index;               /* names its files: fig<index>.gp, .dat, .peak.dat, .svg|.png */
+    const struct cmp_metric *metric;   /* TABLE: the figure its lines show (a workload's
+                                        * lines of another metric are left out) */
 };
 
 /* The lines and columns of one workload's figure (g->lines, g->cols: room

@@ -172,6 +172,35 @@ struct clb_metric {
     size_t klen, vlen;
     double num;              /* the value when it is a number, else NAN */
 };
+/* What each key of the metrics column is, declared as data (docs/RESULTS.md,
+ * "Metrics"): its unit, which way is better, and how it follows the row's
+ * median time. `clbench compare -m KEY` reads any key with a number; the
+ * gate judges it in its direction. */
+enum clb_better {
+    CLB_BETTER_NONE,     /* no better way: a count, a size, a flag, a model's input */
+    CLB_BETTER_HIGHER,   /* a rate, an efficiency */
+    CLB_BETTER_LOWER     /* a time, an error */
+};
+enum clb_metric_time {
+    CLB_MT_NONE,         /* not the row's median time's: no measured spread */
+    CLB_MT_RATE,         /* inversely proportional to the median time (a ratio of GB/s) */
+    CLB_MT_TIME          /* proportional to it (ns per load, a launch's microseconds) */
+};
+struct clb_metric_def {
+    const char *key;     /* "ns_per_load"; with prefix, the start of a family ("of_") */
+    int prefix;
+    const char *unit;    /* "ns", "µs", "GB/s", "ratio", "count", "bytes", "flag", "token" */
+    enum clb_better better;
+    enum clb_metric_time time;   /* the spread of the repetitions (t_min .. t_max) applies */
+};
+/* Every key clbench writes, terminated by an entry with a NULL key. */
+const struct clb_metric_def *clb_metric_defs(void);
+/* The declaration of key (exact, else the family whose prefix it starts
+ * with), NULL for a key clbench does not write. */
+const struct clb_metric_def *clb_metric_def_of(const char *key);
+/* "higher", "lower" or "-". */
+const char *clb_better_name(enum clb_better b);
+
 /* The next metric of a text at *pos (advanced): 1, 0 at the end, -1 where
  * the text breaks the grammar (*why: what is wrong). */
 int clb_metric_next(const char **pos, struct clb_metric *m, const char **why);

@@ -18,6 +18,10 @@ static void usage(FILE *f)
     for (const struct cmp_metric *m = cmp_metric_list(); m->name; m++)
         fprintf(f, "                            %-10s %s\n", m->name, m->help);
     fprintf(f,
+            "                            or any key of the rows' metrics with a number\n"
+            "                            (latency_us, ns_per_load, of_stream_copy, ...)\n"
+            "      --list-metrics      every metric -m takes: unit, which way is better\n");
+    fprintf(f,
             "  -r, --relative-to DEV   divide every column by the column whose name contains DEV\n"
             "  -w, --workload LIST     only these workloads (comma-separated, any case)\n"
             "  -k, --kernel LIST       only these kernels\n"
@@ -67,7 +71,8 @@ static void usage(FILE *f)
 struct cmp_args {
     struct cmp_filter flt;
     const char *plot, *relative, *baseline, *threshold, *ceilings;
-    const struct cmp_metric *metric;
+    struct cmp_metric metric_v;      /* -m: its name points into argv */
+    const struct cmp_metric *metric; /* &metric_v */
     int markdown, json, by_size;
     struct cmp_gate gate;
 };
@@ -75,7 +80,7 @@ struct cmp_args {
 enum {
     OPT_MARKDOWN = 256, OPT_PLOT, OPT_SWEEP, OPT_ANY_SIZE, OPT_INCLUDE_CACHE, OPT_JSON,
     OPT_BASELINE, OPT_THRESHOLD, OPT_CEILINGS, OPT_STRICT, OPT_ALLOW_MISSING, OPT_CROSS_DEVICE,
-    OPT_BY_SIZE
+    OPT_BY_SIZE, OPT_LIST_METRICS
 };
 
 static const struct option opts[] = {
@@ -100,18 +105,16 @@ static const struct option opts[] = {
     {"strict", no_argument, 0, OPT_STRICT},
     {"allow-missing", no_argument, 0, OPT_ALLOW_MISSING},
     {"cross-device", no_argument, 0, OPT_CROSS_DEVICE},
+    {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
     {0, 0, 0, 0}};
 
-/* --metric M: CLB_EUSAGE with the known metrics when M is none of them. */
-static int set_metric(struct cmp_args *a, const char *name, struct clb_buf *e)
+/* --metric M: a metric of the list or a key of the rows' metrics; CLB_EUSAGE
+ * with the known metrics when M is neither. */
+static int set_metric(struct cmp_args *a, const char *name)
 {
-    if ((a->metric = cmp_metric_find(name)))
+    if (cmp_metric_lookup(name, &a->metric_v) == CLB_OK)
         return 0;
-    struct clb_buf names = {0};
-    cmp_metric_names(&names);
-    clb_print_error("compare: unknown metric '%s' (known: %s)", cmp_esc_tmp(e, name, 0),
-                    clb_buf_str(&names));
-    clb_buf_free(&names);
+    clb_print_error("compare: %s", clb_lasterr());
     return CLB_EUSAGE;
 }
 
@@ -154,7 +157,11 @@ static int set_other(struct cmp_args *a, int c, const char *arg)
 static int set_option(struct cmp_args *a, int c, char **argv, struct clb_buf *e)
 {
     if (c == 'm')
-        return set_metric(a, optarg, e);
+        return set_metric(a, optarg);
+    if (c == OPT_LIST_METRICS) {
+        cmp_metric_print_all(stdout);
+        return -1;
+    }
     if (set_filter(&a->flt, c, optarg) || set_other(a, c, optarg))
         return 0;
     if (c == 'h') {
@@ -258,7 +265,8 @@ static int check(struct cmp_args *a, int argc, struct clb_buf *e)
 static int parse(int argc, char **argv, struct cmp_args *a)
 {
     memset(a, 0, sizeof *a);
-    a->metric = cmp_metric_find("gbps");
+    a->metric = &a->metric_v;
+    a->metric_v = *cmp_metric_find("auto");
     a->gate.threshold = 5;
     optind = 1;
     opterr = 0;

@@ -32,6 +32,7 @@ struct conf {
 struct agg {
     struct cmp_ident id;      /* of its first row; id.size is the key */
     const char *device;       /* the key's device ("" unless per device) */
+    int metric;               /* its figure: an index of the delta's metrics */
     int conf;                 /* its conf with the best figure, else its first */
     int n, nbad;              /* over its confs */
     const char *bad;
@@ -88,7 +89,7 @@ static void conf_row(struct conf *c, const struct clb_row *r, const struct cmp_m
         cmp_count_bad(r->status, &c->bad, &c->nbad);
         return;
     }
-    double v = m->get(r), lo, hi;
+    double v = cmp_metric_value(m, r), lo, hi;
     if (isnan(v))
         return;
     row_spread(r, m, v, &lo, &hi);
@@ -110,7 +111,8 @@ static void line_key(const struct cmp_ident *id, const char *device, uint64_t *k
 }
 
 /* The line (and its conf) of one row: index into s->v (s->c), made when new. */
-static int slot_of(struct side *s, const struct cmp_ident *id, const char *device, int *line)
+static int slot_of(struct side *s, const struct cmp_ident *id, const char *device, int metric,
+                   int *line)
 {
     uint64_t k[CMP_IDENT_NK + 2];
     line_key(id, device, k);
@@ -119,7 +121,7 @@ static int slot_of(struct side *s, const struct cmp_ident *id, const char *devic
     int l = cmp_slot(&s->lines, k, (void **)&s->v, (int)s->n, &s->cap, sizeof *s->v);
     if (l == (int)s->n)
         s->v[s->n++] = (struct agg){.id = *id, .device = device ? device : "", .conf = -1,
-                                    .bad = ""};
+                                    .bad = "", .metric = metric};
     k[CMP_IDENT_NK + 1] = CMP_KEY(id->tuning);
     int c = l < 0 ? -2 : cmp_slot(&s->confs, k, (void **)&s->c, (int)s->nc, &s->capc, sizeof *s->c);
     if (c == (int)s->nc)
@@ -129,11 +131,12 @@ static int slot_of(struct side *s, const struct cmp_ident *id, const char *devic
 }
 
 /* Each line's best conf, and its totals. */
-static void pick_best(struct side *s, const struct cmp_metric *m)
+static void pick_best(struct side *s, const struct cmp_metric *metrics)
 {
     for (size_t k = 0; k < s->nc; k++) {
         const struct conf *c = &s->c[k];
         struct agg *a = &s->v[c->line];
+        const struct cmp_metric *m = &metrics[a->metric];
         a->n += c->n;
         a->nbad += c->nbad;
         if (cmp_bad_rank(c->bad) > cmp_bad_rank(a->bad))
@@ -189,9 +192,10 @@ static const char *group_status(const struct side *s, const struct agg *a, int b
     return g >= 0 ? s->grpstat[g] : NULL;
 }
 
-/* Gather the selected rows of one side into lines. */
-static int gather(struct cmp_in *in, const char *sel, struct side *s, enum cmp_size_mode mode,
-                  int with_device, const struct cmp_metric *m)
+/* Gather the selected rows of one side into lines, each in its metric (the
+ * one asked for, or with "auto" the one its workload is about). */
+static int gather(struct cmp_delta *d, struct cmp_in *in, const char *sel, struct side *s,
+                  enum cmp_size_mode mode, int with_device)
 {
     for (size_t i = 0; i < in->set.n; i++) {
         if (!sel[i] || in->file[i] < s->f0 || in->file[i] >= s->f1)
@@ -202,13 +206,16 @@ static int gather(struct cmp_in *in, const char *sel, struct side *s, enum cmp_s
         if (cmp_ident(in, i, mode, &id))
             return CLB_ESYS;
         s->unmarked += mode == CMP_SIZE_DEFAULT && id.size_default < 0;
-        int c = slot_of(s, &id, with_device ? r->device : NULL, &line);
+        int metric = cmp_row_metric(in, i, d->metric, &d->metrics, &d->nmetrics);
+        if (metric < 0)
+            return CLB_ESYS;
+        int c = slot_of(s, &id, with_device ? r->device : NULL, metric, &line);
         if (c < 0 || (is_group_row(r) && group_failed(s, &id, with_device ? r->device : NULL,
                                                       r->status)))
             return CLB_ESYS;
-        conf_row(&s->c[c], r, m, &id);
+        conf_row(&s->c[c], r, &d->metrics[s->v[line].metric], &id);
     }
-    pick_best(s, m);
+    pick_best(s, d->metrics);
     return CLB_OK;
 }
 
@@ -308,7 +315,7 @@ static void set_side(struct cmp_dside *o, const struct side *s, const struct agg
 static enum cmp_dstate moved(const struct cmp_delta *d, struct cmp_dline *l, double *worse)
 {
     const struct cmp_dside *o = &l->old, *c = &l->cur;
-    int hib = d->metric->higher_is_better;
+    int hib = d->metrics[l->metric].higher_is_better;
     l->delta_pct = o->best != 0 ? (c->best - o->best) / o->best * 100.0 : NAN;
     *worse = hib ? -l->delta_pct : l->delta_pct;
     if (isnan(*worse) || fabs(*worse) <= d->gate.threshold)
@@ -330,10 +337,9 @@ static enum cmp_dstate verdict(struct cmp_delta *d, struct cmp_dline *l, int at)
         return cmp_bad_rank(l->cur.status) >= 2 ? CMP_D_LOST : CMP_D_MISSING;
     double worse;
     enum cmp_dstate st = moved(d, l, &worse);
-    if (st == CMP_D_REGRESSED && (d->worst < 0 || worse > (d->metric->higher_is_better
-                                                               ? -d->v[d->worst].delta_pct
-                                                               : d->v[d->worst].delta_pct)))
+    if (st == CMP_D_REGRESSED && (d->worst < 0 || worse > d->v[d->worst].worse_pct))
         d->worst = at;
+    l->worse_pct = worse;
     return st;
 }
 
@@ -407,7 +413,7 @@ static int add_line(struct cmp_delta *d, size_t *cap, struct cmp_in *in, const s
     *l = (struct cmp_dline){.workload = a->id.workload, .kernel = a->id.kernel,
                             .dtype = a->id.dtype, .size = a->id.size, .cases = a->id.cases,
                             .device = a->device, .delta_pct = NAN, .tuned = "",
-                            .state = CMP_D_SAME};
+                            .state = CMP_D_SAME, .metric = a->metric, .worse_pct = NAN};
     l->old.status = l->cur.status = l->old.tuning = l->cur.tuning = "";
     l->old.size = l->cur.size = l->old.device = l->cur.device = "";
     l->old.best = l->cur.best = NAN;
@@ -488,7 +494,8 @@ static void nothing_message(const struct cmp_delta *d, const struct side *cur,
     if (common) {
         clb_buf_printf(&m, "nothing compared: %d line%s on both sides, none with a %s figure on "
                        "both (%d missing or skipped in the new files, %d without a figure in the "
-                       "baseline)", common, common == 1 ? " is" : "s are", d->metric->name,
+                       "baseline)", common, common == 1 ? " is" : "s are",
+                       d->metric->per_workload ? "workload's own" : d->metric->name,
                        d->count[CMP_D_MISSING], d->count[CMP_D_NOFIGURE]);
     } else {
         clb_buf_printf(&m, "nothing in common: the baseline has ");
@@ -525,8 +532,8 @@ static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nf
     enum cmp_size_mode mode = flt->any_size        ? CMP_SIZE_ANY
                               : d->gate.cross_device ? CMP_SIZE_DEFAULT
                                                      : CMP_SIZE_GIVEN;
-    if (!rc && (gather(in, sel, &cur, mode, d->by_device, d->metric) ||
-                gather(in, sel, &old, mode, d->by_device, d->metric) ||
+    if (!rc && (gather(d, in, sel, &cur, mode, d->by_device) ||
+                gather(d, in, sel, &old, mode, d->by_device) ||
                 make_lines(d, in, &cur, &old))) {
         clb_seterr("out of host memory");
         rc = CLB_ESYS;
@@ -536,8 +543,8 @@ static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nf
     if (!rc && !d->n) {
         struct clb_buf m = {0};
         cmp_metric_names(&m);
-        clb_seterr("no selected row has a %s figure (metrics: %s)", d->metric->name,
-                   clb_buf_str(&m));
+        clb_seterr("no selected row has a %s figure (metrics: %s)",
+                   d->metric->per_workload ? "workload's own" : d->metric->name, clb_buf_str(&m));
         clb_buf_free(&m);
         rc = CLB_EUSAGE;
     } else if (!rc && !d->compared && !d->count[CMP_D_LOST]) {
@@ -611,9 +618,15 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
     d->metric = metric;
     d->gate = *gate;
     d->worst = -1;
-    if (!metric->get) {   /* a measured metric needs each column's ceilings: a table's */
+    if (metric->measured) {   /* a measured metric needs each column's ceilings: a table's */
         clb_seterr("--metric %s is not for --baseline (which sets lines, not devices, side by "
                    "side)", metric->name);
+        return CLB_EUSAGE;
+    }
+    if (metric->no_direction) {
+        clb_seterr("--metric %s has no better way (a %s): the gate judges figures that are "
+                   "better higher or lower (clbench compare --list-metrics)", metric->name,
+                   metric->unit);
         return CLB_EUSAGE;
     }
     struct cmp_in in;
@@ -652,6 +665,7 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
 void cmp_delta_free(struct cmp_delta *d)
 {
     free(d->v);
+    free(d->metrics);
     clb_arena_free(&d->arena);
     memset(d, 0, sizeof *d);
     d->worst = -1;

@@ -41,12 +41,6 @@ struct build {
         double num;
     } *sw;
     size_t nsw, capsw;
-    /* per (workload, kernel, dtype, size, params): the registry's verdict (RK_*) */
-    struct cmp_map kinds;
-    /* per workload: its registry entry + 1, 0 when unknown */
-    struct cmp_map wls;
-    const struct clb_workload **wlv;
-    size_t nwl, capwl;
     /* the points of the figures: per (col, workload, kernel, dtype, size, params) */
     struct cmp_map pts;
     size_t ptcap;
@@ -323,67 +317,7 @@ enum {
 /* The registry's entry of a row's workload (NULL: unknown), cached per name. */
 static const struct clb_workload *wl_of(struct build *b, const char *name)
 {
-    uint64_t k = CMP_KEY(name);
-    int v = cmp_map_get(&b->wls, &k);
-    if (v >= 0)
-        return v ? b->wlv[v - 1] : NULL;
-    const struct clb_workload *wl = clb_workload_find(name);
-    if (wl && cmp_grow((void **)&b->wlv, b->nwl, &b->capwl, sizeof *b->wlv) == 0) {
-        b->wlv[b->nwl++] = wl;
-        cmp_map_add(&b->wls, &k, (int)b->nwl);
-    } else {
-        cmp_map_add(&b->wls, &k, 0);
-    }
-    return wl;
-}
-
-/* What the registry's count() of the row (kernel, type, size, params) says:
- * RK_* bits, 0 when the workload is unknown, the size does not parse or the
- * count refuses. */
-static int count_row(struct build *b, size_t i)
-{
-    struct cmp_in *in = b->in;
-    const struct clb_row *r = &in->set.v[i];
-    const struct clb_workload *wl = wl_of(b, r->workload);
-    const struct cmp_size *z = &in->sizes[in->size[i]];
-    if (!wl || !wl->count || z->ndims != wl->size_dims)
-        return 0;
-    struct clb_size size = {.ndims = z->ndims, .total = 1};
-    int ovf = 0;
-    for (int d = 0; d < z->ndims; d++) {
-        size.d[d] = z->d[d];
-        size.total = clb_mulz(size.total, z->d[d], &ovf);
-    }
-    if (ovf)
-        return 0;
-    struct clb_kvlist kv = {0};
-    int p = in->plist[i];
-    for (int j = 0; j < in->plists[p].n; j++) {
-        const struct cmp_kv *x = &in->kv[in->plists[p].start + (size_t)j];
-        if (clb_kvlist_add_pair(&kv, x->key, x->val)) {
-            clb_kvlist_free(&kv);
-            return 0;
-        }
-    }
-    struct clb_query q = {r->kernel, r->dtype, &size, &kv, NULL};
-    struct clb_counts c;
-    memset(&c, 0, sizeof c);
-    int rc = wl->count(&q, &c);
-    clb_kvlist_free(&kv);
-    if (rc != CLB_OK)
-        return 0;
-    return RK_COUNTED | (c.host_bound ? RK_HOST : 0) | (c.compute_bound ? RK_COMPUTE : 0) |
-           (c.unit == CLB_UNIT_GFLOPS ? RK_GFLOPS : 0);
-}
-
-/* count_row, cached per configuration; -2 on OOM. */
-static int row_kind(struct build *b, size_t i)
-{
-    const struct clb_row *r = &b->in->set.v[i];
-    uint64_t k[5] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
-                     CMP_KEY(r->size), CMP_KEY(r->params)};
-    int v = cmp_map_get(&b->kinds, k);
-    return v >= 0 ? v : cmp_map_add(&b->kinds, k, count_row(b, i));
+    return cmp_in_wl(b->in, name);
 }
 
 /* Does the bandwidth peak belong to this row? Only when the registry knows
@@ -780,13 +714,13 @@ struct line_maps {
 /* Fill line ln, new with row i (its first): its names, size, sweep and the
  * order of its workload, kernel and dtype. */
 static int new_line(struct build *b, struct line_maps *m, struct cmp_line *ln, size_t i,
-                    const char *size, const struct sweepinfo *w)
+                    const char *size, const struct sweepinfo *w, int metric)
 {
     const struct clb_row *r = &b->in->set.v[i];
     *ln = (struct cmp_line){.workload = r->workload, .kernel = r->kernel, .dtype = r->dtype,
                             .size = size, .sweep = w->sweep, .sweep_rest = w->rest,
                             .sweep_key = w->key, .sweep_num = w->num, .first = b->t->nlines,
-                            .device_bound = 1};
+                            .device_bound = 1, .metric = metric};
     ln->size_num = size == m->any ? NAN : b->in->sizes[b->in->size[i]].num;
     const char *parts[3] = {r->workload, r->kernel, r->dtype};
     for (int k = 0; k < 3; k++) {
@@ -800,8 +734,10 @@ static int new_line(struct build *b, struct line_maps *m, struct cmp_line *ln, s
     return CLB_OK;
 }
 
-/* The line of row i, made when it is the first: its index, -1 on OOM. */
-static int line_of(struct build *b, struct line_maps *m, size_t i)
+/* The line of row i, made when it is the first: its index, -1 on OOM. Its
+ * metric is part of what a line is: each workload (each kernel, where a
+ * workload's count gives kernels other units) is shown in its own figure. */
+static int line_of(struct build *b, struct line_maps *m, size_t i, int metric)
 {
     struct cmp_table *t = b->t;
     const struct clb_row *r = &b->in->set.v[i];
@@ -809,38 +745,24 @@ static int line_of(struct build *b, struct line_maps *m, size_t i)
     if (sweep_of(b, &m->swc, i, &w))
         return -1;
     const char *size = line_size(b, i, m->any);
-    uint64_t lk[5] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
-                      CMP_KEY(size), CMP_KEY(w->sweep)};
+    uint64_t lk[6] = {CMP_KEY(r->workload), CMP_KEY(r->kernel), CMP_KEY(r->dtype),
+                      CMP_KEY(size), CMP_KEY(w->sweep), (uint64_t)metric};
     int l = cmp_slot(&m->lines, lk, (void **)&t->lines, t->nlines, &b->lcap, sizeof *t->lines);
     if (l < -1)
         return -1;
     if (l == t->nlines) {
-        if (new_line(b, m, &t->lines[l], i, size, w))
+        if (new_line(b, m, &t->lines[l], i, size, w, metric))
             return -1;
         t->nlines++;
     }
     return l;
 }
 
-/* What the registry says of row i (when anything needs it: 0 otherwise),
- * -1 on OOM; the peak belongs to its line when every row of it is device
- * work. */
-static int kind_on_line(struct build *b, size_t i, struct cmp_line *ln)
-{
-    int kind = 0;
-    if (ln->device_bound || b->t->metric->measured || b->flt->plot || b->flt->keep_rows) {
-        if ((kind = row_kind(b, i)) < 0)
-            return -1;
-        ln->device_bound &= device_bound(kind);
-    }
-    return kind;
-}
-
 /* Row i's figure into its cell (line l, its column), the cell made when new. */
 static int add_to_cell(struct build *b, struct line_maps *m, size_t i, int l, int kind)
 {
     const struct clb_row *r = &b->in->set.v[i];
-    const struct cmp_metric *metric = b->t->metric;
+    const struct cmp_metric *metric = &b->t->metrics[b->t->lines[l].metric];
     uint64_t ck[2] = {(uint64_t)l, (uint64_t)b->col[i]};
     int c = cmp_map_add(&m->cells, ck, (int)b->ncells);
     if (c < -1)
@@ -853,20 +775,24 @@ static int add_to_cell(struct build *b, struct line_maps *m, size_t i, int l, in
         b->cells[b->ncells] = (struct cmp_cell){.col = b->col[i], .bad = ""};
         b->ncells++;
     }
-    fill_cell(&b->cells[c], r, metric, metric->measured ? measured_value(b, i, kind) : metric->get(r));
+    fill_cell(&b->cells[c], r, metric,
+              metric->measured ? measured_value(b, i, kind) : cmp_metric_value(metric, r));
     return CLB_OK;
 }
 
-/* Selected row i on its line: its kind, its point (--plot) and its cell. */
+/* Selected row i on its line: its kind (what the registry says of it; the
+ * peak belongs to its line when every row of it is device work), its
+ * metric, its point (--plot) and its cell. */
 static int add_row(struct build *b, struct line_maps *m, size_t i)
 {
-    int l = line_of(b, m, i);
+    struct cmp_table *t = b->t;
+    int kind = cmp_in_kind(b->in, i);
+    int metric = kind < 0 ? -1 : cmp_row_metric(b->in, i, t->metric, &t->metrics, &t->nmetrics);
+    int l = metric < 0 ? -1 : line_of(b, m, i, metric);
     if (l < 0)
         return CLB_ESYS;
     b->line[i] = l;
-    int kind = kind_on_line(b, i, &b->t->lines[l]);
-    if (kind < 0)
-        return CLB_ESYS;
+    t->lines[l].device_bound &= device_bound(kind);
     if (b->kind)
         b->kind[i] = kind;
     if (b->flt->plot && add_point(b, i, kind))
@@ -876,7 +802,7 @@ static int add_row(struct build *b, struct line_maps *m, size_t i)
 
 static int find_lines(struct build *b)
 {
-    struct line_maps m = {.lines = {.nk = 5}, .cells = {.nk = 2}, .swc = {.nk = 2},
+    struct line_maps m = {.lines = {.nk = 6}, .cells = {.nk = 2}, .swc = {.nk = 2},
                           .names = {{.nk = 1}, {.nk = 1}, {.nk = 1}}};
     int rc = (m.any = cmp_in_intern(b->in, "any", 3)) ? CLB_OK : CLB_ESYS;
     for (size_t i = 0; !rc && i < b->in->set.n; i++)
@@ -1092,7 +1018,7 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
                  const char *sel)
 {
     struct build b = {.t = t, .in = in, .flt = flt, .sel = sel, .swept = {.nk = 2},
-                      .kinds = {.nk = 5}, .wls = {.nk = 1}, .pts = {.nk = 6}};
+                      .pts = {.nk = 6}};
     int rc = CLB_ESYS;
     b.col = malloc((in->set.n + 1) * sizeof *b.col);
     b.line = malloc((in->set.n + 1) * sizeof *b.line);
@@ -1121,7 +1047,8 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
         } else {
             struct clb_buf m = {0};
             cmp_metric_names(&m);
-            clb_seterr("no selected row has a %s figure (metrics: %s)", t->metric->name,
+            clb_seterr("no selected row has a %s figure (metrics: %s)",
+                       t->metric->per_workload ? "workload's own" : t->metric->name,
                        clb_buf_str(&m));
             clb_buf_free(&m);
         }
@@ -1134,11 +1061,8 @@ out:
     if (rc == CLB_ESYS && !strstr(clb_lasterr(), "memory"))
         clb_seterr("out of host memory");
     cmp_map_free(&b.swept);
-    cmp_map_free(&b.kinds);
-    cmp_map_free(&b.wls);
     cmp_map_free(&b.pts);
     clb_buf_free(&b.untyped);
-    free(b.wlv);
     free(b.unfit);
     free(b.sw);
     free(b.cells);
@@ -1248,6 +1172,7 @@ void cmp_free(struct cmp_table *t)
     free(t->lines);
     free(t->cells);
     free(t->points);
+    free(t->metrics);
     free(t->rows);
     free(t->ri);
     clb_arena_free(&t->arena);

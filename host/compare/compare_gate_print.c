@@ -78,97 +78,213 @@ static const char *tuning_cell(const struct cmp_dline *l, struct clb_buf *b)
     return clb_buf_str(b);
 }
 
-enum { G_WL, G_KERNEL, G_DTYPE, G_SIZE, G_CASE, G_DEVICE, G_TUNING, G_OLD, G_NEW, G_DELTA,
-       G_STATUS, G_N };
+enum { G_WL, G_KERNEL, G_DTYPE, G_SIZE, G_CASE, G_DEVICE, G_TUNING, G_UNIT, G_OLD, G_NEW,
+       G_DELTA, G_STATUS, G_N };
 static const char *const head_names[G_N] = {"workload", "kernel", "dtype", "size", "case",
-                                           "device", "tuning", "baseline", "new", "delta",
+                                           "device", "tuning", "unit", "baseline", "new", "delta",
                                            "status"};
 
-/* The text cells of line i, in column order (G_DEVICE dropped when the
- * lines are not per device). */
-static int line_cells(const struct cmp_delta *d, int i, struct cmp_grid *g, struct clb_buf *e,
-                      int flags)
+/* Is column k shown (Markdown)? The device where lines are per device, the
+ * unit where each workload has its own figure. */
+static int shown(const struct cmp_delta *d, int k)
 {
-    const struct cmp_dline *l = &d->v[i];
-    struct clb_buf sz = {0}, tu = {0};
-    char num[3][64];
-    size_cell(d, l, &sz);
+    return (k != G_DEVICE || d->by_device) && (k != G_UNIT || d->metric->per_workload);
+}
+
+/* The figure cells of line l: baseline, new, delta (numbers only). */
+static void figures(const struct cmp_dline *l, char num[3][64])
+{
     fmt_side(&l->old, num[0], sizeof num[0]);
     fmt_side(&l->cur, num[1], sizeof num[1]);
     if (isnan(l->delta_pct))
         snprintf(num[2], sizeof num[2], "-");
     else
         snprintf(num[2], sizeof num[2], "%+.1f%%", l->delta_pct);
+}
+
+/* The Markdown cells of line i, in column order. */
+static int line_cells(const struct cmp_delta *d, int i, struct cmp_grid *g, struct clb_buf *e)
+{
+    const struct cmp_dline *l = &d->v[i];
+    struct clb_buf sz = {0}, tu = {0};
+    char num[3][64];
+    size_cell(d, l, &sz);
+    figures(l, num);
     const char *text[G_N] = {l->workload, l->kernel, l->dtype, clb_buf_str(&sz), l->cases,
-                             l->device, tuning_cell(l, &tu), num[0], num[1], num[2],
-                             state_word(d, l->state)};
+                             l->device, tuning_cell(l, &tu), d->metrics[l->metric].unit, num[0],
+                             num[1], num[2], state_word(d, l->state)};
     int bad = sz.oom || tu.oom;
     for (int k = 0, c = 0; k < G_N; k++) {
-        if (k == G_DEVICE && !d->by_device)
+        if (!shown(d, k))
             continue;
         int raw = k >= G_OLD;   /* numbers and words of our own */
-        bad |= cmp_grid_set(g, i, c++, raw ? text[k] : cmp_esc_tmp(e, text[k], flags));
+        bad |= cmp_grid_set(g, i, c++, raw ? text[k] : cmp_esc_tmp(e, text[k], CMP_ESC_MD));
     }
     clb_buf_free(&sz);
     clb_buf_free(&tu);
     return bad;
 }
 
-static int make_grid(const struct cmp_delta *d, struct cmp_grid *g, int md)
+static int make_grid(const struct cmp_delta *d, struct cmp_grid *g)
 {
-    if (cmp_grid_init(g, d->by_device ? G_N : G_N - 1, d->n))
+    int ncols = 0;
+    for (int k = 0; k < G_N; k++)
+        ncols += shown(d, k);
+    if (cmp_grid_init(g, ncols, d->n))
         return CLB_ESYS;
     struct clb_buf e = {0};
     int bad = 0;
     for (int k = 0, c = 0; k < G_N; k++) {
-        if (k == G_DEVICE && !d->by_device)
+        if (!shown(d, k))
             continue;
         g->right[c] = k >= G_OLD && k <= G_DELTA;
         bad |= cmp_grid_set(g, -1, c++, head_names[k]);
     }
     for (int i = 0; i < d->n && !bad; i++)
-        bad |= line_cells(d, i, g, &e, md ? CMP_ESC_MD : 0);
+        bad |= line_cells(d, i, g, &e);
     return cmp_grid_done(g, &e, bad);
 }
 
+/* ---- the text table: 100 columns ------------------------------------------------ */
+
+#define TEXT_WIDTH 100
+enum { T_KEY, T_UNIT, T_OLD, T_NEW, T_DELTA, T_STATUS, T_N };
+
+/* A line's key as one text: "dslash reg float 16x16x16x16 links=full,rhs=1",
+ * "on DEVICE" where lines are per device. */
+static void key_text(const struct cmp_delta *d, const struct cmp_dline *l, struct clb_buf *b)
+{
+    struct clb_buf sz = {0};
+    size_cell(d, l, &sz);
+    b->len = 0;
+    const char *part[] = {l->workload, l->kernel, l->dtype, clb_buf_str(&sz), l->cases};
+    for (size_t k = 0; k < sizeof part / sizeof *part; k++)
+        if (part[k][0])
+            clb_buf_printf(b, "%s%s", b->len ? " " : "", part[k]);
+    if (d->by_device)
+        clb_buf_printf(b, " on %s", l->device);
+    b->oom |= sz.oom;
+    clb_buf_free(&sz);
+}
+
+/* The grid of the text table: the key, then the figures (the unit where
+ * each workload has its own). */
+static int text_grid(const struct cmp_delta *d, struct cmp_grid *g)
+{
+    static const char *const names[T_N] = {"line", "unit", "baseline", "new", "delta", "status"};
+    if (cmp_grid_init(g, T_N, d->n))
+        return CLB_ESYS;
+    struct clb_buf e = {0}, k = {0};
+    int bad = 0;
+    for (int c = 0; c < T_N; c++) {
+        g->right[c] = c >= T_OLD && c <= T_DELTA;
+        bad |= cmp_grid_set(g, -1, c, c == T_UNIT && !d->metric->per_workload ? "" : names[c]);
+    }
+    for (int i = 0; i < d->n && !bad; i++) {
+        const struct cmp_dline *l = &d->v[i];
+        char num[3][64];
+        figures(l, num);
+        key_text(d, l, &k);
+        const char *text[T_N] = {cmp_esc_tmp(&e, clb_buf_str(&k), 0),
+                                 d->metric->per_workload ? d->metrics[l->metric].unit : "", num[0],
+                                 num[1], num[2], state_word(d, l->state)};
+        for (int c = 0; c < T_N; c++)
+            bad |= cmp_grid_set(g, i, c, text[c]);
+    }
+    bad |= k.oom;
+    clb_buf_free(&k);
+    return cmp_grid_done(g, &e, bad);
+}
+
+/* What a line's figures do not say, on an indented line below it: the
+ * tuning that changed between the two sides. */
+static void line_notes(const struct cmp_dline *l, FILE *f, struct clb_buf *e)
+{
+    if (l->tuned[0])
+        fprintf(f, "  tuned: %s\n", cmp_esc_tmp(e, l->tuned, 0));
+}
+
+/* Print the text table: the key column as wide as the figures leave of 100
+ * columns; a longer key on a line of its own, its figures below it. */
+static void text_table(const struct cmp_delta *d, const struct cmp_grid *g, FILE *f)
+{
+    int w[T_N] = {0};
+    for (int c = 0; c < T_N; c++)
+        for (int r = -1; r < g->nrows; r++) {
+            const char *s = r < 0 ? g->head[c] : g->cell[(size_t)r * T_N + (size_t)c];
+            int x = cmp_width(s ? s : "");
+            w[c] = x > w[c] ? x : w[c];
+        }
+    int figs = 0, unit = d->metric->per_workload;
+    for (int c = T_UNIT + !unit; c < T_N; c++)
+        figs += w[c] + 2;
+    int room = TEXT_WIDTH - figs;
+    if (w[T_KEY] > room)
+        w[T_KEY] = room > 8 ? room : 8;
+    struct clb_buf e = {0};
+    for (int r = -1; r < g->nrows; r++) {
+        for (int c = 0; c < T_N; c++) {
+            if (c == T_UNIT && !unit)
+                continue;
+            const char *s = r < 0 ? g->head[c] : g->cell[(size_t)r * T_N + (size_t)c];
+            s = s ? s : "";
+            int pad = w[c] - cmp_width(s), last = c + 1 == T_N;
+            if (c == T_KEY && pad < 0) {   /* a long key: alone on its line */
+                fprintf(f, "%s\n%*s", s, w[c], "");
+            } else if (g->right[c]) {
+                fprintf(f, "%*s%s", pad, "", s);
+            } else {
+                fprintf(f, "%s%*s", s, last ? 0 : pad, "");
+            }
+            fputs(last ? "\n" : "  ", f);
+        }
+        if (r >= 0)
+            line_notes(&d->v[r], f, &e);
+    }
+    clb_buf_free(&e);
+}
+
+/* The title: the figure, the baseline and its devices, the rule. */
 static void head(const struct cmp_delta *d, FILE *f, const char *prefix, int flags)
 {
     struct cmp_esc_args e = {0};
-    fprintf(f, "%s%s (%s) against the baseline '%s' (%s", prefix, d->metric->name,
-            d->metric->unit, cmp_esc_arg(&e, d->baseline, flags),
-            cmp_esc_arg(&e, d->old_devices, flags));
+    if (d->metric->per_workload)
+        fprintf(f, "%seach workload's own figure (unit) against the baseline '%s' (%s", prefix,
+                cmp_esc_arg(&e, d->baseline, flags), cmp_esc_arg(&e, d->old_devices, flags));
+    else
+        fprintf(f, "%s%s (%s) against the baseline '%s' (%s", prefix, d->metric->name,
+                d->metric->unit, cmp_esc_arg(&e, d->baseline, flags),
+                cmp_esc_arg(&e, d->old_devices, flags));
     if (strcmp(d->old_devices, d->new_devices))
         fprintf(f, "; the new files: %s", cmp_esc_arg(&e, d->new_devices, flags));
-    fprintf(f, "%s): best of repeated runs and tuning on each side; a line regresses when it "
-               "is more than %g%% %s%s\n",
-            d->gate.cross_device ? "; --cross-device: each device's default size" : "",
-            d->gate.threshold, d->metric->higher_is_better ? "lower" : "higher",
+    fprintf(f, "%s)\n", d->gate.cross_device ? "; --cross-device: each device's default size" : "");
+    fprintf(f, "a line regresses when it is more than %g%% %s%s\n(each side: the best of its "
+               "repeated runs and tuning)\n",
+            d->gate.threshold,
+            d->metric->per_workload ? "worse" : d->metric->higher_is_better ? "lower" : "higher",
             d->gate.strict ? " (--strict: whatever the runs' spread)"
                            : " and outside the two runs' measured spread");
     cmp_esc_args_free(&e);
 }
 
-/* The counts, and the verdict, on one line. */
+/* The counts and the verdict, then what else a reader needs to know. */
 static void summary(const struct cmp_delta *d, FILE *f, int flags)
 {
     const int *n = d->count;
-    fprintf(f, "\ngate: %d compared, %d regressed, %d improved, %d missing, %d new; %d within "
-               "noise, %d lost their figure (failed or error), %d without a baseline figure",
+    fprintf(f, "\ngate: %d compared, %d regressed, %d improved, %d missing, %d new; %s\n",
             d->compared, n[CMP_D_REGRESSED], n[CMP_D_IMPROVED], n[CMP_D_MISSING], n[CMP_D_NEW],
-            n[CMP_D_NOISE], n[CMP_D_LOST], n[CMP_D_NOFIGURE]);
+            d->failed ? "FAIL" : "pass");
+    fprintf(f, "  %d within noise, %d lost their figure (failed or error), %d without a "
+               "baseline figure\n", n[CMP_D_NOISE], n[CMP_D_LOST], n[CMP_D_NOFIGURE]);
     if (d->worst >= 0) {
         const struct cmp_dline *l = &d->v[d->worst];
         struct clb_buf k = {0}, e = {0};
-        clb_buf_printf(&k, "%s %s %s %s", l->workload, l->kernel, l->dtype, l->size);
-        if (l->cases[0])
-            clb_buf_printf(&k, " %s", l->cases);
-        if (l->device[0])
-            clb_buf_printf(&k, " on %s", l->device);
-        fprintf(f, "; worst: %s, %+.1f%%", cmp_esc_tmp(&e, clb_buf_str(&k), flags), l->delta_pct);
+        key_text(d, l, &k);
+        fprintf(f, "  worst: %s, %+.1f%%\n", cmp_esc_tmp(&e, clb_buf_str(&k), flags),
+                l->delta_pct);
         clb_buf_free(&k);
         clb_buf_free(&e);
     }
-    fprintf(f, "; %s\n", d->failed ? "FAIL" : "pass");
     if (d->refused) {
         struct clb_buf e = {0};
         fprintf(f, "note: %zu rows of the new files are the baseline's own (run id %s): left out "
@@ -177,24 +293,23 @@ static void summary(const struct cmp_delta *d, FILE *f, int flags)
     }
     if (d->unmarked[0] + d->unmarked[1])
         fprintf(f, "note: %zu rows do not say whether their size was their device's default "
-                   "(written before the metric size_from): they matched at their sizes as given "
-                   "(--any-size matches any size)\n",
+                   "(written before the metric size_from):\n  they matched at their sizes as "
+                   "given (--any-size matches any size)\n",
                 d->unmarked[0] + d->unmarked[1]);
 }
 
-/* Text and Markdown differ only in the title's prefix, the escaping and how
- * the grid is drawn. */
+/* Text: the 100-column table; Markdown: every column (tuning, case, unit). */
 static int print_delta(const struct cmp_delta *d, FILE *f, int md)
 {
     struct cmp_grid g;
-    if (make_grid(d, &g, md))
+    if (md ? make_grid(d, &g) : text_grid(d, &g))
         return CLB_ESYS;
     head(d, f, md ? "Table: " : "", md ? CMP_ESC_MD : 0);
     fputc('\n', f);
     if (md)
         cmp_grid_markdown(&g, f);
     else
-        cmp_grid_text(&g, f);
+        text_table(d, &g, f);
     summary(d, f, md ? CMP_ESC_MD : 0);
     cmp_grid_free(&g);
     return cmp_stream_ok(f);
@@ -269,6 +384,7 @@ static json_t *line_json(const struct cmp_delta *d, const struct cmp_dline *l, i
     SET(o, "baseline", side_json(&l->old, &bad));
     SET(o, "new", side_json(&l->cur, &bad));
     SET(o, "delta_pct", cmp_json_num(l->delta_pct));
+    cmp_json_line_metric(o, &d->metrics[l->metric], &bad);
     SET(o, "tuned", cmp_json_str(l->tuned));
     SET(o, "group_failed", json_boolean(l->group_failed));
     SET(o, "state", json_string(cmp_dstate_name(l->state)));
@@ -295,7 +411,7 @@ static json_t *gate_json(const struct cmp_delta *d, int *pbad)
 int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
 {
     int bad = 0;
-    json_t *root = cmp_json_head("clbench-compare-baseline-2", d->metric, &bad);
+    json_t *root = cmp_json_head("clbench-compare-baseline-3", d->metric, &bad);
     json_t *dev = json_object(), *un = json_object();
     SET(root, "baseline", cmp_json_str(d->baseline));
     SET(dev, "baseline", cmp_json_str(d->old_devices));

@@ -274,6 +274,9 @@ void cmp_in_free(struct cmp_in *in)
     free(in->kv);
     cmp_map_free(&in->splitmap);
     free(in->split);
+    cmp_map_free(&in->wls);
+    cmp_map_free(&in->kinds);
+    free(in->wlv);
     memset(in, 0, sizeof *in);
 }
 

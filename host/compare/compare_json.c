@@ -94,10 +94,20 @@ json_t *cmp_json_head(const char *schema, const struct cmp_metric *m, int *bad)
     json_t *root = json_object(), *metric = json_object();
     jset(root, "schema", json_string(schema), bad);
     jset(metric, "name", json_string(m->name), bad);
-    jset(metric, "unit", json_string(m->unit), bad);
-    jset(metric, "higher_is_better", json_boolean(m->higher_is_better), bad);
+    jset(metric, "unit", m->per_workload ? json_null() : json_string(m->unit), bad);
+    jset(metric, "higher_is_better", m->per_workload ? json_null()
+                                     : m->no_direction ? json_null()
+                                                       : json_boolean(m->higher_is_better), bad);
     jset(root, "metric", metric, bad);
     return root;
+}
+
+void cmp_json_line_metric(json_t *o, const struct cmp_metric *m, int *bad)
+{
+    jset(o, "metric", json_string(m->name), bad);
+    jset(o, "unit", json_string(m->unit), bad);
+    jset(o, "higher_is_better", m->no_direction ? json_null() : json_boolean(m->higher_is_better),
+         bad);
 }
 
 static json_t *column(const struct cmp_table *t, int c, int *bad)
@@ -157,7 +167,7 @@ static json_t *value(const struct cmp_table *t, int line, int col, int *bad)
 int cmp_print_json(const struct cmp_table *t, FILE *f)
 {
     int bad = 0;
-    json_t *root = cmp_json_head("clbench-compare-1", t->metric, &bad), *cols = json_array();
+    json_t *root = cmp_json_head("clbench-compare-2", t->metric, &bad), *cols = json_array();
     jset(root, "relative_to", t->ref >= 0 ? json_integer(t->ref + 1) : json_null(), &bad);
     jset(root, "lined_up", json_boolean(t->lined_up), &bad);
     if (t->have_ceilings) {
@@ -177,6 +187,7 @@ int cmp_print_json(const struct cmp_table *t, FILE *f)
         jset(o, "dtype", cmp_json_str(l->dtype), &bad);
         jset(o, "size", cmp_json_str(l->size), &bad);
         jset(o, "sweep", cmp_json_str(l->sweep), &bad);
+        cmp_json_line_metric(o, &t->metrics[l->metric], &bad);
         jset(o, "peak_applies", json_boolean(l->device_bound), &bad);
         for (int c = 0; c < t->ncols; c++)
             jpush(vals, value(t, i, c, &bad), &bad);

@@ -38,10 +38,12 @@ int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *wo
         return CLB_ESYS;
     }
     size_t nseen = 0;
+    int metric = -1;   /* the metric of the workload's first line with a figure: its unit */
     for (int k = 0; k < n; k++) {
         int i = cand ? cand[k] : k;
         const struct cmp_line *l = &t->lines[i];
-        if (l->workload != workload && strcmp(l->workload, workload))
+        if ((l->workload != workload && strcmp(l->workload, workload)) ||
+            (metric >= 0 && l->metric != metric))
             continue;
         int any = 0;   /* a line of failed or skipped rows only has nothing to draw */
         for (int j = 0; j < l->ncells; j++) {
@@ -51,9 +53,12 @@ int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *wo
                 any = 1;
             }
         }
-        if (any)
+        if (any) {
             g->lines[g->nlines++] = i;
+            metric = l->metric;
+        }
     }
+    g->metric = metric >= 0 ? &t->metrics[metric] : t->metric;
     qsort(seen, nseen, sizeof *seen, int_order);
     for (size_t k = 0; k < nseen; k++)
         if (!k || seen[k] != seen[k - 1])
@@ -122,7 +127,7 @@ static const char *sweep_key(const struct cmp_fig *g)
 /* Whether the peak of the metric's unit can be drawn at all. */
 static int peak_kind(const struct cmp_fig *g)
 {
-    return g->t->ref >= 0 ? CMP_PEAK_NONE : (int)g->t->metric->peak;
+    return g->t->ref >= 0 ? CMP_PEAK_NONE : (int)g->metric->peak;
 }
 
 /* Values of very different magnitudes (an H100 beside a 2-core CPU) are
@@ -438,12 +443,12 @@ static int chart_table(const struct cmp_fig *g, struct clb_chart *c)
     int kind = sweep_kind(g, wl);
     struct clb_buf what = {0}, yl = {0};
     clb_buf_printf(&what, "%s: %s by %s", g->workload,
-                   t->ref >= 0 ? "relative performance" : t->metric->unit,
+                   t->ref >= 0 ? "relative performance" : g->metric->unit,
                    kind == 1 ? sweep_key(g) : kind == 2 ? "problem size" : "kernel");
     if (t->ref >= 0)
-        clb_buf_printf(&yl, "%s relative to %s", t->metric->name, t->cols[t->ref].label);
+        clb_buf_printf(&yl, "%s relative to %s", g->metric->name, t->cols[t->ref].label);
     else
-        clb_buf_printf(&yl, "%s", t->metric->axis);
+        cmp_metric_axis(g->metric, &yl);
     c->title = clb_chart_str(c, clb_buf_str(&what));
     c->x.label = clb_chart_str(c, kind ? "" : "kernel");
     c->y.label = clb_chart_str(c, clb_buf_str(&yl));

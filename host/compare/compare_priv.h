@@ -66,6 +66,11 @@ struct cmp_in {
     struct cmp_map splitmap;
     struct cmp_split { const char *cases, *tuning; } *split;
     size_t nsplit, capsplit;
+    /* compare_kind.c's caches: each workload name's registry entry (+1, 0:
+     * unknown) and each configuration's CMP_RK_* bits */
+    struct cmp_map wls, kinds;
+    const struct clb_workload **wlv;
+    size_t nwl, capwl;
 };
 
 /* Read every file (a directory is refused with a hint). */
@@ -93,6 +98,28 @@ int cmp_size_varies(const struct clb_workload *wl);
  * items whose role for workload wl (clb_param_role_of) is `role` (0: every
  * item). Interned; "" when none; NULL on OOM. */
 const char *cmp_in_params_join(struct cmp_in *in, int p, const struct clb_workload *wl, int role);
+
+/* ---- what the registry says of a row (compare_kind.c) ----------------------- */
+
+/* The registry's entry of a workload name (NULL: unknown), cached. */
+const struct clb_workload *cmp_in_wl(struct cmp_in *in, const char *name);
+/* What the workload's count() says of row i's configuration: CMP_RK_* bits
+ * (0: an unknown workload, a size that does not parse, a refused count),
+ * cached per configuration; -2 on OOM. */
+int cmp_in_kind(struct cmp_in *in, size_t i);
+/* The figure a row is about (its own metric): the workload's declared
+ * figure (figure.y_metric: launch's latency_us, latency's ns_per_load), else
+ * its count's main unit (gflops or gbps); for a workload the registry does
+ * not know, gbps where the row has it, else gflops. */
+const char *cmp_own_metric(const struct clb_workload *wl, int kind, const struct clb_row *r);
+/* The index of the metric called name among the n metrics of *v, added
+ * (cmp_metric_lookup) when absent; -1 with a message. */
+int cmp_metric_slot(struct cmp_metric **v, int *n, const char *name);
+/* The metric of row i when `asked` is the one asked for: asked itself (index
+ * 0, added to *v first), or with asked->per_workload the row's own metric
+ * (cmp_own_metric); -1 with a message. */
+int cmp_row_metric(struct cmp_in *in, size_t i, const struct cmp_metric *asked,
+                   struct cmp_metric **v, int *n);
 
 /* ---- what a line is (compare_ident.c; docs/COMPARE.md, "Line identity") -- */
 
@@ -180,6 +207,8 @@ struct json_t *cmp_json_num(double v);
 /* A document's head object with its "schema" and "metric" members; *bad is
  * set when memory ran out. */
 struct json_t *cmp_json_head(const char *schema, const struct cmp_metric *m, int *bad);
+/* A line's metric in a JSON object: "metric", "unit", "higher_is_better". */
+void cmp_json_line_metric(struct json_t *o, const struct cmp_metric *m, int *bad);
 /* A document of a head object (taken over) plus one array member `array`
  * written entry by entry (each taken over): memory for one entry at a time.
  * A head or an entry that is NULL, or bad (a member could not be set), is

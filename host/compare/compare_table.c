@@ -27,27 +27,39 @@ static double get_gflops_per_watt(const struct clb_row *r) { return per_watt(r->
 static double get_gbps_per_watt(const struct clb_row *r) { return per_watt(r->gbps, r); }
 static double get_power(const struct clb_row *r) { return r->avg_power_w; }
 
+/* A metric of the columns: name, unit, axis, help, get, higher is better,
+ * peak, measured, time column. */
+#define COLM(n, u, a, h, g, hib, pk, meas, tc)                                                  \
+    {.name = n, .unit = u, .axis = a, .help = h, .get = g, .higher_is_better = hib, .peak = pk, \
+     .measured = meas, .time_col = tc}
+
 static const struct cmp_metric metrics[] = {
-    {"gbps", "GB/s", "bandwidth, median time (GB/s)", "bandwidth from the median time (default)",
-     get_gbps, 1, CMP_PEAK_BANDWIDTH, 0, CLB_C_t_median_s},
-    {"gbps_best", "GB/s", "bandwidth, best time (GB/s)", "bandwidth from the minimum time",
-     get_gbps_best, 1, CMP_PEAK_BANDWIDTH, 0, CLB_C_t_min_s},
-    {"gflops", "GFlop/s", "GFlop/s", "GFlop/s from the median time", get_gflops, 1,
-     CMP_PEAK_NONE, 0, CLB_C_t_median_s},
-    {"pct_peak", "% of peak bandwidth", "% of peak bandwidth",
-     "gbps in % of the device's peak bandwidth (pct_peak_bw)", get_pct_peak, 1, CMP_PEAK_HUNDRED, 0,
-     CLB_C_t_median_s},
-    {"pct_measured_peak", "% of measured ceiling", "% of the measured ceiling",
-     "GB/s in % of the device's measured bandwidth, GFlop/s in % of its measured compute "
-     "ceiling of the row's type (from the files' rows, or --ceilings FILE)", NULL, 1,
-     CMP_PEAK_HUNDRED, 1, -1},
-    {"gflops_per_watt", "GFlop/s/W", "GFlop/s per watt", "GFlop/s per watt of average power "
-     "(rows with energy)", get_gflops_per_watt, 1, CMP_PEAK_NONE, 0, -1},
-    {"gbps_per_watt", "GB/s/W", "GB/s per watt", "GB/s per watt of average power (rows with "
-     "energy)", get_gbps_per_watt, 1, CMP_PEAK_NONE, 0, -1},
-    {"power", "W", "average power (W)", "average power over the timed runs (rows with energy)",
-     get_power, 0, CMP_PEAK_NONE, 0, -1},
-    {NULL, NULL, NULL, NULL, NULL, 0, CMP_PEAK_NONE, 0, -1}};
+    {.name = "auto", .unit = "", .axis = "each workload's own figure",
+     .help = "each workload in its own figure and unit (default)",
+     .higher_is_better = 1, .peak = CMP_PEAK_NONE, .time_col = CLB_C_t_median_s,
+     .per_workload = 1},
+    COLM("gbps", "GB/s", "bandwidth, median time (GB/s)", "bandwidth from the median time",
+         get_gbps, 1, CMP_PEAK_BANDWIDTH, 0, CLB_C_t_median_s),
+    COLM("gbps_best", "GB/s", "bandwidth, best time (GB/s)", "bandwidth from the minimum time",
+         get_gbps_best, 1, CMP_PEAK_BANDWIDTH, 0, CLB_C_t_min_s),
+    COLM("gflops", "GFlop/s", "GFlop/s", "GFlop/s from the median time", get_gflops, 1,
+         CMP_PEAK_NONE, 0, CLB_C_t_median_s),
+    COLM("pct_peak", "% of peak bandwidth", "% of peak bandwidth",
+         "gbps in % of the device's peak bandwidth", get_pct_peak, 1,
+         CMP_PEAK_HUNDRED, 0, CLB_C_t_median_s),
+    COLM("pct_measured_peak", "% of measured ceiling", "% of the measured ceiling",
+         "in % of the device's measured ceiling",
+         NULL, 1, CMP_PEAK_HUNDRED, 1, -1),
+    COLM("gflops_per_watt", "GFlop/s/W", "GFlop/s per watt",
+         "GFlop/s per watt of average power", get_gflops_per_watt, 1,
+         CMP_PEAK_NONE, 0, -1),
+    COLM("gbps_per_watt", "GB/s/W", "GB/s per watt",
+         "GB/s per watt of average power", get_gbps_per_watt, 1,
+         CMP_PEAK_NONE, 0, -1),
+    COLM("power", "W", "average power (W)", "average power over the timed runs",
+         get_power, 0, CMP_PEAK_NONE, 0, -1),
+    {.name = NULL}};
+#undef COLM
 
 const struct cmp_metric *cmp_metric_list(void) { return metrics; }
 
@@ -63,6 +75,67 @@ void cmp_metric_names(struct clb_buf *b)
 {
     for (const struct cmp_metric *m = metrics; m->name; m++)
         clb_buf_printf(b, "%s%s", m == metrics ? "" : ", ", m->name);
+    clb_buf_printf(b, ", or a key of the rows' metrics (clbench compare --list-metrics)");
+}
+
+int cmp_metric_lookup(const char *name, struct cmp_metric *out)
+{
+    const struct cmp_metric *m = cmp_metric_find(name);
+    if (m) {
+        *out = *m;
+        return CLB_OK;
+    }
+    const struct clb_metric_def *d = clb_metric_def_of(name);
+    struct clb_buf names = {0}, e = {0};
+    if (!d || !strcmp(d->unit, "token")) {
+        cmp_metric_names(&names);
+        clb_seterr(d ? "the metric '%s' is a word, not a figure (metrics: %s)"
+                     : "unknown metric '%s' (metrics: %s)",
+                   cmp_esc_tmp(&e, name, 0), clb_buf_str(&names));
+        clb_buf_free(&names);
+        clb_buf_free(&e);
+        return CLB_EUSAGE;
+    }
+    *out = (struct cmp_metric){.name = name, .unit = d->unit, .key = name,
+                               .higher_is_better = d->better != CLB_BETTER_LOWER,
+                               .no_direction = d->better == CLB_BETTER_NONE,
+                               .peak = CMP_PEAK_NONE, .time_kind = (int)d->time,
+                               .time_col = d->time == CLB_MT_NONE ? -1 : CLB_C_t_median_s};
+    return CLB_OK;
+}
+
+double cmp_metric_value(const struct cmp_metric *m, const struct clb_row *r)
+{
+    return m->key ? clb_row_metric(r, m->key) : m->get ? m->get(r) : NAN;
+}
+
+void cmp_metric_axis(const struct cmp_metric *m, struct clb_buf *b)
+{
+    if (m->axis)
+        clb_buf_printf(b, "%s", m->axis);
+    else
+        clb_buf_printf(b, "%s (%s)", m->name, m->unit);
+}
+
+/* One line of --list-metrics: name, unit, better, what (the unit padded by
+ * its display width: µs is two bytes, one column). */
+static void list_line(FILE *f, const char *name, const char *star, const char *unit,
+                      const char *better, const char *what)
+{
+    fprintf(f, "%s%-*s %s%*s %-6s %s\n", name, 20 - (int)strlen(name), star, unit,
+            21 - cmp_width(unit), "", better, what);
+}
+
+void cmp_metric_print_all(FILE *f)
+{
+    list_line(f, "metric", "", "unit", "better", "what");
+    for (const struct cmp_metric *m = metrics; m->name; m++)
+        list_line(f, m->name, "", m->per_workload ? "its workload's" : m->unit,
+                  m->per_workload ? "-" : m->higher_is_better ? "higher" : "lower", m->help);
+    for (const struct clb_metric_def *d = clb_metric_defs(); d->key; d++)
+        if (strcmp(d->unit, "token"))
+            list_line(f, d->key, d->prefix ? "*" : "", d->unit, clb_better_name(d->better),
+                      "a key of the rows' metrics (docs/RESULTS.md)");
 }
 
 /* ---- cells ---------------------------------------------------------------- */
@@ -284,9 +357,12 @@ static void title(const struct cmp_table *t, FILE *f, const char *prefix, int fl
 {
     struct clb_buf e = {0};
     fputs(prefix, f);
+    const char *what = t->metric->per_workload ? "each workload in its own figure (unit)"
+                                               : t->metric->name;
     if (t->ref >= 0)
-        fprintf(f, "%s relative to %s", t->metric->name,
-                cmp_esc_tmp(&e, t->cols[t->ref].label, flags));
+        fprintf(f, "%s relative to %s", what, cmp_esc_tmp(&e, t->cols[t->ref].label, flags));
+    else if (t->metric->per_workload)
+        fprintf(f, "%s", what);
     else
         fprintf(f, "%s (%s)", t->metric->name, t->metric->unit);
     fprintf(f, "; best of repeated runs, ±half their range in %% of the best\n");
@@ -351,7 +427,8 @@ static void notes(const struct cmp_table *t, FILE *f, int flags)
                    "(see the CSV)\n");
     if (!t->nlines)
         fprintf(f, "\nno selected row has a %s figure: the table is empty (the figures show "
-                   "the rows' own quantities)\n", t->metric->name);
+                   "the rows' own quantities)\n",
+                t->metric->per_workload ? "workload's own" : t->metric->name);
     if (t->metric->measured)
         lacks(t, f, flags);
     if (flags && t->metric->measured) {   /* Markdown: the ceilings, as the text legend has them */
@@ -368,35 +445,48 @@ static void notes(const struct cmp_table *t, FILE *f, int flags)
     }
 }
 
-#define KEYCOLS 5
-static const char *const keynames[KEYCOLS] = {"workload", "kernel", "dtype", "size", "sweep"};
+#define KEYCOLS 6
+static const char *const keynames[KEYCOLS] = {"workload", "kernel", "dtype", "size", "sweep",
+                                              "unit"};
 
-static const char *key_of(const struct cmp_line *l, int k)
+/* Key column k of line l; the sweep column k = 4 is left out where no line
+ * sweeps, the unit column where one metric was asked for. */
+static const char *key_of(const struct cmp_table *t, const struct cmp_line *l, int k)
 {
-    const char *v[KEYCOLS] = {l->workload, l->kernel, l->dtype, l->size, l->sweep};
+    const char *v[KEYCOLS] = {l->workload, l->kernel, l->dtype, l->size, l->sweep,
+                              t->metrics[l->metric].unit};
     return v[k];
+}
+
+static int key_shown(const struct cmp_table *t, int k, int sweep)
+{
+    return (k != 4 || sweep) && (k != 5 || t->metric->per_workload);
 }
 
 /* The table as a grid: key columns, then one column per table column headed
  * by its number (text) or its name (Markdown). */
 static int make_grid(const struct cmp_table *t, struct cmp_grid *g, int md)
 {
-    int nkeys = any_sweep(t) ? 5 : 4, flags = md ? CMP_ESC_MD : 0;
+    int sweep = any_sweep(t), nkeys = 0, flags = md ? CMP_ESC_MD : 0;
+    for (int k = 0; k < KEYCOLS; k++)
+        nkeys += key_shown(t, k, sweep);
     if (cmp_grid_init(g, nkeys + t->ncols, t->nlines))
         return CLB_ESYS;
     struct clb_buf e = {0};
     char cell[96];
     int bad = 0;
-    for (int k = 0; k < nkeys; k++)
-        bad |= cmp_grid_set(g, -1, k, keynames[k]);
+    for (int k = 0, c = 0; k < KEYCOLS; k++)
+        if (key_shown(t, k, sweep))
+            bad |= cmp_grid_set(g, -1, c++, keynames[k]);
     for (int c = 0; c < t->ncols; c++) {
         g->right[nkeys + c] = 1;
         snprintf(cell, sizeof cell, "[%d]", c + 1);
         bad |= cmp_grid_set(g, -1, nkeys + c, md ? cmp_esc_tmp(&e, t->cols[c].label, flags) : cell);
     }
     for (int i = 0; i < t->nlines && !bad; i++) {
-        for (int k = 0; k < nkeys; k++)
-            bad |= cmp_grid_set(g, i, k, cmp_esc_tmp(&e, key_of(&t->lines[i], k), flags));
+        for (int k = 0, c = 0; k < KEYCOLS; k++)
+            if (key_shown(t, k, sweep))
+                bad |= cmp_grid_set(g, i, c++, cmp_esc_tmp(&e, key_of(t, &t->lines[i], k), flags));
         for (int c = 0; c < t->ncols; c++) {
             fmt_cell(t, i, c, cell, sizeof cell);
             bad |= cmp_grid_set(g, i, nkeys + c, cell);

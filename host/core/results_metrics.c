@@ -245,6 +245,108 @@ int clb_row_has(const struct clb_row *r, const char *params, const char *metrics
            has_all(r, metrics, "metric", clb_row_metric, what);
 }
 
+/* ---- what each key is ------------------------------------------------------- */
+
+#define MS "\xc2\xb5s"   /* µs */
+#define H CLB_BETTER_HIGHER
+#define L CLB_BETTER_LOWER
+#define N CLB_BETTER_NONE
+#define T0 CLB_MT_NONE
+#define TR CLB_MT_RATE
+#define TT CLB_MT_TIME
+
+/* One entry per key of docs/RESULTS.md's table, in its order (a CLI test
+ * holds the two to each other). */
+static const struct clb_metric_def defs[] = {
+    {"cache_resident", 0, "flag", N, T0},
+    {"of_", 1, "ratio", H, T0},
+    {"reduced", 0, "flag", N, T0},
+    {"idle_power_w", 0, "W", N, T0},
+    {"size_from", 0, "token", N, T0},
+    {"timer_host", 0, "flag", N, T0},
+    {"launch_overhead_us", 0, MS, L, T0},
+    {"impossible", 0, "flag", N, T0},
+    {"loads", 0, "count", N, T0},
+    {"ns_per_load", 0, "ns", L, TT},
+    {"cycles", 0, "cycles", L, TT},
+    {"clock_mhz", 0, "MHz", N, T0},
+    {"clock_from", 0, "token", N, T0},
+    {"llc_bytes", 0, "bytes", N, T0},
+    {"latency_us", 0, MS, L, TT},
+    {"submit_to_start_us", 0, MS, L, T0},
+    {"start_to_end_us", 0, MS, L, T0},
+    {"flop_per_cu_cycle", 0, "flop", H, TR},
+    {"relerr", 0, "ratio", L, T0},
+    {"relerr_bound", 0, "ratio", N, T0},
+    {"dev_share", 0, "ratio", N, T0},
+    {"max_err_over_tol", 0, "ratio", L, T0},
+    {"rel_l2", 0, "ratio", L, T0},
+    {"rhs_per_item", 0, "count", N, T0},
+    {"rhs_per_pass", 0, "count", N, T0},
+    {"best_kernel", 0, "token", N, T0},
+    {"private_mem_bytes", 0, "bytes", N, T0},
+    {"registers", 0, "count", N, T0},
+    {"spill_store_bytes", 0, "bytes", L, T0},
+    {"spill", 0, "flag", N, T0},
+    {"rebuild_err", 0, "ratio", L, T0},
+    {"op_applications", 0, "count", N, T0},
+    {"halo_bytes", 0, "bytes", N, T0},
+    {"halo_chain", 0, "token", N, T0},
+    {"chunk_kib", 0, "KiB", N, T0},
+    {"bus_d2h_gbps", 0, "GB/s", H, T0},
+    {"bus_h2d_gbps", 0, "GB/s", H, T0},
+    {"mpi_gbps", 0, "GB/s", H, T0},
+    {"copy_gbps", 0, "GB/s", H, T0},
+    {"mpi_notes_us", 0, MS, L, T0},
+    {"mpi_btl", 0, "token", N, T0},
+    {"mpi_single_copy", 0, "token", N, T0},
+    {"halo_chain_model_ms", 0, "ms", N, T0},
+    {"halo_model_ms", 0, "ms", N, T0},
+    {"halo_exposed_model_ms", 0, "ms", N, T0},
+    {"exchanges", 0, "count", N, T0},
+    {"halo_ms", 0, "ms", L, T0},
+    {"halo_exposed_ms", 0, "ms", L, T0},
+    {"halo_exposed_frac", 0, "ratio", L, T0},
+    {"halo_ms_max", 0, "ms", L, T0},
+    {"halo_exposed_ms_max", 0, "ms", L, T0},
+    {"halo_exposed_frac_max", 0, "ratio", L, T0},
+    {"pack_ms", 0, "ms", L, T0},
+    {"interior_ms", 0, "ms", L, T0},
+    {"boundary_ms", 0, "ms", L, T0},
+    {"eff", 0, "ratio", H, T0},
+    {"eff_model", 0, "ratio", N, T0},
+    {"reduce_ms_max", 0, "ms", L, T0},
+    {"t_iter_us", 0, MS, L, TT},
+    {"dslash_gflops", 0, "GFlop/s", H, T0},
+    {"of_dslash", 0, "ratio", H, T0},
+    {NULL, 0, NULL, N, T0}};
+#undef MS
+#undef H
+#undef L
+#undef N
+#undef T0
+#undef TR
+#undef TT
+
+const struct clb_metric_def *clb_metric_defs(void) { return defs; }
+
+const struct clb_metric_def *clb_metric_def_of(const char *key)
+{
+    const struct clb_metric_def *family = NULL;
+    for (const struct clb_metric_def *d = defs; d->key; d++) {
+        if (!d->prefix && !strcmp(d->key, key))
+            return d;
+        if (d->prefix && !strncmp(d->key, key, strlen(d->key)) && key[strlen(d->key)])
+            family = d;
+    }
+    return family;
+}
+
+const char *clb_better_name(enum clb_better b)
+{
+    return b == CLB_BETTER_HIGHER ? "higher" : b == CLB_BETTER_LOWER ? "lower" : "-";
+}
+
 /* ---- building ------------------------------------------------------------- */
 
 static int check_key(const char *key)

@@ -796,13 +796,14 @@ def compare_json(f):
     """compare --json --by-size over the fixtures: columns, lines and values."""
     with open(f) as fh:
         d = json.load(fh)
-    assert d["schema"] == "clbench-compare-1" and d["metric"]["name"] == "gbps"
+    assert d["schema"] == "clbench-compare-2" and d["metric"]["name"] == "auto"
     assert len(d["columns"]) == 7 and d["columns"][0]["label"] == "NVIDIA H100 80GB HBM3"
     assert d["columns"][0]["files"][0].endswith("gpu.csv") and abs(d["columns"][0]["peak_gbs"] - 3352) < 1
     assert d["columns"][3]["reference"] and d["columns"][3]["source"] == "Matrix transpose whitepaper"
     assert len(d["lines"]) == 16
     l = d["lines"][0]
     assert (l["workload"], l["kernel"], l["dtype"], l["size"]) == ("stream", "copy", "float", "268435456")
+    assert (l["metric"], l["unit"], l["higher_is_better"]) == ("gbps", "GB/s", True), l
     v = l["values"][0]
     assert v["value"] == 3000 and v["runs"] == 2 and abs(v["spread_pct"] - 1) < 1e-9 and v["status"] == "ok"
     assert l["values"][3] is None
@@ -880,30 +881,39 @@ def gate_formats_agree(f_text, f_md, f_json):
              "LOST": "lost", "MISSING": "missing", "missing (allowed)": "missing", "no figure": "no_figure",
              "new": "new"}
     text = [l.rstrip("\n") for l in open(f_text)]
-    rows = [l for l in text if l.startswith(("stream", "dot", "dslash"))]
-    st_text = [next(words[w] for w in sorted(words, key=len, reverse=True) if l.endswith(w)) for l in rows]
+    # the table: from its header to the first blank line; a row ends with its status (a
+    # long key stands on a line of its own above its figures; notes are indented)
+    table = text[text.index(next(l for l in text if l.startswith("line "))) + 1:]
+    table = table[:table.index("")]
+    ends = sorted(words, key=len, reverse=True)
+    st_text = [next(words[w] for w in ends if l.endswith(" " + w)) for l in table
+               if not l.startswith("  ") and any(l.endswith(" " + w) for w in ends)]
     md = [l for l in open(f_md) if l.startswith("| ") and not l.startswith("| workload")]
     st_md = [words[l.rstrip(" |\n").split("| ")[-1].strip()] for l in md]
     doc = json.load(open(f_json))
     st_json = [l["state"] for l in doc["lines"]]
     assert st_text == st_md == st_json, (st_text, st_md, st_json)
-    summary = [l for l in text if l.startswith("gate: ")][0]
+    at = [i for i, l in enumerate(text) if l.startswith("gate: ")][0]
+    summary, second = text[at], text[at + 1]
     c = doc["gate"]["counts"]
-    assert summary.startswith("gate: %d compared, %d regressed, %d improved, %d missing, %d new; %d within noise"
-                              % (c["compared"], c["regressed"], c["improved"], c["missing"], c["new"], c["noise"])), summary
-    assert [l for l in open(f_md) if l.startswith("gate: ")] == [summary + "\n"]
+    assert summary.startswith("gate: %d compared, %d regressed, %d improved, %d missing, %d new; "
+                              % (c["compared"], c["regressed"], c["improved"], c["missing"], c["new"])), summary
+    assert second.startswith("  %d within noise, %d lost" % (c["noise"], c["lost"])), second
+    md = [l.rstrip("\n") for l in open(f_md)]
+    assert md[md.index(summary) + 1] == second, md
     assert doc["verdict"] == ("fail" if summary.endswith("FAIL") else "pass")
 
 
 def gate_tuned_json(f):
     """The JSON line: both sides, their spread and tuning, the change."""
     d = json.load(open(f))
-    assert d["schema"] == "clbench-compare-baseline-2" and d["failed"] == 1
+    assert d["schema"] == "clbench-compare-baseline-3" and d["failed"] == 1
+    assert d["metric"]["name"] == "auto"
     assert d["devices"] == {"baseline": "Gate Test GPU A", "new": "Gate Test GPU A"}
     assert d["gate"]["threshold_pct"] == 5 and d["gate"]["strict"] is False
     l = d["lines"][0]
     assert (l["workload"], l["kernel"], l["case"], l["state"]) == ("stream", "copy", "", "regressed")
-    assert l["tuned"] == "local 128\u21921024"
+    assert l["tuned"] == "local 128\u21921024" and (l["metric"], l["unit"]) == ("gbps", "GB/s")
     assert l["baseline"]["tuning"] == "ilp=1,local=128,vec=4" and l["new"]["tuning"] == "ilp=1,local=1024,vec=4"
     assert l["baseline"]["value"] == 1000 and l["new"]["value"] == 800 and abs(l["delta_pct"] + 20) < 1e-9
     assert l["baseline"]["lo"] < 1000 < l["baseline"]["hi"] and l["new"]["hi"] < l["baseline"]["lo"]
@@ -1438,6 +1448,63 @@ def peak_rows(f, want):
             bad.append((r["dtype"], r["params"], r["flops"], want_flops, r["bytes"], want_bytes, r["model"]))
     n = len([r for r in rows if r["dtype"] != "half"])
     assert n == int(want) and not bad, (n, bad)
+
+
+# ---- test_compare_units.sh -----------------------------------------------------------
+
+def metrics_doc(doc, listing):
+    """docs/RESULTS.md's table of metric keys gives each key the unit and the better
+    way that `clbench compare --list-metrics` (LISTING, the code's declaration) does,
+    and lists every key the code declares."""
+    code = {}
+    for line in open(listing).read().splitlines()[1:]:
+        m = re.match(r"(\S+)\s+(.*?)\s+(higher|lower|-)\s+", line)
+        assert m, line
+        code[m.group(1)] = (m.group(2), m.group(3))
+    text = open(doc).read()
+    table = text[text.index("| key | unit | better |"):]
+    table = table[:table.index("\n\n")].splitlines()[2:]
+    seen, bad = set(), []
+    for line in table:
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        keys = re.findall(r"`([a-z0-9_<>]+)`", cells[0])
+        units = [u.strip() for u in cells[1].split(",")]
+        better = [b.strip() for b in cells[2].split(",")]
+        for i, k in enumerate(keys):
+            k = "of_*" if k.startswith("of_<") else k
+            unit, bet = units[min(i, len(units) - 1)], better[min(i, len(better) - 1)]
+            seen.add(k)
+            if unit == "token":
+                if k in code:
+                    bad.append((k, "a token that -m takes"))
+                continue
+            if code.get(k) != (unit, bet):
+                bad.append((k, (unit, bet), code.get(k)))
+    builtin = {"auto", "gbps", "gbps_best", "gflops", "pct_peak", "pct_measured_peak",
+               "gflops_per_watt", "gbps_per_watt", "power"}
+    bad += [(k, "not in docs/RESULTS.md") for k in code if k not in seen and k not in builtin]
+    assert not bad, bad
+
+
+def compare_units(f):
+    """compare --json of the H100 and H200 suites: each workload in its own unit."""
+    d = json.load(open(f))
+    assert d["metric"]["name"] == "auto" and d["metric"]["unit"] is None
+    want = {"stream": "GB/s", "copy2d": "GB/s", "transpose": "GB/s", "dot": "GB/s", "bus": "GB/s",
+            "peak": "GFlop/s", "matmul": "GFlop/s", "dslash": "GFlop/s", "cg": "GFlop/s",
+            "launch": "\u00b5s", "latency": "ns"}
+    bad, seen = [], set()
+    for l in d["lines"]:
+        w = l["workload"]
+        unit = want.get(w)
+        if w == "roofline":
+            unit = "GB/s" if l["sweep"].startswith("flops=0") or "flops=0" in l["sweep"].split() else "GFlop/s"
+        seen.add(w)
+        if unit and l["unit"] != unit:
+            bad.append((w, l["kernel"], l["sweep"], l["unit"], unit))
+        if l["unit"] in ("\u00b5s", "ns") and l["higher_is_better"] is not False:
+            bad.append((w, l["kernel"], "a time, higher is better?"))
+    assert not bad and set(want) <= seen, (bad, set(want) - seen)
 
 
 # ---- the command line ------------------------------------------------------------

@@ -58,8 +58,9 @@ if command -v gnuplot >/dev/null 2>&1; then
   pwned() { if find "$TMP" -name 'PWNED*' | grep -q .; then fail "$1: $(find "$TMP" -name 'PWNED*')"; else pass "$1"; fi; }
   mkdir p && expect_status 0 "--plot: rooflines and staircases" compare "$D/ceil.csv" --plot p/f.svg
   got=$(cd p && ls | tr '\n' ' ')
-  [ "$got" = "f-dslash.svg f-latency.svg f-roofline-Ceil_Test_GPU.svg f-stream.svg f-transpose.svg " ] &&
-    pass "a roofline for the device with roofline rows only, one staircase: $got" || fail "figures: $got"
+  [ "$got" = "f-dslash.svg f-latency.svg f-peak.svg f-roofline-Ceil_Test_GPU.svg f-stream.svg f-transpose.svg " ] &&
+    pass "a roofline for the device with roofline rows only, one staircase, peak in GFlop/s: $got" || fail "figures: $got"
+  grep -q 'peak: GFlop/s by' p/f-peak.svg && pass "peak drawn in its own unit" || fail "f-peak.svg is not in GFlop/s"
   R=p/f-roofline-Ceil_Test_GPU.svg
   for want in 'measured fp32 roof: 1000 GB/s (stream triad), 20000 GFlop/s (peak fma)' \
               'measured fp64 roof: 1000 GB/s (stream triad), 10000 GFlop/s (peak fma)' \
@@ -74,8 +75,10 @@ if command -v gnuplot >/dev/null 2>&1; then
   # one device, one figure: the name given
   expect_status 0 "one roofline" compare "$D/ceil.csv" -w roofline --plot one.svg
   [ -s one.svg ] && grep -q 'ridge point' one.svg && pass "-w roofline: OUT.svg is the roofline" || fail "one.svg"
-  expect_status 0 "one staircase (the table is empty: latency has no GB/s)" compare "$D/ceil.csv" -w latency --plot lat.png
+  expect_status 0 "one staircase" compare "$D/ceil.csv" -w latency --plot lat.png
   [ "$(head -c 4 lat.png | tail -c 3)" = "PNG" ] && pass "latency PNG" || fail "lat.png"
+  has '^latency +chase +1048576 +ws=1024 +ns +2\.00 +6\.00$' "the table in latency's own figure, ns per load"
+  expect_status 0 "--metric gbps: latency rows have none" compare "$D/ceil.csv" -w latency -m gbps --plot lat2.png
   has 'the table is empty' "the empty table says why"
   # crafted names: device with quotes, backquotes, $(), @ and a newline; a
   # latency kernel and params with gnuplot syntax; an unknown workload
@@ -83,7 +86,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     pass "crafted names plotted" || fail "crafted: $(cat "$TMP/stderr")"
   pwned "crafted names on rooflines and staircases ran nothing"
   got=$(cd e && ls | tr '\n' ' ')
-  [ "$got" = "e-latency.svg e-roofline-Evil__GPU___q___touch_P.svg e-stream.svg e-w____system__touch_PWNED_cwl____.svg " ] &&
+  [ "$got" = "e-latency.svg e-peak.svg e-roofline-Evil__GPU___q___touch_P.svg e-stream.svg e-w____system__touch_PWNED_cwl____.svg " ] &&
     pass "figure names are slugs: $got" || fail "crafted figure names: $got"
   for f in e/*.svg; do
     python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$f" 2>/dev/null &&

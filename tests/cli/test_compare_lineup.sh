@@ -17,8 +17,8 @@ NOTE='^several devices, lined up: each one.s best at any size outside its caches
 # ---- the default: two devices at their own sizes share their lines ----------
 expect_status 0 "two devices, no --size" compare "$G/base.csv" "$G/otherdev.csv"
 has "$NOTE" "the note under the title says how the lines were matched"
-has '^stream +copy +float +any +1000 +1020$' "stream copy: A at 2^28 and B at 2^29 on one line"
-has '^dot +device +float +any +500\.0 +500\.0$' "dot: each device's default size, one line"
+has '^stream +copy +float +any +GB/s +1000 +1020$' "stream copy: A at 2^28 and B at 2^29 on one line"
+has '^dot +device +float +any +GB/s +500\.0 +500\.0$' "dot: each device's default size, one line"
 hasnt '268435456|536870912' "no size-by-size line"
 expect_status 0 "--json" compare "$G/base.csv" "$G/otherdev.csv" --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["lined_up"] is True and all(l["size"] == "any" for l in d["lines"])' "$TMP/stdout" &&
@@ -27,12 +27,12 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["lined_up"
 # ---- the opt-out and what stays size by size ------------------------------------
 expect_status 0 "--by-size" compare "$G/base.csv" "$G/otherdev.csv" --by-size
 hasnt '^several devices' "--by-size: no note"
-has '^stream +copy +float +268435456 +1000 +-$' "--by-size: A's size a line of its own"
-has '^stream +copy +float +536870912 +- +1020$' "--by-size: B's size a line of its own"
+has '^stream +copy +float +268435456 +GB/s +1000 +-$' "--by-size: A's size a line of its own"
+has '^stream +copy +float +536870912 +GB/s +- +1020$' "--by-size: B's size a line of its own"
 expect_status 0 "--size" compare "$G/base.csv" "$G/otherdev.csv" -w stream --size 2^28,2^29
 hasnt '^several devices' "--size: no note"
-has '^stream +copy +float +268435456 +1000 +-$' "--size compares size by size"
-has '^stream +copy +float +536870912 +- +1020$' "--size: the other size a line of its own"
+has '^stream +copy +float +268435456 +GB/s +1000 +-$' "--size compares size by size"
+has '^stream +copy +float +536870912 +GB/s +- +1020$' "--size: the other size a line of its own"
 expect_status 0 "one device in two files" compare "$G/base.csv" "$G/identical.csv"
 hasnt '^several devices' "one device: no note"
 has '^stream +copy +float +268435456 ' "one device: size by size"
@@ -59,13 +59,13 @@ has '^stream +copy +float +1048576 ' "--by-size keeps them size by size"
 rows lineup-vary "$C/ceil.csv" vary.csv
 expect_status 0 "bus and stream of two devices" compare vary.csv
 has "$NOTE" "lined up"
-has '^by size still where the size is what a workload varies: bus$' "the note names the workloads kept by size"
-has '^stream +copy +float +any +100\.0 +101\.0$' "stream lined up"
-has '^bus +pageable_h2d +4096 +1\.00 +2\.00$' "bus 4 KiB: a line of its own"
-has '^bus +pageable_h2d +1048576 +10\.00 +11\.00$' "bus 1 MiB: a line of its own"
+has '^by size still where the size is what a workload varies: bus, latency$' "the note names the workloads kept by size"
+has '^stream +copy +float +any +GB/s +100\.0 +101\.0$' "stream lined up"
+has '^bus +pageable_h2d +4096 +GB/s +1\.00 +2\.00$' "bus 4 KiB: a line of its own"
+has '^bus +pageable_h2d +1048576 +GB/s +10\.00 +11\.00$' "bus 1 MiB: a line of its own"
 expect_status 0 "--any-size asked for" compare vary.csv --any-size
 hasnt '^by size still' "--any-size as asked: bus too at any size"
-has '^bus +pageable_h2d +any +10\.00 ±45\.0% +11\.00 ±40\.9%$' "--any-size: bus's best at any size (±: the sizes' spread)"
+has '^bus +pageable_h2d +any +GB/s +10\.00 ±45\.0% +11\.00 ±40\.9%$' "--any-size: bus's best at any size (±: the sizes' spread)"
 if command -v gnuplot >/dev/null 2>&1; then
   expect_status 0 "latency staircase of two devices" compare vary.csv -w latency --plot lat.svg
   grep -qF '>1 kiB<' lat.svg && pass "the lineup keeps the staircase's cache-resident point (1 kiB)" ||

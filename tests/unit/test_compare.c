@@ -582,7 +582,7 @@ static void test_json(void **state)
     struct cmp_filter f = {0};
     assert_int_equal(cmp_build(&t, files, 2, &f, M("gbps")), CLB_OK);
     json_t *j = parse_json(print_table, &t);
-    assert_string_equal(json_string_value(json_object_get(j, "schema")), "clbench-compare-1");
+    assert_string_equal(json_string_value(json_object_get(j, "schema")), "clbench-compare-2");
     json_t *cols = json_object_get(j, "columns"), *lines = json_object_get(j, "lines");
     assert_int_equal(json_array_size(cols), (size_t)t.ncols);
     assert_int_equal(json_array_size(lines), (size_t)t.nlines);

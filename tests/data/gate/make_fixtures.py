@@ -9,14 +9,14 @@ A = ('Gate Test GPU A', 'gpu-a')
 B = ('Gate Test GPU B', 'gpu-b')
 
 def row(dev, wl, kern, dt, size, params, nbytes, gbps, spread=0.01, size_from='rule', status='ok',
-        run='r1', detail=''):
+        run='r1', detail='', flops=0):
     """One row: gbps from the median time; the fastest and the slowest repetition
-    `spread` (a fraction) either side of the median."""
+    `spread` (a fraction) either side of the median. With flops, gflops too."""
     r = {h: '' for h in H}
     r.update(run_id=run, timestamp='2026-11-24T10:00:00Z', host=dev[1], platform='Gate Platform',
              device=dev[0], device_type='gpu', driver='1.0', profile='generic', workload=wl,
              kernel=kern, dtype=dt, size=str(size), params=params, warmup='3', reps='20',
-             bytes=str(nbytes), flops='0', status=status, detail=detail, clbench_version='0.2.0',
+             bytes=str(nbytes), flops=str(flops), status=status, detail=detail, clbench_version='0.2.0',
              ranks='1', rank='0', metrics='size_from=' + size_from)
     if status == 'ok':
         t = nbytes / gbps / 1e9
@@ -24,6 +24,8 @@ def row(dev, wl, kern, dt, size, params, nbytes, gbps, spread=0.01, size_from='r
                  t_mean_s='%.9g' % t, t_max_s='%.9g' % (t * (1 + spread)),
                  t_stddev_s='%.3g' % (t * spread / 2), gbps='%.9g' % gbps,
                  gbps_best='%.9g' % (gbps * (1 + spread)))
+        if flops:
+            r['gflops'] = '%.9g' % (flops / t / 1e9)
     return r
 
 N = 268435456
@@ -37,9 +39,9 @@ def suite(dev=A, n=N, copy=1000.0, local=128, copy_spread=0.03, drop=None, m=167
                 run=run),
             row(dev, 'dot', 'device', 'float', m, 'groups=528', 8 * m, 500.0, run=run),
             row(dev, 'dslash', 'reg', 'float', '16x16x16x16', 'rhs=1,links=full', 40000000, 800.0,
-                size_from='given', run=run),
+                size_from='given', run=run, flops=40000000),
             row(dev, 'dslash', 'reg', 'float', '16x16x16x16', 'rhs=2,links=full', 60000000, 900.0,
-                size_from='given', run=run)]
+                size_from='given', run=run, flops=60000000)]
     return [r for r in rows if not (drop and drop(r))]
 
 def write(name, rows):
@@ -126,3 +128,18 @@ write('groupfail.csv', gf)
 # as the baseline, then appended to) and a new run whose copy is 50 % slower:
 # the baseline's rows are refused from the new side, the regression found
 write('withbase.csv', suite(run='b1') + suite(copy=500.0, run='r3'))
+# times, where lower is better: a launch's latency_us and a load's ns_per_load
+# (metrics, their row times the same time); the new run's launch 20 % slower
+# (worse: REGRESSED), its loads 20 % faster (better)
+def timed(wl, kern, size, params, key, value, scale, run):
+    r = row(A, wl, kern, '', size, params, 0, 1.0, run=run)
+    t = value * scale * (1e-6 if key == 'latency_us' else 4096e-9)
+    r.update(t_min_s='%.9g' % (t / 1.01), t_median_s='%.9g' % t, t_mean_s='%.9g' % t,
+             t_max_s='%.9g' % (t * 1.01), t_stddev_s='0', gbps='', gbps_best='', bytes='0')
+    r['metrics'] += ';%s=%.9g' % (key, value * scale)
+    return r
+def times(launch, load, run):
+    return [timed('launch', 'dispatch', 1, '', 'latency_us', 7.0, launch, run),
+            timed('latency', 'chase', 1048576, 'ws=1048576,stride=64', 'ns_per_load', 20.0, load, run)]
+write('times_base.csv', times(1.0, 1.0, 'b1'))
+write('times_new.csv', times(1.2, 0.8, 'r1'))
