@@ -247,6 +247,10 @@ struct cmp_gate {
                             * only skipped there) does not fail the gate */
     int cross_device;      /* --cross-device: another device is compared, lines matched at
                             * each device's default size (metrics size_from) */
+    int host_lines;        /* --host-lines: judge the host-bound lines too (the registry's
+                            * count() says host_bound: CPU baselines, host and hybrid paths,
+                            * transfers, launches), which measure the host, not the device,
+                            * and are otherwise left out (and counted) */
 };
 
 enum cmp_dstate {
@@ -311,6 +315,7 @@ struct cmp_delta {
                                * noise) */
     int failed;               /* regressed + lost + missing (unless allow_missing): exit 1 */
     int worst;                /* the line with the largest regression, -1 */
+    size_t host_out;          /* host-bound lines left out (without gate.host_lines) */
     size_t refused;           /* rows of the new files whose run id is one of the baseline's:
                                * the baseline's own, left out of the new side */
     const char *refused_ids;  /* their run ids, "a, b"; "" */

@@ -61,6 +61,9 @@ static void usage(FILE *f)
             "                          there) do not fail the gate\n"
             "      --cross-device      set another device against the baseline's, lines\n"
             "                          matched at each device's default size\n"
+            "      --host-lines        judge the host-bound lines too (CPU baselines, host\n"
+            "                          and hybrid paths, transfers, launches: they measure\n"
+            "                          the host); left out by default, and counted\n"
             "Rows with status ok and reference are compared; failed, skipped and error rows show\n"
             "their status where nothing passed. Exit status: 0 ok, 1 the gate failed\n"
             "(--baseline: a line regressed, is missing or lost its figure), 2 bad usage or\n"
@@ -80,7 +83,7 @@ struct cmp_args {
 enum {
     OPT_MARKDOWN = 256, OPT_PLOT, OPT_SWEEP, OPT_ANY_SIZE, OPT_INCLUDE_CACHE, OPT_JSON,
     OPT_BASELINE, OPT_THRESHOLD, OPT_CEILINGS, OPT_STRICT, OPT_ALLOW_MISSING, OPT_CROSS_DEVICE,
-    OPT_BY_SIZE, OPT_LIST_METRICS
+    OPT_BY_SIZE, OPT_LIST_METRICS, OPT_HOST_LINES
 };
 
 static const struct option opts[] = {
@@ -106,6 +109,7 @@ static const struct option opts[] = {
     {"allow-missing", no_argument, 0, OPT_ALLOW_MISSING},
     {"cross-device", no_argument, 0, OPT_CROSS_DEVICE},
     {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
+    {"host-lines", no_argument, 0, OPT_HOST_LINES},
     {0, 0, 0, 0}};
 
 /* --metric M: a metric of the list or a key of the rows' metrics; CLB_EUSAGE
@@ -148,6 +152,7 @@ static int set_other(struct cmp_args *a, int c, const char *arg)
     case OPT_STRICT: a->gate.strict = 1; return 1;
     case OPT_ALLOW_MISSING: a->gate.allow_missing = 1; return 1;
     case OPT_CROSS_DEVICE: a->gate.cross_device = 1; return 1;
+    case OPT_HOST_LINES: a->gate.host_lines = 1; return 1;
     default: return 0;
     }
 }
@@ -186,7 +191,8 @@ static const char *gate_alone(const struct cmp_args *a)
            : a->gate.strict ? "--strict goes with --baseline OLD.csv"
            : a->gate.allow_missing ? "--allow-missing goes with --baseline OLD.csv"
            : a->gate.cross_device ? "--cross-device goes with --baseline OLD.csv"
-                                  : NULL;
+           : a->gate.host_lines ? "--host-lines goes with --baseline OLD.csv"
+                                : NULL;
 }
 
 /* --baseline with an option of the table: its message, else NULL. */

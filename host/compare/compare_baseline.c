@@ -52,6 +52,7 @@ struct side {
     struct cmp_map groups;
     const char **grpstat;
     size_t ngrp, capgrp;
+    struct cmp_map *host;     /* both sides': the host-bound lines left out */
 };
 
 static int better(const struct cmp_metric *m, double a, double b)
@@ -192,6 +193,21 @@ static const char *group_status(const struct side *s, const struct agg *a, int b
     return g >= 0 ? s->grpstat[g] : NULL;
 }
 
+/* A line of host-bound rows (the workload's count() says host_bound: CPU
+ * baselines, host and hybrid paths, transfers, launches) that the gate
+ * leaves out without --host-lines: counted once over both sides. */
+static int host_line(struct cmp_delta *d, struct side *s, const struct cmp_ident *id,
+                     const char *device)
+{
+    uint64_t k[CMP_IDENT_NK + 1];
+    line_key(id, device, k);
+    size_t before = s->host->n;
+    if (cmp_map_add(s->host, k, 1) < -1)
+        return -1;
+    d->host_out += s->host->n != before;
+    return 0;
+}
+
 /* Gather the selected rows of one side into lines, each in its metric (the
  * one asked for, or with "auto" the one its workload is about). */
 static int gather(struct cmp_delta *d, struct cmp_in *in, const char *sel, struct side *s,
@@ -206,6 +222,14 @@ static int gather(struct cmp_delta *d, struct cmp_in *in, const char *sel, struc
         if (cmp_ident(in, i, mode, &id))
             return CLB_ESYS;
         s->unmarked += mode == CMP_SIZE_DEFAULT && id.size_default < 0;
+        int kind = cmp_in_kind(in, i);
+        if (kind < 0)
+            return CLB_ESYS;
+        if ((kind & CMP_RK_HOST) && !d->gate.host_lines) {   /* measures the host: counted, out */
+            if (host_line(d, s, &id, with_device ? r->device : NULL))
+                return CLB_ESYS;
+            continue;
+        }
         int metric = cmp_row_metric(in, i, d->metric, &d->metrics, &d->nmetrics);
         if (metric < 0)
             return CLB_ESYS;
@@ -527,7 +551,9 @@ static void nothing_message(const struct cmp_delta *d, const struct side *cur,
 static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nfiles,
                  const struct cmp_filter *flt)
 {
-    struct side cur = {.f0 = 0, .f1 = nfiles}, old = {.f0 = nfiles, .f1 = nfiles + 1};
+    struct cmp_map host = {.nk = CMP_IDENT_NK + 1};
+    struct side cur = {.f0 = 0, .f1 = nfiles, .host = &host},
+                old = {.f0 = nfiles, .f1 = nfiles + 1, .host = &host};
     int rc = match_devices(d, in, sel, nfiles, &d->by_device);
     enum cmp_size_mode mode = flt->any_size        ? CMP_SIZE_ANY
                               : d->gate.cross_device ? CMP_SIZE_DEFAULT
@@ -540,7 +566,14 @@ static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nf
     }
     d->unmarked[0] = cur.unmarked;
     d->unmarked[1] = old.unmarked;
-    if (!rc && !d->n) {
+    cmp_map_free(&host);
+    if (!rc && !d->n && d->host_out) {
+        clb_seterr("every selected line is host-bound (%zu line%s: CPU baselines, host and "
+                   "hybrid paths, transfers, launches measure the host, not the device): the "
+                   "gate leaves them out unless --host-lines", d->host_out,
+                   d->host_out == 1 ? "" : "s");
+        rc = CLB_EUSAGE;
+    } else if (!rc && !d->n) {
         struct clb_buf m = {0};
         cmp_metric_names(&m);
         clb_seterr("no selected row has a %s figure (metrics: %s)",

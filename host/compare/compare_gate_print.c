@@ -285,6 +285,12 @@ static void summary(const struct cmp_delta *d, FILE *f, int flags)
         clb_buf_free(&k);
         clb_buf_free(&e);
     }
+    if (d->host_out)
+        fprintf(f, "  left out: %zu host-bound line%s (CPU baselines, host and hybrid paths, "
+                   "transfers, launches:\n    they measure the host, not the device; "
+                   "--host-lines judges them)\n", d->host_out, d->host_out == 1 ? "" : "s");
+    else if (d->gate.host_lines)
+        fprintf(f, "  host-bound lines judged too (--host-lines)\n");
     if (d->refused) {
         struct clb_buf e = {0};
         fprintf(f, "note: %zu rows of the new files are the baseline's own (run id %s): left out "
@@ -400,6 +406,8 @@ static json_t *gate_json(const struct cmp_delta *d, int *pbad)
     SET(g, "strict", json_boolean(d->gate.strict));
     SET(g, "allow_missing", json_boolean(d->gate.allow_missing));
     SET(g, "cross_device", json_boolean(d->gate.cross_device));
+    SET(g, "host_lines", json_boolean(d->gate.host_lines));
+    SET(g, "host_lines_left_out", json_integer((json_int_t)d->host_out));
     SET(c, "compared", json_integer(d->compared));
     for (int s = 0; s < CMP_D_NSTATES; s++)
         SET(c, cmp_dstate_name((enum cmp_dstate)s), json_integer(d->count[s]));

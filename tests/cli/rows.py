@@ -1507,6 +1507,57 @@ def compare_units(f):
     assert not bad and set(want) <= seen, (bad, set(want) - seen)
 
 
+# ---- test_gate_recipes.sh --------------------------------------------------------------
+
+def recipes(doc, outdir):
+    """The CI recipes of DOC (docs/COMPARE.md, "Using the gate in CI"), verbatim: each
+    YAML block's commands into OUTDIR/recipe-K.sh (its run lines alone into
+    recipe-K-run.sh) and its environment's keys into recipe-K.env; prints K per recipe."""
+    text = open(doc).read()
+    sec = text[text.index("### Using the gate in CI"):]
+    sec = sec[:sec.index("\n### ", 10)]
+    blocks = re.findall(r"```yaml\n(.*?)```", sec, re.S)
+    assert len(blocks) >= 2, "no YAML recipes in %s" % doc
+    for k, b in enumerate(blocks, 1):
+        lines = b.splitlines()
+        env, cmds, mode = [], [], None
+        for line in lines:
+            stripped = line.strip()
+            if re.match(r"(env|variables):$", stripped):
+                mode = "env"
+            elif re.match(r"run: \|$", stripped):
+                mode = "run"
+            elif stripped == "script:":
+                mode = "script"
+            elif mode == "env" and re.match(r"[A-Z_]+:", stripped):
+                env.append(stripped.split(":")[0])
+            elif mode == "run" and stripped.startswith("./"):
+                cmds.append(stripped)
+            elif mode == "script" and stripped.startswith("- ./"):
+                cmds.append(stripped[2:])
+            elif stripped and not stripped.startswith("#"):
+                mode = None if mode != "run" or not stripped.startswith("./") else mode
+        assert cmds and env, (k, cmds, env)
+        with open("%s/recipe-%d.sh" % (outdir, k), "w") as f:
+            f.write("\n".join(cmds) + "\n")
+        with open("%s/recipe-%d-run.sh" % (outdir, k), "w") as f:
+            f.write("\n".join(c for c in cmds if " run " in c) + "\n")
+        with open("%s/recipe-%d.env" % (outdir, k), "w") as f:
+            f.write(" ".join(env) + "\n")
+        print(k)
+
+
+def replay(src, workloads, out, run=""):
+    """OUT: the rows of SRC (its RUN-th run id only, when given) whose workload is one
+    of WORKLOADS (comma list): a committed run replayed as if it ran again."""
+    rows = read(src)
+    ids = list(dict.fromkeys(r["run_id"] for r in rows))
+    keep = set(workloads.split(","))
+    rows = [r for r in rows if r["workload"] in keep and (not run or r["run_id"] == ids[int(run) - 1])]
+    assert rows, (src, workloads, run)
+    write(out, header(src), rows)
+
+
 # ---- the command line ------------------------------------------------------------
 
 CHECKS = {name.replace("_", "-"): fn for name, fn in dict(globals()).items()

@@ -73,17 +73,22 @@ if command -v gnuplot >/dev/null 2>&1; then
 fi
 
 # ---- the gate judges each metric in its direction --------------------------------------
-expect_error 1 "1 line regressed" "a launch 20 % slower regresses, loads 20 % faster are better" \
+expect_status 0 "loads 20 % faster are better; the launch, host-bound, is left out" \
   compare "$G/times_new.csv" --baseline "$G/times_base.csv"
+has '^  left out: 1 host-bound line ' "and counted"
+expect_error 1 "1 line regressed" "--host-lines: a launch 20 % slower regresses" \
+  compare "$G/times_new.csv" --baseline "$G/times_base.csv" --host-lines
 has '^launch dispatch 1 +µs +7\.00 ±1\.0% +8\.40 ±1\.0% +\+20\.0% +REGRESSED$' "latency_us up: REGRESSED"
 has '^latency chase 1048576 stride=64,ws=1048576 +ns +20\.00 ±1\.0% +16\.00 ±1\.0% +-20\.0% +better$' \
   "ns_per_load down: better"
 expect_error 1 "1 line regressed" "the other way round" compare "$G/times_base.csv" --baseline "$G/times_new.csv"
 has '^latency chase .* +\+25\.0% +REGRESSED$' "ns_per_load up: REGRESSED"
-expect_status 1 "-m latency_us --json" compare "$G/times_new.csv" --baseline "$G/times_base.csv" -m latency_us --json
+expect_error 2 "every selected line is host-bound \(1 line: .*--host-lines" "-m latency_us: only host-bound lines" \
+  compare "$G/times_new.csv" --baseline "$G/times_base.csv" -m latency_us
+expect_status 1 "-m latency_us --json" compare "$G/times_new.csv" --baseline "$G/times_base.csv" -m latency_us --json --host-lines
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["metric"]=={"name":"latency_us","unit":"\u00b5s","higher_is_better":False} and [l["state"] for l in d["lines"]]==["regressed"], d' \
   "$TMP/stdout" && pass "JSON: latency_us, lower is better, regressed" || fail "gate JSON: $(head -c 500 "$TMP/stdout")"
-expect_status 1 "markdown" compare "$G/times_new.csv" --baseline "$G/times_base.csv" --markdown
-has '^\| latency \| chase \|  \| 1048576 \| stride=64,ws=1048576 \|  \| ns \| 20\.00 ±1\.0% \| 16\.00 ±1\.0% \| -20\.0% \| better \|$' \
+expect_status 1 "markdown" compare "$G/times_base.csv" --baseline "$G/times_new.csv" --markdown
+has '^\| latency \| chase \|  \| 1048576 \| stride=64,ws=1048576 \|  \| ns \| 16\.00 ±1\.0% \| 20\.00 ±1\.0% \| \+25\.0% \| REGRESSED \|$' \
   "Markdown: the unit column"
 finish
