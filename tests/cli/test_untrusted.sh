@@ -17,6 +17,12 @@ for spec in "stream -s 2^62" "camping -s 2^62" "dot -s 2^62" "stride -s 2^62" \
   expect_error 2 "does not fit in 64 bits|too large|bad size" "$spec refused" run "$@" -d $POCL -q -o big.csv
 done
 [ ! -e big.csv ] && pass "no results file written for refused sizes" || fail "big.csv written: $(cat big.csv | head -3)"
+# a grid whose product of extents overflows (it read as 1x2x2x2, exit 0)
+R="$CLBENCH_SRC/results/runs/2026-11-23"
+for g in 1x4294967298x4294967298x4611686009837453314 1x2x2x99999999999999999999999; do
+  expect_error 2 "grid=$g is not" "model scaling grid=$g refused" model scaling \
+    --results "$R/h200x2-mpi.csv,$R/h200-suite-3.csv" -w dslash -k reg --param rhs=1 --param grid=$g
+done
 
 # ---- paths of any length the OS accepts; beyond it, one line
 long=$(python3 -c "print('/'.join(['d' * 120] * 5))")

@@ -4,6 +4,7 @@
  * (docs/SCALING.md "The scaling model"). */
 #include "scaling.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,23 +84,33 @@ bad:
     return CLB_EUSAGE;
 }
 
-/* grid=1xAxBxC into P (1 when auto). */
+/* grid=1xAxBxC into P (1 when auto): each extent a whole number, their
+ * product at most 1000000 ranks, multiplied only after each is bounded (a
+ * product of the extents given overflowed a long: 1x2^32+2x... read as 1x2x2x2). */
 static int parse_grid(const char *v, int P[4], int *fixed)
 {
-    long a, b, c;
-    char tail;
     *fixed = strcmp(v, "auto") != 0;
     if (!*fixed)
         return CLB_OK;
-    if (sscanf(v, "1x%ldx%ldx%ld%c", &a, &b, &c, &tail) != 3 || a < 1 || b < 1 || c < 1 ||
-        a * b * c > 1000000) {
-        clb_seterr("model scaling: grid=%s is not auto or 1xAxBxC (x is never split)", v);
+    long e[4] = {0};
+    int k = 0;
+    const char *p = v;
+    for (; k < 4; k++) {
+        char *end;
+        errno = 0;
+        e[k] = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : 0;
+        if (!e[k] || errno || e[k] > 1000000 || (k < 3 ? *end != 'x' : *end != 0))
+            break;
+        p = end + (k < 3);
+    }
+    long n = k == 4 && e[0] == 1 ? e[1] * e[2] : 0; /* each <= 10^6: no overflow */
+    if (!n || n > 1000000 || n * e[3] > 1000000) {
+        clb_seterr("model scaling: grid=%s is not auto or 1xAxBxC of at most 1000000 ranks (x is "
+                   "never split)", v);
         return CLB_EUSAGE;
     }
-    P[0] = 1;
-    P[1] = (int)a;
-    P[2] = (int)b;
-    P[3] = (int)c;
+    for (int i = 0; i < 4; i++)
+        P[i] = (int)e[i];
     return CLB_OK;
 }
 

@@ -67,10 +67,10 @@ static void grid_text(const size_t size[4], const int P[4], char *out, size_t n)
     }
 }
 
-/* grid text "1xAxBxC" into P; CLB_EUSAGE with a message when it is not one. */
-static int parse_grid(const char *wl, const char *sep, const char *grid, int n, int P[4])
+/* The four extents of grid text "AxBxCxD", each in 1..1000000 (so that a
+ * product of them never overflows); -1 when it is not that. */
+static int grid_extents(const char *grid, long v[4])
 {
-    long v[4];
     int k = 0;
     const char *p = grid;
     while (k < 4) {
@@ -83,7 +83,14 @@ static int parse_grid(const char *wl, const char *sep, const char *grid, int n, 
         if (k < 4 && *p++ != 'x')
             break;
     }
-    if (k != 4 || *p) {
+    return k == 4 && !*p ? 0 : -1;
+}
+
+/* grid text "1xAxBxC" into P; CLB_EUSAGE with a message when it is not one. */
+static int parse_grid(const char *wl, const char *sep, const char *grid, int n, int P[4])
+{
+    long v[4];
+    if (grid_extents(grid, v)) {
         clb_seterr("%s%sgrid=%s is not a grid 1xAxBxC (e.g. 1x1x2x2)", wl, sep, grid);
         return CLB_EUSAGE;
     }
@@ -152,10 +159,9 @@ int lat_query_part(const struct clb_query *q, int *scaling, size_t L[4],
     const char *grid = clb_query_param(q, "grid", "");
     int P[4], n = clb_comm()->size, rank = clb_comm()->rank, rc;
     if (grid[0]) { /* a row's grid: its job's size, whatever this process is */
-        long a = 0, b = 0, c = 0;
-        if (sscanf(grid, "1x%ldx%ldx%ld", &a, &b, &c) == 3 && a > 0 && b > 0 && c > 0 &&
-            a * b <= 1000000 && a * b * c <= 1000000)
-            n = (int)(a * b * c);
+        long v[4];
+        if (!grid_extents(grid, v) && v[0] == 1 && v[1] * v[2] * v[3] <= 1000000)
+            n = (int)(v[1] * v[2] * v[3]); /* each extent <= 10^6: no overflow */
         if (rank >= n)
             rank = 0;
     }
