@@ -1,6 +1,7 @@
 /* Text from a results file, a profile or the command line on its way to a
  * terminal, a Markdown document, gnuplot, or an HTML page with its SVG
- * figures (host/compare/compare_text.c). One function, cmp_esc, escapes it
+ * figures (the text module, host/text/text.c: compare, the charts and the
+ * report use it; it uses only the core). One function, cmp_esc, escapes it
  * for each of those targets; nothing else may put such text there. */
 #ifndef CLB_TEXT_H
 #define CLB_TEXT_H
@@ -45,5 +46,7 @@ int cmp_width(const char *s);
  * other byte '_', at most CMP_SLUG_MAX bytes; "_" for an empty s. */
 #define CMP_SLUG_MAX 32
 void cmp_slug(struct clb_buf *b, const char *s);
+/* Append s with every byte that is not UTF-8 replaced by U+FFFD. */
+void cmp_utf8_fix(struct clb_buf *b, const char *s);
 
 #endif

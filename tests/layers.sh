@@ -5,10 +5,11 @@
 # nothing below calls it; the core and the workloads call neither the command
 # line, compare, the charts nor the report; the models draw through the charts
 # (model scaling's figure) and compare's plot service (clb_plot_draw), never the
-# command line or the report, and compare calls no model; the charts (which
-# escape through compare's one escaping function) call no model, report or
-# workload; the report calls all but the command line; the cache module calls
-# only the core.
+# command line or the report, and compare calls no model; the charts call no
+# compare, model, report or workload (they escape through the text module);
+# the text module (host/text: the one escaping function) calls only the core;
+# the report calls all but the command line; the cache module calls only the
+# core.
 # Usage: layers.sh OBJECT... (the clbench_core objects, host/<folder>/...o)
 set -u
 [ $# -gt 0 ] || { echo "usage: layers.sh OBJECT..."; exit 2; }
@@ -20,7 +21,7 @@ map=$({ nm -A --defined-only "$@" | awk '$(NF-1) ~ /^[TDBR]$/ {sub(/:.*/, "", $1
 [ -n "$(echo "$map" | awk '$1=="D" && $2=="cli"')" ] && [ -n "$(echo "$map" | awk '$1=="D" && $2=="core"')" ] ||
   { echo "FAIL no cli or core objects given"; exit 1; }
 echo "$map" | awk '
-  BEGIN { split("core:cli compare chart report|workloads:cli compare chart report|models:cli report|cache:cli compare workloads models chart report|compare:cli models report|chart:cli models report workloads|report:cli", r, "|")
+  BEGIN { split("core:cli compare chart report|workloads:cli compare chart report|models:cli report|cache:cli compare workloads models chart report|compare:cli models report|chart:cli compare models report workloads|text:cli compare chart report models workloads cache|report:cli", r, "|")
           for (i in r) { split(r[i], kv, ":"); forbid[kv[1]] = " " kv[2] " " } }
   $1 == "D" { owner[$4] = $2; next }
   { use[++n] = $2 " " $3 " " $4 }

@@ -196,9 +196,6 @@ int cmp_stream_ok(FILE *f);
 int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c);
 int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c);
 
-/* Append s with every byte that is not UTF-8 replaced by U+FFFD. */
-void cmp_utf8_fix(struct clb_buf *b, const char *s);
-
 /* JSON helpers (jansson): a string that is valid UTF-8 (bytes that are not
  * become U+FFFD), a number or null. */
 struct json_t;

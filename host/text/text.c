@@ -1,7 +1,9 @@
-/* Text from the files on its way to a terminal, a document, gnuplot or an
- * HTML page (include/clb_text.h). One escaping function (cmp_esc) makes
- * every name printable and one line, then applies its target's rule: a
- * Markdown cell, a gnuplot data field or string, HTML/SVG text. */
+/* The text module (include/clb_text.h): text from the files on its way to a
+ * terminal, a document, gnuplot or an HTML page. One escaping function
+ * (cmp_esc) makes every name printable and one line, then applies its
+ * target's rule: a Markdown cell, a gnuplot data field or string, HTML/SVG
+ * text. compare, the charts and the report escape through it; it calls
+ * nothing but the core. */
 #include "clb_text.h"
 
 #include <stdlib.h>
