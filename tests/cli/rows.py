@@ -245,7 +245,7 @@ def _tile_fits(local, own, lim):
 
 
 def _fit(state, tile, shrink, lim):
-    """clb_fit_first: shrink the tile until it fits (None: nothing of the form does)."""
+    """clb_fit_tile's first step: shrink the tile until it fits (None: nothing of the form does)."""
     for _ in range(64):
         local, own = tile(state)
         if _tile_fits(local, own, lim):
