@@ -124,6 +124,7 @@ struct clb_writer {
     ino_t ino;
     off_t end;          /* where our last row (or the header) ended */
     const char *lost;   /* NULL, or what happened to the file: "truncated", ... */
+    int stream;         /* path "-": standard output, a pipe (no file to guard) */
 };
 
 /* The format a results path asks for: JSON Lines for *.json / *.jsonl, else CSV. */

@@ -421,6 +421,11 @@ int clb_param_names(const struct clb_env *env, const char *key, const char *know
 
 /* Element size of a type name: float 4, double 8, float3 12 (packed),
  * float3_aligned 16, float2 8, float4 16, double2 16 ...; 0 if unknown. */
+/* A size with its unit, as a person reads it: "2^28 elements", "8192x8192
+ * elements", "64x64x64x16 lattice", "64 MiB", "2^17 lane-FMAs per work-item"
+ * (size_unit); the text as it is for a workload (NULL) or a size this
+ * clbench does not know (host/core/summary.c). */
+void clb_size_words(const struct clb_workload *wl, const char *size, struct clb_buf *out);
 size_t clb_dtype_size(const char *dtype);
 /* Is the type double precision (double, double2, ...)? */
 int clb_dtype_is_double(const char *dtype);

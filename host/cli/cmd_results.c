@@ -29,6 +29,11 @@ int clb_cmd_results(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         int already, from;
         size_t rows;
+        if (!strcmp(argv[i], "-")) {
+            clb_print_error("results upgrade rewrites a file in place: give its name (standard "
+                            "input cannot be rewritten)");
+            return CLB_EXIT_USAGE;
+        }
         int rc = clb_results_upgrade(argv[i], &already, &from, &rows);
         if (rc) {
             clb_print_error("%s", clb_lasterr());

@@ -26,7 +26,7 @@ static const struct option longopts[] = {
     {"energy", required_argument, 0, 1009},    {"energy-window", required_argument, 0, 1010},
     {"ceilings", required_argument, 0, 1011},  {"case-timeout", required_argument, 0, 1012},
     {"report", required_argument, 0, 1013},    {"cache", required_argument, 0, 1014},
-    {"no-cache", no_argument, 0, 1015},
+    {"no-cache", no_argument, 0, 1015},        {"dry-run", no_argument, 0, 1017},
     {0, 0, 0, 0}};
 
 /* The help text of `clbench run`; the man page (host/cli/clbench.1) carries the
@@ -55,7 +55,10 @@ static const char clb_run_help[] =
     "      --param K=V       workload parameter, repeatable (V: value, list or range a..b);\n"
     "                        W.K=V: for workload W alone (run stream,cg --param cg.kernels=cache)\n"
     "      --quick           small sizes, for smoke tests and CI\n"
-    "  -o, --output FILE     results file, appended (default results/local/<device>.csv)\n"
+    "  -o, --output FILE     results file, appended (default results/local/<device>.csv);\n"
+    "                        -: the rows to standard output (--format), the summary to stderr\n"
+    "      --dry-run         per device the groups, cases, sizes and footprints, and the most\n"
+    "                        time the timed runs may take; nothing runs, no file is written\n"
     "      --report FILE     then the page of this run's rows (clbench report; docs/REPORT.md)\n"
     "      --format csv|json CSV, or JSON Lines (one object per row; default by -o's name:\n"
     "                        .json/.jsonl)\n"
@@ -217,6 +220,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
         case 1013: o->report = optarg; break;
         case 1014: if (parse_mode("--cache", optarg, &o->cache)) return CLB_EUSAGE; break;
         case 1015: o->cache = CLB_CACHE_OFF; break;
+        case 1017: o->dry_run = 1; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_print_error("%s", clb_lasterr());
@@ -357,6 +361,11 @@ static int check_report(const struct clb_run_opts *o)
 {
     if (!o->report)
         return CLB_OK;
+    if (o->output && !strcmp(o->output, "-")) {
+        clb_print_error("--report reads the run's results file back: give -o FILE, not -o - "
+                        "(or: clbench run ... -o - | tee rows.csv, then clbench report rows.csv)");
+        return CLB_EUSAGE;
+    }
     const char *slash = strrchr(o->report, '/');
     char *dir = slash ? clb_asprintf("%.*s", slash == o->report ? 1 : (int)(slash - o->report),
                                      o->report)

@@ -34,6 +34,7 @@ struct clb_run_opts {
                                  * own (clb_energy_min_window) */
     struct clb_kvlist params;   /* --param */
     const char *report;         /* --report FILE: the page of this run's rows (cmd_run.c) */
+    int dry_run;                /* --dry-run: the plan of each device, and nothing run */
     /* Filled by the driver: the results files it wrote and the run ids of
      * its devices ("a,b"); the caller frees them. */
     char **outs;

@@ -628,19 +628,20 @@ static void check_timer(struct session *s)
 
 /* The lines after the summary table: what the host clock timed, what no
  * device can do. */
-static void summary_notes(const struct session *s)
+static void summary_notes(const struct session *s, FILE *out)
 {
     if (s->nhost)
-        printf("timer: %d row%s timed on the host clock (flag H, timer=host in detail): %s; "
-               "launch overhead %.3g us a launch included\n", s->nhost, s->nhost == 1 ? "" : "s",
-               s->dev.timer_why ? s->dev.timer_why : "", s->dev.launch_s * 1e6);
+        clb_wrapf(out, 0, 2, "timer: %d row%s timed on the host clock (flag H, timer=host in "
+                  "detail): %s; launch overhead %.3g us a launch included", s->nhost,
+                  s->nhost == 1 ? "" : "s", s->dev.timer_why ? s->dev.timer_why : "",
+                  s->dev.launch_s * 1e6);
     if (s->nimpossible)
-        printf("impossible: %d row%s above the profile's peak (flag X): errors, see their detail\n",
-               s->nimpossible, s->nimpossible == 1 ? "" : "s");
+        clb_wrapf(out, 0, 2, "impossible: %d row%s above the profile's peak (flag X): errors, "
+                  "see their detail", s->nimpossible, s->nimpossible == 1 ? "" : "s");
     if (s->nunlike)
-        printf("no aggregate: %d configuration%s without a rank=all row: the ranks ran different "
-               "params\n  (first: %s)\n",
-               s->nunlike, s->nunlike == 1 ? "" : "s", clb_buf_str(&s->unlike));
+        clb_wrapf(out, 0, 2, "no aggregate: %d configuration%s without a rank=all row: the ranks "
+                  "ran different params (first: %s)", s->nunlike, s->nunlike == 1 ? "" : "s",
+                  clb_buf_str(&s->unlike));
 }
 
 /* Run this device's planned groups, then its summary. Under MPI, rank 0
@@ -657,15 +658,19 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
         clb_print_error("%s", clb_lasterr());
     const struct rows *shown = run->mpi ? &s->agg : &s->rows;
     if (rc != CLB_EINTR && (shown->n || s->nunlike) && s->writing) {
+        /* -o -: the rows go to standard output, what a person reads to stderr */
+        FILE *out = s->out.stream ? stderr : stdout;
         const struct clb_summary_ctx ctx = {&s->dev.info, s->profile};
         if (shown->n)
-            clb_summary_print(&ctx, shown->v, shown->n, o->wls, o->nwl, stdout);
-        clb_fit_summary(stdout);
-        summary_notes(s);
-        printf("\n%s%s: %d ok, %d failed, %d skipped, %d error; %s %s%s\n",
-               run->mpi ? "job of " : "", run->mpi ? "all ranks" : s->dev.info.name, s->nok,
-               s->nfailed, s->nskip, s->nerror, s->out.lost ? "results file" : "results in",
-               s->outpath, s->out.lost ? " lost (see the message on stderr)" : "");
+            clb_summary_print(&ctx, shown->v, shown->n, o->wls, o->nwl, out);
+        clb_fit_summary(out);
+        summary_notes(s, out);
+        fprintf(out, "\n");
+        clb_wrapf(out, 0, 2, "%s%s: %d ok, %d failed, %d skipped, %d error; %s %s%s",
+                  run->mpi ? "job of " : "", run->mpi ? "all ranks" : s->dev.info.name, s->nok,
+                  s->nfailed, s->nskip, s->nerror, s->out.lost ? "results file" : "results in",
+                  s->out.stream ? "standard output" : s->outpath,
+                  s->out.lost ? " lost (see the message on stderr)" : "");
     }
     clb_fit_summary(NULL); /* a device's reductions are not the next one's */
     int status = device_status(s, rc);
@@ -716,7 +721,7 @@ static int open_device(struct run *run, struct session *s, int idx)
     s->dev_open = rc == CLB_OK;
     if (!rc && cache_for(s->o, di))
         s->dev.bincache = &run->bincache;
-    if (!rc && s->o->energy != CLB_ENERGY_OFF) {
+    if (!rc && s->o->energy != CLB_ENERGY_OFF && !s->o->dry_run) {
         char *why = NULL;
         s->energy = clb_energy_open(di, &why);
         if (!s->energy && s->o->energy == CLB_ENERGY_ON)
@@ -744,6 +749,58 @@ static double group_work(struct session *s, const struct clb_workload *wl, const
     return c.footprint > 0 ? c.footprint : c.bytes;
 }
 
+/* --dry-run: what a device would run, before anything runs -- per group its
+ * cases, size and device footprint, then the time its timed runs may take
+ * at most: each case stops at --max-time after a warm-up of at most a
+ * quarter of it (a case whose one run takes longer runs --min-reps), before
+ * set-up, builds, probes and checks. */
+static void print_plan(struct session *s, const struct groups *plan)
+{
+    const struct clb_devinfo *di = &s->dev.info;
+    const struct progress *p = &s->run->progress;
+    struct clb_buf t = {0};
+    long cases = 0;
+    double largest = 0;
+    int ng = 0;
+    printf("\n");
+    clb_wrapf(stdout, 0, 2, "device %d '%s' (%s, %s), profile %s: the plan", di->index, di->name,
+              di->type_name, di->platform_name, s->profile->id);
+    printf("%-10s %-14s %-30s %6s %11s\n", "workload", "type", "size", "cases", "footprint");
+    int first = p->ng;   /* this device's groups are the last planned */
+    for (int w = 0; w < s->o->nwl; w++)
+        first -= plan[w].n;
+    for (int w = 0, g = first; w < s->o->nwl; w++)
+        for (int i = 0; i < plan[w].n; i++, g++) {
+            const struct clb_workload *wl = s->o->wls[w];
+            char text[96];
+            clb_size_text(&plan[w].size[i], text, sizeof text);
+            t.len = 0;
+            clb_size_words(wl, text, &t);
+            double fp = p->g[g].work;
+            int u = fp >= 1e9 ? 3 : fp >= 1e6 ? 2 : fp >= 1e3 ? 1 : 0;
+            printf("%-10s %-14s %-30s %6ld %8.3g %s\n", wl->name,
+                   plan[w].dtype[i][0] ? plan[w].dtype[i] : "-", clb_buf_str(&t), p->g[g].cases,
+                   fp / pow(1e3, u), (const char *[]){"B", "kB", "MB", "GB"}[u]);
+            cases += p->g[g].cases;
+            largest = fp > largest ? fp : largest;
+            ng++;
+        }
+    double most = (double)cases * 1.25 * s->o->max_time;
+    char dur[32];
+    if (most < 60)
+        snprintf(dur, sizeof dur, "%.0f s", most);
+    else
+        snprintf(dur, sizeof dur, "%.0fm%02.0fs", floor(most / 60), fmod(most, 60));
+    clb_wrapf(stdout, 0, 2, "%d group%s, %ld case%s; the largest footprint %.3g MB of %.3g GB "
+              "(largest buffer %.3g GB). Time: each case's timed runs stop at --max-time %g s "
+              "after a warm-up of at most a quarter of it, so at most about %s of timed runs "
+              "(a case whose single run takes longer runs --min-reps %d of them), plus set-up, "
+              "builds, probes and checks, which only a run measures.", ng, ng == 1 ? "" : "s",
+              cases, cases == 1 ? "" : "s", largest / 1e6, (double)di->global_mem / 1e9,
+              (double)di->max_alloc / 1e9, s->o->max_time, dur, s->o->min_reps);
+    clb_buf_free(&t);
+}
+
 /* Plan a device's groups (every size parsed and counted before the first
  * set-up: a refused size leaves no results file behind) and add them to the
  * progress (the exact total of the run), then open the results file. Under
@@ -765,7 +822,9 @@ static int plan_device(struct run *run, struct session *s, int d, struct groups 
                                    plan_group(s, wl, gs->dtype[i], &gs->size[i]),
                                    group_work(s, wl, gs->dtype[i], &gs->size[i]));
     }
-    return rc ? rc : open_output(s);
+    if (!rc && s->o->dry_run)
+        print_plan(s, *plan);
+    return rc || s->o->dry_run ? rc : open_output(s);
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -848,6 +907,8 @@ int clb_driver_run(struct clb_run_opts *o)
     if (rc) {
         clb_print_error("%s", clb_lasterr());
         run.status = clb_exit_status(rc);
+    } else if (o->dry_run) {
+        run.status = CLB_EXIT_OK;   /* the plans are printed: nothing runs */
     } else {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);

@@ -114,8 +114,10 @@ void clb_fit_summary(FILE *out)
 {
     if (nnotes && out) {
         fprintf(out, "\nreduced to fit this device:\n");
-        for (int i = 0; i < nnotes; i++)
-            fprintf(out, "  %s\n", notes[i]);
+        for (int i = 0; i < nnotes; i++) {
+            fprintf(out, "  ");
+            clb_wrap(out, 2, 4, notes[i]);
+        }
     }
     for (int i = 0; i < nnotes; i++)
         free(notes[i]);

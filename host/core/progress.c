@@ -1,17 +1,21 @@
 /* Progress: one counter over the whole invocation, exact from the first line
  * (every group of every device is planned before the first case), and an
- * ETA from each workload's own estimate (docs/MEASURING.md, "Progress").
+ * ETA from each workload's own measured rate (docs/MEASURING.md, "Progress").
  *
- * A group's work is its device footprint in bytes (its count). Once a
- * workload has finished cases on a device, a case of one of its groups is
- * expected to take that workload's seconds per byte of work times the
- * group's work: its own rate, from its first cases. A workload that has not
- * started yet takes the run's seconds per byte so far, but at least the
- * mean case of the cheapest workload measured (launch overheads, the
- * read-back and the check do not shrink with the size). */
+ * A group's work is its device footprint in bytes (its count). A workload's
+ * rate is known on a device once it has finished a case that is not the
+ * first of its group (the first carries the group's set-up, builds and
+ * probes: "ETA 22m55s" after transpose's first --quick case of a 7 s run,
+ * extrapolated to the other ten and to peak and latency), or a whole group:
+ * a case then takes its seconds per byte of work, and a group not started
+ * yet its set-up besides. A workload not measured yet has no estimate: the
+ * ETA is printed only where one can be made -- "ETA 1m40s" when every
+ * remaining group's workload has a rate, "ETA >1m40s" (the measured part, a
+ * lower bound) while some do not -- and not before. */
 #define _GNU_SOURCE
 #include "comm.h"
 #include "session.h"
+#include "summary.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,18 +27,11 @@ int clb_progress_plan(struct run *run, int slot, long cases, double work)
         return CLB_ESYS;
     if (slot >= p->nslot) {
         int n = slot + 1;
-        double *sec = realloc(p->sec, (size_t)n * sizeof *sec);
-        if (sec)
-            p->sec = sec;
-        double *work_done = sec ? realloc(p->work, (size_t)n * sizeof *work_done) : NULL;
-        if (work_done)
-            p->work = work_done;
-        long *cnt = work_done ? realloc(p->n, (size_t)n * sizeof *cnt) : NULL;
-        if (!cnt)
+        struct progress_rate *r = realloc(p->rate, (size_t)n * sizeof *r);
+        if (!r)
             return CLB_ESYS;
-        p->n = cnt;
-        for (int k = p->nslot; k < n; k++)
-            p->sec[k] = p->work[k] = 0, p->n[k] = 0;
+        memset(r + p->nslot, 0, (size_t)(n - p->nslot) * sizeof *r);
+        p->rate = r;
         p->nslot = n;
     }
     p->g[p->ng++] = (struct progress_group){slot, cases, work > 0 ? work : 0};
@@ -45,9 +42,7 @@ int clb_progress_plan(struct run *run, int slot, long cases, double work)
 void clb_progress_free(struct progress *p)
 {
     free(p->g);
-    free(p->sec);
-    free(p->work);
-    free(p->n);
+    free(p->rate);
     memset(p, 0, sizeof *p);
 }
 
@@ -60,6 +55,8 @@ void clb_progress_start(struct run *run)
 void clb_progress_next_group(struct run *run)
 {
     struct progress *p = &run->progress;
+    if (p->cur >= 0)
+        p->rate[p->g[p->cur].slot].groups++;
     if (p->cur + 1 < p->ng)
         p->cur++;
     p->cur_done = 0;
@@ -80,41 +77,49 @@ void clb_progress_recount(struct run *run, const char *what, long cases)
     p->g[p->cur].cases = cases;
 }
 
-/* Seconds a case of group g is expected to take (see the top of the file). */
-static double case_seconds(const struct progress *p, const struct progress_group *g)
+/* A workload's estimate for group g: seconds a case takes and the set-up a
+ * group not started yet adds; 0 when there is none yet. */
+static int estimate(const struct progress_rate *r, const struct progress_group *g, double *per_case,
+                    double *setup)
 {
-    int k = g->slot;
-    if (p->n[k] > 0)
-        return p->work[k] > 0 && g->work > 0 ? p->sec[k] / p->work[k] * g->work
-                                             : p->sec[k] / (double)p->n[k];
-    double sec = 0, work = 0, cheapest = INFINITY;
-    long n = 0;
-    for (int j = 0; j < p->nslot; j++)
-        if (p->n[j] > 0) {
-            sec += p->sec[j];
-            work += p->work[j];
-            n += p->n[j];
-            cheapest = fmin(cheapest, p->sec[j] / (double)p->n[j]);
-        }
-    if (n == 0)
-        return NAN;
-    if (!(work > 0) || !(g->work > 0))
-        return sec / (double)n;
-    return fmax(cheapest, sec / work * g->work);
+    if (r->nn > 0) {   /* steady cases: their rate; the first cases' excess is the set-up */
+        double rate = r->workn > 0 ? r->secn / r->workn : NAN;
+        *per_case = !isnan(rate) && g->work > 0 ? rate * g->work : r->secn / (double)r->nn;
+        double first = r->n1 > 0 ? r->sec1 / (double)r->n1 : 0;
+        double steady = !isnan(rate) && r->n1 > 0 ? rate * r->work1 / (double)r->n1
+                                                  : r->secn / (double)r->nn;
+        *setup = fmax(0, first - steady);
+        return 1;
+    }
+    if (r->groups > 0 && r->n1 > 0) {   /* groups of one case each: that case, set-up and all */
+        *per_case = r->work1 > 0 && g->work > 0 ? r->sec1 / r->work1 * g->work
+                                                : r->sec1 / (double)r->n1;
+        *setup = 0;
+        return 1;
+    }
+    return 0;
 }
 
-double clb_progress_eta(const struct run *run)
+double clb_progress_eta(const struct run *run, int *partial)
 {
     const struct progress *p = &run->progress;
-    if (p->cur < 0)
-        return NAN;
     double eta = 0;
-    for (int i = p->cur; i < p->ng; i++) {
-        long left = p->g[i].cases - (i == p->cur ? p->cur_done : 0);
-        if (left > 0)
-            eta += (double)left * case_seconds(p, &p->g[i]);
+    int known = 0;
+    *partial = 0;
+    for (int i = p->cur < 0 ? 0 : p->cur; i < p->ng; i++) {
+        const struct progress_group *g = &p->g[i];
+        long left = g->cases - (i == p->cur ? p->cur_done : 0);
+        double per_case, setup;
+        if (left <= 0)
+            continue;
+        if (!estimate(&p->rate[g->slot], g, &per_case, &setup)) {
+            *partial = 1;
+            continue;
+        }
+        eta += (double)left * per_case + (i == p->cur && p->cur_done ? 0 : setup);
+        known = 1;
     }
-    return eta;
+    return known ? eta : NAN;
 }
 
 /* `cases` configurations of the running group are done: one measured case
@@ -128,12 +133,17 @@ static void advance(struct run *run, long cases, int measured)
     run->done += cases;
     if (p->cur >= 0) {
         const struct progress_group *g = &p->g[p->cur];
-        p->cur_done += cases;
-        if (measured) {
-            p->sec[g->slot] += now - p->t_last;
-            p->work[g->slot] += g->work;
-            p->n[g->slot]++;
+        struct progress_rate *r = &p->rate[g->slot];
+        if (measured && p->cur_done == 0) {
+            r->sec1 += now - p->t_last;
+            r->work1 += g->work;
+            r->n1++;
+        } else if (measured) {
+            r->secn += now - p->t_last;
+            r->workn += g->work;
+            r->nn++;
         }
+        p->cur_done += cases;
     }
     p->t_last = now;
 }
@@ -148,17 +158,20 @@ static void fmt_duration(char *buf, size_t n, double s)
         snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
 }
 
-/* The row's figure in its main unit; a row without a rate shows the
- * workload's own figure (the y of its staircase: latency's ns per load). */
+/* The row's own figure, as the summary shows it (clb_row_figure): its
+ * main unit's rate, or the workload's metric (latency: ns per load, with
+ * its staircase's label; launch: us). */
 static void print_figure(const struct clb_group *g, const struct clb_row *r, enum clb_unit unit)
 {
     const struct clb_figure *f = &g->wl->figure;
-    if (!isnan(r->gflops) && unit == CLB_UNIT_GFLOPS)
+    const char *u;
+    double v = clb_row_figure(g->wl, r, &u);
+    if (!f->y_metric && unit == CLB_UNIT_GFLOPS && !isnan(r->gflops))
         fprintf(stderr, ": %.1f GFlop/s", r->gflops);
-    else if (!isnan(r->gbps))
+    else if (!f->y_metric && !isnan(r->gbps))
         fprintf(stderr, ": %.2f GB/s", r->gbps);
-    else if (f->kind == CLB_FIGURE_STAIRS && f->y_metric && !isnan(clb_row_metric(r, f->y_metric)))
-        fprintf(stderr, ": %.4g %s", clb_row_metric(r, f->y_metric), f->y_label);
+    else if (!isnan(v))
+        fprintf(stderr, ": %.4g %s", v, f->kind == CLB_FIGURE_STAIRS && f->y_label ? f->y_label : u);
 }
 
 /* "[37/253] transpose best float 8192x8192 best=64x4v4: 2831.20 GB/s ok  ETA 1m40s".
@@ -184,11 +197,12 @@ void clb_progress(struct session *s, const struct clb_group *g, const char *kern
         fprintf(stderr, " (%d ranks)", clb_comm()->size);
     int ok = strcmp(r->status, "ok") == 0;
     fprintf(stderr, " %s%s%s", r->status, !ok && r->detail[0] ? ": " : "", ok ? "" : r->detail);
-    double eta = clb_progress_eta(run);
-    if (run->total > run->done && isfinite(eta)) {
+    int partial;
+    double eta = clb_progress_eta(run, &partial);
+    if (run->total > run->done && isfinite(eta) && eta >= 1) {   /* "ETA 0s" says nothing */
         char text[32];
         fmt_duration(text, sizeof text, eta);
-        fprintf(stderr, "  ETA %s", text);
+        fprintf(stderr, "  ETA %s%s", partial ? ">" : "", text);
     }
     fputc('\n', stderr);
 }

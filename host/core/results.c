@@ -495,11 +495,37 @@ enum clb_format clb_format_of_path(const char *path)
     return CLB_FORMAT_CSV;
 }
 
+/* -o -: the rows to standard output, as they are measured (a CSV header
+ * once per process, however many devices write), for a pipe: `clbench run
+ * ... -o - --format json | jq`. Nothing to guard: no file to lose. */
+static int writer_stream(struct clb_writer *w)
+{
+    static int header_done;
+    w->stream = 1;
+    w->fd = dup(STDOUT_FILENO);
+    w->path = clb_strdup("-");
+    if (w->fd < 0 || !w->path) {
+        clb_seterr("cannot write the rows to standard output: %s", strerror(errno));
+        return CLB_ESYS;
+    }
+    if (w->format == CLB_FORMAT_CSV && !header_done) {
+        const char *h = clb_csv_header(CLB_SCHEMA);
+        if (write_all(w->fd, h, strlen(h)) || write_all(w->fd, "\n", 1)) {
+            clb_seterr("cannot write the rows to standard output: %s", strerror(errno));
+            return CLB_ESYS;
+        }
+        header_done = 1;
+    }
+    return CLB_OK;
+}
+
 int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format format)
 {
     memset(w, 0, sizeof *w);
     w->fd = -1;
     w->format = format;
+    if (!strcmp(path, "-"))
+        return writer_stream(w);
     int rc = mkdirs(path);
     if (rc)
         return rc;
@@ -512,10 +538,11 @@ int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format form
         if (format == CLB_FORMAT_CSV && (rc = create_with_header(path)))
             return rc;
     } else if (S_ISLNK(st.st_mode) && (stat(path, &st) != 0 || !S_ISREG(st.st_mode))) {
-        clb_seterr("results file '%s' is a link to something that is not a regular file", path);
+        clb_seterr("results file '%s' is a link to something that is not a regular file (for "
+                   "standard output: -o -)", path);
         return CLB_EUSAGE;
     } else if (!S_ISLNK(st.st_mode) && !S_ISREG(st.st_mode)) {
-        clb_seterr("results file '%s' is not a regular file", path);
+        clb_seterr("results file '%s' is not a regular file (for standard output: -o -)", path);
         return CLB_EUSAGE;
     }
     int fd = open(path, O_RDWR | O_APPEND | O_NONBLOCK | O_CLOEXEC |
@@ -595,6 +622,12 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
     if (len > CLB_MAX_LINE_BYTES) { /* no reader would take it */
         clb_seterr("a row of %zu bytes for '%s' is longer than the %zu MiB a reader accepts; "
                    "not written", len, w->path, CLB_MAX_LINE_BYTES >> 20);
+        return CLB_ESYS;
+    }
+    if (w->stream) {   /* a pipe: each row one write, whole */
+        if (write_all(w->fd, line, len) == 0)
+            return CLB_OK;
+        clb_seterr("cannot write a row to standard output: %s", strerror(errno));
         return CLB_ESYS;
     }
     lock(w->fd, LOCK_EX);
@@ -886,9 +919,46 @@ static int no_space(unsigned char c)
     return 0;
 }
 
+/* "-": standard input, read once (at most CLB_MAX_INPUT_BYTES) and kept,
+ * so that every reader may open it again (the format is sniffed first):
+ * `clbench run ... -o - | clbench compare -`. */
+static FILE *open_stdin(void)
+{
+    static char *data;
+    static size_t len;
+    static int read_done;
+    if (!read_done) {
+        size_t cap = 0;
+        for (;;) {
+            if (len == cap && clb_grow((void **)&data, len, &cap, 1, 1 << 16))
+                return NULL;
+            size_t k = fread(data + len, 1, cap - len, stdin);
+            len += k;
+            if (len > CLB_MAX_INPUT_BYTES) {
+                clb_seterr("standard input: larger than the %zu GiB clbench reads",
+                           CLB_MAX_INPUT_BYTES >> 30);
+                return NULL;
+            }
+            if (k == 0)
+                break;
+        }
+        if (ferror(stdin)) {
+            clb_seterr("cannot read results from standard input: %s", strerror(errno));
+            return NULL;
+        }
+        read_done = 1;
+    }
+    FILE *f = len ? fmemopen(data, len, "rb") : NULL;
+    if (!f && len)
+        clb_seterr("cannot read results from standard input: %s", strerror(errno));
+    else if (!f)
+        clb_seterr("standard input: empty, not a clbench results file");
+    return f;
+}
+
 FILE *clb_results_open(const char *path)
 {
-    return open_regular(path, "results file");
+    return strcmp(path, "-") ? open_regular(path, "results file") : open_stdin();
 }
 
 int clb_results_is_jsonl(const char *path)

@@ -20,13 +20,19 @@ struct progress_group {
     long cases;               /* planned configurations */
     double work;              /* the group's device footprint, bytes */
 };
+/* Per slot: the wall seconds and work of its finished cases, the first of
+ * each group (its set-up, builds and probes in it) apart from the others. */
+struct progress_rate {
+    double sec1, work1, secn, workn;
+    long n1, nn;
+    int groups;               /* its groups that ended */
+};
 struct progress {
     struct progress_group *g;
     int ng, cur;              /* cur: the running group, -1 before the first */
     size_t cap;
     long cur_done;            /* configurations of the running group done */
-    double *sec, *work;       /* per slot: wall seconds and work of its finished cases */
-    long *n;                  /* per slot: its finished cases */
+    struct progress_rate *rate;
     int nslot;
     double t_last;            /* when the last configuration ended */
 };
@@ -115,8 +121,10 @@ void clb_progress_start(struct run *run);
 void clb_progress_next_group(struct run *run);
 /* The running group's set-up added `cases` configurations. */
 void clb_progress_recount(struct run *run, const char *what, long cases);
-/* Seconds left by the workloads' own estimates; NAN before any case. */
-double clb_progress_eta(const struct run *run);
+/* Seconds left by the workloads' own estimates; NAN when no remaining
+ * workload can be estimated yet; *partial set when some cannot (the figure
+ * is then a lower bound). */
+double clb_progress_eta(const struct run *run, int *partial);
 /* A row is done: its progress line ("[i/N] ... ETA"). A group row (skip or
  * error of a whole group) counts the group's planned cases that are left. */
 void clb_progress(struct session *s, const struct clb_group *g, const char *kernel,

@@ -185,38 +185,10 @@ void rpt_log_y(struct clb_chart *c)
     clb_buf_free(&t);
 }
 
-/* A count as text: 2^k for a power of two, else the number. */
-static void count_text(struct clb_buf *b, double n)
-{
-    int e;
-    double m = frexp(n, &e);
-    if (n >= 1024 && m == 0.5)
-        clb_buf_printf(b, "2^%d", e - 1);
-    else
-        clb_buf_printf(b, "%.0f", n);
-}
-
 void rpt_size_text(const struct rpt *r, size_t i, struct clb_buf *b)
 {
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     const struct clb_row *x = &r->t.rows[i];
-    const struct clb_workload *wl = clb_workload_find(x->workload);
-    double n = r->t.ri[i].size_num;
-    int plain = x->size[0] && x->size[strspn(x->size, "0123456789x")] == 0 && x->size[0] != 'x';
-    if (!wl || !plain) {
-        clb_buf_printf(b, "%s", x->size);   /* not a size this clbench writes: as it is */
-    } else if (wl->size_in_bytes && !isnan(n)) {
-        int u = 0;
-        while (u < 4 && n >= 1024 && fmod(n, 1024) == 0)
-            n /= 1024, u++;
-        clb_buf_printf(b, "%.0f %s", n, unit[u]);
-    } else if (wl->size_dims == 1 && !isnan(n) && !strchr(x->size, 'x')) {
-        count_text(b, n);
-        clb_buf_printf(b, " %s", wl->size_unit ? wl->size_unit : "elements");
-    } else {
-        clb_buf_printf(b, "%s %s", x->size,
-                       wl->size_dims == 4 ? "lattice" : wl->size_unit ? wl->size_unit : "elements");
-    }
+    clb_size_words(clb_workload_find(x->workload), x->size, b);
 }
 
 void rpt_size(struct rpt *r, size_t i)

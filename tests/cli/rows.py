@@ -593,6 +593,33 @@ def ux_progress(f):
     assert any("ETA" in l for l in lines[:-1])
 
 
+def progress_eta(f, wall):
+    """Every ETA of the progress lines (file F) is at most 3 x the run's wall
+    seconds WALL plus 2 s; the last workload's lines carry a whole one (no >)."""
+    def secs(t):
+        m = re.fullmatch(r">?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?", t)
+        h, mi, s = (int(x or 0) for x in m.groups())
+        return 3600 * h + 60 * mi + s
+    lines = open(f).read().splitlines()
+    etas = [(l, re.search(r"  ETA (\S+)$", l)) for l in lines]
+    etas = [(l, m.group(1)) for l, m in etas if m]
+    assert etas, "no ETA at all"
+    worst = max(secs(t) for _, t in etas)
+    assert worst <= 3 * float(wall) + 2, (worst, wall, [t for _, t in etas][:5])
+    last_wl = lines[-1].split()[1]
+    assert any(not t.startswith(">") for l, t in etas if l.split()[1] == last_wl), etas[-3:]
+
+
+def plan_cases(f, want):
+    """`run --dry-run`'s plan (F): its groups' cases add up to WANT, every size
+    has a unit, every group a footprint, and a bound on the time is given."""
+    text = open(f).read()
+    groups = re.findall(r"^(\w+) +(\S+) +(.+?) +(\d+) +([\d.e+-]+) (B|kB|MB|GB)$", text, re.M)
+    assert sum(int(g[3]) for g in groups) == int(want), (want, groups)
+    assert all(re.search(r"(elements|lattice|B|work-items?|work-item|side.*)$", g[2]) for g in groups), groups
+    assert re.search(r"at most\s+about [\dms ]+of timed runs", text), text[-400:]
+
+
 def ux_budget(f):
     rows = read(f)
     assert rows and all(3 <= int(r["reps"]) < 200 for r in rows), [r["reps"] for r in rows]
@@ -1044,6 +1071,66 @@ def list_names(short, wide):
     for f in rows:
         name = f[7]
         assert any(l.startswith(f[0] + " ") and name in l for l in text), (name, text)
+
+
+def summary_rows(out, f):
+    """The run's summary (OUT, its stdout) against its rows (F): a block per
+    workload, one line per row, each row's own figure in its block's unit
+    (peak GFlop/s, latency ns, launch us, the others GB/s); the flags legend
+    once, naming the letters that occur and no other."""
+    lines = open(out, encoding="utf-8").read().splitlines()
+    rows = read(f)
+    blocks, cur = [], None
+    for l in lines:
+        if l.startswith("workload "):
+            cur = {"head": l.split(), "rows": []}
+            blocks.append(cur)
+        elif not l.strip() or l.startswith("flags:"):
+            cur = None
+        elif cur is not None:
+            cur["rows"].append(l.split())
+    assert sum(len(b["rows"]) for b in blocks) == len(rows), (len(rows), [len(b["rows"]) for b in blocks])
+    units = {"peak": "GFlop/s", "latency": "ns", "launch": "\u00b5s", "stream": "GB/s", "dot": "GB/s"}
+    for b in blocks:
+        wl = b["rows"][0][0]
+        assert b["head"][4] == units.get(wl, b["head"][4]), (wl, b["head"])
+    i = 0
+    for b in blocks:
+        for cells in b["rows"]:
+            r = rows[i]
+            i += 1
+            cols = 4 if r["dtype"] else 3   # an untyped row has no dtype cell
+            got = cells[cols]
+            if r["status"] != "ok":
+                assert got == "-", (r["workload"], r["kernel"], cells)
+                continue
+            unit = cells[cols + 1] if b["head"][4] == "figure" else b["head"][4]
+            want = {"GFlop/s": r["gflops"], "ns": metrics(r).get("ns_per_load"),
+                    "\u00b5s": metrics(r).get("latency_us"), "GB/s": r["gbps"]}[unit]
+            assert cells[0] == r["workload"] and cells[1] == r["kernel"], (cells, r["kernel"])
+            assert abs(float(got) - float(want)) <= 0.0051 * abs(float(want)) + 1e-4, (cells, want)
+    legend = [l for l in lines if l.startswith("flags:")]
+    shown = {c for b in blocks for cells in b["rows"] for x in cells if re.fullmatch(r"[C!B~HX]+", x) for c in x}
+    assert len(legend) <= 1, legend
+    text = " ".join(legend) + " " + " ".join(l for l in lines if l.startswith("       "))
+    named = set(re.findall(r"(?:flags: |, )([C!B~HX]) ", text))
+    assert named == shown, (named, shown)
+
+
+# ---- test_pipes.sh ---------------------------------------------------------------
+
+def jsonl_shortest(f):
+    """Every real number of the JSON Lines file F is written as the shortest text
+    that reads back as its value (Python's repr finds it): 0.000370309, not
+    0.00037030900000000004; and the file parses."""
+    bad = []
+    for line in open(f):
+        json.loads(line)
+        for tok in re.findall(r'(?<=[:,\[])(-?\d+\.\d*(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+)(?=[,}\]])', line):
+            digits = lambda t: re.sub(r"^0+|\.|[eE].*$", "", t.split("e")[0].split("E")[0].replace(".", "")).rstrip("0") or "0"
+            if digits(tok) != digits(repr(float(tok))):
+                bad.append((tok, repr(float(tok))))
+    assert not bad, bad[:5]
 
 
 # ---- test_roofline.sh --------------------------------------------------------------

@@ -16,7 +16,7 @@ rows blockeq-tiles out.csv "$(fit_expect blockeq 64x8)" "$(fit_expect blockeq 32
 # tile of each type would be a line of its own)
 items=512
 while [ $items -gt 64 ] && [ $items -gt "$POCL_WG" ]; do items=$((items / 2)); done
-"$CLBENCH" run blockeq --quick -q -d $POCL -n 2 --warmup 1 --param partitions=2 --param items=$items -o s.csv > sum.txt
+"$CLBENCH" run blockeq --quick -q -d $POCL -n 2 --warmup 1 --param partitions=2 --param items=$items -o s.csv --wide > sum.txt
 grep -Eq "recip .*partitions=2 .*ratio [0-9.]+" sum.txt && grep -Eq "divmod .*ratio" sum.txt && pass "double/float ratio in the summary" || fail "no ratio: $(cat sum.txt)"
 # the default P sweep (no parameter) on a CPU: 1, one per core, two per core
 # (on GPUs 1,2,4,8,16,32 and the CU-based values)

@@ -14,7 +14,7 @@ expect_rows odd.csv bus "$K" ""
 b=$(csv_col odd.csv bytes | sort -un | tr '\n' ' ')
 [ "$b" = "1 4097 1000003 " ] && pass "bytes = size" || fail "bytes column: $b"
 # a CPU device works in host memory: the summary names no bus and no H2D/D2H
-"$CLBENCH" run bus --quick -d $POCL -n 1 -o s.csv > sum.txt
+"$CLBENCH" run bus --quick -d $POCL -n 1 -o s.csv --wide > sum.txt
 grep -q "^bus: no bus: host-to-host copies" sum.txt && ! grep -q "H2D\|D2H" sum.txt \
   && pass "summary: no bus on a CPU" || fail "summary: $(cat sum.txt)"
 expect_error 2 "unknown parameter 'queues'" "an unknown parameter refused" run bus -d $POCL --quick --param queues=2 -o bad.csv

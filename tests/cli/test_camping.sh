@@ -11,12 +11,12 @@ rows camping-distances out.csv && pass "distances 0..1024 step 256, bytes consta
 expect_status 0 "CPU default step" run camping --quick -d $POCL -n 1 --warmup 0 -t float --param max_distance=4096 -o cpu.csv
 [ "$(csv_col cpu.csv params | sed 's/.*distance=//' | tr '\n' ' ')" = "0 1024 2048 3072 4096 " ] &&
   pass "CPU default distances step 1024" || fail "CPU distances: $(csv_col cpu.csv params | tr '\n' ' ')"
-"$CLBENCH" run camping --quick -q -d $POCL -n 2 --warmup 1 -t float --param base=512 --param max_distance=2048 --param groups=3 -o s.csv > sum.txt
+"$CLBENCH" run camping --quick -q -d $POCL -n 2 --warmup 1 -t float --param base=512 --param max_distance=2048 --param groups=3 -o s.csv --wide > sum.txt
 # PoCL's profile names no memory partitions: the curve's shape, no camping verdict
 grep -Eq "float 4194304 groups=3: median .* over 5 distances; worst: .*; (flat|dip) \(worst .*no verdict on camping: the profile pocl_cpu names no memory partitions" sum.txt \
   && ! grep -Eq "CAMPING|no camping" sum.txt && pass "no verdict without partitions" || fail "summary: $(cat sum.txt)"
 # a profile with partitions (the C1060's 8): a verdict
-"$CLBENCH" run camping --quick -q -d $POCL -p tesla_c1060 -n 1 --warmup 0 -t float --param base=512 --param max_distance=1024 --param groups=3 -o c1060.csv > c1060.txt
+"$CLBENCH" run camping --quick -q -d $POCL -p tesla_c1060 -n 1 --warmup 0 -t float --param base=512 --param max_distance=1024 --param groups=3 -o c1060.csv --wide > c1060.txt
 grep -Eq "; (CAMPING|no camping) \(worst .* 8 partitions in profile tesla_c1060\)" c1060.txt && pass "verdict with partitions" || fail "C1060 summary: $(cat c1060.txt)"
 # --quick fits the H100's 528 groups (it once refused them): the quick size
 # (one for every device now) leaves each group at least one 16 KiB row

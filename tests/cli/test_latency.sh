@@ -8,7 +8,7 @@ set -e
 expect_status 0 "latency --quick" run latency --quick -d $POCL -n 3 --param stride=64 -o out.csv
 expect_rows out.csv latency chase ""
 rows latency-working-sets out.csv && pass "11 working sets 1 KiB..1 MiB, ns_per_load, cycles, llc" || fail "rows"
-"$CLBENCH" run latency --quick -q -d $POCL -n 3 -o s.csv > sum.txt
+"$CLBENCH" run latency --quick -q -d $POCL -n 3 -o s.csv --wide > sum.txt
 grep -q "latency plateaus" sum.txt && pass "plateaus in the summary" || fail "no summary"
 # no plateau is named a cache level by its position; the levels named are the
 # reported ones, listed with the rise their size matches (or why none)

@@ -43,9 +43,23 @@ w=$(widest list.txt)
 if grep -q ' emulator ' list.wide; then
   awk 'NR > 1 && /^[0-9]/ { if ($3 == "emulator") e = 1; else if (e) bad = 1 } END { exit bad }' list.wide &&
     pass "list: the emulators after the real devices" || fail "list: an emulator before a device: $(cat list.wide)"
+  emu=$(awk '$3 == "emulator" {print $1; exit}' list.wide)
+  run_cb run stream --quick -d "$emu" --dry-run
+  echo "$ERR_TXT" | grep -q "^note: device $emu is an emulator" && pass "-d $emu says it is an emulator" ||
+    fail "-d $emu (an emulator) said nothing: $ERR_TXT"
 else
   skip_part "no emulator (Oclgrind) registered here: the order of emulators not checked"
 fi
 R="$CLBENCH_SRC/results/runs/2026-11-25"
+# a run's summary: a block per workload, a row a line with its own figure (peak
+# GFlop/s, latency ns, launch us), dot's long params, the legend once
+expect_status 0 "a run of five workloads" run stream,peak,latency,launch,dot --quick -d $POCL \
+  -t float -n 3 --warmup 0 -o sum.csv
+echo "$OUT_TXT" >sum.txt
+w=$(widest sum.txt)
+[ "$w" -le 100 ] && pass "the run's summary: $w columns at most" ||
+  fail "the run's summary: a line of $w columns: $(awk 'length > 100' sum.txt | head -1)"
+rows summary-rows sum.txt sum.csv && pass "a row a line, its own figure and unit; the legend once, its flags only" ||
+  fail "summary rows: $(head -5 sum.txt)"
 check model-scaling model scaling --results "$R/h200-halo.csv" -w dslash -k reg --param rhs=1 -s 64x64x64x16
 finish
