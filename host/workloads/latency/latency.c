@@ -530,8 +530,7 @@ const struct clb_workload clb_wl_latency = {
     .ceilings = ceilings,
     .ceiling_kinds = 1u << CLB_CEIL_LATENCY,
     .ceiling_rows = "a sweep that reaches memory (its last plateau above the last-level cache)",
-    .figure = {CLB_FIGURE_STAIRS, "ws", "ns_per_load", "working set", "ns per dependent load", 1,
-               .y_unit = "ns"},
+    .figure = {CLB_FIGURE_STAIRS, "ws", "ns_per_load", "working set", "ns per dependent load", 1},
     .row_params = "ws,stride",
     .row_metrics = "ns_per_load",
 };
