@@ -35,7 +35,6 @@ struct clb_bincache {
     char *dir;                 /* NULL: no place for it (no $XDG_CACHE_HOME, no $HOME) */
     int state;                 /* 0 not opened yet, 1 open, -1 off (unsafe or unusable) */
     int dirfd;
-    unsigned long seq;         /* temporary names */
     pthread_mutex_t lock;
 };
 

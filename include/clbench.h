@@ -102,6 +102,25 @@ char *clb_read_regular(const char *path, const char *what, size_t max_bytes);
  * else fd is closed, "<what> '<path>' ..." set, and -1 returned. */
 int clb_check_regular(int fd, const char *path, const char *what, size_t max_bytes, size_t *size);
 
+/* A file written whole or not at all (host/core/replace.c): open makes a
+ * temporary file beside path (relative to dirfd: AT_FDCWD or a directory's
+ * descriptor), with O_EXCL and O_NOFOLLOW, removed if a signal ends the
+ * command (dirfd AT_FDCWD); mode: its permission bits less the umask (0666
+ * is what open() gives), -1: those of path when it exists. done, when keep:
+ * sync it and rename it over path (CLB_REPLACE) or link it there unless a
+ * file exists (CLB_REPLACE_NEW); else, or when that fails, remove it. Both:
+ * 0, or -1 with errno (done: 0 only when the file is in place; after !keep,
+ * -1 with the caller's errno as it was). */
+struct clb_replace {
+    int dirfd, fd, guard;
+    char *tmp;
+};
+enum { CLB_REPLACE, CLB_REPLACE_NEW };
+int clb_replace_open(int dirfd, const char *path, int mode, struct clb_replace *r);
+int clb_replace_done(struct clb_replace *r, const char *path, int keep, int how);
+/* Write all n bytes (retrying short writes and EINTR): 0, or -1 with errno. */
+int clb_write_all(int fd, const void *p, size_t n);
+
 /* Outputs never replace inputs (docs/RELIABILITY.md). Every file read through
  * clb_check_regular and every results file a run appends to is remembered by
  * device and inode. */

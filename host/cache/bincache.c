@@ -54,13 +54,20 @@ static void entry_name(const struct clb_cache_key *k, char *out, size_t n)
     snprintf(out, n, "%016llx.bin", (unsigned long long)h);
 }
 
-/* Is a name one of the cache's files (an entry or a temporary one)? */
+/* Does s start with an entry's name, "<16 hex digits>.bin"? */
+static int entry_at(const char *s)
+{
+    return strspn(s, "0123456789abcdef") == 16 && strncmp(s + 16, ".bin", 4) == 0;
+}
+
+/* Is a name one of the cache's files: an entry, or a temporary one
+ * (".<entry>.<pid>-<n>": clb_replace_open; ".tmp-...": an older clbench's)? */
 static int cache_file(const char *name)
 {
     size_t n = strlen(name);
-    if (strncmp(name, ".tmp-", 5) == 0)
-        return 1;
-    return n == 20 && strcmp(name + 16, ".bin") == 0 && strspn(name, "0123456789abcdef") == 16;
+    if (name[0] == '.')
+        return strncmp(name, ".tmp-", 5) == 0 || (n > 22 && name[21] == '.' && entry_at(name + 1));
+    return n == 20 && entry_at(name);
 }
 
 char *clb_cache_path(void)
@@ -316,20 +323,6 @@ static unsigned char *make_entry(const struct clb_cache_key *k, const unsigned c
     return p;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 void clb_cache_store(struct clb_bincache *c, const struct clb_cache_key *k,
                      const unsigned char *bin, size_t n)
 {
@@ -337,28 +330,15 @@ void clb_cache_store(struct clb_bincache *c, const struct clb_cache_key *k,
         return;
     size_t len;
     unsigned char *e = make_entry(k, bin, n, &len);
-    char name[32], tmp[64];
+    char name[32];
     entry_name(k, name, sizeof name);
-    pthread_mutex_lock(&c->lock);
-    snprintf(tmp, sizeof tmp, ".tmp-%ld-%lu", (long)getpid(), ++c->seq);
-    pthread_mutex_unlock(&c->lock);
-    int fd = e ? openat(c->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)
-               : -1;
-    int ok = fd >= 0 && write_all(fd, e, len) == 0;
-    int e_no = errno;
-    if (fd >= 0 && close(fd) != 0)
-        ok = 0;
-    if (ok && renameat(c->dirfd, tmp, c->dirfd, name) != 0) {
-        ok = 0;
-        e_no = errno;
-    }
-    if (!ok) {
-        if (fd >= 0)
-            unlinkat(c->dirfd, tmp, 0);
+    struct clb_replace t;
+    int ok = e && clb_replace_open(c->dirfd, name, 0600, &t) == 0 &&
+             clb_replace_done(&t, name, clb_write_all(t.fd, e, len) == 0, CLB_REPLACE) == 0;
+    if (!ok)
         clb_print_error("warning: program cache %s: cannot keep %s: %s", c->dir,
                         k->what ? k->what : "a program",
-                        e ? strerror(e_no) : "too large or out of host memory");
-    }
+                        e ? strerror(errno) : "too large or out of host memory");
     free(e);
 }
 

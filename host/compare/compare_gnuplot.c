@@ -64,35 +64,23 @@ int cmp_plot_check(const char *out, int *svg)
 /* ---- files ---------------------------------------------------------------- */
 
 /* Copy the figure gnuplot drew into the temporary file beside its destination. */
-static int copy_out(const char *from, const char *to)
+static int copy_out(const char *from, int out, const char *final)
 {
-    int in = open(from, O_RDONLY | O_CLOEXEC), out = open(to, O_WRONLY | O_TRUNC | O_CLOEXEC);
-    int rc = in >= 0 && out >= 0 ? CLB_OK : CLB_ESYS;
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    int rc = in >= 0 ? CLB_OK : CLB_ESYS;
     char buf[1 << 16];
     for (ssize_t k; rc == CLB_OK && (k = read(in, buf, sizeof buf)) != 0;) {
         if (k < 0 && errno == EINTR)
             continue;
-        for (ssize_t done = 0; k > 0 && done < k;) {
-            ssize_t w = write(out, buf + done, (size_t)(k - done));
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0) {
-                rc = CLB_ESYS;
-                break;
-            }
-            done += w;
-        }
-        if (k < 0)
+        if (k < 0 || clb_write_all(out, buf, (size_t)k) != 0)
             rc = CLB_ESYS;
     }
     int err = errno;
     if (in >= 0)
         close(in);
-    if (out >= 0 && close(out) != 0)
-        rc = CLB_ESYS;
     if (rc) {
         struct clb_buf e = {0};
-        clb_seterr("cannot write '%s': %s", cmp_esc_tmp(&e, to, 0), strerror(err));
+        clb_seterr("cannot write '%s': %s", cmp_esc_tmp(&e, final, 0), strerror(err));
         clb_buf_free(&e);
     }
     return rc;
@@ -108,7 +96,8 @@ struct figfile {
                           * "<workload>-<column label>" for a roofline */
     int *cand;           /* its lines (a table figure) */
     int ncand;
-    char *final, *tmp;   /* destination, and its temporary name beside it */
+    char *final;         /* destination */
+    struct clb_replace tmp;  /* the temporary file beside it (tmp.tmp: while open) */
 };
 
 /* OUT.svg for one workload; OUT-<slug>.svg for each of several, the slug
@@ -147,31 +136,27 @@ static int name_figures(struct figfile *ff, int nfig, const char *out)
     return rc;
 }
 
-/* Create the temporary file beside a destination, with an ordinary mode. */
-static int make_tmp(struct figfile *f, struct clb_plotdir *g)
+/* Create the temporary file beside a destination. */
+static int make_tmp(struct figfile *f)
 {
-    const char *slash = strrchr(f->final, '/');
-    int dl = slash ? (int)(slash - f->final + 1) : 0;
-    f->tmp = clb_asprintf("%.*s.%s.XXXXXX", dl, f->final, f->final + dl);
-    if (!f->tmp)
-        return CLB_ESYS;
-    int fd = mkstemp(f->tmp);
-    if (fd < 0) {
-        struct clb_buf e = {0};
-        clb_seterr("cannot create '%s': %s", cmp_esc_tmp(&e, f->tmp, 0), strerror(errno));
-        clb_buf_free(&e);
-        free(f->tmp);
-        f->tmp = NULL;
-        return CLB_ESYS;
-    }
-    clb_plotdir_guard(g, f->tmp);
-    /* mkstemp makes the file private; a figure is an ordinary file */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0)
-        clb_debug("cannot set the mode of a temporary figure\n");
-    close(fd);
-    return CLB_OK;
+    if (clb_replace_open(AT_FDCWD, f->final, 0666, &f->tmp) == 0)
+        return CLB_OK;
+    struct clb_buf e = {0};
+    clb_seterr("cannot write beside '%s': %s", cmp_esc_tmp(&e, f->final, 0), strerror(errno));
+    clb_buf_free(&e);
+    return CLB_ESYS;
+}
+
+/* Put the figure in place (keep) or drop it; CLB_ESYS with the message when
+ * it cannot be put there. */
+static int put_tmp(struct figfile *f, int keep)
+{
+    if (!f->tmp.tmp || clb_replace_done(&f->tmp, f->final, keep, CLB_REPLACE) == 0 || !keep)
+        return CLB_OK;
+    struct clb_buf e = {0};
+    clb_seterr("cannot write '%s': %s", cmp_esc_tmp(&e, f->final, 0), strerror(errno));
+    clb_buf_free(&e);
+    return CLB_ESYS;
 }
 
 /* The script and data of one figure, in memory. */
@@ -201,7 +186,7 @@ static int draw_text(const struct figfile *f, int fig, int svg, const char *gp,
         clb_buf_free(&e);
         rc = CLB_ESYS;
     } else {
-        rc = drawn ? copy_out(drawn, f->tmp) : CLB_ESYS;
+        rc = drawn ? copy_out(drawn, f->tmp.fd, f->final) : CLB_ESYS;
     }
     free(drawn);
     return rc;
@@ -234,8 +219,8 @@ struct plan {
 static void plan_free(struct plan *p)
 {
     for (int w = 0; p->ff && w < p->nfig; w++) {
+        put_tmp(&p->ff[w], 0);
         free(p->ff[w].final);
-        free(p->ff[w].tmp);
     }
     free(p->ff);
     free(p->lines);
@@ -339,14 +324,12 @@ static int draw_all(const struct cmp_table *t, struct plan *p, int svg, const ch
 {
     *drawn = 0;
     for (int w = 0; w < p->nfig; w++) {
-        int rc = make_tmp(&p->ff[w], dir);
+        int rc = make_tmp(&p->ff[w]);
         if (!rc)
             rc = draw(t, &p->ff[w], w + 1, svg, gp, dir, p->lines, p->cols);
         if (rc == CLB_EUSAGE) {
             clb_print_error("%s; the other figures are drawn", clb_lasterr());
-            unlink(p->ff[w].tmp);
-            free(p->ff[w].tmp);
-            p->ff[w].tmp = NULL;
+            put_tmp(&p->ff[w], 0);
             continue;
         }
         if (rc)
@@ -366,20 +349,12 @@ static int put_in_place(struct plan *p, int rc)
     struct clb_buf e = {0};
     for (int w = 0; w < p->nfig; w++) {
         struct figfile *f = &p->ff[w];
-        if (!f->tmp)
+        if (!f->tmp.tmp)
             continue;
-        if (!rc && (rc = clb_output_ok(f->final, "--plot", "the figure")))
-            ;
-        else if (!rc && rename(f->tmp, f->final) != 0) {
-            struct cmp_esc_args a = {0};
-            clb_seterr("cannot rename '%s' to '%s': %s", cmp_esc_arg(&a, f->tmp, 0),
-                       cmp_esc_arg(&a, f->final, 0), strerror(errno));
-            cmp_esc_args_free(&a);
-            rc = CLB_ESYS;
-        }
-        if (rc)
-            unlink(f->tmp);
-        else
+        if (!rc)
+            rc = clb_output_ok(f->final, "--plot", "the figure");
+        int r = put_tmp(f, !rc);
+        if (!rc && !(rc = r))
             clb_info("plot: %s\n", cmp_esc_tmp(&e, f->final, 0));
     }
     clb_buf_free(&e);
@@ -455,24 +430,17 @@ int clb_plot_draw(const char *out, const struct clb_chart *c)
     rc = f.final ? clb_chart_gnuplot(c, &o, &pt) : CLB_ESYS;
     if (!rc && !(rc = clb_plotdir_open(&dir))) {
         dirmade = 1;
-        if (!(rc = make_tmp(&f, &dir)))
+        if (!(rc = make_tmp(&f)))
             rc = draw_text(&f, 1, svg, gp, &dir, &pt);
     }
-    if (f.tmp && !rc)
+    if (f.tmp.tmp && !rc)
         rc = clb_output_ok(f.final, "--plot", "the figure");
-    if (f.tmp && !rc && rename(f.tmp, f.final) != 0) {
-        struct clb_buf e = {0};
-        clb_seterr("cannot rename '%s': %s", cmp_esc_tmp(&e, f.tmp, 0), strerror(errno));
-        clb_buf_free(&e);
-        rc = CLB_ESYS;
-    }
-    if (f.tmp && rc)
-        unlink(f.tmp);
+    int r = put_tmp(&f, !rc);
+    rc = rc ? rc : r;
     if (dirmade)
         clb_plotdir_close(&dir);
     clb_chart_text_free(&pt);
     free(f.final);
-    free(f.tmp);
     free(gp);
     return rc;
 }

@@ -195,21 +195,6 @@ static int mkdirs(const char *path)
     return rc;
 }
 
-static int write_all(int fd, const char *s, size_t n)
-{
-    while (n) {
-        ssize_t k = write(fd, s, n);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        s += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
 /* Take or drop the advisory lock. A signal (SIGINT) can interrupt a wait for
  * the lock: retry, or the row would be appended unlocked. */
 static void lock(int fd, int op)
@@ -218,89 +203,44 @@ static void lock(int fd, int op)
         ;
 }
 
-/* A unique temporary file beside path: mkstemp creates it with O_EXCL, so a
- * link planted at a predictable name is never written through. */
-int clb_results_temp(const char *path, char **tmp_out)
-{
-    char *tmp = clb_asprintf("%s.tmp.XXXXXX", path);
-    if (!tmp)
-        return -1;
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        free(tmp);
-        return -1;
-    }
-    *tmp_out = tmp;
-    return fd;
-}
-
 int clb_rewrite_open(const char *path, struct clb_rewrite *w)
 {
-    w->tmp = NULL;
-    int fd = clb_results_temp(path, &w->tmp);
-    w->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    w->f = NULL;
+    if (clb_replace_open(AT_FDCWD, path, -1, &w->r) == 0 && !(w->f = fdopen(w->r.fd, "w"))) {
+        int e = errno;
+        clb_replace_done(&w->r, path, 0, CLB_REPLACE);
+        errno = e;
+    }
     if (!w->f) {
         clb_seterr("cannot write beside '%s': %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        if (w->tmp)
-            unlink(w->tmp);
-        free(w->tmp);
-        w->tmp = NULL;
         return CLB_EUSAGE;
     }
-    w->guard = clb_cleanup_path(w->tmp); /* removed if a signal ends the command */
-    struct stat st;
-    if (stat(path, &st) == 0)
-        fchmod(fd, st.st_mode & 07777);
     return CLB_OK;
 }
 
 int clb_rewrite_close(const char *path, struct clb_rewrite *w, int rc)
 {
-    int ok = rc == CLB_OK && fflush(w->f) == 0 && fsync(fileno(w->f)) == 0;
-    int saved = errno;
-    if (fclose(w->f) != 0)
-        ok = 0;
-    if (ok && rename(w->tmp, path) != 0) {
-        saved = errno;
-        ok = 0;
+    /* the stream's buffer first; the descriptor is closed by clb_replace_done */
+    int ok = rc == CLB_OK && fflush(w->f) == 0;
+    w->r.fd = dup(w->r.fd);
+    fclose(w->f);
+    if (clb_replace_done(&w->r, path, ok && w->r.fd >= 0, CLB_REPLACE) != 0 && ok) {
+        clb_seterr("cannot rewrite '%s': %s (the file is unchanged)", path, strerror(errno));
+        rc = CLB_ESYS;
     }
-    if (!ok) {
-        unlink(w->tmp);
-        if (!rc) {
-            clb_seterr("cannot rewrite '%s': %s (the file is unchanged)", path, strerror(saved));
-            rc = CLB_ESYS;
-        }
-    }
-    clb_cleanup_drop(w->guard);
-    free(w->tmp);
     return rc;
 }
 
-/* Create path with its header atomically: write a temporary file, then link
- * it into place (link fails if another process created the file first). */
+/* Create path with its header atomically: a temporary file linked into
+ * place (never over a file another process created first). */
 static int create_with_header(const char *path)
 {
-    char *tmp = NULL;
-    int fd = clb_results_temp(path, &tmp);
-    if (fd < 0) {
-        clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
-        return CLB_EUSAGE;
-    }
     const char *h = clb_csv_header(CLB_SCHEMA);
-    int ok = write_all(fd, h, strlen(h)) == 0 && write_all(fd, "\n", 1) == 0 && fsync(fd) == 0;
-    mode_t mask = umask(0); /* mkstemp makes 0600 files: give the mode open() would */
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    close(fd);
-    if (ok && link(tmp, path) != 0 && errno != EEXIST)
-        ok = 0;
-    int saved = errno;
-    unlink(tmp);
-    free(tmp);
-    if (!ok) {
-        clb_seterr("cannot write results file '%s': %s", path, strerror(saved));
+    struct clb_replace t;
+    if (clb_replace_open(AT_FDCWD, path, 0666, &t) != 0 ||
+        clb_replace_done(&t, path, !clb_write_all(t.fd, h, strlen(h)) &&
+                                       !clb_write_all(t.fd, "\n", 1), CLB_REPLACE_NEW) != 0) {
+        clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
         return CLB_EUSAGE;
     }
     return CLB_OK;
@@ -420,7 +360,7 @@ static int check_csv(int fd, const char *path)
     const char *h = clb_csv_header(CLB_SCHEMA);
     int v = header_version(line);
     free(line);
-    if (empty && (write_all(fd, h, strlen(h)) || write_all(fd, "\n", 1))) {
+    if (empty && (clb_write_all(fd, h, strlen(h)) || clb_write_all(fd, "\n", 1))) {
         clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
         return CLB_EUSAGE;
     }
@@ -641,7 +581,7 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
      * newline) is not glued to: the row is refused. */
     off_t end = lseek(w->fd, 0, SEEK_END);
     int torn = !ends_with_newline(w->fd);
-    int bad = torn || write_all(w->fd, line, len);
+    int bad = torn || clb_write_all(w->fd, line, len);
     int saved = errno, cut = 0;
     if (bad && !torn && end >= 0)
         cut = ftruncate(w->fd, end) == 0;

@@ -24,8 +24,6 @@ int clb_jsonl_row(const char *line, size_t len, const char *where, struct clb_ar
 /* Rewrite a JSON Lines file of schema v1/v2 as v3 (every value kept, metrics
  * derived from detail), through a temporary file and rename. */
 int clb_jsonl_upgrade(const char *path, const struct clb_rowset *rows);
-/* A unique temporary file beside path (mkstemp); -1 on failure. */
-int clb_results_temp(const char *path, char **tmp_out);
 /* Rewriting a results file in place (results upgrade): a temporary file
  * beside it with its mode, removed if a signal ends the command, then
  * renamed over it. open: CLB_EUSAGE with the message when it cannot be made.
@@ -34,8 +32,7 @@ int clb_results_temp(const char *path, char **tmp_out);
  * result, CLB_ESYS with the message where only the rewrite failed. */
 struct clb_rewrite {
     FILE *f;
-    char *tmp;
-    int guard;
+    struct clb_replace r;
 };
 int clb_rewrite_open(const char *path, struct clb_rewrite *w);
 int clb_rewrite_close(const char *path, struct clb_rewrite *w, int rc);

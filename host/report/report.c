@@ -171,53 +171,22 @@ int clb_report_html(char **files, int nfiles, const struct clb_report_opts *o,
 
 /* ---- the file ----------------------------------------------------------------------- */
 
-/* Write all of b to fd. */
-static int write_all(int fd, const struct clb_buf *b)
-{
-    size_t done = 0;
-    while (done < b->len) {
-        ssize_t k = write(fd, b->s + done, b->len - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        done += (size_t)k;
-    }
-    return 0;
-}
-
 /* The page into a temporary file beside out, renamed into place when whole
  * (never over a file the report read or a results file). */
 static int put_file(const char *out, const struct clb_buf *page)
 {
     if (clb_output_ok(out, "the report", "the page"))
         return CLB_EUSAGE;
-    const char *slash = strrchr(out, '/');
-    int dl = slash ? (int)(slash - out + 1) : 0;
-    char *tmp = clb_asprintf("%.*s.%s.XXXXXX", dl, out, out + dl);
+    struct clb_replace f;
+    clb_cleanup_guard();
+    if (clb_replace_open(AT_FDCWD, out, 0666, &f) == 0 &&
+        clb_replace_done(&f, out, clb_write_all(f.fd, page->s, page->len) == 0,
+                         CLB_REPLACE) == 0)
+        return CLB_OK;
     struct clb_buf e = {0};
-    int fd = tmp ? mkstemp(tmp) : -1, id = -1, rc = CLB_OK;
-    if (fd >= 0) {
-        clb_cleanup_guard();
-        id = clb_cleanup_path(tmp);
-        mode_t mask = umask(0);   /* mkstemp makes the file private; a page is an ordinary file */
-        umask(mask);
-        if (fchmod(fd, 0666 & ~mask) != 0)
-            clb_debug("cannot set the mode of the report\n");
-    }
-    int bad = fd < 0 || write_all(fd, page);
-    if (fd >= 0 && close(fd) != 0)
-        bad = 1;
-    if (bad || rename(tmp, out) != 0) {
-        clb_seterr("cannot write '%s': %s", cmp_esc_tmp(&e, out, 0), strerror(errno));
-        rc = CLB_ESYS;
-        if (tmp && fd >= 0)
-            unlink(tmp);
-    }
-    clb_cleanup_drop(id);
+    clb_seterr("cannot write '%s': %s", cmp_esc_tmp(&e, out, 0), strerror(errno));
     clb_buf_free(&e);
-    free(tmp);
-    return rc;
+    return CLB_ESYS;
 }
 
 int clb_report_write(char **files, int nfiles, const struct clb_report_opts *o, const char *out)

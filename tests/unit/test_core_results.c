@@ -280,23 +280,28 @@ static void torn_last_line(void **state)
     assert_string_equal(slurp(path), text);
 }
 
-/* A link planted where the old code put its temporary header file
- * (<out>.tmp.<pid>) is never written through: the temporary is mkstemp's. */
+/* Links planted at the names the temporary header file takes first
+ * (.<out>.<pid>-0, -1: clb_replace_open) are never written through, only
+ * stepped over. */
 static void planted_link(void **state)
 {
     (void)state;
-    char path[128], victim[128], tmp[256];
+    char path[128], victim[128], tmp[2][256];
     path_in(path, sizeof path, "new.csv");
     path_in(victim, sizeof victim, "victim.txt");
     write_text(victim, "precious\n");
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    assert_int_equal(symlink(victim, tmp), 0);
+    for (int i = 0; i < 2; i++) {
+        path_in(tmp[i], sizeof tmp[i], "");
+        snprintf(tmp[i] + strlen(tmp[i]), 64, ".new.csv.%ld-%d", (long)getpid(), i);
+        assert_int_equal(symlink(victim, tmp[i]), 0);
+    }
     struct clb_writer w;
     assert_int_equal(clb_writer_open(&w, path, CLB_FORMAT_CSV), CLB_OK);
     clb_writer_close(&w);
     assert_string_equal(slurp(victim), "precious\n");
     assert_string_equal(slurp(path), header_nl(3));
-    unlink(tmp);
+    for (int i = 0; i < 2; i++)
+        unlink(tmp[i]);
 }
 
 static void refuses_other_header(void **state)
