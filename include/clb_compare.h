@@ -164,6 +164,8 @@ struct cmp_cell {
     double best, worst;      /* by the metric's direction */
     int nbad;                /* failed, skipped or error rows */
     const char *bad;         /* the worst of their statuses ("" when none) */
+    int ncache;              /* of the n, rows whose working set fits the caches (metric
+                              * cache_resident): the cell is marked C */
 };
 
 /* A line of the table: (workload, kernel, dtype, size) plus the values of the
@@ -207,6 +209,14 @@ struct cmp_table {
                               * kind covers ("int, half"), "" when none */
     struct cmp_point *points;    /* figures other than the table's (with flt->plot) */
     size_t npoints;
+    int cache_out;               /* the cache filter was on (--any-size, the lineup, without
+                                  * --include-cache): a column with nothing else kept its
+                                  * cache-resident rows */
+    struct cmp_unshown {         /* a measured device of the files with no row selected */
+        const char *device, *host, *file;   /* its first file */
+        const char *workloads;   /* the workloads of its rows, "stream, dot" */
+    } *unshown;
+    int nunshown;
     struct clb_row *rows;        /* with flt->keep_rows: every row of the files, in order */
     struct cmp_rowinfo *ri;      /* and what the table made of each */
     size_t nrows;

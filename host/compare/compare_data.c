@@ -647,6 +647,7 @@ static void fill_cell(struct cmp_cell *c, const struct clb_row *r, const struct 
     if (cmp_is_value_status(r->status)) {
         if (isnan(v))
             return;
+        c->ncache += clb_row_flag(r, "cache_resident");
         int better = m->higher_is_better ? v > c->best : v < c->best;
         int worse = m->higher_is_better ? v < c->worst : v > c->worst;
         if (!c->n || better)
@@ -993,6 +994,57 @@ static void no_measured_message(const struct cmp_table *t)
     clb_buf_free(&e);
 }
 
+/* Add row i's workload to the list of unshown device u (a few names). */
+static void unshown_workload(struct cmp_in *in, struct cmp_unshown *u, size_t i)
+{
+    const char *w = in->set.v[i].workload;
+    if (clb_list_has(u->workloads, w) || strlen(u->workloads) > 200)
+        return;
+    struct clb_buf b = {0};
+    clb_buf_printf(&b, "%s%s%s", u->workloads, *u->workloads ? ", " : "", w);
+    const char *x = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
+    if (x)
+        u->workloads = x;
+    clb_buf_free(&b);
+}
+
+/* The measured devices of the files that have no column: none of their rows
+ * passed the selection. The table says so (one line each), so a device the
+ * user named never disappears without a word. */
+static int find_unshown(struct build *b)
+{
+    struct cmp_in *in = b->in;
+    struct cmp_table *t = b->t;
+    struct cmp_map shown = {.nk = 2}, seen = {.nk = 2};
+    size_t cap = 0;
+    int rc = CLB_OK;
+    for (int c = 0; c < t->ncols && !rc; c++) {
+        uint64_t k[2] = {CMP_KEY(t->cols[c].device), CMP_KEY(t->cols[c].host)};
+        if (!t->cols[c].reference && cmp_map_add(&shown, k, c) < -1)
+            rc = CLB_ESYS;
+    }
+    for (size_t i = 0; i < in->set.n && !rc; i++) {
+        const struct clb_row *r = &in->set.v[i];
+        uint64_t k[2] = {CMP_KEY(r->device), CMP_KEY(r->host)};
+        if (!strcmp(r->status, "reference") || cmp_map_get(&shown, k) >= 0)
+            continue;
+        int u = cmp_slot(&seen, k, (void **)&t->unshown, t->nunshown, &cap, sizeof *t->unshown);
+        if (u < 0) {
+            rc = CLB_ESYS;
+            break;
+        }
+        if (u == t->nunshown)
+            t->unshown[t->nunshown++] = (struct cmp_unshown){r->device, r->host,
+                                                             in->files[in->file[i]], ""};
+        unshown_workload(in, &t->unshown[u], i);
+    }
+    cmp_map_free(&shown);
+    cmp_map_free(&seen);
+    if (rc)
+        clb_seterr("out of host memory");
+    return rc;
+}
+
 /* keep_rows: what the table made of each row (the rows themselves are
  * handed over by cmp_build). */
 static int keep(struct build *b)
@@ -1055,7 +1107,8 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
         rc = CLB_EUSAGE;
         goto out;
     }
-    if ((rc = label_cols(&b)) || (rc = find_peaks(&b)) || (flt->keep_rows && (rc = keep(&b))))
+    if ((rc = label_cols(&b)) || (rc = find_peaks(&b)) || (rc = find_unshown(&b)) ||
+        (flt->keep_rows && (rc = keep(&b))))
         goto out;
 out:
     if (rc == CLB_ESYS && !strstr(clb_lasterr(), "memory"))
@@ -1087,19 +1140,65 @@ static int several_devices(const struct cmp_in *in, const char *sel)
     return 0;
 }
 
+/* A device is never left out without a word: the cache filter (--any-size,
+ * the lineup) drops a device's cache-resident rows of a workload only where
+ * the device has other rows of that workload; a device whose every selected
+ * row of a workload is cache-resident keeps them (its cells marked C). A
+ * device here is (published?, device, host). */
+static int cache_filter(struct cmp_in *in, const struct cmp_filter *f, int nfiles, char *sel)
+{
+    struct cmp_map cols = {.nk = 4};
+    int *other = NULL, n = 0;
+    size_t cap = 0;
+    for (size_t pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < in->set.n; i++) {
+            const struct clb_row *r = &in->set.v[i];
+            if (!sel[i] || in->file[i] >= nfiles)
+                continue;
+            uint64_t k[4] = {(uint64_t)!strcmp(r->status, "reference"), CMP_KEY(r->device),
+                             CMP_KEY(r->host), CMP_KEY(r->workload)};
+            int c = cmp_slot(&cols, k, (void **)&other, n, &cap, sizeof *other);
+            if (c < 0) {
+                cmp_map_free(&cols);
+                free(other);
+                clb_seterr("out of host memory");
+                return CLB_ESYS;
+            }
+            n += c == n;
+            int out = cmp_in_cache_out(f, r);
+            if (pass == 0)
+                other[c] += !out;   /* rows the filter keeps */
+            else if (out && other[c])
+                sel[i] = 0;
+        }
+    cmp_map_free(&cols);
+    free(other);
+    return CLB_OK;
+}
+
+/* cmp_in_select, then the cache filter (cache_filter): every filter but the
+ * cache's first. */
+static int select_pass(struct cmp_in *in, const struct cmp_filter *f, int nfiles, char *sel)
+{
+    struct cmp_filter all = *f;
+    all.include_cache = 1;
+    int rc = cmp_in_select(in, &all, 0, nfiles, sel, "these files");
+    return rc || !f->any_size || f->include_cache ? rc : cache_filter(in, f, nfiles, sel);
+}
+
 /* Select the rows; f->line_up: when the selection spans several devices,
  * select again with any_size (each device runs its own default sizes), and
  * say so in f->line_up (0: the lines stay size by size). */
 static int select_rows(struct cmp_in *in, struct cmp_filter *f, int nfiles, char *sel)
 {
     f->line_up = f->line_up && !f->size && !f->any_size;
-    int rc = cmp_in_select(in, f, 0, nfiles, sel, "these files");
+    int rc = select_pass(in, f, nfiles, sel);
     if (rc || !f->line_up)
         return rc;
     if (!(f->line_up = several_devices(in, sel)))
         return CLB_OK;
     f->any_size = 1;
-    return cmp_in_select(in, f, 0, nfiles, sel, "these files");
+    return select_pass(in, f, nfiles, sel);
 }
 
 int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_filter *flt,
@@ -1125,6 +1224,7 @@ int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_fi
         rc = build(t, &in, &f, sel);
     free(sel);
     t->lined_up = f.line_up ? 1 + f.include_cache : 0;
+    t->cache_out = f.any_size && !f.include_cache;
     if (!rc && flt->keep_rows) {   /* the rows too: their strings live in the same arena */
         t->rows = in.set.v;
         in.set.v = NULL;
@@ -1173,6 +1273,7 @@ void cmp_free(struct cmp_table *t)
     free(t->cells);
     free(t->points);
     free(t->metrics);
+    free(t->unshown);
     free(t->rows);
     free(t->ri);
     clb_arena_free(&t->arena);

@@ -446,6 +446,12 @@ static int lineup_keeps(const struct cmp_filter *flt, const struct clb_row *r)
     return flt->line_up && cmp_size_varies(clb_workload_find(r->workload));
 }
 
+int cmp_in_cache_out(const struct cmp_filter *flt, const struct clb_row *r)
+{
+    return flt->any_size && !flt->include_cache && clb_metrics_flag(r->metrics, "cache_resident") &&
+           !lineup_keeps(flt, r);
+}
+
 int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f1, char *sel,
                   const char *what)
 {

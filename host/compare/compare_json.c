@@ -161,7 +161,23 @@ static json_t *value(const struct cmp_table *t, int line, int col, int *bad)
     jset(o, "spread_pct", cmp_json_num(cmp_spread_pct(c)), bad);
     jset(o, "status", json_string(c->n ? "ok" : c->nbad ? c->bad : "none"), bad);
     jset(o, "other_runs_bad", json_integer(c->n ? c->nbad : 0), bad);
+    jset(o, "cache_resident", json_integer(c->ncache), bad);
     return o;
+}
+
+/* The measured devices of the files without a row in the table. */
+static json_t *unshown(const struct cmp_table *t, int *bad)
+{
+    json_t *a = json_array();
+    for (int u = 0; u < t->nunshown; u++) {
+        json_t *o = json_object();
+        jset(o, "device", cmp_json_str(t->unshown[u].device), bad);
+        jset(o, "host", cmp_json_str(t->unshown[u].host), bad);
+        jset(o, "file", cmp_json_str(t->unshown[u].file), bad);
+        jset(o, "workloads", cmp_json_str(t->unshown[u].workloads), bad);
+        jpush(a, o, bad);
+    }
+    return a;
 }
 
 int cmp_print_json(const struct cmp_table *t, FILE *f)
@@ -170,6 +186,7 @@ int cmp_print_json(const struct cmp_table *t, FILE *f)
     json_t *root = cmp_json_head("clbench-compare-2", t->metric, &bad), *cols = json_array();
     jset(root, "relative_to", t->ref >= 0 ? json_integer(t->ref + 1) : json_null(), &bad);
     jset(root, "lined_up", json_boolean(t->lined_up), &bad);
+    jset(root, "not_in_table", unshown(t, &bad), &bad);
     if (t->have_ceilings) {
         jset(root, "ceilings_file", t->ceilings_file ? cmp_json_str(t->ceilings_file) : json_null(),
              &bad);

@@ -90,6 +90,9 @@ const char *cmp_in_intern(struct cmp_in *in, const char *s, size_t n);
  * that message ("these files", "the baseline"). */
 int cmp_in_select(struct cmp_in *in, const struct cmp_filter *f, int f0, int f1, char *sel,
                   const char *what);
+/* Does the cache filter (--any-size, the lineup, without --include-cache)
+ * leave row r out? */
+int cmp_in_cache_out(const struct cmp_filter *flt, const struct clb_row *r);
 /* Does workload wl vary the size as what it measures (its figure's x axis is
  * the size, or a staircase over the working set)? The lineup of several
  * devices (flt->line_up) keeps such rows' sizes and cache-resident rows. */

@@ -3,6 +3,7 @@
  * (cmp_esc): a device name cannot move the cursor, start a new line or break
  * a Markdown table. */
 #include "compare_priv.h"
+#include "clb_workload.h"
 
 #include <errno.h>
 #include <math.h>
@@ -213,6 +214,8 @@ static void fmt_cell(const struct cmp_table *t, int line, int col, char *out, si
         clb_appendf(out, n, s < 1e6 ? " ±%.1f%%" : " ±%.3g%%", s);
     if (c->nbad)
         clb_appendf(out, n, "!");
+    if (c->ncache)
+        clb_appendf(out, n, " C");
 }
 
 /* ---- grids ------------------------------------------------------------------- */
@@ -417,6 +420,67 @@ static void lacks(const struct cmp_table *t, FILE *f, int flags)
     clb_buf_free(&e);
 }
 
+/* The workloads in which every figure of column c is cache-resident (C),
+ * "stream, copy2d", into b. */
+static void cache_only(const struct cmp_table *t, int c, struct clb_buf *b)
+{
+    clb_buf_free(b);
+    for (int i = 0; i < t->nlines; i++) {
+        const char *w = t->lines[i].workload;
+        if (clb_list_has(clb_buf_str(b), w) || cmp_size_varies(clb_workload_find(w)))
+            continue;   /* latency keeps its cache rows anyway: they are its subject */
+        int all = 0, some = 0;
+        for (int j = i; j < t->nlines; j++) {
+            const struct cmp_cell *x = cmp_cell_at(t, j, c);
+            if (strcmp(t->lines[j].workload, w) || !x->n)
+                continue;
+            some = 1;
+            all += x->ncache == x->n;
+            if (x->ncache < x->n) {
+                all = -1;
+                break;
+            }
+        }
+        if (some && all > 0)
+            clb_buf_printf(b, "%s%s", b->len ? ", " : "", w);
+    }
+}
+
+/* C cells, and the columns the cache filter would have emptied; the devices
+ * of the files that have no row in the table, each with why. */
+static void device_notes(const struct cmp_table *t, FILE *f, int flags)
+{
+    struct clb_buf e = {0};
+    int cache = 0;
+    for (size_t k = 0; k < t->ncells && !cache; k++)
+        cache = t->cells[k].ncache > 0;
+    if (cache)
+        fprintf(f, "\nC: cache-resident: the working set fits 4x the device's last-level cache, "
+                   "the figure is a cache's\n");
+    struct clb_buf w = {0};
+    for (int c = 0; t->cache_out && c < t->ncols; c++) {
+        cache_only(t, c, &w);
+        if (!w.len)
+            continue;
+        if (!flags)
+            fprintf(f, "[%d] ", c + 1);
+        fprintf(f, "%s: ", cmp_esc_tmp(&e, t->cols[c].label, flags));
+        fprintf(f, "every selected row of %s is cache-resident: kept, marked C\n",
+                cmp_esc_tmp(&e, clb_buf_str(&w), flags));
+    }
+    clb_buf_free(&w);
+    for (int u = 0; u < t->nunshown; u++) {
+        const struct cmp_unshown *x = &t->unshown[u];
+        const char *slash = strrchr(x->file, '/');
+        fprintf(f, "%snot in the table: %s", u || cache ? "" : "\n",
+                cmp_esc_tmp(&e, x->device[0] ? x->device : "unnamed device", flags));
+        fprintf(f, " (%s): none of its rows selected (workloads: ",
+                cmp_esc_tmp(&e, slash ? slash + 1 : x->file, flags));
+        fprintf(f, "%s)\n", cmp_esc_tmp(&e, x->workloads, flags));
+    }
+    clb_buf_free(&e);
+}
+
 static void notes(const struct cmp_table *t, FILE *f, int flags)
 {
     int bang = 0;
@@ -425,6 +489,7 @@ static void notes(const struct cmp_table *t, FILE *f, int flags)
     if (bang)
         fprintf(f, "\n'!': other runs of that configuration failed, were skipped or errored "
                    "(see the CSV)\n");
+    device_notes(t, f, flags);
     if (!t->nlines)
         fprintf(f, "\nno selected row has a %s figure: the table is empty (the figures show "
                    "the rows' own quantities)\n",

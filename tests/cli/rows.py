@@ -1573,6 +1573,13 @@ def metrics_doc(doc, listing):
     assert not bad, bad
 
 
+def cache_only(f, workload):
+    """Print yes when every ok row of WORKLOAD in F is cache-resident (metrics), else no."""
+    rows = [r for r in read(f) if r["workload"] == workload and r["status"] == "ok"]
+    assert rows, (f, workload)
+    print("yes" if all(metrics(r).get("cache_resident") == "1" for r in rows) else "no")
+
+
 def compare_units(f):
     """compare --json of the H100 and H200 suites: each workload in its own unit."""
     d = json.load(open(f))

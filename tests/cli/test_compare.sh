@@ -93,7 +93,7 @@ has '^transpose +naive +float +any +GB/s +610\.0 +3\.10 +7\.75 +2\.20 +92\.00$' 
 # 2^28, 256M and 268435456 are one size, printed in one form
 expect_status 0 "sizes written three ways" compare "$D/sizes.csv"
 has '^stream +copy +float +268435456 +GB/s +12\.00 ±8\.3%$' "2^28 = 256M = 268435456: one line, three runs"
-has '^stream +copy +float +1048576 +GB/s +90\.00 ±5\.6%$' "1M = 2^20: one line"
+has '^stream +copy +float +1048576 +GB/s +90\.00 ±5\.6% C$' "1M = 2^20: one line, cache-resident (C)"
 n=$(count_lines '^stream ')
 [ "$n" -eq 2 ] && pass "two sizes, two lines" || fail "sizes: $n lines"
 expect_status 0 "--size 2^28 matches 268435456" compare "$D/sizes.csv" --size 2^28
@@ -103,7 +103,9 @@ expect_status 0 "--any-size without cache rows" compare "$D/sizes.csv" --any-siz
 has '^stream +copy +float +any +GB/s +12\.00 ±8\.3%$' "cache_resident rows (90 GB/s) left out"
 expect_status 0 "--any-size --include-cache" compare "$D/sizes.csv" --any-size --include-cache
 has '^stream +copy +float +any +GB/s +90\.00 ' "--include-cache keeps them"
-expect_error 2 "every selected row is cache_resident.*--include-cache" "only cache rows" compare "$D/sizes.csv" --any-size -s 1M
+expect_status 0 "only cache rows: kept, not left out without a word" compare "$D/sizes.csv" --any-size -s 1M
+has '^stream +copy +float +any +GB/s +90\.00 ±5\.6% C$' "the cache-resident figure, marked C"
+has '^\[1\] .*: every selected row of stream is cache-resident: kept, marked C$' "and said so under the table"
 expect_status 0 "help names --include-cache" compare --help
 has '--include-cache' "--include-cache in the help"
 

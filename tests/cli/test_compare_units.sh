@@ -28,10 +28,10 @@ hasnt '^size_from ' "a token is not a figure"
 expect_status 0 "quick run" run stream,peak,launch,latency --quick -d "$POCL" -t float -n 2 -o q.csv
 expect_status 0 "compare q.csv" compare q.csv
 has '^workload +kernel +dtype +size +sweep +unit +\[1\]$' "one table with a unit column"
-has '^stream +copy +float +[0-9]+ +GB/s +[0-9.]+$' "stream in GB/s"
+has '^stream +copy +float +[0-9]+ +GB/s +[0-9.]+( C)?$' "stream in GB/s"
 has '^peak +fma +float +[0-9]+ +vec=[0-9]+ +GFlop/s +[0-9.]+$' "peak in GFlop/s"
 has '^launch +dispatch +1 +µs +[0-9.]+$' "launch in µs"
-has '^latency +chase +[0-9]+ +ws=[0-9]+ +ns +[0-9.]+$' "latency in ns per load"
+has '^latency +chase +[0-9]+ +ws=[0-9]+ +ns +[0-9.]+( C)?$' "latency in ns per load"
 expect_status 0 "-w launch" compare q.csv -w launch
 [ "$(grep -c '^launch .* µs ' "$TMP/stdout")" -eq 3 ] && pass "-w launch: dispatch, roundtrip, rate" ||
   fail "-w launch: $OUT_TXT"
@@ -48,6 +48,25 @@ expect_error 2 "the metric 'size_from' is a word, not a figure" "-m of a token" 
 expect_error 2 "unknown metric 'nosuch_key'" "-m of an unknown key" compare q.csv -m nosuch_key
 expect_error 2 "--metric loads has no better way \(a count\)" "the gate refuses a metric without a direction" \
   compare q.csv --baseline q.csv -m loads
+
+# ---- a device the user named is always in the output ------------------------------------
+# beside published figures the devices are lined up, which leaves cache-resident rows out:
+# the quick rows of a CPU with a big cache were dropped and the device vanished silently
+expect_status 0 "q.csv beside BabelStream's figures" compare q.csv "$S/results/reference/stream_babelstream.csv"
+DEV=$(rows col q.csv device | head -1)
+if grep -Fq "] $DEV  (q.csv)" "$TMP/stdout"; then pass "the PoCL device is a column"; else fail "the PoCL device is gone: $OUT_TXT"; fi
+if [ "$(rows cache-only q.csv stream)" = yes ]; then
+  has '^stream +copy +float +any +GB/s +[0-9.]+( ±[0-9.]+%)? C ' "its cache-resident copy shown, marked C"
+  has '^\[1\] .*: every selected row of stream is cache-resident: kept, marked C$' "and said so"
+else
+  has '^stream +copy +float +any +GB/s +[0-9.]+( ±[0-9.]+%)? ' "its copy outside the caches"
+fi
+expect_status 0 "a filter that leaves the PoCL device no row" compare q.csv "$R/h100-suite-4.csv" -w transpose
+grep -Fq "not in the table: $DEV (q.csv): none of its rows selected (workloads: stream, peak, launch, latency)" \
+  "$TMP/stdout" && pass "one line says why the device has none" || fail "no word of the PoCL device: $OUT_TXT"
+expect_status 0 "--json" compare q.csv "$R/h100-suite-4.csv" -w transpose --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); u=d["not_in_table"]; assert len(u)==1 and u[0]["file"].endswith("q.csv") and u[0]["workloads"]=="stream, peak, launch, latency", u' \
+  "$TMP/stdout" && pass "JSON: not_in_table" || fail "JSON not_in_table: $(head -c 300 "$TMP/stdout")"
 
 # ---- the committed H100 and H200 suites: every workload's unit ------------------------
 expect_status 0 "two suites, JSON" compare "$R/h100-suite-4.csv" "$R/h200-suite-3.csv" --json
