@@ -450,7 +450,7 @@ static int writer_stream(struct clb_writer *w)
     }
     if (w->format == CLB_FORMAT_CSV && !header_done) {
         const char *h = clb_csv_header(CLB_SCHEMA);
-        if (write_all(w->fd, h, strlen(h)) || write_all(w->fd, "\n", 1)) {
+        if (clb_write_all(w->fd, h, strlen(h)) || clb_write_all(w->fd, "\n", 1)) {
             clb_seterr("cannot write the rows to standard output: %s", strerror(errno));
             return CLB_ESYS;
         }
@@ -565,7 +565,7 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
         return CLB_ESYS;
     }
     if (w->stream) {   /* a pipe: each row one write, whole */
-        if (write_all(w->fd, line, len) == 0)
+        if (clb_write_all(w->fd, line, len) == 0)
             return CLB_OK;
         clb_seterr("cannot write a row to standard output: %s", strerror(errno));
         return CLB_ESYS;
