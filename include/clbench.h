@@ -25,9 +25,14 @@ enum clb_rc {
 /* The last error message, set by clb_seterr and read by whoever reports it.
  * One message per thread is enough: errors are reported where they surface.
  * The message is held in memory that grows: text from a file or the command
- * line is never cut. */
+ * line is never cut. clb_seterr formats the new message before the old one
+ * goes, so it may quote it: clb_seterr("--ceilings: %s", clb_lasterr()). */
 void clb_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *clb_lasterr(void);
+/* The message of a failed allocation, said one way: clb_oom sets it and
+ * returns CLB_ESYS. */
+#define CLB_OOM "out of host memory"
+int clb_oom(void);
 /* Print "clbench: <message>" on stderr. */
 void clb_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

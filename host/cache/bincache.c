@@ -200,7 +200,7 @@ static const char *read_entry(int fd, unsigned char **data, size_t *len, char *b
     *len = (size_t)st.st_size;
     *data = malloc(*len ? *len : 1);
     if (!*data)
-        return "out of host memory";
+        return CLB_OOM;
     size_t got = 0;
     ssize_t r = 1;
     while (got < *len && (r = read(fd, *data + got, *len - got)) > 0)
@@ -353,9 +353,7 @@ static int each_file(const char *dir, int remove, long *count, double *bytes)
     if (fd < 0) {
         if (errno == ENOENT)
             return CLB_OK; /* nothing cached yet */
-        char *why = clb_strdup(clb_lasterr());
-        clb_seterr("program cache %s: %s: not touched", dir, why ? why : "");
-        free(why);
+        clb_seterr("program cache %s: %s: not touched", dir, clb_lasterr());
         return CLB_EUSAGE;
     }
     DIR *d = fdopendir(fd);

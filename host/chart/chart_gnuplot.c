@@ -400,7 +400,7 @@ int clb_chart_gnuplot(const struct clb_chart *c, const struct clb_chart_out *o,
     if (!rc && (t->script.oom || t->data.oom || t->peaks.oom))
         rc = CLB_ESYS;
     if (rc) {
-        clb_seterr("out of host memory writing the plot script");
+        clb_seterr(CLB_OOM " writing the plot script");
         clb_chart_text_free(t);
     }
     return rc;

@@ -224,7 +224,7 @@ int clb_svg_inline(struct clb_buf *out, const char *svg, size_t len, const char 
     int rc = CLB_OK;
     if (x.why || !root || o.oom) {
         clb_seterr("gnuplot's SVG cannot be inlined: %s",
-                   o.oom ? "out of host memory" : x.why ? x.why : "no svg element");
+                   o.oom ? CLB_OOM : x.why ? x.why : "no svg element");
         rc = o.oom ? CLB_ESYS : CLB_EUSAGE;
     } else {
         clb_buf_add(out, clb_buf_str(&o), o.len);

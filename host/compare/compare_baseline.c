@@ -301,7 +301,7 @@ static int match_devices(struct cmp_delta *d, struct cmp_in *in, const char *sel
     int rc = n1 < 0 ? CLB_ESYS : CLB_OK, shared = !rc && share_device(&set[0], &set[1]);
     struct cmp_esc_args e = {0};
     if (rc) {
-        clb_seterr("out of host memory");
+        clb_oom();
     } else if (d->gate.cross_device && (n0 > 1 || n1 > 1)) {
         clb_seterr("--cross-device sets one device against one: %s '%s'",
                    n1 > 1 ? "the baseline has" : "the new files have",
@@ -541,7 +541,7 @@ static void nothing_message(const struct cmp_delta *d, const struct side *cur,
                            "default (written before the metric size_from): they match only at "
                            "equal sizes (--any-size matches any size)",
                        d->unmarked[0] + d->unmarked[1]);
-    clb_seterr("%s", m.oom ? "out of host memory" : cmp_esc_tmp(&e, clb_buf_str(&m), 0));
+    clb_seterr("%s", m.oom ? CLB_OOM : cmp_esc_tmp(&e, clb_buf_str(&m), 0));
     clb_buf_free(&m);
     clb_buf_free(&e);
 }
@@ -561,8 +561,7 @@ static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nf
     if (!rc && (gather(d, in, sel, &cur, mode, d->by_device) ||
                 gather(d, in, sel, &old, mode, d->by_device) ||
                 make_lines(d, in, &cur, &old))) {
-        clb_seterr("out of host memory");
-        rc = CLB_ESYS;
+        rc = clb_oom();
     }
     d->unmarked[0] = cur.unmarked;
     d->unmarked[1] = old.unmarked;
@@ -625,7 +624,7 @@ static int refuse_own_rows(struct cmp_delta *d, struct cmp_in *in, char *sel, in
     if (!rc && (b.oom || !(d->refused_ids = cmp_in_intern(in, clb_buf_str(&b), b.len))))
         rc = CLB_ESYS;
     if (rc) {
-        clb_seterr("out of host memory");
+        clb_oom();
     } else if (d->refused && !left) {
         struct cmp_esc_args e = {0};
         clb_seterr("every selected row of the new files is the baseline's own (run id %s of "
@@ -668,7 +667,7 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
     char *sel = NULL;
     int rc = CLB_ESYS;
     if (!all) {
-        clb_seterr("out of host memory");
+        clb_oom();
     } else {
         memcpy(all, files, (size_t)nfiles * sizeof *all);
         all[nfiles] = (char *)baseline;
@@ -678,8 +677,7 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
         rc = cmp_in_prepare(&in);
     if (!rc && (!(sel = calloc(in.set.n + 1, 1)) ||
                 !(d->baseline = cmp_in_intern(&in, baseline, strlen(baseline))))) {
-        clb_seterr("out of host memory");
-        rc = CLB_ESYS;
+        rc = clb_oom();
     }
     if (!rc && !(rc = cmp_in_select(&in, flt, 0, nfiles, sel, "these files")))
         rc = cmp_in_select(&in, flt, nfiles, nfiles + 1, sel, "the baseline");

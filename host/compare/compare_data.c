@@ -176,7 +176,7 @@ static int label_cols(struct build *b)
     rc = CLB_OK;
 out:
     if (rc)
-        clb_seterr("out of host memory");
+        clb_oom();
     cmp_map_free(&twins);
     free(count);
     free(group);
@@ -356,9 +356,7 @@ static int read_ceilings_file(struct build *b, const char *file, struct clb_rows
 {
     int rc = clb_results_read(file, extra);
     if (rc) {
-        char *m = clb_strdup(clb_lasterr());
-        clb_seterr("--ceilings: %s", m ? m : file);
-        free(m);
+        clb_seterr("--ceilings: %s", clb_lasterr());
         return rc;
     }
     b->t->ceilings_file = cmp_in_intern(b->in, file, strlen(file));
@@ -511,7 +509,7 @@ static int find_ceilings(struct build *b)
     for (int c = 0; !rc && c < b->t->ncols; c++)
         rc = measure_col(b, &g, c, file, set, &txt);
     if (rc == CLB_ESYS)
-        clb_seterr("out of host memory");
+        clb_oom();
     ceil_rows_free(&g);
     clb_rowset_free(&extra);
     clb_buf_free(&txt);
@@ -815,7 +813,7 @@ static int find_lines(struct build *b)
     for (int k = 0; k < 3; k++)
         cmp_map_free(&m.names[k]);
     if (rc)
-        clb_seterr("out of host memory");
+        clb_oom();
     return rc;
 }
 
@@ -867,7 +865,7 @@ static int order_cells(struct build *b)
     rc = CLB_OK;
 out:
     if (rc)
-        clb_seterr("out of host memory");
+        clb_oom();
     free(pos);
     free(refs);
     free(kept_of);
@@ -964,7 +962,7 @@ static int find_peaks(struct build *b)
     cmp_map_free(&tried);
     clb_profiles_free(&ps);
     if (rc)
-        clb_seterr("out of host memory");
+        clb_oom();
     return rc;
 }
 
@@ -1041,7 +1039,7 @@ static int find_unshown(struct build *b)
     cmp_map_free(&shown);
     cmp_map_free(&seen);
     if (rc)
-        clb_seterr("out of host memory");
+        clb_oom();
     return rc;
 }
 
@@ -1052,10 +1050,8 @@ static int keep(struct build *b)
     struct cmp_in *in = b->in;
     struct cmp_table *t = b->t;
     t->ri = malloc((in->set.n + 1) * sizeof *t->ri);
-    if (!t->ri) {
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
-    }
+    if (!t->ri)
+        return clb_oom();
     for (size_t i = 0; i < in->set.n; i++) {
         const struct cmp_size *z = &in->sizes[in->size[i]];
         int sel = b->sel[i] && b->col[i] >= 0;
@@ -1076,7 +1072,7 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
     b.line = malloc((in->set.n + 1) * sizeof *b.line);
     b.kind = flt->keep_rows ? calloc(in->set.n + 1, sizeof *b.kind) : NULL;
     if (!b.col || !b.line || (flt->keep_rows && !b.kind)) {
-        clb_seterr("out of host memory");
+        clb_oom();
         goto out;
     }
     if ((rc = find_cols(&b)))
@@ -1112,7 +1108,7 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
         goto out;
 out:
     if (rc == CLB_ESYS && !strstr(clb_lasterr(), "memory"))
-        clb_seterr("out of host memory");
+        clb_oom();
     cmp_map_free(&b.swept);
     cmp_map_free(&b.pts);
     clb_buf_free(&b.untyped);
@@ -1161,8 +1157,7 @@ static int cache_filter(struct cmp_in *in, const struct cmp_filter *f, int nfile
             if (c < 0) {
                 cmp_map_free(&cols);
                 free(other);
-                clb_seterr("out of host memory");
-                return CLB_ESYS;
+                return clb_oom();
             }
             n += c == n;
             int out = cmp_in_cache_out(f, r);
@@ -1214,10 +1209,8 @@ int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_fi
     int rc = cmp_in_read(&in, files, nfiles);
     if (!rc)
         rc = cmp_in_prepare(&in);
-    if (!rc && !(sel = malloc(in.set.n + 1))) {
-        clb_seterr("out of host memory");
-        rc = CLB_ESYS;
-    }
+    if (!rc && !(sel = malloc(in.set.n + 1)))
+        rc = clb_oom();
     if (!rc)
         rc = select_rows(&in, &f, nfiles, sel);
     if (!rc)

@@ -103,8 +103,7 @@ static int series_items(const struct cmp_fig *g, struct item **out, size_t *n)
     clb_arena_free(&names);   /* the keys compare as numbers from here on */
     if (rc) {
         free(v);
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
+        return clb_oom();
     }
     qsort(v, k, sizeof *v, key_order);
     for (size_t i = 0, first = 0; i < k; i++) {

@@ -132,7 +132,7 @@ static int name_figures(struct figfile *ff, int nfig, const char *out)
     cmp_map_free(&seen);
     clb_arena_free(&a);
     if (rc)
-        clb_seterr("out of host memory");
+        clb_oom();
     return rc;
 }
 
@@ -306,8 +306,7 @@ static int plan_figures(const struct cmp_table *t, const char *out, struct plan 
     p->bylines = malloc(((size_t)t->nlines + 1) * sizeof *p->bylines);
     if (!p->ff || !p->lines || !p->cols || !p->figof || !p->bylines || plan_tables(t, p) ||
         plan_points(t, p)) {
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
+        return clb_oom();
     }
     if (!p->nfig) {
         clb_seterr("nothing to plot");
@@ -390,9 +389,7 @@ int cmp_plot(const struct cmp_table *t, const char *out)
         return rc;
     char *gp = clb_gnuplot_find();
     if (!gp) {
-        char *m = clb_strdup(clb_lasterr());
-        clb_seterr("%s; no plot written", m ? m : "gnuplot not found");
-        free(m);
+        clb_seterr("%s; no plot written", clb_lasterr());
         return CLB_ESYS;
     }
     /* from here a signal removes what the plot made and ends gnuplot */

@@ -65,10 +65,8 @@ int cmp_ident(struct cmp_in *in, size_t row, enum cmp_size_mode mode, struct cmp
     const struct clb_row *r = &in->set.v[row];
     int reduced = clb_row_flag(r, "reduced") == 1;
     const struct cmp_split *sp = split_of(in, in->plist[row], r->workload, reduced);
-    if (!sp) {
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
-    }
+    if (!sp)
+        return clb_oom();
     id->workload = r->workload;
     id->kernel = r->kernel;
     id->dtype = r->dtype;
@@ -80,10 +78,8 @@ int cmp_ident(struct cmp_in *in, size_t row, enum cmp_size_mode mode, struct cmp
     id->size = id->row_size;
     if (mode == CMP_SIZE_ANY || (mode == CMP_SIZE_DEFAULT && id->size_default == 1)) {
         const char *word = mode == CMP_SIZE_ANY ? "any" : "default";
-        if (!(id->size = cmp_in_intern(in, word, strlen(word)))) {
-            clb_seterr("out of host memory");
-            return CLB_ESYS;
-        }
+        if (!(id->size = cmp_in_intern(in, word, strlen(word))))
+            return clb_oom();
     }
     return CLB_OK;
 }

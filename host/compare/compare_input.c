@@ -34,7 +34,7 @@ static int map_grow(struct cmp_map *m)
     if (!keys || !vals || cap > SIZE_MAX / 16) {
         free(keys);
         free(vals);
-        clb_seterr("out of host memory");
+        clb_oom();
         return -1;
     }
     for (size_t i = 0; i < cap; i++)
@@ -133,7 +133,7 @@ int cmp_in_read(struct cmp_in *in, char **files, int nfiles)
             return rc;
         int *nf = realloc(in->file, (in->set.n + 1) * sizeof *in->file);
         if (!nf) {
-            clb_seterr("out of host memory reading '%s'", files[f]);
+            clb_seterr(CLB_OOM " reading '%s'", files[f]);
             return CLB_ESYS;
         }
         in->file = nf;
@@ -231,7 +231,7 @@ int cmp_in_prepare(struct cmp_in *in)
     in->size = malloc((n + 1) * sizeof *in->size);
     in->plist = malloc((n + 1) * sizeof *in->plist);
     if (!in->size || !in->plist) {
-        clb_seterr("out of host memory");
+        clb_oom();
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
@@ -303,7 +303,7 @@ const char *cmp_in_params_join(struct cmp_in *in, int p, const struct clb_worklo
         return "";
     struct cmp_kv *v = malloc((size_t)n * sizeof *v);
     if (!v) {
-        clb_seterr("out of host memory");
+        clb_oom();
         return NULL;
     }
     for (int i = 0; i < n; i++) {
@@ -429,7 +429,7 @@ static void empty_message(struct cmp_in *in, const struct cmp_filter *flt, struc
     if (more)
         clb_buf_printf(&m, " and %d more", more);
     clb_buf_printf(&m, ")");
-    clb_seterr("%s", m.oom ? "out of host memory" : clb_buf_str(&m));
+    clb_seterr("%s", m.oom ? CLB_OOM : clb_buf_str(&m));
     cmp_map_free(&seen);
     clb_buf_free(&m);
     clb_buf_free(&e);
@@ -509,7 +509,7 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f
     }
 out:
     if (rc == CLB_ESYS)
-        clb_seterr("out of host memory");
+        clb_oom();
     for (int s = 0; s < NF; s++) {
         free(fl[s].items);
         free(fl[s].canon);

@@ -44,7 +44,7 @@ int cmp_json_stream_begin(json_t *head, int bad, const char *array, FILE *f)
         fprintf(f, "%s\n  %s: [", len > 2 ? "," : "", n);
         rc = CLB_OK;
     } else {
-        clb_seterr("out of host memory building the JSON document");
+        clb_seterr(CLB_OOM " building the JSON document");
     }
     free(h);
     free(n);
@@ -56,7 +56,7 @@ int cmp_json_stream_item(json_t *item, int bad, int first, FILE *f)
     char *s = item && !bad ? json_dumps(item, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
     json_decref(item);
     if (!s) {
-        clb_seterr("out of host memory building the JSON document");
+        clb_seterr(CLB_OOM " building the JSON document");
         return CLB_ESYS;
     }
     fprintf(f, "%s\n    %s", first ? "" : ",", s);

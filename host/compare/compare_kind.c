@@ -90,7 +90,7 @@ static int add_metric(struct cmp_metric **v, int *n, const struct cmp_metric *m)
 {
     struct cmp_metric *nv = realloc(*v, ((size_t)*n + 1) * sizeof *nv);
     if (!nv) {
-        clb_seterr("out of host memory");
+        clb_oom();
         return -1;
     }
     *v = nv;

@@ -33,10 +33,8 @@ int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *wo
     for (int k = 0; k < n; k++)
         ncells += (size_t)t->lines[cand ? cand[k] : k].ncells;
     int *seen = malloc((ncells + 1) * sizeof *seen);   /* columns with a figure, repeated */
-    if (!seen) {
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
-    }
+    if (!seen)
+        return clb_oom();
     size_t nseen = 0;
     int metric = -1;   /* the metric of the workload's first line with a figure: its unit */
     for (int k = 0; k < n; k++) {
@@ -481,7 +479,7 @@ int cmp_fig_chart(const struct cmp_fig *g, struct clb_chart *c)
     if (!rc && c->oom)
         rc = CLB_ESYS;
     if (rc == CLB_ESYS)
-        clb_seterr("out of host memory writing the plot script");
+        clb_seterr(CLB_OOM " writing the plot script");
     return rc;
 }
 

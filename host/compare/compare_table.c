@@ -230,8 +230,7 @@ int cmp_grid_init(struct cmp_grid *g, int ncols, int nrows)
     g->right = calloc((size_t)ncols + 1, 1);
     if (!g->head || !g->cell || !g->right) {
         cmp_grid_free(g);
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
+        return clb_oom();
     }
     return CLB_OK;
 }
@@ -312,8 +311,7 @@ int cmp_grid_done(struct cmp_grid *g, struct clb_buf *e, int bad)
     clb_buf_free(e);
     if (bad) {
         cmp_grid_free(g);
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
+        return clb_oom();
     }
     return CLB_OK;
 }

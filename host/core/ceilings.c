@@ -208,9 +208,7 @@ int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct
         return CLB_ESYS;
     int rc = clb_results_read(path, &out->rows);
     if (rc) {
-        char *m = clb_strdup(clb_lasterr());
-        clb_seterr("--ceilings: %s", m ? m : path);
-        free(m);
+        clb_seterr("--ceilings: %s", clb_lasterr());
         return rc;
     }
     if ((rc = pick_device(path, &out->rows, pick, &out->device)))

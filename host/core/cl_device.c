@@ -244,7 +244,7 @@ static int platform_devices(cl_platform_id plat, cl_uint p, size_t cap, struct c
     ids = clb_xmalloc(nd * sizeof *ids);
     void *nv = ids ? realloc(*v, (size_t)(*count + (int)nd) * sizeof **v) : NULL;
     if (!ids || !nv) {
-        clb_seterr("out of host memory listing devices");
+        clb_seterr(CLB_OOM " listing devices");
         rc = CLB_ESYS;
         goto out;
     }

@@ -162,7 +162,7 @@ struct clb_energy *clb_energy_open_nvml(const char *libname, const char *pci_bus
     struct clb_energy *e = calloc(1, sizeof *e);
     if (!e || !init || !by_bus) {
         set_why(why, "NVML %s%s", e ? "lacks nvmlInit_v2 or nvmlDeviceGetHandleByPciBusId_v2"
-                                    : "out of host memory", "");
+                                    : CLB_OOM, "");
         free(e);
         dlclose(lib);
         return NULL;

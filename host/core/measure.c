@@ -123,10 +123,8 @@ static int grow(double **v, int *cap, int n)
     if (n < *cap)
         return CLB_OK;
     double *nv = realloc(*v, (size_t)*cap * 2 * sizeof *nv);
-    if (!nv) {
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
-    }
+    if (!nv)
+        return clb_oom();
     *v = nv;
     *cap *= 2;
     return CLB_OK;

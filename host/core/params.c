@@ -266,10 +266,8 @@ int clb_kvlist_add(struct clb_kvlist *l, const char *kv)
 int clb_kvlist_add_pair(struct clb_kvlist *l, const char *key, const char *value)
 {
     void *nv = realloc(l->v, (l->n + 1) * sizeof *l->v);
-    if (!nv) {
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
-    }
+    if (!nv)
+        return clb_oom();
     l->v = nv;
     char *k = clb_strdup(key), *v = clb_strdup(value);
     if (!k || !v) {

@@ -347,7 +347,7 @@ int clb_profiles_load(const char *dir, struct clb_profiles *out)
         free(names[i]);
     free(names);
     if (rc == CLB_ESYS && !names)
-        clb_seterr("out of host memory reading profiles");
+        clb_seterr(CLB_OOM " reading profiles");
     if (rc)
         clb_profiles_free(out);
     return rc;

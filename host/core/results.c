@@ -154,7 +154,7 @@ char *clb_row_format(const struct clb_row *r, int version)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) {
-        clb_seterr("out of host memory formatting a row");
+        clb_seterr(CLB_OOM " formatting a row");
         return NULL;
     }
     int n = clb_schema_ncols(version);
@@ -164,7 +164,7 @@ char *clb_row_format(const struct clb_row *r, int version)
     }
     if (fclose(f) != 0) {
         free(buf);
-        clb_seterr("out of host memory formatting a row");
+        clb_seterr(CLB_OOM " formatting a row");
         return NULL;
     }
     return buf;
@@ -277,7 +277,7 @@ static char *first_line(int fd, int *blank)
         *blank = 0;
     if (b.oom) {
         clb_buf_free(&b);
-        clb_seterr("out of host memory reading a results file");
+        clb_seterr(CLB_OOM " reading a results file");
         return NULL;
     }
     return b.s ? b.s : clb_strdup("");
@@ -323,10 +323,8 @@ static int check_json(int fd, const char *path)
     free(line);
     clb_arena_free(&a);
     if (rc == CLB_EUSAGE) {
-        char *why = clb_strdup(clb_lasterr());
         clb_seterr("results file '%s' is not a JSON Lines file of clbench rows (its first line: "
-                   "%s); choose another file with -o", path, why ? why : "");
-        free(why);
+                   "%s); choose another file with -o", path, clb_lasterr());
         return rc;
     }
     if (rc)

@@ -106,7 +106,7 @@ char *clb_row_json(const struct clb_row *r)
                      : json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(prec));
     json_decref(o);
     if (!text) {
-        clb_seterr("out of host memory formatting a row as JSON");
+        clb_seterr(CLB_OOM " formatting a row as JSON");
         return NULL;
     }
     /* one object per line */

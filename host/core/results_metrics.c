@@ -377,7 +377,7 @@ static int put(struct clb_buf *b, const char *key, const char *val, size_t n)
     clb_buf_printf(&out, "%s%s=%.*s", out.len ? ";" : "", key, (int)n, val);
     if (out.oom) {
         clb_buf_free(&out);
-        clb_seterr("out of host memory recording a metric");
+        clb_seterr(CLB_OOM " recording a metric");
         return CLB_ESYS;
     }
     clb_buf_free(b);
@@ -470,7 +470,7 @@ char *clb_metrics_from_detail(const char *detail)
     }
     if (out.oom) {
         clb_buf_free(&out);
-        clb_seterr("out of host memory deriving metrics");
+        clb_seterr(CLB_OOM " deriving metrics");
         return NULL;
     }
     return out.s ? out.s : clb_strdup("");

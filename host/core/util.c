@@ -91,14 +91,20 @@ void clb_seterr(const char *fmt, ...)
     int k = vasprintf(&msg, fmt, ap);
     va_end(ap);
     if (k < 0)
-        msg = NULL; /* keep "out of host memory" below */
+        msg = NULL; /* clb_lasterr says CLB_OOM */
     free(lasterr);
     lasterr = msg;
 }
 
+int clb_oom(void)
+{
+    clb_seterr(CLB_OOM);
+    return CLB_ESYS;
+}
+
 const char *clb_lasterr(void)
 {
-    return lasterr && lasterr[0] ? lasterr : "out of host memory (or an unknown error)";
+    return lasterr && lasterr[0] ? lasterr : CLB_OOM " (or an unknown error)";
 }
 
 void clb_print_error(const char *fmt, ...)
@@ -133,7 +139,7 @@ void *clb_xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p)
-        clb_seterr("out of host memory allocating %zu bytes", n);
+        clb_seterr(CLB_OOM " allocating %zu bytes", n);
     return p;
 }
 
@@ -141,7 +147,7 @@ void *clb_xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p)
-        clb_seterr("out of host memory allocating %zu x %zu bytes", n, size);
+        clb_seterr(CLB_OOM " allocating %zu x %zu bytes", n, size);
     return p;
 }
 
@@ -153,7 +159,7 @@ char *clb_asprintf(const char *fmt, ...)
     int k = vasprintf(&out, fmt, ap);
     va_end(ap);
     if (k < 0) {
-        clb_seterr("out of host memory");
+        clb_oom();
         return NULL;
     }
     return out;
@@ -297,12 +303,12 @@ int clb_grow(void **v, size_t n, size_t *cap, size_t elem, size_t first)
         return 0;
     size_t c = *cap ? 2 * *cap : first;
     if (c > SIZE_MAX / elem) {
-        clb_seterr("out of host memory");
+        clb_oom();
         return -1;
     }
     void *nv = realloc(*v, c * elem);
     if (!nv) {
-        clb_seterr("out of host memory");
+        clb_oom();
         return -1;
     }
     *v = nv;
@@ -329,7 +335,7 @@ static int buf_reserve(struct clb_buf *b, size_t extra)
     char *ns = realloc(b->s, cap);
     if (!ns) {
         b->oom = 1;
-        clb_seterr("out of host memory");
+        clb_oom();
         return -1;
     }
     b->s = ns;
@@ -391,7 +397,7 @@ const char *clb_arena_str(struct clb_arena *a, const char *s, size_t n)
         size_t cap = n + 1 > ARENA_CHUNK ? n + 1 : ARENA_CHUNK;
         c = malloc(sizeof *c + cap);
         if (!c) {
-            clb_seterr("out of host memory");
+            clb_oom();
             return NULL;
         }
         c->used = 0;

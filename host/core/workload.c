@@ -72,10 +72,8 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
     if (g->ncases == g->cap) {
         int cap = g->cap ? 2 * g->cap : 16;
         void *nv = realloc(g->cases, (size_t)cap * sizeof *g->cases);
-        if (!nv) {
-            clb_seterr("out of host memory");
-            return CLB_ESYS;
-        }
+        if (!nv)
+            return clb_oom();
         g->cases = nv;
         g->cap = cap;
     }
@@ -99,8 +97,7 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
         free(params);
         free(kname);
         free(data);
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
+        return clb_oom();
     }
     c->kernel = kname;
     c->params = params;
@@ -115,10 +112,8 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
     rc = g->wl->count(&q, &c->counts);
     clb_kvlist_free(&kv);
     if (rc == CLB_EUSAGE) {
-        char *why = clb_strdup(clb_lasterr());
         clb_seterr("%s %s %s %s: %s", g->wl->name, kernel, g->dtype, g->size_text,
-                   why ? why : "cannot be counted");
-        free(why);
+                   clb_lasterr());
     }
     if (rc == CLB_OK)
         *out = c;
@@ -223,14 +218,8 @@ const char *clb_param_origin(const struct clb_env *env, const char *key)
 static int param_error(const struct clb_env *env, const char *key, const char *what)
 {
     int prof = strcmp(clb_param_origin(env, key), "profile") == 0;
-    clb_seterr("%s: parameter %s: %s%s%s", env->wl->name, key, what,
-               prof ? " (from the profile " : "", prof ? env->profile->path : "");
-    if (prof) {
-        char *m = clb_strdup(clb_lasterr());
-        if (m)
-            clb_seterr("%s)", m);
-        free(m);
-    }
+    clb_seterr("%s: parameter %s: %s%s%s%s", env->wl->name, key, what,
+               prof ? " (from the profile " : "", prof ? env->profile->path : "", prof ? ")" : "");
     return CLB_EUSAGE;
 }
 

@@ -82,10 +82,8 @@ int clb_model_roofline_run(struct clb_model_ctx *m)
         struct clb_query q = {kernel, type, &sz, &wp, NULL};
         rc = wl->count(&q, &c);
         if (rc == CLB_EUSAGE) {
-            char *why = clb_strdup(clb_lasterr());
             clb_seterr("model roofline: %s %s %s %s: %s", wl->name, kernel, type, m->size,
-                       why ? why : "");
-            free(why);
+                       clb_lasterr());
         }
     }
     clb_kvlist_free(&wp);

@@ -141,7 +141,7 @@ int clb_report_html(char **files, int nfiles, const struct clb_report_opts *o,
         rc = CLB_EUSAGE;
     }
     if (!rc && (rc = setup(&r)) == CLB_ESYS)
-        clb_seterr("out of host memory");
+        clb_oom();
     if (!rc) {
         body(&r);
         struct clb_buf b = r.page;   /* the body, the charts' places in it */
@@ -156,7 +156,7 @@ int clb_report_html(char **files, int nfiles, const struct clb_report_opts *o,
         if (!rc && (r.oom || r.page.oom || page.oom))
             rc = CLB_ESYS;
         if (rc == CLB_ESYS && !strstr(clb_lasterr(), "temporary"))
-            clb_seterr("out of host memory making the report");
+            clb_seterr(CLB_OOM " making the report");
     }
     if (!rc) {
         clb_buf_add(html, clb_buf_str(&r.page), r.page.len);

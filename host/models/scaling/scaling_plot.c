@@ -34,10 +34,8 @@ int sc_plot(const char *out, const struct clb_sc_point *p, int n, int weak)
         }
     }
     int rc;
-    if (ch.oom) {
-        clb_seterr("out of host memory");
-        rc = CLB_ESYS;
-    } else if (!clb_chart_measured(&ch, &(double){0}, &(double){0})) {
+    if (ch.oom)
+        rc = clb_oom(); else if (!clb_chart_measured(&ch, &(double){0}, &(double){0})) {
         clb_seterr("model scaling --plot: no efficiency to plot");
         rc = CLB_EUSAGE;
     } else {

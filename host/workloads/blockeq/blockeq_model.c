@@ -282,7 +282,7 @@ int clb_gantt_simulate(const struct clb_gantt_params *p, struct clb_gantt_result
     }
 out:
     if (rc == CLB_ESYS)
-        clb_seterr("blockeq simulation: out of host memory");
+        clb_seterr("blockeq simulation: " CLB_OOM);
     for (int i = 0; S.sm && i < p->sms; i++)
         free(S.sm[i].queue);
     free(S.sm);

@@ -626,13 +626,10 @@ static int run_hostlike(struct dot *st, size_t n_dev, int sumsq, double *t_cpu)
         *t_cpu = clb_now() - t0;
     /* every queue was flushed: clb_finish, not clFinish (Rusticl) */
     for (int i = 0; i < st->nq; i++) {
-        char *msg = NULL;
         if (clb_finish(st->q[i]) != CLB_OK && rc == CLB_OK) {
-            msg = clb_strdup(clb_lasterr());
-            clb_seterr("queue %d: %s", i + 1, msg ? msg : "");
+            clb_seterr("queue %d: %s", i + 1, clb_lasterr());
             rc = CLB_ECL;
         }
-        free(msg);
     }
     if (rc)
         return rc;

@@ -211,7 +211,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->chain = calloc(st->size / 4, 4);
     st->ord = clb_xmalloc(st->nmax * sizeof *st->ord);
     if (!st->chain || !st->ord) {
-        clb_seterr("out of host memory for a %zu-byte chain", st->size);
+        clb_seterr(CLB_OOM " for a %zu-byte chain", st->size);
         return CLB_ESYS;
     }
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->size, &st->dchain)) ||

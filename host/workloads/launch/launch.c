@@ -197,10 +197,8 @@ static int run_dispatch(struct clb_env *env, struct launch *st, struct clb_case 
         if (a)
             lc->sub_start = a;
         double *b = a ? realloc(lc->start_end, (size_t)cap * sizeof *b) : NULL;
-        if (!b) {
-            clb_seterr("out of host memory");
-            return CLB_ESYS;
-        }
+        if (!b)
+            return clb_oom();
         lc->start_end = b;
         lc->cap = cap;
     }

@@ -287,10 +287,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     long first;
     double worst;
     long bad = clb_matmul_check(st->a, st->b, st->ref, st->c, n, &first, &worst);
-    if (bad < 0) {
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
-    }
+    if (bad < 0)
+        return clb_oom();
     clb_case_note(c, "max_err/tol=%.3g (tol 2*sqrt(n)*2^-24*sum|a||b|)", worst);
     clb_case_metric(c, "max_err_over_tol", worst);
     if (bad) {
