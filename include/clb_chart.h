@@ -73,11 +73,14 @@ struct clb_chart {
     const char *title;   /* what is measured, the unit, the device(s) */
     struct clb_chart_axis x, y;
     const char **cats;   /* bar charts: the name under x = i */
-    int ncats, capcats;
+    int ncats;
+    size_t capcats;
     struct clb_chart_series **s;   /* each apart: a series stays where it is as more are added */
-    int ns, caps;
+    int ns;
+    size_t caps;
     struct clb_chart_vline *v;
-    int nv, capv;
+    int nv;
+    size_t capv;
     int oom;             /* an allocation failed: the chart is incomplete */
     struct clb_arena arena;
 };

@@ -151,7 +151,8 @@ struct clb_group {
     struct clb_counts counts;  /* the group's device memory (count with kernel NULL) */
     void *state;               /* the workload's own */
     struct clb_case *cases;    /* core-managed: add with clb_case_add */
-    int ncases, cap;
+    int ncases;
+    size_t cap;
 };
 
 /* One sample: either events (START of first .. END of last) or seconds. */

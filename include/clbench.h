@@ -64,6 +64,8 @@ size_t clb_strlcpy(char *dst, const char *src, size_t n);
 /* Room for element n of the array *v (*cap elements of elem bytes): the
  * capacity doubles, from `first`. 0, or -1 with the message set on OOM. */
 int clb_grow(void **v, size_t n, size_t *cap, size_t elem, size_t first);
+/* The same for an array v of any type with a size_t capacity, from 16. */
+#define CLB_GROW(v, n, cap) clb_grow((void **)&(v), (size_t)(n), &(cap), sizeof *(v), 16)
 /* Append to a fixed buffer of program-made text (numbers, names of our own);
  * never for text from a file or the command line: use struct clb_buf. */
 void clb_appendf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -38,22 +38,12 @@ const char *clb_chart_str(struct clb_chart *c, const char *text)
     return s ? s : "";
 }
 
-/* Room for one more element of an array of int capacity. */
-static int room(struct clb_chart *c, void **v, int n, int *cap, size_t elem)
-{
-    size_t cp = (size_t)*cap;
-    if (clb_grow(v, (size_t)n, &cp, elem, 8)) {
-        c->oom = 1;
-        return -1;
-    }
-    *cap = (int)cp;
-    return 0;
-}
-
 int clb_chart_cat(struct clb_chart *c, const char *name)
 {
-    if (room(c, (void **)&c->cats, c->ncats, &c->capcats, sizeof *c->cats))
+    if (CLB_GROW(c->cats, c->ncats, c->capcats)) {
+        c->oom = 1;
         return c->ncats ? c->ncats - 1 : 0;
+    }
     c->cats[c->ncats] = clb_chart_str(c, name);
     return c->ncats++;
 }
@@ -62,7 +52,7 @@ struct clb_chart_series *clb_chart_series(struct clb_chart *c, const char *title
                                           enum clb_chart_style style, int colour)
 {
     struct clb_chart_series *s = calloc(1, sizeof *s);
-    if (!s || room(c, (void **)&c->s, c->ns, &c->caps, sizeof *c->s)) {
+    if (!s || CLB_GROW(c->s, c->ns, c->caps)) {
         free(s);
         c->oom = 1;
         return NULL;
@@ -80,7 +70,7 @@ void clb_chart_point(struct clb_chart *c, struct clb_chart_series *s, double x, 
 {
     if (!s)
         return;
-    if (clb_grow((void **)&s->p, s->n, &s->cap, sizeof *s->p, 8)) {
+    if (CLB_GROW(s->p, s->n, s->cap)) {
         c->oom = 1;
         return;
     }
@@ -89,8 +79,10 @@ void clb_chart_point(struct clb_chart *c, struct clb_chart_series *s, double x, 
 
 void clb_chart_vline(struct clb_chart *c, double x, const char *title, int colour, int dash)
 {
-    if (room(c, (void **)&c->v, c->nv, &c->capv, sizeof *c->v))
+    if (CLB_GROW(c->v, c->nv, c->capv)) {
+        c->oom = 1;
         return;
+    }
     c->v[c->nv++] = (struct clb_chart_vline){x, clb_chart_str(c, title), colour, dash};
 }
 

@@ -49,7 +49,7 @@ char *clb_gnuplot_find(void)
 void clb_plotdir_guard(struct clb_plotdir *d, const char *path)
 {
     int id = clb_cleanup_path(path);
-    if (id >= 0 && clb_grow((void **)&d->ids, d->nids, &d->capids, sizeof *d->ids, 16) == 0)
+    if (id >= 0 && CLB_GROW(d->ids, d->nids, d->capids) == 0)
         d->ids[d->nids++] = id;
     else
         clb_cleanup_drop(id);

@@ -430,7 +430,7 @@ static int add_line(struct cmp_delta *d, size_t *cap, struct cmp_in *in, const s
 {
     if ((!cur || (!cur->n && !cur->nbad)) && (!old || (!old->n && !old->nbad)))
         return CLB_OK;   /* no figure for this metric on either side (copy has no GFlop/s) */
-    if (cmp_grow((void **)&d->v, (size_t)d->n, cap, sizeof *d->v))
+    if (CLB_GROW(d->v, d->n, *cap))
         return CLB_ESYS;
     const struct agg *a = cur ? cur : old;
     struct cmp_dline *l = &d->v[d->n];

@@ -85,7 +85,7 @@ static int find_cols(struct build *b)
             if (s < -1)
                 goto out;
             if (s == (int)nsrc) {
-                if (cmp_grow((void **)&src, nsrc, &capsrc, sizeof *src) ||
+                if (CLB_GROW(src, nsrc, capsrc) ||
                     !(src[nsrc] = source_of(in, r->detail)))
                     goto out;
                 nsrc++;
@@ -271,7 +271,7 @@ static int sweep_of(struct build *b, struct cmp_map *cache, size_t i, struct swe
     if (s < -1)
         return CLB_ESYS;
     if (s == (int)b->nsw) {
-        if (cmp_grow((void **)&b->sw, b->nsw, &b->capsw, sizeof *b->sw))
+        if (CLB_GROW(b->sw, b->nsw, b->capsw))
             return CLB_ESYS;
         struct sweepinfo *w = &b->sw[b->nsw++];
         *w = (struct sweepinfo){"", "", "", NAN};
@@ -565,7 +565,7 @@ static int count_unfit(struct build *b, const struct clb_workload *wl)
     while (k < b->nunfit && b->unfit[k].wl != wl)
         k++;
     if (k == b->nunfit) {
-        if (cmp_grow((void **)&b->unfit, b->nunfit, &b->capunfit, sizeof *b->unfit))
+        if (CLB_GROW(b->unfit, b->nunfit, b->capunfit))
             return CLB_ESYS;
         b->unfit[b->nunfit++] = (struct unfit){wl, 0};
     }
@@ -767,8 +767,8 @@ static int add_to_cell(struct build *b, struct line_maps *m, size_t i, int l, in
     if (c < -1)
         return CLB_ESYS;
     if (c == (int)b->ncells) {
-        if (cmp_grow((void **)&b->cells, b->ncells, &b->cellcap, sizeof *b->cells) ||
-            cmp_grow((void **)&b->cell_line, b->ncells, &b->clcap, sizeof *b->cell_line))
+        if (CLB_GROW(b->cells, b->ncells, b->cellcap) ||
+            CLB_GROW(b->cell_line, b->ncells, b->clcap))
             return CLB_ESYS;
         b->cell_line[b->ncells] = l;
         b->cells[b->ncells] = (struct cmp_cell){.col = b->col[i], .bad = ""};

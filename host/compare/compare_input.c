@@ -106,7 +106,7 @@ int cmp_slot(struct cmp_map *m, const uint64_t *key, void **v, int n, size_t *ca
     int k = cmp_map_add(m, key, n);
     if (k != n)
         return k;
-    if (cmp_grow(v, (size_t)n, cap, elem))
+    if (clb_grow(v, (size_t)n, cap, elem, 16))
         return -2;
     memset((char *)*v + (size_t)n * elem, 0, elem);
     return k;
@@ -204,7 +204,7 @@ static int parse_params(struct cmp_in *in, const char *p)
         size_t len = strcspn(p, " ,;");
         const char *eq = memchr(p, '=', len);
         size_t kl = eq ? (size_t)(eq - p) : len;
-        if (cmp_grow((void **)&in->kv, in->nkv, &in->capkv, sizeof *in->kv))
+        if (CLB_GROW(in->kv, in->nkv, in->capkv))
             return CLB_ESYS;
         struct cmp_kv *kv = &in->kv[in->nkv];
         kv->key = cmp_in_intern(in, p, kl);
@@ -215,7 +215,7 @@ static int parse_params(struct cmp_in *in, const char *p)
         n++;
         p += len;
     }
-    if (cmp_grow((void **)&in->plists, in->nplists, &in->capplists, sizeof *in->plists))
+    if (CLB_GROW(in->plists, in->nplists, in->capplists))
         return CLB_ESYS;
     in->plists[in->nplists].start = start;
     in->plists[in->nplists].n = n;
@@ -241,7 +241,7 @@ int cmp_in_prepare(struct cmp_in *in)
         if (s < -1)
             goto out;
         if (s == (int)in->nsizes) {
-            if (cmp_grow((void **)&in->sizes, in->nsizes, &in->capsizes, sizeof *in->sizes))
+            if (CLB_GROW(in->sizes, in->nsizes, in->capsizes))
                 goto out;
             if (parse_size(in, r->size, &in->sizes[in->nsizes]))
                 goto out;

@@ -18,7 +18,7 @@ const struct clb_workload *cmp_in_wl(struct cmp_in *in, const char *name)
     if (v >= 0)
         return v ? in->wlv[v - 1] : NULL;
     const struct clb_workload *wl = clb_workload_find(name);
-    if (wl && cmp_grow((void **)&in->wlv, in->nwl, &in->capwl, sizeof *in->wlv) == 0) {
+    if (wl && CLB_GROW(in->wlv, in->nwl, in->capwl) == 0) {
         in->wlv[in->nwl++] = wl;
         cmp_map_add(&in->wls, &k, (int)in->nwl);
     } else {

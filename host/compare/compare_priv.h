@@ -23,12 +23,6 @@ int cmp_map_get(const struct cmp_map *m, const uint64_t *key);
 void cmp_map_free(struct cmp_map *m);
 #define CMP_KEY(p) ((uint64_t)(uintptr_t)(p))
 
-/* Grow an array to hold n + 1 elements (cap doubles, from 16); -1 on OOM
- * (message set). */
-static inline int cmp_grow(void **v, size_t n, size_t *cap, size_t elem)
-{
-    return clb_grow(v, n, cap, elem, 16);
-}
 /* The index of key in m, the map of the n elements of *v; a new key gets
  * index n and a zeroed element there (room made). -2 on OOM (message set). */
 int cmp_slot(struct cmp_map *m, const uint64_t *key, void **v, int n, size_t *cap, size_t elem);

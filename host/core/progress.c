@@ -23,7 +23,7 @@
 int clb_progress_plan(struct run *run, int slot, long cases, double work)
 {
     struct progress *p = &run->progress;
-    if (clb_grow((void **)&p->g, (size_t)p->ng, &p->cap, sizeof *p->g, 16))
+    if (CLB_GROW(p->g, p->ng, p->cap))
         return CLB_ESYS;
     if (slot >= p->nslot) {
         int n = slot + 1;

@@ -87,7 +87,7 @@ void clb_rowset_free(struct clb_rowset *s)
 
 static struct clb_row *rowset_slot(struct clb_rowset *s)
 {
-    if (clb_grow((void **)&s->v, s->n, &s->cap, sizeof *s->v, 256))
+    if (CLB_GROW(s->v, s->n, s->cap))
         return NULL;
     return &s->v[s->n];
 }

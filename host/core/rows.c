@@ -52,7 +52,7 @@ const char *clb_status_name(int rc)
 
 int clb_rows_add(struct rows *l, const struct clb_row *r)
 {
-    if (clb_grow((void **)&l->v, l->n, &l->cap, sizeof *l->v, 64))
+    if (CLB_GROW(l->v, l->n, l->cap))
         return CLB_ESYS;
     l->v[l->n++] = *r;
     return CLB_OK;

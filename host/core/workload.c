@@ -69,14 +69,8 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
                  const char *fmt, ...)
 {
     *out = NULL;
-    if (g->ncases == g->cap) {
-        int cap = g->cap ? 2 * g->cap : 16;
-        void *nv = realloc(g->cases, (size_t)cap * sizeof *g->cases);
-        if (!nv)
-            return clb_oom();
-        g->cases = nv;
-        g->cap = cap;
-    }
+    if (CLB_GROW(g->cases, g->ncases, g->cap))
+        return CLB_ESYS;
     struct clb_case *c = &g->cases[g->ncases];
     memset(c, 0, sizeof *c);
     c->model = NAN;

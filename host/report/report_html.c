@@ -163,7 +163,7 @@ void rpt_flag_letters(struct clb_buf *b, unsigned f)
 
 void rpt_chart(struct rpt *r, struct clb_chart *c, const char *caption)
 {
-    if (c->oom || clb_grow((void **)&r->ch, r->nch, &r->capch, sizeof *r->ch, 16)) {
+    if (c->oom || CLB_GROW(r->ch, r->nch, r->capch)) {
         r->oom = 1;
         clb_chart_free(c);
         return;

@@ -171,7 +171,7 @@ static int all_series(struct curves *cv, struct sser **out, size_t *n)
         size_t b = a;
         while (b < cv->n && same_series(&cv->p[a], &cv->p[b]))
             b++;
-        if (clb_grow((void **)out, *n, &cap, sizeof **out, 8))
+        if (CLB_GROW(*out, *n, cap))
             return CLB_ESYS;
         (*out)[*n] = (struct sser){a, b, NULL, 0};
         if (series_cells(cv, &(*out)[(*n)++]))
@@ -526,7 +526,7 @@ static int groups_of(const struct curves *cv, int split, struct group **out, siz
             (*out)[j].first = g.first < (*out)[j].first ? g.first : (*out)[j].first;
             continue;
         }
-        if (clb_grow((void **)out, *n, &cap, sizeof **out, 8))
+        if (CLB_GROW(*out, *n, cap))
             return CLB_ESYS;
         (*out)[(*n)++] = g;
     }

@@ -279,7 +279,7 @@ int rpt_workloads(struct rpt *r, struct rpt_rows **out, int *n)
         while (j < m && r->t.rows[ids[j]].workload == r->t.rows[ids[i]].workload)
             j++;
         size_t *g = malloc((j - i) * sizeof *g);
-        if (!g || clb_grow((void **)&w, nw, &cap, sizeof *w, 16)) {
+        if (!g || CLB_GROW(w, nw, cap)) {
             free(g);
             rpt_workloads_free(w, (int)nw);
             free(ids);

@@ -178,7 +178,7 @@ const char *cmp_esc_tmp(struct clb_buf *b, const char *s, int flags)
 
 const char *cmp_esc_arg(struct cmp_esc_args *a, const char *s, int flags)
 {
-    if (clb_grow((void **)&a->b, a->n, &a->cap, sizeof *a->b, 4))
+    if (CLB_GROW(a->b, a->n, a->cap))
         return "";
     struct clb_buf *b = &a->b[a->n++];
     *b = (struct clb_buf){0};
