@@ -81,7 +81,10 @@ int clb_model_roofline_run(struct clb_model_ctx *m)
     if (!rc) {
         struct clb_query q = {kernel, type, &sz, &wp, NULL};
         rc = wl->count(&q, &c);
-        if (rc == CLB_EUSAGE) {
+        if (rc == CLB_EUSAGE && !m->kernel) {   /* the count asks for a kernel: say -k */
+            clb_seterr("model roofline: %s %s %s: its count needs a kernel: give -k KERNEL (%s)",
+                       wl->name, type, m->size, clb_lasterr());
+        } else if (rc == CLB_EUSAGE) {
             clb_seterr("model roofline: %s %s %s %s: %s", wl->name, kernel, type, m->size,
                        clb_lasterr());
         }

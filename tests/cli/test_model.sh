@@ -39,6 +39,7 @@ expect_out '^1 +1432 +0\.80 +- +-$' "rhs 1: 0.80"
 expect_out '^5 +3064 +1\.87 ' "rhs 5: 1.87"
 expect_out '^15/16 +1072 +1\.07 ' "hit 15/16: 1.07"
 expect_out '^9/16 +1216 +0\.94 ' "hit 9/16: 0.94"
+expect_out 'no bandwidth, so no GFlop/s: give -p PROFILE' "no profile: says why its GFlop/s are -"
 expect_status 0 "dslash on the K40" model dslash -p tesla_k40 --param rhs=1,4
 expect_out '^1 +1432 +0\.80 +230\.5 +152\.9$' "K40 estimates (peak bw, triad bw)"
 expect_out 'triad source: BabelStream' "triad source named"
@@ -54,6 +55,9 @@ expect_out '^bound +compute' "matmul compute bound"
 expect_out '^model +3520 GFlop/s' "at the K20's fp32 peak"
 expect_status 0 "roofline of a double type" model roofline -p tesla_k20 -w stream -k triad -t double -s 2^20
 expect_out '^  peak_gflops +1170 ' "a double row is held to the K20's fp64 peak"
+expect_error 2 "dslash float 64x64x64x16: its count needs a kernel: give -k KERNEL" \
+  "roofline of a workload that counts per kernel, without -k: says -k" \
+  model roofline -p h100_sxm -w dslash -t float -s 64x64x64x16 --param rhs=4
 expect_error 2 "matmul types are float" "roofline refuses a type the workload does not take" model roofline -p tesla_k20 -w matmul -s 4096 -t double
 
 expect_status 0 "model --help" model --help

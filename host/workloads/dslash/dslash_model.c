@@ -119,6 +119,9 @@ static int run(struct clb_model_ctx *m)
     const char *src = clb_profile_model(p, "stream_source");
     if (src && !clb_model_given(m, "triad_bw") && !isnan(tbw))
         printf("  triad source: %s\n", src);
+    if (isnan(peak) && isnan(tbw))   /* the columns would be "-" with no word why */
+        printf("  (no bandwidth, so no GFlop/s: give -p PROFILE (clbench profiles), --param "
+               "peak_bw=GBS or --ceilings FILE)\n");
     printf("%-6s %10s %10s %18s %19s\n", "rhs", "bytes/site", "flop/byte", "GFlop/s (peak bw)",
            "GFlop/s (triad bw)");
     for (int i = 0; i < nr; i++) {
