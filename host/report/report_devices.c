@@ -119,6 +119,8 @@ static void ceiling_line(struct rpt *r, const struct cmp_col *c, int k, double s
     rpt_text(r, c->ceil_src[k][0] ? c->ceil_src[k] : "not measured in these files");
     /* how far to trust the row it comes from (its cache is the ceiling's own rule) */
     unsigned f = rpt_marks(c->ceil_marks[k]) & ~(unsigned)RF_CACHE;
+    if ((k == CLB_CEIL_SP || k == CLB_CEIL_DP) && sheet > 0 && c->ceil[k] > sheet)
+        f |= RF_ABOVE;   /* a rate above its datasheet peak, as the tables mark it */
     if (f) {
         struct clb_buf w = {0};
         rpt_flag_words(&w, f);
