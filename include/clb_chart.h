@@ -8,7 +8,9 @@
  * Every text of a chart may come from a results file: the renderer writes
  * the titles, legend entries, category names and point labels into gnuplot's
  * data files (escaped by cmp_esc, CMP_ESC_DATA) and the few texts of the
- * script through cmp_gp_string; nothing of a chart's text is gnuplot code.
+ * script as string expressions (CMP_ESC_GP), both with CMP_ESC_SVG for an
+ * SVG; nothing of a chart's text is gnuplot code, and gnuplot shows it as
+ * its display form.
  * A chart's texts are copies in its arena. */
 #ifndef CLB_CHART_H
 #define CLB_CHART_H

@@ -11,13 +11,21 @@
 enum {
     CMP_ESC_MD = 1,      /* Markdown cell: '|' as "\|" too */
     CMP_ESC_DATA = 2,    /* a gnuplot data-file field: the display form with every
-                          * backslash doubled and '"' as "''" (gnuplot reads escapes
-                          * and ends a string at a double quote there); "" as "(empty)" */
-    CMP_ESC_GP = 4,      /* one gnuplot single-quoted string, quotes included: the
-                          * display form with every ' doubled (inside single quotes
-                          * gnuplot expands neither backquotes nor @macros) */
-    CMP_ESC_HTML = 8     /* HTML or SVG text or attribute value: the display form
+                          * backslash doubled, '"' as "\042" and a leading blank as
+                          * "\040" (gnuplot reads escapes there, ends a string at a
+                          * double quote and drops the blanks a field begins with);
+                          * "" as "(empty)". gnuplot shows the display form */
+    CMP_ESC_GP = 4,      /* a gnuplot string expression whose value is the display
+                          * form: single-quoted strings (no escape in them; gnuplot
+                          * expands neither backquotes nor @macros there) joined by
+                          * "'" where the text has one ('it'."'".'s'); never '' for
+                          * a quote, which gnuplot misreads for quotes in a row */
+    CMP_ESC_HTML = 8,    /* HTML or SVG text or attribute value: the display form
                           * with & < > " ' as character references */
+    CMP_ESC_SVG = 16     /* with DATA or GP, for gnuplot's SVG terminal: '&' as
+                          * "&#x26;" (gnuplot passes "&#x..." on as a reference and
+                          * writes any other '&' as "&amp;"), so a figure shows each
+                          * '&' as written and no name makes a live reference */
 };
 /* Append s escaped for display: printable UTF-8 as is; '\\' as "\\\\"; newline,
  * CR and tab as "\n", "\r", "\t"; other control bytes and bytes that are not
@@ -37,9 +45,6 @@ struct cmp_esc_args {
 };
 const char *cmp_esc_arg(struct cmp_esc_args *a, const char *s, int flags);
 void cmp_esc_args_free(struct cmp_esc_args *a);
-/* cmp_esc(b, s, CMP_ESC_GP): the only way text of a file or the command line
- * reaches a gnuplot script. */
-void cmp_gp_string(struct clb_buf *b, const char *s);
 /* Display width of an escaped (printable UTF-8) string. */
 int cmp_width(const char *s);
 /* Append a file-name slug of s: letters, digits, '-' and '_' kept, every

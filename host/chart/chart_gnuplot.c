@@ -6,8 +6,9 @@
  * cmp_esc (CMP_ESC_DATA): a block per series whose header line holds its
  * title (the legend entry, through `columnheader(2)`); point labels and
  * category names are fields read through `with labels` and `xticlabels`.
- * The texts of the script itself (the title, the axis labels) go through
- * cmp_gp_string. The script names its files by the figure's index only.
+ * The texts of the script itself (the title, the axis labels) are string
+ * expressions (CMP_ESC_GP). For an SVG both add CMP_ESC_SVG (its '&'). The
+ * script names its files by the figure's index only.
  *
  * figN.dat, every line: x, y, x0, x1, y0, label (bars are drawn as boxes
  * from (x0, y0) to (x1, y): their slot in the category and their base).
@@ -38,9 +39,16 @@ struct layout {
     int entries;         /* legend entries */
 };
 
-static void fld(struct clb_buf *d, const char *text)
+/* Text for gnuplot to show, in a data field or a script: escaped for the
+ * figure's terminal too (an SVG's '&'). */
+static int esc_flags(const struct layout *L, int target)
 {
-    cmp_esc(d, text ? text : "", CMP_ESC_DATA);
+    return target | (L->o->svg ? CMP_ESC_SVG : 0);
+}
+
+static void fld(const struct layout *L, struct clb_buf *d, const char *text)
+{
+    cmp_esc(d, text ? text : "", esc_flags(L, CMP_ESC_DATA));
 }
 
 /* ---- layout ------------------------------------------------------------------- */
@@ -151,10 +159,11 @@ static double x_min(const struct clb_chart *c)
     return m;
 }
 
-static void axis(struct clb_buf *s, const struct clb_chart_axis *a, char name, double min)
+static void axis(const struct layout *L, struct clb_buf *s, const struct clb_chart_axis *a,
+                 char name, double min)
 {
     clb_buf_printf(s, "set %clabel ", name);
-    cmp_gp_string(s, a->label);
+    cmp_esc(s, a->label ? a->label : "", esc_flags(L, CMP_ESC_GP));
     clb_buf_add(s, "\n", 1);
     if (a->scale != CLB_AXIS_LINEAR)
         clb_buf_printf(s, "set logscale %c %d\n", name, a->scale == CLB_AXIS_LOG2 ? 2 : 10);
@@ -183,10 +192,10 @@ static void preamble(const struct layout *L, struct clb_buf *s)
     const struct clb_chart *c = L->c;
     clb_buf_printf(s, "set encoding utf8\nset datafile separator tab\n"
                       "set datafile commentschars ''\nset title ");
-    cmp_gp_string(s, c->title);
+    cmp_esc(s, c->title ? c->title : "", esc_flags(L, CMP_ESC_GP));
     clb_buf_add(s, "\n", 1);
-    axis(s, &c->x, 'x', x_min(c));
-    axis(s, &c->y, 'y', L->ylo);
+    axis(L, s, &c->x, 'x', x_min(c));
+    axis(L, s, &c->y, 'y', L->ylo);
     clb_buf_printf(s, "set grid %s\nset key outside below left Left reverse\n",
                    c->ncats ? "ytics" : "xtics ytics");
     if (c->ncats) {
@@ -251,7 +260,7 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
     if (d->len)
         clb_buf_add(d, "\n\n", 2);
     clb_buf_add(d, "x\t", 2);
-    fld(d, sr->title);
+    fld(L, d, sr->title);
     clb_buf_add(d, "\tx0\tx1\ty0\tlabel\n", 16);
     int labels = 0;
     for (size_t k = 0; k < sr->n; k++) {
@@ -273,7 +282,7 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
             clb_buf_add(d, "\n", 1);
         clb_buf_printf(d, "%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t", x, y, x - w / 2, x + w / 2, y0);
         if (p->label && *p->label)   /* no "(empty)" for a point without a label */
-            fld(d, p->label);
+            fld(L, d, p->label);
         clb_buf_add(d, "\n", 1);
         labels |= p->label && *p->label;
     }
@@ -308,7 +317,7 @@ static void categories(const struct layout *L, int block, struct clb_buf *d,
     clb_buf_add(d, "\n\nx\tcategories\tx0\tx1\ty0\tlabel\n", 30);
     for (int k = 0; k < c->ncats; k++) {
         clb_buf_printf(d, "%d\t%.10g\t%d\t%d\t%.10g\t", k, L->base, k, k, L->base);
-        fld(d, c->cats[k]);
+        fld(L, d, c->cats[k]);
         clb_buf_add(d, "\n", 1);
     }
     clb_buf_printf(plots, ", 'fig%d.dat' index %d using 1:2:xticlabels(6) with points ps 0 "
@@ -328,7 +337,7 @@ static void guides(const struct layout *L, struct clb_buf *p, struct clb_buf *pl
         if (p->len)
             clb_buf_add(p, "\n\n", 2);
         clb_buf_add(p, "x\t", 2);
-        fld(p, sr->title);
+        fld(L, p, sr->title);
         clb_buf_add(p, "\n", 1);
         for (size_t k = 0; k < sr->n; k++) {
             if (sr->p[k].brk && k)
@@ -349,7 +358,7 @@ static void guides(const struct layout *L, struct clb_buf *p, struct clb_buf *pl
         if (p->len)
             clb_buf_add(p, "\n\n", 2);
         clb_buf_add(p, "x\t", 2);
-        fld(p, c->v[i].title);
+        fld(L, p, c->v[i].title);
         clb_buf_printf(p, "\n%.10g\t%.10g\n%.10g\t%.10g\n", c->v[i].x, L->ylo, c->v[i].x, L->yhi);
         clb_buf_printf(plots, "%s'fig%d.peak.dat' index %d using 1:2 with lines dt %d lw 1.5",
                        plots->len ? ", " : "", L->o->index, block++,

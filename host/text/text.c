@@ -57,19 +57,37 @@ static int hidden_cp(unsigned cp)
            cp == 0xFEFF;
 }
 
-/* The target's rule over the display form e (flags: one of DATA, GP, HTML). */
+/* gnuplot's SVG terminal writes a '&' of text as "&amp;" unless "#x"
+ * follows, which it passes on as the start of a character reference (for
+ * fonts' symbols): so a '&' of a name becomes such a reference to itself,
+ * "&#x26;", and no name can make one of its own (a live "&#x202e;"). */
+#define SVG_AMP "&#x26;"
+
+/* The target's rule over the display form e (flags: one of DATA, GP, HTML;
+ * SVG with DATA or GP). The display form has no control byte and no line
+ * break, and every backslash of it is one of the text. */
 static void esc_target(struct clb_buf *b, const char *e, int flags)
 {
+    int svg = (flags & CMP_ESC_SVG) && (flags & (CMP_ESC_DATA | CMP_ESC_GP));
     if (flags & CMP_ESC_GP)
         clb_buf_add(b, "'", 1);
     for (const char *p = e; *p; p++) {
         const char *rep = NULL;
-        if (flags & CMP_ESC_DATA) {
-            /* gnuplot ends a data string at any double quote and reads
-             * backslash escapes (\n, \t, \ooo) in it */
-            rep = *p == '\\' ? "\\\\" : *p == '"' ? "''" : NULL;
+        if (svg && *p == '&') {
+            rep = SVG_AMP;
+        } else if (flags & CMP_ESC_DATA) {
+            /* gnuplot reads backslash escapes in a data string (\n, \t,
+             * \ooo), ends it at a double quote and drops the blanks that
+             * begin a field: an octal escape says each as it is */
+            rep = *p == '\\'             ? "\\\\"
+                  : *p == '"'            ? "\\042"
+                  : *p == ' ' && p == e  ? "\\040"
+                                         : NULL;
         } else if (flags & CMP_ESC_GP) {
-            rep = *p == '\'' ? "''" : NULL;
+            /* a single-quoted string knows no escape but '' for a quote,
+             * which gnuplot misreads for quotes in a row ('a''''b'): each
+             * quote ends the string instead, joined to "'" and the rest */
+            rep = *p == '\'' ? "'.\"'\".'" : NULL;
         } else {
             rep = *p == '&'    ? "&amp;"
                   : *p == '<'  ? "&lt;"
@@ -192,11 +210,6 @@ void cmp_esc_args_free(struct cmp_esc_args *a)
         clb_buf_free(&a->b[i]);
     free(a->b);
     *a = (struct cmp_esc_args){0};
-}
-
-void cmp_gp_string(struct clb_buf *b, const char *s)
-{
-    cmp_esc(b, s, CMP_ESC_GP);
 }
 
 int cmp_width(const char *s)

@@ -187,7 +187,7 @@ if [ -n "$GP" ]; then
   expect_status 0 "--plot svg, one workload" compare "${ALL[@]}" -w stream --plot fig.svg
   [ -s fig.svg ] && grep -q '<svg' fig.svg && pass "fig.svg is an SVG" || fail "fig.svg missing or not SVG"
   grep -q 'peak 3352 GB/s' fig.svg && pass "peak line in the legend" || fail "no peak line in fig.svg"
-  grep -q "Tesla K20c, ''Kepler'' GK110 (BabelStream 1.0; ECC on)" fig.svg && pass "legend names the reference" || fail "legend"
+  grep -q 'Tesla K20c, "Kepler" GK110 (BabelStream 1.0; ECC on)' fig.svg && pass "legend names the reference" || fail "legend"
   mkdir -p out
   expect_status 0 "--plot png, three workloads" compare "${ALL[@]}" --plot out/all.png
   for w in stream transpose dslash; do

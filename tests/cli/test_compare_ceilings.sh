@@ -95,7 +95,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$f" 2>/dev/null &&
       pass "$f is well-formed XML" || fail "$f is not well-formed XML"
   done
-  grep -qF "chase'; system(''touch PWNED_ckernel'') # stride=64 z=@x\`touch PWNED_cparam\`" e/e-latency.svg &&
+  grep -qF "chase'; system(\"touch PWNED_ckernel\") # stride=64 z=@x\`touch PWNED_cparam\`" e/e-latency.svg &&
     pass "the crafted kernel and params are legend text" || fail "crafted legend"
   grep -qF 'Evil "GPU" '"'q'"' `touch PWNED_cdev` $(touch PWNED_cdev2) @m\nline2 \\n, GFlop/s by arithmetic intensity' e/e-roofline-*.svg &&
     pass "the crafted device is title text, its newline escaped" || fail "crafted title"

@@ -1,14 +1,21 @@
-/* libFuzzer: what puts text of a results file in a `clbench report` page.
- * The first byte picks the target:
- *   even: cmp_esc(CMP_ESC_HTML), the one function every text goes through.
- *         Oracle (html_oracle.h, apart from the escaper): the output is text
- *         that holds no markup character of its own (& < > " ' only as
- *         character references), is UTF-8 without a control byte, and reads
- *         back -- references decoded -- as the display form cmp_esc(s, 0);
- *   odd:  clb_svg_inline on the rest as an SVG. Oracle: when it accepts, the
+/* libFuzzer: what puts text of a results file in a `clbench report` page
+ * and in the charts of the report and of `compare --plot`. The first byte
+ * picks the target:
+ *   0, 2 (mod 4): cmp_esc(CMP_ESC_HTML), the one function every text goes
+ *         through. Oracle (html_oracle.h, apart from the escaper): the output
+ *         is text that holds no markup character of its own (& < > " ' only
+ *         as character references), is UTF-8 without a control byte, and
+ *         reads back -- references decoded -- as the display form cmp_esc(s, 0);
+ *   1:    clb_svg_inline on the rest as an SVG. Oracle: when it accepts, the
  *         output's every tag is an SVG element of gnuplot's set with no event
  *         handler and no reference out of the figure (href only "#c1-...",
- *         url() only "url(#c1-..."), and every id carries the prefix.
+ *         url() only "url(#c1-..."), and every id carries the prefix;
+ *   3:    the chart text (cmp_esc with CMP_ESC_DATA and CMP_ESC_GP, for an
+ *         SVG and a PNG). Oracle (plot_oracle.h): the field and the string
+ *         expression pass gnuplot's rules, and what gnuplot reads from them,
+ *         written by its SVG terminal and read back by an XML reader, is the
+ *         display form (a PNG: gnuplot's value itself) -- no quote, escape or
+ *         character reference of the text acts.
  * A failed check aborts, so libFuzzer keeps the input. */
 #include <stdint.h>
 #include <stdio.h>
@@ -59,6 +66,41 @@ static void escape(const char *in)
     clb_buf_free(&h);
     clb_buf_free(&plain);
     clb_buf_free(&back);
+}
+
+/* The chart text of one name, for each target and terminal. */
+static void chart_text(const char *in)
+{
+    struct clb_buf shown = {0}, esc = {0}, line = {0};
+    cmp_esc(&shown, in, 0);
+    for (int k = 0; k < 4; k++) {
+        int gp = k & 1, svg = k >> 1;
+        esc.len = 0;
+        cmp_esc(&esc, in, (gp ? CMP_ESC_GP : CMP_ESC_DATA) | (svg ? CMP_ESC_SVG : 0));
+        line.len = 0;
+        clb_buf_printf(&line, gp ? "set title %s\n" : "%s\t1\n", clb_buf_str(&esc));
+        char *v = malloc(esc.len + 1), *out = malloc(esc.len + 1);
+        if (!v || !out || line.oom || esc.oom || shown.oom)
+            abort();
+        const char *why = gp ? oracle_script(clb_buf_str(&line), line.len)
+                             : oracle_data(clb_buf_str(&line), line.len);
+        if (!why)
+            why = gp ? oracle_gp_value(clb_buf_str(&esc), esc.len, v)
+                     : oracle_data_value(clb_buf_str(&esc), esc.len, v);
+        if (!why && svg)
+            why = oracle_svg_shown(v, out);
+        else if (!why)
+            strcpy(out, v);
+        if (!why && strcmp(out, shown.len || gp ? clb_buf_str(&shown) : "(empty)"))
+            why = "gnuplot would show another text than the display form";
+        if (why)
+            die(why, in, clb_buf_str(&esc));
+        free(v);
+        free(out);
+    }
+    clb_buf_free(&shown);
+    clb_buf_free(&esc);
+    clb_buf_free(&line);
 }
 
 static int svg_element(const char *s, size_t n)
@@ -144,8 +186,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(s, data + 1, size - 1);
     s[size - 1] = 0;   /* a results file cannot hold a NUL: the reader refuses it */
-    if (data[0] & 1)
+    if ((data[0] & 3) == 1)
         inline_svg(s, strlen(s));
+    else if ((data[0] & 3) == 3)
+        chart_text(s);
     else
         escape(s);
     free(s);

@@ -57,7 +57,7 @@ static inline int oracle_report_tag(const char *name, size_t n)
     static const char *const tags[] = {
         "html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "p",
         "main", "nav", "strong", "ol", "li", "a", "section", "div", "dl", "dt", "dd", "table",
-        "tr", "th", "td", "span", "br", "code", "figure", "figcaption", "footer", NULL};
+        "tr", "th", "td", "span", "br", "code", "figure", "figcaption", "footer", "ul", NULL};
     for (int k = 0; tags[k]; k++)
         if (strlen(tags[k]) == n && !memcmp(tags[k], name, n))
             return 1;

@@ -1,15 +1,26 @@
-/* The oracle of compare's gnuplot input (host/compare/compare_plot.c), shared
- * by tests/fuzz/fuzz_plot.c and tests/unit/test_compare.c. It is written
- * apart from the generator, from gnuplot's rules:
+/* The oracle of the gnuplot input of every chart (host/chart/chart_gnuplot.c,
+ * compare's and the report's), shared by tests/fuzz/fuzz_plot.c,
+ * fuzz_rows.c, fuzz_html.c and the unit tests. It is written apart from the
+ * generator, from gnuplot's rules (gnuplot 5.4's scanner, data reader and SVG
+ * terminal):
  *   - a script is commands of a few known words, numbers and punctuation;
  *     every other text is inside single quotes, where gnuplot expands
- *     neither `backquotes` nor @macros and '' is the only escape; a string
- *     holds no newline (it would end the command) and no control byte, and
- *     is UTF-8;
+ *     neither `backquotes` nor @macros and has no escape: a quote ends the
+ *     string (its '' escape is misread for quotes in a row, so a string is
+ *     never followed by a quote), and a text's quote is the double-quoted
+ *     string "'" joined by '.'; a string holds no newline (it would end the
+ *     command) and no control byte, and is UTF-8;
  *   - a data file is lines of tab-separated fields, each line of a file with
  *     the same number of fields; no double quote (gnuplot ends a string
- *     there), no control byte but tab and newline, backslashes only in pairs
- *     (gnuplot reads escapes in data strings), UTF-8.
+ *     there), no control byte but tab and newline, a backslash only in the
+ *     escapes the writer means (\\, \042 for a double quote, \040 for a
+ *     leading blank: gnuplot reads escapes in data strings), no field that
+ *     begins with a blank (gnuplot drops it), UTF-8;
+ *   - what gnuplot shows: the value of a string expression, or of a data
+ *     field (its escapes read), written by the SVG terminal (a '&' as "&amp;"
+ *     unless "#x" follows, which it passes on as a reference) and read back
+ *     by an XML reader, is the display form of the text (cmp_esc(s, 0)); no
+ *     text makes a character reference of its own.
  * Each check returns NULL when the text passes, else the reason. */
 #ifndef PLOT_ORACLE_H
 #define PLOT_ORACLE_H
@@ -58,31 +69,43 @@ static inline int oracle_word(const char *w, size_t n)
     return 0;
 }
 
+/* A control byte, a C1 control or a newline at s[i] inside a string? */
+static inline const char *oracle_in_string(const unsigned char *s, size_t i, size_t n)
+{
+    unsigned c = s[i];
+    if (c == '\n')
+        return "a newline inside a quoted string";
+    if (c < 0x20 || c == 0x7F)
+        return "a control byte inside a quoted string";
+    if (c == 0xC2 && i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] <= 0x9F)
+        return "a C1 control inside a quoted string";
+    return NULL;
+}
+
 static inline const char *oracle_script(const char *text, size_t n)
 {
     const unsigned char *s = (const unsigned char *)text;
     if (!oracle_utf8(s, n))
         return "the script is not UTF-8";
-    int in = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned c = s[i];
-        if (in) {
-            if (c == '\'') {
-                if (i + 1 < n && s[i + 1] == '\'')
-                    i++;   /* '' : a quote inside the string */
-                else
-                    in = 0;
-            } else if (c == '\n') {
-                return "a newline inside a quoted string";
-            } else if (c < 0x20 || c == 0x7F) {
-                return "a control byte inside a quoted string";
-            } else if (c == 0xC2 && i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] <= 0x9F) {
-                return "a C1 control inside a quoted string";
+        if (c == '\'') {   /* a string: no escape, the next quote ends it */
+            size_t k = i + 1;
+            for (; k < n && s[k] != '\''; k++) {
+                const char *why = oracle_in_string(s, k, n);
+                if (why)
+                    return why;
             }
-            continue;
-        }
-        if (c == '\'') {
-            in = 1;
+            if (k == n)
+                return "an unterminated quoted string";
+            if (k + 1 < n && s[k + 1] == '\'')
+                return "a quote right after a string ('' in a string: gnuplot misreads quotes "
+                       "in a row)";
+            i = k;
+        } else if (c == '"') {   /* only "'", a text's quote */
+            if (!(i + 2 < n && s[i + 1] == '\'' && s[i + 2] == '"'))
+                return "a double-quoted string other than \"'\" (gnuplot reads escapes there)";
+            i += 2;
         } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
             size_t k = i;
             while (k < n && ((s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z') ||
@@ -102,7 +125,7 @@ static inline const char *oracle_script(const char *text, size_t n)
             return "a byte outside strings that gnuplot could interpret (` @ $ # \\ \" or text)";
         }
     }
-    return in ? "an unterminated quoted string" : NULL;
+    return NULL;
 }
 
 static inline const char *oracle_data(const char *text, size_t n)
@@ -114,15 +137,20 @@ static inline const char *oracle_data(const char *text, size_t n)
     int empty = 1;
     for (size_t i = 0; i < n; i++) {
         unsigned c = s[i];
+        int start = i == 0 || s[i - 1] == '\t' || s[i - 1] == '\n';
         if (c == '"')
             return "a double quote in a data file";
+        if (c == ' ' && start)
+            return "a field that begins with a blank (gnuplot drops it)";
         if (c == '\\') {
-            size_t k = i;
-            while (k < n && s[k] == '\\')
-                k++;
-            if ((k - i) % 2)
-                return "a single backslash in a data file (gnuplot would read an escape)";
-            i = k - 1;
+            if (i + 1 < n && s[i + 1] == '\\')
+                i++;
+            else if (i + 3 < n && s[i + 1] == '0' && s[i + 2] == '4' &&
+                     (s[i + 3] == '2' || s[i + 3] == '0'))
+                i += 3;
+            else
+                return "a backslash in a data file that is not \\\\, \\042 or \\040 (gnuplot "
+                       "would read another escape)";
             empty = 0;
             continue;
         }
@@ -150,10 +178,82 @@ static inline const char *oracle_data(const char *text, size_t n)
     return NULL;
 }
 
-/* The script with every quoted string replaced by one 'S' and every number
- * by one 'N': what must not depend on the text of the files (the canvas and
- * the margins grow with the length of the names: numbers only). Written into
- * out (room: n + 1). */
+/* gnuplot's value of a string expression of the script (strings joined by
+ * '.'), into out (room: n + 1). */
+static inline const char *oracle_gp_value(const char *s, size_t n, char *out)
+{
+    size_t k = 0, i = 0;
+    for (;;) {
+        if (i < n && s[i] == '\'') {
+            for (i++; i < n && s[i] != '\''; i++)
+                out[k++] = s[i];
+            if (i == n)
+                return "an unterminated quoted string";
+            i++;
+        } else if (i + 2 < n && s[i] == '"' && s[i + 1] == '\'' && s[i + 2] == '"') {
+            out[k++] = '\'';
+            i += 3;
+        } else {
+            return "not a string where one is due";
+        }
+        if (i == n)
+            break;
+        if (s[i++] != '.')
+            return "strings not joined by '.'";
+    }
+    out[k] = 0;
+    return NULL;
+}
+
+/* gnuplot's value of a data field (its escapes read: \\, \ooo), into out
+ * (room: n + 1). */
+static inline const char *oracle_data_value(const char *s, size_t n, char *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\') {
+            out[k++] = s[i];
+        } else if (i + 1 < n && s[i + 1] == '\\') {
+            out[k++] = '\\';
+            i++;
+        } else if (i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' &&
+                   s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+            out[k++] = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+            i += 3;
+        } else {
+            return "a backslash gnuplot would read as another escape";
+        }
+    }
+    out[k] = 0;
+    return NULL;
+}
+
+/* What an SVG figure shows for a text gnuplot writes there: gnuplot's SVG
+ * terminal writes '<' as "&lt;" and a '&' as "&amp;" unless "#x" follows,
+ * which it passes on, and an XML reader decodes the references; into out
+ * (room: strlen(s) + 1). A reference the text makes of its own fails. */
+static inline const char *oracle_svg_shown(const char *s, char *out)
+{
+    size_t k = 0;
+    for (; *s; s++) {
+        if (*s == '&' && s[1] == '#' && s[2] == 'x') {
+            if (strncmp(s, "&#x26;", 6))
+                return "a character reference in a text other than \"&#x26;\" (it would be "
+                       "live in the SVG)";
+            out[k++] = '&';
+            s += 5;
+        } else {
+            out[k++] = *s;
+        }
+    }
+    out[k] = 0;
+    return NULL;
+}
+
+/* The script with every string expression (quoted strings joined by '.')
+ * replaced by one 'S' and every number by one 'N': what must not depend on
+ * the text of the files (the canvas and the margins grow with the length of
+ * the names: numbers only). Written into out (room: n + 1). */
 static inline size_t oracle_skeleton(const char *s, size_t n, char *out)
 {
     size_t k = 0;
@@ -164,17 +264,19 @@ static inline size_t oracle_skeleton(const char *s, size_t n, char *out)
             out[k++] = 'N';
             continue;
         }
-        if (s[i] != '\'') {
+        if (s[i] != '\'' && s[i] != '"') {
             out[k++] = s[i];
             continue;
         }
-        for (i++; i < n; i++)
-            if (s[i] == '\'') {
-                if (i + 1 < n && s[i + 1] == '\'')
-                    i++;
-                else
-                    break;
-            }
+        for (;;) {   /* a string, and each joined to it */
+            char q = s[i];
+            for (i++; i < n && s[i] != q; i++)
+                ;
+            if (i + 2 < n && s[i + 1] == '.' && (s[i + 2] == '\'' || s[i + 2] == '"'))
+                i += 2;
+            else
+                break;
+        }
         out[k++] = 'S';
     }
     out[k] = 0;

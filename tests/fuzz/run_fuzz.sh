@@ -23,7 +23,7 @@ clang=${CLANG:-clang}
 # 2-core VM, where the CSV harness ran ~600/s).
 # The rows harness runs every consumer (compare with each metric, plots,
 # models, ceilings, upgrade, the report) per input: ~100/s. The HTML harness
-# (the report's escaping and SVG inlining) runs ~4 000/s.
+# (the report's escaping and SVG inlining, the charts' text) runs ~1 500-4 000/s.
 declare -A runs=([results]=60000 [profile]=60000 [params]=1000000 [plot]=100000 [rows]=1500
                  [html]=50000)
 declare -A maxlen=([rows]=8192)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clb_chart.h"
@@ -22,9 +23,69 @@ static void test_html_escape(void **state)
                         "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;");
     /* the display form first: a newline, a control byte, a byte that is not UTF-8 */
     assert_string_equal(cmp_esc_tmp(&b, "a\nb\x01\xff<", CMP_ESC_HTML), "a\\nb\\x01\\xff&lt;");
-    /* a gnuplot string: one pair of quotes, the inner ones doubled */
-    assert_string_equal(cmp_esc_tmp(&b, "it's `x`", CMP_ESC_GP), "'it''s `x`'");
+    /* a gnuplot string expression: a text's quote is "'" joined to the strings */
+    assert_string_equal(cmp_esc_tmp(&b, "it's `x`", CMP_ESC_GP), "'it'.\"'\".'s `x`'");
+    assert_string_equal(cmp_esc_tmp(&b, "''", CMP_ESC_GP), "''.\"'\".''.\"'\".''");
+    assert_string_equal(cmp_esc_tmp(&b, "a&#x3c;", CMP_ESC_GP | CMP_ESC_SVG), "'a&#x26;#x3c;'");
     clb_buf_free(&b);
+}
+
+/* The property behind every chart's text: for any name (random bytes of
+ * quotes, backslashes, ampersands and references, blanks, control bytes,
+ * bidi marks, bytes that are not UTF-8), what gnuplot reads from the data
+ * field or the script's string expression, written by its SVG terminal and
+ * read back by an XML reader (plot_oracle.h, apart from the escaper), is the
+ * display form; a PNG shows gnuplot's value as it is. */
+static void test_gnuplot_text_property(void **state)
+{
+    (void)state;
+    static const char *const parts[] = {"'", "''", "\"", "\\", "\\n", "&", "&#x", "&#x202e;",
+                                        "&#x3c;b&#x3e;", "&amp;", "<b>", "`id`", "@x", " ", "\t",
+                                        "\x01", "\x7f", "\xe2\x80\xae", "\xe2\x81\xa6", "\xff",
+                                        "\xc3", "\xc3\xa9", "x", "#", "%s", "$(id)"};
+    const size_t np = sizeof parts / sizeof *parts;
+    unsigned seed = 37;
+    struct clb_buf name = {0}, shown = {0}, esc = {0}, line = {0};
+    for (int k = 0; k < 3000; k++) {
+        name.len = 0;
+        clb_buf_add(&name, "", 0);
+        for (int j = (int)(rand_r(&seed) % 7); j >= 0; j--) {
+            const char *p = parts[rand_r(&seed) % np];
+            clb_buf_add(&name, p, strlen(p));
+        }
+        cmp_esc_tmp(&shown, clb_buf_str(&name), 0);
+        for (int svg = 0; svg < 2; svg++) {
+            for (int gp = 0; gp < 2; gp++) {
+                int flags = (gp ? CMP_ESC_GP : CMP_ESC_DATA) | (svg ? CMP_ESC_SVG : 0);
+                cmp_esc_tmp(&esc, clb_buf_str(&name), flags);
+                line.len = 0;
+                clb_buf_printf(&line, gp ? "set title %s\n" : "%s\t1\n", clb_buf_str(&esc));
+                const char *why = gp ? oracle_script(line.s, line.len)
+                                     : oracle_data(line.s, line.len);
+                char *v = malloc(esc.len + 1), *out = malloc(esc.len + 1);
+                assert_non_null(v);
+                assert_non_null(out);
+                if (!why)
+                    why = gp ? oracle_gp_value(esc.s, esc.len, v)
+                             : oracle_data_value(esc.s, esc.len, v);
+                if (!why && svg)
+                    why = oracle_svg_shown(v, out);
+                else if (!why)
+                    strcpy(out, v);
+                if (!why && strcmp(out, shown.len || gp ? clb_buf_str(&shown) : "(empty)"))
+                    why = "gnuplot would show another text than the display form";
+                if (why)
+                    fail_msg("%s: name '%s' as '%s' (flags %d) shows '%s'", why,
+                             clb_buf_str(&shown), clb_buf_str(&esc), flags, out);
+                free(v);
+                free(out);
+            }
+        }
+    }
+    clb_buf_free(&name);
+    clb_buf_free(&shown);
+    clb_buf_free(&esc);
+    clb_buf_free(&line);
 }
 
 /* Two bar series, the second stacked on the first; a bar without a figure
@@ -111,6 +172,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_html_escape),
+        cmocka_unit_test(test_gnuplot_text_property),
         cmocka_unit_test(test_bars_data),
         cmocka_unit_test(test_svg_inline),
     };

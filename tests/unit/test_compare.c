@@ -312,11 +312,14 @@ static void test_escape(void **state)
     assert_string_equal(esc("\xed\xa0\x80", 0), "\\xed\\xa0\\x80");   /* a surrogate */
     assert_string_equal(esc("a|b", 0), "a|b");
     assert_string_equal(esc("a|b", CMP_ESC_MD), "a\\|b");
-    assert_string_equal(esc("say \"hi\"\n\\", CMP_ESC_DATA), "say ''hi''\\\\n\\\\\\\\");
+    assert_string_equal(esc("say \"hi\"\n\\", CMP_ESC_DATA), "say \\042hi\\042\\\\n\\\\\\\\");
+    assert_string_equal(esc(" lead", CMP_ESC_DATA), "\\040lead");
+    assert_string_equal(esc("a&#x202e;", CMP_ESC_DATA | CMP_ESC_SVG), "a&#x26;#x202e;");
+    assert_string_equal(esc("a&b", CMP_ESC_DATA), "a&b");   /* a PNG shows '&' as it is */
     assert_string_equal(esc("", CMP_ESC_DATA), "(empty)");
     struct clb_buf b = {0};
-    cmp_gp_string(&b, "it's `id` @x $(id) #c \\ \"q\"\n");
-    assert_string_equal(clb_buf_str(&b), "'it''s `id` @x $(id) #c \\\\ \"q\"\\n'");
+    cmp_esc(&b, "it's `id` @x $(id) #c \\ \"q\"\n", CMP_ESC_GP);
+    assert_string_equal(clb_buf_str(&b), "'it'.\"'\".'s `id` @x $(id) #c \\\\ \"q\"\\n'");
     assert_null(oracle_script(b.s, b.len));
     clb_buf_free(&b);
     cmp_slug(&b, "../../x y");
