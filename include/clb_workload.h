@@ -106,6 +106,10 @@ size_t clb_query_esize(const struct clb_query *q);
  * Counting functions compute sizes with clb_mulz/clb_addz and end with this. */
 int clb_count_done(const struct clb_query *q, int ovf, struct clb_counts *out, size_t bytes,
                    size_t flops, size_t footprint, size_t largest, enum clb_unit unit);
+/* The count of a copy (blockeq, copy2d, transpose): an input of the size's
+ * elements of the type read once, an output as large written once; the
+ * group holds the two. */
+int clb_count_copy(const struct clb_query *q, struct clb_counts *out);
 
 /* How the core picks default sizes: the first size of the workload's ladder
  * whose footprint (count of the group) reaches max(llc_times x the last-level

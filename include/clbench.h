@@ -73,6 +73,9 @@ char *clb_slug(const char *in);          /* "NVIDIA H100 80GB" -> "nvidia-h100-8
 double clb_now(void);                    /* monotonic seconds */
 int clb_strieq(const char *a, const char *b);
 const char *clb_stristr(const char *hay, const char *needle);
+/* FNV-1a 64 of n bytes, continuing from h (CLB_FNV_START for a new hash). */
+#define CLB_FNV_START 0xcbf29ce484222325ULL
+uint64_t clb_fnv1a(uint64_t h, const void *p, size_t n);
 /* Is word a member of the comma-separated list? */
 int clb_list_has(const char *list, const char *word);
 

@@ -34,22 +34,13 @@ static const char *const field_name[CLB_KEY_NFIELDS] = {
     "platform", "platform version", "device", "vendor", "device version", "driver version",
     "build options", "source"};
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ULL;
-    return h;
-}
-#define FNV_START 0xcbf29ce484222325ULL
-
 static void entry_name(const struct clb_cache_key *k, char *out, size_t n)
 {
     uint32_t fmt = CLB_CACHE_FORMAT;
-    uint64_t h = fnv1a(FNV_START, &fmt, sizeof fmt);
+    uint64_t h = clb_fnv1a(CLB_FNV_START, &fmt, sizeof fmt);
     for (int i = 0; i < CLB_KEY_NFIELDS; i++) {
         uint64_t len = strlen(k->field[i]);
-        h = fnv1a(fnv1a(h, &len, sizeof len), k->field[i], (size_t)len);
+        h = clb_fnv1a(clb_fnv1a(h, &len, sizeof len), k->field[i], (size_t)len);
     }
     snprintf(out, n, "%016llx.bin", (unsigned long long)h);
 }
@@ -248,7 +239,7 @@ static const char *parse_entry(const unsigned char *p, size_t len, const struct 
         return "longer than its header says";
     if (bl == 0)
         return "an empty binary";
-    if (fnv1a(FNV_START, p + pos, (size_t)bl) != sum)
+    if (clb_fnv1a(CLB_FNV_START, p + pos, (size_t)bl) != sum)
         return "its binary does not match its checksum (damaged)";
     *off = pos;
     *n = (size_t)bl;
@@ -316,7 +307,7 @@ static unsigned char *make_entry(const struct clb_cache_key *k, const unsigned c
         memcpy(p + pos + 8, k->field[i], (size_t)fl);
         pos += 8 + (size_t)fl;
     }
-    uint64_t tail[2] = {n, fnv1a(FNV_START, bin, n)};
+    uint64_t tail[2] = {n, clb_fnv1a(CLB_FNV_START, bin, n)};
     memcpy(p + pos, tail, 16);
     memcpy(p + pos + 16, bin, n);
     *len = total;

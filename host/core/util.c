@@ -412,11 +412,11 @@ const char *clb_arena_str(struct clb_arena *a, const char *s, size_t n)
     return p;
 }
 
-static uint64_t hash_bytes(const char *s, size_t n)
+uint64_t clb_fnv1a(uint64_t h, const void *p, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    const unsigned char *b = p;
     for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+        h = (h ^ b[i]) * 0x100000001b3ULL;
     return h;
 }
 
@@ -433,7 +433,7 @@ const char *clb_arena_intern(struct clb_arena *a, const char *s, size_t n)
             const char *v = a->intern.slot[i];
             if (!v)
                 continue;
-            size_t j = hash_bytes(v, strlen(v)) & (cap - 1);
+            size_t j = clb_fnv1a(CLB_FNV_START, v, strlen(v)) & (cap - 1);
             while (slot[j])
                 j = (j + 1) & (cap - 1);
             slot[j] = v;
@@ -442,7 +442,7 @@ const char *clb_arena_intern(struct clb_arena *a, const char *s, size_t n)
         a->intern.slot = slot;
         a->intern.cap = cap;
     }
-    size_t j = hash_bytes(s, n) & (a->intern.cap - 1);
+    size_t j = clb_fnv1a(CLB_FNV_START, s, n) & (a->intern.cap - 1);
     for (const char *v; (v = a->intern.slot[j]); j = (j + 1) & (a->intern.cap - 1))
         if (strncmp(v, s, n) == 0 && v[n] == 0)
             return v;

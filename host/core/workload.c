@@ -38,6 +38,14 @@ int clb_count_done(const struct clb_query *q, int ovf, struct clb_counts *out, s
     return CLB_OK;
 }
 
+int clb_count_copy(const struct clb_query *q, struct clb_counts *out)
+{
+    int ovf = 0;
+    size_t one = clb_mulz(q->size->total, clb_query_esize(q), &ovf);
+    size_t two = clb_mulz(one, 2, &ovf);
+    return clb_count_done(q, ovf, out, two, 0, two, one, CLB_UNIT_GBPS);
+}
+
 /* ---- cases ------------------------------------------------------------- */
 
 /* Parse "k=v,k=v" (the params column) into a list; a part without '='

@@ -53,16 +53,13 @@ static const struct clb_param_def params[] = {
  * output. The rows kernel exists for the packed float3 only. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    int ovf = 0;
-    size_t matrix = clb_mulz(q->size->total, clb_query_esize(q), &ovf);
-    size_t two = clb_mulz(matrix, 2, &ovf);
     if (q->kernel && strcmp(q->kernel, "coalesced") && strcmp(q->kernel, "loads_first") &&
         (strcmp(q->kernel, "rows") || strcmp(q->dtype, "float3"))) {
         clb_seterr("unknown copy2d kernel '%s' for %s (known: coalesced, loads_first; rows for "
                    "float3)", q->kernel, q->dtype);
         return CLB_EUSAGE;
     }
-    return clb_count_done(q, ovf, out, two, 0, two, matrix, CLB_UNIT_GBPS);
+    return clb_count_copy(q, out);
 }
 
 /* Parse the tile list (a tile the device cannot launch is reduced to one
