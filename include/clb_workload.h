@@ -593,10 +593,15 @@ int clb_sysfs_caches(const char *dir, struct clb_cache_level *out, int max);
 /* ---- the job: one process, or one rank of an MPI job ---------------------- */
 
 /* Every rank runs the same configurations in lockstep (docs/SCALING.md); a
- * workload that decomposes its problem over ranks (dslash, cg) uses these. */
+ * workload that decomposes its problem over ranks (dslash, cg) uses these.
+ * A rank is one device: an MPI process drives `devices` of them
+ * (--devices-per-rank), each on a thread of its own, so rank r is device
+ * r % devices of process r / devices; between the ranks of one process the
+ * messages below are handed over in memory. */
 struct clb_comm_info {
-    int rank, size;             /* in the job: 0..size-1 (0 of 1 without MPI) */
+    int rank, size;             /* in the job: 0..size-1 (0 of 1 alone) */
     int local_rank, local_size; /* on this node */
+    int procs, devices;         /* the job's processes (MPI ranks), devices of each */
 };
 const struct clb_comm_info *clb_comm(void);
 enum clb_comm_op { CLB_SUM, CLB_MAX, CLB_MIN };
@@ -622,6 +627,16 @@ int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine);
 void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank);
 int clb_comm_shm_sync(struct clb_comm_shm *w);
 void clb_comm_shm_close(struct clb_comm_shm *w);
+/* Pointers of the ranks of this process (its devices), shared: every rank of
+ * the job calls open together with its own (mine); peer gives that of a
+ * rank of this process, NULL for one elsewhere (and for a bad rank). The
+ * node path of a halo exchange: a device writes its neighbour's halos
+ * straight from the pinned buffer the neighbour read them into. close is
+ * collective. CLB_ESYS when out of memory. */
+struct clb_comm_local;
+int clb_comm_local_open(void *mine, struct clb_comm_local **l);
+void *clb_comm_local_peer(const struct clb_comm_local *l, int rank);
+void clb_comm_local_close(struct clb_comm_local *l);
 /* What carries messages between ranks of one node, as the MPI library says
  * (its MPI_T control variables): Open MPI's shared-memory BTL ("vader" in
  * 4.x, "sm" in 5.x) and its single-copy mechanism ("cma", "xpmem", "knem",

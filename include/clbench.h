@@ -28,6 +28,7 @@ enum clb_rc {
  * line is never cut. clb_seterr formats the new message before the old one
  * goes, so it may quote it: clb_seterr("--ceilings: %s", clb_lasterr()). */
 void clb_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void clb_lasterr_release(void); /* frees this thread's message (a thread that ends) */
 const char *clb_lasterr(void);
 /* The message of a failed allocation, said one way: clb_oom sets it and
  * returns CLB_ESYS. */
@@ -38,6 +39,10 @@ void clb_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 
 /* Output level: -q 0, default 1, -v 2. */
 extern int clb_verbosity;
+/* This thread's verbosity: clb_verbosity, or -1 (silent) on a device thread
+ * that is not the job's rank 0 (clb_thread_quiet). */
+int clb_verbosity_now(void);
+void clb_thread_quiet(int quiet);
 void clb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void clb_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -27,6 +27,7 @@ static const struct option longopts[] = {
     {"ceilings", required_argument, 0, 1011},  {"case-timeout", required_argument, 0, 1012},
     {"report", required_argument, 0, 1013},    {"cache", required_argument, 0, 1014},
     {"no-cache", no_argument, 0, 1015},        {"dry-run", no_argument, 0, 1017},
+    {"devices-per-rank", required_argument, 0, 1018},
     {0, 0, 0, 0}};
 
 /* The help text of `clbench run`; the man page (host/cli/clbench.1) carries the
@@ -35,6 +36,9 @@ static const char clb_run_help[] =
     "usage: clbench run WORKLOAD[,WORKLOAD...]|all [options]\n"
     "  -d, --device SPEC     flat index, P:D, part of a device name, cpu|gpu|accelerator,\n"
     "                        a comma list of these, or all (every device but emulators)\n"
+    "      --devices-per-rank N|all  one process (MPI rank) drives N of the devices -d names\n"
+    "                        (all: the node's, shared among its processes), each a rank of\n"
+    "                        the job on its own thread (default 1; docs/SCALING.md)\n"
     "  -p, --profile NAME    force a profile (default: matched by device name)\n"
     "      --peak-bw GBS     peak bandwidth for %peak and the models (a device without a profile)\n"
     "      --peak-gflops G   peak single-precision GFlop/s;  --peak-gflops-dp G  double\n"
@@ -221,6 +225,13 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
         case 1014: if (parse_mode("--cache", optarg, &o->cache)) return CLB_EUSAGE; break;
         case 1015: o->cache = CLB_CACHE_OFF; break;
         case 1017: o->dry_run = 1; break;
+        case 1018: /* -1: all of the node's */
+            if (strcmp(optarg, "all") &&
+                parse_count("--devices-per-rank", optarg, 1, &o->devices_per_rank))
+                return CLB_EUSAGE;
+            if (!strcmp(optarg, "all"))
+                o->devices_per_rank = -1;
+            break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_print_error("%s", clb_lasterr());

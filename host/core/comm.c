@@ -1,6 +1,9 @@
-/* The job a run belongs to: MPI (Open MPI) when the program was started by
+/* The processes of the job: MPI (Open MPI) when the program was started by
  * an MPI launcher (mpirun, srun), else one process. Built without MPI, every
- * function is the one-process case. See docs/SCALING.md. */
+ * function is the one-process case. See docs/SCALING.md. The ranks the
+ * workloads see (clb_comm_*) are team.c's: one per process, or one per
+ * device where a process drives several (--devices-per-rank); team.c calls
+ * these for the messages between processes. */
 #define _GNU_SOURCE
 #include "comm.h"
 
@@ -12,11 +15,12 @@
 #include <mpi.h>
 #endif
 
-static struct clb_comm_info info = {0, 1, 0, 1};
-static int active;
+static struct clb_comm_info info = {0, 1, 0, 1, 1, 1};
+static int active, threads_ok;
 
-const struct clb_comm_info *clb_comm(void) { return &info; }
-int clb_comm_active(void) { return active; }
+const struct clb_comm_info *clb_proc_info(void) { return &info; }
+int clb_proc_active(void) { return active; }
+int clb_proc_threads_ok(void) { return !active || threads_ok; }
 
 /* Started by a launcher? Open MPI, PMIx, PMI (MPICH, Slurm) set these. */
 static int launched(void)
@@ -54,12 +58,15 @@ int clb_comm_init(int *argc, char ***argv)
 {
     if (!launched())
         return CLB_OK;
+    /* serialized: a process that drives several devices calls MPI from one
+     * thread per device, one call at a time (team.c holds a lock) */
     int provided;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
         clb_seterr("MPI_Init_thread failed");
         return CLB_ESYS;
     }
     active = 1;
+    threads_ok = provided >= MPI_THREAD_SERIALIZED;
     MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &world), "MPI_Comm_dup");
     /* errors come back as codes: every caller names them and the job agrees
      * on what to do, rather than one rank aborting the others mid-call */
@@ -71,6 +78,7 @@ int clb_comm_init(int *argc, char ***argv)
               "MPI_Comm_split_type");
     MPI_CHECK(MPI_Comm_rank(node, &info.local_rank), "MPI_Comm_rank(node)");
     MPI_CHECK(MPI_Comm_size(node, &info.local_size), "MPI_Comm_size(node)");
+    info.procs = info.size;
     return CLB_OK;
 }
 
@@ -91,7 +99,7 @@ void clb_comm_abort(int status)
         MPI_Abort(world, status);
 }
 
-int clb_comm_allreduce(double *v, int n, enum clb_comm_op op)
+int clb_proc_allreduce(double *v, int n, enum clb_comm_op op)
 {
     if (!active)
         return CLB_OK;
@@ -100,7 +108,7 @@ int clb_comm_allreduce(double *v, int n, enum clb_comm_op op)
     return CLB_OK;
 }
 
-int clb_comm_probe_round(double *v, int n)
+int clb_proc_probe_round(double *v, int n)
 {
     if (active)
         MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, probes),
@@ -108,7 +116,7 @@ int clb_comm_probe_round(double *v, int n)
     return CLB_OK;
 }
 
-int clb_comm_bcast(void *buf, size_t n, int root)
+int clb_proc_bcast(void *buf, size_t n, int root)
 {
     if (!active)
         return CLB_OK;
@@ -120,23 +128,7 @@ int clb_comm_bcast(void *buf, size_t n, int root)
     return CLB_OK;
 }
 
-int clb_comm_bcast_text(char **text, int root)
-{
-    if (!active)
-        return CLB_OK;
-    double len = info.rank == root ? (double)strlen(*text) + 1 : 0;
-    int rc = clb_comm_bcast(&len, sizeof len, root);
-    if (rc)
-        return rc;
-    if (info.rank != root) {
-        free(*text);
-        if (!(*text = clb_xmalloc((size_t)len)))
-            return CLB_ESYS;
-    }
-    return clb_comm_bcast(*text, (size_t)len, root);
-}
-
-char **clb_comm_gather_text(const char *mine)
+char **clb_proc_gather_text(const char *mine)
 {
     size_t n = strlen(mine) + 1;
     if (!active) {
@@ -187,13 +179,13 @@ char **clb_comm_gather_text(const char *mine)
     return all;
 }
 
-struct clb_comm_req {
+struct clb_proc_req {
     MPI_Request r;
 };
 
 /* The request a send or a receive of n bytes fills in; MPI counts a
  * message's bytes in an int. */
-static int req_new(size_t n, const char *call, struct clb_comm_req **req)
+static int req_new(size_t n, const char *call, struct clb_proc_req **req)
 {
     *req = clb_xcalloc(1, sizeof **req);
     if (!*req)
@@ -205,7 +197,7 @@ static int req_new(size_t n, const char *call, struct clb_comm_req **req)
     return CLB_OK;
 }
 
-int clb_comm_isend(const void *buf, size_t n, int peer, int tag, struct clb_comm_req **req)
+int clb_proc_isend(const void *buf, size_t n, int peer, int tag, struct clb_proc_req **req)
 {
     if (req_new(n, "MPI_Isend", req))
         return CLB_ESYS;
@@ -213,7 +205,7 @@ int clb_comm_isend(const void *buf, size_t n, int peer, int tag, struct clb_comm
     return CLB_OK;
 }
 
-int clb_comm_irecv(void *buf, size_t n, int peer, int tag, struct clb_comm_req **req)
+int clb_proc_irecv(void *buf, size_t n, int peer, int tag, struct clb_proc_req **req)
 {
     if (req_new(n, "MPI_Irecv", req))
         return CLB_ESYS;
@@ -221,7 +213,7 @@ int clb_comm_irecv(void *buf, size_t n, int peer, int tag, struct clb_comm_req *
     return CLB_OK;
 }
 
-int clb_comm_waitall(struct clb_comm_req **reqs, int n)
+int clb_proc_waitall(struct clb_proc_req **reqs, int n)
 {
     int rc = CLB_OK;
     for (int i = 0; i < n; i++) {
@@ -236,7 +228,7 @@ int clb_comm_waitall(struct clb_comm_req **reqs, int n)
     return rc;
 }
 
-int clb_comm_test(struct clb_comm_req **req, int *done)
+int clb_proc_test(struct clb_proc_req **req, int *done)
 {
     *done = 1;
     if (!*req)
@@ -253,6 +245,15 @@ int clb_comm_test(struct clb_comm_req **req, int *done)
         *req = NULL;
     }
     return CLB_OK;
+}
+
+long clb_proc_tag_ub(void)
+{
+    void *v = NULL;
+    int flag = 0;
+    if (!active || MPI_Comm_get_attr(world, MPI_TAG_UB, &v, &flag) != MPI_SUCCESS || !flag || !v)
+        return 32767; /* the least bound MPI allows */
+    return *(int *)v;
 }
 
 /* ---- shared memory between the ranks of one node ---------------------------- */
@@ -295,7 +296,7 @@ static int shm_peers(struct clb_comm_shm *w)
     return rc;
 }
 
-int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
+int clb_proc_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
 {
     *w = clb_xcalloc(1, sizeof **w);
     if (!*w)
@@ -326,21 +327,21 @@ int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
     return shm_peers(*w);
 }
 
-void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank)
+void *clb_proc_shm_peer(struct clb_comm_shm *w, int rank)
 {
     if (!w || !w->peer || rank < 0 || rank >= (active ? info.size : 1))
         return NULL;
     return w->peer[rank];
 }
 
-int clb_comm_shm_sync(struct clb_comm_shm *w)
+int clb_proc_shm_sync(struct clb_comm_shm *w)
 {
     if (active && w && w->locked)
         MPI_CHECK(MPI_Win_sync(w->win), "MPI_Win_sync");
     return CLB_OK;
 }
 
-void clb_comm_shm_close(struct clb_comm_shm *w)
+void clb_proc_shm_close(struct clb_comm_shm *w)
 {
     if (!w)
         return;
@@ -411,7 +412,7 @@ static void cvar_find(const char *name, char *out, size_t n)
     }
 }
 
-void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc)
+void clb_proc_transport(char *btl, size_t nb, char *copy, size_t nc)
 {
     if (nb)
         btl[0] = 0;
@@ -449,33 +450,27 @@ int clb_comm_init(int *argc, char ***argv)
 }
 void clb_comm_finalize(void) {}
 void clb_comm_abort(int status) { (void)status; }
-int clb_comm_allreduce(double *v, int n, enum clb_comm_op op)
+int clb_proc_allreduce(double *v, int n, enum clb_comm_op op)
 {
     (void)v;
     (void)n;
     (void)op;
     return CLB_OK;
 }
-int clb_comm_probe_round(double *v, int n)
+int clb_proc_probe_round(double *v, int n)
 {
     (void)v;
     (void)n;
     return CLB_OK;
 }
-int clb_comm_bcast(void *buf, size_t n, int root)
+int clb_proc_bcast(void *buf, size_t n, int root)
 {
     (void)buf;
     (void)n;
     (void)root;
     return CLB_OK;
 }
-int clb_comm_bcast_text(char **text, int root)
-{
-    (void)text;
-    (void)root;
-    return CLB_OK;
-}
-char **clb_comm_gather_text(const char *mine)
+char **clb_proc_gather_text(const char *mine)
 {
     char **all = clb_xcalloc(1, sizeof *all);
     if (all && !(all[0] = clb_strdup(mine))) {
@@ -484,10 +479,10 @@ char **clb_comm_gather_text(const char *mine)
     }
     return all;
 }
-struct clb_comm_req {
+struct clb_proc_req {
     int unused;
 };
-int clb_comm_isend(const void *buf, size_t n, int peer, int tag, struct clb_comm_req **req)
+int clb_proc_isend(const void *buf, size_t n, int peer, int tag, struct clb_proc_req **req)
 {
     (void)buf;
     (void)n;
@@ -496,47 +491,48 @@ int clb_comm_isend(const void *buf, size_t n, int peer, int tag, struct clb_comm
     clb_seterr("no MPI in this build: cannot send to rank %d", peer);
     return CLB_ESYS;
 }
-int clb_comm_irecv(void *buf, size_t n, int peer, int tag, struct clb_comm_req **req)
+int clb_proc_irecv(void *buf, size_t n, int peer, int tag, struct clb_proc_req **req)
 {
-    return clb_comm_isend(buf, n, peer, tag, req);
+    return clb_proc_isend(buf, n, peer, tag, req);
 }
-int clb_comm_waitall(struct clb_comm_req **reqs, int n)
+int clb_proc_waitall(struct clb_proc_req **reqs, int n)
 {
     (void)reqs;
     (void)n;
     return CLB_OK;
 }
-int clb_comm_test(struct clb_comm_req **req, int *done)
+int clb_proc_test(struct clb_proc_req **req, int *done)
 {
     *done = 1;
     *req = NULL;
     return CLB_OK;
 }
+long clb_proc_tag_ub(void) { return 32767; }
 struct clb_comm_shm {
     void *seg;
 };
-int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
+int clb_proc_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
 {
     *w = clb_xcalloc(1, sizeof **w);
     *mine = *w ? ((*w)->seg = clb_xmalloc(bytes ? bytes : 1)) : NULL;
     return *mine ? CLB_OK : CLB_ESYS;
 }
-void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank)
+void *clb_proc_shm_peer(struct clb_comm_shm *w, int rank)
 {
     return w && rank == 0 ? w->seg : NULL;
 }
-int clb_comm_shm_sync(struct clb_comm_shm *w)
+int clb_proc_shm_sync(struct clb_comm_shm *w)
 {
     (void)w;
     return CLB_OK;
 }
-void clb_comm_shm_close(struct clb_comm_shm *w)
+void clb_proc_shm_close(struct clb_comm_shm *w)
 {
     if (w)
         free(w->seg);
     free(w);
 }
-void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc)
+void clb_proc_transport(char *btl, size_t nb, char *copy, size_t nc)
 {
     if (nb)
         btl[0] = 0;
@@ -546,7 +542,7 @@ void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc)
 
 #endif
 
-void clb_comm_free_texts(char **t)
+void clb_proc_free_texts(char **t)
 {
     if (!t)
         return;

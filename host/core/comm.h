@@ -1,6 +1,8 @@
-/* The core's side of the job (host/core/comm.c): start-up, gathering rows,
- * agreeing on outcomes. What workloads may use is declared in
- * clb_workload.h (clb_comm, clb_comm_allreduce, point-to-point). */
+/* The core's side of the job: start-up, gathering rows, agreeing on
+ * outcomes. What workloads may use is declared in clb_workload.h (clb_comm,
+ * clb_comm_allreduce, point-to-point). The ranks are team.c's: one per
+ * process, or one per device of a process that drives several
+ * (--devices-per-rank, a thread per device); comm.c is the processes (MPI). */
 #ifndef CLB_COMM_H
 #define CLB_COMM_H
 
@@ -10,7 +12,7 @@
 int clb_comm_init(int *argc, char ***argv);
 void clb_comm_finalize(void);
 void clb_comm_abort(int status);
-/* Is this process one rank of several? */
+/* Is this rank one of several (MPI, or a device of a team)? */
 int clb_comm_active(void);
 int clb_comm_bcast(void *buf, size_t n, int root);
 /* Broadcast a malloc'd string from root (others' *text replaced). */
@@ -34,5 +36,36 @@ int clb_comm_probe_round(double *v, int n);
 int clb_job_probe_time(double *t);
 int clb_job_probe_decide(double *v);
 int clb_job_probe_drain(void);
+
+/* ---- the devices of one process as ranks (team.c) ---------------------------- */
+
+/* Run fn(arg, d) for d = 0..n-1, each on a thread of its own that is rank
+ * procs_rank x n + d of the job (clb_comm()); returns when every one has,
+ * status[d] what each returned. n = 1: fn on this thread, as before. Under
+ * MPI every process runs the same n (CLB_EUSAGE with a message otherwise). */
+int clb_team_run(int n, int (*fn)(void *arg, int d), void *arg, int *status);
+
+/* ---- the processes (comm.c): team.c's layer under the ranks ------------------ */
+
+struct clb_proc_req;
+const struct clb_comm_info *clb_proc_info(void);
+int clb_proc_active(void);
+/* MPI lets several threads call it, one at a time (MPI_THREAD_SERIALIZED). */
+int clb_proc_threads_ok(void);
+long clb_proc_tag_ub(void);
+int clb_proc_allreduce(double *v, int n, enum clb_comm_op op);
+int clb_proc_probe_round(double *v, int n);
+int clb_proc_bcast(void *buf, size_t n, int root);
+char **clb_proc_gather_text(const char *mine);
+void clb_proc_free_texts(char **t);
+int clb_proc_isend(const void *buf, size_t n, int peer, int tag, struct clb_proc_req **req);
+int clb_proc_irecv(void *buf, size_t n, int peer, int tag, struct clb_proc_req **req);
+int clb_proc_waitall(struct clb_proc_req **reqs, int n);
+int clb_proc_test(struct clb_proc_req **req, int *done);
+int clb_proc_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine);
+void *clb_proc_shm_peer(struct clb_comm_shm *w, int rank);
+int clb_proc_shm_sync(struct clb_comm_shm *w);
+void clb_proc_shm_close(struct clb_comm_shm *w);
+void clb_proc_transport(char *btl, size_t nb, char *copy, size_t nc);
 
 #endif

@@ -29,6 +29,9 @@ struct clb_run_opts {
                                  * (watchdog.c); 0 off; NAN: the default (clb_case_timeout) */
     int energy;                 /* --energy: CLB_ENERGY_AUTO, _ON, _OFF */
     int cache;                  /* --cache: CLB_CACHE_AUTO, _ON, _OFF (--no-cache) */
+    int devices_per_rank;       /* --devices-per-rank: devices a process drives, each a rank
+                                 * (0, 1: one; -1: all of the node's, shared among its
+                                 * processes) */
     double energy_window;       /* --energy-window: the shortest timed window an energy
                                  * reading is taken over (seconds); NAN: the source's
                                  * own (clb_energy_min_window) */

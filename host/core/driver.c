@@ -77,10 +77,55 @@ static int candidates(struct run *r, const char *spec, int **out, int *n)
     return CLB_OK;
 }
 
+/* Does this run drive several devices a process (--devices-per-rank)? */
+static int team_asked(const struct clb_run_opts *o)
+{
+    return o->devices_per_rank < 0 || o->devices_per_rank > 1;
+}
+
+/* --devices-per-rank N (-1: all): the devices of this process's share of the
+ * node, every device SPEC names in order (a list: each item's), N to each
+ * of the node's processes in turn. */
+static int select_team(struct run *r, const char *spec, char **list, int n)
+{
+    int per = r->o->devices_per_rank, nc = 0, rc = CLB_OK;
+    int *all = clb_xcalloc((size_t)r->ndev, sizeof *all);
+    if (!all)
+        return CLB_ESYS;
+    for (int i = 0; i < n && rc == CLB_OK; i++) {
+        int *c, k;
+        rc = candidates(r, list ? list[i] : spec, &c, &k);
+        for (int j = 0; rc == CLB_OK && j < k; j++) {
+            int dup = 0;
+            for (int q = 0; q < nc; q++)
+                dup |= all[q] == c[j];
+            if (!dup)
+                all[nc++] = c[j];
+        }
+        free(c);
+    }
+    const struct clb_comm_info *p = clb_comm();
+    int procs = r->mpi ? p->local_size : 1, me = r->mpi ? p->local_rank : 0;
+    if (rc == CLB_OK && per < 0)
+        per = nc / procs > 1 ? nc / procs : 1;
+    if (rc == CLB_OK && per > nc) {
+        clb_seterr("--devices-per-rank %d: -d %s names %d device%s", per, spec ? spec : "gpu",
+                   nc, nc == 1 ? "" : "s");
+        rc = CLB_EUSAGE;
+    }
+    /* processes that outnumber the devices share them, as ranks do (a warning
+     * from rank 0: they compete) */
+    for (int k = 0; rc == CLB_OK && k < per; k++)
+        r->sel[r->nsel++] = all[(me * per + k) % nc];
+    free(all);
+    return rc;
+}
+
 /* Which devices this process runs. One process: the first device SPEC names
  * ("all" or a list: each in turn). An MPI rank: one device, the node-local
  * rank's of the devices SPEC names (ranks that outnumber them share, with a
- * warning from rank 0). */
+ * warning from rank 0). --devices-per-rank: several, each a rank of the job
+ * on a thread of its own (select_team). */
 static int select_devices(struct run *r)
 {
     const char *spec = r->o->device;
@@ -92,6 +137,11 @@ static int select_devices(struct run *r)
     if (spec && strchr(spec, ',')) {
         if (!(list = clb_split(spec, &n)))
             return CLB_ESYS;
+    }
+    if (team_asked(r->o)) {
+        int rc = select_team(r, spec, list, n);
+        free(list);
+        return rc;
     }
     int rc = CLB_OK;
     for (int i = 0; i < n && rc == CLB_OK; i++) {
@@ -548,6 +598,8 @@ static const char *timeout_row(void *ctx, const char *why)
  * rank), and the row it writes when a step hangs. */
 static void watch_device(struct session *s, const struct clb_devinfo *di)
 {
+    if (clb_comm()->rank % clb_comm()->devices)
+        return; /* one device of a process that drives several: its first names them */
     if (s->run->mpi)
         clb_watchdog_where(timeout_row, s, "rank %d of %d (%s, '%s' (%s, driver %s))%s",
                            clb_comm()->rank, clb_comm()->size, s->run->host, di->name,
@@ -567,6 +619,9 @@ static void session_free(struct session *s)
                                          "clReleaseCommandQueue, clReleaseContext)");
         clb_close(&s->dev);
         clb_watchdog_leave(outer);
+        if (clb_comm()->devices > 1) /* the other devices' threads may close after this one */
+            clb_watchdog_where(NULL, NULL, "the devices of rank %d's process",
+                               clb_comm()->rank);
     }
     clb_writer_close(&s->out);
     if (s->profile == &s->custom)
@@ -720,7 +775,7 @@ static int open_device(struct run *run, struct session *s, int idx)
     clb_watchdog_next("opening the device's energy source");
     s->dev_open = rc == CLB_OK;
     if (!rc && cache_for(s->o, di))
-        s->dev.bincache = &run->bincache;
+        s->dev.bincache = run->cache;
     if (!rc && s->o->energy != CLB_ENERGY_OFF && !s->o->dry_run) {
         char *why = NULL;
         s->energy = clb_energy_open(di, &why);
@@ -866,29 +921,15 @@ static int note_output(struct clb_run_opts *o, const struct session *s)
     return o->run_ids.oom;
 }
 
-int clb_driver_run(struct clb_run_opts *o)
+/* This rank's devices (one, or without MPI each selected one in turn):
+ * open, plan, run, the job's exit status. Every rank of the job gets here
+ * (select_devices agreed). */
+static int run_devices(struct run *run)
 {
-    struct run run;
-    memset(&run, 0, sizeof run);
-    run.o = o;
-    run.mpi = clb_comm_active();
-    clb_cache_init(&run.bincache);
-    if (run.mpi && clb_comm()->rank != 0)
-        clb_verbosity = -1; /* rank 0 speaks for the job */
-    /* from the first driver call to the last release (docs/RELIABILITY.md) */
-    int rc = clb_watchdog_start(clb_case_timeout(o), &clb_signal);
-    if (!rc)
-        rc = clb_load_profiles_for(o->platforms_dir, &run.profiles);
-    if (!rc)
-        rc = clb_devices(&run.devs, &run.ndev);
-    if (!rc)
-        rc = select_devices(&run);
-    if (!rc && !(run.host = host_name()))
-        rc = CLB_ESYS;
-    /* Every rank must get this far; then the job agrees. */
+    struct clb_run_opts *o = run->o;
     struct session *ss = NULL;
     struct groups **plans = NULL;
-    int nsel = rc ? 0 : run.nsel;
+    int nsel = run->nsel, rc = CLB_OK;
     if (nsel) {
         ss = clb_xcalloc((size_t)nsel, sizeof *ss);
         plans = clb_xcalloc((size_t)nsel, sizeof *plans);
@@ -897,18 +938,18 @@ int clb_driver_run(struct clb_run_opts *o)
     }
     /* Every device is opened and planned before the first measurement: a
      * bad size or output path is refused before anything runs. */
-    struct session probe = {.run = &run};
+    struct session probe = {.run = run};
     for (int d = 0; !rc && d < nsel; d++)
-        rc = open_device(&run, &ss[d], run.sel[d]);
+        rc = open_device(run, &ss[d], run->sel[d]);
     rc = clb_agree(ss ? &ss[0] : &probe, rc);
     for (int d = 0; !rc && d < nsel; d++)
-        rc = plan_device(&run, &ss[d], d, &plans[d]);
+        rc = plan_device(run, &ss[d], d, &plans[d]);
     rc = clb_agree(ss ? &ss[0] : &probe, rc);
     if (rc) {
         clb_print_error("%s", clb_lasterr());
-        run.status = clb_exit_status(rc);
+        run->status = clb_exit_status(rc);
     } else if (o->dry_run) {
-        run.status = CLB_EXIT_OK;   /* the plans are printed: nothing runs */
+        run->status = CLB_EXIT_OK;   /* the plans are printed: nothing runs */
     } else {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -916,16 +957,16 @@ int clb_driver_run(struct clb_run_opts *o)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         clb_print_ranks(&ss[0]);
-        clb_progress_start(&run);
+        clb_progress_start(run);
         for (int d = 0; d < nsel && !clb_signal; d++) {
             announce(&ss[d]);
-            run.status = worse(run.status, run_device(&run, &ss[d], plans[d]));
+            run->status = worse(run->status, run_device(run, &ss[d], plans[d]));
         }
     }
-    run.status = clb_agree_status(run.status);
+    run->status = clb_agree_status(run->status);
     for (int d = 0; d < nsel; d++)   /* what a report of the run reads */
         if (ss && ss[d].writing && ss[d].run_id && note_output(o, &ss[d]))
-            run.status = worse(run.status, CLB_EXIT_ERROR);
+            run->status = worse(run->status, CLB_EXIT_ERROR);
     for (int d = 0; d < nsel; d++) {
         for (int w = 0; plans && plans[d] && w < o->nwl; w++)
             groups_free(&plans[d][w]);
@@ -936,6 +977,92 @@ int clb_driver_run(struct clb_run_opts *o)
     }
     free(plans);
     free(ss);
+    return run->status;
+}
+
+/* One device of a process that drives several (--devices-per-rank): a rank
+ * of the job on its own thread (team.c), with a run of its own (its
+ * progress, its device) beside the process's profiles, devices and cache. */
+static int device_thread(void *arg, int d)
+{
+    const struct run *parent = arg;
+    struct run r = *parent;
+    memset(&r.progress, 0, sizeof r.progress);
+    r.done = r.total = 0;
+    r.status = 0;
+    r.sel = parent->sel + d;
+    r.nsel = 1;
+    r.mpi = 1;
+    int status = run_devices(&r);
+    clb_progress_free(&r.progress);
+    return status;
+}
+
+/* Every process drives as many devices (under MPI). */
+static int same_team(const struct run *run)
+{
+    double n[2] = {run->nsel, -run->nsel};
+    if (!run->mpi)
+        return CLB_OK;
+    int rc = clb_comm_allreduce(n, 2, CLB_MAX);
+    if (rc == CLB_OK && n[0] != -n[1]) {
+        clb_seterr("--devices-per-rank: the processes drive %g to %g devices each; every one "
+                   "must drive as many", -n[1], n[0]);
+        rc = CLB_EUSAGE;
+    }
+    return rc;
+}
+
+/* The devices of this process as ranks, each on its thread; the worst status. */
+static int run_team(struct run *run)
+{
+    int *st = clb_xcalloc((size_t)run->nsel, sizeof *st), status = 0;
+    if (!st)
+        return CLB_EXIT_ERROR;
+    int rc = clb_team_run(run->nsel, device_thread, run, st);
+    if (rc) {
+        clb_print_error("%s", clb_lasterr());
+        status = clb_exit_status(rc);
+    }
+    for (int d = 0; !rc && d < run->nsel; d++)
+        status = worse(status, st[d]);
+    free(st);
+    return status;
+}
+
+int clb_driver_run(struct clb_run_opts *o)
+{
+    struct run run;
+    memset(&run, 0, sizeof run);
+    run.o = o;
+    run.mpi = clb_comm_active();
+    clb_cache_init(&run.bincache);
+    run.cache = &run.bincache;
+    if (run.mpi && clb_comm()->rank != 0)
+        clb_verbosity = -1; /* rank 0 speaks for the job */
+    /* from the first driver call to the last release (docs/RELIABILITY.md),
+     * every device thread's too */
+    int rc = clb_watchdog_start(clb_case_timeout(o), &clb_signal);
+    if (!rc)
+        rc = clb_load_profiles_for(o->platforms_dir, &run.profiles);
+    if (!rc)
+        rc = clb_devices(&run.devs, &run.ndev);
+    if (!rc)
+        rc = select_devices(&run);
+    if (!rc && !(run.host = host_name()))
+        rc = CLB_ESYS;
+    /* Every process must get this far; then the job agrees. */
+    struct session probe = {.run = &run};
+    rc = clb_agree(&probe, rc);
+    int team = !rc && team_asked(o);
+    if (team)
+        rc = clb_agree(&probe, same_team(&run));
+    if (rc) {
+        clb_print_error("%s", clb_lasterr());
+        run.status = clb_agree_status(clb_exit_status(rc));
+    } else {
+        run.status = team ? run_team(&run) : run_devices(&run);
+    }
     clb_watchdog_stop(); /* after the devices are closed: a close that hangs still ends */
     clb_progress_free(&run.progress);
     clb_cache_close(&run.bincache);

@@ -86,8 +86,10 @@ int clb_wg_fits(const struct clb_wg_limit *l, unsigned dims, const size_t *local
 
 /* ---- the run's reductions, for the summary ------------------------------- */
 
-static char **notes;
-static int nnotes;
+/* per thread: each device of a process that drives several (team.c) prints
+ * its own, as each MPI rank does */
+static _Thread_local char **notes;
+static _Thread_local int nnotes;
 
 /* Keep "<workload>: <what> A reduced to B (why)" once. */
 static void keep_note(const struct clb_env *env, const struct clb_fit *res)

@@ -188,7 +188,7 @@ void clb_progress(struct session *s, const struct clb_group *g, const char *kern
     advance(run, cases, !group_row);
     if (run->done > run->total)
         run->total = run->done;
-    if (clb_verbosity < 1)
+    if (clb_verbosity_now() < 1)
         return;
     fprintf(stderr, "[%ld/%ld] %s %s %s %s%s%s", run->done, run->total, g->wl->name, kernel,
             g->dtype, g->size_text, params[0] ? " " : "", params);

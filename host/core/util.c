@@ -79,6 +79,12 @@ void clb_wrapf(FILE *f, int col, int indent, const char *fmt, ...)
     clb_wrap(f, col, indent, text ? text : "");
     free(text);
 }
+/* A device thread of a process that drives several (team.c) other than the
+ * job's rank 0: silent, as an MPI rank other than 0 is. */
+static _Thread_local int quiet;
+
+void clb_thread_quiet(int q) { quiet = q; }
+int clb_verbosity_now(void) { return quiet ? -1 : clb_verbosity; }
 
 /* The message of the last error, per thread, in memory that grows. */
 static _Thread_local char *lasterr;
@@ -102,6 +108,14 @@ int clb_oom(void)
     return CLB_ESYS;
 }
 
+/* A thread that ends frees its message (a device thread of a process that
+ * drives several: the main thread's lives until exit, as any static does). */
+void clb_lasterr_release(void)
+{
+    free(lasterr);
+    lasterr = NULL;
+}
+
 const char *clb_lasterr(void)
 {
     return lasterr && lasterr[0] ? lasterr : CLB_OOM " (or an unknown error)";
@@ -109,7 +123,7 @@ const char *clb_lasterr(void)
 
 void clb_print_error(const char *fmt, ...)
 {
-    if (clb_verbosity < 0)
+    if (clb_verbosity_now() < 0)
         return; /* an MPI rank other than 0: rank 0 speaks for the job */
     va_list ap;
     va_start(ap, fmt);
@@ -124,7 +138,7 @@ void clb_print_error(const char *fmt, ...)
 /* Progress (level 1) and debug (level 2) lines on stderr. */
 #define CLB_SAY(level)                                                          \
     do {                                                                        \
-        if (clb_verbosity < (level))                                            \
+        if (clb_verbosity_now() < (level))                                      \
             return;                                                             \
         va_list ap;                                                             \
         va_start(ap, fmt);                                                      \
