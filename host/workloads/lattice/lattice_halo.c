@@ -65,13 +65,19 @@ int lat_halo_open(struct clb_env *env, struct lat_halo *h, const struct lat_deco
         return rc;
     h->pin_bytes = lat_halo_len(d, maxrhs) * 2 * es;
     size_t n = h->pin_bytes ? h->pin_bytes : 2 * es;
+    for (int mu = 1; mu < 4; mu++)
+        for (int side = 0; side < 2 && d->dec[mu]; side++)
+            h->node |= lat_halo_path(h, d->nb[mu][side]) == LAT_PATH_NODE;
+    /* the node path: a neighbour writes from our segment of the last exchange
+     * while we read the next one into the other */
+    size_t ns = h->node ? 2 * n : n;
     if ((rc = build_pack(env, h)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, n, &h->dhv)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, n, &h->dsend)) ||
-        (rc = pinned(env, n, &h->pin_send, &h->psend)) ||
+        (rc = pinned(env, ns, &h->pin_send, &h->psend)) ||
         (rc = pinned(env, n, &h->pin_recv, &h->precv)))
         return rc;
-    memset(h->psend, 0, n);
+    memset(h->psend, 0, ns);
     memset(h->precv, 0, n);
     /* exchange=shm: the shared segments are every rank's together, opened once
      * every rank has set up (lat_agree_setup) */
@@ -168,6 +174,8 @@ void lat_halo_close(struct clb_env *env, struct lat_halo *h)
     /* collective: every rank closes its halos together (teardown) */
     clb_comm_shm_close(h->win);
     h->win = NULL;
+    clb_comm_local_close(h->local);
+    h->local = NULL;
     h->wseg = NULL;
     free(h->ck);
     free(h->xd2h);
@@ -182,6 +190,36 @@ void lat_halo_close(struct clb_env *env, struct lat_halo *h)
 size_t lat_halo_bytes(const struct lat_halo *h, int rhs)
 {
     return lat_halo_len(&h->d, rhs) * 2 * h->es;
+}
+
+const char *const lat_path_names[LAT_PATH_N] = {"self", "node", "mpi"};
+
+int lat_halo_path(const struct lat_halo *h, int nb)
+{
+    int per = clb_comm()->devices > 0 ? clb_comm()->devices : 1;
+    if (nb == h->d.rank)
+        return LAT_PATH_SELF;
+    if (h->policy == LAT_XC_PIPE && nb / per == h->d.rank / per)
+        return LAT_PATH_NODE;
+    return LAT_PATH_MPI;
+}
+
+void lat_halo_path_bytes(const struct lat_halo *h, int rhs, size_t bytes[LAT_PATH_N])
+{
+    size_t cplx = 2 * h->es;
+    for (int k = 0; k < LAT_PATH_N; k++)
+        bytes[k] = 0;
+    for (int mu = 1; mu < 4; mu++)
+        for (int side = 0; side < 2 && h->d.dec[mu]; side++)
+            bytes[lat_halo_path(h, h->d.nb[mu][side])] +=
+                3 * (size_t)rhs * lat_slab_sites(&h->d, mu) * cplx;
+}
+
+int lat_halo_share(struct lat_halo *h)
+{
+    if (clb_comm()->devices <= 1)
+        return CLB_OK;
+    return clb_comm_local_open(h->psend, &h->local);
 }
 
 /* One blocking copy, timed by its event (or, where the device's events
@@ -223,6 +261,58 @@ int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2
         gbps[dir] = s > 0 ? (double)n / s / 1e9 : NAN;
     }
     return CLB_OK;
+}
+
+/* The seconds of one command (its event, else NAN). */
+static double event_s(cl_event ev)
+{
+    double s = NAN;
+    return ev && clb_event_seconds(ev, ev, &s) == CLB_OK ? s : NAN;
+}
+
+/* One read and one write of n bytes at once, on the two transfer queues;
+ * their seconds by events (the host clock of both when the events cannot
+ * tell). */
+static int both_ways(struct lat_halo *h, size_t n, double s[2])
+{
+    cl_event ev[2] = {NULL, NULL};
+    double t0 = clb_now();
+    cl_int e = clEnqueueReadBuffer(h->qd, h->dsend, CL_FALSE, 0, n, h->psend, 0, NULL, &ev[0]);
+    if (e == CL_SUCCESS)
+        e = clEnqueueWriteBuffer(h->qh, h->dhv, CL_FALSE, 0, n, h->precv, 0, NULL, &ev[1]);
+    clFlush(h->qd);
+    clFlush(h->qh);
+    cl_int w = ev[0] ? clWaitForEvents(ev[1] ? 2 : 1, ev) : CL_SUCCESS;
+    double host = clb_now() - t0;
+    for (int k = 0; k < 2; k++) {
+        s[k] = h->events_ok ? event_s(ev[k]) : host;
+        if (ev[k])
+            clReleaseEvent(ev[k]);
+    }
+    if (e != CL_SUCCESS || w != CL_SUCCESS) {
+        clb_seterr("halo bus probe (both ways at once): %s",
+                   clb_cl_errstr(e != CL_SUCCESS ? e : w));
+        return CLB_ECL;
+    }
+    return CLB_OK;
+}
+
+int lat_halo_bus_both(struct lat_halo *h, int rhs, double gbps[2])
+{
+    size_t n = lat_halo_bytes(h, rhs);
+    gbps[0] = gbps[1] = NAN;
+    int rc = CLB_OK;
+    double s[2] = {NAN, NAN};
+    for (int k = 0; k < 2; k++) { /* the first warms up */
+        double z = 0; /* every device of the job on the bus together (an allreduce meets) */
+        int e = clb_comm_allreduce(&z, 1, CLB_MAX);
+        if (rc == CLB_OK && n)
+            rc = both_ways(h, n, s);
+        rc = rc ? rc : e;
+    }
+    for (int k = 0; k < 2 && rc == CLB_OK; k++)
+        gbps[k] = s[k] > 0 ? (double)n / s[k] / 1e9 : NAN;
+    return rc;
 }
 
 /* Does the slab (mu, side) of f (the part's field read back) equal the packed
@@ -313,6 +403,24 @@ void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
                   p->size, p->P[1], p->P[2], p->P[3], p->L[0], p->L[1], p->L[2], p->L[3], p->O[0],
                   p->O[1], p->O[2], p->O[3], p->G[0], p->G[1], p->G[2], p->G[3], dirs,
                   h->in.sites, h->bd.sites, lat_xc_names[h->policy], h->chunk / 1024);
+    /* the path of each halo this rank receives: "halo_paths=zb:node,zf:mpi" */
+    char paths[64] = "";
+    int seen[LAT_PATH_N] = {0};
+    for (int mu = 3; mu >= 1; mu--)
+        for (int side = 0; side < 2 && p->dec[mu]; side++) {
+            int k = lat_halo_path(h, p->nb[mu][side]);
+            seen[k] = 1;
+            clb_appendf(paths, sizeof paths, "%s%c%c:%s", paths[0] ? "," : "", "xyzt"[mu],
+                        "bf"[side], lat_path_names[k]);
+        }
+    char all[32] = "";
+    for (int k = 0; k < LAT_PATH_N; k++)
+        if (seen[k])
+            clb_appendf(all, sizeof all, "%s%s", all[0] ? "+" : "", lat_path_names[k]);
+    if (paths[0]) {
+        clb_case_note(c, "halo_paths=%s", paths);
+        clb_case_metric_token(c, "halo_path", all);
+    }
     if (h->btl[0] && p->size > 1) {
         clb_case_note(c, "mpi_transport=%s single_copy=%s", h->btl, h->copy);
         clb_case_metric_token(c, "mpi_btl", h->btl);

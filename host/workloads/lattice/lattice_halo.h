@@ -42,11 +42,18 @@ extern const char *const lat_xc_names[LAT_XC_N];   /* "pipe", "bulk", "shm" */
 
 /* One piece of the packed halo: its bytes in the halo layout (the same in
  * the device send buffer, the host buffers and the device halo buffer), the
- * rank it goes to and the rank whose piece arrives at the same place. */
+ * rank it goes to and the rank whose piece arrives at the same place; the
+ * node path (pipe, docs/SCALING.md "One process, several devices") where
+ * that rank is a device of this process: a zero-byte note, the data written
+ * to the device straight from the pinned buffer the sender read it into. */
 struct lat_chunk {
     size_t off, len;
     int to, from, self, tag;
+    int send_node, recv_node;
 };
+/* The path of a halo: this rank itself, a device of this process, MPI. */
+enum { LAT_PATH_SELF, LAT_PATH_NODE, LAT_PATH_MPI, LAT_PATH_N };
+extern const char *const lat_path_names[LAT_PATH_N];   /* "self", "node", "mpi" */
 
 struct lat_halo {
     struct lat_decomp d;
@@ -66,6 +73,9 @@ struct lat_halo {
     unsigned char *psend, *precv;
     size_t pin_bytes;
     struct clb_comm_shm *win;       /* shm: this rank's two segments (alternate exchanges) */
+    int node;                       /* some neighbour is a device of this process (pipe):
+                                     * psend holds two segments (alternate exchanges) */
+    struct clb_comm_local *local;   /* the node path: the psend of this process's ranks */
     unsigned char *wseg;
     long nexch;                     /* exchanges so far, the same on every rank */
     const unsigned char *last_src;  /* the packed slabs the last exchange sent */
@@ -101,6 +111,14 @@ int lat_upload_part(struct clb_env *env, const struct lat_halo *h,
 
 /* Bytes this rank receives (and sends) in one exchange of rhs vectors. */
 size_t lat_halo_bytes(const struct lat_halo *h, int rhs);
+/* The path of the halo this rank receives from neighbour rank nb (pipe:
+ * node where it is another device of this process, LAT_PATH_*). */
+int lat_halo_path(const struct lat_halo *h, int nb);
+/* Of those bytes, the ones each path carries (bytes[LAT_PATH_*]). */
+void lat_halo_path_bytes(const struct lat_halo *h, int rhs, size_t bytes[LAT_PATH_N]);
+/* The node path's shared buffers: every rank of the job together, once every
+ * rank has set up (collective within each process). */
+int lat_halo_share(struct lat_halo *h);
 
 /* One launch of the caller's operator kernel over the sites of boxes b
  * (boundary 0: the interior, 1: the boundary), on the main queue, its event
@@ -143,6 +161,10 @@ void lat_overlap_release(struct lat_overlap *o);
  * buffers; shm: the window segment), timed by events: GB/s device -> host
  * [0] and host -> device [1]. */
 int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2]);
+/* The same, both ways at once as an exchange moves them, every rank of the job
+ * at the same time (a barrier first): the rates of the node path, with the
+ * other devices of the process on the bus too. Every rank calls it. */
+int lat_halo_bus_both(struct lat_halo *h, int rhs, double gbps[2]);
 
 /* The message step of one exchange of rhs vectors on its own, host buffers
  * to host buffers as the policy sends them (pipe: every chunk; bulk: every

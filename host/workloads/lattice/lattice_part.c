@@ -74,10 +74,18 @@ int lat_agree_setup(struct clb_env *env, struct lat_part *pt, int *rc)
         *rc = *rc ? *rc : e;
         return 0;
     }
-    if (pt->policy != LAT_XC_SHM)
-        return 1;
-    /* every rank set up: the shared window is every rank's together */
     struct lat_halo *h = &pt->halo;
+    if (pt->policy != LAT_XC_SHM) {
+        if (clb_comm()->devices <= 1)
+            return 1;
+        /* every rank set up: the node path's buffers are shared in each process */
+        *rc = lat_halo_share(h);
+        e = any_failed(*rc != CLB_OK, &any);
+        if (any)
+            *rc = *rc ? *rc : e;
+        return !any;
+    }
+    /* every rank set up: the shared window is every rank's together */
     size_t n = h->pin_bytes ? h->pin_bytes : 2 * h->es;
     void *mine = NULL;
     *rc = clb_comm_shm_open(2 * n, &h->win, &mine);
@@ -103,7 +111,13 @@ int lat_probe_case(struct lat_part *pt, int rhs, int rc)
         clb_seterr("set-up failed on another rank");
         return CLB_SKIP; /* the job's agreement names the rank that failed */
     }
-    return lat_halo_probe(&pt->halo, rhs, 5, &pt->mid_s);
+    int rc2 = lat_halo_probe(&pt->halo, rhs, 5, &pt->mid_s);
+    pt->node[0] = pt->node[1] = NAN;
+    if (clb_comm()->devices > 1) { /* every rank: the measurement is collective */
+        int e2 = lat_halo_bus_both(&pt->halo, rhs, pt->node);
+        rc2 = rc2 ? rc2 : e2;
+    }
+    return rc2;
 }
 
 /* ---- the model of a case -------------------------------------------------------- */
@@ -124,16 +138,34 @@ int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c,
     int notes = h->policy == LAT_XC_SHM, have = !isnan(pt->mid_s);
     double mid_gbps = have && !notes && pt->mid_s > 0 ? (double)m->bytes / pt->mid_s / 1e9
                                                       : INFINITY;
+    size_t by[LAT_PATH_N];
+    lat_halo_path_bytes(h, rhs, by);
+    if (by[LAT_PATH_NODE] && !notes) /* the notes of the node path: no data */
+        mid_gbps = have && pt->mid_s > 0 && by[LAT_PATH_MPI]
+                       ? (double)by[LAT_PATH_MPI] / pt->mid_s / 1e9 : INFINITY;
     struct clb_sc_chain ch = {(double)m->bytes, (double)pt->chunk, m->gbps[0], mid_gbps,
                               m->gbps[1], have && notes ? pt->mid_s : 0,
                               h->policy != LAT_XC_BULK};
-    m->chain = clb_sc_chain_seconds(&ch);
+    if (by[LAT_PATH_NODE]) {
+        /* the node path: the bus both ways at once with every device on it,
+         * no message but the notes; beside it the messages to other
+         * processes (their own chain), the slower of the two */
+        struct clb_sc_chain nd = {(double)by[LAT_PATH_NODE], (double)pt->chunk, pt->node[0],
+                                  INFINITY, pt->node[1], by[LAT_PATH_MPI] || !have ? 0
+                                                                               : pt->mid_s, 1};
+        ch.bytes = (double)by[LAT_PATH_MPI];
+        double a = clb_sc_chain_seconds(&nd), b = ch.bytes > 0 ? clb_sc_chain_seconds(&ch) : 0;
+        m->chain = a > b ? a : b;
+    } else {
+        m->chain = clb_sc_chain_seconds(&ch);
+    }
     lat_note_part(c, &pt->dc, h);
     /* one rank's bulk chain copies its slabs instead of sending them */
     const char *rate = pt->dc.size > 1 ? "mpi_gbps" : "copy_gbps";
     char mid[64] = "no message step";
-    if (have && notes)
-        snprintf(mid, sizeof mid, "mpi_notes_us=%.4g (measured)", 1e6 * pt->mid_s);
+    if (have && (notes || (by[LAT_PATH_NODE] && !by[LAT_PATH_MPI])))
+        snprintf(mid, sizeof mid, "%s_notes_us=%.4g (measured)", notes ? "mpi" : "node",
+                 1e6 * pt->mid_s);
     else if (have)
         snprintf(mid, sizeof mid, "%s=%.4g (measured)", rate, mid_gbps);
     clb_case_note(c, "halo_bytes=%zu bus_d2h_gbps=%.3g bus_h2d_gbps=%.3g (%s) %s "
@@ -145,7 +177,15 @@ int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c,
     clb_case_metric(c, "halo_bytes", (double)m->bytes);
     clb_case_metric(c, "bus_d2h_gbps", m->gbps[0]);
     clb_case_metric(c, "bus_h2d_gbps", m->gbps[1]);
-    if (have && !notes && pt->dc.size > 1)
+    if (by[LAT_PATH_NODE]) {
+        clb_case_note(c, "node_d2h_gbps=%.3g node_h2d_gbps=%.3g (measured: both ways at once, "
+                      "every device together)", pt->node[0], pt->node[1]);
+        clb_case_metric(c, "node_d2h_gbps", pt->node[0]);
+        clb_case_metric(c, "node_h2d_gbps", pt->node[1]);
+        if (have && !by[LAT_PATH_MPI])
+            clb_case_metric(c, "node_notes_us", 1e6 * pt->mid_s);
+    }
+    if (have && !notes && pt->dc.size > 1 && by[LAT_PATH_MPI])
         clb_case_metric(c, "mpi_gbps", mid_gbps);
     if (have && !notes && pt->dc.size == 1)
         clb_case_metric(c, "copy_gbps", mid_gbps);

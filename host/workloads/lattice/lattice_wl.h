@@ -23,6 +23,8 @@ struct lat_part {
     int policy;               /* exchange= (LAT_XC_*) */
     size_t chunk;             /* chunk= in bytes */
     double mid_s;             /* the current case's message step on its own (NAN: none) */
+    double node[2];           /* the bus both ways at once, every device of the job together
+                               * (the node path's rates; NAN: one device a process) */
 };
 
 /* The parameters of the split every distributed lattice workload declares
@@ -134,8 +136,10 @@ int lat_param_part(struct clb_env *env, const char *wl, struct lat_part *pt);
 int lat_agree_setup(struct clb_env *env, struct lat_part *pt, int *rc);
 /* Every rank of the job, for each case, whatever its set-up found (rc): an
  * agreement, then (all ok) the message step of one exchange of rhs vectors
- * measured on its own (lat_halo_probe) into pt->mid_s. rc, else CLB_SKIP
- * when another rank failed, else the probe's outcome. */
+ * measured on its own (lat_halo_probe) into pt->mid_s and, where a process
+ * drives several devices, the bus both ways at once on every device together
+ * (lat_halo_bus_both) into pt->node. rc, else CLB_SKIP when another rank
+ * failed, else the probes' outcome. */
 int lat_probe_case(struct lat_part *pt, int rhs, int rc);
 /* The model of one exchange of rhs vectors (this rank): its bytes, the
  * bus's GB/s (bus_gbps, or measured), the message step (pt->mid_s) as a

@@ -77,6 +77,8 @@ static int chunks_plan(struct lat_halo *h, int rhs)
                     c->to = h->d.nb[mu][1 - side];
                     c->from = h->d.nb[mu][side];
                     c->self = c->to == h->d.rank && c->from == h->d.rank;
+                    c->send_node = !c->self && lat_halo_path(h, c->to) == LAT_PATH_NODE;
+                    c->recv_node = !c->self && lat_halo_path(h, c->from) == LAT_PATH_NODE;
                 }
             }
         if (!pass && (rc = chunks_room(h, n)))
@@ -105,19 +107,32 @@ static void set_err(struct xchg *x, int rc)
 }
 
 /* The bytes of the peer's chunk that land at c's place: pipe and bulk our
- * receive buffer; shm the sender's segment of this exchange. */
+ * receive buffer; shm the sender's segment of this exchange; the node path
+ * the sender's pinned buffer (its segment of this exchange). */
 static unsigned char *arrived(struct lat_halo *h, const struct xchg *x, const struct lat_chunk *c)
 {
     if (c->self)
         return x->src + c->off;
+    if (c->recv_node) {
+        unsigned char *peer = clb_comm_local_peer(h->local, c->from);
+        return peer ? peer + x->seg + c->off : NULL;
+    }
     if (h->policy != LAT_XC_SHM)
         return h->precv + c->off;
     unsigned char *peer = clb_comm_shm_peer(h->win, c->from);
     return peer ? peer + x->seg + c->off : NULL;
 }
 
+/* Does chunk c travel as a zero-byte note (its receive: recv 1, its send: 0),
+ * the data read by the peer from where it lies: shm, and the node path? */
+static int note_only(const struct lat_halo *h, const struct lat_chunk *c, int recv)
+{
+    return h->policy == LAT_XC_SHM || (recv ? c->recv_node : c->send_node);
+}
+
 /* The receives of every chunk from another rank (before any read: the
- * messages can land as soon as they are sent). shm: zero-byte notes. */
+ * messages can land as soon as they are sent). shm and the node path:
+ * zero-byte notes. */
 static void post_receives(struct lat_halo *h, struct xchg *x)
 {
     for (int k = 0; k < h->nck; k++) {
@@ -125,7 +140,7 @@ static void post_receives(struct lat_halo *h, struct xchg *x)
         h->xreq[k] = h->xreq[h->nck + k] = NULL;
         if (c->self)
             continue;
-        size_t n = h->policy == LAT_XC_SHM ? 0 : c->len;
+        size_t n = note_only(h, c, 1) ? 0 : c->len;
         set_err(x, clb_comm_irecv(h->precv + c->off, n, c->from, c->tag, &h->xreq[k]));
     }
 }
@@ -139,7 +154,8 @@ static int write_chunk(struct lat_halo *h, struct xchg *x, int k, cl_event read)
     const struct lat_chunk *c = &h->ck[k];
     const unsigned char *from = arrived(h, x, c);
     if (!from) {
-        clb_seterr("halo exchange: rank %d's shared segment is not on this node", c->from);
+        clb_seterr("halo exchange: rank %d's shared segment is not %s", c->from,
+                   c->recv_node ? "in this process" : "on this node");
         return CLB_ESYS;
     }
     cl_event wait[2] = {x->pack, read};
@@ -202,8 +218,10 @@ static int enqueue_reads(struct lat_halo *h, struct xchg *x)
 static void begin(struct clb_env *env, struct lat_halo *h, cl_mem field, struct xchg *x)
 {
     int shm = h->policy == LAT_XC_SHM;
-    x->seg = shm ? (size_t)(h->nexch & 1) * h->pin_bytes : 0;
-    x->src = shm ? h->wseg + x->seg : h->psend;
+    /* two segments, alternate exchanges: a peer reads our last one (shm, the
+     * node path) while we read the next one into the other */
+    x->seg = shm || h->node ? (size_t)(h->nexch & 1) * h->pin_bytes : 0;
+    x->src = shm ? h->wseg + x->seg : h->psend + x->seg;
     h->last_src = x->src;
     h->last_rhs = x->rhs;
     h->nexch++;
@@ -239,14 +257,13 @@ static int read_done(struct lat_halo *h, struct xchg *x, int k)
     return st == CL_COMPLETE;
 }
 
-/* Send chunk k (shm: a note that it is in our segment). */
+/* Send chunk k (shm, the node path: a note that it is in our segment). */
 static void send_chunk(struct lat_halo *h, struct xchg *x, int k)
 {
     const struct lat_chunk *c = &h->ck[k];
-    int shm = h->policy == LAT_XC_SHM;
-    if (shm)
+    if (h->policy == LAT_XC_SHM)
         set_err(x, clb_comm_shm_sync(h->win));
-    set_err(x, clb_comm_isend(x->src + c->off, shm ? 0 : c->len, c->to, c->tag,
+    set_err(x, clb_comm_isend(x->src + c->off, note_only(h, c, 0) ? 0 : c->len, c->to, c->tag,
                               &h->xreq[h->nck + k]));
 }
 
@@ -453,17 +470,18 @@ void lat_overlap_release(struct lat_overlap *o)
 /* One message step of the planned chunks between the host buffers. */
 static int probe_once(struct lat_halo *h, double *s)
 {
-    int nreq = 0, rc = CLB_OK, shm = h->policy == LAT_XC_SHM;
+    int nreq = 0, rc = CLB_OK;
     double t0 = clb_now();
     for (int k = 0; k < h->nck; k++) {
         const struct lat_chunk *c = &h->ck[k];
-        size_t n = shm ? 0 : c->len;
+        size_t n = note_only(h, c, 0) ? 0 : c->len;
         int e = CLB_OK;
         if (c->self && h->policy == LAT_XC_BULK)
             memcpy(h->precv + c->off, h->psend + c->off, c->len);
         if (c->self)
             continue;
-        e = clb_comm_irecv(h->precv + c->off, n, c->from, c->tag, &h->xreq[nreq++]);
+        e = clb_comm_irecv(h->precv + c->off, note_only(h, c, 1) ? 0 : c->len, c->from, c->tag,
+                           &h->xreq[nreq++]);
         if (e == CLB_OK)
             e = clb_comm_isend(h->psend + c->off, n, c->to, c->tag, &h->xreq[nreq++]);
         rc = rc ? rc : e;
