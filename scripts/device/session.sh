@@ -32,6 +32,11 @@
 #              step of each exchange= on its own (2 ranks sharing the GPU)
 #   mpi        every-rank stream, dslash/cg weak (64^3x32 per rank) and strong
 #              scaling on all GPUs, and the exchange= alternatives
+#   node       one process drives every GPU (--devices-per-rank all; the node
+#              path between them): nvidia-smi topo -m, the plain kernels on one
+#              GPU (64^3x32, 64^3x64), weak 64^3x32 per GPU on 1 rank (t with
+#              itself: the scaling model's input) and on every GPU, strong
+#              64^3x64 on every GPU, stream and bus per device and in all
 set -uo pipefail
 label=${1:?label}; shift
 OUT=${OUT:-/tmp/out}
@@ -158,6 +163,18 @@ for s in "$@"; do
       --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv"
     step mpi-strong-1 150 "${MPI[@]}" -np 1 $CB run dslash -d $DEV -t float -s 64x64x64x32 \
       --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv" ;;
+  node)
+    nvidia-smi topo -m >"$OUT/$label-topo.txt" 2>&1; cat "$OUT/$label-topo.txt" >>"$log"
+    N=(-d "$DEV" -t float --param links=compressed --param kernel=reg --param rhs=1,4)
+    step node-plain-32 90 $CB run dslash,cg "${N[@]}" -s 64x64x64x32 -n 10 --warmup 2 -o "$csv"
+    step node-weak-1 90 $CB run dslash,cg "${N[@]}" -s 64x64x64x32 --param scaling=weak \
+      -n 10 --warmup 2 -o "$csv"
+    step node-weak-n 120 $CB run dslash,cg "${N[@]}" -s 64x64x64x32 --param scaling=weak \
+      --devices-per-rank all -n 10 --warmup 2 -o "$csv"
+    step node-plain-64 90 $CB run dslash,cg "${N[@]}" -s 64x64x64x64 -n 5 --warmup 1 -o "$csv"
+    step node-strong-n 120 $CB run dslash,cg "${N[@]}" -s 64x64x64x64 --param scaling=strong \
+      --devices-per-rank all -n 5 --warmup 1 -o "$csv"
+    step node-stream 90 $CB run stream,bus -d "$DEV" --devices-per-rank all -o "$csv" ;;
   fidelity)
     step fidelity-copy2d 150 $CB run stream,copy2d -d $DEV -t float,double,float3 \
       --param copy2d.kernels=coalesced,rows,loads_first -o "$csv"

@@ -782,6 +782,39 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     return launch(env, d, c->data, &s->first);
 }
 
+/* scaling=: a hash of the whole lattice's output, the same whatever the
+ * split when every site's bits are (w_hash; the tests compare one rank with
+ * several): per even site FNV-1a of its global index and its values, summed
+ * mod 2^32 over the sites of every rank (an exact sum of doubles). */
+static int output_hash(const struct dslash *d, int rhs, struct clb_case *c, int have)
+{
+    const struct lat_decomp *p = &d->part.dc;
+    size_t vh = have ? d->geom.vh : 0, es = d->es;
+    uint32_t acc = 0;
+#pragma omp parallel for reduction(+ : acc) schedule(static)
+    for (long i = 0; i < (long)vh; i++) {
+        int x[4];
+        lat_coords(&d->geom, 0, (size_t)i, x);
+        uint64_t g = 0;
+        for (int mu = 3; mu >= 0; mu--)
+            g = g * (uint64_t)p->G[mu] + (uint64_t)(x[mu] + p->O[mu]);
+        uint32_t h = 2166136261u;
+        for (int b = 0; b < 8; b++)
+            h = (h ^ (uint32_t)(g >> (8 * b) & 0xff)) * 16777619u;
+        for (int r = 0; r < 3 * rhs; r++) {
+            const unsigned char *v = (const unsigned char *)d->w + 2 * es * ((size_t)r * vh + (size_t)i);
+            for (size_t b = 0; b < 2 * es; b++)
+                h = (h ^ v[b]) * 16777619u;
+        }
+        acc += h;
+    }
+    double sum[2] = {acc, !have}; /* every rank, with its output read back or not */
+    int rc = clb_comm_allreduce(sum, 2, CLB_SUM);
+    if (rc == CLB_OK && sum[1] == 0)
+        clb_case_metric(c, "w_hash", fmod(sum[0], 4294967296.0));
+    return rc;
+}
+
 /* Relative L2 error over every site and rhs, plus a per-site check so that a
  * single wrong site cannot hide in the sum. */
 static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
@@ -792,6 +825,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     int rhs = dc->rhs;
     size_t n = (size_t)rhs * 3 * vh; /* complex numbers */
     int rc = clb_read(env->dev, d->dw, d->w, n * 2 * d->es);
+    if (rc && d->part.scaling)
+        output_hash(d, rhs, c, 0); /* its collective, as every rank's */
     if (rc)
         return d->part.scaling ? lat_verify_halo(c, &d->hlog, dc->halo_model, rc) : rc;
     double num = 0, den = 0;
@@ -845,6 +880,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         int pk = lat_halo_check_pack(env, &d->part.halo, d->dv, rhs, c);
         fail |= pk > 0;
         int own = pk < 0 ? -pk : fail ? CLB_FAIL : CLB_OK;
+        int e = output_hash(d, rhs, c, 1); /* every rank: an allreduce */
+        own = own ? own : e;
         return lat_verify_halo(c, &d->hlog, dc->halo_model, own);
     }
     return fail ? CLB_FAIL : CLB_OK;
