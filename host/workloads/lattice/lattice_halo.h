@@ -6,18 +6,20 @@
  *   begin     (pipe, shm) the receives of every chunk posted; then on the
  *             main queue the pack kernel (halo_pack, cl/dslash.cl): every
  *             slab to send, all directions and right-hand sides, into one
- *             contiguous device buffer; on the device -> host queue one
- *             plain read per chunk of it into pinned host memory (shm: into
- *             this rank's segment of a shared-memory window); a chunk for
- *             this rank itself goes straight back on the host -> device
- *             queue once read (no host step: one rank exchanges with itself
- *             through pinned host memory, nothing else)
+ *             contiguous device buffer
  *   interior  the caller's kernel over the interior sites (they need no
- *             halo), on the main queue meanwhile
+ *             halo), on the main queue right after the pack
+ *   reads     on the device -> host queue one plain read per chunk of the
+ *             packed slabs into pinned host memory (shm: into this rank's
+ *             segment of a shared-memory window), each after the pack; a
+ *             chunk for this rank itself goes straight back on the host ->
+ *             device queue once read (no host step: one rank exchanges with
+ *             itself through pinned host memory, nothing else)
  *   finish    per chunk, as its read completes, the message to its
- *             destination (pipe: the data; shm: a zero-byte note, the peer
- *             reads this rank's segment itself); as each chunk arrives, its
- *             write host -> device on the third queue. bulk (the chain
+ *             destination (pipe: the data; shm and the node path: a
+ *             zero-byte note, the peer writes from this rank's buffer
+ *             itself); as each chunk arrives, its write host -> device on
+ *             the third queue. bulk (the chain
  *             before pipelining): one read of everything, then the messages,
  *             then one write
  *   boundary  a barrier on the main queue for the last write, then the

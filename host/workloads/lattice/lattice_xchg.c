@@ -194,8 +194,6 @@ static int enqueue_pack(struct clb_env *env, struct lat_halo *h, cl_mem field, s
 static int enqueue_reads(struct lat_halo *h, struct xchg *x)
 {
     int bulk = h->policy == LAT_XC_BULK;
-    for (int k = 0; k < h->nck; k++)
-        h->xd2h[k] = h->xh2d[k] = NULL;
     for (int k = 0; k < (bulk ? 1 : h->nck); k++) {
         size_t off = bulk ? 0 : h->ck[k].off;
         size_t len = bulk ? lat_halo_bytes(h, x->rhs) : h->ck[k].len;
@@ -229,14 +227,14 @@ static void begin(struct clb_env *env, struct lat_halo *h, cl_mem field, struct 
     /* a plan that fails leaves no chunks: no messages (every rank fails alike:
      * set-up planned the largest exchange) */
     set_err(x, chunks_plan(h, x->rhs));
+    for (int k = 0; k < h->nck; k++)
+        h->xd2h[k] = h->xh2d[k] = NULL;
     if (h->policy != LAT_XC_BULK)
         post_receives(h, x);
     if (!x->err)
         set_err(x, enqueue_pack(env, h, field, x));
     if (!x->err)
         clFlush(env->dev->queue);
-    if (!x->err)
-        set_err(x, enqueue_reads(h, x));
 }
 
 /* Has the read of chunk k completed (1), is it still running (0)? An error
@@ -394,10 +392,15 @@ int lat_halo_overlap(struct clb_env *env, struct lat_halo *h, cl_mem field, int 
     x.rhs = rhs;
     x.err = err;
     begin(env, h, field, &x);
+    /* the interior first: it waits for no host work, and the reads (one per
+     * chunk, and one rank's writes of its own chunks: tens of commands to
+     * enqueue) start on their queue as soon as each is enqueued */
     if (!x.err && h->in.sites)
         set_err(&x, launch(env, ctx, &h->in, 0, &o->in));
     if (!x.err)
         clFlush(env->dev->queue);
+    if (!x.err)
+        set_err(&x, enqueue_reads(h, &x));
     finish(h, &x);
     if (!x.err && x.last)
         set_err(&x, barrier(env, x.last));
