@@ -36,7 +36,10 @@
 #              path between them): nvidia-smi topo -m, the plain kernels on one
 #              GPU (64^3x32, 64^3x64), weak 64^3x32 per GPU on 1 rank (t with
 #              itself: the scaling model's input) and on every GPU, strong
-#              64^3x64 on every GPU, stream and bus per device and in all
+#              64^3x64 on every GPU, stream and bus per device and in all;
+#              NODE_CHUNKS="1024 4096": strong dslash rhs 4 at other chunk=;
+#              NODE_MPI="none cma": weak on MPI ranks beside it; NODE_STREAM=0: no
+#              stream and bus
 set -uo pipefail
 label=${1:?label}; shift
 OUT=${OUT:-/tmp/out}
@@ -174,7 +177,18 @@ for s in "$@"; do
     step node-plain-64 90 $CB run dslash,cg "${N[@]}" -s 64x64x64x64 -n 5 --warmup 1 -o "$csv"
     step node-strong-n 120 $CB run dslash,cg "${N[@]}" -s 64x64x64x64 --param scaling=strong \
       --devices-per-rank all -n 5 --warmup 1 -o "$csv"
-    step node-stream 90 $CB run stream,bus -d "$DEV" --devices-per-rank all -o "$csv" ;;
+    for k in ${NODE_CHUNKS:-}; do   # the chain's chunk, strong dslash at rhs 4
+      step node-strong-chunk$k 60 $CB run dslash -d "$DEV" -t float --param links=compressed \
+        --param kernel=reg --param rhs=4 -s 64x64x64x64 --param scaling=strong \
+        --devices-per-rank all --param chunk=$k -n 10 --warmup 2 -o "$csv"
+    done
+    for c in ${NODE_MPI:-}; do   # 2 ranks x 1 device beside it (single copy none, cma)
+      step node-mpi-$c 120 mpirun --allow-run-as-root --oversubscribe -np "$(nvidia-smi -L | grep -c GPU)" \
+        -x OMPI_MCA_btl_vader_single_copy_mechanism=$c $CB run dslash,cg "${N[@]}" \
+        -s 64x64x64x32 --param scaling=weak -n 10 --warmup 2 -o "$csv"
+    done
+    [ "${NODE_STREAM:-1}" = 1 ] &&
+      step node-stream 90 $CB run stream,bus -d "$DEV" --devices-per-rank all -o "$csv" ;;
   fidelity)
     step fidelity-copy2d 150 $CB run stream,copy2d -d $DEV -t float,double,float3 \
       --param copy2d.kernels=coalesced,rows,loads_first -o "$csv"
