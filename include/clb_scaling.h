@@ -109,6 +109,10 @@ struct clb_sc_links {
     double p2p_gbps;     /* device to device on a node (NVLink, or PCIe) */
     double net_gbps;     /* between nodes, per rank */
     double net_lat_s;    /* between nodes, per exchange */
+    /* the node path (one process drives the GPUs of a node, --devices-per-rank):
+     * device -> host and host -> device both ways at once with every GPU of
+     * the node on the bus, GB/s (not > 0: unknown) */
+    double node_d2h_gbps, node_h2d_gbps;
 };
 
 /* One prediction: N ranks on grid P (part: the largest), per application. */
@@ -116,7 +120,8 @@ struct clb_sc_point {
     int n, P[4], part[4];
     double halo_bytes;           /* per rank and exchange */
     int off_node;                /* directions whose ring leaves a node */
-    double t[2], share[2], eff[2]; /* [0] host-staged, [1] device to device; NAN: unknown */
+    double t[3], share[3], eff[3]; /* [0] host-staged, [1] device to device, [2] the node
+                                    * path (MPI only between nodes); NAN: unknown */
 };
 
 /* The message step of one exchange on grid P, nodes of per_node consecutive
@@ -132,8 +137,12 @@ double clb_sc_mid_seconds(const int P[4], int per_node, const double face[4], do
  * lattice (strong)). The host-staged chain is the 1-rank one with its bus
  * steps at the rates that reproduce its measured chain, plus the message at
  * the link's rate; the device-to-device chain has only the message (none on
- * one rank). Efficiency: the plain kernel on the part L (weak) or the whole
- * lattice over N (strong) against the time per application. */
+ * one rank); the node path's chain, per rank, the slower of its halos from
+ * ranks of its node (device -> pinned host -> device at the node rates,
+ * pipelined in chunks, no message) and the host-staged chain of its halos
+ * from other nodes (the network between the bus steps). Efficiency: the plain
+ * kernel on the part L (weak) or the whole lattice over N (strong) against
+ * the time per application. */
 void clb_sc_predict(const struct clb_sc_dev *d, const struct clb_sc_links *k, const int L[4],
                     int weak, const int P[4], struct clb_sc_point *out);
 

@@ -152,7 +152,7 @@ static void test_predict(void **state)
     (void)state;
     struct clb_sc_dev d;
     dev_init(&d);
-    struct clb_sc_links k = {8, 10, 100, 50, 2e-6};
+    struct clb_sc_links k = {8, 10, 100, 50, 2e-6, 0, 0};
     int L[4] = {8, 8, 8, 8}, P1[4] = {1, 1, 1, 1}, Pz[4] = {1, 1, 2, 1};
     struct clb_sc_point p;
     clb_sc_predict(&d, &k, L, 1, P1, &p);
@@ -184,13 +184,46 @@ static void test_predict(void **state)
     assert_double_equal(p.eff[1], 4096e-6 / 2 / 2.148e-3, EPS);
 }
 
+/* The node path: 2 ranks along z on one node, both faces (73728 B) through
+ * pinned host memory at the node's rates, no message; on nodes of one rank,
+ * host-staged over the network instead; unknown rates: unknown. */
+static void test_predict_node(void **state)
+{
+    (void)state;
+    struct clb_sc_dev d;
+    dev_init(&d);
+    struct clb_sc_links k = {8, 10, 100, 50, 2e-6, 0.147456, 0.147456};
+    int L[4] = {8, 8, 8, 8}, P1[4] = {1, 1, 1, 1}, Pz[4] = {1, 1, 2, 1};
+    struct clb_sc_point p;
+    clb_sc_predict(&d, &k, L, 1, Pz, &p);
+    /* one chunk (the row's chunk 0: whole): 0.5 ms down and 0.5 ms up */
+    assert_double_equal(p.t[2], 2.048e-3 + 1e-4 + (1e-3 - 0.512e-3), EPS);
+    assert_double_equal(p.eff[2], 2.048e-3 / 2.636e-3, EPS);
+    /* chunks of 18432 B, pipelined: 4 chunks, 0.25 ms for the first, then 3 x 0.125 */
+    d.chunk = 18432;
+    clb_sc_predict(&d, &k, L, 1, Pz, &p);
+    assert_double_equal(p.t[2], 2.048e-3 + 1e-4 + (0.625e-3 - 0.512e-3), EPS);
+    d.chunk = 0;
+    /* a node per rank: the bus steps of the 1-rank chain and the network between */
+    k.per_node = 1;
+    clb_sc_predict(&d, &k, L, 1, Pz, &p);
+    assert_double_equal(p.t[2], 2.148e-3 + (1e-3 + 73728 / 50e9 + 2e-6 - 0.512e-3), EPS);
+    /* one rank: its own chain, as host-staged */
+    clb_sc_predict(&d, &k, L, 1, P1, &p);
+    assert_double_equal(p.t[2], p.t[0], EPS);
+    k.per_node = 8;
+    k.node_d2h_gbps = 0;
+    clb_sc_predict(&d, &k, L, 1, Pz, &p);
+    assert_true(isnan(p.t[2]) && isnan(p.eff[2]));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geometry), cmocka_unit_test(test_grid_auto),
         cmocka_unit_test(test_grid_none), cmocka_unit_test(test_chain),
         cmocka_unit_test(test_app),      cmocka_unit_test(test_mid),
-        cmocka_unit_test(test_predict),
+        cmocka_unit_test(test_predict),  cmocka_unit_test(test_predict_node),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,12 +15,15 @@ struct sc_pick {
 };
 /* The rows picked: the 1-rank distributed row (its lattice the one asked
  * for, else the largest), the plain row of the same case (the same lattice,
- * else the largest), and the median of the message rates (mpi_gbps) that
- * N-rank rows of the case measured (NAN: none). */
+ * else the largest), and the medians of the message rates (mpi_gbps) and of
+ * the node path's bus rates (node_d2h_gbps, node_h2d_gbps) that N-rank rows
+ * of the case measured (NAN: none). */
 struct sc_rows {
     const struct clb_row *dist, *plain;
     double shm_gbps;
     int shm_rows;
+    double node[2];   /* the median node_d2h_gbps, node_h2d_gbps of N-device rows (NAN: none) */
+    int node_rows;
 };
 int sc_rows_pick(const struct clb_rowset *set, const struct sc_pick *p, const int *L,
                  struct sc_rows *out);

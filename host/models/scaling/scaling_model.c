@@ -26,6 +26,9 @@ static const struct clb_model_param params[] = {
     {"net_gbps", "50", "GB/s per direction and rank between nodes (InfiniBand NDR 400 Gb/s, "
                        "one adapter per GPU)"},
     {"net_lat_us", "2", "microseconds per exchange between nodes"},
+    {"node_gbps", NULL, "GB/s each way of the node path (device -> pinned host -> device, "
+                        "both ways at once, every GPU of the node on the bus; default: the "
+                        "N-device rows' measured node_d2h_gbps and node_h2d_gbps)"},
     {NULL, NULL, NULL}};
 
 const struct clb_model_def clb_model_scaling_def = {
@@ -134,9 +137,10 @@ static int parse_lattice(const char *v, int L[4])
 static int read_links(struct clb_model_ctx *m, const struct sc_rows *rows,
                       struct clb_sc_links *k, const char **shm_origin)
 {
-    double per, nv, pc, lat;
+    double per, nv, pc, lat, node;
     int rc;
     if ((rc = clb_model_num(m, "gpus_per_node", &per, 1)) ||
+        (rc = clb_model_num(m, "node_gbps", &node, 0)) ||
         (rc = clb_model_num(m, "shm_gbps", &k->shm_gbps, 0)) ||
         (rc = clb_model_num(m, "nvlink_gbps", &nv, 1)) ||
         (rc = clb_model_num(m, "pcie_gbps", &pc, 1)) ||
@@ -148,7 +152,8 @@ static int read_links(struct clb_model_ctx *m, const struct sc_rows *rows,
         clb_seterr("model scaling: p2p=%s (known: nvlink, pcie)", p2p);
         return CLB_EUSAGE;
     }
-    if (!(per >= 1) || !(nv > 0) || !(pc > 0) || !(k->net_gbps > 0) || k->shm_gbps == 0) {
+    if (!(per >= 1) || !(nv > 0) || !(pc > 0) || !(k->net_gbps > 0) || k->shm_gbps == 0 ||
+        node == 0) {
         clb_seterr("model scaling: gpus_per_node must be >= 1 and every GB/s > 0");
         return CLB_EUSAGE;
     }
@@ -159,6 +164,11 @@ static int read_links(struct clb_model_ctx *m, const struct sc_rows *rows,
     if (isnan(k->shm_gbps) && !isnan(rows->shm_gbps)) {
         k->shm_gbps = rows->shm_gbps;
         *shm_origin = "the N-rank rows' mpi_gbps";
+    }
+    k->node_d2h_gbps = k->node_h2d_gbps = node;
+    if (isnan(node)) {
+        k->node_d2h_gbps = rows->node[0];
+        k->node_h2d_gbps = rows->node[1];
     }
     return CLB_OK;
 }
@@ -218,6 +228,23 @@ static void show_point(const struct clb_sc_point *p)
             printf(" | %9.4g %5.1f%% %6.3f", 1e3 * p->t[k], 100 * p->share[k], p->eff[k]);
     }
     printf("\n");
+}
+
+/* The node path beside (docs/SCALING.md "One process, several devices"). */
+static void show_node(const struct clb_sc_point *p, int n)
+{
+    printf("node path: one process drives the GPUs of a node (--devices-per-rank), their halos "
+           "device -> pinned host -> device; host-staged MPI between nodes\n");
+    printf("%5s %6s  %-12s | %-23s\n", "", "ranks", "grid", "node path ms  halo   E");
+    for (int i = 0; i < n; i++) {
+        char g[48];
+        snprintf(g, sizeof g, "1x%dx%dx%d", p[i].P[1], p[i].P[2], p[i].P[3]);
+        if (isnan(p[i].t[2]))
+            printf("node: %6d  %-12s | %9s %6s %6s\n", p[i].n, g, "-", "-", "-");
+        else
+            printf("node: %6d  %-12s | %9.4g %5.1f%% %6.3f\n", p[i].n, g, 1e3 * p[i].t[2],
+                   100 * p[i].share[2], p[i].eff[2]);
+    }
 }
 
 /* ---- the model ------------------------------------------------------------------------ */
@@ -291,6 +318,14 @@ static int run(struct clb_model_ctx *m)
                    "host-staged column needs it (--param shm_gbps=G)\n");
         else
             printf("  shm_gbps           %.4g (%s)\n", k.shm_gbps, shm_origin);
+        if (!(k.node_d2h_gbps > 0))
+            printf("  node_gbps          unknown: no N-device row measured it and none given; "
+                   "the node path's column needs it (--param node_gbps=G)\n");
+        else
+            printf("  node_gbps          %.4g / %.4g (%s)\n", k.node_d2h_gbps, k.node_h2d_gbps,
+                   clb_model_given(m, "node_gbps") ? "--param"
+                                                   : "the N-device rows' node_d2h_gbps / "
+                                                     "node_h2d_gbps, medians");
         rc = predict_all(m, &d, &k, &c);
     }
     clb_rowset_free(&set);
@@ -325,6 +360,7 @@ static int predict_all(struct clb_model_ctx *m, const struct clb_sc_dev *d,
         clb_sc_predict(d, k, c->L, c->weak, P, &pts[np]);
         show_point(&pts[np++]);
     }
+    show_node(pts, np);
     int rc = sc_plot(clb_model_plot(m), pts, np, c->weak);
     free(pts);
     return rc;

@@ -11,9 +11,11 @@ int sc_plot(const char *out, const struct clb_sc_point *p, int n, int weak)
 {
     if (!out)
         return CLB_OK;
-    static const char *const title[2] = {"host-staged (device -> pinned host -> MPI -> device)",
+    static const char *const title[3] = {"host-staged (device -> pinned host -> MPI -> device)",
                                          "device to device (NVLink or PCIe on a node, network "
-                                         "between nodes)"};
+                                         "between nodes)",
+                                         "node path (one process per node: device -> pinned "
+                                         "host -> device; MPI between nodes)"};
     struct clb_chart ch;
     clb_chart_init(&ch, weak ? "weak scaling: parallel efficiency by ranks (clbench model scaling)"
                              : "strong scaling: parallel efficiency by ranks (clbench model "
@@ -23,7 +25,7 @@ int sc_plot(const char *out, const struct clb_sc_point *p, int n, int weak)
     ch.x.every = 2;   /* 1, 2, 4, ... ranks */
     ch.y.lo = 0;
     ch.y.hi = 1.05;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         struct clb_chart_series *s = NULL;
         for (int i = 0; i < n; i++) {
             if (isnan(p[i].eff[k]))

@@ -84,6 +84,44 @@ static double path_chain(const struct clb_sc_dev *d, double bytes, double mid, i
     return clb_sc_chain_seconds(&c);
 }
 
+/* The node path's chain (seconds after the pack) of the slowest rank: its
+ * halos from ranks of its node through pinned host memory at the node's
+ * rates, beside those from other nodes host-staged over the network; NAN
+ * when some rank has a neighbour on its node and the node rates are unknown. */
+static double node_chain(const struct clb_sc_dev *d, const struct clb_sc_links *k,
+                         const int P[4], const double face[4])
+{
+    int n = P[1] * P[2] * P[3];
+    double worst = 0;
+    for (int r = 0; r < n && n > 1; r++) {
+        int c[4] = {0, r % P[1], r / P[1] % P[2], r / P[1] / P[2]};
+        double on = 0, away = 0;
+        for (int mu = 1; mu < 4; mu++)
+            for (int s = -1; s <= 1 && P[mu] > 1; s += 2) {
+                int q[4] = {c[0], c[1], c[2], c[3]};
+                q[mu] = (q[mu] + s + P[mu]) % P[mu];
+                if (rank_at(P, q) / k->per_node == r / k->per_node)
+                    on += face[mu];
+                else
+                    away += face[mu];
+            }
+        double t = 0;
+        if (on > 0) {
+            if (!(k->node_d2h_gbps > 0) || !(k->node_h2d_gbps > 0))
+                return NAN;
+            struct clb_sc_chain ch = {on, d->chunk > 0 ? d->chunk : on, k->node_d2h_gbps,
+                                      INFINITY, k->node_h2d_gbps, 0, 1};
+            t = clb_sc_chain_seconds(&ch);
+        }
+        if (away > 0) {
+            double u = path_chain(d, away, away / (k->net_gbps * 1e9) + k->net_lat_s, 1, n);
+            t = u > t ? u : t;
+        }
+        worst = t > worst ? t : worst;
+    }
+    return worst;
+}
+
 void clb_sc_predict(const struct clb_sc_dev *d, const struct clb_sc_links *k, const int L[4],
                     int weak, const int P[4], struct clb_sc_point *out)
 {
@@ -126,4 +164,11 @@ void clb_sc_predict(const struct clb_sc_dev *d, const struct clb_sc_links *k, co
         out->share[path] = (pk + clb_sc_exposed(&a)) / out->t[path];
         out->eff[path] = ideal / out->t[path];
     }
+    /* the node path: one rank alone exchanges with itself as host-staged does */
+    double chain = out->n == 1 ? d->chain * bytes / d->halo_bytes : node_chain(d, k, P, face);
+    double pk = d->pack <= 0 ? 0 : pack;
+    struct clb_sc_app a = {rest, in, pk, chain, 1};
+    out->t[2] = isnan(chain) ? NAN : clb_sc_app_seconds(&a);
+    out->share[2] = isnan(chain) ? NAN : (pk + clb_sc_exposed(&a)) / out->t[2];
+    out->eff[2] = isnan(chain) ? NAN : ideal / out->t[2];
 }

@@ -188,6 +188,24 @@ static int refuse_ambiguous(const struct clb_row *const *c, int n, const char *k
     return CLB_EUSAGE;
 }
 
+/* The median of a figure (> 0) over the N-rank rows of the pick q (at most
+ * 64 of them; NAN and *n 0 when none). */
+static double median_of(const struct clb_rowset *set, const struct sc_pick *q, const char *key,
+                        int *n)
+{
+    double got[64];
+    int k = 0;
+    for (size_t i = 0; i < set->n && k < 64; i++)
+        if (matches(&set->v[i], q) && set->v[i].ranks > 1 && clb_row_metric(&set->v[i], key) > 0)
+            got[k++] = clb_row_metric(&set->v[i], key);
+    *n = k;
+    if (!k)
+        return NAN;
+    struct clb_stats st;
+    clb_stats_compute(got, (size_t)k, &st);
+    return st.median;
+}
+
 int sc_rows_pick(const struct clb_rowset *set, const struct sc_pick *p, const int *L,
                  struct sc_rows *out)
 {
@@ -230,19 +248,9 @@ int sc_rows_pick(const struct clb_rowset *set, const struct sc_pick *p, const in
                    q.workload, q.kernel, q.dtype, rhs, links, q.device);
         return CLB_EUSAGE;
     }
-    out->shm_gbps = NAN;
-    double got[64];
-    int k = 0;
-    for (size_t i = 0; i < set->n && k < 64; i++)
-        if (matches(&set->v[i], &q) && set->v[i].ranks > 1 &&
-            clb_row_metric(&set->v[i], "mpi_gbps") > 0)
-            got[k++] = clb_row_metric(&set->v[i], "mpi_gbps");
-    if (k) {
-        struct clb_stats st;
-        clb_stats_compute(got, (size_t)k, &st);
-        out->shm_gbps = st.median;
-        out->shm_rows = k;
-    }
+    out->shm_gbps = median_of(set, &q, "mpi_gbps", &out->shm_rows);
+    out->node[0] = median_of(set, &q, "node_d2h_gbps", &out->node_rows);
+    out->node[1] = median_of(set, &q, "node_h2d_gbps", &out->node_rows);
     return CLB_OK;
 }
 
