@@ -1400,6 +1400,19 @@ def model_scaling_cases(f):
         print(wl, k, rhs, sc, float(r1["t_median_s"]) * 1e3 / op, float(r2["t_median_s"]) * 1e3 / op)
 
 
+def node_e(f, wl, rhs, size):
+    """Print E of the 2-device aggregate row of WL at RHS on SIZE (default chunk) over
+    twice the plain row of the same file."""
+    rows = read(f)
+    def pick(dist):
+        return [r for r in rows if r["workload"] == wl and r["size"] == size
+                and r["rank"] == ("all" if dist else "0") and param(r, "rhs") == rhs and ("scaling=" in r["params"]) == dist
+                and "chunk=" not in r["params"] and (not dist or "devices_per_rank" in r["metrics"])]
+    plain, two = pick(False), pick(True)
+    assert plain and two, (len(plain), len(two))
+    print("%.4f" % (float(two[0]["gflops"]) / (2 * float(plain[0]["gflops"]))))
+
+
 # ---- test_plot_robust.sh -------------------------------------------------------
 
 def plot_no_figure(src, dst):
