@@ -168,7 +168,7 @@ for s in "$@"; do
       --param rhs=1,4 --param links=compressed --param scaling=strong -o "$csv" ;;
   node)
     nvidia-smi topo -m >"$OUT/$label-topo.txt" 2>&1; cat "$OUT/$label-topo.txt" >>"$log"
-    N=(-d "$DEV" -t float --param links=compressed --param kernel=reg --param rhs=1,4)
+    N=(-d "$DEV" -t float --param links=compressed --param kernels=reg --param rhs=1,4)
     step node-plain-32 90 $CB run dslash,cg "${N[@]}" -s 64x64x64x32 -n 10 --warmup 2 -o "$csv"
     step node-weak-1 90 $CB run dslash,cg "${N[@]}" -s 64x64x64x32 --param scaling=weak \
       -n 10 --warmup 2 -o "$csv"
@@ -179,7 +179,7 @@ for s in "$@"; do
       --devices-per-rank all -n 5 --warmup 1 -o "$csv"
     for k in ${NODE_CHUNKS:-}; do   # the chain's chunk, strong dslash at rhs 4
       step node-strong-chunk$k 60 $CB run dslash -d "$DEV" -t float --param links=compressed \
-        --param kernel=reg --param rhs=4 -s 64x64x64x64 --param scaling=strong \
+        --param kernels=reg --param rhs=4 -s 64x64x64x64 --param scaling=strong \
         --devices-per-rank all --param chunk=$k -n 10 --warmup 2 -o "$csv"
     done
     for c in ${NODE_MPI:-}; do   # 2 ranks x 1 device beside it (single copy none, cma)

@@ -13,7 +13,7 @@ source "$(dirname "$0")/../cli/lib.sh"
 source "$(dirname "$0")/rel_lib.sh"
 set -e
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-ONE=(-t float --param rhs=1,2 --param kernel=reg --param links=compressed --param mass=4
+ONE=(-t float --param rhs=1,2 --param kernels=reg --param links=compressed --param mass=4
      -n 2 --warmup 1)
 
 # runp NAME DEVICES ARGS...: clbench on DEVICES PoCL devices, rows in NAME.csv; status in RC
@@ -70,7 +70,7 @@ mkdir -p kern && cp "$CLBENCH_SRC"/cl/*.cl kern/
 sed -i 's/(side == 2 ? n \* slab : 0u)/(side == 2 ? 0u : 0u)/' kern/dslash.cl
 grep -q "(side == 2 ? 0u : 0u)" kern/dslash.cl || fail "the planted halo fault did not apply"
 runp wrong 2 dslash,cg -d cpu --devices-per-rank 2 -t float -s 8x8x8x8 --param rhs=1 \
-  --param kernel=reg --param iters=20 --param scaling=strong -n 1 --warmup 0 --kernel-dir kern
+  --param kernels=reg --param iters=20 --param scaling=strong -n 1 --warmup 0 --kernel-dir kern
 st=$(csv_query wrong.csv "' '.join(sorted({r['workload'] + ':' + r['status'] for r in rows}))")
 [ $RC -eq 1 ] && [ "$st" = "cg:failed dslash:failed" ] && pass "a wrong halo fails dslash and cg on both devices (exit 1)" ||
   fail "wrong halo: exit $RC, statuses $st"
