@@ -784,8 +784,9 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
 
 /* scaling=: a hash of the whole lattice's output, the same whatever the
  * split when every site's bits are (w_hash; the tests compare one rank with
- * several): per even site FNV-1a of its global index and its values, summed
- * mod 2^32 over the sites of every rank (an exact sum of doubles). */
+ * several): per even site FNV-1a (64, folded to 32 bits) of its global index
+ * and its values, summed mod 2^32 over the sites of every rank (an exact sum
+ * of doubles). */
 static int output_hash(const struct dslash *d, int rhs, struct clb_case *c, int have)
 {
     const struct lat_decomp *p = &d->part.dc;
@@ -798,15 +799,11 @@ static int output_hash(const struct dslash *d, int rhs, struct clb_case *c, int 
         uint64_t g = 0;
         for (int mu = 3; mu >= 0; mu--)
             g = g * (uint64_t)p->G[mu] + (uint64_t)(x[mu] + p->O[mu]);
-        uint32_t h = 2166136261u;
-        for (int b = 0; b < 8; b++)
-            h = (h ^ (uint32_t)(g >> (8 * b) & 0xff)) * 16777619u;
-        for (int r = 0; r < 3 * rhs; r++) {
-            const unsigned char *v = (const unsigned char *)d->w + 2 * es * ((size_t)r * vh + (size_t)i);
-            for (size_t b = 0; b < 2 * es; b++)
-                h = (h ^ v[b]) * 16777619u;
-        }
-        acc += h;
+        uint64_t h = clb_fnv1a(CLB_FNV_START, &g, sizeof g);
+        for (int r = 0; r < 3 * rhs; r++)
+            h = clb_fnv1a(h, (const unsigned char *)d->w + 2 * es * ((size_t)r * vh + (size_t)i),
+                          2 * es);
+        acc += (uint32_t)(h ^ h >> 32);
     }
     double sum[2] = {acc, !have}; /* every rank, with its output read back or not */
     int rc = clb_comm_allreduce(sum, 2, CLB_SUM);
