@@ -81,6 +81,10 @@ const char *clb_stristr(const char *hay, const char *needle);
 /* FNV-1a 64 of n bytes, continuing from h (CLB_FNV_START for a new hash). */
 #define CLB_FNV_START 0xcbf29ce484222325ULL
 uint64_t clb_fnv1a(uint64_t h, const void *p, size_t n);
+/* qsort whose comparison gets ctx (glibc's qsort_r: clbench runs on Linux
+ * and already uses GNU extensions; a port replaces this one function). */
+void clb_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
+              void *ctx);
 /* Is word a member of the comma-separated list? */
 int clb_list_has(const char *list, const char *word);
 

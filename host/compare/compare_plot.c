@@ -162,10 +162,9 @@ struct order_ctx {
     const struct cmp_fig *g;
     const struct clb_workload *wl;
 };
-static const struct order_ctx *octx;   /* qsort has no context argument */
-
-static int bar_order(const void *pa, const void *pb)
+static int bar_order(const void *pa, const void *pb, void *ctx)
 {
+    const struct order_ctx *octx = ctx;
     int a = *(const int *)pa, b = *(const int *)pb;
     int da = clb_figure_pos(octx->wl, L(octx->g, a)->kernel);
     int db = clb_figure_pos(octx->wl, L(octx->g, b)->kernel);
@@ -183,9 +182,7 @@ static int *bars_in_order(const struct cmp_fig *g, const struct clb_workload *wl
     for (int i = 0; i < g->nlines; i++)
         pos[i] = i;
     struct order_ctx ctx = {g, wl};
-    octx = &ctx;
-    qsort(pos, (size_t)g->nlines, sizeof *pos, bar_order);
-    octx = NULL;
+    clb_sort(pos, (size_t)g->nlines, sizeof *pos, bar_order, &ctx);
     return pos;
 }
 
@@ -265,7 +262,6 @@ struct series_ctx {
     const struct cmp_fig *g;
     int kind;
 };
-static const struct series_ctx *sctx;   /* qsort has no context argument */
 
 static const char *series_part(const struct cmp_line *l, int k, int kind)
 {
@@ -277,8 +273,9 @@ static const char *series_part(const struct cmp_line *l, int k, int kind)
     }
 }
 
-static int series_order(const void *pa, const void *pb)
+static int series_order(const void *pa, const void *pb, void *ctx)
 {
+    const struct series_ctx *sctx = ctx;
     int a = *(const int *)pa, b = *(const int *)pb;
     for (int k = 0; k < 4; k++) {
         int c = strcmp(series_part(L(sctx->g, a), k, sctx->kind),
@@ -307,9 +304,7 @@ static int find_series(const struct cmp_fig *g, int kind, int *pos, struct serie
     struct series_ctx ctx = {g, kind};
     for (int i = 0; i < g->nlines; i++)
         pos[i] = i;
-    sctx = &ctx;
-    qsort(pos, (size_t)g->nlines, sizeof *pos, series_order);
-    sctx = NULL;
+    clb_sort(pos, (size_t)g->nlines, sizeof *pos, series_order, &ctx);
     *ns = 0;
     for (int i = 0; i < g->nlines; i++) {
         int same = i > 0;

@@ -247,6 +247,12 @@ int clb_strieq(const char *a, const char *b) { return strcasecmp(a, b) == 0; }
 
 const char *clb_stristr(const char *hay, const char *needle) { return strcasestr(hay, needle); }
 
+void clb_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
+              void *ctx)
+{
+    qsort_r(base, n, size, cmp, ctx);
+}
+
 int clb_list_has(const char *list, const char *word)
 {
     size_t wl = strlen(word);

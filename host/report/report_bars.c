@@ -57,10 +57,8 @@ static int cat_order(const void *pa, const void *pb)
     return c ? c : strcmp(a->workload, b->workload);
 }
 
-static struct bars *sort_b;   /* qsort has no context argument */
-
 /* A row's category key: texts interned, so compared as pointers. */
-static int key_order(size_t a, size_t b)
+static int key_order(const struct bars *sort_b, size_t a, size_t b)
 {
     const struct clb_row *x = &sort_b->r->t.rows[a], *y = &sort_b->r->t.rows[b];
     const void *ka[4] = {x->workload, x->kernel, x->dtype, sweep_of(sort_b, a)};
@@ -71,15 +69,16 @@ static int key_order(size_t a, size_t b)
     return 0;
 }
 
-static int by_key(const void *pa, const void *pb)
+static int by_key(const void *pa, const void *pb, void *ctx)
 {
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    int c = key_order(a, b);
+    int c = key_order(ctx, a, b);
     return c ? c : (a > b) - (a < b);
 }
 
-static int by_cat_col(const void *pa, const void *pb)
+static int by_cat_col(const void *pa, const void *pb, void *ctx)
 {
+    const struct bars *sort_b = ctx;
     const size_t *a = pa, *b = pb;   /* pairs: (category, row) */
     if (a[0] != b[0])
         return a[0] < b[0] ? -1 : 1;
@@ -110,9 +109,9 @@ static int cat_rank_order(const void *pa, const void *pb)
 static void group_keys(struct bars *b, size_t *pair)
 {
     const struct rpt *r = b->r;
-    qsort(b->ids, b->n, sizeof *b->ids, by_key);
+    clb_sort(b->ids, b->n, sizeof *b->ids, by_key, b);
     for (size_t k = 0; k < b->n; k++) {
-        if (!k || key_order(b->ids[k], b->ids[k - 1]))
+        if (!k || key_order(b, b->ids[k], b->ids[k - 1]))
             b->cat[b->ncat++] = new_cat(b, b->ids[k]);
         int l = r->t.ri[b->ids[k]].line;
         struct cat *c = &b->cat[b->ncat - 1];
@@ -132,7 +131,7 @@ static int order_cats(struct bars *b, size_t *pair, struct cat **by, int *rank)
         rank[by[k] - b->cat] = k;
     for (size_t k = 0; k < b->n; k++)
         pair[2 * k] = (size_t)rank[pair[2 * k]];
-    qsort(pair, b->n, 2 * sizeof *pair, by_cat_col);
+    clb_sort(pair, b->n, 2 * sizeof *pair, by_cat_col, b);
     struct cat *ordered = malloc(((size_t)b->ncat + 1) * sizeof *ordered);
     if (!ordered)
         return CLB_ESYS;
@@ -161,10 +160,8 @@ static int make_cats(struct bars *b, const size_t *ids, size_t n)
     if (pair && by && rank && b->ids && b->catof && b->cat) {
         memcpy(b->ids, ids, n * sizeof *ids);
         b->n = n;
-        sort_b = b;
         group_keys(b, pair);
         rc = order_cats(b, pair, by, rank);
-        sort_b = NULL;
     }
     free(pair), free(by), free(rank);
     return rc;

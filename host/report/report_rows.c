@@ -228,10 +228,9 @@ int rpt_colour(const struct rpt *r, int col)
     return r->colour[col] ? r->colour[col] : rpt_col_rank(r, col) + 1;
 }
 
-static const struct rpt *sort_r;   /* qsort has no context argument */
-
-static int by_workload(const void *pa, const void *pb)
+static int by_workload(const void *pa, const void *pb, void *ctx)
 {
+    const struct rpt *sort_r = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
     const char *wa = sort_r->t.rows[a].workload, *wb = sort_r->t.rows[b].workload;
     if (wa != wb)   /* interned: equal names are equal pointers */
@@ -272,8 +271,7 @@ int rpt_workloads(struct rpt *r, struct rpt_rows **out, int *n)
     for (size_t i = 0; i < r->t.nrows; i++)   /* a published row without a figure: nothing to draw */
         if (rpt_single(r, i) && !(r->t.cols[r->t.ri[i].col].reference && isnan(rpt_value(r, i))))
             ids[m++] = i;
-    sort_r = r;
-    qsort(ids, m, sizeof *ids, by_workload);
+    clb_sort(ids, m, sizeof *ids, by_workload, r);
     for (size_t i = 0; i < m;) {
         size_t j = i;
         while (j < m && r->t.rows[ids[j]].workload == r->t.rows[ids[i]].workload)

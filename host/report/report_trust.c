@@ -9,8 +9,6 @@
 
 /* ---- MPI jobs ----------------------------------------------------------------------- */
 
-static const struct rpt *sort_r;   /* qsort has no context argument */
-
 /* A job's configuration: column, workload, kernel, type, size, params, ranks. */
 static int same_config(const struct rpt *r, size_t a, size_t b)
 {
@@ -21,8 +19,9 @@ static int same_config(const struct rpt *r, size_t a, size_t b)
 }
 
 /* A job's rows are written together: by column, then in file order. */
-static int by_config(const void *pa, const void *pb)
+static int by_config(const void *pa, const void *pb, void *ctx)
 {
+    const struct rpt *sort_r = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
     int ca = sort_r->t.ri[a].col, cb = sort_r->t.ri[b].col;
     if (ca != cb)
@@ -37,8 +36,7 @@ static size_t job_rows(const struct rpt *r, size_t *ids)
     for (size_t i = 0; i < r->t.nrows; i++)
         if (r->t.ri[i].col >= 0 && r->t.rows[i].ranks > 1)
             ids[n++] = i;
-    sort_r = r;
-    qsort(ids, n, sizeof *ids, by_config);
+    clb_sort(ids, n, sizeof *ids, by_config, (void *)r);
     return n;
 }
 
@@ -182,8 +180,9 @@ static void bad_rows(struct rpt *r)
 }
 
 /* The flagged rows with a figure, grouped by column, workload and flags. */
-static int by_group(const void *pa, const void *pb)
+static int by_group(const void *pa, const void *pb, void *ctx)
 {
+    const struct rpt *sort_r = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
     int ca = sort_r->t.ri[a].col, cb = sort_r->t.ri[b].col;
     if (ca != cb)
@@ -236,8 +235,7 @@ static void flagged_rows(struct rpt *r)
         free(ids);
         return;
     }
-    sort_r = r;
-    qsort(ids, n, sizeof *ids, by_group);
+    clb_sort(ids, n, sizeof *ids, by_group, r);
     rpt_tag(r, "<h3>Figures to read with care</h3>\n<div class=\"wide\"><table>\n<tr><th>device"
                "</th><th>workload</th><th>flags</th><th>rows</th><th>which</th></tr>\n");
     for (size_t a = 0; a < n;) {
