@@ -91,6 +91,7 @@ struct clb_device {
     double launch_s;             /* host wall of one empty launch + clFinish (median), NAN unmeasured */
     size_t loop_limit;           /* clb_loop_limit's finding (0: none), once loop_probed */
     int loop_probed;
+    struct clb_fplog *fp;        /* the kernels the current group created (fingerprint.c) */
 };
 
 int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir);

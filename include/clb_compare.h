@@ -274,6 +274,10 @@ enum cmp_dstate {
                         * skipped ones: exit 1 unless --allow-missing */
     CMP_D_NOFIGURE,    /* the baseline has no figure (its rows skipped or failed) */
     CMP_D_NEW,         /* no such line in the baseline */
+    CMP_D_CHANGED,     /* both sides have a figure, but another kernel ran: its fingerprint
+                        * (metric fp) differs, or for older rows a revision its workload
+                        * declares lies between them; shown, not judged (exit 1 only with
+                        * --strict) */
     CMP_D_NSTATES
 };
 
@@ -290,6 +294,8 @@ struct cmp_dside {
     const char *tuning;       /* the tuning of the best row (else the first), "" */
     const char *size;         /* the canonical size of the best row (else the first), "" */
     const char *device;       /* of the best row (else the first), "" */
+    const char *fp;           /* the best row's fingerprint (metric fp), "" where it has none */
+    const char *timestamp;    /* the best row's time */
 };
 
 struct cmp_dline {
@@ -303,6 +309,7 @@ struct cmp_dline {
     int metric;               /* its figure: an index of d->metrics */
     const char *tuned;        /* the tuning that changed between the two sides' best rows:
                                * "local 128→1024, vec 2→4", "" */
+    const char *changed;      /* what changed in the kernel that ran (CHANGED), "" */
     int group_failed;         /* the new side has no row of the line because its group (type
                                * and size) stopped in set-up: a `kernel=*` row that errored
                                * or failed; the line is LOST, which --allow-missing does

@@ -262,6 +262,18 @@ struct clb_figure {
     int (*models)(const struct clb_row *r, struct clb_figure_model *out, int max);
 };
 
+/* A change of a workload's kernels that its rows' figures show, as the git
+ * history says (docs/COMPARE.md, "Changed kernels"). Rows written since the
+ * fingerprint (the metric fp) say what ran themselves; for older rows,
+ * `compare --baseline` reads a line as CHANGED, not REGRESSED, where one
+ * side's row is older than `date` and the other's is not. */
+struct clb_kernel_rev {
+    const char *kernels;   /* the rows' kernel values whose code changed, comma list */
+    const char *date;      /* when the commit landed, UTC: "2026-11-25T20:44:34Z" */
+    const char *commit;    /* its short hash */
+    const char *what;      /* what changed, for people */
+};
+
 /* What a workload's summary may say about the hardware its rows ran on:
  * the device's queries and its profile (either NULL when unknown). A summary
  * names hardware (a cache level, memory partitions, a bus) only from these,
@@ -336,6 +348,9 @@ struct clb_workload {
      * that lack one, so that these hooks only see rows that have what they
      * read. A hook still reads every other field defensively. */
     const char *row_params, *row_metrics;
+    /* Optional: the changes of its kernels since clbench wrote results
+     * (terminated by {0}), newest last. */
+    const struct clb_kernel_rev *revisions;
 };
 
 /* The position of a kernel in wl's figure.order (0..), the number of listed

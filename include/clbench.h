@@ -7,7 +7,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CLB_VERSION "0.2.0"
+/* The program's version, which every row carries (clbench_version): the
+ * project version of CMakeLists.txt, bumped when kernels change. */
+#ifndef CLB_VERSION
+#error "CLB_VERSION is defined by CMakeLists.txt (project VERSION)"
+#endif
 
 /* Return codes of host functions. The exit status of the program is derived
  * from them (see clb_exit_status): usage errors 2, OpenCL/system errors 3,

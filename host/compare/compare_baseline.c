@@ -14,6 +14,7 @@
  * its figure is worse by more than the threshold and, unless --strict, the
  * two spreads do not overlap. */
 #include "compare_priv.h"
+#include "clb_workload.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 struct conf {
     int line;                 /* its line on this side */
     const char *tuning, *size, *device;   /* size, device: of its best row, else its first */
+    const char *fp, *timestamp;   /* of its best row: its fingerprint ("" none), its time */
     int n, nbad;
     const char *bad;
     double best, lo, hi;
@@ -84,7 +86,7 @@ static void row_spread(const struct clb_row *r, const struct cmp_metric *m, doub
 }
 
 static void conf_row(struct conf *c, const struct clb_row *r, const struct cmp_metric *m,
-                     const struct cmp_ident *id)
+                     const struct cmp_ident *id, const char *fp)
 {
     if (!cmp_is_value_status(r->status)) {
         cmp_count_bad(r->status, &c->bad, &c->nbad);
@@ -98,6 +100,8 @@ static void conf_row(struct conf *c, const struct clb_row *r, const struct cmp_m
         c->best = v;
         c->size = id->row_size;
         c->device = r->device;
+        c->fp = fp;
+        c->timestamp = r->timestamp;
     }
     c->lo = c->n ? fmin(c->lo, lo) : lo;
     c->hi = c->n ? fmax(c->hi, hi) : hi;
@@ -126,7 +130,8 @@ static int slot_of(struct side *s, const struct cmp_ident *id, const char *devic
     k[CMP_IDENT_NK + 1] = CMP_KEY(id->tuning);
     int c = l < 0 ? -2 : cmp_slot(&s->confs, k, (void **)&s->c, (int)s->nc, &s->capc, sizeof *s->c);
     if (c == (int)s->nc)
-        s->c[s->nc++] = (struct conf){l, id->tuning, id->row_size, "", 0, 0, "", NAN, NAN, NAN};
+        s->c[s->nc++] = (struct conf){l, id->tuning, id->row_size, "", "", "", 0, 0, "", NAN, NAN,
+                                      NAN};
     *line = l;
     return c;
 }
@@ -237,7 +242,12 @@ static int gather(struct cmp_delta *d, struct cmp_in *in, const char *sel, struc
         if (c < 0 || (is_group_row(r) && group_failed(s, &id, with_device ? r->device : NULL,
                                                       r->status)))
             return CLB_ESYS;
-        conf_row(&s->c[c], r, &d->metrics[s->v[line].metric], &id);
+        const char *fv;
+        size_t fn = clb_row_text(r, "fp", &fv);
+        const char *fp = fn ? cmp_in_intern(in, fv, fn) : "";
+        if (!fp)
+            return CLB_ESYS;
+        conf_row(&s->c[c], r, &d->metrics[s->v[line].metric], &id, fp);
     }
     pick_best(s, d->metrics);
     return CLB_OK;
@@ -326,7 +336,7 @@ static void set_side(struct cmp_dside *o, const struct side *s, const struct agg
 {
     const struct conf *c = &s->c[a->conf];
     *o = (struct cmp_dside){1, NAN, NAN, NAN, a->n, a->n ? "ok" : a->nbad ? a->bad : "none",
-                            c->tuning, c->size, c->device};
+                            c->tuning, c->size, c->device, c->fp, c->timestamp};
     if (c->n) {
         o->best = c->best;
         o->lo = c->lo;
@@ -361,10 +371,65 @@ static enum cmp_dstate verdict(struct cmp_delta *d, struct cmp_dline *l, int at)
         return cmp_bad_rank(l->cur.status) >= 2 ? CMP_D_LOST : CMP_D_MISSING;
     double worse;
     enum cmp_dstate st = moved(d, l, &worse);
+    l->worse_pct = worse;
+    if (l->changed[0])
+        return CMP_D_CHANGED;   /* another kernel ran: the delta is shown, not judged */
     if (st == CMP_D_REGRESSED && (d->worst < 0 || worse > d->v[d->worst].worse_pct))
         d->worst = at;
-    l->worse_pct = worse;
     return st;
+}
+
+/* The part of a fingerprint ("s<hex>-o<hex>") that is the source's. */
+static size_t fp_source_len(const char *fp)
+{
+    const char *o = strstr(fp, "-o");
+    return o ? (size_t)(o - fp) : strlen(fp);
+}
+
+/* A time as rows write it, "2026-11-25T20:44:34Z", that compares as text. */
+static int iso_time(const char *t)
+{
+    return strlen(t) == 20 && t[4] == '-' && t[10] == 'T' && t[19] == 'Z';
+}
+
+/* Did the kernel change between the two sides' best rows? Both fingerprints
+ * known: their source parts differ, or (the same device, the same tuning)
+ * their options; else a revision the workload declares for the kernel lies
+ * between the two rows' times. What changed into b, "" when nothing did. */
+static void changed_text(struct cmp_in *in, const struct cmp_delta *d, const struct cmp_dline *l,
+                         struct clb_buf *b)
+{
+    const char *a = l->old.fp, *c = l->cur.fp;
+    if (a[0] && c[0]) {
+        size_t sa = fp_source_len(a), sc = fp_source_len(c);
+        int src = sa != sc || memcmp(a, c, sa), opt = strcmp(a + sa, c + sc);
+        if (src || (opt && !d->gate.cross_device && !l->tuned[0]))
+            clb_buf_printf(b, "the kernel's %s (fingerprint %s→%s)",
+                           src ? "source" : "build options", a, c);
+        return;
+    }
+    const char *t0 = l->old.timestamp, *t1 = l->cur.timestamp;
+    const struct clb_workload *wl = cmp_in_wl(in, l->workload);
+    if (!wl || !wl->revisions || !iso_time(t0) || !iso_time(t1))
+        return;
+    const char *lo = strcmp(t0, t1) < 0 ? t0 : t1, *hi = lo == t0 ? t1 : t0;
+    for (const struct clb_kernel_rev *r = wl->revisions; r->kernels; r++)
+        if (clb_list_has(r->kernels, l->kernel) && strcmp(lo, r->date) < 0 &&
+            strcmp(r->date, hi) <= 0)
+            clb_buf_printf(b, "%s%s (%s, %.10s)", b->len ? "; " : "", r->what, r->commit, r->date);
+}
+
+static int changed_of(struct cmp_in *in, const struct cmp_delta *d, struct cmp_dline *l)
+{
+    l->changed = "";
+    if (!l->old.runs || !l->cur.runs)
+        return CLB_OK;
+    struct clb_buf b = {0};
+    changed_text(in, d, l, &b);
+    if (b.len)
+        l->changed = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
+    clb_buf_free(&b);
+    return l->changed ? CLB_OK : CLB_ESYS;
 }
 
 /* An item "k=v" of a sorted params list. */
@@ -440,6 +505,7 @@ static int add_line(struct cmp_delta *d, size_t *cap, struct cmp_in *in, const s
                             .state = CMP_D_SAME, .metric = a->metric, .worse_pct = NAN};
     l->old.status = l->cur.status = l->old.tuning = l->cur.tuning = "";
     l->old.size = l->cur.size = l->old.device = l->cur.device = "";
+    l->old.fp = l->cur.fp = l->old.timestamp = l->cur.timestamp = l->changed = "";
     l->old.best = l->cur.best = NAN;
     if (old)
         set_side(&l->old, os, old);
@@ -449,7 +515,7 @@ static int add_line(struct cmp_delta *d, size_t *cap, struct cmp_in *in, const s
         l->group_failed = 1;   /* its group errored in set-up: LOST, not missing */
     else
         l->cur.status = "";
-    if (tuned_of(in, l))
+    if (tuned_of(in, l) || changed_of(in, d, l))
         return CLB_ESYS;
     l->state = verdict(d, l, d->n);
     d->count[l->state]++;
@@ -476,9 +542,10 @@ static int make_lines(struct cmp_delta *d, struct cmp_in *in, struct side *cur, 
         if (!old->v[i].matched && add_line(d, &cap, in, cur, NULL, old, &old->v[i]))
             return CLB_ESYS;
     d->compared = d->count[CMP_D_SAME] + d->count[CMP_D_IMPROVED] + d->count[CMP_D_REGRESSED] +
-                  d->count[CMP_D_NOISE];
+                  d->count[CMP_D_NOISE] + d->count[CMP_D_CHANGED];
     d->failed = d->count[CMP_D_REGRESSED] + d->count[CMP_D_LOST] +
-                (d->gate.allow_missing ? 0 : d->count[CMP_D_MISSING]);
+                (d->gate.allow_missing ? 0 : d->count[CMP_D_MISSING]) +
+                (d->gate.strict ? d->count[CMP_D_CHANGED] : 0);
     return CLB_OK;
 }
 

@@ -11,14 +11,14 @@
 const char *cmp_dstate_name(enum cmp_dstate s)
 {
     static const char *const names[CMP_D_NSTATES] = {
-        "same", "improved", "regressed", "noise", "lost", "missing", "no_figure", "new"};
+        "same", "improved", "regressed", "noise", "lost", "missing", "no_figure", "new", "changed"};
     return names[s];
 }
 
 const char *cmp_dstate_word(enum cmp_dstate s)
 {
     static const char *const words[CMP_D_NSTATES] = {
-        "same", "better", "REGRESSED", "noise", "LOST", "MISSING", "no figure", "new"};
+        "same", "better", "REGRESSED", "noise", "LOST", "MISSING", "no figure", "new", "CHANGED"};
     return words[s];
 }
 
@@ -67,7 +67,8 @@ static void size_cell(const struct cmp_delta *d, const struct cmp_dline *l, stru
         clb_buf_printf(b, " (%s)", o[0] ? o : c);
 }
 
-/* The tuning column: what changed, else the tuning of the best row. */
+/* The tuning column: what changed, else the tuning of the best row; and
+ * what changed in the kernel. */
 static const char *tuning_cell(const struct cmp_dline *l, struct clb_buf *b)
 {
     b->len = 0;
@@ -75,6 +76,8 @@ static const char *tuning_cell(const struct cmp_dline *l, struct clb_buf *b)
         clb_buf_printf(b, "tuned: %s", l->tuned);
     else
         clb_buf_printf(b, "%s", l->cur.present ? l->cur.tuning : l->old.tuning);
+    if (l->changed[0])
+        clb_buf_printf(b, "%schanged: %s", b->len ? "; " : "", l->changed);
     return clb_buf_str(b);
 }
 
@@ -202,6 +205,8 @@ static void line_notes(const struct cmp_dline *l, FILE *f, struct clb_buf *e)
 {
     if (l->tuned[0])
         fprintf(f, "  tuned: %s\n", cmp_esc_tmp(e, l->tuned, 0));
+    if (l->changed[0])
+        fprintf(f, "  changed: %s\n", cmp_esc_tmp(e, l->changed, 0));
 }
 
 /* Print the text table: the key column as wide as the figures leave of 100
@@ -271,9 +276,9 @@ static void head(const struct cmp_delta *d, FILE *f, const char *prefix, int fla
 static void summary(const struct cmp_delta *d, FILE *f, int flags)
 {
     const int *n = d->count;
-    fprintf(f, "\ngate: %d compared, %d regressed, %d improved, %d missing, %d new; %s\n",
-            d->compared, n[CMP_D_REGRESSED], n[CMP_D_IMPROVED], n[CMP_D_MISSING], n[CMP_D_NEW],
-            d->failed ? "FAIL" : "pass");
+    fprintf(f, "\ngate: %d compared, %d regressed, %d improved, %d changed, %d missing, %d new; "
+               "%s\n", d->compared, n[CMP_D_REGRESSED], n[CMP_D_IMPROVED], n[CMP_D_CHANGED],
+            n[CMP_D_MISSING], n[CMP_D_NEW], d->failed ? "FAIL" : "pass");
     fprintf(f, "  %d within noise, %d lost their figure (failed or error), %d without a "
                "baseline figure\n", n[CMP_D_NOISE], n[CMP_D_LOST], n[CMP_D_NOFIGURE]);
     if (d->worst >= 0) {
@@ -348,9 +353,14 @@ void cmp_delta_verdict(const struct cmp_delta *d, struct clb_buf *b)
         clb_buf_printf(b, ")");
         sep = ", ";
     }
-    if (n[CMP_D_MISSING] && !d->gate.allow_missing)
+    if (n[CMP_D_MISSING] && !d->gate.allow_missing) {
         clb_buf_printf(b, "%s%d missing from the new files or skipped there (--allow-missing "
                           "lets missing lines pass)", sep, n[CMP_D_MISSING]);
+        sep = ", ";
+    }
+    if (n[CMP_D_CHANGED] && d->gate.strict)
+        clb_buf_printf(b, "%s%d ran another kernel than the baseline (CHANGED fails with "
+                          "--strict)", sep, n[CMP_D_CHANGED]);
     clb_buf_free(&e);
 }
 
@@ -373,6 +383,8 @@ static json_t *side_json(const struct cmp_dside *s, int *pbad)
     SET(o, "tuning", cmp_json_str(s->tuning));
     SET(o, "size", cmp_json_str(s->size));
     SET(o, "device", cmp_json_str(s->device));
+    SET(o, "fp", cmp_json_str(s->fp));
+    SET(o, "timestamp", cmp_json_str(s->timestamp));
     *pbad |= bad;
     return o;
 }
@@ -392,6 +404,7 @@ static json_t *line_json(const struct cmp_delta *d, const struct cmp_dline *l, i
     SET(o, "delta_pct", cmp_json_num(l->delta_pct));
     cmp_json_line_metric(o, &d->metrics[l->metric], &bad);
     SET(o, "tuned", cmp_json_str(l->tuned));
+    SET(o, "changed", cmp_json_str(l->changed));
     SET(o, "group_failed", json_boolean(l->group_failed));
     SET(o, "state", json_string(cmp_dstate_name(l->state)));
     *pbad |= bad;

@@ -2,6 +2,7 @@
 #include "clb_cl.h"
 #include "clb_params.h"
 #include "clbench.h"
+#include "core.h"
 #include "watchdog.h"
 
 #include <ctype.h>
@@ -418,6 +419,7 @@ int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *k
 void clb_close(struct clb_device *d)
 {
     clb_programs_free(d);
+    clb_fp_free(d);
     free(d->timer_why);
     d->timer_why = NULL;
     if (d->queue) {

@@ -5,6 +5,7 @@
 #include "clb_cl.h"
 #include "clb_workload.h"
 #include "clbench.h"
+#include "core.h"
 #include "watchdog.h"
 
 #include <errno.h>
@@ -216,6 +217,17 @@ int clb_program_build(struct clb_device *d, const char *file, const char *option
     return rc;
 }
 
+/* Note what the kernel is made of for its cases' fingerprints (the metric
+ * fp): its visible source as compiled, and its options. */
+static void fingerprint(struct clb_device *d, const char *file, const char *options,
+                        const char *name)
+{
+    char *source = full_source(d, file, 0);
+    if (!source || clb_fp_note(d, name, clb_fp_source(source, name), clb_fp_options(options)))
+        clb_fp_note(d, NULL, 0, 0);   /* lost: no fingerprint for this group */
+    free(source);
+}
+
 static int kernel(struct clb_device *d, const char *file, const char *options, int core,
                   const char *name, cl_kernel *out)
 {
@@ -234,6 +246,8 @@ static int kernel(struct clb_device *d, const char *file, const char *options, i
         clb_seterr("clCreateKernel(%s in %s.cl): %s", name, file, clb_cl_errstr(err));
         return CLB_ECL;
     }
+    if (!core)
+        fingerprint(d, file, options, name);
     return CLB_OK;
 }
 

@@ -6,7 +6,25 @@
 #include "clb_ceilings.h"
 #include "clb_workload.h"
 
+#include <stdint.h>
 #include <sys/types.h>
+
+/* The fingerprint of what a case ran (fingerprint.c; docs/RESULTS.md, the
+ * metric fp). Hashes of a kernel's visible source in its program's text
+ * (comments and blanks out, the file's other kernels' bodies emptied) and of
+ * its build options: */
+uint64_t clb_fp_source(const char *source, const char *name);
+uint64_t clb_fp_options(const char *options);
+/* Note a kernel a group created (clb_kernel); name NULL: a note was lost,
+ * no fingerprint for this group. */
+int clb_fp_note(struct clb_device *d, const char *name, uint64_t src, uint64_t opt);
+/* Forget the noted kernels (a group begins); free them (the device closes). */
+void clb_fp_reset(struct clb_device *d);
+void clb_fp_free(struct clb_device *d);
+/* The fingerprint of a case of kernel `kernel`: its group's kernels of that
+ * name, else all its group's kernels; "s<12 hex>-o<8 hex>" into out, 1; 0
+ * when there is none (no kernel noted, a note lost). */
+int clb_fp_case(const struct clb_device *d, const char *kernel, char *out, size_t n);
 
 /* Everything `clbench run` was asked (host/cli/cmd_run.c fills it). */
 struct clb_run_opts {

@@ -421,6 +421,7 @@ static int group_steps(struct session *s, const struct clb_workload *wl, struct 
     if (rc)
         return rc;
     clb_debug("%s %s %s: setting up\n", wl->name, dtype, g->size_text);
+    clb_fp_reset(env.dev);   /* the kernels this group creates make its rows' fingerprints */
     rc = clb_agree(s, wl->setup(&env, g));
     if (rc == CLB_OK && s->run->mpi) {
         double k[2] = {g->ncases, -g->ncases};

@@ -368,6 +368,9 @@ static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g
         clb_case_metric_token(c, "size_from", g->size_from);
     if (clb_comm()->devices > 1) /* a process drives several devices, each a rank */
         clb_case_metric(c, "devices_per_rank", clb_comm()->devices);
+    char fp[40];
+    if (clb_fp_case(env->dev, c->kernel, fp, sizeof fp))
+        clb_case_metric_token(c, "fp", fp);
     int figures = timed && (rc == CLB_OK || rc == CLB_FAIL);
     if (figures) {
         r->warmup = s->o->warmup;

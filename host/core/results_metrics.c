@@ -264,6 +264,7 @@ static const struct clb_metric_def defs[] = {
     {"idle_power_w", 0, "W", N, T0},
     {"size_from", 0, "token", N, T0},
     {"devices_per_rank", 0, "count", N, T0},
+    {"fp", 0, "token", N, T0},
     {"timer_host", 0, "flag", N, T0},
     {"launch_overhead_us", 0, MS, L, T0},
     {"impossible", 0, "flag", N, T0},

@@ -910,7 +910,7 @@ def gate_formats_agree(f_text, f_md, f_json):
     """compare --baseline's text, Markdown and JSON give the same verdicts and counts."""
     words = {"same": "same", "better": "improved", "REGRESSED": "regressed", "noise": "noise",
              "LOST": "lost", "MISSING": "missing", "missing (allowed)": "missing", "no figure": "no_figure",
-             "new": "new"}
+             "new": "new", "CHANGED": "changed"}
     text = [l.rstrip("\n") for l in open(f_text)]
     # the table: from its header to the first blank line; a row ends with its status (a
     # long key stands on a line of its own above its figures; notes are indented)
@@ -927,8 +927,9 @@ def gate_formats_agree(f_text, f_md, f_json):
     at = [i for i, l in enumerate(text) if l.startswith("gate: ")][0]
     summary, second = text[at], text[at + 1]
     c = doc["gate"]["counts"]
-    assert summary.startswith("gate: %d compared, %d regressed, %d improved, %d missing, %d new; "
-                              % (c["compared"], c["regressed"], c["improved"], c["missing"], c["new"])), summary
+    assert summary.startswith("gate: %d compared, %d regressed, %d improved, %d changed, %d missing, %d new; "
+                              % (c["compared"], c["regressed"], c["improved"], c["changed"], c["missing"],
+                                 c["new"])), summary
     assert second.startswith("  %d within noise, %d lost" % (c["noise"], c["lost"])), second
     md = [l.rstrip("\n") for l in open(f_md)]
     assert md[md.index(summary) + 1] == second, md
@@ -1716,6 +1717,16 @@ def node_split(f, ref, n, path):
             # the inner products sum in another order per split: a residual near 1e-6 moves
             # by up to a percent (measured 0.8 %)
             assert all(abs(x / y - 1) < 0.05 for x, y in zip(res, res1)), (res, res1)
+
+
+# ---- test_gate_changed.sh -----------------------------------------------------------------
+
+def fp_rows(f):
+    """Every ok row of F carries the metric fp, s<12 hex>-o<8 hex>; kernels differ."""
+    rows = [r for r in read(f) if r["status"] == "ok"]
+    fps = [metrics(r).get("fp", "") for r in rows]
+    assert rows and all(re.fullmatch(r"s[0-9a-f]{12}-o[0-9a-f]{8}", x) for x in fps), fps
+    assert len(set(fps)) > 1, fps
 
 
 # ---- the command line ------------------------------------------------------------

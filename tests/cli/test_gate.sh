@@ -40,7 +40,7 @@ expect_error 1 "1 line regressed" "the same from JSON Lines" compare "$D/tuned.j
 # 3. a baseline line missing from the new run: exit 1; --allow-missing: 0
 expect_error 1 "1 missing from the new files" "missing line: exit 1" compare "$D/missing.csv" --baseline "$D/base.csv"
 has '^dslash reg float 16x16x16x16 links=full,rhs=2 +GFlop/s +900\.0 ±1\.0% +- +- +MISSING$' "the missing line is listed"
-has '^gate: 4 compared, 0 regressed, 0 improved, 1 missing, 0 new; FAIL$' "the summary counts it"
+has '^gate: 4 compared, 0 regressed, 0 improved, 0 changed, 1 missing, 0 new; FAIL$' "the summary counts it"
 expect_status 0 "missing line with --allow-missing" compare "$D/missing.csv" --baseline "$D/base.csv" --allow-missing
 has 'missing \(allowed\)$' "allowed, still listed"
 expect_error 1 "1 missing" "a line only skipped in the new run lost its figure: as missing" \
@@ -84,7 +84,7 @@ expect_error 1 "1 line regressed by more than 2%$" "--strict drops the spread" \
 # 6. an identical run: exit 0
 expect_status 0 "an identical run" compare "$D/identical.csv" --baseline "$D/base.csv"
 has '^stream copy float 268435456 +GB/s +1000 ±2\.9% +1000 ±2\.9% +\+0\.0% +same$' "an unchanged line"
-has '^gate: 5 compared, 0 regressed, 0 improved, 0 missing, 0 new; pass$' "the summary"
+has '^gate: 5 compared, 0 regressed, 0 improved, 0 changed, 0 missing, 0 new; pass$' "the summary"
 has '^  0 within noise, 0 lost their figure \(failed or error\), 0 without a baseline figure$' "its second line"
 expect_status 0 "an identical run in Markdown" compare "$D/identical.csv" --baseline "$D/base.csv" --markdown
 has '^\| stream \| copy \| float \| 268435456 \|  \| ilp=1,local=128,vec=4 \| GB/s \| 1000 ±2\.9% \| 1000 ±2\.9% \| \+0\.0% \| same \|$' \

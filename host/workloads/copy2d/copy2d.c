@@ -319,6 +319,12 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     return cases(ntiles, mask, cs);
 }
 
+/* Its kernels' changes (git history): what a baseline from before them ran. */
+static const struct clb_kernel_rev revisions[] = {
+    {"coalesced,rows", "2026-11-25T20:44:34Z", "066ef11",
+     "the report's order: each element stored after its load, no restrict"},
+    {0}};
+
 const struct clb_workload clb_wl_copy2d = {
     .name = "copy2d",
     .summary = "the C1060 report's copy2D_Coalesced: tiled 2-D copy, float/double/float3/float4",
@@ -339,4 +345,5 @@ const struct clb_workload clb_wl_copy2d = {
     .plan = plan,
     .prepare = prepare,
     .figure = {.order = "coalesced,rows"},
+    .revisions = revisions,
 };

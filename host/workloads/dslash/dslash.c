@@ -972,6 +972,12 @@ static int figure_models(const struct clb_row *r, struct clb_figure_model *out, 
     return lat_figure_models(r, 0, out, max);
 }
 
+/* Its kernels' changes (git history): what a baseline from before them ran. */
+static const struct clb_kernel_rev revisions[] = {
+    {"reg,cache,best", "2026-11-25T22:23:38Z", "df93bd0",
+     "the Dslash kernel takes a site order and passes (site_of, PASSES)"},
+    {0}};
+
 const struct clb_workload clb_wl_dslash = {
     .name = "dslash",
     .summary = "HISQ staggered Dslash (lattice QCD) with multiple right-hand sides, in GFlop/s",
@@ -998,4 +1004,5 @@ const struct clb_workload clb_wl_dslash = {
     .models = dslash_models,
     .figure = {.x_param = "rhs", .x_label = "right-hand sides", .order = "reg,cache,best",
                .models = figure_models},
+    .revisions = revisions,
 };

@@ -831,6 +831,12 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     return cases(want, nbest ? nbest : 1, cs);
 }
 
+/* Its kernels' changes (git history): what a baseline from before them ran. */
+static const struct clb_kernel_rev revisions[] = {
+    {"per_row", "2026-11-25T20:44:34Z", "066ef11",
+     "the lecture's per-row kernel: coalesced reads, strided writes"},
+    {0}};
+
 const struct clb_workload clb_wl_transpose = {
     .name = "transpose",
     .summary = "matrix transpose from serial to a copy-speed tiled kernel (whitepaper + lecture)",
@@ -863,4 +869,5 @@ const struct clb_workload clb_wl_transpose = {
     .figure = {.order = "copy,copy_local,serial,per_row,naive,coalesced,nobankconflict,"
                         "fine_grained,coarse_grained,diagonal,best",
                .baseline = "copy"},
+    .revisions = revisions,
 };
