@@ -14,6 +14,10 @@ PKGS=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-ic
       libcsv-dev libinih-dev libcmocka-dev libjansson-dev gnuplot-nox clang libclang-rt-dev
       openmpi-bin libopenmpi-dev mesa-opencl-icd chromium-headless-shell)
 JOBS=$(nproc 2>/dev/null || echo 2)
+# The seconds ./bench.sh's build and suite may take (the packages' install
+# aside): the suite's default sizes step down where clbench's estimate would
+# not end within them (clbench run --budget; docs/MEASURING.md, "Default sizes").
+BUDGET=300
 
 install_missing() {
   local missing=()
@@ -82,20 +86,24 @@ case "$cmd" in
     ;;
   all)
     install_missing
+    t0=$SECONDS
+    # what is left of the budget for a run: the report and the summary keep 20 s
+    left() { local l=$((BUDGET - (SECONDS - t0) - 20)); echo $((l < 30 ? 30 : l)); }
     build build -DCMAKE_BUILD_TYPE=Release -DCLBENCH_TESTS=OFF
     ./build/clbench list
     # stream first, on its own: its table (the device's bandwidth ceiling)
     # is on screen within a minute; the other workloads follow and append to
     # the same file, this suite's own, which the report then reads whole.
-    # On a 2-core CPU the whole default suite takes a while.
+    # On a 2-core CPU the whole default suite takes about 2 minutes; its
+    # sizes step down where it would not end within the budget (--budget).
     mkdir -p results/local
     suite=results/local/suite-$(date -u +%Y%m%d-%H%M%S).csv
     status=0
     echo "bench.sh: running stream (the device's bandwidth ceiling) on the default device" >&2
-    ./build/clbench run stream -o "$suite" || status=$?
+    ./build/clbench run stream -o "$suite" --budget $(($(left) / 6)) || status=$?
     others=$(./build/clbench --help --wide | awk '/^workloads:/{w=1;next} w&&NF{print $1} w&&!NF{exit}' | grep -vx stream | paste -sd, -)
     echo "bench.sh: running the other workloads: $others" >&2
-    ./build/clbench run "$others" -o "$suite" || status=$?
+    ./build/clbench run "$others" -o "$suite" --budget "$(left)" || status=$?
     # the page of the suite (clbench says "report: results/local/report.html")
     [ -s "$suite" ] && { ./build/clbench report "$suite" -o results/local/report.html || status=3; }
     exit $status

@@ -489,8 +489,11 @@ int clb_check_exact(struct clb_case *c, const void *got, const void *want, size_
 int clb_check_exact_2d(struct clb_case *c, const void *got, const void *want, size_t n,
                        size_t stride, size_t cmp, size_t width);
 
-/* The last-level cache size in bytes: the larger of the queried global
- * memory cache and the profile's L2. */
+/* The last-level cache size in bytes that the device can use: the larger of
+ * the queried global memory cache and the profile's L2, at most
+ * CLB_LLC_PER_UNIT per compute unit (a CPU device owns a share of its
+ * socket's L3: docs/MEASURING.md, "Default sizes"). */
+#define CLB_LLC_PER_UNIT (16.0 * 1048576.0)
 size_t clb_llc_bytes(const struct clb_env *env);
 
 /* ---- work-groups and tiles that fit (host/core/fit.c) ------------------- */

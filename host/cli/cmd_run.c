@@ -27,7 +27,7 @@ static const struct option longopts[] = {
     {"ceilings", required_argument, 0, 1011},  {"case-timeout", required_argument, 0, 1012},
     {"report", required_argument, 0, 1013},    {"cache", required_argument, 0, 1014},
     {"no-cache", no_argument, 0, 1015},        {"dry-run", no_argument, 0, 1017},
-    {"devices-per-rank", required_argument, 0, 1018},
+    {"devices-per-rank", required_argument, 0, 1018}, {"budget", required_argument, 0, 1016},
     {0, 0, 0, 0}};
 
 /* The help text of `clbench run`; the man page (host/cli/clbench.1) carries the
@@ -56,6 +56,8 @@ static const char clb_run_help[] =
     "      --case-timeout S  the most seconds a kernel build, a set-up or a case may take; past\n"
     "                        it the run names it, writes an error row and exits 6 (default 300,\n"
     "                        or 3 x --max-time when longer; 0: no limit)\n"
+    "      --budget S        default sizes within S seconds: where the run's estimate is\n"
+    "                        above, the rule's largest sizes step down first, said in a note\n"
     "      --param K=V       workload parameter, repeatable (V: value, list or range a..b);\n"
     "                        W.K=V: for workload W alone (run stream,cg --param cg.kernels=cache)\n"
     "      --quick           small sizes, for smoke tests and CI\n"
@@ -232,6 +234,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
             if (!strcmp(optarg, "all"))
                 o->devices_per_rank = -1;
             break;
+        case 1016: if (parse_seconds("--budget", optarg, 1, 1e6, &o->budget)) return CLB_EUSAGE; break;
         case 'P':
             if (clb_kvlist_add(&o->params, optarg)) {
                 clb_print_error("%s", clb_lasterr());

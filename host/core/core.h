@@ -39,6 +39,8 @@ struct clb_run_opts {
     int min_reps;               /* --min-reps: the fewest */
     double min_time, max_time;  /* --min-time/--max-time: seconds of timed runs per configuration */
     double tolerance;           /* --tolerance: stop when the median is known to this fraction; 0 off */
+    double budget;              /* --budget: seconds the run's estimate may reach, the rule's
+                                 * sizes stepped down where it does not; 0: none (driver.c) */
     enum clb_format format;     /* --format, else by the -o name */
     int format_set;
     double peak_bw, peak_sp, peak_dp;  /* --peak-bw/--peak-gflops/--peak-gflops-dp; NAN: the profile's */
@@ -104,6 +106,22 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb
  * metric size_from; compare --cross-device matches rule and profile sizes as
  * each device's default size (docs/COMPARE.md). */
 const char *clb_size_from(const struct clb_env *env, const char *dtype, const char *size);
+
+/* A rough estimate of a group's seconds (its cases, set-up and checks), made
+ * before the first case from its counts and the timing options: --budget
+ * weighs the run with it (docs/MEASURING.md, "Default sizes"). */
+double clb_estimate_group(const struct clb_env *env, const char *dtype,
+                          const struct clb_size *size, long cases, const struct clb_run_opts *o);
+/* The next smaller size of the workload's ladder below `size` (by footprint),
+ * in out: 1, or 0 when there is none (a sweep's sizes are its ladder). */
+int clb_size_below(const struct clb_env *env, const char *dtype, const struct clb_size *size,
+                   char *out, size_t n);
+
+/* Where clb_llc_bytes' figure comes from: "reported" (the device's
+ * CL_DEVICE_GLOBAL_MEM_CACHE_SIZE), "profile" (the profile's larger L2) or
+ * "unit_cap" (capped at CLB_LLC_PER_UNIT per compute unit). Written to the
+ * rows whose size the rule chose as the metric llc_from. */
+const char *clb_llc_from(const struct clb_env *env);
 
 /* Count a workload's group for (dtype, size) with the --param values. */
 int clb_count_group(const struct clb_workload *wl, const char *dtype, const struct clb_size *size,

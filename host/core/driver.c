@@ -857,6 +857,107 @@ static void print_plan(struct session *s, const struct groups *plan)
     clb_buf_free(&t);
 }
 
+/* ---- --budget: the run's estimate against a budget ------------------------ */
+
+/* The estimate of group i of workload w (clb_estimate_group). */
+static double group_estimate(struct session *s, int w, const struct groups *gs, int i)
+{
+    const struct clb_workload *wl = s->o->wls[w];
+    struct clb_env env = make_env(s, wl);
+    return clb_estimate_group(&env, gs->dtype[i], &gs->size[i],
+                              plan_group(s, wl, gs->dtype[i], &gs->size[i]), s->o);
+}
+
+/* Step down the group of the largest estimate whose size the rule chose (or
+ * the budget stepped already) by one size of its ladder, its change in the
+ * estimate to *total. 0 when no group can step (or *rc says why not). */
+static int step_down(struct session *s, struct groups *plan, double *total, int *rc)
+{
+    int bw = -1, bi = -1;
+    double best = 0;
+    char below[160];
+    for (int w = 0; w < s->o->nwl; w++)
+        for (int i = 0; i < plan[w].n; i++) {
+            struct clb_env env = make_env(s, s->o->wls[w]);
+            if (strcmp(plan[w].from[i], "rule") && strcmp(plan[w].from[i], "budget"))
+                continue;
+            double e = group_estimate(s, w, &plan[w], i);
+            if (e > best &&
+                clb_size_below(&env, plan[w].dtype[i], &plan[w].size[i], below, sizeof below))
+                best = e, bw = w, bi = i;
+        }
+    if (bw < 0)
+        return 0;
+    struct groups *gs = &plan[bw];
+    const struct clb_workload *wl = s->o->wls[bw];
+    struct clb_env env = make_env(s, wl);
+    struct clb_size size;
+    clb_size_below(&env, gs->dtype[bi], &gs->size[bi], below, sizeof below);
+    if ((*rc = parse_group_size(wl, gs->dtype[bi], below, &size)))
+        return 0;
+    gs->size[bi] = size;
+    gs->from[bi] = "budget";
+    *total += group_estimate(s, bw, gs, bi) - best;
+    return 1;
+}
+
+/* The run's estimate of the device's groups (their sizes' text kept in was,
+ * one a group in plan order, when was is not NULL); each at -v. */
+static double run_estimate(struct session *s, struct groups *plan, struct clb_buf *was)
+{
+    double total = 0;
+    for (int w = 0; w < s->o->nwl; w++)
+        for (int i = 0; i < plan[w].n; i++) {
+            double e = group_estimate(s, w, &plan[w], i);
+            char text[160];
+            clb_size_text(&plan[w].size[i], text, sizeof text);
+            clb_debug("estimate: %s %s %s: %.1f s\n", s->o->wls[w]->name, plan[w].dtype[i], text,
+                      e);
+            if (was)
+                clb_buf_printf(was, "%s\n", text);
+            total += e;
+        }
+    return total;
+}
+
+/* --budget S: the run's estimate of every group of the device, before the
+ * first case; while it is above S, the rule's largest groups step down
+ * (size_from=budget), each group's change said under one note
+ * (docs/MEASURING.md, "Default sizes"). Under MPI rank 0's sizes were shared
+ * already: no budget there. */
+static int fit_budget(struct session *s, struct groups *plan)
+{
+    if (!(s->o->budget > 0) || s->run->mpi)
+        return CLB_OK;
+    struct clb_buf was = {0};
+    double first = run_estimate(s, plan, &was), total = first;
+    int rc = was.oom ? CLB_ESYS : CLB_OK;
+    while (!rc && total > s->o->budget && step_down(s, plan, &total, &rc))
+        ;
+    if (!rc && total < first) {
+        clb_info("note: estimate %.0f s > --budget %.0f s: default sizes stepped down "
+                 "(size_from=budget) to %.0f s:\n", first, s->o->budget, total);
+        const char *line = clb_buf_str(&was);
+        for (int w = 0; w < s->o->nwl; w++)
+            for (int i = 0; i < plan[w].n; i++, line = strchr(line, '\n') + 1) {
+                char now[160];
+                clb_size_text(&plan[w].size[i], now, sizeof now);
+                if (!strcmp(plan[w].from[i], "budget"))
+                    clb_info("  %s%s%s %.*s -> %s\n", s->o->wls[w]->name,
+                             plan[w].dtype[i][0] ? " " : "", plan[w].dtype[i],
+                             (int)strcspn(line, "\n"), line, now);
+            }
+    }
+    if (!rc && total > s->o->budget)
+        clb_info("note: estimate %.0f s > --budget %.0f s: no size the rule chose is left to step "
+                 "down (sizes given, a profile's, --quick's or a sweep's stay)\n", total,
+                 s->o->budget);
+    else if (!rc && total == first)
+        clb_info("estimate: %.0f s, within --budget %.0f s\n", total, s->o->budget);
+    clb_buf_free(&was);
+    return rc;
+}
+
 /* Plan a device's groups (every size parsed and counted before the first
  * set-up: a refused size leaves no results file behind) and add them to the
  * progress (the exact total of the run), then open the results file. Under
@@ -868,11 +969,13 @@ static int plan_device(struct run *run, struct session *s, int d, struct groups 
     *plan = rc ? NULL : clb_xcalloc((size_t)s->o->nwl, sizeof **plan);
     if (!rc && !*plan)
         rc = CLB_ESYS;
+    for (int w = 0; !rc && w < s->o->nwl; w++)
+        rc = list_groups(s, s->o->wls[w], &(*plan)[w]);
+    if (!rc)
+        rc = fit_budget(s, *plan);
     for (int w = 0; !rc && w < s->o->nwl; w++) {
         const struct clb_workload *wl = s->o->wls[w];
         struct groups *gs = &(*plan)[w];
-        if ((rc = list_groups(s, wl, gs)))
-            break;
         for (int i = 0; !rc && i < gs->n; i++)
             rc = clb_progress_plan(run, d * s->o->nwl + w,
                                    plan_group(s, wl, gs->dtype[i], &gs->size[i]),

@@ -303,8 +303,9 @@ static void shape_row(struct session *s, struct clb_env *env, struct clb_case *c
     double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
     if (llc && !c->counts.host_bound && !c->counts.compute_bound &&
         fp < CLB_RESIDENT_TIMES * (double)llc) {
-        clb_case_note(c, "cache_resident (%.3g MB < %d x %.3g MB cache)", fp / 1e6,
-                      CLB_RESIDENT_TIMES, llc / 1e6);
+        clb_case_note(c, "cache_resident (%.3g MB < %d x %.3g MB cache%s)", fp / 1e6,
+                      CLB_RESIDENT_TIMES, llc / 1e6,
+                      strcmp(clb_llc_from(env), "unit_cap") ? "" : ", its share per compute unit");
         clb_case_metric(c, "cache_resident", 1);
     }
 }
@@ -371,6 +372,9 @@ static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g
     char fp[40];
     if (clb_fp_case(env->dev, c->kernel, fp, sizeof fp))
         clb_case_metric_token(c, "fp", fp);
+    if (g->size_from && (!strcmp(g->size_from, "rule") || !strcmp(g->size_from, "ladder") ||
+                         !strcmp(g->size_from, "budget")))
+        clb_case_metric_token(c, "llc_from", clb_llc_from(env));
     int figures = timed && (rc == CLB_OK || rc == CLB_FAIL);
     if (figures) {
         r->warmup = s->o->warmup;

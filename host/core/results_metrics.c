@@ -263,6 +263,7 @@ static const struct clb_metric_def defs[] = {
     {"reduced", 0, "flag", N, T0},
     {"idle_power_w", 0, "W", N, T0},
     {"size_from", 0, "token", N, T0},
+    {"llc_from", 0, "token", N, T0},
     {"devices_per_rank", 0, "count", N, T0},
     {"fp", 0, "token", N, T0},
     {"timer_host", 0, "flag", N, T0},

@@ -7,6 +7,7 @@
  * allocation can never disagree. */
 #include "core.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,4 +238,61 @@ const char *clb_size_from(const struct clb_env *env, const char *dtype, const ch
     if (extra && clb_list_has(extra, size))
         return "extra";
     return r->sweep ? "ladder" : "rule";
+}
+
+/* ---- the run's estimate, before the first case (--budget) ------------------ */
+
+/* Rough on purpose: it decides whether a default suite would take minutes or
+ * an hour, not how many seconds. A configuration's run moves its group's
+ * bytes at half the profile's peak bandwidth, else at EST_UNIT_GBS per
+ * compute unit (PoCL on 2 cores of a Xeon: stream 4-6 GB/s, camping 0.2); it
+ * runs its timed repetitions as the timing policy stops them (at least
+ * --min-reps, up to --max-time), its warm-up, and the host's check of its
+ * output at EST_HOST_GBS; a group adds its set-up (builds, filling its
+ * buffers). On the 2-core VM the default suite's estimate is 130 s where it
+ * ran in 80-110 s unloaded: per workload it errs both ways (cg's group counts
+ * one iteration, latency's chase is bound by latency, not bytes). */
+#define EST_UNIT_GBS 3.0
+#define EST_HOST_GBS 2.0
+#define EST_GROUP_S 0.5
+
+double clb_estimate_group(const struct clb_env *env, const char *dtype,
+                          const struct clb_size *size, long cases, const struct clb_run_opts *o)
+{
+    struct clb_counts c;
+    if (clb_count_group(env->wl, dtype, size, env->params, &c) != CLB_OK)
+        return 0;
+    double peak = env->profile ? env->profile->peak_bandwidth_gbs : NAN;
+    double units = env->info->compute_units ? (double)env->info->compute_units : 1;
+    double rate = (!isnan(peak) && peak > 0 ? 0.5 * peak : EST_UNIT_GBS * units) * 1e9;
+    double t = (c.bytes > 0 ? c.bytes : c.footprint) / rate; /* one run */
+    double timed = o->max_time < o->reps * t ? o->max_time : o->reps * t;
+    if (timed < o->min_reps * t)
+        timed = o->min_reps * t;
+    double warm = o->warmup * t < o->max_time / 4 ? o->warmup * t : o->max_time / 4 + t;
+    double check = c.footprint / (EST_HOST_GBS * 1e9);
+    return EST_GROUP_S + c.footprint / (EST_HOST_GBS * 1e9) +
+           (double)(cases > 0 ? cases : 1) * (timed + warm + check);
+}
+
+int clb_size_below(const struct clb_env *env, const char *dtype, const struct clb_size *size,
+                   char *out, size_t n)
+{
+    const struct clb_workload *wl = env->wl;
+    struct clb_counts now;
+    if (wl->sizes.sweep || clb_count_group(wl, dtype, size, env->params, &now) != CLB_OK)
+        return 0;
+    char cand[160];
+    out[0] = 0;
+    for (int i = 0; ladder_at(wl, i, cand, sizeof cand); i++) {
+        struct clb_size sz;
+        char err[256];
+        struct clb_counts c;
+        if (clb_parse_dims(cand, wl->size_dims, &sz, err, sizeof err) ||
+            clb_count_group(wl, dtype, &sz, env->params, &c) != CLB_OK ||
+            c.footprint >= now.footprint)
+            break;
+        clb_strlcpy(out, cand, n);
+    }
+    return out[0] != 0;
 }

@@ -368,12 +368,40 @@ void clb_dtype_defines(const char *dtype, char *out, size_t n)
 
 /* ---- device memory ----------------------------------------------------- */
 
+/* The cache a device can use, and where the figure comes from. A CPU's
+ * OpenCL cache is the L3 of the whole socket (or of the host a VM runs on:
+ * 260 MiB for a 2-vCPU guest), of which the device's few cores own a share:
+ * the figure is capped per compute unit (CLB_LLC_PER_UNIT, above any core's
+ * share of today's largest L3, so no real cache is cut; a GPU's L2 is far
+ * below it). docs/MEASURING.md, "Default sizes". */
+static const char *llc_of(const struct clb_env *env, double *bytes)
+{
+    const char *from = "reported";
+    double q = (double)env->info->cache_size;
+    if (env->profile && !isnan(env->profile->l2_kb) && env->profile->l2_kb * 1024.0 > q) {
+        q = env->profile->l2_kb * 1024.0;
+        from = "profile";
+    }
+    double cap = CLB_LLC_PER_UNIT * (double)env->info->compute_units;
+    if (cap > 0 && q > cap) {
+        q = cap;
+        from = "unit_cap";
+    }
+    *bytes = q;
+    return from;
+}
+
 size_t clb_llc_bytes(const struct clb_env *env)
 {
-    size_t q = (size_t)env->info->cache_size;
-    if (env->profile && !isnan(env->profile->l2_kb) && env->profile->l2_kb * 1024.0 > (double)q)
-        q = (size_t)(env->profile->l2_kb * 1024.0);
-    return q;
+    double q;
+    llc_of(env, &q);
+    return (size_t)q;
+}
+
+const char *clb_llc_from(const struct clb_env *env)
+{
+    double q;
+    return llc_of(env, &q);
 }
 
 void clb_release_mems(cl_mem *m, size_t n)

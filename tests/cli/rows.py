@@ -724,6 +724,29 @@ def header(path):
         return next(csv.reader(f))
 
 
+# ---- test_budget.sh ---------------------------------------------------------------
+
+def budget_rows(f, steps, cache_mb, units):
+    """Every row size_from=budget, at the size the note's "  WL [TYPE] A -> B"
+    line gave its group; llc_from=unit_cap where the device's cache (list -v,
+    MB) is above 16 MiB a compute unit, else reported (no verdict within the
+    figure's rounding)."""
+    rows = read(f)
+    went = {}
+    for line in open(steps):
+        left, right = line.strip().split(" -> ")
+        parts = left.split()
+        went[(parts[0], parts[1] if len(parts) == 3 else "")] = right
+    assert rows and went, (rows, went)
+    cap = 16 * 1048576 * int(units) / 1e6
+    for r in rows:
+        m = metrics(r)
+        assert m.get("size_from") == "budget", r
+        assert went.get((r["workload"], r["dtype"])) == r["size"], (went, r["size"])
+        if abs(float(cache_mb) - cap) > 0.1:
+            assert m.get("llc_from") == ("unit_cap" if float(cache_mb) > cap else "reported"), m
+
+
 # ---- test_tiles_fit.sh -------------------------------------------------------------
 
 def tiles_fit(f, limit):

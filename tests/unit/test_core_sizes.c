@@ -12,12 +12,14 @@
 
 #include "core/core.h"
 
-/* A device: type, cache, memory and largest buffer (bytes). */
+/* A device: type, cache, memory and largest buffer (bytes); 64 compute
+ * units (a cap of 1 GiB of cache: none of these caches is cut). */
 static struct clb_devinfo device(const char *type, double cache, double mem, double alloc)
 {
     struct clb_devinfo d;
     memset(&d, 0, sizeof d);
     d.type_name = type;
+    d.compute_units = 64;
     d.cache_type = "read-write";
     d.cache_size = (cl_ulong)cache;
     d.global_mem = (cl_ulong)mem;
@@ -108,10 +110,124 @@ static void gpu_and_limits(void **state)
     clb_buf_free(&why);
 }
 
+/* The env of sizes() for clb_llc_from. */
+static const char *llc_from(const struct clb_devinfo *d, double l2_kb)
+{
+    static struct clb_profile p;
+    memset(&p, 0, sizeof p);
+    p.l2_kb = l2_kb;
+    struct clb_env env = {NULL, d, &p, clb_workload_find("stream"), NULL, 0, ""};
+    return clb_llc_from(&env);
+}
+
+/* A 2-vCPU guest whose OpenCL cache is its host's 260 MiB L3: the rule sizes
+ * against 16 MiB per compute unit (32 MiB), as on a 32 MiB machine, and says
+ * so (llc_from); with 32 units the reported 260 MiB stands. A GPU's L2 (the
+ * H100 profile's 50 MB, 132 units) is never capped: its sizes stay. */
+static void cache_per_unit(void **state)
+{
+    (void)state;
+    struct clb_devinfo d = device("cpu", 272629760, 10.8e9, 4.29e9);
+    d.compute_units = 2;
+    struct clb_buf why = {0};
+    char *s = sizes("transpose", "float", &d, NAN, 0, &why);
+    assert_string_equal(s, "4096x4096");
+    assert_int_equal(why.len, 0);
+    assert_string_equal(llc_from(&d, NAN), "unit_cap");
+    free(s);
+    s = sizes("stream", "float", &d, NAN, 0, &why);
+    assert_string_equal(s, "33554432"); /* 3 x 128 MiB >= 12 x 32 MiB */
+    free(s);
+    d.compute_units = 32;
+    s = sizes("transpose", "float", &d, NAN, 0, &why);
+    assert_string_equal(s, "16384x16384"); /* 2 GiB >= 4 x 260 MiB */
+    assert_string_equal(llc_from(&d, NAN), "reported");
+    free(s);
+    clb_buf_free(&why);
+}
+
+/* The H100's and the H200's default sizes as the committed suites ran them
+ * (results/runs/2026-11-23/h100-suite-*.csv, h200-suite-*.csv: their list -v,
+ * 132 units, 4.3 MB reported, the profiles' 50 and 60 MB L2), the
+ * profile's [tuning] sizes aside: the cap per unit changes none. */
+static void gpu_sizes_unchanged(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *wl, *dtype, *h100, *h200;
+    } want[] = {
+        {"stream", "float", "268435456", NULL}, {"stream", "double", "134217728", NULL},
+        {"copy2d", "float", "16384x16384", "16384x16384"},
+        {"copy2d", "double", "8192x8192", "8192x8192"},
+        {"copy2d", "float4", "8192x8192", "8192x8192"},
+        {"transpose", "float", "2048x2048,8192x8192", "2048x2048,8192x8192"},
+        {"dot", "float", "268435456", NULL}, {"dot", "double", "268435456", NULL},
+        {"latency", "", "536870912", "536870912"},
+        {"roofline", "float", "134217728", "134217728"},
+        {"roofline", "double", "67108864", "67108864"},
+        {"camping", "float", "67108864", "67108864"},
+        {"blockeq", "float", "8192x8192", NULL}, {"blockeq", "double", "8192x8192", "8192x8192"},
+        {"dslash", "float", "64x64x64x16", "64x64x64x16"},
+        {"cg", "float", "64x64x64x16", "64x64x64x16"}, {"cg", "double", "48x48x48x12", "48x48x48x12"},
+        {"matmul", "float", "5120", "5120"}, {"stride", "float", "268435399", "268435399"},
+    };
+    struct clb_devinfo h100 = device("gpu", 4.3e6, 85.02e9, 21.25e9);
+    struct clb_devinfo h200 = device("gpu", 4.3e6, 150.11e9, 37.53e9);
+    h100.compute_units = h200.compute_units = 132;
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        char *s = sizes(want[i].wl, want[i].dtype, &h100, 51200, 0, NULL);
+        assert_string_equal(s, want[i].h100);
+        free(s);
+        if (!want[i].h200)
+            continue; /* the H200 profile's [tuning] sizes */
+        s = sizes(want[i].wl, want[i].dtype, &h200, 61440, 0, NULL);
+        assert_string_equal(s, want[i].h200);
+        free(s);
+    }
+    assert_string_equal(llc_from(&h100, 51200), "profile");
+}
+
+/* --budget's two helpers: the next smaller size of a ladder (none below the
+ * first, none for a sweep), and an estimate that grows with the size and the
+ * cases and follows the timing options. */
+static void budget_helpers(void **state)
+{
+    (void)state;
+    struct clb_devinfo d = device("cpu", 33554432, 8e9, 2e9);
+    d.compute_units = 2;
+    struct clb_profile p;
+    memset(&p, 0, sizeof p);
+    p.l2_kb = p.peak_bandwidth_gbs = NAN;
+    struct clb_env env = {NULL, &d, &p, clb_workload_find("transpose"), NULL, 0, "float"};
+    struct clb_size sz;
+    char err[256], below[160];
+    assert_int_equal(clb_parse_dims("4096x4096", 2, &sz, err, sizeof err), 0);
+    assert_int_equal(clb_size_below(&env, "float", &sz, below, sizeof below), 1);
+    assert_string_equal(below, "2048x2048");
+    struct clb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.reps = 20, o.warmup = 3, o.min_reps = 3, o.max_time = 1;
+    double big = clb_estimate_group(&env, "float", &sz, 11, &o);
+    assert_int_equal(clb_parse_dims(below, 2, &sz, err, sizeof err), 0);
+    double small = clb_estimate_group(&env, "float", &sz, 11, &o);
+    assert_true(big > small && small > 0);
+    assert_true(clb_estimate_group(&env, "float", &sz, 22, &o) > small);
+    o.max_time = 0.01; /* fewer timed runs: --max-time stops them (after --min-reps) */
+    assert_true(clb_estimate_group(&env, "float", &sz, 11, &o) < small);
+    assert_int_equal(clb_parse_dims("64x64", 2, &sz, err, sizeof err), 0);
+    assert_int_equal(clb_size_below(&env, "float", &sz, below, sizeof below), 0);
+    env.wl = clb_workload_find("bus"); /* a sweep: its ladder is its sizes */
+    assert_int_equal(clb_parse_dims("268435456", 1, &sz, err, sizeof err), 0);
+    assert_int_equal(clb_size_below(&env, "", &sz, below, sizeof below), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(big_cache_cpu),
+        cmocka_unit_test(cache_per_unit),
+        cmocka_unit_test(gpu_sizes_unchanged),
+        cmocka_unit_test(budget_helpers),
         cmocka_unit_test(small_cache_cpu),
         cmocka_unit_test(gpu_and_limits),
     };
