@@ -367,14 +367,14 @@ static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g
     shape_row(s, env, c, r);
     if (g->size_from)
         clb_case_metric_token(c, "size_from", g->size_from);
+    if (g->size_from && (!strcmp(g->size_from, "rule") || !strcmp(g->size_from, "ladder") ||
+                         !strcmp(g->size_from, "budget")))
+        clb_case_metric_token(c, "llc_from", clb_llc_from(env));
     if (clb_comm()->devices > 1) /* a process drives several devices, each a rank */
         clb_case_metric(c, "devices_per_rank", clb_comm()->devices);
     char fp[40];
     if (clb_fp_case(env->dev, c->kernel, fp, sizeof fp))
         clb_case_metric_token(c, "fp", fp);
-    if (g->size_from && (!strcmp(g->size_from, "rule") || !strcmp(g->size_from, "ladder") ||
-                         !strcmp(g->size_from, "budget")))
-        clb_case_metric_token(c, "llc_from", clb_llc_from(env));
     int figures = timed && (rc == CLB_OK || rc == CLB_FAIL);
     if (figures) {
         r->warmup = s->o->warmup;
