@@ -333,18 +333,10 @@ static void group_free(struct clb_env *env, struct clb_group *g)
     g->ncases = g->cap = 0;
 }
 
-/* Before set-up: the group's own count must exist (else the size is refused,
- * exit 2) and fit the device (else one skipped row naming both numbers). */
+/* Before set-up: the group (counted when it was planned) must fit the
+ * device, else one skipped row naming both numbers. */
 static int check_group(struct session *s, struct clb_group *g)
 {
-    int rc = clb_count_group(g->wl, g->dtype, &g->size, &s->o->params, &g->counts);
-    if (rc) {
-        char *m = clb_strdup(clb_lasterr());
-        clb_seterr("%s: size %s%s%s: %s", g->wl->name, g->size_text, g->dtype[0] ? " of " : "",
-                   g->dtype, m ? m : "");
-        free(m);
-        return rc;
-    }
     if (g->dtype[0] && clb_dtype_is_double(g->dtype) && !s->dev.info.fp64) {
         clb_seterr("device has no fp64 (cl_khr_fp64)");
         return CLB_SKIP;
@@ -370,27 +362,24 @@ static int parse_group_size(const struct clb_workload *wl, const char *dtype, co
         return CLB_EUSAGE;
     }
     if (wl->check_size && wl->check_size(out)) {
-        char *m = clb_strdup(clb_lasterr());
-        clb_seterr("%s: %s", wl->name, m ? m : "");
-        free(m);
+        clb_seterr("%s: %s", wl->name, clb_lasterr());
         return CLB_EUSAGE;
     }
     return CLB_OK;
 }
 
-/* A size whose byte count overflows is refused here, before anything is
- * opened (the group is counted again, with the device, when it runs). */
+/* The group's device memory, counted once, when it is planned: a size
+ * whose byte count overflows is refused before anything is opened. */
 static int count_group_size(const struct clb_workload *wl, const char *dtype,
-                            const struct clb_size *size, const struct clb_kvlist *params)
+                            const struct clb_size *size, const struct clb_kvlist *params,
+                            struct clb_counts *c)
 {
-    struct clb_counts c;
-    if (clb_count_group(wl, dtype, size, params, &c) == CLB_OK)
+    if (clb_count_group(wl, dtype, size, params, c) == CLB_OK)
         return CLB_OK;
-    char *m = clb_strdup(clb_lasterr());
     char text[128];
     clb_size_text(size, text, sizeof text);
-    clb_seterr("%s: size %s%s%s: %s", wl->name, text, dtype[0] ? " of " : "", dtype, m ? m : "");
-    free(m);
+    clb_seterr("%s: size %s%s%s: %s", wl->name, text, dtype[0] ? " of " : "", dtype,
+               clb_lasterr());
     return CLB_EUSAGE;
 }
 
@@ -437,7 +426,7 @@ static int group_steps(struct session *s, const struct clb_workload *wl, struct 
         group_free(&env, g);
         return rc;
     }
-    if (rc != CLB_OK) {
+    if (rc != CLB_OK) {   /* the reason outlives the teardown */
         char *msg = clb_strdup(clb_lasterr());
         group_free(&env, g);
         rc = group_row(s, g, clb_status_name(rc), msg ? msg : "");
@@ -445,75 +434,44 @@ static int group_steps(struct session *s, const struct clb_workload *wl, struct 
         return rc;
     }
     clb_progress_recount(s->run, wl->name, g->ncases);
-    int cap = 16;
-    double *times = clb_xcalloc((size_t)cap, sizeof *times);
-    if (!times)
-        rc = CLB_ESYS;
     for (int i = 0; rc == CLB_OK && i < g->ncases; i++)
-        rc = clb_measure_case(s, &env, g, &g->cases[i], &times, &cap);
-    free(times);
+        rc = clb_measure_case(s, &env, g, &g->cases[i]);
     group_free(&env, g);
     return rc;
 }
 
+/* A (type, size) group of a workload on a device, planned before anything
+ * runs. */
+struct planned {
+    const char *dtype;
+    struct clb_size size;
+    const char *from;           /* where the size came from (clb_size_from) */
+    struct clb_counts counts;   /* the group's device memory */
+};
+
 /* A group under the watchdog: its set-up, the time between its cases and its
  * teardown are one step each (a case and a build are their own). */
-static int run_group(struct session *s, const struct clb_workload *wl, const char *dtype,
-                     const struct clb_size *size, const char *from)
+static int run_group(struct session *s, const struct clb_workload *wl, const struct planned *p)
 {
-    struct clb_group g;
-    memset(&g, 0, sizeof g);
-    g.wl = wl;
-    g.dtype = dtype;
-    g.size = *size;
-    g.size_from = from;
+    struct clb_group g = {.wl = wl, .dtype = p->dtype, .size = p->size, .size_from = p->from,
+                          .counts = p->counts};
     char text[128];
-    clb_size_text(size, text, sizeof text);
+    clb_size_text(&p->size, text, sizeof text);
     g.size_text = clb_keep(s, text);
     s->cur_group = &g;
-    char *outer = clb_watchdog_enter("the set-up or teardown of %s %s%s%s", wl->name, dtype,
-                                     dtype[0] ? " " : "", g.size_text);
+    char *outer = clb_watchdog_enter("the set-up or teardown of %s %s%s%s", wl->name, g.dtype,
+                                     g.dtype[0] ? " " : "", g.size_text);
     int rc = group_steps(s, wl, &g);
     clb_watchdog_leave(outer);
     s->cur_group = NULL;
     return rc;
 }
 
-/* The (type, size) groups of a workload on this device, in order. */
+/* The groups of a workload on this device, in order. */
 struct groups {
-    const char **dtype;
-    struct clb_size *size;
-    const char **from;   /* where each size came from (clb_size_from) */
-    int n;
+    struct planned *v;
+    size_t n, cap;
 };
-
-static void groups_free(struct groups *gs)
-{
-    free(gs->dtype);
-    free(gs->size);
-    free(gs->from);
-    memset(gs, 0, sizeof *gs);
-}
-
-static int groups_add(struct groups *gs, const char *dtype, const struct clb_size *size,
-                      const char *from)
-{
-    size_t n = (size_t)gs->n + 1;
-    void *nd = realloc(gs->dtype, n * sizeof *gs->dtype);
-    if (nd)
-        gs->dtype = nd;
-    void *nf = nd ? realloc(gs->from, n * sizeof *gs->from) : NULL;
-    if (nf)
-        gs->from = nf;
-    void *ns = nf ? realloc(gs->size, n * sizeof *gs->size) : NULL;
-    if (!ns)
-        return CLB_ESYS;
-    gs->size = ns;
-    gs->dtype[gs->n] = dtype;
-    gs->from[gs->n] = from;
-    gs->size[gs->n++] = *size;
-    return CLB_OK;
-}
 
 /* A workload's sizes for a type: -s, else the default rule for this device
  * (under MPI rank 0's, so that every rank runs the same). */
@@ -559,16 +517,20 @@ static int list_groups(struct session *s, const struct clb_workload *wl, struct 
         for (int i = 0; sz && i < nsz && rc == CLB_OK; i++) {
             struct clb_size size;
             const char *from = s->o->sizes ? "given" : clb_size_from(&env, dtype, sz[i]);
+            struct clb_counts c;
             if (!(rc = parse_group_size(wl, dtype, sz[i], &size)) &&
-                !(rc = count_group_size(wl, dtype, &size, &s->o->params)))
-                rc = groups_add(gs, dtype, &size, from);
+                !(rc = count_group_size(wl, dtype, &size, &s->o->params, &c)) &&
+                CLB_GROW(gs->v, gs->n, gs->cap))
+                rc = CLB_ESYS;
+            if (!rc)
+                gs->v[gs->n++] = (struct planned){dtype, size, from, c};
         }
         free(sz);
         free(sizes);
     }
     free(types);
     if (rc)
-        groups_free(gs);
+        free(gs->v);
     return rc;
 }
 
@@ -708,8 +670,8 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
     int rc = CLB_OK;
     check_timer(s);
     for (int w = 0; w < o->nwl && rc == CLB_OK; w++)
-        for (int i = 0; i < plan[w].n && rc == CLB_OK; i++)
-            rc = run_group(s, o->wls[w], plan[w].dtype[i], &plan[w].size[i], plan[w].from[i]);
+        for (size_t i = 0; i < plan[w].n && rc == CLB_OK; i++)
+            rc = run_group(s, o->wls[w], &plan[w].v[i]);
     if (rc == CLB_EUSAGE || rc == CLB_ECL || rc == CLB_ESYS)
         clb_print_error("%s", clb_lasterr());
     const struct rows *shown = run->mpi ? &s->agg : &s->rows;
@@ -795,16 +757,6 @@ static int open_device(struct run *run, struct session *s, int idx)
     return rc;
 }
 
-/* The work of a group for the ETA: its device footprint in bytes. */
-static double group_work(struct session *s, const struct clb_workload *wl, const char *dtype,
-                         const struct clb_size *size)
-{
-    struct clb_counts c;
-    if (clb_count_group(wl, dtype, size, &s->o->params, &c) != CLB_OK)
-        return 0;
-    return c.footprint > 0 ? c.footprint : c.bytes;
-}
-
 /* --dry-run: what a device would run, before anything runs -- per group its
  * cases, size and device footprint, then the time its timed runs may take
  * at most: each case stops at --max-time after a warm-up of at most a
@@ -824,18 +776,19 @@ static void print_plan(struct session *s, const struct groups *plan)
     printf("%-10s %-14s %-30s %6s %11s\n", "workload", "type", "size", "cases", "footprint");
     int first = p->ng;   /* this device's groups are the last planned */
     for (int w = 0; w < s->o->nwl; w++)
-        first -= plan[w].n;
+        first -= (int)plan[w].n;
     for (int w = 0, g = first; w < s->o->nwl; w++)
-        for (int i = 0; i < plan[w].n; i++, g++) {
+        for (size_t i = 0; i < plan[w].n; i++, g++) {
             const struct clb_workload *wl = s->o->wls[w];
             char text[96];
-            clb_size_text(&plan[w].size[i], text, sizeof text);
+            clb_size_text(&plan[w].v[i].size, text, sizeof text);
             t.len = 0;
             clb_size_words(wl, text, &t);
             double fp = p->g[g].work;
             int u = fp >= 1e9 ? 3 : fp >= 1e6 ? 2 : fp >= 1e3 ? 1 : 0;
             printf("%-10s %-14s %-30s %6ld %8.3g %s\n", wl->name,
-                   plan[w].dtype[i][0] ? plan[w].dtype[i] : "-", clb_buf_str(&t), p->g[g].cases,
+                   plan[w].v[i].dtype[0] ? plan[w].v[i].dtype : "-", clb_buf_str(&t),
+                   p->g[g].cases,
                    fp / pow(1e3, u), (const char *[]){"B", "kB", "MB", "GB"}[u]);
             cases += p->g[g].cases;
             largest = fp > largest ? fp : largest;
@@ -859,13 +812,13 @@ static void print_plan(struct session *s, const struct groups *plan)
 
 /* ---- --budget: the run's estimate against a budget ------------------------ */
 
-/* The estimate of group i of workload w (clb_estimate_group). */
-static double group_estimate(struct session *s, int w, const struct groups *gs, int i)
+/* The estimate of group p of workload w (clb_estimate_group). */
+static double group_estimate(struct session *s, int w, const struct planned *p)
 {
     const struct clb_workload *wl = s->o->wls[w];
     struct clb_env env = make_env(s, wl);
-    return clb_estimate_group(&env, gs->dtype[i], &gs->size[i],
-                              plan_group(s, wl, gs->dtype[i], &gs->size[i]), s->o);
+    return clb_estimate_group(&env, p->dtype, &p->size, plan_group(s, wl, p->dtype, &p->size),
+                              s->o);
 }
 
 /* Step down the group of the largest estimate whose size the rule chose (or
@@ -873,31 +826,32 @@ static double group_estimate(struct session *s, int w, const struct groups *gs, 
  * estimate to *total. 0 when no group can step (or *rc says why not). */
 static int step_down(struct session *s, struct groups *plan, double *total, int *rc)
 {
-    int bw = -1, bi = -1;
+    int bw = -1;
+    struct planned *bp = NULL;
     double best = 0;
     char below[160];
     for (int w = 0; w < s->o->nwl; w++)
-        for (int i = 0; i < plan[w].n; i++) {
+        for (size_t i = 0; i < plan[w].n; i++) {
+            struct planned *p = &plan[w].v[i];
             struct clb_env env = make_env(s, s->o->wls[w]);
-            if (strcmp(plan[w].from[i], "rule") && strcmp(plan[w].from[i], "budget"))
+            if (strcmp(p->from, "rule") && strcmp(p->from, "budget"))
                 continue;
-            double e = group_estimate(s, w, &plan[w], i);
-            if (e > best &&
-                clb_size_below(&env, plan[w].dtype[i], &plan[w].size[i], below, sizeof below))
-                best = e, bw = w, bi = i;
+            double e = group_estimate(s, w, p);
+            if (e > best && clb_size_below(&env, p->dtype, &p->size, below, sizeof below))
+                best = e, bw = w, bp = p;
         }
     if (bw < 0)
         return 0;
-    struct groups *gs = &plan[bw];
     const struct clb_workload *wl = s->o->wls[bw];
     struct clb_env env = make_env(s, wl);
     struct clb_size size;
-    clb_size_below(&env, gs->dtype[bi], &gs->size[bi], below, sizeof below);
-    if ((*rc = parse_group_size(wl, gs->dtype[bi], below, &size)))
+    clb_size_below(&env, bp->dtype, &bp->size, below, sizeof below);
+    if ((*rc = parse_group_size(wl, bp->dtype, below, &size)) ||
+        (*rc = count_group_size(wl, bp->dtype, &size, &s->o->params, &bp->counts)))
         return 0;
-    gs->size[bi] = size;
-    gs->from[bi] = "budget";
-    *total += group_estimate(s, bw, gs, bi) - best;
+    bp->size = size;
+    bp->from = "budget";
+    *total += group_estimate(s, bw, bp) - best;
     return 1;
 }
 
@@ -907,12 +861,12 @@ static double run_estimate(struct session *s, struct groups *plan, struct clb_bu
 {
     double total = 0;
     for (int w = 0; w < s->o->nwl; w++)
-        for (int i = 0; i < plan[w].n; i++) {
-            double e = group_estimate(s, w, &plan[w], i);
+        for (size_t i = 0; i < plan[w].n; i++) {
+            const struct planned *p = &plan[w].v[i];
+            double e = group_estimate(s, w, p);
             char text[160];
-            clb_size_text(&plan[w].size[i], text, sizeof text);
-            clb_debug("estimate: %s %s %s: %.1f s\n", s->o->wls[w]->name, plan[w].dtype[i], text,
-                      e);
+            clb_size_text(&p->size, text, sizeof text);
+            clb_debug("estimate: %s %s %s: %.1f s\n", s->o->wls[w]->name, p->dtype, text, e);
             if (was)
                 clb_buf_printf(was, "%s\n", text);
             total += e;
@@ -939,13 +893,13 @@ static int fit_budget(struct session *s, struct groups *plan)
                  "(size_from=budget) to %.0f s:\n", first, s->o->budget, total);
         const char *line = clb_buf_str(&was);
         for (int w = 0; w < s->o->nwl; w++)
-            for (int i = 0; i < plan[w].n; i++, line = strchr(line, '\n') + 1) {
+            for (size_t i = 0; i < plan[w].n; i++, line = strchr(line, '\n') + 1) {
+                const struct planned *p = &plan[w].v[i];
                 char now[160];
-                clb_size_text(&plan[w].size[i], now, sizeof now);
-                if (!strcmp(plan[w].from[i], "budget"))
-                    clb_info("  %s%s%s %.*s -> %s\n", s->o->wls[w]->name,
-                             plan[w].dtype[i][0] ? " " : "", plan[w].dtype[i],
-                             (int)strcspn(line, "\n"), line, now);
+                clb_size_text(&p->size, now, sizeof now);
+                if (!strcmp(p->from, "budget"))
+                    clb_info("  %s%s%s %.*s -> %s\n", s->o->wls[w]->name, p->dtype[0] ? " " : "",
+                             p->dtype, (int)strcspn(line, "\n"), line, now);
             }
     }
     if (!rc && total > s->o->budget)
@@ -976,10 +930,10 @@ static int plan_device(struct run *run, struct session *s, int d, struct groups 
     for (int w = 0; !rc && w < s->o->nwl; w++) {
         const struct clb_workload *wl = s->o->wls[w];
         struct groups *gs = &(*plan)[w];
-        for (int i = 0; !rc && i < gs->n; i++)
+        for (size_t i = 0; !rc && i < gs->n; i++)   /* the work, for the ETA: the footprint */
             rc = clb_progress_plan(run, d * s->o->nwl + w,
-                                   plan_group(s, wl, gs->dtype[i], &gs->size[i]),
-                                   group_work(s, wl, gs->dtype[i], &gs->size[i]));
+                                   plan_group(s, wl, gs->v[i].dtype, &gs->v[i].size),
+                                   gs->v[i].counts.footprint);
     }
     if (!rc && s->o->dry_run)
         print_plan(s, *plan);
@@ -997,12 +951,16 @@ static char *host_name(void)
     return clb_strdup(buf);
 }
 
+/* The worse of two exit statuses: a validation failure, then an error, a
+ * usage error, "nothing measured", success; an end past them all (the
+ * output lost, a timeout, a signal: the statuses above CLB_EXIT_NOTHING)
+ * wins over any of them. */
 static int worse(int a, int b)
 {
-    /* a validation failure is the worst outcome, then errors, then "nothing measured" */
-    static const int rank[] = {0, 5, 3, 4, 2};
-    if (a > 4 || b > 4)
-        return a > 4 ? a : b; /* a signal */
+    static const int rank[] = {[CLB_EXIT_OK] = 0, [CLB_EXIT_NOTHING] = 1, [CLB_EXIT_USAGE] = 2,
+                               [CLB_EXIT_ERROR] = 3, [CLB_EXIT_FAILED] = 4};
+    if (a > CLB_EXIT_NOTHING || b > CLB_EXIT_NOTHING)
+        return a > CLB_EXIT_NOTHING ? a : b;
     return rank[a] >= rank[b] ? a : b;
 }
 
@@ -1073,7 +1031,7 @@ static int run_devices(struct run *run)
             run->status = worse(run->status, CLB_EXIT_ERROR);
     for (int d = 0; d < nsel; d++) {
         for (int w = 0; plans && plans[d] && w < o->nwl; w++)
-            groups_free(&plans[d][w]);
+            free(plans[d][w].v);
         if (plans)
             free(plans[d]);
         if (ss)

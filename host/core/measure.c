@@ -113,23 +113,6 @@ static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c,
     return rc;
 }
 
-static int grow(double **v, int *cap, int n)
-{
-    if (!*v) {
-        *cap = 16;
-        if (!(*v = clb_xcalloc((size_t)*cap, sizeof **v)))
-            return CLB_ESYS;
-    }
-    if (n < *cap)
-        return CLB_OK;
-    double *nv = realloc(*v, (size_t)*cap * 2 * sizeof *nv);
-    if (!nv)
-        return clb_oom();
-    *v = nv;
-    *cap *= 2;
-    return CLB_OK;
-}
-
 /* Warm up (compilation, first touch), then time until the policy says stop
  * (clb_timing_stop). Warm-up runs stop early, after the first, once they
  * took a quarter of --max-time: a slow configuration should not spend its
@@ -142,7 +125,7 @@ static int grow(double **v, int *cap, int n)
  * ranks start each timed run together and decide together when to stop,
  * from the slowest rank's times. */
 static int time_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                     struct clb_case *c, double **times, int *cap, struct timed *tm)
+                     struct clb_case *c, struct timed *tm)
 {
     const struct clb_run_opts *o = s->o;
     int rc = CLB_OK;
@@ -169,13 +152,16 @@ static int time_case(struct session *s, struct clb_env *env, struct clb_group *g
         e0 = NAN;
     double t_start = clb_now();
     while (rc == CLB_OK) {
-        if ((rc = grow(times, cap, tm->n)) || (rc = grow(&tm->walls, &tm->walls_cap, tm->n)) ||
-            (s->run->mpi && (rc = grow(&tm->agg, &tm->agg_cap, tm->n))))
+        if (CLB_GROW(tm->times, tm->n, tm->times_cap) ||
+            CLB_GROW(tm->walls, tm->n, tm->walls_cap) ||
+            (s->run->mpi && CLB_GROW(tm->agg, tm->n, tm->agg_cap))) {
+            rc = CLB_ESYS;
             break;
+        }
         double t = NAN, w = NAN, t0 = clb_now();
         rc = clb_signal ? CLB_EINTR : one_rep(env, g, c, &t, &w, &tm->evented);
         spent += clb_now() - t0;
-        (*times)[tm->n] = t;
+        tm->times[tm->n] = t;
         tm->walls[tm->n] = w;
         double job_t = t, job_spent = spent;
         rc = clb_agree_rep(s, rc, &job_t, &job_spent);
@@ -184,7 +170,7 @@ static int time_case(struct session *s, struct clb_env *env, struct clb_group *g
         if (tm->agg)
             tm->agg[tm->n] = job_t;
         tm->n++;
-        const double *policy = tm->agg ? tm->agg : *times;
+        const double *policy = tm->agg ? tm->agg : tm->times;
         if (clb_timing_stop(policy, tm->n, job_spent, o) &&
             (!want_energy || clb_now() - t_start >= window ||
              tm->n >= CLB_ENERGY_MAX_REPS))
@@ -219,7 +205,7 @@ static void energy_row(struct session *s, struct clb_row *r, struct clb_case *c,
  * every case the host clock timed says so in its detail. Under MPI the ranks
  * decide together (the aggregate's times must be of one kind). */
 static int check_events(struct session *s, struct clb_env *env, struct clb_group *g,
-                        struct clb_case *c, double **times, int *cap, struct timed *tm)
+                        struct clb_case *c, struct timed *tm)
 {
     struct clb_device *d = env->dev;
     if (!tm->evented)
@@ -227,7 +213,7 @@ static int check_events(struct session *s, struct clb_env *env, struct clb_group
     int rc = CLB_OK;
     if (!d->timer_host) {
         struct clb_buf why = {0};
-        double bad = clb_timer_check(d, *times, tm->walls, tm->n, &why);
+        double bad = clb_timer_check(d, tm->times, tm->walls, tm->n, &why);
         if (s->run->mpi)
             clb_comm_allreduce(&bad, 1, CLB_MAX);
         if (bad > 0) {
@@ -235,7 +221,7 @@ static int check_events(struct session *s, struct clb_env *env, struct clb_group
                                           : "another rank's events disagreed with its host clock");
             clb_info("timer: %s %s: %s; from here on kernels are timed on the host clock\n",
                      g->wl->name, c->kernel, d->timer_why ? d->timer_why : "");
-            rc = time_case(s, env, g, c, times, cap, tm);
+            rc = time_case(s, env, g, c, tm);
         }
         clb_buf_free(&why);
         if (bad <= 0 || rc != CLB_OK)
@@ -333,7 +319,7 @@ static void after_runs(struct session *s, struct clb_env *env, struct clb_group 
 
 /* Prepare, time (and check the timer), verify: the case's outcome. */
 static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                    struct clb_case *c, double **times, int *cap, struct timed *tm, int *timed,
+                    struct clb_case *c, struct timed *tm, int *timed,
                     int *own)
 {
     int rc = c->status;
@@ -342,9 +328,9 @@ static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
     rc = clb_agree(s, rc);
     *timed = rc == CLB_OK;
     if (*timed)
-        rc = time_case(s, env, g, c, times, cap, tm);
+        rc = time_case(s, env, g, c, tm);
     if (rc == CLB_OK)
-        rc = check_events(s, env, g, c, times, cap, tm);
+        rc = check_events(s, env, g, c, tm);
     *own = rc; /* this rank's outcome: its row says it; the aggregate says the job's */
     if (rc == CLB_OK) {
         *own = g->wl->verify(env, g, c);
@@ -356,11 +342,11 @@ static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
 /* The row (and under MPI the aggregate) of a case; CLB_OK when there is one
  * to emit, else the rc that ends the run. */
 static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g,
-                     struct clb_case *c, double **times, int *cap, struct timed *tm,
+                     struct clb_case *c, struct timed *tm,
                      struct clb_row *r, struct clb_row *agg)
 {
     int timed, own;
-    int rc = run_case(s, env, g, c, times, cap, tm, &timed, &own);
+    int rc = run_case(s, env, g, c, tm, &timed, &own);
     if (rc == CLB_EUSAGE || rc == CLB_EINTR)
         return rc;
     r->status = clb_status_name(rc == CLB_FAIL && own == CLB_OK ? CLB_OK : rc);
@@ -401,10 +387,10 @@ static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g
             return arc;
     }
     if (figures) {
-        clb_fill_figures(s, r, env, g, c, *times, tm->n, &s->rows);
+        clb_fill_figures(s, r, env, g, c, tm->times, tm->n, &s->rows);
         energy_row(s, r, c, tm);
         if (g->wl->measured)
-            after_runs(s, env, g, c, *times, tm->n, r, s->run->mpi ? agg : NULL);
+            after_runs(s, env, g, c, tm->times, tm->n, r, s->run->mpi ? agg : NULL);
         check_possible(s, env, g, c, r);
     }
     r->detail = clb_keep(s, clb_buf_str(&c->detail));
@@ -413,24 +399,25 @@ static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g
 }
 
 int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                     struct clb_case *c, double **times, int *cap)
+                     struct clb_case *c)
 {
     struct clb_row r, agg;
     clb_base_row(s, &r, g);
     r.kernel = clb_keep(s, c->kernel);
     r.params = clb_keep(s, c->params);
-    struct timed tm = {0, 0, NAN, NULL, 16, NULL, 0, 0};
-    if (s->run->mpi && !(tm.agg = clb_xcalloc((size_t)tm.agg_cap, sizeof *tm.agg)))
+    struct timed tm = {.joules = NAN};
+    if (s->run->mpi && CLB_GROW(tm.agg, 0, tm.agg_cap)) /* tm.agg set: the job's times */
         return CLB_ESYS;
     s->cur_case = c;
     char *outer = clb_watchdog_enter("%s %s %s%s%s%s%s", g->wl->name, c->kernel, g->dtype,
                                      g->dtype[0] ? " " : "", g->size_text,
                                      c->params[0] ? " " : "", c->params);
-    int rc = case_rows(s, env, g, c, times, cap, &tm, &r, &agg);
+    int rc = case_rows(s, env, g, c, &tm, &r, &agg);
     clb_watchdog_leave(outer);
     s->cur_case = NULL;
     free(tm.agg);
     free(tm.walls);
+    free(tm.times);
     if (rc)
         return rc;
     clb_progress(s, g, c->kernel, c->params, s->run->mpi ? &agg : &r, c->counts.unit, 0);

@@ -91,12 +91,14 @@ struct session {
 /* What the timed runs of a configuration gave besides their times. */
 struct timed {
     int n;                     /* timed runs */
+    double *times;             /* seconds of each (n entries) */
+    size_t times_cap;
     double wall;               /* seconds the timed runs took, wall clock */
     double joules;             /* energy over them; NAN when none was read */
     double *agg;               /* MPI: the slowest rank's time of each run (n entries) */
-    int agg_cap;
+    size_t agg_cap;
     double *walls;             /* the host clock of each timed run, between two clFinish */
-    int walls_cap;
+    size_t walls_cap;
     int evented;               /* the runs were timed by events (else by the workload) */
 };
 
@@ -134,7 +136,7 @@ void clb_progress(struct session *s, const struct clb_group *g, const char *kern
 /* measure.c */
 /* Prepare, time, verify one case; its row (and, under MPI, the aggregate). */
 int clb_measure_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                     struct clb_case *c, double **times, int *cap);
+                     struct clb_case *c);
 void clb_fill_figures(struct session *s, struct clb_row *r, struct clb_env *env,
                       struct clb_group *g, struct clb_case *c, const double *t, int n,
                       const struct rows *baselines);

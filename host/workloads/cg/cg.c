@@ -464,7 +464,7 @@ static int reference_residuals(struct cg_state *s, const struct cg_op *op)
         cg_to_f64(s->dbl, s->b, b64, len);
         rc = cg_host_solve(op, s->maxrhs, b64, x64, 0, most, limit, iters, s->ref_res);
     } else {
-        clb_seterr("cg: out of host memory for the reference solve (this or another rank)");
+        clb_seterr("cg: " CLB_OOM " for the reference solve (this or another rank)");
     }
     free(b64);
     free(x64);

@@ -371,8 +371,9 @@ struct launch_rec {
     double flops;       /* Dslash flop of a D_oe launch */
 };
 struct launches {
-    struct launch_rec *rec;
-    int n, cap;
+    struct launch_rec *rec;   /* NULL: no profile wanted */
+    int n;
+    size_t cap;
 };
 
 static void launches_free(struct launches *L)
@@ -401,16 +402,9 @@ static int launch(struct clb_env *env, cl_kernel k, const size_t *g, const size_
             clReleaseEvent(ev);
         return CLB_OK;
     }
-    if (L->n == L->cap) {
-        int cap = L->cap ? 2 * L->cap : 256;
-        struct launch_rec *nr = realloc(L->rec, (size_t)cap * sizeof *nr);
-        if (!nr) {
-            clReleaseEvent(ev);
-            clb_seterr("cg: out of host memory for the profile's events");
-            return CLB_ESYS;
-        }
-        L->rec = nr;
-        L->cap = cap;
+    if (CLB_GROW(L->rec, L->n, L->cap)) {
+        clReleaseEvent(ev);
+        return CLB_ESYS;
     }
     L->rec[L->n++] = (struct launch_rec){ev, kind, flops};
     return CLB_OK;
@@ -474,22 +468,16 @@ static int profile(struct launches *L, struct cg_profile *prof)
  * boundary launch waited for its halos. */
 struct pairs {
     struct lat_overlap *o;
-    int n, cap;
+    int n;
+    size_t cap;
 };
 
 /* Keeps o's events (releases them when out of memory). */
 static int pairs_add(struct pairs *p, struct lat_overlap *o)
 {
-    if (p->n == p->cap) {
-        int cap = p->cap ? 2 * p->cap : 32;
-        struct lat_overlap *no = realloc(p->o, (size_t)cap * sizeof *no);
-        if (!no) {
-            lat_overlap_release(o);
-            clb_seterr("cg: out of host memory");
-            return CLB_ESYS;
-        }
-        p->o = no;
-        p->cap = cap;
+    if (CLB_GROW(p->o, p->n, p->cap)) {
+        lat_overlap_release(o);
+        return CLB_ESYS;
     }
     p->o[p->n++] = *o;
     return CLB_OK;
@@ -702,9 +690,8 @@ int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, in
 {
     cl_kernel *k = slot(s, cc);
     struct launches L = {0};
-    if (prof && !(L.rec = malloc(256 * sizeof *L.rec)))
+    if (prof && CLB_GROW(L.rec, 0, L.cap))
         return CLB_ESYS;
-    L.cap = prof ? 256 : 0;
     if (s->part.scaling) {
         int rc = solve_dist(env, s, cc, converge, &L);
         if (rc == CLB_OK && prof) {

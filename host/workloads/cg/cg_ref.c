@@ -16,7 +16,7 @@ static int apply_dist(const struct cg_op *op, int rhs, const double *x, double *
     double bad = !xe || !te;
     int rc = clb_comm_allreduce(&bad, 1, CLB_MAX);
     if (rc == CLB_OK && bad) {
-        clb_seterr("cg: out of host memory for the operator (on this or another rank)");
+        clb_seterr("cg: " CLB_OOM " for the operator (on this or another rank)");
         rc = CLB_ESYS;
     }
     if (rc == CLB_OK) {
@@ -118,7 +118,7 @@ static int all_allocated(const struct cg_op *op, int ok, const char *what)
     if (op->dist && clb_comm_allreduce(&bad, 1, CLB_MAX))
         return CLB_ESYS;
     if (bad) {
-        clb_seterr("cg: out of host memory for %s%s", what,
+        clb_seterr("cg: " CLB_OOM " for %s%s", what,
                    op->dist ? " (this or another rank)" : "");
         return CLB_ESYS;
     }

@@ -207,7 +207,7 @@ int lat_log_add(struct lat_log *l, const struct lat_xtimes *x, double red, doubl
         for (int k = 0; k < LAT_LOG_N; k++) {
             double *a = realloc(l->v[k], (size_t)cap * sizeof *a);
             if (!a) {
-                clb_seterr("%s: out of host memory", wl);
+                clb_seterr("%s: " CLB_OOM, wl);
                 return CLB_ESYS;
             }
             l->v[k] = a;

@@ -36,7 +36,7 @@ static int chunks_room(struct lat_halo *h, int n)
         h->xh2d = b;
     struct clb_comm_req **r = b ? realloc(h->xreq, 2 * (size_t)n * sizeof *r) : NULL;
     if (!r) {
-        clb_seterr("halo exchange: out of host memory");
+        clb_seterr("halo exchange: " CLB_OOM);
         return CLB_ESYS;
     }
     h->xreq = r;
