@@ -176,6 +176,8 @@ struct clb_env {
     int quick;                         /* --quick: small sizes, short probes */
     const char *dtype;                 /* the group's type ("" outside one): selects
                                         * [tuning] <workload>.<key>.<dtype> */
+    struct clb_notes *notes;           /* the core's: the lines of the run's summary that
+                                        * clb_fit_record keeps (NULL: none kept) */
 };
 
 /* What `measured` sees of a case after its timed runs. */

@@ -80,9 +80,14 @@ enum { CLB_CACHE_AUTO, CLB_CACHE_ON, CLB_CACHE_OFF };
  * until they span --energy-window. */
 #define CLB_ENERGY_MAX_REPS 100000
 
-/* The run's reductions of tiles and work-groups (host/core/fit.c), one line
- * each, printed under a heading and forgotten (out NULL: only forgotten). */
-void clb_fit_summary(FILE *out);
+/* The lines a device's run says under its summary: its reductions of tiles
+ * and work-groups (host/core/fit.c), each once. */
+struct clb_notes {
+    char **v;
+    size_t n, cap;
+};
+/* Print them under a heading (out NULL: not printed), then forget them. */
+void clb_fit_summary(struct clb_notes *notes, FILE *out);
 
 /* Run the selected workloads; returns the process exit status. */
 int clb_driver_run(struct clb_run_opts *o);

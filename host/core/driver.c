@@ -40,7 +40,8 @@ double clb_case_timeout(const struct clb_run_opts *o)
 
 static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
 {
-    struct clb_env env = {&s->dev, &s->dev.info, s->profile, wl, &s->o->params, s->o->quick, ""};
+    struct clb_env env = {&s->dev,        &s->dev.info, s->profile, wl, &s->o->params,
+                          s->o->quick, "",           &s->notes};
     return env;
 }
 
@@ -681,7 +682,7 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
         const struct clb_summary_ctx ctx = {&s->dev.info, s->profile};
         if (shown->n)
             clb_summary_print(&ctx, shown->v, shown->n, o->wls, o->nwl, out);
-        clb_fit_summary(out);
+        clb_fit_summary(&s->notes, out);
         summary_notes(s, out);
         fprintf(out, "\n");
         clb_wrapf(out, 0, 2, "%s%s: %d ok, %d failed, %d skipped, %d error; %s %s%s",
@@ -690,7 +691,7 @@ static int run_device(struct run *run, struct session *s, struct groups *plan)
                   s->out.stream ? "standard output" : s->outpath,
                   s->out.lost ? " lost (see the message on stderr)" : "");
     }
-    clb_fit_summary(NULL); /* a device's reductions are not the next one's */
+    clb_fit_summary(&s->notes, NULL);
     int status = device_status(s, rc);
     if (!clb_signal && (s->nerror || s->nfailed))
         clb_print_error("%d configuration%s ended in an error, %d failed validation; first: %s",

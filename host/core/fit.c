@@ -86,46 +86,39 @@ int clb_wg_fits(const struct clb_wg_limit *l, unsigned dims, const size_t *local
 
 /* ---- the run's reductions, for the summary ------------------------------- */
 
-/* per thread: each device of a process that drives several (team.c) prints
- * its own, as each MPI rank does */
-static _Thread_local char **notes;
-static _Thread_local int nnotes;
-
-/* Keep "<workload>: <what> A reduced to B (why)" once. */
+/* Keep "<workload>: <what> A reduced to B (why)" once in the run's notes
+ * (the session's: each device, and each device thread of a process that
+ * drives several, says its own). */
 static void keep_note(const struct clb_env *env, const struct clb_fit *res)
 {
-    char *line = clb_asprintf("%s: %s %s reduced to %s (%s)", env->wl ? env->wl->name : "?",
-                              res->what, res->asked, res->got, res->why);
-    if (!line)
-        return; /* a summary line lost to OOM: the rows still say it */
-    for (int i = 0; i < nnotes; i++)
-        if (strcmp(notes[i], line) == 0) {
+    struct clb_notes *n = env->notes;
+    char *line = n ? clb_asprintf("%s: %s %s reduced to %s (%s)", env->wl ? env->wl->name : "?",
+                                  res->what, res->asked, res->got, res->why)
+                   : NULL;
+    for (size_t i = 0; line && i < n->n; i++)
+        if (strcmp(n->v[i], line) == 0) {
             free(line);
             return;
         }
-    char **nv = realloc(notes, (size_t)(nnotes + 1) * sizeof *notes);
-    if (!nv) {
-        free(line);
-        return;
-    }
-    notes = nv;
-    notes[nnotes++] = line;
+    if (line && CLB_GROW(n->v, n->n, n->cap) == 0)
+        n->v[n->n++] = line;
+    else
+        free(line); /* a summary line lost to OOM: the rows still say it */
 }
 
-void clb_fit_summary(FILE *out)
+void clb_fit_summary(struct clb_notes *n, FILE *out)
 {
-    if (nnotes && out) {
+    if (n->n && out) {
         fprintf(out, "\nreduced to fit this device:\n");
-        for (int i = 0; i < nnotes; i++) {
+        for (size_t i = 0; i < n->n; i++) {
             fprintf(out, "  ");
-            clb_wrap(out, 2, 4, notes[i]);
+            clb_wrap(out, 2, 4, n->v[i]);
         }
     }
-    for (int i = 0; i < nnotes; i++)
-        free(notes[i]);
-    free(notes);
-    notes = NULL;
-    nnotes = 0;
+    for (size_t i = 0; i < n->n; i++)
+        free(n->v[i]);
+    free(n->v);
+    memset(n, 0, sizeof *n);
 }
 
 /* ---- fitting ---------------------------------------------------------------- */

@@ -83,6 +83,7 @@ struct session {
     int nhost;                 /* rows whose kernels the host clock timed (untrusted events) */
     int nimpossible;           /* rows whose figure the device cannot reach (measure.c) */
     struct clb_buf first_bad;  /* the first error or failure, repeated at the end */
+    struct clb_notes notes;    /* what the summary says of the run (fit.c's reductions) */
     /* what runs now, for the row the watchdog writes when it hangs */
     const struct clb_group *cur_group;
     const struct clb_case *cur_case;

@@ -90,7 +90,8 @@ static void summary_one_line_per_reduction(void **state)
 {
     (void)state;
     static const struct clb_workload wl = {.name = "copy2d"};
-    struct clb_env env = {.wl = &wl};
+    struct clb_notes notes = {0};
+    struct clb_env env = {.wl = &wl, .notes = &notes};
     for (int i = 0; i < 3; i++) { /* three types, one line */
         struct clb_fit f = {.what = "tile"};
         strcpy(f.asked, "32x8");
@@ -107,14 +108,14 @@ static void summary_one_line_per_reduction(void **state)
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     assert_non_null(out);
-    clb_fit_summary(out);
+    clb_fit_summary(&notes, out);
     fclose(out);
     assert_string_equal(text, "\nreduced to fit this device:\n  copy2d: tile 32x8 reduced to "
                               "32x1 (CL_KERNEL_WORK_GROUP_SIZE allows 32)\n");
     free(text);
     text = NULL;
     out = open_memstream(&text, &len);
-    clb_fit_summary(out); /* printed once, then forgotten */
+    clb_fit_summary(&notes, out); /* printed once, then forgotten */
     fclose(out);
     assert_string_equal(text, "");
     free(text);

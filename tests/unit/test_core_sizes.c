@@ -36,7 +36,7 @@ static char *sizes(const char *wl, const char *dtype, const struct clb_devinfo *
     memset(&p, 0, sizeof p);
     p.l2_kb = l2_kb;
     p.partitions = p.partition_width_bytes = NAN;
-    struct clb_env env = {NULL, d, &p, clb_workload_find(wl), NULL, quick, dtype};
+    struct clb_env env = {NULL, d, &p, clb_workload_find(wl), NULL, quick, dtype, NULL};
     assert_non_null(env.wl);
     char *s = clb_default_sizes(&env, dtype, why);
     assert_non_null(s);
@@ -116,7 +116,7 @@ static const char *llc_from(const struct clb_devinfo *d, double l2_kb)
     static struct clb_profile p;
     memset(&p, 0, sizeof p);
     p.l2_kb = l2_kb;
-    struct clb_env env = {NULL, d, &p, clb_workload_find("stream"), NULL, 0, ""};
+    struct clb_env env = {NULL, d, &p, clb_workload_find("stream"), NULL, 0, "", NULL};
     return clb_llc_from(&env);
 }
 
@@ -198,7 +198,7 @@ static void budget_helpers(void **state)
     struct clb_profile p;
     memset(&p, 0, sizeof p);
     p.l2_kb = p.peak_bandwidth_gbs = NAN;
-    struct clb_env env = {NULL, &d, &p, clb_workload_find("transpose"), NULL, 0, "float"};
+    struct clb_env env = {NULL, &d, &p, clb_workload_find("transpose"), NULL, 0, "float", NULL};
     struct clb_size sz;
     char err[256], below[160];
     assert_int_equal(clb_parse_dims("4096x4096", 2, &sz, err, sizeof err), 0);
