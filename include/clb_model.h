@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include "clb_params.h"
 
-struct clb_model_def;
+struct clb_profile;
 
 /* ---- roofline ---------------------------------------------------------- */
 
@@ -24,6 +24,48 @@ struct clb_roofline {
 /* Predict with peak bandwidth (GB/s) and peak flops (GFlop/s, NAN: unbounded). */
 void clb_roofline_predict(double bytes, double flops, double peak_gbs, double peak_gflops,
                           struct clb_roofline *r);
+
+/* ---- a workload's models (host/models/context.c) ------------------------ */
+
+/* A model a workload offers to `clbench model NAME` (e.g. the study's closed
+ * form). Parameters resolve as --param, profile [model] NAME.KEY, a figure of
+ * the profile's [device] section, then def. */
+struct clb_model_param {
+    const char *key, *def, *help;
+};
+struct clb_model_ctx;
+struct clb_model_def {
+    const char *name;           /* `clbench model NAME` */
+    const char *variant;        /* NULL, or the flag that selects it (e.g. "sim": --sim) */
+    const char *prefix;         /* of its profile [model] keys; NULL: name */
+    const char *summary;
+    const struct clb_model_param *params;   /* terminated by {0} */
+    int (*run)(struct clb_model_ctx *m);
+};
+
+/* The services a model's run() uses (host/models/context.c). */
+const struct clb_profile *clb_model_profile(const struct clb_model_ctx *m);
+const char *clb_model_size(const struct clb_model_ctx *m);   /* -s, or NULL */
+const char *clb_model_type(const struct clb_model_ctx *m);   /* -t, or NULL */
+/* A parameter's text (NULL when nobody sets it) and where it came from. */
+const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char **origin);
+/* A parameter as a number >= 0: CLB_EUSAGE with a message when bad, or when
+ * required and not set (*out NAN when optional and not set). */
+int clb_model_num(struct clb_model_ctx *m, const char *key, double *out, int required);
+/* Print "  key  value  (origin)". */
+void clb_model_show(struct clb_model_ctx *m, const char *key);
+/* With --ceilings FILE: when the file lacks the measured figure that stands
+ * for parameter `key`, what is missing there and how to measure it
+ * (malloc'd), else NULL. */
+char *clb_model_ceiling_missing(struct clb_model_ctx *m, const char *key);
+/* The --param values given (for list-valued parameters a model parses itself). */
+int clb_model_given(const struct clb_model_ctx *m, const char *key);
+/* -w, -k, --results, --device, --plot (NULL when not given). */
+const char *clb_model_workload(const struct clb_model_ctx *m);
+const char *clb_model_kernel(const struct clb_model_ctx *m);
+const char *clb_model_results(const struct clb_model_ctx *m);
+const char *clb_model_device(const struct clb_model_ctx *m);
+const char *clb_model_plot(const struct clb_model_ctx *m);
 
 /* ---- `clbench model` (host/models) ------------------------------------ */
 

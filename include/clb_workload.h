@@ -30,6 +30,11 @@
  *   teardown(env, g)       release what g->state holds (also after errors); called
  *                          only when setup set g->state (malloc'd), which the
  *                          core then frees
+ *
+ * Services beside this contract have headers of their own: clb_fit.h (the
+ * work-groups and tiles that fit the device), clb_comm.h (the ranks of a
+ * job: messages, shared memory) and clb_model.h (a workload's `clbench
+ * model` models).
  */
 #ifndef CLB_WORKLOAD_H
 #define CLB_WORKLOAD_H
@@ -185,22 +190,6 @@ struct clb_measure {
     struct clb_stats t;        /* seconds per run */
     int reps;
     double gbps, gflops;       /* from the median */
-};
-
-/* A model a workload offers to `clbench model NAME` (e.g. the study's closed
- * form). Parameters resolve as --param, profile [model] NAME.KEY, a figure of
- * the profile's [device] section, then def. */
-struct clb_model_param {
-    const char *key, *def, *help;
-};
-struct clb_model_ctx;
-struct clb_model_def {
-    const char *name;           /* `clbench model NAME` */
-    const char *variant;        /* NULL, or the flag that selects it (e.g. "sim": --sim) */
-    const char *prefix;         /* of its profile [model] keys; NULL: name */
-    const char *summary;
-    const struct clb_model_param *params;   /* terminated by {0} */
-    int (*run)(struct clb_model_ctx *m);
 };
 
 /* A ceiling of a device that rows measured (`--ceilings FILE`; host/core/ceilings.c). */
@@ -498,94 +487,7 @@ int clb_check_exact_2d(struct clb_case *c, const void *got, const void *want, si
 #define CLB_LLC_PER_UNIT (16.0 * 1048576.0)
 size_t clb_llc_bytes(const struct clb_env *env);
 
-/* ---- work-groups and tiles that fit (host/core/fit.c) ------------------- */
-
-/* A launch is derived from the device's and the compiled kernel's limits
- * (docs/PORTABILITY.md, "Tiles that fit"): the largest tile of the asked
- * shape that fits, never a skip for the tile. What one compiled kernel
- * allows a work-group on this device: */
-struct clb_wg_limit {
-    size_t items;        /* work-items: CL_KERNEL_WORK_GROUP_SIZE, never above the device's
-                          * maximum (which CLBENCH_MAX_WORK_GROUP, a test hook, may lower) */
-    size_t dim[3];       /* per dimension (CL_DEVICE_MAX_WORK_ITEM_SIZES) */
-    size_t local_bytes;  /* local memory left for __local arguments: the device's less the
-                          * kernel's own (CL_KERNEL_LOCAL_MEM_SIZE) */
-    const char *by;      /* the limit that sets items, for messages */
-};
-int clb_wg_limit(const struct clb_env *env, cl_kernel k, struct clb_wg_limit *out);
-/* The tighter of a and b, into a. */
-void clb_wg_limit_and(struct clb_wg_limit *a, const struct clb_wg_limit *b);
-/* Does a work-group of local[0..dims) work-items passing local_bytes of
- * __local arguments fit l? When not, the limit it exceeds in why. */
-int clb_wg_fits(const struct clb_wg_limit *l, unsigned dims, const size_t *local,
-                size_t local_bytes, char *why, size_t n);
-
-/* A tile being fitted: the work-group it launches, the __local bytes one
- * work-group passes, and the workload's own figures (sides, rows...). */
-struct clb_tile {
-    unsigned dims;
-    size_t local[3];
-    size_t local_bytes;   /* __local arguments of one work-group */
-    long v[4];
-    size_t own_local;     /* __local arrays the kernel declares for this tile: checked
-                           * before the build (after it, CL_KERNEL_LOCAL_MEM_SIZE says) */
-};
-#define CLB_FIT_MAX_KERNELS 8
-struct clb_fit_ops {
-    /* Build the kernels of tile t (-D options from its figures) into the
-     * workload's state, releasing those of a tile built before, and list
-     * them in k[0..*nk), *nk <= CLB_FIT_MAX_KERNELS. */
-    int (*build)(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k, int *nk);
-    /* Make t the next smaller tile of the same shape, toward one that fits
-     * l (it may jump there at once); 0 when there is none. */
-    int (*shrink)(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l);
-    /* The tile as its parameter writes it ("32x8"); NULL: the work-group. */
-    void (*text)(void *ctx, const struct clb_tile *t, char *out, size_t n);
-};
-/* What a fit did. Set `what` (the parameter: "tile", "local") before. */
-struct clb_fit {
-    const char *what;
-    int reduced;              /* got is smaller than asked */
-    char asked[48], got[48];  /* as text */
-    char why[192];            /* the limit the asked one exceeds */
-};
-/* From *t down, the largest tile whose kernels fit: shrunk to the device's
- * limits, built, checked against every kernel it built, shrunk and rebuilt
- * while it does not fit. CLB_OK with *t that tile; when it is smaller than
- * asked, res says why and the run's summary gets one line for it. CLB_SKIP
- * with the reason when no tile of the shape fits. */
-int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
-                 struct clb_tile *t, struct clb_fit *res);
-/* The same for a 1-D work-group of kernels built once (their size is not
- * compiled in): the largest size <= want that every kernel k[0..nk) allows
- * with per_item_bytes of __local memory a work-item; CLB_FIT_POW2: a power
- * of two. */
-#define CLB_FIT_POW2 1u
-int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
-                  size_t per_item_bytes, unsigned flags, size_t *got, struct clb_fit *res);
-/* The shrink of the studies' tiles of SIDE x SIDE elements copied by
- * work-groups of SIDE x ROWS (v[0] = SIDE, v[1] = ROWS, ROWS dividing SIDE):
- * while the work-items are too many (and the local memory fits), fewer rows (the next divisor of SIDE:
- * the tile stays, each work-item copies more of it); else (local memory, or
- * SIDE alone too wide) half the side and half the rows (each work-item keeps
- * its share). With own_local set and v[2] an element's bytes, own_local
- * follows as a padded SIDE x (SIDE + 1) tile. Its text: "SIDExROWS". */
-int clb_shrink_rows(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l);
-void clb_tile_rows_text(void *ctx, const struct clb_tile *t, char *out, size_t n);
-/* For a workload that fits by itself (res->what, asked and got filled):
- * sets res->reduced when got differs from asked and then keeps `why` and
- * the run's summary line. */
-void clb_fit_record(const struct clb_env *env, struct clb_fit *res, const char *why);
-/* "tile 32x8 reduced to 32x1: <why>" in a case's detail, and the metric
- * `reduced`, when it was. */
-void clb_fit_note(struct clb_case *c, const struct clb_fit *res);
-
-/* The most loop iterations one work-item runs on this implementation before
- * its loops end silently, measured once per device by a probe kernel
- * (cl/loops.cl): Mesa's llvmpipe stops after 65535, counted over every loop
- * of a kernel. 0: no limit seen up to 2^20 iterations. A workload whose
- * work-items loop longer skips that row with the reason. */
-int clb_loop_limit(struct clb_env *env, size_t *limit);
+/* ---- caches (host/core/caches.c) ---------------------------------------- */
 
 /* A cache level the device or the OS reports (host/core/caches.c): the only
  * levels a summary names. name: "L1d", "L2", "L3" (the OS's sysfs hierarchy,
@@ -610,59 +512,6 @@ int clb_cache_levels_from(const char *sysfs_dir, const struct clb_devinfo *info,
  * left out. */
 int clb_sysfs_caches(const char *dir, struct clb_cache_level *out, int max);
 
-/* ---- the job: one process, or one rank of an MPI job ---------------------- */
-
-/* Every rank runs the same configurations in lockstep (docs/SCALING.md); a
- * workload that decomposes its problem over ranks (dslash, cg) uses these.
- * A rank is one device: an MPI process drives `devices` of them
- * (--devices-per-rank), each on a thread of its own, so rank r is device
- * r % devices of process r / devices; between the ranks of one process the
- * messages below are handed over in memory. */
-struct clb_comm_info {
-    int rank, size;             /* in the job: 0..size-1 (0 of 1 alone) */
-    int local_rank, local_size; /* on this node */
-    int procs, devices;         /* the job's processes (MPI ranks), devices of each */
-};
-const struct clb_comm_info *clb_comm(void);
-enum clb_comm_op { CLB_SUM, CLB_MAX, CLB_MIN };
-int clb_comm_allreduce(double *v, int n, enum clb_comm_op op);
-/* Non-blocking messages of n bytes (halo exchange); wait for all with
- * clb_comm_waitall, which frees the requests. */
-struct clb_comm_req;
-int clb_comm_isend(const void *buf, size_t n, int peer, int tag, struct clb_comm_req **req);
-int clb_comm_irecv(void *buf, size_t n, int peer, int tag, struct clb_comm_req **req);
-int clb_comm_waitall(struct clb_comm_req **reqs, int n);
-/* Has *req completed? *done 1 (and *req freed, set NULL) or 0; a NULL *req
- * is done. It also lets MPI progress the job's other messages. */
-int clb_comm_test(struct clb_comm_req **req, int *done);
-/* MPI-3 shared memory between the ranks of one node (MPI_Win_allocate_shared
- * over the node's ranks): every rank of the job calls open with the bytes of
- * its own segment (*mine); peer gives the segment of a job rank on this node
- * (NULL for a rank elsewhere); sync orders this rank's stores before a
- * message that tells a peer to read them (MPI_Win_sync; the message itself
- * carries the synchronisation). Without MPI: one segment, rank 0's. close is
- * collective. */
-struct clb_comm_shm;
-int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine);
-void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank);
-int clb_comm_shm_sync(struct clb_comm_shm *w);
-void clb_comm_shm_close(struct clb_comm_shm *w);
-/* Pointers of the ranks of this process (its devices), shared: every rank of
- * the job calls open together with its own (mine); peer gives that of a
- * rank of this process, NULL for one elsewhere (and for a bad rank). The
- * node path of a halo exchange: a device writes its neighbour's halos
- * straight from the pinned buffer the neighbour read them into. close is
- * collective. CLB_ESYS when out of memory. */
-struct clb_comm_local;
-int clb_comm_local_open(void *mine, struct clb_comm_local **l);
-void *clb_comm_local_peer(const struct clb_comm_local *l, int rank);
-void clb_comm_local_close(struct clb_comm_local *l);
-/* What carries messages between ranks of one node, as the MPI library says
- * (its MPI_T control variables): Open MPI's shared-memory BTL ("vader" in
- * 4.x, "sm" in 5.x) and its single-copy mechanism ("cma", "xpmem", "knem",
- * "none"...); "" when it cannot tell or without MPI. */
-void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc);
-
 /* ---- the device's timer ------------------------------------------------ */
 
 /* NULL while the device's event timestamps are trusted in this run, else
@@ -686,32 +535,6 @@ int clb_probe_min(struct clb_env *env, clb_launch_fn launch, void *ctx, int runs
  * MPI every rank takes rank 0's *v, so the ranks run one configuration;
  * one process: *v unchanged. Every rank calls it at the same point. */
 int clb_probe_decide(struct clb_env *env, double *v);
-
-/* ---- models ------------------------------------------------------------ */
-
-/* The services a model's run() uses (host/models/context.c). */
-const struct clb_profile *clb_model_profile(const struct clb_model_ctx *m);
-const char *clb_model_size(const struct clb_model_ctx *m);   /* -s, or NULL */
-const char *clb_model_type(const struct clb_model_ctx *m);   /* -t, or NULL */
-/* A parameter's text (NULL when nobody sets it) and where it came from. */
-const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char **origin);
-/* A parameter as a number >= 0: CLB_EUSAGE with a message when bad, or when
- * required and not set (*out NAN when optional and not set). */
-int clb_model_num(struct clb_model_ctx *m, const char *key, double *out, int required);
-/* Print "  key  value  (origin)". */
-void clb_model_show(struct clb_model_ctx *m, const char *key);
-/* With --ceilings FILE: when the file lacks the measured figure that stands
- * for parameter `key`, what is missing there and how to measure it
- * (malloc'd), else NULL. */
-char *clb_model_ceiling_missing(struct clb_model_ctx *m, const char *key);
-/* The --param values given (for list-valued parameters a model parses itself). */
-int clb_model_given(const struct clb_model_ctx *m, const char *key);
-/* -w, -k, --results, --device, --plot (NULL when not given). */
-const char *clb_model_workload(const struct clb_model_ctx *m);
-const char *clb_model_kernel(const struct clb_model_ctx *m);
-const char *clb_model_results(const struct clb_model_ctx *m);
-const char *clb_model_device(const struct clb_model_ctx *m);
-const char *clb_model_plot(const struct clb_model_ctx *m);
 
 /* ---- pinned host memory (host/core/pinned.c) ------------------------------ */
 

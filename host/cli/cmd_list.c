@@ -1,5 +1,6 @@
 /* `clbench list`, `clbench profiles` and `clbench WORKLOAD --help`. */
 #include "cli.h"
+#include "clb_model.h"
 #include "clb_report.h"
 
 #include <getopt.h>

@@ -6,6 +6,7 @@
 #ifndef CLB_COMM_H
 #define CLB_COMM_H
 
+#include "clb_comm.h"
 #include "clb_workload.h"
 
 /* MPI_Init when started by a launcher (mpirun, srun); else nothing. */

@@ -4,6 +4,8 @@
 #define CLB_CORE_H
 
 #include "clb_ceilings.h"
+#include "clb_comm.h"
+#include "clb_fit.h"
 #include "clb_workload.h"
 
 #include <stdint.h>

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "clb_fit.h"
 
 static const struct clb_wg_limit rusticl = {32, {1024, 1024, 1024}, 32768,
                                             "CL_KERNEL_WORK_GROUP_SIZE"};

@@ -5,6 +5,7 @@
 #ifndef CLB_MODELS_SCALING_H
 #define CLB_MODELS_SCALING_H
 
+#include "clb_model.h"
 #include "clb_results.h"
 #include "clb_scaling.h"
 #include "clb_workload.h"

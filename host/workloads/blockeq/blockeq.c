@@ -5,6 +5,7 @@
  * sweep over P shows how bandwidth grows with the number of concurrent
  * work-groups, for float and for double. Bytes: 2 n1 n2 sizeof. */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "blockeq.h"
 
 #include <stdint.h>

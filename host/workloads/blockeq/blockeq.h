@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include "clb_workload.h"
+#include "clb_model.h"
 
 /* ---- the recip kernel --------------------------------------------------- */
 

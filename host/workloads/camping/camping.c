@@ -8,6 +8,7 @@
  * order of accesses are described in cl/camping.cl. Bytes: 2 x G x chunk,
  * the same for every D. */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "camping.h"
 
 #include <stdint.h>

@@ -12,6 +12,7 @@
  * operator's halos exchanged, the inner products summed over the ranks
  * (docs/SCALING.md). */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "cg_dev.h"
 
 #include <stdint.h>

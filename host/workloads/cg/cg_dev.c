@@ -3,6 +3,7 @@
  * either parity (dslash_par), the second half of the operator fused with
  * m^2 p and <p, Ap> (cg_apply), the vector updates and the reductions. */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "cg_dev.h"
 
 #include <stdlib.h>

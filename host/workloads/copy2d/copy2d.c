@@ -8,6 +8,7 @@
  * variant, all loads before the stores; not run unless named). Bytes:
  * 2 n1 n2 sizeof(element) (float3 12, float3_aligned 16). */
 #include "clb_workload.h"
+#include "clb_fit.h"
 
 #include <stdint.h>
 #include <stdlib.h>

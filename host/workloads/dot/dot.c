@@ -16,6 +16,7 @@
  * reduce() creates and frees its streams and buffers inside every timed call
  * (docs/workloads/dot.md, "What the two time differently"). */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "dot.h"
 
 #include <omp.h>

@@ -8,6 +8,7 @@
  * scaling=strong|weak: the lattice split over the ranks of an MPI job, halos
  * exchanged (lattice_split.h, lattice_halo.h; docs/SCALING.md). */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "dslash.h"
 #include "lattice_wl.h"
 

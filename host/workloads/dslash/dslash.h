@@ -6,6 +6,7 @@
 #define DSLASH_DSLASH_H
 
 #include "clb_workload.h"
+#include "clb_model.h"
 #include "lattice.h"
 #include "lattice_wl.h"
 

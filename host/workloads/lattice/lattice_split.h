@@ -26,6 +26,7 @@
 #define LATTICE_LATTICE_SPLIT_H
 
 #include "clb_scaling.h"
+#include "clb_comm.h"
 #include "lattice.h"
 
 #define LAT_HALO CLB_SC_HALO

@@ -4,6 +4,7 @@
  * traffic (each input read once, the output written once). Validated against
  * a double host reference (see matmul.h for the tolerance). */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "matmul.h"
 
 #include <stdlib.h>

@@ -7,6 +7,7 @@
  * result is checked bit for bit against the same chain on the host (peak.h).
  * int rows count 32-bit integer multiply-adds: GIOP/s in the gflops column. */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "peak.h"
 
 #include <stdlib.h>

@@ -9,6 +9,7 @@
  * random values (element i: class i % CLASSES), so the host recomputes
  * CLASSES chains and checks every element bit for bit (roofline.h). */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "roofline.h"
 
 #include <stdlib.h>

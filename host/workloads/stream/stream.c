@@ -2,6 +2,7 @@
  * bandwidth ceiling. Bytes: copy and scale 2N, add and triad 3N elements;
  * flops: scale and add N, triad 2N. */
 #include "clb_workload.h"
+#include "clb_fit.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  * the useful bytes, N reads and N writes (2*N*sizeof), whatever the memory
  * system really moved. See docs/workloads/stride.md. */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "stride.h"
 
 #include <stdlib.h>

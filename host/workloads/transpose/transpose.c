@@ -7,6 +7,7 @@
  * row's detail carries its fraction of this group's `copy` (of_copy=, written
  * by the core: transpose/copy is a baseline, measured first). */
 #include "clb_workload.h"
+#include "clb_fit.h"
 #include "transpose.h"
 
 #include <stdint.h>
