@@ -4,21 +4,13 @@
 # aggregate row per configuration (rank=all: bytes summed, each repetition the
 # slowest rank's); a fault or a wrong result on one rank ends the whole job
 # with one message naming that rank and the agreed exit status, the rows
-# measured before kept, never a hang. (Open MPI wants --allow-run-as-root when
-# CI runs as root, and --oversubscribe for more ranks than cores: test-only.)
+# measured before kept, never a hang; a driver call that hangs on one rank
+# ends the job after --case-timeout with that rank named and the job's error
+# row. (mpi_lib.sh: the Open MPI options.)
 source "$(dirname "$0")/../cli/lib.sh"
 source "$(dirname "$0")/rel_lib.sh"
 set -e
-if ! command -v mpirun >/dev/null 2>&1; then fail "mpirun not installed (bench.sh test installs openmpi-bin)"; finish; fi
-if ! ldd "$CLBENCH" | grep -q libmpi; then fail "clbench was built without MPI (libopenmpi-dev missing?)"; finish; fi
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
-MPIRUN=(timeout 120 mpirun --allow-run-as-root --oversubscribe)
-export PRELOAD CLFAULT
-# Open MPI leaks from MCA components it unloads at MPI_Finalize, in frames that
-# LeakSanitizer cannot name (so tests/lsan.supp cannot match them): the ranks
-# run with leak detection off; the sanitizers' other checks stay on.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-RUNENV=(-x ASAN_OPTIONS -x LSAN_OPTIONS -x CLBENCH_PLATFORMS)
+source "$(dirname "$0")/mpi_lib.sh"
 
 for n in 1 2 3; do
   set +e

@@ -12,18 +12,12 @@
 # kernel that reads the wrong halo, or packs the wrong slices, fails
 # validation; a lattice that cannot be split is refused with one line; a
 # fault on rank 1 in the middle of the exchanges (a kernel, a halo read)
-# ends the job with rank 1 named, never a hang. (See test_mpi.sh for the Open
+# ends the job with rank 1 named, never a hang. (See mpi_lib.sh for the Open
 # MPI options.)
 source "$(dirname "$0")/../cli/lib.sh"
 source "$(dirname "$0")/rel_lib.sh"
 set -e
-if ! command -v mpirun >/dev/null 2>&1; then fail "mpirun not installed (bench.sh test installs openmpi-bin)"; finish; fi
-if ! ldd "$CLBENCH" | grep -q libmpi; then fail "clbench was built without MPI (libopenmpi-dev missing?)"; finish; fi
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
-MPIRUN=(timeout 120 mpirun --allow-run-as-root --oversubscribe)
-export PRELOAD CLFAULT
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-RUNENV=(-x ASAN_OPTIONS -x LSAN_OPTIONS -x CLBENCH_PLATFORMS)
+source "$(dirname "$0")/mpi_lib.sh"
 COMMON=(-d $POCL -t float --param rhs=1,2 --param kernels=reg --param links=compressed
         --param mass=4 -n 3 --warmup 1)
 

@@ -71,36 +71,20 @@ static void escape(const char *in)
 /* The chart text of one name, for each target and terminal. */
 static void chart_text(const char *in)
 {
-    struct clb_buf shown = {0}, esc = {0}, line = {0};
+    struct clb_buf shown = {0}, esc = {0};
     cmp_esc(&shown, in, 0);
     for (int k = 0; k < 4; k++) {
         int gp = k & 1, svg = k >> 1;
         esc.len = 0;
         cmp_esc(&esc, in, (gp ? CMP_ESC_GP : CMP_ESC_DATA) | (svg ? CMP_ESC_SVG : 0));
-        line.len = 0;
-        clb_buf_printf(&line, gp ? "set title %s\n" : "%s\t1\n", clb_buf_str(&esc));
-        char *v = malloc(esc.len + 1), *out = malloc(esc.len + 1);
-        if (!v || !out || line.oom || esc.oom || shown.oom)
+        if (esc.oom || shown.oom)
             abort();
-        const char *why = gp ? oracle_script(clb_buf_str(&line), line.len)
-                             : oracle_data(clb_buf_str(&line), line.len);
-        if (!why)
-            why = gp ? oracle_gp_value(clb_buf_str(&esc), esc.len, v)
-                     : oracle_data_value(clb_buf_str(&esc), esc.len, v);
-        if (!why && svg)
-            why = oracle_svg_shown(v, out);
-        else if (!why)
-            strcpy(out, v);
-        if (!why && strcmp(out, shown.len || gp ? clb_buf_str(&shown) : "(empty)"))
-            why = "gnuplot would show another text than the display form";
+        const char *why = oracle_shows(clb_buf_str(&esc), esc.len, gp, svg, clb_buf_str(&shown));
         if (why)
             die(why, in, clb_buf_str(&esc));
-        free(v);
-        free(out);
     }
     clb_buf_free(&shown);
     clb_buf_free(&esc);
-    clb_buf_free(&line);
 }
 
 static int svg_element(const char *s, size_t n)

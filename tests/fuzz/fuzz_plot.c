@@ -47,6 +47,11 @@ static void make(const struct shape *sh, const char *const *pool, struct cmp_tab
     while (ms[nm].name)
         nm++;
     t->metric = &ms[(c[0] >> 2) % nm];
+    /* every line's figure is the one asked for: the table's only metric */
+    static struct cmp_metric one;
+    one = *t->metric;
+    t->metrics = &one;
+    t->nmetrics = 1;
     t->ref = (c[0] & 2) ? 0 : -1;
     t->cols = cols;
     t->ncols = ncols;

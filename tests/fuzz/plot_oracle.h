@@ -26,6 +26,7 @@
 #define PLOT_ORACLE_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Is s[0..n) UTF-8 (no overlongs, no surrogates)? */
@@ -248,6 +249,41 @@ static inline const char *oracle_svg_shown(const char *s, char *out)
     }
     out[k] = 0;
     return NULL;
+}
+
+/* The whole property of a text gnuplot shows: esc (n bytes), escaped as a
+ * data field (gp 0) or a script's string expression (gp 1) for an SVG (svg
+ * 1) or a PNG, passes gnuplot's rules and shows `display` (a data field
+ * shows "(empty)" for an empty text). NULL when it does, else why. */
+static inline const char *oracle_shows(const char *esc, size_t n, int gp, int svg,
+                                       const char *display)
+{
+    char *line = (char *)malloc(n + 16), *v = (char *)malloc(n + 1), *out = (char *)malloc(n + 1);
+    const char *why = !line || !v || !out ? "out of memory" : NULL;
+    if (!why) {
+        size_t k = 0;
+        if (gp) {
+            memcpy(line, "set title ", 10);
+            k = 10;
+        }
+        memcpy(line + k, esc, n);
+        k += n;
+        memcpy(line + k, gp ? "\n" : "\t1\n", gp ? 1 : 3);
+        k += gp ? 1 : 3;
+        why = gp ? oracle_script(line, k) : oracle_data(line, k);
+    }
+    if (!why)
+        why = gp ? oracle_gp_value(esc, n, v) : oracle_data_value(esc, n, v);
+    if (!why && svg)
+        why = oracle_svg_shown(v, out);
+    else if (!why)
+        strcpy(out, v);
+    if (!why && strcmp(out, *display || gp ? display : "(empty)"))
+        why = "gnuplot would show another text than the display form";
+    free(line);
+    free(v);
+    free(out);
+    return why;
 }
 
 /* The script with every string expression (quoted strings joined by '.')
