@@ -106,6 +106,9 @@ case "$cmd" in
     ./build/clbench run "$others" -o "$suite" --budget "$(left)" || status=$?
     # the page of the suite (clbench says "report: results/local/report.html")
     [ -s "$suite" ] && { ./build/clbench report "$suite" -o results/local/report.html || status=3; }
+    # the headline last, on screen: the figures people paste into slides
+    # (docs/COMPARE.md, "The headline")
+    [ -s "$suite" ] && { echo >&2; ./build/clbench compare "$suite" --headline || status=3; }
     exit $status
     ;;
   -h|--help|help)

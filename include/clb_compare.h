@@ -97,6 +97,7 @@ struct cmp_filter {
                           * and the measured ceilings of every column */
     const char *ceilings;   /* --ceilings FILE: the measured ceilings come from its rows (by
                              * device name) instead of the compared files' */
+    int headline;        /* the measured ceilings of every column (the headline's figures) */
     int keep_rows;       /* the table keeps every row with its column, line and what the
                           * registry says of it (struct cmp_rowinfo): `clbench report` */
 };
@@ -113,6 +114,7 @@ struct cmp_col {
     double peak_gbs;         /* NAN when neither the rows nor a profile know it */
     double llc_bytes;        /* the last-level cache its rows used (metric llc_bytes), NAN */
     double l2_bytes;         /* its profile's L2 (datasheet), NAN */
+    double peak_sp, peak_dp; /* its profile's fp32 and fp64 peaks (datasheet, GFlop/s), NAN */
     const char *profile;     /* the profile its rows name, "" */
     /* Measured ceilings (when the metric is measured or a plot is asked for):
      * the best of each kind that the ok rows of this device (and host) in the
@@ -246,6 +248,40 @@ double cmp_spread_pct(const struct cmp_cell *c);
 int cmp_print_text(const struct cmp_table *t, FILE *f);
 int cmp_print_markdown(const struct cmp_table *t, FILE *f);
 int cmp_print_json(const struct cmp_table *t, FILE *f);
+
+/* ---- the headline (--headline; docs/COMPARE.md, "The headline") ---------- */
+
+/* One figure of the headline: a workload's declaration (struct clb_headline),
+ * or its % of the datasheet (datasheet set). */
+struct cmp_hl_row {
+    const char *label;       /* "stream triad", "% of datasheet" */
+    const char *unit;        /* "GB/s", "GFlop/s", "µs", "ns", "%" */
+    int lower_is_better;
+    int datasheet;           /* a % of the datasheet row (no ratio) */
+    double *v;               /* one per column of t, NAN where none */
+};
+struct cmp_headline {
+    struct cmp_table t;      /* every column: measured devices and published figures */
+    struct cmp_hl_row *rows;
+    int nrows;
+    int ncols;               /* the columns with a figure (of t->cols, in order) */
+    int *cols;
+};
+/* The headline of the files (run_ids: their rows of these runs only, or
+ * NULL): CLB_EUSAGE with a message when no device has any of its figures. */
+int cmp_headline_build(struct cmp_headline *h, char **files, int nfiles, const char *run_ids);
+/* Print it as text (100 columns), Markdown or JSON. */
+int cmp_headline_print_text(const struct cmp_headline *h, FILE *f);
+int cmp_headline_print_markdown(const struct cmp_headline *h, FILE *f);
+int cmp_headline_print_json(const struct cmp_headline *h, FILE *f);
+/* A figure formatted as the headline shows it ("3103", "92.6"). */
+void cmp_headline_fmt(const struct cmp_hl_row *r, double v, char *out, size_t n);
+/* The ratio of the headline's k-th column (k >= 1) to its first, formatted
+ * ("1.41", "0.0489"); "-" where either has no figure, "" for a row of % of
+ * the datasheet. */
+void cmp_headline_ratio(const struct cmp_headline *h, const struct cmp_hl_row *r, int k,
+                        char *out, size_t n);
+void cmp_headline_free(struct cmp_headline *h);
 
 /* ---- the regression gate (--baseline OLD.csv; docs/COMPARE.md, "The gate") */
 

@@ -265,6 +265,21 @@ struct clb_kernel_rev {
     const char *what;      /* what changed, for people */
 };
 
+/* A figure of the headline: the table people paste into slides (`compare
+ * --headline`, the end of ./bench.sh, the top of the report), one row per
+ * figure, one column per device. Its value: the device's measured ceiling
+ * `ceiling` (host/core/ceilings.c) where it has one, else the device's best
+ * of this workload's rows of `kernel` (and `dtype`) outside the caches, in the
+ * figure the workload is about (its unit, its better way). */
+struct clb_headline {
+    const char *label;    /* "stream triad" */
+    const char *kernel;   /* the rows' kernel value */
+    const char *dtype;    /* NULL: any type */
+    int ceiling;          /* enum clb_ceiling_kind, or -1 */
+    int datasheet;        /* 1: a row of its % of the datasheet peak below it (bandwidth for
+                           * GB/s, the type's compute peak for GFlop/s) */
+};
+
 /* What a workload's summary may say about the hardware its rows ran on:
  * the device's queries and its profile (either NULL when unknown). A summary
  * names hardware (a cache level, memory partitions, a bus) only from these,
@@ -342,6 +357,8 @@ struct clb_workload {
     /* Optional: the changes of its kernels since clbench wrote results
      * (terminated by {0}), newest last. */
     const struct clb_kernel_rev *revisions;
+    /* Optional: its figures of the headline (terminated by {0}). */
+    const struct clb_headline *headline;
 };
 
 /* The position of a kernel in wl's figure.order (0..), the number of listed

@@ -20,7 +20,10 @@ static void usage(FILE *f)
     fprintf(f,
             "                            or any key of the rows' metrics with a number\n"
             "                            (latency_us, ns_per_load, of_stream_copy, ...)\n"
-            "      --list-metrics      every metric -m takes: unit, which way is better\n");
+            "      --list-metrics      every metric -m takes: unit, which way is better\n"
+            "      --headline          the table for slides: each device's triad and dot GB/s,\n"
+            "                          fp32/fp64 peak, launch and memory latency, %% of the\n"
+            "                          datasheet, each device over the first\n");
     fprintf(f,
             "  -r, --relative-to DEV   divide every column by the column whose name contains DEV\n"
             "  -w, --workload LIST     only these workloads (comma-separated, any case)\n"
@@ -76,14 +79,14 @@ struct cmp_args {
     const char *plot, *relative, *baseline, *threshold, *ceilings;
     struct cmp_metric metric_v;      /* -m: its name points into argv */
     const struct cmp_metric *metric; /* &metric_v */
-    int markdown, json, by_size;
+    int markdown, json, by_size, headline;
     struct cmp_gate gate;
 };
 
 enum {
     OPT_MARKDOWN = 256, OPT_PLOT, OPT_SWEEP, OPT_ANY_SIZE, OPT_INCLUDE_CACHE, OPT_JSON,
     OPT_BASELINE, OPT_THRESHOLD, OPT_CEILINGS, OPT_STRICT, OPT_ALLOW_MISSING, OPT_CROSS_DEVICE,
-    OPT_BY_SIZE, OPT_LIST_METRICS, OPT_HOST_LINES
+    OPT_BY_SIZE, OPT_LIST_METRICS, OPT_HOST_LINES, OPT_HEADLINE
 };
 
 static const struct option opts[] = {
@@ -110,6 +113,7 @@ static const struct option opts[] = {
     {"cross-device", no_argument, 0, OPT_CROSS_DEVICE},
     {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
     {"host-lines", no_argument, 0, OPT_HOST_LINES},
+    {"headline", no_argument, 0, OPT_HEADLINE},
     {0, 0, 0, 0}};
 
 /* --metric M: a metric of the list or a key of the rows' metrics; CLB_EUSAGE
@@ -153,6 +157,7 @@ static int set_other(struct cmp_args *a, int c, const char *arg)
     case OPT_ALLOW_MISSING: a->gate.allow_missing = 1; return 1;
     case OPT_CROSS_DEVICE: a->gate.cross_device = 1; return 1;
     case OPT_HOST_LINES: a->gate.host_lines = 1; return 1;
+    case OPT_HEADLINE: a->headline = 1; return 1;
     default: return 0;
     }
 }
@@ -216,6 +221,12 @@ static const char *conflict(const struct cmp_args *a, int argc)
         return "no results file given (usage: clbench compare FILE.csv... [--plot OUT.svg])";
     if (a->markdown && a->json)
         return "--markdown and --json are two formats of one output: give one";
+    if (a->headline && (a->baseline || a->plot || a->relative || a->ceilings || a->by_size ||
+                        a->metric->name != cmp_metric_find("auto")->name || a->flt.workload ||
+                        a->flt.kernel || a->flt.dtype || a->flt.size || a->flt.sweep ||
+                        a->flt.any_size || a->flt.include_cache))
+        return "--headline is its own table of the files' rows: not with --metric, filters, "
+               "--plot, --baseline, --relative-to or the table's options";
     if ((bad = gate_alone(a)) || (bad = gate_with_table(a)))
         return bad;
     if (a->ceilings && !a->metric->measured && !a->plot)
@@ -311,6 +322,23 @@ static int run_baseline(const struct cmp_args *a, char **files, int nfiles)
     return status;
 }
 
+/* --headline: the table for slides (each device's triad, dot, peaks,
+ * latencies, % of datasheet, ratios). */
+static int run_headline(const struct cmp_args *a, char **files, int nfiles)
+{
+    struct cmp_headline h;
+    int rc = cmp_headline_build(&h, files, nfiles, NULL);
+    if (!rc)
+        rc = a->json ? cmp_headline_print_json(&h, stdout)
+             : a->markdown ? cmp_headline_print_markdown(&h, stdout)
+                           : cmp_headline_print_text(&h, stdout);
+    if (rc)
+        clb_print_error("%s", clb_lasterr());
+    if (rc != CLB_EUSAGE)
+        cmp_headline_free(&h);
+    return clb_exit_status(rc);
+}
+
 int clb_cmd_compare(int argc, char **argv)
 {
     struct cmp_args a;
@@ -319,6 +347,8 @@ int clb_cmd_compare(int argc, char **argv)
         return rc < 0 ? CLB_EXIT_OK : CLB_EXIT_USAGE;
     if (a.baseline)
         return run_baseline(&a, argv + optind, argc - optind);
+    if (a.headline)
+        return run_headline(&a, argv + optind, argc - optind);
     struct cmp_table t;
     rc = cmp_build(&t, argv + optind, argc - optind, &a.flt, a.metric);
     if (!rc && a.relative)

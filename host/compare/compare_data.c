@@ -104,7 +104,7 @@ static int find_cols(struct build *b)
             cc->host = r->host;
             cc->driver = r->driver;
             cc->source = source;
-            cc->peak_gbs = cc->llc_bytes = cc->l2_bytes = NAN;
+            cc->peak_gbs = cc->llc_bytes = cc->l2_bytes = cc->peak_sp = cc->peak_dp = NAN;
             cc->profile = "";
         }
         b->col[i] = c;
@@ -940,10 +940,14 @@ static int find_peaks(struct build *b)
         if (p && p->peak_bandwidth_gbs > 0)
             t->cols[c].peak_gbs = p->peak_bandwidth_gbs;
     }
-    for (int c = 0; c < t->ncols; c++) {   /* the datasheet L2 of the profile its rows name */
+    for (int c = 0; c < t->ncols; c++) {   /* the datasheet L2 and compute peaks of its profile */
         const struct clb_profile *p = clb_profiles_find(&ps, t->cols[c].profile);
         if (p && p->l2_kb > 0)
             t->cols[c].l2_bytes = p->l2_kb * 1024.0;
+        if (p && p->peak_gflops_sp > 0)
+            t->cols[c].peak_sp = p->peak_gflops_sp;
+        if (p && p->peak_gflops_dp > 0)
+            t->cols[c].peak_dp = p->peak_gflops_dp;
     }
     /* by name: the profile with the longest matching word wins ("K20X" over "K20") */
     for (int c = 0; c < t->ncols; c++) {
@@ -1077,7 +1081,8 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
     }
     if ((rc = find_cols(&b)))
         goto out;
-    if ((t->metric->measured || flt->plot || flt->ceilings) && (rc = find_ceilings(&b)))
+    if ((t->metric->measured || flt->plot || flt->ceilings || flt->headline) &&
+        (rc = find_ceilings(&b)))
         goto out;
     if ((rc = find_sweeps(&b)) || (rc = find_lines(&b)) || (rc = order_cells(&b)))
         goto out;

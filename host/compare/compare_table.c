@@ -264,17 +264,24 @@ void cmp_grid_text(const struct cmp_grid *g, FILE *f)
             if (x > w[c])
                 w[c] = x;
         }
-    for (int r = -1; r < g->nrows; r++)
+    struct clb_buf line = {0};
+    for (int r = -1; r < g->nrows; r++) {
+        line.len = 0;
         for (int c = 0; c < g->ncols; c++) {
             const char *s = grid_at(g, r, c);
             int pad = w[c] - cmp_width(s);
-            int last = c + 1 == g->ncols;
             if (g->right[c])
-                fprintf(f, "%*s%s", pad, "", s);
+                clb_buf_printf(&line, "%*s%s", pad, "", s);
             else
-                fprintf(f, "%s%*s", s, last ? 0 : pad, "");
-            fputs(last ? "\n" : "  ", f);
+                clb_buf_printf(&line, "%s%*s", s, pad, "");
+            if (c + 1 < g->ncols)
+                clb_buf_add(&line, "  ", 2);
         }
+        while (line.len && line.s[line.len - 1] == ' ')   /* no trailing blanks */
+            line.len--;
+        fprintf(f, "%.*s\n", (int)line.len, clb_buf_str(&line));
+    }
+    clb_buf_free(&line);
     free(w);
 }
 

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,8 +90,56 @@ static void workload_section(struct rpt *r, const struct rpt_rows *w)
     rpt_section_end(r);
 }
 
+/* The headline first: the figures people paste into slides, the table
+ * `compare --headline` prints (docs/COMPARE.md, "The headline"). */
+static void headline(struct rpt *r)
+{
+    struct cmp_headline h;
+    if (cmp_headline_build(&h, r->files, r->nfiles, r->o->run_ids) != CLB_OK)
+        return;   /* no device has one of its figures: no section */
+    rpt_section(r, "Headline", "each device's best outside its caches (its measured ceiling "
+                               "where one is), its % of the datasheet, each device over the "
+                               "first");
+    rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>figure</th><th>unit</th>");
+    for (int k = 0; k < h.ncols; k++) {
+        rpt_tag(r, "<th>");
+        rpt_text(r, h.t.cols[h.cols[k]].label);
+        rpt_tag(r, "</th>");
+    }
+    for (int k = 1; k < h.ncols; k++) {
+        rpt_tag(r, "<th>");
+        rpt_text(r, h.t.cols[h.cols[k]].label);
+        rpt_tag(r, " / ");
+        rpt_text(r, h.t.cols[h.cols[0]].label);
+        rpt_tag(r, "</th>");
+    }
+    rpt_tag(r, "</tr>\n");
+    for (int i = 0; i < h.nrows; i++) {
+        const struct cmp_hl_row *row = &h.rows[i];
+        rpt_tag(r, "<tr><td>");
+        rpt_text(r, row->label);
+        rpt_tag(r, "</td><td>");
+        rpt_text(r, row->unit);
+        rpt_tag(r, "</td>");
+        char num[64];
+        for (int k = 0; k < h.ncols; k++) {
+            cmp_headline_fmt(row, row->v[h.cols[k]], num, sizeof num);
+            rpt_tag(r, "<td class=\"n\">%s</td>", num);
+        }
+        for (int k = 1; k < h.ncols; k++) {
+            cmp_headline_ratio(&h, row, k, num, sizeof num);
+            rpt_tag(r, "<td class=\"n\">%s</td>", num);
+        }
+        rpt_tag(r, "</tr>\n");
+    }
+    rpt_tag(r, "</table></div>\n");
+    rpt_section_end(r);
+    cmp_headline_free(&h);
+}
+
 static void body(struct rpt *r)
 {
+    headline(r);
     rpt_devices(r);
     rpt_distrust(r);
     struct rpt_rows *w;

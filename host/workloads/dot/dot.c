@@ -899,6 +899,9 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     return cases(km, splits, st.glist, st.ng, cs);
 }
 
+/* Its figure of the headline: the device's dot product. */
+static const struct clb_headline headline[] = {{"dot", "device", NULL, -1, 0}, {0}};
+
 const struct clb_workload clb_wl_dot = {
     .name = "dot",
     .summary = "dot product and sum of squares: on the device, from host memory over several "
@@ -924,4 +927,5 @@ const struct clb_workload clb_wl_dot = {
     .summarize = summarize,
     .figure = {.order = "device,device_sumsq,host,host_sumsq,hybrid,hybrid_sumsq,cpu1,cpu",
                .split = "dev_share", .split_names = "device,CPU"},
+    .headline = headline,
 };

@@ -510,6 +510,10 @@ static int ceilings(const struct clb_row *rows, size_t n, struct clb_ceiling *ou
     return k;
 }
 
+/* Its figure of the headline: the memory plateau's latency (the ceiling). */
+static const struct clb_headline headline[] = {
+    {"memory latency", "chase", NULL, CLB_CEIL_LATENCY, 0}, {0}};
+
 const struct clb_workload clb_wl_latency = {
     .name = "latency",
     .summary = "memory latency by pointer chasing, swept through the caches to memory",
@@ -533,4 +537,5 @@ const struct clb_workload clb_wl_latency = {
     .figure = {CLB_FIGURE_STAIRS, "ws", "ns_per_load", "working set", "ns per dependent load", 1},
     .row_params = "ws,stride",
     .row_metrics = "ns_per_load",
+    .headline = headline,
 };

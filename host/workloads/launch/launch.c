@@ -300,6 +300,9 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     }
 }
 
+/* Its figure of the headline: one launch's latency. */
+static const struct clb_headline headline[] = {{"launch latency", "dispatch", NULL, -1, 0}, {0}};
+
 const struct clb_workload clb_wl_launch = {
     .name = "launch",
     .summary = "kernel launch latency: dispatch (queued -> start), round trip, back-to-back rate",
@@ -316,4 +319,5 @@ const struct clb_workload clb_wl_launch = {
     .summarize = summarize,
     .figure = {.y_metric = "latency_us", .y_label = "launch latency (\xc2\xb5s)", .y_unit = "\xc2\xb5s",
                .lower_is_better = 1, .order = "dispatch,roundtrip,rate"},
+    .headline = headline,
 };

@@ -494,6 +494,11 @@ static int ceilings(const struct clb_row *rows, size_t n, struct clb_ceiling *ou
     return k;
 }
 
+/* Its figures of the headline: the fp32 and fp64 compute ceilings. */
+static const struct clb_headline headline[] = {
+    {"fp32 peak", "fma", "float", CLB_CEIL_SP, 1}, {"fp64 peak", "fma", "double", CLB_CEIL_DP, 1},
+    {0}};
+
 const struct clb_workload clb_wl_peak = {
     .name = "peak",
     .summary = "arithmetic throughput: FMA chains (int: 32-bit multiply-add) per type and width",
@@ -515,4 +520,5 @@ const struct clb_workload clb_wl_peak = {
     .figure = {.order = "fma,mad"},
     .ceiling_kinds = 1u << CLB_CEIL_SP | 1u << CLB_CEIL_DP,
     .ceiling_rows = "float and double rows",
+    .headline = headline,
 };

@@ -457,6 +457,10 @@ static int ceilings(const struct clb_row *rows, size_t n, struct clb_ceiling *ou
     return m;
 }
 
+/* Its figure of the headline: triad, the measured bandwidth ceiling. */
+static const struct clb_headline headline[] = {
+    {"stream triad", "triad", NULL, CLB_CEIL_TRIAD, 1}, {0}};
+
 const struct clb_workload clb_wl_stream = {
     .name = "stream",
     .summary = "BabelStream copy, scale, add, triad: the device's bandwidth ceiling",
@@ -477,4 +481,5 @@ const struct clb_workload clb_wl_stream = {
     .figure = {.order = "copy,scale,add,triad"},
     .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_TRIAD,
     .ceiling_rows = "copy or triad rows that are not cache-resident",
+    .headline = headline,
 };
