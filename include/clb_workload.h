@@ -16,7 +16,8 @@
  * For each type and size (a group) the core calls:
  *   count(kernel = NULL)   the group's device memory: refused (exit 2) when a
  *                          byte count overflows, skipped when it cannot fit
- *   setup(env, g)          allocate, fill with random data, build kernels, and
+ *   setup(env, g)          g->state: state_size bytes, zeroed, the core's to free;
+ *                          allocate, fill with random data, build kernels, and
  *                          add the configurations to measure with clb_case_add
  *                          (which counts each case's bytes and flops)
  *   for each case c:
@@ -27,9 +28,8 @@
  *     measured(env, g, c, m)  optional: see the statistics of the case; an
  *                          OpenCL error in any work it does there (cg's profiled
  *                          solve) is returned and makes the row an error
- *   teardown(env, g)       release what g->state holds (also after errors); called
- *                          only when setup set g->state (malloc'd), which the
- *                          core then frees
+ *   teardown(env, g)       release what g->state holds (also after errors, so
+ *                          from any state setup may leave, the zeroed one too)
  *
  * Services beside this contract have headers of their own: clb_fit.h (the
  * work-groups and tiles that fit the device), clb_comm.h (the ranks of a
@@ -158,7 +158,7 @@ struct clb_group {
                                 * given, quick, rule, profile, extra, ladder */
     struct clb_size size;
     struct clb_counts counts;  /* the group's device memory (count with kernel NULL) */
-    void *state;               /* the workload's own */
+    void *state;               /* the workload's own: state_size bytes, zeroed before setup */
     struct clb_case *cases;    /* core-managed: add with clb_case_add */
     int ncases;
     size_t cap;
@@ -311,6 +311,7 @@ struct clb_workload {
      * "stream/copy" (of_stream_copy=, the same type's best copy of this run)
      * or "<this workload>/copy" (of_copy=, the same group's copy). */
     const char *baselines;
+    size_t state_size;                 /* bytes of the group's state (clb_group.state) */
     size_t case_size;                  /* bytes of the per-case struct (clb_case.data) */
     /* Counts of a case or of the group (see struct clb_query). CLB_EUSAGE with a
      * message for a query it cannot count (unknown kernel, overflow). */

@@ -412,7 +412,9 @@ static int group_steps(struct session *s, const struct clb_workload *wl, struct 
         return rc;
     clb_debug("%s %s %s: setting up\n", wl->name, dtype, g->size_text);
     clb_fp_reset(env.dev);   /* the kernels this group creates make its rows' fingerprints */
-    rc = clb_agree(s, wl->setup(&env, g));
+    if (wl->state_size && !(g->state = clb_xcalloc(1, wl->state_size)))
+        rc = CLB_ESYS;
+    rc = clb_agree(s, rc ? rc : wl->setup(&env, g));
     if (rc == CLB_OK && s->run->mpi) {
         double k[2] = {g->ncases, -g->ncases};
         clb_comm_allreduce(k, 2, CLB_MAX);

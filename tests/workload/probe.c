@@ -34,10 +34,7 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct probe *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct probe *st = g->state;
     st->n = g->size.total;
     size_t bytes = st->n * sizeof(float);
     int rc = clb_inout_setup(env, bytes, bytes, 0, 7, CL_MEM_READ_WRITE, &st->io);
@@ -106,6 +103,7 @@ static const struct clb_workload probe = {
     .size_dims = 1,
     .sizes = {.quick = "65536", .llc_times = 4, .floor_mib = {16, 64}},
     .baselines = "stream/copy,probe/copy",
+    .state_size = sizeof(struct probe),
     .case_size = sizeof(struct probe_case),
     CLB_STEPS,
     .prepare = prepare,

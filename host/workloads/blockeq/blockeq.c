@@ -224,10 +224,7 @@ static void options(const char *dtype, const struct blockeq *st, long tw, long t
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct blockeq *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct blockeq *st = g->state;
     st->n1 = g->size.d[0];
     st->n2 = g->size.d[1];
     st->esize = clb_dtype_size(g->dtype);
@@ -456,6 +453,7 @@ const struct clb_workload clb_wl_blockeq = {
      * a 512 MiB matrix took 168 s of the default suite on 2 cores) */
     .sizes = {.quick = "512x512", .llc_times = 10, .floor_mib = {80, 80}, .cap_mib = {128, 0}},
     .baselines = "stream/copy",
+    .state_size = sizeof(struct blockeq),
     .case_size = sizeof(struct blockeq_case),
     CLB_STEPS,
     .plan = plan,

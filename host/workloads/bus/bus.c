@@ -92,10 +92,7 @@ static void fill_bytes(unsigned char *p, size_t n)
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct bus *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct bus *st = g->state;
     st->bytes = g->size.total;
     size_t b = st->bytes;
     unsigned want;
@@ -287,6 +284,7 @@ const struct clb_workload clb_wl_bus = {
      * only cost set-up time) */
     .sizes = {.quick = "4096,65536,1048576", .sweep = 1, .ladder = ladder, .cap_mib = {256, 0}},
     /* no baselines: transfers are host work, never related to a device copy */
+    .state_size = sizeof(struct bus),
     .case_size = sizeof(struct bus_case),
     CLB_STEPS,
     .plan = plan,

@@ -263,10 +263,7 @@ static int add_cases(struct clb_group *g, struct camping *st, long base, long m,
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct camping *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct camping *st = g->state;
     st->esize = clb_dtype_size(g->dtype);
     long base;
     int rc;
@@ -488,6 +485,7 @@ const struct clb_workload clb_wl_camping = {
      * PoCL's 4 groups 256 rows (the old PoCL size was 2^18). */
     .sizes = {.quick = "4194304", .llc_times = 8, .floor_mib = {64, 256}},
     .baselines = "stream/copy",
+    .state_size = sizeof(struct camping),
     .case_size = sizeof(struct camping_case),
     CLB_STEPS,
     .plan = plan,

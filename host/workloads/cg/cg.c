@@ -388,10 +388,7 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct cg_state
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct cg_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return CLB_ESYS;
-    g->state = s;
+    struct cg_state *s = g->state;
     s->dbl = clb_dtype_is_double(g->dtype);
     s->es = s->dbl ? 8 : 4;
     struct choice ch;
@@ -680,6 +677,7 @@ const struct clb_workload clb_wl_cg = {
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {0, 3072},
               .cap_mib = {40, 0}, .ladder = lat_ladder},
     .baselines = "stream/triad,stream/copy",
+    .state_size = sizeof(struct cg_state),
     .case_size = sizeof(struct cg_case),
     CLB_STEPS,
     .plan = plan,

@@ -241,10 +241,7 @@ static int add_cases(struct clb_env *env, struct clb_group *g, const struct tile
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct copy2d *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct copy2d *st = g->state;
     st->n1 = g->size.d[0];
     st->n2 = g->size.d[1];
     st->packed3 = strcmp(g->dtype, "float3") == 0;
@@ -341,6 +338,7 @@ const struct clb_workload clb_wl_copy2d = {
      * the footprint (input + output), twice that. */
     .sizes = {.quick = "256x256", .llc_times = 16, .floor_mib = {128, 512}},
     .baselines = "stream/copy",
+    .state_size = sizeof(struct copy2d),
     .case_size = sizeof(struct copy2d_case),
     CLB_STEPS,
     .plan = plan,

@@ -496,10 +496,7 @@ static int add_cases(struct clb_env *env, struct clb_group *g, struct dot *st, u
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct dot *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct dot *st = g->state;
     st->dbl = clb_dtype_is_double(g->dtype);
     st->es = clb_dtype_size(g->dtype);
     st->n = g->size.total;
@@ -920,6 +917,7 @@ const struct clb_workload clb_wl_dot = {
      * default size larger than before (the old rule ignored kernels=). */
     .sizes = {.quick = "65536", .llc_times = 12, .floor_mib = {384, 12288}, .ladder = ladder},
     .baselines = "stream/copy",
+    .state_size = sizeof(struct dot),
     .case_size = sizeof(struct dot_case),
     CLB_STEPS,
     .plan = plan,

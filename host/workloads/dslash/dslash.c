@@ -746,10 +746,7 @@ static int variant_cases(const struct choice *ch, int rhs, int kinds[MAX_VARIANT
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct dslash *d = calloc(1, sizeof *d);
-    if (!d)
-        return CLB_ESYS;
-    g->state = d;
+    struct dslash *d = g->state;
     struct choice ch;
     int rc = setup_group(env, g, d, &ch);
     if (!lat_agree_setup(env, &d->part, &rc)) /* kernels=best probes together */
@@ -996,6 +993,7 @@ const struct clb_workload clb_wl_dslash = {
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {64, 3072},
               .cap_mib = {1024, 0}, .ladder = lat_ladder},
     .baselines = "stream/triad,stream/copy",
+    .state_size = sizeof(struct dslash),
     .case_size = sizeof(struct dslash_case),
     CLB_STEPS,
     .plan = plan,

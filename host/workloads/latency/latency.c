@@ -182,10 +182,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct lat *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct lat *st = g->state;
     st->size = g->size.total;
     struct plan_sweep sw;
     int rc = read_sweep(env, st->size, &sw);
@@ -524,6 +521,7 @@ const struct clb_workload clb_wl_latency = {
     .size_dims = 1,
     .size_in_bytes = 1,
     .sizes = {.quick = "1048576", .llc_times = 8, .floor_mib = {64, 256}},
+    .state_size = sizeof(struct lat),
     .case_size = sizeof(struct lat_case),
     CLB_STEPS,
     .plan = plan,

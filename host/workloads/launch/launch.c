@@ -107,10 +107,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct launch *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct launch *st = g->state;
     unsigned mask;
     long batch;
     int rc = read_params(env, &mask, &batch);
@@ -311,6 +308,7 @@ const struct clb_workload clb_wl_launch = {
     .size_dims = 1,
     .size_unit = "work-items",
     .sizes = {.quick = "1", .ladder = ladder},
+    .state_size = sizeof(struct launch),
     .case_size = sizeof(struct launch_case),
     CLB_STEPS,
     .plan = plan,

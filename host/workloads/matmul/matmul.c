@@ -218,10 +218,7 @@ static int cases(unsigned kernels, const long *tiles, int nt, struct mcase out[M
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct matmul *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct matmul *st = g->state;
     st->n = g->size.total;
     unsigned kernels;
     int nt, rc;
@@ -367,6 +364,7 @@ const struct clb_workload clb_wl_matmul = {
     .sizes = {.quick = "128,100", .llc_times = 4, .floor_mib = {3, 192}, .cap_mib = {3, 0},
               .ladder = ladder},
     .baselines = "stream/copy",
+    .state_size = sizeof(struct matmul),
     .case_size = sizeof(struct matmul_case),
     CLB_STEPS,
     .plan = plan,

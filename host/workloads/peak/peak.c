@@ -299,10 +299,7 @@ static int add_case(struct clb_group *g, struct peak_case pc, size_t groups, siz
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct peak *p = calloc(1, sizeof *p);
-    if (!p)
-        return CLB_ESYS;
-    g->state = p;
+    struct peak *p = g->state;
     int rc = type_of(g->dtype, &p->type);
     if (rc)
         return rc;
@@ -510,6 +507,7 @@ const struct clb_workload clb_wl_peak = {
     .size_dims = 1,
     .size_unit = "lane-FMAs per work-item",
     .sizes = {.quick = "4096", .ladder = ladder},
+    .state_size = sizeof(struct peak),
     .case_size = sizeof(struct peak_case),
     CLB_STEPS,
     .plan = plan,

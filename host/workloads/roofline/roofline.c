@@ -226,10 +226,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, long flops, long v
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct roof *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct roof *st = g->state;
     int dbl = clb_dtype_is_double(g->dtype);
     st->dbl = dbl;
     st->esize = dbl ? 8 : 4;
@@ -429,6 +426,7 @@ const struct clb_workload clb_wl_roofline = {
                  "1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,
     .sizes = {.quick = "65536", .llc_times = 8, .floor_mib = {64, 1024}},
+    .state_size = sizeof(struct roof),
     .case_size = sizeof(struct roof_case),
     CLB_STEPS,
     .plan = plan,

@@ -286,10 +286,7 @@ static int add_cases(struct clb_env *env, struct clb_group *g, const struct shap
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct stream *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct stream *st = g->state;
     st->dbl = clb_dtype_is_double(g->dtype);
     st->esize = clb_dtype_size(g->dtype);
     st->n = g->size.total;
@@ -473,6 +470,7 @@ const struct clb_workload clb_wl_stream = {
     .size_dims = 1,
     /* three arrays, each >= 4 x LLC and >= 1 GiB (GPUs) / 64 MiB (CPUs) */
     .sizes = {.quick = "1048576", .llc_times = 12, .floor_mib = {192, 3072}},
+    .state_size = sizeof(struct stream),
     .case_size = sizeof(struct shape),
     CLB_STEPS,
     .plan = plan,

@@ -232,10 +232,7 @@ static int add_case(struct clb_group *g, const struct stride *st, int k, long v,
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct stride *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct stride *st = g->state;
     st->esize = clb_dtype_size(g->dtype);
     st->n = g->size.total;
     unsigned want;
@@ -432,6 +429,7 @@ const struct clb_workload clb_wl_stride = {
     .sizes = {.quick = "262139", .llc_times = 15.9, .floor_mib = {127, 2047}, .cap_mib = {128, 0},
               .ladder = ladder},
     .baselines = "stream/copy",
+    .state_size = sizeof(struct stride),
     .case_size = sizeof(struct stride_case),
     CLB_STEPS,
     .plan = plan,

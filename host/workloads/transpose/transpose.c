@@ -743,10 +743,7 @@ static int named_best(const struct clb_env *env)
 
 static int setup(struct clb_env *env, struct clb_group *g)
 {
-    struct transpose *st = calloc(1, sizeof *st);
-    if (!st)
-        return CLB_ESYS;
-    g->state = st;
+    struct transpose *st = g->state;
     unsigned want;
     int rc;
     if ((rc = describe(env, g->dtype, &g->size, st, &want)))
@@ -860,6 +857,7 @@ const struct clb_workload clb_wl_transpose = {
     .sizes = {.quick = "256x256", .llc_times = 4, .floor_mib = {128, 512}, .cap_mib = {0, 1024},
               .extra = {NULL, "2048x2048"}},
     .baselines = "stream/copy,transpose/copy",
+    .state_size = sizeof(struct transpose),
     .case_size = sizeof(struct transpose_case),
     CLB_STEPS,
     .plan = plan,
