@@ -233,8 +233,9 @@ static void show_point(const struct clb_sc_point *p)
 /* The node path beside (docs/SCALING.md "One process, several devices"). */
 static void show_node(const struct clb_sc_point *p, int n)
 {
-    printf("node path: one process drives the GPUs of a node (--devices-per-rank), their halos "
-           "device -> pinned host -> device; host-staged MPI between nodes\n");
+    clb_wrap(stdout, 0, 2, "node path: one process drives the GPUs of a node (--devices-per-rank), "
+                           "their halos device -> pinned host -> device; host-staged MPI between "
+                           "nodes");
     printf("%5s %6s  %-12s | %-23s\n", "", "ranks", "grid", "node path ms  halo   E");
     for (int i = 0; i < n; i++) {
         char g[48];
@@ -314,15 +315,18 @@ static int run(struct clb_model_ctx *m)
         show_rows(&rows, &d);
         show_links(m);
         if (isnan(k.shm_gbps))
-            printf("  shm_gbps           unknown: no N-rank row measured it and none given; the "
-                   "host-staged column needs it (--param shm_gbps=G)\n");
+            clb_wrap(stdout, 0, 21, "  shm_gbps           unknown: no N-rank row measured it and "
+                                    "none given; the host-staged column needs it (--param "
+                                    "shm_gbps=G)");
         else
             printf("  shm_gbps           %.4g (%s)\n", k.shm_gbps, shm_origin);
         if (!(k.node_d2h_gbps > 0))
-            printf("  node_gbps          unknown: no N-device row measured it and none given; "
-                   "the node path's column needs it (--param node_gbps=G)\n");
+            clb_wrap(stdout, 0, 21, "  node_gbps          unknown: no N-device row measured it and "
+                                    "none given; the node path's column needs it (--param "
+                                    "node_gbps=G)");
         else
-            printf("  node_gbps          %.4g / %.4g (%s)\n", k.node_d2h_gbps, k.node_h2d_gbps,
+            clb_wrapf(stdout, 0, 21, "  node_gbps          %.4g / %.4g (%s)", k.node_d2h_gbps,
+                      k.node_h2d_gbps,
                    clb_model_given(m, "node_gbps") ? "--param"
                                                    : "the N-device rows' node_d2h_gbps / "
                                                      "node_h2d_gbps, medians");
