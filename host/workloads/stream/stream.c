@@ -4,6 +4,7 @@
 #include "clb_workload.h"
 #include "clb_fit.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,42 +206,41 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct strea
     return CLB_OK;
 }
 
-static int read_shapes(struct clb_env *env, long *vecs, int *nvec, long *ilps, int *nilp,
-                       long *locals, int *nloc, long *local2, long *driver_copy, unsigned *kernels)
-{
-    int rc;
-    *nvec = 0;
-    *nloc = 1;
-    *local2 = -1; /* none: add and triad take local */
-    if (clb_param(env, "local2")[0] &&
-        (rc = clb_param_int(env, "local2", 0, 1L << 20, local2)))
-        return rc;
-    if ((rc = clb_param_int(env, "driver_copy", 0, 1, driver_copy)) ||
-        (rc = clb_param_names(env, "kernels", "copy,scale,add,triad", 1, kernels)))
-        return rc;
-    if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, vecs, 8, nvec)))
-        return rc;
-    if ((rc = clb_param_ints(env, "ilp", 1, 8, ilps, 8, nilp)))
-        return rc;
-    for (int i = 0; i < *nvec + *nilp; i++) {
-        long v = i < *nvec ? vecs[i] : ilps[i - *nvec];
-        if (v != 1 && v != 2 && v != 4 && v != 8) {
-            clb_seterr("stream: bad %s %ld (accepted: 1, 2, 4, 8)", i < *nvec ? "vec" : "ilp", v);
-            return CLB_EUSAGE;
-        }
-    }
-    locals[0] = strcmp(env->info->type_name, "gpu") == 0 ? 256 : 0;
-    if (clb_param(env, "local")[0])
-        return clb_param_ints(env, "local", 0, 1L << 20, locals, 16, nloc);
-    return CLB_OK;
-}
-
-/* The shapes read_shapes gives (vecs: the widths given, or the probe's one). */
+/* The shapes of a group's cases (vecs: the widths given, or the probe's one). */
 struct shapes {
     long vecs[8], ilps[8], locals[16], local2, driver_copy;
     int nvec, nilp, nloc;
     unsigned kernels;         /* bit k: kernel k of copy, scale, add, triad */
 };
+
+static int read_shapes(struct clb_env *env, struct shapes *sp)
+{
+    int rc;
+    *sp = (struct shapes){.nloc = 1, .local2 = -1}; /* local2 none: add and triad take local */
+    if (clb_param(env, "local2")[0] &&
+        (rc = clb_param_int(env, "local2", 0, 1L << 20, &sp->local2)))
+        return rc;
+    if ((rc = clb_param_int(env, "driver_copy", 0, 1, &sp->driver_copy)) ||
+        (rc = clb_param_names(env, "kernels", "copy,scale,add,triad", 1, &sp->kernels)))
+        return rc;
+    if (clb_param(env, "vec")[0] &&
+        (rc = clb_param_ints(env, "vec", 1, 8, sp->vecs, 8, &sp->nvec)))
+        return rc;
+    if ((rc = clb_param_ints(env, "ilp", 1, 8, sp->ilps, 8, &sp->nilp)))
+        return rc;
+    for (int i = 0; i < sp->nvec + sp->nilp; i++) {
+        long v = i < sp->nvec ? sp->vecs[i] : sp->ilps[i - sp->nvec];
+        if (v != 1 && v != 2 && v != 4 && v != 8) {
+            clb_seterr("stream: bad %s %ld (accepted: 1, 2, 4, 8)", i < sp->nvec ? "vec" : "ilp",
+                       v);
+            return CLB_EUSAGE;
+        }
+    }
+    sp->locals[0] = strcmp(env->info->type_name, "gpu") == 0 ? 256 : 0;
+    if (clb_param(env, "local")[0])
+        return clb_param_ints(env, "local", 0, 1L << 20, sp->locals, 16, &sp->nloc);
+    return CLB_OK;
+}
 
 /* The cases, enumerated once: per (vec, ilp, local) the selected kernels (add
  * and triad once, at local2, where it is given), then the driver's copy.
@@ -294,8 +294,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
 
     struct shapes sp;
     int rc;
-    if ((rc = read_shapes(env, sp.vecs, &sp.nvec, sp.ilps, &sp.nilp, sp.locals, &sp.nloc,
-                          &sp.local2, &sp.driver_copy, &sp.kernels)))
+    if ((rc = read_shapes(env, &sp)))
         return rc;
     st->a = clb_xmalloc(bytes);
     st->b = clb_xmalloc(bytes);
@@ -365,7 +364,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     if (k == COPY || k == DRIVER)
         return clb_check_exact(c, st->c, st->a, st->n, st->esize, st->esize);
     long bad = 0, first = -1;
-    double eps = st->dbl ? 2.220446049250313e-16 : 1.1920929e-07;
+    double eps = st->dbl ? DBL_EPSILON : FLT_EPSILON;
 #pragma omp parallel for reduction(+ : bad) schedule(static)
     for (long i = 0; i < (long)st->n; i++) {
         double a, b, got, ref, tol;
@@ -420,8 +419,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     (void)dtype;
     (void)size;
     struct shapes sp;
-    if (read_shapes(env, sp.vecs, &sp.nvec, sp.ilps, &sp.nilp, sp.locals, &sp.nloc, &sp.local2,
-                    &sp.driver_copy, &sp.kernels))
+    if (read_shapes(env, &sp))
         return -1;
     if (sp.nvec == 0)
         sp.vecs[sp.nvec++] = 4; /* the probe's pick, whichever: one width */
