@@ -250,7 +250,8 @@ const char *clb_stristr(const char *hay, const char *needle) { return strcasestr
 void clb_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
               void *ctx)
 {
-    qsort_r(base, n, size, cmp, ctx);
+    if (n > 1) /* an empty array may be NULL, which qsort_r must not be given */
+        qsort_r(base, n, size, cmp, ctx);
 }
 
 int clb_list_has(const char *list, const char *word)

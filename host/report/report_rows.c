@@ -288,7 +288,8 @@ int rpt_workloads(struct rpt *r, struct rpt_rows **out, int *n)
         w[nw++] = (struct rpt_rows){name, clb_workload_find(name), g, j - i};
         i = j;
     }
-    qsort(w, nw, sizeof *w, by_rank);
+    if (nw > 1) /* no rows: w is NULL, which qsort must not be given */
+        qsort(w, nw, sizeof *w, by_rank);
     free(ids);
     *out = w;
     *n = (int)nw;
