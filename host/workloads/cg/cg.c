@@ -496,11 +496,12 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         return rc;
     if (s->nfixed && (rc = reference_residuals(s, &op)))
         return rc;
-    int packed = 0;
+    int packed = CLB_OK;
     if (s->part.scaling) {
         /* the last exchange of a solve sends t (D_oe p), which stays on the device */
         packed = lat_halo_check_pack(env, &s->part.halo, s->dt, rhs, c);
-        if ((rc = lat_verify_halo(c, &s->hlog, cc->halo_model, packed < 0 ? -packed : CLB_OK)))
+        if ((rc = lat_verify_halo(c, &s->hlog, cc->halo_model,
+                                  packed == CLB_FAIL ? CLB_OK : packed)))
             return rc;
         if (own)
             return own;
@@ -536,7 +537,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     }
     if (cc->comp && lat_check_rebuild(c, s->dbl, s->rebuild_err))
         fail = 1;
-    return fail || packed > 0 ? CLB_FAIL : CLB_OK;
+    return fail || packed == CLB_FAIL ? CLB_FAIL : CLB_OK;
 }
 
 /* ---- after the timed runs ---------------------------------------------------- */

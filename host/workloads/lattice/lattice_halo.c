@@ -1,5 +1,7 @@
-/* lattice: the device side of the halo exchange and the sequence that
- * overlaps it with an operator kernel (see lattice_halo.h). */
+/* lattice: the device side of the halo exchange (lattice_halo.h): its
+ * buffers, queues and pack kernel, the link halos, the bus probes, the pack
+ * check, the kernel arguments and the halo figures. The sequence that
+ * overlaps an exchange with an operator kernel is lattice_xchg.c's. */
 #include "clb_workload.h"
 #include "lattice_halo.h"
 
@@ -356,7 +358,7 @@ int lat_halo_check_pack(struct clb_env *env, const struct lat_halo *h, cl_mem fi
             }
     free(f);
     free(tmp);
-    return rc ? -rc : bad;
+    return rc ? rc : bad ? CLB_FAIL : CLB_OK;
 }
 
 void lat_halo_kargs(const struct lat_halo *h, int rhs, cl_int4 *geo, cl_int4 *dist,

@@ -176,10 +176,11 @@ int lat_halo_bus_both(struct lat_halo *h, int rhs, double gbps[2]);
  * rank calls it together. */
 int lat_halo_probe(struct lat_halo *h, int rhs, int reps, double *seconds);
 
-/* verify: the packed slabs the last exchange sent (of rhs vectors of field,
- * the part's layout) equal the host's slabs of field read back (lat_box_copy:
- * an exact copy); 1 with a note naming the first slab that differs when not,
- * 0 when equal; CLB_ECL-style errors as negative -rc. */
+/* verify: do the packed slabs the last exchange sent (of rhs vectors of
+ * field, the part's layout) equal the host's slabs of field read back
+ * (lat_box_copy: an exact copy)? CLB_OK when they do (or no exchange of this
+ * case ran), CLB_FAIL with a note naming the first slab that differs, else
+ * the error of reading them (CLB_ECL, CLB_ESYS). */
 int lat_halo_check_pack(struct clb_env *env, const struct lat_halo *h, cl_mem field, int rhs,
                         struct clb_case *c);
 
@@ -196,14 +197,14 @@ int lat_box_args(cl_kernel k, cl_uint first, const struct lat_boxes *b);
 void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
                    const struct lat_halo *h);
 
-/* The summary of the scaling= rows of a run (wl: "dslash" or "cg"): per
- * row, the time per repetition, the halo exchange (host clock, the job's
- * slowest rank) and its model, the time the boundary kernels waited for halos
- * (exposed) and its share of the time. */
 /* The halo figures of a case as metrics (ms, and the share of the time):
  * this rank's medians and, in mx, the job's slowest (halo, exposed, share). */
 void lat_metric_halo(struct clb_case *c, double hal, double gap, double frac, const double mx[3]);
 
+/* The summary of the scaling= rows of a run (wl: "dslash" or "cg"): per
+ * row, the time per repetition, the halo exchange (host clock, the job's
+ * slowest rank) and its model, the time the boundary kernels waited for halos
+ * (exposed) and its share of the time. */
 void lat_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FILE *out);
 
 #endif
