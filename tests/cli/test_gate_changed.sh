@@ -23,6 +23,9 @@ has '^copy2d rows float3 8192x8192 +GB/s .* CHANGED$' "copy2d rows: CHANGED"
 has '^dslash reg double 64x64x64x16 links=full,rhs=8 +GFlop/s .* \+41\.2% +CHANGED$' "the rewritten Dslash kernel: CHANGED, not better"
 has '^stream copy float 536870912 +GB/s .* same$' "an unchanged kernel is judged as ever"
 hasnt 'REGRESSED' "nothing reads REGRESSED"
+python3 -c 'import sys; w=[l for l in open(sys.argv[1]).read().splitlines()[1:] if len(l) > 100]; assert not w, w' \
+  "$TMP/stdout" && pass "the gate's table fits 100 columns (the baseline's path aside)" || fail "lines over 100 columns"
+
 has '^gate: [0-9]+ compared, 0 regressed, 0 improved, [0-9]+ changed, ' "the summary counts the changed lines"
 expect_status 1 "the other way round" compare "$OLD" --baseline "$NEW"
 has '^transpose per_row float 8192x8192 .* CHANGED$' "CHANGED either way"
