@@ -34,6 +34,10 @@ enum clb_rc {
 void clb_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void clb_lasterr_release(void); /* frees this thread's message (a thread that ends) */
 const char *clb_lasterr(void);
+/* How many messages this thread has set: a caller that must say something
+ * when a callee failed without a message compares it before and after
+ * (never a message's text). */
+unsigned long clb_errseq(void);
 /* The message of a failed allocation, said one way: clb_oom sets it and
  * returns CLB_ESYS. */
 #define CLB_OOM "out of host memory"

@@ -1072,6 +1072,7 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
     struct build b = {.t = t, .in = in, .flt = flt, .sel = sel, .swept = {.nk = 2},
                       .pts = {.nk = 6}};
     int rc = CLB_ESYS;
+    unsigned long seq = clb_errseq();
     b.col = malloc((in->set.n + 1) * sizeof *b.col);
     b.line = malloc((in->set.n + 1) * sizeof *b.line);
     b.kind = flt->keep_rows ? calloc(in->set.n + 1, sizeof *b.kind) : NULL;
@@ -1112,7 +1113,7 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
         (flt->keep_rows && (rc = keep(&b))))
         goto out;
 out:
-    if (rc == CLB_ESYS && !strstr(clb_lasterr(), "memory"))
+    if (rc == CLB_ESYS && clb_errseq() == seq)   /* an allocation failed without a word */
         clb_oom();
     cmp_map_free(&b.swept);
     cmp_map_free(&b.pts);

@@ -88,6 +88,7 @@ int clb_verbosity_now(void) { return quiet ? -1 : clb_verbosity; }
 
 /* The message of the last error, per thread, in memory that grows. */
 static _Thread_local char *lasterr;
+static _Thread_local unsigned long errseq;
 
 void clb_seterr(const char *fmt, ...)
 {
@@ -100,7 +101,10 @@ void clb_seterr(const char *fmt, ...)
         msg = NULL; /* clb_lasterr says CLB_OOM */
     free(lasterr);
     lasterr = msg;
+    errseq++;
 }
+
+unsigned long clb_errseq(void) { return errseq; }
 
 int clb_oom(void)
 {

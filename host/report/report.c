@@ -192,6 +192,7 @@ int clb_report_html(char **files, int nfiles, const struct clb_report_opts *o,
     if (!rc && (rc = setup(&r)) == CLB_ESYS)
         clb_oom();
     if (!rc) {
+        unsigned long seq = clb_errseq();
         body(&r);
         struct clb_buf b = r.page;   /* the body, the charts' places in it */
         memset(&r.page, 0, sizeof r.page);
@@ -204,7 +205,7 @@ int clb_report_html(char **files, int nfiles, const struct clb_report_opts *o,
         clb_buf_free(&b);
         if (!rc && (r.oom || r.page.oom || page.oom))
             rc = CLB_ESYS;
-        if (rc == CLB_ESYS && !strstr(clb_lasterr(), "temporary"))
+        if (rc == CLB_ESYS && clb_errseq() == seq)   /* an allocation failed without a word */
             clb_seterr(CLB_OOM " making the report");
     }
     if (!rc) {

@@ -166,11 +166,28 @@ static void slugs_and_lists(void **state)
         assert_true(f[i] != 0 && f[i] > -1.5f && f[i] < 1.5f);
 }
 
+/* clb_seterr may quote the message it replaces; clb_errseq counts the
+ * messages set, which is how a caller tells a callee's silent failure from
+ * one that said why (never by the message's text). */
+static void error_messages(void **state)
+{
+    (void)state;
+    clb_seterr("cannot read '%s'", "x.csv");
+    unsigned long seq = clb_errseq();
+    clb_seterr("--ceilings: %s", clb_lasterr());
+    assert_string_equal(clb_lasterr(), "--ceilings: cannot read 'x.csv'");
+    assert_int_equal(clb_errseq(), seq + 1);
+    assert_int_equal(clb_oom(), CLB_ESYS);
+    assert_string_equal(clb_lasterr(), CLB_OOM);
+    assert_int_equal(clb_errseq(), seq + 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(counts),       cmocka_unit_test(dims),
         cmocka_unit_test(int_lists), cmocka_unit_test(int_list_extremes),    cmocka_unit_test(kvlist),
-        cmocka_unit_test(device_specs), cmocka_unit_test(slugs_and_lists)};
+        cmocka_unit_test(device_specs), cmocka_unit_test(slugs_and_lists),
+        cmocka_unit_test(error_messages)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
