@@ -11,6 +11,25 @@ static int rank_at(const int P[4], const int c[4])
     return (c[3] * P[2] + c[2]) * P[1] + c[1];
 }
 
+/* The halo bytes rank r receives (face: one face's bytes along each
+ * direction) from ranks of its node (*on) and of other nodes (*away); the
+ * number of its neighbours on its node. */
+static int node_split(const int P[4], int per_node, int r, const double face[4], double *on,
+                      double *away)
+{
+    int c[4] = {0, r % P[1], r / P[1] % P[2], r / P[1] / P[2]}, near = 0;
+    *on = *away = 0;
+    for (int mu = 1; mu < 4; mu++)
+        for (int s = -1; s <= 1 && P[mu] > 1; s += 2) {
+            int q[4] = {c[0], c[1], c[2], c[3]};
+            q[mu] = (q[mu] + s + P[mu]) % P[mu];
+            int same = rank_at(P, q) / per_node == r / per_node;
+            *(same ? on : away) += face[mu];
+            near += same;
+        }
+    return near;
+}
+
 double clb_sc_mid_seconds(const int P[4], int per_node, const double face[4], double node_gbps,
                           double net_gbps, double net_lat_s, int *off)
 {
@@ -21,19 +40,8 @@ double clb_sc_mid_seconds(const int P[4], int per_node, const double face[4], do
         return 0;
     int near = 0;
     for (int r = 0; r < n; r++) {
-        int c[4] = {0, r % P[1], r / P[1] % P[2], r / P[1] / P[2]};
-        double on = 0, away = 0;
-        for (int mu = 1; mu < 4; mu++)
-            for (int s = -1; s <= 1 && P[mu] > 1; s += 2) {
-                int q[4] = {c[0], c[1], c[2], c[3]};
-                q[mu] = (q[mu] + s + P[mu]) % P[mu];
-                if (rank_at(P, q) / per_node == r / per_node) {
-                    on += face[mu];
-                    near = 1;
-                }
-                else
-                    away += face[mu];
-            }
+        double on, away;
+        near |= node_split(P, per_node, r, face, &on, &away) > 0;
         double t = on > 0 ? on / (node_gbps * 1e9) : 0;
         if (away > 0) {
             double u = away / (net_gbps * 1e9) + net_lat_s;
@@ -94,17 +102,8 @@ static double node_chain(const struct clb_sc_dev *d, const struct clb_sc_links *
     int n = P[1] * P[2] * P[3];
     double worst = 0;
     for (int r = 0; r < n && n > 1; r++) {
-        int c[4] = {0, r % P[1], r / P[1] % P[2], r / P[1] / P[2]};
-        double on = 0, away = 0;
-        for (int mu = 1; mu < 4; mu++)
-            for (int s = -1; s <= 1 && P[mu] > 1; s += 2) {
-                int q[4] = {c[0], c[1], c[2], c[3]};
-                q[mu] = (q[mu] + s + P[mu]) % P[mu];
-                if (rank_at(P, q) / k->per_node == r / k->per_node)
-                    on += face[mu];
-                else
-                    away += face[mu];
-            }
+        double on, away;
+        node_split(P, k->per_node, r, face, &on, &away);
         double t = 0;
         if (on > 0) {
             if (!(k->node_d2h_gbps > 0) || !(k->node_h2d_gbps > 0))
