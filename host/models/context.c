@@ -11,17 +11,17 @@
 /* ---- services for models ----------------------------------------------- */
 
 const struct clb_profile *clb_model_profile(const struct clb_model_ctx *m) { return m->p; }
-const char *clb_model_size(const struct clb_model_ctx *m) { return m->size; }
-const char *clb_model_type(const struct clb_model_ctx *m) { return m->type; }
+const char *clb_model_size(const struct clb_model_ctx *m) { return m->req->size; }
+const char *clb_model_type(const struct clb_model_ctx *m) { return m->req->type; }
 int clb_model_given(const struct clb_model_ctx *m, const char *key)
 {
-    return clb_kvlist_get(m->params, key) != NULL;
+    return clb_kvlist_get(&m->req->params, key) != NULL;
 }
-const char *clb_model_workload(const struct clb_model_ctx *m) { return m->workload; }
-const char *clb_model_kernel(const struct clb_model_ctx *m) { return m->kernel; }
-const char *clb_model_results(const struct clb_model_ctx *m) { return m->results; }
-const char *clb_model_device(const struct clb_model_ctx *m) { return m->device; }
-const char *clb_model_plot(const struct clb_model_ctx *m) { return m->plot; }
+const char *clb_model_workload(const struct clb_model_ctx *m) { return m->req->workload; }
+const char *clb_model_kernel(const struct clb_model_ctx *m) { return m->req->kernel; }
+const char *clb_model_results(const struct clb_model_ctx *m) { return m->req->results; }
+const char *clb_model_device(const struct clb_model_ctx *m) { return m->req->device; }
+const char *clb_model_plot(const struct clb_model_ctx *m) { return m->req->plot; }
 
 static const char *prefix_of(const struct clb_model_ctx *m)
 {
@@ -45,7 +45,7 @@ static double device_figure(const struct clb_model_ctx *m, const char *key)
     if (strcmp(key, "peak_bw") == 0)
         return p->peak_bandwidth_gbs;
     if (strcmp(key, "peak_gflops") == 0)
-        return clb_profile_peak_gflops(p, m->type ? m->type : "float");
+        return clb_profile_peak_gflops(p, m->req->type ? m->req->type : "float");
     return NAN;
 }
 
@@ -58,7 +58,7 @@ static const struct { const char *key; int kind; } ceiling_keys[6] = {
 
 static int ceiling_slot(const struct clb_model_ctx *m, const char *key)
 {
-    int dbl = m->type && clb_dtype_is_double(m->type);
+    int dbl = m->req->type && clb_dtype_is_double(m->req->type);
     for (int i = 0; i < 6; i++)
         if (strcmp(key, ceiling_keys[i].key) == 0 &&
             (ceiling_keys[i].kind != CLB_CEIL_SP || !dbl) &&
@@ -78,7 +78,7 @@ static const char *measured_text(struct clb_model_ctx *m, const char *key, const
 
 const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char **origin)
 {
-    const char *v = clb_kvlist_get(m->params, key);
+    const char *v = clb_kvlist_get(&m->req->params, key);
     if (v) {
         *origin = "--param";
         return v;
@@ -121,10 +121,10 @@ static int missing(struct clb_model_ctx *m, const char *key)
 {
     char *why = clb_model_ceiling_missing(m, key);
     if (why)
-        clb_seterr("model %s: %s (or give --param %s=VALUE)", m->model, why, key);
+        clb_seterr("model %s: %s (or give --param %s=VALUE)", m->req->model, why, key);
     else
         clb_seterr("model %s: parameter '%s' is not set (give --param %s=VALUE, or a profile "
-                   "whose [model] has %s.%s)", m->model, key, key, prefix_of(m), key);
+                   "whose [model] has %s.%s)", m->req->model, key, key, prefix_of(m), key);
     free(why);
     return CLB_EUSAGE;
 }
@@ -143,7 +143,7 @@ int clb_model_num(struct clb_model_ctx *m, const char *key, double *out, int req
     if (end == v || *end || !isfinite(d) || d < 0) {
         int prof = m->p && strncmp(origin, "profile", 7) == 0;
         clb_seterr("model %s: parameter %s = '%s' is not a non-negative number (from %s%s%s)",
-                   m->model, key, v, origin, prof ? " in " : "", prof ? m->p->path : "");
+                   m->req->model, key, v, origin, prof ? " in " : "", prof ? m->p->path : "");
         return CLB_EUSAGE;
     }
     *out = d;
@@ -161,16 +161,16 @@ void clb_model_show(struct clb_model_ctx *m, const char *key)
 
 static int load_profile(struct clb_model_ctx *m)
 {
-    if (!m->profile)
+    if (!m->req->profile)
         return CLB_OK;
-    int rc = clb_load_profiles_for(m->platforms_dir, &m->ps);
+    int rc = clb_load_profiles_for(m->req->platforms_dir, &m->ps);
     if (rc)
         return rc;
-    if (!(m->p = clb_profiles_find(&m->ps, m->profile))) {
+    if (!(m->p = clb_profiles_find(&m->ps, m->req->profile))) {
         struct clb_buf known = {0};
         for (size_t i = 0; i < m->ps.n; i++)
             clb_buf_printf(&known, "%s%s", i ? ", " : "", m->ps.v[i].id);
-        clb_seterr("model: unknown profile '%s' (known: %s)", m->profile, clb_buf_str(&known));
+        clb_seterr("model: unknown profile '%s' (known: %s)", m->req->profile, clb_buf_str(&known));
         clb_buf_free(&known);
         return CLB_EUSAGE;
     }
@@ -199,11 +199,11 @@ static int check_keys(const struct clb_model_ctx *m)
 {
     int rc = CLB_OK;
     char *known = known_keys(m->def);
-    for (size_t i = 0; i < m->params->n && !rc && m->def != &clb_model_roofline_def; i++)
-        if (!known_key(m->def, m->params->v[i].key)) {
-            clb_seterr("model %s%s%s: unknown parameter '%s' (known: %s)", m->model,
-                       m->variant ? " --" : "", m->variant ? m->variant : "",
-                       m->params->v[i].key, known ? known : "");
+    for (size_t i = 0; i < m->req->params.n && !rc && m->def != &clb_model_roofline_def; i++)
+        if (!known_key(m->def, m->req->params.v[i].key)) {
+            clb_seterr("model %s%s%s: unknown parameter '%s' (known: %s)", m->req->model,
+                       m->req->variant ? " --" : "", m->req->variant ? m->req->variant : "",
+                       m->req->params.v[i].key, known ? known : "");
             rc = CLB_EUSAGE;
         }
     const char *pre = prefix_of(m);
@@ -226,14 +226,14 @@ static int check_keys(const struct clb_model_ctx *m)
  * one in the file; the figures replace the profile's (docs/MODELS.md). */
 static int load_ceilings(struct clb_model_ctx *m)
 {
-    if (!m->ceilings_path)
+    if (!m->req->ceilings)
         return CLB_OK;
-    struct clb_ceil_pick pick = {NULL, m->device, NULL, NULL};
-    if (!m->device && m->p && m->p->match) {
+    struct clb_ceil_pick pick = {NULL, m->req->device, NULL, NULL};
+    if (!m->req->device && m->p && m->p->match) {
         pick.match = m->p->match;
         pick.profile = m->p->id;
     }
-    int rc = clb_ceilings_load(m->ceilings_path, &pick, &m->ceil);
+    int rc = clb_ceilings_load(m->req->ceilings, &pick, &m->ceil);
     if (rc)
         return rc;
     m->have_ceil = 1;
@@ -247,7 +247,7 @@ static int load_ceilings(struct clb_model_ctx *m)
         if (m->ceil.have[ceiling_keys[i].kind] && v > 0 && isfinite(v))
             snprintf(m->ctext[i], sizeof m->ctext[i], "%.6g", v);
     }
-    printf("ceilings measured on '%s' (%s)\n", m->ceil.device, m->ceilings_path);
+    printf("ceilings measured on '%s' (%s)\n", m->ceil.device, m->req->ceilings);
     return CLB_OK;
 }
 
@@ -264,19 +264,7 @@ int clb_model_run(const struct clb_model_req *r)
 {
     struct clb_model_ctx m;
     memset(&m, 0, sizeof m);
-    m.model = r->model;
-    m.variant = r->variant;
-    m.profile = r->profile;
-    m.size = r->size;
-    m.type = r->type;
-    m.workload = r->workload;
-    m.kernel = r->kernel;
-    m.platforms_dir = r->platforms_dir;
-    m.ceilings_path = r->ceilings;
-    m.device = r->device;
-    m.results = r->results;
-    m.plot = r->plot;
-    m.params = &r->params;
+    m.req = r;
     m.def = clb_model_find(r->model, r->variant);
     int rc = CLB_OK;
     if (!m.def) {

@@ -8,15 +8,11 @@
 #include "../core/core.h"
 
 struct clb_model_ctx {
-    const char *model, *profile, *size, *type, *workload, *kernel, *platforms_dir;
-    const char *variant;      /* --sim -> "sim" */
-    const struct clb_kvlist *params;
+    const struct clb_model_req *req;   /* what was asked */
     struct clb_profiles ps;
     const struct clb_profile *p;
     const struct clb_model_def *def;
     struct clb_buf scratch;   /* a [device] figure as text */
-    const char *ceilings_path, *device;  /* --ceilings FILE, --device NAME */
-    const char *results, *plot;          /* --results FILE[,FILE], --plot OUT */
     struct clb_ceilings ceil;
     int have_ceil;
     /* the measured figures as text, by ceiling_slot(), and where each kind came

@@ -43,27 +43,27 @@ const struct clb_model_def clb_model_roofline_def = {
 
 int clb_model_roofline_run(struct clb_model_ctx *m)
 {
-    if (!m->workload || !m->size) {
+    if (!m->req->workload || !m->req->size) {
         clb_seterr("model roofline: give --workload NAME and --size SIZE (and --kernel, "
                    "--type, --param, --profile)");
         return CLB_EUSAGE;
     }
-    const struct clb_workload *wl = clb_workload_find(m->workload);
+    const struct clb_workload *wl = clb_workload_find(m->req->workload);
     if (!wl) {
         char *known = clb_workload_names();
-        clb_seterr("model roofline: unknown workload '%s' (known: %s)", m->workload,
+        clb_seterr("model roofline: unknown workload '%s' (known: %s)", m->req->workload,
                    known ? known : "");
         free(known);
         return CLB_EUSAGE;
     }
-    const char *type = m->type ? m->type : (wl->dtypes ? "float" : "");
+    const char *type = m->req->type ? m->req->type : (wl->dtypes ? "float" : "");
     if (wl->dtypes && !clb_list_has(wl->dtypes, type)) {
         clb_seterr("model roofline: %s types are %s, not '%s'", wl->name, wl->dtypes, type);
         return CLB_EUSAGE;
     }
     struct clb_size sz;
     char err[512];
-    if (clb_parse_dims(m->size, wl->size_dims, &sz, err, sizeof err)) {
+    if (clb_parse_dims(m->req->size, wl->size_dims, &sz, err, sizeof err)) {
         clb_seterr("model roofline: %s: %s", wl->name, err);
         return CLB_EUSAGE;
     }
@@ -72,20 +72,22 @@ int clb_model_roofline_run(struct clb_model_ctx *m)
     /* Workload parameters (not the model's own) describe the case. */
     struct clb_kvlist wp = {0};
     int rc = CLB_OK;
-    for (size_t i = 0; i < m->params->n && !rc; i++)
-        if (strcmp(m->params->v[i].key, "peak_bw") && strcmp(m->params->v[i].key, "peak_gflops"))
-            rc = clb_kvlist_add_pair(&wp, m->params->v[i].key, m->params->v[i].value);
+    for (size_t i = 0; i < m->req->params.n && !rc; i++) {
+        const char *key = m->req->params.v[i].key;
+        if (strcmp(key, "peak_bw") && strcmp(key, "peak_gflops"))
+            rc = clb_kvlist_add_pair(&wp, key, m->req->params.v[i].value);
+    }
     struct clb_counts c;
     memset(&c, 0, sizeof c);
-    const char *kernel = m->kernel ? m->kernel : "";
+    const char *kernel = m->req->kernel ? m->req->kernel : "";
     if (!rc) {
         struct clb_query q = {kernel, type, &sz, &wp, NULL};
         rc = wl->count(&q, &c);
-        if (rc == CLB_EUSAGE && !m->kernel) {   /* the count asks for a kernel: say -k */
+        if (rc == CLB_EUSAGE && !m->req->kernel) {   /* the count asks for a kernel: say -k */
             clb_seterr("model roofline: %s %s %s: its count needs a kernel: give -k KERNEL (%s)",
-                       wl->name, type, m->size, clb_lasterr());
+                       wl->name, type, m->req->size, clb_lasterr());
         } else if (rc == CLB_EUSAGE) {
-            clb_seterr("model roofline: %s %s %s %s: %s", wl->name, kernel, type, m->size,
+            clb_seterr("model roofline: %s %s %s %s: %s", wl->name, kernel, type, m->req->size,
                        clb_lasterr());
         }
     }
@@ -106,7 +108,7 @@ int clb_model_roofline_run(struct clb_model_ctx *m)
     }
     struct clb_roofline r;
     clb_roofline_predict(c.bytes, c.flops, bw, fl, &r);
-    printf("roofline: %s %s %s %s on %s\n", wl->name, kernel, type, m->size,
+    printf("roofline: %s %s %s %s on %s\n", wl->name, kernel, type, m->req->size,
            m->p ? m->p->id : "(no profile)");
     clb_model_show(m, "peak_bw");
     clb_model_show(m, "peak_gflops");
