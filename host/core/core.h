@@ -115,10 +115,10 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb
 const char *clb_size_from(const struct clb_env *env, const char *dtype, const char *size);
 
 /* A rough estimate of a group's seconds (its cases, set-up and checks), made
- * before the first case from its counts and the timing options: --budget
+ * before the first case from its counts c and the timing options: --budget
  * weighs the run with it (docs/MEASURING.md, "Default sizes"). */
-double clb_estimate_group(const struct clb_env *env, const char *dtype,
-                          const struct clb_size *size, long cases, const struct clb_run_opts *o);
+double clb_estimate_group(const struct clb_env *env, const struct clb_counts *c, long cases,
+                          const struct clb_run_opts *o);
 /* The next smaller size of the workload's ladder below `size` (by footprint),
  * in out: 1, or 0 when there is none (a sweep's sizes are its ladder). */
 int clb_size_below(const struct clb_env *env, const char *dtype, const struct clb_size *size,

@@ -820,8 +820,7 @@ static double group_estimate(struct session *s, int w, const struct planned *p)
 {
     const struct clb_workload *wl = s->o->wls[w];
     struct clb_env env = make_env(s, wl);
-    return clb_estimate_group(&env, p->dtype, &p->size, plan_group(s, wl, p->dtype, &p->size),
-                              s->o);
+    return clb_estimate_group(&env, &p->counts, plan_group(s, wl, p->dtype, &p->size), s->o);
 }
 
 /* Step down the group of the largest estimate whose size the rule chose (or

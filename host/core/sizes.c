@@ -256,22 +256,19 @@ const char *clb_size_from(const struct clb_env *env, const char *dtype, const ch
 #define EST_HOST_GBS 2.0
 #define EST_GROUP_S 0.5
 
-double clb_estimate_group(const struct clb_env *env, const char *dtype,
-                          const struct clb_size *size, long cases, const struct clb_run_opts *o)
+double clb_estimate_group(const struct clb_env *env, const struct clb_counts *c, long cases,
+                          const struct clb_run_opts *o)
 {
-    struct clb_counts c;
-    if (clb_count_group(env->wl, dtype, size, env->params, &c) != CLB_OK)
-        return 0;
     double peak = env->profile ? env->profile->peak_bandwidth_gbs : NAN;
     double units = env->info->compute_units ? (double)env->info->compute_units : 1;
     double rate = (!isnan(peak) && peak > 0 ? 0.5 * peak : EST_UNIT_GBS * units) * 1e9;
-    double t = (c.bytes > 0 ? c.bytes : c.footprint) / rate; /* one run */
+    double t = (c->bytes > 0 ? c->bytes : c->footprint) / rate; /* one run */
     double timed = o->max_time < o->reps * t ? o->max_time : o->reps * t;
     if (timed < o->min_reps * t)
         timed = o->min_reps * t;
     double warm = o->warmup * t < o->max_time / 4 ? o->warmup * t : o->max_time / 4 + t;
-    double check = c.footprint / (EST_HOST_GBS * 1e9);
-    return EST_GROUP_S + c.footprint / (EST_HOST_GBS * 1e9) +
+    double check = c->footprint / (EST_HOST_GBS * 1e9);
+    return EST_GROUP_S + c->footprint / (EST_HOST_GBS * 1e9) +
            (double)(cases > 0 ? cases : 1) * (timed + warm + check);
 }
 

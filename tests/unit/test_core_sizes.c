@@ -207,13 +207,16 @@ static void budget_helpers(void **state)
     struct clb_run_opts o;
     memset(&o, 0, sizeof o);
     o.reps = 20, o.warmup = 3, o.min_reps = 3, o.max_time = 1;
-    double big = clb_estimate_group(&env, "float", &sz, 11, &o);
+    struct clb_counts c;
+    assert_int_equal(clb_count_group(env.wl, "float", &sz, NULL, &c), CLB_OK);
+    double big = clb_estimate_group(&env, &c, 11, &o);
     assert_int_equal(clb_parse_dims(below, 2, &sz, err, sizeof err), 0);
-    double small = clb_estimate_group(&env, "float", &sz, 11, &o);
+    assert_int_equal(clb_count_group(env.wl, "float", &sz, NULL, &c), CLB_OK);
+    double small = clb_estimate_group(&env, &c, 11, &o);
     assert_true(big > small && small > 0);
-    assert_true(clb_estimate_group(&env, "float", &sz, 22, &o) > small);
+    assert_true(clb_estimate_group(&env, &c, 22, &o) > small);
     o.max_time = 0.01; /* fewer timed runs: --max-time stops them (after --min-reps) */
-    assert_true(clb_estimate_group(&env, "float", &sz, 11, &o) < small);
+    assert_true(clb_estimate_group(&env, &c, 11, &o) < small);
     assert_int_equal(clb_parse_dims("64x64", 2, &sz, err, sizeof err), 0);
     assert_int_equal(clb_size_below(&env, "float", &sz, below, sizeof below), 0);
     env.wl = clb_workload_find("bus"); /* a sweep: its ladder is its sizes */
