@@ -1,9 +1,13 @@
-/* A chart: what a figure shows, apart from how it is drawn (host/chart/).
- * `compare --plot` and `clbench report` describe every figure with it — the
- * series and their points, the axes and their units, the guide lines (peaks,
- * ceilings, models, cache sizes), the flags written beside points — and one
- * renderer turns a description into gnuplot's input (chart_gnuplot.c), which
- * one runner draws (chart_run.c). There is no other plotting path.
+/* The chart layer (host/chart/): what a figure shows, apart from how it is
+ * drawn. `compare --plot`, `clbench report` and `model scaling --plot` only
+ * describe their figures with it -- the series and their points, the axes
+ * and their units, the guide lines (peaks, ceilings, models, cache sizes),
+ * the flags written beside points -- and the layer owns the rest: the rules
+ * of the axes and the peak levels (chart.c), one renderer to gnuplot's input
+ * (chart_gnuplot.c), one runner that draws charts into files or into SVG for
+ * a page (chart_run.c), and the SVG put inline (chart_svg.c). There is no
+ * other plotting path, and the layer knows nothing of compare, the report or
+ * a workload (tests/layers.sh checks its includes and calls).
  *
  * Every text of a chart may come from a results file: the renderer writes
  * the titles, legend entries, category names and point labels into gnuplot's
@@ -106,7 +110,28 @@ void clb_chart_vline(struct clb_chart *c, double x, const char *title, int colou
  * positive values (*lo = INFINITY when none). */
 size_t clb_chart_measured(const struct clb_chart *c, double *lo, double *hi);
 
-/* ---- gnuplot (chart_gnuplot.c, chart_run.c) ---------------------------------- */
+/* ---- the rules every figure follows (chart.c) ---------------------------------- */
+
+/* The axes of a chart whose measured series are in, by one rule for every
+ * figure of compare and the report. y: logarithmic where the positive
+ * figures span a factor 100 or more (a linear axis shows them all
+ * otherwise), from the power of ten below the smallest, its label saying so
+ * ("GB/s (log scale: the figures span 420x)"). x (curves; a bar chart's x
+ * is its categories): log2 where the points span a factor 16, or 4 of
+ * powers of two; else a tick per whole number where every x is whole within
+ * 16; a linear axis from 0 starts there; ticks in bytes (x_bytes), as 2^22
+ * where every x is a power of two up to 65536 or more on a log axis, else
+ * as 268.4M from 1e5 on. */
+void clb_chart_axes(struct clb_chart *c, int x_bytes);
+/* A guide over a bar chart's categories at a level per category (lv[k],
+ * NAN: none over k): a segment per run of categories at one level. */
+void clb_chart_levels(struct clb_chart *c, const char *title, int colour, int dash,
+                      const double *lv, int n);
+/* A guide at level y across the x range of the measured points so far (a
+ * peak over curves). */
+void clb_chart_level(struct clb_chart *c, const char *title, int colour, int dash, double y);
+
+/* ---- gnuplot (chart_gnuplot.c) ---------------------------------------------- */
 
 /* gnuplot's input for one chart, made in memory: the script, the measured
  * series (figN.dat) and the guides (figN.peak.dat). */
@@ -118,48 +143,50 @@ void clb_chart_text_free(struct clb_chart_text *t);
 struct clb_chart_out {
     int svg;             /* SVG, else PNG */
     int index;           /* names the files: fig<index>.gp, .dat, .peak.dat, .svg|.png */
-    int width;           /* canvas width in pixels; 0: 960 (it grows for a long legend) */
 };
 
-/* The script and data of a chart. CLB_EUSAGE ("nothing to plot") when no
- * series has a point, CLB_ESYS on OOM (the message set; *t empty). */
+/* The script and data of a chart. CLB_EUSAGE ("nothing to plot: ...") when
+ * no measured series has a point, CLB_ESYS on OOM (the message set; *t empty). */
 int clb_chart_gnuplot(const struct clb_chart *c, const struct clb_chart_out *o,
                       struct clb_chart_text *t);
+
+/* ---- drawing (chart_run.c) -------------------------------------------------- */
 
 /* The gnuplot to run (malloc'd): $CLBENCH_GNUPLOT, else gnuplot on PATH;
  * NULL with a message saying how to install it. */
 char *clb_gnuplot_find(void);
-/* The install hint of that message. */
-#define CLB_GNUPLOT_HINT "install it with 'apt-get install gnuplot-nox'"
 
-/* A private directory for gnuplot's files under $TMPDIR (or /tmp), removed
- * with what it holds by clb_plotdir_close, and by a signal (host/core/cleanup.c)
- * until then. */
-struct clb_plotdir {
-    char *path;
-    int *ids;            /* cleanup registrations */
-    size_t nids, capids;
-    int maxfig;          /* the highest figure number written */
+/* A chart to draw and what came of it. Every drawing runs gnuplot in a
+ * private directory under $TMPDIR (or /tmp) on files named by the chart's
+ * number only (fig1.gp, fig1.dat, fig1.peak.dat, fig1.svg): no path is made
+ * of a chart's text. One gnuplot process draws all the charts; when it
+ * fails, each is drawn alone, so that a bad chart costs only itself, and
+ * the message of a failure carries gnuplot's own error lines ("gnuplot
+ * failed to draw '<name>': ..."). A signal removes the directory and ends
+ * gnuplot (host/core/cleanup.c). */
+struct clb_drawn {
+    const struct clb_chart *c;
+    const char *name;    /* what a message calls it: clb_chart_files, its file (.svg or
+                          * .png); clb_chart_svgs, NULL ("fig<N>.gp") */
+    char *svg;           /* clb_chart_svgs: gnuplot's SVG (malloc'd), NULL */
+    size_t len;
+    char *why;           /* why it was not drawn (malloc'd), NULL */
+    int rc;              /* with why: CLB_EUSAGE (nothing to plot) or CLB_ESYS */
 };
-int clb_plotdir_open(struct clb_plotdir *d);
-/* Remove the files of figures 1..maxfig and the directory. */
-void clb_plotdir_close(struct clb_plotdir *d);
-/* Register a path a signal must remove (dropped by clb_plotdir_close). */
-void clb_plotdir_guard(struct clb_plotdir *d, const char *path);
-/* Write a chart's script and data as fig<index>.gp, .dat and .peak.dat. */
-int clb_plotdir_write(struct clb_plotdir *d, int index, const struct clb_chart_text *t);
-/* The path of fig<index>.<ext> in the directory (malloc'd). */
-char *clb_plotdir_path(const struct clb_plotdir *d, int index, const char *ext);
-/* Run gnuplot on the script `script` (a file name in the directory, its
- * working directory). CLB_OK when it exits 0; else CLB_ESYS with "gnuplot
- * failed to draw '<what>': <its error lines>" (escaped, one line). The
- * child is killed and reaped by a signal. */
-int clb_gnuplot_run(const char *gp, const struct clb_plotdir *d, const char *script,
-                    const char *what);
-/* Read a drawn file of the directory (malloc'd, NUL-terminated); NULL with a
- * message when it is missing, empty or larger than max bytes. */
-char *clb_plotdir_read(const struct clb_plotdir *d, int index, const char *ext, size_t max,
-                       size_t *len);
+/* Draw d[0..n) as SVG in memory with gnuplot gp: d[i].svg, or d[i].why.
+ * CLB_ESYS with the message when the files cannot be written. */
+int clb_chart_svgs(const char *gp, struct clb_drawn *d, size_t n);
+/* Draw d[0..n) into their files d[i].name, all or none: each is written to
+ * a temporary file beside its destination and renamed into place only when
+ * every one was drawn. CLB_OK; CLB_EUSAGE when one is empty; CLB_ESYS when
+ * gnuplot is missing ("...; no plot written") or fails, with the message of
+ * the first that was not drawn. */
+int clb_chart_files(struct clb_drawn *d, size_t n);
+void clb_drawn_free(struct clb_drawn *d, size_t n);
+/* Check a --plot name (OUT.svg or OUT.png, an output that may replace what
+ * is there, in a writable directory) before any work: *svg whether SVG.
+ * CLB_EUSAGE with the message. */
+int clb_chart_path_check(const char *out, int *svg);
 
 /* ---- SVG inline in HTML (chart_svg.c) ----------------------------------------- */
 

@@ -411,8 +411,6 @@ struct cmp_fig {
     const char *workload;
     int *lines, nlines;
     int *cols, ncols;
-    int svg;                 /* SVG, else PNG */
-    int index;               /* names its files: fig<index>.gp, .dat, .peak.dat, .svg|.png */
     const struct cmp_metric *metric;   /* TABLE: the figure its lines show (a workload's
                                         * lines of another metric are left out) */
 };
@@ -432,14 +430,11 @@ int cmp_fig_points(struct cmp_fig *g, const struct cmp_table *t, enum cmp_fig_ki
  * (clb_chart_free), also on an error. CLB_ESYS on OOM, CLB_EUSAGE when
  * nothing to plot. */
 int cmp_fig_chart(const struct cmp_fig *g, struct clb_chart *c);
-/* Write the figure's script and data into *out (which the caller frees with
- * clb_chart_text_free): its chart, rendered by clb_chart_gnuplot. CLB_ESYS
- * on OOM, CLB_EUSAGE when nothing to plot. */
-int cmp_plot_script(const struct cmp_fig *g, struct clb_chart_text *out);
 
-/* Draw one figure per workload with gnuplot (compare_gnuplot.c). CLB_EUSAGE for a
- * bad output name, CLB_ESYS when gnuplot is missing or fails; no output file
- * is left behind unless every figure was drawn. */
+/* Draw one figure per workload (compare_plan.c: the chart layer draws them,
+ * clb_chart_files). CLB_EUSAGE for a bad output name, CLB_ESYS when gnuplot
+ * is missing or fails; no output file is left behind unless every figure
+ * was drawn. */
 int cmp_plot(const struct cmp_table *t, const char *out);
 /* The figures cmp_plot would draw, made in memory only (no file, no gnuplot):
  * fn gets each one's destination name and its script and data (a figure with
@@ -447,11 +442,5 @@ int cmp_plot(const struct cmp_table *t, const char *out);
 int cmp_plot_each(const struct cmp_table *t, const char *out,
                   int (*fn)(const char *final, const struct clb_chart_text *pt, void *ctx),
                   void *ctx);
-/* Check the --plot name (.svg or .png, a writable directory) before any work. */
-int cmp_plot_check(const char *out, int *svg);
-/* One chart (include/clb_chart.h) drawn to OUT.svg or OUT.png as --plot
- * draws its figures: the one renderer, gnuplot in a private temporary
- * directory, the file renamed into place only when drawn. */
-int clb_plot_draw(const char *out, const struct clb_chart *c);
 
 #endif

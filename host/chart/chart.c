@@ -1,5 +1,7 @@
 /* A chart description (include/clb_chart.h): what a figure shows, built by
- * `compare --plot` and `clbench report`, drawn by chart_gnuplot.c. */
+ * `compare --plot`, `clbench report` and `model scaling --plot`, drawn by
+ * chart_gnuplot.c; and the rules every figure follows: its axes and its
+ * peak levels. */
 #include "clb_chart.h"
 
 #include <math.h>
@@ -106,4 +108,107 @@ size_t clb_chart_measured(const struct clb_chart *c, double *lo, double *hi)
         }
     }
     return n;
+}
+
+/* ---- the rules ------------------------------------------------------------------ */
+
+/* A log y axis where the figures span two decades or more, said in its label. */
+static void y_axis(struct clb_chart *c)
+{
+    double lo, hi;
+    if (!clb_chart_measured(c, &lo, &hi) || !(hi >= 100 * lo))
+        return;
+    c->y.scale = CLB_AXIS_LOG10;
+    c->y.lo = pow(10, floor(log10(lo)));
+    struct clb_buf t = {0};
+    clb_buf_printf(&t, "%s (log scale: the figures span %.0f\xc3\x97)", c->y.label, hi / lo);
+    c->y.label = clb_chart_str(c, clb_buf_str(&t));
+    c->oom |= t.oom;
+    clb_buf_free(&t);
+}
+
+static int pow2(double x)
+{
+    return x >= 1 && x == floor(x) && x < 9.0e15 && ((long long)x & ((long long)x - 1)) == 0;
+}
+
+/* The x range of the measured points; whether every x is whole, a power of two. */
+static int x_range(const struct clb_chart *c, double *lo, double *hi, int *ints, int *p2)
+{
+    int n = 0;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    *ints = *p2 = 1;
+    for (int i = 0; i < c->ns; i++)
+        for (size_t k = 0; !c->s[i]->guide && k < c->s[i]->n; k++) {
+            double x = c->s[i]->p[k].x;
+            if (isnan(x) || isnan(c->s[i]->p[k].y))
+                continue;
+            n++;
+            *lo = fmin(*lo, x);
+            *hi = fmax(*hi, x);
+            *ints &= x == floor(x);
+            *p2 &= pow2(x);
+        }
+    return n;
+}
+
+void clb_chart_axes(struct clb_chart *c, int x_bytes)
+{
+    y_axis(c);
+    double lo, hi;
+    int ints, p2;
+    if (c->ncats || !x_range(c, &lo, &hi, &ints, &p2))
+        return;
+    if (lo > 0 && (hi >= 16 * lo || (p2 && hi >= 4 * lo)))
+        c->x.scale = CLB_AXIS_LOG2;
+    else if (ints && hi - lo <= 16)
+        c->x.ticks = CLB_TICKS_INTEGERS;   /* rhs 1..5, partitions: whole numbers */
+    if (c->x.scale == CLB_AXIS_LINEAR && lo == 0)
+        c->x.lo = 0;   /* a distance or an offset from 0: no negative axis */
+    if (x_bytes)
+        c->x.ticks = CLB_TICKS_BYTES;
+    else if (c->x.scale == CLB_AXIS_LOG2 && p2 && hi >= 65536)
+        c->x.ticks = CLB_TICKS_POW2;   /* 2^22, not 4.1943e+06 */
+    else if (hi >= 1e5)
+        c->x.ticks = CLB_TICKS_SI;
+}
+
+static struct clb_chart_series *guide(struct clb_chart *c, const char *title, int colour,
+                                      int dash)
+{
+    struct clb_chart_series *s = clb_chart_series(c, title, CLB_CS_LINES, colour);
+    if (s)
+        s->dash = dash;
+    return s;
+}
+
+void clb_chart_levels(struct clb_chart *c, const char *title, int colour, int dash,
+                      const double *lv, int n)
+{
+    struct clb_chart_series *s = NULL;
+    for (int i = 0; i < n; i++) {
+        if (isnan(lv[i]))
+            continue;
+        int j = i;
+        while (j + 1 < n && lv[j + 1] == lv[i])
+            j++;
+        if (!s && !(s = guide(c, title, colour, dash)))
+            return;
+        clb_chart_point(c, s, i - 0.5, lv[i], NULL);
+        s->p[s->n - 1].brk = s->n > 1;
+        clb_chart_point(c, s, j + 0.5, lv[i], NULL);
+        i = j;
+    }
+}
+
+void clb_chart_level(struct clb_chart *c, const char *title, int colour, int dash, double y)
+{
+    double lo, hi;
+    int ints, p2;
+    if (isnan(y) || !x_range(c, &lo, &hi, &ints, &p2))
+        return;
+    struct clb_chart_series *s = guide(c, title, colour, dash);
+    clb_chart_point(c, s, lo, y, NULL);
+    clb_chart_point(c, s, hi, y, NULL);
 }

@@ -113,12 +113,13 @@ static int text_px(const char *s)
 }
 
 /* The canvas: wide enough for the title and the longest legend entry; tall
- * enough for the graph and the legend's rows below it (gnuplot puts as many
- * entries side by side as the width allows). */
+ * enough for the legend's rows below the graph (gnuplot puts as many entries
+ * side by side as the width allows) and for a graph as tall as its y label
+ * (which gnuplot writes upright beside it, cut at the canvas' edge). */
 static void canvas(struct layout *L)
 {
     const struct clb_chart *c = L->c;
-    int w = L->o->width > 0 ? L->o->width : 960, entry = 0;
+    int w = 960, entry = 0;
     L->entries = c->nv;
     for (int i = 0; i < c->ns; i++)
         if (c->s[i]->n) {
@@ -142,8 +143,10 @@ static void canvas(struct layout *L)
         int px = text_px(c->cats[i]);
         catpx = px > catpx ? px : catpx;
     }
+    int ylabel = text_px(c->y.label) - 340;   /* the graph of 480: about 360 px */
     L->width = w;
-    L->height = 480 + 19 * rows + (int)(0.71 * (catpx < 400 ? catpx : 400));
+    L->height = 480 + 19 * rows + (int)(0.71 * (catpx < 400 ? catpx : 400)) +
+                (ylabel > 0 ? (ylabel < 1000 ? ylabel : 1000) : 0);
 }
 
 /* ---- the script ---------------------------------------------------------------- */
@@ -394,9 +397,7 @@ int clb_chart_gnuplot(const struct clb_chart *c, const struct clb_chart_out *o,
     memset(t, 0, sizeof *t);
     double lo, hi;
     if (!clb_chart_measured(c, &lo, &hi)) {
-        struct clb_buf e = {0};
-        clb_seterr("%s: nothing to plot", cmp_esc_tmp(&e, c->title, 0));
-        clb_buf_free(&e);
+        clb_seterr("nothing to plot: no point of it has a figure");
         return CLB_EUSAGE;
     }
     struct layout L = {.c = c, .o = o};

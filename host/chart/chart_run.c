@@ -1,8 +1,11 @@
-/* gnuplot run as a subprocess in a private temporary directory on the
- * scripts and data that chart_gnuplot.c made (include/clb_chart.h). Files
- * there are named by a figure's index only (fig1.gp, fig1.dat,
- * fig1.peak.dat, fig1.svg): no path is built from the text of a results
- * file. A signal removes the directory and ends gnuplot (host/core/cleanup.c). */
+/* Charts drawn (include/clb_chart.h): gnuplot run as a subprocess in a
+ * private temporary directory on the scripts and data that chart_gnuplot.c
+ * made, one process for all the charts of a command (each alone when it
+ * fails), the figures read back for a page (clb_chart_svgs) or put in their
+ * files, all or none (clb_chart_files). Files there are named by a chart's
+ * number only (fig1.gp, fig1.dat, fig1.peak.dat, fig1.svg): no path is built
+ * from the text of a results file. A signal removes the directory and ends
+ * gnuplot (host/core/cleanup.c). */
 #include "clb_chart.h"
 #include "clb_text.h"
 
@@ -14,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define GNUPLOT_HINT "install it with 'apt-get install gnuplot-nox'"
+
 char *clb_gnuplot_find(void)
 {
     const char *env = getenv("CLBENCH_GNUPLOT");
@@ -23,7 +28,7 @@ char *clb_gnuplot_find(void)
         if (access(name, X_OK) == 0)
             return clb_strdup(name);
         clb_seterr("gnuplot not found at '%s' (CLBENCH_GNUPLOT): %s", cmp_esc_tmp(&e, name, 0),
-                   CLB_GNUPLOT_HINT);
+                   GNUPLOT_HINT);
         clb_buf_free(&e);
         return NULL;
     }
@@ -39,23 +44,65 @@ char *clb_gnuplot_find(void)
     }
     clb_buf_free(&b);
     clb_seterr("'%s' is not on PATH: %s to draw plots", cmp_esc_tmp(&e, name, 0),
-               CLB_GNUPLOT_HINT);
+               GNUPLOT_HINT);
     clb_buf_free(&e);
     return NULL;
 }
 
 /* ---- the directory ----------------------------------------------------------- */
 
-void clb_plotdir_guard(struct clb_plotdir *d, const char *path)
+struct plotdir {
+    char *path;
+    int *ids;            /* cleanup registrations */
+    size_t nids, capids;
+    int maxfig;          /* the highest chart number whose files are guarded */
+};
+
+static void guard(struct plotdir *d, const char *path)
 {
-    int id = clb_cleanup_path(path);
+    int id = path ? clb_cleanup_path(path) : -1;
     if (id >= 0 && CLB_GROW(d->ids, d->nids, d->capids) == 0)
         d->ids[d->nids++] = id;
     else
         clb_cleanup_drop(id);
 }
 
-int clb_plotdir_open(struct clb_plotdir *d)
+/* The path of a file of the directory (malloc'd). */
+static char *in_dir(const struct plotdir *d, const char *name)
+{
+    return clb_asprintf("%s/%s", d->path, name);
+}
+
+static const char *const fig_ext[] = {"gp", "dat", "peak.dat", "err", "svg", "png"};
+#define NFIG_EXT (sizeof fig_ext / sizeof *fig_ext)
+
+/* Each file of chart 1..d->maxfig and all.gp with its error output: removed
+ * by a signal (guard) or by dir_close (unlink). */
+static void each_file(struct plotdir *d, void (*fn)(struct plotdir *, const char *))
+{
+    char name[48];
+    for (int w = 1; w <= d->maxfig; w++)
+        for (size_t k = 0; k < NFIG_EXT; k++) {
+            snprintf(name, sizeof name, "fig%d.%s", w, fig_ext[k]);
+            char *p = in_dir(d, name);
+            fn(d, p);
+            free(p);
+        }
+    for (int k = 0; k < 2; k++) {
+        char *p = in_dir(d, k ? "all.err" : "all.gp");
+        fn(d, p);
+        free(p);
+    }
+}
+
+static void remove_file(struct plotdir *d, const char *path)
+{
+    (void)d;
+    if (path)
+        unlink(path);
+}
+
+static int dir_open(struct plotdir *d, int nfig)
 {
     memset(d, 0, sizeof *d);
     clb_cleanup_guard();
@@ -71,35 +118,16 @@ int clb_plotdir_open(struct clb_plotdir *d)
         return CLB_ESYS;
     }
     d->path = b.s;
-    clb_plotdir_guard(d, d->path);
+    guard(d, d->path);
+    d->maxfig = nfig;
+    each_file(d, guard);
     return CLB_OK;
 }
 
-char *clb_plotdir_path(const struct clb_plotdir *d, int index, const char *ext)
-{
-    return clb_asprintf("%s/fig%d.%s", d->path, index, ext);
-}
-
-static const char *const fig_ext[] = {"gp", "dat", "peak.dat", "err", "svg", "png"};
-#define NFIG_EXT (sizeof fig_ext / sizeof *fig_ext)
-
-void clb_plotdir_close(struct clb_plotdir *d)
+static void dir_close(struct plotdir *d)
 {
     if (d->path) {
-        for (int w = 1; w <= d->maxfig; w++)
-            for (size_t k = 0; k < NFIG_EXT; k++) {
-                char *p = clb_plotdir_path(d, w, fig_ext[k]);
-                if (p)
-                    unlink(p);
-                free(p);
-            }
-        char *all = clb_asprintf("%s/all.gp", d->path), *err = clb_asprintf("%s/all.err", d->path);
-        if (all)
-            unlink(all);
-        if (err)
-            unlink(err);
-        free(all);
-        free(err);
+        each_file(d, remove_file);
         rmdir(d->path);
     }
     for (size_t i = 0; i < d->nids; i++)
@@ -109,66 +137,34 @@ void clb_plotdir_close(struct clb_plotdir *d)
     memset(d, 0, sizeof *d);
 }
 
-static int write_file(struct clb_plotdir *d, int index, const char *ext, const struct clb_buf *b)
+/* Write a file of the directory (a name of its own: never one that exists). */
+static int put(struct plotdir *d, const char *name, const struct clb_buf *b)
 {
-    char *p = clb_plotdir_path(d, index, ext);
+    char *p = in_dir(d, name);
     if (!p)
-        return CLB_ESYS;
+        return clb_oom();
     int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    int rc = CLB_OK;
-    size_t done = 0;
-    const char *s = clb_buf_str(b);
-    while (fd >= 0 && done < b->len) {
-        ssize_t k = write(fd, s + done, b->len - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        done += (size_t)k;
-    }
-    if (fd < 0 || done < b->len || close(fd) != 0) {
-        clb_seterr("cannot write to the temporary directory '%s': %s", d->path, strerror(errno));
+    int rc = fd >= 0 && !b->oom && clb_write_all(fd, clb_buf_str(b), b->len) == 0 ? CLB_OK
+                                                                               : CLB_ESYS;
+    if (fd >= 0 && close(fd) != 0)
         rc = CLB_ESYS;
-    }
+    if (rc)
+        clb_seterr("cannot write to the temporary directory '%s': %s", d->path, strerror(errno));
     free(p);
     return rc;
 }
 
-int clb_plotdir_write(struct clb_plotdir *d, int index, const struct clb_chart_text *t)
+/* A chart's script and data as fig<index>.gp, .dat and .peak.dat. */
+static int put_text(struct plotdir *d, int index, const struct clb_chart_text *t)
 {
-    if (index > d->maxfig) {
-        for (int w = d->maxfig + 1; w <= index; w++)
-            for (size_t k = 0; k < NFIG_EXT; k++) {
-                char *p = clb_plotdir_path(d, w, fig_ext[k]);
-                if (p)
-                    clb_plotdir_guard(d, p);
-                free(p);
-            }
-        d->maxfig = index;
+    const struct clb_buf *b[3] = {&t->script, &t->data, &t->peaks};
+    int rc = CLB_OK;
+    for (int k = 0; k < 3 && !rc; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "fig%d.%s", index, fig_ext[k]);
+        rc = put(d, name, b[k]);
     }
-    int rc = write_file(d, index, "gp", &t->script);
-    if (!rc)
-        rc = write_file(d, index, "dat", &t->data);
-    if (!rc)
-        rc = write_file(d, index, "peak.dat", &t->peaks);
     return rc;
-}
-
-char *clb_plotdir_read(const struct clb_plotdir *d, int index, const char *ext, size_t max,
-                       size_t *len)
-{
-    char *p = clb_plotdir_path(d, index, ext);
-    if (!p)
-        return NULL;
-    char *text = clb_read_regular(p, "figure", max);
-    free(p);
-    *len = text ? strlen(text) : 0;
-    if (text && !*len) {
-        clb_seterr("gnuplot wrote an empty figure %d", index);
-        free(text);
-        return NULL;
-    }
-    return text;
 }
 
 /* ---- gnuplot ---------------------------------------------------------------- */
@@ -258,14 +254,15 @@ static int spawn(const char *gp, const char *dir, const char *script, const char
     return CLB_OK;
 }
 
-int clb_gnuplot_run(const char *gp, const struct clb_plotdir *d, const char *script,
-                    const char *what)
+/* Run gnuplot on `script` (a file name in the directory, its working
+ * directory). CLB_OK when it exits 0; else CLB_ESYS with "gnuplot failed to
+ * draw '<what>': <its error lines>" (escaped, one line). */
+static int run(const char *gp, const struct plotdir *d, const char *script, const char *what)
 {
     /* the error file: the script's name with .err for .gp */
     size_t n = strlen(script);
-    char *err = clb_asprintf("%.*s.err", (int)(n > 3 && !strcmp(script + n - 3, ".gp") ? n - 3 : n),
-                             script);
-    char *errpath = err ? clb_asprintf("%s/%s", d->path, err) : NULL;
+    char *err = clb_asprintf("%.*s.err", (int)(n - 3), script);
+    char *errpath = err ? in_dir(d, err) : NULL;
     int st = 0, rc = errpath ? spawn(gp, d->path, script, err, &st) : CLB_ESYS;
     if (rc == CLB_OK && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
         struct clb_buf why = {0}, e = {0};
@@ -284,5 +281,244 @@ int clb_gnuplot_run(const char *gp, const struct clb_plotdir *d, const char *scr
     }
     free(err);
     free(errpath);
+    return rc;
+}
+
+/* ---- drawing ------------------------------------------------------------------- */
+
+static void set_why(struct clb_drawn *d, int rc, const char *why)
+{
+    if (!d->why) {
+        d->why = clb_strdup(why);
+        d->rc = rc;
+    }
+}
+
+static int svg_name(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    return n > 4 && !strcmp(name + n - 4, ".svg");
+}
+
+/* Write every chart's script and data, and all.gp that loads each in turn
+ * (gnuplot's settings reset between); how many were made in *made. */
+static int write_charts(struct plotdir *dir, struct clb_drawn *d, size_t n, int mem,
+                        size_t *made)
+{
+    struct clb_buf all = {0};
+    int rc = CLB_OK;
+    *made = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        struct clb_chart_text t;
+        struct clb_chart_out o = {mem || svg_name(d[i].name), (int)i + 1};
+        rc = clb_chart_gnuplot(d[i].c, &o, &t);
+        if (rc == CLB_EUSAGE) {
+            set_why(&d[i], rc, clb_lasterr());
+            rc = CLB_OK;
+            continue;
+        }
+        if (!rc)
+            rc = put_text(dir, (int)i + 1, &t);
+        clb_chart_text_free(&t);
+        clb_buf_printf(&all, "reset\nload 'fig%zu.gp'\n", i + 1);
+        (*made)++;
+    }
+    clb_buf_printf(&all, "unset output\n");
+    if (!rc && *made > 1)
+        rc = put(dir, "all.gp", &all);
+    clb_buf_free(&all);
+    return rc;
+}
+
+/* Draw d[0..n) in dir (SVG for a page, else as each file's name says): one
+ * gnuplot for all, else each alone; d[i].why for one not drawn. */
+static int draw(const char *gp, struct plotdir *dir, struct clb_drawn *d, size_t n, int mem)
+{
+    size_t made;
+    int rc = write_charts(dir, d, n, mem, &made);
+    if (rc || !made || (made > 1 && run(gp, dir, "all.gp", "the charts") == CLB_OK))
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        char script[48];
+        snprintf(script, sizeof script, "fig%zu.gp", i + 1);
+        if (!d[i].why && run(gp, dir, script, d[i].name ? d[i].name : script) != CLB_OK)
+            set_why(&d[i], CLB_ESYS, clb_lasterr());
+    }
+    return CLB_OK;
+}
+
+/* The file gnuplot drew for chart i (malloc'd path), NULL with d->why when
+ * it wrote none. */
+static char *drawn_path(const struct plotdir *dir, struct clb_drawn *d, size_t i, int svg)
+{
+    char name[48];
+    snprintf(name, sizeof name, "fig%zu.%s", i + 1, svg ? "svg" : "png");
+    char *p = in_dir(dir, name);
+    struct stat sb;
+    if (p && stat(p, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+        return p;
+    free(p);
+    struct clb_buf e = {0};
+    clb_seterr("gnuplot failed to draw '%s': it wrote no figure",
+               cmp_esc_tmp(&e, d->name ? d->name : name, 0));
+    clb_buf_free(&e);
+    set_why(d, CLB_ESYS, clb_lasterr());
+    return NULL;
+}
+
+#define SVG_MAX ((size_t)64 << 20)   /* a figure larger than this is not read */
+
+int clb_chart_svgs(const char *gp, struct clb_drawn *d, size_t n)
+{
+    struct plotdir dir;
+    int rc = dir_open(&dir, (int)n);
+    if (!rc)
+        rc = draw(gp, &dir, d, n, 1);
+    for (size_t i = 0; !rc && i < n; i++) {
+        char *p = d[i].why ? NULL : drawn_path(&dir, &d[i], i, 1);
+        d[i].svg = p ? clb_read_regular(p, "figure", SVG_MAX) : NULL;
+        d[i].len = d[i].svg ? strlen(d[i].svg) : 0;
+        if (p && !(d[i].svg && strstr(d[i].svg, "</svg>")))   /* one gnuplot did not finish */
+            set_why(&d[i], CLB_ESYS, d[i].svg ? "gnuplot drew no complete figure" : clb_lasterr());
+        if (d[i].why) {
+            free(d[i].svg);
+            d[i].svg = NULL;
+        }
+        free(p);
+    }
+    dir_close(&dir);
+    return rc;
+}
+
+void clb_drawn_free(struct clb_drawn *d, size_t n)
+{
+    for (size_t i = 0; d && i < n; i++) {
+        free(d[i].svg);
+        free(d[i].why);
+    }
+}
+
+/* ---- into files ------------------------------------------------------------------ */
+
+/* Copy what gnuplot drew into the temporary file beside the destination. */
+static int copy_out(const char *from, int out, const char *final)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    int rc = in >= 0 ? CLB_OK : CLB_ESYS;
+    char buf[1 << 16];
+    for (ssize_t k; rc == CLB_OK && (k = read(in, buf, sizeof buf)) != 0;) {
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0 || clb_write_all(out, buf, (size_t)k) != 0)
+            rc = CLB_ESYS;
+    }
+    int err = errno;
+    if (in >= 0)
+        close(in);
+    if (rc) {
+        struct clb_buf e = {0};
+        clb_seterr("cannot write '%s': %s", cmp_esc_tmp(&e, final, 0), strerror(err));
+        clb_buf_free(&e);
+    }
+    return rc;
+}
+
+/* Each drawn figure into a temporary file beside its destination. */
+static int beside(const struct plotdir *dir, struct clb_drawn *d, size_t n,
+                  struct clb_replace *tmp)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *p = drawn_path(dir, &d[i], i, svg_name(d[i].name));
+        if (!p)
+            return CLB_ESYS;
+        int rc = clb_output_ok(d[i].name, "--plot", "the figure");
+        if (!rc && clb_replace_open(AT_FDCWD, d[i].name, 0666, &tmp[i]) != 0) {
+            struct clb_buf e = {0};
+            clb_seterr("cannot write beside '%s': %s", cmp_esc_tmp(&e, d[i].name, 0),
+                       strerror(errno));
+            clb_buf_free(&e);
+            rc = CLB_ESYS;
+        }
+        if (!rc)
+            rc = copy_out(p, tmp[i].fd, d[i].name);
+        free(p);
+        if (rc)
+            return rc;
+    }
+    return CLB_OK;
+}
+
+/* Rename every figure into place (keep), or remove every temporary file. */
+static int put_in_place(struct clb_drawn *d, size_t n, struct clb_replace *tmp, int keep)
+{
+    int rc = CLB_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (!tmp[i].tmp ||
+            clb_replace_done(&tmp[i], d[i].name, keep && !rc, CLB_REPLACE) == 0 || !keep || rc)
+            continue;   /* in place, or removed */
+        struct clb_buf e = {0};
+        clb_seterr("cannot write '%s': %s", cmp_esc_tmp(&e, d[i].name, 0), strerror(errno));
+        clb_buf_free(&e);
+        rc = CLB_ESYS;
+    }
+    return rc;
+}
+
+int clb_chart_path_check(const char *out, int *svg)
+{
+    size_t n = strlen(out);
+    const char *base = strrchr(out, '/');
+    struct cmp_esc_args a = {0};
+    int rc = CLB_OK;
+    *svg = svg_name(out);
+    if ((!*svg && !(n > 4 && !strcmp(out + n - 4, ".png"))) || strlen(base ? base + 1 : out) <= 4) {
+        clb_seterr("--plot '%s': the file name must end in .svg or .png", cmp_esc_arg(&a, out, 0));
+        rc = CLB_EUSAGE;
+    } else if (clb_output_ok(out, "--plot", "the figure")) {
+        rc = CLB_EUSAGE;
+    } else {   /* its directory: "." when none, "/" for /x.svg */
+        size_t dl = base ? (base == out ? 1 : (size_t)(base - out)) : 0;
+        char *dir = dl ? clb_asprintf("%.*s", (int)dl, out) : clb_strdup(".");
+        if (!dir)
+            rc = CLB_ESYS;
+        else if (access(dir, W_OK) != 0) {
+            int err = errno;
+            clb_seterr("--plot '%s': cannot write to directory '%s': %s", cmp_esc_arg(&a, out, 0),
+                       cmp_esc_arg(&a, dir, 0), strerror(err));
+            rc = CLB_EUSAGE;
+        }
+        free(dir);
+    }
+    cmp_esc_args_free(&a);
+    return rc;
+}
+
+int clb_chart_files(struct clb_drawn *d, size_t n)
+{
+    char *gp = clb_gnuplot_find();
+    if (!gp) {
+        clb_seterr("%s; no plot written", clb_lasterr());
+        return CLB_ESYS;
+    }
+    /* from here a signal removes what the plot made and ends gnuplot */
+    struct plotdir dir;
+    struct clb_replace *tmp = calloc(n + 1, sizeof *tmp);
+    int rc = tmp ? dir_open(&dir, (int)n) : clb_oom();
+    if (!rc)
+        rc = draw(gp, &dir, d, n, 0);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (d[i].why) {   /* the first not drawn says why */
+            clb_seterr("%s", d[i].why);
+            rc = d[i].rc;
+        }
+    if (!rc)
+        rc = beside(&dir, d, n, tmp);
+    if (tmp) {
+        int r = put_in_place(d, n, tmp, !rc);
+        rc = rc ? rc : r;
+        dir_close(&dir);
+    }
+    free(tmp);
+    free(gp);
     return rc;
 }

@@ -271,7 +271,7 @@ static int check(struct cmp_args *a, int argc, struct clb_buf *e)
         return CLB_EUSAGE;
     }
     int svg;
-    if (a->plot && cmp_plot_check(a->plot, &svg)) {
+    if (a->plot && clb_chart_path_check(a->plot, &svg)) {
         clb_print_error("compare: %s", clb_lasterr());
         return CLB_EUSAGE;
     }

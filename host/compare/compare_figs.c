@@ -346,13 +346,11 @@ int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c)
         free(v);
         return CLB_EUSAGE;
     }
-    double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+    double xmin = INFINITY, xmax = 0;
     int multi = 0;
     for (size_t i = 0; i < n; i++) {
         xmin = fmin(xmin, v[i].x);
         xmax = fmax(xmax, v[i].x);
-        ymin = fmin(ymin, v[i].y);
-        ymax = fmax(ymax, v[i].y);
         multi |= t->points[v[i].point].col != t->points[v[0].point].col;
     }
     stairs_series(g, c, v, n, multi, &txt);
@@ -361,12 +359,9 @@ int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c)
     c->title = clb_chart_str(c, clb_buf_str(&txt));
     c->x.label = clb_chart_str(c, xl);
     c->y.label = clb_chart_str(c, yl);
-    c->x.scale = CLB_AXIS_LOG2;
-    if (wl && wl->figure.x_bytes)
-        c->x.ticks = CLB_TICKS_BYTES;   /* 1 kiB, 256 MiB */
+    clb_chart_axes(c, wl && wl->figure.x_bytes);   /* 1 kiB, 256 MiB */
     if (xmax >= 4096 * xmin)
         c->x.every = 4;   /* a label every factor 4 */
-    c->y.scale = ymax >= 20 * ymin ? CLB_AXIS_LOG10 : CLB_AXIS_LINEAR;
     cache_lines(g, c, v, n, multi);
     int rc = txt.oom ? CLB_ESYS : CLB_OK;
     clb_buf_free(&txt);

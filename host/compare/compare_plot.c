@@ -1,8 +1,7 @@
-/* clbench compare --plot: one figure of the table as a chart (include/
- * clb_chart.h), the description `clbench report` draws its figures from
- * too; clb_chart_gnuplot makes gnuplot's input of it (compare_gnuplot.c
- * writes it to files and runs gnuplot; the fuzz harness tests/fuzz/
- * fuzz_plot.c checks it).
+/* clbench compare --plot: one figure of the table described as a chart
+ * (include/clb_chart.h), which the chart layer draws (compare_plan.c hands
+ * it over; the fuzz harness tests/fuzz/fuzz_plot.c checks its gnuplot input).
+ * The axes and the peak levels follow the chart layer's rules, the report's.
  *
  * Bars by kernel, in the order the workload's `figure` declares (a study's
  * sequence), one per device; lines where a parameter is swept, or against
@@ -128,25 +127,6 @@ static int peak_kind(const struct cmp_fig *g)
     return g->t->ref >= 0 ? CMP_PEAK_NONE : (int)g->metric->peak;
 }
 
-/* Values of very different magnitudes (an H100 beside a 2-core CPU) are
- * only readable on a log scale: switch to one above a ratio of 20. */
-static void yscale(const struct cmp_fig *g, struct clb_chart *c)
-{
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < g->nlines; i++)
-        for (int k = 0; k < g->ncols; k++) {
-            double v = cmp_value(g->t, g->lines[i], g->cols[k]);
-            if (v > 0) {
-                lo = fmin(lo, v);
-                hi = fmax(hi, v);
-            }
-        }
-    if (hi > 0 && hi >= 20 * lo) {
-        c->y.scale = CLB_AXIS_LOG10;
-        c->y.lo = pow(10, floor(log10(lo)));
-    }
-}
-
 static void peak_title(struct clb_buf *b, const struct cmp_table *t, int col)
 {
     b->len = 0;
@@ -186,35 +166,16 @@ static int *bars_in_order(const struct cmp_fig *g, const struct clb_workload *wl
     return pos;
 }
 
-/* A column's peak over the runs of device-bound groups (one segment each);
- * or the 100 % line (col -1). */
+/* A column's peak (or the 100 % line, col -1) over the groups of device work. */
 static void bar_peak(const struct cmp_fig *g, struct clb_chart *c, const int *pos, int k,
-                     struct clb_buf *lab)
+                     double *lv, struct clb_buf *lab)
 {
-    const struct cmp_table *t = g->t;
     int col = k < 0 ? -1 : g->cols[k];
-    double y = col < 0 ? 100 : t->cols[col].peak_gbs;
-    if (isnan(y))
-        return;
-    struct clb_chart_series *s = NULL;
-    for (int i = 0; i < g->nlines; i++) {
-        if (!L(g, pos[i])->device_bound)
-            continue;
-        int j = i;
-        while (j + 1 < g->nlines && L(g, pos[j + 1])->device_bound)
-            j++;
-        if (!s) {
-            peak_title(lab, t, col);
-            s = clb_chart_series(c, clb_buf_str(lab), CLB_CS_LINES, k < 0 ? 0 : k + 1);
-            if (!s)
-                return;
-            s->dash = 2;
-        }
-        clb_chart_point(c, s, i - 0.5, y, NULL);
-        s->p[s->n - 1].brk = s->n > 1;
-        clb_chart_point(c, s, j + 0.5, y, NULL);
-        i = j;
-    }
+    double y = col < 0 ? 100 : g->t->cols[col].peak_gbs;
+    for (int i = 0; i < g->nlines; i++)
+        lv[i] = L(g, pos[i])->device_bound ? y : NAN;
+    peak_title(lab, g->t, col);
+    clb_chart_levels(c, clb_buf_str(lab), k < 0 ? 0 : k + 1, 2, lv, g->nlines);
 }
 
 /* Grouped bars: one group per line (kernel, type, ...), one bar per device;
@@ -224,9 +185,13 @@ static int chart_bars(const struct cmp_fig *g, struct clb_chart *c, int nsizes,
 {
     const struct cmp_table *t = g->t;
     int *pos = bars_in_order(g, wl);
+    double *lv = malloc(((size_t)g->nlines + 1) * sizeof *lv);
     struct clb_buf lab = {0};
-    if (!pos)
+    if (!pos || !lv) {
+        free(pos);
+        free(lv);
         return CLB_ESYS;
+    }
     for (int i = 0; i < g->nlines; i++) {
         const struct cmp_line *l = L(g, pos[i]);
         lab.len = 0;
@@ -245,12 +210,13 @@ static int chart_bars(const struct cmp_fig *g, struct clb_chart *c, int nsizes,
     }
     int pk = peak_kind(g);
     if (pk == CMP_PEAK_HUNDRED)
-        bar_peak(g, c, pos, -1, &lab);
+        bar_peak(g, c, pos, -1, lv, &lab);
     for (int k = 0; pk == CMP_PEAK_BANDWIDTH && k < g->ncols; k++)
-        bar_peak(g, c, pos, k, &lab);
+        bar_peak(g, c, pos, k, lv, &lab);
     int oom = lab.oom;
     clb_buf_free(&lab);
     free(pos);
+    free(lv);
     return oom ? CLB_ESYS : CLB_OK;
 }
 
@@ -322,15 +288,10 @@ static int find_series(const struct cmp_fig *g, int kind, int *pos, struct serie
     return CLB_OK;
 }
 
-struct xstats {
-    double xmin, xmax;
-    int pow2;   /* every x a power of two: spaced evenly on a log2 axis */
-};
-
 /* One device's series of one line group; returns whether it has a point. */
 static int line_series(const struct cmp_fig *g, struct clb_chart *c, const int *pos,
                        const struct series *sv, int k, int kind, int nsizes, int block,
-                       struct xstats *xs, char *allbound)
+                       char *allbound)
 {
     const struct cmp_table *t = g->t;
     struct clb_chart_series *s = NULL;
@@ -356,10 +317,6 @@ static int line_series(const struct cmp_fig *g, struct clb_chart *c, const int *
                 break;
         }
         allbound[k] &= b->device_bound != 0;
-        xs->pow2 &= x >= 1 && x == floor(x) && x < 9.0e15 &&
-                    ((long long)x & ((long long)x - 1)) == 0;
-        xs->xmin = fmin(xs->xmin, x);
-        xs->xmax = fmax(xs->xmax, x);
         clb_chart_point(c, s, x, y, NULL);
     }
     if (title.oom)
@@ -368,23 +325,8 @@ static int line_series(const struct cmp_fig *g, struct clb_chart *c, const int *
     return s != NULL;
 }
 
-static void x_axis(const struct cmp_fig *g, struct clb_chart *c, int kind, const struct xstats *xs)
-{
-    if (xs->xmin > 0 && (xs->xmax >= 16 * xs->xmin || (xs->pow2 && xs->xmax >= 4 * xs->xmin)))
-        c->x.scale = CLB_AXIS_LOG2;
-    else if (xs->xmax - xs->xmin <= 16 && xs->xmin == floor(xs->xmin) &&
-             xs->xmax == floor(xs->xmax))
-        c->x.ticks = CLB_TICKS_INTEGERS;   /* rhs 1..5, partitions: whole numbers */
-    if (xs->pow2 && xs->xmax >= 65536 && xs->xmax >= 4 * xs->xmin)
-        c->x.ticks = CLB_TICKS_POW2;   /* 2^22, not 4.1943e+06 */
-    else if (xs->xmax >= 1e5)
-        c->x.ticks = CLB_TICKS_SI;
-    c->x.label = clb_chart_str(c, kind == 1 ? sweep_key(g) : "problem size (elements)");
-}
-
 static int chart_lines(const struct cmp_fig *g, struct clb_chart *c, int kind, int nsizes)
 {
-    const struct cmp_table *t = g->t;
     int *pos = malloc(((size_t)g->nlines + 1) * sizeof *pos);
     struct series *sv = malloc(((size_t)g->nlines + 1) * sizeof *sv);
     char *allbound = calloc((size_t)g->ncols + 1, 1);
@@ -393,32 +335,26 @@ static int chart_lines(const struct cmp_fig *g, struct clb_chart *c, int kind, i
     if (!pos || !sv || !allbound)
         goto out;
     find_series(g, kind, pos, sv, &ns);
-    struct xstats xs = {INFINITY, -INFINITY, 1};
     for (int k = 0; k < g->ncols; k++) {
         allbound[k] = 1;
         for (int q = 0; q < ns; q++)
-            block += line_series(g, c, pos, &sv[q], k, kind, nsizes, block, &xs, allbound);
+            block += line_series(g, c, pos, &sv[q], k, kind, nsizes, block, allbound);
     }
     /* peaks over the whole x range: a column's where every point of it is
      * device work; 100 % where every point of the figure is */
     int pk = peak_kind(g), every = 1;
     for (int k = 0; k < g->ncols; k++)
         every &= allbound[k];
-    for (int k = pk == CMP_PEAK_HUNDRED ? -1 : 0; block && pk != CMP_PEAK_NONE && k < g->ncols;
-         k++) {
+    for (int k = pk == CMP_PEAK_HUNDRED ? -1 : 0; pk != CMP_PEAK_NONE && k < g->ncols; k++) {
         int col = k < 0 ? -1 : g->cols[k];
-        double y = col < 0 ? 100 : t->cols[col].peak_gbs;
-        if (!isnan(y) && (k < 0 ? every : allbound[k])) {
-            peak_title(&title, t, col);
-            struct clb_chart_series *s =
-                clb_chart_series(c, clb_buf_str(&title), CLB_CS_LINES, k < 0 ? 0 : k + 1);
-            clb_chart_point(c, s, xs.xmin, y, NULL);
-            clb_chart_point(c, s, xs.xmax, y, NULL);
-        }
+        peak_title(&title, g->t, col);
+        if (k < 0 ? every : allbound[k])
+            clb_chart_level(c, clb_buf_str(&title), k < 0 ? 0 : k + 1, 2,
+                            col < 0 ? 100 : g->t->cols[col].peak_gbs);
         if (k < 0)
             break;
     }
-    x_axis(g, c, kind, &xs);
+    c->x.label = clb_chart_str(c, kind == 1 ? sweep_key(g) : "problem size (elements)");
     rc = title.oom ? CLB_ESYS : CLB_OK;
 out:
     free(pos);
@@ -450,14 +386,10 @@ static int chart_table(const struct cmp_fig *g, struct clb_chart *c)
     clb_buf_free(&yl);
     if (oom)
         return CLB_ESYS;
-    yscale(g, c);
-    if (kind == 2 && wl && wl->figure.x_bytes)
-        c->x.ticks = CLB_TICKS_BYTES;
     int rc = kind ? chart_lines(g, c, kind, nsizes) : chart_bars(g, c, nsizes, wl);
     if (!rc && kind == 2 && wl && wl->figure.x_label)
         c->x.label = clb_chart_str(c, wl->figure.x_label);
-    if (!rc && kind == 2 && wl && wl->figure.x_bytes)
-        c->x.ticks = CLB_TICKS_BYTES;
+    clb_chart_axes(c, kind == 2 && wl && wl->figure.x_bytes);
     return rc;
 }
 
@@ -475,22 +407,5 @@ int cmp_fig_chart(const struct cmp_fig *g, struct clb_chart *c)
         rc = CLB_ESYS;
     if (rc == CLB_ESYS)
         clb_seterr(CLB_OOM " writing the plot script");
-    return rc;
-}
-
-int cmp_plot_script(const struct cmp_fig *g, struct clb_chart_text *o)
-{
-    memset(o, 0, sizeof *o);
-    struct clb_chart c;
-    int rc = cmp_fig_chart(g, &c);
-    struct clb_chart_out out = {g->svg, g->index, 0};
-    if (!rc)
-        rc = clb_chart_gnuplot(&c, &out, o);
-    if (rc == CLB_EUSAGE && g->kind == CMP_FIG_TABLE) {
-        struct clb_buf e = {0};
-        clb_seterr("%s: nothing to plot", cmp_esc_tmp(&e, g->workload, 0));
-        clb_buf_free(&e);
-    }
-    clb_chart_free(&c);
     return rc;
 }

@@ -250,27 +250,6 @@ static double baseline(const struct bars *b, int k, int col, const struct rpt_ce
 
 /* ---- the chart ------------------------------------------------------------------ */
 
-/* A guide at a level per category (NAN: none), a segment per run of equal levels. */
-static void level_guide(struct clb_chart *ch, const char *title, int colour, int dash,
-                        const double *lv, int n)
-{
-    struct clb_chart_series *s = NULL;
-    for (int i = 0; i < n; i++) {
-        if (isnan(lv[i]))
-            continue;
-        int j = i;
-        while (j + 1 < n && lv[j + 1] == lv[i])
-            j++;
-        if (!s && !(s = clb_chart_series(ch, title, CLB_CS_LINES, colour)))
-            return;
-        s->dash = dash;
-        clb_chart_point(ch, s, i - 0.5, lv[i], NULL);
-        s->p[s->n - 1].brk = s->n > 1;
-        clb_chart_point(ch, s, j + 0.5, lv[i], NULL);
-        i = j;
-    }
-}
-
 /* One column's bars: its cells' figures, the split part stacked where the
  * workload declares one, flags and baseline ratios written above. */
 static void column_bars(const struct bars *b, struct clb_chart *ch, int col, int unit,
@@ -350,22 +329,22 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
             continue;   /* published sources: their bars (the table names their sizes) */
         lab.len = 0;
         clb_buf_printf(&lab, "%s: datasheet peak", rpt_label(r, cols[c]));
-        level_guide(&ch, clb_buf_str(&lab), colour, 2, peak, b->ncat);
+        clb_chart_levels(&ch, clb_buf_str(&lab), colour, 2, peak, b->ncat);
         lab.len = 0;
         clb_buf_printf(&lab, "%s: measured ceiling", rpt_label(r, cols[c]));
-        level_guide(&ch, clb_buf_str(&lab), colour, 3, ceil, b->ncat);
+        clb_chart_levels(&ch, clb_buf_str(&lab), colour, 3, ceil, b->ncat);
         lab.len = 0;
         clb_buf_printf(&lab, "%s: %s at the same size and type", rpt_label(r, cols[c]),
                        b->wl ? b->wl->figure.baseline : "");
-        level_guide(&ch, clb_buf_str(&lab), colour, 4, base, b->ncat);
+        clb_chart_levels(&ch, clb_buf_str(&lab), colour, 4, base, b->ncat);
     }
     if (r->o->norm != CLB_NORM_ABSOLUTE && !(b->wl && b->wl->figure.y_metric)) {
         for (int k = 0; lv && k < b->ncat; k++)
             lv[k] = 100;
-        level_guide(&ch, "100 %", 0, 2, lv, b->ncat);
+        clb_chart_levels(&ch, "100 %", 0, 2, lv, b->ncat);
     }
     free(lv);
-    rpt_log_y(&ch);
+    clb_chart_axes(&ch, 0);
     t.len = 0;
     clb_buf_printf(&t, "%s, each device at its default size (the largest outside its caches); "
                        "letters above a bar are its flags", title);

@@ -13,7 +13,7 @@
 static void cmp_figure(struct rpt *r, enum cmp_fig_kind kind, const char *workload, int col,
                        const char *caption)
 {
-    struct cmp_fig g = {.svg = 1, .index = 1};
+    struct cmp_fig g = {0};
     struct clb_chart ch;
     if (cmp_fig_points(&g, &r->t, kind, workload, col) != CLB_OK)
         return;

@@ -190,18 +190,10 @@ static void series_free(struct sser *v, size_t n)
 
 /* ---- the chart ---------------------------------------------------------------------- */
 
+/* What the peak lines need to know of a chart's points. */
 struct xrange {
-    double lo, hi;
-    int pow2, ints, gbps, bound;   /* every x a power of two / whole; GB/s rows; device work */
+    int gbps, bound;   /* every point GB/s; device work */
 };
-
-static void note_x(struct xrange *xr, double x)
-{
-    xr->lo = fmin(xr->lo, x);
-    xr->hi = fmax(xr->hi, x);
-    xr->ints &= x == floor(x);
-    xr->pow2 &= x >= 1 && x == floor(x) && x < 9.0e15 && ((long long)x & ((long long)x - 1)) == 0;
-}
 
 static void one_series(struct curves *cv, struct clb_chart *ch, const struct sser *s, int nser,
                        struct xrange *xr)
@@ -223,7 +215,6 @@ static void one_series(struct curves *cv, struct clb_chart *ch, const struct sse
         t.len = 0;
         rpt_flag_letters(&t, c->flags & ~(unsigned)RF_BYTES);   /* B: the table's, by its bytes */
         clb_chart_point(ch, cs, s->v[k].x, c->v, t.len ? clb_buf_str(&t) : NULL);
-        note_x(xr, s->v[k].x);
         int kind = r->t.ri[c->best].kind;
         xr->gbps &= strcmp(rpt_unit(r, c->best), "GB/s") == 0;
         xr->bound &= (kind & CMP_RK_COUNTED) && !(kind & (CMP_RK_HOST | CMP_RK_COMPUTE));
@@ -289,46 +280,21 @@ static void peak_lines(struct curves *cv, struct clb_chart *ch, const struct xra
 {
     struct rpt *r = cv->r;
     struct clb_buf t = {0};
-    if (r->o->norm != CLB_NORM_ABSOLUTE && xr->bound) {
-        struct clb_chart_series *s = clb_chart_series(ch, "100 %", CLB_CS_LINES, 0);
-        clb_chart_point(ch, s, xr->lo, 100, NULL);
-        clb_chart_point(ch, s, xr->hi, 100, NULL);
-    }
+    if (r->o->norm != CLB_NORM_ABSOLUTE && xr->bound)
+        clb_chart_level(ch, "100 %", 0, 2, 100);
     for (int k = 0; r->o->norm == CLB_NORM_ABSOLUTE && xr->gbps && xr->bound && k < r->ndev; k++) {
         int col = r->dev[k], here = 0;
         for (size_t q = 0; q < cv->n && !here; q++)
             here = cv->p[q].col == col;
         double lv[2] = {r->t.cols[col].peak_gbs, r->t.cols[col].ceil[CLB_CEIL_BW]};
         for (int j = 0; here && j < 2; j++) {
-            if (!(lv[j] > 0))
-                continue;
             t.len = 0;
             clb_buf_printf(&t, "%s: %s", rpt_label(r, col), j ? "measured ceiling" : "datasheet peak");
-            struct clb_chart_series *s =
-                clb_chart_series(ch, clb_buf_str(&t), CLB_CS_LINES, rpt_colour(r, col));
-            if (s)
-                s->dash = 2 + j;
-            clb_chart_point(ch, s, xr->lo, lv[j], NULL);
-            clb_chart_point(ch, s, xr->hi, lv[j], NULL);
+            if (lv[j] > 0)
+                clb_chart_level(ch, clb_buf_str(&t), rpt_colour(r, col), 2 + j, lv[j]);
         }
     }
     clb_buf_free(&t);
-}
-
-static void x_axis(struct curves *cv, struct clb_chart *ch, const struct xrange *xr)
-{
-    const struct clb_workload *wl = cv->w->wl;
-    if (xr->lo > 0 && (xr->hi >= 16 * xr->lo || (xr->pow2 && xr->hi >= 4 * xr->lo)))
-        ch->x.scale = CLB_AXIS_LOG2;
-    else if (xr->ints && xr->hi - xr->lo <= 16)
-        ch->x.ticks = CLB_TICKS_INTEGERS;
-    if (ch->x.scale == CLB_AXIS_LINEAR && xr->lo == 0)
-        ch->x.lo = 0;   /* a distance or an offset from 0: no negative axis */
-    if (wl->figure.x_bytes)
-        ch->x.ticks = CLB_TICKS_BYTES;
-    else if (ch->x.scale == CLB_AXIS_LOG2 && xr->pow2 && xr->hi >= 65536)
-        ch->x.ticks = CLB_TICKS_POW2;
-    rpt_log_y(ch);
 }
 
 /* ---- the table -------------------------------------------------------------------- */
@@ -476,15 +442,14 @@ static void one_chart(struct curves *cv, const char *xname, const char *key, con
     rpt_on_devices(r, cols, nc, &t);
     struct clb_chart ch;
     clb_chart_init(&ch, clb_buf_str(&t), xname, rpt_norm_unit(r, unit));
-    struct xrange xr = {INFINITY, -INFINITY, 1, 1, 1, 1};
+    struct xrange xr = {1, 1};
     rpt_colours_for(r, cols, nc);
     for (size_t q = 0; q < ns; q++)
         one_series(cv, &ch, &ss[q], (int)q, &xr);
     for (size_t q = 0; q < ns; q++)
         model_lines(cv, &ch, &ss[q]);
-    if (xr.lo <= xr.hi)
-        peak_lines(cv, &ch, &xr);
-    x_axis(cv, &ch, &xr);
+    peak_lines(cv, &ch, &xr);
+    clb_chart_axes(&ch, wl->figure.x_bytes);
     t.len = 0;
     clb_buf_printf(&t, "%s against %s%s, each device at its default size; letters beside a point "
                        "are its flags", cv->w->workload, xname, wl->figure.models

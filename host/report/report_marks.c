@@ -171,20 +171,6 @@ void rpt_explain_marks(struct rpt *r)
     r->seen = 0;
 }
 
-void rpt_log_y(struct clb_chart *c)
-{
-    double lo, hi;
-    if (!clb_chart_measured(c, &lo, &hi) || !(hi >= 100 * lo))
-        return;
-    c->y.scale = CLB_AXIS_LOG10;
-    c->y.lo = pow(10, floor(log10(lo)));
-    struct clb_buf t = {0};
-    clb_buf_printf(&t, "%s (log scale: the figures span %.0f\xc3\x97)", c->y.label, hi / lo);
-    c->y.label = clb_chart_str(c, clb_buf_str(&t));
-    c->oom |= t.oom;
-    clb_buf_free(&t);
-}
-
 void rpt_size_text(const struct rpt *r, size_t i, struct clb_buf *b)
 {
     const struct clb_row *x = &r->t.rows[i];

@@ -142,9 +142,6 @@ void rpt_explain_marks(struct rpt *r);
 /* Under a flop rate whose counted bytes exceed the peak bandwidth: that byte
  * rate, and the B beside it (not beside the rate). */
 void rpt_bytes_note(struct rpt *r, const struct rpt_cell *c);
-/* A log y axis where the figures span two decades or more (a linear one
- * shows them all otherwise), said in the axis label. */
-void rpt_log_y(struct clb_chart *c);
 /* A row's size with its unit: "2^28 elements", "8192x8192 elements",
  * "64x64x64x16 lattice", "64 MiB". */
 void rpt_size(struct rpt *r, size_t i);

@@ -125,7 +125,7 @@ static void scaling_chart(struct rpt *r, const size_t *ids, size_t n)
         }
         a = b;
     }
-    rpt_log_y(&ch);
+    clb_chart_axes(&ch, 0);
     rpt_chart(r, &ch, "each job's aggregate row (bars) and its ranks' own rows (points): the "
                       "spread between ranks is the table's");
     clb_buf_free(&t);

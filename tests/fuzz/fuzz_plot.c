@@ -1,4 +1,4 @@
-/* libFuzzer: compare's gnuplot input (cmp_plot_script). Each input is a
+/* libFuzzer: compare's gnuplot input (cmp_fig_chart, clb_chart_gnuplot). Each input is a
  * table whose every text (workload, kernels, types, sizes, swept values and
  * keys, column labels) is a piece of the input, and whose shape (lines,
  * columns, figures, sweeps, peaks, statuses, metric, relative mode, SVG or
@@ -139,7 +139,7 @@ static int script(const struct shape *sh, const char *const *pool, struct clb_ch
     struct cmp_point points[MAXL * MAXC];
     int li[MAXL], ci[MAXC];
     make(sh, pool, &t, lines, cols, cells, points);
-    struct cmp_fig g = {.lines = li, .cols = ci, .svg = sh->ctl[0] & 1, .index = 1 + sh->ctl[15] % 9};
+    struct cmp_fig g = {.lines = li, .cols = ci};
     if (sh->ctl[0] & 0x40) {   /* a figure of rows: the roofline of column 0, or a staircase */
         int stairs = (sh->ctl[0] & 0x80) != 0;
         if (cmp_fig_points(&g, &t, stairs ? CMP_FIG_STAIRS : CMP_FIG_ROOFLINE, pool[0], 0) != CLB_OK)
@@ -147,7 +147,12 @@ static int script(const struct shape *sh, const char *const *pool, struct clb_ch
     } else if (cmp_fig_collect(&g, &t, pool[0], NULL, 0) != CLB_OK) {
         return 0;
     }
-    return cmp_plot_script(&g, pt) == CLB_OK;
+    struct clb_chart c;
+    int ok = cmp_fig_chart(&g, &c) == CLB_OK &&
+             clb_chart_gnuplot(&c, &(struct clb_chart_out){sh->ctl[0] & 1, 1 + sh->ctl[15] % 9},
+                               pt) == CLB_OK;
+    clb_chart_free(&c);
+    return ok;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

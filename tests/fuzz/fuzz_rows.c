@@ -235,7 +235,7 @@ static void upgrade(const char *path, const struct clb_rowset *rows)
 static int report_chart(const struct clb_chart *c, void *ctx)
 {
     struct clb_chart_text t;
-    int rc = clb_chart_gnuplot(c, &(struct clb_chart_out){1, 1, 0}, &t);
+    int rc = clb_chart_gnuplot(c, &(struct clb_chart_out){1, 1}, &t);
     (*(int *)ctx)++;
     if (rc)
         return rc == CLB_ESYS ? rc : CLB_OK;

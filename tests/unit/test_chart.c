@@ -84,7 +84,7 @@ static void test_bars_data(void **state)
     clb_chart_point(&c, s, 1, NAN, "S");
     clb_chart_point(&c, top, 0, 5, NULL);
     struct clb_chart_text t;
-    struct clb_chart_out o = {1, 2, 0};
+    struct clb_chart_out o = {1, 2};
     assert_int_equal(clb_chart_gnuplot(&c, &o, &t), CLB_OK);
     /* one slot of width 0.8: bar a from 0 to 10 (label C), the skipped b at the
      * foot with its label, the stacked part from 10 to 15 */

@@ -245,13 +245,26 @@ static int xfer_count(const struct clb_query *q, struct clb_counts *out)
 static const struct clb_workload xfer = {.name = "unit_xfer", .dtypes = "float",
                                          .size_dims = 1, .count = xfer_count};
 
+/* The gnuplot input of a figure: its chart (cmp_fig_chart) rendered. */
+static int plot_script(const struct cmp_fig *g, int svg, int index, struct clb_chart_text *pt)
+{
+    struct clb_chart c;
+    int rc = cmp_fig_chart(g, &c);
+    if (rc)
+        memset(pt, 0, sizeof *pt);
+    else
+        rc = clb_chart_gnuplot(&c, &(struct clb_chart_out){svg, index}, pt);
+    clb_chart_free(&c);
+    return rc;
+}
+
 static int figure(const struct cmp_table *t, const char *wl, struct clb_chart_text *pt)
 {
     int lines[64], cols[16];
-    struct cmp_fig g = {.lines = lines, .cols = cols, .svg = 1, .index = 1};
+    struct cmp_fig g = {.lines = lines, .cols = cols};
     assert_true(t->nlines <= 64 && t->ncols <= 16);
     int rc = cmp_fig_collect(&g, t, wl, NULL, 0);
-    return rc ? rc : cmp_plot_script(&g, pt);
+    return rc ? rc : plot_script(&g, 1, 1, pt);
 }
 
 static void test_peak_by_unit(void **state)
@@ -384,11 +397,11 @@ static void test_crafted_plot(void **state)
         done[ndone++] = t.lines[i].workload;
         for (int rel = 0; rel < 2; rel++) {
             t.ref = rel ? 0 : -1;
-            struct cmp_fig g = {.lines = lines, .cols = cols, .svg = rel, .index = i + 1};
+            struct cmp_fig g = {.lines = lines, .cols = cols};
             struct clb_chart_text pt;
             if (cmp_fig_collect(&g, &t, t.lines[i].workload, NULL, 0))
                 continue;
-            assert_int_equal(cmp_plot_script(&g, &pt), CLB_OK);
+            assert_int_equal(plot_script(&g, rel, i + 1, &pt), CLB_OK);
             const char *why = oracle_script(pt.script.s, pt.script.len);
             if (why)
                 fail_msg("%s in:\n%s", why, pt.script.s);
@@ -450,10 +463,10 @@ static void test_row_figures(void **state)
     struct cmp_filter f = {.plot = 1};
     assert_int_equal(cmp_build(&t, files, 2, &f, M("gbps")), CLB_OK);
     int a = find_col(&t, "Ceil Test GPU"), b = find_col(&t, "No Ceiling CPU");
-    struct cmp_fig g = {.svg = 1, .index = 3};
+    struct cmp_fig g = {0};
     struct clb_chart_text pt;
     assert_int_equal(cmp_fig_points(&g, &t, CMP_FIG_ROOFLINE, "roofline", a), CLB_OK);
-    assert_int_equal(cmp_plot_script(&g, &pt), CLB_OK);
+    assert_int_equal(plot_script(&g, 1, 3, &pt), CLB_OK);
     /* x from the smallest intensity (stream triad: 2 flops per 12 bytes) halved to the
      * largest (the fp32 ridge, 20) doubled */
     assert_string_equal(clb_buf_str(&pt.peaks),
@@ -476,18 +489,17 @@ static void test_row_figures(void **state)
     /* no roofline rows: no roofline figure */
     assert_int_equal(cmp_fig_points(&g, &t, CMP_FIG_ROOFLINE, "roofline", b), CLB_EUSAGE);
     assert_int_equal(cmp_fig_points(&g, &t, CMP_FIG_STAIRS, "latency", -1), CLB_OK);
-    assert_int_equal(cmp_plot_script(&g, &pt), CLB_OK);
+    assert_int_equal(plot_script(&g, 1, 3, &pt), CLB_OK);
     assert_non_null(strstr(pt.data.s, "x\tNo Ceiling CPU: chase stride=64\tx0\tx1\ty0\tlabel\n"
                                       "1024\t6\t1024\t1024\t6\t\n4096\t6\t4096\t4096\t6\t\n"));
     assert_non_null(strstr(pt.script.s, "set format x '%.0b %BB'\n"));
     clb_chart_text_free(&pt);
     /* every figure, crafted names included, through the oracle */
     for (int c = -1; c < t.ncols; c++) {
-        g.index = c + 2;
         if (c < 0 ? cmp_fig_points(&g, &t, CMP_FIG_STAIRS, "latency", -1)
                   : cmp_fig_points(&g, &t, CMP_FIG_ROOFLINE, "roofline", c))
             continue;
-        assert_int_equal(cmp_plot_script(&g, &pt), CLB_OK);
+        assert_int_equal(plot_script(&g, 1, c + 2, &pt), CLB_OK);
         const char *why = oracle_script(pt.script.s, pt.script.len);
         if (why)
             fail_msg("%s in:\n%s", why, pt.script.s);

@@ -1,8 +1,8 @@
 /* `clbench model scaling --plot OUT.svg`: efficiency against the ranks, one
  * line per path, described as a chart (include/clb_chart.h) and drawn by the
- * one renderer compare --plot and the report use (clb_plot_draw). Only
- * numbers and fixed words are in it. */
-#include "clb_compare.h"
+ * chart layer as compare --plot and the report draw theirs (clb_chart_files).
+ * Only numbers and fixed words are in it. */
+#include "clb_chart.h"
 #include "scaling.h"
 
 #include <math.h>
@@ -35,13 +35,17 @@ int sc_plot(const char *out, const struct clb_sc_point *p, int n, int weak)
             clb_chart_point(&ch, s, p[i].n, p[i].eff[k], NULL);
         }
     }
-    int rc;
-    if (ch.oom)
-        rc = clb_oom(); else if (!clb_chart_measured(&ch, &(double){0}, &(double){0})) {
+    int rc, svg;
+    if (ch.oom) {
+        rc = clb_oom();
+    } else if (!clb_chart_measured(&ch, &(double){0}, &(double){0})) {
         clb_seterr("model scaling --plot: no efficiency to plot");
         rc = CLB_EUSAGE;
     } else {
-        rc = clb_plot_draw(out, &ch);
+        struct clb_drawn d = {.c = &ch, .name = out};
+        rc = clb_chart_path_check(out, &svg);
+        rc = rc ? rc : clb_chart_files(&d, 1);
+        clb_drawn_free(&d, 1);
     }
     clb_chart_free(&ch);
     return rc;
