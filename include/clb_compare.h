@@ -436,11 +436,11 @@ int cmp_fig_chart(const struct cmp_fig *g, struct clb_chart *c);
  * is missing or fails; no output file is left behind unless every figure
  * was drawn. */
 int cmp_plot(const struct cmp_table *t, const char *out);
-/* The figures cmp_plot would draw, made in memory only (no file, no gnuplot):
- * fn gets each one's destination name and its script and data (a figure with
- * nothing to draw is left out). The fuzz harness of the readers uses it. */
+/* The charts cmp_plot would draw, made in memory only (no file, no gnuplot):
+ * fn gets each one's destination name and its chart, which it may take over
+ * (zeroed: freed no more here); a figure with nothing to draw is left out.
+ * The fuzz harness of the readers uses it. */
 int cmp_plot_each(const struct cmp_table *t, const char *out,
-                  int (*fn)(const char *final, const struct clb_chart_text *pt, void *ctx),
-                  void *ctx);
+                  int (*fn)(const char *final, struct clb_chart *c, void *ctx), void *ctx);
 
 #endif

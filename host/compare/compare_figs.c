@@ -46,21 +46,11 @@ int cmp_fig_points(struct cmp_fig *g, const struct cmp_table *t, enum cmp_fig_ki
 /* ---- points in series ---------------------------------------------------- */
 
 struct item {
-    uint64_t key[4];  /* the series: interned texts (and the column) */
-    size_t series;    /* its first point: series in order of first appearance */
+    int series;       /* its first point: series in order of first appearance */
     int own;          /* roofline: drawn first, as lines */
     double x, y;
     size_t point;
 };
-
-static int key_order(const void *pa, const void *pb)
-{
-    const struct item *a = pa, *b = pb;
-    for (int k = 0; k < 4; k++)
-        if (a->key[k] != b->key[k])
-            return a->key[k] < b->key[k] ? -1 : 1;
-    return (a->point > b->point) - (a->point < b->point);
-}
 
 static int item_order(const void *pa, const void *pb)
 {
@@ -80,36 +70,26 @@ static int item_order(const void *pa, const void *pb)
 static int series_items(const struct cmp_fig *g, struct item **out, size_t *n)
 {
     const struct cmp_table *t = g->t;
-    struct clb_arena names = {0};   /* the key's texts interned: equal texts, equal keys */
+    struct cmp_map seen = {.nk = 4};
+    struct clb_arena names = {0};
     struct item *v = malloc((t->npoints + 1) * sizeof *v);
     size_t k = 0;
-    int rc = v ? CLB_OK : CLB_ESYS;
-    for (size_t i = 0; i < t->npoints && rc == CLB_OK; i++) {
+    int roof = g->kind == CMP_FIG_ROOFLINE, first = v ? 0 : -2;
+    for (size_t i = 0; i < t->npoints && first >= 0; i++) {
         const struct cmp_point *p = &t->points[i];
-        int roof = g->kind == CMP_FIG_ROOFLINE;
         if (roof ? p->kind != CLB_FIGURE_ROOFLINE || p->col != g->col
                  : p->kind != CLB_FIGURE_STAIRS || strcmp(p->workload, g->workload))
             continue;
-        struct item *it = &v[k++];
-        *it = (struct item){{roof ? 0 : (uint64_t)p->col + 1, 0, 0, 0}, 0, roof && p->own, p->x,
-                            p->y, i};
         const char *part[3] = {roof ? p->workload : p->kernel, p->dtype, roof ? "" : p->rest};
-        for (int j = 0; j < 3 && rc == CLB_OK; j++) {
-            const char *s = clb_arena_intern(&names, part[j], strlen(part[j]));
-            it->key[j + 1] = CMP_KEY(s);
-            rc = s ? CLB_OK : CLB_ESYS;
-        }
+        uint64_t key[4] = {roof ? 0 : (uint64_t)p->col + 1};
+        first = cmp_text_keys(&names, part, 3, key + 1) ? -2 : cmp_map_add(&seen, key, (int)i);
+        v[k++] = (struct item){first, roof && p->own, p->x, p->y, i};
     }
-    clb_arena_free(&names);   /* the keys compare as numbers from here on */
-    if (rc) {
+    cmp_map_free(&seen);
+    clb_arena_free(&names);
+    if (first < -1) {
         free(v);
         return clb_oom();
-    }
-    qsort(v, k, sizeof *v, key_order);
-    for (size_t i = 0, first = 0; i < k; i++) {
-        if (i && memcmp(v[i].key, v[i - 1].key, sizeof v[i].key))
-            first = i;
-        v[i].series = v[first].point;
     }
     qsort(v, k, sizeof *v, item_order);
     *out = v;

@@ -204,33 +204,15 @@ static int each_chart(const struct cmp_table *t, struct plan *p, int quiet,
     return rc;
 }
 
-struct script_ctx {
-    int svg, index;
-    int (*fn)(const char *final, const struct clb_chart_text *pt, void *ctx);
-    void *ctx;
-};
-
-static int script_of(const char *final, struct clb_chart *c, void *ctx)
-{
-    struct script_ctx *s = ctx;
-    struct clb_chart_text pt;
-    int rc = clb_chart_gnuplot(c, &(struct clb_chart_out){s->svg, ++s->index}, &pt);
-    if (!rc)
-        rc = s->fn(final, &pt, s->ctx);
-    clb_chart_text_free(&pt);
-    return rc;
-}
-
 int cmp_plot_each(const struct cmp_table *t, const char *out,
-                  int (*fn)(const char *final, const struct clb_chart_text *pt, void *ctx), void *ctx)
+                  int (*fn)(const char *final, struct clb_chart *c, void *ctx), void *ctx)
 {
-    struct script_ctx s = {0, 0, fn, ctx};
-    int rc = clb_chart_path_check(out, &s.svg);
+    int svg, rc = clb_chart_path_check(out, &svg);
     if (rc)
         return rc;
     struct plan p;
     if (!(rc = plan_figures(t, out, &p)))
-        rc = each_chart(t, &p, 1, script_of, &s);
+        rc = each_chart(t, &p, 1, fn, ctx);
     plan_free(&p);
     return rc;
 }

@@ -222,130 +222,68 @@ static int chart_bars(const struct cmp_fig *g, struct clb_chart *c, int nsizes,
 
 /* ---- lines -------------------------------------------------------------- */
 
-/* The lines of a figure that form one series (for each column): same
- * kernel, type, size (unless the size is the x axis) and other swept values. */
-struct series_ctx {
-    const struct cmp_fig *g;
-    int kind;
-};
-
-static const char *series_part(const struct cmp_line *l, int k, int kind)
-{
-    switch (k) {
-    case 0: return l->kernel;
-    case 1: return l->dtype;
-    case 2: return kind == 1 ? l->size : "";
-    default: return kind == 1 ? l->sweep_rest : l->sweep;
-    }
-}
-
-static int series_order(const void *pa, const void *pb, void *ctx)
-{
-    const struct series_ctx *sctx = ctx;
-    int a = *(const int *)pa, b = *(const int *)pb;
-    for (int k = 0; k < 4; k++) {
-        int c = strcmp(series_part(L(sctx->g, a), k, sctx->kind),
-                       series_part(L(sctx->g, b), k, sctx->kind));
-        if (c)
-            return c;
-    }
-    return (a > b) - (a < b);
-}
-
-struct series {
-    int start, n;   /* a run of the sorted positions */
-    int first;      /* the position of its first line */
-};
-
-static int series_first(const void *pa, const void *pb)
-{
-    const struct series *a = pa, *b = pb;
-    return (a->first > b->first) - (a->first < b->first);
-}
-
-/* The series of the figure's lines: positions sorted by series (pos) and
- * the runs of each series in order of their first line (sv); *ns runs. */
-static int find_series(const struct cmp_fig *g, int kind, int *pos, struct series *sv, int *ns)
-{
-    struct series_ctx ctx = {g, kind};
-    for (int i = 0; i < g->nlines; i++)
-        pos[i] = i;
-    clb_sort(pos, (size_t)g->nlines, sizeof *pos, series_order, &ctx);
-    *ns = 0;
-    for (int i = 0; i < g->nlines; i++) {
-        int same = i > 0;
-        for (int k = 0; k < 4 && same; k++)
-            same = !strcmp(series_part(L(g, pos[i]), k, kind),
-                           series_part(L(g, pos[i - 1]), k, kind));
-        if (!same)
-            sv[(*ns)++] = (struct series){i, 0, 0};
-        sv[*ns - 1].n++;
-    }
-    /* a run's first position is its smallest (ties are broken by position) */
-    for (int k = 0; k < *ns; k++)
-        sv[k].first = pos[sv[k].start];
-    qsort(sv, (size_t)*ns, sizeof *sv, series_first);
-    return CLB_OK;
-}
-
-/* One device's series of one line group; returns whether it has a point. */
-static int line_series(const struct cmp_fig *g, struct clb_chart *c, const int *pos,
-                       const struct series *sv, int k, int kind, int nsizes, int block,
-                       char *allbound)
+/* A device's series: its lines of one kernel, type, size (unless the size is
+ * the x axis) and other swept values, in the order of their first line. */
+static int column_series(const struct cmp_fig *g, struct clb_chart *c, int k, int kind,
+                         int nsizes, struct clb_chart_series **sv, char *allbound)
 {
     const struct cmp_table *t = g->t;
-    struct clb_chart_series *s = NULL;
+    struct cmp_map seen = {.nk = 4};
+    struct clb_arena names = {0};
     struct clb_buf title = {0};
-    for (int m = 0; m < sv->n; m++) {
-        int i = pos[sv->start + m];
+    int ns = 0, rc = CLB_OK;
+    allbound[k] = 1;
+    for (int i = 0; i < g->nlines && !rc; i++) {
         const struct cmp_line *b = L(g, i);
         double x = kind == 1 ? b->sweep_num : b->size_num;
         double y = cmp_value(t, g->lines[i], g->cols[k]);
+        const char *rest = kind == 1 ? b->sweep_rest : b->sweep;
+        const char *part[4] = {b->kernel, b->dtype, kind == 1 ? b->size : "", rest};
+        uint64_t key[4];
         if (isnan(x) || isnan(y))
             continue;
-        if (!s) {
+        int q = cmp_text_keys(&names, part, 4, key) ? -2 : cmp_map_add(&seen, key, ns);
+        if (q == ns) {   /* a new series: its colour the device's, with one device its own */
+            title.len = 0;
             clb_buf_printf(&title, "%s: %s %s", t->cols[g->cols[k]].label, b->kernel, b->dtype);
             if (kind == 1 && nsizes > 1)
                 clb_buf_printf(&title, " %s", b->size);
-            const char *rest = kind == 1 ? b->sweep_rest : b->sweep;
             if (*rest)
                 clb_buf_printf(&title, " %s", rest);
-            /* colour = device; with one device, colour = series */
-            s = clb_chart_series(c, clb_buf_str(&title), CLB_CS_LINESPOINTS,
-                                 g->ncols > 1 ? k + 1 : block + 1);
-            if (!s)
-                break;
+            sv[ns++] = clb_chart_series(c, clb_buf_str(&title), CLB_CS_LINESPOINTS,
+                                        g->ncols > 1 ? k + 1 : c->ns + 1);
         }
-        allbound[k] &= b->device_bound != 0;
-        clb_chart_point(c, s, x, y, NULL);
+        rc = q < -1 || title.oom ? CLB_ESYS : CLB_OK;
+        if (q >= 0) {
+            allbound[k] &= b->device_bound != 0;
+            clb_chart_point(c, sv[q], x, y, NULL);
+        }
     }
-    if (title.oom)
-        c->oom = 1;
+    cmp_map_free(&seen);
+    clb_arena_free(&names);
     clb_buf_free(&title);
-    return s != NULL;
+    return rc;
 }
 
 static int chart_lines(const struct cmp_fig *g, struct clb_chart *c, int kind, int nsizes)
 {
-    int *pos = malloc(((size_t)g->nlines + 1) * sizeof *pos);
-    struct series *sv = malloc(((size_t)g->nlines + 1) * sizeof *sv);
+    struct clb_chart_series **sv = malloc(((size_t)g->nlines + 1) * sizeof *sv);
     char *allbound = calloc((size_t)g->ncols + 1, 1);
     struct clb_buf title = {0};
-    int rc = CLB_ESYS, ns = 0, block = 0;
-    if (!pos || !sv || !allbound)
-        goto out;
-    find_series(g, kind, pos, sv, &ns);
-    for (int k = 0; k < g->ncols; k++) {
-        allbound[k] = 1;
-        for (int q = 0; q < ns; q++)
-            block += line_series(g, c, pos, &sv[q], k, kind, nsizes, block, allbound);
+    int rc = CLB_OK;
+    if (!sv || !allbound) {
+        free(sv);
+        free(allbound);
+        return CLB_ESYS;
     }
+    for (int k = 0; !rc && k < g->ncols; k++)
+        rc = column_series(g, c, k, kind, nsizes, sv, allbound);
     /* peaks over the whole x range: a column's where every point of it is
      * device work; 100 % where every point of the figure is */
     int pk = peak_kind(g), every = 1;
     for (int k = 0; k < g->ncols; k++)
         every &= allbound[k];
-    for (int k = pk == CMP_PEAK_HUNDRED ? -1 : 0; pk != CMP_PEAK_NONE && k < g->ncols; k++) {
+    for (int k = pk == CMP_PEAK_HUNDRED ? -1 : 0; !rc && pk != CMP_PEAK_NONE && k < g->ncols; k++) {
         int col = k < 0 ? -1 : g->cols[k];
         peak_title(&title, g->t, col);
         if (k < 0 ? every : allbound[k])
@@ -355,9 +293,7 @@ static int chart_lines(const struct cmp_fig *g, struct clb_chart *c, int kind, i
             break;
     }
     c->x.label = clb_chart_str(c, kind == 1 ? sweep_key(g) : "problem size (elements)");
-    rc = title.oom ? CLB_ESYS : CLB_OK;
-out:
-    free(pos);
+    rc = rc ? rc : title.oom ? CLB_ESYS : CLB_OK;
     free(sv);
     free(allbound);
     clb_buf_free(&title);

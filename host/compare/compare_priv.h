@@ -22,6 +22,9 @@ int cmp_map_add(struct cmp_map *m, const uint64_t *key, int v);
 int cmp_map_get(const struct cmp_map *m, const uint64_t *key);
 void cmp_map_free(struct cmp_map *m);
 #define CMP_KEY(p) ((uint64_t)(uintptr_t)(p))
+/* The keys of n texts by their content: each interned in a (which the
+ * caller frees), its pointer the key. CLB_ESYS on OOM (message set). */
+int cmp_text_keys(struct clb_arena *a, const char *const *texts, int n, uint64_t *key);
 
 /* The index of key in m, the map of the n elements of *v; a new key gets
  * index n and a zeroed element there (room made). -2 on OOM (message set). */

@@ -119,12 +119,14 @@ static void gate(const char *path, const struct clb_rowset *rows)
         unlink(base);
 }
 
-static int script_made(const char *final, const struct clb_chart_text *pt, void *ctx)
+static int report_chart(const struct clb_chart *c, void *ctx);
+
+/* One of compare's charts: rendered and held to the plot oracle, as the
+ * report's are. */
+static int plot_chart(const char *final, struct clb_chart *c, void *ctx)
 {
     (void)final;
-    (void)pt;
-    (*(int *)ctx)++;
-    return CLB_OK;
+    return report_chart(c, ctx);
 }
 
 /* compare --plot: every figure (tables, rooflines, staircases) and its
@@ -137,7 +139,7 @@ static void compare_plot(const char *path, const struct clb_rowset *rows)
     struct cmp_table t;
     if (cmp_build(&t, files, 1, &flt, cmp_metric_find("gbps")) == CLB_OK) {
         int n = 0;
-        cmp_plot_each(&t, "/tmp/fuzz-rows.svg", script_made, &n);
+        cmp_plot_each(&t, "/tmp/fuzz-rows.svg", plot_chart, &n);
     }
     cmp_free(&t);
 }
@@ -230,7 +232,7 @@ static void upgrade(const char *path, const struct clb_rowset *rows)
     unlink(tmp);
 }
 
-/* report: each chart rendered as gnuplot's input (no gnuplot run) and held
+/* report (and compare): each chart rendered as gnuplot's input (no gnuplot run) and held
  * to the plot oracle; the page (tables only: no figure) to the HTML oracle. */
 static int report_chart(const struct clb_chart *c, void *ctx)
 {
@@ -246,7 +248,7 @@ static int report_chart(const struct clb_chart *c, void *ctx)
         why = oracle_data(clb_buf_str(&t.peaks), t.peaks.len);
     if (why) {
         quiet(0);
-        fprintf(stderr, "fuzz_rows: a report chart: %s\n%s\n", why, clb_buf_str(&t.script));
+        fprintf(stderr, "fuzz_rows: a chart: %s\n%s\n", why, clb_buf_str(&t.script));
         abort();
     }
     clb_chart_text_free(&t);
