@@ -137,6 +137,15 @@ static void dir_close(struct plotdir *d)
     memset(d, 0, sizeof *d);
 }
 
+/* CLB_ESYS with "cannot write<how> '<path>': <err's text>" (the path escaped). */
+static int cannot_write(const char *how, const char *path, int err)
+{
+    struct clb_buf e = {0};
+    clb_seterr("cannot write%s '%s': %s", how, cmp_esc_tmp(&e, path, 0), strerror(err));
+    clb_buf_free(&e);
+    return CLB_ESYS;
+}
+
 /* Write a file of the directory (a name of its own: never one that exists). */
 static int put(struct plotdir *d, const char *name, const struct clb_buf *b)
 {
@@ -148,10 +157,9 @@ static int put(struct plotdir *d, const char *name, const struct clb_buf *b)
                                                                                : CLB_ESYS;
     if (fd >= 0 && close(fd) != 0)
         rc = CLB_ESYS;
-    if (rc)
-        clb_seterr("cannot write to the temporary directory '%s': %s", d->path, strerror(errno));
+    int err = errno;
     free(p);
-    return rc;
+    return rc ? cannot_write(" to the temporary directory", d->path, err) : CLB_OK;
 }
 
 /* A chart's script and data as fig<index>.gp, .dat and .peak.dat. */
@@ -415,12 +423,7 @@ static int copy_out(const char *from, int out, const char *final)
     int err = errno;
     if (in >= 0)
         close(in);
-    if (rc) {
-        struct clb_buf e = {0};
-        clb_seterr("cannot write '%s': %s", cmp_esc_tmp(&e, final, 0), strerror(err));
-        clb_buf_free(&e);
-    }
-    return rc;
+    return rc ? cannot_write("", final, err) : CLB_OK;
 }
 
 /* Each drawn figure into a temporary file beside its destination. */
@@ -432,13 +435,8 @@ static int beside(const struct plotdir *dir, struct clb_drawn *d, size_t n,
         if (!p)
             return CLB_ESYS;
         int rc = clb_output_ok(d[i].name, "--plot", "the figure");
-        if (!rc && clb_replace_open(AT_FDCWD, d[i].name, 0666, &tmp[i]) != 0) {
-            struct clb_buf e = {0};
-            clb_seterr("cannot write beside '%s': %s", cmp_esc_tmp(&e, d[i].name, 0),
-                       strerror(errno));
-            clb_buf_free(&e);
-            rc = CLB_ESYS;
-        }
+        if (!rc && clb_replace_open(AT_FDCWD, d[i].name, 0666, &tmp[i]) != 0)
+            rc = cannot_write(" beside", d[i].name, errno);
         if (!rc)
             rc = copy_out(p, tmp[i].fd, d[i].name);
         free(p);
@@ -453,13 +451,9 @@ static int put_in_place(struct clb_drawn *d, size_t n, struct clb_replace *tmp, 
 {
     int rc = CLB_OK;
     for (size_t i = 0; i < n; i++) {
-        if (!tmp[i].tmp ||
-            clb_replace_done(&tmp[i], d[i].name, keep && !rc, CLB_REPLACE) == 0 || !keep || rc)
-            continue;   /* in place, or removed */
-        struct clb_buf e = {0};
-        clb_seterr("cannot write '%s': %s", cmp_esc_tmp(&e, d[i].name, 0), strerror(errno));
-        clb_buf_free(&e);
-        rc = CLB_ESYS;
+        if (tmp[i].tmp && clb_replace_done(&tmp[i], d[i].name, keep && !rc, CLB_REPLACE) != 0 &&
+            keep && !rc)
+            rc = cannot_write("", d[i].name, errno);   /* else in place, or removed */
     }
     return rc;
 }
