@@ -128,7 +128,7 @@ void clb_chart_axes(struct clb_chart *c, int x_bytes);
 void clb_chart_levels(struct clb_chart *c, const char *title, int colour, int dash,
                       const double *lv, int n);
 /* A guide at level y across the x range of the measured points so far (a
- * peak over curves). */
+ * peak over curves), or across every category of a bar chart. */
 void clb_chart_level(struct clb_chart *c, const char *title, int colour, int dash, double y);
 
 /* ---- gnuplot (chart_gnuplot.c) ---------------------------------------------- */

@@ -204,9 +204,10 @@ void clb_chart_levels(struct clb_chart *c, const char *title, int colour, int da
 
 void clb_chart_level(struct clb_chart *c, const char *title, int colour, int dash, double y)
 {
-    double lo, hi;
+    double lo = -0.5, hi = c->ncats - 0.5;
     int ints, p2;
-    if (isnan(y) || !x_range(c, &lo, &hi, &ints, &p2))
+    if (isnan(y) || (c->ncats ? !clb_chart_measured(c, &(double){0}, &(double){0})
+                              : !x_range(c, &lo, &hi, &ints, &p2)))
         return;
     struct clb_chart_series *s = guide(c, title, colour, dash);
     clb_chart_point(c, s, lo, y, NULL);

@@ -338,12 +338,9 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
                        b->wl ? b->wl->figure.baseline : "");
         clb_chart_levels(&ch, clb_buf_str(&lab), colour, 4, base, b->ncat);
     }
-    if (r->o->norm != CLB_NORM_ABSOLUTE && !(b->wl && b->wl->figure.y_metric)) {
-        for (int k = 0; lv && k < b->ncat; k++)
-            lv[k] = 100;
-        clb_chart_levels(&ch, "100 %", 0, 2, lv, b->ncat);
-    }
     free(lv);
+    if (r->o->norm != CLB_NORM_ABSOLUTE && !(b->wl && b->wl->figure.y_metric))
+        clb_chart_level(&ch, "100 %", 0, 2, 100);
     clb_chart_axes(&ch, 0);
     t.len = 0;
     clb_buf_printf(&t, "%s, each device at its default size (the largest outside its caches); "
@@ -473,9 +470,7 @@ static void overview_chart(struct rpt *r, const struct bars *b, int col)
                         lab.len ? clb_buf_str(&lab) : NULL);
         clb_chart_point(&ch, s[1], k, peak > 0 ? 100 * c.raw / peak : NAN, NULL);
     }
-    struct clb_chart_series *hundred = clb_chart_series(&ch, "100 %", CLB_CS_LINES, 0);
-    clb_chart_point(&ch, hundred, -0.5, 100, NULL);
-    clb_chart_point(&ch, hundred, b->ncat - 0.5, 100, NULL);
+    clb_chart_level(&ch, "100 %", 0, 2, 100);
     lab.len = 0;
     const char *src = r->t.cols[col].ceil_src[CLB_CEIL_BW];
     clb_buf_printf(&lab, "%s: each memory workload's best GB/s per kernel and type at its "
