@@ -52,6 +52,9 @@ void clb_profiles_free(struct clb_profiles *ps);
 void clb_profile_free(struct clb_profile *p);
 
 const struct clb_profile *clb_profiles_find(const struct clb_profiles *ps, const char *id);
+/* The longest comma-separated word of `match` (NULL: none) found in name,
+ * case-insensitive: its length, 0 when none ("K20X" beats "K20"). */
+size_t clb_profile_match_len(const char *match, const char *name);
 /* The profile matching a device (name substrings, then CUs/clock where the
  * profile asks for them), or NULL. */
 const struct clb_profile *clb_profiles_match(const struct clb_profiles *ps,

@@ -503,10 +503,9 @@ static int add_line(struct cmp_delta *d, size_t *cap, struct cmp_in *in, const s
                             .dtype = a->id.dtype, .size = a->id.size, .cases = a->id.cases,
                             .device = a->device, .delta_pct = NAN, .tuned = "",
                             .state = CMP_D_SAME, .metric = a->metric, .worse_pct = NAN};
-    l->old.status = l->cur.status = l->old.tuning = l->cur.tuning = "";
-    l->old.size = l->cur.size = l->old.device = l->cur.device = "";
-    l->old.fp = l->cur.fp = l->old.timestamp = l->cur.timestamp = l->changed = "";
-    l->old.best = l->cur.best = NAN;
+    static const struct cmp_dside absent = {0, NAN, NAN, NAN, 0, "", "", "", "", "", ""};
+    l->old = l->cur = absent;
+    l->changed = "";
     if (old)
         set_side(&l->old, os, old);
     if (cur)
@@ -640,12 +639,7 @@ static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nf
                    d->host_out == 1 ? "" : "s");
         rc = CLB_EUSAGE;
     } else if (!rc && !d->n) {
-        struct clb_buf m = {0};
-        cmp_metric_names(&m);
-        clb_seterr("no selected row has a %s figure (metrics: %s)",
-                   d->metric->per_workload ? "workload's own" : d->metric->name, clb_buf_str(&m));
-        clb_buf_free(&m);
-        rc = CLB_EUSAGE;
+        rc = cmp_no_figure(d->metric);
     } else if (!rc && !d->compared && !d->count[CMP_D_LOST]) {
         nothing_message(d, &cur, &old);
         rc = CLB_EUSAGE;

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* ---- columns ------------------------------------------------------------ */
 
@@ -874,30 +873,6 @@ out:
 
 /* ---- peaks ------------------------------------------------------------------ */
 
-/* Is some comma-separated word of `match` in name (case-insensitive)? The
- * longest such word's length, 0 when none. */
-static size_t match_len(const char *name, const char *match)
-{
-    size_t best = 0, nlen = strlen(name);
-    for (const char *m = match; m && *m;) {
-        size_t len = strcspn(m, ",");
-        const char *w = m;
-        size_t wl = len;
-        while (wl && *w == ' ')
-            w++, wl--;
-        while (wl && w[wl - 1] == ' ')
-            wl--;
-        if (wl && wl > best && wl <= nlen)
-            for (size_t s = 0; s + wl <= nlen; s++)
-                if (!strncasecmp(name + s, w, wl)) {
-                    best = wl;
-                    break;
-                }
-        m += len + (m[len] == ',');
-    }
-    return best;
-}
-
 /* A column's peak bandwidth: derived from its rows (gbps / pct_peak_bw), else
  * from the profile named in its rows or matching its device name. */
 static int find_peaks(struct build *b)
@@ -956,7 +931,7 @@ static int find_peaks(struct build *b)
             continue;
         size_t best = 0;
         for (size_t k = 0; k < ps.n; k++) {
-            size_t len = match_len(cc->device, ps.v[k].match);
+            size_t len = clb_profile_match_len(ps.v[k].match, cc->device);
             if (len > best && ps.v[k].peak_bandwidth_gbs > 0) {
                 best = len;
                 cc->peak_gbs = ps.v[k].peak_bandwidth_gbs;
@@ -1096,17 +1071,9 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
     if (!t->nlines && !(flt->plot && t->npoints) && !flt->keep_rows) {
         if ((rc = label_cols(&b)))
             goto out;
-        if (t->metric->measured) {
+        if (t->metric->measured)
             no_measured_message(t);
-        } else {
-            struct clb_buf m = {0};
-            cmp_metric_names(&m);
-            clb_seterr("no selected row has a %s figure (metrics: %s)",
-                       t->metric->per_workload ? "workload's own" : t->metric->name,
-                       clb_buf_str(&m));
-            clb_buf_free(&m);
-        }
-        rc = CLB_EUSAGE;
+        rc = t->metric->measured ? CLB_EUSAGE : cmp_no_figure(t->metric);
         goto out;
     }
     if ((rc = label_cols(&b)) || (rc = find_peaks(&b)) || (rc = find_unshown(&b)) ||

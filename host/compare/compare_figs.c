@@ -207,14 +207,8 @@ int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c)
     size_t n = 0;
     if (series_items(g, &v, &n))
         return CLB_ESYS;
-    struct clb_buf txt = {0};
+    struct clb_buf txt = {0};   /* n > 0: cmp_fig_points found the figure's point */
     int rc = CLB_OK;
-    if (!n) {
-        clb_seterr("%s: no point to plot", cmp_esc_tmp(&txt, col->label, 0));
-        clb_buf_free(&txt);
-        free(v);
-        return CLB_EUSAGE;
-    }
     struct roof r;
     roof_range(g, v, n, &r);
     clb_buf_printf(&txt, "%s: %s, GFlop/s by arithmetic intensity", g->workload, col->label);
@@ -319,13 +313,7 @@ int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c)
     size_t n = 0;
     if (series_items(g, &v, &n))
         return CLB_ESYS;
-    struct clb_buf txt = {0};
-    if (!n) {
-        clb_seterr("%s: no point to plot", cmp_esc_tmp(&txt, g->workload, 0));
-        clb_buf_free(&txt);
-        free(v);
-        return CLB_EUSAGE;
-    }
+    struct clb_buf txt = {0};   /* n > 0: cmp_fig_points found the figure's point */
     double xmin = INFINITY, xmax = 0;
     int multi = 0;
     for (size_t i = 0; i < n; i++) {

@@ -150,9 +150,6 @@ static int make_grid(const struct cmp_delta *d, struct cmp_grid *g)
 
 /* ---- the text table: 100 columns ------------------------------------------------ */
 
-#define TEXT_WIDTH 100
-enum { T_KEY, T_UNIT, T_OLD, T_NEW, T_DELTA, T_STATUS, T_N };
-
 /* A line's key as one text: "dslash reg float 16x16x16x16 links=full,rhs=1",
  * "on DEVICE" where lines are per device. */
 static void key_text(const struct cmp_delta *d, const struct cmp_dline *l, struct clb_buf *b)
@@ -170,83 +167,43 @@ static void key_text(const struct cmp_delta *d, const struct cmp_dline *l, struc
     clb_buf_free(&sz);
 }
 
-/* The grid of the text table: the key, then the figures (the unit where
- * each workload has its own). */
+/* The grid of the text table, 100 columns wide: the key, then the figures
+ * (the unit where each workload has its own); below a line, the tuning that
+ * changed between the two sides and what changed in the kernel. */
 static int text_grid(const struct cmp_delta *d, struct cmp_grid *g)
 {
-    static const char *const names[T_N] = {"line", "unit", "baseline", "new", "delta", "status"};
-    if (cmp_grid_init(g, T_N, d->n))
+    static const char *const names[] = {"line", "unit", "baseline", "new", "delta", "status"};
+    int unit = d->metric->per_workload, nc = 5 + unit;
+    if (cmp_grid_init(g, nc, d->n))
         return CLB_ESYS;
+    g->width = 100;
+    g->note = calloc((size_t)d->n + 1, sizeof *g->note);
     struct clb_buf e = {0}, k = {0};
-    int bad = 0;
-    for (int c = 0; c < T_N; c++) {
-        g->right[c] = c >= T_OLD && c <= T_DELTA;
-        bad |= cmp_grid_set(g, -1, c, c == T_UNIT && !d->metric->per_workload ? "" : names[c]);
+    int bad = !g->note;
+    for (int c = 0; c < nc; c++) {
+        g->right[c] = c > unit && c < nc - 1;
+        bad |= cmp_grid_set(g, -1, c, names[c ? c + !unit : 0]);
     }
     for (int i = 0; i < d->n && !bad; i++) {
         const struct cmp_dline *l = &d->v[i];
         char num[3][64];
         figures(l, num);
         key_text(d, l, &k);
-        const char *text[T_N] = {cmp_esc_tmp(&e, clb_buf_str(&k), 0),
-                                 d->metric->per_workload ? d->metrics[l->metric].unit : "", num[0],
-                                 num[1], num[2], state_word(d, l->state)};
-        for (int c = 0; c < T_N; c++)
-            bad |= cmp_grid_set(g, i, c, text[c]);
+        const char *text[] = {cmp_esc_tmp(&e, clb_buf_str(&k), 0), d->metrics[l->metric].unit,
+                              num[0], num[1], num[2], state_word(d, l->state)};
+        for (int c = 0; c < nc; c++)
+            bad |= cmp_grid_set(g, i, c, text[c ? c + !unit : 0]);
+        k.len = 0;
+        if (l->tuned[0])
+            clb_buf_printf(&k, "  tuned: %s\n", cmp_esc_tmp(&e, l->tuned, 0));
+        if (l->changed[0])
+            clb_buf_printf(&k, "  changed: %s\n", cmp_esc_tmp(&e, l->changed, 0));
+        if (k.len && !(g->note[i] = clb_arena_str(&g->arena, k.s, k.len)))
+            bad = 1;
     }
     bad |= k.oom;
     clb_buf_free(&k);
     return cmp_grid_done(g, &e, bad);
-}
-
-/* What a line's figures do not say, on an indented line below it: the
- * tuning that changed between the two sides. */
-static void line_notes(const struct cmp_dline *l, FILE *f, struct clb_buf *e)
-{
-    if (l->tuned[0])
-        fprintf(f, "  tuned: %s\n", cmp_esc_tmp(e, l->tuned, 0));
-    if (l->changed[0])
-        fprintf(f, "  changed: %s\n", cmp_esc_tmp(e, l->changed, 0));
-}
-
-/* Print the text table: the key column as wide as the figures leave of 100
- * columns; a longer key on a line of its own, its figures below it. */
-static void text_table(const struct cmp_delta *d, const struct cmp_grid *g, FILE *f)
-{
-    int w[T_N] = {0};
-    for (int c = 0; c < T_N; c++)
-        for (int r = -1; r < g->nrows; r++) {
-            const char *s = r < 0 ? g->head[c] : g->cell[(size_t)r * T_N + (size_t)c];
-            int x = cmp_width(s ? s : "");
-            w[c] = x > w[c] ? x : w[c];
-        }
-    int figs = 0, unit = d->metric->per_workload;
-    for (int c = T_UNIT + !unit; c < T_N; c++)
-        figs += w[c] + 2;
-    int room = TEXT_WIDTH - figs;
-    if (w[T_KEY] > room)
-        w[T_KEY] = room > 8 ? room : 8;
-    struct clb_buf e = {0};
-    for (int r = -1; r < g->nrows; r++) {
-        for (int c = 0; c < T_N; c++) {
-            if (c == T_UNIT && !unit)
-                continue;
-            const char *s = r < 0 ? g->head[c] : g->cell[(size_t)r * T_N + (size_t)c];
-            s = s ? s : "";
-            int pad = w[c] - cmp_width(s), last = c + 1 == T_N;
-            if (c == T_KEY && pad < 0) {   /* a long key: alone on its line */
-                fprintf(f, "%s\n%*s", s, w[c], "");
-            } else if (g->right[c]) {
-                fprintf(f, "%*s%s", pad, "", s);
-            } else {
-                fprintf(f, "%s%*s", s, last ? 0 : pad, "");
-            }
-            fputs(last ? "\n" : "  ", f);
-        }
-        if (r >= 0)
-            line_notes(&d->v[r], f, &e);
-    }
-    clb_buf_free(&e);
 }
 
 /* The title: the figure, the baseline and its devices, the rule. */
@@ -320,7 +277,7 @@ static int print_delta(const struct cmp_delta *d, FILE *f, int md)
     if (md)
         cmp_grid_markdown(&g, f);
     else
-        text_table(d, &g, f);
+        cmp_grid_text(&g, f);
     summary(d, f, md ? CMP_ESC_MD : 0);
     cmp_grid_free(&g);
     return cmp_stream_ok(f);

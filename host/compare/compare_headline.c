@@ -241,14 +241,7 @@ int cmp_headline_print_text(const struct cmp_headline *h, FILE *f)
     struct clb_buf e = {0};
     fprintf(f, "%s\n", intro);
     for (int k = 0; k < h->ncols; k++) {
-        const struct cmp_col *c = &h->t.cols[h->cols[k]];
-        fprintf(f, "  [%d] %s  (", k + 1, cmp_esc_tmp(&e, c->label, 0));
-        if (c->reference)
-            fputs("published", f);
-        for (int j = 0; !c->reference && j < c->nfiles; j++) {
-            const char *slash = strrchr(c->files[j], '/');
-            fprintf(f, "%s%s", j ? ", " : "", cmp_esc_tmp(&e, slash ? slash + 1 : c->files[j], 0));
-        }
+        cmp_col_legend(&h->t.cols[h->cols[k]], k + 1, f, &e);
         fputs(")\n", f);
     }
     fputc('\n', f);

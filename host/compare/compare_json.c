@@ -2,7 +2,6 @@
  * (no JSON text is escaped by hand here). The schema is in docs/COMPARE.md. */
 #include "compare_priv.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
@@ -66,12 +65,8 @@ int cmp_json_stream_item(json_t *item, int bad, int first, FILE *f)
 
 int cmp_json_stream_end(FILE *f, int empty)
 {
-    errno = 0;
     fputs(empty ? "]\n}\n" : "\n  ]\n}\n", f);
-    if (fflush(f) == 0 && !ferror(f))
-        return CLB_OK;
-    clb_seterr("cannot write the JSON output: %s", errno ? strerror(errno) : "write error");
-    return CLB_ESYS;
+    return cmp_stream_ok(f);
 }
 
 /* Set o[key] = v (which it takes over); a NULL v (OOM) marks *bad. */

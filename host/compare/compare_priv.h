@@ -163,6 +163,9 @@ int cmp_bad_rank(const char *s);
 /* Count a row without a figure: *bad keeps the worst status seen (by rank). */
 void cmp_count_bad(const char *status, const char **bad, int *nbad);
 
+/* "no selected row has a M figure (metrics: ...)": CLB_EUSAGE. */
+int cmp_no_figure(const struct cmp_metric *m);
+
 /* Format a figure with about four significant digits ("3044", "98.73"). */
 void cmp_fmt_num(double v, int relative, char *out, size_t n);
 
@@ -174,6 +177,9 @@ struct cmp_grid {
     const char **head;       /* ncols */
     const char **cell;       /* nrows * ncols */
     unsigned char *right;    /* ncols: right-aligned */
+    int width;               /* text: the columns after the first fit this, the first gets
+                              * what is left (a longer cell alone on its line); 0: no limit */
+    const char **note;       /* text: per row, lines printed below it (NULL: none) */
     struct clb_arena arena;
 };
 int cmp_grid_init(struct cmp_grid *g, int ncols, int nrows);
@@ -185,6 +191,9 @@ void cmp_grid_free(struct cmp_grid *g);
 /* Finish building g with the escaping buffer e (freed): CLB_OK, or CLB_ESYS
  * with the grid freed when bad or e ran out of memory. */
 int cmp_grid_done(struct cmp_grid *g, struct clb_buf *e, int bad);
+/* A column's line of a text table's legend: "  [k] LABEL  (FILES" or
+ * "(published"; the caller closes it. */
+void cmp_col_legend(const struct cmp_col *col, int k, FILE *f, struct clb_buf *e);
 /* After printing to f: CLB_OK, or CLB_ESYS with a message when a write
  * failed (the stream's error flag or a failing flush). */
 int cmp_stream_ok(FILE *f);

@@ -79,6 +79,16 @@ void cmp_metric_names(struct clb_buf *b)
     clb_buf_printf(b, ", or a key of the rows' metrics (clbench compare --list-metrics)");
 }
 
+int cmp_no_figure(const struct cmp_metric *m)
+{
+    struct clb_buf b = {0};
+    cmp_metric_names(&b);
+    clb_seterr("no selected row has a %s figure (metrics: %s)",
+               m->per_workload ? "workload's own" : m->name, clb_buf_str(&b));
+    clb_buf_free(&b);
+    return CLB_EUSAGE;
+}
+
 int cmp_metric_lookup(const char *name, struct cmp_metric *out)
 {
     const struct cmp_metric *m = cmp_metric_find(name);
@@ -255,22 +265,28 @@ static const char *grid_at(const struct cmp_grid *g, int row, int col)
 
 void cmp_grid_text(const struct cmp_grid *g, FILE *f)
 {
-    int *w = calloc((size_t)g->ncols + 1, sizeof *w);
+    int *w = calloc((size_t)g->ncols + 1, sizeof *w), others = 0;
     if (!w)
         return;
-    for (int c = 0; c < g->ncols; c++)
+    for (int c = 0; c < g->ncols; c++) {
         for (int r = -1; r < g->nrows; r++) {
             int x = cmp_width(grid_at(g, r, c));
             if (x > w[c])
                 w[c] = x;
         }
+        others += c ? w[c] + 2 : 0;
+    }
+    if (g->width && w[0] > g->width - others)   /* a longer key: alone on its line */
+        w[0] = g->width - others > 8 ? g->width - others : 8;
     struct clb_buf line = {0};
     for (int r = -1; r < g->nrows; r++) {
         line.len = 0;
         for (int c = 0; c < g->ncols; c++) {
             const char *s = grid_at(g, r, c);
             int pad = w[c] - cmp_width(s);
-            if (g->right[c])
+            if (pad < 0)
+                clb_buf_printf(&line, "%s\n%*s", s, w[c], "");
+            else if (g->right[c])
                 clb_buf_printf(&line, "%*s%s", pad, "", s);
             else
                 clb_buf_printf(&line, "%s%*s", s, pad, "");
@@ -280,6 +296,8 @@ void cmp_grid_text(const struct cmp_grid *g, FILE *f)
         while (line.len && line.s[line.len - 1] == ' ')   /* no trailing blanks */
             line.len--;
         fprintf(f, "%.*s\n", (int)line.len, clb_buf_str(&line));
+        if (r >= 0 && g->note && g->note[r])
+            fputs(g->note[r], f);
     }
     clb_buf_free(&line);
     free(w);
@@ -306,6 +324,7 @@ void cmp_grid_free(struct cmp_grid *g)
     free(g->head);
     free(g->cell);
     free(g->right);
+    free(g->note);
     clb_arena_free(&g->arena);
     memset(g, 0, sizeof *g);
 }
@@ -576,6 +595,17 @@ int cmp_stream_ok(FILE *f)
     return CLB_ESYS;
 }
 
+void cmp_col_legend(const struct cmp_col *col, int k, FILE *f, struct clb_buf *e)
+{
+    fprintf(f, "  [%d] %s  (", k, cmp_esc_tmp(e, col->label, 0));
+    if (col->reference)
+        fputs("published", f);
+    for (int j = 0; !col->reference && j < col->nfiles; j++) {
+        const char *slash = strrchr(col->files[j], '/');
+        fprintf(f, "%s%s", j ? ", " : "", cmp_esc_tmp(e, slash ? slash + 1 : col->files[j], 0));
+    }
+}
+
 int cmp_print_text(const struct cmp_table *t, FILE *f)
 {
     struct cmp_grid g;
@@ -588,13 +618,7 @@ int cmp_print_text(const struct cmp_table *t, FILE *f)
     /* columns are numbered; the legend below the title gives their names */
     for (int c = 0; c < t->ncols; c++) {
         const struct cmp_col *col = &t->cols[c];
-        fprintf(f, "  [%d] %s  (", c + 1, cmp_esc_tmp(&e, col->label, 0));
-        if (col->reference)
-            fputs("published", f);
-        for (int k = 0; !col->reference && k < col->nfiles; k++) {
-            const char *slash = strrchr(col->files[k], '/');
-            fprintf(f, "%s%s", k ? ", " : "", cmp_esc_tmp(&e, slash ? slash + 1 : col->files[k], 0));
-        }
+        cmp_col_legend(col, c + 1, f, &e);
         if (!isnan(col->peak_gbs))
             fprintf(f, "; peak %.0f GB/s", col->peak_gbs);
         if (t->metric->measured) {

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -370,16 +371,24 @@ const struct clb_profile *clb_profiles_find(const struct clb_profiles *ps, const
     return NULL;
 }
 
-/* Length of the longest match substring found in the name, 0 if none. */
-static size_t match_len(const char *match, const char *name)
+size_t clb_profile_match_len(const char *match, const char *name)
 {
-    int n;
-    char **subs = clb_split(match, &n);
-    size_t best = 0;
-    for (int i = 0; subs && i < n; i++)
-        if (clb_stristr(name, subs[i]) && strlen(subs[i]) > best)
-            best = strlen(subs[i]);
-    free(subs);
+    size_t best = 0, nlen = strlen(name);
+    for (const char *m = match; m && *m;) {
+        size_t len = strcspn(m, ","), wl = len;
+        const char *w = m;
+        while (wl && *w == ' ')
+            w++, wl--;
+        while (wl && w[wl - 1] == ' ')
+            wl--;
+        if (wl && wl > best && wl <= nlen)
+            for (size_t s = 0; s + wl <= nlen; s++)
+                if (!strncasecmp(name + s, w, wl)) {
+                    best = wl;
+                    break;
+                }
+        m += len + (m[len] == ',');
+    }
     return best;
 }
 
@@ -443,7 +452,7 @@ const struct clb_profile *clb_profiles_match_how(const struct clb_profiles *ps,
     memset(m, 0, sizeof *m);
     for (size_t i = 0; i < ps->n; i++) {
         const struct clb_profile *p = &ps->v[i];
-        size_t len = p->match ? match_len(p->match, dev->name) : 0;
+        size_t len = clb_profile_match_len(p->match, dev->name);
         how.len = 0;
         int checks = len ? match_checks(p, dev, &how) : -1;
         if (checks < 0)
