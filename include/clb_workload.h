@@ -104,6 +104,9 @@ struct clb_counts {
 
 /* A value of a query's params: the case's (or --param's) value, else def. */
 const char *clb_query_param(const struct clb_query *q, const char *key, const char *def);
+/* One whole number in lo..hi of a query's params, else def (a bad value is
+ * set-up's to refuse, with its message; a count only needs a figure). */
+long clb_query_long(const struct clb_query *q, const char *key, long lo, long hi, long def);
 /* The element size of the query's type (0 for untyped). */
 size_t clb_query_esize(const struct clb_query *q);
 /* End a count: when *ovf is set, record "<workload>: size S: the byte count
@@ -439,6 +442,8 @@ int clb_param_ints(const struct clb_env *env, const char *key, long lo, long hi,
                    int max, int *n);
 /* Exactly one integer in lo..hi. */
 int clb_param_int(const struct clb_env *env, const char *key, long lo, long hi, long *out);
+/* Exactly one number in the open interval (lo, hi). */
+int clb_param_real(const struct clb_env *env, const char *key, double lo, double hi, double *out);
 /* Which source a value came from: "param", "profile" or "default". */
 const char *clb_param_origin(const struct clb_env *env, const char *key);
 /* A comma list of names, each one of `known` (comma list); sets bit i of
@@ -485,9 +490,10 @@ void clb_release_kernels(cl_kernel *k, size_t n);
 
 /* Exact check of n elements laid out every `stride` bytes: counts the
  * elements whose first `cmp` bytes differ (OpenMP), and the first such
- * index in *first (-1 if none). */
+ * index in *first (-1 if none). With period > 0, element i is held against
+ * want's element i % period (one expected value per class). */
 long clb_mismatches(const unsigned char *got, const unsigned char *want, size_t n, size_t stride,
-                    size_t cmp, long *first);
+                    size_t cmp, size_t period, long *first);
 /* The same, noted on the case ("N of M elements wrong (first at I)") and
  * CLB_FAIL when any differ. */
 int clb_check_exact(struct clb_case *c, const void *got, const void *want, size_t n,

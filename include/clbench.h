@@ -184,6 +184,8 @@ size_t clb_addz(size_t a, size_t b, int *ovf);
  * The same seed gives the same data whatever the thread count. */
 void clb_fill_f32(float *p, size_t n, unsigned long long seed);
 void clb_fill_f64(double *p, size_t n, unsigned long long seed);
+/* n doubles where dbl, else n floats. */
+void clb_fill(void *p, size_t n, int dbl, unsigned long long seed);
 unsigned long long clb_rand_next(unsigned long long *state);
 
 #endif

@@ -11,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o)
 {
     if (n >= o->reps)
@@ -31,12 +25,10 @@ int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_o
     if (n > 64)
         n = 64; /* the robust error of the first 64 is enough to decide */
     memcpy(v, t, (size_t)n * sizeof *v);
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    double med = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double med = clb_median(v, (size_t)n);
     for (int i = 0; i < n; i++)
         v[i] = fabs(v[i] - med);
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    double mad = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double mad = clb_median(v, (size_t)n);
     double se = 1.2533 * 1.4826 * mad / sqrt((double)n);
     return med > 0 && se <= o->tolerance * med;
 }

@@ -11,6 +11,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void clb_sort_doubles(double *v, size_t n)
+{
+    if (n > 1)
+        qsort(v, n, sizeof *v, cmp_double);
+}
+
+double clb_median(double *v, size_t n)
+{
+    clb_sort_doubles(v, n);
+    return !n ? NAN : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 void clb_stats_compute(const double *t, size_t n, struct clb_stats *s)
 {
     if (n == 0) {
@@ -22,8 +34,7 @@ void clb_stats_compute(const double *t, size_t n, struct clb_stats *s)
         s->median = NAN;
     } else {
         memcpy(v, t, n * sizeof *v);
-        qsort(v, n, sizeof *v, cmp_double);
-        s->median = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+        s->median = clb_median(v, n);
         free(v);
     }
     double sum = 0, lo = t[0], hi = t[0];

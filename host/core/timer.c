@@ -13,6 +13,7 @@
  * overhead: docs/MEASURING.md "Timers"). An untrusted timer makes every
  * later kernel of the run timed on the host clock, said in each row. */
 #include "timer.h"
+#include "clb_stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,12 +39,6 @@
  * healthy events read 123 us (1/1000): a stall of the host, not a false
  * timer. Rusticl's read 1 ns a run. */
 #define CASE_TINY_S 1e-6
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* One launch of `items` spin work-items of `steps` steps each: its events
  * and its host wall between two clFinish. */
@@ -89,7 +84,7 @@ static int launch_overhead(struct clb_device *d, cl_kernel k, cl_mem out)
         if (rc)
             return rc;
     }
-    qsort(w, LAUNCH_RUNS, sizeof *w, cmp_double);
+    clb_sort_doubles(w, LAUNCH_RUNS);
     d->launch_s = w[LAUNCH_RUNS / 2];
     return CLB_OK;
 }
@@ -163,7 +158,7 @@ static int probe_verdict(const struct clb_device *d, const double *ev, const dou
         }
         w[i] = wall[i];
     }
-    qsort(w, PROBE_RUNS, sizeof *w, cmp_double);
+    clb_sort_doubles(w, PROBE_RUNS);
     double med = w[PROBE_RUNS / 2];
     if (med - d->launch_s >= CASE_LONG_S && best_ratio < PROBE_BELOW) {
         clb_buf_printf(why, "events read %.4g us for a kernel the host clock timed at %.4g us "
@@ -219,7 +214,7 @@ int clb_timer_check(const struct clb_device *d, const double *ev, const double *
     if (!w)
         return 0; /* the per-run rules held; the long-run rule needs the median */
     memcpy(w, wall, (size_t)n * sizeof *w);
-    qsort(w, (size_t)n, sizeof *w, cmp_double);
+    clb_sort_doubles(w, (size_t)n);
     double med = w[n / 2];
     free(w);
     double busy = swall - n * d->launch_s;

@@ -322,6 +322,11 @@ void clb_fill_f32(float *p, size_t n, unsigned long long seed) { fill(p, NULL, n
 
 void clb_fill_f64(double *p, size_t n, unsigned long long seed) { fill(NULL, p, n, seed); }
 
+void clb_fill(void *p, size_t n, int dbl, unsigned long long seed)
+{
+    fill(dbl ? NULL : p, dbl ? p : NULL, n, seed);
+}
+
 int clb_grow(void **v, size_t n, size_t *cap, size_t elem, size_t first)
 {
     if (n < *cap)

@@ -17,6 +17,12 @@ const char *clb_query_param(const struct clb_query *q, const char *key, const ch
     return v ? v : def;
 }
 
+long clb_query_long(const struct clb_query *q, const char *key, long lo, long hi, long def)
+{
+    long v;
+    return clb_parse_int_list(clb_query_param(q, key, ""), lo, hi, &v, 1, NULL, 0) == 1 ? v : def;
+}
+
 size_t clb_query_esize(const struct clb_query *q)
 {
     return q->dtype && q->dtype[0] ? clb_dtype_size(q->dtype) : 0;
@@ -246,6 +252,21 @@ int clb_param_int(const struct clb_env *env, const char *key, long lo, long hi, 
     return rc;
 }
 
+int clb_param_real(const struct clb_env *env, const char *key, double lo, double hi, double *out)
+{
+    const char *v = clb_param(env, key);
+    char *end;
+    double x = strtod(v, &end);
+    if (end != v && !*end && x > lo && x < hi) {
+        *out = x;
+        return CLB_OK;
+    }
+    char *what = clb_asprintf("'%s' is not a number in (%g, %g)", v, lo, hi);
+    param_error(env, key, what ? what : CLB_OOM);
+    free(what);
+    return CLB_EUSAGE;
+}
+
 int clb_param_names(const struct clb_env *env, const char *key, const char *known,
                     int all_if_empty, unsigned *mask)
 {
@@ -435,10 +456,7 @@ int clb_inout_setup(struct clb_env *env, size_t in_bytes, size_t out_bytes, int 
     io->out = clb_xmalloc(out_bytes);
     if (!io->in || !io->out)
         return CLB_ESYS;
-    if (dbl)
-        clb_fill_f64(io->in, in_bytes / 8, seed);
-    else
-        clb_fill_f32(io->in, in_bytes / 4, seed);
+    clb_fill(io->in, in_bytes / (dbl ? 8 : 4), dbl, seed);
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, in_bytes, &io->din)) ||
         (rc = clb_buffer(env->dev, out_flags, out_bytes, &io->dout)))
         return rc;
@@ -457,12 +475,13 @@ void clb_inout_free(struct clb_inout *io)
 /* ---- checks ------------------------------------------------------------ */
 
 long clb_mismatches(const unsigned char *got, const unsigned char *want, size_t n, size_t stride,
-                    size_t cmp, long *first)
+                    size_t cmp, size_t period, long *first)
 {
     long bad = 0, lo = -1;
 #pragma omp parallel for reduction(+ : bad) schedule(static)
     for (long i = 0; i < (long)n; i++) {
-        if (memcmp(got + (size_t)i * stride, want + (size_t)i * stride, cmp) != 0) {
+        size_t w = period ? (size_t)i % period : (size_t)i;
+        if (memcmp(got + (size_t)i * stride, want + w * stride, cmp) != 0) {
             bad++;
 #pragma omp critical(clb_mismatches_first)
             if (lo < 0 || i < lo)
@@ -476,24 +495,20 @@ long clb_mismatches(const unsigned char *got, const unsigned char *want, size_t 
 int clb_check_exact(struct clb_case *c, const void *got, const void *want, size_t n,
                     size_t stride, size_t cmp)
 {
-    long first;
-    long bad = clb_mismatches(got, want, n, stride, cmp, &first);
-    if (!bad)
-        return CLB_OK;
-    clb_case_note(c, "%ld of %zu elements wrong (first at %ld)", bad, n, first);
-    return CLB_FAIL;
+    return clb_check_exact_2d(c, got, want, n, stride, cmp, 0);
 }
 
 int clb_check_exact_2d(struct clb_case *c, const void *got, const void *want, size_t n,
                        size_t stride, size_t cmp, size_t width)
 {
     long first;
-    long bad = clb_mismatches(got, want, n, stride, cmp, &first);
-    if (!bad)
-        return CLB_OK;
-    clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
-                  first / (long)width, first % (long)width);
-    return CLB_FAIL;
+    long bad = clb_mismatches(got, want, n, stride, cmp, 0, &first);
+    if (bad && width)
+        clb_case_note(c, "%ld of %zu elements wrong (first at row %ld, column %ld)", bad, n,
+                      first / (long)width, first % (long)width);
+    else if (bad)
+        clb_case_note(c, "%ld of %zu elements wrong (first at %ld)", bad, n, first);
+    return bad ? CLB_FAIL : CLB_OK;
 }
 
 /* ---- probes ------------------------------------------------------------ */

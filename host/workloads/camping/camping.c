@@ -51,16 +51,6 @@ static const struct clb_param_def row_keys[] = {
 
 /* ---- counts ------------------------------------------------------------ */
 
-/* One whole number of a query's params in lo..hi, else def (set-up reports
- * a bad value with its own message; a count only needs a figure). */
-static size_t query_num(const struct clb_query *q, const char *key, long lo, long hi, long def)
-{
-    long v;
-    if (clb_parse_int_list(clb_query_param(q, key, ""), lo, hi, &v, 1, NULL, 0) != 1)
-        v = def;
-    return (size_t)v;
-}
-
 /* Each of G groups copies a chunk of whole ROW_BYTES rows, its share of the
  * N elements: bytes 2 G chunk, the same for every distance (the footprint
  * too: the gaps between the chunks are never touched). The group's buffers,
@@ -78,15 +68,15 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     }
     int ovf = 0;
     size_t es = clb_query_esize(q);
-    size_t groups = query_num(q, "groups", 1, 1L << 20, 1);
+    size_t groups = (size_t)clb_query_long(q, "groups", 1, 1L << 20, 1);
     size_t rows = clb_mulz(q->size->total / groups, es, &ovf) / ROW_BYTES;
     size_t chunk = rows * ROW_BYTES; /* <= total x es */
     size_t all = clb_mulz(groups, chunk, &ovf);
     size_t bytes = clb_mulz(all, 2, &ovf);
     if (q->kernel)
         return clb_count_done(q, ovf, out, bytes, 0, bytes, all, CLB_UNIT_GBPS);
-    size_t base = query_num(q, "base", 1, 1L << 20, 256);
-    size_t dmax = query_num(q, "max_distance", 0, 1L << 26, 8192) / base * base;
+    size_t base = (size_t)clb_query_long(q, "base", 1, 1L << 20, 256);
+    size_t dmax = (size_t)clb_query_long(q, "max_distance", 0, 1L << 26, 8192) / base * base;
     size_t buf = clb_mulz(groups, clb_addz(chunk, dmax, &ovf), &ovf);
     return clb_count_done(q, ovf, out, bytes, 0, clb_mulz(buf, 2, &ovf), buf, CLB_UNIT_GBPS);
 }
@@ -345,12 +335,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
  * distance is below CLB_CAMPING_THRESHOLD x the median over the series. */
 #define CLB_CAMPING_THRESHOLD 0.7
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median and the indices of the (up to) three lowest of v[0..n). */
 void clb_camping_stats(const double *v, int n, double *median, int worst[3])
 {
@@ -361,8 +345,7 @@ void clb_camping_stats(const double *v, int n, double *median, int worst[3])
         return;
     }
     memcpy(s, v, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
-    *median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    *median = clb_median(s, (size_t)n);
     free(s);
     for (int w = 0; w < 3; w++) {
         worst[w] = -1;

@@ -160,20 +160,6 @@ static int case_per(int kind, int k, int rhs)
     return kind == CG_CACHE ? 1 : kind == CG_REGCACHE ? k : rhs;
 }
 
-/* A number in (lo, hi) from a parameter. */
-static int param_real(struct clb_env *env, const char *key, double lo, double hi, double *out)
-{
-    const char *v = clb_param(env, key);
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x > lo) || !(x < hi)) {
-        clb_seterr("cg: parameter %s: '%s' is not a number in (%g, %g)", key, v, lo, hi);
-        return CLB_EUSAGE;
-    }
-    *out = x;
-    return CLB_OK;
-}
-
 /* iters=N (every rhs N iterations) or n0:n1:... (one count per rhs; then
  * every rhs of --param rhs must have as many). */
 static int read_fixed(struct clb_env *env, struct cg_state *s, const struct choice *ch)
@@ -222,13 +208,13 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
         (rc = clb_param_int(env, "maxiter", 1, 1000000, &s->maxiter)))
         return rc;
     s->mass = env->quick ? 4 : 1;
-    if (clb_param(env, "mass")[0] && (rc = param_real(env, "mass", 0, 1e6, &s->mass)))
+    if (clb_param(env, "mass")[0] && (rc = clb_param_real(env, "mass", 0, 1e6, &s->mass)))
         return rc;
     /* below the type's epsilon a target means nothing (the true residual of
      * fp32 CG stalls near 1e-6 .. 1e-5 anyway: docs/workloads/cg.md) */
     double floor = s->dbl ? 1e-15 : 1e-7;
     s->tol = s->dbl ? 1e-12 : 1e-6;
-    if (clb_param(env, "tol")[0] && (rc = param_real(env, "tol", 0, 1, &s->tol)))
+    if (clb_param(env, "tol")[0] && (rc = clb_param_real(env, "tol", 0, 1, &s->tol)))
         return rc;
     if (s->tol < floor) {
         clb_seterr("cg: parameter tol: %g is below %s precision (%g)", s->tol,

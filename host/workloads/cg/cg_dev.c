@@ -30,14 +30,6 @@ static cl_uint mask_arg(const struct cg_state *s, int i)
     return s->part.scaling && i <= KD_APPLY ? kd_dist_mask_arg[i] : kd_mask_arg[i];
 }
 
-static void fill_random(const struct cg_state *s, void *p, size_t reals, unsigned long long seed)
-{
-    if (s->dbl)
-        clb_fill_f64(p, reals, seed);
-    else
-        clb_fill_f32(p, reals, seed);
-}
-
 /* Bytes of the fields of cg_dev_alloc: fat and full long links, compressed
  * long links, b (and x and the solver's other vectors). */
 struct host_bytes {
@@ -135,9 +127,9 @@ int cg_dev_alloc(struct clb_env *env, struct cg_state *s)
         return rc;
     size_t vh = s->geom.vh, linkb = z.link, compb = z.comp, vecb = z.vec;
     /* the dslash workload's data: the same seeds, the same links */
-    fill_random(s, s->fat, 8 * 9 * vh * 2, 11);
+    clb_fill(s->fat, 8 * 9 * vh * 2, s->dbl, 11);
     lat_fill_long(&s->geom, s->dbl, s->full, s->comp);
-    fill_random(s, s->b, cg_vec_len(&s->geom, s->maxrhs) * 2, 13);
+    clb_fill(s->b, cg_vec_len(&s->geom, s->maxrhs) * 2, s->dbl, 13);
     if ((rc = norms_of_b(s)))
         return rc;
     s->rebuild_err = lat_rebuild_error(&s->geom, s->dbl, s->full, s->comp);

@@ -107,15 +107,6 @@ static int kernel_index(const char *name)
     return -1;
 }
 
-/* One whole number of a group query's params, else def (set-up reports bad values). */
-static size_t query_count(const struct clb_query *q, const char *key, long lo, long hi, long def)
-{
-    long v[8];
-    char err[256];
-    int n = clb_parse_int_list(clb_query_param(q, key, ""), lo, hi, v, 8, err, sizeof err);
-    return (size_t)(n == 1 ? v[0] : def);
-}
-
 /* The group's device buffers: the pinned vectors; for device kernels the
  * device vectors, the partials and the result; for host/hybrid the chunk
  * buffers and partials of every queue and the pinned copy of the partials
@@ -159,9 +150,9 @@ static int count_group(const struct clb_query *q, struct clb_counts *out)
         largest = part > largest ? part : largest;
     }
     if (mask & KM_HOST_PATH) {
-        size_t queues = query_count(q, "queues", 1, MAX_QUEUES, 64);
-        size_t mc = query_count(q, "min_chunk", 1, 1L << 40, 4096);
-        size_t mg = query_count(q, "max_groups", 1, 1 << 16, 32);
+        size_t queues = (size_t)clb_query_long(q, "queues", 1, MAX_QUEUES, 64);
+        size_t mc = (size_t)clb_query_long(q, "min_chunk", 1, 1L << 40, 4096);
+        size_t mg = (size_t)clb_query_long(q, "max_groups", 1, 1 << 16, 32);
         size_t k = n / mc;
         k = k < 1 ? 1 : k > queues ? queues : k;
         size_t per = n / queues + (n % queues != 0);
@@ -507,13 +498,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
     size_t bytes = st->n * st->es; /* counted (overflow-checked) by the core */
     if ((rc = pinned(env, bytes, &st->px, &st->hx)) || (rc = pinned(env, bytes, &st->py, &st->hy)))
         return rc;
-    if (st->dbl) {
-        clb_fill_f64(st->hx, st->n, 11);
-        clb_fill_f64(st->hy, st->n, 12);
-    } else {
-        clb_fill_f32(st->hx, st->n, 11);
-        clb_fill_f32(st->hy, st->n, 12);
-    }
+    clb_fill(st->hx, st->n, st->dbl, 11);
+    clb_fill(st->hy, st->n, st->dbl, 12);
     char opts[160];
     options(g->dtype, st, opts, sizeof opts);
     if ((km & KM_DEV_PATH) && (rc = setup_device_kernel(env, st, opts)))

@@ -109,16 +109,6 @@ static int count(const struct clb_query *q, struct clb_counts *out)
                           clb_dslash_flops_site((int)rhs), out);
 }
 
-/* ---- fields --------------------------------------------------------------- */
-
-static void fill_random(struct dslash *d, void *p, size_t reals, unsigned long long seed)
-{
-    if (d->dbl)
-        clb_fill_f64(p, reals, seed);
-    else
-        clb_fill_f32(p, reals, seed);
-}
-
 /* ---- setup ------------------------------------------------------------------ */
 
 /* rhs, k, pass and zstrip (lists), links and kernel (bit masks over
@@ -192,8 +182,8 @@ static int alloc_fields(struct clb_env *env, struct dslash *d)
     d->ref = clb_xmalloc((size_t)d->maxrhs * 3 * vh * 2 * sizeof(double));
     if (!d->fat || !d->full || !d->comp || !d->v || !d->w || !d->ref)
         return CLB_ESYS;
-    fill_random(d, d->fat, 8 * 9 * vh * 2, 11);
-    fill_random(d, d->v, (size_t)d->maxrhs * 3 * vh * 2, 12);
+    clb_fill(d->fat, 8 * 9 * vh * 2, d->dbl, 11);
+    clb_fill(d->v, (size_t)d->maxrhs * 3 * vh * 2, d->dbl, 12);
     lat_fill_long(&d->geom, d->dbl, d->full, d->comp);
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &d->dfat)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &d->dfull)) ||

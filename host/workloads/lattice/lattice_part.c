@@ -8,20 +8,6 @@
 
 /* ---- parameters ----------------------------------------------------------------- */
 
-static int param_pos(struct clb_env *env, const char *wl, const char *key, double max,
-                     double *out)
-{
-    const char *v = clb_param(env, key);
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x > 0) || !(x <= max)) {
-        clb_seterr("%s: parameter %s: '%s' is not a number in (0, %g]", wl, key, v, max);
-        return CLB_EUSAGE;
-    }
-    *out = x;
-    return CLB_OK;
-}
-
 int lat_param_part(struct clb_env *env, const char *wl, struct lat_part *pt)
 {
     if (lat_scaling_of(clb_param(env, "scaling")) < 0) {
@@ -32,7 +18,7 @@ int lat_param_part(struct clb_env *env, const char *wl, struct lat_part *pt)
     int rc;
     pt->bus[0] = pt->bus[1] = NAN;
     if (clb_param(env, "bus_gbps")[0]) {
-        if ((rc = param_pos(env, wl, "bus_gbps", 1e6, &pt->bus[0])))
+        if ((rc = clb_param_real(env, "bus_gbps", 0, 1e6, &pt->bus[0])))
             return rc;
         pt->bus[1] = pt->bus[0];
     }

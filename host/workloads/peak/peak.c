@@ -67,15 +67,6 @@ static int type_of(const char *dtype, enum clb_peak_type *t)
     return CLB_OK;
 }
 
-/* One whole number of a query's params, else def (set-up reports bad values). */
-static size_t query_one(const struct clb_query *q, const char *key, long lo, long hi, size_t def)
-{
-    long v[2];
-    char err[256];
-    int n = clb_parse_int_list(clb_query_param(q, key, ""), lo, hi, v, 2, err, sizeof err);
-    return n == 1 ? (size_t)v[0] : def;
-}
-
 static const char *kernel_for(enum clb_peak_type t) { return t == CLB_PEAK_INT ? "mad" : "fma"; }
 
 /* Case: flops = items x (2 x size + acc x vec + vec) (the FMAs, then the adds
@@ -91,7 +82,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     size_t es = clb_peak_esize(t);
     out->compute_bound = 1;
     if (!q->kernel) {
-        size_t g = query_one(q, "groups", 1, 1L << 30, 0), l = query_one(q, "local", 1, 1 << 16, 0);
+        size_t g = (size_t)clb_query_long(q, "groups", 1, 1L << 30, 0);
+        size_t l = (size_t)clb_query_long(q, "local", 1, 1 << 16, 0);
         size_t items = g && l ? clb_mulz(g, l, &ovf) : ITEMS_BOUND;
         size_t seeds = clb_mulz((size_t)CLASSES * 256, es, &ovf);
         size_t res = clb_mulz(items, es, &ovf);
@@ -103,8 +95,10 @@ static int count(const struct clb_query *q, struct clb_counts *out)
                    kernel_for(t));
         return CLB_EUSAGE;
     }
-    size_t vec = query_one(q, "vec", 1, 16, 1), acc = query_one(q, "acc", 1, 16, 8);
-    size_t g = query_one(q, "groups", 1, 1L << 30, 1), l = query_one(q, "local", 1, 1 << 16, 1);
+    size_t vec = (size_t)clb_query_long(q, "vec", 1, 16, 1);
+    size_t acc = (size_t)clb_query_long(q, "acc", 1, 16, 8);
+    size_t g = (size_t)clb_query_long(q, "groups", 1, 1L << 30, 1);
+    size_t l = (size_t)clb_query_long(q, "local", 1, 1 << 16, 1);
     size_t items = clb_mulz(g, l, &ovf);
     size_t per_item = clb_addz(clb_mulz(q->size->total, 2, &ovf), acc * vec + vec, &ovf);
     size_t flops = clb_mulz(items, per_item, &ovf);
@@ -396,17 +390,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
         clb_peak_ref(p->type, (const unsigned char *)p->seeds + (size_t)cl * per * p->esize,
                      (int)pc->acc, (int)pc->vec, steps, p->coef,
                      (unsigned char *)p->ref + (size_t)cl * p->esize);
-    long bad = 0, first = -1;
-#pragma omp parallel for reduction(+ : bad) schedule(static)
-    for (long i = 0; i < (long)p->items; i++) {
-        if (memcmp((const unsigned char *)p->out + (size_t)i * p->esize,
-                   (const unsigned char *)p->ref + (size_t)(i % CLASSES) * p->esize, p->esize)) {
-            bad++;
-#pragma omp critical(peak_first)
-            if (first < 0 || i < first)
-                first = i;
-        }
-    }
+    long first, bad = clb_mismatches(p->out, p->ref, p->items, p->esize, p->esize, CLASSES, &first);
     if (bad) {
         clb_case_note(c, "%ld of %zu work-item results differ from the host's chain (first at "
                          "%ld)%s", bad, p->items, first,

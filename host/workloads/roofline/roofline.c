@@ -309,16 +309,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     for (int k = 0; k < CLASSES; k++)
         clb_roofline_ref(st->dbl, rc_->muladd, (unsigned char *)st->pool + (size_t)k * st->esize,
                          (size_t)rc_->flops / 2, st->a, (unsigned char *)st->ref + (size_t)k * st->esize);
-    long bad = 0, first = -1;
-#pragma omp parallel for reduction(+ : bad) schedule(static)
-    for (long i = 0; i < (long)st->n; i++)
-        if (memcmp((unsigned char *)st->out + (size_t)i * st->esize,
-                   (unsigned char *)st->ref + (size_t)(i % CLASSES) * st->esize, st->esize)) {
-            bad++;
-#pragma omp critical(roofline_first)
-            if (first < 0 || i < first)
-                first = i;
-        }
+    long first;
+    long bad = clb_mismatches(st->out, st->ref, st->n, st->esize, st->esize, CLASSES, &first);
     if (bad) {
         clb_case_note(c, "%ld of %zu elements differ from the host's chain (first at %ld)", bad,
                       st->n, first);

@@ -117,11 +117,7 @@ static int count_group(const struct clb_query *q, struct clb_counts *out)
     size_t in = clb_mulz(clb_addz(n, pad, &ovf), es, &ovf), outb = clb_mulz(n, es, &ovf);
     size_t total = clb_addz(in, outb, &ovf);
     if (gather) {
-        long local = GPU_LOCAL;
-        char err[256];
-        if (clb_parse_int_list(clb_query_param(q, "local", ""), 1, 1L << 30, &local, 1, err,
-                               sizeof err) != 1)
-            local = GPU_LOCAL;
+        long local = clb_query_long(q, "local", 1, 1L << 30, GPU_LOCAL);
         size_t groups = n / (size_t)local + (n % (size_t)local != 0);
         size_t tables = clb_mulz(clb_addz(groups, (size_t)local, &ovf), sizeof(uint32_t), &ovf);
         total = clb_addz(total, tables, &ovf);
