@@ -953,19 +953,6 @@ static char *host_name(void)
     return clb_strdup(buf);
 }
 
-/* The worse of two exit statuses: a validation failure, then an error, a
- * usage error, "nothing measured", success; an end past them all (the
- * output lost, a timeout, a signal: the statuses above CLB_EXIT_NOTHING)
- * wins over any of them. */
-static int worse(int a, int b)
-{
-    static const int rank[] = {[CLB_EXIT_OK] = 0, [CLB_EXIT_NOTHING] = 1, [CLB_EXIT_USAGE] = 2,
-                               [CLB_EXIT_ERROR] = 3, [CLB_EXIT_FAILED] = 4};
-    if (a > CLB_EXIT_NOTHING || b > CLB_EXIT_NOTHING)
-        return a > CLB_EXIT_NOTHING ? a : b;
-    return rank[a] >= rank[b] ? a : b;
-}
-
 /* The results file and run id of a device, for the report of the run. */
 static int note_output(struct clb_run_opts *o, const struct session *s)
 {
@@ -1024,13 +1011,13 @@ static int run_devices(struct run *run)
         clb_progress_start(run);
         for (int d = 0; d < nsel && !clb_signal; d++) {
             announce(&ss[d]);
-            run->status = worse(run->status, run_device(run, &ss[d], plans[d]));
+            run->status = clb_worse_status(run->status, run_device(run, &ss[d], plans[d]));
         }
     }
     run->status = clb_agree_status(run->status);
     for (int d = 0; d < nsel; d++)   /* what a report of the run reads */
         if (ss && ss[d].writing && ss[d].run_id && note_output(o, &ss[d]))
-            run->status = worse(run->status, CLB_EXIT_ERROR);
+            run->status = clb_worse_status(run->status, CLB_EXIT_ERROR);
     for (int d = 0; d < nsel; d++) {
         for (int w = 0; plans && plans[d] && w < o->nwl; w++)
             free(plans[d][w].v);
@@ -1062,21 +1049,6 @@ static int device_thread(void *arg, int d)
     return status;
 }
 
-/* Every process drives as many devices (under MPI). */
-static int same_team(const struct run *run)
-{
-    double n[2] = {run->nsel, -run->nsel};
-    if (!run->mpi)
-        return CLB_OK;
-    int rc = clb_comm_allreduce(n, 2, CLB_MAX);
-    if (rc == CLB_OK && n[0] != -n[1]) {
-        clb_seterr("--devices-per-rank: the processes drive %g to %g devices each; every one "
-                   "must drive as many", -n[1], n[0]);
-        rc = CLB_EUSAGE;
-    }
-    return rc;
-}
-
 /* The devices of this process as ranks, each on its thread; the worst status. */
 static int run_team(struct run *run)
 {
@@ -1089,7 +1061,7 @@ static int run_team(struct run *run)
         status = clb_exit_status(rc);
     }
     for (int d = 0; !rc && d < run->nsel; d++)
-        status = worse(status, st[d]);
+        status = clb_worse_status(status, st[d]);
     free(st);
     return status;
 }
@@ -1119,8 +1091,6 @@ int clb_driver_run(struct clb_run_opts *o)
     struct session probe = {.run = &run};
     rc = clb_agree(&probe, rc);
     int team = !rc && team_asked(o);
-    if (team)
-        rc = clb_agree(&probe, same_team(&run));
     if (rc) {
         clb_print_error("%s", clb_lasterr());
         run.status = clb_agree_status(clb_exit_status(rc));

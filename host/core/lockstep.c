@@ -82,18 +82,26 @@ int clb_job_probe_drain(void)
     }
 }
 
-int clb_agree(struct session *s, int rc)
+/* The worst outcome of the ranks, and with a repetition's (rep) the slowest
+ * rank's time *t and seconds *spent; an agreement outside a repetition ends
+ * the probes' rounds first. */
+static int agree(struct session *s, int rc, int rep, double *t, double *spent)
 {
     if (!s->run->mpi)
         return rc;
     if (clb_signal && rc == CLB_OK)
         rc = CLB_EINTR;
-    double v = severity[rc];
-    if (clb_job_probe_drain() != CLB_OK || clb_comm_allreduce(&v, 1, CLB_MAX) != CLB_OK) {
+    double v[3] = {severity[rc], rep && !isnan(*t) ? *t : 0, rep ? *spent : 0};
+    if ((!rep && clb_job_probe_drain() != CLB_OK) ||
+        clb_comm_allreduce(v, rep ? 3 : 1, CLB_MAX) != CLB_OK) {
         clb_comm_abort(CLB_EXIT_ERROR); /* the job cannot agree on anything more */
         return CLB_ESYS;
     }
-    int agreed = from_severity[(int)v];
+    if (rep) {
+        *t = v[1];
+        *spent = v[2];
+    }
+    int agreed = from_severity[(int)v[0]];
     if (agreed != CLB_OK && agreed != CLB_EINTR)
         take_message(s, rc, agreed);
     if (agreed == CLB_EINTR)
@@ -101,25 +109,11 @@ int clb_agree(struct session *s, int rc)
     return agreed;
 }
 
+int clb_agree(struct session *s, int rc) { return agree(s, rc, 0, NULL, NULL); }
+
 int clb_agree_rep(struct session *s, int rc, double *t, double *spent)
 {
-    if (!s->run->mpi)
-        return rc;
-    if (clb_signal && rc == CLB_OK)
-        rc = CLB_EINTR;
-    double v[3] = {isnan(*t) ? 0 : *t, *spent, severity[rc]};
-    if (clb_comm_allreduce(v, 3, CLB_MAX) != CLB_OK) {
-        clb_comm_abort(CLB_EXIT_ERROR);
-        return CLB_ESYS;
-    }
-    *t = v[0];
-    *spent = v[1];
-    int agreed = from_severity[(int)v[2]];
-    if (agreed != CLB_OK && agreed != CLB_EINTR)
-        take_message(s, rc, agreed);
-    if (agreed == CLB_EINTR)
-        clb_signal = clb_signal ? clb_signal : SIGINT;
-    return agreed;
+    return agree(s, rc, 1, t, spent);
 }
 
 /* One name for the job's devices (or hosts): the common one, else "N kinds". */
@@ -243,20 +237,28 @@ int clb_print_ranks(struct session *s)
     return CLB_OK;
 }
 
+/* Exit statuses from the best to the worst: success, "nothing measured", a
+ * usage error, an error, a validation failure. An end past them all (the
+ * output lost, a timeout, a signal: above CLB_EXIT_NOTHING) wins over any. */
+static const int exit_rank[] = {[CLB_EXIT_OK] = 0, [CLB_EXIT_NOTHING] = 1, [CLB_EXIT_USAGE] = 2,
+                                [CLB_EXIT_ERROR] = 3, [CLB_EXIT_FAILED] = 4};
+
+int clb_worse_status(int a, int b)
+{
+    if (a > CLB_EXIT_NOTHING || b > CLB_EXIT_NOTHING)
+        return a > CLB_EXIT_NOTHING ? a : b;
+    return exit_rank[a] >= exit_rank[b] ? a : b;
+}
+
 int clb_agree_status(int status)
 {
     if (!clb_comm_active())
         return status;
-    /* failed validation (1) is the worst outcome, then errors, usage, nothing */
-    static const int rank[] = {0, 5, 3, 4, 2};
-    double v = status > 4 ? 6 : rank[status];
-    double sig = status > 4 ? status : 0;
-    clb_comm_allreduce(&v, 1, CLB_MAX);
-    clb_comm_allreduce(&sig, 1, CLB_MAX);
-    if (v == 6)
-        return (int)sig;
-    for (int i = 0; i < 5; i++)
-        if (rank[i] == (int)v)
+    int end = status > CLB_EXIT_NOTHING;
+    double v[2] = {end ? 0 : exit_rank[status], end ? status : 0};
+    clb_comm_allreduce(v, 2, CLB_MAX);
+    for (int i = 0; v[1] == 0 && i <= CLB_EXIT_NOTHING; i++)
+        if (exit_rank[i] == (int)v[0])
             return i;
-    return status;
+    return v[1] > 0 ? (int)v[1] : status;
 }

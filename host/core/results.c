@@ -648,29 +648,9 @@ static void on_field(void *s, size_t len, void *data)
  * them was not written by clbench or was changed by hand. */
 static int parse_figure(const char *s, double *out)
 {
-    const char *p = s;
-    if (*p == '+' || *p == '-') /* "-0" is the only negative clbench could print: refuse all */
+    /* "-0" is the only negative clbench could print: refuse every sign */
+    if (*s == '-' || clb_number_len(s) != strlen(s))
         return -1;
-    int digits = 0;
-    while (*p >= '0' && *p <= '9')
-        p++, digits++;
-    if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++)
-            digits++;
-    if (!digits)
-        return -1;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        if (!(*p >= '0' && *p <= '9'))
-            return -1;
-        while (*p >= '0' && *p <= '9')
-            p++;
-    }
-    if (*p)
-        return -1;
-    errno = 0;
     double v = strtod(s, NULL);
     if (!isfinite(v))
         return -1;

@@ -3,7 +3,7 @@
  * Also the two readers of `detail` that remain, both for rows written before
  * the metrics column existed: the figures a v1/v2 row's detail wrote as text,
  * and the source named by a published figure's detail. */
-#include "clb_results.h"
+#include "results_priv.h"
 #include "clbench.h"
 
 #include <math.h>
@@ -20,9 +20,7 @@ static int is_token_char(char c)
            c == '.' || c == '+' || c == '-';
 }
 
-/* The length of the number at s (the grammar's: optional '-', digits with an
- * optional fraction, an optional exponent); 0 when s does not start one. */
-static size_t number_len(const char *s)
+size_t clb_number_len(const char *s)
 {
     size_t i = s[0] == '-';
     size_t digits = 0;
@@ -51,7 +49,7 @@ static size_t number_len(const char *s)
 static int value_num(const char *s, size_t n, double *num, const char **why)
 {
     *num = NAN;
-    if (number_len(s) != n)
+    if (clb_number_len(s) != n)
         return 0;
     char tmp[CLB_METRIC_MAX + 1];
     memcpy(tmp, s, n);
@@ -203,7 +201,7 @@ static double whole_number(const char *s, size_t n)
 {
     double v;
     const char *why;
-    if (!n || n > CLB_METRIC_MAX || number_len(s) != n || value_num(s, n, &v, &why))
+    if (!n || n > CLB_METRIC_MAX || clb_number_len(s) != n || value_num(s, n, &v, &why))
         return NAN;
     return v;
 }
@@ -412,7 +410,7 @@ int clb_metrics_set_token(struct clb_buf *b, const char *key, const char *token)
     if (rc)
         return rc;
     size_t n = strlen(token);
-    int ok = n && n <= CLB_METRIC_MAX && number_len(token) != n;
+    int ok = n && n <= CLB_METRIC_MAX && clb_number_len(token) != n;
     for (size_t i = 0; ok && i < n; i++)
         ok = is_token_char(token[i]);
     if (!ok) {
@@ -448,7 +446,7 @@ static const char *legacy_word(const char *p, struct clb_buf *out)
     if (!is_key_start(*k) || *p != '=' || kl > CLB_METRIC_MAX)
         return p;
     const char *v = ++p;
-    size_t vl = number_len(v);
+    size_t vl = clb_number_len(v);
     double num;
     const char *why;
     if (!vl || vl > CLB_METRIC_MAX || (v[vl] && !strchr(" \t;,", v[vl])) ||

@@ -15,6 +15,11 @@ int clb_results_status_ok(const char *s);
  * -1 when it cannot be read (message set). */
 int clb_results_is_jsonl(const char *path);
 
+/* The length of the number at s (the metrics grammar's: optional '-',
+ * digits with an optional fraction, an optional exponent); 0 when s does
+ * not start one. */
+size_t clb_number_len(const char *s);
+
 /* Read a JSON Lines file of rows into *out (clb_results_read's other half). */
 int clb_jsonl_read(const char *path, struct clb_rowset *out);
 /* One line of JSON Lines as a row: CLB_OK with *version (1..3) and the row

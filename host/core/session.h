@@ -159,5 +159,7 @@ int clb_share_plan(struct run *run, char **plan_text);
 int clb_print_ranks(struct session *s);
 /* The job's exit status: the worst of every rank's. */
 int clb_agree_status(int status);
+/* The worse of two exit statuses (lockstep.c's order). */
+int clb_worse_status(int a, int b);
 
 #endif

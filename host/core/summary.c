@@ -15,6 +15,7 @@
  * all); the legend names only the marks that occur, once. */
 #define _GNU_SOURCE
 #include "summary.h"
+#include "core.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,14 +45,8 @@ static enum clb_unit count_unit(const struct clb_workload *wl, const struct clb_
     struct clb_kvlist kv = {0};
     struct clb_counts c;
     memset(&c, 0, sizeof c);
-    int ok = wl->count && clb_parse_dims(r->size, wl->size_dims, &size, err, sizeof err) == 0;
-    for (const char *p = r->params; ok && *p;) {
-        size_t n = strcspn(p, ",");
-        char *item = strndup(p, n);
-        ok = item && clb_kvlist_add(&kv, item) == CLB_OK;
-        free(item);
-        p += n + (p[n] == ',');
-    }
+    int ok = wl->count && clb_parse_dims(r->size, wl->size_dims, &size, err, sizeof err) == 0 &&
+             clb_params_parse(r->params, &kv) == CLB_OK;
     struct clb_query q = {r->kernel, r->dtype, &size, &kv, NULL};
     ok = ok && wl->count(&q, &c) == CLB_OK;
     clb_kvlist_free(&kv);

@@ -520,12 +520,8 @@ static void *member_main(void *arg)
 
 int clb_team_run(int n, int (*fn)(void *arg, int d), void *arg, int *status)
 {
-    if (n == 1) {
-        status[0] = fn(arg, 0);
-        return CLB_OK;
-    }
     const struct clb_comm_info *p = clb_proc_info();
-    double same[2] = {n, -n};
+    double same[2] = {n, -n};   /* every process, a team of one too */
     int rc = clb_proc_allreduce(same, 2, CLB_MAX);
     if (rc)
         return rc;
@@ -533,6 +529,10 @@ int clb_team_run(int n, int (*fn)(void *arg, int d), void *arg, int *status)
         clb_seterr("--devices-per-rank: the processes drive %g to %g devices each; every one "
                    "must drive as many", -same[1], same[0]);
         return CLB_EUSAGE;
+    }
+    if (n == 1) {
+        status[0] = fn(arg, 0);
+        return CLB_OK;
     }
     if (n < 1 || n > TEAM_MAX) {
         clb_seterr("--devices-per-rank: at most %d devices a process", TEAM_MAX);
