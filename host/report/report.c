@@ -102,25 +102,19 @@ static void headline(struct rpt *r)
                                "first");
     rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>figure</th><th>unit</th>");
     for (int k = 0; k < h.ncols; k++) {
-        rpt_tag(r, "<th>");
-        rpt_text(r, h.t.cols[h.cols[k]].label);
-        rpt_tag(r, "</th>");
+        rpt_wrap(r, "<th>", h.t.cols[h.cols[k]].label, "</th>");
     }
     for (int k = 1; k < h.ncols; k++) {
-        rpt_tag(r, "<th>");
-        rpt_text(r, h.t.cols[h.cols[k]].label);
-        rpt_tag(r, " / ");
+        rpt_wrap(r, "<th>", h.t.cols[h.cols[k]].label, " / ");
         rpt_text(r, h.t.cols[h.cols[0]].label);
         rpt_tag(r, "</th>");
     }
     rpt_tag(r, "</tr>\n");
     for (int i = 0; i < h.nrows; i++) {
         const struct cmp_hl_row *row = &h.rows[i];
-        rpt_tag(r, "<tr><td>");
-        rpt_text(r, row->label);
-        rpt_tag(r, "</td><td>");
-        rpt_text(r, row->unit);
-        rpt_tag(r, "</td>");
+        rpt_tag(r, "<tr>");
+        rpt_td(r, row->label);
+        rpt_td(r, row->unit);
         char num[64];
         for (int k = 0; k < h.ncols; k++) {
             cmp_headline_fmt(row, row->v[h.cols[k]], num, sizeof num);
@@ -170,9 +164,7 @@ static void header(struct rpt *r, const struct clb_buf *notes)
             : r->o->norm == CLB_NORM_DATASHEET ? "% of each device's datasheet peak"
                                                : "% of each device's measured ceiling");
     if (notes->len) {
-        rpt_tag(r, "<p>");
-        rpt_text(r, clb_buf_str(notes));
-        rpt_tag(r, "</p>\n");
+        rpt_wrap(r, "<p>", clb_buf_str(notes), "</p>\n");
     }
     rpt_tag(r, "</header>\n<main>\n<nav><strong>Contents</strong><ol>\n%s</ol></nav>\n",
             clb_buf_str(&r->toc));

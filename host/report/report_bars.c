@@ -358,49 +358,17 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
 
 /* ---- the table ------------------------------------------------------------------ */
 
-static void flag_badges(struct rpt *r, unsigned f)
-{
-    struct clb_buf b = {0};
-    rpt_flag_letters(&b, f);
-    for (size_t k = 0; k < b.len; k++)
-        rpt_tag(r, "<span class=\"flag%s\">%c</span>", strchr("FSE", b.s[k]) ? " bad" : "", b.s[k]);
-    clb_buf_free(&b);
-}
-
-/* A cell of a table: the figure, its flags and the size it was shown at. */
-static void table_cell(struct rpt *r, const struct rpt_cell *c, double base)
-{
-    rpt_tag(r, "<td class=\"n\">");
-    rpt_num(r, c->v);
-    if (base > 0 && !isnan(c->raw))
-        rpt_tag(r, " <span class=\"note\">(%.2f&times;)</span>", c->raw / base);
-    rpt_tag(r, " ");
-    flag_badges(r, c->flags & ~(unsigned)RF_BYTES);
-    rpt_bytes_note(r, c);
-    rpt_seen_cell(r, c);
-    if (c->nrows) {
-        rpt_tag(r, "<br><span class=\"note size\">");
-        rpt_size(r, c->best);
-        rpt_tag(r, "</span>");
-    }
-    rpt_tag(r, "</td>");
-}
-
 static void bar_table(struct rpt *r, const struct bars *b, const int *cols, int ncols)
 {
     struct clb_buf lab = {0};
     rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>kernel, type</th><th>unit</th>");
     for (int c = 0; c < ncols; c++) {
-        rpt_tag(r, "<th>");
-        rpt_text(r, rpt_label(r, cols[c]));
-        rpt_tag(r, "</th>");
+        rpt_wrap(r, "<th>", rpt_label(r, cols[c]), "</th>");
     }
     rpt_tag(r, "</tr>\n");
     for (int k = 0; k < b->ncat; k++) {
         cat_name(&lab, &b->cat[k], 0);
-        rpt_tag(r, "<tr><td>");
-        rpt_text(r, clb_buf_str(&lab));
-        rpt_tag(r, "</td><td>");
+        rpt_wrap(r, "<tr><td>", clb_buf_str(&lab), "</td><td>");
         size_t start = 0, n = 0;
         for (int c = 0; c < ncols && !n; c++)
             n = run_of(b, k, cols[c], &start);
@@ -410,7 +378,7 @@ static void bar_table(struct rpt *r, const struct bars *b, const int *cols, int 
             struct rpt_cell cell;
             n = run_of(b, k, cols[c], &start);
             rpt_cell(r, n ? b->ids + start : NULL, n, &cell);
-            table_cell(r, &cell, baseline(b, k, cols[c], &cell));
+            rpt_cell_td(r, &cell, baseline(b, k, cols[c], &cell), 1);
         }
         rpt_tag(r, "</tr>\n");
     }

@@ -107,15 +107,13 @@ static void card(struct rpt *r, int col)
 static void ceiling_line(struct rpt *r, const struct cmp_col *c, int k, double sheet,
                          const char *unit)
 {
-    rpt_tag(r, "<tr><td>");
-    rpt_text(r, clb_ceiling_name((enum clb_ceiling_kind)k));
-    rpt_tag(r, "</td><td class=\"n\">");
-    rpt_num(r, c->ceil[k]);
-    rpt_tag(r, "</td><td class=\"n\">");
-    rpt_num(r, sheet);
-    rpt_tag(r, "</td><td>%s</td><td class=\"n\">", unit);
-    rpt_num(r, sheet > 0 && !isnan(c->ceil[k]) ? 100 * c->ceil[k] / sheet : NAN);
-    rpt_tag(r, "</td><td>");
+    rpt_tag(r, "<tr>");
+    rpt_td(r, clb_ceiling_name((enum clb_ceiling_kind)k));
+    rpt_td_num(r, c->ceil[k]);
+    rpt_td_num(r, sheet);
+    rpt_tag(r, "<td>%s</td>", unit);
+    rpt_td_num(r, sheet > 0 && !isnan(c->ceil[k]) ? 100 * c->ceil[k] / sheet : NAN);
+    rpt_tag(r, "<td>");
     rpt_text(r, c->ceil_src[k][0] ? c->ceil_src[k] : "not measured in these files");
     /* how far to trust the row it comes from (its cache is the ceiling's own rule) */
     unsigned f = rpt_marks(c->ceil_marks[k]) & ~(unsigned)RF_CACHE;
@@ -150,9 +148,7 @@ static void ceilings(struct rpt *r, int col)
     rpt_tag(r, ": measured ceilings and the datasheet</h3>\n<p class=\"note\">Datasheet: ");
     rpt_text(r, p ? p->id : "no profile known for this device");
     if (p && p->name) {
-        rpt_tag(r, " (");
-        rpt_text(r, p->name);
-        rpt_tag(r, ")");
+        rpt_wrap(r, " (", p->name, ")");
     }
     rpt_tag(r, ". Measured: the best of the device's own rows in these files.</p>\n"
                "<div class=\"wide\"><table>\n<tr><th>ceiling</th><th>measured</th><th>datasheet"

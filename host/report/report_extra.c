@@ -65,20 +65,17 @@ static void roof_line(struct rpt *r, const struct rpt_rows *w, int col, const ch
         bw = !(x->gbps <= bw) ? x->gbps : bw;
         fl = !(x->gflops <= fl) ? x->gflops : fl;
     }
-    rpt_tag(r, "<tr><td>");
-    rpt_text(r, rpt_label(r, col));
-    rpt_tag(r, "</td><td>");
-    rpt_text(r, dtype);
+    rpt_tag(r, "<tr>");
+    rpt_td(r, rpt_label(r, col));
+    rpt_td(r, dtype);
     const double v[3] = {bw, fl, fl / bw};
-    for (int k = 0; k < 3; k++) {
-        rpt_tag(r, "</td><td class=\"n\">");
-        rpt_num(r, v[k]);
-    }
+    for (int k = 0; k < 3; k++)
+        rpt_td_num(r, v[k]);
     struct clb_buf t = {0};
     rpt_flag_letters(&t, f);
-    rpt_tag(r, "</td><td class=\"n\">%d</td><td>", n);
-    rpt_text(r, clb_buf_str(&t));
-    rpt_tag(r, "</td></tr>\n");
+    rpt_tag(r, "<td class=\"n\">%d</td>", n);
+    rpt_td(r, clb_buf_str(&t));
+    rpt_tag(r, "</tr>\n");
     clb_buf_free(&t);
 }
 
@@ -170,9 +167,7 @@ static void stairs_table(struct rpt *r, const struct rpt_rows *w)
     rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>device</th><th>kernel, params</th>"
                "<th>smallest ");
     rpt_text(r, xl);
-    rpt_tag(r, " (bytes)</th><th>");
-    rpt_text(r, yl);
-    rpt_tag(r, "</th><th>largest</th><th>");
+    rpt_wrap(r, " (bytes)</th><th>", yl, "</th><th>largest</th><th>");
     rpt_text(r, yl);
     rpt_tag(r, "</th><th>last-level cache (bytes)</th><th>flags</th></tr>\n");
     struct clb_buf t = {0};
@@ -181,22 +176,18 @@ static void stairs_table(struct rpt *r, const struct rpt_rows *w)
         while (b < n && v[b]->col == v[a]->col && !strcmp(v[b]->kernel, v[a]->kernel) &&
                !strcmp(v[b]->rest, v[a]->rest))
             b++;
-        rpt_tag(r, "<tr><td>");
-        rpt_text(r, rpt_label(r, v[a]->col));
-        rpt_tag(r, "</td><td>");
-        rpt_text(r, v[a]->kernel);
-        rpt_tag(r, " ");
+        rpt_tag(r, "<tr>");
+        rpt_td(r, rpt_label(r, v[a]->col));
+        rpt_wrap(r, "<td>", v[a]->kernel, " ");
         rpt_text(r, v[a]->rest);
+        rpt_tag(r, "</td>");
         const double cells[5] = {v[a]->x, v[a]->y, v[b - 1]->x, v[b - 1]->y,
                                  r->t.cols[v[a]->col].llc_bytes};
-        for (int k = 0; k < 5; k++) {
-            rpt_tag(r, "</td><td class=\"n\">");
-            rpt_num(r, cells[k]);
-        }
+        for (int k = 0; k < 5; k++)
+            rpt_td_num(r, cells[k]);
         series_letters(r, w, v[a], &t);
-        rpt_tag(r, "</td><td>");
-        rpt_text(r, clb_buf_str(&t));
-        rpt_tag(r, "</td></tr>\n");
+        rpt_td(r, clb_buf_str(&t));
+        rpt_tag(r, "</tr>\n");
         a = b;
     }
     rpt_tag(r, "</table></div>\n");
@@ -216,12 +207,6 @@ void rpt_stairs(struct rpt *r, const struct rpt_rows *w)
 }
 
 /* ---- energy ----------------------------------------------------------------------- */
-
-static int dcmp(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
 
 /* The energy of one workload on one column: median and highest power, the
  * best figure per watt (unit 0: GB/s, 1: GFlop/s). 0 rows: nothing. */
@@ -254,12 +239,12 @@ static void watts_of(const struct rpt *r, const struct rpt_rows *w, int col, str
         }
     }
     if (o->n) {
-        qsort(p, (size_t)o->n, sizeof *p, dcmp);
+        clb_sort_doubles(p, (size_t)o->n);
         o->median = p[o->n / 2];
         o->max = p[o->n - 1];
     }
     if (ni) {
-        qsort(idle, (size_t)ni, sizeof *idle, dcmp);
+        clb_sort_doubles(idle, (size_t)ni);
         o->idle = idle[ni / 2];
     }
     free(p);
@@ -324,7 +309,7 @@ static void idle_of(const struct rpt *r, const struct rpt_rows *w, int nw, int c
             v[n++] = id;
     }
     if (n) {
-        qsort(v, n, sizeof *v, dcmp);
+        clb_sort_doubles(v, n);
         c->idle = v[n / 2];
     }
     free(v);
@@ -379,15 +364,13 @@ static void energy_table(struct rpt *r, const struct rpt_rows *w, int nw)
             if (!o.n)
                 continue;
             const struct clb_row *x = &r->t.rows[o.best];
-            rpt_tag(r, "<tr><td>");
-            rpt_text(r, rpt_label(r, r->dev[d]));
-            rpt_tag(r, "</td><td>");
-            rpt_text(r, w[k].workload);
-            rpt_tag(r, "</td><td class=\"n\">%d</td><td class=\"n\">", o.n);
-            rpt_num(r, o.median);
-            rpt_tag(r, "</td><td class=\"n\">");
-            rpt_num(r, o.max);
-            rpt_tag(r, "</td><td class=\"n\">");
+            rpt_tag(r, "<tr>");
+            rpt_td(r, rpt_label(r, r->dev[d]));
+            rpt_td(r, w[k].workload);
+            rpt_tag(r, "<td class=\"n\">%d</td>", o.n);
+            rpt_td_num(r, o.median);
+            rpt_td_num(r, o.max);
+            rpt_tag(r, "<td class=\"n\">");
             rpt_num(r, o.idle);
             if (idle_contradicted(&ic) && !isnan(o.idle))
                 rpt_tag(r, " <span class=\"flag bad\">idle?</span>");
@@ -397,9 +380,7 @@ static void energy_table(struct rpt *r, const struct rpt_rows *w, int nw)
                                                                               : "GB/s per W");
             if (!isnan(o.per_w)) {
                 rpt_text(r, x->kernel);
-                rpt_tag(r, " ");
-                rpt_text(r, x->dtype);
-                rpt_tag(r, " ");
+                rpt_wrap(r, " ", x->dtype, " ");
                 rpt_text(r, x->params);
             }
             rpt_tag(r, "</td></tr>\n");

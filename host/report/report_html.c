@@ -23,6 +23,22 @@ void rpt_tag(struct rpt *r, const char *fmt, ...)
     va_end(ap);
 }
 
+void rpt_wrap(struct rpt *r, const char *open, const char *s, const char *close)
+{
+    clb_buf_printf(&r->page, "%s", open);
+    rpt_text(r, s);
+    clb_buf_printf(&r->page, "%s", close);
+}
+
+void rpt_td(struct rpt *r, const char *s) { rpt_wrap(r, "<td>", s, "</td>"); }
+
+void rpt_td_num(struct rpt *r, double v)
+{
+    rpt_tag(r, "<td class=\"n\">");
+    rpt_num(r, v);
+    rpt_tag(r, "</td>");
+}
+
 void rpt_num(struct rpt *r, double v)
 {
     if (isnan(v)) {
@@ -172,7 +188,5 @@ void rpt_chart(struct rpt *r, struct clb_chart *c, const char *caption)
     r->ch[r->nch].c = *c;   /* taken over */
     r->ch[r->nch++].at = r->page.len;
     memset(c, 0, sizeof *c);
-    rpt_tag(r, "<figcaption>");
-    rpt_text(r, caption);
-    rpt_tag(r, "</figcaption>\n</figure>\n");
+    rpt_wrap(r, "<figcaption>", caption, "</figcaption>\n</figure>\n");
 }

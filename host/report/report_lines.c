@@ -299,12 +299,6 @@ static void peak_lines(struct curves *cv, struct clb_chart *ch, const struct xra
 
 /* ---- the table -------------------------------------------------------------------- */
 
-static int dbl_order(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
 /* The distinct x of the chart, sorted (malloc'd; *n). */
 static double *distinct_x(const struct curves *cv, size_t *n)
 {
@@ -314,26 +308,11 @@ static double *distinct_x(const struct curves *cv, size_t *n)
         return NULL;
     for (size_t k = 0; k < cv->n; k++)
         v[k] = cv->p[k].x;
-    qsort(v, cv->n, sizeof *v, dbl_order);
+    clb_sort_doubles(v, cv->n);
     for (size_t k = 0; k < cv->n; k++)
         if (!*n || v[k] != v[*n - 1])
             v[(*n)++] = v[k];
     return v;
-}
-
-static void cell_out(struct rpt *r, const struct rpt_cell *c)
-{
-    struct clb_buf t = {0};
-    rpt_tag(r, "<td class=\"n\">");
-    rpt_num(r, c->v);
-    rpt_flag_letters(&t, c->flags & ~(unsigned)RF_BYTES);
-    rpt_seen_cell(r, c);
-    for (size_t k = 0; k < t.len; k++)
-        rpt_tag(r, " <span class=\"flag%s\">%c</span>", strchr("FSE", t.s[k]) ? " bad" : "",
-                t.s[k]);
-    rpt_bytes_note(r, c);
-    rpt_tag(r, "</td>");
-    clb_buf_free(&t);
 }
 
 /* A matrix of series by x where there are few x values (at most 12), else
@@ -362,9 +341,7 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
         rpt_tag(r, "</th>");
     }
     if (!matrix) {
-        rpt_tag(r, "<th>best</th><th>at ");
-        rpt_text(r, xname);
-        rpt_tag(r, "</th><th>worst</th><th>at ");
+        rpt_wrap(r, "<th>best</th><th>at ", xname, "</th><th>worst</th><th>at ");
         rpt_text(r, xname);
         rpt_tag(r, "</th>");
     }
@@ -375,19 +352,16 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
         if (!s->n)
             continue;
         series_title(&t, r, p);
-        rpt_tag(r, "<tr><td>");
-        rpt_text(r, rpt_label(r, p->col));
-        rpt_tag(r, "</td><td>");
-        rpt_text(r, clb_buf_str(&t) + strlen(rpt_label(r, p->col)) + 2);
-        rpt_tag(r, "</td><td>");
-        rpt_text(r, rpt_norm_unit(r, rpt_unit(r, s->v[0].c.best)));
-        rpt_tag(r, "</td>");
+        rpt_tag(r, "<tr>");
+        rpt_td(r, rpt_label(r, p->col));
+        rpt_td(r, clb_buf_str(&t) + strlen(rpt_label(r, p->col)) + 2);
+        rpt_td(r, rpt_norm_unit(r, rpt_unit(r, s->v[0].c.best)));
         if (matrix) {
             for (size_t k = 0, j = 0; k < nx; k++) {
                 while (j < s->n && s->v[j].x < xs[k])
                     j++;
                 struct rpt_cell none = {.v = NAN, .raw = NAN};
-                cell_out(r, j < s->n && s->v[j].x == xs[k] ? &s->v[j].c : &none);
+                rpt_cell_td(r, j < s->n && s->v[j].x == xs[k] ? &s->v[j].c : &none, NAN, 0);
             }
         } else {
             size_t best = 0, worst = 0;
@@ -399,11 +373,11 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
                 if (!isnan(v) && (isnan(w) || (lower ? v > w : v < w)))
                     worst = k;
             }
-            cell_out(r, &s->v[best].c);
+            rpt_cell_td(r, &s->v[best].c, NAN, 0);
             rpt_tag(r, "<td class=\"n\">");
             rpt_x(r, s->v[best].x, bytes);
             rpt_tag(r, "</td>");
-            cell_out(r, &s->v[worst].c);
+            rpt_cell_td(r, &s->v[worst].c, NAN, 0);
             rpt_tag(r, "<td class=\"n\">");
             rpt_x(r, s->v[worst].x, bytes);
             rpt_tag(r, "</td>");

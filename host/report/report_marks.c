@@ -139,6 +139,28 @@ void rpt_bytes_note(struct rpt *r, const struct rpt_cell *c)
     rpt_tag(r, " GB/s</span> <span class=\"flag\">B</span>");
 }
 
+void rpt_cell_td(struct rpt *r, const struct rpt_cell *c, double base, int size)
+{
+    struct clb_buf t = {0};
+    rpt_tag(r, "<td class=\"n\">");
+    rpt_num(r, c->v);
+    if (base > 0 && !isnan(c->raw))
+        rpt_tag(r, " <span class=\"note\">(%.2f&times;)</span>", c->raw / base);
+    rpt_flag_letters(&t, c->flags & ~(unsigned)RF_BYTES);   /* B: rpt_bytes_note's */
+    for (size_t k = 0; k < t.len; k++)
+        rpt_tag(r, " <span class=\"flag%s\">%c</span>", strchr("FSE", t.s[k]) ? " bad" : "",
+                t.s[k]);
+    rpt_bytes_note(r, c);
+    rpt_seen_cell(r, c);
+    if (size && c->nrows) {
+        rpt_tag(r, "<br><span class=\"note size\">");
+        rpt_size(r, c->best);
+        rpt_tag(r, "</span>");
+    }
+    rpt_tag(r, "</td>");
+    clb_buf_free(&t);
+}
+
 void rpt_explain_marks(struct rpt *r)
 {
     static const char order[] = "C!B~HXFSE";

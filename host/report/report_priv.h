@@ -68,6 +68,11 @@ void rpt_text(struct rpt *r, const char *s);
 void rpt_tag(struct rpt *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A figure with about four significant digits, "–" for NAN. */
 void rpt_num(struct rpt *r, double v);
+/* Text (rpt_text) between two pieces of markup. */
+void rpt_wrap(struct rpt *r, const char *open, const char *s, const char *close);
+/* A table cell of text (rpt_text), and one of a figure (rpt_num, right-aligned). */
+void rpt_td(struct rpt *r, const char *s);
+void rpt_td_num(struct rpt *r, double v);
 /* Start a section with a heading (its text escaped) and an entry in the
  * contents; end it. */
 void rpt_section(struct rpt *r, const char *title, const char *lead);
@@ -142,6 +147,9 @@ void rpt_explain_marks(struct rpt *r);
 /* Under a flop rate whose counted bytes exceed the peak bandwidth: that byte
  * rate, and the B beside it (not beside the rate). */
 void rpt_bytes_note(struct rpt *r, const struct rpt_cell *c);
+/* A cell of a table: its figure, its ratio to base (> 0), its flags, the
+ * size it was shown at (size) -- the flags noted as seen. */
+void rpt_cell_td(struct rpt *r, const struct rpt_cell *c, double base, int size);
 /* A row's size with its unit: "2^28 elements", "8192x8192 elements",
  * "64x64x64x16 lattice", "64 MiB". */
 void rpt_size(struct rpt *r, size_t i);

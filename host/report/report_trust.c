@@ -82,19 +82,16 @@ static void scaling_table(struct rpt *r, const size_t *ids, size_t n)
         job_of(r, ids + a, b - a, &j);
         const struct clb_row *x = &r->t.rows[ids[a]];
         job_name(&t, x);
-        rpt_tag(r, "<tr><td>");
-        rpt_text(r, rpt_label(r, r->t.ri[ids[a]].col));
-        rpt_tag(r, "</td><td>");
-        rpt_text(r, clb_buf_str(&t));
-        rpt_tag(r, "</td><td class=\"n\">%d</td><td>", j.nrank);
-        rpt_text(r, rpt_unit(r, ids[a]));
+        rpt_tag(r, "<tr>");
+        rpt_td(r, rpt_label(r, r->t.ri[ids[a]].col));
+        rpt_td(r, clb_buf_str(&t));
+        rpt_tag(r, "<td class=\"n\">%d</td>", j.nrank);
+        rpt_td(r, rpt_unit(r, ids[a]));
         const double v[4] = {j.all != (size_t)-1 ? rpt_value(r, j.all) : NAN, j.lo, j.hi,
                              j.hi > 0 ? 100 * (j.hi - j.lo) / j.hi : NAN};
-        for (int k = 0; k < 4; k++) {
-            rpt_tag(r, "</td><td class=\"n\">");
-            rpt_num(r, v[k]);
-        }
-        rpt_tag(r, "</td></tr>\n");
+        for (int k = 0; k < 4; k++)
+            rpt_td_num(r, v[k]);
+        rpt_tag(r, "</tr>\n");
         a = b;
     }
     rpt_tag(r, "</table></div>\n");
@@ -151,34 +148,6 @@ void rpt_scaling(struct rpt *r)
 
 /* ---- rows to distrust ----------------------------------------------------------------- */
 
-static void bad_rows(struct rpt *r)
-{
-    int n = 0;
-    for (size_t i = 0; i < r->t.nrows; i++) {
-        unsigned f = r->t.ri[i].col >= 0 ? r->rf[i] : 0;
-        if (!(f & RF_BAD))
-            continue;
-        const struct clb_row *x = &r->t.rows[i];
-        if (!n++)
-            rpt_tag(r, "<h3>Rows without a figure</h3>\n<div class=\"wide\"><table>\n<tr><th>"
-                       "device</th><th>workload</th><th>kernel</th><th>type</th><th>size</th>"
-                       "<th>params</th><th>status</th><th>why (the row's detail)</th></tr>\n");
-        const char *cells[7] = {rpt_label(r, r->t.ri[i].col), x->workload, x->kernel, x->dtype,
-                                x->size, x->params, x->status};
-        rpt_tag(r, "<tr>");
-        for (int k = 0; k < 7; k++) {
-            rpt_tag(r, "<td>");
-            rpt_text(r, cells[k]);
-            rpt_tag(r, "</td>");
-        }
-        rpt_tag(r, "<td>");
-        rpt_text(r, x->detail);
-        rpt_tag(r, "</td></tr>\n");
-    }
-    if (n)
-        rpt_tag(r, "</table></div>\n");
-}
-
 /* The flagged rows with a figure, grouped by column, workload and flags. */
 static int by_group(const void *pa, const void *pb, void *ctx)
 {
@@ -204,14 +173,12 @@ static void flagged_group(struct rpt *r, const size_t *ids, size_t n)
     const struct clb_row *x = &r->t.rows[ids[0]];
     struct clb_buf t = {0};
     rpt_seen_row(r, ids[0], r->rf[ids[0]]);
-    rpt_tag(r, "<tr><td>");
-    rpt_text(r, rpt_label(r, r->t.ri[ids[0]].col));
-    rpt_tag(r, "</td><td>");
-    rpt_text(r, x->workload);
-    rpt_tag(r, "</td><td>");
+    rpt_tag(r, "<tr>");
+    rpt_td(r, rpt_label(r, r->t.ri[ids[0]].col));
+    rpt_td(r, x->workload);
     rpt_flag_words(&t, r->rf[ids[0]]);
-    rpt_text(r, clb_buf_str(&t));
-    rpt_tag(r, "</td><td class=\"n\">%zu</td><td>", n);
+    rpt_td(r, clb_buf_str(&t));
+    rpt_tag(r, "<td class=\"n\">%zu</td><td>", n);
     t.len = 0;
     for (size_t k = 0; k < n && k < 8; k++) {
         const struct clb_row *y = &r->t.rows[ids[k]];
@@ -256,30 +223,32 @@ static int reduced(const struct rpt *r, size_t i)
            clb_row_flag(&r->t.rows[i], "reduced");
 }
 
-/* Launches a set-up reduced to fit the device (metric reduced=1: a tile or a
- * work-group smaller than asked; host/core/fit.c): not a flag, but a figure
- * of another launch than the one named, so listed here with the reason. */
-static void reduced_rows(struct rpt *r)
+/* The rows without a figure (bad), or the launches a set-up reduced to fit
+ * the device (metric reduced=1: a tile or a work-group smaller than asked;
+ * host/core/fit.c): not a flag, but a figure of another launch than the one
+ * named, so listed here with the reason. */
+static void row_list(struct rpt *r, int bad)
 {
     int n = 0;
     for (size_t i = 0; i < r->t.nrows; i++) {
-        if (!reduced(r, i))
+        if (bad ? r->t.ri[i].col < 0 || !(r->rf[i] & RF_BAD) : !reduced(r, i))
             continue;
         const struct clb_row *x = &r->t.rows[i];
-        if (!n++)
+        if (!n++ && bad)
+            rpt_tag(r, "<h3>Rows without a figure</h3>\n<div class=\"wide\"><table>\n<tr><th>"
+                       "device</th><th>workload</th><th>kernel</th><th>type</th><th>size</th>"
+                       "<th>params</th><th>status</th><th>why (the row's detail)</th></tr>\n");
+        else if (n == 1)
             rpt_tag(r, "<h3>Launches reduced to fit the device</h3>\n<p class=\"note\">A tile or "
                        "work-group smaller than asked (the metric reduced=1): the params name "
                        "what ran, the detail why.</p>\n<div class=\"wide\"><table>\n<tr><th>"
                        "device</th><th>workload</th><th>kernel</th><th>type</th><th>size</th>"
                        "<th>params (as run)</th><th>why (the row's detail)</th></tr>\n");
-        const char *cells[7] = {rpt_label(r, r->t.ri[i].col), x->workload, x->kernel, x->dtype,
-                                x->size, x->params, x->detail};
+        const char *cells[8] = {rpt_label(r, r->t.ri[i].col), x->workload, x->kernel, x->dtype,
+                                x->size, x->params, bad ? x->status : x->detail, x->detail};
         rpt_tag(r, "<tr>");
-        for (int k = 0; k < 7; k++) {
-            rpt_tag(r, "<td>");
-            rpt_text(r, cells[k]);
-            rpt_tag(r, "</td>");
-        }
+        for (int k = 0; k < 7 + bad; k++)
+            rpt_td(r, cells[k]);
         rpt_tag(r, "</tr>\n");
     }
     if (n)
@@ -297,8 +266,8 @@ void rpt_distrust(struct rpt *r)
                                              "and launches reduced to fit the device."
                                            : "No row failed, was skipped, is flagged or was "
                                              "reduced to fit the device.");
-    bad_rows(r);
+    row_list(r, 1);
     flagged_rows(r);
-    reduced_rows(r);
+    row_list(r, 0);
     rpt_section_end(r);
 }
