@@ -67,9 +67,7 @@ static int find_cols(struct build *b)
 {
     struct cmp_in *in = b->in;
     struct cmp_table *t = b->t;
-    struct cmp_map cols = {.nk = 5}, files = {.nk = 2}, sources = {.nk = 1};
-    const char **src = NULL;
-    size_t nsrc = 0, capsrc = 0;
+    struct cmp_map cols = {.nk = 5}, files = {.nk = 2};
     int rc = CLB_ESYS;
     for (size_t i = 0; i < in->set.n; i++) {
         b->col[i] = -1;
@@ -77,20 +75,9 @@ static int find_cols(struct build *b)
             continue;
         const struct clb_row *r = &in->set.v[i];
         int ref = !strcmp(r->status, "reference");
-        const char *source = "";
-        if (ref) {
-            uint64_t k = CMP_KEY(r->detail);
-            int s = cmp_map_add(&sources, &k, (int)nsrc);
-            if (s < -1)
-                goto out;
-            if (s == (int)nsrc) {
-                if (CLB_GROW(src, nsrc, capsrc) ||
-                    !(src[nsrc] = source_of(in, r->detail)))
-                    goto out;
-                nsrc++;
-            }
-            source = src[s];
-        }
+        const char *source = ref ? source_of(in, r->detail) : "";   /* published rows: few */
+        if (!source)
+            goto out;
         uint64_t key[5] = {(uint64_t)ref, CMP_KEY(r->device), CMP_KEY(r->host),
                            CMP_KEY(ref ? source : NULL), CMP_KEY(ref ? r->driver : NULL)};
         int c = cmp_slot(&cols, key, (void **)&t->cols, t->ncols, &b->ccap, sizeof *t->cols);
@@ -122,8 +109,6 @@ static int find_cols(struct build *b)
 out:
     cmp_map_free(&cols);
     cmp_map_free(&files);
-    cmp_map_free(&sources);
-    free(src);
     return rc;
 }
 

@@ -11,21 +11,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A device string, whatever its length (malloc'd; NULL if none). */
+static char *info_text(cl_device_id d, cl_device_info what)
+{
+    size_t n = 0;
+    char *s = NULL;
+    if (clGetDeviceInfo(d, what, 0, NULL, &n) == CL_SUCCESS && n && (s = malloc(n + 1)) &&
+        clGetDeviceInfo(d, what, n, s, NULL) != CL_SUCCESS) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = 0;
+    return s;
+}
+
 /* A device string into a field of the device description: a driver's
  * string longer than the field is cut (at n - 1 bytes), never lost. */
 static void str_info(cl_device_id d, cl_device_info what, char *buf, size_t n)
 {
-    buf[0] = 0;
-    size_t len0 = 0;
-    if (clGetDeviceInfo(d, what, 0, NULL, &len0) != CL_SUCCESS || len0 == 0)
-        return;
-    char *tmp = malloc(len0 + 1);
-    if (!tmp)
-        return;
-    if (clGetDeviceInfo(d, what, len0, tmp, NULL) == CL_SUCCESS) {
-        tmp[len0] = 0;
-        clb_strlcpy(buf, tmp, n);
-    }
+    char *tmp = info_text(d, what);
+    clb_strlcpy(buf, tmp ? tmp : "", n);
     free(tmp);
     /* drivers pad some strings with blanks */
     size_t len = strlen(buf);
@@ -54,22 +60,6 @@ const char *clb_device_type_name(cl_device_type t, const char *platform, const c
     if (t & CL_DEVICE_TYPE_CPU) return "cpu";
     if (t & CL_DEVICE_TYPE_CUSTOM) return "custom";
     return "other";
-}
-
-/* The extension string, whatever its length (malloc'd; NULL if none). */
-static char *extensions(cl_device_id d)
-{
-    size_t n = 0;
-    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &n) != CL_SUCCESS || n == 0)
-        return NULL;
-    char *ext = malloc(n + 1);
-    if (ext && clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, n, ext, NULL) != CL_SUCCESS) {
-        free(ext);
-        return NULL;
-    }
-    if (ext)
-        ext[n] = 0;
-    return ext;
 }
 
 /* Where the device sits on the PCI bus, when the driver says: the Khronos
@@ -139,7 +129,7 @@ static void read_info(struct clb_devinfo *di)
     cl_device_fp_config fp = 0, sp = 0;
     clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp, &fp, NULL);
     clGetDeviceInfo(d, CL_DEVICE_SINGLE_FP_CONFIG, sizeof sp, &sp, NULL);
-    char *ext = extensions(d);
+    char *ext = info_text(d, CL_DEVICE_EXTENSIONS);
     di->fp64 = fp != 0 || (ext && strstr(ext, "cl_khr_fp64") != NULL);
     di->fma_sp = (sp & CL_FP_FMA) != 0;
     di->fma_dp = (fp & CL_FP_FMA) != 0;

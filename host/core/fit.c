@@ -8,6 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+void clb_wg_device_limit(const struct clb_env *env, struct clb_wg_limit *out)
+{
+    const struct clb_devinfo *d = env->info;
+    out->items = d->max_wg;
+    out->by = d->wg_forced ? "CLBENCH_MAX_WORK_GROUP" : "CL_DEVICE_MAX_WORK_GROUP_SIZE";
+    for (int i = 0; i < 3; i++)
+        out->dim[i] = d->max_wi[i];
+    out->local_bytes = (size_t)d->local_mem;
+}
+
 int clb_wg_limit(const struct clb_env *env, cl_kernel k, struct clb_wg_limit *out)
 {
     const struct clb_devinfo *d = env->info;
@@ -21,27 +31,13 @@ int clb_wg_limit(const struct clb_env *env, cl_kernel k, struct clb_wg_limit *ou
               "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
     /* The device's maximum (lowered by the test hook) bounds every kernel:
      * a driver's kernel figure above it (none should) is not believed. */
-    out->items = d->max_wg;
-    out->by = d->wg_forced ? "CLBENCH_MAX_WORK_GROUP" : "CL_DEVICE_MAX_WORK_GROUP_SIZE";
+    clb_wg_device_limit(env, out);
     if (kwg && kwg < out->items) {
         out->items = kwg;
         out->by = "CL_KERNEL_WORK_GROUP_SIZE";
     }
-    for (int i = 0; i < 3; i++)
-        out->dim[i] = d->max_wi[i];
     out->local_bytes = d->local_mem > klocal ? (size_t)(d->local_mem - klocal) : 0;
     return CLB_OK;
-}
-
-/* The device's own limits, before any kernel is built. */
-static void device_limit(const struct clb_env *env, struct clb_wg_limit *out)
-{
-    const struct clb_devinfo *d = env->info;
-    out->items = d->max_wg;
-    out->by = d->wg_forced ? "CLBENCH_MAX_WORK_GROUP" : "CL_DEVICE_MAX_WORK_GROUP_SIZE";
-    for (int i = 0; i < 3; i++)
-        out->dim[i] = d->max_wi[i];
-    out->local_bytes = (size_t)d->local_mem;
 }
 
 void clb_wg_limit_and(struct clb_wg_limit *a, const struct clb_wg_limit *b)
@@ -189,7 +185,7 @@ int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
     tile_text(ops, ctx, t, res->asked, sizeof res->asked);
     char why[192] = "", first[192] = "";
     struct clb_wg_limit lim;
-    device_limit(env, &lim);
+    clb_wg_device_limit(env, &lim);
     /* a build for a work-group the device cannot have may be refused by
      * the compiler (reqd_work_group_size): shrink to the device first */
     for (int round = 0; round < 16; round++) {
@@ -223,7 +219,7 @@ int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
     res->reduced = 0;
     snprintf(res->asked, sizeof res->asked, "%zu", want);
     struct clb_wg_limit lim;
-    device_limit(env, &lim);
+    clb_wg_device_limit(env, &lim);
     int rc = build_limit(env, k, nk, &lim);
     if (rc)
         return rc;

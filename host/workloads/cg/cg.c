@@ -251,20 +251,6 @@ static void iters_text(const struct cg_case *cc, char *out, size_t n)
         clb_appendf(out, n, "%s%d", r ? ":" : "", cc->iters[r]);
 }
 
-/* scaling=: the split, the halo bytes of one exchange (two per iteration:
- * the inputs of D_oe and D_eo) and its model. */
-static int note_scaling(struct clb_env *env, struct cg_state *s, struct clb_case *c,
-                        struct cg_case *cc)
-{
-    struct lat_hmodel m;
-    int rc = lat_halo_model(env, &s->part, c, cc->rhs, &m);
-    if (rc)
-        return rc;
-    cc->halo_model = m.chain;
-    clb_case_note(c, "exchanges=%d per solve", 2 * cc->niter);
-    return CLB_OK;
-}
-
 /* kind with its k (regcache; ignored otherwise) at rhs with links comp. */
 static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, int rhs, int comp)
 {
@@ -350,8 +336,12 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, i
     if (cc.unconverged)
         clb_case_note(c, "%d rhs reached maxiter=%ld in the set-up solve", cc.unconverged,
                       s->maxiter);
-    if (s->part.scaling && (rc = note_scaling(env, s, c, &cc)))
+    /* scaling=: the split, the halo bytes of one exchange (two per iteration:
+     * the inputs of D_oe and D_eo) and its model */
+    if (s->part.scaling && (rc = lat_halo_model(env, &s->part, c, cc.rhs, &cc.halo_model)))
         return rc;
+    if (s->part.scaling)
+        clb_case_note(c, "exchanges=%d per solve", 2 * cc.niter);
     *(struct cg_case *)c->data = cc;
     c->dims = 2;
     memcpy(c->local, cc.lop, sizeof cc.lop);

@@ -458,9 +458,6 @@ static int pick_best(struct clb_env *env, struct clb_group *g, const struct choi
 
 /* ---- cases ------------------------------------------------------------------- */
 
-static int note_scaling(struct clb_env *env, struct dslash *d, struct clb_case *c,
-                        struct dslash_case *dc);
-
 /* The metrics of the launch: rhs per work-item and per pass, what the device
  * says of the kernel (registers, spills, private memory) and, for best,
  * what it runs. */
@@ -555,7 +552,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
     clb_case_note(c, "ai=%.3f ai_vcache=%.3f", ai,
                   clb_dslash_intensity(rhs, 15.0 / 16, comp, d->es));
     note_launch(env, d, c, &dc, kernel);
-    if (d->part.scaling && (rc = note_scaling(env, d, c, &dc))) {
+    if (d->part.scaling && (rc = lat_halo_model(env, &d->part, c, dc.rhs, &dc.halo_model))) {
         clb_buf_free(&note);
         return rc;
     }
@@ -647,18 +644,6 @@ static int alloc_scaling(struct clb_env *env, struct dslash *d)
     struct lat_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
     lat_dslash_ref_box(&pt->ge, &f, 0, &d->geom, pt->off, 0, d->ref);
     return CLB_OK;
-}
-
-/* The halo notes of a case: the split, the halo bytes and the model. */
-static int note_scaling(struct clb_env *env, struct dslash *d, struct clb_case *c,
-                        struct dslash_case *dc)
-{
-    struct lat_hmodel m;
-    int rc = lat_halo_model(env, &d->part, c, dc->rhs, &m);
-    if (rc)
-        return rc;
-    dc->halo_model = m.chain;
-    return rc;
 }
 
 /* The interior or boundary launch of one application (lat_halo_overlap). */

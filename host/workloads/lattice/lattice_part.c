@@ -108,10 +108,19 @@ int lat_probe_case(struct lat_part *pt, int rhs, int rc)
 
 /* ---- the model of a case -------------------------------------------------------- */
 
+/* What lat_halo_model works out. */
+struct hmodel {
+    double gbps[2];
+    int measured;
+    size_t bytes;
+    double chain;
+};
+
 int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
-                   struct lat_hmodel *m)
+                   double *chain)
 {
     const struct lat_halo *h = &pt->halo;
+    struct hmodel hm, *m = &hm;
     m->gbps[0] = pt->bus[0];
     m->gbps[1] = pt->bus[1];
     m->measured = isnan(m->gbps[0]);
@@ -178,6 +187,7 @@ int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c,
     if (have && notes)
         clb_case_metric(c, "mpi_notes_us", 1e6 * pt->mid_s);
     clb_case_metric(c, "halo_chain_model_ms", 1e3 * m->chain);
+    *chain = m->chain;
     return CLB_OK;
 }
 

@@ -145,15 +145,9 @@ int lat_probe_case(struct lat_part *pt, int rhs, int rc);
  * bus's GB/s (bus_gbps, or measured), the message step (pt->mid_s) as a
  * rate or a latency, and the chain's seconds after the pack kernel
  * (clb_sc_chain_seconds: pipelined in chunks, or not for bulk); noted and
- * recorded as metrics with the part. */
-struct lat_hmodel {
-    double gbps[2];
-    int measured;
-    size_t bytes;
-    double chain;
-};
+ * recorded as metrics with the part; the chain's seconds in *chain. */
 int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
-                   struct lat_hmodel *m);
+                   double *chain);
 /* The figure's model lines of a dslash (cg = 0) or cg (cg = 1) row, from its
  * rhs=, links= and type (struct clb_figure's `models`): the talk's flop/byte
  * without any cache, and with every neighbour vector but one of sixteen
@@ -191,7 +185,7 @@ void lat_log_free(struct lat_log *l);
  * exchanges x max(0, chain - interior per exchange), and the share of the
  * time not spent on halos, eff = (t - pack - exposed) / t, and eff_model (the
  * same rest over rest + pack + exposed by the model). chain: the model's
- * seconds per exchange (lat_hmodel). rc, else the allreduce's error. */
+ * seconds per exchange (lat_halo_model). rc, else the allreduce's error. */
 int lat_verify_halo(struct clb_case *c, const struct lat_log *l, double chain, int rc);
 
 #endif

@@ -108,31 +108,6 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 
 /* ---- parameters (the variant syntax: transpose_variant.c) ----------------- */
 
-/* Can the device run a work-group of wx x wy with `local` bytes of local
- * memory? Writes the reason into why when not. */
-static int local_fits(const struct clb_env *env, size_t local, long wx, long wy, char *why,
-                      size_t n)
-{
-    const struct clb_devinfo *di = env->info;
-    if ((size_t)(wx * wy) > di->max_wg || (size_t)wx > di->max_wi[0] || (size_t)wy > di->max_wi[1])
-        snprintf(why, n, "needs a %ldx%ld work-group; this device allows %zu work-items (%zux%zu)",
-                 wx, wy, di->max_wg, di->max_wi[0], di->max_wi[1]);
-    else if (local > di->local_mem)
-        snprintf(why, n, "needs %zu bytes of local memory; this device has %llu", local,
-                 (unsigned long long)di->local_mem);
-    else
-        return 1;
-    return 0;
-}
-
-/* ntiles tile x tile local tiles, padded by a column. */
-static int tile_fits(const struct clb_env *env, long tile, long ntiles, long wx, long wy,
-                     size_t esize, char *why, size_t n)
-{
-    size_t local = (size_t)ntiles * (size_t)tile * (size_t)(tile + 1) * esize;
-    return local_fits(env, local, wx, wy, why, n);
-}
-
 static int parse_tile(struct clb_env *env, struct transpose *st)
 {
     const char *v = clb_param(env, "tile");
@@ -161,17 +136,18 @@ static const char *const probe_double[] = {
     "64x8v2l", "64x16v2l", "32x8v2k2", "32x4v2k4", "rect128x32v2w256", "rect128x16v2w256",
     "64x8v2oC", "32x16v2p8", "32x16v2d2", NULL};
 
+static void variant_tile(const struct transpose *st, const struct clb_tr_variant *v,
+                         struct clb_tile *t);
+
 /* Within the device's work-group and local-memory limits? */
 static int variant_fits(const struct clb_env *env, const struct transpose *st,
                         const struct clb_tr_variant *v, char *why, size_t n)
 {
-    if (v->reg)
-        return tile_fits(env, 0, 1, v->gx, v->gy, st->esize, why, n);
-    if (v->rect)
-        return local_fits(env, (size_t)v->bt * (size_t)(v->bc + 1) * st->esize, v->gx, 1, why, n);
-    /* the loads-first forms with several tiles alternate two local tiles */
-    int two = v->bk > 1 || v->bd || v->bp;
-    return tile_fits(env, v->bt, two ? 2 : 1, v->bt / v->bv, v->br, st->esize, why, n);
+    struct clb_tile t;
+    struct clb_wg_limit l;
+    variant_tile(st, v, &t);
+    clb_wg_device_limit(env, &l);
+    return clb_wg_fits(&l, t.dims, t.local, t.own_local, why, n);
 }
 
 /* Can the variant run here, its size aside (the vector width divides the
