@@ -87,7 +87,7 @@ struct dot {
     long want_local;        /* local_size= as given */
     cl_mem ppart;           /* pinned host copies of the partials (a non-blocking */
     void *hpart;            /* read into pageable memory may block the enqueue loop) */
-    char host_note[160];
+    char host_note[256];
     struct clb_dotref ref_dot, ref_sq;
     int have_ref_dot, have_ref_sq;
     double result;
@@ -205,33 +205,6 @@ static int ladder(int i, char *out, size_t n)
 
 /* ---- OpenCL pieces --------------------------------------------------------- */
 
-/* The work-group size a kernel may use: want, clamped to the device's and the
- * kernel's limits and to the local memory one T per work-item needs. */
-static int clamp_local(struct clb_env *env, cl_kernel k, size_t es, size_t want, size_t *out,
-                       char *why, size_t nwhy)
-{
-    struct clb_wg_limit lim;
-    int rc = clb_wg_limit(env, k, &lim);
-    if (rc)
-        return rc;
-    size_t l = want;
-    why[0] = 0;
-    if (l > lim.items) {
-        l = lim.items;
-        snprintf(why, nwhy, "%s", lim.by);
-    }
-    if (l > lim.dim[0]) {
-        l = lim.dim[0];
-        snprintf(why, nwhy, "CL_DEVICE_MAX_WORK_ITEM_SIZES");
-    }
-    if (l > lim.local_bytes / es) {
-        l = lim.local_bytes / es;
-        snprintf(why, nwhy, "CL_DEVICE_LOCAL_MEM_SIZE");
-    }
-    *out = l ? l : 1;
-    return CLB_OK;
-}
-
 /* A pinned host vector: an ALLOC_HOST_PTR buffer mapped for the whole group. */
 static int pinned(struct clb_env *env, size_t bytes, cl_mem *buf, void **ptr)
 {
@@ -257,17 +230,12 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
         (rc = clb_kernel(env->dev, "dot", opts, "sum_partials", &st->ksum)))
         return rc;
     int gpu = strcmp(env->info->type_name, "gpu") == 0;
-    char why[3][64];
-    size_t l1, l2;
-    if ((rc = clamp_local(env, st->kdot, st->es, gpu ? 256 : 16, &l1, why[0], sizeof why[0])) ||
-        (rc = clamp_local(env, st->ksq, st->es, l1, &l1, why[1], sizeof why[1])) ||
-        (rc = clamp_local(env, st->ksum, st->es, l1, &l2, why[2], sizeof why[2])))
-        return rc;
-    st->dev_local = l1 < l2 ? l1 : l2;
+    /* one T of local memory a work-item, in each of the three kernels */
+    cl_kernel all[3] = {st->kdot, st->ksq, st->ksum};
     st->dev_fit = (struct clb_fit){.what = "device work-group"};
-    snprintf(st->dev_fit.asked, sizeof st->dev_fit.asked, "%d", gpu ? 256 : 16);
-    snprintf(st->dev_fit.got, sizeof st->dev_fit.got, "%zu", st->dev_local);
-    clb_fit_record(env, &st->dev_fit, why[0][0] ? why[0] : why[1][0] ? why[1] : why[2]);
+    if ((rc = clb_fit_items(env, all, 3, gpu ? 256 : 16, st->es, 0, &st->dev_local,
+                            &st->dev_fit)))
+        return rc;
     struct clb_wg_limit w1, w2;
     if ((rc = clb_wg_limit(env, st->kdot, &w1)) || (rc = clb_wg_limit(env, st->ksq, &w2)))
         return rc;
@@ -311,25 +279,14 @@ static int setup_host_path(struct clb_env *env, struct dot *st, const char *opts
     if (!st->kdot && ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
                       (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq))))
         return rc;
-    long want_local = st->want_local;
-    char why[64], why2[64];
-    size_t l2;
-    if ((rc = clamp_local(env, st->kdot, st->es, (size_t)want_local, &st->host_local, why,
-                          sizeof why)) ||
-        (rc = clamp_local(env, st->ksq, st->es, st->host_local, &l2, why2, sizeof why2)))
+    cl_kernel both[2] = {st->kdot, st->ksq};
+    struct clb_fit fit = {.what = "local_size"};
+    if ((rc = clb_fit_items(env, both, 2, (size_t)st->want_local, st->es, 0, &st->host_local,
+                            &fit)))
         return rc;
-    if (l2 < st->host_local) {
-        st->host_local = l2;
-        memcpy(why, why2, sizeof why);
-    }
-    if (st->host_local != (size_t)want_local) {
+    if (fit.reduced)
         snprintf(st->host_note, sizeof st->host_note, "local_size %ld clamped to %zu (%s)",
-                 want_local, st->host_local, why);
-        struct clb_fit fit = {.what = "local_size"};
-        snprintf(fit.asked, sizeof fit.asked, "%ld", want_local);
-        snprintf(fit.got, sizeof fit.got, "%zu", st->host_local);
-        clb_fit_record(env, &fit, why);
-    }
+                 st->want_local, st->host_local, fit.why);
     size_t n = st->n, mc = (size_t)st->min_chunk;
     size_t k = n / mc;
     if (k < 1)
