@@ -181,8 +181,6 @@ void cmp_in_free(struct cmp_in *in)
     memset(in, 0, sizeof *in);
 }
 
-/* Free the input but hand the rows' arena over to *keep: what was built
- * from the rows points at their strings and outlives them. */
 void cmp_in_free_keep(struct cmp_in *in, struct clb_arena *keep)
 {
     *keep = in->set.arena;

@@ -82,8 +82,6 @@ static void jpush(json_t *a, json_t *v, int *bad)
         *bad = 1;
 }
 
-/* Both documents (the table's and the baseline's) open alike: their schema,
- * then the metric. */
 json_t *cmp_json_head(const char *schema, const struct cmp_metric *m, int *bad)
 {
     json_t *root = json_object(), *metric = json_object();

@@ -89,9 +89,6 @@ void cmp_map_free(struct cmp_map *m)
     m->nk = nk;
 }
 
-/* The index of key among the n elements of the array *v (elem bytes each)
- * that m indexes. A new key gets index n and, with room made, a zeroed
- * element v[n] for the caller to fill and count. -2 on OOM (message set). */
 int cmp_slot(struct cmp_map *m, const uint64_t *key, void **v, int n, size_t *cap,
              size_t elem)
 {

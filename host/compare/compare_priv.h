@@ -210,8 +210,8 @@ int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c);
 struct json_t;
 struct json_t *cmp_json_str(const char *s);
 struct json_t *cmp_json_num(double v);
-/* A document's head object with its "schema" and "metric" members; *bad is
- * set when memory ran out. */
+/* A document's head object with its "schema" and "metric" members (the
+ * table's and the baseline's open alike); *bad is set when memory ran out. */
 struct json_t *cmp_json_head(const char *schema, const struct cmp_metric *m, int *bad);
 /* A line's metric in a JSON object: "metric", "unit", "higher_is_better". */
 void cmp_json_line_metric(struct json_t *o, const struct cmp_metric *m, int *bad);

@@ -329,8 +329,6 @@ void cmp_grid_free(struct cmp_grid *g)
     memset(g, 0, sizeof *g);
 }
 
-/* The end of building a grid: the escaping buffer e is freed, and when a
- * cell (bad) or an escape (e's oom) ran out of memory, the grid too. */
 int cmp_grid_done(struct cmp_grid *g, struct clb_buf *e, int bad)
 {
     bad |= e->oom;

@@ -85,8 +85,6 @@ static char *format(const struct session *s, const struct clb_row *r)
     return s->out.format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, CLB_SCHEMA);
 }
 
-/* Under MPI every rank's row goes to rank 0, which writes them in rank
- * order and then the job's aggregate row. */
 int clb_emit(struct session *s, struct clb_row *r, const struct clb_row *agg)
 {
     int rc = clb_rows_add(&s->rows, r);

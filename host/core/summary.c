@@ -53,10 +53,6 @@ static enum clb_unit count_unit(const struct clb_workload *wl, const struct clb_
     return ok ? c.unit : CLB_UNIT_GBPS;
 }
 
-/* A row's own figure and its unit, by compare's rule (compare_kind.c's
- * cmp_own_metric): its workload's declared metric (launch latency_us,
- * latency ns_per_load) in the unit the metrics table declares for it, else
- * the main unit its count gives. */
 double clb_row_figure(const struct clb_workload *wl, const struct clb_row *r, const char **unit)
 {
     if (wl && wl->figure.y_metric) {

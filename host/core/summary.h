@@ -5,9 +5,10 @@
 #include <stdio.h>
 #include "clb_workload.h"
 
-/* A row's own figure and its unit: its workload's declared metric (latency
- * ns, launch us), else the rate of its main unit (GB/s, GFlop/s, as its
- * count says); NAN when the row has none. */
+/* A row's own figure and its unit, by compare's rule (cmp_own_metric): its
+ * workload's declared metric (latency ns, launch us) in the unit the metrics
+ * table declares for it, else the rate of its main unit (GB/s, GFlop/s, as
+ * its count says); NAN when the row has none. */
 double clb_row_figure(const struct clb_workload *wl, const struct clb_row *r, const char **unit);
 
 /* One line per row, then each workload's own summary lines (its rows are

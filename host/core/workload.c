@@ -54,8 +54,6 @@ int clb_count_copy(const struct clb_query *q, struct clb_counts *out)
 
 /* ---- cases ------------------------------------------------------------- */
 
-/* Parse "k=v,k=v" (the params column) into a list; a part without '='
- * (a note-like value) is kept under its own text as key. */
 int clb_params_parse(const char *text, struct clb_kvlist *out)
 {
     memset(out, 0, sizeof *out);

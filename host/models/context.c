@@ -107,8 +107,6 @@ const char *clb_model_text(struct clb_model_ctx *m, const char *key, const char 
     return NULL;
 }
 
-/* With --ceilings, a parameter that a measured ceiling stands for and that
- * the file lacks: what is missing there (malloc'd), else NULL. */
 char *clb_model_ceiling_missing(struct clb_model_ctx *m, const char *key)
 {
     int i = m->have_ceil ? ceiling_slot(m, key) : -1;

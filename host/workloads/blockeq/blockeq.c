@@ -80,7 +80,6 @@ long clb_blockeq_recip_check(cl_uint k2, cl_uint total, float one_over_k2)
     return -1;
 }
 
-/* The report's constant: (1 + 1e-6) / k2, rounded to float. */
 float clb_blockeq_one_over(cl_uint k2) { return (float)((1.0 + 1.0e-6) / (double)k2); }
 
 /* The P values: the parameter (or profile), else the default sweep, sorted

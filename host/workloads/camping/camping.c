@@ -335,7 +335,6 @@ static void teardown(struct clb_env *env, struct clb_group *g)
  * distance is below CLB_CAMPING_THRESHOLD x the median over the series. */
 #define CLB_CAMPING_THRESHOLD 0.7
 
-/* The median and the indices of the (up to) three lowest of v[0..n). */
 void clb_camping_stats(const double *v, int n, double *median, int worst[3])
 {
     double *s = malloc((size_t)n * sizeof *s);
