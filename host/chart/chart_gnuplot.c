@@ -243,12 +243,20 @@ static const char *const palette[12] = {"#9400d3", "#009e73", "#56b4e9", "#e69f0
                                         "#0072b2", "#e51e10", "#4d4d4d", "#a6761d", "#66a61e",
                                         "#e7298a", "#1b9e77"};
 
+/* A plot element's colour, and its legend entry: its block's header. */
 static void colour(struct clb_buf *s, int c)
 {
-    if (c > 0)
-        clb_buf_printf(s, " lc rgb '%s'", palette[(c - 1) % 12]);
-    else
-        clb_buf_printf(s, " lc rgb '%s'", c < 0 ? "gray50" : "black");
+    clb_buf_printf(s, " lc rgb '%s' title columnheader(2)",
+                   c > 0 ? palette[(c - 1) % 12] : c < 0 ? "gray50" : "black");
+}
+
+/* A block's header line in a data file: its title, the legend entry. */
+static void block_head(const struct layout *L, struct clb_buf *d, const char *title)
+{
+    if (d->len)
+        clb_buf_add(d, "\n\n", 2);
+    clb_buf_add(d, "x\t", 2);
+    fld(L, d, title);
 }
 
 /* ---- the data ----------------------------------------------------------------- */
@@ -260,10 +268,7 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
     const struct clb_chart *c = L->c;
     const struct clb_chart_series *sr = c->s[i];
     double w = L->nslots ? 0.8 / L->nslots : 0;
-    if (d->len)
-        clb_buf_add(d, "\n\n", 2);
-    clb_buf_add(d, "x\t", 2);
-    fld(L, d, sr->title);
+    block_head(L, d, sr->title);
     clb_buf_add(d, "\tx0\tx1\ty0\tlabel\n", 16);
     int labels = 0;
     for (size_t k = 0; k < sr->n; k++) {
@@ -301,7 +306,6 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
                        sr->style == CLB_CS_POINTS ? "1.5" : "1");
     }
     colour(plots, sr->colour);
-    clb_buf_printf(plots, " title columnheader(2)");
     /* a label above its point; above a bar of several side by side, upright
      * (horizontal ones would run into the next bar's) */
     if (labels && sr->style == CLB_CS_BARS && L->nslots > 1)
@@ -337,10 +341,7 @@ static void guides(const struct layout *L, struct clb_buf *p, struct clb_buf *pl
         const struct clb_chart_series *sr = c->s[i];
         if (!sr->guide || !sr->n)
             continue;
-        if (p->len)
-            clb_buf_add(p, "\n\n", 2);
-        clb_buf_add(p, "x\t", 2);
-        fld(L, p, sr->title);
+        block_head(L, p, sr->title);
         clb_buf_add(p, "\n", 1);
         for (size_t k = 0; k < sr->n; k++) {
             if (sr->p[k].brk && k)
@@ -355,19 +356,14 @@ static void guides(const struct layout *L, struct clb_buf *p, struct clb_buf *pl
         else
             clb_buf_printf(plots, " dt %d lw 2", sr->dash ? sr->dash : 2);
         colour(plots, sr->colour);
-        clb_buf_printf(plots, " title columnheader(2)");
     }
     for (int i = 0; i < c->nv; i++) {
-        if (p->len)
-            clb_buf_add(p, "\n\n", 2);
-        clb_buf_add(p, "x\t", 2);
-        fld(L, p, c->v[i].title);
+        block_head(L, p, c->v[i].title);
         clb_buf_printf(p, "\n%.10g\t%.10g\n%.10g\t%.10g\n", c->v[i].x, L->ylo, c->v[i].x, L->yhi);
         clb_buf_printf(plots, "%s'fig%d.peak.dat' index %d using 1:2 with lines dt %d lw 1.5",
                        plots->len ? ", " : "", L->o->index, block++,
                        c->v[i].dash ? c->v[i].dash : 3);
         colour(plots, c->v[i].colour);
-        clb_buf_printf(plots, " title columnheader(2)");
     }
 }
 
