@@ -27,6 +27,9 @@ void clb_sc_dirs(const int P[4], int dec[4]);
  * parts of G/p and G/p + 1 sites. */
 void clb_sc_part(const int L[4], const int P[4], int weak, int part[4]);
 
+/* The four extents of grid text "AxBxCxD", each in 1..1000000 (so that a
+ * product of them never overflows); -1 when it is not that. */
+int clb_sc_grid_parse(const char *text, long v[4]);
 /* Can L be split by P: every direction with halos at least CLB_SC_HALO
  * sites in every part (strong; weak parts are L), p <= the extent. */
 int clb_sc_grid_ok(const int L[4], const int P[4], int weak);

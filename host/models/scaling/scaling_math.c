@@ -3,6 +3,7 @@
 #include "clb_scaling.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void clb_sc_dirs(const int P[4], int dec[4])
@@ -18,6 +19,19 @@ void clb_sc_part(const int L[4], const int P[4], int weak, int part[4])
 {
     for (int mu = 0; mu < 4; mu++)
         part[mu] = weak ? L[mu] : (L[mu] + P[mu] - 1) / P[mu];
+}
+
+int clb_sc_grid_parse(const char *text, long v[4])
+{
+    const char *p = text;
+    for (int k = 0; k < 4; k++, p++) {
+        char *end = (char *)p;
+        v[k] = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : 0;
+        if (v[k] < 1 || v[k] > 1000000 || *end != "xxx"[k])   /* "xxx"[3]: the end */
+            return -1;
+        p = end;
+    }
+    return 0;
 }
 
 int clb_sc_grid_ok(const int L[4], const int P[4], int weak)

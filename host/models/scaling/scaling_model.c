@@ -69,20 +69,11 @@ static int read_results(const char *list, struct clb_rowset *set)
 /* ranks=: a list, or a..b (the powers of 2 from a to b). */
 static int parse_ranks(const char *v, long *out, int max, int *n)
 {
-    char err[256];
-    const char *dots = strstr(v, "..");
-    *n = 0;
-    if (dots) {
-        long a = strtol(v, NULL, 10), b = strtol(dots + 2, NULL, 10);
-        if (a < 1 || b < a || b > 1000000)
-            goto bad;
-        for (long k = a; k <= b && *n < max; k *= 2)
-            out[(*n)++] = k;
+    char *pow2 = strstr(v, "..") && !strpbrk(v, ":,") ? clb_asprintf("%s:*2", v) : NULL;
+    *n = clb_parse_int_list(pow2 ? pow2 : v, 1, 1000000, out, max, NULL, 0);
+    free(pow2);
+    if (*n > 0)
         return CLB_OK;
-    }
-    if ((*n = clb_parse_int_list(v, 1, 1000000, out, max, err, sizeof err)) > 0)
-        return CLB_OK;
-bad:
     clb_seterr("model scaling: ranks=%s is not a list of counts (1,2,8) or a..b (1..4096)", v);
     return CLB_EUSAGE;
 }
@@ -95,18 +86,8 @@ static int parse_grid(const char *v, int P[4], int *fixed)
     *fixed = strcmp(v, "auto") != 0;
     if (!*fixed)
         return CLB_OK;
-    long e[4] = {0};
-    int k = 0;
-    const char *p = v;
-    for (; k < 4; k++) {
-        char *end;
-        errno = 0;
-        e[k] = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : 0;
-        if (!e[k] || errno || e[k] > 1000000 || (k < 3 ? *end != 'x' : *end != 0))
-            break;
-        p = end + (k < 3);
-    }
-    long n = k == 4 && e[0] == 1 ? e[1] * e[2] : 0; /* each <= 10^6: no overflow */
+    long e[4];
+    long n = !clb_sc_grid_parse(v, e) && e[0] == 1 ? e[1] * e[2] : 0; /* each <= 10^6 */
     if (!n || n > 1000000 || n * e[3] > 1000000) {
         clb_seterr("model scaling: grid=%s is not auto or 1xAxBxC of at most 1000000 ranks (x is "
                    "never split)", v);

@@ -67,30 +67,11 @@ static void grid_text(const size_t size[4], const int P[4], char *out, size_t n)
     }
 }
 
-/* The four extents of grid text "AxBxCxD", each in 1..1000000 (so that a
- * product of them never overflows); -1 when it is not that. */
-static int grid_extents(const char *grid, long v[4])
-{
-    int k = 0;
-    const char *p = grid;
-    while (k < 4) {
-        char *end;
-        v[k] = strtol(p, &end, 10);
-        if (end == p || v[k] < 1 || v[k] > 1000000)
-            break;
-        k++;
-        p = end;
-        if (k < 4 && *p++ != 'x')
-            break;
-    }
-    return k == 4 && !*p ? 0 : -1;
-}
-
 /* grid text "1xAxBxC" into P; CLB_EUSAGE with a message when it is not one. */
 static int parse_grid(const char *wl, const char *sep, const char *grid, int n, int P[4])
 {
     long v[4];
-    if (grid_extents(grid, v)) {
+    if (clb_sc_grid_parse(grid, v)) {
         clb_seterr("%s%sgrid=%s is not a grid 1xAxBxC (e.g. 1x1x2x2)", wl, sep, grid);
         return CLB_EUSAGE;
     }
@@ -160,7 +141,7 @@ int lat_query_part(const struct clb_query *q, int *scaling, size_t L[4],
     int P[4], n = clb_comm()->size, rank = clb_comm()->rank, rc;
     if (grid[0]) { /* a row's grid: its job's size, whatever this process is */
         long v[4];
-        if (!grid_extents(grid, v) && v[0] == 1 && v[1] * v[2] * v[3] <= 1000000)
+        if (!clb_sc_grid_parse(grid, v) && v[0] == 1 && v[1] * v[2] * v[3] <= 1000000)
             n = (int)(v[1] * v[2] * v[3]); /* each extent <= 10^6: no overflow */
         if (rank >= n)
             rank = 0;
