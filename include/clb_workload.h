@@ -385,7 +385,7 @@ const struct clb_workload *const *clb_workload_list(void);
 const struct clb_workload *clb_workload_find(const char *name);
 /* "stream, copy2d, ..." of every registered workload (malloc'd). */
 char *clb_workload_names(void);
-/* Register one more (a plug-in, a test's workload): before main's work. */
+/* Register one more (a test's workload; 16 at most): before main's work. */
 int clb_workload_register(const struct clb_workload *wl);
 /* The role of a key of a row's params for workload wl (NULL: a workload the
  * registry does not know): its declaration in params or row_keys; a key

@@ -193,7 +193,7 @@ def _vector_skip(r, local):
     on a device with less local memory than it needs, the local memory."""
     e = 4 if r["dtype"] == "float" else 8
     if _best_local(r["params"][len("best="):], e) > int(local):
-        return ("multiples of", "bytes of local memory")
+        return ("multiples of", "B of local memory")
     return "multiples of"
 
 
