@@ -462,7 +462,7 @@ static int item_order(const struct item *a, const struct item *b)
 static void tuned_diff(struct clb_buf *b, const char *old, const char *cur)
 {
     static const struct item dash = {"-", "-", 1, 1};
-    struct item a, c;
+    struct item a = dash, c = dash; /* set by next_item before use; gcc -O2 cannot tell */
     int ha = next_item(&old, &a), hc = next_item(&cur, &c);
     while (ha || hc) {
         int o = !ha ? 1 : !hc ? -1 : item_order(&a, &c);

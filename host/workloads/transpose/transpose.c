@@ -647,7 +647,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
     c->dims = sh.dims;
     memcpy(c->global, sh.global, sizeof c->global);
     memcpy(c->local, sh.local, sizeof c->local);
-    char why[320];
+    char why[512];
     if ((k == K_SERIAL || k == K_PER_ROW) && (rc = too_long(env, st, k, why, sizeof why)))
         return rc;
     if ((k == K_SERIAL || k == K_PER_ROW) && why[0])
