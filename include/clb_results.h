@@ -214,6 +214,9 @@ double clb_metrics_num(const char *text, const char *key);
 int clb_metrics_token(const char *text, const char *key, char *out, size_t n);
 /* Is the flag key set (a number other than 0)? */
 int clb_metrics_flag(const char *text, const char *key);
+/* Is r a sum over several ranks or devices (rank "all" of a run of
+ * ranks > 1)? No device's own figure: compare and the ceilings leave it out. */
+int clb_row_is_sum(const struct clb_row *r);
 /* The value of key in a metrics text as written (a token such as size_from's
  * "rule", or a number's text): its length, *val pointing into the text; 0
  * when absent. */

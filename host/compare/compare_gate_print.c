@@ -211,12 +211,12 @@ static void head(const struct cmp_delta *d, FILE *f, const char *prefix, int fla
 {
     struct cmp_esc_args e = {0};
     if (d->metric->per_workload)
-        fprintf(f, "%seach workload's own figure (unit) against the baseline '%s' (%s", prefix,
-                cmp_esc_arg(&e, d->baseline, flags), cmp_esc_arg(&e, d->old_devices, flags));
+        fprintf(f, "%seach workload's own figure (unit) against the baseline\n", prefix);
     else
-        fprintf(f, "%s%s (%s) against the baseline '%s' (%s", prefix, d->metric->name,
-                d->metric->unit, cmp_esc_arg(&e, d->baseline, flags),
-                cmp_esc_arg(&e, d->old_devices, flags));
+        fprintf(f, "%s%s (%s) against the baseline\n", prefix, d->metric->name, d->metric->unit);
+    /* the path on a line of its own: a long one does not push the rest past 100 columns */
+    fprintf(f, "%s'%s' (%s", prefix, cmp_esc_arg(&e, d->baseline, flags),
+            cmp_esc_arg(&e, d->old_devices, flags));
     if (strcmp(d->old_devices, d->new_devices))
         fprintf(f, "; the new files: %s", cmp_esc_arg(&e, d->new_devices, flags));
     fprintf(f, "%s)\n", d->gate.cross_device ? "; --cross-device: each device's default size" : "");

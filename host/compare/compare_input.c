@@ -382,6 +382,10 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f
     for (size_t i = 0; i < in->set.n; i++) {
         if (in->file[i] < f0 || in->file[i] >= f1)
             continue;   /* another side's row: left as it is */
+        if (clb_row_is_sum(&in->set.v[i])) {
+            sel[i] = 0; /* no device's own figure: model scaling's */
+            continue;
+        }
         kept[0]++;
         int s = 0;
         for (; s < NF; s++) {

@@ -595,12 +595,22 @@ int cmp_stream_ok(FILE *f)
 
 void cmp_col_legend(const struct cmp_col *col, int k, FILE *f, struct clb_buf *e)
 {
-    fprintf(f, "  [%d] %s  (", k, cmp_esc_tmp(e, col->label, 0));
+    int at = fprintf(f, "  [%d] %s  (", k, cmp_esc_tmp(e, col->label, 0));
     if (col->reference)
         fputs("published", f);
     for (int j = 0; !col->reference && j < col->nfiles; j++) {
         const char *slash = strrchr(col->files[j], '/');
-        fprintf(f, "%s%s", j ? ", " : "", cmp_esc_tmp(e, slash ? slash + 1 : col->files[j], 0));
+        const char *name = cmp_esc_tmp(e, slash ? slash + 1 : col->files[j], 0);
+        int w = cmp_width(name);
+        if (j && at + 2 + w > 90) { /* a long list of files wraps */
+            fputs(",\n      ", f);
+            at = 6;
+        } else if (j) {
+            fputs(", ", f);
+            at += 2;
+        }
+        fputs(name, f);
+        at += w;
     }
 }
 

@@ -168,7 +168,8 @@ int clb_ceilings_measure(const struct clb_row *const *rows, size_t n, struct clb
             continue;
         size_t m = 0, unfit = 0;
         for (size_t i = 0; i < n; i++)
-            if (strcmp(rows[i]->workload, (*w)->name) == 0 && strcmp(rows[i]->status, "ok") == 0) {
+            if (strcmp(rows[i]->workload, (*w)->name) == 0 && strcmp(rows[i]->status, "ok") == 0 &&
+                !clb_row_is_sum(rows[i])) {
                 if (clb_row_fits(*w, rows[i]))
                     mine[m++] = *rows[i];
                 else

@@ -507,3 +507,8 @@ size_t clb_reference_source(const char *detail, const char **start)
     *start = p;
     return k;
 }
+
+int clb_row_is_sum(const struct clb_row *r)
+{
+    return r->ranks > 1 && strcmp(r->rank, "all") == 0;
+}

@@ -23,6 +23,14 @@ has '^launch latency +µs +7\.10 +6\.69 +0\.941$' "launch latency, in µs"
 has '^memory latency +ns +343\.3 +331\.5 +0\.966$' "memory latency: the latency sweep's memory plateau"
 n=$(awk 'length($0) > 100' "$TMP/stdout" | wc -l)
 [ "$n" -eq 0 ] && pass "fits 100 columns" || fail "$n lines wider than 100 columns"
+# a run over two GPUs: its rows of rank "all" are sums over the devices (8800 GB/s),
+# no device's own figure; the headline and the measured ceilings take the per-rank rows
+expect_status 0 "--headline of a two-rank run" compare "$R/h200x2-mpi.csv" --headline
+has '^stream triad +GB/s +44[0-9][0-9]$' "two ranks: triad per device, not their sum"
+has '^  % of datasheet +% +9[0-9]\.[0-9]$' "two ranks: below 100 % of one device's datasheet"
+expect_status 0 "compare of a two-rank run" compare "$R/h200x2-mpi.csv" -w stream -k triad
+if grep -Eq ' 8[0-9]{3}( |$)' "$TMP/stdout"; then fail "a sum over ranks shown as a device's figure"
+else pass "compare leaves the sums over ranks out"; fi
 expect_status 0 "--markdown" compare "$R/h100-suite-4.csv" "$R/h200-suite-3.csv" --headline --markdown
 has '^\| figure \| unit \| NVIDIA H100 80GB HBM3 \| NVIDIA H200 \| NVIDIA H200 / NVIDIA H100 80GB HBM3 \|$' "Markdown: the devices' names"
 expect_status 0 "--json" compare "$R/h100-suite-4.csv" "$R/h200-suite-3.csv" --headline --json
