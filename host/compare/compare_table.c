@@ -369,7 +369,7 @@ static void sized_workloads(const struct cmp_table *t, struct clb_buf *b, int fl
 static void lineup_note(const struct cmp_table *t, FILE *f, int flags)
 {
     struct clb_buf w = {0};
-    fprintf(f, "several devices, lined up: each one's best at any size%s, as --any-size%s "
+    fprintf(f, "several devices, lined up: each one's best at any size%s,\nas --any-size%s "
             "(--by-size compares size by size)\n",
             t->lined_up > 1 ? "" : " outside its caches", t->lined_up > 1 ? " --include-cache" : "");
     sized_workloads(t, &w, flags);
