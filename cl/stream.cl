@@ -6,13 +6,39 @@
  * (vectors per work-item: all loads are issued before the first store, which
  * keeps more bytes in flight per work-item). Vector k of work-item i is
  * i + k*get_global_size(0), so each step is coalesced across the work-group.
- * Work-item 0 also handles the scalar tail of n % VEC elements. */
+ * Work-item 0 also handles the scalar tail of n % VEC elements.
+ * -DEXACT=1: the host launches exactly n / (VEC*ILP) work-items and n is a
+ * multiple of VEC*ILP, so no work-item tests its index and there is no tail:
+ * a CPU compiler then vectorises across work-items without masks.
+ * -DNT=1: streaming (non-temporal) stores where the compiler has them
+ * (clang's __builtin_nontemporal_store): c is not read into the caches
+ * before it is written. */
 #if VEC == 1
 #define VT T
 #else
 #define VT CLB_CAT(T, VEC)
 #endif
 
+#if NT && defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store)
+#define STORE(v, p) __builtin_nontemporal_store((v), (p))
+#endif
+#endif
+#ifndef STORE
+#define STORE(v, p) (*(p) = (v))
+#endif
+
+#if EXACT
+#define BODY(LOAD, SCALAR)                                                      \
+    size_t gs = get_global_size(0), i0 = get_global_id(0);                      \
+    VT r[ILP];                                                                  \
+    _Pragma("unroll") for (int k = 0; k < ILP; k++) {                           \
+        size_t i = i0 + (size_t)k * gs;                                         \
+        r[k] = LOAD;                                                            \
+    }                                                                           \
+    _Pragma("unroll") for (int k = 0; k < ILP; k++)                             \
+        STORE(r[k], (__global VT *)c + i0 + (size_t)k * gs);
+#else
 #define BODY(LOAD, SCALAR)                                                      \
     size_t gs = get_global_size(0), i0 = get_global_id(0);                      \
     size_t nv = n / VEC;                                                        \
@@ -25,11 +51,12 @@
     _Pragma("unroll") for (int k = 0; k < ILP; k++) {                           \
         size_t i = i0 + (size_t)k * gs;                                         \
         if (i < nv)                                                             \
-            ((__global VT *)c)[i] = r[k];                                       \
+            STORE(r[k], (__global VT *)c + i);                                  \
     }                                                                           \
     if (i0 == 0)                                                                \
         for (size_t j = nv * VEC; j < n; j++)                                   \
             c[j] = SCALAR;
+#endif
 
 #define VA(i) (((__global const VT *)a)[i])
 #define VB(i) (((__global const VT *)b)[i])
@@ -56,4 +83,18 @@ __kernel void triad(__global const T *restrict a, __global const T *restrict b,
                     __global T *restrict c, T s, ulong n)
 {
     BODY(VA(i) + s * VB(i), a[j] + s * b[j])
+}
+
+/* stream's init=device: the device's work-items write every element first
+ * (BabelStream's init_arrays), so that its threads touch the pages first;
+ * the host's data is written over it after. One element per work-item. */
+__kernel void init(__global T *restrict a, __global T *restrict b, __global T *restrict c,
+                   ulong n)
+{
+    size_t i = get_global_id(0);
+    if (i < n) {
+        a[i] = (T)0;
+        b[i] = (T)0;
+        c[i] = (T)0;
+    }
 }

@@ -664,6 +664,23 @@ def stream_per_type(f, f_sizes):
     assert vec == {("float", "vec=4"), ("double", "vec=2")} and sizes == {"4096"}, (vec, sizes)
 
 
+def stream_nt(f):
+    """2 types x vec 1,8 x nt 0,1 x local 0,64,48 x copy,triad: every row ok,
+    nt=1 in the params of half of them, init=device in every row's params."""
+    rows = read(f)
+    assert len(rows) == 48 and all(r["status"] == "ok" for r in rows), [(r["params"], r["status"]) for r in rows]
+    assert sum(",nt=1" in r["params"] for r in rows) == 24, [r["params"] for r in rows]
+    assert all(r["params"].endswith(",init=device") for r in rows), [r["params"] for r in rows]
+
+
+def stream_exact(f):
+    """The planted test-free kernel: the rows at the driver's group and at 64
+    failed, the one at 48 (no exact cover) ok."""
+    got = {r["params"]: r["status"] for r in read(f)}
+    want = {"vec=4,ilp=1": "failed", "vec=4,ilp=1,local=64": "failed", "vec=4,ilp=1,local=48": "ok"}
+    assert got == want, got
+
+
 def stream_local2(f):
     rows = [(r["kernel"], r["local_size"]) for r in read(f)]
     want = [("copy", "32"), ("scale", "32"), ("add", "128"), ("triad", "128"), ("copy", "64"), ("scale", "64")]

@@ -19,6 +19,8 @@ struct shape {
     int k;                    /* kernel index */
     long vec, ilp;
     size_t local;
+    int nt;                   /* streaming stores */
+    int exact;                /* the program without index tests (-DEXACT): see shape_exact */
 };
 
 struct stream {
@@ -26,7 +28,9 @@ struct stream {
     size_t n, esize;
     void *a, *b, *c;          /* host: inputs and the read-back output */
     cl_mem da, db, dc;
-    cl_kernel k[4][4][DRIVER]; /* per width index and ILP index (1,2,4,8 each) */
+    int init_device;          /* init=device: a kernel touched the arrays first */
+    /* per width index and ILP index (1,2,4,8 each), exact, nt */
+    cl_kernel k[4][4][2][2][DRIVER];
 };
 
 static const struct clb_param_def params[] = {
@@ -38,6 +42,11 @@ static const struct clb_param_def params[] = {
                   "the driver's choice on CPUs)", CLB_ROLE_TUNING},
     {"local2", "", "work-group size of add and triad (two input arrays) where it differs from "
                    "copy's and scale's (empty: local); one value", CLB_ROLE_TUNING},
+    {"nt", "0", "1 = streaming (non-temporal) stores where the compiler has them, 0 = plain "
+                "stores, or 0,1", CLB_ROLE_TUNING},
+    {"init", "host", "who writes the arrays first: host (clEnqueueWriteBuffer of the host's "
+                     "data) or device (a kernel writes every element, then the host's data)",
+     CLB_ROLE_TUNING},
     {"kernels", "", "subset of copy,scale,add,triad to run (default: all)", CLB_ROLE_CASE},
     {"driver_copy", "0", "1 = also time the driver's own device copy (clEnqueueCopyBuffer a -> c): "
                          "row copy_driver, a reference for the copy kernel", CLB_ROLE_CASE},
@@ -81,18 +90,27 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 /* 1,2,4,8 -> 0,1,2,3 */
 static int pow2_index(long v) { return v == 1 ? 0 : v == 2 ? 1 : v == 4 ? 2 : 3; }
 
-/* The build options of a (type, vec, ilp) program. */
-static void options(const char *dtype, long vec, long ilp, char *opts, size_t n)
+/* The build options of a shape's program: setup's and the plan's. */
+static void options(const char *dtype, const struct shape *sh, char *opts, size_t n)
 {
     clb_dtype_defines(dtype, opts, n);
-    clb_appendf(opts, n, " -DVEC=%ld -DILP=%ld", vec, ilp);
+    clb_appendf(opts, n, " -DVEC=%ld -DILP=%ld", sh->vec, sh->ilp);
+    if (sh->exact)
+        clb_appendf(opts, n, " -DEXACT=1");
+    if (sh->nt)
+        clb_appendf(opts, n, " -DNT=1");
 }
 
-static int build(struct clb_env *env, struct stream *st, const char *dtype, long vec, long ilp)
+static cl_kernel *kernels_of(struct stream *st, const struct shape *sh)
 {
-    char opts[128];
-    options(dtype, vec, ilp, opts, sizeof opts);
-    cl_kernel *ks = st->k[pow2_index(vec)][pow2_index(ilp)];
+    return st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][sh->exact != 0][sh->nt != 0];
+}
+
+static int build(struct clb_env *env, struct stream *st, const char *dtype, const struct shape *sh)
+{
+    char opts[160];
+    options(dtype, sh, opts, sizeof opts);
+    cl_kernel *ks = kernels_of(st, sh);
     for (int k = 0; k < DRIVER; k++) {
         if (ks[k])
             continue;
@@ -103,19 +121,35 @@ static int build(struct clb_env *env, struct stream *st, const char *dtype, long
     return CLB_OK;
 }
 
-/* Work-items: one per ILP vectors, rounded up to whole work-groups. */
+/* Work-items: one per ILP vectors (an element count the shape divides). */
+static size_t items_of(size_t n, const struct shape *sh)
+{
+    size_t nv = n / (size_t)sh->vec;
+    size_t items = (nv + (size_t)sh->ilp - 1) / (size_t)sh->ilp;
+    return items ? items : 1; /* the tail still needs work-item 0 */
+}
+
+/* The work-items, rounded up to whole work-groups. */
 static size_t global_size(const struct stream *st, const struct shape *sh)
 {
-    size_t nv = st->n / (size_t)sh->vec;
-    size_t items = (nv + (size_t)sh->ilp - 1) / (size_t)sh->ilp;
-    if (items == 0)
-        items = 1; /* the tail still needs work-item 0 */
+    size_t items = items_of(st->n, sh);
     return sh->local ? (items + sh->local - 1) / sh->local * sh->local : items;
+}
+
+/* Can the shape run the program without index tests? Where n is a multiple
+ * of VEC*ILP and the work-groups (the driver's choice, or `local`) divide the
+ * work-items, every work-item's vectors exist and there is no tail. On a CPU
+ * the tests cost: PoCL vectorises the test-free loop over a work-group's
+ * items with plain loads and stores, the tested one with masked ones. */
+static int shape_exact(size_t n, const struct shape *sh)
+{
+    size_t per = (size_t)sh->vec * (size_t)sh->ilp;
+    return n >= per && n % per == 0 && (!sh->local || items_of(n, sh) % sh->local == 0);
 }
 
 static int launch(struct clb_env *env, struct stream *st, const struct shape *sh, cl_event *ev)
 {
-    cl_kernel kern = st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][sh->k];
+    cl_kernel kern = kernels_of(st, sh)[sh->k];
     cl_ulong n = st->n;
     float sf = (float)SCALAR;
     double sd = SCALAR;
@@ -130,14 +164,32 @@ static int launch(struct clb_env *env, struct stream *st, const struct shape *sh
 
 /* A shape's work-group reduced to what its built kernel allows (0, the
  * driver's choice, stays). */
-static int fit_shape(struct clb_env *env, const struct stream *st, struct shape *sh,
+static int fit_shape(struct clb_env *env, struct stream *st, struct shape *sh,
                      struct clb_fit *res)
 {
     *res = (struct clb_fit){.what = "local"};
     if (!sh->local || sh->k == DRIVER)
         return CLB_OK;
-    cl_kernel kern = st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][sh->k];
+    cl_kernel kern = kernels_of(st, sh)[sh->k];
     return clb_fit_items(env, &kern, 1, sh->local, 0, 0, &sh->local, res);
+}
+
+/* A kernel shape built and fitted: the test-free program where the shape
+ * allows it (shape_exact), checked again at the fitted work-group, else the
+ * tested one. */
+static int ready_shape(struct clb_env *env, struct stream *st, const char *dtype,
+                       struct shape *sh, struct clb_fit *fit)
+{
+    struct shape asked = *sh;
+    sh->exact = shape_exact(st->n, sh);
+    int rc = build(env, st, dtype, sh);
+    if (rc || (rc = fit_shape(env, st, sh, fit)) || !sh->exact || shape_exact(st->n, sh))
+        return rc;
+    *sh = asked; /* the fitted group does not divide the work-items */
+    sh->exact = 0;
+    if ((rc = build(env, st, dtype, sh)))
+        return rc;
+    return fit_shape(env, st, sh, fit);
 }
 
 /* The probe launches a copy of one shape. */
@@ -161,9 +213,8 @@ static int probe_vec(struct clb_env *env, struct stream *st, const char *dtype, 
         p.sh.k = COPY;
         double tmin;
         struct clb_fit fit;
-        int rc = build(env, st, dtype, p.sh.vec, p.sh.ilp);
-        if (rc || (rc = fit_shape(env, st, &p.sh, &fit)) ||
-            (rc = clb_probe_min(env, probe_launch, &p, 4, &tmin)))
+        int rc = ready_shape(env, st, dtype, &p.sh, &fit);
+        if (rc || (rc = clb_probe_min(env, probe_launch, &p, 4, &tmin)))
             return rc;
         double bw = 2.0 * (double)(st->n * st->esize) / tmin / 1e9;
         clb_buf_printf(note, " %ld:%.1f", widths[w], bw);
@@ -177,21 +228,23 @@ static int probe_vec(struct clb_env *env, struct stream *st, const char *dtype, 
 
 /* ---- set-up ------------------------------------------------------------- */
 
-static int add_case(struct clb_env *env, struct clb_group *g, const struct stream *st,
+static int add_case(struct clb_env *env, struct clb_group *g, struct stream *st,
                     struct shape sh, const char *note)
 {
     struct clb_case *c;
-    struct clb_fit fit;
-    int rc = fit_shape(env, st, &sh, &fit);
+    struct clb_fit fit = {.what = "local"};
+    int rc = sh.k == DRIVER ? CLB_OK : ready_shape(env, st, g->dtype, &sh, &fit);
     if (rc)
         return rc;
+    char more[24]; /* the choices that are not the default, in the params */
+    snprintf(more, sizeof more, "%s%s", sh.nt ? ",nt=1" : "", st->init_device ? ",init=device" : "");
     if (sh.k == DRIVER)
         rc = clb_case_add(g, &c, kernel_names[sh.k], "driver=clEnqueueCopyBuffer");
     else if (sh.local)
-        rc = clb_case_add(g, &c, kernel_names[sh.k], "vec=%ld,ilp=%ld,local=%zu", sh.vec, sh.ilp,
-                          sh.local);
+        rc = clb_case_add(g, &c, kernel_names[sh.k], "vec=%ld,ilp=%ld,local=%zu%s", sh.vec,
+                          sh.ilp, sh.local, more);
     else
-        rc = clb_case_add(g, &c, kernel_names[sh.k], "vec=%ld,ilp=%ld", sh.vec, sh.ilp);
+        rc = clb_case_add(g, &c, kernel_names[sh.k], "vec=%ld,ilp=%ld%s", sh.vec, sh.ilp, more);
     if (rc)
         return rc;
     *(struct shape *)c->data = sh;
@@ -208,79 +261,114 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct strea
 
 /* The shapes of a group's cases (vecs: the widths given, or the probe's one). */
 struct shapes {
-    long vecs[8], ilps[8], locals[16], local2, driver_copy;
-    int nvec, nilp, nloc;
+    long vecs[8], ilps[8], locals[16], nts[2], local2, driver_copy;
+    int nvec, nilp, nloc, nnt, init_device;
     unsigned kernels;         /* bit k: kernel k of copy, scale, add, triad */
 };
+
+static int check_pow2s(const long *v, int n, const char *what)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] != 1 && v[i] != 2 && v[i] != 4 && v[i] != 8) {
+            clb_seterr("stream: bad %s %ld (accepted: 1, 2, 4, 8)", what, v[i]);
+            return CLB_EUSAGE;
+        }
+    return CLB_OK;
+}
 
 static int read_shapes(struct clb_env *env, struct shapes *sp)
 {
     int rc;
+    unsigned init = 0;
     *sp = (struct shapes){.nloc = 1, .local2 = -1}; /* local2 none: add and triad take local */
     if (clb_param(env, "local2")[0] &&
         (rc = clb_param_int(env, "local2", 0, 1L << 20, &sp->local2)))
         return rc;
     if ((rc = clb_param_int(env, "driver_copy", 0, 1, &sp->driver_copy)) ||
-        (rc = clb_param_names(env, "kernels", "copy,scale,add,triad", 1, &sp->kernels)))
+        (rc = clb_param_names(env, "kernels", "copy,scale,add,triad", 1, &sp->kernels)) ||
+        (rc = clb_param_names(env, "init", "host,device", 0, &init)) ||
+        (rc = clb_param_ints(env, "nt", 0, 1, sp->nts, 2, &sp->nnt)))
         return rc;
-    if (clb_param(env, "vec")[0] &&
-        (rc = clb_param_ints(env, "vec", 1, 8, sp->vecs, 8, &sp->nvec)))
-        return rc;
-    if ((rc = clb_param_ints(env, "ilp", 1, 8, sp->ilps, 8, &sp->nilp)))
-        return rc;
-    for (int i = 0; i < sp->nvec + sp->nilp; i++) {
-        long v = i < sp->nvec ? sp->vecs[i] : sp->ilps[i - sp->nvec];
-        if (v != 1 && v != 2 && v != 4 && v != 8) {
-            clb_seterr("stream: bad %s %ld (accepted: 1, 2, 4, 8)", i < sp->nvec ? "vec" : "ilp",
-                       v);
-            return CLB_EUSAGE;
-        }
+    if (init != 1 && init != 2) {
+        clb_seterr("stream: parameter init: one of host, device");
+        return CLB_EUSAGE;
     }
+    sp->init_device = init == 2;
+    if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, sp->vecs, 8, &sp->nvec)))
+        return rc;
+    if ((rc = clb_param_ints(env, "ilp", 1, 8, sp->ilps, 8, &sp->nilp)) ||
+        (rc = check_pow2s(sp->vecs, sp->nvec, "vec")) ||
+        (rc = check_pow2s(sp->ilps, sp->nilp, "ilp")))
+        return rc;
     sp->locals[0] = strcmp(env->info->type_name, "gpu") == 0 ? 256 : 0;
     if (clb_param(env, "local")[0])
         return clb_param_ints(env, "local", 0, 1L << 20, sp->locals, 16, &sp->nloc);
     return CLB_OK;
 }
 
-/* The cases, enumerated once: per (vec, ilp, local) the selected kernels (add
- * and triad once, at local2, where it is given), then the driver's copy.
- * Set-up adds them; the plan counts them (out NULL: counted only). */
+/* The cases, enumerated once: per (vec, ilp, nt, local) the selected
+ * kernels (add and triad once, at local2, where it is given), then the
+ * driver's copy. Set-up adds them; the plan counts them (out NULL: counted
+ * only). */
 static int cases(const struct shapes *sp, struct shape *out)
 {
     int n = 0;
     for (int v = 0; v < sp->nvec; v++)
         for (int il = 0; il < sp->nilp; il++)
-            for (int l = 0; l < sp->nloc; l++)
-                for (int k = 0; k < DRIVER; k++) {
-                    int two_inputs = k == ADD || k == TRIAD;
-                    if (!(sp->kernels >> k & 1) || (two_inputs && sp->local2 >= 0 && l > 0))
-                        continue; /* not selected; one add and one triad at local2 */
-                    long local = two_inputs && sp->local2 >= 0 ? sp->local2 : sp->locals[l];
-                    if (out)
-                        out[n] = (struct shape){k, sp->vecs[v], sp->ilps[il], (size_t)local};
-                    n++;
-                }
+            for (int t = 0; t < sp->nnt; t++)
+                for (int l = 0; l < sp->nloc; l++)
+                    for (int k = 0; k < DRIVER; k++) {
+                        int two_inputs = k == ADD || k == TRIAD;
+                        if (!(sp->kernels >> k & 1) || (two_inputs && sp->local2 >= 0 && l > 0))
+                            continue; /* not selected; one add and one triad at local2 */
+                        long local = two_inputs && sp->local2 >= 0 ? sp->local2 : sp->locals[l];
+                        if (out)
+                            out[n] = (struct shape){k, sp->vecs[v], sp->ilps[il], (size_t)local,
+                                                    (int)sp->nts[t], 0};
+                        n++;
+                    }
     if (sp->driver_copy && out)
-        out[n] = (struct shape){DRIVER, 0, 0, 0};
+        out[n] = (struct shape){DRIVER, 0, 0, 0, 0, 0};
     return n + (sp->driver_copy != 0);
 }
 
-/* The cases of cases(), each kernel's program built before its first case. */
+/* The cases of cases(), each built and fitted as it is added. */
 static int add_cases(struct clb_env *env, struct clb_group *g, const struct shapes *sp,
                      const char *note)
 {
     int n = cases(sp, NULL), rc = CLB_OK;
-    struct shape *cs = calloc((size_t)n, sizeof *cs);
+    struct shape *cs = calloc((size_t)n + 1, sizeof *cs);
     if (!cs)
         return CLB_ESYS;
     cases(sp, cs);
-    for (int i = 0; i < n && !rc; i++) {
-        if (cs[i].k != DRIVER) /* built once: build() skips what is there */
-            rc = build(env, g->state, g->dtype, cs[i].vec, cs[i].ilp);
-        if (!rc)
-            rc = add_case(env, g, g->state, cs[i], cs[i].k == DRIVER ? "" : note);
-    }
+    for (int i = 0; i < n && !rc; i++)
+        rc = add_case(env, g, g->state, cs[i], cs[i].k == DRIVER ? "" : note);
     free(cs);
+    return rc;
+}
+
+/* init=device: a kernel writes every element of a, b and c first, so that
+ * the device's own threads touch the pages (on a CPU: which core's memory
+ * and caches hold them), as BabelStream's init_arrays does; the host's data
+ * is written over it after. */
+static int device_init(struct clb_env *env, struct stream *st, const char *dtype)
+{
+    struct shape sh = {COPY, 1, 1, 0, 0, 0};
+    char opts[160];
+    options(dtype, &sh, opts, sizeof opts);
+    cl_kernel k;
+    int rc = clb_kernel(env->dev, "stream", opts, "init", &k);
+    if (rc)
+        return rc;
+    cl_ulong n = st->n;
+    size_t global = st->n;
+    rc = clb_args(k, sizeof(cl_mem), &st->da, sizeof(cl_mem), &st->db, sizeof(cl_mem), &st->dc,
+                  sizeof n, &n, (size_t)0);
+    if (!rc)
+        rc = clb_launch(env->dev, k, 1, &global, NULL, NULL);
+    if (!rc)
+        rc = clb_finish(env->dev->queue);
+    clReleaseKernel(k);
     return rc;
 }
 
@@ -308,16 +396,18 @@ static int setup(struct clb_env *env, struct clb_group *g)
         clb_fill_f32(st->a, st->n, 1);
         clb_fill_f32(st->b, st->n, 2);
     }
+    st->init_device = sp.init_device;
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->da)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->db)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, bytes, &st->dc)) ||
+        (st->init_device && (rc = device_init(env, st, g->dtype))) ||
         (rc = clb_write(env->dev, st->da, st->a, bytes)) ||
         (rc = clb_write(env->dev, st->db, st->b, bytes)))
         return rc;
 
     struct clb_buf note = {0};
     if (sp.nvec == 0) {
-        struct shape probe = {COPY, 4, sp.ilps[0], (size_t)sp.locals[0]};
+        struct shape probe = {COPY, 4, sp.ilps[0], (size_t)sp.locals[0], (int)sp.nts[0], 0};
         long best = 4;
         if ((rc = probe_vec(env, st, g->dtype, probe, &best, &note))) {
             clb_buf_free(&note);
