@@ -22,10 +22,14 @@
 #if NT && defined(__has_builtin)
 #if __has_builtin(__builtin_nontemporal_store)
 #define STORE(v, p) __builtin_nontemporal_store((v), (p))
+#define HAVE_NT 1
 #endif
 #endif
 #ifndef STORE
 #define STORE(v, p) (*(p) = (v))
+#endif
+#ifndef HAVE_NT
+#define HAVE_NT 0
 #endif
 
 #if EXACT
@@ -97,4 +101,11 @@ __kernel void init(__global T *restrict a, __global T *restrict b, __global T *r
         b[i] = (T)0;
         c[i] = (T)0;
     }
+}
+
+/* Built with -DNT=1: does this compiler have streaming stores? A row's
+ * nt=1 says that it does. */
+__kernel void has_nt(__global int *out)
+{
+    out[0] = HAVE_NT;
 }

@@ -63,7 +63,7 @@ def babelstream(out, rnd, seq, model, variant, dev, dtype, load, rc, path):
     num_times is not counted). A validation failure is printed, not exited."""
     text = open(path, errors="replace").read()
     lines = text.splitlines()
-    bad = [l for l in lines if re.search(r"Validation failed|terminate called|what\(\)|[Ee]rror", l)]
+    bad = [l for l in lines if re.search(r"Validation failed|terminate called|what\(\)|error", l, re.I)]
     start = next((i for i, l in enumerate(lines) if l.startswith("function,")), None)
     rows = []
     if start is not None:

@@ -1,16 +1,20 @@
 # BabelStream [Deakin16] beside clbench stream on the GPU machine's host CPU
-# through PoCL (issue 40): BabelStream's OpenCL and OpenMP builds and clbench,
+# through PoCL: BabelStream's OpenCL and OpenMP builds and clbench,
 # three alternating rounds at 2^25 elements, 100 timed repetitions each
-# (scripts/babelstream_side_by_side.sh). BabelStream's source travels in
-# .babelstream/ (ignored through .git/info/exclude; never committed); the
-# headers its OpenCL build needs (CL/opencl.hpp) come with .device-deps
-# (DEVICE_DEBS adds opencl-clhpp-headers opencl-c-headers). Within 4 minutes
-# on 16 cores: the builds about 1, each round under 1.
+# (scripts/babelstream_side_by_side.sh): clbench's default (streaming stores
+# on CPUs where the compiler has them), plain stores (nt=0), and the device's
+# first touch (init=device). Then the GPU's stream at its default sizes: the
+# test-free kernel (-DEXACT) on NVIDIA against the committed H200 rows.
+# BabelStream's source travels in .babelstream/ (ignored through
+# .git/info/exclude; never committed); the headers its OpenCL build needs
+# (CL/opencl.hpp) come with .device-deps (opencl-clhpp-headers,
+# opencl-c-headers). Within 5 minutes on 16 cores.
 src=.babelstream
 if [ ! -f "$src/src/main.cpp" ]; then
   echo "plan babelstream: no BabelStream source tree in $src/" >&2
   exit 2
 fi
-timeout -k 10 230 bash scripts/babelstream_side_by_side.sh -c /tmp/b/clbench -b /tmp/bs \
+timeout -k 10 300 bash scripts/babelstream_side_by_side.sh -c /tmp/b/clbench -b /tmp/bs \
   -d "$CPU" -r 3 -s 33554432 -n 100 --variant default= --variant 'nt0=--param nt=0' \
-  -o "$OUT/babelstream-pocl.csv" "$src"
+  --variant 'initdev=--param init=device' -o "$OUT/babelstream-pocl.csv" "$src"
+[ "$GPU" = skip ] || $CB run stream -d "$GPU" -o "$OUT/stream-gpu.csv"

@@ -56,6 +56,6 @@ rows stream-nt nt.csv && pass "48 rows ok, half with nt=1" || fail "nt/init rows
 mkdir kx && cp "$CLBENCH_SRC/cl/common.cl" "$CLBENCH_SRC/cl/stream.cl" kx/
 rows replace kx/stream.cl "STORE(r[k], (__global VT *)c + i0" "STORE(r[k] + (T)1, (__global VT *)c + i0"
 expect_status 1 "a wrong test-free kernel fails" run stream -d $POCL -t float --quick -n 1 \
-  --min-time 0 --param vec=4 --param local=0,64,48 --param kernels=copy --kernel-dir kx -o kx.csv
+  --min-time 0 --param vec=4 --param nt=0 --param local=0,64,48 --param kernels=copy --kernel-dir kx -o kx.csv
 rows stream-exact kx.csv && pass "failed at local 0 and 64, ok at 48" || fail "the test-free kernel ran elsewhere"
 finish

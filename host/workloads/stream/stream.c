@@ -29,6 +29,7 @@ struct stream {
     void *a, *b, *c;          /* host: inputs and the read-back output */
     cl_mem da, db, dc;
     int init_device;          /* init=device: a kernel touched the arrays first */
+    int have_nt;              /* the compiler has streaming stores (has_nt) */
     /* per width index and ILP index (1,2,4,8 each), exact, nt */
     cl_kernel k[4][4][2][2][DRIVER];
 };
@@ -42,8 +43,9 @@ static const struct clb_param_def params[] = {
                   "the driver's choice on CPUs)", CLB_ROLE_TUNING},
     {"local2", "", "work-group size of add and triad (two input arrays) where it differs from "
                    "copy's and scale's (empty: local); one value", CLB_ROLE_TUNING},
-    {"nt", "0", "1 = streaming (non-temporal) stores where the compiler has them, 0 = plain "
-                "stores, or 0,1", CLB_ROLE_TUNING},
+    {"nt", "0", "1 = stores marked non-temporal (clang's __builtin_nontemporal_store; skipped "
+                "where the compiler has none; whether the implementation keeps the mark is "
+                "measured, not known), 0 = plain stores, or 0,1", CLB_ROLE_TUNING},
     {"init", "host", "who writes the arrays first: host (clEnqueueWriteBuffer of the host's "
                      "data) or device (a kernel writes every element, then the host's data)",
      CLB_ROLE_TUNING},
@@ -248,6 +250,9 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct stream *st,
     if (rc)
         return rc;
     *(struct shape *)c->data = sh;
+    if (sh.nt && !st->have_nt)
+        clb_case_skip(c, "nt=1: this implementation's compiler ('%.40s') has no streaming stores",
+                      env->info->platform_name);
     if (sh.k != DRIVER) {
         c->dims = 1;
         c->local[0] = sh.local;
@@ -286,8 +291,9 @@ static int read_shapes(struct clb_env *env, struct shapes *sp)
         return rc;
     if ((rc = clb_param_int(env, "driver_copy", 0, 1, &sp->driver_copy)) ||
         (rc = clb_param_names(env, "kernels", "copy,scale,add,triad", 1, &sp->kernels)) ||
-        (rc = clb_param_names(env, "init", "host,device", 0, &init)) ||
-        (rc = clb_param_ints(env, "nt", 0, 1, sp->nts, 2, &sp->nnt)))
+        (rc = clb_param_names(env, "init", "host,device", 0, &init)))
+        return rc;
+    if ((rc = clb_param_ints(env, "nt", 0, 1, sp->nts, 2, &sp->nnt)))
         return rc;
     if (init != 1 && init != 2) {
         clb_seterr("stream: parameter init: one of host, device");
@@ -372,6 +378,39 @@ static int device_init(struct clb_env *env, struct stream *st, const char *dtype
     return rc;
 }
 
+/* Does the compiler have streaming stores? has_nt, built with -DNT=1, says. */
+static int probe_nt(struct clb_env *env, const char *dtype, int *have)
+{
+    struct shape sh = {COPY, 1, 1, 0, 1, 0};
+    char opts[160];
+    options(dtype, &sh, opts, sizeof opts);
+    cl_kernel k = NULL;
+    cl_mem out = NULL;
+    size_t one = 1;
+    cl_int v = 0;
+    int rc = clb_kernel(env->dev, "stream", opts, "has_nt", &k);
+    if (!rc && !(rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, sizeof v, &out)) &&
+        !(rc = clb_args(k, sizeof(cl_mem), &out, (size_t)0)) &&
+        !(rc = clb_launch(env->dev, k, 1, &one, NULL, NULL)))
+        rc = clb_read(env->dev, out, &v, sizeof v);
+    *have = v == 1;
+    if (out)
+        clReleaseMemObject(out);
+    if (k)
+        clReleaseKernel(k);
+    return rc;
+}
+
+/* nt=1 asked: does the compiler have streaming stores? (st->have_nt) */
+static int check_nt(struct clb_env *env, const char *dtype, struct stream *st,
+                    const struct shapes *sp)
+{
+    for (int t = 0; t < sp->nnt; t++)
+        if (sp->nts[t] == 1)
+            return probe_nt(env, dtype, &st->have_nt);
+    return CLB_OK;
+}
+
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct stream *st = g->state;
@@ -382,7 +421,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
 
     struct shapes sp;
     int rc;
-    if ((rc = read_shapes(env, &sp)))
+    if ((rc = read_shapes(env, &sp)) || (rc = check_nt(env, g->dtype, st, &sp)))
         return rc;
     st->a = clb_xmalloc(bytes);
     st->b = clb_xmalloc(bytes);
