@@ -14,7 +14,10 @@ if [ ! -f "$src/src/main.cpp" ]; then
   echo "plan babelstream: no BabelStream source tree in $src/" >&2
   exit 2
 fi
-timeout -k 10 300 bash scripts/babelstream_side_by_side.sh -c /tmp/b/clbench -b /tmp/bs \
-  -d "$CPU" -r 3 -s 33554432 -n 100 --variant default= --variant 'nt0=--param nt=0' \
-  --variant 'initdev=--param init=device' -o "$OUT/babelstream-pocl.csv" "$src"
+# BS_SIZE, BS_ROUNDS, BS_REPS, BS_LIMIT: another size (2^27: past the host's
+# 300 MiB L3 in both types), fewer rounds or repetitions, another time limit
+timeout -k 10 "${BS_LIMIT:-300}" bash scripts/babelstream_side_by_side.sh -c /tmp/b/clbench \
+  -b /tmp/bs -d "$CPU" -r "${BS_ROUNDS:-3}" -s "${BS_SIZE:-33554432}" -n "${BS_REPS:-100}" \
+  --variant default= --variant 'nt0=--param nt=0' --variant 'initdev=--param init=device' \
+  -o "$OUT/babelstream-pocl.csv" "$src"
 [ "$GPU" = skip ] || $CB run stream -d "$GPU" -o "$OUT/stream-gpu.csv"
