@@ -7,9 +7,6 @@
  * keeps more bytes in flight per work-item). Vector k of work-item i is
  * i + k*get_global_size(0), so each step is coalesced across the work-group.
  * Work-item 0 also handles the scalar tail of n % VEC elements.
- * -DEXACT=1: the host launches exactly n / (VEC*ILP) work-items and n is a
- * multiple of VEC*ILP, so no work-item tests its index and there is no tail:
- * a CPU compiler then vectorises across work-items without masks.
  * -DNT=1: streaming (non-temporal) stores where the compiler has them
  * (clang's __builtin_nontemporal_store): c is not read into the caches
  * before it is written. */
@@ -32,17 +29,6 @@
 #define HAVE_NT 0
 #endif
 
-#if EXACT
-#define BODY(LOAD, SCALAR)                                                      \
-    size_t gs = get_global_size(0), i0 = get_global_id(0);                      \
-    VT r[ILP];                                                                  \
-    _Pragma("unroll") for (int k = 0; k < ILP; k++) {                           \
-        size_t i = i0 + (size_t)k * gs;                                         \
-        r[k] = LOAD;                                                            \
-    }                                                                           \
-    _Pragma("unroll") for (int k = 0; k < ILP; k++)                             \
-        STORE(r[k], (__global VT *)c + i0 + (size_t)k * gs);
-#else
 #define BODY(LOAD, SCALAR)                                                      \
     size_t gs = get_global_size(0), i0 = get_global_id(0);                      \
     size_t nv = n / VEC;                                                        \
@@ -60,7 +46,6 @@
     if (i0 == 0)                                                                \
         for (size_t j = nv * VEC; j < n; j++)                                   \
             c[j] = SCALAR;
-#endif
 
 #define VA(i) (((__global const VT *)a)[i])
 #define VB(i) (((__global const VT *)b)[i])

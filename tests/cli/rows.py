@@ -673,14 +673,6 @@ def stream_nt(f):
     assert all(r["params"].endswith(",init=device") for r in rows), [r["params"] for r in rows]
 
 
-def stream_exact(f):
-    """The planted test-free kernel: the rows at the driver's group and at 64
-    failed, the one at 48 (no exact cover) ok."""
-    got = {r["params"]: r["status"] for r in read(f)}
-    want = {"vec=4,ilp=1": "failed", "vec=4,ilp=1,local=64": "failed", "vec=4,ilp=1,local=48": "ok"}
-    assert got == want, got
-
-
 def stream_local2(f):
     rows = [(r["kernel"], r["local_size"]) for r in read(f)]
     want = [("copy", "32"), ("scale", "32"), ("add", "128"), ("triad", "128"), ("copy", "64"), ("scale", "64")]

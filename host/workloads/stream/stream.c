@@ -20,7 +20,6 @@ struct shape {
     long vec, ilp;
     size_t local;
     int nt;                   /* streaming stores */
-    int exact;                /* the program without index tests (-DEXACT): see shape_exact */
 };
 
 struct stream {
@@ -30,8 +29,8 @@ struct stream {
     cl_mem da, db, dc;
     int init_device;          /* init=device: a kernel touched the arrays first */
     int have_nt;              /* the compiler has streaming stores (has_nt) */
-    /* per width index and ILP index (1,2,4,8 each), exact, nt */
-    cl_kernel k[4][4][2][2][DRIVER];
+    /* per width index and ILP index (1,2,4,8 each), nt */
+    cl_kernel k[4][4][2][DRIVER];
 };
 
 static const struct clb_param_def params[] = {
@@ -97,15 +96,13 @@ static void options(const char *dtype, const struct shape *sh, char *opts, size_
 {
     clb_dtype_defines(dtype, opts, n);
     clb_appendf(opts, n, " -DVEC=%ld -DILP=%ld", sh->vec, sh->ilp);
-    if (sh->exact)
-        clb_appendf(opts, n, " -DEXACT=1");
     if (sh->nt)
         clb_appendf(opts, n, " -DNT=1");
 }
 
 static cl_kernel *kernels_of(struct stream *st, const struct shape *sh)
 {
-    return st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][sh->exact != 0][sh->nt != 0];
+    return st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][sh->nt != 0];
 }
 
 static int build(struct clb_env *env, struct stream *st, const char *dtype, const struct shape *sh)
@@ -123,30 +120,14 @@ static int build(struct clb_env *env, struct stream *st, const char *dtype, cons
     return CLB_OK;
 }
 
-/* Work-items: one per ILP vectors (an element count the shape divides). */
-static size_t items_of(size_t n, const struct shape *sh)
-{
-    size_t nv = n / (size_t)sh->vec;
-    size_t items = (nv + (size_t)sh->ilp - 1) / (size_t)sh->ilp;
-    return items ? items : 1; /* the tail still needs work-item 0 */
-}
-
-/* The work-items, rounded up to whole work-groups. */
+/* Work-items: one per ILP vectors, rounded up to whole work-groups. */
 static size_t global_size(const struct stream *st, const struct shape *sh)
 {
-    size_t items = items_of(st->n, sh);
+    size_t nv = st->n / (size_t)sh->vec;
+    size_t items = (nv + (size_t)sh->ilp - 1) / (size_t)sh->ilp;
+    if (items == 0)
+        items = 1; /* the tail still needs work-item 0 */
     return sh->local ? (items + sh->local - 1) / sh->local * sh->local : items;
-}
-
-/* Can the shape run the program without index tests? Where n is a multiple
- * of VEC*ILP and the work-groups (the driver's choice, or `local`) divide the
- * work-items, every work-item's vectors exist and there is no tail. On a CPU
- * the tests cost: PoCL vectorises the test-free loop over a work-group's
- * items with plain loads and stores, the tested one with masked ones. */
-static int shape_exact(size_t n, const struct shape *sh)
-{
-    size_t per = (size_t)sh->vec * (size_t)sh->ilp;
-    return n >= per && n % per == 0 && (!sh->local || items_of(n, sh) % sh->local == 0);
 }
 
 static int launch(struct clb_env *env, struct stream *st, const struct shape *sh, cl_event *ev)
@@ -176,22 +157,12 @@ static int fit_shape(struct clb_env *env, struct stream *st, struct shape *sh,
     return clb_fit_items(env, &kern, 1, sh->local, 0, 0, &sh->local, res);
 }
 
-/* A kernel shape built and fitted: the test-free program where the shape
- * allows it (shape_exact), checked again at the fitted work-group, else the
- * tested one. */
+/* A kernel shape built and fitted. */
 static int ready_shape(struct clb_env *env, struct stream *st, const char *dtype,
                        struct shape *sh, struct clb_fit *fit)
 {
-    struct shape asked = *sh;
-    sh->exact = shape_exact(st->n, sh);
     int rc = build(env, st, dtype, sh);
-    if (rc || (rc = fit_shape(env, st, sh, fit)) || !sh->exact || shape_exact(st->n, sh))
-        return rc;
-    *sh = asked; /* the fitted group does not divide the work-items */
-    sh->exact = 0;
-    if ((rc = build(env, st, dtype, sh)))
-        return rc;
-    return fit_shape(env, st, sh, fit);
+    return rc ? rc : fit_shape(env, st, sh, fit);
 }
 
 /* The probe launches a copy of one shape. */
@@ -330,11 +301,11 @@ static int cases(const struct shapes *sp, struct shape *out)
                         long local = two_inputs && sp->local2 >= 0 ? sp->local2 : sp->locals[l];
                         if (out)
                             out[n] = (struct shape){k, sp->vecs[v], sp->ilps[il], (size_t)local,
-                                                    (int)sp->nts[t], 0};
+                                                    (int)sp->nts[t]};
                         n++;
                     }
     if (sp->driver_copy && out)
-        out[n] = (struct shape){DRIVER, 0, 0, 0, 0, 0};
+        out[n] = (struct shape){DRIVER, 0, 0, 0, 0};
     return n + (sp->driver_copy != 0);
 }
 
@@ -359,7 +330,7 @@ static int add_cases(struct clb_env *env, struct clb_group *g, const struct shap
  * is written over it after. */
 static int device_init(struct clb_env *env, struct stream *st, const char *dtype)
 {
-    struct shape sh = {COPY, 1, 1, 0, 0, 0};
+    struct shape sh = {COPY, 1, 1, 0, 0};
     char opts[160];
     options(dtype, &sh, opts, sizeof opts);
     cl_kernel k;
@@ -381,7 +352,7 @@ static int device_init(struct clb_env *env, struct stream *st, const char *dtype
 /* Does the compiler have streaming stores? has_nt, built with -DNT=1, says. */
 static int probe_nt(struct clb_env *env, const char *dtype, int *have)
 {
-    struct shape sh = {COPY, 1, 1, 0, 1, 0};
+    struct shape sh = {COPY, 1, 1, 0, 1};
     char opts[160];
     options(dtype, &sh, opts, sizeof opts);
     cl_kernel k = NULL;
@@ -446,7 +417,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
 
     struct clb_buf note = {0};
     if (sp.nvec == 0) {
-        struct shape probe = {COPY, 4, sp.ilps[0], (size_t)sp.locals[0], (int)sp.nts[0], 0};
+        struct shape probe = {COPY, 4, sp.ilps[0], (size_t)sp.locals[0], (int)sp.nts[0]};
         long best = 4;
         if ((rc = probe_vec(env, st, g->dtype, probe, &best, &note))) {
             clb_buf_free(&note);
