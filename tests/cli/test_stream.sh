@@ -51,7 +51,7 @@ expect_status 0 "nt=0,1, init=device, local=0,64,48" run stream -d $POCL -t floa
   -n 1 --min-time 0 --param vec=1,8 --param nt=0,1 --param init=device --param local=0,64,48 \
   --param kernels=copy,triad -o nt.csv
 rows stream-nt nt.csv && pass "48 rows ok, half with nt=1" || fail "nt/init rows wrong"
-# a compiler without the builtin (planted: the test reads 0): has_nt says so and
+# a compiler without the builtin (planted: the test reads 0): no kernel nt_stores, and
 # the nt=1 cases are skipped with the reason, the nt=0 ones run
 mkdir kx && cp "$CLBENCH_SRC/cl/common.cl" "$CLBENCH_SRC/cl/stream.cl" kx/
 rows replace kx/stream.cl "__has_builtin(__builtin_nontemporal_store)" "0"

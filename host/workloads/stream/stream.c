@@ -28,7 +28,7 @@ struct stream {
     void *a, *b, *c;          /* host: inputs and the read-back output */
     cl_mem da, db, dc;
     int init_device;          /* init=device: a kernel touched the arrays first */
-    int have_nt;              /* the compiler has streaming stores (has_nt) */
+    int have_nt;              /* the compiler has streaming stores (probe_nt) */
     /* per width index and ILP index (1,2,4,8 each), nt */
     cl_kernel k[4][4][2][DRIVER];
 };
@@ -349,27 +349,30 @@ static int device_init(struct clb_env *env, struct stream *st, const char *dtype
     return rc;
 }
 
-/* Does the compiler have streaming stores? has_nt, built with -DNT=1, says. */
+/* Does the compiler have streaming stores? Built with -DNT=1, stream.cl
+ * defines the kernel nt_stores only where it does. */
 static int probe_nt(struct clb_env *env, const char *dtype, int *have)
 {
     struct shape sh = {COPY, 1, 1, 0, 1};
     char opts[160];
     options(dtype, &sh, opts, sizeof opts);
-    cl_kernel k = NULL;
-    cl_mem out = NULL;
-    size_t one = 1;
-    cl_int v = 0;
-    int rc = clb_kernel(env->dev, "stream", opts, "has_nt", &k);
-    if (!rc && !(rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, sizeof v, &out)) &&
-        !(rc = clb_args(k, sizeof(cl_mem), &out, (size_t)0)) &&
-        !(rc = clb_launch(env->dev, k, 1, &one, NULL, NULL)))
-        rc = clb_read(env->dev, out, &v, sizeof v);
-    *have = v == 1;
-    if (out)
-        clReleaseMemObject(out);
-    if (k)
-        clReleaseKernel(k);
-    return rc;
+    cl_program p;
+    size_t len = 0;
+    int rc = clb_program(env->dev, "stream", opts, &p);
+    if (rc)
+        return rc;
+    CLB_CHECK(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &len), "clGetProgramInfo");
+    char *names = clb_xmalloc(len + 2);
+    if (!names)
+        return CLB_ESYS;
+    names[0] = ';'; /* ";copy;scale;...;": a name is found whole */
+    cl_int err = clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, len, names + 1, NULL);
+    names[len] = ';';
+    names[len + 1] = 0;
+    *have = err == CL_SUCCESS && strstr(names, ";nt_stores;") != NULL;
+    free(names);
+    CLB_CHECK(err, "clGetProgramInfo");
+    return CLB_OK;
 }
 
 /* nt=1 asked: does the compiler have streaming stores? (st->have_nt) */
