@@ -297,7 +297,7 @@ void cmp_delta_verdict(const struct cmp_delta *d, struct clb_buf *b)
         clb_buf_printf(b, "%s%d line%s regressed by more than %g%%%s", sep, n[CMP_D_REGRESSED],
                        n[CMP_D_REGRESSED] == 1 ? "" : "s", d->gate.threshold,
                        d->gate.strict ? "" : " outside the runs' spread");
-        sep = ", ";
+        sep = ",\n  "; /* a further reason on a line of its own */
     }
     if (n[CMP_D_LOST]) {
         int grp = 0;
@@ -308,12 +308,12 @@ void cmp_delta_verdict(const struct cmp_delta *d, struct clb_buf *b)
         if (grp)
             clb_buf_printf(b, "; %d of them in a group that stopped in set-up", grp);
         clb_buf_printf(b, ")");
-        sep = ", ";
+        sep = ",\n  ";
     }
     if (n[CMP_D_MISSING] && !d->gate.allow_missing) {
-        clb_buf_printf(b, "%s%d missing from the new files or skipped there (--allow-missing "
+        clb_buf_printf(b, "%s%d missing from the new files or skipped there\n  (--allow-missing "
                           "lets missing lines pass)", sep, n[CMP_D_MISSING]);
-        sep = ", ";
+        sep = ",\n  ";
     }
     if (n[CMP_D_CHANGED] && d->gate.strict)
         clb_buf_printf(b, "%s%d ran another kernel than the baseline (CHANGED fails with "

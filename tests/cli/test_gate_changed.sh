@@ -32,8 +32,11 @@ has '^transpose per_row float 8192x8192 .* CHANGED$' "CHANGED either way"
 expect_status 1 "--json" compare "$NEW" --baseline "$OLD" --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=[x for x in d["lines"] if x["kernel"]=="per_row" and x["size"]=="8192x8192"][0]; assert l["state"]=="changed" and "066ef11" in l["changed"] and d["gate"]["counts"]["changed"]>=8 and d["gate"]["counts"]["regressed"]==0, l' \
   "$TMP/stdout" && pass "JSON: state changed, what changed, the counts" || fail "JSON: $(head -c 300 "$TMP/stdout")"
-expect_error 1 "ran another kernel than the baseline \(CHANGED fails with --strict\)" "--strict fails a changed kernel" \
+expect_error 1 "the gate fails against" "--strict fails a changed kernel" \
   compare "$NEW" --baseline "$OLD" -w transpose --strict
+# the reasons after the first, each on a line of its own (100 columns)
+grep -Eq '^  [0-9]+ ran another kernel than the baseline \(CHANGED fails with --strict\)$' "$TMP/stderr" &&
+  pass "--strict: the changed kernels named on a line of their own" || fail "--strict reason: $ERR_TXT"
 
 # ---- rows with a fingerprint: PoCL, the same kernels, then one rewritten ------------------
 expect_status 0 "a run" run transpose --quick -d "$POCL" -t float -n 3 -o a.csv
