@@ -602,7 +602,7 @@ void cmp_col_legend(const struct cmp_col *col, int k, FILE *f, struct clb_buf *e
         const char *slash = strrchr(col->files[j], '/');
         const char *name = cmp_esc_tmp(e, slash ? slash + 1 : col->files[j], 0);
         int w = cmp_width(name);
-        if (j && at + 2 + w > 90) { /* a long list of files wraps */
+        if (j && at + 2 + w > 90) { /* wraps: 10 columns left for "; peak N GB/s" */
             fputs(",\n      ", f);
             at = 6;
         } else if (j) {

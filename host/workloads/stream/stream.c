@@ -289,21 +289,21 @@ static int read_shapes(struct clb_env *env, struct shapes *sp)
  * only). */
 static int cases(const struct shapes *sp, struct shape *out)
 {
-    int n = 0;
-    for (int v = 0; v < sp->nvec; v++)
-        for (int il = 0; il < sp->nilp; il++)
-            for (int t = 0; t < sp->nnt; t++)
-                for (int l = 0; l < sp->nloc; l++)
-                    for (int k = 0; k < DRIVER; k++) {
-                        int two_inputs = k == ADD || k == TRIAD;
-                        if (!(sp->kernels >> k & 1) || (two_inputs && sp->local2 >= 0 && l > 0))
-                            continue; /* not selected; one add and one triad at local2 */
-                        long local = two_inputs && sp->local2 >= 0 ? sp->local2 : sp->locals[l];
-                        if (out)
-                            out[n] = (struct shape){k, sp->vecs[v], sp->ilps[il], (size_t)local,
-                                                    (int)sp->nts[t]};
-                        n++;
-                    }
+    int n = 0, nshape = sp->nvec * sp->nilp * sp->nnt * sp->nloc;
+    for (int i = 0; i < nshape; i++) { /* vec, then ilp, then nt, then local */
+        int l = i % sp->nloc, t = i / sp->nloc % sp->nnt;
+        int il = i / (sp->nloc * sp->nnt) % sp->nilp, v = i / (sp->nloc * sp->nnt * sp->nilp);
+        for (int k = 0; k < DRIVER; k++) {
+            int two_inputs = k == ADD || k == TRIAD;
+            if (!(sp->kernels >> k & 1) || (two_inputs && sp->local2 >= 0 && l > 0))
+                continue; /* not selected; one add and one triad at local2 */
+            long local = two_inputs && sp->local2 >= 0 ? sp->local2 : sp->locals[l];
+            if (out)
+                out[n] = (struct shape){k, sp->vecs[v], sp->ilps[il], (size_t)local,
+                                        (int)sp->nts[t]};
+            n++;
+        }
+    }
     if (sp->driver_copy && out)
         out[n] = (struct shape){DRIVER, 0, 0, 0, 0};
     return n + (sp->driver_copy != 0);
