@@ -17,11 +17,6 @@ int clb_model_given(const struct clb_model_ctx *m, const char *key)
 {
     return clb_kvlist_get(&m->req->params, key) != NULL;
 }
-const char *clb_model_workload(const struct clb_model_ctx *m) { return m->req->workload; }
-const char *clb_model_kernel(const struct clb_model_ctx *m) { return m->req->kernel; }
-const char *clb_model_results(const struct clb_model_ctx *m) { return m->req->results; }
-const char *clb_model_device(const struct clb_model_ctx *m) { return m->req->device; }
-const char *clb_model_plot(const struct clb_model_ctx *m) { return m->req->plot; }
 
 static const char *prefix_of(const struct clb_model_ctx *m)
 {

@@ -3,6 +3,7 @@
  * parallel efficiency on N ranks, host-staged and device to device
  * (docs/SCALING.md "The scaling model"). */
 #include "scaling.h"
+#include "../model_ctx.h"
 
 #include <errno.h>
 #include <math.h>
@@ -264,7 +265,7 @@ static int predict_all(struct clb_model_ctx *m, const struct clb_sc_dev *d,
 
 static int run(struct clb_model_ctx *m)
 {
-    const char *res = clb_model_results(m);
+    const char *res = m->req->results;
     if (!res) {
         clb_seterr("model scaling: give --results FILE[,FILE...] (the plain and the 1-rank "
                    "distributed rows of one device: docs/SCALING.md)");
@@ -277,7 +278,7 @@ static int run(struct clb_model_ctx *m)
     struct sc_case c;
     memset(&c, 0, sizeof c);
     const char *origin, *shm_origin;
-    struct sc_pick p = {clb_model_device(m), clb_model_workload(m), clb_model_kernel(m),
+    struct sc_pick p = {m->req->device, m->req->workload, m->req->kernel,
                         clb_model_type(m), clb_model_text(m, "rhs", &origin),
                         clb_model_text(m, "links", &origin)};
     int L0[4], have_l = clb_model_size(m) && parse_lattice(clb_model_size(m), L0) == CLB_OK;
@@ -346,7 +347,7 @@ static int predict_all(struct clb_model_ctx *m, const struct clb_sc_dev *d,
         show_point(&pts[np++]);
     }
     show_node(pts, np);
-    int rc = sc_plot(clb_model_plot(m), pts, np, c->weak);
+    int rc = sc_plot(m->req->plot, pts, np, c->weak);
     free(pts);
     return rc;
 }
