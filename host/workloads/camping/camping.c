@@ -200,13 +200,8 @@ static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *
     return 1;
 }
 
-static void fit_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
-{
-    (void)ctx;
-    snprintf(out, n, "%ld", t->v[0]);
-}
-
-static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, fit_text};
+/* no text: the fit names the work-group, v[0] work-items */
+static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, NULL};
 
 /* The work-group of --param local and the base's slice, as the fit takes them. */
 static struct clb_tile asked_tile(const struct camping *st, long base)
@@ -442,10 +437,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     (void)size;
     struct camping st = {.esize = clb_dtype_size(dtype)};
     long base;
-    if (read_params(env, &st, dtype, &base))
-        return -1;
     size_t dist[MAX_DIST];
-    return cases(&st, base, dist);
+    return read_params(env, &st, dtype, &base) ? -1 : cases(&st, base, dist);
 }
 
 const struct clb_workload clb_wl_camping = {
@@ -459,12 +452,9 @@ const struct clb_workload clb_wl_camping = {
     .size_help = "elements copied in all N, split into G chunks of whole 16 KiB rows, e.g. 2^27 "
                  "(default: in + out >= 8x the last-level cache, 256 MiB on GPUs)",
     .size_dims = 1,
-    /* The old rule: in + out >= 8x the last-level cache and 256 MiB on GPUs,
-     * 64 MiB elsewhere (powers of two). The old --quick size grew with the
-     * group count (4 rows per group, at least 2^18 elements); a quick size is
-     * one text now, so it is one that leaves each of up to 1024 groups a
-     * float row: the H100's 528 groups get 1 (float) to 7 (float4) rows,
-     * PoCL's 4 groups 256 rows (the old PoCL size was 2^18). */
+    /* in + out >= 8x the last-level cache and 256 MiB on GPUs, 64 MiB
+     * elsewhere. The quick size leaves each of up to 1024 groups a float row:
+     * the H100's 528 groups get 1 (float) to 7 (float4) rows, PoCL's 4 256. */
     .sizes = {.quick = "4194304", .llc_times = 8, .floor_mib = {64, 256}},
     .baselines = "stream/copy",
     .state_size = sizeof(struct camping),

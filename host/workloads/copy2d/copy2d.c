@@ -113,14 +113,6 @@ static void options(const char *dtype, size_t n1, size_t n2, const struct tile *
                 !ovf && maxidx < UINT32_MAX ? "uint" : "ulong");
 }
 
-static int build(struct clb_env *env, struct copy2d *st, const char *dtype, const struct tile *t,
-                 int kind, cl_kernel *out)
-{
-    char opts[200];
-    options(dtype, st->n1, st->n2, t, opts, sizeof opts);
-    return clb_kernel(env->dev, "copy2d", opts, knames[kind], out);
-}
-
 /* Fitting a tile (clb_fit_tile): its kernels are built with its sides. */
 struct fit {
     struct copy2d *st;
@@ -134,13 +126,15 @@ static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, c
 {
     struct fit *f = ctx;
     struct tile tl = {t->v[0], t->v[1]};
+    char opts[200];
+    options(f->dtype, f->st->n1, f->st->n2, &tl, opts, sizeof opts);
     *nk = 0;
     for (int kind = 0; kind < NKINDS; kind++) {
         if (!(f->mask & 1u << kind))
             continue;
         cl_kernel *slot = &f->st->k[f->ti][kind];
         clb_release_kernels(slot, 1);
-        int rc = build(env, f->st, f->dtype, &tl, kind, slot);
+        int rc = clb_kernel(env->dev, "copy2d", opts, knames[kind], slot);
         if (rc)
             return rc;
         k[(*nk)++] = *slot;
@@ -312,9 +306,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     struct copy2d_case cs[MAX_CASES];
     int ntiles;
     unsigned mask;
-    if (parse_tiles(env, tiles, &ntiles) || kernel_mask(env, dtype, &mask))
-        return -1;
-    return cases(ntiles, mask, cs);
+    return parse_tiles(env, tiles, &ntiles) || kernel_mask(env, dtype, &mask)
+               ? -1 : cases(ntiles, mask, cs);
 }
 
 /* Its kernels' changes (git history): what a baseline from before them ran. */
@@ -333,9 +326,8 @@ const struct clb_workload clb_wl_copy2d = {
                  "bounds-checked); 256x256 is the report's (cache resident); default: a square "
                  "power of two >= 8x the last-level cache, 256 MiB on GPUs",
     .size_dims = 2,
-    /* The old rule: a square power of two whose matrix is >= 8x the
-     * last-level cache and 256 MiB on GPUs, 64 MiB elsewhere; in terms of
-     * the footprint (input + output), twice that. */
+    /* A square power of two whose matrix is >= 8x the last-level cache and
+     * 256 MiB on GPUs, 64 MiB elsewhere: a footprint (input + output) twice that. */
     .sizes = {.quick = "256x256", .llc_times = 16, .floor_mib = {128, 512}},
     .baselines = "stream/copy",
     .state_size = sizeof(struct copy2d),

@@ -40,19 +40,11 @@ static const struct clb_param_def params[] = {
 
 /* ---- counts ------------------------------------------------------------ */
 
-static int kernel_index(const char *name)
-{
-    for (int k = 0; k < NKINDS; k++)
-        if (strcmp(kernel_names[k], name) == 0)
-            return k;
-    return -1;
-}
-
 /* No bytes, no flops: latency rows. The 4-byte result buffer is the group's
  * memory. Host-involving work: no roofline, no cache mark. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    if (q->kernel && kernel_index(q->kernel) < 0) {
+    if (q->kernel && !clb_list_has("dispatch,roundtrip,rate", q->kernel)) {
         clb_seterr("unknown launch kernel '%s' (known: dispatch, roundtrip, rate)", q->kernel);
         return CLB_EUSAGE;
     }
@@ -99,10 +91,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     (void)size;
     unsigned mask;
     long batch;
-    if (read_params(env, &mask, &batch))
-        return -1;
     int kinds[NKINDS];
-    return cases(mask, kinds);
+    return read_params(env, &mask, &batch) ? -1 : cases(mask, kinds);
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -273,8 +263,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
         free(lc->sub_start);
         free(lc->start_end);
     }
-    if (st->k)
-        clReleaseKernel(st->k);
+    clb_release_kernels(&st->k, 1);
     clb_release_mems(&st->dout, 1);
 }
 

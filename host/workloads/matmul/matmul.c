@@ -77,9 +77,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     size_t matrix = clb_mulz(clb_mulz(n, n, &ovf), sizeof(float), &ovf);
     size_t bytes = clb_mulz(matrix, 3, &ovf);
     size_t flops = clb_mulz(clb_mulz(clb_mulz(n, n, &ovf), n, &ovf), 2, &ovf);
-    if (!q->kernel)
-        return clb_count_done(q, ovf, out, bytes, 0, bytes, matrix, CLB_UNIT_GFLOPS);
-    return clb_count_done(q, ovf, out, bytes, flops, bytes, matrix, CLB_UNIT_GFLOPS);
+    return clb_count_done(q, ovf, out, bytes, q->kernel ? flops : 0, bytes, matrix,
+                          CLB_UNIT_GFLOPS);
 }
 
 /* ---- set-up ------------------------------------------------------------- */
@@ -133,18 +132,25 @@ static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, c
     return rc;
 }
 
+/* A side x side work-group as the fit takes it (a tiled kernel's two side x
+ * side tiles of local memory with it). */
+static struct clb_tile asked_tile(int naive, long side)
+{
+    struct clb_tile t = {2, {(size_t)side, (size_t)side, 1}, 0, {side}, 0};
+    t.own_local = naive ? 0 : 2 * (size_t)side * (size_t)side * sizeof(float);
+    return t;
+}
+
 /* Half the side, down to what the limit allows. */
 static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
 {
-    struct fit *f = ctx;
     size_t side = (size_t)t->v[0];
     if (side <= 1)
         return 0;
     do
         side /= 2;
     while (side > 1 && side * side > l->items);
-    *t = (struct clb_tile){2, {side, side, 1}, 0, {(long)side}, 0};
-    t->own_local = f->naive ? 0 : 2 * side * side * sizeof(float);
+    *t = asked_tile(((struct fit *)ctx)->naive, (long)side);
     return 1;
 }
 
@@ -155,15 +161,6 @@ static void fit_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
 }
 
 static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, fit_text};
-
-/* A side x side work-group as the fit takes it (a tiled kernel's two side x
- * side tiles of local memory with it). */
-static struct clb_tile asked_tile(int naive, long side)
-{
-    struct clb_tile t = {2, {(size_t)side, (size_t)side, 1}, 0, {side}, 0};
-    t.own_local = naive ? 0 : 2 * (size_t)side * (size_t)side * sizeof(float);
-    return t;
-}
 
 /* A case of the naive kernel (kind -1) or of a tiled one, at the largest
  * side from `side` down that fits; a reduced tile is in params. */
@@ -341,10 +338,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     unsigned kernels;
     long tiles[MAX_TILES];
     int nt;
-    if (read_params(env, &kernels, tiles, &nt))
-        return -1;
     struct mcase cs[MAX_CASES];
-    return cases(kernels, tiles, nt, cs);
+    return read_params(env, &kernels, tiles, &nt) ? -1 : cases(kernels, tiles, nt, cs);
 }
 
 const struct clb_workload clb_wl_matmul = {

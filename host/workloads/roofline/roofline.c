@@ -97,39 +97,6 @@ static int pow2_list(long *v, int n, const char *key)
     return CLB_OK;
 }
 
-static int read_params(struct clb_env *env, long *fl, int *nf, long *vecs, int *nv, long *ilps,
-                       int *ni, long *local)
-{
-    int cpu = strcmp(env->info->type_name, "cpu") == 0;
-    int rc;
-    if (clb_param(env, "flops")[0]) {
-        if ((rc = clb_param_ints(env, "flops", 0, MAX_F, fl, 32, nf)))
-            return rc;
-    } else {
-        *nf = 0;
-        for (long f = 0; f <= 1024; f = f ? 2 * f : 2)
-            if (!env->quick || f == 0 || f == 8 || f == 128)
-                fl[(*nf)++] = f;
-    }
-    for (int i = 0; i < *nf; i++)
-        if (fl[i] % 2) {
-            clb_seterr("roofline: bad flops %ld (accepted: even numbers 0..%d, 2 flops per FMA)",
-                       fl[i], MAX_F);
-            return CLB_EUSAGE;
-        }
-    *nv = *ni = 1;
-    vecs[0] = cpu ? 8 : 4;
-    ilps[0] = cpu ? 4 : 1;
-    if ((clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, vecs, 4, nv))) ||
-        (clb_param(env, "ilp")[0] && (rc = clb_param_ints(env, "ilp", 1, 8, ilps, 4, ni))) ||
-        (rc = pow2_list(vecs, *nv, "vec")) || (rc = pow2_list(ilps, *ni, "ilp")))
-        return rc;
-    *local = cpu ? 0 : 256;
-    if (clb_param(env, "local")[0])
-        return clb_param_int(env, "local", 0, 1L << 20, local);
-    return CLB_OK;
-}
-
 /* The step: op=, else fma where the device does fma() in hardware for the
  * type (CL_FP_FMA), else mul+add. Emulated fma() is the step's speed of a
  * software routine, not of the device's arithmetic, and Mesa's llvmpipe
@@ -158,8 +125,36 @@ struct choice {
 
 static int read_choice(struct clb_env *env, const char *dtype, struct choice *ch)
 {
-    int rc = read_params(env, ch->fl, &ch->nf, ch->vecs, &ch->nv, ch->ilps, &ch->ni, &ch->local);
-    return rc ? rc : pick_op(env, clb_dtype_is_double(dtype), &ch->muladd);
+    int cpu = strcmp(env->info->type_name, "cpu") == 0;
+    int rc;
+    if (clb_param(env, "flops")[0]) {
+        if ((rc = clb_param_ints(env, "flops", 0, MAX_F, ch->fl, 32, &ch->nf)))
+            return rc;
+    } else {
+        ch->nf = 0;
+        for (long f = 0; f <= 1024; f = f ? 2 * f : 2)
+            if (!env->quick || f == 0 || f == 8 || f == 128)
+                ch->fl[ch->nf++] = f;
+    }
+    for (int i = 0; i < ch->nf; i++)
+        if (ch->fl[i] % 2) {
+            clb_seterr("roofline: bad flops %ld (accepted: even numbers 0..%d, 2 flops per FMA)",
+                       ch->fl[i], MAX_F);
+            return CLB_EUSAGE;
+        }
+    ch->nv = ch->ni = 1;
+    ch->vecs[0] = cpu ? 8 : 4;
+    ch->ilps[0] = cpu ? 4 : 1;
+    if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, ch->vecs, 4, &ch->nv)))
+        return rc;
+    if (clb_param(env, "ilp")[0] && (rc = clb_param_ints(env, "ilp", 1, 8, ch->ilps, 4, &ch->ni)))
+        return rc;
+    if ((rc = pow2_list(ch->vecs, ch->nv, "vec")) || (rc = pow2_list(ch->ilps, ch->ni, "ilp")))
+        return rc;
+    ch->local = cpu ? 0 : 256;
+    if (clb_param(env, "local")[0] && (rc = clb_param_int(env, "local", 0, 1L << 20, &ch->local)))
+        return rc;
+    return pick_op(env, clb_dtype_is_double(dtype), &ch->muladd);
 }
 
 /* The cases, enumerated once: one per (vec, ilp, flops) in this order.
@@ -274,9 +269,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     (void)size;
     struct choice ch;
     struct shape sh[MAX_CASES];
-    if (read_choice(env, dtype, &ch))
-        return -1;
-    return cases(&ch, sh);
+    return read_choice(env, dtype, &ch) ? -1 : cases(&ch, sh);
 }
 
 /* ---- measuring ---------------------------------------------------------- */
@@ -323,8 +316,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct roof *st = g->state;
-    if (st->k)
-        clb_release_kernels(st->k, (size_t)st->nk);
+    clb_release_kernels(st->k, (size_t)st->nk);
     free(st->k);
     clb_release_mems(&st->din, 1);
     clb_release_mems(&st->dout, 1);

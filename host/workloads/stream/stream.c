@@ -25,8 +25,8 @@ struct shape {
 struct stream {
     int dbl;
     size_t n, esize;
-    void *a, *b, *c;          /* host: inputs and the read-back output */
-    cl_mem da, db, dc;
+    void *h[3];               /* host: the inputs a, b and the read-back output c */
+    cl_mem d[3];              /* a, b, c */
     int init_device;          /* init=device: a kernel touched the arrays first */
     int have_nt;              /* the compiler has streaming stores (probe_nt) */
     /* per width index and ILP index (1,2,4,8 each), nt */
@@ -136,8 +136,8 @@ static int launch(struct clb_env *env, struct stream *st, const struct shape *sh
     cl_ulong n = st->n;
     float sf = (float)SCALAR;
     double sd = SCALAR;
-    int rc = clb_args(kern, sizeof(cl_mem), &st->da, sizeof(cl_mem), &st->db, sizeof(cl_mem),
-                      &st->dc, st->esize, st->dbl ? (const void *)&sd : (const void *)&sf,
+    int rc = clb_args(kern, sizeof(cl_mem), &st->d[0], sizeof(cl_mem), &st->d[1], sizeof(cl_mem),
+                      &st->d[2], st->esize, st->dbl ? (const void *)&sd : (const void *)&sf,
                       sizeof n, &n, (size_t)0);
     if (rc)
         return rc;
@@ -339,8 +339,8 @@ static int device_init(struct clb_env *env, struct stream *st, const char *dtype
         return rc;
     cl_ulong n = st->n;
     size_t global = st->n;
-    rc = clb_args(k, sizeof(cl_mem), &st->da, sizeof(cl_mem), &st->db, sizeof(cl_mem), &st->dc,
-                  sizeof n, &n, (size_t)0);
+    rc = clb_args(k, sizeof(cl_mem), &st->d[0], sizeof(cl_mem), &st->d[1], sizeof(cl_mem),
+                  &st->d[2], sizeof n, &n, (size_t)0);
     if (!rc)
         rc = clb_launch(env->dev, k, 1, &global, NULL, NULL);
     if (!rc)
@@ -397,25 +397,22 @@ static int setup(struct clb_env *env, struct clb_group *g)
     int rc;
     if ((rc = read_shapes(env, &sp)) || (rc = check_nt(env, g->dtype, st, &sp)))
         return rc;
-    st->a = clb_xmalloc(bytes);
-    st->b = clb_xmalloc(bytes);
-    st->c = clb_xmalloc(bytes);
-    if (!st->a || !st->b || !st->c)
-        return CLB_ESYS;
-    if (st->dbl) {
-        clb_fill_f64(st->a, st->n, 1);
-        clb_fill_f64(st->b, st->n, 2);
-    } else {
-        clb_fill_f32(st->a, st->n, 1);
-        clb_fill_f32(st->b, st->n, 2);
+    for (int i = 0; i < 3; i++) {
+        if (!(st->h[i] = clb_xmalloc(bytes)))
+            return CLB_ESYS;
+        if ((rc = clb_buffer(env->dev, i < 2 ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, bytes,
+                             &st->d[i])))
+            return rc;
     }
+    for (int i = 0; i < 2; i++) /* a = 1.., b = 2.. */
+        if (st->dbl)
+            clb_fill_f64(st->h[i], st->n, (unsigned)i + 1);
+        else
+            clb_fill_f32(st->h[i], st->n, (unsigned)i + 1);
     st->init_device = sp.init_device;
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->da)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->db)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, bytes, &st->dc)) ||
-        (st->init_device && (rc = device_init(env, st, g->dtype))) ||
-        (rc = clb_write(env->dev, st->da, st->a, bytes)) ||
-        (rc = clb_write(env->dev, st->db, st->b, bytes)))
+    if ((st->init_device && (rc = device_init(env, st, g->dtype))) ||
+        (rc = clb_write(env->dev, st->d[0], st->h[0], bytes)) ||
+        (rc = clb_write(env->dev, st->d[1], st->h[1], bytes)))
         return rc;
 
     struct clb_buf note = {0};
@@ -439,7 +436,7 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     (void)c;
     struct stream *st = g->state;
-    return clb_poison(env->dev, st->dc, st->n * st->esize);
+    return clb_poison(env->dev, st->d[2], st->n * st->esize);
 }
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
@@ -447,12 +444,18 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     struct stream *st = g->state;
     const struct shape *sh = c->data;
     if (sh->k == DRIVER) {
-        CLB_CHECK(clEnqueueCopyBuffer(env->dev->queue, st->da, st->dc, 0, 0, st->n * st->esize, 0,
-                                      NULL, &s->first),
+        CLB_CHECK(clEnqueueCopyBuffer(env->dev->queue, st->d[0], st->d[2], 0, 0,
+                                      st->n * st->esize, 0, NULL, &s->first),
                   "clEnqueueCopyBuffer");
         return CLB_OK;
     }
     return launch(env, st, sh, &s->first);
+}
+
+/* Element i of host array h (a, b, c) as a double. */
+static double elem(const struct stream *st, int h, long i)
+{
+    return st->dbl ? ((const double *)st->h[h])[i] : ((const float *)st->h[h])[i];
 }
 
 /* Copy and scale and add are exact (one rounding at most, the same on host
@@ -460,26 +463,17 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
 static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct stream *st = g->state;
-    int rc = clb_read(env->dev, st->dc, st->c, st->n * st->esize);
+    int rc = clb_read(env->dev, st->d[2], st->h[2], st->n * st->esize);
     if (rc)
         return rc;
     int k = ((const struct shape *)c->data)->k;
     if (k == COPY || k == DRIVER)
-        return clb_check_exact(c, st->c, st->a, st->n, st->esize, st->esize);
+        return clb_check_exact(c, st->h[2], st->h[0], st->n, st->esize, st->esize);
     long bad = 0, first = -1;
     double eps = st->dbl ? DBL_EPSILON : FLT_EPSILON;
 #pragma omp parallel for reduction(+ : bad) schedule(static)
     for (long i = 0; i < (long)st->n; i++) {
-        double a, b, got, ref, tol;
-        if (st->dbl) {
-            a = ((double *)st->a)[i];
-            b = ((double *)st->b)[i];
-            got = ((double *)st->c)[i];
-        } else {
-            a = ((float *)st->a)[i];
-            b = ((float *)st->b)[i];
-            got = ((float *)st->c)[i];
-        }
+        double a = elem(st, 0, i), b = elem(st, 1, i), got = elem(st, 2, i), ref, tol;
         switch (k) {
         case SCALE:
             ref = st->dbl ? SCALAR * a : (double)((float)SCALAR * (float)a);
@@ -507,12 +501,9 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     (void)env;
     struct stream *st = g->state;
     CLB_RELEASE_KERNELS(st->k);
-    clb_release_mems(&st->da, 1);
-    clb_release_mems(&st->db, 1);
-    clb_release_mems(&st->dc, 1);
-    free(st->a);
-    free(st->b);
-    free(st->c);
+    CLB_RELEASE_MEMS(st->d);
+    for (int i = 0; i < 3; i++)
+        free(st->h[i]);
 }
 
 /* The cases setup will add (cases(), with the probe's one width where vec

@@ -193,11 +193,7 @@ static int cases(const long *strides, int ns, const long *offs, int no,
  * cache until its next use, true when N is well beyond the caches. */
 static double gather_model(double peak, size_t es, long stride, long sector)
 {
-    double rd = (double)stride * (double)es;
-    if (rd > (double)sector)
-        rd = (double)sector;
-    if (rd < (double)es)
-        rd = (double)es;
+    double rd = fmax((double)es, fmin((double)stride * (double)es, (double)sector));
     return peak * 2.0 * (double)es / ((double)es + rd);
 }
 
@@ -236,9 +232,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     long strides[MAX_LIST], offs[MAX_LIST];
     if ((rc = read_lists(env, &want, strides, &ns, offs, &no)))
         return rc;
-    for (int i = 0; i < no; i++)
-        if ((size_t)offs[i] > st->pad)
-            st->pad = (size_t)offs[i];
+    st->pad = no ? pad_of(clb_param(env, "offsets")) : 0; /* the list parsed: its largest */
     /* A fixed work-group size on every device: gather's tables need it, and
      * a driver's choice for a prime N could be a group of 1. */
     int cpu = strcmp(env->info->type_name, "cpu") == 0;
@@ -395,10 +389,8 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     unsigned want;
     int ns, no;
     long strides[MAX_LIST], offs[MAX_LIST];
-    if (read_lists(env, &want, strides, &ns, offs, &no))
-        return -1;
     struct stride_case cs[MAX_CASES];
-    return cases(strides, ns, offs, no, cs);
+    return read_lists(env, &want, strides, &ns, offs, &no) ? -1 : cases(strides, ns, offs, no, cs);
 }
 
 const struct clb_workload clb_wl_stride = {
@@ -414,14 +406,8 @@ const struct clb_workload clb_wl_stride = {
     /* Each of the two arrays >= 8 x LLC, 1 GiB on GPUs, 64 MiB on CPUs: the
      * group (both arrays) >= 16 x LLC, 2 GiB, 128 MiB, each less a little
      * (15.9, 2047, 127) so that the largest prime below a ladder step, a few
-     * elements short of it, still reaches the step. The old rule took the
-     * largest prime at most the target itself; the ladder has steps of 1/8
-     * octave, so where the target is not a step (8 x LLC not m * 2^k bytes,
-     * m = 8..15) N is the prime below the next step, up to 12.5% larger. At
-     * the device's limits the old cap was min(max_alloc, memory / 3) per
-     * array; the rule's is max_alloc per buffer and half the memory for both.
-     * The quick size is the float one (the largest prime in 1 MiB of floats)
-     * for both types: doubles now run 262139 elements too (was 131071). */
+     * elements short of it, still reaches the step. Quick: the largest prime
+     * in 1 MiB of floats, for both types. */
     .sizes = {.quick = "262139", .llc_times = 15.9, .floor_mib = {127, 2047}, .cap_mib = {128, 0},
               .ladder = ladder},
     .baselines = "stream/copy",
