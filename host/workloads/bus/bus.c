@@ -7,6 +7,7 @@
  * Size = bytes per transfer; wall-clock timed around the enqueue and the
  * clFinish. Every transfer's data is checked byte for byte. */
 #include "clb_workload.h"
+#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ struct bus {
     unsigned char *src;     /* pageable: the data every transfer carries */
     unsigned char *dst;     /* pageable: read-back target */
     cl_mem pin;             /* pinned host buffer ... */
-    unsigned char *pptr;    /* ... and its mapped pointer */
+    void *pptr;             /* ... and its mapped pointer */
     cl_mem dev;             /* the device buffer */
 };
 
@@ -65,10 +66,8 @@ static int ladder(int i, char *out, size_t n)
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
     size_t b = q->size->total;
-    if (q->kernel && q->kernel[0] && !clb_list_has(KNOWN_KERNELS, q->kernel)) {
-        clb_seterr("unknown bus kernel '%s' (known: " KNOWN_KERNELS ")", q->kernel);
-        return CLB_EUSAGE;
-    }
+    if (q->kernel && q->kernel[0] && !clb_list_has(KNOWN_KERNELS, q->kernel))
+        return clb_eusage("unknown bus kernel '%s' (known: " KNOWN_KERNELS ")", q->kernel);
     if (q->kernel)
         out->host_bound = 1;
     return clb_count_done(q, 0, out, b, 0, b, b, CLB_UNIT_GBPS);
@@ -107,16 +106,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return CLB_ESYS;
     fill_bytes(st->src, b);
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, b, &st->dev)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, b, &st->pin)))
+        (rc = clb_pinned(env, b, "pinned", &st->pin, &st->pptr)))
         return rc;
-    cl_int err;
-    st->pptr = clEnqueueMapBuffer(env->dev->queue, st->pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
-                                  0, b, 0, NULL, NULL, &err);
-    if (err != CL_SUCCESS) {
-        st->pptr = NULL;
-        clb_seterr("clEnqueueMapBuffer (pinned, %zu bytes): %s", b, clb_cl_errstr(err));
-        return CLB_ECL;
-    }
     for (int k = 0; k < NKERNELS; k++) {
         struct clb_case *c;
         if (!(want >> k & 1))
@@ -251,8 +242,6 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 const struct clb_workload clb_wl_bus = {
     .name = "bus",
     .summary = "host<->device transfers: pageable and pinned, H2D and D2H",
-    .dtypes = NULL,
-    .default_dtypes = NULL,
     .params = params,
     .size_help = "bytes per transfer, e.g. 4K, 64M, 1G (default: 4 KiB .. 1 GiB in powers of 4, "
                  "capped by memory)",
@@ -263,12 +252,8 @@ const struct clb_workload clb_wl_bus = {
      * through the driver; larger sizes only cost set-up time) */
     .sizes = {.quick = "4096,65536,1048576", .sweep = 1, .ladder = ladder, .cap_mib = {256, 0}},
     /* no baselines: transfers are host work, never related to a device copy */
-    .state_size = sizeof(struct bus),
-    .case_size = sizeof(struct bus_case),
-    CLB_STEPS,
-    .plan = plan,
-    .prepare = prepare,
-    .summarize = summarize,
+    .state_size = sizeof(struct bus), .case_size = sizeof(struct bus_case),
+    CLB_STEPS, .plan = plan, .prepare = prepare, .summarize = summarize,
     .figure = {.x_size = 1, .x_bytes = 1, .x_label = "transfer size",
                .order = "pageable_h2d,pageable_d2h,pinned_h2d,pinned_d2h"},
 };

@@ -9,6 +9,7 @@
  * 2 n1 n2 sizeof(element) (float3 12, float3_aligned 16). */
 #include "clb_workload.h"
 #include "clb_fit.h"
+#include "clb_wlutil.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,9 +57,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 {
     if (q->kernel && strcmp(q->kernel, "coalesced") && strcmp(q->kernel, "loads_first") &&
         (strcmp(q->kernel, "rows") || strcmp(q->dtype, "float3"))) {
-        clb_seterr("unknown copy2d kernel '%s' for %s (known: coalesced, loads_first; rows for "
-                   "float3)", q->kernel, q->dtype);
-        return CLB_EUSAGE;
+        return clb_eusage("unknown copy2d kernel '%s' for %s (known: coalesced, loads_first; rows "
+                          "for float3)", q->kernel, q->dtype);
     }
     return clb_count_copy(q, out);
 }
@@ -74,18 +74,15 @@ static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
     if (!items)
         return CLB_ESYS;
     int rc = CLB_OK;
-    if (n == 0 || n > MAX_TILES) {
-        clb_seterr("copy2d: bad tile list '%s'%s (1 to %d tiles TILE_DIMxBLOCK_ROWS, e.g. 32x8)", v,
-                   from, MAX_TILES);
-        rc = CLB_EUSAGE;
-    }
+    if (n == 0 || n > MAX_TILES)
+        rc = clb_eusage("copy2d: bad tile list '%s'%s (1 to %d tiles TILE_DIMxBLOCK_ROWS, "
+                        "e.g. 32x8)", v, from, MAX_TILES);
     for (int i = 0; rc == CLB_OK && i < n; i++) {
         struct clb_size s;
         if (clb_parse_dims(items[i], 2, &s, NULL, 0) != CLB_OK || s.d[0] % s.d[1] ||
             s.d[0] > 4096) {
-            clb_seterr("copy2d: bad tile '%s'%s (expected TILE_DIMxBLOCK_ROWS with BLOCK_ROWS "
-                       "dividing TILE_DIM <= 4096, e.g. 32x8)", items[i], from);
-            rc = CLB_EUSAGE;
+            rc = clb_eusage("copy2d: bad tile '%s'%s (expected TILE_DIMxBLOCK_ROWS with BLOCK_ROWS "
+                            "dividing TILE_DIM <= 4096, e.g. 32x8)", items[i], from);
             break;
         }
         t[i].dim = (long)s.d[0];
@@ -159,21 +156,6 @@ static int kernel_mask(const struct clb_env *env, const char *dtype, unsigned *m
     return rc;
 }
 
-/* The cases, enumerated once: one per tile of the list and kernel to run,
- * in this order. Set-up adds them (fitting each tile before its first
- * case); the plan counts them. */
-#define MAX_CASES (MAX_TILES * NKINDS)
-
-static int cases(int ntiles, unsigned mask, struct copy2d_case out[MAX_CASES])
-{
-    int n = 0;
-    for (int ti = 0; ti < ntiles; ti++)
-        for (int kind = 0; kind < NKINDS; kind++)
-            if (mask & 1u << kind)
-                out[n++] = (struct copy2d_case){ti, kind};
-    return n;
-}
-
 /* A tile of the list as fitted: the tile that runs, the fit, and why its
  * cases are skipped (NULL: they run). */
 struct fitted {
@@ -216,18 +198,18 @@ static int add_case(struct clb_group *g, const struct copy2d_case *cc, const str
     return CLB_OK;
 }
 
-/* The cases of cases(), each tile fitted before its first case. */
+/* The cases: one per tile of the list and kernel to run, in this order,
+ * each tile fitted before its cases (none without a kernel to run). */
 static int add_cases(struct clb_env *env, struct clb_group *g, const struct tile *tiles,
                      int ntiles, unsigned mask)
 {
-    struct copy2d_case cs[MAX_CASES];
-    int n = cases(ntiles, mask, cs), rc = CLB_OK;
     struct fitted ft = {.why = NULL};
-    for (int i = 0; i < n && !rc; i++) {
-        if (i == 0 || cs[i].tile != cs[i - 1].tile)
-            rc = fit_tile_at(env, g, &tiles[cs[i].tile], cs[i].tile, mask, &ft);
-        if (!rc)
-            rc = add_case(g, &cs[i], &ft);
+    int rc = CLB_OK;
+    for (int ti = 0; ti < ntiles && mask && !rc; ti++) {
+        rc = fit_tile_at(env, g, &tiles[ti], ti, mask, &ft);
+        for (int kind = 0; kind < NKINDS && !rc; kind++)
+            if (mask & 1u << kind)
+                rc = add_case(g, &(struct copy2d_case){ti, kind}, &ft);
     }
     free(ft.why);
     return rc;
@@ -241,11 +223,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->packed3 = strcmp(g->dtype, "float3") == 0;
     st->aligned3 = strcmp(g->dtype, "float3_aligned") == 0;
     st->esize = clb_dtype_size(g->dtype);
-    if (st->n1 > INT32_MAX || st->n2 > (st->packed3 ? INT32_MAX / 3 : INT32_MAX)) {
-        clb_seterr("copy2d: size '%s' has an extent above 2^31-1 (%s columns: %d)",
-                   g->size_text, g->dtype, st->packed3 ? INT32_MAX / 3 : INT32_MAX);
-        return CLB_EUSAGE;
-    }
+    if (st->n1 > INT32_MAX || st->n2 > (st->packed3 ? INT32_MAX / 3 : INT32_MAX))
+        return clb_eusage("copy2d: size '%s' has an extent above 2^31-1 (%s columns: %d)",
+                          g->size_text, g->dtype, st->packed3 ? INT32_MAX / 3 : INT32_MAX);
     struct tile tiles[MAX_TILES];
     int ntiles, rc;
     unsigned mask;
@@ -298,16 +278,15 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
-/* The cases setup will add (cases()). */
+/* The cases setup will add: one per tile and kernel to run. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
     struct tile tiles[MAX_TILES];
-    struct copy2d_case cs[MAX_CASES];
     int ntiles;
     unsigned mask;
     return parse_tiles(env, tiles, &ntiles) || kernel_mask(env, dtype, &mask)
-               ? -1 : cases(ntiles, mask, cs);
+               ? -1 : ntiles * __builtin_popcount(mask);
 }
 
 /* Its kernels' changes (git history): what a baseline from before them ran. */
@@ -330,11 +309,8 @@ const struct clb_workload clb_wl_copy2d = {
      * 256 MiB on GPUs, 64 MiB elsewhere: a footprint (input + output) twice that. */
     .sizes = {.quick = "256x256", .llc_times = 16, .floor_mib = {128, 512}},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct copy2d),
-    .case_size = sizeof(struct copy2d_case),
-    CLB_STEPS,
-    .plan = plan,
-    .prepare = prepare,
+    .state_size = sizeof(struct copy2d), .case_size = sizeof(struct copy2d_case),
+    CLB_STEPS, .plan = plan, .prepare = prepare,
     .figure = {.order = "coalesced,rows"},
     .revisions = revisions,
 };

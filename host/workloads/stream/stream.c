@@ -3,6 +3,7 @@
  * flops: scale and add N, triad 2N. */
 #include "clb_workload.h"
 #include "clb_fit.h"
+#include "clb_wlutil.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -76,11 +77,9 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     if (!q->kernel) /* the group: a, b and c */
         return clb_count_done(q, ovf, out, three, 0, three, array, CLB_UNIT_GBPS);
     int k = kernel_index(q->kernel);
-    if (k < 0) {
-        clb_seterr("unknown stream kernel '%s' (known: copy, scale, add, triad, copy_driver)",
-                   q->kernel);
-        return CLB_EUSAGE;
-    }
+    if (k < 0)
+        return clb_eusage("unknown stream kernel '%s' (known: copy, scale, add, triad, "
+                          "copy_driver)", q->kernel);
     size_t bytes = clb_mulz(array, (size_t)arrays_moved[k], &ovf);
     size_t flops = clb_mulz(n, (size_t)flops_per_elem[k], &ovf);
     return clb_count_done(q, ovf, out, bytes, flops, three, array, CLB_UNIT_GBPS);
@@ -103,21 +102,6 @@ static void options(const char *dtype, const struct shape *sh, char *opts, size_
 static cl_kernel *kernels_of(struct stream *st, const struct shape *sh)
 {
     return st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][sh->nt != 0];
-}
-
-static int build(struct clb_env *env, struct stream *st, const char *dtype, const struct shape *sh)
-{
-    char opts[160];
-    options(dtype, sh, opts, sizeof opts);
-    cl_kernel *ks = kernels_of(st, sh);
-    for (int k = 0; k < DRIVER; k++) {
-        if (ks[k])
-            continue;
-        int rc = clb_kernel(env->dev, "stream", opts, kernel_names[k], &ks[k]);
-        if (rc)
-            return rc;
-    }
-    return CLB_OK;
 }
 
 /* Work-items: one per ILP vectors, rounded up to whole work-groups. */
@@ -145,24 +129,24 @@ static int launch(struct clb_env *env, struct stream *st, const struct shape *sh
     return clb_launch(env->dev, kern, 1, &global, sh->local ? &sh->local : NULL, ev);
 }
 
-/* A shape's work-group reduced to what its built kernel allows (0, the
- * driver's choice, stays). */
-static int fit_shape(struct clb_env *env, struct stream *st, struct shape *sh,
-                     struct clb_fit *res)
-{
-    *res = (struct clb_fit){.what = "local"};
-    if (!sh->local || sh->k == DRIVER)
-        return CLB_OK;
-    cl_kernel kern = kernels_of(st, sh)[sh->k];
-    return clb_fit_items(env, &kern, 1, sh->local, 0, 0, &sh->local, res);
-}
-
-/* A kernel shape built and fitted. */
+/* A kernel shape built (the kernels of its program not built yet), its
+ * work-group reduced to what its kernel allows (0, the driver's choice,
+ * stays). */
 static int ready_shape(struct clb_env *env, struct stream *st, const char *dtype,
-                       struct shape *sh, struct clb_fit *fit)
+                       struct shape *sh, struct clb_fit *res)
 {
-    int rc = build(env, st, dtype, sh);
-    return rc ? rc : fit_shape(env, st, sh, fit);
+    char opts[160];
+    options(dtype, sh, opts, sizeof opts);
+    cl_kernel *ks = kernels_of(st, sh);
+    *res = (struct clb_fit){.what = "local"};
+    for (int k = 0; k < DRIVER; k++) {
+        int rc = ks[k] ? CLB_OK : clb_kernel(env->dev, "stream", opts, kernel_names[k], &ks[k]);
+        if (rc)
+            return rc;
+    }
+    if (!sh->local)
+        return CLB_OK;
+    return clb_fit_items(env, &ks[sh->k], 1, sh->local, 0, 0, &sh->local, res);
 }
 
 /* The probe launches a copy of one shape. */
@@ -245,10 +229,8 @@ struct shapes {
 static int check_pow2s(const long *v, int n, const char *what)
 {
     for (int i = 0; i < n; i++)
-        if (v[i] != 1 && v[i] != 2 && v[i] != 4 && v[i] != 8) {
-            clb_seterr("stream: bad %s %ld (accepted: 1, 2, 4, 8)", what, v[i]);
-            return CLB_EUSAGE;
-        }
+        if (v[i] != 1 && v[i] != 2 && v[i] != 4 && v[i] != 8)
+            return clb_eusage("stream: bad %s %ld (accepted: 1, 2, 4, 8)", what, v[i]);
     return CLB_OK;
 }
 
@@ -266,10 +248,8 @@ static int read_shapes(struct clb_env *env, struct shapes *sp)
         return rc;
     if ((rc = clb_param_ints(env, "nt", 0, 1, sp->nts, 2, &sp->nnt)))
         return rc;
-    if (init != 1 && init != 2) {
-        clb_seterr("stream: parameter init: one of host, device");
-        return CLB_EUSAGE;
-    }
+    if (init != 1 && init != 2)
+        return clb_eusage("stream: parameter init: one of host, device");
     sp->init_device = init == 2;
     if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, sp->vecs, 8, &sp->nvec)))
         return rc;
@@ -357,21 +337,16 @@ static int probe_nt(struct clb_env *env, const char *dtype, int *have)
     char opts[160];
     options(dtype, &sh, opts, sizeof opts);
     cl_program p;
-    size_t len = 0;
     int rc = clb_program(env->dev, "stream", opts, &p);
     if (rc)
         return rc;
-    CLB_CHECK(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &len), "clGetProgramInfo");
-    char *names = clb_xmalloc(len + 2);
-    if (!names)
-        return CLB_ESYS;
-    names[0] = ';'; /* ";copy;scale;...;": a name is found whole */
-    cl_int err = clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, len, names + 1, NULL);
-    names[len] = ';';
-    names[len + 1] = 0;
-    *have = err == CL_SUCCESS && strstr(names, ";nt_stores;") != NULL;
-    free(names);
-    CLB_CHECK(err, "clGetProgramInfo");
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "nt_stores", &err);
+    *have = err == CL_SUCCESS;
+    if (*have)
+        clReleaseKernel(k);
+    else if (err != CL_INVALID_KERNEL_NAME) /* absent: the one answer that says no */
+        CLB_CHECK(err, "clCreateKernel (nt_stores)");
     return CLB_OK;
 }
 
@@ -404,11 +379,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
                              &st->d[i])))
             return rc;
     }
-    for (int i = 0; i < 2; i++) /* a = 1.., b = 2.. */
-        if (st->dbl)
-            clb_fill_f64(st->h[i], st->n, (unsigned)i + 1);
-        else
-            clb_fill_f32(st->h[i], st->n, (unsigned)i + 1);
+    clb_fill(st->h[0], st->n, st->dbl, 1);
+    clb_fill(st->h[1], st->n, st->dbl, 2);
     st->init_device = sp.init_device;
     if ((st->init_device && (rc = device_init(env, st, g->dtype))) ||
         (rc = clb_write(env->dev, st->d[0], st->h[0], bytes)) ||
@@ -419,13 +391,11 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if (sp.nvec == 0) {
         struct shape probe = {COPY, 4, sp.ilps[0], (size_t)sp.locals[0], (int)sp.nts[0]};
         long best = 4;
-        if ((rc = probe_vec(env, st, g->dtype, probe, &best, &note))) {
-            clb_buf_free(&note);
-            return rc;
-        }
+        rc = probe_vec(env, st, g->dtype, probe, &best, &note);
         sp.vecs[sp.nvec++] = best;
     }
-    rc = add_cases(env, g, &sp, clb_buf_str(&note));
+    if (!rc)
+        rc = add_cases(env, g, &sp, clb_buf_str(&note));
     clb_buf_free(&note);
     return rc;
 }
@@ -553,21 +523,15 @@ static const struct clb_headline headline[] = {
 const struct clb_workload clb_wl_stream = {
     .name = "stream",
     .summary = "BabelStream copy, scale, add, triad: the device's bandwidth ceiling",
-    .dtypes = "float,double",
-    .default_dtypes = "float,double",
-    .params = params,
-    .row_keys = row_keys,
+    .dtypes = "float,double", .default_dtypes = "float,double",
+    .params = params, .row_keys = row_keys,
     .size_help = "elements per array N, e.g. 2^28, 64M (default: each array >= 4x the last-level "
                  "cache, 1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,
     /* three arrays, each >= 4 x LLC and >= 1 GiB (GPUs) / 64 MiB (CPUs) */
     .sizes = {.quick = "1048576", .llc_times = 12, .floor_mib = {192, 3072}},
-    .state_size = sizeof(struct stream),
-    .case_size = sizeof(struct shape),
-    CLB_STEPS,
-    .plan = plan,
-    .prepare = prepare,
-    .ceilings = ceilings,
+    .state_size = sizeof(struct stream), .case_size = sizeof(struct shape),
+    CLB_STEPS, .plan = plan, .prepare = prepare, .ceilings = ceilings,
     .figure = {.order = "copy,scale,add,triad"},
     .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_TRIAD,
     .ceiling_rows = "copy or triad rows that are not cache-resident",

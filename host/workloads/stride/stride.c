@@ -5,6 +5,7 @@
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "stride.h"
+#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,10 +77,8 @@ static int ladder(int i, char *out, size_t n)
 
 static int check_size(const struct clb_size *s)
 {
-    if (s->total < 2 || s->total > UINT32_MAX) {
-        clb_seterr("bad size %zu (accepted: 2 .. 2^32-1 elements)", s->total);
-        return CLB_EUSAGE;
-    }
+    if (s->total < 2 || s->total > UINT32_MAX)
+        return clb_eusage("bad size %zu (accepted: 2 .. 2^32-1 elements)", s->total);
     return CLB_OK;
 }
 
@@ -140,16 +139,13 @@ static int count(const struct clb_query *q, struct clb_counts *out)
         const char *s = clb_query_param(q, "stride", "1");
         char *end;
         unsigned long long v = strtoull(s, &end, 10);
-        if (end == s || *end || s[0] == '-' || v < 1) {
-            clb_seterr("bad stride '%s' (accepted: a whole number >= 1)", s);
-            return CLB_EUSAGE;
-        }
+        if (end == s || *end || s[0] == '-' || v < 1)
+            return clb_eusage("bad stride '%s' (accepted: a whole number >= 1)", s);
         uint64_t g = n ? clb_gcd((uint64_t)(v % n), n) : 1;
         if (g > 1)
             footprint = clb_mulz(clb_addz(n, (size_t)(n / g), &ovf), es, &ovf);
     } else if (strcmp(q->kernel, "offset") != 0) {
-        clb_seterr("unknown stride kernel '%s' (known: gather, offset)", q->kernel);
-        return CLB_EUSAGE;
+        return clb_eusage("unknown stride kernel '%s' (known: gather, offset)", q->kernel);
     }
     return clb_count_done(q, ovf, out, bytes, 0, footprint, array, CLB_UNIT_GBPS);
 }
@@ -170,21 +166,6 @@ static int read_lists(struct clb_env *env, unsigned *want, long *strides, int *n
         (rc = clb_param_ints(env, "offsets", 0, MAX_OFFSET, offs, MAX_LIST, no)))
         return rc;
     return CLB_OK;
-}
-
-/* The cases, enumerated once: gather at each stride, then offset at each
- * offset. Set-up adds them; the plan counts them. */
-#define MAX_CASES (2 * MAX_LIST)
-
-static int cases(const long *strides, int ns, const long *offs, int no,
-                 struct stride_case out[MAX_CASES])
-{
-    int n = 0;
-    for (int i = 0; i < ns; i++)
-        out[n++] = (struct stride_case){GATHER, strides[i]};
-    for (int i = 0; i < no; i++)
-        out[n++] = (struct stride_case){OFFSET, offs[i]};
-    return n;
 }
 
 /* The gather model: each read moves max(sizeof, min(stride*sizeof, sector))
@@ -275,12 +256,11 @@ static int setup(struct clb_env *env, struct clb_group *g)
                              &st->dtab[1])))
             return rc;
     }
-    struct stride_case cs[MAX_CASES];
-    int nc = cases(strides, ns, offs, no, cs);
-    for (int i = 0; i < nc; i++)
-        if ((rc = add_case(g, st, cs[i].k, cs[i].v, env->profile->peak_bandwidth_gbs)))
-            return rc;
-    return CLB_OK;
+    /* the cases: gather at each stride, then offset at each offset */
+    for (int i = 0; i < ns + no && !rc; i++)
+        rc = i < ns ? add_case(g, st, GATHER, strides[i], env->profile->peak_bandwidth_gbs)
+                    : add_case(g, st, OFFSET, offs[i - ns], NAN);
+    return rc;
 }
 
 /* ---- measuring ---------------------------------------------------------- */
@@ -312,9 +292,7 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
                             &st->dtab[1], (size_t)0)
                  : clb_args(kern, sizeof(cl_mem), &st->io.din, sizeof(cl_mem), &st->io.dout,
                             sizeof n, &n, sizeof off, &off, (size_t)0);
-    if (rc)
-        return rc;
-    return clb_launch(env->dev, kern, 1, c->global, c->local, &s->first);
+    return rc ? rc : clb_launch(env->dev, kern, 1, c->global, c->local, &s->first);
 }
 
 /* Exact: every output element must be the bits of the input element it names. */
@@ -381,7 +359,7 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
         }
 }
 
-/* The cases setup will add (cases()). */
+/* The cases setup will add: one per stride and one per offset. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)dtype;
@@ -389,17 +367,14 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     unsigned want;
     int ns, no;
     long strides[MAX_LIST], offs[MAX_LIST];
-    struct stride_case cs[MAX_CASES];
-    return read_lists(env, &want, strides, &ns, offs, &no) ? -1 : cases(strides, ns, offs, no, cs);
+    return read_lists(env, &want, strides, &ns, offs, &no) ? -1 : ns + no;
 }
 
 const struct clb_workload clb_wl_stride = {
     .name = "stride",
     .summary = "coalescing: strided gather and misaligned copy, bandwidth of the useful bytes",
-    .dtypes = "float,double",
-    .default_dtypes = "float",
-    .params = params,
-    .row_keys = row_keys,
+    .dtypes = "float,double", .default_dtypes = "float",
+    .params = params, .row_keys = row_keys,
     .size_help = "elements N, 2 .. 2^32-1 (default: the largest prime with each array >= 8x the "
                  "last-level cache, 1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,
@@ -411,13 +386,8 @@ const struct clb_workload clb_wl_stride = {
     .sizes = {.quick = "262139", .llc_times = 15.9, .floor_mib = {127, 2047}, .cap_mib = {128, 0},
               .ladder = ladder},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct stride),
-    .case_size = sizeof(struct stride_case),
-    CLB_STEPS,
-    .plan = plan,
-    .check_size = check_size,
-    .prepare = prepare,
-    .summarize = summarize,
+    .state_size = sizeof(struct stride), .case_size = sizeof(struct stride_case),
+    CLB_STEPS, .plan = plan, .check_size = check_size, .prepare = prepare, .summarize = summarize,
     .figure = {.x_param = "stride,offset", .x_label = "stride or offset (elements)",
                .order = "gather,offset"},
 };
