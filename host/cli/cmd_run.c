@@ -148,9 +148,7 @@ static int select_workloads(struct clb_run_opts *o, const char *list)
     char **names = clb_split(list, &n);
     if (!names)
         return CLB_ESYS;
-    int rc = n ? CLB_OK : CLB_EUSAGE;
-    if (!n)
-        clb_print_error("run: empty workload list");
+    int rc = n ? CLB_OK : clb_cli_eusage("run: empty workload list");
     for (int i = 0; i < n && rc == CLB_OK; i++) {
         const struct clb_workload *wl = clb_workload_find(names[i]);
         if (!wl) {
@@ -316,15 +314,14 @@ static int check_types(const struct clb_run_opts *o)
         }
         if (ok)
             continue;
-        rc = CLB_EUSAGE;
         if (!typed)
-            clb_print_error("-t %s: %s takes no types (it has no element type)", types[i],
-                            o->nwl == 1 ? o->wls[0]->name : "none of the selected workloads");
+            rc = clb_cli_eusage("-t %s: %s takes no types (it has no element type)", types[i],
+                                o->nwl == 1 ? o->wls[0]->name : "none of the selected workloads");
         else if (o->nwl == 1)
-            clb_print_error("unknown type '%s' for %s (accepted: %s)", types[i], o->wls[0]->name,
-                            o->wls[0]->dtypes);
+            rc = clb_cli_eusage("unknown type '%s' for %s (accepted: %s)", types[i],
+                                o->wls[0]->name, o->wls[0]->dtypes);
         else
-            clb_print_error("unknown type '%s' (no selected workload accepts it)", types[i]);
+            rc = clb_cli_eusage("unknown type '%s' (no selected workload accepts it)", types[i]);
     }
     free(types);
     return rc;
