@@ -1,11 +1,8 @@
 /* bus: host<->device transfers, the ceiling of every computation whose data
- * starts in host memory (see dot's host and hybrid kernels).
- *   pageable_h2d / pageable_d2h  malloc'd memory, blocking clEnqueueWrite/ReadBuffer
- *   pinned_h2d / pinned_d2h      a CL_MEM_ALLOC_HOST_PTR buffer, mapped once; its
- *                                mapped pointer is the source / target of a
- *                                non-blocking transfer followed by clFinish
- * Size = bytes per transfer; wall-clock timed around the enqueue and the
- * clFinish. Every transfer's data is checked byte for byte. */
+ * starts in host memory: pageable (malloc'd, blocking) and pinned (a mapped
+ * CL_MEM_ALLOC_HOST_PTR buffer, non-blocking, then clFinish), H2D and D2H;
+ * size = bytes per transfer, wall-clock timed, every byte checked
+ * (docs/workloads/bus.md). */
 #include "clb_workload.h"
 #include "clb_wlutil.h"
 

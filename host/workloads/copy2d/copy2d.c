@@ -1,12 +1,9 @@
-/* copy2d: the Tesla C1060 report's copy2D_Coalesced [C1060Report]. An n1 x n2 matrix (n1
- * rows, n2 contiguous columns, as in the report) is copied by TILE_DIM x
- * TILE_DIM tiles with work-groups of TILE_DIM x BLOCK_ROWS work-items, each
- * copying TILE_DIM / BLOCK_ROWS elements. The element type is what changes:
- * float, double, the report's packed 12-byte float3, OpenCL's 16-byte float3
- * and float4. Kernels (cl/copy2d.cl): coalesced (the report's, in its order
- * of loads and stores), rows (packed float3 only) and loads_first (clbench's
- * variant, all loads before the stores; not run unless named). Bytes:
- * 2 n1 n2 sizeof(element) (float3 12, float3_aligned 16). */
+/* copy2d: the Tesla C1060 report's copy2D_Coalesced [C1060Report]: an n1 x n2
+ * matrix (n2 contiguous columns) copied by TILE_DIM x TILE_DIM tiles with
+ * work-groups of TILE_DIM x BLOCK_ROWS work-items; the element type is what
+ * changes (float, double, packed and aligned float3, float4). Kernels
+ * (cl/copy2d.cl): coalesced (the report's order), rows (packed float3 only),
+ * loads_first (clbench's, run only when named); docs/workloads/copy2d.md. */
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "clb_wlutil.h"

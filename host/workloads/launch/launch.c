@@ -1,15 +1,8 @@
-/* launch: kernel launch latency, three ways, with a kernel that does
- * nothing (its first work-item stores the launch's number):
- *   dispatch   CL_PROFILING_COMMAND_QUEUED -> START of one launch (profiling
- *              events, the queue idle before it): what the driver and the
- *              device take to start a kernel once it is enqueued
- *   roundtrip  enqueue -> clFinish returned, host wall clock: what a host
- *              loop that waits for each kernel pays
- *   rate       `batch` launches back to back, then one clFinish: wall time
- *              per launch, the throughput of launches
- * The CSV has no latency column: the t_* columns carry it (seconds per
- * launch), bytes and flops are 0 (gbps and gflops empty), and the detail
- * repeats the median in microseconds (latency_us=). */
+/* launch: kernel launch latency three ways, with a kernel that does nothing
+ * (its first work-item stores the launch's number): dispatch (QUEUED -> START
+ * of one launch's events), roundtrip (enqueue -> clFinish returned, host
+ * clock) and rate (`batch` launches back to back, then one clFinish). The t_*
+ * columns carry the latency, bytes and flops are 0 (docs/workloads/launch.md). */
 #include "clb_workload.h"
 #include "clb_wlutil.h"
 
