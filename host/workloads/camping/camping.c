@@ -1,11 +1,9 @@
 /* camping: the partition-camping probe ([Ruetsch09], [C1060Report, Part I]).
  * G concurrent work-groups each copy a contiguous chunk; the chunks of
- * consecutive groups start D bytes further apart than their length, and D is
- * swept over multiples of a base width. On a device that interleaves memory
- * across P partitions of W bytes without hashing, bandwidth collapses where D
- * is a multiple of P x W (every group in the same partition); hashed devices
- * give a flat curve. The layout and the order of accesses are described in
- * cl/camping.cl. Bytes: 2 x G x chunk, the same for every D. */
+ * consecutive groups start D bytes further apart than their length, D swept
+ * over multiples of a base width: an unhashed device of P partitions of W
+ * bytes collapses where D is a multiple of P x W (docs/workloads/camping.md,
+ * cl/camping.cl). Bytes: 2 x G x chunk, the same for every D. */
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "camping.h"

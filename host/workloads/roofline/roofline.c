@@ -1,10 +1,7 @@
 /* roofline: an empirical roofline [Williams09], mixbench-style [Konstantinidis17].
  * One kernel reads each element once, applies F/2 dependent FMAs
- * x <- fma(x, x, a) (F flops), and writes it once; F sweeps the arithmetic
- * intensity F / (2 sizeof) flop/byte from a copy (F = 0) past the ridge. Bytes
- * 2·N·sizeof, flops N·F. The summary gives the measured bandwidth ceiling (best
- * GB/s of the rows at <= 1 flop/byte), the compute ceiling (best GFlop/s of the
- * rows at >= 8 flop/byte) and the ridge point between them. Inputs take one of
+ * x <- fma(x, x, a) (F flops), and writes it once: F sweeps the arithmetic
+ * intensity past the ridge (docs/workloads/roofline.md). Inputs take one of
  * CLASSES random values (element i: class i % CLASSES), so the host recomputes
  * CLASSES chains and checks every element bit for bit (roofline.h). */
 #include "clb_workload.h"
