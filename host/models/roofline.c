@@ -77,13 +77,12 @@ int clb_model_roofline_run(struct clb_model_ctx *m)
     if (!rc) {
         struct clb_query q = {kernel, type, &sz, &wp, NULL};
         rc = wl->count(&q, &c);
-        if (rc == CLB_EUSAGE && !m->req->kernel) {   /* the count asks for a kernel: say -k */
+        if (rc == CLB_EUSAGE && !m->req->kernel) /* the count asks for a kernel: say -k */
             clb_seterr("model roofline: %s %s %s: its count needs a kernel: give -k KERNEL (%s)",
                        wl->name, type, m->req->size, clb_lasterr());
-        } else if (rc == CLB_EUSAGE) {
+        else if (rc == CLB_EUSAGE)
             clb_seterr("model roofline: %s %s %s %s: %s", wl->name, kernel, type, m->req->size,
                        clb_lasterr());
-        }
     }
     clb_kvlist_free(&wp);
     if (rc)
