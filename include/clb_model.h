@@ -60,12 +60,6 @@ void clb_model_show(struct clb_model_ctx *m, const char *key);
 char *clb_model_ceiling_missing(struct clb_model_ctx *m, const char *key);
 /* The --param values given (for list-valued parameters a model parses itself). */
 int clb_model_given(const struct clb_model_ctx *m, const char *key);
-/* -w, -k, --results, --device, --plot (NULL when not given). */
-const char *clb_model_workload(const struct clb_model_ctx *m);
-const char *clb_model_kernel(const struct clb_model_ctx *m);
-const char *clb_model_results(const struct clb_model_ctx *m);
-const char *clb_model_device(const struct clb_model_ctx *m);
-const char *clb_model_plot(const struct clb_model_ctx *m);
 
 /* ---- `clbench model` (host/models) ------------------------------------ */
 

@@ -137,15 +137,8 @@ double clb_sc_mid_seconds(const int P[4], int per_node, const double face[4], do
                           double net_gbps, double net_lat_s, int *off);
 
 /* Predict N ranks on grid P (L: the part of each rank (weak) or the whole
- * lattice (strong)). The host-staged chain is the 1-rank one with its bus
- * steps at the rates that reproduce its measured chain, plus the message at
- * the link's rate; the device-to-device chain has only the message (none on
- * one rank); the node path's chain, per rank, the slower of its halos from
- * ranks of its node (device -> pinned host -> device at the node rates,
- * pipelined in chunks, no message) and the host-staged chain of its halos
- * from other nodes (the network between the bus steps). Efficiency: the plain
- * kernel on the part L (weak) or the whole lattice over N (strong) against
- * the time per application. */
+ * lattice (strong)): the host-staged, device-to-device and node-path chains
+ * and the efficiency as docs/SCALING.md ("The scaling model") derives them. */
 void clb_sc_predict(const struct clb_sc_dev *d, const struct clb_sc_links *k, const int L[4],
                     int weak, const int P[4], struct clb_sc_point *out);
 

@@ -90,30 +90,21 @@ enum {
 };
 
 static const struct option opts[] = {
-    {"metric", required_argument, 0, 'm'},
-    {"relative-to", required_argument, 0, 'r'},
-    {"workload", required_argument, 0, 'w'},
-    {"kernel", required_argument, 0, 'k'},
-    {"dtype", required_argument, 0, 't'},
-    {"type", required_argument, 0, 't'},
-    {"size", required_argument, 0, 's'},
-    {"markdown", no_argument, 0, OPT_MARKDOWN},
-    {"json", no_argument, 0, OPT_JSON},
-    {"plot", required_argument, 0, OPT_PLOT},
-    {"help", no_argument, 0, 'h'},
-    {"sweep", required_argument, 0, OPT_SWEEP},
-    {"any-size", no_argument, 0, OPT_ANY_SIZE},
-    {"by-size", no_argument, 0, OPT_BY_SIZE},
+    {"metric", required_argument, 0, 'm'},   {"relative-to", required_argument, 0, 'r'},
+    {"workload", required_argument, 0, 'w'}, {"kernel", required_argument, 0, 'k'},
+    {"dtype", required_argument, 0, 't'},    {"type", required_argument, 0, 't'},
+    {"size", required_argument, 0, 's'},     {"markdown", no_argument, 0, OPT_MARKDOWN},
+    {"json", no_argument, 0, OPT_JSON},      {"plot", required_argument, 0, OPT_PLOT},
+    {"help", no_argument, 0, 'h'},           {"sweep", required_argument, 0, OPT_SWEEP},
+    {"any-size", no_argument, 0, OPT_ANY_SIZE}, {"by-size", no_argument, 0, OPT_BY_SIZE},
     {"include-cache", no_argument, 0, OPT_INCLUDE_CACHE},
     {"baseline", required_argument, 0, OPT_BASELINE},
     {"threshold", required_argument, 0, OPT_THRESHOLD},
-    {"ceilings", required_argument, 0, OPT_CEILINGS},
-    {"strict", no_argument, 0, OPT_STRICT},
+    {"ceilings", required_argument, 0, OPT_CEILINGS}, {"strict", no_argument, 0, OPT_STRICT},
     {"allow-missing", no_argument, 0, OPT_ALLOW_MISSING},
     {"cross-device", no_argument, 0, OPT_CROSS_DEVICE},
     {"list-metrics", no_argument, 0, OPT_LIST_METRICS},
-    {"host-lines", no_argument, 0, OPT_HOST_LINES},
-    {"headline", no_argument, 0, OPT_HEADLINE},
+    {"host-lines", no_argument, 0, OPT_HOST_LINES}, {"headline", no_argument, 0, OPT_HEADLINE},
     {0, 0, 0, 0}};
 
 /* --metric M: a metric of the list or a key of the rows' metrics; CLB_EUSAGE
@@ -122,8 +113,7 @@ static int set_metric(struct cmp_args *a, const char *name)
 {
     if (cmp_metric_lookup(name, &a->metric_v) == CLB_OK)
         return 0;
-    clb_print_error("compare: %s", clb_lasterr());
-    return CLB_EUSAGE;
+    return clb_cli_eusage("compare: %s", clb_lasterr());
 }
 
 /* The options of the table's selection; 0 when c is not one of them. */
@@ -250,9 +240,8 @@ static int set_threshold(struct cmp_args *a, struct clb_buf *e)
         end++;
     if (end != a->threshold && !*end && isfinite(a->gate.threshold) && a->gate.threshold >= 0)
         return 0;
-    clb_print_error("compare: --threshold '%s' is not a percentage >= 0 (e.g. 5 or 2.5)",
-                    cmp_esc_tmp(e, a->threshold, 0));
-    return CLB_EUSAGE;
+    return clb_cli_eusage("compare: --threshold '%s' is not a percentage >= 0 (e.g. 5 or 2.5)",
+                          cmp_esc_tmp(e, a->threshold, 0));
 }
 
 /* After the options: their combinations, the threshold's value, the plot's
@@ -266,15 +255,11 @@ static int check(struct cmp_args *a, int argc, struct clb_buf *e)
     a->flt.ceilings = a->ceilings;
     if (a->threshold && set_threshold(a, e))
         return CLB_EUSAGE;
-    if (bad) {
-        clb_print_error("compare: %s", bad);
-        return CLB_EUSAGE;
-    }
+    if (bad)
+        return clb_cli_eusage("compare: %s", bad);
     int svg;
-    if (a->plot && clb_chart_path_check(a->plot, &svg)) {
-        clb_print_error("compare: %s", clb_lasterr());
-        return CLB_EUSAGE;
-    }
+    if (a->plot && clb_chart_path_check(a->plot, &svg))
+        return clb_cli_eusage("compare: %s", clb_lasterr());
     return 0;
 }
 
@@ -353,15 +338,11 @@ int clb_cmd_compare(int argc, char **argv)
     rc = cmp_build(&t, argv + optind, argc - optind, &a.flt, a.metric);
     if (!rc && a.relative)
         rc = cmp_set_relative(&t, a.relative);
-    if (rc) {
-        clb_print_error("%s", clb_lasterr());
-        cmp_free(&t);
-        return clb_exit_status(rc);
-    }
     /* the table first: it is printed even when the plot cannot be drawn */
-    rc = a.json ? cmp_print_json(&t, stdout)
-         : a.markdown ? cmp_print_markdown(&t, stdout)
-                      : cmp_print_text(&t, stdout);
+    if (!rc)
+        rc = a.json ? cmp_print_json(&t, stdout)
+             : a.markdown ? cmp_print_markdown(&t, stdout)
+                          : cmp_print_text(&t, stdout);
     if (!rc && a.plot)
         rc = cmp_plot(&t, a.plot);
     if (rc)

@@ -26,14 +26,11 @@ static int parse_simple(int argc, char **argv, const char **platforms_dir, int *
                    verbose ? " [-v|--verbose]" : "");
             return -1;
         } else {
-            clb_print_error("%s: unknown option '%s'", argv[0], argv[optind - 1]);
-            return CLB_EUSAGE;
+            return clb_cli_eusage("%s: unknown option '%s'", argv[0], argv[optind - 1]);
         }
     }
-    if (optind < argc) {
-        clb_print_error("%s: unexpected argument '%s'", argv[0], argv[optind]);
-        return CLB_EUSAGE;
-    }
+    if (optind < argc)
+        return clb_cli_eusage("%s: unexpected argument '%s'", argv[0], argv[optind]);
     return CLB_OK;
 }
 
@@ -172,14 +169,6 @@ int clb_cmd_list(int argc, char **argv)
     return 0;
 }
 
-static void fmt_num(char *buf, size_t n, double v, const char *fmt)
-{
-    if (isnan(v))
-        clb_strlcpy(buf, "-", n);
-    else
-        snprintf(buf, n, fmt, v);
-}
-
 int clb_cmd_profiles(int argc, char **argv)
 {
     struct clb_profiles ps;
@@ -191,13 +180,11 @@ int clb_cmd_profiles(int argc, char **argv)
            "SP GFl/s", "DP GFl/s", "L2 KB");
     for (size_t i = 0; i < ps.n; i++) {
         const struct clb_profile *p = &ps.v[i];
+        const double v[6] = {p->compute_units, p->core_clock_mhz, p->peak_bandwidth_gbs,
+                             p->peak_gflops_sp, p->peak_gflops_dp, p->l2_kb};
         char f[6][32];
-        fmt_num(f[0], 32, p->compute_units, "%.0f");
-        fmt_num(f[1], 32, p->core_clock_mhz, "%.0f");
-        fmt_num(f[2], 32, p->peak_bandwidth_gbs, "%.1f");
-        fmt_num(f[3], 32, p->peak_gflops_sp, "%.0f");
-        fmt_num(f[4], 32, p->peak_gflops_dp, "%.0f");
-        fmt_num(f[5], 32, p->l2_kb, "%.0f");
+        for (int k = 0; k < 6; k++) /* "-": not in the profile */
+            snprintf(f[k], sizeof f[k], isnan(v[k]) ? "-" : k == 2 ? "%.1f" : "%.0f", v[k]);
         printf("%-16s %-28.28s %5s %7s %10s %9s %9s %9s\n", p->id, p->name, f[0], f[1], f[2], f[3],
                f[4], f[5]);
     }

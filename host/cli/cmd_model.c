@@ -5,6 +5,7 @@
  * other models belong to workloads (struct clb_model_def). */
 #include "cli.h"
 #include "clb_model.h"
+#include "clb_wlutil.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -67,31 +68,25 @@ static int parse(int argc, char **argv, struct clb_model_req *m)
         case 'G': m->plot = optarg; break;
         case 'h': usage(stdout); return -1;
         case 'P':
-            if (clb_kvlist_add(&m->params, optarg)) {
-                clb_seterr("model: --param '%s' is not KEY=VALUE", optarg);
-                return CLB_EUSAGE;
-            }
+            if (clb_kvlist_add(&m->params, optarg))
+                return clb_eusage("model: --param '%s' is not KEY=VALUE", optarg);
             break;
         case ':':
-            clb_seterr("model: option '%s' needs a value", argv[optind - 1]);
-            return CLB_EUSAGE;
+            return clb_eusage("model: option '%s' needs a value", argv[optind - 1]);
         default:
-            clb_seterr("model: unknown option '%s' (see clbench model --help)", argv[optind - 1]);
-            return CLB_EUSAGE;
+            return clb_eusage("model: unknown option '%s' (see clbench model --help)",
+                              argv[optind - 1]);
         }
     }
     char *known = clb_model_names();
     int rc = CLB_OK;
     if (m->device && !m->ceilings && !m->results) {
-        clb_seterr("model: --device picks the device of --ceilings or --results FILE; give one "
-                   "too");
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("model: --device picks the device of --ceilings or --results FILE; give "
+                        "one too");
     } else if (optind >= argc) {
-        clb_seterr("model: missing MODEL (known: %s)", known ? known : "");
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("model: missing MODEL (known: %s)", known ? known : "");
     } else if (optind + 1 < argc) {
-        clb_seterr("model: unexpected argument '%s'", argv[optind + 1]);
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("model: unexpected argument '%s'", argv[optind + 1]);
     } else {
         m->model = argv[optind];
         const struct clb_model_def *def = clb_model_find(m->model, m->variant);
@@ -102,8 +97,7 @@ static int parse(int argc, char **argv, struct clb_model_req *m)
             free(with);
             rc = CLB_EUSAGE;
         } else if (!def) {
-            clb_seterr("model: unknown model '%s' (known: %s)", m->model, known ? known : "");
-            rc = CLB_EUSAGE;
+            rc = clb_eusage("model: unknown model '%s' (known: %s)", m->model, known ? known : "");
         }
     }
     free(known);
@@ -112,8 +106,7 @@ static int parse(int argc, char **argv, struct clb_model_req *m)
 
 int clb_cmd_model(int argc, char **argv)
 {
-    struct clb_model_req req;
-    memset(&req, 0, sizeof req);
+    struct clb_model_req req = {0};
     int rc = parse(argc, argv, &req);
     if (rc == 0)
         rc = clb_model_run(&req);

@@ -28,11 +28,10 @@ enum { OPT_NO_CHARTS = 256 };
 /* 0 ok, -1 --help, else CLB_EUSAGE with the message printed. */
 static int parse(int argc, char **argv, struct clb_report_opts *o, const char **out)
 {
-    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
-                                         {"normalize", required_argument, 0, 'n'},
-                                         {"no-charts", no_argument, 0, OPT_NO_CHARTS},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {
+        {"output", required_argument, 0, 'o'}, {"normalize", required_argument, 0, 'n'},
+        {"no-charts", no_argument, 0, OPT_NO_CHARTS}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     *o = (struct clb_report_opts){CLB_NORM_ABSOLUTE, 1, NULL, NULL, NULL};
     *out = "report.html";
     optind = 1;
@@ -44,35 +43,27 @@ static int parse(int argc, char **argv, struct clb_report_opts *o, const char **
         switch (c) {
         case 'o': *out = optarg; break;
         case 'n':
-            if ((k = clb_report_norm_find(optarg)) < 0) {
-                clb_print_error("report: --normalize '%s' (known: absolute, datasheet, measured)",
-                                cmp_esc_tmp(&e, optarg, 0));
-                rc = CLB_EUSAGE;
-            }
+            if ((k = clb_report_norm_find(optarg)) < 0)
+                rc = clb_cli_eusage("report: --normalize '%s' (known: absolute, datasheet, "
+                                    "measured)", cmp_esc_tmp(&e, optarg, 0));
             o->norm = (enum clb_report_norm)k;
             break;
         case OPT_NO_CHARTS: o->charts = 0; break;
         case 'h': usage(stdout); clb_buf_free(&e); return -1;
         case ':':
-            clb_print_error("report: option '%s' needs a value (clbench report --help)",
-                            cmp_esc_tmp(&e, argv[optind - 1], 0));
-            rc = CLB_EUSAGE;
+            rc = clb_cli_eusage("report: option '%s' needs a value (clbench report --help)",
+                                cmp_esc_tmp(&e, argv[optind - 1], 0));
             break;
         default:
-            clb_print_error("report: unknown option '%s' (clbench report --help)",
-                            cmp_esc_tmp(&e, argv[optind - 1], 0));
-            rc = CLB_EUSAGE;
+            rc = clb_cli_eusage("report: unknown option '%s' (clbench report --help)",
+                                cmp_esc_tmp(&e, argv[optind - 1], 0));
         }
     }
-    if (!rc && optind >= argc) {
-        clb_print_error("report: no results file given (usage: clbench report FILE... -o "
-                        "OUT.html)");
-        rc = CLB_EUSAGE;
-    }
-    if (!rc && !**out) {
-        clb_print_error("report: -o needs a file name");
-        rc = CLB_EUSAGE;
-    }
+    if (!rc && optind >= argc)
+        rc = clb_cli_eusage("report: no results file given (usage: clbench report FILE... -o "
+                            "OUT.html)");
+    if (!rc && !**out)
+        rc = clb_cli_eusage("report: -o needs a file name");
     clb_buf_free(&e);
     return rc;
 }

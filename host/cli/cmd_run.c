@@ -93,10 +93,8 @@ static int parse_seconds(const char *opt, const char *v, double lo, double hi, d
 {
     char *end;
     double x = strtod(v, &end);
-    if (!*v || *end || !(x >= lo && x <= hi)) {
-        clb_print_error("bad %s '%s' (accepted: a number %g..%g)", opt, v, lo, hi);
-        return CLB_EUSAGE;
-    }
+    if (!*v || *end || !(x >= lo && x <= hi))
+        return clb_cli_eusage("bad %s '%s' (accepted: a number %g..%g)", opt, v, lo, hi);
     *out = x;
     return CLB_OK;
 }
@@ -105,10 +103,8 @@ static int parse_count(const char *opt, const char *v, int min, int *out)
 {
     char *end;
     long x = strtol(v, &end, 10);
-    if (!*v || *end || x < min || x > 1000000) {
-        clb_print_error("bad %s '%s' (accepted: an integer %d..1000000)", opt, v, min);
-        return CLB_EUSAGE;
-    }
+    if (!*v || *end || x < min || x > 1000000)
+        return clb_cli_eusage("bad %s '%s' (accepted: an integer %d..1000000)", opt, v, min);
     *out = (int)x;
     return CLB_OK;
 }
@@ -124,8 +120,7 @@ static int parse_mode(const char *opt, const char *v, int *out)
             *out = i;
             return CLB_OK;
         }
-    clb_print_error("bad %s '%s' (accepted: auto, on, off)", opt, v);
-    return CLB_EUSAGE;
+    return clb_cli_eusage("bad %s '%s' (accepted: auto, on, off)", opt, v);
 }
 
 static int add_workload(struct clb_run_opts *o, const struct clb_workload *wl)
@@ -153,9 +148,7 @@ static int select_workloads(struct clb_run_opts *o, const char *list)
     char **names = clb_split(list, &n);
     if (!names)
         return CLB_ESYS;
-    int rc = n ? CLB_OK : CLB_EUSAGE;
-    if (!n)
-        clb_print_error("run: empty workload list");
+    int rc = n ? CLB_OK : clb_cli_eusage("run: empty workload list");
     for (int i = 0; i < n && rc == CLB_OK; i++) {
         const struct clb_workload *wl = clb_workload_find(names[i]);
         if (!wl) {
@@ -209,10 +202,8 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
             o->tolerance = pct / 100.0;
             break;
         case 1005:
-            if (strcmp(optarg, "csv") && strcmp(optarg, "json")) {
-                clb_print_error("bad --format '%s' (accepted: csv, json)", optarg);
-                return CLB_EUSAGE;
-            }
+            if (strcmp(optarg, "csv") && strcmp(optarg, "json"))
+                return clb_cli_eusage("bad --format '%s' (accepted: csv, json)", optarg);
             o->format = strcmp(optarg, "json") ? CLB_FORMAT_CSV : CLB_FORMAT_JSON;
             o->format_set = 1;
             break;
@@ -236,29 +227,23 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
             break;
         case 1016: if (parse_seconds("--budget", optarg, 1, 1e6, &o->budget)) return CLB_EUSAGE; break;
         case 'P':
-            if (clb_kvlist_add(&o->params, optarg)) {
-                clb_print_error("%s", clb_lasterr());
-                return CLB_EUSAGE;
-            }
+            if (clb_kvlist_add(&o->params, optarg))
+                return clb_cli_eusage("%s", clb_lasterr());
             break;
         case 'h': run_usage(stdout); return -1;
         case ':': clb_print_error("option '%s' needs a value", argv[optind - 1]); return CLB_EUSAGE;
         default:
-            clb_print_error("unknown option '%s' (see 'clbench run --help')", argv[optind - 1]);
-            return CLB_EUSAGE;
+            return clb_cli_eusage("unknown option '%s' (see 'clbench run --help')",
+                                  argv[optind - 1]);
         }
     }
-    if (optind >= argc) {
-        clb_print_error("run: which workload? (known: all, or see 'clbench --help')");
-        return CLB_EUSAGE;
-    }
+    if (optind >= argc)
+        return clb_cli_eusage("run: which workload? (known: all, or see 'clbench --help')");
     if (o->min_reps > o->reps)
         o->min_reps = o->reps; /* -n 1 means one run */
-    if (optind + 1 < argc) {
-        clb_print_error("run: unexpected argument '%s' (give workloads as one comma list)",
-                        argv[optind + 1]);
-        return CLB_EUSAGE;
-    }
+    if (optind + 1 < argc)
+        return clb_cli_eusage("run: unexpected argument '%s' (give workloads as one comma list)",
+                              argv[optind + 1]);
     return select_workloads(o, argv[optind]);
 }
 
@@ -311,10 +296,8 @@ static int split_option(const char *list, const char *what, char ***items, int *
         return CLB_OK;
     if (!(*items = clb_split(list, n)))
         return CLB_ESYS;
-    if (!*n) {
-        clb_print_error("empty %s list", what);
-        return CLB_EUSAGE;
-    }
+    if (!*n)
+        return clb_cli_eusage("empty %s list", what);
     return CLB_OK;
 }
 
@@ -331,15 +314,14 @@ static int check_types(const struct clb_run_opts *o)
         }
         if (ok)
             continue;
-        rc = CLB_EUSAGE;
         if (!typed)
-            clb_print_error("-t %s: %s takes no types (it has no element type)", types[i],
-                            o->nwl == 1 ? o->wls[0]->name : "none of the selected workloads");
+            rc = clb_cli_eusage("-t %s: %s takes no types (it has no element type)", types[i],
+                                o->nwl == 1 ? o->wls[0]->name : "none of the selected workloads");
         else if (o->nwl == 1)
-            clb_print_error("unknown type '%s' for %s (accepted: %s)", types[i], o->wls[0]->name,
-                            o->wls[0]->dtypes);
+            rc = clb_cli_eusage("unknown type '%s' for %s (accepted: %s)", types[i],
+                                o->wls[0]->name, o->wls[0]->dtypes);
         else
-            clb_print_error("unknown type '%s' (no selected workload accepts it)", types[i]);
+            rc = clb_cli_eusage("unknown type '%s' (no selected workload accepts it)", types[i]);
     }
     free(types);
     return rc;
@@ -359,11 +341,9 @@ static int check_sizes(const struct clb_run_opts *o)
              * type the run uses (the driver checks each type again) */
             size_t unit = wl->size_in_bytes ? 1 : wl->dtypes ? 1 : 0;
             if (clb_parse_size(sizes[i], wl->size_dims, unit, &sz, err, sizeof err)) {
-                clb_print_error("%s: %s", wl->name, err);
-                rc = CLB_EUSAGE;
+                rc = clb_cli_eusage("%s: %s", wl->name, err);
             } else if (wl->check_size && wl->check_size(&sz)) {
-                clb_print_error("%s: %s", wl->name, clb_lasterr());
-                rc = CLB_EUSAGE;
+                rc = clb_cli_eusage("%s: %s", wl->name, clb_lasterr());
             }
         }
     free(sizes);
@@ -375,11 +355,10 @@ static int check_report(const struct clb_run_opts *o)
 {
     if (!o->report)
         return CLB_OK;
-    if (o->output && !strcmp(o->output, "-")) {
-        clb_print_error("--report reads the run's results file back: give -o FILE, not -o - "
-                        "(or: clbench run ... -o - | tee rows.csv, then clbench report rows.csv)");
-        return CLB_EUSAGE;
-    }
+    if (o->output && !strcmp(o->output, "-"))
+        return clb_cli_eusage("--report reads the run's results file back: give -o FILE, not -o - "
+                              "(or: clbench run ... -o - | tee rows.csv, then clbench report "
+                              "rows.csv)");
     const char *slash = strrchr(o->report, '/');
     char *dir = slash ? clb_asprintf("%.*s", slash == o->report ? 1 : (int)(slash - o->report),
                                      o->report)
@@ -387,31 +366,26 @@ static int check_report(const struct clb_run_opts *o)
     int rc = CLB_OK;
     if (!dir)
         return CLB_ESYS;
-    if (!*o->report || (slash && !slash[1]) || access(dir, W_OK) != 0) {
-        struct cmp_esc_args a = {0};
-        clb_print_error("--report '%s': cannot write to directory '%s': %s",
-                        cmp_esc_arg(&a, o->report, 0), cmp_esc_arg(&a, dir, 0),
-                        *o->report && !(slash && !slash[1]) ? strerror(errno) : "not a file name");
-        cmp_esc_args_free(&a);
-        rc = CLB_EUSAGE;
-    }
+    struct cmp_esc_args a = {0};
+    if (!*o->report || (slash && !slash[1]) || access(dir, W_OK) != 0)
+        rc = clb_cli_eusage("--report '%s': cannot write to directory '%s': %s",
+                            cmp_esc_arg(&a, o->report, 0), cmp_esc_arg(&a, dir, 0),
+                            *o->report && !(slash && !slash[1]) ? strerror(errno)
+                                                                : "not a file name");
     free(dir);
     /* never over the rows: the results file (-o), the ceilings read, any results file */
     const char *same = !rc && o->output && clb_same_path(o->report, o->output) ? "-o"
                        : !rc && o->ceilings && clb_same_path(o->report, o->ceilings) ? "--ceilings"
                                                                                      : NULL;
     if (same) {
-        struct cmp_esc_args a = {0};
-        clb_print_error("--report '%s' is the results file of %s '%s': the page would replace "
-                        "its rows; nothing was run (choose another name)",
-                        cmp_esc_arg(&a, o->report, 0), same,
-                        cmp_esc_arg(&a, same[1] == 'o' ? o->output : o->ceilings, 0));
-        cmp_esc_args_free(&a);
-        rc = CLB_EUSAGE;
+        rc = clb_cli_eusage("--report '%s' is the results file of %s '%s': the page would replace "
+                            "its rows; nothing was run (choose another name)",
+                            cmp_esc_arg(&a, o->report, 0), same,
+                            cmp_esc_arg(&a, same[1] == 'o' ? o->output : o->ceilings, 0));
     } else if (!rc && clb_output_ok(o->report, "--report", "the page")) {
-        clb_print_error("%s", clb_lasterr());
-        rc = CLB_EUSAGE;
+        rc = clb_cli_eusage("%s", clb_lasterr());
     }
+    cmp_esc_args_free(&a);
     return rc;
 }
 
@@ -436,16 +410,10 @@ static int run_report(const struct clb_run_opts *o, int status)
 
 int clb_cmd_run(int argc, char **argv)
 {
-    struct clb_run_opts o;
-    memset(&o, 0, sizeof o);
+    struct clb_run_opts o = {0};
     int rc = parse_args(&o, argc, argv);
-    if (rc == CLB_OK)
-        rc = check_params(&o);
-    if (rc == CLB_OK)
-        rc = check_types(&o);
-    if (rc == CLB_OK)
-        rc = check_sizes(&o);
-    if (rc == CLB_OK)
+    if (rc == CLB_OK && !(rc = check_params(&o)) && !(rc = check_types(&o)) &&
+        !(rc = check_sizes(&o)))
         rc = check_report(&o);
     int status = rc == -1 ? CLB_EXIT_OK : rc != CLB_OK ? clb_exit_status(rc) : clb_driver_run(&o);
     if (rc == CLB_ESYS)

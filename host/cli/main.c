@@ -32,8 +32,7 @@ static void usage(FILE *f)
         clb_wrap(f, 21, 21, commands[i].help);
     }
     fprintf(f, "  clbench WORKLOAD --help  a workload's parameters and defaults\n"
-               "  clbench --help | --version\n");
-    fprintf(f, "  ");
+               "  clbench --help | --version\n  ");
     clb_wrap(f, 2, 4, "--wide (any command): lines as long as they need (what a person reads fits "
                       "100 columns, or a wider terminal)");
     fprintf(f, "\nworkloads:\n");

@@ -4,6 +4,7 @@
  * figure of its [device] section where one applies, else the model's
  * default; each printed with where it came from. */
 #include "model_ctx.h"
+#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,6 @@ int clb_model_given(const struct clb_model_ctx *m, const char *key)
 {
     return clb_kvlist_get(&m->req->params, key) != NULL;
 }
-const char *clb_model_workload(const struct clb_model_ctx *m) { return m->req->workload; }
-const char *clb_model_kernel(const struct clb_model_ctx *m) { return m->req->kernel; }
-const char *clb_model_results(const struct clb_model_ctx *m) { return m->req->results; }
-const char *clb_model_device(const struct clb_model_ctx *m) { return m->req->device; }
-const char *clb_model_plot(const struct clb_model_ctx *m) { return m->req->plot; }
 
 static const char *prefix_of(const struct clb_model_ctx *m)
 {
@@ -140,9 +136,9 @@ int clb_model_num(struct clb_model_ctx *m, const char *key, double *out, int req
         end++;
     if (end == v || *end || !isfinite(d) || d < 0) {
         int prof = m->p && strncmp(origin, "profile", 7) == 0;
-        clb_seterr("model %s: parameter %s = '%s' is not a non-negative number (from %s%s%s)",
-                   m->req->model, key, v, origin, prof ? " in " : "", prof ? m->p->path : "");
-        return CLB_EUSAGE;
+        return clb_eusage("model %s: parameter %s = '%s' is not a non-negative number (from "
+                          "%s%s%s)", m->req->model, key, v, origin, prof ? " in " : "",
+                          prof ? m->p->path : "");
     }
     *out = d;
     return CLB_OK;
@@ -198,23 +194,19 @@ static int check_keys(const struct clb_model_ctx *m)
     int rc = CLB_OK;
     char *known = known_keys(m->def);
     for (size_t i = 0; i < m->req->params.n && !rc && m->def != &clb_model_roofline_def; i++)
-        if (!known_key(m->def, m->req->params.v[i].key)) {
-            clb_seterr("model %s%s%s: unknown parameter '%s' (known: %s)", m->req->model,
-                       m->req->variant ? " --" : "", m->req->variant ? m->req->variant : "",
-                       m->req->params.v[i].key, known ? known : "");
-            rc = CLB_EUSAGE;
-        }
+        if (!known_key(m->def, m->req->params.v[i].key))
+            rc = clb_eusage("model %s%s%s: unknown parameter '%s' (known: %s)", m->req->model,
+                            m->req->variant ? " --" : "", m->req->variant ? m->req->variant : "",
+                            m->req->params.v[i].key, known ? known : "");
     const char *pre = prefix_of(m);
     size_t pl = strlen(pre);
     for (size_t i = 0; m->p && i < m->p->nmodel && !rc; i++) {
         const char *k = m->p->model[i].key;
         if (strncmp(k, pre, pl) || k[pl] != '.')
             continue;
-        if (!known_key(m->def, k + pl + 1)) {
-            clb_seterr("%s:%d: [model] unknown key '%s' (known %s.* keys: %s)", m->p->path,
-                       m->p->model[i].line, k, pre, known ? known : "");
-            rc = CLB_EUSAGE;
-        }
+        if (!known_key(m->def, k + pl + 1))
+            rc = clb_eusage("%s:%d: [model] unknown key '%s' (known %s.* keys: %s)", m->p->path,
+                            m->p->model[i].line, k, pre, known ? known : "");
     }
     free(known);
     return rc;
@@ -260,15 +252,10 @@ static void ctx_free(struct clb_model_ctx *m)
 
 int clb_model_run(const struct clb_model_req *r)
 {
-    struct clb_model_ctx m;
-    memset(&m, 0, sizeof m);
-    m.req = r;
-    m.def = clb_model_find(r->model, r->variant);
+    struct clb_model_ctx m = {.req = r, .def = clb_model_find(r->model, r->variant)};
     int rc = CLB_OK;
-    if (!m.def) {
-        clb_seterr("model: unknown model '%s'", r->model);
-        rc = CLB_EUSAGE;
-    }
+    if (!m.def)
+        rc = clb_eusage("model: unknown model '%s'", r->model);
     if (!rc && !(rc = load_profile(&m)) && !(rc = check_keys(&m)) && !(rc = load_ceilings(&m)))
         rc = m.def->run(&m);
     ctx_free(&m);

@@ -3,6 +3,7 @@
  * are the workload's own count (its count() function); this file knows no
  * workload. */
 #include "model_ctx.h"
+#include "clb_wlutil.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -43,11 +44,9 @@ const struct clb_model_def clb_model_roofline_def = {
 
 int clb_model_roofline_run(struct clb_model_ctx *m)
 {
-    if (!m->req->workload || !m->req->size) {
-        clb_seterr("model roofline: give --workload NAME and --size SIZE (and --kernel, "
-                   "--type, --param, --profile)");
-        return CLB_EUSAGE;
-    }
+    if (!m->req->workload || !m->req->size)
+        return clb_eusage("model roofline: give --workload NAME and --size SIZE (and --kernel, "
+                          "--type, --param, --profile)");
     const struct clb_workload *wl = clb_workload_find(m->req->workload);
     if (!wl) {
         char *known = clb_workload_names();
@@ -57,16 +56,12 @@ int clb_model_roofline_run(struct clb_model_ctx *m)
         return CLB_EUSAGE;
     }
     const char *type = m->req->type ? m->req->type : (wl->dtypes ? "float" : "");
-    if (wl->dtypes && !clb_list_has(wl->dtypes, type)) {
-        clb_seterr("model roofline: %s types are %s, not '%s'", wl->name, wl->dtypes, type);
-        return CLB_EUSAGE;
-    }
+    if (wl->dtypes && !clb_list_has(wl->dtypes, type))
+        return clb_eusage("model roofline: %s types are %s, not '%s'", wl->name, wl->dtypes, type);
     struct clb_size sz;
     char err[512];
-    if (clb_parse_dims(m->req->size, wl->size_dims, &sz, err, sizeof err)) {
-        clb_seterr("model roofline: %s: %s", wl->name, err);
-        return CLB_EUSAGE;
-    }
+    if (clb_parse_dims(m->req->size, wl->size_dims, &sz, err, sizeof err))
+        return clb_eusage("model roofline: %s: %s", wl->name, err);
     if (wl->check_size && wl->check_size(&sz))
         return CLB_EUSAGE;
     /* Workload parameters (not the model's own) describe the case. */
@@ -77,35 +72,29 @@ int clb_model_roofline_run(struct clb_model_ctx *m)
         if (strcmp(key, "peak_bw") && strcmp(key, "peak_gflops"))
             rc = clb_kvlist_add_pair(&wp, key, m->req->params.v[i].value);
     }
-    struct clb_counts c;
-    memset(&c, 0, sizeof c);
+    struct clb_counts c = {0};
     const char *kernel = m->req->kernel ? m->req->kernel : "";
     if (!rc) {
         struct clb_query q = {kernel, type, &sz, &wp, NULL};
         rc = wl->count(&q, &c);
-        if (rc == CLB_EUSAGE && !m->req->kernel) {   /* the count asks for a kernel: say -k */
+        if (rc == CLB_EUSAGE && !m->req->kernel) /* the count asks for a kernel: say -k */
             clb_seterr("model roofline: %s %s %s: its count needs a kernel: give -k KERNEL (%s)",
                        wl->name, type, m->req->size, clb_lasterr());
-        } else if (rc == CLB_EUSAGE) {
+        else if (rc == CLB_EUSAGE)
             clb_seterr("model roofline: %s %s %s %s: %s", wl->name, kernel, type, m->req->size,
                        clb_lasterr());
-        }
     }
     clb_kvlist_free(&wp);
     if (rc)
         return rc;
-    if (c.host_bound) {
-        clb_seterr("model roofline: %s %s runs on the host or over the host link: the "
-                   "device-memory roofline does not apply", wl->name, kernel);
-        return CLB_EUSAGE;
-    }
+    if (c.host_bound)
+        return clb_eusage("model roofline: %s %s runs on the host or over the host link: the "
+                          "device-memory roofline does not apply", wl->name, kernel);
     double bw, fl;
     if ((rc = clb_model_num(m, "peak_bw", &bw, 1)) || (rc = clb_model_num(m, "peak_gflops", &fl, 0)))
         return rc;
-    if (!(bw > 0)) {
-        clb_seterr("model roofline: peak_bw must be > 0");
-        return CLB_EUSAGE;
-    }
+    if (!(bw > 0))
+        return clb_eusage("model roofline: peak_bw must be > 0");
     struct clb_roofline r;
     clb_roofline_predict(c.bytes, c.flops, bw, fl, &r);
     printf("roofline: %s %s %s %s on %s\n", wl->name, kernel, type, m->req->size,

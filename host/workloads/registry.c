@@ -1,34 +1,20 @@
-/* The workload registry: one line per workload, in the order `run all` uses.
- * Adding a workload is one line here (plus its host and kernel files). */
+/* The workload registry: one entry per workload, in the order `run all` uses.
+ * Adding a workload is one entry here (plus its host and kernel files). */
 #include "clb_workload.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct clb_workload clb_wl_stream;
-extern const struct clb_workload clb_wl_copy2d, clb_wl_blockeq, clb_wl_camping, clb_wl_stride,
-    clb_wl_matmul, clb_wl_transpose, clb_wl_bus, clb_wl_dot, clb_wl_dslash, clb_wl_cg;
-extern const struct clb_workload clb_wl_peak, clb_wl_launch, clb_wl_latency,
-    clb_wl_roofline;
+extern const struct clb_workload clb_wl_stream, clb_wl_copy2d, clb_wl_blockeq, clb_wl_camping,
+    clb_wl_stride, clb_wl_matmul, clb_wl_transpose, clb_wl_bus, clb_wl_dot, clb_wl_dslash,
+    clb_wl_cg, clb_wl_peak, clb_wl_launch, clb_wl_latency, clb_wl_roofline;
 
 /* The built-in workloads, then the few registered at start-up (tests');
  * NULL-terminated. */
 static const struct clb_workload *all[32] = {
-    &clb_wl_stream,
-    &clb_wl_copy2d,
-    &clb_wl_blockeq,
-    &clb_wl_camping,
-    &clb_wl_stride,
-    &clb_wl_matmul,
-    &clb_wl_transpose,
-    &clb_wl_bus,
-    &clb_wl_dot,
-    &clb_wl_dslash,
-    &clb_wl_cg,
-    &clb_wl_peak,
-    &clb_wl_launch,
-    &clb_wl_latency,
-    &clb_wl_roofline,
+    &clb_wl_stream, &clb_wl_copy2d, &clb_wl_blockeq, &clb_wl_camping, &clb_wl_stride,
+    &clb_wl_matmul, &clb_wl_transpose, &clb_wl_bus, &clb_wl_dot, &clb_wl_dslash, &clb_wl_cg,
+    &clb_wl_peak, &clb_wl_launch, &clb_wl_latency, &clb_wl_roofline,
 };
 
 const struct clb_workload *const *clb_workload_list(void) { return all; }

@@ -28,6 +28,8 @@ struct sc_rows {
 };
 int sc_rows_pick(const struct clb_rowset *set, const struct sc_pick *p, const int *L,
                  struct sc_rows *out);
+/* A lattice "LxxLyxLzxLt" of even extents 4..1000000 into L: 0, else -1. */
+int sc_lattice(const char *text, int L[4]);
 /* The device figures of the rows (per application). */
 int sc_rows_device(const struct sc_rows *rows, struct clb_sc_dev *d);
 

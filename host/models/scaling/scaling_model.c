@@ -3,6 +3,8 @@
  * parallel efficiency on N ranks, host-staged and device to device
  * (docs/SCALING.md "The scaling model"). */
 #include "scaling.h"
+#include "../model_ctx.h"
+#include "clb_wlutil.h"
 
 #include <errno.h>
 #include <math.h>
@@ -74,8 +76,8 @@ static int parse_ranks(const char *v, long *out, int max, int *n)
     free(pow2);
     if (*n > 0)
         return CLB_OK;
-    clb_seterr("model scaling: ranks=%s is not a list of counts (1,2,8) or a..b (1..4096)", v);
-    return CLB_EUSAGE;
+    return clb_eusage("model scaling: ranks=%s is not a list of counts (1,2,8) or a..b "
+                      "(1..4096)", v);
 }
 
 /* grid=1xAxBxC into P (1 when auto): each extent a whole number, their
@@ -88,11 +90,9 @@ static int parse_grid(const char *v, int P[4], int *fixed)
         return CLB_OK;
     long e[4];
     long n = !clb_sc_grid_parse(v, e) && e[0] == 1 ? e[1] * e[2] : 0; /* each <= 10^6 */
-    if (!n || n > 1000000 || n * e[3] > 1000000) {
-        clb_seterr("model scaling: grid=%s is not auto or 1xAxBxC of at most 1000000 ranks (x is "
-                   "never split)", v);
-        return CLB_EUSAGE;
-    }
+    if (!n || n > 1000000 || n * e[3] > 1000000)
+        return clb_eusage("model scaling: grid=%s is not auto or 1xAxBxC of at most 1000000 ranks "
+                          "(x is never split)", v);
     for (int i = 0; i < 4; i++)
         P[i] = (int)e[i];
     return CLB_OK;
@@ -100,18 +100,9 @@ static int parse_grid(const char *v, int P[4], int *fixed)
 
 static int parse_lattice(const char *v, int L[4])
 {
-    char err[128];
-    struct clb_size s;
-    int rc = clb_parse_dims(v, 4, &s, err, sizeof err) ? CLB_EUSAGE : CLB_OK;
-    for (int mu = 0; mu < 4 && rc == CLB_OK; mu++) {
-        if (s.d[mu] < 4 || s.d[mu] % 2 || s.d[mu] > 1000000)
-            rc = CLB_EUSAGE;
-        else
-            L[mu] = (int)s.d[mu];
-    }
-    if (rc)
-        clb_seterr("model scaling: -s %s is not a lattice LxxLyxLzxLt of even extents >= 4", v);
-    return rc;
+    if (sc_lattice(v, L) == 0)
+        return CLB_OK;
+    return clb_eusage("model scaling: -s %s is not a lattice LxxLyxLzxLt of even extents >= 4", v);
 }
 
 /* The links' figures (params) and the message rate of the rows. */
@@ -129,14 +120,11 @@ static int read_links(struct clb_model_ctx *m, const struct sc_rows *rows,
         (rc = clb_model_num(m, "net_lat_us", &lat, 1)))
         return rc;
     const char *origin, *p2p = clb_model_text(m, "p2p", &origin);
-    if (strcmp(p2p, "nvlink") && strcmp(p2p, "pcie")) {
-        clb_seterr("model scaling: p2p=%s (known: nvlink, pcie)", p2p);
-        return CLB_EUSAGE;
-    }
+    if (strcmp(p2p, "nvlink") && strcmp(p2p, "pcie"))
+        return clb_eusage("model scaling: p2p=%s (known: nvlink, pcie)", p2p);
     if (!(per >= 1) || !(nv > 0) || !(pc > 0) || !(k->net_gbps > 0) || k->shm_gbps == 0 ||
         node == 0) {
-        clb_seterr("model scaling: gpus_per_node must be >= 1 and every GB/s > 0");
-        return CLB_EUSAGE;
+        return clb_eusage("model scaling: gpus_per_node must be >= 1 and every GB/s > 0");
     }
     k->per_node = (int)per;
     k->p2p_gbps = strcmp(p2p, "nvlink") ? pc : nv;
@@ -240,10 +228,8 @@ struct sc_case {
 static int read_case(struct clb_model_ctx *m, const struct clb_sc_dev *d, struct sc_case *c)
 {
     const char *origin, *sc = clb_model_text(m, "scaling", &origin);
-    if (strcmp(sc, "weak") && strcmp(sc, "strong")) {
-        clb_seterr("model scaling: scaling=%s (known: weak, strong)", sc);
-        return CLB_EUSAGE;
-    }
+    if (strcmp(sc, "weak") && strcmp(sc, "strong"))
+        return clb_eusage("model scaling: scaling=%s (known: weak, strong)", sc);
     c->weak = !strcmp(sc, "weak");
     int rc = parse_grid(clb_model_text(m, "grid", &origin), c->P, &c->fixed);
     if (rc == CLB_OK && c->fixed) {
@@ -264,20 +250,17 @@ static int predict_all(struct clb_model_ctx *m, const struct clb_sc_dev *d,
 
 static int run(struct clb_model_ctx *m)
 {
-    const char *res = clb_model_results(m);
-    if (!res) {
-        clb_seterr("model scaling: give --results FILE[,FILE...] (the plain and the 1-rank "
-                   "distributed rows of one device: docs/SCALING.md)");
-        return CLB_EUSAGE;
-    }
+    const char *res = m->req->results;
+    if (!res)
+        return clb_eusage("model scaling: give --results FILE[,FILE...] (the plain and the 1-rank "
+                          "distributed rows of one device: docs/SCALING.md)");
     struct clb_rowset set = {0};
     struct sc_rows rows;
     struct clb_sc_dev d;
     struct clb_sc_links k;
-    struct sc_case c;
-    memset(&c, 0, sizeof c);
+    struct sc_case c = {0};
     const char *origin, *shm_origin;
-    struct sc_pick p = {clb_model_device(m), clb_model_workload(m), clb_model_kernel(m),
+    struct sc_pick p = {m->req->device, m->req->workload, m->req->kernel,
                         clb_model_type(m), clb_model_text(m, "rhs", &origin),
                         clb_model_text(m, "links", &origin)};
     int L0[4], have_l = clb_model_size(m) && parse_lattice(clb_model_size(m), L0) == CLB_OK;
@@ -346,7 +329,7 @@ static int predict_all(struct clb_model_ctx *m, const struct clb_sc_dev *d,
         show_point(&pts[np++]);
     }
     show_node(pts, np);
-    int rc = sc_plot(clb_model_plot(m), pts, np, c->weak);
+    int rc = sc_plot(m->req->plot, pts, np, c->weak);
     free(pts);
     return rc;
 }

@@ -4,6 +4,7 @@
  * Only numbers and fixed words are in it. */
 #include "clb_chart.h"
 #include "scaling.h"
+#include "clb_wlutil.h"
 
 #include <math.h>
 
@@ -39,8 +40,7 @@ int sc_plot(const char *out, const struct clb_sc_point *p, int n, int weak)
     if (ch.oom) {
         rc = clb_oom();
     } else if (!clb_chart_measured(&ch, &(double){0}, &(double){0})) {
-        clb_seterr("model scaling --plot: no efficiency to plot");
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("model scaling --plot: no efficiency to plot");
     } else {
         struct clb_drawn d = {.c = &ch, .name = out};
         rc = clb_chart_path_check(out, &svg);

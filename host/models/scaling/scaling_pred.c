@@ -144,30 +144,27 @@ void clb_sc_predict(const struct clb_sc_dev *d, const struct clb_sc_links *k, co
     /* one part (weak) or the whole lattice over N (strong) on one device, plain */
     double vl = (double)(L[0] / 2) * L[1] * L[2] * L[3];
     double ideal = weak ? d->tau * vl : d->tau * vl / out->n;
-    for (int path = 0; path < 2; path++) {
-        int staged = path == 0, off;
-        double node = staged ? k->shm_gbps : k->p2p_gbps;
-        double mid = clb_sc_mid_seconds(P, k->per_node, face, isnan(node) ? 1 : node, k->net_gbps,
-                                        k->net_lat_s, &off);
-        out->off_node |= off & 1;
-        if (staged && (off & 2) && isnan(k->shm_gbps)) {
-            out->t[path] = out->share[path] = out->eff[path] = NAN;
-            continue;
+    /* the paths: host-staged, device to device, the node path (NAN: unknown) */
+    for (int path = 0; path < 3; path++) {
+        int staged = path == 0, off = 0;
+        double chain, node = staged ? k->shm_gbps : k->p2p_gbps;
+        if (path == 2) /* one rank alone exchanges with itself as host-staged does */
+            chain = out->n == 1 ? d->chain * bytes / d->halo_bytes : node_chain(d, k, P, face);
+        else if (staged && out->n == 1)
+            chain = d->chain * bytes / d->halo_bytes;
+        else {
+            double mid = clb_sc_mid_seconds(P, k->per_node, face, isnan(node) ? 1 : node,
+                                            k->net_gbps, k->net_lat_s, &off);
+            chain = path_chain(d, bytes, mid, staged, out->n);
         }
-        double chain = staged && out->n == 1 ? d->chain * bytes / d->halo_bytes
-                                             : path_chain(d, bytes, mid, staged, out->n);
-        /* a host-staged chain without a pack (the rows before it) keeps none */
-        double pk = staged && d->pack <= 0 ? 0 : pack;
+        out->off_node |= off & 1;
+        if (staged && (off & 2) && isnan(k->shm_gbps))
+            chain = NAN;
+        /* a chain without a pack (host-staged rows before it) keeps none */
+        double pk = path != 1 && d->pack <= 0 ? 0 : pack;
         struct clb_sc_app a = {rest, in, pk, chain, 1};
-        out->t[path] = clb_sc_app_seconds(&a);
-        out->share[path] = (pk + clb_sc_exposed(&a)) / out->t[path];
-        out->eff[path] = ideal / out->t[path];
+        out->t[path] = isnan(chain) ? NAN : clb_sc_app_seconds(&a);
+        out->share[path] = isnan(chain) ? NAN : (pk + clb_sc_exposed(&a)) / out->t[path];
+        out->eff[path] = isnan(chain) ? NAN : ideal / out->t[path];
     }
-    /* the node path: one rank alone exchanges with itself as host-staged does */
-    double chain = out->n == 1 ? d->chain * bytes / d->halo_bytes : node_chain(d, k, P, face);
-    double pk = d->pack <= 0 ? 0 : pack;
-    struct clb_sc_app a = {rest, in, pk, chain, 1};
-    out->t[2] = isnan(chain) ? NAN : clb_sc_app_seconds(&a);
-    out->share[2] = isnan(chain) ? NAN : (pk + clb_sc_exposed(&a)) / out->t[2];
-    out->eff[2] = isnan(chain) ? NAN : ideal / out->t[2];
 }

@@ -2,6 +2,7 @@
  * file is untrusted: every figure is checked before it is used, and a row
  * that lacks one is named. */
 #include "scaling.h"
+#include "clb_wlutil.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,13 +39,11 @@ static int distributed(const struct clb_row *r)
     return v[0] != 0;
 }
 
-/* The lattice a row ran: part= of a distributed row, else its size. */
-static int row_lattice(const struct clb_row *r, int L[4])
+int sc_lattice(const char *text, int L[4])
 {
-    char v[64], err[128];
+    char err[128];
     struct clb_size s;
-    clb_params_value(r->params, "part", v, sizeof v);
-    if (clb_parse_dims(v[0] ? v : r->size, 4, &s, err, sizeof err))
+    if (clb_parse_dims(text, 4, &s, err, sizeof err))
         return -1;
     for (int mu = 0; mu < 4; mu++) {
         if (s.d[mu] < 4 || s.d[mu] > 1000000 || s.d[mu] % 2)
@@ -52,6 +51,14 @@ static int row_lattice(const struct clb_row *r, int L[4])
         L[mu] = (int)s.d[mu];
     }
     return 0;
+}
+
+/* The lattice a row ran: part= of a distributed row, else its size. */
+static int row_lattice(const struct clb_row *r, int L[4])
+{
+    char v[64];
+    clb_params_value(r->params, "part", v, sizeof v);
+    return sc_lattice(v[0] ? v : r->size, L);
 }
 
 static double sites(const int L[4])
@@ -119,9 +126,8 @@ static int need(const struct clb_row *r, const char *key, double *v)
     *v = clb_row_metric(r, key);
     if (isfinite(*v) && *v > 0)
         return CLB_OK;
-    clb_seterr("model scaling: the 1-rank row of run %s (%s %s %s) has no %s", r->run_id,
-               r->workload, r->kernel, r->size, key);
-    return CLB_EUSAGE;
+    return clb_eusage("model scaling: the 1-rank row of run %s (%s %s %s) has no %s", r->run_id,
+                      r->workload, r->kernel, r->size, key);
 }
 
 /* The distributed row's chain, per application. */
@@ -134,11 +140,9 @@ static int from_dist(const struct clb_row *r, struct clb_sc_dev *d)
         (rc = need(r, "bus_h2d_gbps", &d->h2d_gbps)) || (rc = need(r, "halo_ms", &halo)))
         return rc;
     exposed = clb_row_metric(r, "halo_exposed_ms");
-    if (!(exposed >= 0) || !(r->t_median_s > 0)) {
-        clb_seterr("model scaling: the 1-rank row of run %s has no exposed halo time or time",
-                   r->run_id);
-        return CLB_EUSAGE;
-    }
+    if (!(exposed >= 0) || !(r->t_median_s > 0))
+        return clb_eusage("model scaling: the 1-rank row of run %s has no exposed halo time "
+                          "or time", r->run_id);
     char chain[16];
     clb_metrics_token(r->metrics, "halo_chain", chain, sizeof chain);
     d->pipelined = !strcmp(chain, "pipe") || !strcmp(chain, "shm");
@@ -153,11 +157,9 @@ static int from_dist(const struct clb_row *r, struct clb_sc_dev *d)
     d->chain = halo - d->pack > 0 ? halo - d->pack : halo;
     d->in = in >= 0 ? in / 1e3 / op : (halo > exposed ? halo - exposed : 0);
     d->rest = r->t_median_s / op - d->pack - exposed;
-    if (!(d->rest > 0) || row_lattice(r, d->part)) {
-        clb_seterr("model scaling: the 1-rank row of run %s has an unusable time or part",
-                   r->run_id);
-        return CLB_EUSAGE;
-    }
+    if (!(d->rest > 0) || row_lattice(r, d->part))
+        return clb_eusage("model scaling: the 1-rank row of run %s has an unusable time or part",
+                          r->run_id);
     return CLB_OK;
 }
 
@@ -183,9 +185,8 @@ static int refuse_ambiguous(const struct clb_row *const *c, int n, const char *k
     const char *w = ambiguous(c, n, a, b);
     if (!w)
         return CLB_OK;
-    clb_seterr("model scaling: the %s rows differ in %s ('%s', '%s', ...): pick one (--device, "
-               "-w, -k, -t, --param rhs=, --param links=)", kind, w, a, b);
-    return CLB_EUSAGE;
+    return clb_eusage("model scaling: the %s rows differ in %s ('%s', '%s', ...): pick one "
+                      "(--device, -w, -k, -t, --param rhs=, --param links=)", kind, w, a, b);
 }
 
 /* The median of a figure (> 0) over the N-rank rows of the pick q (at most
@@ -214,20 +215,17 @@ int sc_rows_pick(const struct clb_rowset *set, const struct sc_pick *p, const in
     int n = candidates(set, p, 1, &c), rc = CLB_OK;
     if (n < 0)
         return CLB_ESYS;
-    if (n == 0) {
-        clb_seterr("model scaling: no 1-rank distributed row (scaling=, ranks 1, ok) matches in "
-                   "the results (run: mpirun -np 1 clbench run dslash --param scaling=weak)");
-        rc = CLB_EUSAGE;
-    }
+    if (n == 0)
+        rc = clb_eusage("model scaling: no 1-rank distributed row (scaling=, ranks 1, ok) matches "
+                        "in the results (run: mpirun -np 1 clbench run dslash --param "
+                        "scaling=weak)");
     if (rc == CLB_OK && !(rc = refuse_ambiguous(c, n, "1-rank distributed")))
         out->dist = by_lattice(c, n, L);
     free(c);
     if (rc)
         return rc;
-    if (!out->dist) {
-        clb_seterr("model scaling: no 1-rank distributed row has a usable part=");
-        return CLB_EUSAGE;
-    }
+    if (!out->dist)
+        return clb_eusage("model scaling: no 1-rank distributed row has a usable part=");
     /* the plain rows of that device, workload, kernel, type, rhs and links */
     struct sc_pick q = {out->dist->device, out->dist->workload, out->dist->kernel,
                         out->dist->dtype, NULL, NULL};
@@ -242,12 +240,10 @@ int sc_rows_pick(const struct clb_rowset *set, const struct sc_pick *p, const in
     row_lattice(out->dist, D);
     out->plain = by_lattice(c, n, D);
     free(c);
-    if (!out->plain) {
-        clb_seterr("model scaling: no plain row (no scaling=) of %s %s %s rhs=%s links=%s on "
-                   "'%s' in the results (run the same case without --param scaling=)",
-                   q.workload, q.kernel, q.dtype, rhs, links, q.device);
-        return CLB_EUSAGE;
-    }
+    if (!out->plain)
+        return clb_eusage("model scaling: no plain row (no scaling=) of %s %s %s rhs=%s links=%s "
+                          "on '%s' in the results (run the same case without --param "
+                          "scaling=)", q.workload, q.kernel, q.dtype, rhs, links, q.device);
     out->shm_gbps = median_of(set, &q, "mpi_gbps", &out->shm_rows);
     out->node[0] = median_of(set, &q, "node_d2h_gbps", &out->node_rows);
     out->node[1] = median_of(set, &q, "node_h2d_gbps", &out->node_rows);
@@ -261,11 +257,9 @@ int sc_rows_device(const struct sc_rows *rows, struct clb_sc_dev *d)
     int L[4], rc = from_dist(rows->dist, d);
     if (rc)
         return rc;
-    if (row_lattice(p, L) || !(p->t_median_s > 0) || !(p->bytes > 0)) {
-        clb_seterr("model scaling: the plain row of run %s has an unusable size, time or bytes",
-                   p->run_id);
-        return CLB_EUSAGE;
-    }
+    if (row_lattice(p, L) || !(p->t_median_s > 0) || !(p->bytes > 0))
+        return clb_eusage("model scaling: the plain row of run %s has an unusable size, time "
+                          "or bytes", p->run_id);
     double op = applications(p);
     d->tau = p->t_median_s / op / sites(L);
     d->plain_gbps = p->bytes / p->t_median_s / 1e9;

@@ -1,12 +1,10 @@
 /* bus: host<->device transfers, the ceiling of every computation whose data
- * starts in host memory (see dot's host and hybrid kernels).
- *   pageable_h2d / pageable_d2h  malloc'd memory, blocking clEnqueueWrite/ReadBuffer
- *   pinned_h2d / pinned_d2h      a CL_MEM_ALLOC_HOST_PTR buffer, mapped once; its
- *                                mapped pointer is the source / target of a
- *                                non-blocking transfer followed by clFinish
- * Size = bytes per transfer; wall-clock timed around the enqueue and the
- * clFinish. Every transfer's data is checked byte for byte. */
+ * starts in host memory: pageable (malloc'd, blocking) and pinned (a mapped
+ * CL_MEM_ALLOC_HOST_PTR buffer, non-blocking, then clFinish), H2D and D2H;
+ * size = bytes per transfer, wall-clock timed, every byte checked
+ * (docs/workloads/bus.md). */
 #include "clb_workload.h"
+#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +29,7 @@ struct bus {
     unsigned char *src;     /* pageable: the data every transfer carries */
     unsigned char *dst;     /* pageable: read-back target */
     cl_mem pin;             /* pinned host buffer ... */
-    unsigned char *pptr;    /* ... and its mapped pointer */
+    void *pptr;             /* ... and its mapped pointer */
     cl_mem dev;             /* the device buffer */
 };
 
@@ -64,20 +62,12 @@ static int ladder(int i, char *out, size_t n)
  * there). An empty kernel name counts as any transfer (all count the same). */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    int ovf = 0;
     size_t b = q->size->total;
-    if (!q->kernel)
-        return clb_count_done(q, ovf, out, b, 0, b, b, CLB_UNIT_GBPS);
-    int known = !q->kernel[0];
-    for (int k = 0; k < NKERNELS && !known; k++)
-        known = strcmp(q->kernel, kernel_names[k]) == 0;
-    if (!known) {
-        clb_seterr("unknown bus kernel '%s' (known: " KNOWN_KERNELS ")", q->kernel);
-        return CLB_EUSAGE;
-    }
-    int rc = clb_count_done(q, ovf, out, b, 0, b, b, CLB_UNIT_GBPS);
-    out->host_bound = 1;
-    return rc;
+    if (q->kernel && q->kernel[0] && !clb_list_has(KNOWN_KERNELS, q->kernel))
+        return clb_eusage("unknown bus kernel '%s' (known: " KNOWN_KERNELS ")", q->kernel);
+    if (q->kernel)
+        out->host_bound = 1;
+    return clb_count_done(q, 0, out, b, 0, b, b, CLB_UNIT_GBPS);
 }
 
 /* Random bytes (from the shared generator, never all zero). */
@@ -113,16 +103,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
         return CLB_ESYS;
     fill_bytes(st->src, b);
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, b, &st->dev)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, b, &st->pin)))
+        (rc = clb_pinned(env, b, "pinned", &st->pin, &st->pptr)))
         return rc;
-    cl_int err;
-    st->pptr = clEnqueueMapBuffer(env->dev->queue, st->pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
-                                  0, b, 0, NULL, NULL, &err);
-    if (err != CL_SUCCESS) {
-        st->pptr = NULL;
-        clb_seterr("clEnqueueMapBuffer (pinned, %zu bytes): %s", b, clb_cl_errstr(err));
-        return CLB_ECL;
-    }
     for (int k = 0; k < NKERNELS; k++) {
         struct clb_case *c;
         if (!(want >> k & 1))
@@ -158,26 +140,17 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
 {
     struct bus *st = g->state;
     cl_command_queue q = env->dev->queue;
-    size_t b = st->bytes;
+    int k = ((const struct bus_case *)c->data)->k, pinned = k >= PINNED_H2D;
+    /* pageable: blocking, from src or into dst; pinned: non-blocking, the mapped pointer */
+    cl_bool block = pinned ? CL_FALSE : CL_TRUE;
+    void *host = pinned ? st->pptr : k == PAGEABLE_H2D ? st->src : st->dst;
     double t0 = clb_now();
-    switch (((const struct bus_case *)c->data)->k) {
-    case PAGEABLE_H2D:
-        CLB_CHECK(clEnqueueWriteBuffer(q, st->dev, CL_TRUE, 0, b, st->src, 0, NULL, NULL),
-                  "clEnqueueWriteBuffer (pageable)");
-        break;
-    case PAGEABLE_D2H:
-        CLB_CHECK(clEnqueueReadBuffer(q, st->dev, CL_TRUE, 0, b, st->dst, 0, NULL, NULL),
-                  "clEnqueueReadBuffer (pageable)");
-        break;
-    case PINNED_H2D:
-        CLB_CHECK(clEnqueueWriteBuffer(q, st->dev, CL_FALSE, 0, b, st->pptr, 0, NULL, NULL),
-                  "clEnqueueWriteBuffer (pinned)");
-        break;
-    default:
-        CLB_CHECK(clEnqueueReadBuffer(q, st->dev, CL_FALSE, 0, b, st->pptr, 0, NULL, NULL),
-                  "clEnqueueReadBuffer (pinned)");
-        break;
-    }
+    if (k == PAGEABLE_H2D || k == PINNED_H2D)
+        CLB_CHECK(clEnqueueWriteBuffer(q, st->dev, block, 0, st->bytes, host, 0, NULL, NULL),
+                  pinned ? "clEnqueueWriteBuffer (pinned)" : "clEnqueueWriteBuffer (pageable)");
+    else
+        CLB_CHECK(clEnqueueReadBuffer(q, st->dev, block, 0, st->bytes, host, 0, NULL, NULL),
+                  pinned ? "clEnqueueReadBuffer (pinned)" : "clEnqueueReadBuffer (pageable)");
     CLB_CHECK(clFinish(q), "clFinish");
     s->seconds = clb_now() - t0;
     return CLB_OK;
@@ -260,36 +233,24 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     unsigned want;
     if (clb_param_names(env, "kernels", KNOWN_KERNELS, 1, &want))
         return -1;
-    int n = 0;
-    for (int k = 0; k < NKERNELS; k++)
-        n += want >> k & 1;
-    return n;
+    return __builtin_popcount(want);
 }
 
 const struct clb_workload clb_wl_bus = {
     .name = "bus",
     .summary = "host<->device transfers: pageable and pinned, H2D and D2H",
-    .dtypes = NULL,
-    .default_dtypes = NULL,
     .params = params,
     .size_help = "bytes per transfer, e.g. 4K, 64M, 1G (default: 4 KiB .. 1 GiB in powers of 4, "
                  "capped by memory)",
     .size_dims = 1,
     .size_in_bytes = 1,
-    /* every ladder size the device and the host can hold; the device limit
-     * is the rule's, the buffer <= max_alloc and <= half the memory (was
-     * <= min(max_alloc, memory / 3): the same sizes on every device whose
-     * max_alloc is at most a third of its memory, as on the H100 and PoCL) */
-    /* CPUs: up to 256 MiB (host to host through the driver; larger sizes
-     * only cost set-up time) */
+    /* every ladder size the device and the host can hold (the buffer <=
+     * max_alloc and <= half the memory); CPUs: up to 256 MiB (host to host
+     * through the driver; larger sizes only cost set-up time) */
     .sizes = {.quick = "4096,65536,1048576", .sweep = 1, .ladder = ladder, .cap_mib = {256, 0}},
     /* no baselines: transfers are host work, never related to a device copy */
-    .state_size = sizeof(struct bus),
-    .case_size = sizeof(struct bus_case),
-    CLB_STEPS,
-    .plan = plan,
-    .prepare = prepare,
-    .summarize = summarize,
+    .state_size = sizeof(struct bus), .case_size = sizeof(struct bus_case),
+    CLB_STEPS, .plan = plan, .prepare = prepare, .summarize = summarize,
     .figure = {.x_size = 1, .x_bytes = 1, .x_label = "transfer size",
                .order = "pageable_h2d,pageable_d2h,pinned_h2d,pinned_d2h"},
 };

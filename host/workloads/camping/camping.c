@@ -1,15 +1,13 @@
 /* camping: the partition-camping probe ([Ruetsch09], [C1060Report, Part I]).
- * G concurrent work-groups each copy a
- * contiguous chunk; the chunks of consecutive groups start D bytes further
- * apart than their length, and D is swept over multiples of a base width. On
- * a device that interleaves memory across P partitions of W bytes without
- * hashing, bandwidth collapses where D is a multiple of P x W (every group in
- * the same partition); hashed devices give a flat curve. The layout and the
- * order of accesses are described in cl/camping.cl. Bytes: 2 x G x chunk,
- * the same for every D. */
+ * G concurrent work-groups each copy a contiguous chunk; the chunks of
+ * consecutive groups start D bytes further apart than their length, D swept
+ * over multiples of a base width: an unhashed device of P partitions of W
+ * bytes collapses where D is a multiple of P x W (docs/workloads/camping.md,
+ * cl/camping.cl). Bytes: 2 x G x chunk, the same for every D. */
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "camping.h"
+#include "clb_wlutil.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -62,10 +60,8 @@ static const struct clb_param_def row_keys[] = {
  * the G gaps (G x max_distance bytes each), a little. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    if (q->kernel && strcmp(q->kernel, "copy")) {
-        clb_seterr("unknown camping kernel '%s' (known: copy)", q->kernel);
-        return CLB_EUSAGE;
-    }
+    if (q->kernel && strcmp(q->kernel, "copy"))
+        return clb_eusage("unknown camping kernel '%s' (known: copy)", q->kernel);
     int ovf = 0;
     size_t es = clb_query_esize(q);
     size_t groups = (size_t)clb_query_long(q, "groups", 1, 1L << 20, 1);
@@ -81,20 +77,15 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     return clb_count_done(q, ovf, out, bytes, 0, clb_mulz(buf, 2, &ovf), buf, CLB_UNIT_GBPS);
 }
 
-/* Enough groups to fill the device: 4 per CU on GPUs (with the barrier per
- * slice, 2 of 256 work-items leave an SM short of loads in flight), 2 per CU
- * elsewhere; --param groups or the profile's camping.groups replace it. */
-static long default_groups(const struct clb_env *env)
-{
-    int gpu = strcmp(env->info->type_name, "gpu") == 0;
-    return (gpu ? 4L : 2L) * (long)env->info->compute_units;
-}
-
 /* Parameters into the state; the distance list's step in *base. */
 static int read_params(const struct clb_env *env, struct camping *st, const char *dtype,
                        long *base)
 {
-    long dmax, groups = default_groups(env), local;
+    /* Enough groups to fill the device: 4 per CU on GPUs (with the barrier per
+     * slice, 2 of 256 work-items leave an SM short of loads in flight), 2 per
+     * CU elsewhere; --param groups or the profile's camping.groups replace it. */
+    int gpu = strcmp(env->info->type_name, "gpu") == 0;
+    long dmax, groups = (gpu ? 4L : 2L) * (long)env->info->compute_units, local;
     int rc;
     /* CPUs have no partitions to camp on: a coarser distance step by default */
     if (!clb_param(env, "base")[0])
@@ -106,23 +97,17 @@ static int read_params(const struct clb_env *env, struct camping *st, const char
         return rc;
     if (clb_param(env, "groups")[0] && (rc = clb_param_int(env, "groups", 1, 1L << 20, &groups)))
         return rc;
-    if (*base % (long)st->esize) {
-        clb_seterr("camping: base %ld B is not a multiple of the %s element size (%zu B)", *base,
-                   dtype, st->esize);
-        return CLB_EUSAGE;
-    }
-    if (dmax / *base + 1 > MAX_DIST) {
-        clb_seterr("camping: max_distance %ld / base %ld gives more than %d distances", dmax,
-                   *base, MAX_DIST);
-        return CLB_EUSAGE;
-    }
+    if (*base % (long)st->esize)
+        return clb_eusage("camping: base %ld B is not a multiple of the %s element size "
+                          "(%zu B)", *base, dtype, st->esize);
+    if (dmax / *base + 1 > MAX_DIST)
+        return clb_eusage("camping: max_distance %ld / base %ld gives more than %d distances",
+                          dmax, *base, MAX_DIST);
     /* (a local the device cannot have is reduced when the kernel is built) */
-    if (*base / (long)st->esize > local) {
-        clb_seterr("camping: base %ld B is %ld %s elements, more than the %ld work-items of a "
-                   "work-group (base <= %ld B, or raise local)", *base, *base / (long)st->esize,
-                   dtype, local, local * (long)st->esize);
-        return CLB_EUSAGE;
-    }
+    if (*base / (long)st->esize > local)
+        return clb_eusage("camping: base %ld B is %ld %s elements, more than the %ld work-items of "
+                          "a work-group (base <= %ld B, or raise local)", *base,
+                          *base / (long)st->esize, dtype, local, local * (long)st->esize);
     st->dmax = (size_t)(dmax / *base * *base);
     st->groups = (size_t)groups;
     st->local = (size_t)local;
@@ -133,22 +118,18 @@ static int read_params(const struct clb_env *env, struct camping *st, const char
 static int layout(struct camping *st, size_t elems, const char *size_text)
 {
     st->rows = elems / st->groups * st->esize / ROW_BYTES;
-    if (st->rows == 0) {
-        clb_seterr("camping: size %s gives each of %zu groups less than one %d-byte row; use at "
-                   "least %zu elements", size_text, st->groups, ROW_BYTES,
-                   st->groups * (ROW_BYTES / st->esize));
-        return CLB_EUSAGE;
-    }
+    if (st->rows == 0)
+        return clb_eusage("camping: size %s gives each of %zu groups less than one %d-byte row; "
+                          "use at least %zu elements", size_text, st->groups, ROW_BYTES,
+                          st->groups * (ROW_BYTES / st->esize));
     st->chunk = st->rows * ROW_BYTES;
     /* Counted by the core only for the groups of --param groups: check here. */
     int ovf = 0;
     st->buf_bytes = clb_mulz(st->groups, clb_addz(st->chunk, st->dmax, &ovf), &ovf);
     clb_mulz(st->buf_bytes, 2, &ovf);
-    if (ovf) {
-        clb_seterr("camping: size %s with %zu groups: the byte count does not fit in 64 bits",
-                   size_text, st->groups);
-        return CLB_EUSAGE;
-    }
+    if (ovf)
+        return clb_eusage("camping: size %s with %zu groups: the byte count does not fit in "
+                          "64 bits", size_text, st->groups);
     return CLB_OK;
 }
 
@@ -200,13 +181,8 @@ static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *
     return 1;
 }
 
-static void fit_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
-{
-    (void)ctx;
-    snprintf(out, n, "%ld", t->v[0]);
-}
-
-static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, fit_text};
+/* no text: the fit names the work-group, v[0] work-items */
+static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, NULL};
 
 /* The work-group of --param local and the base's slice, as the fit takes them. */
 static struct clb_tile asked_tile(const struct camping *st, long base)
@@ -214,24 +190,12 @@ static struct clb_tile asked_tile(const struct camping *st, long base)
     return (struct clb_tile){1, {st->local, 1, 1}, 0, {(long)st->local, base / (long)st->esize}, 0};
 }
 
-/* The cases, enumerated once: one per distance, 0 to max_distance by the
- * base. Set-up adds them; the plan counts them. */
-static int cases(const struct camping *st, long base, size_t out[MAX_DIST])
-{
-    int n = 0;
-    for (size_t d = 0; d <= st->dmax; d += (size_t)base)
-        out[n++] = d;
-    return n;
-}
-
-/* The cases of cases(), at the fitted work-group and slice of m elements. */
+/* The cases, one per distance, 0 to max_distance (a multiple of the base) by
+ * the base, at the fitted work-group and slice of m elements. */
 static int add_cases(struct clb_group *g, struct camping *st, long base, long m,
                      const struct clb_fit *res)
 {
-    size_t dist[MAX_DIST];
-    int n = cases(st, base, dist);
-    for (int i = 0; i < n; i++) {
-        size_t d = dist[i];
+    for (size_t d = 0; d <= st->dmax; d += (size_t)base) {
         struct clb_case *c;
         int rc = res->reduced
                      ? clb_case_add(g, &c, "copy", "groups=%zu,distance=%zu,local=%zu",
@@ -436,43 +400,31 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     free(done);
 }
 
-/* The cases setup will add (cases()). */
+/* The cases setup will add: the distances 0, base, ... dmax. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
     struct camping st = {.esize = clb_dtype_size(dtype)};
     long base;
-    if (read_params(env, &st, dtype, &base))
-        return -1;
-    size_t dist[MAX_DIST];
-    return cases(&st, base, dist);
+    return read_params(env, &st, dtype, &base) ? -1 : (int)(st.dmax / (size_t)base) + 1;
 }
 
 const struct clb_workload clb_wl_camping = {
     .name = "camping",
     .summary = "partition-camping probe: bandwidth against the distance between the chunks of "
                "concurrent work-groups",
-    .dtypes = "float,double,float4",
-    .default_dtypes = "float,double",
-    .params = params,
-    .row_keys = row_keys,
+    .dtypes = "float,double,float4", .default_dtypes = "float,double",
+    .params = params, .row_keys = row_keys,
     .size_help = "elements copied in all N, split into G chunks of whole 16 KiB rows, e.g. 2^27 "
                  "(default: in + out >= 8x the last-level cache, 256 MiB on GPUs)",
     .size_dims = 1,
-    /* The old rule: in + out >= 8x the last-level cache and 256 MiB on GPUs,
-     * 64 MiB elsewhere (powers of two). The old --quick size grew with the
-     * group count (4 rows per group, at least 2^18 elements); a quick size is
-     * one text now, so it is one that leaves each of up to 1024 groups a
-     * float row: the H100's 528 groups get 1 (float) to 7 (float4) rows,
-     * PoCL's 4 groups 256 rows (the old PoCL size was 2^18). */
+    /* in + out >= 8x the last-level cache and 256 MiB on GPUs, 64 MiB
+     * elsewhere. The quick size leaves each of up to 1024 groups a float row:
+     * the H100's 528 groups get 1 (float) to 7 (float4) rows, PoCL's 4 256. */
     .sizes = {.quick = "4194304", .llc_times = 8, .floor_mib = {64, 256}},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct camping),
-    .case_size = sizeof(struct camping_case),
-    CLB_STEPS,
-    .plan = plan,
-    .prepare = prepare,
-    .summarize = summarize,
+    .state_size = sizeof(struct camping), .case_size = sizeof(struct camping_case),
+    CLB_STEPS, .plan = plan, .prepare = prepare, .summarize = summarize,
     .figure = {.x_param = "distance", .x_label = "distance between concurrent work-groups",
                .x_bytes = 1},
 };

@@ -1,14 +1,12 @@
-/* copy2d: the Tesla C1060 report's copy2D_Coalesced [C1060Report]. An n1 x n2 matrix (n1
- * rows, n2 contiguous columns, as in the report) is copied by TILE_DIM x
- * TILE_DIM tiles with work-groups of TILE_DIM x BLOCK_ROWS work-items, each
- * copying TILE_DIM / BLOCK_ROWS elements. The element type is what changes:
- * float, double, the report's packed 12-byte float3, OpenCL's 16-byte float3
- * and float4. Kernels (cl/copy2d.cl): coalesced (the report's, in its order
- * of loads and stores), rows (packed float3 only) and loads_first (clbench's
- * variant, all loads before the stores; not run unless named). Bytes:
- * 2 n1 n2 sizeof(element) (float3 12, float3_aligned 16). */
+/* copy2d: the Tesla C1060 report's copy2D_Coalesced [C1060Report]: an n1 x n2
+ * matrix (n2 contiguous columns) copied by TILE_DIM x TILE_DIM tiles with
+ * work-groups of TILE_DIM x BLOCK_ROWS work-items; the element type is what
+ * changes (float, double, packed and aligned float3, float4). Kernels
+ * (cl/copy2d.cl): coalesced (the report's order), rows (packed float3 only),
+ * loads_first (clbench's, run only when named); docs/workloads/copy2d.md. */
 #include "clb_workload.h"
 #include "clb_fit.h"
+#include "clb_wlutil.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,9 +54,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 {
     if (q->kernel && strcmp(q->kernel, "coalesced") && strcmp(q->kernel, "loads_first") &&
         (strcmp(q->kernel, "rows") || strcmp(q->dtype, "float3"))) {
-        clb_seterr("unknown copy2d kernel '%s' for %s (known: coalesced, loads_first; rows for "
-                   "float3)", q->kernel, q->dtype);
-        return CLB_EUSAGE;
+        return clb_eusage("unknown copy2d kernel '%s' for %s (known: coalesced, loads_first; rows "
+                          "for float3)", q->kernel, q->dtype);
     }
     return clb_count_copy(q, out);
 }
@@ -74,18 +71,15 @@ static int parse_tiles(const struct clb_env *env, struct tile *t, int *nt)
     if (!items)
         return CLB_ESYS;
     int rc = CLB_OK;
-    if (n == 0 || n > MAX_TILES) {
-        clb_seterr("copy2d: bad tile list '%s'%s (1 to %d tiles TILE_DIMxBLOCK_ROWS, e.g. 32x8)", v,
-                   from, MAX_TILES);
-        rc = CLB_EUSAGE;
-    }
+    if (n == 0 || n > MAX_TILES)
+        rc = clb_eusage("copy2d: bad tile list '%s'%s (1 to %d tiles TILE_DIMxBLOCK_ROWS, "
+                        "e.g. 32x8)", v, from, MAX_TILES);
     for (int i = 0; rc == CLB_OK && i < n; i++) {
         struct clb_size s;
         if (clb_parse_dims(items[i], 2, &s, NULL, 0) != CLB_OK || s.d[0] % s.d[1] ||
             s.d[0] > 4096) {
-            clb_seterr("copy2d: bad tile '%s'%s (expected TILE_DIMxBLOCK_ROWS with BLOCK_ROWS "
-                       "dividing TILE_DIM <= 4096, e.g. 32x8)", items[i], from);
-            rc = CLB_EUSAGE;
+            rc = clb_eusage("copy2d: bad tile '%s'%s (expected TILE_DIMxBLOCK_ROWS with BLOCK_ROWS "
+                            "dividing TILE_DIM <= 4096, e.g. 32x8)", items[i], from);
             break;
         }
         t[i].dim = (long)s.d[0];
@@ -113,14 +107,6 @@ static void options(const char *dtype, size_t n1, size_t n2, const struct tile *
                 !ovf && maxidx < UINT32_MAX ? "uint" : "ulong");
 }
 
-static int build(struct clb_env *env, struct copy2d *st, const char *dtype, const struct tile *t,
-                 int kind, cl_kernel *out)
-{
-    char opts[200];
-    options(dtype, st->n1, st->n2, t, opts, sizeof opts);
-    return clb_kernel(env->dev, "copy2d", opts, knames[kind], out);
-}
-
 /* Fitting a tile (clb_fit_tile): its kernels are built with its sides. */
 struct fit {
     struct copy2d *st;
@@ -134,13 +120,15 @@ static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, c
 {
     struct fit *f = ctx;
     struct tile tl = {t->v[0], t->v[1]};
+    char opts[200];
+    options(f->dtype, f->st->n1, f->st->n2, &tl, opts, sizeof opts);
     *nk = 0;
     for (int kind = 0; kind < NKINDS; kind++) {
         if (!(f->mask & 1u << kind))
             continue;
         cl_kernel *slot = &f->st->k[f->ti][kind];
         clb_release_kernels(slot, 1);
-        int rc = build(env, f->st, f->dtype, &tl, kind, slot);
+        int rc = clb_kernel(env->dev, "copy2d", opts, knames[kind], slot);
         if (rc)
             return rc;
         k[(*nk)++] = *slot;
@@ -163,21 +151,6 @@ static int kernel_mask(const struct clb_env *env, const char *dtype, unsigned *m
     if (rc == CLB_OK && strcmp(dtype, "float3"))
         *mask &= ~(1u << K_ROWS);
     return rc;
-}
-
-/* The cases, enumerated once: one per tile of the list and kernel to run,
- * in this order. Set-up adds them (fitting each tile before its first
- * case); the plan counts them. */
-#define MAX_CASES (MAX_TILES * NKINDS)
-
-static int cases(int ntiles, unsigned mask, struct copy2d_case out[MAX_CASES])
-{
-    int n = 0;
-    for (int ti = 0; ti < ntiles; ti++)
-        for (int kind = 0; kind < NKINDS; kind++)
-            if (mask & 1u << kind)
-                out[n++] = (struct copy2d_case){ti, kind};
-    return n;
 }
 
 /* A tile of the list as fitted: the tile that runs, the fit, and why its
@@ -222,18 +195,18 @@ static int add_case(struct clb_group *g, const struct copy2d_case *cc, const str
     return CLB_OK;
 }
 
-/* The cases of cases(), each tile fitted before its first case. */
+/* The cases: one per tile of the list and kernel to run, in this order,
+ * each tile fitted before its cases (none without a kernel to run). */
 static int add_cases(struct clb_env *env, struct clb_group *g, const struct tile *tiles,
                      int ntiles, unsigned mask)
 {
-    struct copy2d_case cs[MAX_CASES];
-    int n = cases(ntiles, mask, cs), rc = CLB_OK;
     struct fitted ft = {.why = NULL};
-    for (int i = 0; i < n && !rc; i++) {
-        if (i == 0 || cs[i].tile != cs[i - 1].tile)
-            rc = fit_tile_at(env, g, &tiles[cs[i].tile], cs[i].tile, mask, &ft);
-        if (!rc)
-            rc = add_case(g, &cs[i], &ft);
+    int rc = CLB_OK;
+    for (int ti = 0; ti < ntiles && mask && !rc; ti++) {
+        rc = fit_tile_at(env, g, &tiles[ti], ti, mask, &ft);
+        for (int kind = 0; kind < NKINDS && !rc; kind++)
+            if (mask & 1u << kind)
+                rc = add_case(g, &(struct copy2d_case){ti, kind}, &ft);
     }
     free(ft.why);
     return rc;
@@ -247,11 +220,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->packed3 = strcmp(g->dtype, "float3") == 0;
     st->aligned3 = strcmp(g->dtype, "float3_aligned") == 0;
     st->esize = clb_dtype_size(g->dtype);
-    if (st->n1 > INT32_MAX || st->n2 > (st->packed3 ? INT32_MAX / 3 : INT32_MAX)) {
-        clb_seterr("copy2d: size '%s' has an extent above 2^31-1 (%s columns: %d)",
-                   g->size_text, g->dtype, st->packed3 ? INT32_MAX / 3 : INT32_MAX);
-        return CLB_EUSAGE;
-    }
+    if (st->n1 > INT32_MAX || st->n2 > (st->packed3 ? INT32_MAX / 3 : INT32_MAX))
+        return clb_eusage("copy2d: size '%s' has an extent above 2^31-1 (%s columns: %d)",
+                          g->size_text, g->dtype, st->packed3 ? INT32_MAX / 3 : INT32_MAX);
     struct tile tiles[MAX_TILES];
     int ntiles, rc;
     unsigned mask;
@@ -304,17 +275,15 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     clb_inout_free(&st->io);
 }
 
-/* The cases setup will add (cases()). */
+/* The cases setup will add: one per tile and kernel to run. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
     struct tile tiles[MAX_TILES];
-    struct copy2d_case cs[MAX_CASES];
     int ntiles;
     unsigned mask;
-    if (parse_tiles(env, tiles, &ntiles) || kernel_mask(env, dtype, &mask))
-        return -1;
-    return cases(ntiles, mask, cs);
+    return parse_tiles(env, tiles, &ntiles) || kernel_mask(env, dtype, &mask)
+               ? -1 : ntiles * __builtin_popcount(mask);
 }
 
 /* Its kernels' changes (git history): what a baseline from before them ran. */
@@ -333,16 +302,12 @@ const struct clb_workload clb_wl_copy2d = {
                  "bounds-checked); 256x256 is the report's (cache resident); default: a square "
                  "power of two >= 8x the last-level cache, 256 MiB on GPUs",
     .size_dims = 2,
-    /* The old rule: a square power of two whose matrix is >= 8x the
-     * last-level cache and 256 MiB on GPUs, 64 MiB elsewhere; in terms of
-     * the footprint (input + output), twice that. */
+    /* A square power of two whose matrix is >= 8x the last-level cache and
+     * 256 MiB on GPUs, 64 MiB elsewhere: a footprint (input + output) twice that. */
     .sizes = {.quick = "256x256", .llc_times = 16, .floor_mib = {128, 512}},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct copy2d),
-    .case_size = sizeof(struct copy2d_case),
-    CLB_STEPS,
-    .plan = plan,
-    .prepare = prepare,
+    .state_size = sizeof(struct copy2d), .case_size = sizeof(struct copy2d_case),
+    CLB_STEPS, .plan = plan, .prepare = prepare,
     .figure = {.order = "coalesced,rows"},
     .revisions = revisions,
 };

@@ -1,16 +1,10 @@
-/* launch: kernel launch latency, three ways, with a kernel that does
- * nothing (its first work-item stores the launch's number):
- *   dispatch   CL_PROFILING_COMMAND_QUEUED -> START of one launch (profiling
- *              events, the queue idle before it): what the driver and the
- *              device take to start a kernel once it is enqueued
- *   roundtrip  enqueue -> clFinish returned, host wall clock: what a host
- *              loop that waits for each kernel pays
- *   rate       `batch` launches back to back, then one clFinish: wall time
- *              per launch, the throughput of launches
- * The CSV has no latency column: the t_* columns carry it (seconds per
- * launch), bytes and flops are 0 (gbps and gflops empty), and the detail
- * repeats the median in microseconds (latency_us=). */
+/* launch: kernel launch latency three ways, with a kernel that does nothing
+ * (its first work-item stores the launch's number): dispatch (QUEUED -> START
+ * of one launch's events), roundtrip (enqueue -> clFinish returned, host
+ * clock) and rate (`batch` launches back to back, then one clFinish). The t_*
+ * columns carry the latency, bytes and flops are 0 (docs/workloads/launch.md). */
 #include "clb_workload.h"
+#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +18,8 @@ struct launch_case {
     /* dispatch: SUBMIT -> START and START -> END of every run (warm-up runs
      * first; the timed runs are the last ones) */
     double *sub_start, *start_end;
-    long n, cap;
+    long n;
+    size_t cap[2];
 };
 
 struct launch {
@@ -40,22 +35,13 @@ static const struct clb_param_def params[] = {
 
 /* ---- counts ------------------------------------------------------------ */
 
-static int kernel_index(const char *name)
-{
-    for (int k = 0; k < NKINDS; k++)
-        if (strcmp(kernel_names[k], name) == 0)
-            return k;
-    return -1;
-}
-
 /* No bytes, no flops: latency rows. The 4-byte result buffer is the group's
  * memory. Host-involving work: no roofline, no cache mark. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    if (q->kernel && kernel_index(q->kernel) < 0) {
-        clb_seterr("unknown launch kernel '%s' (known: dispatch, roundtrip, rate)", q->kernel);
-        return CLB_EUSAGE;
-    }
+    if (q->kernel && !clb_list_has("dispatch,roundtrip,rate", q->kernel))
+        return clb_eusage("unknown launch kernel '%s' (known: dispatch, roundtrip, rate)",
+                          q->kernel);
     out->host_bound = 1;
     return clb_count_done(q, 0, out, 0, 0, 4, 4, CLB_UNIT_GBPS);
 }
@@ -81,28 +67,14 @@ static int read_params(struct clb_env *env, unsigned *mask, long *batch)
     return rc;
 }
 
-/* The cases, enumerated once: one per kind measured, in enum order. Set-up
- * adds them; the plan counts them. */
-static int cases(unsigned mask, int out[NKINDS])
-{
-    int n = 0;
-    for (int k = 0; k < NKINDS; k++)
-        if (mask & (1u << k))
-            out[n++] = k;
-    return n;
-}
-
-/* The cases setup will add (cases()). */
+/* The cases setup will add: one per kind measured. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)dtype;
     (void)size;
     unsigned mask;
     long batch;
-    if (read_params(env, &mask, &batch))
-        return -1;
-    int kinds[NKINDS];
-    return cases(mask, kinds);
+    return read_params(env, &mask, &batch) ? -1 : __builtin_popcount(mask);
 }
 
 static int setup(struct clb_env *env, struct clb_group *g)
@@ -116,10 +88,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if ((rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, 4, &st->dout)) ||
         (rc = clb_kernel(env->dev, "launch", "", "empty", &st->k)))
         return rc;
-    int kinds[NKINDS], n = cases(mask, kinds);
-    for (int i = 0; i < n; i++) {
-        int k = kinds[i];
+    for (int k = 0; k < NKINDS; k++) { /* in enum order */
         struct clb_case *c;
+        if (!(mask >> k & 1))
+            continue;
         rc = k == RATE ? clb_case_add(g, &c, kernel_names[k], "batch=%ld", batch)
                        : clb_case_add(g, &c, kernel_names[k], "%s", "");
         if (rc)
@@ -188,17 +160,9 @@ static int run_dispatch(struct clb_env *env, struct launch *st, struct clb_case 
     if (rc)
         return rc;
     s->seconds = start >= q ? (double)(start - q) * 1e-9 : 0;
-    if (lc->n == lc->cap) {
-        long cap = lc->cap ? 2 * lc->cap : 64;
-        double *a = realloc(lc->sub_start, (size_t)cap * sizeof *a);
-        if (a)
-            lc->sub_start = a;
-        double *b = a ? realloc(lc->start_end, (size_t)cap * sizeof *b) : NULL;
-        if (!b)
-            return clb_oom();
-        lc->start_end = b;
-        lc->cap = cap;
-    }
+    if (clb_grow((void **)&lc->sub_start, (size_t)lc->n, &lc->cap[0], sizeof(double), 64) ||
+        clb_grow((void **)&lc->start_end, (size_t)lc->n, &lc->cap[1], sizeof(double), 64))
+        return CLB_ESYS;
     lc->sub_start[lc->n] = start >= sub && sub >= q ? (double)(start - sub) * 1e-9 : NAN;
     lc->start_end[lc->n++] = end >= start ? (double)(end - start) * 1e-9 : NAN;
     return CLB_OK;
@@ -273,8 +237,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
         free(lc->sub_start);
         free(lc->start_end);
     }
-    if (st->k)
-        clReleaseKernel(st->k);
+    clb_release_kernels(&st->k, 1);
     clb_release_mems(&st->dout, 1);
 }
 
@@ -308,13 +271,8 @@ const struct clb_workload clb_wl_launch = {
     .size_dims = 1,
     .size_unit = "work-items",
     .sizes = {.quick = "1", .ladder = ladder},
-    .state_size = sizeof(struct launch),
-    .case_size = sizeof(struct launch_case),
-    CLB_STEPS,
-    .plan = plan,
-    .prepare = prepare,
-    .measured = measured,
-    .summarize = summarize,
+    .state_size = sizeof(struct launch), .case_size = sizeof(struct launch_case),
+    CLB_STEPS, .plan = plan, .prepare = prepare, .measured = measured, .summarize = summarize,
     .figure = {.y_metric = "latency_us", .y_label = "launch latency (\xc2\xb5s)", .y_unit = "\xc2\xb5s",
                .lower_is_better = 1, .order = "dispatch,roundtrip,rate"},
     .headline = headline,

@@ -6,6 +6,7 @@
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "matmul.h"
+#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,8 @@ static int ladder(int i, char *out, size_t n)
 
 static int check_size(const struct clb_size *s)
 {
-    if (s->total > MAX_SIDE) {
-        clb_seterr("bad size %zu (accepted: a matrix side 1..65536)", s->total);
-        return CLB_EUSAGE;
-    }
+    if (s->total > MAX_SIDE)
+        return clb_eusage("bad size %zu (accepted: a matrix side 1..65536)", s->total);
     return CLB_OK;
 }
 
@@ -68,18 +67,15 @@ static int check_size(const struct clb_size *s)
  * as any kernel (naive and tiled count the same). */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    if (q->kernel && q->kernel[0] && strcmp(q->kernel, "naive") && strcmp(q->kernel, "tiled")) {
-        clb_seterr("unknown matmul kernel '%s' (known: naive, tiled)", q->kernel);
-        return CLB_EUSAGE;
-    }
+    if (q->kernel && q->kernel[0] && strcmp(q->kernel, "naive") && strcmp(q->kernel, "tiled"))
+        return clb_eusage("unknown matmul kernel '%s' (known: naive, tiled)", q->kernel);
     int ovf = 0;
     size_t n = q->size->total;
     size_t matrix = clb_mulz(clb_mulz(n, n, &ovf), sizeof(float), &ovf);
     size_t bytes = clb_mulz(matrix, 3, &ovf);
     size_t flops = clb_mulz(clb_mulz(clb_mulz(n, n, &ovf), n, &ovf), 2, &ovf);
-    if (!q->kernel)
-        return clb_count_done(q, ovf, out, bytes, 0, bytes, matrix, CLB_UNIT_GFLOPS);
-    return clb_count_done(q, ovf, out, bytes, flops, bytes, matrix, CLB_UNIT_GFLOPS);
+    return clb_count_done(q, ovf, out, bytes, q->kernel ? flops : 0, bytes, matrix,
+                          CLB_UNIT_GFLOPS);
 }
 
 /* ---- set-up ------------------------------------------------------------- */
@@ -133,18 +129,25 @@ static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, c
     return rc;
 }
 
+/* A side x side work-group as the fit takes it (a tiled kernel's two side x
+ * side tiles of local memory with it). */
+static struct clb_tile asked_tile(int naive, long side)
+{
+    struct clb_tile t = {2, {(size_t)side, (size_t)side, 1}, 0, {side}, 0};
+    t.own_local = naive ? 0 : 2 * (size_t)side * (size_t)side * sizeof(float);
+    return t;
+}
+
 /* Half the side, down to what the limit allows. */
 static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
 {
-    struct fit *f = ctx;
     size_t side = (size_t)t->v[0];
     if (side <= 1)
         return 0;
     do
         side /= 2;
     while (side > 1 && side * side > l->items);
-    *t = (struct clb_tile){2, {side, side, 1}, 0, {(long)side}, 0};
-    t->own_local = f->naive ? 0 : 2 * side * side * sizeof(float);
+    *t = asked_tile(((struct fit *)ctx)->naive, (long)side);
     return 1;
 }
 
@@ -155,15 +158,6 @@ static void fit_text(void *ctx, const struct clb_tile *t, char *out, size_t n)
 }
 
 static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, fit_text};
-
-/* A side x side work-group as the fit takes it (a tiled kernel's two side x
- * side tiles of local memory with it). */
-static struct clb_tile asked_tile(int naive, long side)
-{
-    struct clb_tile t = {2, {(size_t)side, (size_t)side, 1}, 0, {side}, 0};
-    t.own_local = naive ? 0 : 2 * (size_t)side * (size_t)side * sizeof(float);
-    return t;
-}
 
 /* A case of the naive kernel (kind -1) or of a tiled one, at the largest
  * side from `side` down that fits; a reduced tile is in params. */
@@ -197,25 +191,6 @@ static int add_kernel(struct clb_env *env, struct clb_group *g, struct matmul *s
     return rc;
 }
 
-/* The cases, enumerated once: naive (its 16x16 work-group, halved where
- * the device or the kernel allows less), then tiled once per tile. Set-up
- * adds them; the plan counts them. */
-struct mcase {
-    int naive;
-    long side;
-};
-#define MAX_CASES (1 + MAX_TILES)
-
-static int cases(unsigned kernels, const long *tiles, int nt, struct mcase out[MAX_CASES])
-{
-    int n = 0;
-    if (kernels & 1u)
-        out[n++] = (struct mcase){1, 16};
-    for (int i = 0; i < nt; i++)
-        out[n++] = (struct mcase){0, tiles[i]};
-    return n;
-}
-
 static int setup(struct clb_env *env, struct clb_group *g)
 {
     struct matmul *st = g->state;
@@ -239,10 +214,12 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_write(env->dev, st->d[0], st->a, bytes)) ||
         (rc = clb_write(env->dev, st->d[1], st->b, bytes)))
         return rc;
-    struct mcase cs[MAX_CASES];
-    int nc = cases(kernels, tiles, nt, cs);
-    for (int i = 0; i < nc; i++)
-        if ((rc = add_kernel(env, g, st, cs[i].side, cs[i].naive ? -1 : 0)))
+    /* the cases: naive (its 16x16 work-group, halved where the device or the
+     * kernel allows less), then tiled once per tile (none unless selected) */
+    if ((kernels & 1u) && (rc = add_kernel(env, g, st, 16, -1)))
+        return rc;
+    for (int i = 0; i < nt; i++)
+        if ((rc = add_kernel(env, g, st, tiles[i], 0)))
             return rc;
     return CLB_OK;
 }
@@ -264,9 +241,7 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     cl_uint n = (cl_uint)st->n;
     int rc = clb_args(k, sizeof(cl_mem), &st->d[0], sizeof(cl_mem), &st->d[1], sizeof(cl_mem),
                       &st->d[2], sizeof n, &n, (size_t)0);
-    if (rc)
-        return rc;
-    return clb_launch(env->dev, k, 2, c->global, c->local, &s->first);
+    return rc ? rc : clb_launch(env->dev, k, 2, c->global, c->local, &s->first);
 }
 
 static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
@@ -333,7 +308,7 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
     }
 }
 
-/* The cases setup will add (cases()). */
+/* The cases setup will add: naive where selected, one tiled per tile. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)dtype;
@@ -341,19 +316,14 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     unsigned kernels;
     long tiles[MAX_TILES];
     int nt;
-    if (read_params(env, &kernels, tiles, &nt))
-        return -1;
-    struct mcase cs[MAX_CASES];
-    return cases(kernels, tiles, nt, cs);
+    return read_params(env, &kernels, tiles, &nt) ? -1 : (int)(kernels & 1u) + nt;
 }
 
 const struct clb_workload clb_wl_matmul = {
     .name = "matmul",
     .summary = "corner turning: naive and local-memory tiled float matrix multiply, GFlop/s",
-    .dtypes = "float",
-    .default_dtypes = "float",
-    .params = params,
-    .row_keys = row_keys,
+    .dtypes = "float", .default_dtypes = "float",
+    .params = params, .row_keys = row_keys,
     .size_help = "matrix side n (n x n floats), any n; e.g. 4096 (default: 4096 or more on GPUs so "
                  "the matrices are >= 4x the last-level cache, 512 on CPUs)",
     .size_dims = 1,
@@ -364,12 +334,7 @@ const struct clb_workload clb_wl_matmul = {
     .sizes = {.quick = "128,100", .llc_times = 4, .floor_mib = {3, 192}, .cap_mib = {3, 0},
               .ladder = ladder},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct matmul),
-    .case_size = sizeof(struct matmul_case),
-    CLB_STEPS,
-    .plan = plan,
-    .check_size = check_size,
-    .prepare = prepare,
-    .summarize = summarize,
+    .state_size = sizeof(struct matmul), .case_size = sizeof(struct matmul_case),
+    CLB_STEPS, .plan = plan, .check_size = check_size, .prepare = prepare, .summarize = summarize,
     .figure = {.order = "naive,tiled"},
 };

@@ -1,16 +1,13 @@
 /* roofline: an empirical roofline [Williams09], mixbench-style [Konstantinidis17].
- * One kernel reads each
- * element once, applies F/2 dependent FMAs x <- fma(x, x, a) (F flops), and
- * writes it once; F sweeps the arithmetic intensity F / (2 sizeof) flop/byte
- * from a copy (F = 0) past the ridge. Bytes 2·N·sizeof, flops N·F. The
- * summary gives the measured bandwidth ceiling (best GB/s of the rows at
- * <= 1 flop/byte), the compute ceiling (best GFlop/s of the rows at >= 8
- * flop/byte) and the ridge point between them. Inputs take one of CLASSES
- * random values (element i: class i % CLASSES), so the host recomputes
+ * One kernel reads each element once, applies F/2 dependent FMAs
+ * x <- fma(x, x, a) (F flops), and writes it once: F sweeps the arithmetic
+ * intensity past the ridge (docs/workloads/roofline.md). Inputs take one of
+ * CLASSES random values (element i: class i % CLASSES), so the host recomputes
  * CLASSES chains and checks every element bit for bit (roofline.h). */
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "roofline.h"
+#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,18 +52,14 @@ static const struct clb_param_def params[] = {
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
     size_t es = clb_query_esize(q);
-    if (!es || (strcmp(q->dtype, "float") && strcmp(q->dtype, "double"))) {
-        clb_seterr("roofline types are float and double, not '%s'", q->dtype);
-        return CLB_EUSAGE;
-    }
+    if (!es || (strcmp(q->dtype, "float") && strcmp(q->dtype, "double")))
+        return clb_eusage("roofline types are float and double, not '%s'", q->dtype);
     int ovf = 0;
     size_t n = q->size->total, array = clb_mulz(n, es, &ovf), two = clb_mulz(array, 2, &ovf);
     if (!q->kernel)
         return clb_count_done(q, ovf, out, two, 0, two, array, CLB_UNIT_GBPS);
-    if (strcmp(q->kernel, "fma")) {
-        clb_seterr("unknown roofline kernel '%s' (known: fma)", q->kernel);
-        return CLB_EUSAGE;
-    }
+    if (strcmp(q->kernel, "fma"))
+        return clb_eusage("unknown roofline kernel '%s' (known: fma)", q->kernel);
     long f[2];
     char err[256];
     size_t fl = clb_parse_int_list(clb_query_param(q, "flops", "0"), 0, MAX_F, f, 2, err,
@@ -90,43 +83,8 @@ static size_t global_size(size_t n, long vec, long ilp, size_t local)
 static int pow2_list(long *v, int n, const char *key)
 {
     for (int i = 0; i < n; i++)
-        if (v[i] != 1 && v[i] != 2 && v[i] != 4 && v[i] != 8) {
-            clb_seterr("roofline: bad %s %ld (accepted: 1, 2, 4, 8)", key, v[i]);
-            return CLB_EUSAGE;
-        }
-    return CLB_OK;
-}
-
-static int read_params(struct clb_env *env, long *fl, int *nf, long *vecs, int *nv, long *ilps,
-                       int *ni, long *local)
-{
-    int cpu = strcmp(env->info->type_name, "cpu") == 0;
-    int rc;
-    if (clb_param(env, "flops")[0]) {
-        if ((rc = clb_param_ints(env, "flops", 0, MAX_F, fl, 32, nf)))
-            return rc;
-    } else {
-        *nf = 0;
-        for (long f = 0; f <= 1024; f = f ? 2 * f : 2)
-            if (!env->quick || f == 0 || f == 8 || f == 128)
-                fl[(*nf)++] = f;
-    }
-    for (int i = 0; i < *nf; i++)
-        if (fl[i] % 2) {
-            clb_seterr("roofline: bad flops %ld (accepted: even numbers 0..%d, 2 flops per FMA)",
-                       fl[i], MAX_F);
-            return CLB_EUSAGE;
-        }
-    *nv = *ni = 1;
-    vecs[0] = cpu ? 8 : 4;
-    ilps[0] = cpu ? 4 : 1;
-    if ((clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, vecs, 4, nv))) ||
-        (clb_param(env, "ilp")[0] && (rc = clb_param_ints(env, "ilp", 1, 8, ilps, 4, ni))) ||
-        (rc = pow2_list(vecs, *nv, "vec")) || (rc = pow2_list(ilps, *ni, "ilp")))
-        return rc;
-    *local = cpu ? 0 : 256;
-    if (clb_param(env, "local")[0])
-        return clb_param_int(env, "local", 0, 1L << 20, local);
+        if (v[i] != 1 && v[i] != 2 && v[i] != 4 && v[i] != 8)
+            return clb_eusage("roofline: bad %s %ld (accepted: 1, 2, 4, 8)", key, v[i]);
     return CLB_OK;
 }
 
@@ -142,10 +100,8 @@ static int pick_op(struct clb_env *env, int dbl, int *muladd)
         *muladd = !(dbl ? env->info->fma_dp : env->info->fma_sp);
         return CLB_OK;
     }
-    if (strcmp(op, "fma") && strcmp(op, "muladd")) {
-        clb_seterr("roofline: bad op '%s' (accepted: fma, muladd)", op);
-        return CLB_EUSAGE;
-    }
+    if (strcmp(op, "fma") && strcmp(op, "muladd"))
+        return clb_eusage("roofline: bad op '%s' (accepted: fma, muladd)", op);
     *muladd = strcmp(op, "muladd") == 0;
     return CLB_OK;
 }
@@ -158,25 +114,34 @@ struct choice {
 
 static int read_choice(struct clb_env *env, const char *dtype, struct choice *ch)
 {
-    int rc = read_params(env, ch->fl, &ch->nf, ch->vecs, &ch->nv, ch->ilps, &ch->ni, &ch->local);
-    return rc ? rc : pick_op(env, clb_dtype_is_double(dtype), &ch->muladd);
-}
-
-/* The cases, enumerated once: one per (vec, ilp, flops) in this order.
- * Set-up adds them; the plan counts them. */
-struct shape {
-    long flops, vec, ilp;
-};
-#define MAX_CASES (32 * 4 * 4)
-
-static int cases(const struct choice *ch, struct shape out[MAX_CASES])
-{
-    int n = 0;
-    for (int v = 0; v < ch->nv; v++)
-        for (int il = 0; il < ch->ni; il++)
-            for (int f = 0; f < ch->nf; f++)
-                out[n++] = (struct shape){ch->fl[f], ch->vecs[v], ch->ilps[il]};
-    return n;
+    int cpu = strcmp(env->info->type_name, "cpu") == 0;
+    int rc;
+    if (clb_param(env, "flops")[0]) {
+        if ((rc = clb_param_ints(env, "flops", 0, MAX_F, ch->fl, 32, &ch->nf)))
+            return rc;
+    } else {
+        ch->nf = 0;
+        for (long f = 0; f <= 1024; f = f ? 2 * f : 2)
+            if (!env->quick || f == 0 || f == 8 || f == 128)
+                ch->fl[ch->nf++] = f;
+    }
+    for (int i = 0; i < ch->nf; i++)
+        if (ch->fl[i] % 2)
+            return clb_eusage("roofline: bad flops %ld (accepted: even numbers 0..%d, 2 flops per "
+                              "FMA)", ch->fl[i], MAX_F);
+    ch->nv = ch->ni = 1;
+    ch->vecs[0] = cpu ? 8 : 4;
+    ch->ilps[0] = cpu ? 4 : 1;
+    if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, ch->vecs, 4, &ch->nv)))
+        return rc;
+    if (clb_param(env, "ilp")[0] && (rc = clb_param_ints(env, "ilp", 1, 8, ch->ilps, 4, &ch->ni)))
+        return rc;
+    if ((rc = pow2_list(ch->vecs, ch->nv, "vec")) || (rc = pow2_list(ch->ilps, ch->ni, "ilp")))
+        return rc;
+    ch->local = cpu ? 0 : 256;
+    if (clb_param(env, "local")[0] && (rc = clb_param_int(env, "local", 0, 1L << 20, &ch->local)))
+        return rc;
+    return pick_op(env, clb_dtype_is_double(dtype), &ch->muladd);
 }
 
 /* The options of a (vec, ilp, flops, op) program. */
@@ -232,11 +197,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->esize = dbl ? 8 : 4;
     st->n = g->size.total;
     struct choice ch;
-    struct shape sh[MAX_CASES];
     int rc = read_choice(env, g->dtype, &ch);
     if (rc)
         return rc;
-    int n = cases(&ch, sh);
+    int n = ch.nv * ch.ni * ch.nf;
     size_t bytes = st->n * st->esize; /* counted (overflow-checked) by the core */
     st->in = clb_xmalloc(bytes);
     st->out = clb_xmalloc(bytes);
@@ -245,15 +209,11 @@ static int setup(struct clb_env *env, struct clb_group *g)
     st->k = calloc((size_t)n, sizeof *st->k);
     if (!st->in || !st->out || !st->pool || !st->ref || !st->k)
         return CLB_ESYS;
-    if (dbl) {
-        clb_fill_f64(st->pool, CLASSES, 21);
-        double a = CLB_ROOFLINE_ADDEND;
-        memcpy(st->a, &a, 8);
-    } else {
-        clb_fill_f32(st->pool, CLASSES, 21);
-        float a = (float)CLB_ROOFLINE_ADDEND;
-        memcpy(st->a, &a, 4);
-    }
+    clb_fill(st->pool, CLASSES, dbl, 21);
+    if (dbl)
+        memcpy(st->a, &(double){CLB_ROOFLINE_ADDEND}, 8);
+    else
+        memcpy(st->a, &(float){(float)CLB_ROOFLINE_ADDEND}, 4);
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < (long)st->n; i++)
         memcpy((unsigned char *)st->in + (size_t)i * st->esize,
@@ -262,21 +222,18 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, bytes, &st->dout)) ||
         (rc = clb_write(env->dev, st->din, st->in, bytes)))
         return rc;
-    for (int i = 0; i < n; i++)
-        if ((rc = add_case(env, g, sh[i].flops, sh[i].vec, sh[i].ilp, ch.local, ch.muladd)))
-            return rc;
-    return CLB_OK;
+    for (int i = 0; i < n && !rc; i++) /* one per (vec, ilp, flops), in this order */
+        rc = add_case(env, g, ch.fl[i % ch.nf], ch.vecs[i / (ch.ni * ch.nf)],
+                      ch.ilps[i / ch.nf % ch.ni], ch.local, ch.muladd);
+    return rc;
 }
 
-/* The cases setup will add. */
+/* The cases setup will add: one per (vec, ilp, flops). */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)size;
     struct choice ch;
-    struct shape sh[MAX_CASES];
-    if (read_choice(env, dtype, &ch))
-        return -1;
-    return cases(&ch, sh);
+    return read_choice(env, dtype, &ch) ? -1 : ch.nv * ch.ni * ch.nf;
 }
 
 /* ---- measuring ---------------------------------------------------------- */
@@ -323,8 +280,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct roof *st = g->state;
-    if (st->k)
-        clb_release_kernels(st->k, (size_t)st->nk);
+    clb_release_kernels(st->k, (size_t)st->nk);
     free(st->k);
     clb_release_mems(&st->din, 1);
     clb_release_mems(&st->dout, 1);
@@ -411,20 +367,14 @@ static int ceilings(const struct clb_row *rows, size_t n, struct clb_ceiling *ou
 const struct clb_workload clb_wl_roofline = {
     .name = "roofline",
     .summary = "empirical roofline: read, F dependent FMAs, write; bandwidth and compute ceilings",
-    .dtypes = "float,double",
-    .default_dtypes = "float,double",
+    .dtypes = "float,double", .default_dtypes = "float,double",
     .params = params,
     .size_help = "elements N, e.g. 2^26 (default: the two arrays >= 8 x the last-level cache, "
                  "1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,
     .sizes = {.quick = "65536", .llc_times = 8, .floor_mib = {64, 1024}},
-    .state_size = sizeof(struct roof),
-    .case_size = sizeof(struct roof_case),
-    CLB_STEPS,
-    .plan = plan,
-    .prepare = prepare,
-    .summarize = summarize,
-    .ceilings = ceilings,
+    .state_size = sizeof(struct roof), .case_size = sizeof(struct roof_case),
+    CLB_STEPS, .plan = plan, .prepare = prepare, .summarize = summarize, .ceilings = ceilings,
     .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_SP | 1u << CLB_CEIL_DP,
     .ceiling_rows = "rows at <= 1 flop/byte that are not cache-resident (bandwidth), rows at "
                     ">= 8 flop/byte (compute)",

@@ -3,6 +3,7 @@
  * flops: scale and add N, triad 2N. */
 #include "clb_workload.h"
 #include "clb_fit.h"
+#include "clb_wlutil.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -25,8 +26,8 @@ struct shape {
 struct stream {
     int dbl;
     size_t n, esize;
-    void *a, *b, *c;          /* host: inputs and the read-back output */
-    cl_mem da, db, dc;
+    void *h[3];               /* host: the inputs a, b and the read-back output c */
+    cl_mem d[3];              /* a, b, c */
     int init_device;          /* init=device: a kernel touched the arrays first */
     int have_nt;              /* the compiler has streaming stores (probe_nt) */
     /* per width index and ILP index (1,2,4,8 each), nt */
@@ -76,11 +77,9 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     if (!q->kernel) /* the group: a, b and c */
         return clb_count_done(q, ovf, out, three, 0, three, array, CLB_UNIT_GBPS);
     int k = kernel_index(q->kernel);
-    if (k < 0) {
-        clb_seterr("unknown stream kernel '%s' (known: copy, scale, add, triad, copy_driver)",
-                   q->kernel);
-        return CLB_EUSAGE;
-    }
+    if (k < 0)
+        return clb_eusage("unknown stream kernel '%s' (known: copy, scale, add, triad, "
+                          "copy_driver)", q->kernel);
     size_t bytes = clb_mulz(array, (size_t)arrays_moved[k], &ovf);
     size_t flops = clb_mulz(n, (size_t)flops_per_elem[k], &ovf);
     return clb_count_done(q, ovf, out, bytes, flops, three, array, CLB_UNIT_GBPS);
@@ -105,21 +104,6 @@ static cl_kernel *kernels_of(struct stream *st, const struct shape *sh)
     return st->k[pow2_index(sh->vec)][pow2_index(sh->ilp)][sh->nt != 0];
 }
 
-static int build(struct clb_env *env, struct stream *st, const char *dtype, const struct shape *sh)
-{
-    char opts[160];
-    options(dtype, sh, opts, sizeof opts);
-    cl_kernel *ks = kernels_of(st, sh);
-    for (int k = 0; k < DRIVER; k++) {
-        if (ks[k])
-            continue;
-        int rc = clb_kernel(env->dev, "stream", opts, kernel_names[k], &ks[k]);
-        if (rc)
-            return rc;
-    }
-    return CLB_OK;
-}
-
 /* Work-items: one per ILP vectors, rounded up to whole work-groups. */
 static size_t global_size(const struct stream *st, const struct shape *sh)
 {
@@ -136,8 +120,8 @@ static int launch(struct clb_env *env, struct stream *st, const struct shape *sh
     cl_ulong n = st->n;
     float sf = (float)SCALAR;
     double sd = SCALAR;
-    int rc = clb_args(kern, sizeof(cl_mem), &st->da, sizeof(cl_mem), &st->db, sizeof(cl_mem),
-                      &st->dc, st->esize, st->dbl ? (const void *)&sd : (const void *)&sf,
+    int rc = clb_args(kern, sizeof(cl_mem), &st->d[0], sizeof(cl_mem), &st->d[1], sizeof(cl_mem),
+                      &st->d[2], st->esize, st->dbl ? (const void *)&sd : (const void *)&sf,
                       sizeof n, &n, (size_t)0);
     if (rc)
         return rc;
@@ -145,24 +129,24 @@ static int launch(struct clb_env *env, struct stream *st, const struct shape *sh
     return clb_launch(env->dev, kern, 1, &global, sh->local ? &sh->local : NULL, ev);
 }
 
-/* A shape's work-group reduced to what its built kernel allows (0, the
- * driver's choice, stays). */
-static int fit_shape(struct clb_env *env, struct stream *st, struct shape *sh,
-                     struct clb_fit *res)
-{
-    *res = (struct clb_fit){.what = "local"};
-    if (!sh->local || sh->k == DRIVER)
-        return CLB_OK;
-    cl_kernel kern = kernels_of(st, sh)[sh->k];
-    return clb_fit_items(env, &kern, 1, sh->local, 0, 0, &sh->local, res);
-}
-
-/* A kernel shape built and fitted. */
+/* A kernel shape built (the kernels of its program not built yet), its
+ * work-group reduced to what its kernel allows (0, the driver's choice,
+ * stays). */
 static int ready_shape(struct clb_env *env, struct stream *st, const char *dtype,
-                       struct shape *sh, struct clb_fit *fit)
+                       struct shape *sh, struct clb_fit *res)
 {
-    int rc = build(env, st, dtype, sh);
-    return rc ? rc : fit_shape(env, st, sh, fit);
+    char opts[160];
+    options(dtype, sh, opts, sizeof opts);
+    cl_kernel *ks = kernels_of(st, sh);
+    *res = (struct clb_fit){.what = "local"};
+    for (int k = 0; k < DRIVER; k++) {
+        int rc = ks[k] ? CLB_OK : clb_kernel(env->dev, "stream", opts, kernel_names[k], &ks[k]);
+        if (rc)
+            return rc;
+    }
+    if (!sh->local)
+        return CLB_OK;
+    return clb_fit_items(env, &ks[sh->k], 1, sh->local, 0, 0, &sh->local, res);
 }
 
 /* The probe launches a copy of one shape. */
@@ -245,10 +229,8 @@ struct shapes {
 static int check_pow2s(const long *v, int n, const char *what)
 {
     for (int i = 0; i < n; i++)
-        if (v[i] != 1 && v[i] != 2 && v[i] != 4 && v[i] != 8) {
-            clb_seterr("stream: bad %s %ld (accepted: 1, 2, 4, 8)", what, v[i]);
-            return CLB_EUSAGE;
-        }
+        if (v[i] != 1 && v[i] != 2 && v[i] != 4 && v[i] != 8)
+            return clb_eusage("stream: bad %s %ld (accepted: 1, 2, 4, 8)", what, v[i]);
     return CLB_OK;
 }
 
@@ -266,10 +248,8 @@ static int read_shapes(struct clb_env *env, struct shapes *sp)
         return rc;
     if ((rc = clb_param_ints(env, "nt", 0, 1, sp->nts, 2, &sp->nnt)))
         return rc;
-    if (init != 1 && init != 2) {
-        clb_seterr("stream: parameter init: one of host, device");
-        return CLB_EUSAGE;
-    }
+    if (init != 1 && init != 2)
+        return clb_eusage("stream: parameter init: one of host, device");
     sp->init_device = init == 2;
     if (clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 8, sp->vecs, 8, &sp->nvec)))
         return rc;
@@ -339,8 +319,8 @@ static int device_init(struct clb_env *env, struct stream *st, const char *dtype
         return rc;
     cl_ulong n = st->n;
     size_t global = st->n;
-    rc = clb_args(k, sizeof(cl_mem), &st->da, sizeof(cl_mem), &st->db, sizeof(cl_mem), &st->dc,
-                  sizeof n, &n, (size_t)0);
+    rc = clb_args(k, sizeof(cl_mem), &st->d[0], sizeof(cl_mem), &st->d[1], sizeof(cl_mem),
+                  &st->d[2], sizeof n, &n, (size_t)0);
     if (!rc)
         rc = clb_launch(env->dev, k, 1, &global, NULL, NULL);
     if (!rc)
@@ -357,21 +337,16 @@ static int probe_nt(struct clb_env *env, const char *dtype, int *have)
     char opts[160];
     options(dtype, &sh, opts, sizeof opts);
     cl_program p;
-    size_t len = 0;
     int rc = clb_program(env->dev, "stream", opts, &p);
     if (rc)
         return rc;
-    CLB_CHECK(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &len), "clGetProgramInfo");
-    char *names = clb_xmalloc(len + 2);
-    if (!names)
-        return CLB_ESYS;
-    names[0] = ';'; /* ";copy;scale;...;": a name is found whole */
-    cl_int err = clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, len, names + 1, NULL);
-    names[len] = ';';
-    names[len + 1] = 0;
-    *have = err == CL_SUCCESS && strstr(names, ";nt_stores;") != NULL;
-    free(names);
-    CLB_CHECK(err, "clGetProgramInfo");
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "nt_stores", &err);
+    *have = err == CL_SUCCESS;
+    if (*have)
+        clReleaseKernel(k);
+    else if (err != CL_INVALID_KERNEL_NAME) /* absent: the one answer that says no */
+        CLB_CHECK(err, "clCreateKernel (nt_stores)");
     return CLB_OK;
 }
 
@@ -397,38 +372,30 @@ static int setup(struct clb_env *env, struct clb_group *g)
     int rc;
     if ((rc = read_shapes(env, &sp)) || (rc = check_nt(env, g->dtype, st, &sp)))
         return rc;
-    st->a = clb_xmalloc(bytes);
-    st->b = clb_xmalloc(bytes);
-    st->c = clb_xmalloc(bytes);
-    if (!st->a || !st->b || !st->c)
-        return CLB_ESYS;
-    if (st->dbl) {
-        clb_fill_f64(st->a, st->n, 1);
-        clb_fill_f64(st->b, st->n, 2);
-    } else {
-        clb_fill_f32(st->a, st->n, 1);
-        clb_fill_f32(st->b, st->n, 2);
+    for (int i = 0; i < 3; i++) {
+        if (!(st->h[i] = clb_xmalloc(bytes)))
+            return CLB_ESYS;
+        if ((rc = clb_buffer(env->dev, i < 2 ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, bytes,
+                             &st->d[i])))
+            return rc;
     }
+    clb_fill(st->h[0], st->n, st->dbl, 1);
+    clb_fill(st->h[1], st->n, st->dbl, 2);
     st->init_device = sp.init_device;
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->da)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, bytes, &st->db)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, bytes, &st->dc)) ||
-        (st->init_device && (rc = device_init(env, st, g->dtype))) ||
-        (rc = clb_write(env->dev, st->da, st->a, bytes)) ||
-        (rc = clb_write(env->dev, st->db, st->b, bytes)))
+    if ((st->init_device && (rc = device_init(env, st, g->dtype))) ||
+        (rc = clb_write(env->dev, st->d[0], st->h[0], bytes)) ||
+        (rc = clb_write(env->dev, st->d[1], st->h[1], bytes)))
         return rc;
 
     struct clb_buf note = {0};
     if (sp.nvec == 0) {
         struct shape probe = {COPY, 4, sp.ilps[0], (size_t)sp.locals[0], (int)sp.nts[0]};
         long best = 4;
-        if ((rc = probe_vec(env, st, g->dtype, probe, &best, &note))) {
-            clb_buf_free(&note);
-            return rc;
-        }
+        rc = probe_vec(env, st, g->dtype, probe, &best, &note);
         sp.vecs[sp.nvec++] = best;
     }
-    rc = add_cases(env, g, &sp, clb_buf_str(&note));
+    if (!rc)
+        rc = add_cases(env, g, &sp, clb_buf_str(&note));
     clb_buf_free(&note);
     return rc;
 }
@@ -439,7 +406,7 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     (void)c;
     struct stream *st = g->state;
-    return clb_poison(env->dev, st->dc, st->n * st->esize);
+    return clb_poison(env->dev, st->d[2], st->n * st->esize);
 }
 
 static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, struct clb_sample *s)
@@ -447,12 +414,18 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     struct stream *st = g->state;
     const struct shape *sh = c->data;
     if (sh->k == DRIVER) {
-        CLB_CHECK(clEnqueueCopyBuffer(env->dev->queue, st->da, st->dc, 0, 0, st->n * st->esize, 0,
-                                      NULL, &s->first),
+        CLB_CHECK(clEnqueueCopyBuffer(env->dev->queue, st->d[0], st->d[2], 0, 0,
+                                      st->n * st->esize, 0, NULL, &s->first),
                   "clEnqueueCopyBuffer");
         return CLB_OK;
     }
     return launch(env, st, sh, &s->first);
+}
+
+/* Element i of host array h (a, b, c) as a double. */
+static double elem(const struct stream *st, int h, long i)
+{
+    return st->dbl ? ((const double *)st->h[h])[i] : ((const float *)st->h[h])[i];
 }
 
 /* Copy and scale and add are exact (one rounding at most, the same on host
@@ -460,26 +433,17 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
 static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct stream *st = g->state;
-    int rc = clb_read(env->dev, st->dc, st->c, st->n * st->esize);
+    int rc = clb_read(env->dev, st->d[2], st->h[2], st->n * st->esize);
     if (rc)
         return rc;
     int k = ((const struct shape *)c->data)->k;
     if (k == COPY || k == DRIVER)
-        return clb_check_exact(c, st->c, st->a, st->n, st->esize, st->esize);
+        return clb_check_exact(c, st->h[2], st->h[0], st->n, st->esize, st->esize);
     long bad = 0, first = -1;
     double eps = st->dbl ? DBL_EPSILON : FLT_EPSILON;
 #pragma omp parallel for reduction(+ : bad) schedule(static)
     for (long i = 0; i < (long)st->n; i++) {
-        double a, b, got, ref, tol;
-        if (st->dbl) {
-            a = ((double *)st->a)[i];
-            b = ((double *)st->b)[i];
-            got = ((double *)st->c)[i];
-        } else {
-            a = ((float *)st->a)[i];
-            b = ((float *)st->b)[i];
-            got = ((float *)st->c)[i];
-        }
+        double a = elem(st, 0, i), b = elem(st, 1, i), got = elem(st, 2, i), ref, tol;
         switch (k) {
         case SCALE:
             ref = st->dbl ? SCALAR * a : (double)((float)SCALAR * (float)a);
@@ -507,12 +471,9 @@ static void teardown(struct clb_env *env, struct clb_group *g)
     (void)env;
     struct stream *st = g->state;
     CLB_RELEASE_KERNELS(st->k);
-    clb_release_mems(&st->da, 1);
-    clb_release_mems(&st->db, 1);
-    clb_release_mems(&st->dc, 1);
-    free(st->a);
-    free(st->b);
-    free(st->c);
+    CLB_RELEASE_MEMS(st->d);
+    for (int i = 0; i < 3; i++)
+        free(st->h[i]);
 }
 
 /* The cases setup will add (cases(), with the probe's one width where vec
@@ -562,21 +523,15 @@ static const struct clb_headline headline[] = {
 const struct clb_workload clb_wl_stream = {
     .name = "stream",
     .summary = "BabelStream copy, scale, add, triad: the device's bandwidth ceiling",
-    .dtypes = "float,double",
-    .default_dtypes = "float,double",
-    .params = params,
-    .row_keys = row_keys,
+    .dtypes = "float,double", .default_dtypes = "float,double",
+    .params = params, .row_keys = row_keys,
     .size_help = "elements per array N, e.g. 2^28, 64M (default: each array >= 4x the last-level "
                  "cache, 1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,
     /* three arrays, each >= 4 x LLC and >= 1 GiB (GPUs) / 64 MiB (CPUs) */
     .sizes = {.quick = "1048576", .llc_times = 12, .floor_mib = {192, 3072}},
-    .state_size = sizeof(struct stream),
-    .case_size = sizeof(struct shape),
-    CLB_STEPS,
-    .plan = plan,
-    .prepare = prepare,
-    .ceilings = ceilings,
+    .state_size = sizeof(struct stream), .case_size = sizeof(struct shape),
+    CLB_STEPS, .plan = plan, .prepare = prepare, .ceilings = ceilings,
     .figure = {.order = "copy,scale,add,triad"},
     .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_TRIAD,
     .ceiling_rows = "copy or triad rows that are not cache-resident",

@@ -5,6 +5,7 @@
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "stride.h"
+#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,10 +77,8 @@ static int ladder(int i, char *out, size_t n)
 
 static int check_size(const struct clb_size *s)
 {
-    if (s->total < 2 || s->total > UINT32_MAX) {
-        clb_seterr("bad size %zu (accepted: 2 .. 2^32-1 elements)", s->total);
-        return CLB_EUSAGE;
-    }
+    if (s->total < 2 || s->total > UINT32_MAX)
+        return clb_eusage("bad size %zu (accepted: 2 .. 2^32-1 elements)", s->total);
     return CLB_OK;
 }
 
@@ -140,16 +139,13 @@ static int count(const struct clb_query *q, struct clb_counts *out)
         const char *s = clb_query_param(q, "stride", "1");
         char *end;
         unsigned long long v = strtoull(s, &end, 10);
-        if (end == s || *end || s[0] == '-' || v < 1) {
-            clb_seterr("bad stride '%s' (accepted: a whole number >= 1)", s);
-            return CLB_EUSAGE;
-        }
+        if (end == s || *end || s[0] == '-' || v < 1)
+            return clb_eusage("bad stride '%s' (accepted: a whole number >= 1)", s);
         uint64_t g = n ? clb_gcd((uint64_t)(v % n), n) : 1;
         if (g > 1)
             footprint = clb_mulz(clb_addz(n, (size_t)(n / g), &ovf), es, &ovf);
     } else if (strcmp(q->kernel, "offset") != 0) {
-        clb_seterr("unknown stride kernel '%s' (known: gather, offset)", q->kernel);
-        return CLB_EUSAGE;
+        return clb_eusage("unknown stride kernel '%s' (known: gather, offset)", q->kernel);
     }
     return clb_count_done(q, ovf, out, bytes, 0, footprint, array, CLB_UNIT_GBPS);
 }
@@ -172,32 +168,13 @@ static int read_lists(struct clb_env *env, unsigned *want, long *strides, int *n
     return CLB_OK;
 }
 
-/* The cases, enumerated once: gather at each stride, then offset at each
- * offset. Set-up adds them; the plan counts them. */
-#define MAX_CASES (2 * MAX_LIST)
-
-static int cases(const long *strides, int ns, const long *offs, int no,
-                 struct stride_case out[MAX_CASES])
-{
-    int n = 0;
-    for (int i = 0; i < ns; i++)
-        out[n++] = (struct stride_case){GATHER, strides[i]};
-    for (int i = 0; i < no; i++)
-        out[n++] = (struct stride_case){OFFSET, offs[i]};
-    return n;
-}
-
 /* The gather model: each read moves max(sizeof, min(stride*sizeof, sector))
  * bytes (neighbours share a sector until the stride spans one), each write
  * sizeof; the useful bytes are 2*sizeof. Assumes no sector survives in a
  * cache until its next use, true when N is well beyond the caches. */
 static double gather_model(double peak, size_t es, long stride, long sector)
 {
-    double rd = (double)stride * (double)es;
-    if (rd > (double)sector)
-        rd = (double)sector;
-    if (rd < (double)es)
-        rd = (double)es;
+    double rd = fmax((double)es, fmin((double)stride * (double)es, (double)sector));
     return peak * 2.0 * (double)es / ((double)es + rd);
 }
 
@@ -236,9 +213,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     long strides[MAX_LIST], offs[MAX_LIST];
     if ((rc = read_lists(env, &want, strides, &ns, offs, &no)))
         return rc;
-    for (int i = 0; i < no; i++)
-        if ((size_t)offs[i] > st->pad)
-            st->pad = (size_t)offs[i];
+    st->pad = no ? pad_of(clb_param(env, "offsets")) : 0; /* the list parsed: its largest */
     /* A fixed work-group size on every device: gather's tables need it, and
      * a driver's choice for a prime N could be a group of 1. */
     int cpu = strcmp(env->info->type_name, "cpu") == 0;
@@ -281,12 +256,11 @@ static int setup(struct clb_env *env, struct clb_group *g)
                              &st->dtab[1])))
             return rc;
     }
-    struct stride_case cs[MAX_CASES];
-    int nc = cases(strides, ns, offs, no, cs);
-    for (int i = 0; i < nc; i++)
-        if ((rc = add_case(g, st, cs[i].k, cs[i].v, env->profile->peak_bandwidth_gbs)))
-            return rc;
-    return CLB_OK;
+    /* the cases: gather at each stride, then offset at each offset */
+    for (int i = 0; i < ns + no && !rc; i++)
+        rc = i < ns ? add_case(g, st, GATHER, strides[i], env->profile->peak_bandwidth_gbs)
+                    : add_case(g, st, OFFSET, offs[i - ns], NAN);
+    return rc;
 }
 
 /* ---- measuring ---------------------------------------------------------- */
@@ -318,9 +292,7 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
                             &st->dtab[1], (size_t)0)
                  : clb_args(kern, sizeof(cl_mem), &st->io.din, sizeof(cl_mem), &st->io.dout,
                             sizeof n, &n, sizeof off, &off, (size_t)0);
-    if (rc)
-        return rc;
-    return clb_launch(env->dev, kern, 1, c->global, c->local, &s->first);
+    return rc ? rc : clb_launch(env->dev, kern, 1, c->global, c->local, &s->first);
 }
 
 /* Exact: every output element must be the bits of the input element it names. */
@@ -387,7 +359,7 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
         }
 }
 
-/* The cases setup will add (cases()). */
+/* The cases setup will add: one per stride and one per offset. */
 static int plan(struct clb_env *env, const char *dtype, const struct clb_size *size)
 {
     (void)dtype;
@@ -395,43 +367,27 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     unsigned want;
     int ns, no;
     long strides[MAX_LIST], offs[MAX_LIST];
-    if (read_lists(env, &want, strides, &ns, offs, &no))
-        return -1;
-    struct stride_case cs[MAX_CASES];
-    return cases(strides, ns, offs, no, cs);
+    return read_lists(env, &want, strides, &ns, offs, &no) ? -1 : ns + no;
 }
 
 const struct clb_workload clb_wl_stride = {
     .name = "stride",
     .summary = "coalescing: strided gather and misaligned copy, bandwidth of the useful bytes",
-    .dtypes = "float,double",
-    .default_dtypes = "float",
-    .params = params,
-    .row_keys = row_keys,
+    .dtypes = "float,double", .default_dtypes = "float",
+    .params = params, .row_keys = row_keys,
     .size_help = "elements N, 2 .. 2^32-1 (default: the largest prime with each array >= 8x the "
                  "last-level cache, 1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,
     /* Each of the two arrays >= 8 x LLC, 1 GiB on GPUs, 64 MiB on CPUs: the
      * group (both arrays) >= 16 x LLC, 2 GiB, 128 MiB, each less a little
      * (15.9, 2047, 127) so that the largest prime below a ladder step, a few
-     * elements short of it, still reaches the step. The old rule took the
-     * largest prime at most the target itself; the ladder has steps of 1/8
-     * octave, so where the target is not a step (8 x LLC not m * 2^k bytes,
-     * m = 8..15) N is the prime below the next step, up to 12.5% larger. At
-     * the device's limits the old cap was min(max_alloc, memory / 3) per
-     * array; the rule's is max_alloc per buffer and half the memory for both.
-     * The quick size is the float one (the largest prime in 1 MiB of floats)
-     * for both types: doubles now run 262139 elements too (was 131071). */
+     * elements short of it, still reaches the step. Quick: the largest prime
+     * in 1 MiB of floats, for both types. */
     .sizes = {.quick = "262139", .llc_times = 15.9, .floor_mib = {127, 2047}, .cap_mib = {128, 0},
               .ladder = ladder},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct stride),
-    .case_size = sizeof(struct stride_case),
-    CLB_STEPS,
-    .plan = plan,
-    .check_size = check_size,
-    .prepare = prepare,
-    .summarize = summarize,
+    .state_size = sizeof(struct stride), .case_size = sizeof(struct stride_case),
+    CLB_STEPS, .plan = plan, .check_size = check_size, .prepare = prepare, .summarize = summarize,
     .figure = {.x_param = "stride,offset", .x_label = "stride or offset (elements)",
                .order = "gather,offset"},
 };
