@@ -58,7 +58,8 @@ int clb_proc_allreduce(double *v, int n, enum clb_comm_op op);
 int clb_proc_probe_round(double *v, int n);
 int clb_proc_bcast(void *buf, size_t n, int root);
 char **clb_proc_gather_text(const char *mine);
-void clb_proc_free_texts(char **t);
+/* Free the texts a gather of the ranks c gave (clb_comm_free_texts: clb_comm()'s). */
+void clb_free_texts(char **t, const struct clb_comm_info *c);
 int clb_proc_isend(const void *buf, size_t n, int peer, int tag, struct clb_proc_req **req);
 int clb_proc_irecv(void *buf, size_t n, int peer, int tag, struct clb_proc_req **req);
 int clb_proc_waitall(struct clb_proc_req **reqs, int n);

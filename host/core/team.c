@@ -228,7 +228,7 @@ static char **gather_team(struct team *t)
             got[q] = NULL;
             ok &= all[(size_t)q * (size_t)t->n + (size_t)k] != NULL;
         }
-        clb_proc_free_texts(got);
+        clb_free_texts(got, p);
     }
     if (!ok && all) {
         for (int i = 0; i < p->size * t->n; i++)
@@ -257,15 +257,7 @@ char **clb_comm_gather_text(const char *mine)
     return all;
 }
 
-void clb_comm_free_texts(char **t)
-{
-    if (!t)
-        return;
-    const struct clb_comm_info *c = clb_comm();
-    for (int i = 0; i < c->size && (c->rank == 0 || i == 0); i++)
-        free(t[i]);
-    free(t);
-}
+void clb_comm_free_texts(char **t) { clb_free_texts(t, clb_comm()); }
 
 /* ---- messages ----------------------------------------------------------------------- */
 
@@ -387,8 +379,7 @@ int clb_comm_test(struct clb_comm_req **req, int *done)
         err = *done && q->m->err;
     }
     if (*done || rc) {
-        if (q->m)
-            free(q->m);
+        free(q->m);
         free(q);
         *req = NULL;
         *done = 1;
@@ -462,29 +453,25 @@ struct clb_comm_local {
 
 int clb_comm_local_open(void *mine, struct clb_comm_local **l)
 {
-    *l = clb_xcalloc(1, sizeof **l);
     int n = me ? me->t->n : 1;
+    *l = clb_xcalloc(1, sizeof **l);
     void **peer = *l ? clb_xcalloc((size_t)n, sizeof *peer) : NULL;
-    int rc = peer ? CLB_OK : CLB_ESYS;
-    if (!me) {
-        if (peer)
-            peer[0] = mine;
-    } else {
+    if (me) {
         struct team *t = me->t;
         t->job.ptr[me->d] = mine;
         barrier(t, &t->job);
         for (int k = 0; peer && k < n; k++)
             peer[k] = t->job.ptr[k];
         barrier(t, &t->job);
+    } else if (peer) {
+        peer[0] = mine;
     }
-    if (rc) {
+    if (!peer) {
         free(*l);
         *l = NULL;
-        return rc;
+        return CLB_ESYS;
     }
-    (*l)->first = clb_comm()->rank - (me ? me->d : 0);
-    (*l)->n = n;
-    (*l)->peer = peer;
+    **l = (struct clb_comm_local){clb_comm()->rank - (me ? me->d : 0), n, peer};
     return CLB_OK;
 }
 
@@ -543,9 +530,7 @@ int clb_team_run(int n, int (*fn)(void *arg, int d), void *arg, int *status)
                    "(MPI_THREAD_SERIALIZED)");
         return CLB_EUSAGE;
     }
-    struct team t;
-    memset(&t, 0, sizeof t);
-    t.n = n;
+    struct team t = {.n = n, .fn = fn, .arg = arg, .status = status, .verbosity = clb_verbosity};
     pthread_mutex_init(&t.mu, NULL);
     pthread_cond_init(&t.cv, NULL);
     struct chan *cs[2] = {&t.job, &t.probe};
@@ -553,10 +538,6 @@ int clb_team_run(int n, int (*fn)(void *arg, int d), void *arg, int *status)
         atomic_init(&cs[k]->arrived, 0);
         atomic_init(&cs[k]->gen, 0);
     }
-    t.fn = fn;
-    t.arg = arg;
-    t.status = status;
-    t.verbosity = clb_verbosity;
     struct member *m = clb_xcalloc((size_t)n, sizeof *m);
     pthread_t *th = clb_xcalloc((size_t)n, sizeof *th);
     int started = 0;
