@@ -42,7 +42,7 @@ struct clb_bincache {
  * absolute path, else $HOME/.cache/clbench (malloc'd); NULL when neither. */
 char *clb_cache_path(void);
 /* Prepare a cache (nothing is touched on disk until the first load). */
-int clb_cache_init(struct clb_bincache *c);
+void clb_cache_init(struct clb_bincache *c);
 void clb_cache_close(struct clb_bincache *c);
 /* The entry of key: CLB_OK with *bin (malloc'd, *n bytes); CLB_SKIP when
  * there is none (silent) or it is refused (one warning line, entry removed). */

@@ -139,6 +139,8 @@ int clb_kres_spills(const struct clb_device *d, const struct clb_kres *r);
 /* The build option that makes the build log report registers and spills
  * (" -cl-nv-verbose" where the device has cl_nv_compiler_options), else "". */
 const char *clb_verbose_build_option(const struct clb_devinfo *di);
+/* The build log of prog on dev (malloc'd), NULL when none, or longer than cap bytes. */
+char *clb_build_log(cl_program prog, cl_device_id dev, size_t cap);
 /* The registers and spill-store bytes that ptxas-style lines of a build log
  * give for entry function `name` (-1 each where they do not). */
 void clb_parse_ptxas_log(const char *log, const char *name, long *registers, long *spill_stores);

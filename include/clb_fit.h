@@ -21,8 +21,6 @@ struct clb_wg_limit {
 int clb_wg_limit(const struct clb_env *env, cl_kernel k, struct clb_wg_limit *out);
 /* The device's own limits, before any kernel is built. */
 void clb_wg_device_limit(const struct clb_env *env, struct clb_wg_limit *out);
-/* The tighter of a and b, into a. */
-void clb_wg_limit_and(struct clb_wg_limit *a, const struct clb_wg_limit *b);
 /* Does a work-group of local[0..dims) work-items passing local_bytes of
  * __local arguments fit l? When not, the limit it exceeds in why. */
 int clb_wg_fits(const struct clb_wg_limit *l, unsigned dims, const size_t *local,

@@ -40,12 +40,6 @@ const char *clb_profiles_dir(const char *explicit_dir);
 int clb_profiles_load(const char *dir, struct clb_profiles *out);
 /* The same for the first directory of the search order (clb_profiles_dir). */
 int clb_load_profiles_for(const char *platforms_dir, struct clb_profiles *ps);
-/* Check every [tuning] key of a profile: known() says whether `workload.key`
- * is a declared parameter, else writes why not. clb_profiles_load checks
- * each profile with the workload registry's clb_workload_param_known. */
-struct clb_buf;
-int clb_profile_check_tuning(const struct clb_profile *p,
-                             int (*known)(const char *workload, const char *key, struct clb_buf *why));
 /* Parse one file into p (exposed for tests). */
 int clb_profile_parse_file(const char *path, struct clb_profile *p);
 void clb_profiles_free(struct clb_profiles *ps);

@@ -75,19 +75,15 @@ void clb_parse_ptxas_log(const char *log, const char *name, long *registers, lon
     }
 }
 
-/* The build log of the program k belongs to (malloc'd, NUL-terminated), or NULL. */
-static char *build_log(const struct clb_device *d, cl_kernel k)
+char *clb_build_log(cl_program prog, cl_device_id dev, size_t cap)
 {
-    cl_program prog;
     size_t len = 0;
-    if (clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL) != CL_SUCCESS ||
-        clGetProgramBuildInfo(prog, d->info.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
-            CL_SUCCESS ||
-        len == 0 || len > LOG_CAP)
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS ||
+        len == 0 || len > cap)
         return NULL;
     char *log = malloc(len + 1);
-    if (log && clGetProgramBuildInfo(prog, d->info.device, CL_PROGRAM_BUILD_LOG, len, log,
-                                     NULL) != CL_SUCCESS) {
+    if (log && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, log, NULL) !=
+                   CL_SUCCESS) {
         free(log);
         return NULL;
     }
@@ -104,7 +100,10 @@ void clb_kernel_resources(const struct clb_device *d, cl_kernel k, const char *n
                                                 sizeof pm, &pm, NULL) == CL_SUCCESS
                            ? (long long)pm
                            : -1;
-    char *log = build_log(d, k);
+    cl_program prog;
+    char *log = clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL) == CL_SUCCESS
+                    ? clb_build_log(prog, d->info.device, LOG_CAP)
+                    : NULL;
     clb_parse_ptxas_log(log, name, &out->registers, &out->spill_stores);
     free(log);
 }

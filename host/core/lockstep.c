@@ -214,11 +214,10 @@ int clb_print_ranks(struct session *s)
 {
     if (!s->run->mpi)
         return CLB_OK;
-    char *mine = clb_asprintf("rank %d: %s, device %d '%s' (%s)%s", clb_comm()->rank, s->run->host,
-                              s->dev.info.index, s->dev.info.name, s->dev.info.pci_bus_id[0]
-                                                                       ? s->dev.info.pci_bus_id
-                                                                       : s->dev.info.platform_name,
-                              "");
+    const struct clb_devinfo *di = &s->dev.info;
+    char *mine = clb_asprintf("rank %d: %s, device %d '%s' (%s)", clb_comm()->rank, s->run->host,
+                              di->index, di->name,
+                              di->pci_bus_id[0] ? di->pci_bus_id : di->platform_name);
     char **all = clb_comm_gather_text(mine ? mine : "");
     free(mine);
     if (!all)

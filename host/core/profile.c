@@ -243,8 +243,7 @@ int clb_profile_parse_file(const char *path, struct clb_profile *p)
 
 /* Every [tuning] key names a registered workload and one of its declared
  * parameters, like --param: "stream.vek" or "streem.vec" is a typo. */
-int clb_profile_check_tuning(const struct clb_profile *p,
-                             int (*known)(const char *workload, const char *key, struct clb_buf *why))
+static int check_tuning(const struct clb_profile *p)
 {
     for (size_t i = 0; i < p->ntuning; i++) {
         const char *k = p->tuning[i].key;
@@ -255,7 +254,7 @@ int clb_profile_check_tuning(const struct clb_profile *p,
         memcpy(wl, k, (size_t)(dot - k));
         wl[dot - k] = 0;
         struct clb_buf why = {0};
-        int ok = known(wl, dot + 1, &why);
+        int ok = clb_workload_param_known(wl, dot + 1, &why);
         free(wl);
         if (!ok) {
             clb_seterr("%s:%d: [tuning] %s: %s", p->path, p->tuning[i].line, k, clb_buf_str(&why));
@@ -267,22 +266,23 @@ int clb_profile_check_tuning(const struct clb_profile *p,
     return CLB_OK;
 }
 
+static void free_kvs(struct clb_kv *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].key);
+        free(v[i].value);
+    }
+    free(v);
+}
+
 void clb_profile_free(struct clb_profile *p)
 {
     char *strs[] = {p->id, p->path, p->name, p->vendor, p->architecture, p->memory, p->match,
                     p->match_platform};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(strs[i]);
-    for (size_t i = 0; i < p->ntuning; i++) {
-        free(p->tuning[i].key);
-        free(p->tuning[i].value);
-    }
-    for (size_t i = 0; i < p->nmodel; i++) {
-        free(p->model[i].key);
-        free(p->model[i].value);
-    }
-    free(p->tuning);
-    free(p->model);
+    free_kvs(p->tuning, p->ntuning);
+    free_kvs(p->model, p->nmodel);
     memset(p, 0, sizeof *p);
 }
 
@@ -342,7 +342,7 @@ int clb_profiles_load(const char *dir, struct clb_profiles *out)
                 break;
             }
         if (rc == CLB_OK)
-            rc = clb_profile_check_tuning(p, clb_workload_param_known);
+            rc = check_tuning(p);
     }
     for (size_t i = 0; i < nn; i++)
         free(names[i]);

@@ -178,9 +178,8 @@ char *clb_watchdog_enter(const char *fmt, ...)
 
 void clb_watchdog_leave(char *previous)
 {
-    if (!wd.running)
-        return;
-    free(swap(previous));
+    if (wd.running)
+        free(swap(previous));
 }
 
 void clb_watchdog_next(const char *fmt, ...)
