@@ -163,9 +163,7 @@ struct clb_energy *clb_energy_open_nvml(const char *libname, const char *pci_bus
     if (!e || !init || !by_bus) {
         set_why(why, "NVML %s%s", e ? "lacks nvmlInit_v2 or nvmlDeviceGetHandleByPciBusId_v2"
                                     : CLB_OOM, "");
-        free(e);
-        dlclose(lib);
-        return NULL;
+        goto fail;
     }
     e->kind = NVML;
     e->lib = lib;
@@ -175,9 +173,7 @@ struct clb_energy *clb_energy_open_nvml(const char *libname, const char *pci_bus
     e->power_mw = (int (*)(void *, unsigned int *))dlsym(lib, "nvmlDeviceGetPowerUsage");
     if (init() != 0) {
         set_why(why, "NVML did not initialise (%s)%s", "nvmlInit_v2 failed", "");
-        dlclose(lib);
-        free(e);
-        return NULL;
+        goto fail;
     }
     unsigned long long mj;
     if (by_bus(pci_bus_id, &e->dev) != 0) {
@@ -199,8 +195,9 @@ struct clb_energy *clb_energy_open_nvml(const char *libname, const char *pci_bus
     }
     if (e->shutdown)
         e->shutdown();
-    dlclose(lib);
     free(e->idle_why);
+fail:
+    dlclose(lib);
     free(e);
     return NULL;
 }

@@ -14,6 +14,7 @@
  * later kernel of the run timed on the host clock, said in each row. */
 #include "timer.h"
 #include "clb_stats.h"
+#include "clb_workload.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -181,10 +182,8 @@ int clb_timer_probe(struct clb_device *d)
         rc = launch_overhead(d, k, out);
     if (!rc)
         rc = long_runs(d, k, out, ev, wall);
-    if (k)
-        clReleaseKernel(k);
-    if (out)
-        clReleaseMemObject(out);
+    clb_release_kernels(&k, 1);
+    clb_release_mems(&out, 1);
     if (rc)
         return rc;
     struct clb_buf why = {0};

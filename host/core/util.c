@@ -41,19 +41,17 @@ void clb_wrap(FILE *f, int col, int indent, const char *text)
             p++;
             continue;
         }
-        if (*p == '\n') {   /* a line break of the text's own */
+        size_t word = strcspn(p, " \n");
+        /* a line break of the text's own, or a word past the width */
+        if (*p == '\n' || (!start && col + (long)gap + (long)word > width)) {
             fprintf(f, "\n%*s", indent, "");
             col = indent;
             start = 1;
+        }
+        if (*p == '\n') {
             gap = 0;
             p++;
             continue;
-        }
-        size_t word = strcspn(p, " \n");
-        if (!start && col + (long)gap + (long)word > width) {
-            fprintf(f, "\n%*s", indent, "");
-            col = indent;
-            start = 1;
         }
         if (!start) {   /* the text's own spacing within a line */
             fprintf(f, "%*s", (int)gap, "");
@@ -515,8 +513,6 @@ size_t clb_addz(size_t a, size_t b, int *ovf)
     }
     return r;
 }
-
-/* ---- files from outside ---------------------------------------------------- */
 
 /* ---- the files this process reads or writes rows to ---------------------------- */
 
