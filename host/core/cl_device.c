@@ -37,11 +37,10 @@ static void str_info(cl_device_id d, cl_device_info what, char *buf, size_t n)
     size_t len = strlen(buf);
     while (len && isspace((unsigned char)buf[len - 1]))
         buf[--len] = 0;
-    char *p = buf;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (p != buf)
-        memmove(buf, p, strlen(p) + 1);
+    size_t lead = 0;
+    while (isspace((unsigned char)buf[lead]))
+        lead++;
+    memmove(buf, buf + lead, len - lead + 1);
 }
 
 /* The type a device is shown as and matched by (-d cpu|gpu|accelerator).

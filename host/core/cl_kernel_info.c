@@ -64,13 +64,9 @@ void clb_parse_ptxas_log(const char *log, const char *name, long *registers, lon
             end = p + strlen(p);
         *spill_stores = figure_in(p, end, " bytes spill stores");
         const char *used = strstr(p, "Used ");
-        if (used && used < end) {
-            const char *q = used + 5;
-            while (isdigit((unsigned char)*q))
-                q++;
-            if (q > used + 5 && q - (used + 5) <= 9 && strncmp(q, " registers", 10) == 0)
-                *registers = strtol(used + 5, NULL, 10);
-        }
+        size_t nd = used && used < end ? strspn(used + 5, "0123456789") : 0;
+        if (nd && nd <= 9 && strncmp(used + 5 + nd, " registers", 10) == 0)
+            *registers = strtol(used + 5, NULL, 10);
         return;
     }
 }

@@ -146,13 +146,13 @@ static int on_ini(void *user, const char *section, const char *key, const char *
     }
     if (strcmp(section, "model") == 0)
         return add_kv(&p->model, &p->nmodel, key, value, ps->line) == 0;
-    if (strcmp(section, "device") != 0 && strcmp(section, "memory") != 0) {
+    int device = strcmp(section, "device") == 0;
+    if (!device && strcmp(section, "memory") != 0) {
         clb_buf_printf(&ps->reason, "unknown section [%s] (known: device, memory, tuning, model)",
                        section);
         return 0;
     }
-    if (strcmp(section, "device") == 0)
-        ps->seen_device = 1;
+    ps->seen_device |= device;
     for (size_t i = 0; i < sizeof numkeys / sizeof *numkeys; i++) {
         const struct numkey *k = &numkeys[i];
         if (strcmp(k->section, section) || strcmp(k->key, key))
@@ -166,7 +166,7 @@ static int on_ini(void *user, const char *section, const char *key, const char *
         *(double *)((char *)p + k->offset) = v;
         return 1;
     }
-    if (strcmp(section, "device") == 0 && strcmp(key, "match_pci_device") == 0) {
+    if (device && strcmp(key, "match_pci_device") == 0) {
         char *end;   /* a PCI device id is written in hex, as lspci and sysfs write it */
         errno = 0;
         unsigned long v = strncmp(value, "0x", 2) ? 0 : strtoul(value + 2, &end, 16);
@@ -180,7 +180,7 @@ static int on_ini(void *user, const char *section, const char *key, const char *
         p->match_pci_device = (double)v;
         return 1;
     }
-    if (strcmp(section, "device") == 0) {
+    if (device) {
         for (size_t i = 0; i < sizeof strkeys / sizeof *strkeys; i++)
             if (strcmp(strkeys[i].key, key) == 0) {
                 char **slot = (char **)((char *)p + strkeys[i].offset);

@@ -281,12 +281,6 @@ static int proc_tag(int tag, int src_d, int dst_d, int *out)
     return CLB_OK;
 }
 
-static int req_new(struct clb_comm_req **req)
-{
-    *req = clb_xcalloc(1, sizeof **req);
-    return *req ? CLB_OK : CLB_ESYS;
-}
-
 /* Post m in the mailbox, or match it with the first posted message of the
  * other kind between the same ranks with the same tag (message order is
  * kept, as MPI's), copying the data. Under the lock. */
@@ -314,16 +308,15 @@ static void post(struct team *t, struct msg *m)
 
 static int message(void *buf, size_t n, int peer, int tag, int send, struct clb_comm_req **req)
 {
-    int rc = req_new(req);
-    if (rc)
-        return rc;
+    if (!(*req = clb_xcalloc(1, sizeof **req)))
+        return CLB_ESYS;
     if (!me)
         return send ? clb_proc_isend(buf, n, peer, tag, &(*req)->proc)
                     : clb_proc_irecv(buf, n, peer, tag, &(*req)->proc);
     struct team *t = me->t;
     int d = local_peer(peer);
     if (d < 0) {
-        int ptag;
+        int ptag, rc;
         if ((rc = proc_tag(tag, send ? me->d : peer % t->n, send ? peer % t->n : me->d, &ptag)))
             return rc;
         pthread_mutex_lock(&t->mu);
