@@ -122,21 +122,24 @@ void clb_comm_abort(int status)
         MPI_Abort(world, status);
 }
 
-int clb_proc_allreduce(double *v, int n, enum clb_comm_op op)
+/* An allreduce on c: the job's communicator, or the probes' (`what` names it). */
+static int reduce(MPI_Comm c, const char *what, double *v, int n, enum clb_comm_op op)
 {
     if (!active)
         return CLB_OK;
     MPI_Op o = op == CLB_SUM ? MPI_SUM : op == CLB_MAX ? MPI_MAX : MPI_MIN;
-    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, o, world), "MPI_Allreduce");
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, o, c), what);
     return CLB_OK;
 }
 
-int clb_proc_probe_round(double *v, int n)
+int clb_proc_allreduce(double *v, int n, enum clb_comm_op op)
 {
-    if (active)
-        MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, probes),
-                  "MPI_Allreduce(probes)");
-    return CLB_OK;
+    return reduce(world, "MPI_Allreduce", v, n, op);
+}
+
+int clb_proc_probe_round(double *v, int n, enum clb_comm_op op)
+{
+    return reduce(probes, "MPI_Allreduce(probes)", v, n, op);
 }
 
 int clb_proc_bcast(void *buf, size_t n, int root)
@@ -189,10 +192,8 @@ char **clb_proc_gather_text(const char *mine)
     free(buf);
     free(lens);
     free(displs);
-    if (info.rank != 0) {
-        /* others get an empty list: only rank 0 writes */
+    if (info.rank != 0) /* others get an empty list: only rank 0 writes */
         return err == MPI_SUCCESS ? clb_xcalloc(1, sizeof(char *)) : NULL;
-    }
     return all;
 }
 
@@ -397,7 +398,7 @@ int clb_comm_init(int *argc, char ***argv)
 void clb_comm_finalize(void) {}
 void clb_comm_abort(int status) {}
 int clb_proc_allreduce(double *v, int n, enum clb_comm_op op) { return CLB_OK; }
-int clb_proc_probe_round(double *v, int n) { return CLB_OK; }
+int clb_proc_probe_round(double *v, int n, enum clb_comm_op op) { return CLB_OK; }
 int clb_proc_bcast(void *buf, size_t n, int root) { return CLB_OK; }
 char **clb_proc_gather_text(const char *mine) { return texts_alone(mine); }
 struct clb_proc_req {
@@ -441,14 +442,15 @@ int clb_proc_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
     return *mine ? CLB_OK : CLB_ESYS;
 }
 
-void *clb_proc_shm_peer(struct clb_comm_shm *w, int rank)
+/* The rest of the window is the processes' alone (team.c opens it). */
+void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank)
 {
     if (!w || !w->peer || rank < 0 || rank >= (active ? info.size : 1))
         return NULL;
     return w->peer[rank];
 }
 
-int clb_proc_shm_sync(struct clb_comm_shm *w)
+int clb_comm_shm_sync(struct clb_comm_shm *w)
 {
 #ifdef CLB_HAVE_MPI
     if (active && w && w->locked)
@@ -457,7 +459,7 @@ int clb_proc_shm_sync(struct clb_comm_shm *w)
     return CLB_OK;
 }
 
-void clb_proc_shm_close(struct clb_comm_shm *w)
+void clb_comm_shm_close(struct clb_comm_shm *w)
 {
     if (!w)
         return;

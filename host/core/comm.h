@@ -51,7 +51,7 @@ int clb_proc_active(void);
 int clb_proc_threads_ok(void);
 long clb_proc_tag_ub(void);
 int clb_proc_allreduce(double *v, int n, enum clb_comm_op op);
-int clb_proc_probe_round(double *v, int n);
+int clb_proc_probe_round(double *v, int n, enum clb_comm_op op); /* op: CLB_MAX */
 int clb_proc_bcast(void *buf, size_t n, int root);
 char **clb_proc_gather_text(const char *mine);
 /* Free the texts a gather of the ranks c gave (clb_comm_free_texts: clb_comm()'s). */
@@ -61,9 +61,6 @@ int clb_proc_irecv(void *buf, size_t n, int peer, int tag, struct clb_proc_req *
 int clb_proc_waitall(struct clb_proc_req **reqs, int n);
 int clb_proc_test(struct clb_proc_req **req, int *done);
 int clb_proc_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine);
-void *clb_proc_shm_peer(struct clb_comm_shm *w, int rank);
-int clb_proc_shm_sync(struct clb_comm_shm *w);
-void clb_proc_shm_close(struct clb_comm_shm *w);
 void clb_proc_transport(char *btl, size_t nb, char *copy, size_t nc);
 
 #endif

@@ -157,17 +157,11 @@ int clb_comm_allreduce(double *v, int n, enum clb_comm_op op)
     return team_allreduce(&me->t->job, v, n, op, clb_proc_allreduce);
 }
 
-static int proc_probe(double *v, int n, enum clb_comm_op op)
-{
-    (void)op; /* MAX */
-    return clb_proc_probe_round(v, n);
-}
-
 int clb_comm_probe_round(double *v, int n)
 {
     if (!me)
-        return clb_proc_probe_round(v, n);
-    return team_allreduce(&me->t->probe, v, n, CLB_MAX, proc_probe);
+        return clb_proc_probe_round(v, n, CLB_MAX);
+    return team_allreduce(&me->t->probe, v, n, CLB_MAX, clb_proc_probe_round);
 }
 
 int clb_comm_bcast(void *buf, size_t n, int root)
@@ -246,14 +240,10 @@ char **clb_comm_gather_text(const char *mine)
     struct team *t = me->t;
     t->job.ptr[me->d] = (void *)mine;
     barrier(t, &t->job);
-    char **all = NULL;
-    if (me->d == 0)
-        all = gather_team(t);
+    char **all = me->d == 0 ? gather_team(t) : NULL;
     barrier(t, &t->job); /* every member's text was read */
-    if (me->d != 0) {
-        /* others get an empty list: only rank 0 writes */
+    if (me->d != 0) /* others get an empty list: only rank 0 writes */
         all = clb_xcalloc(1, sizeof *all);
-    }
     return all;
 }
 
@@ -426,9 +416,6 @@ int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
     return clb_proc_shm_open(bytes, w, mine);
 }
 
-void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank) { return clb_proc_shm_peer(w, rank); }
-int clb_comm_shm_sync(struct clb_comm_shm *w) { return clb_proc_shm_sync(w); }
-void clb_comm_shm_close(struct clb_comm_shm *w) { clb_proc_shm_close(w); }
 
 void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc)
 {
