@@ -18,11 +18,9 @@ struct clb_profile {
     /* What tells boards of one name apart, each optional: compute units,
      * clock (2 %), the memory the device reports (3 %), the PCI device id. */
     double match_compute_units, match_clock_mhz, match_memory_gb, match_pci_device;
-    double compute_units, core_clock_mhz, memory_clock_mhz, bus_width_bits;
-    double memory_gb;
+    double compute_units, core_clock_mhz, memory_clock_mhz, bus_width_bits, memory_gb;
     double peak_bandwidth_gbs, peak_gflops_sp, peak_gflops_dp;
-    double l2_kb, local_mem_kb, tdp_w;
-    double partitions, partition_width_bytes;
+    double l2_kb, local_mem_kb, tdp_w, partitions, partition_width_bytes;
     struct clb_kv *tuning; size_t ntuning;  /* "workload.key" -> value */
     struct clb_kv *model; size_t nmodel;    /* model parameters */
 };

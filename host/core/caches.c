@@ -19,9 +19,7 @@
 static char *sysfs_line(const char *dir, const char *name, const char *field)
 {
     char *path = clb_asprintf("%s/%s/%s", dir, name, field);
-    if (!path)
-        return NULL;
-    char *text = clb_read_regular(path, "sysfs cache file", SYSFS_FILE_MAX);
+    char *text = path ? clb_read_regular(path, "sysfs cache file", SYSFS_FILE_MAX) : NULL;
     free(path);
     if (!text)
         return NULL;

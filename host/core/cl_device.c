@@ -451,10 +451,7 @@ int clb_args(cl_kernel k, ...)
     va_list ap;
     va_start(ap, k);
     cl_uint idx = 0;
-    for (;;) {
-        size_t sz = va_arg(ap, size_t);
-        if (sz == 0)
-            break;
+    for (size_t sz; (sz = va_arg(ap, size_t)) != 0; idx++) {
         const void *p = va_arg(ap, const void *);
         cl_int err = clSetKernelArg(k, idx, sz, p);
         if (err != CL_SUCCESS) {
@@ -462,7 +459,6 @@ int clb_args(cl_kernel k, ...)
             clb_seterr("clSetKernelArg(%u): %s", idx, clb_cl_errstr(err));
             return CLB_ECL;
         }
-        idx++;
     }
     va_end(ap);
     return CLB_OK;

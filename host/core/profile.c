@@ -116,18 +116,14 @@ static int add_kv(struct clb_kv **v, size_t *n, const char *key, const char *val
 /* A figure: decimal, finite, no sign, no hex, within [lo, hi]. */
 static int parse_range(const char *value, double lo, double hi, double *out)
 {
-    const char *p = value;
-    if (!(*p >= '0' && *p <= '9') && *p != '.')
+    if ((!(*value >= '0' && *value <= '9') && *value != '.') || strpbrk(value, "xXpP"))
         return -1;
-    for (const char *q = p; *q; q++)
-        if (*q == 'x' || *q == 'X' || *q == 'p' || *q == 'P')
-            return -1;
     char *end;
     errno = 0;
-    double v = strtod(p, &end);
+    double v = strtod(value, &end);
     while (*end == ' ' || *end == '\t')
         end++;
-    if (end == p || *end || errno || !isfinite(v) || v < lo || v > hi)
+    if (end == value || *end || errno || !isfinite(v) || v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
@@ -324,12 +320,8 @@ int clb_profiles_load(const char *dir, struct clb_profiles *out)
         rc = CLB_ESYS;
     for (size_t i = 0; i < nn && rc == CLB_OK; i++) {
         char *path = clb_asprintf("%s/%s", dir, names[i]);
-        if (!path) {
-            rc = CLB_ESYS;
-            break;
-        }
         struct clb_profile *p = &out->v[out->n];
-        rc = clb_profile_parse_file(path, p);
+        rc = path ? clb_profile_parse_file(path, p) : CLB_ESYS;
         free(path);
         if (rc)
             break;

@@ -318,13 +318,9 @@ static int message(void *buf, size_t n, int peer, int tag, int send, struct clb_
     struct msg *m = clb_xcalloc(1, sizeof *m);
     if (!m)
         return CLB_ESYS;
+    *m = (struct msg){.send = send, .src = send ? me->info.rank : peer,
+                      .dst = send ? peer : me->info.rank, .tag = tag, .buf = buf, .n = n};
     atomic_init(&m->done, 0);
-    m->send = send;
-    m->src = send ? me->info.rank : peer;
-    m->dst = send ? peer : me->info.rank;
-    m->tag = tag;
-    m->buf = buf;
-    m->n = n;
     (*req)->m = m;
     pthread_mutex_lock(&t->mu);
     post(t, m);

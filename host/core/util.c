@@ -584,11 +584,9 @@ int clb_check_regular(int fd, const char *path, const char *what, size_t max_byt
         /* the limit in the unit it was set in: GiB for results, bytes for a
          * profile or a kernel source */
         const size_t gib = (size_t)1 << 30;
-        if (max_bytes >= gib && max_bytes % gib == 0)
-            clb_seterr("%s '%s' is larger than the %zu GiB clbench reads", what, path,
-                       max_bytes >> 30);
-        else
-            clb_seterr("%s '%s' is larger than the %zu bytes clbench reads", what, path, max_bytes);
+        int in_gib = max_bytes >= gib && max_bytes % gib == 0;
+        clb_seterr("%s '%s' is larger than the %zu %s clbench reads", what, path,
+                   in_gib ? max_bytes >> 30 : max_bytes, in_gib ? "GiB" : "bytes");
         return -1;
     }
     if (size)

@@ -38,13 +38,8 @@ static struct {
 
 static char *vformat(const char *fmt, va_list ap)
 {
-    struct clb_buf b = {0};
-    clb_buf_vprintf(&b, fmt, ap);
-    if (b.oom || !b.s) {
-        clb_buf_free(&b);
-        return NULL;
-    }
-    return b.s;
+    char *s = NULL;
+    return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
 }
 
 /* Called with the lock held; never returns. */
@@ -179,15 +174,4 @@ void clb_watchdog_leave(char *previous)
 {
     if (wd.running)
         free(swap(previous));
-}
-
-void clb_watchdog_next(const char *fmt, ...)
-{
-    if (!wd.running)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    char *what = vformat(fmt, ap);
-    va_end(ap);
-    free(swap(what ? what : clb_strdup("a step")));
 }
