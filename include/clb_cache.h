@@ -1,17 +1,11 @@
 /* The program-binary cache (host/cache): the binaries a driver compiled
- * (CL_PROGRAM_BINARIES), kept on disk so that the next run on the same
- * platform, device, driver, source and options loads instead of compiling
- * (docs/MEASURING.md, "Program-binary cache"). This module moves bytes only; the
- * core (host/core/cl_program.c) talks to OpenCL.
- *
- * The cache is untrusted input: a directory that is a symbolic link, is not
- * the user's or is writable by others is not used (one warning for the run);
- * an entry that is truncated, planted, a link, not the user's, or made for
- * another key is refused (one warning) and rebuilt. An entry holds its whole
- * key (every field below, the full source included) and is loaded only when
- * every byte of it matches; its name is a hash of the key. Entries are
- * written under a temporary name and renamed. Safe to call from several
- * threads. */
+ * (CL_PROGRAM_BINARIES), kept on disk so that the next run with the same key
+ * loads instead of compiling. This module moves bytes only; the core
+ * (host/core/cl_program.c) talks to OpenCL. The cache is untrusted input (an
+ * unsafe directory or entry is refused with one warning; the rules:
+ * docs/MEASURING.md, "Program-binary cache"): an entry holds its whole key
+ * and is loaded only when every byte of it matches. Entries are written under
+ * a temporary name and renamed. Safe to call from several threads. */
 #ifndef CLB_CACHE_H
 #define CLB_CACHE_H
 
@@ -42,7 +36,7 @@ struct clb_bincache {
  * absolute path, else $HOME/.cache/clbench (malloc'd); NULL when neither. */
 char *clb_cache_path(void);
 /* Prepare a cache (nothing is touched on disk until the first load). */
-int clb_cache_init(struct clb_bincache *c);
+void clb_cache_init(struct clb_bincache *c);
 void clb_cache_close(struct clb_bincache *c);
 /* The entry of key: CLB_OK with *bin (malloc'd, *n bytes); CLB_SKIP when
  * there is none (silent) or it is refused (one warning line, entry removed). */

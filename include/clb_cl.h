@@ -27,21 +27,14 @@ struct clb_devinfo {
     int pidx, didx;               /* platform and device index (P:D) */
     cl_platform_id platform;
     cl_device_id device;
-    char platform_name[128];
-    char name[128];
-    char vendor[128];
-    char driver[64];
+    char platform_name[128], name[128], vendor[128], driver[64];
     char version[128];            /* CL_DEVICE_VERSION */
     cl_device_type type;
     const char *type_name;        /* "gpu", "cpu", "accelerator", "emulator", "custom", "other" */
-    cl_uint compute_units;
-    cl_uint clock_mhz;
-    cl_ulong global_mem;
-    cl_ulong max_alloc;
-    cl_ulong local_mem;
+    cl_uint compute_units, clock_mhz;
+    cl_ulong global_mem, max_alloc, local_mem;
     cl_ulong cache_size;          /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE */
-    size_t max_wg;
-    size_t max_wi[3];
+    size_t max_wg, max_wi[3];
     size_t wg_forced;             /* N when CLBENCH_MAX_WORK_GROUP=N lowered max_wg and max_wi
                                    * (a test hook), else 0 */
     int fp64;                     /* double supported */
@@ -62,18 +55,16 @@ struct clb_devinfo {
     int nv_compiler_options;      /* cl_nv_compiler_options: -cl-nv-verbose is accepted */
 };
 
-/* All devices of all platforms, flat-indexed. Returns CLB_OK or an error. */
+/* All devices of all platforms, flat-indexed: CLB_OK or an error. */
 int clb_devices(struct clb_devinfo **out, int *n);
 
-/* The type a device is shown as and matched by: "gpu", "cpu", "accelerator",
- * "custom", "other", or "emulator" for a device that claims several of
- * CPU/GPU/ACCELERATOR or whose platform or name says Oclgrind. */
+/* The type a device is shown as and matched by (type_name above; "emulator":
+ * a device that claims several of CPU/GPU/ACCELERATOR, or says Oclgrind). */
 const char *clb_device_type_name(cl_device_type t, const char *platform, const char *name);
 
 /* Select by SPEC: NULL (default order gpu, accelerator, cpu; never an
  * emulator), a flat index, "P:D", "cpu|gpu|accelerator" (by shown type), or
- * a case-insensitive name substring.
- * Returns the index into devs or -1 with an error message. */
+ * a case-insensitive name substring. The index into devs, or -1 with a message. */
 int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec);
 
 /* A device opened for work. */
@@ -102,23 +93,19 @@ void clb_close(struct clb_device *d);
  * caller does not release them. On a build failure the build log is printed
  * on stderr and CLB_ECL returned. */
 int clb_program(struct clb_device *d, const char *file, const char *options, cl_program *out);
-/* Release every program (clb_close does it). */
-void clb_programs_free(struct clb_device *d);
-/* Build one program now (its source, the binary cache). Flags:
- * CLB_BUILD_CORE, one of the core's own programs: always the source embedded
- * in the binary. */
+void clb_programs_free(struct clb_device *d); /* clb_close does it */
+/* Build one program now (its source, the binary cache). CLB_BUILD_CORE: one
+ * of the core's own programs, always the source embedded in the binary. */
 #define CLB_BUILD_CORE 1u
 int clb_program_build(struct clb_device *d, const char *file, const char *options,
                       unsigned flags, cl_program *out);
 /* clb_program for a program of the core's own (cl/timer.cl), without
- * options: always the copy in the binary, kept apart from a --kernel-dir
- * copy of the same file. */
+ * options: always the copy in the binary (whatever --kernel-dir or
+ * CLBENCH_KERNEL_DIR say), kept apart from a --kernel-dir copy of the file. */
 int clb_core_program(struct clb_device *d, const char *file, cl_program *out);
-/* clb_program + clCreateKernel; the caller releases the kernel. */
+/* clb_program (clb_core_program) + clCreateKernel; the caller releases the kernel. */
 int clb_kernel(struct clb_device *d, const char *file, const char *options, const char *name,
                cl_kernel *out);
-/* The same for a kernel of the core's own (cl/timer.cl): always the copy in
- * the binary, whatever --kernel-dir or CLBENCH_KERNEL_DIR say. */
 int clb_core_kernel(struct clb_device *d, const char *file, const char *name, cl_kernel *out);
 
 /* What the device says about a built kernel's resources (cl_kernel_info.c):
@@ -139,6 +126,8 @@ int clb_kres_spills(const struct clb_device *d, const struct clb_kres *r);
 /* The build option that makes the build log report registers and spills
  * (" -cl-nv-verbose" where the device has cl_nv_compiler_options), else "". */
 const char *clb_verbose_build_option(const struct clb_devinfo *di);
+/* The build log of prog on dev (malloc'd), NULL when none, or longer than cap bytes. */
+char *clb_build_log(cl_program prog, cl_device_id dev, size_t cap);
 /* The registers and spill-store bytes that ptxas-style lines of a build log
  * give for entry function `name` (-1 each where they do not). */
 void clb_parse_ptxas_log(const char *log, const char *name, long *registers, long *spill_stores);
@@ -166,8 +155,7 @@ int clb_launch(struct clb_device *d, cl_kernel k, cl_uint dims, const size_t *gl
  * clFlush before the flushed commands are done (docs/PORTABILITY.md). */
 int clb_finish(cl_command_queue q);
 
-/* Fill a buffer with a byte pattern (poison) and wait. */
-int clb_poison(struct clb_device *d, cl_mem buf, size_t bytes);
+int clb_poison(struct clb_device *d, cl_mem buf, size_t bytes); /* all bits set, and wait */
 /* Blocking write / read. */
 int clb_write(struct clb_device *d, cl_mem buf, const void *src, size_t bytes);
 int clb_read(struct clb_device *d, cl_mem buf, void *dst, size_t bytes);

@@ -1,5 +1,6 @@
 /* The job (host/core/comm.c, team.c): one process, or one rank of an MPI
- * job or of a process that drives several devices. Beside
+ * job or of a process that drives several devices, every rank running the
+ * same configurations in lockstep (docs/SCALING.md). Beside
  * include/clb_workload.h, for the workloads that split their problem over
  * the ranks (dslash and cg, through host/workloads/lattice). */
 #ifndef CLB_COMM_API_H
@@ -7,9 +8,7 @@
 
 #include <stddef.h>
 
-/* Every rank runs the same configurations in lockstep (docs/SCALING.md); a
- * workload that decomposes its problem over ranks (dslash, cg) uses these.
- * A rank is one device: an MPI process drives `devices` of them
+/* A rank is one device: an MPI process drives `devices` of them
  * (--devices-per-rank), each on a thread of its own, so rank r is device
  * r % devices of process r / devices; between the ranks of one process the
  * messages below are handed over in memory. */

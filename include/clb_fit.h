@@ -1,6 +1,5 @@
 /* Work-groups and tiles that fit (host/core/fit.c), and the loop limit of an
- * implementation: beside include/clb_workload.h, for the workloads that size
- * a work-group or a tile. */
+ * implementation: beside include/clb_workload.h. */
 #ifndef CLB_FIT_H
 #define CLB_FIT_H
 
@@ -21,8 +20,6 @@ struct clb_wg_limit {
 int clb_wg_limit(const struct clb_env *env, cl_kernel k, struct clb_wg_limit *out);
 /* The device's own limits, before any kernel is built. */
 void clb_wg_device_limit(const struct clb_env *env, struct clb_wg_limit *out);
-/* The tighter of a and b, into a. */
-void clb_wg_limit_and(struct clb_wg_limit *a, const struct clb_wg_limit *b);
 /* Does a work-group of local[0..dims) work-items passing local_bytes of
  * __local arguments fit l? When not, the limit it exceeds in why. */
 int clb_wg_fits(const struct clb_wg_limit *l, unsigned dims, const size_t *local,
@@ -73,11 +70,10 @@ int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
                   size_t per_item_bytes, unsigned flags, size_t *got, struct clb_fit *res);
 /* The shrink of the studies' tiles of SIDE x SIDE elements copied by
  * work-groups of SIDE x ROWS (v[0] = SIDE, v[1] = ROWS, ROWS dividing SIDE):
- * while the work-items are too many (and the local memory fits), fewer rows (the next divisor of SIDE:
- * the tile stays, each work-item copies more of it); else (local memory, or
- * SIDE alone too wide) half the side and half the rows (each work-item keeps
- * its share). With own_local set and v[2] an element's bytes, own_local
- * follows as a padded SIDE x (SIDE + 1) tile. Its text: "SIDExROWS". */
+ * while the work-items are too many (and the local memory fits), fewer rows
+ * (the next divisor of SIDE); else half the side and half the rows. With
+ * own_local set and v[2] an element's bytes, own_local follows as a padded
+ * SIDE x (SIDE + 1) tile. Its text: "SIDExROWS". */
 int clb_shrink_rows(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l);
 void clb_tile_rows_text(void *ctx, const struct clb_tile *t, char *out, size_t n);
 /* For a workload that fits by itself (res->what, asked and got filled):

@@ -18,11 +18,9 @@ struct clb_profile {
     /* What tells boards of one name apart, each optional: compute units,
      * clock (2 %), the memory the device reports (3 %), the PCI device id. */
     double match_compute_units, match_clock_mhz, match_memory_gb, match_pci_device;
-    double compute_units, core_clock_mhz, memory_clock_mhz, bus_width_bits;
-    double memory_gb;
+    double compute_units, core_clock_mhz, memory_clock_mhz, bus_width_bits, memory_gb;
     double peak_bandwidth_gbs, peak_gflops_sp, peak_gflops_dp;
-    double l2_kb, local_mem_kb, tdp_w;
-    double partitions, partition_width_bytes;
+    double l2_kb, local_mem_kb, tdp_w, partitions, partition_width_bytes;
     struct clb_kv *tuning; size_t ntuning;  /* "workload.key" -> value */
     struct clb_kv *model; size_t nmodel;    /* model parameters */
 };
@@ -40,12 +38,6 @@ const char *clb_profiles_dir(const char *explicit_dir);
 int clb_profiles_load(const char *dir, struct clb_profiles *out);
 /* The same for the first directory of the search order (clb_profiles_dir). */
 int clb_load_profiles_for(const char *platforms_dir, struct clb_profiles *ps);
-/* Check every [tuning] key of a profile: known() says whether `workload.key`
- * is a declared parameter, else writes why not. clb_profiles_load checks
- * each profile with the workload registry's clb_workload_param_known. */
-struct clb_buf;
-int clb_profile_check_tuning(const struct clb_profile *p,
-                             int (*known)(const char *workload, const char *key, struct clb_buf *why));
 /* Parse one file into p (exposed for tests). */
 int clb_profile_parse_file(const char *path, struct clb_profile *p);
 void clb_profiles_free(struct clb_profiles *ps);

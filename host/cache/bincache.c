@@ -102,31 +102,25 @@ static int open_dir(const char *dir)
         return -1;
     }
     struct stat st;
-    const char *why = NULL;
-    char buf[96];
     if (fstat(fd, &st) != 0)
-        why = strerror(errno);
+        clb_seterr("%s", strerror(errno));
     else if (st.st_uid != geteuid())
-        why = (snprintf(buf, sizeof buf, "it is owned by uid %u, not by you (uid %u)",
-                        (unsigned)st.st_uid, (unsigned)geteuid()), buf);
+        clb_seterr("it is owned by uid %u, not by you (uid %u)", (unsigned)st.st_uid,
+                   (unsigned)geteuid());
     else if (st.st_mode & (S_IWGRP | S_IWOTH))
-        why = (snprintf(buf, sizeof buf, "others may write to it (mode %03o)",
-                        (unsigned)(st.st_mode & 0777)), buf);
-    if (why) {
-        clb_seterr("%s", why);
-        close(fd);
-        errno = EPERM;
-        return -1;
-    }
-    return fd;
+        clb_seterr("others may write to it (mode %03o)", (unsigned)(st.st_mode & 0777));
+    else
+        return fd;
+    close(fd);
+    errno = EPERM;
+    return -1;
 }
 
-int clb_cache_init(struct clb_bincache *c)
+void clb_cache_init(struct clb_bincache *c)
 {
     memset(c, 0, sizeof *c);
     c->dirfd = -1;
     pthread_mutex_init(&c->lock, NULL);
-    return CLB_OK;
 }
 
 void clb_cache_close(struct clb_bincache *c)
@@ -297,10 +291,9 @@ static unsigned char *make_entry(const struct clb_cache_key *k, const unsigned c
     if (!p)
         return NULL;
     uint32_t head[2] = {CLB_CACHE_FORMAT, CLB_KEY_NFIELDS};
-    size_t pos = 0;
     memcpy(p, magic, MAGIC_LEN);
     memcpy(p + MAGIC_LEN, head, 8);
-    pos = MAGIC_LEN + 8;
+    size_t pos = MAGIC_LEN + 8;
     for (int i = 0; i < CLB_KEY_NFIELDS; i++) {
         uint64_t fl = strlen(k->field[i]);
         memcpy(p + pos, &fl, 8);

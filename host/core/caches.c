@@ -19,9 +19,7 @@
 static char *sysfs_line(const char *dir, const char *name, const char *field)
 {
     char *path = clb_asprintf("%s/%s/%s", dir, name, field);
-    if (!path)
-        return NULL;
-    char *text = clb_read_regular(path, "sysfs cache file", SYSFS_FILE_MAX);
+    char *text = path ? clb_read_regular(path, "sysfs cache file", SYSFS_FILE_MAX) : NULL;
     free(path);
     if (!text)
         return NULL;
@@ -41,14 +39,9 @@ static double parse_size(const char *s)
     if (!s || s[0] < '0' || s[0] > '9')
         return 0;
     unsigned long long v = strtoull(s, &end, 10);
-    double mult = 1;
-    if (*end == 'K')
-        mult = 1024.0;
-    else if (*end == 'M')
-        mult = 1024.0 * 1024;
-    else if (*end == 'G')
-        mult = 1024.0 * 1024 * 1024;
-    if (mult > 1)
+    int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    double mult = (double)(1ull << shift);
+    if (shift)
         end++;
     double b = (double)v * mult;
     return *end == 0 && v > 0 && b <= 1099511627776.0 ? b : 0;

@@ -37,11 +37,10 @@ static void str_info(cl_device_id d, cl_device_info what, char *buf, size_t n)
     size_t len = strlen(buf);
     while (len && isspace((unsigned char)buf[len - 1]))
         buf[--len] = 0;
-    char *p = buf;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (p != buf)
-        memmove(buf, p, strlen(p) + 1);
+    size_t lead = 0;
+    while (isspace((unsigned char)buf[lead]))
+        lead++;
+    memmove(buf, buf + lead, len - lead + 1);
 }
 
 /* The type a device is shown as and matched by (-d cpu|gpu|accelerator).
@@ -297,16 +296,14 @@ int clb_devices(struct clb_devinfo **out, int *n)
     int count = 0;
     for (cl_uint p = 0; p < np && !rc; p++)
         rc = platform_devices(plats[p], p, cap, &v, &count);
+    free(plats);
+    if (!rc && count == 0) {
+        clb_seterr("no OpenCL device found on any platform");
+        rc = CLB_ECL;
+    }
     if (rc) {
         free(v);
-        free(plats);
         return rc;
-    }
-    free(plats);
-    if (count == 0) {
-        free(v);
-        clb_seterr("no OpenCL device found on any platform");
-        return CLB_ECL;
     }
     emulators_last(v, count);
     *out = v;
@@ -349,22 +346,15 @@ int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec)
         return -1;
     }
     const char *colon = strchr(spec, ':');
-    if (colon && colon != spec && all_digits(colon + 1)) {
-        char pbuf[16];
-        size_t plen = (size_t)(colon - spec);
-        if (plen < sizeof pbuf) {
-            memcpy(pbuf, spec, plen);
-            pbuf[plen] = 0;
-            if (all_digits(pbuf)) {
-                /* strtol saturates where atoi would overflow */
-                long p = strtol(pbuf, NULL, 10), d = strtol(colon + 1, NULL, 10);
-                for (int i = 0; i < n; i++)
-                    if (devs[i].pidx == p && devs[i].didx == d)
-                        return i;
-                clb_seterr("no device %s (platform:device; see 'clbench list')", spec);
-                return -1;
-            }
-        }
+    size_t plen = colon ? (size_t)(colon - spec) : 0;
+    if (plen && plen < 16 && strspn(spec, "0123456789") == plen && all_digits(colon + 1)) {
+        /* strtol saturates where atoi would overflow */
+        long p = strtol(spec, NULL, 10), d = strtol(colon + 1, NULL, 10);
+        for (int i = 0; i < n; i++)
+            if (devs[i].pidx == p && devs[i].didx == d)
+                return i;
+        clb_seterr("no device %s (platform:device; see 'clbench list')", spec);
+        return -1;
     }
     static const char *const kinds[] = {"gpu", "cpu", "accelerator"};
     for (int k = 0; k < 3; k++)
@@ -384,8 +374,6 @@ int clb_select_device(const struct clb_devinfo *devs, int n, const char *spec)
                spec);
     return -1;
 }
-
-/* Defined in cl_program.c */
 
 int clb_open(struct clb_device *d, const struct clb_devinfo *info, const char *kernel_dir)
 {
@@ -463,10 +451,7 @@ int clb_args(cl_kernel k, ...)
     va_list ap;
     va_start(ap, k);
     cl_uint idx = 0;
-    for (;;) {
-        size_t sz = va_arg(ap, size_t);
-        if (sz == 0)
-            break;
+    for (size_t sz; (sz = va_arg(ap, size_t)) != 0; idx++) {
         const void *p = va_arg(ap, const void *);
         cl_int err = clSetKernelArg(k, idx, sz, p);
         if (err != CL_SUCCESS) {
@@ -474,7 +459,6 @@ int clb_args(cl_kernel k, ...)
             clb_seterr("clSetKernelArg(%u): %s", idx, clb_cl_errstr(err));
             return CLB_ECL;
         }
-        idx++;
     }
     va_end(ap);
     return CLB_OK;
@@ -531,8 +515,7 @@ int clb_poison(struct clb_device *d, cl_mem buf, size_t bytes)
      * divides the size keeps the fill's element count small: a run with
      * 2 GiB buffers stalled on the H100, and 2^31 one-byte elements (past a
      * signed 32-bit count) is the suspect. */
-    static const unsigned char pattern[16] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-                                              0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    static const unsigned char pattern[16] = {[0 ... 15] = 0xFF};
     size_t psize = 16;
     while (psize > 1 && bytes % psize)
         psize /= 2;

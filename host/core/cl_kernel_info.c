@@ -64,30 +64,22 @@ void clb_parse_ptxas_log(const char *log, const char *name, long *registers, lon
             end = p + strlen(p);
         *spill_stores = figure_in(p, end, " bytes spill stores");
         const char *used = strstr(p, "Used ");
-        if (used && used < end) {
-            const char *q = used + 5;
-            while (isdigit((unsigned char)*q))
-                q++;
-            if (q > used + 5 && q - (used + 5) <= 9 && strncmp(q, " registers", 10) == 0)
-                *registers = strtol(used + 5, NULL, 10);
-        }
+        size_t nd = used && used < end ? strspn(used + 5, "0123456789") : 0;
+        if (nd && nd <= 9 && strncmp(used + 5 + nd, " registers", 10) == 0)
+            *registers = strtol(used + 5, NULL, 10);
         return;
     }
 }
 
-/* The build log of the program k belongs to (malloc'd, NUL-terminated), or NULL. */
-static char *build_log(const struct clb_device *d, cl_kernel k)
+char *clb_build_log(cl_program prog, cl_device_id dev, size_t cap)
 {
-    cl_program prog;
     size_t len = 0;
-    if (clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL) != CL_SUCCESS ||
-        clGetProgramBuildInfo(prog, d->info.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
-            CL_SUCCESS ||
-        len == 0 || len > LOG_CAP)
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS ||
+        len == 0 || len > cap)
         return NULL;
     char *log = malloc(len + 1);
-    if (log && clGetProgramBuildInfo(prog, d->info.device, CL_PROGRAM_BUILD_LOG, len, log,
-                                     NULL) != CL_SUCCESS) {
+    if (log && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, log, NULL) !=
+                   CL_SUCCESS) {
         free(log);
         return NULL;
     }
@@ -104,7 +96,10 @@ void clb_kernel_resources(const struct clb_device *d, cl_kernel k, const char *n
                                                 sizeof pm, &pm, NULL) == CL_SUCCESS
                            ? (long long)pm
                            : -1;
-    char *log = build_log(d, k);
+    cl_program prog;
+    char *log = clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL) == CL_SUCCESS
+                    ? clb_build_log(prog, d->info.device, LOG_CAP)
+                    : NULL;
     clb_parse_ptxas_log(log, name, &out->registers, &out->spill_stores);
     free(log);
 }

@@ -9,6 +9,7 @@
 #include "watchdog.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,13 +36,9 @@ static char *load_source(const char *kernel_dir, const char *file, int env)
 static void print_build_log(cl_program prog, cl_device_id dev, const char *file,
                             const char *options)
 {
-    size_t len = 0;
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
-    char *log = len ? malloc(len + 1) : NULL;
-    if (log && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS) {
-        log[len] = 0;
+    char *log = clb_build_log(prog, dev, SIZE_MAX);
+    if (log)
         fprintf(stderr, "clbench: build log of %s.cl (options: %s):\n%s\n", file, options, log);
-    }
     free(log);
 }
 
@@ -108,16 +105,12 @@ static int cache_key(struct clb_device *d, const char *file, const char *source,
     }
     owned[0] = pver;
     owned[1] = what;
-    const struct devinfo_fields {
-        int key;
-        const char *v;
-    } f[] = {{CLB_KEY_PLATFORM, d->info.platform_name}, {CLB_KEY_PLATFORM_VERSION, pver},
-             {CLB_KEY_DEVICE, d->info.name},            {CLB_KEY_VENDOR, d->info.vendor},
-             {CLB_KEY_DEVICE_VERSION, d->info.version}, {CLB_KEY_DRIVER, d->info.driver},
-             {CLB_KEY_OPTIONS, options},                {CLB_KEY_SOURCE, source}};
-    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-        k->field[f[i].key] = f[i].v;
-    k->what = what;
+    *k = (struct clb_cache_key){
+        .field = {[CLB_KEY_PLATFORM] = d->info.platform_name, [CLB_KEY_PLATFORM_VERSION] = pver,
+                  [CLB_KEY_DEVICE] = d->info.name, [CLB_KEY_VENDOR] = d->info.vendor,
+                  [CLB_KEY_DEVICE_VERSION] = d->info.version, [CLB_KEY_DRIVER] = d->info.driver,
+                  [CLB_KEY_OPTIONS] = options, [CLB_KEY_SOURCE] = source},
+        .what = what};
     return CLB_OK;
 }
 

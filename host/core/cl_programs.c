@@ -7,36 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct entry {
-    struct entry *next;
+/* A program built, in the device's list (d->progs). */
+struct clb_programs {
+    struct clb_programs *next;
     char *file, *options;
     unsigned core;             /* CLB_BUILD_CORE: the core's own program (the embedded source) */
     cl_program prog;           /* built (a build that fails is not kept: asked again, built again) */
 };
 
-struct clb_programs {
-    struct entry *head;
-};
-
-static struct entry *find(const struct clb_programs *t, const char *file, const char *options,
-                          unsigned core)
+static struct clb_programs *find(struct clb_programs *e, const char *file, const char *options,
+                                 unsigned core)
 {
-    for (struct entry *e = t ? t->head : NULL; e; e = e->next)
+    for (; e; e = e->next)
         if (strcmp(e->file, file) == 0 && strcmp(e->options, options) == 0 && e->core == core)
             return e;
     return NULL;
 }
 
-/* Keep a built program in the device's table; CLB_ESYS (the program
+/* Keep a built program in the device's list; CLB_ESYS (the program
  * released) when out of memory. */
 static int keep(struct clb_device *d, const char *file, const char *options, unsigned core,
                 cl_program prog)
 {
-    if (!d->progs && !(d->progs = clb_xcalloc(1, sizeof *d->progs))) {
-        clReleaseProgram(prog);
-        return CLB_ESYS;
-    }
-    struct entry *e = clb_xcalloc(1, sizeof *e);
+    struct clb_programs *e = clb_xcalloc(1, sizeof *e);
     if (e && (!(e->file = clb_strdup(file)) || !(e->options = clb_strdup(options)))) {
         free(e->file);
         free(e);
@@ -48,15 +41,15 @@ static int keep(struct clb_device *d, const char *file, const char *options, uns
     }
     e->core = core;
     e->prog = prog;
-    e->next = d->progs->head;
-    d->progs->head = e;
+    e->next = d->progs;
+    d->progs = e;
     return CLB_OK;
 }
 
 static int get(struct clb_device *d, const char *file, const char *options, unsigned core,
                cl_program *out)
 {
-    const struct entry *e = find(d->progs, file, options, core);
+    const struct clb_programs *e = find(d->progs, file, options, core);
     if (e) {
         *out = e->prog;
         return CLB_OK;
@@ -81,15 +74,12 @@ int clb_core_program(struct clb_device *d, const char *file, cl_program *out)
 
 void clb_programs_free(struct clb_device *d)
 {
-    if (!d->progs)
-        return;
-    for (struct entry *e = d->progs->head, *next; e; e = next) {
+    for (struct clb_programs *e = d->progs, *next; e; e = next) {
         next = e->next;
         clReleaseProgram(e->prog);
         free(e->file);
         free(e->options);
         free(e);
     }
-    free(d->progs);
     d->progs = NULL;
 }

@@ -13,10 +13,22 @@
 
 #ifdef CLB_HAVE_MPI
 #include <mpi.h>
+#else
+/* Built without MPI: never active; the one-process functions ignore the
+ * arguments only MPI would use. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 #endif
 
 static struct clb_comm_info info = {0, 1, 0, 1, 1, 1};
 static int active, threads_ok;
+
+struct clb_comm_shm {
+#ifdef CLB_HAVE_MPI
+    MPI_Win win;
+    int have_win, locked;
+#endif
+    void **peer;     /* by job rank: its segment, NULL off this node */
+};
 
 const struct clb_comm_info *clb_proc_info(void) { return &info; }
 int clb_proc_active(void) { return active; }
@@ -31,6 +43,17 @@ static int launched(void)
         if (getenv(vars[i]))
             return 1;
     return 0;
+}
+
+/* The gathered texts of a job of one process: its own. */
+static char **texts_alone(const char *mine)
+{
+    char **all = clb_xcalloc(1, sizeof *all);
+    if (all && !(all[0] = clb_strdup(mine))) {
+        free(all);
+        return NULL;
+    }
+    return all;
 }
 
 #ifdef CLB_HAVE_MPI
@@ -99,21 +122,24 @@ void clb_comm_abort(int status)
         MPI_Abort(world, status);
 }
 
-int clb_proc_allreduce(double *v, int n, enum clb_comm_op op)
+/* An allreduce on c: the job's communicator, or the probes' (`what` names it). */
+static int reduce(MPI_Comm c, const char *what, double *v, int n, enum clb_comm_op op)
 {
     if (!active)
         return CLB_OK;
     MPI_Op o = op == CLB_SUM ? MPI_SUM : op == CLB_MAX ? MPI_MAX : MPI_MIN;
-    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, o, world), "MPI_Allreduce");
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, o, c), what);
     return CLB_OK;
 }
 
-int clb_proc_probe_round(double *v, int n)
+int clb_proc_allreduce(double *v, int n, enum clb_comm_op op)
 {
-    if (active)
-        MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, probes),
-                  "MPI_Allreduce(probes)");
-    return CLB_OK;
+    return reduce(world, "MPI_Allreduce", v, n, op);
+}
+
+int clb_proc_probe_round(double *v, int n, enum clb_comm_op op)
+{
+    return reduce(probes, "MPI_Allreduce(probes)", v, n, op);
 }
 
 int clb_proc_bcast(void *buf, size_t n, int root)
@@ -131,14 +157,8 @@ int clb_proc_bcast(void *buf, size_t n, int root)
 char **clb_proc_gather_text(const char *mine)
 {
     size_t n = strlen(mine) + 1;
-    if (!active) {
-        char **all = clb_xcalloc(1, sizeof *all);
-        if (all && !(all[0] = clb_strdup(mine))) {
-            free(all);
-            return NULL;
-        }
-        return all;
-    }
+    if (!active)
+        return texts_alone(mine);
     if (n > INT_MAX / 4) {
         clb_seterr("MPI_Gatherv: a text of %zu bytes is too long", n);
         return NULL;
@@ -156,9 +176,7 @@ char **clb_proc_gather_text(const char *mine)
             displs[i] = (int)total;
             total += lens[i];
         }
-        if (total > INT_MAX)
-            total = -1;
-        buf = total > 0 ? clb_xmalloc((size_t)total) : NULL;
+        buf = total > 0 && total <= INT_MAX ? clb_xmalloc((size_t)total) : NULL;
     }
     if (err == MPI_SUCCESS)
         err = MPI_Gatherv(mine, len, MPI_CHAR, buf, lens, displs, MPI_CHAR, 0, world);
@@ -172,10 +190,8 @@ char **clb_proc_gather_text(const char *mine)
     free(buf);
     free(lens);
     free(displs);
-    if (info.rank != 0) {
-        /* others get an empty list: only rank 0 writes */
+    if (info.rank != 0) /* others get an empty list: only rank 0 writes */
         return err == MPI_SUCCESS ? clb_xcalloc(1, sizeof(char *)) : NULL;
-    }
     return all;
 }
 
@@ -258,12 +274,6 @@ long clb_proc_tag_ub(void)
 
 /* ---- shared memory between the ranks of one node ---------------------------- */
 
-struct clb_comm_shm {
-    MPI_Win win;
-    int have_win, locked;
-    void **peer;     /* by job rank: its segment, NULL off this node */
-};
-
 /* The segments of the node's ranks, by job rank. */
 static int shm_peers(struct clb_comm_shm *w)
 {
@@ -296,66 +306,25 @@ static int shm_peers(struct clb_comm_shm *w)
     return rc;
 }
 
-int clb_proc_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
+/* The window of the node's ranks, each with a segment of `bytes`. */
+static int shm_window(size_t bytes, struct clb_comm_shm *w, void **mine)
 {
-    *w = clb_xcalloc(1, sizeof **w);
-    if (!*w)
-        return CLB_ESYS;
-    if (!active) {
-        (*w)->peer = clb_xcalloc(1, sizeof *(*w)->peer);
-        *mine = (*w)->peer ? clb_xmalloc(bytes ? bytes : 1) : NULL;
-        if ((*w)->peer)
-            (*w)->peer[0] = *mine;
-        return *mine ? CLB_OK : CLB_ESYS;
-    }
     MPI_Info hint;
     MPI_CHECK(MPI_Info_create(&hint), "MPI_Info_create");
     /* each rank's segment where it is first touched (near its GPU) */
     int e = MPI_Info_set(hint, "alloc_shared_noncontig", "true");
     if (e == MPI_SUCCESS)
-        e = MPI_Win_allocate_shared((MPI_Aint)(bytes ? bytes : 1), 1, hint, node, mine,
-                                    &(*w)->win);
+        e = MPI_Win_allocate_shared((MPI_Aint)(bytes ? bytes : 1), 1, hint, node, mine, &w->win);
     MPI_Info_free(&hint);
     if (e != MPI_SUCCESS)
         return mpi_fail("MPI_Win_allocate_shared", e);
-    (*w)->have_win = 1;
+    w->have_win = 1;
     /* its errors come back as codes, as the job's communicator's do */
-    MPI_CHECK(MPI_Win_set_errhandler((*w)->win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+    MPI_CHECK(MPI_Win_set_errhandler(w->win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
     /* one passive epoch for the window's life: MPI_Win_sync is valid in it */
-    MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, (*w)->win), "MPI_Win_lock_all");
-    (*w)->locked = 1;
-    return shm_peers(*w);
-}
-
-void *clb_proc_shm_peer(struct clb_comm_shm *w, int rank)
-{
-    if (!w || !w->peer || rank < 0 || rank >= (active ? info.size : 1))
-        return NULL;
-    return w->peer[rank];
-}
-
-int clb_proc_shm_sync(struct clb_comm_shm *w)
-{
-    if (active && w && w->locked)
-        MPI_CHECK(MPI_Win_sync(w->win), "MPI_Win_sync");
-    return CLB_OK;
-}
-
-void clb_proc_shm_close(struct clb_comm_shm *w)
-{
-    if (!w)
-        return;
-    if (active) {
-        /* at teardown an error has nobody left to tell: the window goes either way */
-        if (w->locked)
-            MPI_Win_unlock_all(w->win);
-        if (w->have_win)
-            MPI_Win_free(&w->win);
-    } else if (w->peer) {
-        free(w->peer[0]);
-    }
-    free(w->peer);
-    free(w);
+    MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win), "MPI_Win_lock_all");
+    w->locked = 1;
+    return shm_peers(w);
 }
 
 /* ---- what MPI uses between the ranks of one node ---------------------------- */
@@ -412,12 +381,103 @@ static void cvar_find(const char *name, char *out, size_t n)
     }
 }
 
+
+#else /* one process */
+
+int clb_comm_init(int *argc, char ***argv)
+{
+    if (launched() && getenv("OMPI_COMM_WORLD_SIZE") && atoi(getenv("OMPI_COMM_WORLD_SIZE")) > 1) {
+        clb_seterr("started by an MPI launcher, but this clbench was built without MPI "
+                   "(install libopenmpi-dev and rebuild)");
+        return CLB_EUSAGE;
+    }
+    return CLB_OK;
+}
+void clb_comm_finalize(void) {}
+void clb_comm_abort(int status) {}
+int clb_proc_allreduce(double *v, int n, enum clb_comm_op op) { return CLB_OK; }
+int clb_proc_probe_round(double *v, int n, enum clb_comm_op op) { return CLB_OK; }
+int clb_proc_bcast(void *buf, size_t n, int root) { return CLB_OK; }
+char **clb_proc_gather_text(const char *mine) { return texts_alone(mine); }
+int clb_proc_isend(const void *buf, size_t n, int peer, int tag, struct clb_proc_req **req)
+{
+    *req = NULL;
+    clb_seterr("no MPI in this build: cannot send to rank %d", peer);
+    return CLB_ESYS;
+}
+int clb_proc_irecv(void *buf, size_t n, int peer, int tag, struct clb_proc_req **req)
+{
+    return clb_proc_isend(buf, n, peer, tag, req);
+}
+int clb_proc_waitall(struct clb_proc_req **reqs, int n) { return CLB_OK; }
+int clb_proc_test(struct clb_proc_req **req, int *done)
+{
+    *done = 1;
+    *req = NULL;
+    return CLB_OK;
+}
+long clb_proc_tag_ub(void) { return 32767; }
+#endif
+
+/* ---- shared memory between the ranks of one node ---------------------------- */
+
+int clb_proc_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
+{
+    *w = clb_xcalloc(1, sizeof **w);
+    if (!*w)
+        return CLB_ESYS;
+#ifdef CLB_HAVE_MPI
+    if (active)
+        return shm_window(bytes, *w, mine);
+#endif
+    (*w)->peer = clb_xcalloc(1, sizeof *(*w)->peer);
+    *mine = (*w)->peer ? clb_xmalloc(bytes ? bytes : 1) : NULL;
+    if ((*w)->peer)
+        (*w)->peer[0] = *mine;
+    return *mine ? CLB_OK : CLB_ESYS;
+}
+
+/* The rest of the window is the processes' alone (team.c opens it). */
+void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank)
+{
+    if (!w || !w->peer || rank < 0 || rank >= (active ? info.size : 1))
+        return NULL;
+    return w->peer[rank];
+}
+
+int clb_comm_shm_sync(struct clb_comm_shm *w)
+{
+#ifdef CLB_HAVE_MPI
+    if (active && w && w->locked)
+        MPI_CHECK(MPI_Win_sync(w->win), "MPI_Win_sync");
+#endif
+    return CLB_OK;
+}
+
+void clb_comm_shm_close(struct clb_comm_shm *w)
+{
+    if (!w)
+        return;
+#ifdef CLB_HAVE_MPI
+    /* at teardown an error has nobody left to tell: the window goes either way */
+    if (w->locked)
+        MPI_Win_unlock_all(w->win);
+    if (w->have_win)
+        MPI_Win_free(&w->win);
+#endif
+    if (!active && w->peer)
+        free(w->peer[0]);
+    free(w->peer);
+    free(w);
+}
+
 void clb_proc_transport(char *btl, size_t nb, char *copy, size_t nc)
 {
     if (nb)
         btl[0] = 0;
     if (nc)
         copy[0] = 0;
+#ifdef CLB_HAVE_MPI
     if (!active || nb < 2 || nc < 2)
         return;
     int provided;
@@ -433,120 +493,14 @@ void clb_proc_transport(char *btl, size_t nb, char *copy, size_t nc)
             snprintf(btl, nb, "%s", names[k]);
     }
     MPI_T_finalize();
-}
-
-#else /* one process */
-
-int clb_comm_init(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    if (launched() && getenv("OMPI_COMM_WORLD_SIZE") && atoi(getenv("OMPI_COMM_WORLD_SIZE")) > 1) {
-        clb_seterr("started by an MPI launcher, but this clbench was built without MPI "
-                   "(install libopenmpi-dev and rebuild)");
-        return CLB_EUSAGE;
-    }
-    return CLB_OK;
-}
-void clb_comm_finalize(void) {}
-void clb_comm_abort(int status) { (void)status; }
-int clb_proc_allreduce(double *v, int n, enum clb_comm_op op)
-{
-    (void)v;
-    (void)n;
-    (void)op;
-    return CLB_OK;
-}
-int clb_proc_probe_round(double *v, int n)
-{
-    (void)v;
-    (void)n;
-    return CLB_OK;
-}
-int clb_proc_bcast(void *buf, size_t n, int root)
-{
-    (void)buf;
-    (void)n;
-    (void)root;
-    return CLB_OK;
-}
-char **clb_proc_gather_text(const char *mine)
-{
-    char **all = clb_xcalloc(1, sizeof *all);
-    if (all && !(all[0] = clb_strdup(mine))) {
-        free(all);
-        return NULL;
-    }
-    return all;
-}
-struct clb_proc_req {
-    int unused;
-};
-int clb_proc_isend(const void *buf, size_t n, int peer, int tag, struct clb_proc_req **req)
-{
-    (void)buf;
-    (void)n;
-    (void)tag;
-    *req = NULL;
-    clb_seterr("no MPI in this build: cannot send to rank %d", peer);
-    return CLB_ESYS;
-}
-int clb_proc_irecv(void *buf, size_t n, int peer, int tag, struct clb_proc_req **req)
-{
-    return clb_proc_isend(buf, n, peer, tag, req);
-}
-int clb_proc_waitall(struct clb_proc_req **reqs, int n)
-{
-    (void)reqs;
-    (void)n;
-    return CLB_OK;
-}
-int clb_proc_test(struct clb_proc_req **req, int *done)
-{
-    *done = 1;
-    *req = NULL;
-    return CLB_OK;
-}
-long clb_proc_tag_ub(void) { return 32767; }
-struct clb_comm_shm {
-    void *seg;
-};
-int clb_proc_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
-{
-    *w = clb_xcalloc(1, sizeof **w);
-    *mine = *w ? ((*w)->seg = clb_xmalloc(bytes ? bytes : 1)) : NULL;
-    return *mine ? CLB_OK : CLB_ESYS;
-}
-void *clb_proc_shm_peer(struct clb_comm_shm *w, int rank)
-{
-    return w && rank == 0 ? w->seg : NULL;
-}
-int clb_proc_shm_sync(struct clb_comm_shm *w)
-{
-    (void)w;
-    return CLB_OK;
-}
-void clb_proc_shm_close(struct clb_comm_shm *w)
-{
-    if (w)
-        free(w->seg);
-    free(w);
-}
-void clb_proc_transport(char *btl, size_t nb, char *copy, size_t nc)
-{
-    if (nb)
-        btl[0] = 0;
-    if (nc)
-        copy[0] = 0;
-}
-
 #endif
+}
 
-void clb_proc_free_texts(char **t)
+void clb_free_texts(char **t, const struct clb_comm_info *c)
 {
     if (!t)
         return;
-    for (int i = 0; i < info.size && (info.rank == 0 || i == 0); i++)
+    for (int i = 0; i < c->size && (c->rank == 0 || i == 0); i++)
         free(t[i]);
     free(t);
 }

@@ -1,8 +1,6 @@
 /* The core's side of the job: start-up, gathering rows, agreeing on
- * outcomes. What workloads may use is declared in clb_workload.h (clb_comm,
- * clb_comm_allreduce, point-to-point). The ranks are team.c's: one per
- * process, or one per device of a process that drives several
- * (--devices-per-rank, a thread per device); comm.c is the processes (MPI). */
+ * outcomes (what workloads may use: clb_comm.h). The ranks are team.c's;
+ * comm.c is the processes (MPI). */
 #ifndef CLB_COMM_H
 #define CLB_COMM_H
 
@@ -13,8 +11,7 @@
 int clb_comm_init(int *argc, char ***argv);
 void clb_comm_finalize(void);
 void clb_comm_abort(int status);
-/* Is this rank one of several (MPI, or a device of a team)? */
-int clb_comm_active(void);
+int clb_comm_active(void);  /* one rank of several (MPI, or a device of a team)? */
 int clb_comm_bcast(void *buf, size_t n, int root);
 /* Broadcast a malloc'd string from root (others' *text replaced). */
 int clb_comm_bcast_text(char **text, int root);
@@ -31,12 +28,11 @@ int clb_comm_probe_round(double *v, int n);
 /* The probe rounds (lockstep.c). A rank in a probe takes the slowest rank's
  * time of the candidate (clb_job_probe_time) or rank 0's choice
  * (clb_job_probe_decide), so that every rank tunes alike; a rank whose step
- * has ended (success or failure) drains the rounds the others still hold
- * (clb_job_probe_drain, before each agreement): the rounds never block on a
- * rank that left a step early. Without MPI: nothing. */
+ * has ended drains the rounds the others still hold (before each
+ * agreement), so the rounds never block on a rank that left a step early.
+ * Without MPI: nothing. */
 int clb_job_probe_time(double *t);
 int clb_job_probe_decide(double *v);
-int clb_job_probe_drain(void);
 
 /* ---- the devices of one process as ranks (team.c) ---------------------------- */
 
@@ -55,18 +51,16 @@ int clb_proc_active(void);
 int clb_proc_threads_ok(void);
 long clb_proc_tag_ub(void);
 int clb_proc_allreduce(double *v, int n, enum clb_comm_op op);
-int clb_proc_probe_round(double *v, int n);
+int clb_proc_probe_round(double *v, int n, enum clb_comm_op op); /* op: CLB_MAX */
 int clb_proc_bcast(void *buf, size_t n, int root);
 char **clb_proc_gather_text(const char *mine);
-void clb_proc_free_texts(char **t);
+/* Free the texts a gather of the ranks c gave (clb_comm_free_texts: clb_comm()'s). */
+void clb_free_texts(char **t, const struct clb_comm_info *c);
 int clb_proc_isend(const void *buf, size_t n, int peer, int tag, struct clb_proc_req **req);
 int clb_proc_irecv(void *buf, size_t n, int peer, int tag, struct clb_proc_req **req);
 int clb_proc_waitall(struct clb_proc_req **reqs, int n);
 int clb_proc_test(struct clb_proc_req **req, int *done);
 int clb_proc_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine);
-void *clb_proc_shm_peer(struct clb_comm_shm *w, int rank);
-int clb_proc_shm_sync(struct clb_comm_shm *w);
-void clb_proc_shm_close(struct clb_comm_shm *w);
 void clb_proc_transport(char *btl, size_t nb, char *copy, size_t nc);
 
 #endif

@@ -1,16 +1,6 @@
-/* Energy sources: NVML (NVIDIA GPUs) and RAPL (CPU packages). See energy.h.
- *
- * NVML: the library is dlopen()ed, so clbench builds and runs without
- * NVIDIA's driver. The OpenCL device is matched to its NVML device by PCI
- * bus id (cl_khr_pci_bus_info or NVIDIA's own query), never by index: the
- * two enumerate devices in different orders. The total-energy counter
- * (millijoules since the driver loaded, Volta and later) is read around the
- * timed repetitions; where it is missing, a thread samples the power every
- * 10 ms and integrates it.
- *
- * RAPL: the energy_uj counters of the top-level package zones, summed; each
- * wraps at its max_energy_range_uj. Since 2020 kernels let only root read
- * them: a permission error means no source, stated once. */
+/* Energy sources: NVML (NVIDIA GPUs; dlopen()ed, so clbench builds and runs
+ * without NVIDIA's driver) and RAPL (CPU packages). See energy.h; what each
+ * reads, how the device is matched and why: docs/ENERGY.md. */
 #define _GNU_SOURCE
 #include "energy.h"
 #include "clbench.h"
@@ -93,20 +83,12 @@ static void *power_sampler(void *arg)
     return NULL;
 }
 
-/* The board's power before any work, once it is at rest. A board does not
- * rest the moment it is opened: NVML's power reading is an average over
- * about a second on recent boards, and a board that has just run other work
- * draws more for seconds after. Five readings 20 ms apart read at open were
- * taken as idle: the committed H100 and H200 suites started two seconds
- * after the previous suite ended read 280 and 316 W (that suite's last rows
- * drew 282 and 451 W) while their own transfers and latency chases drew 120 W
- * (results/runs/2026-11-23/h100-suite-4.csv, h200-suite-3.csv; a fresh start
- * reads 90-93 W). So readings are taken every IDLE_STEP until the board has
- * stopped falling: the mean of the last IDLE_N readings is within IDLE_AGREE
- * (or 2 W) of the mean of the IDLE_N before them, and so is their spread (a
- * second of readings at the least: NVML's own averaging window). That mean
- * is the idle power. A board still falling after IDLE_WAIT seconds is not at
- * rest: no figure, and why. */
+/* The board's power before any work, once it is at rest: a board that has
+ * just run other work draws more for seconds after (docs/ENERGY.md tells of
+ * the suites that read 280 and 316 W at open). Readings every
+ * IDLE_STEP until the board has stopped falling: the mean of the last IDLE_N
+ * within IDLE_AGREE (or 2 W) of the IDLE_N before, and so is their spread.
+ * A board still falling after IDLE_WAIT seconds is not at rest: no figure. */
 #define IDLE_STEP_NS 100000000L   /* 100 ms */
 #define IDLE_N 5                  /* readings a mean takes: 0.5 s */
 #define IDLE_AGREE 0.02
@@ -163,9 +145,7 @@ struct clb_energy *clb_energy_open_nvml(const char *libname, const char *pci_bus
     if (!e || !init || !by_bus) {
         set_why(why, "NVML %s%s", e ? "lacks nvmlInit_v2 or nvmlDeviceGetHandleByPciBusId_v2"
                                     : CLB_OOM, "");
-        free(e);
-        dlclose(lib);
-        return NULL;
+        goto fail;
     }
     e->kind = NVML;
     e->lib = lib;
@@ -175,9 +155,7 @@ struct clb_energy *clb_energy_open_nvml(const char *libname, const char *pci_bus
     e->power_mw = (int (*)(void *, unsigned int *))dlsym(lib, "nvmlDeviceGetPowerUsage");
     if (init() != 0) {
         set_why(why, "NVML did not initialise (%s)%s", "nvmlInit_v2 failed", "");
-        dlclose(lib);
-        free(e);
-        return NULL;
+        goto fail;
     }
     unsigned long long mj;
     if (by_bus(pci_bus_id, &e->dev) != 0) {
@@ -199,8 +177,9 @@ struct clb_energy *clb_energy_open_nvml(const char *libname, const char *pci_bus
     }
     if (e->shutdown)
         e->shutdown();
-    dlclose(lib);
     free(e->idle_why);
+fail:
+    dlclose(lib);
     free(e);
     return NULL;
 }

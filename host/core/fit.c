@@ -13,8 +13,7 @@ void clb_wg_device_limit(const struct clb_env *env, struct clb_wg_limit *out)
     const struct clb_devinfo *d = env->info;
     out->items = d->max_wg;
     out->by = d->wg_forced ? "CLBENCH_MAX_WORK_GROUP" : "CL_DEVICE_MAX_WORK_GROUP_SIZE";
-    for (int i = 0; i < 3; i++)
-        out->dim[i] = d->max_wi[i];
+    memcpy(out->dim, d->max_wi, sizeof out->dim);
     out->local_bytes = (size_t)d->local_mem;
 }
 
@@ -40,7 +39,8 @@ int clb_wg_limit(const struct clb_env *env, cl_kernel k, struct clb_wg_limit *ou
     return CLB_OK;
 }
 
-void clb_wg_limit_and(struct clb_wg_limit *a, const struct clb_wg_limit *b)
+/* The tighter of a and b, into a. */
+static void limit_and(struct clb_wg_limit *a, const struct clb_wg_limit *b)
 {
     if (b->items < a->items) {
         a->items = b->items;
@@ -171,7 +171,7 @@ static int build_limit(struct clb_env *env, const cl_kernel *k, int nk,
         int rc = clb_wg_limit(env, k[i], &one);
         if (rc)
             return rc;
-        clb_wg_limit_and(lim, &one);
+        limit_and(lim, &one);
     }
     return CLB_OK;
 }

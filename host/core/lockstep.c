@@ -70,7 +70,7 @@ int clb_job_probe_decide(double *x)
     return rc;
 }
 
-int clb_job_probe_drain(void)
+static int probe_drain(void)
 {
     if (!clb_comm_active())
         return CLB_OK;
@@ -92,7 +92,7 @@ static int agree(struct session *s, int rc, int rep, double *t, double *spent)
     if (clb_signal && rc == CLB_OK)
         rc = CLB_EINTR;
     double v[3] = {severity[rc], rep && !isnan(*t) ? *t : 0, rep ? *spent : 0};
-    if ((!rep && clb_job_probe_drain() != CLB_OK) ||
+    if ((!rep && probe_drain() != CLB_OK) ||
         clb_comm_allreduce(v, rep ? 3 : 1, CLB_MAX) != CLB_OK) {
         clb_comm_abort(CLB_EXIT_ERROR); /* the job cannot agree on anything more */
         return CLB_ESYS;
@@ -214,11 +214,10 @@ int clb_print_ranks(struct session *s)
 {
     if (!s->run->mpi)
         return CLB_OK;
-    char *mine = clb_asprintf("rank %d: %s, device %d '%s' (%s)%s", clb_comm()->rank, s->run->host,
-                              s->dev.info.index, s->dev.info.name, s->dev.info.pci_bus_id[0]
-                                                                       ? s->dev.info.pci_bus_id
-                                                                       : s->dev.info.platform_name,
-                              "");
+    const struct clb_devinfo *di = &s->dev.info;
+    char *mine = clb_asprintf("rank %d: %s, device %d '%s' (%s)", clb_comm()->rank, s->run->host,
+                              di->index, di->name,
+                              di->pci_bus_id[0] ? di->pci_bus_id : di->platform_name);
     char **all = clb_comm_gather_text(mine ? mine : "");
     free(mine);
     if (!all)

@@ -116,18 +116,14 @@ static int add_kv(struct clb_kv **v, size_t *n, const char *key, const char *val
 /* A figure: decimal, finite, no sign, no hex, within [lo, hi]. */
 static int parse_range(const char *value, double lo, double hi, double *out)
 {
-    const char *p = value;
-    if (!(*p >= '0' && *p <= '9') && *p != '.')
+    if ((!(*value >= '0' && *value <= '9') && *value != '.') || strpbrk(value, "xXpP"))
         return -1;
-    for (const char *q = p; *q; q++)
-        if (*q == 'x' || *q == 'X' || *q == 'p' || *q == 'P')
-            return -1;
     char *end;
     errno = 0;
-    double v = strtod(p, &end);
+    double v = strtod(value, &end);
     while (*end == ' ' || *end == '\t')
         end++;
-    if (end == p || *end || errno || !isfinite(v) || v < lo || v > hi)
+    if (end == value || *end || errno || !isfinite(v) || v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
@@ -146,13 +142,13 @@ static int on_ini(void *user, const char *section, const char *key, const char *
     }
     if (strcmp(section, "model") == 0)
         return add_kv(&p->model, &p->nmodel, key, value, ps->line) == 0;
-    if (strcmp(section, "device") != 0 && strcmp(section, "memory") != 0) {
+    int device = strcmp(section, "device") == 0;
+    if (!device && strcmp(section, "memory") != 0) {
         clb_buf_printf(&ps->reason, "unknown section [%s] (known: device, memory, tuning, model)",
                        section);
         return 0;
     }
-    if (strcmp(section, "device") == 0)
-        ps->seen_device = 1;
+    ps->seen_device |= device;
     for (size_t i = 0; i < sizeof numkeys / sizeof *numkeys; i++) {
         const struct numkey *k = &numkeys[i];
         if (strcmp(k->section, section) || strcmp(k->key, key))
@@ -166,7 +162,7 @@ static int on_ini(void *user, const char *section, const char *key, const char *
         *(double *)((char *)p + k->offset) = v;
         return 1;
     }
-    if (strcmp(section, "device") == 0 && strcmp(key, "match_pci_device") == 0) {
+    if (device && strcmp(key, "match_pci_device") == 0) {
         char *end;   /* a PCI device id is written in hex, as lspci and sysfs write it */
         errno = 0;
         unsigned long v = strncmp(value, "0x", 2) ? 0 : strtoul(value + 2, &end, 16);
@@ -180,7 +176,7 @@ static int on_ini(void *user, const char *section, const char *key, const char *
         p->match_pci_device = (double)v;
         return 1;
     }
-    if (strcmp(section, "device") == 0) {
+    if (device) {
         for (size_t i = 0; i < sizeof strkeys / sizeof *strkeys; i++)
             if (strcmp(strkeys[i].key, key) == 0) {
                 char **slot = (char **)((char *)p + strkeys[i].offset);
@@ -243,8 +239,7 @@ int clb_profile_parse_file(const char *path, struct clb_profile *p)
 
 /* Every [tuning] key names a registered workload and one of its declared
  * parameters, like --param: "stream.vek" or "streem.vec" is a typo. */
-int clb_profile_check_tuning(const struct clb_profile *p,
-                             int (*known)(const char *workload, const char *key, struct clb_buf *why))
+static int check_tuning(const struct clb_profile *p)
 {
     for (size_t i = 0; i < p->ntuning; i++) {
         const char *k = p->tuning[i].key;
@@ -255,7 +250,7 @@ int clb_profile_check_tuning(const struct clb_profile *p,
         memcpy(wl, k, (size_t)(dot - k));
         wl[dot - k] = 0;
         struct clb_buf why = {0};
-        int ok = known(wl, dot + 1, &why);
+        int ok = clb_workload_param_known(wl, dot + 1, &why);
         free(wl);
         if (!ok) {
             clb_seterr("%s:%d: [tuning] %s: %s", p->path, p->tuning[i].line, k, clb_buf_str(&why));
@@ -267,22 +262,23 @@ int clb_profile_check_tuning(const struct clb_profile *p,
     return CLB_OK;
 }
 
+static void free_kvs(struct clb_kv *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].key);
+        free(v[i].value);
+    }
+    free(v);
+}
+
 void clb_profile_free(struct clb_profile *p)
 {
     char *strs[] = {p->id, p->path, p->name, p->vendor, p->architecture, p->memory, p->match,
                     p->match_platform};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         free(strs[i]);
-    for (size_t i = 0; i < p->ntuning; i++) {
-        free(p->tuning[i].key);
-        free(p->tuning[i].value);
-    }
-    for (size_t i = 0; i < p->nmodel; i++) {
-        free(p->model[i].key);
-        free(p->model[i].value);
-    }
-    free(p->tuning);
-    free(p->model);
+    free_kvs(p->tuning, p->ntuning);
+    free_kvs(p->model, p->nmodel);
     memset(p, 0, sizeof *p);
 }
 
@@ -324,12 +320,8 @@ int clb_profiles_load(const char *dir, struct clb_profiles *out)
         rc = CLB_ESYS;
     for (size_t i = 0; i < nn && rc == CLB_OK; i++) {
         char *path = clb_asprintf("%s/%s", dir, names[i]);
-        if (!path) {
-            rc = CLB_ESYS;
-            break;
-        }
         struct clb_profile *p = &out->v[out->n];
-        rc = clb_profile_parse_file(path, p);
+        rc = path ? clb_profile_parse_file(path, p) : CLB_ESYS;
         free(path);
         if (rc)
             break;
@@ -342,7 +334,7 @@ int clb_profiles_load(const char *dir, struct clb_profiles *out)
                 break;
             }
         if (rc == CLB_OK)
-            rc = clb_profile_check_tuning(p, clb_workload_param_known);
+            rc = check_tuning(p);
     }
     for (size_t i = 0; i < nn; i++)
         free(names[i]);

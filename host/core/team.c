@@ -157,17 +157,11 @@ int clb_comm_allreduce(double *v, int n, enum clb_comm_op op)
     return team_allreduce(&me->t->job, v, n, op, clb_proc_allreduce);
 }
 
-static int proc_probe(double *v, int n, enum clb_comm_op op)
-{
-    (void)op; /* MAX */
-    return clb_proc_probe_round(v, n);
-}
-
 int clb_comm_probe_round(double *v, int n)
 {
     if (!me)
-        return clb_proc_probe_round(v, n);
-    return team_allreduce(&me->t->probe, v, n, CLB_MAX, proc_probe);
+        return clb_proc_probe_round(v, n, CLB_MAX);
+    return team_allreduce(&me->t->probe, v, n, CLB_MAX, clb_proc_probe_round);
 }
 
 int clb_comm_bcast(void *buf, size_t n, int root)
@@ -228,7 +222,7 @@ static char **gather_team(struct team *t)
             got[q] = NULL;
             ok &= all[(size_t)q * (size_t)t->n + (size_t)k] != NULL;
         }
-        clb_proc_free_texts(got);
+        clb_free_texts(got, p);
     }
     if (!ok && all) {
         for (int i = 0; i < p->size * t->n; i++)
@@ -246,26 +240,14 @@ char **clb_comm_gather_text(const char *mine)
     struct team *t = me->t;
     t->job.ptr[me->d] = (void *)mine;
     barrier(t, &t->job);
-    char **all = NULL;
-    if (me->d == 0)
-        all = gather_team(t);
+    char **all = me->d == 0 ? gather_team(t) : NULL;
     barrier(t, &t->job); /* every member's text was read */
-    if (me->d != 0) {
-        /* others get an empty list: only rank 0 writes */
+    if (me->d != 0) /* others get an empty list: only rank 0 writes */
         all = clb_xcalloc(1, sizeof *all);
-    }
     return all;
 }
 
-void clb_comm_free_texts(char **t)
-{
-    if (!t)
-        return;
-    const struct clb_comm_info *c = clb_comm();
-    for (int i = 0; i < c->size && (c->rank == 0 || i == 0); i++)
-        free(t[i]);
-    free(t);
-}
+void clb_comm_free_texts(char **t) { clb_free_texts(t, clb_comm()); }
 
 /* ---- messages ----------------------------------------------------------------------- */
 
@@ -287,12 +269,6 @@ static int proc_tag(int tag, int src_d, int dst_d, int *out)
     }
     *out = (int)v;
     return CLB_OK;
-}
-
-static int req_new(struct clb_comm_req **req)
-{
-    *req = clb_xcalloc(1, sizeof **req);
-    return *req ? CLB_OK : CLB_ESYS;
 }
 
 /* Post m in the mailbox, or match it with the first posted message of the
@@ -322,16 +298,15 @@ static void post(struct team *t, struct msg *m)
 
 static int message(void *buf, size_t n, int peer, int tag, int send, struct clb_comm_req **req)
 {
-    int rc = req_new(req);
-    if (rc)
-        return rc;
+    if (!(*req = clb_xcalloc(1, sizeof **req)))
+        return CLB_ESYS;
     if (!me)
         return send ? clb_proc_isend(buf, n, peer, tag, &(*req)->proc)
                     : clb_proc_irecv(buf, n, peer, tag, &(*req)->proc);
     struct team *t = me->t;
     int d = local_peer(peer);
     if (d < 0) {
-        int ptag;
+        int ptag, rc;
         if ((rc = proc_tag(tag, send ? me->d : peer % t->n, send ? peer % t->n : me->d, &ptag)))
             return rc;
         pthread_mutex_lock(&t->mu);
@@ -343,13 +318,9 @@ static int message(void *buf, size_t n, int peer, int tag, int send, struct clb_
     struct msg *m = clb_xcalloc(1, sizeof *m);
     if (!m)
         return CLB_ESYS;
+    *m = (struct msg){.send = send, .src = send ? me->info.rank : peer,
+                      .dst = send ? peer : me->info.rank, .tag = tag, .buf = buf, .n = n};
     atomic_init(&m->done, 0);
-    m->send = send;
-    m->src = send ? me->info.rank : peer;
-    m->dst = send ? peer : me->info.rank;
-    m->tag = tag;
-    m->buf = buf;
-    m->n = n;
     (*req)->m = m;
     pthread_mutex_lock(&t->mu);
     post(t, m);
@@ -387,8 +358,7 @@ int clb_comm_test(struct clb_comm_req **req, int *done)
         err = *done && q->m->err;
     }
     if (*done || rc) {
-        if (q->m)
-            free(q->m);
+        free(q->m);
         free(q);
         *req = NULL;
         *done = 1;
@@ -442,9 +412,6 @@ int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
     return clb_proc_shm_open(bytes, w, mine);
 }
 
-void *clb_comm_shm_peer(struct clb_comm_shm *w, int rank) { return clb_proc_shm_peer(w, rank); }
-int clb_comm_shm_sync(struct clb_comm_shm *w) { return clb_proc_shm_sync(w); }
-void clb_comm_shm_close(struct clb_comm_shm *w) { clb_proc_shm_close(w); }
 
 void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc)
 {
@@ -462,29 +429,25 @@ struct clb_comm_local {
 
 int clb_comm_local_open(void *mine, struct clb_comm_local **l)
 {
-    *l = clb_xcalloc(1, sizeof **l);
     int n = me ? me->t->n : 1;
+    *l = clb_xcalloc(1, sizeof **l);
     void **peer = *l ? clb_xcalloc((size_t)n, sizeof *peer) : NULL;
-    int rc = peer ? CLB_OK : CLB_ESYS;
-    if (!me) {
-        if (peer)
-            peer[0] = mine;
-    } else {
+    if (me) {
         struct team *t = me->t;
         t->job.ptr[me->d] = mine;
         barrier(t, &t->job);
         for (int k = 0; peer && k < n; k++)
             peer[k] = t->job.ptr[k];
         barrier(t, &t->job);
+    } else if (peer) {
+        peer[0] = mine;
     }
-    if (rc) {
+    if (!peer) {
         free(*l);
         *l = NULL;
-        return rc;
+        return CLB_ESYS;
     }
-    (*l)->first = clb_comm()->rank - (me ? me->d : 0);
-    (*l)->n = n;
-    (*l)->peer = peer;
+    **l = (struct clb_comm_local){clb_comm()->rank - (me ? me->d : 0), n, peer};
     return CLB_OK;
 }
 
@@ -543,9 +506,7 @@ int clb_team_run(int n, int (*fn)(void *arg, int d), void *arg, int *status)
                    "(MPI_THREAD_SERIALIZED)");
         return CLB_EUSAGE;
     }
-    struct team t;
-    memset(&t, 0, sizeof t);
-    t.n = n;
+    struct team t = {.n = n, .fn = fn, .arg = arg, .status = status, .verbosity = clb_verbosity};
     pthread_mutex_init(&t.mu, NULL);
     pthread_cond_init(&t.cv, NULL);
     struct chan *cs[2] = {&t.job, &t.probe};
@@ -553,10 +514,6 @@ int clb_team_run(int n, int (*fn)(void *arg, int d), void *arg, int *status)
         atomic_init(&cs[k]->arrived, 0);
         atomic_init(&cs[k]->gen, 0);
     }
-    t.fn = fn;
-    t.arg = arg;
-    t.status = status;
-    t.verbosity = clb_verbosity;
     struct member *m = clb_xcalloc((size_t)n, sizeof *m);
     pthread_t *th = clb_xcalloc((size_t)n, sizeof *th);
     int started = 0;

@@ -1,19 +1,14 @@
 /* Is the device's event timer to be trusted? Some drivers answer every
- * profiling query with constants (Mesa Rusticl 22.3 on llvmpipe: queued,
- * submit, start, end = 0, 1, 2, 3 ns, resolution 0), and a figure computed
- * from them is not a measurement. So, when a device is opened for a run:
- *   - the launch overhead: the host wall of an empty launch + clFinish;
- *   - a long kernel (one work-item, >= PROBE_TARGET_S of wall): its events
- *     must be positive, not below the reported resolution, not above the
- *     host wall of the same launch, and not far below it (where the kernel
- *     is long, the launch overhead cannot explain a gap).
- * And after every case's timed runs (clb_timer_check), the same rules on
- * its events and walls, with the "far below" rule only where the runs are
- * long: a healthy timer reads far below the wall for short kernels (launch
- * overhead: docs/MEASURING.md "Timers"). An untrusted timer makes every
- * later kernel of the run timed on the host clock, said in each row. */
+ * profiling query with constants (Mesa Rusticl 22.3 on llvmpipe), and a
+ * figure computed from them is not a measurement. The checks at device open
+ * (the launch overhead; a long kernel's events against the host clock) and
+ * after every case's timed runs (clb_timer_check), and why "far below the
+ * wall" counts only for long runs: docs/MEASURING.md "Timers". An untrusted
+ * timer makes every later kernel of the run timed on the host clock, said in
+ * each row. */
 #include "timer.h"
 #include "clb_stats.h"
+#include "clb_workload.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -84,8 +79,7 @@ static int launch_overhead(struct clb_device *d, cl_kernel k, cl_mem out)
         if (rc)
             return rc;
     }
-    clb_sort_doubles(w, LAUNCH_RUNS);
-    d->launch_s = w[LAUNCH_RUNS / 2];
+    d->launch_s = clb_median(w, LAUNCH_RUNS); /* odd: the middle run */
     return CLB_OK;
 }
 
@@ -158,8 +152,7 @@ static int probe_verdict(const struct clb_device *d, const double *ev, const dou
         }
         w[i] = wall[i];
     }
-    clb_sort_doubles(w, PROBE_RUNS);
-    double med = w[PROBE_RUNS / 2];
+    double med = clb_median(w, PROBE_RUNS); /* odd: the middle run */
     if (med - d->launch_s >= CASE_LONG_S && best_ratio < PROBE_BELOW) {
         clb_buf_printf(why, "events read %.4g us for a kernel the host clock timed at %.4g us "
                        "(launch overhead %.3g us)", ev[best] * 1e6, wall[best] * 1e6,
@@ -181,10 +174,8 @@ int clb_timer_probe(struct clb_device *d)
         rc = launch_overhead(d, k, out);
     if (!rc)
         rc = long_runs(d, k, out, ev, wall);
-    if (k)
-        clReleaseKernel(k);
-    if (out)
-        clReleaseMemObject(out);
+    clb_release_kernels(&k, 1);
+    clb_release_mems(&out, 1);
     if (rc)
         return rc;
     struct clb_buf why = {0};

@@ -41,19 +41,17 @@ void clb_wrap(FILE *f, int col, int indent, const char *text)
             p++;
             continue;
         }
-        if (*p == '\n') {   /* a line break of the text's own */
+        size_t word = strcspn(p, " \n");
+        /* a line break of the text's own, or a word past the width */
+        if (*p == '\n' || (!start && col + (long)gap + (long)word > width)) {
             fprintf(f, "\n%*s", indent, "");
             col = indent;
             start = 1;
+        }
+        if (*p == '\n') {
             gap = 0;
             p++;
             continue;
-        }
-        size_t word = strcspn(p, " \n");
-        if (!start && col + (long)gap + (long)word > width) {
-            fprintf(f, "\n%*s", indent, "");
-            col = indent;
-            start = 1;
         }
         if (!start) {   /* the text's own spacing within a line */
             fprintf(f, "%*s", (int)gap, "");
@@ -516,8 +514,6 @@ size_t clb_addz(size_t a, size_t b, int *ovf)
     return r;
 }
 
-/* ---- files from outside ---------------------------------------------------- */
-
 /* ---- the files this process reads or writes rows to ---------------------------- */
 
 static struct {
@@ -588,11 +584,9 @@ int clb_check_regular(int fd, const char *path, const char *what, size_t max_byt
         /* the limit in the unit it was set in: GiB for results, bytes for a
          * profile or a kernel source */
         const size_t gib = (size_t)1 << 30;
-        if (max_bytes >= gib && max_bytes % gib == 0)
-            clb_seterr("%s '%s' is larger than the %zu GiB clbench reads", what, path,
-                       max_bytes >> 30);
-        else
-            clb_seterr("%s '%s' is larger than the %zu bytes clbench reads", what, path, max_bytes);
+        int in_gib = max_bytes >= gib && max_bytes % gib == 0;
+        clb_seterr("%s '%s' is larger than the %zu %s clbench reads", what, path,
+                   in_gib ? max_bytes >> 30 : max_bytes, in_gib ? "GiB" : "bytes");
         return -1;
     }
     if (size)

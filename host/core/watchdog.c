@@ -38,31 +38,25 @@ static struct {
 
 static char *vformat(const char *fmt, va_list ap)
 {
-    struct clb_buf b = {0};
-    clb_buf_vprintf(&b, fmt, ap);
-    if (b.oom || !b.s) {
-        clb_buf_free(&b);
-        return NULL;
-    }
-    return b.s;
+    char *s = NULL;
+    return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
 }
 
 /* Called with the lock held; never returns. */
 static void fire_timeout(void)
 {
     alarm(BACKSTOP_S);
-    char *why = clb_asprintf("timeout: %s did not finish within %g s (--case-timeout) on %s",
-                             wd.what ? wd.what : "a step", wd.timeout,
-                             wd.where ? wd.where : "the device");
-    const char *file = wd.fn ? wd.fn(wd.ctx, why ? why : "timeout") : NULL;
+    char *text = clb_asprintf("timeout: %s did not finish within %g s (--case-timeout) on %s",
+                              wd.what ? wd.what : "a step", wd.timeout,
+                              wd.where ? wd.where : "the device");
+    const char *why = text ? text : "timeout";
+    const char *file = wd.fn ? wd.fn(wd.ctx, why) : NULL;
     int peer = clb_comm_active() && clb_comm()->rank != 0;
     if (peer) /* silent ranks too: the rank that hung names itself */
-        fprintf(stderr, "clbench: %s; the job ends here (exit %d)\n", why ? why : "timeout",
-                CLB_EXIT_TIMEOUT);
+        fprintf(stderr, "clbench: %s; the job ends here (exit %d)\n", why, CLB_EXIT_TIMEOUT);
     else
-        clb_print_error("%s; the run ends here (exit %d)%s%s", why ? why : "timeout",
-                        CLB_EXIT_TIMEOUT, file ? "; the rows measured before are in " : "",
-                        file ? file : "");
+        clb_print_error("%s; the run ends here (exit %d)%s%s", why, CLB_EXIT_TIMEOUT,
+                        file ? "; the rows measured before are in " : "", file ? file : "");
     /* Under MPI the first rank to end has the launcher kill the others: rank
      * 0 waits a second for the rank that hung to name itself, the others two
      * for rank 0 to write the job's row (the ranks entered the step
@@ -178,18 +172,6 @@ char *clb_watchdog_enter(const char *fmt, ...)
 
 void clb_watchdog_leave(char *previous)
 {
-    if (!wd.running)
-        return;
-    free(swap(previous));
-}
-
-void clb_watchdog_next(const char *fmt, ...)
-{
-    if (!wd.running)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    char *what = vformat(fmt, ap);
-    va_end(ap);
-    free(swap(what ? what : clb_strdup("a step")));
+    if (wd.running)
+        free(swap(previous));
 }

@@ -6,6 +6,7 @@
 #define CLB_WATCHDOG_H
 
 #include <signal.h>
+#include <stdlib.h>
 
 /* After a first SIGINT/SIGTERM the run stops after the current repetition;
  * past this many seconds (a call into the driver that does not return) it
@@ -32,6 +33,6 @@ char *clb_watchdog_enter(const char *fmt, ...) __attribute__((format(printf, 1, 
 void clb_watchdog_leave(char *previous);
 /* The next part of the running step: `what`, with a fresh deadline (after
  * clb_watchdog_enter; clb_watchdog_leave still restores the outer step). */
-void clb_watchdog_next(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define clb_watchdog_next(...) free(clb_watchdog_enter(__VA_ARGS__))
 
 #endif
