@@ -95,8 +95,7 @@ static void y_range(struct layout *L)
             L->ylo = fmin(L->ylo, y);
             L->yhi = fmax(L->yhi, y);
         }
-    if (!isnan(c->y.lo))
-        L->ylo = fmin(L->ylo, c->y.lo);
+    L->ylo = fmin(L->ylo, c->y.lo);   /* fmin ignores a NAN */
     L->base = log ? (!isnan(c->y.lo) ? c->y.lo : pow(10, floor(log10(L->ylo)))) : 0;
     if (!log)
         L->ylo = fmin(L->ylo, 0);
@@ -116,37 +115,37 @@ static int text_px(const char *s)
  * enough for the legend's rows below the graph (gnuplot puts as many entries
  * side by side as the width allows) and for a graph as tall as its y label
  * (which gnuplot writes upright beside it, cut at the canvas' edge). */
+static int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static int imin(int a, int b)
+{
+    return a < b ? a : b;
+}
+
 static void canvas(struct layout *L)
 {
     const struct clb_chart *c = L->c;
-    int w = 960, entry = 0;
+    int entry = 0;
     L->entries = c->nv;
     for (int i = 0; i < c->ns; i++)
         if (c->s[i]->n) {
             L->entries++;
-            int px = text_px(c->s[i]->title) + 70;
-            entry = px > entry ? px : entry;
+            entry = imax(entry, text_px(c->s[i]->title) + 70);
         }
-    for (int i = 0; i < c->nv; i++) {
-        int px = text_px(c->v[i].title) + 70;
-        entry = px > entry ? px : entry;
-    }
-    int need = entry + 60, tw = text_px(c->title) + 60;
-    need = tw > need ? tw : need;
-    w = need > w ? (need < 2400 ? need : 2400) : w;
-    int cols = entry ? (w - 40) / entry : 1;
-    cols = cols < 1 ? 1 : cols;
-    int rows = (L->entries + cols - 1) / cols;
-    rows = rows > 100 ? 100 : rows;
+    for (int i = 0; i < c->nv; i++)
+        entry = imax(entry, text_px(c->v[i].title) + 70);
+    int w = imin(imax(imax(entry + 60, text_px(c->title) + 60), 960), 2400);
+    int cols = entry ? imax((w - 40) / entry, 1) : 1;
+    int rows = imin((L->entries + cols - 1) / cols, 100);
     int catpx = 0;   /* rotated category names take room under the graph */
-    for (int i = 0; i < c->ncats; i++) {
-        int px = text_px(c->cats[i]);
-        catpx = px > catpx ? px : catpx;
-    }
+    for (int i = 0; i < c->ncats; i++)
+        catpx = imax(catpx, text_px(c->cats[i]));
     int ylabel = text_px(c->y.label) - 340;   /* the graph of 480: about 360 px */
     L->width = w;
-    L->height = 480 + 19 * rows + (int)(0.71 * (catpx < 400 ? catpx : 400)) +
-                (ylabel > 0 ? (ylabel < 1000 ? ylabel : 1000) : 0);
+    L->height = 480 + 19 * rows + (int)(0.71 * imin(catpx, 400)) + imin(imax(ylabel, 0), 1000);
 }
 
 /* ---- the script ---------------------------------------------------------------- */
@@ -206,11 +205,9 @@ static void preamble(const struct layout *L, struct clb_buf *s)
         clb_buf_printf(s, "set xtics rotate by 45 right nomirror\n");
         /* the first names hang left of the graph: room for them (in characters) */
         int chars = 12;
-        for (int k = 0; k < c->ncats && k < 3; k++) {
-            int n = text_px(c->cats[k]) / 8 - 5 * k;
-            chars = n > chars ? n : chars;
-        }
-        clb_buf_printf(s, "set lmargin %d\n", chars < 60 ? chars : 60);
+        for (int k = 0; k < c->ncats && k < 3; k++)
+            chars = imax(chars, text_px(c->cats[k]) / 8 - 5 * k);
+        clb_buf_printf(s, "set lmargin %d\n", imin(chars, 60));
         range(s, 'x', -0.6, c->ncats - 0.4);
     } else {
         range(s, 'x', c->x.lo, c->x.hi);
@@ -228,12 +225,10 @@ static void preamble(const struct layout *L, struct clb_buf *s)
 /* The terminal goes last, just before "plot". */
 static void terminal(const struct layout *L, struct clb_buf *s)
 {
-    if (L->o->svg)
-        clb_buf_printf(s, "set terminal svg size %d,%d dynamic noenhanced font 'Sans,12' "
-                          "background rgb 'white'\n", L->width, L->height);
-    else
-        clb_buf_printf(s, "set terminal pngcairo size %d,%d noenhanced font 'Sans,11' "
-                          "background rgb 'white'\n", L->width, L->height);
+    int svg = L->o->svg;
+    clb_buf_printf(s, "set terminal %s size %d,%d %snoenhanced font 'Sans,%d' background rgb "
+                      "'white'\n", svg ? "svg" : "pngcairo", L->width, L->height,
+                   svg ? "dynamic " : "", svg ? 12 : 11);
     clb_buf_printf(s, "set output 'fig%d.%s'\n", L->o->index, L->o->svg ? "svg" : "png");
 }
 
@@ -277,11 +272,11 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
         int empty = sr->style == CLB_CS_BARS && isnan(y) && p->label && *p->label;
         if (isnan(x) || (isnan(y) && !empty))
             continue;
-        if (empty) {   /* a bar without a figure (skipped, failed): its label at the foot */
+        if (sr->style == CLB_CS_BARS)
             x = p->x - 0.4 + (L->slot[i] + 0.5) * w;
+        if (empty) {   /* a bar without a figure (skipped, failed): its label at the foot */
             y = y0 = L->base;
         } else if (sr->style == CLB_CS_BARS) {
-            x = p->x - 0.4 + (L->slot[i] + 0.5) * w;
             y = bar_top(c, i, k, L->base);
             y0 = y - p->y;
             y0 = y0 > L->base ? y0 : L->base;
@@ -308,12 +303,11 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
     colour(plots, sr->colour);
     /* a label above its point; above a bar of several side by side, upright
      * (horizontal ones would run into the next bar's) */
-    if (labels && sr->style == CLB_CS_BARS && L->nslots > 1)
-        clb_buf_printf(plots, ", 'fig%d.dat' index %d using 1:2:6 with labels rotate by 90 left "
-                              "offset 0,0.5 font ',9' notitle", L->o->index, block);
-    else if (labels)
-        clb_buf_printf(plots, ", 'fig%d.dat' index %d using 1:2:6 with labels center "
-                              "offset 0,0.8 font ',9' notitle", L->o->index, block);
+    int upright = sr->style == CLB_CS_BARS && L->nslots > 1;
+    if (labels)
+        clb_buf_printf(plots, ", 'fig%d.dat' index %d using 1:2:6 with labels %s font ',9' "
+                              "notitle", L->o->index, block,
+                       upright ? "rotate by 90 left offset 0,0.5" : "center offset 0,0.8");
 }
 
 /* The category names: a block of their positions, read by xticlabels. */

@@ -19,6 +19,15 @@
 
 #define GNUPLOT_HINT "install it with 'apt-get install gnuplot-nox'"
 
+/* CLB_ESYS with "<what> '<path>': <why>" (the path escaped). */
+static int path_error(const char *what, const char *path, const char *why)
+{
+    struct clb_buf e = {0};
+    clb_seterr("%s '%s': %s", what, cmp_esc_tmp(&e, path, 0), why);
+    clb_buf_free(&e);
+    return CLB_ESYS;
+}
+
 char *clb_gnuplot_find(void)
 {
     const char *env = getenv("CLBENCH_GNUPLOT");
@@ -110,12 +119,10 @@ static int dir_open(struct plotdir *d, int nfig)
     struct clb_buf b = {0};
     clb_buf_printf(&b, "%s/clbench-plot-XXXXXX", root && *root ? root : "/tmp");
     if (b.oom || !mkdtemp(b.s)) {
-        struct clb_buf e = {0};
-        clb_seterr("cannot create a temporary directory '%s': %s",
-                   cmp_esc_tmp(&e, clb_buf_str(&b), 0), strerror(errno));
-        clb_buf_free(&e);
+        int rc = path_error("cannot create a temporary directory", clb_buf_str(&b),
+                            strerror(errno));
         clb_buf_free(&b);
-        return CLB_ESYS;
+        return rc;
     }
     d->path = b.s;
     guard(d, d->path);
@@ -137,15 +144,6 @@ static void dir_close(struct plotdir *d)
     memset(d, 0, sizeof *d);
 }
 
-/* CLB_ESYS with "cannot write<how> '<path>': <err's text>" (the path escaped). */
-static int cannot_write(const char *how, const char *path, int err)
-{
-    struct clb_buf e = {0};
-    clb_seterr("cannot write%s '%s': %s", how, cmp_esc_tmp(&e, path, 0), strerror(err));
-    clb_buf_free(&e);
-    return CLB_ESYS;
-}
-
 /* Write a file of the directory (a name of its own: never one that exists). */
 static int put(struct plotdir *d, const char *name, const struct clb_buf *b)
 {
@@ -159,7 +157,8 @@ static int put(struct plotdir *d, const char *name, const struct clb_buf *b)
         rc = CLB_ESYS;
     int err = errno;
     free(p);
-    return rc ? cannot_write(" to the temporary directory", d->path, err) : CLB_OK;
+    return rc ? path_error("cannot write to the temporary directory", d->path, strerror(err))
+              : CLB_OK;
 }
 
 /* A chart's script and data as fig<index>.gp, .dat and .peak.dat. */
@@ -423,7 +422,7 @@ static int copy_out(const char *from, int out, const char *final)
     int err = errno;
     if (in >= 0)
         close(in);
-    return rc ? cannot_write("", final, err) : CLB_OK;
+    return rc ? path_error("cannot write", final, strerror(err)) : CLB_OK;
 }
 
 /* Each drawn figure into a temporary file beside its destination. */
@@ -436,7 +435,7 @@ static int beside(const struct plotdir *dir, struct clb_drawn *d, size_t n,
             return CLB_ESYS;
         int rc = clb_output_ok(d[i].name, "--plot", "the figure");
         if (!rc && clb_replace_open(AT_FDCWD, d[i].name, 0666, &tmp[i]) != 0)
-            rc = cannot_write(" beside", d[i].name, errno);
+            rc = path_error("cannot write beside", d[i].name, strerror(errno));
         if (!rc)
             rc = copy_out(p, tmp[i].fd, d[i].name);
         free(p);
@@ -450,11 +449,10 @@ static int beside(const struct plotdir *dir, struct clb_drawn *d, size_t n,
 static int put_in_place(struct clb_drawn *d, size_t n, struct clb_replace *tmp, int keep)
 {
     int rc = CLB_OK;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)   /* each in place, or removed: the first failure said */
         if (tmp[i].tmp && clb_replace_done(&tmp[i], d[i].name, keep && !rc, CLB_REPLACE) != 0 &&
             keep && !rc)
-            rc = cannot_write("", d[i].name, errno);   /* else in place, or removed */
-    }
+            rc = path_error("cannot write", d[i].name, strerror(errno));
     return rc;
 }
 
