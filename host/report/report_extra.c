@@ -179,8 +179,7 @@ static void stairs_table(struct rpt *r, const struct rpt_rows *w)
         rpt_tag(r, "<tr>");
         rpt_td(r, rpt_label(r, v[a]->col));
         rpt_wrap(r, "<td>", v[a]->kernel, " ");
-        rpt_text(r, v[a]->rest);
-        rpt_tag(r, "</td>");
+        rpt_wrap(r, "", v[a]->rest, "</td>");
         const double cells[5] = {v[a]->x, v[a]->y, v[b - 1]->x, v[b - 1]->y,
                                  r->t.cols[v[a]->col].llc_bytes};
         for (int k = 0; k < 5; k++)
@@ -342,9 +341,8 @@ static void idle_notes(struct rpt *r, const struct rpt_rows *w, int nw)
                            "that had just ended), so it is not this device's idle power and "
                            "cannot be subtracted.", rpt_label(r, r->dev[d]), c.idle,
                        w[c.low_wl].workload, c.low);
-        rpt_tag(r, "<p class=\"note\"><span class=\"flag bad\">idle?</span> ");
-        rpt_text(r, clb_buf_str(&b));
-        rpt_tag(r, "</p>\n");
+        rpt_wrap(r, "<p class=\"note\"><span class=\"flag bad\">idle?</span> ", clb_buf_str(&b),
+                 "</p>\n");
         r->oom |= b.oom;
         clb_buf_free(&b);
     }

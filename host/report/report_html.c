@@ -32,6 +32,12 @@ void rpt_wrap(struct rpt *r, const char *open, const char *s, const char *close)
 
 void rpt_td(struct rpt *r, const char *s) { rpt_wrap(r, "<td>", s, "</td>"); }
 
+void rpt_labels(struct rpt *r, const int *cols, int n, const char *sep)
+{
+    for (int k = 0; k < n; k++)
+        rpt_wrap(r, k ? sep : "", rpt_label(r, cols[k]), "");
+}
+
 void rpt_td_num(struct rpt *r, double v)
 {
     rpt_tag(r, "<td class=\"n\">");
@@ -57,14 +63,10 @@ void rpt_num(struct rpt *r, double v)
 void rpt_section(struct rpt *r, const char *title, const char *lead)
 {
     int id = ++r->sections;
-    rpt_tag(r, "<section id=\"s%d\">\n<h2>", id);
-    rpt_text(r, title);
-    rpt_tag(r, "</h2>\n");
-    if (lead && *lead) {
-        rpt_tag(r, "<p class=\"lead\">");
-        rpt_text(r, lead);
-        rpt_tag(r, "</p>\n");
-    }
+    rpt_tag(r, "<section id=\"s%d\">\n", id);
+    rpt_wrap(r, "<h2>", title, "</h2>\n");
+    if (lead && *lead)
+        rpt_wrap(r, "<p class=\"lead\">", lead, "</p>\n");
     clb_buf_printf(&r->toc, "<li><a href=\"#s%d\">", id);
     cmp_esc(&r->toc, title, CMP_ESC_HTML);
     clb_buf_printf(&r->toc, "</a></li>\n");
@@ -117,10 +119,7 @@ void rpt_head(struct rpt *r)
                "style-src 'unsafe-inline'\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                "<title>clbench report: ");
-    for (int k = 0; k < r->ndev; k++) {
-        rpt_tag(r, "%s", k ? ", " : "");
-        rpt_text(r, rpt_label(r, r->dev[k]));
-    }
+    rpt_labels(r, r->dev, r->ndev, ", ");
     if (!r->ndev)
         rpt_tag(r, "published figures");
     rpt_tag(r, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
@@ -141,11 +140,8 @@ void rpt_foot(struct rpt *r)
                "<span class=\"flag bad\">X</span>impossible (above the peak GFlop/s: a timer or "
                "counting fault, no figure)."
                "</p>\n<p>Made by clbench %s from ", CLB_NOISY_SPREAD, CLB_VERSION);
-    for (int f = 0; f < r->nfiles; f++) {
-        rpt_tag(r, "%s<code>", f ? ", " : "");
-        rpt_text(r, r->files[f]);
-        rpt_tag(r, "</code>");
-    }
+    for (int f = 0; f < r->nfiles; f++)
+        rpt_wrap(r, f ? ", <code>" : "<code>", r->files[f], "</code>");
     rpt_tag(r, ". One file: no script, nothing loaded from the network (docs/REPORT.md).</p>\n"
                "</footer>\n</body>\n</html>\n");
 }

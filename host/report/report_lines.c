@@ -332,8 +332,7 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
                "<th%s>unit</th>", span, span, span);
     if (matrix) {   /* the x name once over its values: narrow columns */
         rpt_tag(r, "<th colspan=\"%zu\">", nx);
-        rpt_text(r, xname);
-        rpt_tag(r, "</th></tr>\n<tr>");
+        rpt_wrap(r, "", xname, "</th></tr>\n<tr>");
     }
     for (size_t k = 0; matrix && k < nx; k++) {
         rpt_tag(r, "<th class=\"n\">");
@@ -342,8 +341,7 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
     }
     if (!matrix) {
         rpt_wrap(r, "<th>best</th><th>at ", xname, "</th><th>worst</th><th>at ");
-        rpt_text(r, xname);
-        rpt_tag(r, "</th>");
+        rpt_wrap(r, "", xname, "</th>");
     }
     rpt_tag(r, "</tr>\n");
     for (size_t q = 0; q < ns; q++) {
@@ -365,7 +363,7 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
             }
         } else {
             size_t best = 0, worst = 0;
-            int lower = rpt_lower_better(cv->w->wl);
+            int lower = cv->w->wl && cv->w->wl->figure.lower_is_better;
             for (size_t k = 1; k < s->n; k++) {
                 double v = s->v[k].c.v, b = s->v[best].c.v, w = s->v[worst].c.v;
                 if (!isnan(v) && (isnan(b) || (lower ? v < b : v > b)))

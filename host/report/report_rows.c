@@ -137,11 +137,6 @@ unsigned rpt_flags(const struct rpt *r, size_t i)
     return f;
 }
 
-int rpt_lower_better(const struct clb_workload *wl)
-{
-    return wl && wl->figure.lower_is_better;
-}
-
 /* ---- grouping ----------------------------------------------------------------- */
 
 const char *rpt_params_without(struct rpt *r, size_t i, const char *skip)
@@ -348,7 +343,7 @@ void rpt_cell(const struct rpt *r, const size_t *ids, size_t n, struct rpt_cell 
     c->v = c->raw = NAN;
     const char *size = rpt_shown_size(r, ids, n);
     const struct clb_workload *wl = n ? wl_of(r, ids[0]) : NULL;
-    int lower = rpt_lower_better(wl), any = 0;
+    int lower = wl && wl->figure.lower_is_better, any = 0;
     for (size_t k = 0; k < n; k++) {
         size_t i = ids[k];
         if (r->t.ri[i].size != size)
