@@ -268,9 +268,8 @@ static void column_bars(const struct bars *b, struct clb_chart *ch, int col, int
         double v = isnan(share) ? c.v : c.v * share;
         clb_chart_point(ch, s, k, v, lab.len ? clb_buf_str(&lab) : NULL);
         if (!isnan(share) && !rest) {
-            lab.len = 0;
-            clb_buf_printf(&lab, "%s: the CPU's part of the split", rpt_label(r, col));
-            rest = clb_chart_series(ch, clb_buf_str(&lab), CLB_CS_BARS, -1);
+            rest = clb_chart_series(ch, rpt_fmt(&lab, "%s: the CPU's part of the split",
+                                                rpt_label(r, col)), CLB_CS_BARS, -1);
             if (rest)
                 rest->stack = 1;
         }
@@ -313,21 +312,17 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
     const char *const what[3] = {"datasheet peak", "measured ceiling", base};
     for (int c = 0; lv && c < ncols; c++) {
         column_bars(b, &ch, cols[c], unit, lv);
-        for (int j = 0; j < 3 && !r->t.cols[cols[c]].reference; j++) {   /* published: bars only */
-            lab.len = 0;
-            clb_buf_printf(&lab, "%s: %s%s", rpt_label(r, cols[c]), what[j],
-                           j == 2 ? " at the same size and type" : "");
-            clb_chart_levels(&ch, clb_buf_str(&lab), rpt_colour(r, cols[c]), 2 + j,
-                             lv + j * b->ncat, b->ncat);
-        }
+        for (int j = 0; j < 3 && !r->t.cols[cols[c]].reference; j++)   /* published: bars only */
+            clb_chart_levels(&ch, rpt_fmt(&lab, "%s: %s%s", rpt_label(r, cols[c]), what[j],
+                                          j == 2 ? " at the same size and type" : ""),
+                             rpt_colour(r, cols[c]), 2 + j, lv + j * b->ncat, b->ncat);
     }
     free(lv);
     if (r->o->norm != CLB_NORM_ABSOLUTE && !(b->wl && b->wl->figure.y_metric))
         clb_chart_level(&ch, "100 %", 0, 2, 100);
     clb_chart_axes(&ch, 0);
-    t.len = 0;
-    clb_buf_printf(&t, "%s, each device at its default size (the largest outside its caches); "
-                       "letters above a bar are its flags", title);
+    rpt_fmt(&t, "%s, each device at its default size (the largest outside its caches); letters "
+                "above a bar are its flags", title);
     if (b->wl && b->wl->figure.baseline)
         clb_buf_printf(&t, "; the ratio is to %s of the same size and type",
                        b->wl->figure.baseline);
@@ -420,12 +415,11 @@ static void overview_chart(struct rpt *r, const struct bars *b, int col)
         clb_chart_point(&ch, s[1], k, peak > 0 ? 100 * c.raw / peak : NAN, NULL);
     }
     clb_chart_level(&ch, "100 %", 0, 2, 100);
-    lab.len = 0;
     const char *src = r->t.cols[col].ceil_src[CLB_CEIL_BW];
-    clb_buf_printf(&lab, "%s: each memory workload's best GB/s per kernel and type at its "
-                         "default size, as %% of the measured ceiling (%s) and of the "
-                         "datasheet peak", rpt_label(r, col), src[0] ? src : "not measured");
-    rpt_chart(r, &ch, clb_buf_str(&lab));
+    rpt_chart(r, &ch, rpt_fmt(&lab, "%s: each memory workload's best GB/s per kernel and type "
+                                    "at its default size, as %% of the measured ceiling (%s) and "
+                                    "of the datasheet peak", rpt_label(r, col),
+                              src[0] ? src : "not measured"));
     clb_buf_free(&lab);
 }
 

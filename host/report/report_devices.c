@@ -72,9 +72,7 @@ static void when_and_rows(struct rpt *r, int col)
         clb_buf_printf(&b, "%s%s%s", first, strcmp(first, last) ? " to " : "",
                        strcmp(first, last) ? last : "");
     item(r, "measured", clb_buf_str(&b));
-    b.len = 0;
-    clb_buf_printf(&b, "%d ok, %d failed, %d skipped, %d error", n[0], n[1], n[2], n[3]);
-    item(r, "rows", clb_buf_str(&b));
+    item(r, "rows", rpt_fmt(&b, "%d ok, %d failed, %d skipped, %d error", n[0], n[1], n[2], n[3]));
     clb_buf_free(&b);
 }
 

@@ -108,11 +108,9 @@ void rpt_rooflines(struct rpt *r, const struct rpt_rows *w)
 {
     struct clb_buf t = {0};
     for (int k = 0; k < r->ndev; k++) {
-        t.len = 0;
-        clb_buf_printf(&t, "%s: GFlop/s against flop/byte under its measured ceilings (the "
-                           "roof, its ridge points marked); the roofline's own rows as lines, "
-                           "every other workload's device rows as points",
-                       rpt_label(r, r->dev[k]));
+        rpt_fmt(&t, "%s: GFlop/s against flop/byte under its measured ceilings (the roof, its "
+                    "ridge points marked); the roofline's own rows as lines, every other "
+                    "workload's device rows as points", rpt_label(r, r->dev[k]));
         flags_note(r, &t, r->dev[k], NULL);
         cmp_figure(r, CMP_FIG_ROOFLINE, w->workload, r->dev[k], clb_buf_str(&t));
     }

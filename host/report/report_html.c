@@ -23,6 +23,16 @@ void rpt_tag(struct rpt *r, const char *fmt, ...)
     va_end(ap);
 }
 
+const char *rpt_fmt(struct clb_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    b->len = 0;
+    va_start(ap, fmt);
+    clb_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+    return clb_buf_str(b);
+}
+
 void rpt_wrap(struct rpt *r, const char *open, const char *s, const char *close)
 {
     clb_buf_printf(&r->page, "%s", open);

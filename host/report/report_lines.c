@@ -249,11 +249,9 @@ static void model_lines(struct curves *cv, struct clb_chart *ch, const struct ss
             if (k >= nm)
                 continue;
             if (!ls) {
-                t.len = 0;
-                clb_buf_printf(&t, "%s: model, %s (%s %.0f GB/s \xc3\x97 flop/byte)",
-                               rpt_label(r, p0->col), m[k].name, what, bw);
-                if (!(ls = clb_chart_series(ch, clb_buf_str(&t), CLB_CS_LINES,
-                                            rpt_colour(r, p0->col))))
+                const char *title = rpt_fmt(&t, "%s: model, %s (%s %.0f GB/s \xc3\x97 flop/byte)",
+                                            rpt_label(r, p0->col), m[k].name, what, bw);
+                if (!(ls = clb_chart_series(ch, title, CLB_CS_LINES, rpt_colour(r, p0->col))))
                     break;
                 ls->dash = 2 + k;
             }
@@ -276,12 +274,11 @@ static void peak_lines(struct curves *cv, struct clb_chart *ch, const struct xra
         for (size_t q = 0; q < cv->n && !here; q++)
             here = cv->p[q].col == col;
         double lv[2] = {r->t.cols[col].peak_gbs, r->t.cols[col].ceil[CLB_CEIL_BW]};
-        for (int j = 0; here && j < 2; j++) {
-            t.len = 0;
-            clb_buf_printf(&t, "%s: %s", rpt_label(r, col), j ? "measured ceiling" : "datasheet peak");
+        for (int j = 0; here && j < 2; j++)
             if (lv[j] > 0)
-                clb_chart_level(ch, clb_buf_str(&t), rpt_colour(r, col), 2 + j, lv[j]);
-        }
+                clb_chart_level(ch, rpt_fmt(&t, "%s: %s", rpt_label(r, col),
+                                            j ? "measured ceiling" : "datasheet peak"),
+                                rpt_colour(r, col), 2 + j, lv[j]);
     }
     clb_buf_free(&t);
 }
@@ -409,11 +406,9 @@ static void one_chart(struct curves *cv, const char *xname, const char *key, con
         model_lines(cv, &ch, &ss[q]);
     peak_lines(cv, &ch, &xr);
     clb_chart_axes(&ch, wl->figure.x_bytes);
-    t.len = 0;
-    clb_buf_printf(&t, "%s against %s%s, each device at its default size; letters beside a point "
-                       "are its flags", cv->w->workload, xname,
-                   wl->figure.models ? "; dashed: the model lines" : "");
-    rpt_chart(r, &ch, clb_buf_str(&t));
+    rpt_chart(r, &ch, rpt_fmt(&t, "%s against %s%s, each device at its default size; letters "
+                                  "beside a point are its flags", cv->w->workload, xname,
+                              wl->figure.models ? "; dashed: the model lines" : ""));
     free(cols);
     curve_table(cv, ss, ns, key, wl->figure.x_bytes);
     clb_buf_free(&t);

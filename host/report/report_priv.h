@@ -66,6 +66,8 @@ struct rpt {
 void rpt_text(struct rpt *r, const char *s);
 /* Markup made here (tags, numbers): never text of a file. */
 void rpt_tag(struct rpt *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* *b emptied, then printed into by fmt: its text (a chart's title, a caption). */
+const char *rpt_fmt(struct clb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A figure with about four significant digits, "–" for NAN. */
 void rpt_num(struct rpt *r, double v);
 /* Text (rpt_text) between two pieces of markup. */

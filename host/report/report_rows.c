@@ -209,8 +209,7 @@ int rpt_col_rank(const struct rpt *r, int col)
 void rpt_colours_for(struct rpt *r, const int *cols, int n)
 {
     int next = r->ndev + 1;
-    for (int c = 0; c < r->t.ncols; c++)
-        r->colour[c] = 0;
+    memset(r->colour, 0, (size_t)r->t.ncols * sizeof *r->colour);
     for (int k = 0; k < r->ndev; k++)
         r->colour[r->dev[k]] = k + 1;
     for (int i = 0; i < n; i++)
@@ -343,7 +342,7 @@ void rpt_cell(const struct rpt *r, const size_t *ids, size_t n, struct rpt_cell 
     c->v = c->raw = NAN;
     const char *size = rpt_shown_size(r, ids, n);
     const struct clb_workload *wl = n ? wl_of(r, ids[0]) : NULL;
-    int lower = wl && wl->figure.lower_is_better, any = 0;
+    int lower = wl && wl->figure.lower_is_better;
     for (size_t k = 0; k < n; k++) {
         size_t i = ids[k];
         if (r->t.ri[i].size != size)
@@ -353,11 +352,9 @@ void rpt_cell(const struct rpt *r, const size_t *ids, size_t n, struct rpt_cell 
             if ((f & (1u << b)) && !(c->flags & (1u << b)))
                 c->frow[b] = i;
         c->flags |= f;
-        c->nrows++;
+        if (!c->nrows++)
+            c->best = i;   /* a row without a figure, until one has it */
         double v = has_value(&r->t.rows[i]) ? rpt_value(r, i) : NAN;
-        if (!any)
-            c->best = i;
-        any = 1;
         if (isnan(v) || !(isnan(c->raw) || (lower ? v < c->raw : v > c->raw)))
             continue;
         c->raw = v;
