@@ -1,11 +1,8 @@
-/* Charts drawn (include/clb_chart.h): gnuplot run as a subprocess in a
- * private temporary directory on the scripts and data that chart_gnuplot.c
- * made, one process for all the charts of a command (each alone when it
- * fails), the figures read back for a page (clb_chart_svgs) or put in their
- * files, all or none (clb_chart_files). Files there are named by a chart's
- * number only (fig1.gp, fig1.dat, fig1.peak.dat, fig1.svg): no path is built
- * from the text of a results file. A signal removes the directory and ends
- * gnuplot (host/core/cleanup.c). */
+/* Charts drawn (include/clb_chart.h, struct clb_drawn: the private directory,
+ * files named by a chart's number only, one gnuplot for all, each alone when
+ * that fails) on the scripts and data that chart_gnuplot.c made; the figures
+ * read back for a page (clb_chart_svgs) or put in their files, all or none
+ * (clb_chart_files). */
 #include "clb_chart.h"
 #include "clb_text.h"
 

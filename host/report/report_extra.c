@@ -122,11 +122,9 @@ static int point_order(const void *pa, const void *pb)
 {
     const struct cmp_point *a = *(const struct cmp_point *const *)pa;
     const struct cmp_point *b = *(const struct cmp_point *const *)pb;
-    if (a->col != b->col)
-        return a->col - b->col;
-    int c = strcmp(a->kernel, b->kernel);
-    if (!c)
-        c = strcmp(a->rest, b->rest);
+    int c = a->col - b->col;
+    c = c ? c : strcmp(a->kernel, b->kernel);
+    c = c ? c : strcmp(a->rest, b->rest);
     return c ? c : (a->x > b->x) - (a->x < b->x);
 }
 
@@ -162,12 +160,10 @@ static void stairs_table(struct rpt *r, const struct rpt_rows *w)
     qsort(v, n, sizeof *v, point_order);
     const char *xl = w->wl && w->wl->figure.x_label ? w->wl->figure.x_label : "x";
     const char *yl = w->wl && w->wl->figure.y_label ? w->wl->figure.y_label : "y";
-    rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>device</th><th>kernel, params</th>"
-               "<th>smallest ");
-    rpt_text(r, xl);
-    rpt_wrap(r, " (bytes)</th><th>", yl, "</th><th>largest</th><th>");
-    rpt_text(r, yl);
-    rpt_tag(r, "</th><th>last-level cache (bytes)</th><th>flags</th></tr>\n");
+    rpt_wrap(r, "<div class=\"wide\"><table>\n<tr><th>device</th><th>kernel, params</th>"
+                "<th>smallest ", xl, " (bytes)</th><th>");
+    rpt_wrap(r, "", yl, "</th><th>largest</th><th>");
+    rpt_wrap(r, "", yl, "</th><th>last-level cache (bytes)</th><th>flags</th></tr>\n");
     struct clb_buf t = {0};
     for (size_t a = 0; a < n;) {
         size_t b = a;

@@ -159,18 +159,14 @@ const char *rpt_params_without(struct rpt *r, size_t i, const char *skip)
 
 void rpt_on_devices(const struct rpt *r, const int *cols, int n, struct clb_buf *b)
 {
-    int k = 0, shown = 0;
+    int k = 0;   /* the devices so far: the first three named */
     for (int i = 0; i < n; i++) {
-        if (r->t.cols[cols[i]].reference)
-            continue;
-        k++;
-        if (k > 3)
+        if (r->t.cols[cols[i]].reference || ++k > 3)
             continue;
         int last = 1;
         for (int j = i + 1; j < n; j++)
             last &= r->t.cols[cols[j]].reference;
-        clb_buf_printf(b, "%s%s", !shown ? " on " : last ? " and " : ", ", r->t.cols[cols[i]].label);
-        shown++;
+        clb_buf_printf(b, "%s%s", k == 1 ? " on " : last ? " and " : ", ", r->t.cols[cols[i]].label);
     }
     if (k > 3)
         clb_buf_printf(b, " and %d more", k - 3);
