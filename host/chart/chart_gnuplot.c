@@ -1,14 +1,9 @@
 /* A chart (include/clb_chart.h) as gnuplot's input: the one renderer of
- * every figure clbench draws (`compare --plot`, `clbench report`).
- *
- * No text of a chart is gnuplot code. The measured series go into figN.dat
- * and the guides into figN.peak.dat, as tab-separated fields escaped by
- * cmp_esc (CMP_ESC_DATA): a block per series whose header line holds its
- * title (the legend entry, through `columnheader(2)`); point labels and
- * category names are fields read through `with labels` and `xticlabels`.
- * The texts of the script itself (the title, the axis labels) are string
- * expressions (CMP_ESC_GP). For an SVG both add CMP_ESC_SVG (its '&'). The
- * script names its files by the figure's index only.
+ * every figure clbench draws. No text of a chart is gnuplot code
+ * (docs/COMPARE.md): the series' titles, point labels and category names
+ * are fields of the data files (CMP_ESC_DATA), a block per series whose
+ * header line holds its title (`columnheader(2)`); the script's own texts
+ * are string expressions (CMP_ESC_GP).
  *
  * figN.dat, every line: x, y, x0, x1, y0, label (bars are drawn as boxes
  * from (x0, y0) to (x1, y): their slot in the category and their base).

@@ -1,14 +1,8 @@
-/* gnuplot's SVG inline in an HTML page (include/clb_chart.h): many figures
- * in one document need ids of their own, and a page must run no script and
- * load nothing. The SVG is read as a sequence of tags and text and written
- * back with the XML prolog dropped and every id (and every reference to
- * one) prefixed; anything gnuplot's SVG terminal does not write -- another
- * element, an attribute outside its set (an event handler), a reference
- * that is not to an id of the figure, a bare '&' -- refuses the figure.
- *
- * The text of the figure (legends, names) came from results files; it
- * reached gnuplot escaped by cmp_esc and gnuplot writes '&' and '<' of text
- * as character references. This pass is a second wall, not the escaping. */
+/* gnuplot's SVG inline in an HTML page (include/clb_chart.h, clb_svg_inline):
+ * read as a sequence of tags and text, written back with ids prefixed, and
+ * refused for anything gnuplot's SVG terminal does not write. The text of a
+ * figure reached gnuplot escaped by cmp_esc: this pass is a second wall, not
+ * the escaping. */
 #include "clb_chart.h"
 
 #include <stdlib.h>

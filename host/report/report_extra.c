@@ -1,6 +1,5 @@
 /* clbench report: the figures drawn from compare's points (each device's
- * roofline, the latency staircase), energy, MPI jobs, and the rows to
- * distrust. */
+ * roofline, the latency staircase), and energy. */
 #include "report_priv.h"
 
 #include <math.h>

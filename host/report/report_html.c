@@ -1,8 +1,7 @@
 /* clbench report: the page's markup. Text of the files reaches it through
- * rpt_text only (cmp_esc, CMP_ESC_HTML: the display form, then & < > " '
- * as character references); rpt_tag writes the markup made here. The page
- * carries a Content-Security-Policy that allows its own inline styles and
- * nothing else: no script runs and nothing is loaded, whatever a name held. */
+ * rpt_text only (cmp_esc, CMP_ESC_HTML); rpt_tag writes the markup made here.
+ * The Content-Security-Policy is a second wall (docs/REPORT.md, "Text from
+ * the files"). */
 #include "report_priv.h"
 
 #include <math.h>

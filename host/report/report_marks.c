@@ -1,8 +1,7 @@
 /* clbench report: each mark explained where it stands. A section notes the
  * flags its charts and tables show (with the first row shown with each) and
  * ends with one sentence per flag, made from that row's own figures: what
- * the letter says about this figure, not only the footer's legend. Also the
- * units of a row's size and the rule for a log axis. */
+ * the letter says about this figure, not only the footer's legend. */
 #include "report_priv.h"
 
 #include <math.h>

@@ -1,9 +1,5 @@
-/* Private to host/report: the page being made. The report reads the files
- * through compare's table (cmp_build with keep_rows: the devices and
- * published sources as columns, their peaks and measured ceilings, the
- * rows with what the registry says of them), describes every figure as a
- * chart (include/clb_chart.h) and writes HTML in which every text of the
- * files goes through cmp_esc (CMP_ESC_HTML): rpt_text is the only way. */
+/* Private to host/report: the page being made (report.c says how). Every
+ * text of the files goes into the HTML through rpt_text, the only way. */
 #ifndef CLB_REPORT_PRIV_H
 #define CLB_REPORT_PRIV_H
 

@@ -1,9 +1,5 @@
-/* The text module (include/clb_text.h): text from the files on its way to a
- * terminal, a document, gnuplot or an HTML page. One escaping function
- * (cmp_esc) makes every name printable and one line, then applies its
- * target's rule: a Markdown cell, a gnuplot data field or string, HTML/SVG
- * text. compare, the charts and the report escape through it; it calls
- * nothing but the core. */
+/* The text module (include/clb_text.h says what it is for): one escaping
+ * function, cmp_esc, for every target; it calls nothing but the core. */
 #include "clb_text.h"
 
 #include <stdlib.h>
