@@ -110,8 +110,7 @@ static void headline(struct rpt *r)
     rpt_tag(r, "</tr>\n");
     for (int i = 0; i < h.nrows; i++) {
         const struct cmp_hl_row *row = &h.rows[i];
-        rpt_tag(r, "<tr>");
-        rpt_td(r, row->label);
+        rpt_wrap(r, "<tr><td>", row->label, "</td>");
         rpt_td(r, row->unit);
         char num[64];
         for (int k = 0; k < h.ncols; k++) {

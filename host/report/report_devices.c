@@ -102,8 +102,7 @@ static void card(struct rpt *r, int col)
 static void ceiling_line(struct rpt *r, const struct cmp_col *c, int k, double sheet,
                          const char *unit)
 {
-    rpt_tag(r, "<tr>");
-    rpt_td(r, clb_ceiling_name((enum clb_ceiling_kind)k));
+    rpt_wrap(r, "<tr><td>", clb_ceiling_name((enum clb_ceiling_kind)k), "</td>");
     rpt_td_num(r, c->ceil[k]);
     rpt_td_num(r, sheet);
     rpt_tag(r, "<td>%s</td>", unit);

@@ -64,8 +64,7 @@ static void roof_line(struct rpt *r, const struct rpt_rows *w, int col, const ch
         bw = !(x->gbps <= bw) ? x->gbps : bw;
         fl = !(x->gflops <= fl) ? x->gflops : fl;
     }
-    rpt_tag(r, "<tr>");
-    rpt_td(r, rpt_label(r, col));
+    rpt_wrap(r, "<tr><td>", rpt_label(r, col), "</td>");
     rpt_td(r, dtype);
     const double v[3] = {bw, fl, fl / bw};
     for (int k = 0; k < 3; k++)
@@ -169,8 +168,7 @@ static void stairs_table(struct rpt *r, const struct rpt_rows *w)
         while (b < n && v[b]->col == v[a]->col && !strcmp(v[b]->kernel, v[a]->kernel) &&
                !strcmp(v[b]->rest, v[a]->rest))
             b++;
-        rpt_tag(r, "<tr>");
-        rpt_td(r, rpt_label(r, v[a]->col));
+        rpt_wrap(r, "<tr><td>", rpt_label(r, v[a]->col), "</td>");
         rpt_wrap(r, "<td>", v[a]->kernel, " ");
         rpt_wrap(r, "", v[a]->rest, "</td>");
         const double cells[5] = {v[a]->x, v[a]->y, v[b - 1]->x, v[b - 1]->y,
@@ -355,8 +353,7 @@ static void energy_table(struct rpt *r, const struct rpt_rows *w, int nw)
             if (!o.n)
                 continue;
             const struct clb_row *x = &r->t.rows[o.best];
-            rpt_tag(r, "<tr>");
-            rpt_td(r, rpt_label(r, r->dev[d]));
+            rpt_wrap(r, "<tr><td>", rpt_label(r, r->dev[d]), "</td>");
             rpt_td(r, w[k].workload);
             rpt_tag(r, "<td class=\"n\">%d</td>", o.n);
             rpt_td_num(r, o.median);

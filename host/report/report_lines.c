@@ -335,8 +335,7 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
         if (!s->n)
             continue;
         series_title(&t, r, p);
-        rpt_tag(r, "<tr>");
-        rpt_td(r, rpt_label(r, p->col));
+        rpt_wrap(r, "<tr><td>", rpt_label(r, p->col), "</td>");
         rpt_td(r, clb_buf_str(&t) + strlen(rpt_label(r, p->col)) + 2);
         rpt_td(r, rpt_norm_unit(r, rpt_unit(r, s->v[0].c.best)));
         if (matrix) {

@@ -77,8 +77,7 @@ static void scaling_table(struct rpt *r, const size_t *ids, size_t n)
             b++;
         struct job j;
         job_of(r, ids + a, b - a, &j);
-        rpt_tag(r, "<tr>");
-        rpt_td(r, rpt_label(r, r->t.ri[ids[a]].col));
+        rpt_wrap(r, "<tr><td>", rpt_label(r, r->t.ri[ids[a]].col), "</td>");
         rpt_td(r, job_name(&t, &r->t.rows[ids[a]]));
         rpt_tag(r, "<td class=\"n\">%d</td>", j.nrank);
         rpt_td(r, rpt_unit(r, ids[a]));
@@ -162,8 +161,7 @@ static void flagged_group(struct rpt *r, const size_t *ids, size_t n)
     const struct clb_row *x = &r->t.rows[ids[0]];
     struct clb_buf t = {0};
     rpt_seen_row(r, ids[0], r->rf[ids[0]]);
-    rpt_tag(r, "<tr>");
-    rpt_td(r, rpt_label(r, r->t.ri[ids[0]].col));
+    rpt_wrap(r, "<tr><td>", rpt_label(r, r->t.ri[ids[0]].col), "</td>");
     rpt_td(r, x->workload);
     rpt_flag_words(&t, r->rf[ids[0]]);
     rpt_td(r, clb_buf_str(&t));
