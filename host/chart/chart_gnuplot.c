@@ -65,14 +65,14 @@ static int bar_slots(struct layout *L)
 }
 
 /* The top of each bar: stacked series add to the one below at the same x. */
-static double bar_top(const struct clb_chart *c, int i, size_t k, double base)
+static double bar_top(const struct clb_chart *c, int i, size_t k)
 {
     double y = c->s[i]->p[k].y;
     if (!(c->s[i]->stack && i > 0 && c->s[i - 1]->style == CLB_CS_BARS))
         return y;
     for (size_t j = 0; j < c->s[i - 1]->n; j++)
         if (c->s[i - 1]->p[j].x == c->s[i]->p[k].x && !isnan(c->s[i - 1]->p[j].y))
-            return bar_top(c, i - 1, j, base) + y;
+            return bar_top(c, i - 1, j) + y;
     return y;
 }
 
@@ -84,7 +84,7 @@ static void y_range(struct layout *L)
     L->yhi = -INFINITY;
     for (int i = 0; i < c->ns; i++)
         for (size_t k = 0; !c->s[i]->guide && k < c->s[i]->n; k++) {
-            double y = c->s[i]->style == CLB_CS_BARS ? bar_top(c, i, k, 0) : c->s[i]->p[k].y;
+            double y = c->s[i]->style == CLB_CS_BARS ? bar_top(c, i, k) : c->s[i]->p[k].y;
             if (isnan(y) || (log && !(y > 0)))
                 continue;
             L->ylo = fmin(L->ylo, y);
@@ -264,7 +264,8 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
     for (size_t k = 0; k < sr->n; k++) {
         const struct clb_chart_point *p = &sr->p[k];
         double x = p->x, y = p->y, y0 = y;
-        int empty = sr->style == CLB_CS_BARS && isnan(y) && p->label && *p->label;
+        int lab = p->label && *p->label;   /* no "(empty)" for a point without a label */
+        int empty = sr->style == CLB_CS_BARS && isnan(y) && lab;
         if (isnan(x) || (isnan(y) && !empty))
             continue;
         if (sr->style == CLB_CS_BARS)
@@ -272,29 +273,28 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
         if (empty) {   /* a bar without a figure (skipped, failed): its label at the foot */
             y = y0 = L->base;
         } else if (sr->style == CLB_CS_BARS) {
-            y = bar_top(c, i, k, L->base);
+            y = bar_top(c, i, k);
             y0 = y - p->y;
             y0 = y0 > L->base ? y0 : L->base;
         }
         if (p->brk)
             clb_buf_add(d, "\n", 1);
         clb_buf_printf(d, "%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t", x, y, x - w / 2, x + w / 2, y0);
-        if (p->label && *p->label)   /* no "(empty)" for a point without a label */
+        if (lab)
             fld(L, d, p->label);
         clb_buf_add(d, "\n", 1);
-        labels |= p->label && *p->label;
+        labels |= lab;
     }
     int dash = sr->dash ? sr->dash : 1 + block % 5, pt = sr->marker ? sr->marker : 1 + block % 13;
     const char *sep = plots->len ? ", " : "";
-    if (sr->style == CLB_CS_BARS) {
+    if (sr->style == CLB_CS_BARS)
         clb_buf_printf(plots, "%s'fig%d.dat' index %d using 1:2:3:4:5:2 with boxxyerror "
                               "fs solid 0.85 border -1", sep, L->o->index, block);
-    } else {
+    else
         clb_buf_printf(plots, "%s'fig%d.dat' index %d using 1:2 with %s lw 2 dt %d pt %d ps %s",
                        sep, L->o->index, block,
                        sr->style == CLB_CS_POINTS ? "points" : "linespoints", dash, pt,
                        sr->style == CLB_CS_POINTS ? "1.5" : "1");
-    }
     colour(plots, sr->colour);
     /* a label above its point; above a bar of several side by side, upright
      * (horizontal ones would run into the next bar's) */
