@@ -190,10 +190,9 @@ static void error_lines(const char *errpath, struct clb_buf *out)
             clb_buf_add(&text, buf, (size_t)k);
     close(fd);
     /* split into lines (in place), pick the wanted ones */
-    char *s = text.s;
     const char *pick[3] = {0}, *last[3] = {0};
     int np = 0, nl = 0;
-    for (char *line = s; line && *line;) {
+    for (char *line = text.s; line && *line;) {
         char *nlp = strchr(line, '\n');
         if (nlp)
             *nlp = 0;
@@ -217,12 +216,9 @@ static void error_lines(const char *errpath, struct clb_buf *out)
     struct clb_buf e = {0};
     for (int i = 0; i < n; i++) {
         cmp_esc_tmp(&e, v[i], 0);
-        if (e.len > 300) {   /* a display cap: the whole output is in no file we keep */
-            e.len = 297;
-            e.s[e.len] = 0;
-            clb_buf_add(&e, "...", 3);
-        }
-        clb_buf_printf(out, "%s%s", i ? " | " : "", clb_buf_str(&e));
+        int cut = e.len > 300;   /* a display cap: the whole output is in no file we keep */
+        clb_buf_printf(out, "%s%.*s%s", i ? " | " : "", cut ? 297 : (int)e.len, clb_buf_str(&e),
+                       cut ? "..." : "");
     }
     clb_buf_free(&e);
     clb_buf_free(&text);
