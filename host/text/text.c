@@ -14,25 +14,13 @@ static int utf8_seq(const unsigned char *p, size_t n, unsigned *cp)
         *cp = c;
         return 1;
     }
-    int len;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, *cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3, *cp = c & 0x0F;
-        if (c == 0xE0)
-            lo = 0xA0;
-        if (c == 0xED)
-            hi = 0x9F;   /* no surrogates */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4, *cp = c & 0x07;
-        if (c == 0xF0)
-            lo = 0x90;
-        if (c == 0xF4)
-            hi = 0x8F;
-    } else {
+    if (c < 0xC2 || c > 0xF4)
         return 0;
-    }
+    int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    /* the second byte's range: no overlong form, no surrogate, nothing past U+10FFFF */
+    unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    *cp = c & (0x7Fu >> len);
     if ((size_t)len > n)
         return 0;
     for (int i = 1; i < len; i++) {
