@@ -104,6 +104,10 @@ static void esc_for(struct clb_buf *b, const char *s, int flags)
     clb_buf_free(&e);
 }
 
+/* Written by name: the backslash, newline, CR and tab. */
+static const char named[] = "\\\n\r\t";
+static const char *const named_as[] = {"\\\\", "\\n", "\\r", "\\t"};
+
 void cmp_esc(struct clb_buf *b, const char *s, int flags)
 {
     if (flags & (CMP_ESC_DATA | CMP_ESC_GP | CMP_ESC_HTML)) {
@@ -114,24 +118,15 @@ void cmp_esc(struct clb_buf *b, const char *s, int flags)
     size_t n = strlen(s);
     size_t run = 0;   /* printable bytes not yet copied, ending at p */
     while (n) {
-        unsigned cp;
+        unsigned cp = 0;
         int len = utf8_seq(p, n, &cp);
+        const char *nm = len && cp && cp < 0x80 ? strchr(named, (int)cp) : NULL;
         const char *rep = NULL;
         char tmp[12];
-        if (len == 0) {
-            snprintf(tmp, sizeof tmp, "\\x%02x", p[0]);
-            rep = tmp;
-            len = 1;
-        } else if (cp == '\\') {
-            rep = "\\\\";
-        } else if (cp == '\n') {
-            rep = "\\n";
-        } else if (cp == '\r') {
-            rep = "\\r";
-        } else if (cp == '\t') {
-            rep = "\\t";
-        } else if (cp < 0x20 || cp == 0x7F) {
-            snprintf(tmp, sizeof tmp, "\\x%02x", cp);
+        if (nm) {
+            rep = named_as[nm - named];
+        } else if (!len || cp < 0x20 || cp == 0x7F) {   /* not UTF-8, or a control byte */
+            snprintf(tmp, sizeof tmp, "\\x%02x", len ? cp : p[0]);
             rep = tmp;
         } else if (hidden_cp(cp)) {
             snprintf(tmp, sizeof tmp, "\\u%04x", cp);
@@ -146,6 +141,7 @@ void cmp_esc(struct clb_buf *b, const char *s, int flags)
         } else {
             run += (size_t)len;
         }
+        len += !len;   /* a byte that is not UTF-8: one */
         p += len;
         n -= (size_t)len;
     }
