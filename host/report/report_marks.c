@@ -140,7 +140,7 @@ void rpt_cell_td(struct rpt *r, const struct rpt_cell *c, double base, int size)
     rpt_num(r, c->v);
     if (base > 0 && !isnan(c->raw))
         rpt_tag(r, " <span class=\"note\">(%.2f&times;)</span>", c->raw / base);
-    rpt_flag_letters(&t, c->flags & ~(unsigned)RF_BYTES);   /* B: rpt_bytes_note's */
+    rpt_flag_letters(&t, c->flags & ~(unsigned)RF_BYTES);   /* B: bytes_note's */
     for (size_t k = 0; k < t.len; k++)
         rpt_tag(r, " <span class=\"flag%s\">%c</span>", strchr("FSE", t.s[k]) ? " bad" : "",
                 t.s[k]);
