@@ -166,7 +166,8 @@ void rpt_on_devices(const struct rpt *r, const int *cols, int n, struct clb_buf 
         int last = 1;
         for (int j = i + 1; j < n; j++)
             last &= r->t.cols[cols[j]].reference;
-        clb_buf_printf(b, "%s%s", k == 1 ? " on " : last ? " and " : ", ", r->t.cols[cols[i]].label);
+        clb_buf_printf(b, "%s%s", k == 1 ? " on " : last ? " and " : ", ",
+                       r->t.cols[cols[i]].label);
     }
     if (k > 3)
         clb_buf_printf(b, " and %d more", k - 3);
