@@ -312,7 +312,8 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
     const char *const what[3] = {"datasheet peak", "measured ceiling", base};
     for (int c = 0; lv && c < ncols; c++) {
         column_bars(b, &ch, cols[c], unit, lv);
-        for (int j = 0; j < 3 && !r->t.cols[cols[c]].reference; j++)   /* published: bars only */
+        /* published sources: their bars only (the table names their sizes) */
+        for (int j = 0; j < 3 && !r->t.cols[cols[c]].reference; j++)
             clb_chart_levels(&ch, rpt_fmt(&lab, "%s: %s%s", rpt_label(r, cols[c]), what[j],
                                           j == 2 ? " at the same size and type" : ""),
                              rpt_colour(r, cols[c]), 2 + j, lv + j * b->ncat, b->ncat);
