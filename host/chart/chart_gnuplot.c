@@ -55,11 +55,8 @@ static int bar_slots(struct layout *L)
     if (!L->slot)
         return CLB_ESYS;
     for (int i = 0; i < c->ns; i++) {
-        L->slot[i] = -1;
-        if (c->s[i]->style != CLB_CS_BARS)
-            continue;
         int below = i > 0 && c->s[i]->stack && c->s[i - 1]->style == CLB_CS_BARS;
-        L->slot[i] = below ? L->slot[i - 1] : L->nslots++;
+        L->slot[i] = c->s[i]->style != CLB_CS_BARS ? -1 : below ? L->slot[i - 1] : L->nslots++;
     }
     return CLB_OK;
 }

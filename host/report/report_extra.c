@@ -206,6 +206,15 @@ struct watts {
     size_t best;
 };
 
+/* The median of v[0..n) (sorted in place), NAN for none. */
+static double median(double *v, size_t n)
+{
+    if (!n)
+        return NAN;
+    clb_sort_doubles(v, n);
+    return v[n / 2];
+}
+
 static void watts_of(const struct rpt *r, const struct rpt_rows *w, int col, struct watts *o)
 {
     double *p = malloc((w->n + 1) * sizeof *p), *idle = malloc((w->n + 1) * sizeof *idle);
@@ -228,15 +237,9 @@ static void watts_of(const struct rpt *r, const struct rpt_rows *w, int col, str
             o->unit = gf;
         }
     }
-    if (o->n) {
-        clb_sort_doubles(p, (size_t)o->n);
-        o->median = p[o->n / 2];
-        o->max = p[o->n - 1];
-    }
-    if (ni) {
-        clb_sort_doubles(idle, (size_t)ni);
-        o->idle = idle[ni / 2];
-    }
+    o->median = median(p, (size_t)o->n);
+    o->max = o->n ? p[o->n - 1] : NAN;   /* sorted by median */
+    o->idle = median(idle, (size_t)ni);
     free(p);
     free(idle);
 }
@@ -298,10 +301,7 @@ static void idle_of(const struct rpt *r, const struct rpt_rows *w, int nw, int c
         if (id > 0)
             v[n++] = id;
     }
-    if (n) {
-        clb_sort_doubles(v, n);
-        c->idle = v[n / 2];
-    }
+    c->idle = median(v, n);
     free(v);
     for (int k = 0; k < nw; k++) {
         struct watts o;
