@@ -1,21 +1,12 @@
-/* The chart layer (host/chart/): what a figure shows, apart from how it is
- * drawn. `compare --plot`, `clbench report` and `model scaling --plot` only
- * describe their figures with it -- the series and their points, the axes
- * and their units, the guide lines (peaks, ceilings, models, cache sizes),
- * the flags written beside points -- and the layer owns the rest: the rules
- * of the axes and the peak levels (chart.c), one renderer to gnuplot's input
- * (chart_gnuplot.c), one runner that draws charts into files or into SVG for
- * a page (chart_run.c), and the SVG put inline (chart_svg.c). There is no
- * other plotting path, and the layer knows nothing of compare, the report or
- * a workload (tests/layers.sh checks its includes and calls).
- *
- * Every text of a chart may come from a results file: the renderer writes
- * the titles, legend entries, category names and point labels into gnuplot's
- * data files (escaped by cmp_esc, CMP_ESC_DATA) and the few texts of the
- * script as string expressions (CMP_ESC_GP), both with CMP_ESC_SVG for an
- * SVG; nothing of a chart's text is gnuplot code, and gnuplot shows it as
- * its display form.
- * A chart's texts are copies in its arena. */
+/* The chart layer (host/chart/; docs/REPORT.md, "How the charts are drawn"):
+ * what a figure shows, apart from how it is drawn. `compare --plot`,
+ * `clbench report` and `model scaling --plot` only describe their figures
+ * with it; the layer owns the rules of the axes and the peak levels
+ * (chart.c), the renderer (chart_gnuplot.c), the runner (chart_run.c) and
+ * the SVG put inline (chart_svg.c). It knows nothing of compare, the report
+ * or a workload (tests/layers.sh checks its includes and calls). Every text
+ * of a chart may come from a results file and is never gnuplot code; a
+ * chart's texts are copies in its arena. */
 #ifndef CLB_CHART_H
 #define CLB_CHART_H
 

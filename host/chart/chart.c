@@ -88,87 +88,82 @@ void clb_chart_vline(struct clb_chart *c, double x, const char *title, int colou
     c->v[c->nv++] = (struct clb_chart_vline){x, clb_chart_str(c, title), colour, dash};
 }
 
-size_t clb_chart_measured(const struct clb_chart *c, double *lo, double *hi)
-{
-    size_t n = 0;
-    *lo = INFINITY;
-    *hi = 0;
-    for (int i = 0; i < c->ns; i++) {
-        if (c->s[i]->guide)
-            continue;
-        for (size_t k = 0; k < c->s[i]->n; k++) {
-            double y = c->s[i]->p[k].y;
-            if (isnan(y) || isnan(c->s[i]->p[k].x))
-                continue;
-            n++;
-            if (y > 0) {
-                *lo = fmin(*lo, y);
-                *hi = fmax(*hi, y);
-            }
-        }
-    }
-    return n;
-}
-
-/* ---- the rules ------------------------------------------------------------------ */
-
-/* A log y axis where the figures span two decades or more, said in its label. */
-static void y_axis(struct clb_chart *c)
-{
-    double lo, hi;
-    if (!clb_chart_measured(c, &lo, &hi) || !(hi >= 100 * lo))
-        return;
-    c->y.scale = CLB_AXIS_LOG10;
-    c->y.lo = pow(10, floor(log10(lo)));
-    struct clb_buf t = {0};
-    clb_buf_printf(&t, "%s (log scale: the figures span %.0f\xc3\x97)", c->y.label, hi / lo);
-    c->y.label = clb_chart_str(c, clb_buf_str(&t));
-    c->oom |= t.oom;
-    clb_buf_free(&t);
-}
-
 static int pow2(double x)
 {
     return x >= 1 && x == floor(x) && x < 9.0e15 && ((long long)x & ((long long)x - 1)) == 0;
 }
 
-/* The x range of the measured points; whether every x is whole, a power of two. */
-static int x_range(const struct clb_chart *c, double *lo, double *hi, int *ints, int *p2)
+/* What the measured points span: their number (x and y not NAN), their x
+ * range, whether every x is whole and a power of two, their y range over
+ * positive values (ylo = INFINITY, yhi = 0 when none). */
+struct span {
+    size_t n;
+    double xlo, xhi, ylo, yhi;
+    int ints, p2;
+};
+
+static size_t span_of(const struct clb_chart *c, struct span *s)
 {
-    int n = 0;
-    *lo = INFINITY;
-    *hi = -INFINITY;
-    *ints = *p2 = 1;
+    *s = (struct span){0, INFINITY, -INFINITY, INFINITY, 0, 1, 1};
     for (int i = 0; i < c->ns; i++)
         for (size_t k = 0; !c->s[i]->guide && k < c->s[i]->n; k++) {
-            double x = c->s[i]->p[k].x;
-            if (isnan(x) || isnan(c->s[i]->p[k].y))
+            double x = c->s[i]->p[k].x, y = c->s[i]->p[k].y;
+            if (isnan(x) || isnan(y))
                 continue;
-            n++;
-            *lo = fmin(*lo, x);
-            *hi = fmax(*hi, x);
-            *ints &= x == floor(x);
-            *p2 &= pow2(x);
+            s->n++;
+            s->xlo = fmin(s->xlo, x);
+            s->xhi = fmax(s->xhi, x);
+            s->ints &= x == floor(x);
+            s->p2 &= pow2(x);
+            s->ylo = y > 0 ? fmin(s->ylo, y) : s->ylo;
+            s->yhi = y > 0 ? fmax(s->yhi, y) : s->yhi;
         }
-    return n;
+    return s->n;
+}
+
+size_t clb_chart_measured(const struct clb_chart *c, double *lo, double *hi)
+{
+    struct span s;
+    span_of(c, &s);
+    *lo = s.ylo;
+    *hi = s.yhi;
+    return s.n;
+}
+
+/* ---- the rules ------------------------------------------------------------------ */
+
+/* A log y axis where the figures span two decades or more, said in its label. */
+static void y_axis(struct clb_chart *c, const struct span *s)
+{
+    if (!(s->yhi >= 100 * s->ylo))   /* none positive: 0 against INFINITY */
+        return;
+    c->y.scale = CLB_AXIS_LOG10;
+    c->y.lo = pow(10, floor(log10(s->ylo)));
+    struct clb_buf t = {0};
+    clb_buf_printf(&t, "%s (log scale: the figures span %.0f\xc3\x97)", c->y.label,
+                   s->yhi / s->ylo);
+    c->y.label = clb_chart_str(c, clb_buf_str(&t));
+    c->oom |= t.oom;
+    clb_buf_free(&t);
 }
 
 void clb_chart_axes(struct clb_chart *c, int x_bytes)
 {
-    y_axis(c);
-    double lo, hi;
-    int ints, p2;
-    if (c->ncats || !x_range(c, &lo, &hi, &ints, &p2))
+    struct span s;
+    span_of(c, &s);
+    y_axis(c, &s);
+    double lo = s.xlo, hi = s.xhi;
+    if (c->ncats || !s.n)
         return;
-    if (lo > 0 && (hi >= 16 * lo || (p2 && hi >= 4 * lo)))
+    if (lo > 0 && (hi >= 16 * lo || (s.p2 && hi >= 4 * lo)))
         c->x.scale = CLB_AXIS_LOG2;
-    else if (ints && hi - lo <= 16)
+    else if (s.ints && hi - lo <= 16)
         c->x.ticks = CLB_TICKS_INTEGERS;   /* rhs 1..5, partitions: whole numbers */
     if (c->x.scale == CLB_AXIS_LINEAR && lo == 0)
         c->x.lo = 0;   /* a distance or an offset from 0: no negative axis */
     if (x_bytes)
         c->x.ticks = CLB_TICKS_BYTES;
-    else if (c->x.scale == CLB_AXIS_LOG2 && p2 && hi >= 65536)
+    else if (c->x.scale == CLB_AXIS_LOG2 && s.p2 && hi >= 65536)
         c->x.ticks = CLB_TICKS_POW2;   /* 2^22, not 4.1943e+06 */
     else if (hi >= 1e5)
         c->x.ticks = CLB_TICKS_SI;
@@ -204,12 +199,10 @@ void clb_chart_levels(struct clb_chart *c, const char *title, int colour, int da
 
 void clb_chart_level(struct clb_chart *c, const char *title, int colour, int dash, double y)
 {
-    double lo = -0.5, hi = c->ncats - 0.5;
-    int ints, p2;
-    if (isnan(y) || (c->ncats ? !clb_chart_measured(c, &(double){0}, &(double){0})
-                              : !x_range(c, &lo, &hi, &ints, &p2)))
+    struct span sp;
+    if (isnan(y) || !span_of(c, &sp))
         return;
     struct clb_chart_series *s = guide(c, title, colour, dash);
-    clb_chart_point(c, s, lo, y, NULL);
-    clb_chart_point(c, s, hi, y, NULL);
+    clb_chart_point(c, s, c->ncats ? -0.5 : sp.xlo, y, NULL);
+    clb_chart_point(c, s, c->ncats ? c->ncats - 0.5 : sp.xhi, y, NULL);
 }

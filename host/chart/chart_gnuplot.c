@@ -1,14 +1,9 @@
 /* A chart (include/clb_chart.h) as gnuplot's input: the one renderer of
- * every figure clbench draws (`compare --plot`, `clbench report`).
- *
- * No text of a chart is gnuplot code. The measured series go into figN.dat
- * and the guides into figN.peak.dat, as tab-separated fields escaped by
- * cmp_esc (CMP_ESC_DATA): a block per series whose header line holds its
- * title (the legend entry, through `columnheader(2)`); point labels and
- * category names are fields read through `with labels` and `xticlabels`.
- * The texts of the script itself (the title, the axis labels) are string
- * expressions (CMP_ESC_GP). For an SVG both add CMP_ESC_SVG (its '&'). The
- * script names its files by the figure's index only.
+ * every figure clbench draws. No text of a chart is gnuplot code
+ * (docs/COMPARE.md): the series' titles, point labels and category names
+ * are fields of the data files (CMP_ESC_DATA), a block per series whose
+ * header line holds its title (`columnheader(2)`); the script's own texts
+ * are string expressions (CMP_ESC_GP).
  *
  * figN.dat, every line: x, y, x0, x1, y0, label (bars are drawn as boxes
  * from (x0, y0) to (x1, y): their slot in the category and their base).
@@ -60,24 +55,21 @@ static int bar_slots(struct layout *L)
     if (!L->slot)
         return CLB_ESYS;
     for (int i = 0; i < c->ns; i++) {
-        L->slot[i] = -1;
-        if (c->s[i]->style != CLB_CS_BARS)
-            continue;
         int below = i > 0 && c->s[i]->stack && c->s[i - 1]->style == CLB_CS_BARS;
-        L->slot[i] = below ? L->slot[i - 1] : L->nslots++;
+        L->slot[i] = c->s[i]->style != CLB_CS_BARS ? -1 : below ? L->slot[i - 1] : L->nslots++;
     }
     return CLB_OK;
 }
 
 /* The top of each bar: stacked series add to the one below at the same x. */
-static double bar_top(const struct clb_chart *c, int i, size_t k, double base)
+static double bar_top(const struct clb_chart *c, int i, size_t k)
 {
     double y = c->s[i]->p[k].y;
     if (!(c->s[i]->stack && i > 0 && c->s[i - 1]->style == CLB_CS_BARS))
         return y;
     for (size_t j = 0; j < c->s[i - 1]->n; j++)
         if (c->s[i - 1]->p[j].x == c->s[i]->p[k].x && !isnan(c->s[i - 1]->p[j].y))
-            return bar_top(c, i - 1, j, base) + y;
+            return bar_top(c, i - 1, j) + y;
     return y;
 }
 
@@ -89,14 +81,13 @@ static void y_range(struct layout *L)
     L->yhi = -INFINITY;
     for (int i = 0; i < c->ns; i++)
         for (size_t k = 0; !c->s[i]->guide && k < c->s[i]->n; k++) {
-            double y = c->s[i]->style == CLB_CS_BARS ? bar_top(c, i, k, 0) : c->s[i]->p[k].y;
+            double y = c->s[i]->style == CLB_CS_BARS ? bar_top(c, i, k) : c->s[i]->p[k].y;
             if (isnan(y) || (log && !(y > 0)))
                 continue;
             L->ylo = fmin(L->ylo, y);
             L->yhi = fmax(L->yhi, y);
         }
-    if (!isnan(c->y.lo))
-        L->ylo = fmin(L->ylo, c->y.lo);
+    L->ylo = fmin(L->ylo, c->y.lo);   /* fmin ignores a NAN */
     L->base = log ? (!isnan(c->y.lo) ? c->y.lo : pow(10, floor(log10(L->ylo)))) : 0;
     if (!log)
         L->ylo = fmin(L->ylo, 0);
@@ -116,37 +107,37 @@ static int text_px(const char *s)
  * enough for the legend's rows below the graph (gnuplot puts as many entries
  * side by side as the width allows) and for a graph as tall as its y label
  * (which gnuplot writes upright beside it, cut at the canvas' edge). */
+static int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static int imin(int a, int b)
+{
+    return a < b ? a : b;
+}
+
 static void canvas(struct layout *L)
 {
     const struct clb_chart *c = L->c;
-    int w = 960, entry = 0;
+    int entry = 0;
     L->entries = c->nv;
     for (int i = 0; i < c->ns; i++)
         if (c->s[i]->n) {
             L->entries++;
-            int px = text_px(c->s[i]->title) + 70;
-            entry = px > entry ? px : entry;
+            entry = imax(entry, text_px(c->s[i]->title) + 70);
         }
-    for (int i = 0; i < c->nv; i++) {
-        int px = text_px(c->v[i].title) + 70;
-        entry = px > entry ? px : entry;
-    }
-    int need = entry + 60, tw = text_px(c->title) + 60;
-    need = tw > need ? tw : need;
-    w = need > w ? (need < 2400 ? need : 2400) : w;
-    int cols = entry ? (w - 40) / entry : 1;
-    cols = cols < 1 ? 1 : cols;
-    int rows = (L->entries + cols - 1) / cols;
-    rows = rows > 100 ? 100 : rows;
+    for (int i = 0; i < c->nv; i++)
+        entry = imax(entry, text_px(c->v[i].title) + 70);
+    int w = imin(imax(imax(entry + 60, text_px(c->title) + 60), 960), 2400);
+    int cols = entry ? imax((w - 40) / entry, 1) : 1;
+    int rows = imin((L->entries + cols - 1) / cols, 100);
     int catpx = 0;   /* rotated category names take room under the graph */
-    for (int i = 0; i < c->ncats; i++) {
-        int px = text_px(c->cats[i]);
-        catpx = px > catpx ? px : catpx;
-    }
+    for (int i = 0; i < c->ncats; i++)
+        catpx = imax(catpx, text_px(c->cats[i]));
     int ylabel = text_px(c->y.label) - 340;   /* the graph of 480: about 360 px */
     L->width = w;
-    L->height = 480 + 19 * rows + (int)(0.71 * (catpx < 400 ? catpx : 400)) +
-                (ylabel > 0 ? (ylabel < 1000 ? ylabel : 1000) : 0);
+    L->height = 480 + 19 * rows + (int)(0.71 * imin(catpx, 400)) + imin(imax(ylabel, 0), 1000);
 }
 
 /* ---- the script ---------------------------------------------------------------- */
@@ -206,11 +197,9 @@ static void preamble(const struct layout *L, struct clb_buf *s)
         clb_buf_printf(s, "set xtics rotate by 45 right nomirror\n");
         /* the first names hang left of the graph: room for them (in characters) */
         int chars = 12;
-        for (int k = 0; k < c->ncats && k < 3; k++) {
-            int n = text_px(c->cats[k]) / 8 - 5 * k;
-            chars = n > chars ? n : chars;
-        }
-        clb_buf_printf(s, "set lmargin %d\n", chars < 60 ? chars : 60);
+        for (int k = 0; k < c->ncats && k < 3; k++)
+            chars = imax(chars, text_px(c->cats[k]) / 8 - 5 * k);
+        clb_buf_printf(s, "set lmargin %d\n", imin(chars, 60));
         range(s, 'x', -0.6, c->ncats - 0.4);
     } else {
         range(s, 'x', c->x.lo, c->x.hi);
@@ -228,12 +217,10 @@ static void preamble(const struct layout *L, struct clb_buf *s)
 /* The terminal goes last, just before "plot". */
 static void terminal(const struct layout *L, struct clb_buf *s)
 {
-    if (L->o->svg)
-        clb_buf_printf(s, "set terminal svg size %d,%d dynamic noenhanced font 'Sans,12' "
-                          "background rgb 'white'\n", L->width, L->height);
-    else
-        clb_buf_printf(s, "set terminal pngcairo size %d,%d noenhanced font 'Sans,11' "
-                          "background rgb 'white'\n", L->width, L->height);
+    int svg = L->o->svg;
+    clb_buf_printf(s, "set terminal %s size %d,%d %snoenhanced font 'Sans,%d' background rgb "
+                      "'white'\n", svg ? "svg" : "pngcairo", L->width, L->height,
+                   svg ? "dynamic " : "", svg ? 12 : 11);
     clb_buf_printf(s, "set output 'fig%d.%s'\n", L->o->index, L->o->svg ? "svg" : "png");
 }
 
@@ -274,46 +261,45 @@ static void series_data(const struct layout *L, int i, int block, struct clb_buf
     for (size_t k = 0; k < sr->n; k++) {
         const struct clb_chart_point *p = &sr->p[k];
         double x = p->x, y = p->y, y0 = y;
-        int empty = sr->style == CLB_CS_BARS && isnan(y) && p->label && *p->label;
+        int lab = p->label && *p->label;   /* no "(empty)" for a point without a label */
+        int empty = sr->style == CLB_CS_BARS && isnan(y) && lab;
         if (isnan(x) || (isnan(y) && !empty))
             continue;
-        if (empty) {   /* a bar without a figure (skipped, failed): its label at the foot */
+        if (sr->style == CLB_CS_BARS)
             x = p->x - 0.4 + (L->slot[i] + 0.5) * w;
+        if (empty) {   /* a bar without a figure (skipped, failed): its label at the foot */
             y = y0 = L->base;
         } else if (sr->style == CLB_CS_BARS) {
-            x = p->x - 0.4 + (L->slot[i] + 0.5) * w;
-            y = bar_top(c, i, k, L->base);
+            y = bar_top(c, i, k);
             y0 = y - p->y;
             y0 = y0 > L->base ? y0 : L->base;
         }
         if (p->brk)
             clb_buf_add(d, "\n", 1);
         clb_buf_printf(d, "%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t", x, y, x - w / 2, x + w / 2, y0);
-        if (p->label && *p->label)   /* no "(empty)" for a point without a label */
+        if (lab)
             fld(L, d, p->label);
         clb_buf_add(d, "\n", 1);
-        labels |= p->label && *p->label;
+        labels |= lab;
     }
     int dash = sr->dash ? sr->dash : 1 + block % 5, pt = sr->marker ? sr->marker : 1 + block % 13;
     const char *sep = plots->len ? ", " : "";
-    if (sr->style == CLB_CS_BARS) {
+    if (sr->style == CLB_CS_BARS)
         clb_buf_printf(plots, "%s'fig%d.dat' index %d using 1:2:3:4:5:2 with boxxyerror "
                               "fs solid 0.85 border -1", sep, L->o->index, block);
-    } else {
+    else
         clb_buf_printf(plots, "%s'fig%d.dat' index %d using 1:2 with %s lw 2 dt %d pt %d ps %s",
                        sep, L->o->index, block,
                        sr->style == CLB_CS_POINTS ? "points" : "linespoints", dash, pt,
                        sr->style == CLB_CS_POINTS ? "1.5" : "1");
-    }
     colour(plots, sr->colour);
     /* a label above its point; above a bar of several side by side, upright
      * (horizontal ones would run into the next bar's) */
-    if (labels && sr->style == CLB_CS_BARS && L->nslots > 1)
-        clb_buf_printf(plots, ", 'fig%d.dat' index %d using 1:2:6 with labels rotate by 90 left "
-                              "offset 0,0.5 font ',9' notitle", L->o->index, block);
-    else if (labels)
-        clb_buf_printf(plots, ", 'fig%d.dat' index %d using 1:2:6 with labels center "
-                              "offset 0,0.8 font ',9' notitle", L->o->index, block);
+    int upright = sr->style == CLB_CS_BARS && L->nslots > 1;
+    if (labels)
+        clb_buf_printf(plots, ", 'fig%d.dat' index %d using 1:2:6 with labels %s font ',9' "
+                              "notitle", L->o->index, block,
+                       upright ? "rotate by 90 left offset 0,0.5" : "center offset 0,0.8");
 }
 
 /* The category names: a block of their positions, read by xticlabels. */

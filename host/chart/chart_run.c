@@ -1,11 +1,8 @@
-/* Charts drawn (include/clb_chart.h): gnuplot run as a subprocess in a
- * private temporary directory on the scripts and data that chart_gnuplot.c
- * made, one process for all the charts of a command (each alone when it
- * fails), the figures read back for a page (clb_chart_svgs) or put in their
- * files, all or none (clb_chart_files). Files there are named by a chart's
- * number only (fig1.gp, fig1.dat, fig1.peak.dat, fig1.svg): no path is built
- * from the text of a results file. A signal removes the directory and ends
- * gnuplot (host/core/cleanup.c). */
+/* Charts drawn (include/clb_chart.h, struct clb_drawn: the private directory,
+ * files named by a chart's number only, one gnuplot for all, each alone when
+ * that fails) on the scripts and data that chart_gnuplot.c made; the figures
+ * read back for a page (clb_chart_svgs) or put in their files, all or none
+ * (clb_chart_files). */
 #include "clb_chart.h"
 #include "clb_text.h"
 
@@ -18,6 +15,15 @@
 #include <unistd.h>
 
 #define GNUPLOT_HINT "install it with 'apt-get install gnuplot-nox'"
+
+/* CLB_ESYS with "<what> '<path>': <why>" (the path escaped). */
+static int path_error(const char *what, const char *path, const char *why)
+{
+    struct clb_buf e = {0};
+    clb_seterr("%s '%s': %s", what, cmp_esc_tmp(&e, path, 0), why);
+    clb_buf_free(&e);
+    return CLB_ESYS;
+}
 
 char *clb_gnuplot_find(void)
 {
@@ -110,12 +116,10 @@ static int dir_open(struct plotdir *d, int nfig)
     struct clb_buf b = {0};
     clb_buf_printf(&b, "%s/clbench-plot-XXXXXX", root && *root ? root : "/tmp");
     if (b.oom || !mkdtemp(b.s)) {
-        struct clb_buf e = {0};
-        clb_seterr("cannot create a temporary directory '%s': %s",
-                   cmp_esc_tmp(&e, clb_buf_str(&b), 0), strerror(errno));
-        clb_buf_free(&e);
+        int rc = path_error("cannot create a temporary directory", clb_buf_str(&b),
+                            strerror(errno));
         clb_buf_free(&b);
-        return CLB_ESYS;
+        return rc;
     }
     d->path = b.s;
     guard(d, d->path);
@@ -137,15 +141,6 @@ static void dir_close(struct plotdir *d)
     memset(d, 0, sizeof *d);
 }
 
-/* CLB_ESYS with "cannot write<how> '<path>': <err's text>" (the path escaped). */
-static int cannot_write(const char *how, const char *path, int err)
-{
-    struct clb_buf e = {0};
-    clb_seterr("cannot write%s '%s': %s", how, cmp_esc_tmp(&e, path, 0), strerror(err));
-    clb_buf_free(&e);
-    return CLB_ESYS;
-}
-
 /* Write a file of the directory (a name of its own: never one that exists). */
 static int put(struct plotdir *d, const char *name, const struct clb_buf *b)
 {
@@ -159,7 +154,8 @@ static int put(struct plotdir *d, const char *name, const struct clb_buf *b)
         rc = CLB_ESYS;
     int err = errno;
     free(p);
-    return rc ? cannot_write(" to the temporary directory", d->path, err) : CLB_OK;
+    return rc ? path_error("cannot write to the temporary directory", d->path, strerror(err))
+              : CLB_OK;
 }
 
 /* A chart's script and data as fig<index>.gp, .dat and .peak.dat. */
@@ -194,10 +190,9 @@ static void error_lines(const char *errpath, struct clb_buf *out)
             clb_buf_add(&text, buf, (size_t)k);
     close(fd);
     /* split into lines (in place), pick the wanted ones */
-    char *s = text.s;
     const char *pick[3] = {0}, *last[3] = {0};
     int np = 0, nl = 0;
-    for (char *line = s; line && *line;) {
+    for (char *line = text.s; line && *line;) {
         char *nlp = strchr(line, '\n');
         if (nlp)
             *nlp = 0;
@@ -221,12 +216,9 @@ static void error_lines(const char *errpath, struct clb_buf *out)
     struct clb_buf e = {0};
     for (int i = 0; i < n; i++) {
         cmp_esc_tmp(&e, v[i], 0);
-        if (e.len > 300) {   /* a display cap: the whole output is in no file we keep */
-            e.len = 297;
-            e.s[e.len] = 0;
-            clb_buf_add(&e, "...", 3);
-        }
-        clb_buf_printf(out, "%s%s", i ? " | " : "", clb_buf_str(&e));
+        int cut = e.len > 300;   /* a display cap: the whole output is in no file we keep */
+        clb_buf_printf(out, "%s%.*s%s", i ? " | " : "", cut ? 297 : (int)e.len, clb_buf_str(&e),
+                       cut ? "..." : "");
     }
     clb_buf_free(&e);
     clb_buf_free(&text);
@@ -423,7 +415,7 @@ static int copy_out(const char *from, int out, const char *final)
     int err = errno;
     if (in >= 0)
         close(in);
-    return rc ? cannot_write("", final, err) : CLB_OK;
+    return rc ? path_error("cannot write", final, strerror(err)) : CLB_OK;
 }
 
 /* Each drawn figure into a temporary file beside its destination. */
@@ -436,7 +428,7 @@ static int beside(const struct plotdir *dir, struct clb_drawn *d, size_t n,
             return CLB_ESYS;
         int rc = clb_output_ok(d[i].name, "--plot", "the figure");
         if (!rc && clb_replace_open(AT_FDCWD, d[i].name, 0666, &tmp[i]) != 0)
-            rc = cannot_write(" beside", d[i].name, errno);
+            rc = path_error("cannot write beside", d[i].name, strerror(errno));
         if (!rc)
             rc = copy_out(p, tmp[i].fd, d[i].name);
         free(p);
@@ -450,11 +442,10 @@ static int beside(const struct plotdir *dir, struct clb_drawn *d, size_t n,
 static int put_in_place(struct clb_drawn *d, size_t n, struct clb_replace *tmp, int keep)
 {
     int rc = CLB_OK;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)   /* each in place, or removed: the first failure said */
         if (tmp[i].tmp && clb_replace_done(&tmp[i], d[i].name, keep && !rc, CLB_REPLACE) != 0 &&
             keep && !rc)
-            rc = cannot_write("", d[i].name, errno);   /* else in place, or removed */
-    }
+            rc = path_error("cannot write", d[i].name, strerror(errno));
     return rc;
 }
 

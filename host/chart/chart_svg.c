@@ -1,14 +1,8 @@
-/* gnuplot's SVG inline in an HTML page (include/clb_chart.h): many figures
- * in one document need ids of their own, and a page must run no script and
- * load nothing. The SVG is read as a sequence of tags and text and written
- * back with the XML prolog dropped and every id (and every reference to
- * one) prefixed; anything gnuplot's SVG terminal does not write -- another
- * element, an attribute outside its set (an event handler), a reference
- * that is not to an id of the figure, a bare '&' -- refuses the figure.
- *
- * The text of the figure (legends, names) came from results files; it
- * reached gnuplot escaped by cmp_esc and gnuplot writes '&' and '<' of text
- * as character references. This pass is a second wall, not the escaping. */
+/* gnuplot's SVG inline in an HTML page (include/clb_chart.h, clb_svg_inline):
+ * read as a sequence of tags and text, written back with ids prefixed, and
+ * refused for anything gnuplot's SVG terminal does not write. The text of a
+ * figure reached gnuplot escaped by cmp_esc: this pass is a second wall, not
+ * the escaping. */
 #include "clb_chart.h"
 
 #include <stdlib.h>
@@ -28,6 +22,9 @@ static const char *const attributes[] = {
     "points", "xlink:href", "href", "xmlns", "xmlns:xlink", "clip-path", "patternUnits",
     "opacity", "visibility", "style", "xml:space", "filter", NULL};
 
+static const char *const namespaces[] = {"http://www.w3.org/2000/svg",
+                                         "http://www.w3.org/1999/xlink", NULL};
+
 static int listed(const char *const *list, const char *s, size_t n)
 {
     for (int i = 0; list[i]; i++)
@@ -42,6 +39,13 @@ struct svgin {
     struct clb_buf *out;
     const char *why;
 };
+
+/* -1, with the reason the figure is refused. */
+static int refuse(struct svgin *x, const char *why)
+{
+    x->why = why;
+    return -1;
+}
 
 static int name_char(char c)
 {
@@ -79,22 +83,12 @@ static int value_out(struct svgin *x, const char *name, size_t nl, const char *v
     int is_id = nl == 2 && !memcmp(name, "id", 2);
     int is_ref = (nl == 10 && !memcmp(name, "xlink:href", 10)) || (nl == 4 && !memcmp(name, "href", 4));
     int is_ns = nl >= 5 && !memcmp(name, "xmlns", 5);
-    if (!text_ok(v, n)) {
-        x->why = "an attribute value with markup";
-        return -1;
-    }
-    if (is_ns) {
-        static const char *const ns[] = {"http://www.w3.org/2000/svg",
-                                         "http://www.w3.org/1999/xlink", NULL};
-        if (!listed(ns, v, n)) {
-            x->why = "an unknown namespace";
-            return -1;
-        }
-    }
-    if (is_ref && (n < 2 || v[0] != '#')) {
-        x->why = "a reference outside the figure";
-        return -1;
-    }
+    if (!text_ok(v, n))
+        return refuse(x, "an attribute value with markup");
+    if (is_ns && !listed(namespaces, v, n))
+        return refuse(x, "an unknown namespace");
+    if (is_ref && (n < 2 || v[0] != '#'))
+        return refuse(x, "a reference outside the figure");
     if (is_id || is_ref) {
         clb_buf_add(o, "#", is_ref);
         clb_buf_printf(o, "%s-", x->prefix);
@@ -103,10 +97,8 @@ static int value_out(struct svgin *x, const char *name, size_t nl, const char *v
     }
     for (size_t i = 0; i < n; i++) {
         if (n - i >= 4 && !memcmp(v + i, "url(", 4)) {
-            if (i + 4 >= n || v[i + 4] != '#') {
-                x->why = "a url() outside the figure";
-                return -1;
-            }
+            if (i + 4 >= n || v[i + 4] != '#')
+                return refuse(x, "a url() outside the figure");
             clb_buf_printf(o, "url(#%s-", x->prefix);
             i += 4;
             continue;
@@ -125,10 +117,8 @@ static int tag(struct svgin *x)
     const char *nm = p;
     while (p < e && name_char(*p))
         p++;
-    if (!listed(elements, nm, (size_t)(p - nm))) {
-        x->why = "an element gnuplot does not write";
-        return -1;
-    }
+    if (!listed(elements, nm, (size_t)(p - nm)))
+        return refuse(x, "an element gnuplot does not write");
     clb_buf_add(x->out, x->s, (size_t)(p - x->s));
     while (p < e) {
         while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
@@ -149,17 +139,13 @@ static int tag(struct svgin *x)
         for (p += eq; p < e && *p == ' ';)
             p++;
         if (closing || !al || !listed(attributes, an, al) || !eq || p >= e ||
-            (*p != '\'' && *p != '"')) {
-            x->why = closing ? "a closing tag with attributes"
-                             : "an attribute gnuplot does not write";
-            return -1;
-        }
+            (*p != '\'' && *p != '"'))
+            return refuse(x, closing ? "a closing tag with attributes"
+                                     : "an attribute gnuplot does not write");
         char q = *p;
         const char *v = p + 1, *ve = memchr(v, q, (size_t)(e - v));
-        if (!ve) {
-            x->why = "an unterminated attribute";
-            return -1;
-        }
+        if (!ve)
+            return refuse(x, "an unterminated attribute");
         clb_buf_add(x->out, " ", 1);
         clb_buf_add(x->out, an, al);
         clb_buf_printf(x->out, "=%c", q);
@@ -168,8 +154,7 @@ static int tag(struct svgin *x)
         clb_buf_add(x->out, &q, 1);
         p = ve + 1;
     }
-    x->why = "an unterminated tag";
-    return -1;
+    return refuse(x, "an unterminated tag");
 }
 
 /* Skip a prolog, DOCTYPE or comment at x->s ('<?', '<!'); 1 when skipped. */
@@ -179,17 +164,14 @@ static int skip_decl(struct svgin *x)
     const char *stop = p[1] == '?' ? "?>" : (e - p >= 4 && !memcmp(p, "<!--", 4)) ? "-->" : ">";
     if (p[1] != '?' && p[1] != '!')
         return 0;
-    if (e - p >= 9 && !memcmp(p, "<![CDATA[", 9)) {
-        x->why = "a CDATA section";
-        return -1;
-    }
+    if (e - p >= 9 && !memcmp(p, "<![CDATA[", 9))
+        return refuse(x, "a CDATA section");
     for (const char *q = p + 2; q < e; q++)
         if ((size_t)(e - q) >= strlen(stop) && !memcmp(q, stop, strlen(stop))) {
             x->s = q + strlen(stop);
             return 1;
         }
-    x->why = "an unterminated declaration";
-    return -1;
+    return refuse(x, "an unterminated declaration");
 }
 
 int clb_svg_inline(struct clb_buf *out, const char *svg, size_t len, const char *prefix)
@@ -209,17 +191,13 @@ int clb_svg_inline(struct clb_buf *out, const char *svg, size_t len, const char 
         x.s += n;
         if (!lt)
             break;
-        int d = skip_decl(&x);
-        if (d < 0)
-            break;
-        if (d)
+        if (skip_decl(&x))   /* skipped, or refused: x.why ends the loop */
             continue;
         root |= !strncmp(x.s, "<svg", 4);
-        if (!root) {
+        if (root)
+            tag(&x);
+        else
             x.why = "content before the svg element";
-            break;
-        }
-        tag(&x);
     }
     int rc = CLB_OK;
     if (x.why || !root || o.oom) {

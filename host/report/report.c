@@ -101,19 +101,16 @@ static void headline(struct rpt *r)
                                "where one is), its % of the datasheet, each device over the "
                                "first");
     rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>figure</th><th>unit</th>");
-    for (int k = 0; k < h.ncols; k++) {
+    for (int k = 0; k < h.ncols; k++)
         rpt_wrap(r, "<th>", h.t.cols[h.cols[k]].label, "</th>");
-    }
     for (int k = 1; k < h.ncols; k++) {
         rpt_wrap(r, "<th>", h.t.cols[h.cols[k]].label, " / ");
-        rpt_text(r, h.t.cols[h.cols[0]].label);
-        rpt_tag(r, "</th>");
+        rpt_wrap(r, "", h.t.cols[h.cols[0]].label, "</th>");
     }
     rpt_tag(r, "</tr>\n");
     for (int i = 0; i < h.nrows; i++) {
         const struct cmp_hl_row *row = &h.rows[i];
-        rpt_tag(r, "<tr>");
-        rpt_td(r, row->label);
+        rpt_wrap(r, "<tr><td>", row->label, "</td>");
         rpt_td(r, row->unit);
         char num[64];
         for (int k = 0; k < h.ncols; k++) {
@@ -153,19 +150,15 @@ static void body(struct rpt *r)
 static void header(struct rpt *r, const struct clb_buf *notes)
 {
     rpt_tag(r, "<header>\n<h1>clbench report</h1>\n<p>");
-    for (int k = 0; k < r->ndev; k++) {
-        rpt_tag(r, "%s", k ? ", " : "");
-        rpt_text(r, rpt_label(r, r->dev[k]));
-    }
+    rpt_labels(r, r->dev, r->ndev, ", ");
     rpt_tag(r, "%s%d published source%s; %zu rows from %d file%s. Figures: %s.</p>\n",
             r->ndev ? "; " : "", r->nref, r->nref == 1 ? "" : "s", r->t.nrows, r->nfiles,
             r->nfiles == 1 ? "" : "s",
             r->o->norm == CLB_NORM_ABSOLUTE ? "absolute (GB/s, GFlop/s)"
             : r->o->norm == CLB_NORM_DATASHEET ? "% of each device's datasheet peak"
                                                : "% of each device's measured ceiling");
-    if (notes->len) {
+    if (notes->len)
         rpt_wrap(r, "<p>", clb_buf_str(notes), "</p>\n");
-    }
     rpt_tag(r, "</header>\n<main>\n<nav><strong>Contents</strong><ol>\n%s</ol></nav>\n",
             clb_buf_str(&r->toc));
 }

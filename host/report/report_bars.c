@@ -16,6 +16,7 @@ struct cat {
     int pos;       /* the kernel's declared position */
     int first;     /* the first table line of its rows */
     int unit;      /* 1: GFlop/s or its own metric, 0: GB/s */
+    int id;        /* its index before the categories are ordered */
 };
 
 struct bars {
@@ -95,13 +96,7 @@ static struct cat new_cat(const struct bars *b, size_t i)
     const struct clb_workload *wl = clb_workload_find(x->workload);
     return (struct cat){x->workload, x->kernel, x->dtype, sweep_of(b, i),
                         rpt_workload_rank(x->workload), clb_figure_pos(wl, x->kernel), 1 << 30,
-                        strcmp(rpt_unit(r, i), "GB/s") != 0};
-}
-
-static int cat_rank_order(const void *pa, const void *pb)
-{
-    const struct cat *a = *(const struct cat *const *)pa, *b = *(const struct cat *const *)pb;
-    return cat_order(a, b);
+                        strcmp(rpt_unit(r, i), "GB/s") != 0, b->ncat};
 }
 
 /* Rows of one key together (b->ids sorted by key), a category per key;
@@ -111,8 +106,10 @@ static void group_keys(struct bars *b, size_t *pair)
     const struct rpt *r = b->r;
     clb_sort(b->ids, b->n, sizeof *b->ids, by_key, b);
     for (size_t k = 0; k < b->n; k++) {
-        if (!k || key_order(b, b->ids[k], b->ids[k - 1]))
-            b->cat[b->ncat++] = new_cat(b, b->ids[k]);
+        if (!k || key_order(b, b->ids[k], b->ids[k - 1])) {
+            b->cat[b->ncat] = new_cat(b, b->ids[k]);   /* its id: b->ncat */
+            b->ncat++;
+        }
         int l = r->t.ri[b->ids[k]].line;
         struct cat *c = &b->cat[b->ncat - 1];
         c->first = l >= 0 && l < c->first ? l : c->first;   /* its first table line */
@@ -121,29 +118,20 @@ static void group_keys(struct bars *b, size_t *pair)
     }
 }
 
-/* The categories in their declared order, the rows by category then column. */
-static int order_cats(struct bars *b, size_t *pair, struct cat **by, int *rank)
+/* The categories in their declared order (a total order: no two are
+ * equal), the rows by category then column. */
+static void order_cats(struct bars *b, size_t *pair, int *rank)
 {
+    qsort(b->cat, (size_t)b->ncat, sizeof *b->cat, cat_order);
     for (int k = 0; k < b->ncat; k++)
-        by[k] = &b->cat[k];
-    qsort(by, (size_t)b->ncat, sizeof *by, cat_rank_order);
-    for (int k = 0; k < b->ncat; k++)
-        rank[by[k] - b->cat] = k;
+        rank[b->cat[k].id] = k;
     for (size_t k = 0; k < b->n; k++)
         pair[2 * k] = (size_t)rank[pair[2 * k]];
     clb_sort(pair, b->n, 2 * sizeof *pair, by_cat_col, b);
-    struct cat *ordered = malloc(((size_t)b->ncat + 1) * sizeof *ordered);
-    if (!ordered)
-        return CLB_ESYS;
-    for (int k = 0; k < b->ncat; k++)
-        ordered[rank[k]] = b->cat[k];
-    free(b->cat);
-    b->cat = ordered;
     for (size_t k = 0; k < b->n; k++) {
         b->catof[k] = (int)pair[2 * k];
         b->ids[k] = pair[2 * k + 1];
     }
-    return CLB_OK;
 }
 
 /* The categories of rows ids[0..n) in their declared order, and the rows
@@ -151,20 +139,20 @@ static int order_cats(struct bars *b, size_t *pair, struct cat **by, int *rank)
 static int make_cats(struct bars *b, const size_t *ids, size_t n)
 {
     size_t *pair = malloc(2 * (n + 1) * sizeof *pair);
-    struct cat **by = malloc((n + 1) * sizeof *by);
     int *rank = malloc((n + 1) * sizeof *rank);
     b->ids = malloc((n + 1) * sizeof *b->ids);
     b->catof = malloc((n + 1) * sizeof *b->catof);
     b->cat = malloc((n + 1) * sizeof *b->cat);
-    int rc = CLB_ESYS;
-    if (pair && by && rank && b->ids && b->catof && b->cat) {
+    int ok = pair && rank && b->ids && b->catof && b->cat;
+    if (ok) {
         memcpy(b->ids, ids, n * sizeof *ids);
         b->n = n;
         group_keys(b, pair);
-        rc = order_cats(b, pair, by, rank);
+        order_cats(b, pair, rank);
     }
-    free(pair), free(by), free(rank);
-    return rc;
+    free(pair);
+    free(rank);
+    return ok ? CLB_OK : CLB_ESYS;
 }
 
 static void bars_free(struct bars *b)
@@ -252,10 +240,10 @@ static double baseline(const struct bars *b, int k, int col, const struct rpt_ce
 
 /* One column's bars: its cells' figures, the split part stacked where the
  * workload declares one, flags and baseline ratios written above. */
-static void column_bars(const struct bars *b, struct clb_chart *ch, int col, int unit,
-                        double *peak, double *ceil, double *base)
+static void column_bars(const struct bars *b, struct clb_chart *ch, int col, int unit, double *lv)
 {
     const struct rpt *r = b->r;
+    double *peak = lv, *ceil = lv + b->ncat, *base = lv + 2 * b->ncat;
     const char *split = b->wl ? b->wl->figure.split : NULL;
     struct clb_chart_series *s = clb_chart_series(ch, rpt_label(r, col), CLB_CS_BARS,
                                                   rpt_colour(r, col));
@@ -280,9 +268,8 @@ static void column_bars(const struct bars *b, struct clb_chart *ch, int col, int
         double v = isnan(share) ? c.v : c.v * share;
         clb_chart_point(ch, s, k, v, lab.len ? clb_buf_str(&lab) : NULL);
         if (!isnan(share) && !rest) {
-            lab.len = 0;
-            clb_buf_printf(&lab, "%s: the CPU's part of the split", rpt_label(r, col));
-            rest = clb_chart_series(ch, clb_buf_str(&lab), CLB_CS_BARS, -1);
+            rest = clb_chart_series(ch, rpt_fmt(&lab, "%s: the CPU's part of the split",
+                                                rpt_label(r, col)), CLB_CS_BARS, -1);
             if (rest)
                 rest->stack = 1;
         }
@@ -321,30 +308,22 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
     }
     rpt_colours_for(r, cols, ncols);
     double *lv = malloc(3 * ((size_t)b->ncat + 1) * sizeof *lv);
+    const char *base = b->wl && b->wl->figure.baseline ? b->wl->figure.baseline : "";
+    const char *const what[3] = {"datasheet peak", "measured ceiling", base};
     for (int c = 0; lv && c < ncols; c++) {
-        double *peak = lv, *ceil = lv + b->ncat, *base = lv + 2 * b->ncat;
-        column_bars(b, &ch, cols[c], unit, peak, ceil, base);
-        int colour = rpt_colour(r, cols[c]);
-        if (r->t.cols[cols[c]].reference)
-            continue;   /* published sources: their bars (the table names their sizes) */
-        lab.len = 0;
-        clb_buf_printf(&lab, "%s: datasheet peak", rpt_label(r, cols[c]));
-        clb_chart_levels(&ch, clb_buf_str(&lab), colour, 2, peak, b->ncat);
-        lab.len = 0;
-        clb_buf_printf(&lab, "%s: measured ceiling", rpt_label(r, cols[c]));
-        clb_chart_levels(&ch, clb_buf_str(&lab), colour, 3, ceil, b->ncat);
-        lab.len = 0;
-        clb_buf_printf(&lab, "%s: %s at the same size and type", rpt_label(r, cols[c]),
-                       b->wl ? b->wl->figure.baseline : "");
-        clb_chart_levels(&ch, clb_buf_str(&lab), colour, 4, base, b->ncat);
+        column_bars(b, &ch, cols[c], unit, lv);
+        /* published sources: their bars only (the table names their sizes) */
+        for (int j = 0; j < 3 && !r->t.cols[cols[c]].reference; j++)
+            clb_chart_levels(&ch, rpt_fmt(&lab, "%s: %s%s", rpt_label(r, cols[c]), what[j],
+                                          j == 2 ? " at the same size and type" : ""),
+                             rpt_colour(r, cols[c]), 2 + j, lv + j * b->ncat, b->ncat);
     }
     free(lv);
     if (r->o->norm != CLB_NORM_ABSOLUTE && !(b->wl && b->wl->figure.y_metric))
         clb_chart_level(&ch, "100 %", 0, 2, 100);
     clb_chart_axes(&ch, 0);
-    t.len = 0;
-    clb_buf_printf(&t, "%s, each device at its default size (the largest outside its caches); "
-                       "letters above a bar are its flags", title);
+    rpt_fmt(&t, "%s, each device at its default size (the largest outside its caches); letters "
+                "above a bar are its flags", title);
     if (b->wl && b->wl->figure.baseline)
         clb_buf_printf(&t, "; the ratio is to %s of the same size and type",
                        b->wl->figure.baseline);
@@ -362,9 +341,8 @@ static void bar_table(struct rpt *r, const struct bars *b, const int *cols, int 
 {
     struct clb_buf lab = {0};
     rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>kernel, type</th><th>unit</th>");
-    for (int c = 0; c < ncols; c++) {
+    for (int c = 0; c < ncols; c++)
         rpt_wrap(r, "<th>", rpt_label(r, cols[c]), "</th>");
-    }
     rpt_tag(r, "</tr>\n");
     for (int k = 0; k < b->ncat; k++) {
         cat_name(&lab, &b->cat[k], 0);
@@ -372,8 +350,7 @@ static void bar_table(struct rpt *r, const struct bars *b, const int *cols, int 
         size_t start = 0, n = 0;
         for (int c = 0; c < ncols && !n; c++)
             n = run_of(b, k, cols[c], &start);
-        rpt_text(r, rpt_norm_unit(r, rpt_unit(r, b->ids[start])));
-        rpt_tag(r, "</td>");
+        rpt_wrap(r, "", rpt_norm_unit(r, rpt_unit(r, b->ids[start])), "</td>");
         for (int c = 0; c < ncols; c++) {
             struct rpt_cell cell;
             n = run_of(b, k, cols[c], &start);
@@ -439,12 +416,11 @@ static void overview_chart(struct rpt *r, const struct bars *b, int col)
         clb_chart_point(&ch, s[1], k, peak > 0 ? 100 * c.raw / peak : NAN, NULL);
     }
     clb_chart_level(&ch, "100 %", 0, 2, 100);
-    lab.len = 0;
     const char *src = r->t.cols[col].ceil_src[CLB_CEIL_BW];
-    clb_buf_printf(&lab, "%s: each memory workload's best GB/s per kernel and type at its "
-                         "default size, as %% of the measured ceiling (%s) and of the "
-                         "datasheet peak", rpt_label(r, col), src[0] ? src : "not measured");
-    rpt_chart(r, &ch, clb_buf_str(&lab));
+    rpt_chart(r, &ch, rpt_fmt(&lab, "%s: each memory workload's best GB/s per kernel and type "
+                                    "at its default size, as %% of the measured ceiling (%s) and "
+                                    "of the datasheet peak", rpt_label(r, col),
+                              src[0] ? src : "not measured"));
     clb_buf_free(&lab);
 }
 
@@ -457,10 +433,9 @@ void rpt_overview(struct rpt *r, int col)
             ids[n++] = i;
     double ceil = r->t.cols[col].ceil[CLB_CEIL_BW], peak = r->t.cols[col].peak_gbs;
     if (ids && n && !(ceil > 0) && !(peak > 0)) {
-        rpt_tag(r, "<p class=\"note\">No bandwidth overview: ");
-        rpt_text(r, rpt_label(r, col));
-        rpt_tag(r, " has no measured bandwidth ceiling in these files (stream or roofline rows "
-                   "outside the caches) and no datasheet peak.</p>\n");
+        rpt_wrap(r, "<p class=\"note\">No bandwidth overview: ", rpt_label(r, col),
+                 " has no measured bandwidth ceiling in these files (stream or roofline rows "
+                 "outside the caches) and no datasheet peak.</p>\n");
     } else if (!ids || (n && make_cats(&b, ids, n))) {
         r->oom = 1;
     } else if (n) {   /* the categories across workloads: the registry's order first */

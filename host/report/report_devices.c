@@ -38,9 +38,8 @@ static void distinct(const struct rpt *r, int col, size_t off, int max, struct c
 
 static void item(struct rpt *r, const char *name, const char *text)
 {
-    rpt_tag(r, "<dt>%s</dt><dd>", name);
-    rpt_text(r, text && *text ? text : "–");
-    rpt_tag(r, "</dd>\n");
+    rpt_tag(r, "<dt>%s</dt>", name);
+    rpt_wrap(r, "<dd>", text && *text ? text : "–", "</dd>\n");
 }
 
 static void item_of(struct rpt *r, int col, const char *name, size_t off, int max)
@@ -73,18 +72,14 @@ static void when_and_rows(struct rpt *r, int col)
         clb_buf_printf(&b, "%s%s%s", first, strcmp(first, last) ? " to " : "",
                        strcmp(first, last) ? last : "");
     item(r, "measured", clb_buf_str(&b));
-    b.len = 0;
-    clb_buf_printf(&b, "%d ok, %d failed, %d skipped, %d error", n[0], n[1], n[2], n[3]);
-    item(r, "rows", clb_buf_str(&b));
+    item(r, "rows", rpt_fmt(&b, "%d ok, %d failed, %d skipped, %d error", n[0], n[1], n[2], n[3]));
     clb_buf_free(&b);
 }
 
 static void card(struct rpt *r, int col)
 {
     const struct cmp_col *c = &r->t.cols[col];
-    rpt_tag(r, "<div class=\"card\">\n<h3>");
-    rpt_text(r, c->label);
-    rpt_tag(r, "</h3>\n<dl>\n");
+    rpt_wrap(r, "<div class=\"card\">\n<h3>", c->label, "</h3>\n<dl>\n");
     item_of(r, col, "platform", OFF(platform), 4);
     item_of(r, col, "type", OFF(device_type), 4);
     item_of(r, col, "driver", OFF(driver), 4);
@@ -107,14 +102,12 @@ static void card(struct rpt *r, int col)
 static void ceiling_line(struct rpt *r, const struct cmp_col *c, int k, double sheet,
                          const char *unit)
 {
-    rpt_tag(r, "<tr>");
-    rpt_td(r, clb_ceiling_name((enum clb_ceiling_kind)k));
+    rpt_wrap(r, "<tr><td>", clb_ceiling_name((enum clb_ceiling_kind)k), "</td>");
     rpt_td_num(r, c->ceil[k]);
     rpt_td_num(r, sheet);
     rpt_tag(r, "<td>%s</td>", unit);
     rpt_td_num(r, sheet > 0 && !isnan(c->ceil[k]) ? 100 * c->ceil[k] / sheet : NAN);
-    rpt_tag(r, "<td>");
-    rpt_text(r, c->ceil_src[k][0] ? c->ceil_src[k] : "not measured in these files");
+    rpt_wrap(r, "<td>", c->ceil_src[k][0] ? c->ceil_src[k] : "not measured in these files", "");
     /* how far to trust the row it comes from (its cache is the ceiling's own rule) */
     unsigned f = rpt_marks(c->ceil_marks[k]) & ~(unsigned)RF_CACHE;
     if ((k == CLB_CEIL_SP || k == CLB_CEIL_DP) && sheet > 0 && c->ceil[k] > sheet)
@@ -122,9 +115,7 @@ static void ceiling_line(struct rpt *r, const struct cmp_col *c, int k, double s
     if (f) {
         struct clb_buf w = {0};
         rpt_flag_words(&w, f);
-        rpt_tag(r, " <span class=\"flag\">");
-        rpt_text(r, clb_buf_str(&w));
-        rpt_tag(r, "</span>");
+        rpt_wrap(r, " <span class=\"flag\">", clb_buf_str(&w), "</span>");
         clb_buf_free(&w);
     }
     rpt_tag(r, "</td></tr>\n");
@@ -143,13 +134,11 @@ static void ceilings(struct rpt *r, int col)
 {
     const struct cmp_col *c = &r->t.cols[col];
     const struct clb_profile *p = r->prof[col];
-    rpt_tag(r, "<h3>");
-    rpt_text(r, c->label);
-    rpt_tag(r, ": measured ceilings and the datasheet</h3>\n<p class=\"note\">Datasheet: ");
-    rpt_text(r, p ? p->id : "no profile known for this device");
-    if (p && p->name) {
+    rpt_wrap(r, "<h3>", c->label, ": measured ceilings and the datasheet</h3>\n");
+    rpt_wrap(r, "<p class=\"note\">Datasheet: ", p ? p->id : "no profile known for this device",
+             "");
+    if (p && p->name)
         rpt_wrap(r, " (", p->name, ")");
-    }
     rpt_tag(r, ". Measured: the best of the device's own rows in these files.</p>\n"
                "<div class=\"wide\"><table>\n<tr><th>ceiling</th><th>measured</th><th>datasheet"
                "</th><th>unit</th><th>measured / datasheet %%</th><th>measured by</th></tr>\n");
@@ -184,10 +173,7 @@ void rpt_devices(struct rpt *r)
     }
     if (r->nref) {
         rpt_tag(r, "<p class=\"note\">Published figures beside them: ");
-        for (int k = 0; k < r->nref; k++) {
-            rpt_tag(r, "%s", k ? "; " : "");
-            rpt_text(r, rpt_label(r, r->ref[k]));
-        }
+        rpt_labels(r, r->ref, r->nref, "; ");
         rpt_tag(r, ".</p>\n");
     }
     rpt_section_end(r);

@@ -1,6 +1,5 @@
 /* clbench report: the figures drawn from compare's points (each device's
- * roofline, the latency staircase), energy, MPI jobs, and the rows to
- * distrust. */
+ * roofline, the latency staircase), and energy. */
 #include "report_priv.h"
 
 #include <math.h>
@@ -65,8 +64,7 @@ static void roof_line(struct rpt *r, const struct rpt_rows *w, int col, const ch
         bw = !(x->gbps <= bw) ? x->gbps : bw;
         fl = !(x->gflops <= fl) ? x->gflops : fl;
     }
-    rpt_tag(r, "<tr>");
-    rpt_td(r, rpt_label(r, col));
+    rpt_wrap(r, "<tr><td>", rpt_label(r, col), "</td>");
     rpt_td(r, dtype);
     const double v[3] = {bw, fl, fl / bw};
     for (int k = 0; k < 3; k++)
@@ -108,11 +106,9 @@ void rpt_rooflines(struct rpt *r, const struct rpt_rows *w)
 {
     struct clb_buf t = {0};
     for (int k = 0; k < r->ndev; k++) {
-        t.len = 0;
-        clb_buf_printf(&t, "%s: GFlop/s against flop/byte under its measured ceilings (the "
-                           "roof, its ridge points marked); the roofline's own rows as lines, "
-                           "every other workload's device rows as points",
-                       rpt_label(r, r->dev[k]));
+        rpt_fmt(&t, "%s: GFlop/s against flop/byte under its measured ceilings (the roof, its "
+                    "ridge points marked); the roofline's own rows as lines, every other "
+                    "workload's device rows as points", rpt_label(r, r->dev[k]));
         flags_note(r, &t, r->dev[k], NULL);
         cmp_figure(r, CMP_FIG_ROOFLINE, w->workload, r->dev[k], clb_buf_str(&t));
     }
@@ -124,11 +120,9 @@ static int point_order(const void *pa, const void *pb)
 {
     const struct cmp_point *a = *(const struct cmp_point *const *)pa;
     const struct cmp_point *b = *(const struct cmp_point *const *)pb;
-    if (a->col != b->col)
-        return a->col - b->col;
-    int c = strcmp(a->kernel, b->kernel);
-    if (!c)
-        c = strcmp(a->rest, b->rest);
+    int c = a->col - b->col;
+    c = c ? c : strcmp(a->kernel, b->kernel);
+    c = c ? c : strcmp(a->rest, b->rest);
     return c ? c : (a->x > b->x) - (a->x < b->x);
 }
 
@@ -164,23 +158,19 @@ static void stairs_table(struct rpt *r, const struct rpt_rows *w)
     qsort(v, n, sizeof *v, point_order);
     const char *xl = w->wl && w->wl->figure.x_label ? w->wl->figure.x_label : "x";
     const char *yl = w->wl && w->wl->figure.y_label ? w->wl->figure.y_label : "y";
-    rpt_tag(r, "<div class=\"wide\"><table>\n<tr><th>device</th><th>kernel, params</th>"
-               "<th>smallest ");
-    rpt_text(r, xl);
-    rpt_wrap(r, " (bytes)</th><th>", yl, "</th><th>largest</th><th>");
-    rpt_text(r, yl);
-    rpt_tag(r, "</th><th>last-level cache (bytes)</th><th>flags</th></tr>\n");
+    rpt_wrap(r, "<div class=\"wide\"><table>\n<tr><th>device</th><th>kernel, params</th>"
+                "<th>smallest ", xl, " (bytes)</th><th>");
+    rpt_wrap(r, "", yl, "</th><th>largest</th><th>");
+    rpt_wrap(r, "", yl, "</th><th>last-level cache (bytes)</th><th>flags</th></tr>\n");
     struct clb_buf t = {0};
     for (size_t a = 0; a < n;) {
         size_t b = a;
         while (b < n && v[b]->col == v[a]->col && !strcmp(v[b]->kernel, v[a]->kernel) &&
                !strcmp(v[b]->rest, v[a]->rest))
             b++;
-        rpt_tag(r, "<tr>");
-        rpt_td(r, rpt_label(r, v[a]->col));
+        rpt_wrap(r, "<tr><td>", rpt_label(r, v[a]->col), "</td>");
         rpt_wrap(r, "<td>", v[a]->kernel, " ");
-        rpt_text(r, v[a]->rest);
-        rpt_tag(r, "</td>");
+        rpt_wrap(r, "", v[a]->rest, "</td>");
         const double cells[5] = {v[a]->x, v[a]->y, v[b - 1]->x, v[b - 1]->y,
                                  r->t.cols[v[a]->col].llc_bytes};
         for (int k = 0; k < 5; k++)
@@ -216,6 +206,15 @@ struct watts {
     size_t best;
 };
 
+/* The median of v[0..n) (sorted in place), NAN for none. */
+static double median(double *v, size_t n)
+{
+    if (!n)
+        return NAN;
+    clb_sort_doubles(v, n);
+    return v[n / 2];
+}
+
 static void watts_of(const struct rpt *r, const struct rpt_rows *w, int col, struct watts *o)
 {
     double *p = malloc((w->n + 1) * sizeof *p), *idle = malloc((w->n + 1) * sizeof *idle);
@@ -238,15 +237,9 @@ static void watts_of(const struct rpt *r, const struct rpt_rows *w, int col, str
             o->unit = gf;
         }
     }
-    if (o->n) {
-        clb_sort_doubles(p, (size_t)o->n);
-        o->median = p[o->n / 2];
-        o->max = p[o->n - 1];
-    }
-    if (ni) {
-        clb_sort_doubles(idle, (size_t)ni);
-        o->idle = idle[ni / 2];
-    }
+    o->median = median(p, (size_t)o->n);
+    o->max = o->n ? p[o->n - 1] : NAN;   /* sorted by median */
+    o->idle = median(idle, (size_t)ni);
     free(p);
     free(idle);
 }
@@ -308,10 +301,7 @@ static void idle_of(const struct rpt *r, const struct rpt_rows *w, int nw, int c
         if (id > 0)
             v[n++] = id;
     }
-    if (n) {
-        clb_sort_doubles(v, n);
-        c->idle = v[n / 2];
-    }
+    c->idle = median(v, n);
     free(v);
     for (int k = 0; k < nw; k++) {
         struct watts o;
@@ -342,9 +332,8 @@ static void idle_notes(struct rpt *r, const struct rpt_rows *w, int nw)
                            "that had just ended), so it is not this device's idle power and "
                            "cannot be subtracted.", rpt_label(r, r->dev[d]), c.idle,
                        w[c.low_wl].workload, c.low);
-        rpt_tag(r, "<p class=\"note\"><span class=\"flag bad\">idle?</span> ");
-        rpt_text(r, clb_buf_str(&b));
-        rpt_tag(r, "</p>\n");
+        rpt_wrap(r, "<p class=\"note\"><span class=\"flag bad\">idle?</span> ", clb_buf_str(&b),
+                 "</p>\n");
         r->oom |= b.oom;
         clb_buf_free(&b);
     }
@@ -364,8 +353,7 @@ static void energy_table(struct rpt *r, const struct rpt_rows *w, int nw)
             if (!o.n)
                 continue;
             const struct clb_row *x = &r->t.rows[o.best];
-            rpt_tag(r, "<tr>");
-            rpt_td(r, rpt_label(r, r->dev[d]));
+            rpt_wrap(r, "<tr><td>", rpt_label(r, r->dev[d]), "</td>");
             rpt_td(r, w[k].workload);
             rpt_tag(r, "<td class=\"n\">%d</td>", o.n);
             rpt_td_num(r, o.median);

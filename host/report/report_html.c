@@ -1,8 +1,7 @@
 /* clbench report: the page's markup. Text of the files reaches it through
- * rpt_text only (cmp_esc, CMP_ESC_HTML: the display form, then & < > " '
- * as character references); rpt_tag writes the markup made here. The page
- * carries a Content-Security-Policy that allows its own inline styles and
- * nothing else: no script runs and nothing is loaded, whatever a name held. */
+ * rpt_text only (cmp_esc, CMP_ESC_HTML); rpt_tag writes the markup made here.
+ * The Content-Security-Policy is a second wall (docs/REPORT.md, "Text from
+ * the files"). */
 #include "report_priv.h"
 
 #include <math.h>
@@ -23,6 +22,16 @@ void rpt_tag(struct rpt *r, const char *fmt, ...)
     va_end(ap);
 }
 
+const char *rpt_fmt(struct clb_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    b->len = 0;
+    va_start(ap, fmt);
+    clb_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+    return clb_buf_str(b);
+}
+
 void rpt_wrap(struct rpt *r, const char *open, const char *s, const char *close)
 {
     clb_buf_printf(&r->page, "%s", open);
@@ -31,6 +40,12 @@ void rpt_wrap(struct rpt *r, const char *open, const char *s, const char *close)
 }
 
 void rpt_td(struct rpt *r, const char *s) { rpt_wrap(r, "<td>", s, "</td>"); }
+
+void rpt_labels(struct rpt *r, const int *cols, int n, const char *sep)
+{
+    for (int k = 0; k < n; k++)
+        rpt_wrap(r, k ? sep : "", rpt_label(r, cols[k]), "");
+}
 
 void rpt_td_num(struct rpt *r, double v)
 {
@@ -57,14 +72,10 @@ void rpt_num(struct rpt *r, double v)
 void rpt_section(struct rpt *r, const char *title, const char *lead)
 {
     int id = ++r->sections;
-    rpt_tag(r, "<section id=\"s%d\">\n<h2>", id);
-    rpt_text(r, title);
-    rpt_tag(r, "</h2>\n");
-    if (lead && *lead) {
-        rpt_tag(r, "<p class=\"lead\">");
-        rpt_text(r, lead);
-        rpt_tag(r, "</p>\n");
-    }
+    rpt_tag(r, "<section id=\"s%d\">\n", id);
+    rpt_wrap(r, "<h2>", title, "</h2>\n");
+    if (lead && *lead)
+        rpt_wrap(r, "<p class=\"lead\">", lead, "</p>\n");
     clb_buf_printf(&r->toc, "<li><a href=\"#s%d\">", id);
     cmp_esc(&r->toc, title, CMP_ESC_HTML);
     clb_buf_printf(&r->toc, "</a></li>\n");
@@ -117,10 +128,7 @@ void rpt_head(struct rpt *r)
                "style-src 'unsafe-inline'\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                "<title>clbench report: ");
-    for (int k = 0; k < r->ndev; k++) {
-        rpt_tag(r, "%s", k ? ", " : "");
-        rpt_text(r, rpt_label(r, r->dev[k]));
-    }
+    rpt_labels(r, r->dev, r->ndev, ", ");
     if (!r->ndev)
         rpt_tag(r, "published figures");
     rpt_tag(r, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
@@ -141,11 +149,8 @@ void rpt_foot(struct rpt *r)
                "<span class=\"flag bad\">X</span>impossible (above the peak GFlop/s: a timer or "
                "counting fault, no figure)."
                "</p>\n<p>Made by clbench %s from ", CLB_NOISY_SPREAD, CLB_VERSION);
-    for (int f = 0; f < r->nfiles; f++) {
-        rpt_tag(r, "%s<code>", f ? ", " : "");
-        rpt_text(r, r->files[f]);
-        rpt_tag(r, "</code>");
-    }
+    for (int f = 0; f < r->nfiles; f++)
+        rpt_wrap(r, f ? ", <code>" : "<code>", r->files[f], "</code>");
     rpt_tag(r, ". One file: no script, nothing loaded from the network (docs/REPORT.md).</p>\n"
                "</footer>\n</body>\n</html>\n");
 }

@@ -28,16 +28,11 @@ static int pt_order(const void *pa, const void *pb)
 {
     const struct pt *a = pa, *b = pb;
     int c = a->colour - b->colour;
-    if (!c)
-        c = a->pos - b->pos;
-    if (!c)
-        c = text_order(a->kernel, b->kernel);
-    if (!c)
-        c = text_order(a->dtype, b->dtype);
-    if (!c)
-        c = text_order(a->rest, b->rest);
-    if (!c)
-        c = (a->x > b->x) - (a->x < b->x);
+    c = c ? c : a->pos - b->pos;
+    c = c ? c : text_order(a->kernel, b->kernel);
+    c = c ? c : text_order(a->dtype, b->dtype);
+    c = c ? c : text_order(a->rest, b->rest);
+    c = c ? c : (a->x > b->x) - (a->x < b->x);
     return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
@@ -70,14 +65,14 @@ struct curves {
     struct rpt *r;
     const struct rpt_rows *w;
     const char *key;     /* the x parameter (into the declaration); NULL: the size */
-    size_t keylen;
+    const char *name;    /* the key alone (NUL-terminated); NULL: the size */
     struct pt *p;
     size_t n;
 };
 
-/* The rows of the chart of x key `key` (and of type dtype and other params
+/* The rows of the chart of x key cv->key (and of type dtype and other params
  * rest, interned, when not NULL). */
-static int collect(struct curves *cv, const char *key, const char *dtype, const char *rest)
+static int collect(struct curves *cv, const char *dtype, const char *rest)
 {
     struct rpt *r = cv->r;
     const struct clb_workload *wl = cv->w->wl;
@@ -87,13 +82,10 @@ static int collect(struct curves *cv, const char *key, const char *dtype, const 
         const struct clb_row *x = &r->t.rows[i];
         double v = r->t.ri[i].size_num;
         const char *kk = wl->figure.x_size ? NULL : x_key(wl, x, &v);
-        if (kk != key || isnan(v) || (dtype && x->dtype != dtype))
+        if (kk != cv->key || isnan(v) || (dtype && x->dtype != dtype))
             continue;
-        char name[64] = "";
-        if (key)
-            snprintf(name, sizeof name, "%.*s", (int)cv->keylen, key);
         int col = r->t.ri[i].col;
-        const char *other = rpt_params_without(r, i, key ? name : NULL);
+        const char *other = rpt_params_without(r, i, cv->name);
         if (rest && other != rest)
             continue;
         cv->p[cv->n++] = (struct pt){i, v, x->kernel, x->dtype, other, col, rpt_col_rank(r, col),
@@ -229,11 +221,8 @@ static void one_series(struct curves *cv, struct clb_chart *ch, const struct sse
 static double model_bw(const struct rpt *r, int col, const char **what)
 {
     double m = r->t.cols[col].ceil[CLB_CEIL_BW];
-    *what = "measured";
-    if (m > 0)
-        return m;
-    *what = "datasheet";
-    return r->t.cols[col].peak_gbs;
+    *what = m > 0 ? "measured" : "datasheet";
+    return m > 0 ? m : r->t.cols[col].peak_gbs;
 }
 
 /* The model lines of series s (one device; the kernels of one type and
@@ -260,11 +249,9 @@ static void model_lines(struct curves *cv, struct clb_chart *ch, const struct ss
             if (k >= nm)
                 continue;
             if (!ls) {
-                t.len = 0;
-                clb_buf_printf(&t, "%s: model, %s (%s %.0f GB/s \xc3\x97 flop/byte)",
-                               rpt_label(r, p0->col), m[k].name, what, bw);
-                if (!(ls = clb_chart_series(ch, clb_buf_str(&t), CLB_CS_LINES,
-                                            rpt_colour(r, p0->col))))
+                const char *title = rpt_fmt(&t, "%s: model, %s (%s %.0f GB/s \xc3\x97 flop/byte)",
+                                            rpt_label(r, p0->col), m[k].name, what, bw);
+                if (!(ls = clb_chart_series(ch, title, CLB_CS_LINES, rpt_colour(r, p0->col))))
                     break;
                 ls->dash = 2 + k;
             }
@@ -287,12 +274,11 @@ static void peak_lines(struct curves *cv, struct clb_chart *ch, const struct xra
         for (size_t q = 0; q < cv->n && !here; q++)
             here = cv->p[q].col == col;
         double lv[2] = {r->t.cols[col].peak_gbs, r->t.cols[col].ceil[CLB_CEIL_BW]};
-        for (int j = 0; here && j < 2; j++) {
-            t.len = 0;
-            clb_buf_printf(&t, "%s: %s", rpt_label(r, col), j ? "measured ceiling" : "datasheet peak");
+        for (int j = 0; here && j < 2; j++)
             if (lv[j] > 0)
-                clb_chart_level(ch, clb_buf_str(&t), rpt_colour(r, col), 2 + j, lv[j]);
-        }
+                clb_chart_level(ch, rpt_fmt(&t, "%s: %s", rpt_label(r, col),
+                                            j ? "measured ceiling" : "datasheet peak"),
+                                rpt_colour(r, col), 2 + j, lv[j]);
     }
     clb_buf_free(&t);
 }
@@ -332,17 +318,14 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
                "<th%s>unit</th>", span, span, span);
     if (matrix) {   /* the x name once over its values: narrow columns */
         rpt_tag(r, "<th colspan=\"%zu\">", nx);
-        rpt_text(r, xname);
-        rpt_tag(r, "</th></tr>\n<tr>");
+        rpt_wrap(r, "", xname, "</th></tr>\n<tr>");
+    } else {
+        rpt_wrap(r, "<th>best</th><th>at ", xname, "</th><th>worst</th><th>at ");
+        rpt_wrap(r, "", xname, "</th>");
     }
     for (size_t k = 0; matrix && k < nx; k++) {
         rpt_tag(r, "<th class=\"n\">");
         rpt_x(r, xs[k], bytes);
-        rpt_tag(r, "</th>");
-    }
-    if (!matrix) {
-        rpt_wrap(r, "<th>best</th><th>at ", xname, "</th><th>worst</th><th>at ");
-        rpt_text(r, xname);
         rpt_tag(r, "</th>");
     }
     rpt_tag(r, "</tr>\n");
@@ -352,8 +335,7 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
         if (!s->n)
             continue;
         series_title(&t, r, p);
-        rpt_tag(r, "<tr>");
-        rpt_td(r, rpt_label(r, p->col));
+        rpt_wrap(r, "<tr><td>", rpt_label(r, p->col), "</td>");
         rpt_td(r, clb_buf_str(&t) + strlen(rpt_label(r, p->col)) + 2);
         rpt_td(r, rpt_norm_unit(r, rpt_unit(r, s->v[0].c.best)));
         if (matrix) {
@@ -365,7 +347,7 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
             }
         } else {
             size_t best = 0, worst = 0;
-            int lower = rpt_lower_better(cv->w->wl);
+            int lower = cv->w->wl && cv->w->wl->figure.lower_is_better;
             for (size_t k = 1; k < s->n; k++) {
                 double v = s->v[k].c.v, b = s->v[best].c.v, w = s->v[worst].c.v;
                 if (!isnan(v) && (isnan(b) || (lower ? v < b : v > b)))
@@ -373,14 +355,13 @@ static void curve_table(struct curves *cv, const struct sser *ss, size_t ns, con
                 if (!isnan(v) && (isnan(w) || (lower ? v > w : v < w)))
                     worst = k;
             }
-            rpt_cell_td(r, &s->v[best].c, NAN, 0);
-            rpt_tag(r, "<td class=\"n\">");
-            rpt_x(r, s->v[best].x, bytes);
-            rpt_tag(r, "</td>");
-            rpt_cell_td(r, &s->v[worst].c, NAN, 0);
-            rpt_tag(r, "<td class=\"n\">");
-            rpt_x(r, s->v[worst].x, bytes);
-            rpt_tag(r, "</td>");
+            const size_t at[2] = {best, worst};
+            for (int j = 0; j < 2; j++) {
+                rpt_cell_td(r, &s->v[at[j]].c, NAN, 0);
+                rpt_tag(r, "<td class=\"n\">");
+                rpt_x(r, s->v[at[j]].x, bytes);
+                rpt_tag(r, "</td>");
+            }
         }
         rpt_tag(r, "</tr>\n");
     }
@@ -424,12 +405,9 @@ static void one_chart(struct curves *cv, const char *xname, const char *key, con
         model_lines(cv, &ch, &ss[q]);
     peak_lines(cv, &ch, &xr);
     clb_chart_axes(&ch, wl->figure.x_bytes);
-    t.len = 0;
-    clb_buf_printf(&t, "%s against %s%s, each device at its default size; letters beside a point "
-                       "are its flags", cv->w->workload, xname, wl->figure.models
-                                                                  ? "; dashed: the model lines"
-                                                                  : "");
-    rpt_chart(r, &ch, clb_buf_str(&t));
+    rpt_chart(r, &ch, rpt_fmt(&t, "%s against %s%s, each device at its default size; letters "
+                                  "beside a point are its flags", cv->w->workload, xname,
+                              wl->figure.models ? "; dashed: the model lines" : ""));
     free(cols);
     curve_table(cv, ss, ns, key, wl->figure.x_bytes);
     clb_buf_free(&t);
@@ -461,13 +439,12 @@ static int groups_of(const struct curves *cv, int split, struct group **out, siz
         size_t j = 0;
         while (j < *n && !((*out)[j].dtype == g.dtype && (*out)[j].rest == g.rest))
             j++;
-        if (j < *n) {
+        if (j < *n)
             (*out)[j].first = g.first < (*out)[j].first ? g.first : (*out)[j].first;
-            continue;
-        }
-        if (CLB_GROW(*out, *n, cap))
+        else if (CLB_GROW(*out, *n, cap))
             return CLB_ESYS;
-        (*out)[(*n)++] = g;
+        else
+            (*out)[(*n)++] = g;
     }
     qsort(*out, *n, sizeof **out, group_order);
     return CLB_OK;
@@ -480,7 +457,7 @@ static void charts_of(struct curves *cv, const char *xname, const char *name)
     const struct clb_workload *wl = cv->w->wl;
     struct group *g = NULL;
     size_t ng = 0;
-    if (collect(cv, cv->key, NULL, NULL) != CLB_OK)
+    if (collect(cv, NULL, NULL) != CLB_OK)
         return;
     if (groups_of(cv, wl->figure.models != NULL, &g, &ng)) {
         cv->r->oom = 1;
@@ -488,7 +465,7 @@ static void charts_of(struct curves *cv, const char *xname, const char *name)
         return;
     }
     for (size_t k = 0; k < ng; k++)
-        if (collect(cv, cv->key, g[k].dtype, g[k].rest) == CLB_OK)
+        if (collect(cv, g[k].dtype, g[k].rest) == CLB_OK)
             one_chart(cv, xname, wl->figure.x_size ? "size" : name, g[k].dtype, g[k].rest);
     free(g);
 }
@@ -507,7 +484,7 @@ void rpt_lines(struct rpt *r, const struct rpt_rows *w)
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)n, k);
         cv.key = wl->figure.x_size ? NULL : k;
-        cv.keylen = n;
+        cv.name = cv.key ? name : NULL;
         int several = wl->figure.x_param && strchr(wl->figure.x_param, ',');
         charts_of(&cv, wl->figure.x_label && !several ? wl->figure.x_label : name, name);
         if (wl->figure.x_size || !k[n])

@@ -1,8 +1,7 @@
 /* clbench report: each mark explained where it stands. A section notes the
  * flags its charts and tables show (with the first row shown with each) and
  * ends with one sentence per flag, made from that row's own figures: what
- * the letter says about this figure, not only the footer's legend. Also the
- * units of a row's size and the rule for a log axis. */
+ * the letter says about this figure, not only the footer's legend. */
 #include "report_priv.h"
 
 #include <math.h>
@@ -20,19 +19,12 @@ void rpt_seen_row(struct rpt *r, size_t i, unsigned flags)
     }
 }
 
-void rpt_seen_cell(struct rpt *r, const struct rpt_cell *c)
-{
-    for (int k = 0; k < RF_NBITS; k++)
-        if (c->flags & (1u << k))
-            rpt_seen_row(r, c->frow[k], 1u << k);
-}
-
 /* "stream copy float 2^28 elements vec=4 on NVIDIA H100" */
 static void row_name(struct rpt *r, size_t i, struct clb_buf *b)
 {
     const struct clb_row *x = &r->t.rows[i];
     clb_buf_printf(b, "%s %s%s%s ", x->workload, x->kernel, x->dtype[0] ? " " : "", x->dtype);
-    rpt_size_text(r, i, b);
+    clb_size_words(clb_workload_find(x->workload), x->size, b);
     if (x->params[0])
         clb_buf_printf(b, " %s", x->params);
     clb_buf_printf(b, " on %s", rpt_label(r, r->t.ri[i].col));
@@ -128,7 +120,9 @@ static void sentence(struct rpt *r, unsigned bit, size_t i, struct clb_buf *b)
     }
 }
 
-void rpt_bytes_note(struct rpt *r, const struct rpt_cell *c)
+/* Under a flop rate whose counted bytes exceed the peak bandwidth: that byte
+ * rate, and the B beside it (not beside the rate). */
+static void bytes_note(struct rpt *r, const struct rpt_cell *c)
 {
     if (!(c->flags & RF_BYTES))
         return;
@@ -146,18 +140,22 @@ void rpt_cell_td(struct rpt *r, const struct rpt_cell *c, double base, int size)
     rpt_num(r, c->v);
     if (base > 0 && !isnan(c->raw))
         rpt_tag(r, " <span class=\"note\">(%.2f&times;)</span>", c->raw / base);
-    rpt_flag_letters(&t, c->flags & ~(unsigned)RF_BYTES);   /* B: rpt_bytes_note's */
+    rpt_flag_letters(&t, c->flags & ~(unsigned)RF_BYTES);   /* B: bytes_note's */
     for (size_t k = 0; k < t.len; k++)
         rpt_tag(r, " <span class=\"flag%s\">%c</span>", strchr("FSE", t.s[k]) ? " bad" : "",
                 t.s[k]);
-    rpt_bytes_note(r, c);
-    rpt_seen_cell(r, c);
-    if (size && c->nrows) {
-        rpt_tag(r, "<br><span class=\"note size\">");
-        rpt_size(r, c->best);
-        rpt_tag(r, "</span>");
+    bytes_note(r, c);
+    for (int k = 0; k < RF_NBITS; k++)
+        if (c->flags & (1u << k))
+            rpt_seen_row(r, c->frow[k], 1u << k);
+    if (size && c->nrows) {   /* "2^28 elements", "64x64x64x16 lattice", "64 MiB" */
+        const struct clb_row *x = &r->t.rows[c->best];
+        t.len = 0;
+        clb_size_words(clb_workload_find(x->workload), x->size, &t);
+        rpt_wrap(r, "<br><span class=\"note size\">", clb_buf_str(&t), "</span>");
     }
     rpt_tag(r, "</td>");
+    r->oom |= t.oom;
     clb_buf_free(&t);
 }
 
@@ -177,33 +175,15 @@ void rpt_explain_marks(struct rpt *r)
                 continue;
             b.len = 0;
             rpt_flag_words(&b, bit);
+            clb_buf_printf(&b, ": ");
+            sentence(r, bit, r->seen_row[k], &b);
             rpt_tag(r, "<li><span class=\"flag%s\">%c</span> ", strchr("FSEX", *o) ? " bad" : "",
                     *o);
-            rpt_text(r, clb_buf_str(&b));
-            rpt_tag(r, ": ");
-            b.len = 0;
-            sentence(r, bit, r->seen_row[k], &b);
-            rpt_text(r, clb_buf_str(&b));
-            rpt_tag(r, "</li>\n");
+            rpt_wrap(r, "", clb_buf_str(&b), "</li>\n");
         }
     rpt_tag(r, "</ul>\n");
     r->oom |= b.oom || let.oom;
     clb_buf_free(&b);
     clb_buf_free(&let);
     r->seen = 0;
-}
-
-void rpt_size_text(const struct rpt *r, size_t i, struct clb_buf *b)
-{
-    const struct clb_row *x = &r->t.rows[i];
-    clb_size_words(clb_workload_find(x->workload), x->size, b);
-}
-
-void rpt_size(struct rpt *r, size_t i)
-{
-    struct clb_buf b = {0};
-    rpt_size_text(r, i, &b);
-    rpt_text(r, clb_buf_str(&b));
-    r->oom |= b.oom;
-    clb_buf_free(&b);
 }

@@ -1,9 +1,5 @@
-/* Private to host/report: the page being made. The report reads the files
- * through compare's table (cmp_build with keep_rows: the devices and
- * published sources as columns, their peaks and measured ceilings, the
- * rows with what the registry says of them), describes every figure as a
- * chart (include/clb_chart.h) and writes HTML in which every text of the
- * files goes through cmp_esc (CMP_ESC_HTML): rpt_text is the only way. */
+/* Private to host/report: the page being made (report.c says how). Every
+ * text of the files goes into the HTML through rpt_text, the only way. */
 #ifndef CLB_REPORT_PRIV_H
 #define CLB_REPORT_PRIV_H
 
@@ -66,6 +62,8 @@ struct rpt {
 void rpt_text(struct rpt *r, const char *s);
 /* Markup made here (tags, numbers): never text of a file. */
 void rpt_tag(struct rpt *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* *b emptied, then printed into by fmt: its text (a chart's title, a caption). */
+const char *rpt_fmt(struct clb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A figure with about four significant digits, "–" for NAN. */
 void rpt_num(struct rpt *r, double v);
 /* Text (rpt_text) between two pieces of markup. */
@@ -73,6 +71,8 @@ void rpt_wrap(struct rpt *r, const char *open, const char *s, const char *close)
 /* A table cell of text (rpt_text), and one of a figure (rpt_num, right-aligned). */
 void rpt_td(struct rpt *r, const char *s);
 void rpt_td_num(struct rpt *r, double v);
+/* The labels of columns cols[0..n) (rpt_text), sep between them. */
+void rpt_labels(struct rpt *r, const int *cols, int n, const char *sep);
 /* Start a section with a heading (its text escaped) and an entry in the
  * contents; end it. */
 void rpt_section(struct rpt *r, const char *title, const char *lead);
@@ -109,8 +109,6 @@ double rpt_ceiling(const struct rpt *r, size_t i);
 /* The flags (RF_*) of a row's marks (clb_row_marks), and of the row. */
 unsigned rpt_marks(unsigned m);
 unsigned rpt_flags(const struct rpt *r, size_t i);
-/* Is the best of this workload's repeated rows the lowest? */
-int rpt_lower_better(const struct clb_workload *wl);
 
 /* The rows of one workload, grouped: ids[0..n) of rows (rpt_single) */
 struct rpt_rows {
@@ -142,18 +140,10 @@ const char *rpt_shown_size(const struct rpt *r, const size_t *ids, size_t n);
 /* The flags a section shows, with a row of each: rpt_section_end explains
  * every one in a sentence from that row's own figures (report_marks.c). */
 void rpt_seen_row(struct rpt *r, size_t i, unsigned flags);
-void rpt_seen_cell(struct rpt *r, const struct rpt_cell *c);
 void rpt_explain_marks(struct rpt *r);
-/* Under a flop rate whose counted bytes exceed the peak bandwidth: that byte
- * rate, and the B beside it (not beside the rate). */
-void rpt_bytes_note(struct rpt *r, const struct rpt_cell *c);
 /* A cell of a table: its figure, its ratio to base (> 0), its flags, the
  * size it was shown at (size) -- the flags noted as seen. */
 void rpt_cell_td(struct rpt *r, const struct rpt_cell *c, double base, int size);
-/* A row's size with its unit: "2^28 elements", "8192x8192 elements",
- * "64x64x64x16 lattice", "64 MiB". */
-void rpt_size(struct rpt *r, size_t i);
-void rpt_size_text(const struct rpt *r, size_t i, struct clb_buf *b);
 
 /* The registry's position of a workload (past the last when unknown). */
 long rpt_workload_rank(const char *name);

@@ -1,8 +1,6 @@
-/* clbench report: the charts drawn by the chart layer (SVG, clb_chart_svgs:
- * one gnuplot process for all, each alone when that fails, so that one bad
- * chart costs only itself) and put inline in the page, each in its place or
- * a line there saying why not. Without gnuplot the page is made all the
- * same: tables, and a line where each chart would be. */
+/* clbench report: the charts drawn as SVG (clb_chart_svgs) and put inline in
+ * the page, each in its place or a line there saying why not. Without
+ * gnuplot the page is made all the same: tables, and a line per chart. */
 #include "report_priv.h"
 
 #include <stdlib.h>

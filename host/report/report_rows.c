@@ -137,11 +137,6 @@ unsigned rpt_flags(const struct rpt *r, size_t i)
     return f;
 }
 
-int rpt_lower_better(const struct clb_workload *wl)
-{
-    return wl && wl->figure.lower_is_better;
-}
-
 /* ---- grouping ----------------------------------------------------------------- */
 
 const char *rpt_params_without(struct rpt *r, size_t i, const char *skip)
@@ -164,18 +159,15 @@ const char *rpt_params_without(struct rpt *r, size_t i, const char *skip)
 
 void rpt_on_devices(const struct rpt *r, const int *cols, int n, struct clb_buf *b)
 {
-    int k = 0, shown = 0;
+    int k = 0;   /* the devices so far: the first three named */
     for (int i = 0; i < n; i++) {
-        if (r->t.cols[cols[i]].reference)
-            continue;
-        k++;
-        if (k > 3)
+        if (r->t.cols[cols[i]].reference || ++k > 3)
             continue;
         int last = 1;
         for (int j = i + 1; j < n; j++)
             last &= r->t.cols[cols[j]].reference;
-        clb_buf_printf(b, "%s%s", !shown ? " on " : last ? " and " : ", ", r->t.cols[cols[i]].label);
-        shown++;
+        clb_buf_printf(b, "%s%s", k == 1 ? " on " : last ? " and " : ", ",
+                       r->t.cols[cols[i]].label);
     }
     if (k > 3)
         clb_buf_printf(b, " and %d more", k - 3);
@@ -214,8 +206,7 @@ int rpt_col_rank(const struct rpt *r, int col)
 void rpt_colours_for(struct rpt *r, const int *cols, int n)
 {
     int next = r->ndev + 1;
-    for (int c = 0; c < r->t.ncols; c++)
-        r->colour[c] = 0;
+    memset(r->colour, 0, (size_t)r->t.ncols * sizeof *r->colour);
     for (int k = 0; k < r->ndev; k++)
         r->colour[r->dev[k]] = k + 1;
     for (int i = 0; i < n; i++)
@@ -348,7 +339,7 @@ void rpt_cell(const struct rpt *r, const size_t *ids, size_t n, struct rpt_cell 
     c->v = c->raw = NAN;
     const char *size = rpt_shown_size(r, ids, n);
     const struct clb_workload *wl = n ? wl_of(r, ids[0]) : NULL;
-    int lower = rpt_lower_better(wl), any = 0;
+    int lower = wl && wl->figure.lower_is_better;
     for (size_t k = 0; k < n; k++) {
         size_t i = ids[k];
         if (r->t.ri[i].size != size)
@@ -358,11 +349,9 @@ void rpt_cell(const struct rpt *r, const size_t *ids, size_t n, struct rpt_cell 
             if ((f & (1u << b)) && !(c->flags & (1u << b)))
                 c->frow[b] = i;
         c->flags |= f;
-        c->nrows++;
+        if (!c->nrows++)
+            c->best = i;   /* a row without a figure, until one has it */
         double v = has_value(&r->t.rows[i]) ? rpt_value(r, i) : NAN;
-        if (!any)
-            c->best = i;
-        any = 1;
         if (isnan(v) || !(isnan(c->raw) || (lower ? v < c->raw : v > c->raw)))
             continue;
         c->raw = v;

@@ -24,9 +24,7 @@ static int by_config(const void *pa, const void *pb, void *ctx)
     const struct rpt *sort_r = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
     int ca = sort_r->t.ri[a].col, cb = sort_r->t.ri[b].col;
-    if (ca != cb)
-        return ca - cb;
-    return (a > b) - (a < b);
+    return ca != cb ? ca - cb : (a > b) - (a < b);
 }
 
 /* The rows of MPI jobs of more than one rank, grouped by configuration. */
@@ -62,10 +60,9 @@ static void job_of(const struct rpt *r, const size_t *ids, size_t n, struct job 
     }
 }
 
-static void job_name(struct clb_buf *b, const struct clb_row *x)
+static const char *job_name(struct clb_buf *b, const struct clb_row *x)
 {
-    b->len = 0;
-    clb_buf_printf(b, "%s %s %s %s %s", x->workload, x->kernel, x->dtype, x->size, x->params);
+    return rpt_fmt(b, "%s %s %s %s %s", x->workload, x->kernel, x->dtype, x->size, x->params);
 }
 
 static void scaling_table(struct rpt *r, const size_t *ids, size_t n)
@@ -80,11 +77,8 @@ static void scaling_table(struct rpt *r, const size_t *ids, size_t n)
             b++;
         struct job j;
         job_of(r, ids + a, b - a, &j);
-        const struct clb_row *x = &r->t.rows[ids[a]];
-        job_name(&t, x);
-        rpt_tag(r, "<tr>");
-        rpt_td(r, rpt_label(r, r->t.ri[ids[a]].col));
-        rpt_td(r, clb_buf_str(&t));
+        rpt_wrap(r, "<tr><td>", rpt_label(r, r->t.ri[ids[a]].col), "</td>");
+        rpt_td(r, job_name(&t, &r->t.rows[ids[a]]));
         rpt_tag(r, "<td class=\"n\">%d</td>", j.nrank);
         rpt_td(r, rpt_unit(r, ids[a]));
         const double v[4] = {j.all != (size_t)-1 ? rpt_value(r, j.all) : NAN, j.lo, j.hi,
@@ -113,8 +107,7 @@ static void scaling_chart(struct rpt *r, const size_t *ids, size_t n)
         size_t b = a;
         while (b < n && same_config(r, ids[a], ids[b]))
             b++;
-        job_name(&t, &r->t.rows[ids[a]]);
-        int c = clb_chart_cat(&ch, clb_buf_str(&t));
+        int c = clb_chart_cat(&ch, job_name(&t, &r->t.rows[ids[a]]));
         for (size_t k = a; k < b; k++) {
             const struct clb_row *x = &r->t.rows[ids[k]];
             double v = strcmp(x->status, "ok") ? NAN : rpt_value(r, ids[k]);
@@ -153,19 +146,14 @@ static int by_group(const void *pa, const void *pb, void *ctx)
 {
     const struct rpt *sort_r = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    int ca = sort_r->t.ri[a].col, cb = sort_r->t.ri[b].col;
-    if (ca != cb)
-        return ca - cb;
-    long wa = rpt_workload_rank(sort_r->t.rows[a].workload);
-    long wb = rpt_workload_rank(sort_r->t.rows[b].workload);
-    if (wa != wb)
-        return wa < wb ? -1 : 1;
-    int c = strcmp(sort_r->t.rows[a].workload, sort_r->t.rows[b].workload);
-    if (c)
-        return c;
-    if (sort_r->rf[a] != sort_r->rf[b])
-        return sort_r->rf[a] < sort_r->rf[b] ? -1 : 1;
-    return (a > b) - (a < b);
+    const char *wa = sort_r->t.rows[a].workload, *wb = sort_r->t.rows[b].workload;
+    long ra = rpt_workload_rank(wa), rb = rpt_workload_rank(wb);
+    unsigned fa = sort_r->rf[a], fb = sort_r->rf[b];
+    int c = sort_r->t.ri[a].col - sort_r->t.ri[b].col;
+    c = c ? c : (ra > rb) - (ra < rb);
+    c = c ? c : strcmp(wa, wb);
+    c = c ? c : (fa > fb) - (fa < fb);
+    return c ? c : (a > b) - (a < b);
 }
 
 static void flagged_group(struct rpt *r, const size_t *ids, size_t n)
@@ -173,8 +161,7 @@ static void flagged_group(struct rpt *r, const size_t *ids, size_t n)
     const struct clb_row *x = &r->t.rows[ids[0]];
     struct clb_buf t = {0};
     rpt_seen_row(r, ids[0], r->rf[ids[0]]);
-    rpt_tag(r, "<tr>");
-    rpt_td(r, rpt_label(r, r->t.ri[ids[0]].col));
+    rpt_wrap(r, "<tr><td>", rpt_label(r, r->t.ri[ids[0]].col), "</td>");
     rpt_td(r, x->workload);
     rpt_flag_words(&t, r->rf[ids[0]]);
     rpt_td(r, clb_buf_str(&t));

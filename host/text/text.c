@@ -1,9 +1,5 @@
-/* The text module (include/clb_text.h): text from the files on its way to a
- * terminal, a document, gnuplot or an HTML page. One escaping function
- * (cmp_esc) makes every name printable and one line, then applies its
- * target's rule: a Markdown cell, a gnuplot data field or string, HTML/SVG
- * text. compare, the charts and the report escape through it; it calls
- * nothing but the core. */
+/* The text module (include/clb_text.h says what it is for): one escaping
+ * function, cmp_esc, for every target; it calls nothing but the core. */
 #include "clb_text.h"
 
 #include <stdlib.h>
@@ -18,25 +14,13 @@ static int utf8_seq(const unsigned char *p, size_t n, unsigned *cp)
         *cp = c;
         return 1;
     }
-    int len;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, *cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3, *cp = c & 0x0F;
-        if (c == 0xE0)
-            lo = 0xA0;
-        if (c == 0xED)
-            hi = 0x9F;   /* no surrogates */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4, *cp = c & 0x07;
-        if (c == 0xF0)
-            lo = 0x90;
-        if (c == 0xF4)
-            hi = 0x8F;
-    } else {
+    if (c < 0xC2 || c > 0xF4)
         return 0;
-    }
+    int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    /* the second byte's range: no overlong form, no surrogate, nothing past U+10FFFF */
+    unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    *cp = c & (0x7Fu >> len);
     if ((size_t)len > n)
         return 0;
     for (int i = 1; i < len; i++) {
@@ -120,6 +104,10 @@ static void esc_for(struct clb_buf *b, const char *s, int flags)
     clb_buf_free(&e);
 }
 
+/* Written by name: the backslash, newline, CR and tab. */
+static const char named[] = "\\\n\r\t";
+static const char *const named_as[] = {"\\\\", "\\n", "\\r", "\\t"};
+
 void cmp_esc(struct clb_buf *b, const char *s, int flags)
 {
     if (flags & (CMP_ESC_DATA | CMP_ESC_GP | CMP_ESC_HTML)) {
@@ -130,24 +118,15 @@ void cmp_esc(struct clb_buf *b, const char *s, int flags)
     size_t n = strlen(s);
     size_t run = 0;   /* printable bytes not yet copied, ending at p */
     while (n) {
-        unsigned cp;
+        unsigned cp = 0;
         int len = utf8_seq(p, n, &cp);
+        const char *nm = len && cp && cp < 0x80 ? strchr(named, (int)cp) : NULL;
         const char *rep = NULL;
         char tmp[12];
-        if (len == 0) {
-            snprintf(tmp, sizeof tmp, "\\x%02x", p[0]);
-            rep = tmp;
-            len = 1;
-        } else if (cp == '\\') {
-            rep = "\\\\";
-        } else if (cp == '\n') {
-            rep = "\\n";
-        } else if (cp == '\r') {
-            rep = "\\r";
-        } else if (cp == '\t') {
-            rep = "\\t";
-        } else if (cp < 0x20 || cp == 0x7F) {
-            snprintf(tmp, sizeof tmp, "\\x%02x", cp);
+        if (nm) {
+            rep = named_as[nm - named];
+        } else if (!len || cp < 0x20 || cp == 0x7F) {   /* not UTF-8, or a control byte */
+            snprintf(tmp, sizeof tmp, "\\x%02x", len ? cp : p[0]);
             rep = tmp;
         } else if (hidden_cp(cp)) {
             snprintf(tmp, sizeof tmp, "\\u%04x", cp);
@@ -162,6 +141,7 @@ void cmp_esc(struct clb_buf *b, const char *s, int flags)
         } else {
             run += (size_t)len;
         }
+        len += !len;   /* a byte that is not UTF-8: one */
         p += len;
         n -= (size_t)len;
     }
