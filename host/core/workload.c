@@ -44,6 +44,14 @@ int clb_count_done(const struct clb_query *q, int ovf, struct clb_counts *out, s
     return CLB_OK;
 }
 
+int clb_query_kernel(const struct clb_query *q, const char *workload, const char *known)
+{
+    if (!q->kernel || clb_list_has(known, q->kernel))
+        return CLB_OK;
+    clb_seterr("unknown %s kernel '%s' (known: %s)", workload, q->kernel, known);
+    return CLB_EUSAGE;
+}
+
 int clb_count_copy(const struct clb_query *q, struct clb_counts *out)
 {
     int ovf = 0;
@@ -87,16 +95,12 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
     memset(c, 0, sizeof *c);
     c->model = NAN;
     c->status = CLB_OK;
-    char *params = NULL;
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        if (vasprintf(&params, fmt, ap) < 0)
-            params = NULL;
-        va_end(ap);
-    } else {
-        params = clb_strdup("");
-    }
+    char *params = fmt ? NULL : clb_strdup("");
+    va_list ap;
+    va_start(ap, fmt);
+    if (fmt && vasprintf(&params, fmt, ap) < 0)
+        params = NULL;
+    va_end(ap);
     char *kname = clb_strdup(kernel);
     void *data = g->wl->case_size ? clb_xcalloc(1, g->wl->case_size) : NULL;
     if (!params || !kname || (g->wl->case_size && !data)) {
@@ -199,7 +203,6 @@ static const struct clb_param_def *find_def(const struct clb_param_def *t, const
     return NULL;
 }
 
-
 const char *clb_param(const struct clb_env *env, const char *key)
 {
     const char *v = env->params ? clb_kvlist_get_scoped(env->params, env->wl->name, key) : NULL;
@@ -269,38 +272,32 @@ int clb_param_names(const struct clb_env *env, const char *key, const char *know
                     int all_if_empty, unsigned *mask)
 {
     const char *v = clb_param(env, key);
-    int nk;
+    int nk, n;
     char **names = clb_split(known, &nk);
-    if (!names)
-        return CLB_ESYS;
+    char **list = names ? clb_split(v, &n) : NULL;
     *mask = 0;
-    int rc = CLB_OK;
-    if (!v[0] && all_if_empty) {
-        *mask = nk >= 32 ? ~0u : (1u << nk) - 1;
-    } else {
-        int n;
-        char **list = clb_split(v, &n);
-        if (!list) {
-            free(names);
-            return CLB_ESYS;
-        }
-        for (int i = 0; i < n && rc == CLB_OK; i++) {
-            int k = 0;
-            while (k < nk && strcmp(list[i], names[k]))
-                k++;
-            if (k == nk) {
-                struct clb_buf b = {0};
-                clb_buf_printf(&b, "unknown value '%s' (accepted: %s)", list[i], known);
-                rc = param_error(env, key, clb_buf_str(&b));
-                clb_buf_free(&b);
-            } else {
-                *mask |= 1u << k;
-            }
-        }
-        if (rc == CLB_OK && !*mask)
-            rc = param_error(env, key, "empty list");
-        free(list);
+    if (!list) {
+        free(names);
+        return CLB_ESYS;
     }
+    int rc = CLB_OK;
+    if (!v[0] && all_if_empty)
+        *mask = nk >= 32 ? ~0u : (1u << nk) - 1;
+    for (int i = 0; i < n && rc == CLB_OK; i++) {
+        int k = 0;
+        while (k < nk && strcmp(list[i], names[k]))
+            k++;
+        if (k == nk) {
+            char *what = clb_asprintf("unknown value '%s' (accepted: %s)", list[i], known);
+            rc = param_error(env, key, what ? what : CLB_OOM);
+            free(what);
+        } else {
+            *mask |= 1u << k;
+        }
+    }
+    if (rc == CLB_OK && !*mask)
+        rc = param_error(env, key, "empty list");
+    free(list);
     free(names);
     return rc;
 }

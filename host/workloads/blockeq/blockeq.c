@@ -57,11 +57,8 @@ static const struct clb_param_def row_keys[] = {
  * the group holds the input and the output. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    if (q->kernel && strcmp(q->kernel, "recip") && strcmp(q->kernel, "divmod")) {
-        clb_seterr("unknown blockeq kernel '%s' (known: recip, divmod)", q->kernel);
-        return CLB_EUSAGE;
-    }
-    return clb_count_copy(q, out);
+    int rc = clb_query_kernel(q, "blockeq", "recip, divmod");
+    return rc ? rc : clb_count_copy(q, out);
 }
 
 /* Does the report's float reciprocal split every tile number 0..total-1 into
@@ -87,21 +84,17 @@ float clb_blockeq_one_over(cl_uint k2) { return (float)((1.0 + 1.0e-6) / (double
 static int partition_list(const struct clb_env *env, long *p, int *np)
 {
     int rc;
-    if (clb_param(env, "partitions")[0]) {
-        if ((rc = clb_param_ints(env, "partitions", 1, 1L << 20, p, MAX_P, np)))
-            return rc;
-    } else {
-        long cu = (long)env->info->compute_units;
-        const long d[] = {1, 2, 4, 8, 16, 32, cu, cu + 2, 2 * cu};
-        /* CPUs have no memory partitions to camp on, and a work-group is a
-         * task: one, one per core, two per core say all there is */
-        const long cpu[] = {1, cu, 2 * cu};
-        int on_cpu = strcmp(env->info->type_name, "cpu") == 0;
-        size_t nd = on_cpu ? sizeof cpu / sizeof *cpu : sizeof d / sizeof *d;
-        *np = 0;
-        for (size_t i = 0; i < nd; i++)
-            p[(*np)++] = on_cpu ? cpu[i] : d[i];
-    }
+    long cu = (long)env->info->compute_units;
+    const long d[] = {1, 2, 4, 8, 16, 32, cu, cu + 2, 2 * cu};
+    /* CPUs have no memory partitions to camp on, and a work-group is a
+     * task: one, one per core, two per core say all there is */
+    const long cpu[] = {1, cu, 2 * cu};
+    int on_cpu = strcmp(env->info->type_name, "cpu") == 0;
+    *np = on_cpu ? 3 : 9;
+    memcpy(p, on_cpu ? cpu : d, (size_t)*np * sizeof *p);
+    if (clb_param(env, "partitions")[0] &&
+        (rc = clb_param_ints(env, "partitions", 1, 1L << 20, p, MAX_P, np)))
+        return rc;
     for (int i = 1; i < *np; i++) /* insertion sort: a handful of values */
         for (int j = i; j > 0 && p[j - 1] > p[j]; j--) {
             long t = p[j];
@@ -187,9 +180,6 @@ static int check_geometry(struct clb_group *g, struct blockeq *st, int recip,
     return CLB_OK;
 }
 
-static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st,
-                    const int *use, struct clb_fit *res);
-
 /* The cases, enumerated once: each kernel to run at each P, in this order.
  * Set-up adds them; the plan counts them. */
 struct shape {
@@ -207,9 +197,6 @@ static int cases(const long *p, int np, const int *use, struct shape out[MAX_CAS
     return n;
 }
 
-static int add_rows(struct clb_group *g, struct blockeq *st, const struct shape *cs, int n,
-                    const char *recip_why, const struct clb_fit *res);
-
 /* The build options for a tile of tw x th (the fit's). */
 static void options(const char *dtype, const struct blockeq *st, long tw, long th, char *opts,
                     size_t n)
@@ -219,37 +206,6 @@ static void options(const char *dtype, const struct blockeq *st, long tw, long t
     clb_dtype_defines(dtype, opts, n);
     clb_appendf(opts, n, " -DTW=%ld -DTH=%ld -DIDX=%s", tw, th,
                 !ovf && elems < UINT32_MAX ? "uint" : "ulong");
-}
-
-static int setup(struct clb_env *env, struct clb_group *g)
-{
-    struct blockeq *st = g->state;
-    st->n1 = g->size.d[0];
-    st->n2 = g->size.d[1];
-    st->esize = clb_dtype_size(g->dtype);
-    long p[MAX_P];
-    int np, use[NKERNELS], rc;
-    struct clb_buf recip_why = {0};
-    struct clb_fit res = {.what = "tile"};
-    /* the tile is fitted (its kernels built) before the geometry that
-     * depends on it is checked */
-    if ((rc = partition_list(env, p, &np)) || (rc = kernel_list(env, use)) ||
-        (rc = tile_shape(env, g->dtype, st)) || (rc = fit_tile(env, g, st, use, &res)) ||
-        (rc = check_geometry(g, st, use[RECIP], &recip_why)))
-        return rc;
-    if (recip_why.len && !use[DIVMOD]) { /* nothing left to run: no buffers */
-        clb_seterr("blockeq recip: %s", clb_buf_str(&recip_why));
-        clb_buf_free(&recip_why);
-        return CLB_SKIP;
-    }
-    st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
-    rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY,
-                         &st->io);
-    struct shape cs[MAX_CASES];
-    if (rc == CLB_OK)
-        rc = add_rows(g, st, cs, cases(p, np, use, cs), clb_buf_str(&recip_why), &res);
-    clb_buf_free(&recip_why);
-    return rc;
 }
 
 /* Fitting the tile (clb_fit_tile): the kernels are built with its sides. */
@@ -299,19 +255,13 @@ static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *
 
 static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, clb_tile_rows_text};
 
-/* The tile of tile_shape, as the fit takes it. */
-static struct clb_tile asked_tile(const struct blockeq *st)
-{
-    return (struct clb_tile){2, {st->tw, st->th, 1}, 0, {(long)st->tw, (long)st->th}, 0};
-}
-
 /* The largest tile of the shape that the device and the kernels allow
  * (CLB_SKIP: none, not even 1x1). */
 static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st,
                     const int *use, struct clb_fit *res)
 {
     struct fit f = {st, g->dtype, use};
-    struct clb_tile tile = asked_tile(st);
+    struct clb_tile tile = {2, {st->tw, st->th, 1}, 0, {(long)st->tw, (long)st->th}, 0};
     int rc = clb_fit_tile(env, &fit_ops, &f, &tile, res);
     st->tw = (size_t)tile.v[0];
     st->th = (size_t)tile.v[1];
@@ -345,6 +295,37 @@ static int add_rows(struct clb_group *g, struct blockeq *st, const struct shape 
             clb_case_skip(c, "%s", recip_why);
     }
     return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct blockeq *st = g->state;
+    st->n1 = g->size.d[0];
+    st->n2 = g->size.d[1];
+    st->esize = clb_dtype_size(g->dtype);
+    long p[MAX_P];
+    int np, use[NKERNELS], rc;
+    struct clb_buf recip_why = {0};
+    struct clb_fit res = {.what = "tile"};
+    /* the tile is fitted (its kernels built) before the geometry that
+     * depends on it is checked */
+    if ((rc = partition_list(env, p, &np)) || (rc = kernel_list(env, use)) ||
+        (rc = tile_shape(env, g->dtype, st)) || (rc = fit_tile(env, g, st, use, &res)) ||
+        (rc = check_geometry(g, st, use[RECIP], &recip_why)))
+        return rc;
+    if (recip_why.len && !use[DIVMOD]) { /* nothing left to run: no buffers */
+        clb_seterr("blockeq recip: %s", clb_buf_str(&recip_why));
+        clb_buf_free(&recip_why);
+        return CLB_SKIP;
+    }
+    st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
+    rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY,
+                         &st->io);
+    struct shape cs[MAX_CASES];
+    if (rc == CLB_OK)
+        rc = add_rows(g, st, cs, cases(p, np, use, cs), clb_buf_str(&recip_why), &res);
+    clb_buf_free(&recip_why);
+    return rc;
 }
 
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)

@@ -98,10 +98,11 @@ struct dot {
 
 static const char *const kernel_names[] = {"device", "host", "hybrid", "device_sumsq",
                                            "host_sumsq", "hybrid_sumsq", "cpu1", "cpu"};
+#define NKERNEL_NAMES 8
 
 static int kernel_index(const char *name)
 {
-    for (int k = 0; k < (int)(sizeof kernel_names / sizeof *kernel_names); k++)
+    for (int k = 0; k < NKERNEL_NAMES; k++)
         if (strcmp(kernel_names[k], name) == 0)
             return k;
     return -1;
@@ -117,22 +118,12 @@ static int count_group(const struct clb_query *q, struct clb_counts *out)
     int ovf = 0;
     size_t n = q->size->total, es = clb_query_esize(q);
     size_t vec = clb_mulz(n, es, &ovf);
-    unsigned mask = ~0u;
+    unsigned mask = 0;
     const char *kl = clb_query_param(q, "kernels", "");
-    if (kl[0]) {
-        int nk;
-        char **names = clb_split(kl, &nk);
-        if (!names)
-            return CLB_ESYS;
-        mask = 0;
-        for (int i = 0; i < nk; i++) {
-            int k = kernel_index(names[i]);
-            mask |= k < 0 ? 0 : 1u << k;
-        }
-        free(names);
-        if (!mask)
-            mask = ~0u; /* set-up refuses the list */
-    }
+    for (int k = 0; k < NKERNEL_NAMES; k++)
+        mask |= clb_list_has(kl, kernel_names[k]) ? 1u << k : 0;
+    if (!mask)
+        mask = ~0u; /* every kernel; or a list set-up refuses */
     size_t total = clb_mulz(vec, 2, &ovf), largest = vec;
     if (mask & KM_DEV_PATH) {
         long glist[8];
@@ -205,12 +196,6 @@ static int ladder(int i, char *out, size_t n)
 
 /* ---- OpenCL pieces --------------------------------------------------------- */
 
-/* A pinned host vector: an ALLOC_HOST_PTR buffer mapped for the whole group. */
-static int pinned(struct clb_env *env, size_t bytes, cl_mem *buf, void **ptr)
-{
-    return clb_pinned(env, bytes, "pinned", buf, ptr);
-}
-
 static void unpin(struct clb_env *env, cl_mem buf, void *ptr)
 {
     if (buf && ptr && clEnqueueUnmapMemObject(env->dev->queue, buf, ptr, 0, NULL, NULL) ==
@@ -222,12 +207,11 @@ static void unpin(struct clb_env *env, cl_mem buf, void *ptr)
 
 /* ---- setup --------------------------------------------------------------- */
 
+/* kdot and ksq are built (setup). */
 static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *opts)
 {
-    int rc;
-    if ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
-        (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq)) ||
-        (rc = clb_kernel(env->dev, "dot", opts, "sum_partials", &st->ksum)))
+    int rc = clb_kernel(env->dev, "dot", opts, "sum_partials", &st->ksum);
+    if (rc)
         return rc;
     int gpu = strcmp(env->info->type_name, "gpu") == 0;
     /* one T of local memory a work-item, in each of the three kernels */
@@ -239,7 +223,6 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
     struct clb_wg_limit w1, w2;
     if ((rc = clb_wg_limit(env, st->kdot, &w1)) || (rc = clb_wg_limit(env, st->ksq, &w2)))
         return rc;
-    size_t kwg1 = w1.items, kwg2 = w2.items;
     /* GPUs: every group resident at once, or the grid-stride loop ends
      * with a partial second wave. 4 groups of 256 per SM/CU need at most
      * 64 registers per thread, which a kernel limit of 1024 work-items
@@ -248,7 +231,7 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
      * occupancy. CPUs: 16 groups per core, so the runtime can balance
      * them when a core is busy elsewhere. */
     long groups = (long)env->info->compute_units *
-                  (gpu ? ((kwg1 < kwg2 ? kwg1 : kwg2) >= 1024 ? 4 : 2) : 16);
+                  (gpu ? ((w1.items < w2.items ? w1.items : w2.items) >= 1024 ? 4 : 2) : 16);
     if (groups < 1)
         groups = 1;
     if (st->ng == 0)
@@ -273,37 +256,29 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
 
 /* Queues and per-queue buffers large enough for any device share of n (the
  * chunk rule of clb_dot_chunks: at most max(n/queues, 2*min_chunk) + 4). */
-static int setup_host_path(struct clb_env *env, struct dot *st, const char *opts)
+static int setup_host_path(struct clb_env *env, struct dot *st)
 {
-    int rc;
-    if (!st->kdot && ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
-                      (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq))))
-        return rc;
     cl_kernel both[2] = {st->kdot, st->ksq};
     struct clb_fit fit = {.what = "local_size"};
-    if ((rc = clb_fit_items(env, both, 2, (size_t)st->want_local, st->es, 0, &st->host_local,
-                            &fit)))
+    int rc = clb_fit_items(env, both, 2, (size_t)st->want_local, st->es, 0, &st->host_local, &fit);
+    if (rc)
         return rc;
     if (fit.reduced)
         snprintf(st->host_note, sizeof st->host_note, "local_size %ld clamped to %zu (%s)",
                  st->want_local, st->host_local, fit.why);
     size_t n = st->n, mc = (size_t)st->min_chunk;
     size_t k = n / mc;
-    if (k < 1)
-        k = 1;
-    if (k > (size_t)st->queues)
-        k = (size_t)st->queues;
+    k = k < 1 ? 1 : k > (size_t)st->queues ? (size_t)st->queues : k;
     size_t per = (n + (size_t)st->queues - 1) / (size_t)st->queues;
     size_t cap = (per > 2 * mc ? per : 2 * mc) + 4;
     st->chunk_cap = cap < n ? cap : n;
     size_t pbytes = (size_t)st->max_groups * st->es; /* the group's count checked them all */
-    if ((rc = pinned(env, k * pbytes, &st->ppart, &st->hpart)))
+    if ((rc = clb_pinned(env, k * pbytes, "pinned", &st->ppart, &st->hpart)))
         return rc;
     for (size_t i = 0; i < k; i++) {
         cl_int err;
         st->q[i] = clCreateCommandQueue(env->dev->ctx, env->info->device, 0, &err);
         if (err != CL_SUCCESS) {
-            st->q[i] = NULL;
             clb_seterr("clCreateCommandQueue (queue %zu of %zu): %s", i + 1, k,
                        clb_cl_errstr(err));
             return CLB_ECL;
@@ -346,16 +321,11 @@ static int add_case(struct clb_group *g, struct dot *st, enum kind k, int sumsq,
     char name[48];
     snprintf(name, sizeof name, "%s%s", kind_names[k], sumsq ? "_sumsq" : "");
     struct clb_case *c;
-    int rc;
-    if (k == K_HYBRID)
-        rc = clb_case_add(g, &c, name, "split=%s,queues=%ld,max_groups=%ld,min_chunk=%ld",
-                          split == SPLIT_AUTO ? "auto" : "pow2", st->queues, st->max_groups,
-                          st->min_chunk);
-    else if (k == K_HOST)
-        rc = clb_case_add(g, &c, name, "queues=%ld,max_groups=%ld,min_chunk=%ld", st->queues,
-                          st->max_groups, st->min_chunk);
-    else
-        rc = clb_case_add(g, &c, name, NULL);
+    const char *sp = k != K_HYBRID ? "" : split == SPLIT_AUTO ? "split=auto," : "split=pow2,";
+    int rc = k == K_HOST || k == K_HYBRID
+                 ? clb_case_add(g, &c, name, "%squeues=%ld,max_groups=%ld,min_chunk=%ld", sp,
+                                st->queues, st->max_groups, st->min_chunk)
+                 : clb_case_add(g, &c, name, NULL);
     if (rc)
         return rc;
     size_t n_dev = k == K_HYBRID && split == SPLIT_POW2 ? clb_dot_pow2(st->n) : st->n;
@@ -391,13 +361,6 @@ static int read_params(struct clb_env *env, struct dot *st, unsigned *kernels, u
     st->blocked = strcmp(acc, "auto") ? strcmp(acc, "blocked") == 0
                                       : strcmp(env->info->type_name, "cpu") == 0;
     return CLB_OK;
-}
-
-/* The one program of a group. */
-static void options(const char *dtype, const struct dot *st, char *opts, size_t n)
-{
-    clb_dtype_defines(dtype, opts, n);
-    clb_appendf(opts, n, " -DBLOCKED=%d", st->blocked);
 }
 
 /* The cases, enumerated once: for dot then sum of squares, device once
@@ -453,15 +416,22 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if (rc)
         return rc;
     size_t bytes = st->n * st->es; /* counted (overflow-checked) by the core */
-    if ((rc = pinned(env, bytes, &st->px, &st->hx)) || (rc = pinned(env, bytes, &st->py, &st->hy)))
+    /* pinned host vectors: ALLOC_HOST_PTR buffers mapped for the whole group */
+    if ((rc = clb_pinned(env, bytes, "pinned", &st->px, &st->hx)) ||
+        (rc = clb_pinned(env, bytes, "pinned", &st->py, &st->hy)))
         return rc;
     clb_fill(st->hx, st->n, st->dbl, 11);
     clb_fill(st->hy, st->n, st->dbl, 12);
-    char opts[160];
-    options(g->dtype, st, opts, sizeof opts);
+    char opts[160]; /* the one program of the group */
+    clb_dtype_defines(g->dtype, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DBLOCKED=%d", st->blocked);
+    if ((km & (KM_DEV_PATH | KM_HOST_PATH)) &&
+        ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
+         (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq))))
+        return rc;
     if ((km & KM_DEV_PATH) && (rc = setup_device_kernel(env, st, opts)))
         return rc;
-    if ((km & KM_HOST_PATH) && (rc = setup_host_path(env, st, opts)))
+    if ((km & KM_HOST_PATH) && (rc = setup_host_path(env, st)))
         return rc;
     return add_cases(env, g, st, km, splits);
 }
@@ -670,10 +640,8 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     st->result = NAN;
     switch (dc->k) {
     case K_DEVICE:
-        if ((rc = clb_poison(env->dev, st->dout, st->es)) ||
-            (rc = clb_poison(env->dev, st->dpart, st->dev_groups * st->es)))
-            return rc;
-        return CLB_OK;
+        rc = clb_poison(env->dev, st->dout, st->es);
+        return rc ? rc : clb_poison(env->dev, st->dpart, st->dev_groups * st->es);
     case K_HOST:
     case K_HYBRID:
         if (dc->k == K_HYBRID && dc->split == SPLIT_AUTO && (rc = calibrate(env, st, c)))
@@ -772,15 +740,13 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct dot *st = g->state;
-    for (int i = 0; i < st->nq; i++)
-        if (st->q[i])
-            clb_finish(st->q[i]);
+    for (int i = 0; i < st->nq; i++) { /* queue i is set for every i < nq */
+        clb_finish(st->q[i]);
+        clReleaseCommandQueue(st->q[i]);
+    }
     clb_release_mems(st->cx, (size_t)st->nq);
     clb_release_mems(st->cy, (size_t)st->nq);
     clb_release_mems(st->cpart, (size_t)st->nq);
-    for (int i = 0; i < st->nq; i++)
-        if (st->q[i])
-            clReleaseCommandQueue(st->q[i]);
     cl_kernel ks[] = {st->kdot, st->ksq, st->ksum};
     CLB_RELEASE_KERNELS(ks);
     cl_mem ms[] = {st->dx, st->dy, st->dpart, st->dout};
@@ -830,8 +796,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 {
     (void)dtype;
     (void)size;
-    struct dot st;
-    memset(&st, 0, sizeof st);
+    struct dot st = {0};
     unsigned km, splits;
     if (read_params(env, &st, &km, &splits))
         return -1;

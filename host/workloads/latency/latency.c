@@ -66,10 +66,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     size_t size = q->size->total;
     if (!q->kernel)
         return clb_count_done(q, ovf, out, 0, 0, clb_addz(size, 4, &ovf), size, CLB_UNIT_GBPS);
-    if (strcmp(q->kernel, "chase")) {
-        clb_seterr("unknown latency kernel '%s' (known: chase)", q->kernel);
+    if (clb_query_kernel(q, "latency", "chase"))
         return CLB_EUSAGE;
-    }
     const char *w = clb_query_param(q, "ws", "");
     size_t fp = w[0] ? (size_t)strtoull(w, NULL, 10) : size;
     return clb_count_done(q, ovf, out, 0, 0, fp, size, CLB_UNIT_GBPS);
@@ -296,8 +294,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct lat *st = g->state;
-    if (st->k)
-        clReleaseKernel(st->k);
+    clb_release_kernels(&st->k, 1);
     clb_release_mems(&st->dchain, 1);
     clb_release_mems(&st->dstate, 1);
     free(st->chain);
@@ -306,7 +303,8 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 
 /* ---- summary and ceilings ---------------------------------------------- */
 
-/* The rows of one sweep (same run, size and stride), sorted by working set. */
+/* The rows of one sweep (same run, size and stride), sorted by working set;
+ * ws, ns and cyc are one allocation. */
 struct sweep {
     double *ws, *ns, *cyc, llc, clock;
     const struct clb_row **row;
@@ -340,11 +338,11 @@ static int collect(const struct clb_row *rows, size_t n, size_t i, char *done, s
 {
     memset(s, 0, sizeof *s);
     s->row = calloc(n, sizeof *s->row);
-    s->ws = calloc(n, sizeof *s->ws);
-    s->ns = calloc(n, sizeof *s->ns);
-    s->cyc = calloc(n, sizeof *s->cyc);
-    if (!s->row || !s->ws || !s->ns || !s->cyc)
+    s->ws = calloc(3 * n, sizeof *s->ws);
+    if (!s->row || !s->ws)
         return -1;
+    s->ns = s->ws + n;
+    s->cyc = s->ns + n;
     for (size_t j = i; j < n; j++)
         if (!done[j] && usable(&rows[j]) && same_sweep(&rows[i], &rows[j])) {
             done[j] = 1;
@@ -369,8 +367,6 @@ static void sweep_free(struct sweep *s)
 {
     free(s->row);
     free(s->ws);
-    free(s->ns);
-    free(s->cyc);
 }
 
 static double mean_of(const double *v, int a, int b)

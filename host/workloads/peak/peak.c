@@ -54,17 +54,16 @@ static const struct clb_param_def params[] = {
 
 /* ---- counts ------------------------------------------------------------ */
 
+/* By enum clb_peak_type. */
+static const char *const type_names[] = {"float", "double", "half", "int"};
+
 static int type_of(const char *dtype, enum clb_peak_type *t)
 {
-    if (strcmp(dtype, "float") == 0) *t = CLB_PEAK_FLOAT;
-    else if (strcmp(dtype, "double") == 0) *t = CLB_PEAK_DOUBLE;
-    else if (strcmp(dtype, "half") == 0) *t = CLB_PEAK_HALF;
-    else if (strcmp(dtype, "int") == 0) *t = CLB_PEAK_INT;
-    else {
-        clb_seterr("peak types are float, double, half and int, not '%s'", dtype);
-        return CLB_EUSAGE;
-    }
-    return CLB_OK;
+    for (*t = CLB_PEAK_FLOAT; *t <= CLB_PEAK_INT; (*t)++)
+        if (strcmp(dtype, type_names[*t]) == 0)
+            return CLB_OK;
+    clb_seterr("peak types are float, double, half and int, not '%s'", dtype);
+    return CLB_EUSAGE;
 }
 
 static const char *kernel_for(enum clb_peak_type t) { return t == CLB_PEAK_INT ? "mad" : "fma"; }
@@ -161,8 +160,7 @@ static int read_params(struct clb_env *env, long *vecs, int *nvec, long *accs, i
     int rc;
     static const long quick[] = {1, 4};
     *nvec = env->quick ? 2 : 5;
-    for (int i = 0; i < *nvec; i++)
-        vecs[i] = env->quick ? quick[i] : vec_ok[i];
+    memcpy(vecs, env->quick ? quick : vec_ok, (size_t)*nvec * sizeof *vecs);
     if ((clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 16, vecs, 8, nvec))) ||
         (rc = clb_param_ints(env, "acc", 1, 16, accs, 8, nacc)))
         return rc;
@@ -447,15 +445,14 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
                       FILE *out)
 {
     (void)ctx;
-    static const char *const types[] = {"float", "double", "half", "int"};
     int header = 0;
     for (int t = 0; t < 4; t++) {
-        const struct clb_row *b = best_of(rows, n, types[t]);
+        const struct clb_row *b = best_of(rows, n, type_names[t]);
         if (!b)
             continue;
         if (!header++)
             fprintf(out, "\npeak arithmetic (best of the vec/acc rows):\n");
-        fprintf(out, "  %-6s %10.1f %s  (%s)\n", types[t], b->gflops, t == 3 ? "GIOP/s " : "GFlop/s",
+        fprintf(out, "  %-6s %10.1f %s  (%s)\n", type_names[t], b->gflops, t == 3 ? "GIOP/s " : "GFlop/s",
                 b->params);
     }
 }

@@ -1,9 +1,8 @@
 /* transpose: out = in^T for an n x m matrix, from a single work-item to a
  * transpose as fast as a copy. The sequence follows the transpose lecture
- * [Udacity12] (serial, per_row, naive) and NVIDIA's matrix-transpose
- * whitepaper [Ruetsch09] (copy,
- * copy_local, coalesced, nobankconflict, fine_grained, coarse_grained,
- * diagonal), then `best`. Bytes per run: 2*n*m*sizeof for every kernel. Each
+ * [Udacity12] (serial, per_row, naive) and NVIDIA's matrix-transpose whitepaper
+ * [Ruetsch09] (copy, copy_local, coalesced, nobankconflict, fine_grained,
+ * coarse_grained, diagonal), then `best`. Bytes per run: 2*n*m*sizeof for every kernel. Each
  * row's detail carries its fraction of this group's `copy` (of_copy=, written
  * by the core: transpose/copy is a baseline, measured first). */
 #include "clb_workload.h"
@@ -94,16 +93,12 @@ static const struct clb_param_def row_keys[] = {
  * counts as any kernel (all count the same). */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    int known = !q->kernel || !q->kernel[0];
-    for (int k = 0; k < NKERNELS && !known; k++)
-        known = strcmp(q->kernel, knames[k]) == 0;
-    if (!known) {
-        clb_seterr("unknown transpose kernel '%s' (known: copy, copy_local, serial, per_row, "
-                   "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, "
-                   "best)", q->kernel);
-        return CLB_EUSAGE;
-    }
-    return clb_count_copy(q, out);
+    int rc = q->kernel && !q->kernel[0]
+                 ? CLB_OK
+                 : clb_query_kernel(q, "transpose", "copy, copy_local, serial, per_row, naive, "
+                                    "coalesced, nobankconflict, fine_grained, coarse_grained, "
+                                    "diagonal, best");
+    return rc ? rc : clb_count_copy(q, out);
 }
 
 /* ---- parameters (the variant syntax: transpose_variant.c) ----------------- */
@@ -121,7 +116,6 @@ static int parse_tile(struct clb_env *env, struct transpose *st)
     return CLB_OK;
 }
 
-
 /* The built-in candidates of the probe, by element size: 16-byte vectors,
  * larger tiles, more bytes in flight per work-item, and the plain tile; then
  * one of each later idea: tiles in column order, persistent work-groups,
@@ -136,8 +130,24 @@ static const char *const probe_double[] = {
     "64x8v2l", "64x16v2l", "32x8v2k2", "32x4v2k4", "rect128x32v2w256", "rect128x16v2w256",
     "64x8v2oC", "32x16v2p8", "32x16v2d2", NULL};
 
+/* The work-group and the local memory of a variant, as a tile to fit. */
 static void variant_tile(const struct transpose *st, const struct clb_tr_variant *v,
-                         struct clb_tile *t);
+                         struct clb_tile *t)
+{
+    *t = (struct clb_tile){2, {0, 1, 1}, 0, {0}, 0};
+    if (v->reg) {
+        t->local[0] = (size_t)v->gx;
+        t->local[1] = (size_t)v->gy;
+    } else if (v->rect) {
+        t->local[0] = (size_t)v->gx;
+        t->own_local = (size_t)v->bt * (size_t)(v->bc + 1) * st->esize;
+    } else {
+        int two = v->bk > 1 || v->bd || v->bp;
+        t->local[0] = (size_t)(v->bt / v->bv);
+        t->local[1] = (size_t)v->br;
+        t->own_local = (two ? 2u : 1u) * (size_t)v->bt * (size_t)(v->bt + 1) * st->esize;
+    }
+}
 
 /* Within the device's work-group and local-memory limits? */
 static int variant_fits(const struct clb_env *env, const struct transpose *st,
@@ -215,12 +225,11 @@ static const char *best_options(const char *dtype, const struct transpose *st,
         clb_appendf(opts, n, " -DOSK=%ld", v->osk);
     if (v->nt)
         clb_appendf(opts, n, " -DNTS=1");
-    const char *name = v->rect  ? "best_rect"
-                       : v->reg ? "best_reg"
-                       : v->bd || v->bp ? "best_seq"
-                       : v->bk  ? "best_pipe"
+    return v->rect               ? "best_rect"
+           : v->reg             ? "best_reg"
+           : v->bd || v->bp     ? "best_seq"
+           : v->bk              ? "best_pipe"
                                 : "best";
-    return name;
 }
 
 static int build_best(struct clb_env *env, struct clb_group *g, struct transpose *st, int i)
@@ -293,25 +302,6 @@ static int launch(struct clb_env *env, struct transpose *st, cl_kernel k, unsign
 }
 
 /* ---- fitting tiles and variants (clb_fit_tile) ----------------------------- */
-
-/* The work-group and the local memory of a variant, as a tile to fit. */
-static void variant_tile(const struct transpose *st, const struct clb_tr_variant *v,
-                         struct clb_tile *t)
-{
-    *t = (struct clb_tile){2, {0, 1, 1}, 0, {0}, 0};
-    if (v->reg) {
-        t->local[0] = (size_t)v->gx;
-        t->local[1] = (size_t)v->gy;
-    } else if (v->rect) {
-        t->local[0] = (size_t)v->gx;
-        t->own_local = (size_t)v->bt * (size_t)(v->bc + 1) * st->esize;
-    } else {
-        int two = v->bk > 1 || v->bd || v->bp;
-        t->local[0] = (size_t)(v->bt / v->bv);
-        t->local[1] = (size_t)v->br;
-        t->own_local = (two ? 2u : 1u) * (size_t)v->bt * (size_t)(v->bt + 1) * st->esize;
-    }
-}
 
 /* Does this compiled variant allow its work-group? */
 static int kernel_allows(struct clb_env *env, const struct transpose *st, cl_kernel k,
@@ -438,22 +428,15 @@ static int tfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, 
 
 static const struct clb_fit_ops tfit_ops = {tfit_build, clb_shrink_rows, clb_tile_rows_text};
 
-/* The whitepaper tile as the fit takes it: its padded local tile checked
- * before the build. */
-static struct clb_tile fixed_tile(const struct transpose *st)
-{
-    return (struct clb_tile){2, {(size_t)st->tile, (size_t)st->brows, 1}, 0,
-                             {st->tile, st->brows, (long)st->esize},
-                             (size_t)st->tile * (size_t)(st->tile + 1) * st->esize};
-}
-
 /* The tile of the whitepaper kernels (its padded local tile checked before
  * the build) and per_row's work-group, each the largest that fits. */
 static int fit_tiles(struct clb_env *env, struct clb_group *g, struct transpose *st,
                      unsigned want, struct clb_fit *tres, struct clb_fit *pres)
 {
     struct tfit f = {st, g, want};
-    struct clb_tile t = fixed_tile(st);
+    struct clb_tile t = {2, {(size_t)st->tile, (size_t)st->brows, 1}, 0,
+                         {st->tile, st->brows, (long)st->esize},
+                         (size_t)st->tile * (size_t)(st->tile + 1) * st->esize};
     *tres = (struct clb_fit){.what = "tile"};
     *pres = (struct clb_fit){.what = "local"};
     int rc = clb_fit_tile(env, &tfit_ops, &f, &t, tres);
@@ -554,16 +537,15 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
     for (int i = 0; i < nall; i++)
         if (i != best_i)
             clb_release_kernels(&st->kbest[i], 1);
+    st->nbest = 1;
     if (nall == 0) { /* none fits as it is: the plain tile, reduced (fit_variant) */
         clb_tr_parse_variant(probe_float[0], &st->best[0]);
-        st->nbest = 1;
         return CLB_OK;
     }
     st->best[0] = all[best_i];
     st->kbest[0] = st->kbest[best_i];
     if (best_i)
         st->kbest[best_i] = NULL;
-    st->nbest = 1;
     return CLB_OK;
 }
 
@@ -823,13 +805,9 @@ const struct clb_workload clb_wl_transpose = {
                  "128 MiB, e.g. 4096x4096)",
     .size_dims = 2,
     /* The two matrices >= 4 x the last-level cache (the cache-resident
-     * threshold) and the floor: CPUs 4096x4096 where the cache is up to
-     * 32 MiB (128 MiB float, 256 MiB double), larger where a larger cache
-     * and the memory allow (a 315 MB cache: 8192x8192, whose 16384^2 would
-     * not fit); GPUs the whitepaper's 2048x2048 (cache-resident today) and
-     * 8192x8192, well beyond the cache (512 MiB float, 1 GiB double; capped
-     * there). The CPU cap of 256 MiB is gone: it held a 315 MB cache's CPU
-     * at a cache-resident 4096x4096. */
+     * threshold) and the floor; GPUs also the whitepaper's 2048x2048, capped
+     * at 8192x8192; no CPU cap (docs/workloads/transpose.md; docs/MEASURING.md,
+     * "Default sizes"). */
     .sizes = {.quick = "256x256", .llc_times = 4, .floor_mib = {128, 512}, .cap_mib = {0, 1024},
               .extra = {NULL, "2048x2048"}},
     .baselines = "stream/copy,transpose/copy",
