@@ -101,17 +101,13 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
     if (fmt && vasprintf(&params, fmt, ap) < 0)
         params = NULL;
     va_end(ap);
-    char *kname = clb_strdup(kernel);
-    void *data = g->wl->case_size ? clb_xcalloc(1, g->wl->case_size) : NULL;
-    if (!params || !kname || (g->wl->case_size && !data)) {
-        free(params);
-        free(kname);
-        free(data);
+    c->params = params;
+    c->kernel = clb_strdup(kernel);
+    c->data = g->wl->case_size ? clb_xcalloc(1, g->wl->case_size) : NULL;
+    if (!c->params || !c->kernel || (g->wl->case_size && !c->data)) {
+        clb_case_free(c);
         return clb_oom();
     }
-    c->kernel = kname;
-    c->params = params;
-    c->data = data;
     g->ncases++;
     /* The workload counts its own case, from what the row will say. */
     struct clb_kvlist kv;
@@ -302,21 +298,23 @@ int clb_param_names(const struct clb_env *env, const char *key, const char *know
     return rc;
 }
 
-enum clb_param_role clb_param_role_of(const struct clb_workload *wl, const char *key)
+/* The role wl declares for key in params or row_keys (CLB_ROLE_UNSET: none). */
+static enum clb_param_role declared_role(const struct clb_workload *wl, const char *key)
 {
     const struct clb_param_def *d = wl ? find_def(wl->params, key) : NULL;
-    if (!d && wl)
-        d = find_def(wl->row_keys, key);
-    return d && (d->role == CLB_ROLE_TUNING || d->role == CLB_ROLE_RANK_PART) ? CLB_ROLE_TUNING
-                                                                              : CLB_ROLE_CASE;
+    d = d || !wl ? d : find_def(wl->row_keys, key);
+    return d ? d->role : CLB_ROLE_UNSET;
+}
+
+enum clb_param_role clb_param_role_of(const struct clb_workload *wl, const char *key)
+{
+    enum clb_param_role r = declared_role(wl, key);
+    return r == CLB_ROLE_TUNING || r == CLB_ROLE_RANK_PART ? CLB_ROLE_TUNING : CLB_ROLE_CASE;
 }
 
 int clb_param_per_rank(const struct clb_workload *wl, const char *key)
 {
-    const struct clb_param_def *d = wl ? find_def(wl->params, key) : NULL;
-    if (!d && wl)
-        d = find_def(wl->row_keys, key);
-    return d && d->role == CLB_ROLE_RANK_PART;
+    return declared_role(wl, key) == CLB_ROLE_RANK_PART;
 }
 
 const char *clb_param_role_name(enum clb_param_role role)

@@ -42,14 +42,10 @@ int clb_blockeq_closed(const struct clb_blockeq_params *p, size_t esize,
         return CLB_EUSAGE;
     }
     double tiles = p->tiles_per_block;
-    if (!(tiles > 0)) {
-        /* One block per SM walks its share of the tiles; the report rounds
-         * 512 / 30 = 17.07 down to 17. */
-        double ntiles = p->n1 * p->n2 / (p->halfwarps * HALFWARP);
-        tiles = floor(ntiles / p->sms);
-        if (tiles < 1)
-            tiles = 1;
-    }
+    /* One block per SM walks its share of the tiles; the report rounds
+     * 512 / 30 = 17.07 down to 17. */
+    if (!(tiles > 0))
+        tiles = fmax(1, floor(p->n1 * p->n2 / (p->halfwarps * HALFWARP) / p->sms));
     /* Latency of the report = the time 30 SMs need to move one half-warp's
      * data each, back to back: transfer x words x sms. */
     double latency = p->transfer_cycles * words_per_access(esize, p->bus_bytes) * p->sms;

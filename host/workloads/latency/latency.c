@@ -379,12 +379,6 @@ static double mean_of(const double *v, int a, int b)
 
 #define MAX_LEVELS 16
 
-/* The levels the device or the OS reports, for the summary's names. */
-static int reported(const struct clb_summary_ctx *ctx, struct clb_cache_level *lv)
-{
-    return clb_cache_levels(ctx ? ctx->info : NULL, ctx ? ctx->profile : NULL, lv, MAX_LEVELS);
-}
-
 static void print_plateau(const struct sweep *s, const struct clb_plateau *p, FILE *out)
 {
     char a[32], b[32];
@@ -454,8 +448,8 @@ static void summarize_sweep(const struct sweep *s, const struct clb_cache_level 
 static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
                       FILE *out)
 {
-    struct clb_cache_level lv[MAX_LEVELS];
-    int nl = reported(ctx, lv);
+    struct clb_cache_level lv[MAX_LEVELS]; /* the levels the device or the OS reports */
+    int nl = clb_cache_levels(ctx ? ctx->info : NULL, ctx ? ctx->profile : NULL, lv, MAX_LEVELS);
     char *done = calloc(n ? n : 1, 1);
     struct clb_plateau *pl = calloc(n ? n : 1, sizeof *pl);
     for (size_t i = 0; done && pl && i < n; i++) {

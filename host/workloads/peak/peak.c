@@ -22,11 +22,9 @@
 #define ITEMS_BOUND (1u << 22)
 
 static const long vec_ok[] = {1, 2, 4, 8, 16};
-static const long acc_ok[] = {4, 8, 16};
 
 struct peak_case {
     long vec, acc;
-    size_t groups, local;
 };
 
 struct peak {
@@ -146,14 +144,6 @@ static int build(struct clb_env *env, struct peak *p, long vec, long acc, cl_ker
 
 /* ---- set-up ------------------------------------------------------------- */
 
-static int in_list(long v, const long *ok, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (ok[i] == v)
-            return 1;
-    return 0;
-}
-
 static int read_params(struct clb_env *env, long *vecs, int *nvec, long *accs, int *nacc,
                        long *groups, long *local)
 {
@@ -164,13 +154,14 @@ static int read_params(struct clb_env *env, long *vecs, int *nvec, long *accs, i
     if ((clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 16, vecs, 8, nvec))) ||
         (rc = clb_param_ints(env, "acc", 1, 16, accs, 8, nacc)))
         return rc;
+    /* in 1..16 as parsed: the accepted values are the powers of two (acc >= 4) */
     for (int i = 0; i < *nvec; i++)
-        if (!in_list(vecs[i], vec_ok, 5)) {
+        if (vecs[i] & (vecs[i] - 1)) {
             clb_seterr("peak: bad vec %ld (accepted: 1, 2, 4, 8, 16)", vecs[i]);
             return CLB_EUSAGE;
         }
     for (int i = 0; i < *nacc; i++)
-        if (!in_list(accs[i], acc_ok, 3)) {
+        if (accs[i] < 4 || accs[i] & (accs[i] - 1)) {
             clb_seterr("peak: bad acc %ld (accepted: 4, 8, 16)", accs[i]);
             return CLB_EUSAGE;
         }
@@ -235,7 +226,7 @@ static int cases(const long *vecs, int nvec, const long *accs, int nacc,
     int n = 0;
     for (int v = 0; v < nvec; v++)
         for (int a = 0; a < nacc; a++)
-            out[n++] = (struct peak_case){vecs[v], accs[a], 0, 0};
+            out[n++] = (struct peak_case){vecs[v], accs[a]};
     return n;
 }
 
@@ -279,8 +270,6 @@ static int add_case(struct clb_group *g, struct peak_case pc, size_t groups, siz
                           pc.vec, pc.acc, groups, local);
     if (rc)
         return rc;
-    pc.groups = groups;
-    pc.local = local;
     *(struct peak_case *)c->data = pc;
     c->dims = 1;
     c->global[0] = p->items;

@@ -9,7 +9,6 @@
 #include "clb_fit.h"
 #include "transpose.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +48,6 @@ struct transpose {
     int wide;               /* 64-bit indices */
     long tile, brows;       /* the whitepaper kernels' tile */
     size_t per_row_local;   /* per_row's work-group */
-    size_t loop_limit;      /* the most loop iterations a work-item runs (0: no limit seen) */
     struct clb_inout io;    /* input and read-back output, host and device */
     cl_kernel k[NKERNELS - 1];
     cl_kernel kbest[CLB_TR_MAX_VARIANTS];
@@ -106,10 +104,10 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 static int parse_tile(struct clb_env *env, struct transpose *st)
 {
     const char *v = clb_param(env, "tile");
-    const char *from = strcmp(clb_param_origin(env, "tile"), "profile") == 0 ? " (from the profile)" : "";
+    int prof = strcmp(clb_param_origin(env, "tile"), "profile") == 0;
     if (clb_tr_parse_pair(v, &st->tile, &st->brows, 0, NULL) || st->tile % st->brows) {
         clb_seterr("transpose: bad tile '%s'%s (accepted: TILExROWS with TILE a multiple of ROWS, "
-                   "e.g. 32x8)", v, from);
+                   "e.g. 32x8)", v, prof ? " (from the profile)" : "");
         return CLB_EUSAGE;
     }
     /* a tile the device cannot launch is reduced when it is built (fit_tiles) */
@@ -149,17 +147,6 @@ static void variant_tile(const struct transpose *st, const struct clb_tr_variant
     }
 }
 
-/* Within the device's work-group and local-memory limits? */
-static int variant_fits(const struct clb_env *env, const struct transpose *st,
-                        const struct clb_tr_variant *v, char *why, size_t n)
-{
-    struct clb_tile t;
-    struct clb_wg_limit l;
-    variant_tile(st, v, &t);
-    clb_wg_device_limit(env, &l);
-    return clb_wg_fits(&l, t.dims, t.local, t.own_local, why, n);
-}
-
 /* Can the variant run here, its size aside (the vector width divides the
  * matrix, nt only on NVIDIA)? */
 static int variant_runs(const struct clb_env *env, const struct transpose *st,
@@ -178,10 +165,16 @@ static int variant_runs(const struct clb_env *env, const struct transpose *st,
     return 1;
 }
 
+/* Within the device's work-group and local-memory limits, and can it run? */
 static int variant_usable(const struct clb_env *env, const struct transpose *st,
                           const struct clb_tr_variant *v, char *why, size_t n)
 {
-    return variant_fits(env, st, v, why, n) && variant_runs(env, st, v, why, n);
+    struct clb_tile t;
+    struct clb_wg_limit l;
+    variant_tile(st, v, &t);
+    clb_wg_device_limit(env, &l);
+    return clb_wg_fits(&l, t.dims, t.local, t.own_local, why, n) &&
+           variant_runs(env, st, v, why, n);
 }
 
 /* ---- kernels ------------------------------------------------------------ */
@@ -190,15 +183,6 @@ static void base_defines(const char *dtype, const struct transpose *st, char *o,
 {
     clb_dtype_defines(dtype, o, n);
     clb_appendf(o, n, " -DIDX=%s", st->wide ? "ulong" : "uint");
-}
-
-/* The program of the fixed kernels (serial ... diagonal) for a tile of
- * TILE x TILE with work-groups of TILE x BROWS (the fit's). */
-static void fixed_options(const char *dtype, const struct transpose *st, long tile, long brows,
-                          char *opts, size_t n)
-{
-    base_defines(dtype, st, opts, n);
-    clb_appendf(opts, n, " -DTILE=%ld -DBROWS=%ld", tile, brows);
 }
 
 /* A best variant's program: its options and kernel name. */
@@ -335,26 +319,17 @@ static int vfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, 
     return rc;
 }
 
-/* Is w a work-group the rectangular form allows (transpose_variant.c's
- * divisibility: W a multiple of C/V and of R/V, R a multiple of W/(C/V),
- * C of W/(R/V))? */
-static int rect_ok(const struct clb_tr_variant *v, long w)
-{
-    long cv = v->bc / v->bv, ov = v->bt / v->bv;
-    return w >= 1 && w % cv == 0 && w % ov == 0 && v->bt % (w / cv) == 0 &&
-           v->bc % (w / ov) == 0;
-}
-
 /* The next smaller variant of the same form: the tile form loses rows of
  * work-items (the next divisor of T) while they are too many, else halves
- * the tile and its rows, then the vector; the register form halves the longer side of its work-group; the
- * rectangular form halves W while its divisibility holds (its tile stays). */
+ * the tile and its rows, then the vector; the register form halves the
+ * longer side of its work-group; the rectangular form halves W while its
+ * divisibility holds (its tile stays). */
 static int vfit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
 {
     struct vfit *f = ctx;
     struct clb_tr_variant *v = &f->st->best[f->i];
     if (v->rect) {
-        if (!rect_ok(v, v->gx / 2))
+        if (!clb_tr_rect_ok(v, v->gx / 2))
             return 0;
         v->gx /= 2;
     } else if (v->reg) {
@@ -410,8 +385,9 @@ static int tfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, 
                       int *nk)
 {
     struct tfit *f = ctx;
-    char opts[192];
-    fixed_options(f->g->dtype, f->st, t->v[0], t->v[1], opts, sizeof opts);
+    char opts[192]; /* TILE x TILE tiles, work-groups of TILE x BROWS (the fit's) */
+    base_defines(f->g->dtype, f->st, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DTILE=%ld -DBROWS=%ld", t->v[0], t->v[1]);
     *nk = 0;
     for (int i = 0; i < K_BEST; i++) {
         if (!(f->want & 1u << i))
@@ -534,18 +510,16 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
             best_i = i;
         }
     }
-    for (int i = 0; i < nall; i++)
-        if (i != best_i)
-            clb_release_kernels(&st->kbest[i], 1);
     st->nbest = 1;
     if (nall == 0) { /* none fits as it is: the plain tile, reduced (fit_variant) */
         clb_tr_parse_variant(probe_float[0], &st->best[0]);
         return CLB_OK;
     }
-    st->best[0] = all[best_i];
-    st->kbest[0] = st->kbest[best_i];
-    if (best_i)
-        st->kbest[best_i] = NULL;
+    st->best[0] = all[best_i]; /* the fastest to slot 0, the others' kernels released */
+    cl_kernel fastest = st->kbest[best_i];
+    st->kbest[best_i] = st->kbest[0];
+    st->kbest[0] = fastest;
+    clb_release_kernels(st->kbest + 1, (size_t)nall - 1);
     return CLB_OK;
 }
 
