@@ -1,20 +1,11 @@
 /* dot: the dot product of the host-transfer article [DotArticle]. A reduction is cheap;
  * where the vectors start in host memory the bus decides, and the CPU may do
- * better than the device. Kernels (bytes 2·N·sizeof, sumsq N·sizeof):
- *   device   vectors already on the device: float4/double4 partial sums per
- *            work-group, then one work-group adds the partials (two kernels,
- *            timed by events from the first START to the second END)
- *   host     vectors in pinned host memory; chunks uploaded and reduced over
- *            several in-order queues so that transfers and kernels overlap
- *   hybrid   as host for the first n_dev elements while the CPU (OpenMP)
- *            reduces the rest; split=pow2 (the article) or split=auto
- *   *_sumsq  the same with x = y (half the bytes)
- *   cpu1     one thread, SIMD;  cpu  all OpenMP threads
- * host, hybrid, cpu1 and cpu are wall-clock timed. Every result is checked
- * against a compensated reference (dot.h). host and hybrid create their
- * queues and buffers at set-up, outside the timed runs, where the article's
- * reduce() creates and frees its streams and buffers inside every timed call
- * (docs/workloads/dot.md, "What the two time differently"). */
+ * better than the device. Kernels device (vectors on the device), host (from
+ * pinned host memory over several queues), hybrid (host plus the CPU), their
+ * *_sumsq (x = y), cpu1 and cpu; each result checked against a compensated
+ * reference (dot.h). What each runs, its bytes and timing, and why host and
+ * hybrid create their queues at set-up where the article's reduce() does in
+ * every timed call: docs/workloads/dot.md. */
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "dot.h"
@@ -223,13 +214,9 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
     struct clb_wg_limit w1, w2;
     if ((rc = clb_wg_limit(env, st->kdot, &w1)) || (rc = clb_wg_limit(env, st->ksq, &w2)))
         return rc;
-    /* GPUs: every group resident at once, or the grid-stride loop ends
-     * with a partial second wave. 4 groups of 256 per SM/CU need at most
-     * 64 registers per thread, which a kernel limit of 1024 work-items
-     * suggests; else 2. Four loads of 16 B per array in flight per thread
-     * keep far more bytes in flight than the memory needs, even at half
-     * occupancy. CPUs: 16 groups per core, so the runtime can balance
-     * them when a core is busy elsewhere. */
+    /* GPUs: every group resident at once (4 per CU where the kernel allows
+     * 1024 work-items, else 2); CPUs: 16 per core, for the runtime to
+     * balance (docs/workloads/dot.md, "device"). */
     long groups = (long)env->info->compute_units *
                   (gpu ? ((w1.items < w2.items ? w1.items : w2.items) >= 1024 ? 4 : 2) : 16);
     if (groups < 1)
@@ -292,55 +279,6 @@ static int setup_host_path(struct clb_env *env, struct dot *st)
     return CLB_OK;
 }
 
-/* A device row for one grid of `groups` work-groups. */
-static int add_device_case(struct clb_env *env, struct clb_group *g, struct dot *st, int sumsq,
-                           long groups)
-{
-    const char *name = sumsq ? "device_sumsq" : "device";
-    int given = strcmp(clb_param_origin(env, "groups"), "default") != 0;
-    struct clb_case *c;
-    int rc = given ? clb_case_add(g, &c, name, "groups=%ld", groups)
-                   : clb_case_add(g, &c, name, NULL);
-    if (rc)
-        return rc;
-    *(struct dot_case *)c->data = (struct dot_case){K_DEVICE, sumsq, 0, groups, 0};
-    c->dims = 1;
-    c->global[0] = (size_t)groups * st->dev_local;
-    c->local[0] = st->dev_local;
-    clb_case_note(c, "%ld groups x %zu, %s", groups, st->dev_local,
-                  st->blocked ? "blocked" : "strided");
-    clb_fit_note(c, &st->dev_fit);
-    return CLB_OK;
-}
-
-/* A host-work row: host, hybrid, cpu1, cpu. The launch shape of host and
- * hybrid belongs in params: rows of a sweep differ by it. */
-static int add_case(struct clb_group *g, struct dot *st, enum kind k, int sumsq, int split,
-                    const char *note)
-{
-    char name[48];
-    snprintf(name, sizeof name, "%s%s", kind_names[k], sumsq ? "_sumsq" : "");
-    struct clb_case *c;
-    const char *sp = k != K_HYBRID ? "" : split == SPLIT_AUTO ? "split=auto," : "split=pow2,";
-    int rc = k == K_HOST || k == K_HYBRID
-                 ? clb_case_add(g, &c, name, "%squeues=%ld,max_groups=%ld,min_chunk=%ld", sp,
-                                st->queues, st->max_groups, st->min_chunk)
-                 : clb_case_add(g, &c, name, NULL);
-    if (rc)
-        return rc;
-    size_t n_dev = k == K_HYBRID && split == SPLIT_POW2 ? clb_dot_pow2(st->n) : st->n;
-    *(struct dot_case *)c->data = (struct dot_case){k, sumsq, split, 0, n_dev};
-    if (k == K_CPU1)
-        clb_case_note(c, "1 thread");
-    if (k == K_CPU)
-        clb_case_note(c, "%d threads", omp_get_max_threads());
-    if (note && note[0]) { /* the host path's local_size clamped to fit: what ran */
-        clb_case_note(c, "%s", note);
-        clb_case_metric(c, "reduced", 1);
-    }
-    return CLB_OK;
-}
-
 static int read_params(struct clb_env *env, struct dot *st, unsigned *kernels, unsigned *splits)
 {
     int rc;
@@ -388,20 +326,53 @@ static int cases(unsigned km, unsigned splits, const long *glist, int ng,
     return n;
 }
 
+/* A case of cases(): device once per grid of `groups` work-groups (in
+ * params where --param or a profile gave them); host and hybrid with their
+ * launch shape in params (rows of a sweep differ by it); cpu1, cpu. */
+static int add_case(struct clb_env *env, struct clb_group *g, struct dot *st, struct dot_case dc)
+{
+    char name[48];
+    snprintf(name, sizeof name, "%s%s", kind_names[dc.k], dc.sumsq ? "_sumsq" : "");
+    const char *sp = dc.k != K_HYBRID ? "" : dc.split == SPLIT_AUTO ? "split=auto," : "split=pow2,";
+    int given = strcmp(clb_param_origin(env, "groups"), "default") != 0;
+    int hostlike = dc.k == K_HOST || dc.k == K_HYBRID;
+    struct clb_case *c;
+    int rc = dc.k == K_DEVICE && given ? clb_case_add(g, &c, name, "groups=%ld", dc.groups)
+             : hostlike ? clb_case_add(g, &c, name, "%squeues=%ld,max_groups=%ld,min_chunk=%ld",
+                                       sp, st->queues, st->max_groups, st->min_chunk)
+                        : clb_case_add(g, &c, name, NULL);
+    if (rc)
+        return rc;
+    if (dc.k != K_DEVICE)
+        dc.n_dev = dc.k == K_HYBRID && dc.split == SPLIT_POW2 ? clb_dot_pow2(st->n) : st->n;
+    *(struct dot_case *)c->data = dc;
+    if (dc.k == K_DEVICE) {
+        c->dims = 1;
+        c->global[0] = (size_t)dc.groups * st->dev_local;
+        c->local[0] = st->dev_local;
+        clb_case_note(c, "%ld groups x %zu, %s", dc.groups, st->dev_local,
+                      st->blocked ? "blocked" : "strided");
+        clb_fit_note(c, &st->dev_fit);
+    }
+    if (dc.k == K_CPU1)
+        clb_case_note(c, "1 thread");
+    if (dc.k == K_CPU)
+        clb_case_note(c, "%d threads", omp_get_max_threads());
+    if (hostlike && st->host_note[0]) { /* the host path's local_size clamped to fit: what ran */
+        clb_case_note(c, "%s", st->host_note);
+        clb_case_metric(c, "reduced", 1);
+    }
+    return CLB_OK;
+}
+
 /* The cases of cases(). */
 static int add_cases(struct clb_env *env, struct clb_group *g, struct dot *st, unsigned km,
                      unsigned splits)
 {
     struct dot_case cs[MAX_CASES];
     int n = cases(km, splits, st->glist, st->ng, cs), rc = CLB_OK;
-    for (int i = 0; i < n && rc == CLB_OK; i++) {
-        const struct dot_case *dc = &cs[i];
-        if (dc->k == K_DEVICE)
-            rc = add_device_case(env, g, st, dc->sumsq, dc->groups);
-        else
-            rc = add_case(g, st, dc->k, dc->sumsq, dc->split,
-                          dc->k == K_HOST || dc->k == K_HYBRID ? st->host_note : NULL);
-    }
+    for (int i = 0; i < n && rc == CLB_OK; i++)
+        rc = add_case(env, g, st, cs[i]);
     return rc;
 }
 
@@ -821,8 +792,7 @@ const struct clb_workload clb_wl_dot = {
      * largest that fits. CPUs: both vectors >= 4x the last-level cache and
      * each >= 64 MiB; the group's footprint with every kernel is six vectors
      * (pinned x, y; device x, y; the chunk buffers of x and y), hence 12x
-     * and 384 MiB. With a kernels= subset the footprint is smaller and the
-     * default size larger than before (the old rule ignored kernels=). */
+     * and 384 MiB (less with a kernels= subset). */
     .sizes = {.quick = "65536", .llc_times = 12, .floor_mib = {384, 12288}, .ladder = ladder},
     .baselines = "stream/copy",
     .state_size = sizeof(struct dot),

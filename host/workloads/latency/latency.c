@@ -1,19 +1,12 @@
 /* latency: memory latency through the hierarchy by pointer chasing. One
- * work-item follows a random cycle (Sattolo's algorithm: one cycle through
- * every element, so that no prefetcher can guess the next address) whose
- * elements lie `stride` bytes apart, `loads` dependent loads per launch.
- * A group is a sweep: its size is the largest working set (by default at
- * least 8 x the last-level cache: at 4 x a random chase still finds about a
- * quarter of its loads in the cache), and it has one row per working set
- * from `from` bytes up, one or two per octave, for each stride.
- * Rows: bytes and flops 0 (gbps, gflops empty); the t_* columns are the time
- * of one launch's whole chase; the metrics give loads, ns_per_load and
- * cycles (at clock_mhz, the profile's core clock, else
- * CL_DEVICE_MAX_CLOCK_FREQUENCY: clock_from) from the median, and llc_bytes
- * (the last-level cache the summary and --ceilings use to tell caches from
- * memory); the detail says the same for people.
- * Validated: after the last run the position must be the element the host
- * finds (runs x loads) steps along the cycle. */
+ * work-item follows a random cycle (Sattolo's algorithm: no prefetcher can
+ * guess the next address) whose elements lie `stride` bytes apart, `loads`
+ * dependent loads per launch. A group is a sweep: one row per working set
+ * from `from` bytes up to its size (by default at least 8 x the last-level
+ * cache: at 4 x a random chase still finds about a quarter of its loads in
+ * the cache). The rows' columns and metrics (llc_bytes tells the summary and
+ * --ceilings caches from memory) and the check of the position after the
+ * last run: docs/workloads/latency.md. */
 #include "clb_workload.h"
 #include "latency.h"
 

@@ -441,8 +441,8 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
             continue;
         if (!header++)
             fprintf(out, "\npeak arithmetic (best of the vec/acc rows):\n");
-        fprintf(out, "  %-6s %10.1f %s  (%s)\n", type_names[t], b->gflops, t == 3 ? "GIOP/s " : "GFlop/s",
-                b->params);
+        fprintf(out, "  %-6s %10.1f %s  (%s)\n", type_names[t], b->gflops,
+                t == 3 ? "GIOP/s " : "GFlop/s", b->params);
     }
 }
 

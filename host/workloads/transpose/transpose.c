@@ -35,12 +35,6 @@ struct transpose_case {
     int k, vi;
 };
 
-/* A launch shape: a case's, or a probe's. */
-struct shape {
-    unsigned dims;
-    size_t global[3], local[3];
-};
-
 struct transpose {
     size_t n, m, esize;
     size_t cus;             /* compute units (the persistent form's grid) */
@@ -225,28 +219,29 @@ static int build_best(struct clb_env *env, struct clb_group *g, struct transpose
     return clb_kernel(env->dev, "transpose", opts, name, &st->kbest[i]);
 }
 
+/* The launch shape of kernel k (v: best's variant). */
 static void geometry(const struct transpose *st, int k, const struct clb_tr_variant *v,
-                     struct shape *c)
+                     unsigned *dims, size_t *global, size_t *local)
 {
-    c->dims = 2;
+    *dims = 2;
     if (k == K_SERIAL) {
-        c->dims = 1;
-        c->global[0] = c->local[0] = 1;
+        *dims = 1;
+        global[0] = local[0] = 1;
     } else if (k == K_PER_ROW) {
-        c->dims = 1;
-        c->local[0] = st->per_row_local; /* one work-item per output row (input column) */
-        c->global[0] = (st->m + st->per_row_local - 1) / st->per_row_local * st->per_row_local;
+        *dims = 1;
+        local[0] = st->per_row_local; /* one work-item per output row (input column) */
+        global[0] = (st->m + st->per_row_local - 1) / st->per_row_local * st->per_row_local;
     } else if (v && v->rect) {
-        c->local[0] = (size_t)v->gx;
-        c->local[1] = 1;
-        c->global[0] = (st->m + (size_t)v->bc - 1) / (size_t)v->bc * c->local[0];
-        c->global[1] = (st->n + (size_t)v->bt - 1) / (size_t)v->bt;
+        local[0] = (size_t)v->gx;
+        local[1] = 1;
+        global[0] = (st->m + (size_t)v->bc - 1) / (size_t)v->bc * local[0];
+        global[1] = (st->n + (size_t)v->bt - 1) / (size_t)v->bt;
     } else if (v && v->reg) {
         size_t bx = st->m / (size_t)v->bv, by = st->n / (size_t)v->bv;
-        c->local[0] = (size_t)v->gx;
-        c->local[1] = (size_t)v->gy;
-        c->global[0] = (bx + c->local[0] - 1) / c->local[0] * c->local[0];
-        c->global[1] = (by + c->local[1] - 1) / c->local[1] * c->local[1];
+        local[0] = (size_t)v->gx;
+        local[1] = (size_t)v->gy;
+        global[0] = (bx + local[0] - 1) / local[0] * local[0];
+        global[1] = (by + local[1] - 1) / local[1] * local[1];
     } else if (clb_tr_linear_grid(v)) { /* a 1-D grid of work-groups: tile_at maps them */
         size_t t = (size_t)v->bt, gx = (st->m + t - 1) / t, gy = (st->n + t - 1) / t, groups;
         if (v->bp)
@@ -257,17 +252,17 @@ static void geometry(const struct transpose *st, int k, const struct clb_tr_vari
             groups = (gx + (size_t)v->bk - 1) / (size_t)v->bk * gy;
         else
             groups = gx * gy;
-        c->local[0] = (size_t)(v->bt / v->bv);
-        c->local[1] = (size_t)v->br;
-        c->global[0] = groups * c->local[0];
-        c->global[1] = c->local[1];
+        local[0] = (size_t)(v->bt / v->bv);
+        local[1] = (size_t)v->br;
+        global[0] = groups * local[0];
+        global[1] = local[1];
     } else {
         size_t t = (size_t)(v ? v->bt : st->tile);
         size_t k = v && v->bk > 1 ? (size_t)v->bk : 1; /* tiles per work-group along a row */
-        c->local[0] = v ? (size_t)(v->bt / v->bv) : t;
-        c->local[1] = (size_t)(v ? v->br : st->brows);
-        c->global[0] = ((st->m + t - 1) / t + k - 1) / k * c->local[0];
-        c->global[1] = (st->n + t - 1) / t * c->local[1];
+        local[0] = v ? (size_t)(v->bt / v->bv) : t;
+        local[1] = (size_t)(v ? v->br : st->brows);
+        global[0] = ((st->m + t - 1) / t + k - 1) / k * local[0];
+        global[1] = (st->n + t - 1) / t * local[1];
     }
 }
 
@@ -431,12 +426,13 @@ static int fit_tiles(struct clb_env *env, struct clb_group *g, struct transpose 
 struct probe {
     struct transpose *st;
     cl_kernel k;
-    struct shape sh;
+    unsigned dims;
+    size_t global[3], local[3];
 };
 static int probe_launch(struct clb_env *env, void *ctx, cl_event *ev)
 {
     struct probe *p = ctx;
-    return launch(env, p->st, p->k, p->sh.dims, p->sh.global, p->sh.local, ev);
+    return launch(env, p->st, p->k, p->dims, p->global, p->local, ev);
 }
 
 /* Parse --param best, or probe the built-in list and keep the fastest. */
@@ -487,8 +483,8 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
         st->best[i] = all[i];
         if ((rc = build_best(env, g, st, i)))
             return rc;
-        struct probe p = {st, st->kbest[i], {0, {0}, {0}}};
-        geometry(st, K_BEST, &all[i], &p.sh);
+        struct probe p = {st, st->kbest[i], 0, {0}, {0}};
+        geometry(st, K_BEST, &all[i], &p.dims, p.global, p.local);
         int fit = 0;
         if ((rc = kernel_allows(env, st, st->kbest[i], &all[i], &fit)))
             return rc;
@@ -598,11 +594,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
         return rc;
     *out = c;
     *(struct transpose_case *)c->data = (struct transpose_case){k, vi};
-    struct shape sh = {0, {0}, {0}};
-    geometry(st, k, v, &sh);
-    c->dims = sh.dims;
-    memcpy(c->global, sh.global, sizeof c->global);
-    memcpy(c->local, sh.local, sizeof c->local);
+    geometry(st, k, v, &c->dims, c->global, c->local);
     char why[512];
     if ((k == K_SERIAL || k == K_PER_ROW) && (rc = too_long(env, st, k, why, sizeof why)))
         return rc;
