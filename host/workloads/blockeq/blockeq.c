@@ -334,10 +334,9 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct blockeq *st = g->state;
     int rc = clb_read(env->dev, st->io.dout, st->io.out, st->bytes);
-    if (rc)
-        return rc;
-    return clb_check_exact_2d(c, st->io.out, st->io.in, st->n1 * st->n2, st->esize, st->esize,
-                              st->n2);
+    return rc ? rc
+              : clb_check_exact_2d(c, st->io.out, st->io.in, st->n1 * st->n2, st->esize,
+                                   st->esize, st->n2);
 }
 
 static void teardown(struct clb_env *env, struct clb_group *g)

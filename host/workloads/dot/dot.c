@@ -192,8 +192,7 @@ static void unpin(struct clb_env *env, cl_mem buf, void *ptr)
     if (buf && ptr && clEnqueueUnmapMemObject(env->dev->queue, buf, ptr, 0, NULL, NULL) ==
                           CL_SUCCESS)
         clFinish(env->dev->queue);
-    if (buf)
-        clReleaseMemObject(buf);
+    clb_release_mems(&buf, 1);
 }
 
 /* ---- setup --------------------------------------------------------------- */
@@ -609,28 +608,25 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     const struct dot_case *dc = c->data;
     int rc;
     st->result = NAN;
-    switch (dc->k) {
-    case K_DEVICE:
+    if (dc->k == K_DEVICE) {
         rc = clb_poison(env->dev, st->dout, st->es);
         return rc ? rc : clb_poison(env->dev, st->dpart, st->dev_groups * st->es);
-    case K_HOST:
-    case K_HYBRID:
-        if (dc->k == K_HYBRID && dc->split == SPLIT_AUTO && (rc = calibrate(env, st, c)))
-            return rc;
-        /* poisoned chunk buffers (after calibrating): a chunk that was never
-         * uploaded shows */
-        for (int i = 0; i < st->nq; i++)
-            if ((rc = clb_poison(env->dev, st->cx[i], st->chunk_cap * st->es)) ||
-                (rc = clb_poison(env->dev, st->cy[i], st->chunk_cap * st->es)))
-                return rc;
-        if (dc->k == K_HYBRID) {
-            clb_case_note(c, "dev_share=%.4f", (double)dc->n_dev / (double)st->n);
-            clb_case_metric(c, "dev_share", (double)dc->n_dev / (double)st->n);
-        }
-        return CLB_OK;
-    default:
-        return CLB_OK;
     }
+    if (dc->k != K_HOST && dc->k != K_HYBRID)
+        return CLB_OK;
+    if (dc->k == K_HYBRID && dc->split == SPLIT_AUTO && (rc = calibrate(env, st, c)))
+        return rc;
+    /* poisoned chunk buffers (after calibrating): a chunk that was never
+     * uploaded shows */
+    for (int i = 0; i < st->nq; i++)
+        if ((rc = clb_poison(env->dev, st->cx[i], st->chunk_cap * st->es)) ||
+            (rc = clb_poison(env->dev, st->cy[i], st->chunk_cap * st->es)))
+            return rc;
+    if (dc->k == K_HYBRID) {
+        clb_case_note(c, "dev_share=%.4f", (double)dc->n_dev / (double)st->n);
+        clb_case_metric(c, "dev_share", (double)dc->n_dev / (double)st->n);
+    }
+    return CLB_OK;
 }
 
 static int run_device(struct clb_env *env, struct dot *st, int sumsq, long groups,
@@ -658,12 +654,10 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     if (dc->k == K_DEVICE)
         return run_device(env, st, sumsq, dc->groups, s);
     double t0 = clb_now();
-    switch (dc->k) {
-    case K_HOST: rc = run_hostlike(st, st->n, sumsq, NULL); break;
-    case K_HYBRID: rc = run_hostlike(st, dc->n_dev, sumsq, NULL); break;
-    case K_CPU1: st->result = clb_dot_cpu(st->hx, st->hy, st->n, st->dbl, 1); break;
-    default: st->result = clb_dot_cpu(st->hx, st->hy, st->n, st->dbl, 0); break;
-    }
+    if (dc->k == K_HOST || dc->k == K_HYBRID) /* host: n_dev = n */
+        rc = run_hostlike(st, dc->n_dev, sumsq, NULL);
+    else /* cpu1: one thread; cpu: all */
+        st->result = clb_dot_cpu(st->hx, st->hy, st->n, st->dbl, dc->k == K_CPU1);
     s->seconds = clb_now() - t0;
     return rc;
 }

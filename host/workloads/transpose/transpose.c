@@ -275,9 +275,7 @@ static int launch(struct clb_env *env, struct transpose *st, cl_kernel k, unsign
     int rc = clb_args(k, sizeof(cl_mem), &st->io.din, sizeof(cl_mem), &st->io.dout, is,
                       st->wide ? (const void *)&n64 : (const void *)&n32, is,
                       st->wide ? (const void *)&m64 : (const void *)&m32, (size_t)0);
-    if (rc)
-        return rc;
-    return clb_launch(env->dev, k, dims, global, local, ev);
+    return rc ? rc : clb_launch(env->dev, k, dims, global, local, ev);
 }
 
 /* ---- fitting tiles and variants (clb_fit_tile) ----------------------------- */
@@ -580,9 +578,10 @@ static int case_add(struct clb_group *g, struct transpose *st, int k, const char
     return clb_case_add(g, c, knames[k], "tile=%ldx%ld", st->tile, st->brows);
 }
 
-/* res: how the case's tile (variant, work-group) was fitted. */
+/* res: how the case's tile (variant, work-group) was fitted; skip: why the
+ * case cannot run (NULL: it can, as far as known here). */
 static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *st, int k,
-                    int vi, const char *note, const struct clb_fit *res, struct clb_case **out)
+                    int vi, const char *note, const struct clb_fit *res, const char *skip)
 {
     const struct clb_tr_variant *v = k == K_BEST ? &st->best[vi] : NULL;
     char vname[48] = "";
@@ -592,7 +591,6 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
     int rc = case_add(g, st, k, vname, res, &c);
     if (rc)
         return rc;
-    *out = c;
     *(struct transpose_case *)c->data = (struct transpose_case){k, vi};
     geometry(st, k, v, &c->dims, c->global, c->local);
     char why[512];
@@ -606,6 +604,8 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
         clb_fit_note(c, res);
     if (note && note[0])
         clb_case_note(c, "%s", note);
+    if (skip)
+        clb_case_skip(c, "%s", skip);
     return CLB_OK;
 }
 
@@ -629,10 +629,7 @@ static int add_best(struct clb_env *env, struct clb_group *g, struct transpose *
         why = clb_asprintf("best=%s: %s", vname, clb_lasterr());
     else if (rc)
         return rc;
-    struct clb_case *c = NULL;
-    rc = add_case(env, g, st, K_BEST, vi, note, &res, &c);
-    if (!rc && why)
-        clb_case_skip(c, "%s", why);
+    rc = add_case(env, g, st, K_BEST, vi, note, &res, why);
     free(why);
     return rc;
 }
@@ -640,19 +637,16 @@ static int add_best(struct clb_env *env, struct clb_group *g, struct transpose *
 /* The cases, enumerated once: each fixed kernel wanted in order, then best
  * once per variant (nbest: those best= names, else 1, the probe's fastest).
  * Set-up adds them; the plan counts them. */
-struct tcase {
-    int k, vi;
-};
 #define MAX_CASES (K_BEST + CLB_TR_MAX_VARIANTS)
 
-static int cases(unsigned want, int nbest, struct tcase out[MAX_CASES])
+static int cases(unsigned want, int nbest, struct transpose_case out[MAX_CASES])
 {
     int n = 0;
     for (int k = 0; k < K_BEST; k++)
         if (want & 1u << k)
-            out[n++] = (struct tcase){k, 0};
+            out[n++] = (struct transpose_case){k, 0};
     for (int vi = 0; (want & 1u << K_BEST) && vi < nbest && vi < CLB_TR_MAX_VARIANTS; vi++)
-        out[n++] = (struct tcase){K_BEST, vi};
+        out[n++] = (struct transpose_case){K_BEST, vi};
     return n;
 }
 
@@ -683,13 +677,12 @@ static int setup(struct clb_env *env, struct clb_group *g)
         clb_buf_free(&note);
         return rc;
     }
-    struct tcase cs[MAX_CASES];
+    struct transpose_case cs[MAX_CASES];
     int n = cases(want, st->nbest, cs);
     for (int i = 0; i < n && !rc; i++) {
-        struct clb_case *c = NULL;
         int k = cs[i].k;
         rc = k == K_BEST ? add_best(env, g, st, cs[i].vi, clb_buf_str(&note))
-                         : add_case(env, g, st, k, 0, NULL, k == K_PER_ROW ? &pres : &tres, &c);
+                         : add_case(env, g, st, k, 0, NULL, k == K_PER_ROW ? &pres : &tres, NULL);
     }
     clb_buf_free(&note);
     return rc;
@@ -748,7 +741,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     unsigned want;
     if (describe(env, dtype, size, &st, &want))
         return -1;
-    struct tcase cs[MAX_CASES];
+    struct transpose_case cs[MAX_CASES];
     int nbest = named_best(env);
     return cases(want, nbest ? nbest : 1, cs);
 }
