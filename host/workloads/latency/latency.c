@@ -113,10 +113,25 @@ static int read_sweep(struct clb_env *env, size_t size, struct plan_sweep *sw)
     return CLB_OK;
 }
 
-/* Every (working set, stride) of the sweep, in order, to visit (which
+/* A case of the sweep, counted in *n and added to g (NULL: counted only). */
+static int add_case(struct clb_group *g, int *n, size_t ws, size_t stride)
+{
+    ++*n;
+    if (!g)
+        return CLB_OK;
+    struct clb_case *c;
+    int rc = clb_case_add(g, &c, "chase", "ws=%zu,stride=%zu", ws, stride);
+    if (rc)
+        return rc;
+    *(struct lat_case *)c->data = (struct lat_case){ws, stride, 0};
+    c->dims = 1;
+    c->global[0] = c->local[0] = 1;
+    return CLB_OK;
+}
+
+/* Every (working set, stride) of the sweep, in order, to add_case (which
  * counts them for the plan or adds them as cases): one enumeration for both. */
-static int sweep_each(const struct plan_sweep *sw, int (*visit)(void *ctx, size_t ws, size_t stride),
-                      void *ctx)
+static int sweep_each(const struct plan_sweep *sw, struct clb_group *g, int *n)
 {
     size_t size = sw->size;
     for (int s = 0; s < sw->ns; s++) {
@@ -128,35 +143,14 @@ static int sweep_each(const struct plan_sweep *sw, int (*visit)(void *ctx, size_
             for (int k = 0; k < sw->per; k++) {
                 if (cand[k] > size || cand[k] < 2 * st)
                     continue;
-                if ((rc = visit(ctx, cand[k], st)))
+                if ((rc = add_case(g, n, cand[k], st)))
                     return rc;
                 last = cand[k];
             }
         }
-        if (last != size && size >= 2 * st && (rc = visit(ctx, size, st)))
+        if (last != size && size >= 2 * st && (rc = add_case(g, n, size, st)))
             return rc; /* the top of the sweep: the group's size */
     }
-    return CLB_OK;
-}
-
-static int count_case(void *ctx, size_t ws, size_t stride)
-{
-    (void)ws;
-    (void)stride;
-    ++*(int *)ctx;
-    return CLB_OK;
-}
-
-static int add_case(void *ctx, size_t ws, size_t stride)
-{
-    struct clb_group *g = ctx;
-    struct clb_case *c;
-    int rc = clb_case_add(g, &c, "chase", "ws=%zu,stride=%zu", ws, stride);
-    if (rc)
-        return rc;
-    *(struct lat_case *)c->data = (struct lat_case){ws, stride, 0};
-    c->dims = 1;
-    c->global[0] = c->local[0] = 1;
     return CLB_OK;
 }
 
@@ -166,7 +160,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     (void)dtype;
     struct plan_sweep sw;
     int n = 0;
-    if (read_sweep(env, size->total, &sw) || sweep_each(&sw, count_case, &n))
+    if (read_sweep(env, size->total, &sw) || sweep_each(&sw, NULL, &n))
         return -1;
     return n;
 }
@@ -206,7 +200,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, 4, &st->dstate)) ||
         (rc = clb_kernel(env->dev, "latency", "", "chase", &st->k)))
         return rc;
-    return sweep_each(&sw, add_case, g);
+    int n = 0;
+    return sweep_each(&sw, g, &n);
 }
 
 /* ---- measuring ---------------------------------------------------------- */
