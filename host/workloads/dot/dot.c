@@ -215,7 +215,7 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
         return rc;
     /* GPUs: every group resident at once (4 per CU where the kernel allows
      * 1024 work-items, else 2); CPUs: 16 per core, for the runtime to
-     * balance (docs/workloads/dot.md, "device"). */
+     * balance (docs/workloads/dot.md, on `device`). */
     long groups = (long)env->info->compute_units *
                   (gpu ? ((w1.items < w2.items ? w1.items : w2.items) >= 1024 ? 4 : 2) : 16);
     if (groups < 1)
