@@ -138,9 +138,7 @@ void clb_case_free(struct clb_case *c)
 void clb_case_skip(struct clb_case *c, const char *fmt, ...)
 {
     c->status = CLB_SKIP;
-    c->detail.len = 0;
-    if (c->detail.s)
-        c->detail.s[0] = 0;
+    clb_buf_free(&c->detail);
     clb_buf_free(&c->metrics);
     va_list ap;
     va_start(ap, fmt);

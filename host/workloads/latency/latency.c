@@ -25,7 +25,6 @@ struct lat {
     size_t size;               /* the group's largest working set, bytes */
     uint32_t *chain;           /* host copy of the chain words (size bytes) */
     uint32_t *ord;             /* the cycle's order (elements of the smallest stride) */
-    size_t nmax;
     cl_mem dchain, dstate;
     cl_kernel k;
     cl_uint loads;
@@ -182,7 +181,6 @@ static int setup(struct clb_env *env, struct clb_group *g)
                    st->size, smin);
         return CLB_EUSAGE;
     }
-    st->nmax = st->size / (size_t)smin;
     st->llc = clb_llc_bytes(env);
     st->clock_mhz = env->info->clock_mhz;
     st->clock_from = "CL_DEVICE_MAX_CLOCK_FREQUENCY";
@@ -191,7 +189,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
         st->clock_from = "profile";
     }
     st->chain = calloc(st->size / 4, 4);
-    st->ord = clb_xmalloc(st->nmax * sizeof *st->ord);
+    st->ord = clb_xmalloc(st->size / (size_t)smin * sizeof *st->ord); /* the most elements */
     if (!st->chain || !st->ord) {
         clb_seterr(CLB_OOM " for a %zu-byte chain", st->size);
         return CLB_ESYS;

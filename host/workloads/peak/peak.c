@@ -306,9 +306,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
     p->ref = clb_xmalloc((size_t)CLASSES * p->esize);
     if (!p->seeds || !p->out || !p->ref)
         return CLB_ESYS;
-    if ((rc = fill_seeds(p)))
-        return rc;
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, seed_bytes, &p->dseeds)) ||
+    if ((rc = fill_seeds(p)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, seed_bytes, &p->dseeds)) ||
         (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, p->items * p->esize, &p->dout)))
         return rc;
     for (int i = 0; i < n; i++)

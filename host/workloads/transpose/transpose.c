@@ -667,10 +667,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if ((rc = describe(env, g->dtype, &g->size, st, &want)))
         return rc;
     const size_t bytes = st->n * st->m * st->esize; /* counted (overflow-checked) by the core */
-    if ((rc = clb_inout_setup(env, bytes, bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &st->io)))
-        return rc;
     struct clb_fit tres, pres;
-    if ((rc = fit_tiles(env, g, st, want, &tres, &pres)))
+    if ((rc = clb_inout_setup(env, bytes, bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &st->io)) ||
+        (rc = fit_tiles(env, g, st, want, &tres, &pres)))
         return rc;
     struct clb_buf note = {0};
     if ((want & 1u << K_BEST) && (rc = choose_best(env, g, st, &note))) {
