@@ -388,13 +388,11 @@ static void print_levels(const struct sweep *s, const struct clb_plateau *pl,
         clb_bytes_text(lv[l].bytes, sz, sizeof sz);
         fprintf(out, "  %s %s (%s): ", lv[l].name, sz, lv[l].source);
         int p = step[l];
-        if (p < 0 && s->ws[s->n - 1] <= lv[l].bytes) {
-            fprintf(out, "not reached: the sweep ends at or below its size\n");
-            continue;
-        }
         if (p < 0) {
-            fprintf(out, "no rise in latency within a factor 2 of its size: its size matches "
-                         "no plateau\n");
+            fprintf(out, "%s\n", s->ws[s->n - 1] <= lv[l].bytes
+                                     ? "not reached: the sweep ends at or below its size"
+                                     : "no rise in latency within a factor 2 of its size: its "
+                                       "size matches no plateau");
             continue;
         }
         clb_bytes_text(s->ws[pl[p].last], a, sizeof a);

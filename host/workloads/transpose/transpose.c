@@ -280,19 +280,6 @@ static int launch(struct clb_env *env, struct transpose *st, cl_kernel k, unsign
 
 /* ---- fitting tiles and variants (clb_fit_tile) ----------------------------- */
 
-/* Does this compiled variant allow its work-group? */
-static int kernel_allows(struct clb_env *env, const struct transpose *st, cl_kernel k,
-                         const struct clb_tr_variant *v, int *fits)
-{
-    struct clb_tile t;
-    struct clb_wg_limit l;
-    variant_tile(st, v, &t);
-    int rc = clb_wg_limit(env, k, &l);
-    char why[192];
-    *fits = rc == CLB_OK && clb_wg_fits(&l, t.dims, t.local, 0, why, sizeof why);
-    return rc;
-}
-
 /* A variant slot being fitted: its kernel is built from st->best[i]. */
 struct vfit {
     struct transpose *st;
@@ -433,6 +420,34 @@ static int probe_launch(struct clb_env *env, void *ctx, cl_event *ev)
     return launch(env, p->st, p->k, p->dims, p->global, p->local, ev);
 }
 
+/* The variants --param best names (v). */
+static int parse_best(struct transpose *st, const char *v)
+{
+    int nv;
+    char **list = clb_split(v, &nv);
+    if (!list)
+        return CLB_ESYS;
+    for (int i = 0; i < nv; i++) {
+        if (st->nbest == CLB_TR_MAX_VARIANTS ||
+            clb_tr_parse_variant(list[i], &st->best[st->nbest])) {
+            clb_seterr("transpose: bad best variant '%s' (accepted: up to %d of TxRvV, T a "
+                       "multiple of R and V, V 1, 2 or 4, optional suffix l, kK (K 2 to %d), "
+                       "dK (K 2 to %d) or pP (P 1 to %d), then optional oR, oC, oD or oS<k> "
+                       "(k 1 to %d), then optional nt, e.g. 64x16v4, 64x4v4l, 64x4v4k2, "
+                       "64x8v4d4oC, 64x8v4p4, 64x8v4oS32nt; or rVgXxY, V 2 or 4, e.g. "
+                       "r4g8x32; or rectRxCvVwW, R, C <= 256 multiples of V, W a multiple "
+                       "of C/V and of R/V that divides R*C/V, e.g. rect128x32v4w256)",
+                       list[i], CLB_TR_MAX_VARIANTS, CLB_TR_MAX_BK, CLB_TR_MAX_BD,
+                       CLB_TR_MAX_BP, CLB_TR_MAX_OSK);
+            free(list);
+            return CLB_EUSAGE;
+        }
+        st->nbest++; /* reduced to what fits when it is built (fit_variant) */
+    }
+    free(list);
+    return CLB_OK;
+}
+
 /* Parse --param best, or probe the built-in list and keep the fastest. */
 static int choose_best(struct clb_env *env, struct clb_group *g, struct transpose *st,
                        struct clb_buf *note)
@@ -440,31 +455,8 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
     const char *v = clb_param(env, "best");
     char why[160];
     int rc;
-    if (v[0]) {
-        int nv;
-        char **list = clb_split(v, &nv);
-        if (!list)
-            return CLB_ESYS;
-        for (int i = 0; i < nv; i++) {
-            if (st->nbest == CLB_TR_MAX_VARIANTS ||
-                clb_tr_parse_variant(list[i], &st->best[st->nbest])) {
-                clb_seterr("transpose: bad best variant '%s' (accepted: up to %d of TxRvV, T a "
-                           "multiple of R and V, V 1, 2 or 4, optional suffix l, kK (K 2 to %d), "
-                           "dK (K 2 to %d) or pP (P 1 to %d), then optional oR, oC, oD or oS<k> "
-                           "(k 1 to %d), then optional nt, e.g. 64x16v4, 64x4v4l, 64x4v4k2, "
-                           "64x8v4d4oC, 64x8v4p4, 64x8v4oS32nt; or rVgXxY, V 2 or 4, e.g. "
-                           "r4g8x32; or rectRxCvVwW, R, C <= 256 multiples of V, W a multiple "
-                           "of C/V and of R/V that divides R*C/V, e.g. rect128x32v4w256)",
-                           list[i], CLB_TR_MAX_VARIANTS, CLB_TR_MAX_BK, CLB_TR_MAX_BD,
-                           CLB_TR_MAX_BP, CLB_TR_MAX_OSK);
-                free(list);
-                return CLB_EUSAGE;
-            }
-            st->nbest++; /* reduced to what fits when it is built (fit_variant) */
-        }
-        free(list);
-        return CLB_OK;
-    }
+    if (v[0])
+        return parse_best(st, v);
     const char *const *cand = st->esize == 8 ? probe_double : probe_float;
     struct clb_tr_variant all[CLB_TR_MAX_VARIANTS];
     int nall = 0;
@@ -483,10 +475,12 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
             return rc;
         struct probe p = {st, st->kbest[i], 0, {0}, {0}};
         geometry(st, K_BEST, &all[i], &p.dims, p.global, p.local);
-        int fit = 0;
-        if ((rc = kernel_allows(env, st, st->kbest[i], &all[i], &fit)))
+        struct clb_tile tile; /* the compiled kernel may allow a smaller work-group only */
+        struct clb_wg_limit l;
+        variant_tile(st, &all[i], &tile);
+        if ((rc = clb_wg_limit(env, st->kbest[i], &l)))
             return rc;
-        if (!fit) { /* this compiled kernel allows a smaller work-group */
+        if (!clb_wg_fits(&l, tile.dims, tile.local, 0, why, sizeof why)) {
             clb_release_kernels(&st->kbest[i], 1);
             all[i--] = all[--nall];
             continue;
