@@ -229,18 +229,14 @@ static int cases(const long *vecs, int nvec, const long *accs, int nacc,
 static int fit_local(struct clb_env *env, struct peak *p, const struct peak_case *cs, int n,
                      long *groups, long *local)
 {
-    cl_kernel k[15];
+    cl_kernel k[15], one, *built = &p->k[0][0];
     int nk = 0, rc;
-    for (int i = 0; i < n; i++) {
-        cl_kernel one;
+    for (int i = 0; i < n; i++)
         if ((rc = build(env, p, cs[i].vec, cs[i].acc, &one)))
             return rc;
-        int seen = 0;
-        for (int j = 0; j < nk; j++)
-            seen |= k[j] == one;
-        if (!seen && nk < 15)
-            k[nk++] = one;
-    }
+    for (int j = 0; j < 15; j++) /* each (vec, acc) once: its slot of p->k */
+        if (built[j])
+            k[nk++] = built[j];
     size_t got;
     p->fit = (struct clb_fit){.what = "local"};
     if ((rc = clb_fit_items(env, k, nk, (size_t)*local, 0, 0, &got, &p->fit)))
