@@ -118,6 +118,10 @@ int clb_count_done(const struct clb_query *q, int ovf, struct clb_counts *out, s
  * elements of the type read once, an output as large written once; the
  * group holds the two. */
 int clb_count_copy(const struct clb_query *q, struct clb_counts *out);
+/* Is the query's kernel one of `known` (a comma list as people read it:
+ * "recip, divmod")? NULL (the group) is. Else CLB_EUSAGE with "unknown
+ * <workload> kernel 'K' (known: <known>)": a count() starts with it. */
+int clb_query_kernel(const struct clb_query *q, const char *workload, const char *known);
 
 /* How the core picks default sizes: the first size of the workload's ladder
  * whose footprint (count of the group) reaches max(llc_times x the last-level

@@ -44,6 +44,14 @@ int clb_count_done(const struct clb_query *q, int ovf, struct clb_counts *out, s
     return CLB_OK;
 }
 
+int clb_query_kernel(const struct clb_query *q, const char *workload, const char *known)
+{
+    if (!q->kernel || clb_list_has(known, q->kernel))
+        return CLB_OK;
+    clb_seterr("unknown %s kernel '%s' (known: %s)", workload, q->kernel, known);
+    return CLB_EUSAGE;
+}
+
 int clb_count_copy(const struct clb_query *q, struct clb_counts *out)
 {
     int ovf = 0;
@@ -87,27 +95,19 @@ int clb_case_add(struct clb_group *g, struct clb_case **out, const char *kernel,
     memset(c, 0, sizeof *c);
     c->model = NAN;
     c->status = CLB_OK;
-    char *params = NULL;
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        if (vasprintf(&params, fmt, ap) < 0)
-            params = NULL;
-        va_end(ap);
-    } else {
-        params = clb_strdup("");
-    }
-    char *kname = clb_strdup(kernel);
-    void *data = g->wl->case_size ? clb_xcalloc(1, g->wl->case_size) : NULL;
-    if (!params || !kname || (g->wl->case_size && !data)) {
-        free(params);
-        free(kname);
-        free(data);
+    char *params = fmt ? NULL : clb_strdup("");
+    va_list ap;
+    va_start(ap, fmt);
+    if (fmt && vasprintf(&params, fmt, ap) < 0)
+        params = NULL;
+    va_end(ap);
+    c->params = params;
+    c->kernel = clb_strdup(kernel);
+    c->data = g->wl->case_size ? clb_xcalloc(1, g->wl->case_size) : NULL;
+    if (!c->params || !c->kernel || (g->wl->case_size && !c->data)) {
+        clb_case_free(c);
         return clb_oom();
     }
-    c->kernel = kname;
-    c->params = params;
-    c->data = data;
     g->ncases++;
     /* The workload counts its own case, from what the row will say. */
     struct clb_kvlist kv;
@@ -138,9 +138,7 @@ void clb_case_free(struct clb_case *c)
 void clb_case_skip(struct clb_case *c, const char *fmt, ...)
 {
     c->status = CLB_SKIP;
-    c->detail.len = 0;
-    if (c->detail.s)
-        c->detail.s[0] = 0;
+    clb_buf_free(&c->detail);
     clb_buf_free(&c->metrics);
     va_list ap;
     va_start(ap, fmt);
@@ -198,7 +196,6 @@ static const struct clb_param_def *find_def(const struct clb_param_def *t, const
             return p;
     return NULL;
 }
-
 
 const char *clb_param(const struct clb_env *env, const char *key)
 {
@@ -269,57 +266,53 @@ int clb_param_names(const struct clb_env *env, const char *key, const char *know
                     int all_if_empty, unsigned *mask)
 {
     const char *v = clb_param(env, key);
-    int nk;
+    int nk, n;
     char **names = clb_split(known, &nk);
-    if (!names)
-        return CLB_ESYS;
+    char **list = names ? clb_split(v, &n) : NULL;
     *mask = 0;
-    int rc = CLB_OK;
-    if (!v[0] && all_if_empty) {
-        *mask = nk >= 32 ? ~0u : (1u << nk) - 1;
-    } else {
-        int n;
-        char **list = clb_split(v, &n);
-        if (!list) {
-            free(names);
-            return CLB_ESYS;
-        }
-        for (int i = 0; i < n && rc == CLB_OK; i++) {
-            int k = 0;
-            while (k < nk && strcmp(list[i], names[k]))
-                k++;
-            if (k == nk) {
-                struct clb_buf b = {0};
-                clb_buf_printf(&b, "unknown value '%s' (accepted: %s)", list[i], known);
-                rc = param_error(env, key, clb_buf_str(&b));
-                clb_buf_free(&b);
-            } else {
-                *mask |= 1u << k;
-            }
-        }
-        if (rc == CLB_OK && !*mask)
-            rc = param_error(env, key, "empty list");
-        free(list);
+    if (!list) {
+        free(names);
+        return CLB_ESYS;
     }
+    int rc = CLB_OK;
+    if (!v[0] && all_if_empty)
+        *mask = nk >= 32 ? ~0u : (1u << nk) - 1;
+    for (int i = 0; i < n && rc == CLB_OK; i++) {
+        int k = 0;
+        while (k < nk && strcmp(list[i], names[k]))
+            k++;
+        if (k == nk) {
+            char *what = clb_asprintf("unknown value '%s' (accepted: %s)", list[i], known);
+            rc = param_error(env, key, what ? what : CLB_OOM);
+            free(what);
+        } else {
+            *mask |= 1u << k;
+        }
+    }
+    if (rc == CLB_OK && !*mask)
+        rc = param_error(env, key, "empty list");
+    free(list);
     free(names);
     return rc;
 }
 
-enum clb_param_role clb_param_role_of(const struct clb_workload *wl, const char *key)
+/* The role wl declares for key in params or row_keys (CLB_ROLE_UNSET: none). */
+static enum clb_param_role declared_role(const struct clb_workload *wl, const char *key)
 {
     const struct clb_param_def *d = wl ? find_def(wl->params, key) : NULL;
-    if (!d && wl)
-        d = find_def(wl->row_keys, key);
-    return d && (d->role == CLB_ROLE_TUNING || d->role == CLB_ROLE_RANK_PART) ? CLB_ROLE_TUNING
-                                                                              : CLB_ROLE_CASE;
+    d = d || !wl ? d : find_def(wl->row_keys, key);
+    return d ? d->role : CLB_ROLE_UNSET;
+}
+
+enum clb_param_role clb_param_role_of(const struct clb_workload *wl, const char *key)
+{
+    enum clb_param_role r = declared_role(wl, key);
+    return r == CLB_ROLE_TUNING || r == CLB_ROLE_RANK_PART ? CLB_ROLE_TUNING : CLB_ROLE_CASE;
 }
 
 int clb_param_per_rank(const struct clb_workload *wl, const char *key)
 {
-    const struct clb_param_def *d = wl ? find_def(wl->params, key) : NULL;
-    if (!d && wl)
-        d = find_def(wl->row_keys, key);
-    return d && d->role == CLB_ROLE_RANK_PART;
+    return declared_role(wl, key) == CLB_ROLE_RANK_PART;
 }
 
 const char *clb_param_role_name(enum clb_param_role role)

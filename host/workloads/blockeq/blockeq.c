@@ -16,9 +16,10 @@
 enum { RECIP, DIVMOD, NKERNELS };
 static const char *const kernel_names[NKERNELS] = {"recip", "divmod"};
 
-/* A case: the kernel; P is in the launch shape. */
+/* A case: the kernel and P (the launch shape's work-groups). */
 struct blockeq_case {
     int k;
+    long p;
 };
 
 struct blockeq {
@@ -57,11 +58,8 @@ static const struct clb_param_def row_keys[] = {
  * the group holds the input and the output. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    if (q->kernel && strcmp(q->kernel, "recip") && strcmp(q->kernel, "divmod")) {
-        clb_seterr("unknown blockeq kernel '%s' (known: recip, divmod)", q->kernel);
-        return CLB_EUSAGE;
-    }
-    return clb_count_copy(q, out);
+    int rc = clb_query_kernel(q, "blockeq", "recip, divmod");
+    return rc ? rc : clb_count_copy(q, out);
 }
 
 /* Does the report's float reciprocal split every tile number 0..total-1 into
@@ -87,21 +85,17 @@ float clb_blockeq_one_over(cl_uint k2) { return (float)((1.0 + 1.0e-6) / (double
 static int partition_list(const struct clb_env *env, long *p, int *np)
 {
     int rc;
-    if (clb_param(env, "partitions")[0]) {
-        if ((rc = clb_param_ints(env, "partitions", 1, 1L << 20, p, MAX_P, np)))
-            return rc;
-    } else {
-        long cu = (long)env->info->compute_units;
-        const long d[] = {1, 2, 4, 8, 16, 32, cu, cu + 2, 2 * cu};
-        /* CPUs have no memory partitions to camp on, and a work-group is a
-         * task: one, one per core, two per core say all there is */
-        const long cpu[] = {1, cu, 2 * cu};
-        int on_cpu = strcmp(env->info->type_name, "cpu") == 0;
-        size_t nd = on_cpu ? sizeof cpu / sizeof *cpu : sizeof d / sizeof *d;
-        *np = 0;
-        for (size_t i = 0; i < nd; i++)
-            p[(*np)++] = on_cpu ? cpu[i] : d[i];
-    }
+    long cu = (long)env->info->compute_units;
+    const long d[] = {1, 2, 4, 8, 16, 32, cu, cu + 2, 2 * cu};
+    /* CPUs have no memory partitions to camp on, and a work-group is a
+     * task: one, one per core, two per core say all there is */
+    const long cpu[] = {1, cu, 2 * cu};
+    int on_cpu = strcmp(env->info->type_name, "cpu") == 0;
+    *np = on_cpu ? 3 : 9;
+    memcpy(p, on_cpu ? cpu : d, (size_t)*np * sizeof *p);
+    if (clb_param(env, "partitions")[0] &&
+        (rc = clb_param_ints(env, "partitions", 1, 1L << 20, p, MAX_P, np)))
+        return rc;
     for (int i = 1; i < *np; i++) /* insertion sort: a handful of values */
         for (int j = i; j > 0 && p[j - 1] > p[j]; j--) {
             long t = p[j];
@@ -146,16 +140,6 @@ static int tile_shape(const struct clb_env *env, const char *dtype, struct block
     return CLB_OK;
 }
 
-/* The kernels to run: bit k for kernel_names[k]. */
-static int kernel_list(const struct clb_env *env, int *use)
-{
-    unsigned mask;
-    int rc = clb_param_names(env, "kernels", "recip,divmod", 0, &mask);
-    for (int k = 0; k < NKERNELS; k++)
-        use[k] = rc == CLB_OK && (mask >> k & 1);
-    return rc;
-}
-
 /* Extents the kernels index; and whether the recip kernel's float
  * reciprocal places every tile (the report's trick fails on large grids):
  * when it does not, *recip_why says so and the recip rows are skipped, so a
@@ -187,88 +171,40 @@ static int check_geometry(struct clb_group *g, struct blockeq *st, int recip,
     return CLB_OK;
 }
 
-static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st,
-                    const int *use, struct clb_fit *res);
-
-/* The cases, enumerated once: each kernel to run at each P, in this order.
- * Set-up adds them; the plan counts them. */
-struct shape {
-    int k;
-    long p;
-};
+/* The cases, enumerated once: each kernel to run (bit k of use) at each P,
+ * in this order. Set-up adds them; the plan counts them. */
 #define MAX_CASES (NKERNELS * MAX_P)
 
-static int cases(const long *p, int np, const int *use, struct shape out[MAX_CASES])
+static int cases(const long *p, int np, unsigned use, struct blockeq_case out[MAX_CASES])
 {
     int n = 0;
     for (int k = 0; k < NKERNELS; k++)
-        for (int i = 0; use[k] && i < np; i++)
-            out[n++] = (struct shape){k, p[i]};
+        for (int i = 0; (use >> k & 1) && i < np; i++)
+            out[n++] = (struct blockeq_case){k, p[i]};
     return n;
-}
-
-static int add_rows(struct clb_group *g, struct blockeq *st, const struct shape *cs, int n,
-                    const char *recip_why, const struct clb_fit *res);
-
-/* The build options for a tile of tw x th (the fit's). */
-static void options(const char *dtype, const struct blockeq *st, long tw, long th, char *opts,
-                    size_t n)
-{
-    int ovf = 0;
-    size_t elems = clb_mulz(st->n1, st->n2, &ovf);
-    clb_dtype_defines(dtype, opts, n);
-    clb_appendf(opts, n, " -DTW=%ld -DTH=%ld -DIDX=%s", tw, th,
-                !ovf && elems < UINT32_MAX ? "uint" : "ulong");
-}
-
-static int setup(struct clb_env *env, struct clb_group *g)
-{
-    struct blockeq *st = g->state;
-    st->n1 = g->size.d[0];
-    st->n2 = g->size.d[1];
-    st->esize = clb_dtype_size(g->dtype);
-    long p[MAX_P];
-    int np, use[NKERNELS], rc;
-    struct clb_buf recip_why = {0};
-    struct clb_fit res = {.what = "tile"};
-    /* the tile is fitted (its kernels built) before the geometry that
-     * depends on it is checked */
-    if ((rc = partition_list(env, p, &np)) || (rc = kernel_list(env, use)) ||
-        (rc = tile_shape(env, g->dtype, st)) || (rc = fit_tile(env, g, st, use, &res)) ||
-        (rc = check_geometry(g, st, use[RECIP], &recip_why)))
-        return rc;
-    if (recip_why.len && !use[DIVMOD]) { /* nothing left to run: no buffers */
-        clb_seterr("blockeq recip: %s", clb_buf_str(&recip_why));
-        clb_buf_free(&recip_why);
-        return CLB_SKIP;
-    }
-    st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
-    rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY,
-                         &st->io);
-    struct shape cs[MAX_CASES];
-    if (rc == CLB_OK)
-        rc = add_rows(g, st, cs, cases(p, np, use, cs), clb_buf_str(&recip_why), &res);
-    clb_buf_free(&recip_why);
-    return rc;
 }
 
 /* Fitting the tile (clb_fit_tile): the kernels are built with its sides. */
 struct fit {
     struct blockeq *st;
     const char *dtype;
-    const int *use;
+    unsigned use;
 };
 
 static int fit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, cl_kernel *k,
                      int *nk)
 {
     struct fit *f = ctx;
-    char opts[160];
-    options(f->dtype, f->st, t->v[0], t->v[1], opts, sizeof opts);
+    char opts[160]; /* for a tile of tw x th (the fit's) */
+    int ovf = 0;
+    size_t elems = clb_mulz(f->st->n1, f->st->n2, &ovf);
+    clb_dtype_defines(f->dtype, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DTW=%ld -DTH=%ld -DIDX=%s", t->v[0], t->v[1],
+                !ovf && elems < UINT32_MAX ? "uint" : "ulong");
     *nk = 0;
     CLB_RELEASE_KERNELS(f->st->k);
     for (int i = 0; i < NKERNELS; i++) {
-        if (!f->use[i])
+        if (!(f->use >> i & 1))
             continue;
         int rc = clb_kernel(env->dev, "blockeq", opts, kernel_names[i], &f->st->k[i]);
         if (rc)
@@ -299,19 +235,13 @@ static int fit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *
 
 static const struct clb_fit_ops fit_ops = {fit_build, fit_shrink, clb_tile_rows_text};
 
-/* The tile of tile_shape, as the fit takes it. */
-static struct clb_tile asked_tile(const struct blockeq *st)
-{
-    return (struct clb_tile){2, {st->tw, st->th, 1}, 0, {(long)st->tw, (long)st->th}, 0};
-}
-
 /* The largest tile of the shape that the device and the kernels allow
  * (CLB_SKIP: none, not even 1x1). */
 static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st,
-                    const int *use, struct clb_fit *res)
+                    unsigned use, struct clb_fit *res)
 {
     struct fit f = {st, g->dtype, use};
-    struct clb_tile tile = asked_tile(st);
+    struct clb_tile tile = {2, {st->tw, st->th, 1}, 0, {(long)st->tw, (long)st->th}, 0};
     int rc = clb_fit_tile(env, &fit_ops, &f, &tile, res);
     st->tw = (size_t)tile.v[0];
     st->th = (size_t)tile.v[1];
@@ -319,7 +249,7 @@ static int fit_tile(struct clb_env *env, struct clb_group *g, struct blockeq *st
 }
 
 /* The cases of cases(); a reduced tile is in params. */
-static int add_rows(struct clb_group *g, struct blockeq *st, const struct shape *cs, int n,
+static int add_rows(struct clb_group *g, struct blockeq *st, const struct blockeq_case *cs, int n,
                     const char *recip_why, const struct clb_fit *res)
 {
     for (int i = 0; i < n; i++) {
@@ -331,7 +261,7 @@ static int add_rows(struct clb_group *g, struct blockeq *st, const struct shape 
                               : clb_case_add(g, &c, kernel_names[k], "partitions=%ld", p);
         if (rc)
             return rc;
-        ((struct blockeq_case *)c->data)->k = k;
+        *(struct blockeq_case *)c->data = cs[i];
         c->dims = 2;
         c->local[0] = st->tw;
         c->local[1] = st->th;
@@ -345,6 +275,39 @@ static int add_rows(struct clb_group *g, struct blockeq *st, const struct shape 
             clb_case_skip(c, "%s", recip_why);
     }
     return CLB_OK;
+}
+
+static int setup(struct clb_env *env, struct clb_group *g)
+{
+    struct blockeq *st = g->state;
+    st->n1 = g->size.d[0];
+    st->n2 = g->size.d[1];
+    st->esize = clb_dtype_size(g->dtype);
+    long p[MAX_P];
+    int np, rc;
+    unsigned use; /* bit k: kernel_names[k] */
+    struct clb_buf recip_why = {0};
+    struct clb_fit res = {.what = "tile"};
+    /* the tile is fitted (its kernels built) before the geometry that
+     * depends on it is checked */
+    if ((rc = partition_list(env, p, &np)) ||
+        (rc = clb_param_names(env, "kernels", "recip,divmod", 0, &use)) ||
+        (rc = tile_shape(env, g->dtype, st)) || (rc = fit_tile(env, g, st, use, &res)) ||
+        (rc = check_geometry(g, st, use >> RECIP & 1, &recip_why)))
+        return rc;
+    if (recip_why.len && !(use >> DIVMOD & 1)) { /* nothing left to run: no buffers */
+        clb_seterr("blockeq recip: %s", clb_buf_str(&recip_why));
+        clb_buf_free(&recip_why);
+        return CLB_SKIP;
+    }
+    st->bytes = st->n1 * st->n2 * st->esize; /* counted (overflow-checked) by the core */
+    rc = clb_inout_setup(env, st->bytes, st->bytes, st->esize == 8, 21, CL_MEM_WRITE_ONLY,
+                         &st->io);
+    struct blockeq_case cs[MAX_CASES];
+    if (rc == CLB_OK)
+        rc = add_rows(g, st, cs, cases(p, np, use, cs), clb_buf_str(&recip_why), &res);
+    clb_buf_free(&recip_why);
+    return rc;
 }
 
 static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
@@ -371,10 +334,9 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 {
     struct blockeq *st = g->state;
     int rc = clb_read(env->dev, st->io.dout, st->io.out, st->bytes);
-    if (rc)
-        return rc;
-    return clb_check_exact_2d(c, st->io.out, st->io.in, st->n1 * st->n2, st->esize, st->esize,
-                              st->n2);
+    return rc ? rc
+              : clb_check_exact_2d(c, st->io.out, st->io.in, st->n1 * st->n2, st->esize,
+                                   st->esize, st->n2);
 }
 
 static void teardown(struct clb_env *env, struct clb_group *g)
@@ -419,10 +381,11 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     (void)dtype;
     (void)size;
     long p[MAX_P];
-    int np, use[NKERNELS];
-    if (partition_list(env, p, &np) || kernel_list(env, use))
+    int np;
+    unsigned use;
+    if (partition_list(env, p, &np) || clb_param_names(env, "kernels", "recip,divmod", 0, &use))
         return -1;
-    struct shape cs[MAX_CASES];
+    struct blockeq_case cs[MAX_CASES];
     return cases(p, np, use, cs);
 }
 
@@ -439,17 +402,13 @@ const struct clb_workload clb_wl_blockeq = {
                  "whose float copy is >= 8x the last-level cache",
     .size_dims = 2,
     /* The same square for both types, so that the summary's double/float
-     * ratio compares one matrix: the old rule took the first power-of-two
-     * square whose float copy (in + out) reached 8x the last-level cache and
-     * 64 MiB, for float and double alike. The size rule sees each type's own
-     * footprint (double's is twice float's), so no factor reproduces that on
-     * every device: 10 x LLC and 80 MiB keep both types on the old square on
-     * the PoCL CPU here (32 MiB LLC: 8192x8192), the H100 (50 MiB: 8192x8192)
-     * and devices below the floor (4096x4096); where the LLC lies just below
-     * a power of four (0.8x to 1x: float) or just above one (1x to 1.6x:
-     * double), that type moves one square up. */
-    /* CPUs: at most 128 MiB in + out (PoCL runs these tiles at 0.1-1.6 GB/s:
-     * a 512 MiB matrix took 168 s of the default suite on 2 cores) */
+     * ratio compares one matrix: the size rule sees each type's own footprint,
+     * and 10 x LLC and 80 MiB keep both on the square the old rule (float copy
+     * >= 8x LLC and 64 MiB) took on the PoCL CPU here and the H100 (8192x8192)
+     * and below the floor (4096x4096); where the LLC lies just below a power
+     * of four (float) or just above one (double), that type moves one square
+     * up. CPUs: at most 128 MiB in + out (PoCL runs these tiles at 0.1-1.6
+     * GB/s: a 512 MiB matrix took 168 s of the default suite on 2 cores). */
     .sizes = {.quick = "512x512", .llc_times = 10, .floor_mib = {80, 80}, .cap_mib = {128, 0}},
     .baselines = "stream/copy",
     .state_size = sizeof(struct blockeq),

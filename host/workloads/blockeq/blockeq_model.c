@@ -42,14 +42,10 @@ int clb_blockeq_closed(const struct clb_blockeq_params *p, size_t esize,
         return CLB_EUSAGE;
     }
     double tiles = p->tiles_per_block;
-    if (!(tiles > 0)) {
-        /* One block per SM walks its share of the tiles; the report rounds
-         * 512 / 30 = 17.07 down to 17. */
-        double ntiles = p->n1 * p->n2 / (p->halfwarps * HALFWARP);
-        tiles = floor(ntiles / p->sms);
-        if (tiles < 1)
-            tiles = 1;
-    }
+    /* One block per SM walks its share of the tiles; the report rounds
+     * 512 / 30 = 17.07 down to 17. */
+    if (!(tiles > 0))
+        tiles = fmax(1, floor(p->n1 * p->n2 / (p->halfwarps * HALFWARP) / p->sms));
     /* Latency of the report = the time 30 SMs need to move one half-warp's
      * data each, back to back: transfer x words x sms. */
     double latency = p->transfer_cycles * words_per_access(esize, p->bus_bytes) * p->sms;
@@ -76,24 +72,21 @@ static int ev_less(const struct event *a, const struct event *b)
     return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
+static void ev_swap(struct event *a, struct event *b)
+{
+    struct event t = *a;
+    *a = *b;
+    *b = t;
+}
+
 static int heap_push(struct heap *h, double t, int kind, int id)
 {
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? 2 * h->cap : 256;
-        void *nv = realloc(h->v, cap * sizeof *h->v);
-        if (!nv)
-            return CLB_ESYS;
-        h->v = nv;
-        h->cap = cap;
-    }
+    if (CLB_GROW(h->v, h->n, h->cap))
+        return CLB_ESYS;
     size_t i = h->n++;
     h->v[i] = (struct event){t, h->seq++, kind, id};
-    while (i > 0 && ev_less(&h->v[i], &h->v[(i - 1) / 2])) {
-        struct event tmp = h->v[i];
-        h->v[i] = h->v[(i - 1) / 2];
-        h->v[(i - 1) / 2] = tmp;
-        i = (i - 1) / 2;
-    }
+    for (; i > 0 && ev_less(&h->v[i], &h->v[(i - 1) / 2]); i = (i - 1) / 2)
+        ev_swap(&h->v[i], &h->v[(i - 1) / 2]);
     return CLB_OK;
 }
 
@@ -110,9 +103,7 @@ static struct event heap_pop(struct heap *h)
             m = r;
         if (m == i)
             break;
-        struct event tmp = h->v[i];
-        h->v[i] = h->v[m];
-        h->v[m] = tmp;
+        ev_swap(&h->v[i], &h->v[m]);
         i = m;
     }
     return top;
@@ -385,15 +376,12 @@ static int run_closed(struct clb_model_ctx *m)
     const char *pre = "blockeq";
     struct clb_blockeq_params bp;
     struct clb_size s;
-    int rc;
-    if ((rc = get_size(m, pre, &s)) || (rc = required(m, pre, "halfwarps", &bp.halfwarps)) ||
-        (rc = required(m, pre, "overlap_halfwarps", &bp.overlap_halfwarps)) ||
-        (rc = required(m, pre, "index_cycles", &bp.index_cycles)) ||
-        (rc = required(m, pre, "transfer_cycles", &bp.transfer_cycles)) ||
-        (rc = required(m, pre, "bus_bytes", &bp.bus_bytes)) ||
-        (rc = required(m, pre, "sms", &bp.sms)) ||
-        (rc = required(m, pre, "clock_mhz", &bp.clock_mhz)) ||
-        (rc = required(m, pre, "tiles_per_block", &bp.tiles_per_block)))
+    double *dst[] = {&bp.halfwarps, &bp.overlap_halfwarps, &bp.index_cycles, &bp.transfer_cycles,
+                     &bp.bus_bytes, &bp.sms, &bp.clock_mhz, &bp.tiles_per_block};
+    int rc = get_size(m, pre, &s);
+    for (int i = 0; !rc && i < 8; i++) /* in the order of closed_params */
+        rc = required(m, pre, closed_params[i].key, dst[i]);
+    if (rc)
         return rc;
     const char *type = clb_model_type(m);
     if (type && (rc = check_types(type)))

@@ -1,20 +1,11 @@
 /* dot: the dot product of the host-transfer article [DotArticle]. A reduction is cheap;
  * where the vectors start in host memory the bus decides, and the CPU may do
- * better than the device. Kernels (bytes 2·N·sizeof, sumsq N·sizeof):
- *   device   vectors already on the device: float4/double4 partial sums per
- *            work-group, then one work-group adds the partials (two kernels,
- *            timed by events from the first START to the second END)
- *   host     vectors in pinned host memory; chunks uploaded and reduced over
- *            several in-order queues so that transfers and kernels overlap
- *   hybrid   as host for the first n_dev elements while the CPU (OpenMP)
- *            reduces the rest; split=pow2 (the article) or split=auto
- *   *_sumsq  the same with x = y (half the bytes)
- *   cpu1     one thread, SIMD;  cpu  all OpenMP threads
- * host, hybrid, cpu1 and cpu are wall-clock timed. Every result is checked
- * against a compensated reference (dot.h). host and hybrid create their
- * queues and buffers at set-up, outside the timed runs, where the article's
- * reduce() creates and frees its streams and buffers inside every timed call
- * (docs/workloads/dot.md, "What the two time differently"). */
+ * better than the device. Kernels device (vectors on the device), host (from
+ * pinned host memory over several queues), hybrid (host plus the CPU), their
+ * *_sumsq (x = y), cpu1 and cpu; each result checked against a compensated
+ * reference (dot.h). What each runs, its bytes and timing, and why host and
+ * hybrid create their queues at set-up where the article's reduce() does in
+ * every timed call: docs/workloads/dot.md. */
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "dot.h"
@@ -98,10 +89,11 @@ struct dot {
 
 static const char *const kernel_names[] = {"device", "host", "hybrid", "device_sumsq",
                                            "host_sumsq", "hybrid_sumsq", "cpu1", "cpu"};
+#define NKERNEL_NAMES 8
 
 static int kernel_index(const char *name)
 {
-    for (int k = 0; k < (int)(sizeof kernel_names / sizeof *kernel_names); k++)
+    for (int k = 0; k < NKERNEL_NAMES; k++)
         if (strcmp(kernel_names[k], name) == 0)
             return k;
     return -1;
@@ -117,22 +109,12 @@ static int count_group(const struct clb_query *q, struct clb_counts *out)
     int ovf = 0;
     size_t n = q->size->total, es = clb_query_esize(q);
     size_t vec = clb_mulz(n, es, &ovf);
-    unsigned mask = ~0u;
+    unsigned mask = 0;
     const char *kl = clb_query_param(q, "kernels", "");
-    if (kl[0]) {
-        int nk;
-        char **names = clb_split(kl, &nk);
-        if (!names)
-            return CLB_ESYS;
-        mask = 0;
-        for (int i = 0; i < nk; i++) {
-            int k = kernel_index(names[i]);
-            mask |= k < 0 ? 0 : 1u << k;
-        }
-        free(names);
-        if (!mask)
-            mask = ~0u; /* set-up refuses the list */
-    }
+    for (int k = 0; k < NKERNEL_NAMES; k++)
+        mask |= clb_list_has(kl, kernel_names[k]) ? 1u << k : 0;
+    if (!mask)
+        mask = ~0u; /* every kernel; or a list set-up refuses */
     size_t total = clb_mulz(vec, 2, &ovf), largest = vec;
     if (mask & KM_DEV_PATH) {
         long glist[8];
@@ -205,29 +187,21 @@ static int ladder(int i, char *out, size_t n)
 
 /* ---- OpenCL pieces --------------------------------------------------------- */
 
-/* A pinned host vector: an ALLOC_HOST_PTR buffer mapped for the whole group. */
-static int pinned(struct clb_env *env, size_t bytes, cl_mem *buf, void **ptr)
-{
-    return clb_pinned(env, bytes, "pinned", buf, ptr);
-}
-
 static void unpin(struct clb_env *env, cl_mem buf, void *ptr)
 {
     if (buf && ptr && clEnqueueUnmapMemObject(env->dev->queue, buf, ptr, 0, NULL, NULL) ==
                           CL_SUCCESS)
         clFinish(env->dev->queue);
-    if (buf)
-        clReleaseMemObject(buf);
+    clb_release_mems(&buf, 1);
 }
 
 /* ---- setup --------------------------------------------------------------- */
 
+/* kdot and ksq are built (setup). */
 static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *opts)
 {
-    int rc;
-    if ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
-        (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq)) ||
-        (rc = clb_kernel(env->dev, "dot", opts, "sum_partials", &st->ksum)))
+    int rc = clb_kernel(env->dev, "dot", opts, "sum_partials", &st->ksum);
+    if (rc)
         return rc;
     int gpu = strcmp(env->info->type_name, "gpu") == 0;
     /* one T of local memory a work-item, in each of the three kernels */
@@ -239,16 +213,11 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
     struct clb_wg_limit w1, w2;
     if ((rc = clb_wg_limit(env, st->kdot, &w1)) || (rc = clb_wg_limit(env, st->ksq, &w2)))
         return rc;
-    size_t kwg1 = w1.items, kwg2 = w2.items;
-    /* GPUs: every group resident at once, or the grid-stride loop ends
-     * with a partial second wave. 4 groups of 256 per SM/CU need at most
-     * 64 registers per thread, which a kernel limit of 1024 work-items
-     * suggests; else 2. Four loads of 16 B per array in flight per thread
-     * keep far more bytes in flight than the memory needs, even at half
-     * occupancy. CPUs: 16 groups per core, so the runtime can balance
-     * them when a core is busy elsewhere. */
+    /* GPUs: every group resident at once (4 per CU where the kernel allows
+     * 1024 work-items, else 2); CPUs: 16 per core, for the runtime to
+     * balance (docs/workloads/dot.md, on `device`). */
     long groups = (long)env->info->compute_units *
-                  (gpu ? ((kwg1 < kwg2 ? kwg1 : kwg2) >= 1024 ? 4 : 2) : 16);
+                  (gpu ? ((w1.items < w2.items ? w1.items : w2.items) >= 1024 ? 4 : 2) : 16);
     if (groups < 1)
         groups = 1;
     if (st->ng == 0)
@@ -273,37 +242,29 @@ static int setup_device_kernel(struct clb_env *env, struct dot *st, const char *
 
 /* Queues and per-queue buffers large enough for any device share of n (the
  * chunk rule of clb_dot_chunks: at most max(n/queues, 2*min_chunk) + 4). */
-static int setup_host_path(struct clb_env *env, struct dot *st, const char *opts)
+static int setup_host_path(struct clb_env *env, struct dot *st)
 {
-    int rc;
-    if (!st->kdot && ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
-                      (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq))))
-        return rc;
     cl_kernel both[2] = {st->kdot, st->ksq};
     struct clb_fit fit = {.what = "local_size"};
-    if ((rc = clb_fit_items(env, both, 2, (size_t)st->want_local, st->es, 0, &st->host_local,
-                            &fit)))
+    int rc = clb_fit_items(env, both, 2, (size_t)st->want_local, st->es, 0, &st->host_local, &fit);
+    if (rc)
         return rc;
     if (fit.reduced)
         snprintf(st->host_note, sizeof st->host_note, "local_size %ld clamped to %zu (%s)",
                  st->want_local, st->host_local, fit.why);
     size_t n = st->n, mc = (size_t)st->min_chunk;
     size_t k = n / mc;
-    if (k < 1)
-        k = 1;
-    if (k > (size_t)st->queues)
-        k = (size_t)st->queues;
+    k = k < 1 ? 1 : k > (size_t)st->queues ? (size_t)st->queues : k;
     size_t per = (n + (size_t)st->queues - 1) / (size_t)st->queues;
     size_t cap = (per > 2 * mc ? per : 2 * mc) + 4;
     st->chunk_cap = cap < n ? cap : n;
     size_t pbytes = (size_t)st->max_groups * st->es; /* the group's count checked them all */
-    if ((rc = pinned(env, k * pbytes, &st->ppart, &st->hpart)))
+    if ((rc = clb_pinned(env, k * pbytes, "pinned", &st->ppart, &st->hpart)))
         return rc;
     for (size_t i = 0; i < k; i++) {
         cl_int err;
         st->q[i] = clCreateCommandQueue(env->dev->ctx, env->info->device, 0, &err);
         if (err != CL_SUCCESS) {
-            st->q[i] = NULL;
             clb_seterr("clCreateCommandQueue (queue %zu of %zu): %s", i + 1, k,
                        clb_cl_errstr(err));
             return CLB_ECL;
@@ -313,60 +274,6 @@ static int setup_host_path(struct clb_env *env, struct dot *st, const char *opts
             (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->chunk_cap * st->es, &st->cy[i])) ||
             (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, pbytes, &st->cpart[i])))
             return rc;
-    }
-    return CLB_OK;
-}
-
-/* A device row for one grid of `groups` work-groups. */
-static int add_device_case(struct clb_env *env, struct clb_group *g, struct dot *st, int sumsq,
-                           long groups)
-{
-    const char *name = sumsq ? "device_sumsq" : "device";
-    int given = strcmp(clb_param_origin(env, "groups"), "default") != 0;
-    struct clb_case *c;
-    int rc = given ? clb_case_add(g, &c, name, "groups=%ld", groups)
-                   : clb_case_add(g, &c, name, NULL);
-    if (rc)
-        return rc;
-    *(struct dot_case *)c->data = (struct dot_case){K_DEVICE, sumsq, 0, groups, 0};
-    c->dims = 1;
-    c->global[0] = (size_t)groups * st->dev_local;
-    c->local[0] = st->dev_local;
-    clb_case_note(c, "%ld groups x %zu, %s", groups, st->dev_local,
-                  st->blocked ? "blocked" : "strided");
-    clb_fit_note(c, &st->dev_fit);
-    return CLB_OK;
-}
-
-/* A host-work row: host, hybrid, cpu1, cpu. The launch shape of host and
- * hybrid belongs in params: rows of a sweep differ by it. */
-static int add_case(struct clb_group *g, struct dot *st, enum kind k, int sumsq, int split,
-                    const char *note)
-{
-    char name[48];
-    snprintf(name, sizeof name, "%s%s", kind_names[k], sumsq ? "_sumsq" : "");
-    struct clb_case *c;
-    int rc;
-    if (k == K_HYBRID)
-        rc = clb_case_add(g, &c, name, "split=%s,queues=%ld,max_groups=%ld,min_chunk=%ld",
-                          split == SPLIT_AUTO ? "auto" : "pow2", st->queues, st->max_groups,
-                          st->min_chunk);
-    else if (k == K_HOST)
-        rc = clb_case_add(g, &c, name, "queues=%ld,max_groups=%ld,min_chunk=%ld", st->queues,
-                          st->max_groups, st->min_chunk);
-    else
-        rc = clb_case_add(g, &c, name, NULL);
-    if (rc)
-        return rc;
-    size_t n_dev = k == K_HYBRID && split == SPLIT_POW2 ? clb_dot_pow2(st->n) : st->n;
-    *(struct dot_case *)c->data = (struct dot_case){k, sumsq, split, 0, n_dev};
-    if (k == K_CPU1)
-        clb_case_note(c, "1 thread");
-    if (k == K_CPU)
-        clb_case_note(c, "%d threads", omp_get_max_threads());
-    if (note && note[0]) { /* the host path's local_size clamped to fit: what ran */
-        clb_case_note(c, "%s", note);
-        clb_case_metric(c, "reduced", 1);
     }
     return CLB_OK;
 }
@@ -391,13 +298,6 @@ static int read_params(struct clb_env *env, struct dot *st, unsigned *kernels, u
     st->blocked = strcmp(acc, "auto") ? strcmp(acc, "blocked") == 0
                                       : strcmp(env->info->type_name, "cpu") == 0;
     return CLB_OK;
-}
-
-/* The one program of a group. */
-static void options(const char *dtype, const struct dot *st, char *opts, size_t n)
-{
-    clb_dtype_defines(dtype, opts, n);
-    clb_appendf(opts, n, " -DBLOCKED=%d", st->blocked);
 }
 
 /* The cases, enumerated once: for dot then sum of squares, device once
@@ -425,20 +325,53 @@ static int cases(unsigned km, unsigned splits, const long *glist, int ng,
     return n;
 }
 
+/* A case of cases(): device once per grid of `groups` work-groups (in
+ * params where --param or a profile gave them); host and hybrid with their
+ * launch shape in params (rows of a sweep differ by it); cpu1, cpu. */
+static int add_case(struct clb_env *env, struct clb_group *g, struct dot *st, struct dot_case dc)
+{
+    char name[48];
+    snprintf(name, sizeof name, "%s%s", kind_names[dc.k], dc.sumsq ? "_sumsq" : "");
+    const char *sp = dc.k != K_HYBRID ? "" : dc.split == SPLIT_AUTO ? "split=auto," : "split=pow2,";
+    int given = strcmp(clb_param_origin(env, "groups"), "default") != 0;
+    int hostlike = dc.k == K_HOST || dc.k == K_HYBRID;
+    struct clb_case *c;
+    int rc = dc.k == K_DEVICE && given ? clb_case_add(g, &c, name, "groups=%ld", dc.groups)
+             : hostlike ? clb_case_add(g, &c, name, "%squeues=%ld,max_groups=%ld,min_chunk=%ld",
+                                       sp, st->queues, st->max_groups, st->min_chunk)
+                        : clb_case_add(g, &c, name, NULL);
+    if (rc)
+        return rc;
+    if (dc.k != K_DEVICE)
+        dc.n_dev = dc.k == K_HYBRID && dc.split == SPLIT_POW2 ? clb_dot_pow2(st->n) : st->n;
+    *(struct dot_case *)c->data = dc;
+    if (dc.k == K_DEVICE) {
+        c->dims = 1;
+        c->global[0] = (size_t)dc.groups * st->dev_local;
+        c->local[0] = st->dev_local;
+        clb_case_note(c, "%ld groups x %zu, %s", dc.groups, st->dev_local,
+                      st->blocked ? "blocked" : "strided");
+        clb_fit_note(c, &st->dev_fit);
+    }
+    if (dc.k == K_CPU1)
+        clb_case_note(c, "1 thread");
+    if (dc.k == K_CPU)
+        clb_case_note(c, "%d threads", omp_get_max_threads());
+    if (hostlike && st->host_note[0]) { /* the host path's local_size clamped to fit: what ran */
+        clb_case_note(c, "%s", st->host_note);
+        clb_case_metric(c, "reduced", 1);
+    }
+    return CLB_OK;
+}
+
 /* The cases of cases(). */
 static int add_cases(struct clb_env *env, struct clb_group *g, struct dot *st, unsigned km,
                      unsigned splits)
 {
     struct dot_case cs[MAX_CASES];
     int n = cases(km, splits, st->glist, st->ng, cs), rc = CLB_OK;
-    for (int i = 0; i < n && rc == CLB_OK; i++) {
-        const struct dot_case *dc = &cs[i];
-        if (dc->k == K_DEVICE)
-            rc = add_device_case(env, g, st, dc->sumsq, dc->groups);
-        else
-            rc = add_case(g, st, dc->k, dc->sumsq, dc->split,
-                          dc->k == K_HOST || dc->k == K_HYBRID ? st->host_note : NULL);
-    }
+    for (int i = 0; i < n && rc == CLB_OK; i++)
+        rc = add_case(env, g, st, cs[i]);
     return rc;
 }
 
@@ -453,15 +386,22 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if (rc)
         return rc;
     size_t bytes = st->n * st->es; /* counted (overflow-checked) by the core */
-    if ((rc = pinned(env, bytes, &st->px, &st->hx)) || (rc = pinned(env, bytes, &st->py, &st->hy)))
+    /* pinned host vectors: ALLOC_HOST_PTR buffers mapped for the whole group */
+    if ((rc = clb_pinned(env, bytes, "pinned", &st->px, &st->hx)) ||
+        (rc = clb_pinned(env, bytes, "pinned", &st->py, &st->hy)))
         return rc;
     clb_fill(st->hx, st->n, st->dbl, 11);
     clb_fill(st->hy, st->n, st->dbl, 12);
-    char opts[160];
-    options(g->dtype, st, opts, sizeof opts);
+    char opts[160]; /* the one program of the group */
+    clb_dtype_defines(g->dtype, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DBLOCKED=%d", st->blocked);
+    if ((km & (KM_DEV_PATH | KM_HOST_PATH)) &&
+        ((rc = clb_kernel(env->dev, "dot", opts, "dot_partial", &st->kdot)) ||
+         (rc = clb_kernel(env->dev, "dot", opts, "sumsq_partial", &st->ksq))))
+        return rc;
     if ((km & KM_DEV_PATH) && (rc = setup_device_kernel(env, st, opts)))
         return rc;
-    if ((km & KM_HOST_PATH) && (rc = setup_host_path(env, st, opts)))
+    if ((km & KM_HOST_PATH) && (rc = setup_host_path(env, st)))
         return rc;
     return add_cases(env, g, st, km, splits);
 }
@@ -630,11 +570,8 @@ static int calibrate(struct clb_env *env, struct dot *st, struct clb_case *c)
         (rc = timed_hostlike(st, 0, sq, 3, &t_cpu, &tc)))
         return rc;
     double rd = (double)n / t_dev, rcpu = (double)n / t_cpu;
-    double best_t = t_dev, best_share = 1, share = clb_dot_share(rd, rcpu);
-    if (t_cpu < best_t) {
-        best_t = t_cpu;
-        best_share = 0;
-    }
+    double best_t = fmin(t_dev, t_cpu), best_share = t_cpu < t_dev ? 0 : 1;
+    double share = clb_dot_share(rd, rcpu);
     int runs = 0;
     for (; runs < 4; runs++) {
         size_t nd = dev_elems(share, n);
@@ -668,30 +605,25 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     const struct dot_case *dc = c->data;
     int rc;
     st->result = NAN;
-    switch (dc->k) {
-    case K_DEVICE:
-        if ((rc = clb_poison(env->dev, st->dout, st->es)) ||
-            (rc = clb_poison(env->dev, st->dpart, st->dev_groups * st->es)))
-            return rc;
-        return CLB_OK;
-    case K_HOST:
-    case K_HYBRID:
-        if (dc->k == K_HYBRID && dc->split == SPLIT_AUTO && (rc = calibrate(env, st, c)))
-            return rc;
-        /* poisoned chunk buffers (after calibrating): a chunk that was never
-         * uploaded shows */
-        for (int i = 0; i < st->nq; i++)
-            if ((rc = clb_poison(env->dev, st->cx[i], st->chunk_cap * st->es)) ||
-                (rc = clb_poison(env->dev, st->cy[i], st->chunk_cap * st->es)))
-                return rc;
-        if (dc->k == K_HYBRID) {
-            clb_case_note(c, "dev_share=%.4f", (double)dc->n_dev / (double)st->n);
-            clb_case_metric(c, "dev_share", (double)dc->n_dev / (double)st->n);
-        }
-        return CLB_OK;
-    default:
-        return CLB_OK;
+    if (dc->k == K_DEVICE) {
+        rc = clb_poison(env->dev, st->dout, st->es);
+        return rc ? rc : clb_poison(env->dev, st->dpart, st->dev_groups * st->es);
     }
+    if (dc->k != K_HOST && dc->k != K_HYBRID)
+        return CLB_OK;
+    if (dc->k == K_HYBRID && dc->split == SPLIT_AUTO && (rc = calibrate(env, st, c)))
+        return rc;
+    /* poisoned chunk buffers (after calibrating): a chunk that was never
+     * uploaded shows */
+    for (int i = 0; i < st->nq; i++)
+        if ((rc = clb_poison(env->dev, st->cx[i], st->chunk_cap * st->es)) ||
+            (rc = clb_poison(env->dev, st->cy[i], st->chunk_cap * st->es)))
+            return rc;
+    if (dc->k == K_HYBRID) {
+        clb_case_note(c, "dev_share=%.4f", (double)dc->n_dev / (double)st->n);
+        clb_case_metric(c, "dev_share", (double)dc->n_dev / (double)st->n);
+    }
+    return CLB_OK;
 }
 
 static int run_device(struct clb_env *env, struct dot *st, int sumsq, long groups,
@@ -719,12 +651,10 @@ static int run(struct clb_env *env, struct clb_group *g, struct clb_case *c, str
     if (dc->k == K_DEVICE)
         return run_device(env, st, sumsq, dc->groups, s);
     double t0 = clb_now();
-    switch (dc->k) {
-    case K_HOST: rc = run_hostlike(st, st->n, sumsq, NULL); break;
-    case K_HYBRID: rc = run_hostlike(st, dc->n_dev, sumsq, NULL); break;
-    case K_CPU1: st->result = clb_dot_cpu(st->hx, st->hy, st->n, st->dbl, 1); break;
-    default: st->result = clb_dot_cpu(st->hx, st->hy, st->n, st->dbl, 0); break;
-    }
+    if (dc->k == K_HOST || dc->k == K_HYBRID) /* host: n_dev = n */
+        rc = run_hostlike(st, dc->n_dev, sumsq, NULL);
+    else /* cpu1: one thread; cpu: all */
+        st->result = clb_dot_cpu(st->hx, st->hy, st->n, st->dbl, dc->k == K_CPU1);
     s->seconds = clb_now() - t0;
     return rc;
 }
@@ -772,15 +702,13 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct dot *st = g->state;
-    for (int i = 0; i < st->nq; i++)
-        if (st->q[i])
-            clb_finish(st->q[i]);
+    for (int i = 0; i < st->nq; i++) { /* queue i is set for every i < nq */
+        clb_finish(st->q[i]);
+        clReleaseCommandQueue(st->q[i]);
+    }
     clb_release_mems(st->cx, (size_t)st->nq);
     clb_release_mems(st->cy, (size_t)st->nq);
     clb_release_mems(st->cpart, (size_t)st->nq);
-    for (int i = 0; i < st->nq; i++)
-        if (st->q[i])
-            clReleaseCommandQueue(st->q[i]);
     cl_kernel ks[] = {st->kdot, st->ksq, st->ksum};
     CLB_RELEASE_KERNELS(ks);
     cl_mem ms[] = {st->dx, st->dy, st->dpart, st->dout};
@@ -830,8 +758,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 {
     (void)dtype;
     (void)size;
-    struct dot st;
-    memset(&st, 0, sizeof st);
+    struct dot st = {0};
     unsigned km, splits;
     if (read_params(env, &st, &km, &splits))
         return -1;
@@ -856,8 +783,7 @@ const struct clb_workload clb_wl_dot = {
      * largest that fits. CPUs: both vectors >= 4x the last-level cache and
      * each >= 64 MiB; the group's footprint with every kernel is six vectors
      * (pinned x, y; device x, y; the chunk buffers of x and y), hence 12x
-     * and 384 MiB. With a kernels= subset the footprint is smaller and the
-     * default size larger than before (the old rule ignored kernels=). */
+     * and 384 MiB (less with a kernels= subset). */
     .sizes = {.quick = "65536", .llc_times = 12, .floor_mib = {384, 12288}, .ladder = ladder},
     .baselines = "stream/copy",
     .state_size = sizeof(struct dot),

@@ -139,10 +139,7 @@ int clb_dot_chunks(size_t n, long queues, long min_chunk, size_t *off)
         return 0;
     size_t mc = min_chunk > 0 ? (size_t)min_chunk : 1;
     size_t k = n / mc;
-    if (k < 1)
-        k = 1;
-    if (queues > 0 && k > (size_t)queues)
-        k = (size_t)queues;
+    k = k < 1 ? 1 : queues > 0 && k > (size_t)queues ? (size_t)queues : k;
     for (size_t q = 0; q < k; q++) {
         /* q*n/k without overflow for any n < 2^63 and k <= 2^31 */
         size_t b = (n / k) * q + (n % k) * q / k;

@@ -1,19 +1,12 @@
 /* latency: memory latency through the hierarchy by pointer chasing. One
- * work-item follows a random cycle (Sattolo's algorithm: one cycle through
- * every element, so that no prefetcher can guess the next address) whose
- * elements lie `stride` bytes apart, `loads` dependent loads per launch.
- * A group is a sweep: its size is the largest working set (by default at
- * least 8 x the last-level cache: at 4 x a random chase still finds about a
- * quarter of its loads in the cache), and it has one row per working set
- * from `from` bytes up, one or two per octave, for each stride.
- * Rows: bytes and flops 0 (gbps, gflops empty); the t_* columns are the time
- * of one launch's whole chase; the metrics give loads, ns_per_load and
- * cycles (at clock_mhz, the profile's core clock, else
- * CL_DEVICE_MAX_CLOCK_FREQUENCY: clock_from) from the median, and llc_bytes
- * (the last-level cache the summary and --ceilings use to tell caches from
- * memory); the detail says the same for people.
- * Validated: after the last run the position must be the element the host
- * finds (runs x loads) steps along the cycle. */
+ * work-item follows a random cycle (Sattolo's algorithm: no prefetcher can
+ * guess the next address) whose elements lie `stride` bytes apart, `loads`
+ * dependent loads per launch. A group is a sweep: one row per working set
+ * from `from` bytes up to its size (by default at least 8 x the last-level
+ * cache: at 4 x a random chase still finds about a quarter of its loads in
+ * the cache). The rows' columns and metrics (llc_bytes tells the summary and
+ * --ceilings caches from memory) and the check of the position after the
+ * last run: docs/workloads/latency.md. */
 #include "clb_workload.h"
 #include "latency.h"
 
@@ -32,7 +25,6 @@ struct lat {
     size_t size;               /* the group's largest working set, bytes */
     uint32_t *chain;           /* host copy of the chain words (size bytes) */
     uint32_t *ord;             /* the cycle's order (elements of the smallest stride) */
-    size_t nmax;
     cl_mem dchain, dstate;
     cl_kernel k;
     cl_uint loads;
@@ -66,10 +58,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     size_t size = q->size->total;
     if (!q->kernel)
         return clb_count_done(q, ovf, out, 0, 0, clb_addz(size, 4, &ovf), size, CLB_UNIT_GBPS);
-    if (strcmp(q->kernel, "chase")) {
-        clb_seterr("unknown latency kernel '%s' (known: chase)", q->kernel);
+    if (clb_query_kernel(q, "latency", "chase"))
         return CLB_EUSAGE;
-    }
     const char *w = clb_query_param(q, "ws", "");
     size_t fp = w[0] ? (size_t)strtoull(w, NULL, 10) : size;
     return clb_count_done(q, ovf, out, 0, 0, fp, size, CLB_UNIT_GBPS);
@@ -122,10 +112,25 @@ static int read_sweep(struct clb_env *env, size_t size, struct plan_sweep *sw)
     return CLB_OK;
 }
 
-/* Every (working set, stride) of the sweep, in order, to visit (which
+/* A case of the sweep, counted in *n and added to g (NULL: counted only). */
+static int add_case(struct clb_group *g, int *n, size_t ws, size_t stride)
+{
+    ++*n;
+    if (!g)
+        return CLB_OK;
+    struct clb_case *c;
+    int rc = clb_case_add(g, &c, "chase", "ws=%zu,stride=%zu", ws, stride);
+    if (rc)
+        return rc;
+    *(struct lat_case *)c->data = (struct lat_case){ws, stride, 0};
+    c->dims = 1;
+    c->global[0] = c->local[0] = 1;
+    return CLB_OK;
+}
+
+/* Every (working set, stride) of the sweep, in order, to add_case (which
  * counts them for the plan or adds them as cases): one enumeration for both. */
-static int sweep_each(const struct plan_sweep *sw, int (*visit)(void *ctx, size_t ws, size_t stride),
-                      void *ctx)
+static int sweep_each(const struct plan_sweep *sw, struct clb_group *g, int *n)
 {
     size_t size = sw->size;
     for (int s = 0; s < sw->ns; s++) {
@@ -137,35 +142,14 @@ static int sweep_each(const struct plan_sweep *sw, int (*visit)(void *ctx, size_
             for (int k = 0; k < sw->per; k++) {
                 if (cand[k] > size || cand[k] < 2 * st)
                     continue;
-                if ((rc = visit(ctx, cand[k], st)))
+                if ((rc = add_case(g, n, cand[k], st)))
                     return rc;
                 last = cand[k];
             }
         }
-        if (last != size && size >= 2 * st && (rc = visit(ctx, size, st)))
+        if (last != size && size >= 2 * st && (rc = add_case(g, n, size, st)))
             return rc; /* the top of the sweep: the group's size */
     }
-    return CLB_OK;
-}
-
-static int count_case(void *ctx, size_t ws, size_t stride)
-{
-    (void)ws;
-    (void)stride;
-    ++*(int *)ctx;
-    return CLB_OK;
-}
-
-static int add_case(void *ctx, size_t ws, size_t stride)
-{
-    struct clb_group *g = ctx;
-    struct clb_case *c;
-    int rc = clb_case_add(g, &c, "chase", "ws=%zu,stride=%zu", ws, stride);
-    if (rc)
-        return rc;
-    *(struct lat_case *)c->data = (struct lat_case){ws, stride, 0};
-    c->dims = 1;
-    c->global[0] = c->local[0] = 1;
     return CLB_OK;
 }
 
@@ -175,7 +159,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     (void)dtype;
     struct plan_sweep sw;
     int n = 0;
-    if (read_sweep(env, size->total, &sw) || sweep_each(&sw, count_case, &n))
+    if (read_sweep(env, size->total, &sw) || sweep_each(&sw, NULL, &n))
         return -1;
     return n;
 }
@@ -197,7 +181,6 @@ static int setup(struct clb_env *env, struct clb_group *g)
                    st->size, smin);
         return CLB_EUSAGE;
     }
-    st->nmax = st->size / (size_t)smin;
     st->llc = clb_llc_bytes(env);
     st->clock_mhz = env->info->clock_mhz;
     st->clock_from = "CL_DEVICE_MAX_CLOCK_FREQUENCY";
@@ -206,7 +189,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
         st->clock_from = "profile";
     }
     st->chain = calloc(st->size / 4, 4);
-    st->ord = clb_xmalloc(st->nmax * sizeof *st->ord);
+    st->ord = clb_xmalloc(st->size / (size_t)smin * sizeof *st->ord); /* the most elements */
     if (!st->chain || !st->ord) {
         clb_seterr(CLB_OOM " for a %zu-byte chain", st->size);
         return CLB_ESYS;
@@ -215,7 +198,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, 4, &st->dstate)) ||
         (rc = clb_kernel(env->dev, "latency", "", "chase", &st->k)))
         return rc;
-    return sweep_each(&sw, add_case, g);
+    int n = 0;
+    return sweep_each(&sw, g, &n);
 }
 
 /* ---- measuring ---------------------------------------------------------- */
@@ -296,8 +280,7 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 {
     (void)env;
     struct lat *st = g->state;
-    if (st->k)
-        clReleaseKernel(st->k);
+    clb_release_kernels(&st->k, 1);
     clb_release_mems(&st->dchain, 1);
     clb_release_mems(&st->dstate, 1);
     free(st->chain);
@@ -306,7 +289,8 @@ static void teardown(struct clb_env *env, struct clb_group *g)
 
 /* ---- summary and ceilings ---------------------------------------------- */
 
-/* The rows of one sweep (same run, size and stride), sorted by working set. */
+/* The rows of one sweep (same run, size and stride), sorted by working set;
+ * ws, ns and cyc are one allocation. */
 struct sweep {
     double *ws, *ns, *cyc, llc, clock;
     const struct clb_row **row;
@@ -340,11 +324,11 @@ static int collect(const struct clb_row *rows, size_t n, size_t i, char *done, s
 {
     memset(s, 0, sizeof *s);
     s->row = calloc(n, sizeof *s->row);
-    s->ws = calloc(n, sizeof *s->ws);
-    s->ns = calloc(n, sizeof *s->ns);
-    s->cyc = calloc(n, sizeof *s->cyc);
-    if (!s->row || !s->ws || !s->ns || !s->cyc)
+    s->ws = calloc(3 * n, sizeof *s->ws);
+    if (!s->row || !s->ws)
         return -1;
+    s->ns = s->ws + n;
+    s->cyc = s->ns + n;
     for (size_t j = i; j < n; j++)
         if (!done[j] && usable(&rows[j]) && same_sweep(&rows[i], &rows[j])) {
             done[j] = 1;
@@ -369,8 +353,6 @@ static void sweep_free(struct sweep *s)
 {
     free(s->row);
     free(s->ws);
-    free(s->ns);
-    free(s->cyc);
 }
 
 static double mean_of(const double *v, int a, int b)
@@ -382,12 +364,6 @@ static double mean_of(const double *v, int a, int b)
 }
 
 #define MAX_LEVELS 16
-
-/* The levels the device or the OS reports, for the summary's names. */
-static int reported(const struct clb_summary_ctx *ctx, struct clb_cache_level *lv)
-{
-    return clb_cache_levels(ctx ? ctx->info : NULL, ctx ? ctx->profile : NULL, lv, MAX_LEVELS);
-}
 
 static void print_plateau(const struct sweep *s, const struct clb_plateau *p, FILE *out)
 {
@@ -412,13 +388,11 @@ static void print_levels(const struct sweep *s, const struct clb_plateau *pl,
         clb_bytes_text(lv[l].bytes, sz, sizeof sz);
         fprintf(out, "  %s %s (%s): ", lv[l].name, sz, lv[l].source);
         int p = step[l];
-        if (p < 0 && s->ws[s->n - 1] <= lv[l].bytes) {
-            fprintf(out, "not reached: the sweep ends at or below its size\n");
-            continue;
-        }
         if (p < 0) {
-            fprintf(out, "no rise in latency within a factor 2 of its size: its size matches "
-                         "no plateau\n");
+            fprintf(out, "%s\n", s->ws[s->n - 1] <= lv[l].bytes
+                                     ? "not reached: the sweep ends at or below its size"
+                                     : "no rise in latency within a factor 2 of its size: its "
+                                       "size matches no plateau");
             continue;
         }
         clb_bytes_text(s->ws[pl[p].last], a, sizeof a);
@@ -458,8 +432,8 @@ static void summarize_sweep(const struct sweep *s, const struct clb_cache_level 
 static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *rows, size_t n,
                       FILE *out)
 {
-    struct clb_cache_level lv[MAX_LEVELS];
-    int nl = reported(ctx, lv);
+    struct clb_cache_level lv[MAX_LEVELS]; /* the levels the device or the OS reports */
+    int nl = clb_cache_levels(ctx ? ctx->info : NULL, ctx ? ctx->profile : NULL, lv, MAX_LEVELS);
     char *done = calloc(n ? n : 1, 1);
     struct clb_plateau *pl = calloc(n ? n : 1, sizeof *pl);
     for (size_t i = 0; done && pl && i < n; i++) {

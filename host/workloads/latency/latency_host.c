@@ -3,7 +3,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "clb_workload.h"
 
@@ -56,12 +55,9 @@ int clb_plateaus(const double *ws, const double *lat, int n, double tol, double 
     for (int i = 0; i < np; i++) {
         struct clb_plateau *p = &out[i];
         int beyond = llc <= 0 || ws[p->first] > llc;
-        if (i == np - 1 && beyond)
-            snprintf(p->name, sizeof p->name, "memory");
-        else if (p->last == p->first)
-            snprintf(p->name, sizeof p->name, "transition");
-        else
-            snprintf(p->name, sizeof p->name, "plateau");
+        snprintf(p->name, sizeof p->name, "%s", i == np - 1 && beyond ? "memory"
+                                                : p->last == p->first ? "transition"
+                                                                      : "plateau");
     }
     return np;
 }

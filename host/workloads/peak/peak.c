@@ -22,11 +22,9 @@
 #define ITEMS_BOUND (1u << 22)
 
 static const long vec_ok[] = {1, 2, 4, 8, 16};
-static const long acc_ok[] = {4, 8, 16};
 
 struct peak_case {
     long vec, acc;
-    size_t groups, local;
 };
 
 struct peak {
@@ -54,24 +52,24 @@ static const struct clb_param_def params[] = {
 
 /* ---- counts ------------------------------------------------------------ */
 
+/* By enum clb_peak_type. */
+static const char *const type_names[] = {"float", "double", "half", "int"};
+
 static int type_of(const char *dtype, enum clb_peak_type *t)
 {
-    if (strcmp(dtype, "float") == 0) *t = CLB_PEAK_FLOAT;
-    else if (strcmp(dtype, "double") == 0) *t = CLB_PEAK_DOUBLE;
-    else if (strcmp(dtype, "half") == 0) *t = CLB_PEAK_HALF;
-    else if (strcmp(dtype, "int") == 0) *t = CLB_PEAK_INT;
-    else {
-        clb_seterr("peak types are float, double, half and int, not '%s'", dtype);
-        return CLB_EUSAGE;
-    }
-    return CLB_OK;
+    for (*t = CLB_PEAK_FLOAT; *t <= CLB_PEAK_INT; (*t)++)
+        if (strcmp(dtype, type_names[*t]) == 0)
+            return CLB_OK;
+    clb_seterr("peak types are float, double, half and int, not '%s'", dtype);
+    return CLB_EUSAGE;
 }
 
 static const char *kernel_for(enum clb_peak_type t) { return t == CLB_PEAK_INT ? "mad" : "fma"; }
 
 /* Case: flops = items x (2 x size + acc x vec + vec) (the FMAs, then the adds
  * of the sum), bytes = the seeds once + one result per work-item. Group: the
- * seed buffer (16 x 16 per class) and the results of the largest launch. */
+ * seed buffer (16 x 16 per class) and the results of the largest launch
+ * (ITEMS_BOUND where --param does not give groups and local). */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
     enum clb_peak_type t;
@@ -81,31 +79,23 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     int ovf = 0;
     size_t es = clb_peak_esize(t);
     out->compute_bound = 1;
-    if (!q->kernel) {
-        size_t g = (size_t)clb_query_long(q, "groups", 1, 1L << 30, 0);
-        size_t l = (size_t)clb_query_long(q, "local", 1, 1 << 16, 0);
-        size_t items = g && l ? clb_mulz(g, l, &ovf) : ITEMS_BOUND;
-        size_t seeds = clb_mulz((size_t)CLASSES * 256, es, &ovf);
-        size_t res = clb_mulz(items, es, &ovf);
-        return clb_count_done(q, ovf, out, 0, 0, clb_addz(seeds, res, &ovf),
-                              res > seeds ? res : seeds, CLB_UNIT_GFLOPS);
-    }
-    if (strcmp(q->kernel, kernel_for(t))) {
+    int group = !q->kernel;
+    if (!group && strcmp(q->kernel, kernel_for(t))) {
         clb_seterr("unknown peak kernel '%s' for %s (known: %s)", q->kernel, q->dtype,
                    kernel_for(t));
         return CLB_EUSAGE;
     }
-    size_t vec = (size_t)clb_query_long(q, "vec", 1, 16, 1);
-    size_t acc = (size_t)clb_query_long(q, "acc", 1, 16, 8);
-    size_t g = (size_t)clb_query_long(q, "groups", 1, 1L << 30, 1);
-    size_t l = (size_t)clb_query_long(q, "local", 1, 1 << 16, 1);
-    size_t items = clb_mulz(g, l, &ovf);
-    size_t per_item = clb_addz(clb_mulz(q->size->total, 2, &ovf), acc * vec + vec, &ovf);
-    size_t flops = clb_mulz(items, per_item, &ovf);
+    size_t vec = group ? 16 : (size_t)clb_query_long(q, "vec", 1, 16, 1);
+    size_t acc = group ? 16 : (size_t)clb_query_long(q, "acc", 1, 16, 8);
+    size_t g = (size_t)clb_query_long(q, "groups", 1, 1L << 30, !group);
+    size_t l = (size_t)clb_query_long(q, "local", 1, 1 << 16, !group);
+    size_t items = g && l ? clb_mulz(g, l, &ovf) : ITEMS_BOUND;
     size_t seeds = clb_mulz((size_t)CLASSES * acc * vec, es, &ovf);
-    size_t res = clb_mulz(items, es, &ovf);
-    return clb_count_done(q, ovf, out, clb_addz(seeds, res, &ovf), flops,
-                          clb_addz(seeds, res, &ovf), res > seeds ? res : seeds, CLB_UNIT_GFLOPS);
+    size_t res = clb_mulz(items, es, &ovf), fp = clb_addz(seeds, res, &ovf);
+    size_t per_item =
+        group ? 0 : clb_addz(clb_mulz(q->size->total, 2, &ovf), acc * vec + vec, &ovf);
+    return clb_count_done(q, ovf, out, group ? 0 : fp, clb_mulz(items, per_item, &ovf), fp,
+                          res > seeds ? res : seeds, CLB_UNIT_GFLOPS);
 }
 
 /* One default size: 2^17 lane-FMAs per work-item (about 4 ms of an H100's
@@ -147,32 +137,24 @@ static int build(struct clb_env *env, struct peak *p, long vec, long acc, cl_ker
 
 /* ---- set-up ------------------------------------------------------------- */
 
-static int in_list(long v, const long *ok, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (ok[i] == v)
-            return 1;
-    return 0;
-}
-
 static int read_params(struct clb_env *env, long *vecs, int *nvec, long *accs, int *nacc,
                        long *groups, long *local)
 {
     int rc;
     static const long quick[] = {1, 4};
     *nvec = env->quick ? 2 : 5;
-    for (int i = 0; i < *nvec; i++)
-        vecs[i] = env->quick ? quick[i] : vec_ok[i];
+    memcpy(vecs, env->quick ? quick : vec_ok, (size_t)*nvec * sizeof *vecs);
     if ((clb_param(env, "vec")[0] && (rc = clb_param_ints(env, "vec", 1, 16, vecs, 8, nvec))) ||
         (rc = clb_param_ints(env, "acc", 1, 16, accs, 8, nacc)))
         return rc;
+    /* in 1..16 as parsed: the accepted values are the powers of two (acc >= 4) */
     for (int i = 0; i < *nvec; i++)
-        if (!in_list(vecs[i], vec_ok, 5)) {
+        if (vecs[i] & (vecs[i] - 1)) {
             clb_seterr("peak: bad vec %ld (accepted: 1, 2, 4, 8, 16)", vecs[i]);
             return CLB_EUSAGE;
         }
     for (int i = 0; i < *nacc; i++)
-        if (!in_list(accs[i], acc_ok, 3)) {
+        if (accs[i] < 4 || accs[i] & (accs[i] - 1)) {
             clb_seterr("peak: bad acc %ld (accepted: 4, 8, 16)", accs[i]);
             return CLB_EUSAGE;
         }
@@ -237,7 +219,7 @@ static int cases(const long *vecs, int nvec, const long *accs, int nacc,
     int n = 0;
     for (int v = 0; v < nvec; v++)
         for (int a = 0; a < nacc; a++)
-            out[n++] = (struct peak_case){vecs[v], accs[a], 0, 0};
+            out[n++] = (struct peak_case){vecs[v], accs[a]};
     return n;
 }
 
@@ -247,18 +229,14 @@ static int cases(const long *vecs, int nvec, const long *accs, int nacc,
 static int fit_local(struct clb_env *env, struct peak *p, const struct peak_case *cs, int n,
                      long *groups, long *local)
 {
-    cl_kernel k[15];
+    cl_kernel k[15], one, *built = &p->k[0][0];
     int nk = 0, rc;
-    for (int i = 0; i < n; i++) {
-        cl_kernel one;
+    for (int i = 0; i < n; i++)
         if ((rc = build(env, p, cs[i].vec, cs[i].acc, &one)))
             return rc;
-        int seen = 0;
-        for (int j = 0; j < nk; j++)
-            seen |= k[j] == one;
-        if (!seen && nk < 15)
-            k[nk++] = one;
-    }
+    for (int j = 0; j < 15; j++) /* each (vec, acc) once: its slot of p->k */
+        if (built[j])
+            k[nk++] = built[j];
     size_t got;
     p->fit = (struct clb_fit){.what = "local"};
     if ((rc = clb_fit_items(env, k, nk, (size_t)*local, 0, 0, &got, &p->fit)))
@@ -281,8 +259,6 @@ static int add_case(struct clb_group *g, struct peak_case pc, size_t groups, siz
                           pc.vec, pc.acc, groups, local);
     if (rc)
         return rc;
-    pc.groups = groups;
-    pc.local = local;
     *(struct peak_case *)c->data = pc;
     c->dims = 1;
     c->global[0] = p->items;
@@ -326,9 +302,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
     p->ref = clb_xmalloc((size_t)CLASSES * p->esize);
     if (!p->seeds || !p->out || !p->ref)
         return CLB_ESYS;
-    if ((rc = fill_seeds(p)))
-        return rc;
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, seed_bytes, &p->dseeds)) ||
+    if ((rc = fill_seeds(p)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, seed_bytes, &p->dseeds)) ||
         (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, p->items * p->esize, &p->dout)))
         return rc;
     for (int i = 0; i < n; i++)
@@ -447,16 +422,15 @@ static void summarize(const struct clb_summary_ctx *ctx, const struct clb_row *r
                       FILE *out)
 {
     (void)ctx;
-    static const char *const types[] = {"float", "double", "half", "int"};
     int header = 0;
     for (int t = 0; t < 4; t++) {
-        const struct clb_row *b = best_of(rows, n, types[t]);
+        const struct clb_row *b = best_of(rows, n, type_names[t]);
         if (!b)
             continue;
         if (!header++)
             fprintf(out, "\npeak arithmetic (best of the vec/acc rows):\n");
-        fprintf(out, "  %-6s %10.1f %s  (%s)\n", types[t], b->gflops, t == 3 ? "GIOP/s " : "GFlop/s",
-                b->params);
+        fprintf(out, "  %-6s %10.1f %s  (%s)\n", type_names[t], b->gflops,
+                t == 3 ? "GIOP/s " : "GFlop/s", b->params);
     }
 }
 

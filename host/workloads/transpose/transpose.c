@@ -1,16 +1,14 @@
 /* transpose: out = in^T for an n x m matrix, from a single work-item to a
  * transpose as fast as a copy. The sequence follows the transpose lecture
- * [Udacity12] (serial, per_row, naive) and NVIDIA's matrix-transpose
- * whitepaper [Ruetsch09] (copy,
- * copy_local, coalesced, nobankconflict, fine_grained, coarse_grained,
- * diagonal), then `best`. Bytes per run: 2*n*m*sizeof for every kernel. Each
+ * [Udacity12] (serial, per_row, naive) and NVIDIA's matrix-transpose whitepaper
+ * [Ruetsch09] (copy, copy_local, coalesced, nobankconflict, fine_grained,
+ * coarse_grained, diagonal), then `best`. Bytes per run: 2*n*m*sizeof for every kernel. Each
  * row's detail carries its fraction of this group's `copy` (of_copy=, written
  * by the core: transpose/copy is a baseline, measured first). */
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "transpose.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,12 +35,6 @@ struct transpose_case {
     int k, vi;
 };
 
-/* A launch shape: a case's, or a probe's. */
-struct shape {
-    unsigned dims;
-    size_t global[3], local[3];
-};
-
 struct transpose {
     size_t n, m, esize;
     size_t cus;             /* compute units (the persistent form's grid) */
@@ -50,7 +42,6 @@ struct transpose {
     int wide;               /* 64-bit indices */
     long tile, brows;       /* the whitepaper kernels' tile */
     size_t per_row_local;   /* per_row's work-group */
-    size_t loop_limit;      /* the most loop iterations a work-item runs (0: no limit seen) */
     struct clb_inout io;    /* input and read-back output, host and device */
     cl_kernel k[NKERNELS - 1];
     cl_kernel kbest[CLB_TR_MAX_VARIANTS];
@@ -94,16 +85,12 @@ static const struct clb_param_def row_keys[] = {
  * counts as any kernel (all count the same). */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    int known = !q->kernel || !q->kernel[0];
-    for (int k = 0; k < NKERNELS && !known; k++)
-        known = strcmp(q->kernel, knames[k]) == 0;
-    if (!known) {
-        clb_seterr("unknown transpose kernel '%s' (known: copy, copy_local, serial, per_row, "
-                   "naive, coalesced, nobankconflict, fine_grained, coarse_grained, diagonal, "
-                   "best)", q->kernel);
-        return CLB_EUSAGE;
-    }
-    return clb_count_copy(q, out);
+    int rc = q->kernel && !q->kernel[0]
+                 ? CLB_OK
+                 : clb_query_kernel(q, "transpose", "copy, copy_local, serial, per_row, naive, "
+                                    "coalesced, nobankconflict, fine_grained, coarse_grained, "
+                                    "diagonal, best");
+    return rc ? rc : clb_count_copy(q, out);
 }
 
 /* ---- parameters (the variant syntax: transpose_variant.c) ----------------- */
@@ -111,16 +98,15 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 static int parse_tile(struct clb_env *env, struct transpose *st)
 {
     const char *v = clb_param(env, "tile");
-    const char *from = strcmp(clb_param_origin(env, "tile"), "profile") == 0 ? " (from the profile)" : "";
+    int prof = strcmp(clb_param_origin(env, "tile"), "profile") == 0;
     if (clb_tr_parse_pair(v, &st->tile, &st->brows, 0, NULL) || st->tile % st->brows) {
         clb_seterr("transpose: bad tile '%s'%s (accepted: TILExROWS with TILE a multiple of ROWS, "
-                   "e.g. 32x8)", v, from);
+                   "e.g. 32x8)", v, prof ? " (from the profile)" : "");
         return CLB_EUSAGE;
     }
     /* a tile the device cannot launch is reduced when it is built (fit_tiles) */
     return CLB_OK;
 }
-
 
 /* The built-in candidates of the probe, by element size: 16-byte vectors,
  * larger tiles, more bytes in flight per work-item, and the plain tile; then
@@ -136,18 +122,23 @@ static const char *const probe_double[] = {
     "64x8v2l", "64x16v2l", "32x8v2k2", "32x4v2k4", "rect128x32v2w256", "rect128x16v2w256",
     "64x8v2oC", "32x16v2p8", "32x16v2d2", NULL};
 
+/* The work-group and the local memory of a variant, as a tile to fit. */
 static void variant_tile(const struct transpose *st, const struct clb_tr_variant *v,
-                         struct clb_tile *t);
-
-/* Within the device's work-group and local-memory limits? */
-static int variant_fits(const struct clb_env *env, const struct transpose *st,
-                        const struct clb_tr_variant *v, char *why, size_t n)
+                         struct clb_tile *t)
 {
-    struct clb_tile t;
-    struct clb_wg_limit l;
-    variant_tile(st, v, &t);
-    clb_wg_device_limit(env, &l);
-    return clb_wg_fits(&l, t.dims, t.local, t.own_local, why, n);
+    *t = (struct clb_tile){2, {0, 1, 1}, 0, {0}, 0};
+    if (v->reg) {
+        t->local[0] = (size_t)v->gx;
+        t->local[1] = (size_t)v->gy;
+    } else if (v->rect) {
+        t->local[0] = (size_t)v->gx;
+        t->own_local = (size_t)v->bt * (size_t)(v->bc + 1) * st->esize;
+    } else {
+        int two = v->bk > 1 || v->bd || v->bp;
+        t->local[0] = (size_t)(v->bt / v->bv);
+        t->local[1] = (size_t)v->br;
+        t->own_local = (two ? 2u : 1u) * (size_t)v->bt * (size_t)(v->bt + 1) * st->esize;
+    }
 }
 
 /* Can the variant run here, its size aside (the vector width divides the
@@ -168,10 +159,16 @@ static int variant_runs(const struct clb_env *env, const struct transpose *st,
     return 1;
 }
 
+/* Within the device's work-group and local-memory limits, and can it run? */
 static int variant_usable(const struct clb_env *env, const struct transpose *st,
                           const struct clb_tr_variant *v, char *why, size_t n)
 {
-    return variant_fits(env, st, v, why, n) && variant_runs(env, st, v, why, n);
+    struct clb_tile t;
+    struct clb_wg_limit l;
+    variant_tile(st, v, &t);
+    clb_wg_device_limit(env, &l);
+    return clb_wg_fits(&l, t.dims, t.local, t.own_local, why, n) &&
+           variant_runs(env, st, v, why, n);
 }
 
 /* ---- kernels ------------------------------------------------------------ */
@@ -180,15 +177,6 @@ static void base_defines(const char *dtype, const struct transpose *st, char *o,
 {
     clb_dtype_defines(dtype, o, n);
     clb_appendf(o, n, " -DIDX=%s", st->wide ? "ulong" : "uint");
-}
-
-/* The program of the fixed kernels (serial ... diagonal) for a tile of
- * TILE x TILE with work-groups of TILE x BROWS (the fit's). */
-static void fixed_options(const char *dtype, const struct transpose *st, long tile, long brows,
-                          char *opts, size_t n)
-{
-    base_defines(dtype, st, opts, n);
-    clb_appendf(opts, n, " -DTILE=%ld -DBROWS=%ld", tile, brows);
 }
 
 /* A best variant's program: its options and kernel name. */
@@ -215,12 +203,11 @@ static const char *best_options(const char *dtype, const struct transpose *st,
         clb_appendf(opts, n, " -DOSK=%ld", v->osk);
     if (v->nt)
         clb_appendf(opts, n, " -DNTS=1");
-    const char *name = v->rect  ? "best_rect"
-                       : v->reg ? "best_reg"
-                       : v->bd || v->bp ? "best_seq"
-                       : v->bk  ? "best_pipe"
+    return v->rect               ? "best_rect"
+           : v->reg             ? "best_reg"
+           : v->bd || v->bp     ? "best_seq"
+           : v->bk              ? "best_pipe"
                                 : "best";
-    return name;
 }
 
 static int build_best(struct clb_env *env, struct clb_group *g, struct transpose *st, int i)
@@ -232,28 +219,29 @@ static int build_best(struct clb_env *env, struct clb_group *g, struct transpose
     return clb_kernel(env->dev, "transpose", opts, name, &st->kbest[i]);
 }
 
+/* The launch shape of kernel k (v: best's variant). */
 static void geometry(const struct transpose *st, int k, const struct clb_tr_variant *v,
-                     struct shape *c)
+                     unsigned *dims, size_t *global, size_t *local)
 {
-    c->dims = 2;
+    *dims = 2;
     if (k == K_SERIAL) {
-        c->dims = 1;
-        c->global[0] = c->local[0] = 1;
+        *dims = 1;
+        global[0] = local[0] = 1;
     } else if (k == K_PER_ROW) {
-        c->dims = 1;
-        c->local[0] = st->per_row_local; /* one work-item per output row (input column) */
-        c->global[0] = (st->m + st->per_row_local - 1) / st->per_row_local * st->per_row_local;
+        *dims = 1;
+        local[0] = st->per_row_local; /* one work-item per output row (input column) */
+        global[0] = (st->m + st->per_row_local - 1) / st->per_row_local * st->per_row_local;
     } else if (v && v->rect) {
-        c->local[0] = (size_t)v->gx;
-        c->local[1] = 1;
-        c->global[0] = (st->m + (size_t)v->bc - 1) / (size_t)v->bc * c->local[0];
-        c->global[1] = (st->n + (size_t)v->bt - 1) / (size_t)v->bt;
+        local[0] = (size_t)v->gx;
+        local[1] = 1;
+        global[0] = (st->m + (size_t)v->bc - 1) / (size_t)v->bc * local[0];
+        global[1] = (st->n + (size_t)v->bt - 1) / (size_t)v->bt;
     } else if (v && v->reg) {
         size_t bx = st->m / (size_t)v->bv, by = st->n / (size_t)v->bv;
-        c->local[0] = (size_t)v->gx;
-        c->local[1] = (size_t)v->gy;
-        c->global[0] = (bx + c->local[0] - 1) / c->local[0] * c->local[0];
-        c->global[1] = (by + c->local[1] - 1) / c->local[1] * c->local[1];
+        local[0] = (size_t)v->gx;
+        local[1] = (size_t)v->gy;
+        global[0] = (bx + local[0] - 1) / local[0] * local[0];
+        global[1] = (by + local[1] - 1) / local[1] * local[1];
     } else if (clb_tr_linear_grid(v)) { /* a 1-D grid of work-groups: tile_at maps them */
         size_t t = (size_t)v->bt, gx = (st->m + t - 1) / t, gy = (st->n + t - 1) / t, groups;
         if (v->bp)
@@ -264,17 +252,17 @@ static void geometry(const struct transpose *st, int k, const struct clb_tr_vari
             groups = (gx + (size_t)v->bk - 1) / (size_t)v->bk * gy;
         else
             groups = gx * gy;
-        c->local[0] = (size_t)(v->bt / v->bv);
-        c->local[1] = (size_t)v->br;
-        c->global[0] = groups * c->local[0];
-        c->global[1] = c->local[1];
+        local[0] = (size_t)(v->bt / v->bv);
+        local[1] = (size_t)v->br;
+        global[0] = groups * local[0];
+        global[1] = local[1];
     } else {
         size_t t = (size_t)(v ? v->bt : st->tile);
         size_t k = v && v->bk > 1 ? (size_t)v->bk : 1; /* tiles per work-group along a row */
-        c->local[0] = v ? (size_t)(v->bt / v->bv) : t;
-        c->local[1] = (size_t)(v ? v->br : st->brows);
-        c->global[0] = ((st->m + t - 1) / t + k - 1) / k * c->local[0];
-        c->global[1] = (st->n + t - 1) / t * c->local[1];
+        local[0] = v ? (size_t)(v->bt / v->bv) : t;
+        local[1] = (size_t)(v ? v->br : st->brows);
+        global[0] = ((st->m + t - 1) / t + k - 1) / k * local[0];
+        global[1] = (st->n + t - 1) / t * local[1];
     }
 }
 
@@ -287,44 +275,10 @@ static int launch(struct clb_env *env, struct transpose *st, cl_kernel k, unsign
     int rc = clb_args(k, sizeof(cl_mem), &st->io.din, sizeof(cl_mem), &st->io.dout, is,
                       st->wide ? (const void *)&n64 : (const void *)&n32, is,
                       st->wide ? (const void *)&m64 : (const void *)&m32, (size_t)0);
-    if (rc)
-        return rc;
-    return clb_launch(env->dev, k, dims, global, local, ev);
+    return rc ? rc : clb_launch(env->dev, k, dims, global, local, ev);
 }
 
 /* ---- fitting tiles and variants (clb_fit_tile) ----------------------------- */
-
-/* The work-group and the local memory of a variant, as a tile to fit. */
-static void variant_tile(const struct transpose *st, const struct clb_tr_variant *v,
-                         struct clb_tile *t)
-{
-    *t = (struct clb_tile){2, {0, 1, 1}, 0, {0}, 0};
-    if (v->reg) {
-        t->local[0] = (size_t)v->gx;
-        t->local[1] = (size_t)v->gy;
-    } else if (v->rect) {
-        t->local[0] = (size_t)v->gx;
-        t->own_local = (size_t)v->bt * (size_t)(v->bc + 1) * st->esize;
-    } else {
-        int two = v->bk > 1 || v->bd || v->bp;
-        t->local[0] = (size_t)(v->bt / v->bv);
-        t->local[1] = (size_t)v->br;
-        t->own_local = (two ? 2u : 1u) * (size_t)v->bt * (size_t)(v->bt + 1) * st->esize;
-    }
-}
-
-/* Does this compiled variant allow its work-group? */
-static int kernel_allows(struct clb_env *env, const struct transpose *st, cl_kernel k,
-                         const struct clb_tr_variant *v, int *fits)
-{
-    struct clb_tile t;
-    struct clb_wg_limit l;
-    variant_tile(st, v, &t);
-    int rc = clb_wg_limit(env, k, &l);
-    char why[192];
-    *fits = rc == CLB_OK && clb_wg_fits(&l, t.dims, t.local, 0, why, sizeof why);
-    return rc;
-}
 
 /* A variant slot being fitted: its kernel is built from st->best[i]. */
 struct vfit {
@@ -345,26 +299,17 @@ static int vfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, 
     return rc;
 }
 
-/* Is w a work-group the rectangular form allows (transpose_variant.c's
- * divisibility: W a multiple of C/V and of R/V, R a multiple of W/(C/V),
- * C of W/(R/V))? */
-static int rect_ok(const struct clb_tr_variant *v, long w)
-{
-    long cv = v->bc / v->bv, ov = v->bt / v->bv;
-    return w >= 1 && w % cv == 0 && w % ov == 0 && v->bt % (w / cv) == 0 &&
-           v->bc % (w / ov) == 0;
-}
-
 /* The next smaller variant of the same form: the tile form loses rows of
  * work-items (the next divisor of T) while they are too many, else halves
- * the tile and its rows, then the vector; the register form halves the longer side of its work-group; the
- * rectangular form halves W while its divisibility holds (its tile stays). */
+ * the tile and its rows, then the vector; the register form halves the
+ * longer side of its work-group; the rectangular form halves W while its
+ * divisibility holds (its tile stays). */
 static int vfit_shrink(void *ctx, struct clb_tile *t, const struct clb_wg_limit *l)
 {
     struct vfit *f = ctx;
     struct clb_tr_variant *v = &f->st->best[f->i];
     if (v->rect) {
-        if (!rect_ok(v, v->gx / 2))
+        if (!clb_tr_rect_ok(v, v->gx / 2))
             return 0;
         v->gx /= 2;
     } else if (v->reg) {
@@ -420,8 +365,9 @@ static int tfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, 
                       int *nk)
 {
     struct tfit *f = ctx;
-    char opts[192];
-    fixed_options(f->g->dtype, f->st, t->v[0], t->v[1], opts, sizeof opts);
+    char opts[192]; /* TILE x TILE tiles, work-groups of TILE x BROWS (the fit's) */
+    base_defines(f->g->dtype, f->st, opts, sizeof opts);
+    clb_appendf(opts, sizeof opts, " -DTILE=%ld -DBROWS=%ld", t->v[0], t->v[1]);
     *nk = 0;
     for (int i = 0; i < K_BEST; i++) {
         if (!(f->want & 1u << i))
@@ -438,22 +384,15 @@ static int tfit_build(struct clb_env *env, void *ctx, const struct clb_tile *t, 
 
 static const struct clb_fit_ops tfit_ops = {tfit_build, clb_shrink_rows, clb_tile_rows_text};
 
-/* The whitepaper tile as the fit takes it: its padded local tile checked
- * before the build. */
-static struct clb_tile fixed_tile(const struct transpose *st)
-{
-    return (struct clb_tile){2, {(size_t)st->tile, (size_t)st->brows, 1}, 0,
-                             {st->tile, st->brows, (long)st->esize},
-                             (size_t)st->tile * (size_t)(st->tile + 1) * st->esize};
-}
-
 /* The tile of the whitepaper kernels (its padded local tile checked before
  * the build) and per_row's work-group, each the largest that fits. */
 static int fit_tiles(struct clb_env *env, struct clb_group *g, struct transpose *st,
                      unsigned want, struct clb_fit *tres, struct clb_fit *pres)
 {
     struct tfit f = {st, g, want};
-    struct clb_tile t = fixed_tile(st);
+    struct clb_tile t = {2, {(size_t)st->tile, (size_t)st->brows, 1}, 0,
+                         {st->tile, st->brows, (long)st->esize},
+                         (size_t)st->tile * (size_t)(st->tile + 1) * st->esize};
     *tres = (struct clb_fit){.what = "tile"};
     *pres = (struct clb_fit){.what = "local"};
     int rc = clb_fit_tile(env, &tfit_ops, &f, &t, tres);
@@ -472,12 +411,41 @@ static int fit_tiles(struct clb_env *env, struct clb_group *g, struct transpose 
 struct probe {
     struct transpose *st;
     cl_kernel k;
-    struct shape sh;
+    unsigned dims;
+    size_t global[3], local[3];
 };
 static int probe_launch(struct clb_env *env, void *ctx, cl_event *ev)
 {
     struct probe *p = ctx;
-    return launch(env, p->st, p->k, p->sh.dims, p->sh.global, p->sh.local, ev);
+    return launch(env, p->st, p->k, p->dims, p->global, p->local, ev);
+}
+
+/* The variants --param best names (v). */
+static int parse_best(struct transpose *st, const char *v)
+{
+    int nv;
+    char **list = clb_split(v, &nv);
+    if (!list)
+        return CLB_ESYS;
+    for (int i = 0; i < nv; i++) {
+        if (st->nbest == CLB_TR_MAX_VARIANTS ||
+            clb_tr_parse_variant(list[i], &st->best[st->nbest])) {
+            clb_seterr("transpose: bad best variant '%s' (accepted: up to %d of TxRvV, T a "
+                       "multiple of R and V, V 1, 2 or 4, optional suffix l, kK (K 2 to %d), "
+                       "dK (K 2 to %d) or pP (P 1 to %d), then optional oR, oC, oD or oS<k> "
+                       "(k 1 to %d), then optional nt, e.g. 64x16v4, 64x4v4l, 64x4v4k2, "
+                       "64x8v4d4oC, 64x8v4p4, 64x8v4oS32nt; or rVgXxY, V 2 or 4, e.g. "
+                       "r4g8x32; or rectRxCvVwW, R, C <= 256 multiples of V, W a multiple "
+                       "of C/V and of R/V that divides R*C/V, e.g. rect128x32v4w256)",
+                       list[i], CLB_TR_MAX_VARIANTS, CLB_TR_MAX_BK, CLB_TR_MAX_BD,
+                       CLB_TR_MAX_BP, CLB_TR_MAX_OSK);
+            free(list);
+            return CLB_EUSAGE;
+        }
+        st->nbest++; /* reduced to what fits when it is built (fit_variant) */
+    }
+    free(list);
+    return CLB_OK;
 }
 
 /* Parse --param best, or probe the built-in list and keep the fastest. */
@@ -487,31 +455,8 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
     const char *v = clb_param(env, "best");
     char why[160];
     int rc;
-    if (v[0]) {
-        int nv;
-        char **list = clb_split(v, &nv);
-        if (!list)
-            return CLB_ESYS;
-        for (int i = 0; i < nv; i++) {
-            if (st->nbest == CLB_TR_MAX_VARIANTS ||
-                clb_tr_parse_variant(list[i], &st->best[st->nbest])) {
-                clb_seterr("transpose: bad best variant '%s' (accepted: up to %d of TxRvV, T a "
-                           "multiple of R and V, V 1, 2 or 4, optional suffix l, kK (K 2 to %d), "
-                           "dK (K 2 to %d) or pP (P 1 to %d), then optional oR, oC, oD or oS<k> "
-                           "(k 1 to %d), then optional nt, e.g. 64x16v4, 64x4v4l, 64x4v4k2, "
-                           "64x8v4d4oC, 64x8v4p4, 64x8v4oS32nt; or rVgXxY, V 2 or 4, e.g. "
-                           "r4g8x32; or rectRxCvVwW, R, C <= 256 multiples of V, W a multiple "
-                           "of C/V and of R/V that divides R*C/V, e.g. rect128x32v4w256)",
-                           list[i], CLB_TR_MAX_VARIANTS, CLB_TR_MAX_BK, CLB_TR_MAX_BD,
-                           CLB_TR_MAX_BP, CLB_TR_MAX_OSK);
-                free(list);
-                return CLB_EUSAGE;
-            }
-            st->nbest++; /* reduced to what fits when it is built (fit_variant) */
-        }
-        free(list);
-        return CLB_OK;
-    }
+    if (v[0])
+        return parse_best(st, v);
     const char *const *cand = st->esize == 8 ? probe_double : probe_float;
     struct clb_tr_variant all[CLB_TR_MAX_VARIANTS];
     int nall = 0;
@@ -528,12 +473,14 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
         st->best[i] = all[i];
         if ((rc = build_best(env, g, st, i)))
             return rc;
-        struct probe p = {st, st->kbest[i], {0, {0}, {0}}};
-        geometry(st, K_BEST, &all[i], &p.sh);
-        int fit = 0;
-        if ((rc = kernel_allows(env, st, st->kbest[i], &all[i], &fit)))
+        struct probe p = {st, st->kbest[i], 0, {0}, {0}};
+        geometry(st, K_BEST, &all[i], &p.dims, p.global, p.local);
+        struct clb_tile tile; /* the compiled kernel may allow a smaller work-group only */
+        struct clb_wg_limit l;
+        variant_tile(st, &all[i], &tile);
+        if ((rc = clb_wg_limit(env, st->kbest[i], &l)))
             return rc;
-        if (!fit) { /* this compiled kernel allows a smaller work-group */
+        if (!clb_wg_fits(&l, tile.dims, tile.local, 0, why, sizeof why)) {
             clb_release_kernels(&st->kbest[i], 1);
             all[i--] = all[--nall];
             continue;
@@ -551,19 +498,16 @@ static int choose_best(struct clb_env *env, struct clb_group *g, struct transpos
             best_i = i;
         }
     }
-    for (int i = 0; i < nall; i++)
-        if (i != best_i)
-            clb_release_kernels(&st->kbest[i], 1);
+    st->nbest = 1;
     if (nall == 0) { /* none fits as it is: the plain tile, reduced (fit_variant) */
         clb_tr_parse_variant(probe_float[0], &st->best[0]);
-        st->nbest = 1;
         return CLB_OK;
     }
-    st->best[0] = all[best_i];
-    st->kbest[0] = st->kbest[best_i];
-    if (best_i)
-        st->kbest[best_i] = NULL;
-    st->nbest = 1;
+    st->best[0] = all[best_i]; /* the fastest to slot 0, the others' kernels released */
+    cl_kernel fastest = st->kbest[best_i];
+    st->kbest[best_i] = st->kbest[0];
+    st->kbest[0] = fastest;
+    clb_release_kernels(st->kbest + 1, (size_t)nall - 1);
     return CLB_OK;
 }
 
@@ -628,9 +572,10 @@ static int case_add(struct clb_group *g, struct transpose *st, int k, const char
     return clb_case_add(g, c, knames[k], "tile=%ldx%ld", st->tile, st->brows);
 }
 
-/* res: how the case's tile (variant, work-group) was fitted. */
+/* res: how the case's tile (variant, work-group) was fitted; skip: why the
+ * case cannot run (NULL: it can, as far as known here). */
 static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *st, int k,
-                    int vi, const char *note, const struct clb_fit *res, struct clb_case **out)
+                    int vi, const char *note, const struct clb_fit *res, const char *skip)
 {
     const struct clb_tr_variant *v = k == K_BEST ? &st->best[vi] : NULL;
     char vname[48] = "";
@@ -640,13 +585,8 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
     int rc = case_add(g, st, k, vname, res, &c);
     if (rc)
         return rc;
-    *out = c;
     *(struct transpose_case *)c->data = (struct transpose_case){k, vi};
-    struct shape sh = {0, {0}, {0}};
-    geometry(st, k, v, &sh);
-    c->dims = sh.dims;
-    memcpy(c->global, sh.global, sizeof c->global);
-    memcpy(c->local, sh.local, sizeof c->local);
+    geometry(st, k, v, &c->dims, c->global, c->local);
     char why[512];
     if ((k == K_SERIAL || k == K_PER_ROW) && (rc = too_long(env, st, k, why, sizeof why)))
         return rc;
@@ -658,6 +598,8 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct transpose *
         clb_fit_note(c, res);
     if (note && note[0])
         clb_case_note(c, "%s", note);
+    if (skip)
+        clb_case_skip(c, "%s", skip);
     return CLB_OK;
 }
 
@@ -681,10 +623,7 @@ static int add_best(struct clb_env *env, struct clb_group *g, struct transpose *
         why = clb_asprintf("best=%s: %s", vname, clb_lasterr());
     else if (rc)
         return rc;
-    struct clb_case *c = NULL;
-    rc = add_case(env, g, st, K_BEST, vi, note, &res, &c);
-    if (!rc && why)
-        clb_case_skip(c, "%s", why);
+    rc = add_case(env, g, st, K_BEST, vi, note, &res, why);
     free(why);
     return rc;
 }
@@ -692,19 +631,16 @@ static int add_best(struct clb_env *env, struct clb_group *g, struct transpose *
 /* The cases, enumerated once: each fixed kernel wanted in order, then best
  * once per variant (nbest: those best= names, else 1, the probe's fastest).
  * Set-up adds them; the plan counts them. */
-struct tcase {
-    int k, vi;
-};
 #define MAX_CASES (K_BEST + CLB_TR_MAX_VARIANTS)
 
-static int cases(unsigned want, int nbest, struct tcase out[MAX_CASES])
+static int cases(unsigned want, int nbest, struct transpose_case out[MAX_CASES])
 {
     int n = 0;
     for (int k = 0; k < K_BEST; k++)
         if (want & 1u << k)
-            out[n++] = (struct tcase){k, 0};
+            out[n++] = (struct transpose_case){k, 0};
     for (int vi = 0; (want & 1u << K_BEST) && vi < nbest && vi < CLB_TR_MAX_VARIANTS; vi++)
-        out[n++] = (struct tcase){K_BEST, vi};
+        out[n++] = (struct transpose_case){K_BEST, vi};
     return n;
 }
 
@@ -725,23 +661,21 @@ static int setup(struct clb_env *env, struct clb_group *g)
     if ((rc = describe(env, g->dtype, &g->size, st, &want)))
         return rc;
     const size_t bytes = st->n * st->m * st->esize; /* counted (overflow-checked) by the core */
-    if ((rc = clb_inout_setup(env, bytes, bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &st->io)))
-        return rc;
     struct clb_fit tres, pres;
-    if ((rc = fit_tiles(env, g, st, want, &tres, &pres)))
+    if ((rc = clb_inout_setup(env, bytes, bytes, st->esize == 8, 11, CL_MEM_READ_WRITE, &st->io)) ||
+        (rc = fit_tiles(env, g, st, want, &tres, &pres)))
         return rc;
     struct clb_buf note = {0};
     if ((want & 1u << K_BEST) && (rc = choose_best(env, g, st, &note))) {
         clb_buf_free(&note);
         return rc;
     }
-    struct tcase cs[MAX_CASES];
+    struct transpose_case cs[MAX_CASES];
     int n = cases(want, st->nbest, cs);
     for (int i = 0; i < n && !rc; i++) {
-        struct clb_case *c = NULL;
         int k = cs[i].k;
         rc = k == K_BEST ? add_best(env, g, st, cs[i].vi, clb_buf_str(&note))
-                         : add_case(env, g, st, k, 0, NULL, k == K_PER_ROW ? &pres : &tres, &c);
+                         : add_case(env, g, st, k, 0, NULL, k == K_PER_ROW ? &pres : &tres, NULL);
     }
     clb_buf_free(&note);
     return rc;
@@ -800,7 +734,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     unsigned want;
     if (describe(env, dtype, size, &st, &want))
         return -1;
-    struct tcase cs[MAX_CASES];
+    struct transpose_case cs[MAX_CASES];
     int nbest = named_best(env);
     return cases(want, nbest ? nbest : 1, cs);
 }
@@ -823,13 +757,9 @@ const struct clb_workload clb_wl_transpose = {
                  "128 MiB, e.g. 4096x4096)",
     .size_dims = 2,
     /* The two matrices >= 4 x the last-level cache (the cache-resident
-     * threshold) and the floor: CPUs 4096x4096 where the cache is up to
-     * 32 MiB (128 MiB float, 256 MiB double), larger where a larger cache
-     * and the memory allow (a 315 MB cache: 8192x8192, whose 16384^2 would
-     * not fit); GPUs the whitepaper's 2048x2048 (cache-resident today) and
-     * 8192x8192, well beyond the cache (512 MiB float, 1 GiB double; capped
-     * there). The CPU cap of 256 MiB is gone: it held a 315 MB cache's CPU
-     * at a cache-resident 4096x4096. */
+     * threshold) and the floor; GPUs also the whitepaper's 2048x2048, capped
+     * at 8192x8192; no CPU cap (docs/workloads/transpose.md; docs/MEASURING.md,
+     * "Default sizes"). */
     .sizes = {.quick = "256x256", .llc_times = 4, .floor_mib = {128, 512}, .cap_mib = {0, 1024},
               .extra = {NULL, "2048x2048"}},
     .baselines = "stream/copy,transpose/copy",

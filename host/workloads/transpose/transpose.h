@@ -86,6 +86,10 @@ struct clb_tr_variant {
  * Checks the syntax and the divisibility the kernels need, not the device. */
 int clb_tr_parse_variant(const char *s, struct clb_tr_variant *v);
 
+/* Is w a work-group the rectangular form v allows (W a multiple of C/V and
+ * of R/V, R a multiple of W/(C/V), C of W/(R/V))? v's R, C, V are valid. */
+int clb_tr_rect_ok(const struct clb_tr_variant *v, long w);
+
 /* The canonical string of a variant (what clb_tr_parse_variant reads back). */
 void clb_tr_variant_name(const struct clb_tr_variant *v, char *buf, size_t n);
 

@@ -2,6 +2,7 @@
  * named (see transpose.h and docs/workloads/transpose.md). Pure functions, unit-tested
  * in tests/unit/test_transpose_variant.c. */
 #include "transpose.h"
+#include "clbench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,15 +26,12 @@ void clb_tr_variant_name(const struct clb_tr_variant *v, char *buf, size_t n)
         snprintf(buf, n, "%ldx%ldv%ldp%ld", v->bt, v->br, v->bv, v->bp);
     else
         snprintf(buf, n, "%ldx%ldv%ld", v->bt, v->br, v->bv);
-    size_t len = strlen(buf);
-    if (v->ord && len < n)
-        snprintf(buf + len, n - len, "o%c", order_letter[v->ord - 1]);
-    len = strlen(buf);
-    if (v->ord == 1 + CLB_TR_BANDS && len < n)
-        snprintf(buf + len, n - len, "%ld", v->osk);
-    len = strlen(buf);
-    if (v->nt && len < n)
-        snprintf(buf + len, n - len, "nt");
+    if (v->ord)
+        clb_appendf(buf, n, "o%c", order_letter[v->ord - 1]);
+    if (v->ord == 1 + CLB_TR_BANDS)
+        clb_appendf(buf, n, "%ld", v->osk);
+    if (v->nt)
+        clb_appendf(buf, n, "nt");
 }
 
 int clb_tr_linear_grid(const struct clb_tr_variant *v)
@@ -56,35 +54,37 @@ int clb_tr_parse_pair(const char *s, long *a, long *b, char stop, const char **r
     return 0;
 }
 
+int clb_tr_rect_ok(const struct clb_tr_variant *v, long w)
+{
+    long cv = v->bc / v->bv, ov = v->bt / v->bv;
+    return w >= 1 && w % cv == 0 && w % ov == 0 && v->bt % (w / cv) == 0 &&
+           v->bc % (w / ov) == 0;
+}
+
+/* A number at *s followed by `stop`; *s moves past the stop. */
+static int field(const char **s, char stop, long *out)
+{
+    char *end;
+    *out = strtol(*s, &end, 10);
+    if (end == *s || *end != stop)
+        return -1;
+    *s = end + 1;
+    return 0;
+}
+
 /* "rect128x32v4w256": R x C tile, the divisibility the kernel's loops need
  * (C a multiple of V, W a multiple of C/V and of R/V, R and C of the rows
  * per pass), R and C at most 256 (the index width assumes tiles overhang the
- * matrix by less than 256). */
+ * matrix by less than 256). W is bounded by R*C/V through the divisibility. */
 static int parse_rect(const char *s, struct clb_tr_variant *v)
 {
-    char *end;
     v->rect = 1;
-    v->bt = strtol(s, &end, 10);
-    if (end == s || *end != 'x')
-        return -1;
-    s = end + 1;
-    v->bc = strtol(s, &end, 10);
-    if (end == s || *end != 'v')
-        return -1;
-    s = end + 1;
-    v->bv = strtol(s, &end, 10);
-    if (end == s || *end != 'w' || (v->bv != 1 && v->bv != 2 && v->bv != 4))
-        return -1;
-    s = end + 1;
-    v->gx = strtol(s, &end, 10);
     v->gy = 1;
-    if (end == s || *end || v->bt < 1 || v->bt > 256 || v->bc < 1 || v->bc > 256 || v->gx < 1)
-        return -1; /* W is bounded by R*C/V through the divisibility below */
-    long cv = v->bc / v->bv, ov = v->bt / v->bv;
-    if (v->bc % v->bv || v->bt % v->bv || v->gx % cv || v->gx % ov || v->bt % (v->gx / cv) ||
-        v->bc % (v->gx / ov))
+    if (field(&s, 'x', &v->bt) || field(&s, 'v', &v->bc) || field(&s, 'w', &v->bv) ||
+        field(&s, 0, &v->gx) || (v->bv != 1 && v->bv != 2 && v->bv != 4) || v->bt < 1 ||
+        v->bt > 256 || v->bc < 1 || v->bc > 256 || v->bc % v->bv || v->bt % v->bv)
         return -1;
-    return 0;
+    return clb_tr_rect_ok(v, v->gx) ? 0 : -1;
 }
 
 /* A number in lo..hi at s, ending at *end. */
@@ -139,12 +139,11 @@ int clb_tr_parse_variant(const char *s, struct clb_tr_variant *v)
     if (strncmp(s, "rect", 4) == 0)
         return parse_rect(s + 4, v);
     if (s[0] == 'r') {
-        char *end;
         v->reg = 1;
-        v->bv = strtol(s + 1, &end, 10);
-        if (end == s + 1 || *end != 'g' || (v->bv != 2 && v->bv != 4))
+        s++;
+        if (field(&s, 'g', &v->bv) || (v->bv != 2 && v->bv != 4))
             return -1;
-        return clb_tr_parse_pair(end + 1, &v->gx, &v->gy, 0, NULL);
+        return clb_tr_parse_pair(s, &v->gx, &v->gy, 0, NULL);
     }
     /* TxR up to the first 'v' */
     const char *vp = strchr(s, 'v');
