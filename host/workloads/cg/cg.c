@@ -61,37 +61,41 @@ static const struct clb_param_def params[] = {
  * odd ones). */
 enum { NFIELDS = 6 };
 
+/* "N" or "n0:n1:..." (counts in lo..hi, at most CG_MAX_RHS) into v: their
+ * number, 0 when text is no such list. */
+static int iter_counts(const char *text, long lo, long hi, long *v)
+{
+    int n = 0;
+    for (const char *p = text;;) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p || x < lo || x > hi || n == CG_MAX_RHS || (*end && *end != ':'))
+            return 0;
+        v[n++] = x;
+        if (!*end)
+            return n;
+        p = end + 1;
+    }
+}
+
 /* "N" (every rhs N) or "n0:n1:..." (one count per rhs) into iters; the
  * largest and the sum. */
 static int parse_iters(const char *v, int rhs, long *iters, long *most, long *sum)
 {
-    int n = 0;
-    const char *p = v;
-    *most = *sum = 0;
-    for (;;) {
-        char *end;
-        long x = strtol(p, &end, 10);
-        if (end == p || x < 0 || x > 100000000 || n == CG_MAX_RHS ||
-            (*end && *end != ':'))
-            break;
-        iters[n++] = x;
-        if (!*end) {
-            if (n == 1)
-                for (; n < rhs; n++)
-                    iters[n] = x;
-            if (n != rhs)
-                break;
-            for (int r = 0; r < rhs; r++) {
-                *most = iters[r] > *most ? iters[r] : *most;
-                *sum += iters[r];
-            }
-            return CLB_OK;
-        }
-        p = end + 1;
+    int n = iter_counts(v, 0, 100000000, iters);
+    for (int r = n == 1 ? 1 : rhs; r < rhs; r++)
+        iters[r] = iters[0];
+    if (n != 1 && n != rhs) {
+        clb_seterr("iters=%s is not one iteration count or one per right-hand side (%d) joined "
+                   "by ':'", v, rhs);
+        return CLB_EUSAGE;
     }
-    clb_seterr("iters=%s is not one iteration count or one per right-hand side (%d) joined by ':'",
-               v, rhs);
-    return CLB_EUSAGE;
+    *most = *sum = 0;
+    for (int r = 0; r < rhs; r++) {
+        *most = iters[r] > *most ? iters[r] : *most;
+        *sum += iters[r];
+    }
+    return CLB_OK;
 }
 
 /* The group: fat, full and compressed long links and the six vector fields
@@ -168,19 +172,10 @@ static int read_fixed(struct clb_env *env, struct cg_state *s, const struct choi
     s->nfixed = 0;
     if (!v[0])
         return CLB_OK;
-    for (const char *p = v;;) {
-        char *end;
-        long x = strtol(p, &end, 10);
-        if (end == p || x < 1 || x > 1000000 || s->nfixed == CG_MAX_RHS ||
-            (*end && *end != ':')) {
-            clb_seterr("cg: parameter iters: '%s' is not an iteration count in 1..1000000 or one "
-                       "per right-hand side joined by ':' (e.g. 50 or 50:40:45)", v);
-            return CLB_EUSAGE;
-        }
-        s->fixed[s->nfixed++] = x;
-        if (!*end)
-            break;
-        p = end + 1;
+    if (!(s->nfixed = iter_counts(v, 1, 1000000, s->fixed))) {
+        clb_seterr("cg: parameter iters: '%s' is not an iteration count in 1..1000000 or one "
+                   "per right-hand side joined by ':' (e.g. 50 or 50:40:45)", v);
+        return CLB_EUSAGE;
     }
     for (int i = 0; i < ch->nrhs && s->nfixed > 1; i++)
         if (ch->rhs[i] != s->nfixed) {
@@ -255,12 +250,7 @@ static void iters_text(const struct cg_case *cc, char *out, size_t n)
 static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, int rhs, int comp)
 {
     struct cg_state *s = g->state;
-    struct cg_case cc;
-    memset(&cc, 0, sizeof cc);
-    cc.rhs = rhs;
-    cc.comp = comp;
-    cc.kind = kind;
-    cc.per = case_per(kind, k, rhs);
+    struct cg_case cc = {.rhs = rhs, .comp = comp, .kind = kind, .per = case_per(kind, k, rhs)};
     char links[32];
     snprintf(links, sizeof links, "%s", comp ? "compressed" : "full");
     if (kind == CG_REGCACHE) /* the row's params: links=...,k=K */
@@ -284,7 +274,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, i
         if (rc == CLB_OK && (rc = lat_probe_case(&s->part, rhs, rc)))
             return rc;
     }
-    char sc[128];
+    char sc[160];
     lat_part_params(&s->part, sc, sizeof sc);
     if (rc == CLB_SKIP) {
         char *why = clb_strdup(clb_lasterr());
@@ -311,14 +301,12 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, i
     snprintf(fit.asked, sizeof fit.asked, "%zu", s->local);
     snprintf(fit.got, sizeof fit.got, "%zu", cc.lop[0]);
     clb_fit_record(env, &fit, "the operator's compiled kernels (and local memory) allow no more");
-    rc = fit.reduced ? clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s%s,local=%zu",
-                                    rhs, links, it, sc, cc.lop[0])
-                     : clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s%s", rhs,
-                                    links, it, sc);
-    if (rc)
+    if (fit.reduced) /* what ran: the fitted work-group */
+        clb_appendf(sc, sizeof sc, ",local=%zu", cc.lop[0]);
+    if ((rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s%s", rhs, links,
+                           it, sc)))
         return rc;
     clb_fit_note(c, &fit);
-    *(struct cg_case *)c->data = cc;
     double ai = lat_case_model(env, c);
     clb_case_note(c, "ai=%.3f mass=%g tol=%.0e %s", ai, s->mass, s->tol,
                   s->nfixed ? "fixed_iters" : "solved_in_setup");
@@ -460,7 +448,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     int own = clb_read(env->dev, s->dx, s->x, cg_vec_len(&s->geom, rhs) * 2 * s->es);
     if (own && !s->part.scaling)
         return own;
-    struct cg_op op = {.g = &s->geom, .dbl = s->dbl, .fat = s->fat, .lng = s->full,
+    struct cg_op op = {.g = &s->geom, .dbl = s->dbl, .fat = s->lk.fat, .lng = s->lk.full,
                        .m2 = s->mass * s->mass};
     if (s->part.scaling) {
         op.dist = &s->part.dc;
@@ -511,7 +499,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
                       limit, cc->iters[bad], s->nfixed ? " and the float64 CG's residual" : "");
         fail = 1;
     }
-    if (cc->comp && lat_check_rebuild(c, s->dbl, s->rebuild_err))
+    if (cc->comp && lat_check_rebuild(c, s->dbl, s->lk.rebuild_err))
         fail = 1;
     return fail || packed == CLB_FAIL ? CLB_FAIL : CLB_OK;
 }

@@ -35,15 +35,14 @@ struct dslash {
     size_t es;               /* bytes of one real */
     struct lat_geom geom;
     int maxrhs;
-    void *fat, *full, *comp; /* host copies of the links (full and compressed long links) */
+    struct lat_links lk;
     void *v, *w;             /* inputs (maxrhs vectors), read-back output */
     double *ref;             /* float64 reference for maxrhs vectors */
-    double rebuild_err;      /* max |stored row 2 - rebuilt row 2| of the long links */
-    cl_mem dfat, dfull, dcomp, dv, dw;
+    cl_mem dv, dw;
     cl_kernel k[2][MAX_RHS + 1][MAX_RHS + 1]; /* [compressed][RHS][PASSES] */
     size_t local;
     /* scaling=strong|weak: this rank's part (d->geom), the extended geometry
-     * the host fields (fat, full, comp, v) live on, the halos */
+     * the host fields (links, v) live on, the halos */
     struct lat_part part;
     struct lat_log hlog;   /* the current case's halo and waiting seconds per application,
                                * the waiting's share of the application's time */
@@ -167,39 +166,45 @@ static int read_params(struct clb_env *env, struct choice *ch)
     return CLB_OK;
 }
 
+/* The links (lat_links_open), rhs input vectors (scaling=: from the global
+ * site index, on the part with its halos, uploaded without them), the
+ * output and the float64 reference (of the part, from the fields with their
+ * halos). The group's count (the largest rhs) checked that these fit. */
 static int alloc_fields(struct clb_env *env, struct dslash *d)
 {
-    /* the group's count (the largest rhs) checked that these fit */
-    size_t vh = d->geom.vh, cplx = 2 * d->es;
-    size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
-    size_t vecb = (size_t)d->maxrhs * 3 * vh * cplx;
-    int rc;
-    d->fat = clb_xmalloc(linkb);
-    d->full = clb_xmalloc(linkb);
-    d->comp = clb_xmalloc(compb);
+    struct lat_part *pt = &d->part;
+    size_t cplx = 2 * d->es, nv = (size_t)d->maxrhs * 3;
+    size_t vecb = nv * pt->ge.vh * cplx, outb = nv * d->geom.vh * cplx;
+    int rc = lat_links_open(env, pt, d->dbl, d->maxrhs, &d->lk);
+    if (rc)
+        return rc;
     d->v = clb_xmalloc(vecb);
-    d->w = clb_xmalloc(vecb);
-    d->ref = clb_xmalloc((size_t)d->maxrhs * 3 * vh * 2 * sizeof(double));
-    if (!d->fat || !d->full || !d->comp || !d->v || !d->w || !d->ref)
+    d->w = clb_xmalloc(outb);
+    d->ref = clb_xmalloc(nv * d->geom.vh * 2 * sizeof(double));
+    if (!d->v || !d->w || !d->ref)
         return CLB_ESYS;
-    clb_fill(d->fat, 8 * 9 * vh * 2, d->dbl, 11);
-    clb_fill(d->v, (size_t)d->maxrhs * 3 * vh * 2, d->dbl, 12);
-    lat_fill_long(&d->geom, d->dbl, d->full, d->comp);
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &d->dfat)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &d->dfull)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, compb, &d->dcomp)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, vecb, &d->dv)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, vecb, &d->dw)) ||
-        (rc = clb_write(env->dev, d->dfat, d->fat, linkb)) ||
-        (rc = clb_write(env->dev, d->dfull, d->full, linkb)) ||
-        (rc = clb_write(env->dev, d->dcomp, d->comp, compb)) ||
-        (rc = clb_write(env->dev, d->dv, d->v, vecb)))
+    if (pt->scaling) {
+        int oe[4];
+        for (int k = 0; k < 4; k++)
+            oe[k] = pt->dc.O[k] - pt->off[k];
+        lat_fill_global(&pt->ge, pt->dc.G, oe, d->dbl, NULL, NULL, NULL, 1, d->maxrhs,
+                        LAT_SEED_V, d->v);
+        rc = lat_upload_part(env, &pt->halo, &pt->ge, pt->off, d->v, nv, cplx,
+                             CL_MEM_READ_ONLY, &d->dv);
+    } else {
+        clb_fill(d->v, nv * d->geom.vh * 2, d->dbl, LAT_SEED_V);
+        if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, vecb, &d->dv)) == CLB_OK)
+            rc = clb_write(env->dev, d->dv, d->v, vecb);
+    }
+    if (rc || (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, outb, &d->dw)))
         return rc;
     /* The reference uses the stored full long links; the compressed ones must
-     * rebuild to the same matrices (checked here on the data, reported by verify). */
-    d->rebuild_err = lat_rebuild_error(&d->geom, d->dbl, d->full, d->comp);
-    struct lat_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
-    lat_dslash_ref(&d->geom, &f, d->ref);
+     * rebuild to the same matrices (checked on the data, reported by verify). */
+    struct lat_fields f = {d->dbl, d->lk.fat, d->lk.full, d->v, d->maxrhs, NULL};
+    if (pt->scaling)
+        lat_dslash_ref_box(&pt->ge, &f, 0, &d->geom, pt->off, 0, d->ref);
+    else
+        lat_dslash_ref(&d->geom, &f, d->ref);
     return CLB_OK;
 }
 
@@ -339,11 +344,11 @@ static int launch(struct clb_env *env, struct dslash *d, const struct dslash_cas
         return launch_boxes(env, d, dc, &all, dc->global[0], ev);
     }
     cl_kernel k = *kernel_of(d, dc);
-    cl_mem lng = dc->comp ? d->dcomp : d->dfull;
+    cl_mem lng = dc->comp ? d->lk.dcomp : d->lk.dfull;
     cl_int hx = d->geom.L[0] / 2, ly = d->geom.L[1], lz = d->geom.L[2], lt = d->geom.L[3];
     cl_int zs = dc->zs, zero = 0;
     cl_uint vh = (cl_uint)d->geom.vh;
-    int rc = clb_args(k, sizeof(cl_mem), &d->dfat, sizeof(cl_mem), &lng, sizeof(cl_mem), &d->dv,
+    int rc = clb_args(k, sizeof(cl_mem), &d->lk.dfat, sizeof(cl_mem), &lng, sizeof(cl_mem), &d->dv,
                       sizeof(cl_mem), &d->dw, sizeof hx, &hx, sizeof ly, &ly, sizeof lz, &lz,
                       sizeof lt, &lt, sizeof vh, &vh, sizeof zs, &zs, sizeof zero, &zero,
                       (size_t)0);
@@ -573,13 +578,13 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
 static int dist_args(struct dslash *d, const struct dslash_case *dc)
 {
     cl_kernel k = *kernel_of(d, dc);
-    cl_mem lng = dc->comp ? d->dcomp : d->dfull, hlng = d->part.halo.dhlng[dc->comp];
+    cl_mem lng = dc->comp ? d->lk.dcomp : d->lk.dfull, hlng = d->part.halo.dhlng[dc->comp];
     cl_int4 geo, dist;
     cl_uint4 hs;
     cl_int par = 0;
     lat_halo_kargs(&d->part.halo, dc->rhs, &geo, &dist, &hs);
     size_t M = sizeof(cl_mem);
-    int rc = clb_args(k, M, &d->dfat, M, &lng, M, &d->dv, M, &d->dw, M, &d->part.halo.dhfat, M,
+    int rc = clb_args(k, M, &d->lk.dfat, M, &lng, M, &d->dv, M, &d->dw, M, &d->part.halo.dhfat, M,
                       &hlng, M, &d->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs,
                       &hs, (size_t)0);
     if (rc == CLB_OK)
@@ -599,51 +604,6 @@ static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dsla
         return rc;
     size_t global[2] = {gsize, dc->global[1]};
     return clb_launch(env->dev, k, 2, global, dc->local[0] ? dc->local : NULL, ev);
-}
-
-/* The fields of the rank's part with their halos, generated from the global
- * site index (every rank builds its own part and halos of the same global
- * fields), uploaded without the halos; the link halos; the float64 reference
- * of the part from the fields with their halos. */
-static int alloc_scaling(struct clb_env *env, struct dslash *d)
-{
-    struct lat_part *pt = &d->part;
-    size_t vh = pt->ge.vh, cplx = 2 * d->es;
-    size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
-    size_t vecb = (size_t)d->maxrhs * 3 * vh * cplx;
-    size_t outb = (size_t)d->maxrhs * 3 * d->geom.vh * cplx;
-    d->fat = clb_xmalloc(linkb);
-    d->full = clb_xmalloc(linkb);
-    d->comp = clb_xmalloc(compb);
-    d->v = clb_xmalloc(vecb);
-    d->w = clb_xmalloc(outb);
-    d->ref = clb_xmalloc((size_t)d->maxrhs * 3 * d->geom.vh * 2 * sizeof(double));
-    if (!d->fat || !d->full || !d->comp || !d->v || !d->w || !d->ref)
-        return CLB_ESYS;
-    int oe[4];
-    for (int k = 0; k < 4; k++)
-        oe[k] = pt->dc.O[k] - pt->off[k];
-    lat_fill_global(&pt->ge, pt->dc.G, oe, d->dbl, d->fat, d->full, d->comp, 1, d->maxrhs,
-                    LAT_SEED_V, d->v);
-    int rc;
-    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, d->es, d->maxrhs, pt->policy, pt->chunk)))
-        return rc;
-    pt->halo_open = 1;
-    const struct lat_halo *h = &pt->halo;
-    cl_mem_flags ro = CL_MEM_READ_ONLY;
-    if ((rc = lat_upload_part(env, h, &pt->ge, pt->off, d->fat, 8 * 9, cplx, ro, &d->dfat)) ||
-        (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->full, 8 * 9, cplx, ro, &d->dfull)) ||
-        (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->comp, 8 * 7, cplx, ro, &d->dcomp)) ||
-        (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->v, 3 * (size_t)d->maxrhs, cplx, ro,
-                              &d->dv)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, outb, &d->dw)))
-        return rc;
-    if ((rc = lat_halo_links(env, &pt->halo, &pt->ge, pt->off, d->fat, d->full, d->comp)))
-        return rc;
-    d->rebuild_err = lat_rebuild_error(&pt->ge, d->dbl, d->full, d->comp);
-    struct lat_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
-    lat_dslash_ref_box(&pt->ge, &f, 0, &d->geom, pt->off, 0, d->ref);
-    return CLB_OK;
 }
 
 /* The interior or boundary launch of one application (lat_halo_overlap). */
@@ -693,7 +653,7 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct dslash *
     d->dbl = clb_dtype_is_double(g->dtype);
     d->es = d->dbl ? 8 : 4;
     d->local = (size_t)ch->local;
-    return d->part.scaling ? alloc_scaling(env, d) : alloc_fields(env, d);
+    return alloc_fields(env, d);
 }
 
 /* The cases of one (links, rhs, site order): each kernel of kernels= in
@@ -844,7 +804,7 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
                       x[3] + d->part.dc.O[3]);
         fail = 1;
     }
-    if (dc->comp && lat_check_rebuild(c, d->dbl, d->rebuild_err))
+    if (dc->comp && lat_check_rebuild(c, d->dbl, d->lk.rebuild_err))
         fail = 1;
     if (d->part.scaling) {
         int pk = lat_halo_check_pack(env, &d->part.halo, d->dv, rhs, c);
@@ -859,16 +819,11 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct dslash *d = g->state;
-    if (d->part.halo_open)
-        lat_halo_close(env, &d->part.halo);
+    lat_links_close(env, &d->part, &d->lk);
     lat_log_free(&d->hlog);
     CLB_RELEASE_KERNELS(d->k);
-    cl_mem *bufs[] = {&d->dfat, &d->dfull, &d->dcomp, &d->dv, &d->dw};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        clb_release_mems(bufs[i], 1);
-    free(d->fat);
-    free(d->full);
-    free(d->comp);
+    clb_release_mems(&d->dv, 1);
+    clb_release_mems(&d->dw, 1);
     free(d->v);
     free(d->w);
     free(d->ref);

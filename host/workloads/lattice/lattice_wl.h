@@ -27,6 +27,22 @@ struct lat_part {
                                * (the node path's rates; NAN: one device a process) */
 };
 
+/* The fat and long links of a group, the same fields for dslash and cg:
+ * host copies on pt->ge (the lattice, or the rank's part with its halos),
+ * the device's of the lattice or part. */
+struct lat_links {
+    void *fat, *full, *comp;      /* fat, full and compressed long links */
+    cl_mem dfat, dfull, dcomp;
+    double rebuild_err;           /* max |stored row 2 - rebuilt row 2| of the long links */
+};
+/* The links generated (seeded by the site index, scaling=: the global one),
+ * uploaded and their rebuild checked; under scaling= also the halo buffers
+ * for maxrhs vectors opened and the link halos uploaded. */
+int lat_links_open(struct clb_env *env, struct lat_part *pt, int dbl, int maxrhs,
+                   struct lat_links *lk);
+/* Closes the halos (collective) and releases the links. */
+void lat_links_close(struct clb_env *env, struct lat_part *pt, struct lat_links *lk);
+
 /* The parameters of the split every distributed lattice workload declares
  * (in its params table; lat_param_part reads them). */
 /* exchange='s default chunk in KiB (a row names another) */
