@@ -221,14 +221,12 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     if ((rc = lat_param_part(env, "cg", &s->part)))
         return rc;
     long local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 64;
-    if (clb_param(env, "local")[0]) {
-        if ((rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
-            return rc;
-        if (local & (local - 1)) {
-            clb_seterr("cg: parameter local: %ld is not a power of two (the tree sums need one)",
-                       local);
-            return CLB_EUSAGE;
-        }
+    if (clb_param(env, "local")[0] && (rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
+        return rc;
+    if (local & (local - 1)) {
+        clb_seterr("cg: parameter local: %ld is not a power of two (the tree sums need one)",
+                   local);
+        return CLB_EUSAGE;
     }
     s->local = (size_t)local;
     return CLB_OK;
@@ -602,18 +600,14 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 {
     (void)dtype;
     (void)size;
-    struct cg_state st;
-    struct choice ch;
-    memset(&st, 0, sizeof st);
-    memset(&ch, 0, sizeof ch);
+    struct cg_state st = {0};
+    struct choice ch = {0};
     if (read_params(env, &st, &ch))
         return -1;
-    int n = 0, nl = 0, kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
+    int n = 0, kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
     for (int r = 0; r < ch.nrhs; r++)
         n += kernel_cases(&ch, (int)ch.rhs[r], kinds, ks);
-    for (int l = 0; l < 2; l++)
-        nl += (ch.links >> l) & 1u;
-    return n * nl;
+    return n * (int)((ch.links & 1u) + (ch.links >> 1 & 1u));
 }
 
 /* The figure's model lines (struct clb_figure's `models`). */
@@ -626,13 +620,9 @@ const struct clb_workload clb_wl_cg = {
     .name = "cg",
     .summary = "HISQ conjugate gradient solver (m^2 - D_eo D_oe) with multiple right-hand sides, "
                "in GFlop/s",
-    .dtypes = "float,double",
-    .default_dtypes = "float,double",
     .params = params,
-    .row_keys = lat_row_keys,
     .size_help = "lattice LxxLyxLzxLt, every extent even and >= 4, e.g. 32x32x32x8 (default "
                  "64x64x64x16 on GPUs where it fits, 16x16x16x4 on CPUs; --quick 8x8x8x8)",
-    .size_dims = 4,
     /* GPUs: the dslash workload's rule, the talk's largest lattice (its group,
      * 5.8 GB in fp32 with 8 rhs, reaches the 3 GiB floor). CPUs: the talk's
      * smallest, 16^3x4, where a solve takes about a second on 2 cores (its
@@ -641,12 +631,10 @@ const struct clb_workload clb_wl_cg = {
      * stay within minutes there. */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {0, 3072},
               .cap_mib = {40, 0}, .ladder = lat_ladder},
-    .baselines = "stream/triad,stream/copy",
     .state_size = sizeof(struct cg_state),
     .case_size = sizeof(struct cg_case),
-    CLB_STEPS,
+    LAT_WL_COMMON,
     .plan = plan,
-    .check_size = lat_check_size,
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,

@@ -217,19 +217,9 @@ static cl_kernel *kernel_of(struct dslash *d, const struct dslash_case *dc)
     return &d->k[dc->comp][dc->per][dc->passes];
 }
 
-/* A launch's build options: per accumulators,
- * passes, the links, and the option that asks the driver for its register
- * report where it gives one (clb_verbose_build_option). */
-static void dslash_options(const char *dtype, const struct dslash_case *dc, const char *verbose,
-                           char *opts, size_t n)
-{
-    lat_program_options(dtype, dc->per, dc->comp, opts, n);
-    if (dc->passes > 1)
-        clb_appendf(opts, n, " -DPASSES=%d", dc->passes);
-    clb_appendf(opts, n, "%s", verbose);
-}
-
-/* The build of a launch. */
+/* The build of a launch: per accumulators, passes, the links, and the
+ * option that asks the driver for its register report where it gives one
+ * (clb_verbose_build_option). */
 static int build(struct clb_env *env, struct dslash *d, const char *dtype,
                  const struct dslash_case *dc)
 {
@@ -237,7 +227,10 @@ static int build(struct clb_env *env, struct dslash *d, const char *dtype,
     if (*k)
         return CLB_OK;
     char opts[160];
-    dslash_options(dtype, dc, clb_verbose_build_option(env->info), opts, sizeof opts);
+    lat_program_options(dtype, dc->per, dc->comp, opts, sizeof opts);
+    if (dc->passes > 1)
+        clb_appendf(opts, sizeof opts, " -DPASSES=%d", dc->passes);
+    clb_appendf(opts, sizeof opts, "%s", clb_verbose_build_option(env->info));
     return clb_kernel(env->dev, "dslash", opts, d->part.scaling ? "dslash_dist" : "dslash", k);
 }
 
@@ -881,16 +874,13 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 {
     (void)dtype;
     (void)size;
-    struct choice ch;
-    memset(&ch, 0, sizeof ch);
+    struct choice ch = {0};
     if (read_params(env, &ch))
         return -1;
-    int n = 0, nl = 0, kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
+    int n = 0, kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
     for (int r = 0; r < ch.nrhs; r++)
         n += variant_cases(&ch, (int)ch.rhs[r], kinds, kps);
-    for (int l = 0; l < 2; l++)
-        nl += (ch.links >> l) & 1u;
-    return n * nl * ch.nzs;
+    return n * (int)((ch.links & 1u) + (ch.links >> 1 & 1u)) * ch.nzs;
 }
 
 /* The figure's model lines (struct clb_figure's `models`). */
@@ -908,25 +898,19 @@ static const struct clb_kernel_rev revisions[] = {
 const struct clb_workload clb_wl_dslash = {
     .name = "dslash",
     .summary = "HISQ staggered Dslash (lattice QCD) with multiple right-hand sides, in GFlop/s",
-    .dtypes = "float,double",
-    .default_dtypes = "float,double",
     .params = params,
-    .row_keys = lat_row_keys,
     .size_help = "lattice LxxLyxLzxLt, every extent even and >= 4, e.g. 32x32x32x8 (default "
                  "64x64x64x16 on GPUs where it fits, 32x32x32x8 on CPUs; --quick 8x8x8x8)",
-    .size_dims = 4,
     /* The talk's largest lattice where it fits on GPUs (its group reaches the
      * 3 GiB floor; 48^3x12 does not); CPUs get 32^3x8 (still well beyond
      * their last-level caches: 210 MB of links in fp32), the cap stopping
      * them before 48^3x12 (1.3 GB). */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {64, 3072},
               .cap_mib = {1024, 0}, .ladder = lat_ladder},
-    .baselines = "stream/triad,stream/copy",
     .state_size = sizeof(struct dslash),
     .case_size = sizeof(struct dslash_case),
-    CLB_STEPS,
+    LAT_WL_COMMON,
     .plan = plan,
-    .check_size = lat_check_size,
     .prepare = prepare,
     .summarize = summarize,
     .models = dslash_models,

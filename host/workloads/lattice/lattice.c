@@ -135,27 +135,27 @@ void lat_put(int dbl, void *p, size_t k, double re, double im)
     }
 }
 
+void lat_put_long(const struct lat_geom *g, int dbl, void *full, void *comp, int p, int mu,
+                  size_t i, unsigned long long k)
+{
+    unsigned long long st = 0x5DEECE66DULL * (k * 8 + (unsigned long long)(p * 4 + mu) + 1);
+    double m[18], det[2];
+    lat_random_u3(&st, m);
+    lat_det3(m, det);
+    for (int e = 0; e < 9 && full; e++)
+        lat_put(dbl, full, lat_link_at(g, LAT_NE_FULL, p, mu, e, i), m[2 * e], m[2 * e + 1]);
+    for (int e = 0; e < 7 && comp; e++) /* rows 0 and 1, then det */
+        lat_put(dbl, comp, lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, i),
+                e < 6 ? m[2 * e] : det[0], e < 6 ? m[2 * e + 1] : det[1]);
+}
+
 void lat_fill_long(const struct lat_geom *g, int dbl, void *full, void *comp)
 {
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < (long)g->vh; i++)
         for (int p = 0; p < 2; p++)
-            for (int mu = 0; mu < 4; mu++) {
-                unsigned long long st =
-                    0x5DEECE66DULL * (unsigned long long)(i * 8 + p * 4 + mu + 1);
-                double m[18], det[2];
-                lat_random_u3(&st, m);
-                lat_det3(m, det);
-                for (int e = 0; e < 9; e++)
-                    lat_put(dbl, full, lat_link_at(g, LAT_NE_FULL, p, mu, e, (size_t)i),
-                            m[2 * e], m[2 * e + 1]);
-                for (int e = 0; e < 6; e++)
-                    lat_put(dbl, comp,
-                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i),
-                            m[2 * e], m[2 * e + 1]);
-                lat_put(dbl, comp, lat_link_at(g, LAT_NE_COMPRESSED, p, mu, 6, (size_t)i),
-                        det[0], det[1]);
-            }
+            for (int mu = 0; mu < 4; mu++)
+                lat_put_long(g, dbl, full, comp, p, mu, (size_t)i, (unsigned long long)i);
 }
 
 /* ---- the reference ------------------------------------------------------- */

@@ -68,6 +68,11 @@ void lat_det3(const double m[18], double det[2]);
  * seed of each link is its position, so the data do not depend on the thread
  * count (the dslash and cg workloads' long links). */
 void lat_fill_long(const struct lat_geom *g, int dbl, void *full, void *comp);
+/* One of them: the long link (p, mu) of site i seeded by the half-index k
+ * (lat_fill_long's i; scaling=: the global one), into full and comp (either
+ * may be NULL). */
+void lat_put_long(const struct lat_geom *g, int dbl, void *full, void *comp, int p, int mu,
+                  size_t i, unsigned long long k);
 /* Complex number k of p (float: dbl = 0, or double) = re + i im. */
 void lat_put(int dbl, void *p, size_t k, double re, double im);
 

@@ -1,38 +1,12 @@
-/* lattice: the device side of the halo exchange (scaling=strong|weak;
- * docs/SCALING.md "Distributed Dslash and CG") and the one sequence that
- * overlaps it with an operator kernel, lat_halo_overlap, which the dslash
- * and cg workloads both run. One application on a rank's part:
- *
- *   begin     (pipe, shm) the receives of every chunk posted; then on the
- *             main queue the pack kernel (halo_pack, cl/dslash.cl): every
- *             slab to send, all directions and right-hand sides, into one
- *             contiguous device buffer
- *   interior  the caller's kernel over the interior sites (they need no
- *             halo), on the main queue right after the pack
- *   reads     on the device -> host queue one plain read per chunk of the
- *             packed slabs into pinned host memory (shm: into this rank's
- *             segment of a shared-memory window), each after the pack; a
- *             chunk for this rank itself goes straight back on the host ->
- *             device queue once read (no host step: one rank exchanges with
- *             itself through pinned host memory, nothing else)
- *   finish    per chunk, as its read completes, the message to its
- *             destination (pipe: the data; shm and the node path: a
- *             zero-byte note, the peer writes from this rank's buffer
- *             itself); as each chunk arrives, its write host -> device on
- *             the third queue. bulk (the chain
- *             before pipelining): one read of everything, then the messages,
- *             then one write
- *   boundary  a barrier on the main queue for the last write, then the
- *             caller's kernel over the boundary sites
- *   wait      the last write done: the halo time (pack start to last
- *             write end, device events; else the host clock)
- *
- * So the reads, the messages and the writes of different chunks overlap each
- * other and the interior kernel. A rank whose OpenCL call failed still sends
- * and receives every message (its peers wait for them) and reports the error
- * after. The link halos (the links of the three slices behind the part, in
- * the directions of the split) never change: set-up uploads them from the
- * fields generated on the host. */
+/* lattice: the device side of the halo exchange (scaling=strong|weak) and
+ * the one sequence that overlaps it with an operator kernel,
+ * lat_halo_overlap, which the dslash and cg workloads both run: pack
+ * kernel, interior launch, reads per chunk to pinned host memory, messages,
+ * writes per chunk as they arrive, boundary launch (docs/SCALING.md "The
+ * halo chain" gives each step and why). A rank whose OpenCL call failed
+ * still sends and receives every message (its peers wait for them) and
+ * reports the error after. The link halos never change: set-up uploads them
+ * from the fields generated on the host. */
 #ifndef LATTICE_LATTICE_HALO_H
 #define LATTICE_LATTICE_HALO_H
 

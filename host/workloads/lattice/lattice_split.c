@@ -374,25 +374,8 @@ void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], i
                             hash_value(LAT_SEED_FAT, 2 * k),
                             hash_value(LAT_SEED_FAT, 2 * k + 1));
                 }
-                if (!full && !comp)
-                    continue;
-                /* lat_fill_long's seed, from the global index */
-                unsigned long long st =
-                    0x5DEECE66DULL * (ig * 8 + (unsigned long long)(p * 4 + mu) + 1);
-                double m[18], det[2];
-                lat_random_u3(&st, m);
-                lat_det3(m, det);
-                for (int e = 0; e < 9 && full; e++)
-                    lat_put(dbl, full, lat_link_at(g, LAT_NE_FULL, p, mu, e, (size_t)i),
-                            m[2 * e], m[2 * e + 1]);
-                for (int e = 0; e < 6 && comp; e++)
-                    lat_put(dbl, comp,
-                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i),
-                            m[2 * e], m[2 * e + 1]);
-                if (comp)
-                    lat_put(dbl, comp,
-                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, 6, (size_t)i), det[0],
-                            det[1]);
+                if (full || comp) /* lat_fill_long's seed, from the global index */
+                    lat_put_long(g, dbl, full, comp, p, mu, (size_t)i, ig);
             }
             if (v && p == vpar)
                 for (int r = 0; r < rhs; r++)
