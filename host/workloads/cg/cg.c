@@ -447,12 +447,8 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     if (own && !s->part.scaling)
         return own;
     struct cg_op op = {.g = &s->geom, .dbl = s->dbl, .fat = s->lk.fat, .lng = s->lk.full,
-                       .m2 = s->mass * s->mass};
-    if (s->part.scaling) {
-        op.dist = &s->part.dc;
-        op.ext = &s->part.ge;
-        op.off = s->part.off;
-    }
+                       .m2 = s->mass * s->mass, .dist = s->part.scaling ? &s->part.dc : NULL,
+                       .ext = &s->part.ge, .off = s->part.off};
     double rel[CG_MAX_RHS];
     if ((rc = cg_true_residual(&op, rhs, s->dbl, s->b, s->x, rel)))
         return rc;
@@ -490,13 +486,11 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
                   clb_buf_str(&other));
     clb_buf_free(&tr);
     clb_buf_free(&other);
-    int fail = 0;
-    if (bad >= 0) {
+    int fail = bad >= 0;
+    if (fail)
         clb_case_note(c, "rhs %d: true residual |b - Ax|/|b| = %.2e above %.0f x %.1e (the "
                       "largest of tol, eps x %d iterations%s)", bad, rel[bad], TRUE_RES_FACTOR,
                       limit, cc->iters[bad], s->nfixed ? " and the float64 CG's residual" : "");
-        fail = 1;
-    }
     if (cc->comp && lat_check_rebuild(c, s->dbl, s->lk.rebuild_err))
         fail = 1;
     return fail || packed == CLB_FAIL ? CLB_FAIL : CLB_OK;

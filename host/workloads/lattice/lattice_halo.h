@@ -166,15 +166,6 @@ void lat_halo_kargs(const struct lat_halo *h, int rhs, cl_int4 *geo, cl_int4 *di
  * first (b0..b5, ends). */
 int lat_box_args(cl_kernel k, cl_uint first, const struct lat_boxes *b);
 
-/* The notes of a part: "ranks=2 grid=1x1x1x2 part=8x8x8x4@0,0,0,4/8x8x8x8
- * halo_dirs=t sites_interior=0 sites_boundary=1024 exchange=pipe chunk_kib=2048". */
-void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
-                   const struct lat_halo *h);
-
-/* The halo figures of a case as metrics (ms, and the share of the time):
- * this rank's medians and, in mx, the job's slowest (halo, exposed, share). */
-void lat_metric_halo(struct clb_case *c, double hal, double gap, double frac, const double mx[3]);
-
 /* The summary of the scaling= rows of a run (wl: "dslash" or "cg"): per
  * row, the time per repetition, the halo exchange (host clock, the job's
  * slowest rank) and its model, the time the boundary kernels waited for halos

@@ -28,13 +28,11 @@ void lat_split(int G, int P, int c, int *lo, int *len)
     *lo = c * base + (c < rem ? c : rem);
 }
 
-/* Can grid P split the lattice (-s) size? (clb_sc_grid_ok) */
-static int grid_ok(const size_t size[4], int scaling, const int P[4])
+/* The extents of size as ints (clb_sc_grid_*), capped at 10^9. */
+static void extents_of(const size_t size[4], int L[4])
 {
-    int L[4];
     for (int mu = 0; mu < 4; mu++)
         L[mu] = size[mu] > 1000000000 ? 1000000000 : (int)size[mu];
-    return clb_sc_grid_ok(L, P, scaling == LAT_WEAK);
 }
 
 /* "3,3,2": the local extents of G over P. */
@@ -94,12 +92,14 @@ int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const cha
 {
     char why[256];
     const char *sep = wl ? ": " : "";
+    int L[4];
+    extents_of(size, L);
     wl = wl ? wl : "";
     if (grid && grid[0]) {
         int rc = parse_grid(wl, sep, grid, n, P);
         if (rc)
             return rc;
-        if (!grid_ok(size, scaling, P)) {
+        if (!clb_sc_grid_ok(L, P, scaling == LAT_WEAK)) {
             grid_text(size, P, why, sizeof why);
             clb_seterr("%s%sscaling=%s: lattice %zux%zux%zux%zu over %d rank%s (%s): each must be "
                        ">= %d (the long links reach x +- 3 mu)", wl, sep,
@@ -110,9 +110,6 @@ int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const cha
         }
         return CLB_OK;
     }
-    int L[4];
-    for (int mu = 0; mu < 4; mu++)
-        L[mu] = size[mu] > 1000000000 ? 1000000000 : (int)size[mu];
     if (clb_sc_grid_auto(L, n, scaling == LAT_WEAK, P) == 0)
         return CLB_OK;
     int Q[4] = {1, 1, 1, n};

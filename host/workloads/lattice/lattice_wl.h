@@ -198,8 +198,6 @@ struct lat_log {
  * with a message when out of host memory. */
 int lat_log_add(struct lat_log *l, const struct lat_xtimes *x, double red, double t, double nx,
                 const char *wl);
-/* The median of series k (NAN when empty). */
-double lat_log_median(const struct lat_log *l, int k);
 void lat_log_free(struct lat_log *l);
 /* verify, every rank together whatever its check found (rc): the medians of
  * the log and the job's slowest as notes and metrics (halo_ms, _exposed_,
