@@ -1,16 +1,10 @@
-/* cg: the HISQ talk's conjugate gradient inverter [Wagner15, slides 19-20, 37-45] on
- * the dslash workload's operator: A x = b on the even sites with
- * A = m^2 - D_eo D_oe, for 1..8 right-hand sides solved together (the links
- * read once per operator application for all of them). A timed repetition
- * is one whole solve from x = 0 with the iteration counts found by a first,
- * converging solve in set-up (or iters=N); the row's params carry the counts,
- * from which count() gives the flops and bytes (dslash_model.c: 2 x 1146 +
- * 72 flop and 2 link loads + 43 vectors per even site and iteration).
- * Validation: the true residual |b - A x| / |b| of every rhs in float64 on
- * the host (cg_ref.c). Device side: cg_dev.c; host pieces: cg.h.
- * scaling=strong|weak: the lattice split over the ranks of an MPI job, the
- * operator's halos exchanged, the inner products summed over the ranks
- * (docs/SCALING.md). */
+/* cg: the HISQ talk's conjugate gradient inverter [Wagner15, slides 19-20, 37-45]
+ * (cg.h, docs/workloads/cg.md) for 1..8 right-hand sides solved together. A
+ * timed repetition is one whole solve from x = 0 with the iteration counts
+ * found by a first, converging solve in set-up (or iters=N); the row's params
+ * carry the counts, from which count() gives the flops and bytes. Validation:
+ * the true residual |b - A x| / |b| of every rhs in float64 on the host
+ * (cg_ref.c). Device side: cg_dev.c. scaling=: docs/SCALING.md. */
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "cg_dev.h"
@@ -123,9 +117,7 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     rc = parse_iters(clb_query_param(q, "iters", "1"), (int)rhs, iters, &most, &sum);
     if (rc)
         return rc;
-    /* whole numbers below 2^53 per site: (2 x 1146 + 72) flop per rhs and
-     * iteration; 2 x (1024 or 1152) B per iteration and 43 x 24 B per rhs
-     * and iteration, x es/4 */
+    /* whole numbers below 2^53 per site (lattice.h) */
     return lat_count_case(q, &z, comp, NFIELDS, rhs,
                           clb_cg_bytes_site((double)most, (double)sum, (int)rhs, comp, z.es),
                           clb_cg_flops_site((double)sum, (int)rhs), out);
@@ -158,12 +150,6 @@ static int kernel_cases(const struct choice *ch, int rhs, int kinds[2 + LAT_MAX_
     return n;
 }
 
-/* A case's right-hand sides per work-item (its build's -DRHS). */
-static int case_per(int kind, int k, int rhs)
-{
-    return kind == CG_CACHE ? 1 : kind == CG_REGCACHE ? k : rhs;
-}
-
 /* iters=N (every rhs N iterations) or n0:n1:... (one count per rhs; then
  * every rhs of --param rhs must have as many). */
 static int read_fixed(struct clb_env *env, struct cg_state *s, const struct choice *ch)
@@ -194,9 +180,7 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     const long def[] = {1, 4}, quick[] = {1, 3};
     ch->nks = 0; /* k= absent: every k (lat_regcache_ks) */
     int rc = lat_param_rhs(env, CG_MAX_RHS, env->quick ? quick : def, 2, ch->rhs, &ch->nrhs);
-    if (rc)
-        return rc;
-    if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
+    if (rc || (rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
         (rc = clb_param_names(env, "kernels", "reg,cache,regcache", 0, &ch->kernels)) ||
         (clb_param(env, "k")[0] &&
          (rc = clb_param_ints(env, "k", 1, CG_MAX_RHS, ch->ks, 16, &ch->nks))) ||
@@ -248,7 +232,9 @@ static void iters_text(const struct cg_case *cc, char *out, size_t n)
 static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, int rhs, int comp)
 {
     struct cg_state *s = g->state;
-    struct cg_case cc = {.rhs = rhs, .comp = comp, .kind = kind, .per = case_per(kind, k, rhs)};
+    /* per: rhs per work-item, the build's -DRHS */
+    int per = kind == CG_CACHE ? 1 : kind == CG_REGCACHE ? k : rhs;
+    struct cg_case cc = {.rhs = rhs, .comp = comp, .kind = kind, .per = per};
     char links[32];
     snprintf(links, sizeof links, "%s", comp ? "compressed" : "full");
     if (kind == CG_REGCACHE) /* the row's params: links=...,k=K */
@@ -340,10 +326,8 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct cg_state
                        struct choice *ch)
 {
     int rc = read_params(env, s, ch);
-    if (rc)
-        return rc;
-    if ((rc = lat_setup_lattice(env, g, "cg", ch->rhs, ch->nrhs, &s->geom, &s->maxrhs,
-                                &s->part)))
+    if (rc || (rc = lat_setup_lattice(env, g, "cg", ch->rhs, ch->nrhs, &s->geom, &s->maxrhs,
+                                      &s->part)))
         return rc;
     return cg_dev_alloc(env, s);
 }

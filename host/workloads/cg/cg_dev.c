@@ -25,11 +25,6 @@ static const cl_uint kd_dist_box_arg[2] = {10, 14};
 /* cl/dslash.cl's CG_MODE_* of the three reductions (scaling=: all SUM). */
 enum { MODE_ALPHA = 0, MODE_BETA = 1, MODE_INIT = 2, MODE_SUM = 3 };
 
-static cl_uint mask_arg(const struct cg_state *s, int i)
-{
-    return s->part.scaling && i <= KD_APPLY ? kd_dist_mask_arg[i] : kd_mask_arg[i];
-}
-
 /* s->bb: |b_r|^2 in float64 over the part (under scaling= cg_dev_sum_bb,
  * every rank together, adds the ranks'). */
 static int norms_of_b(struct cg_state *s)
@@ -277,9 +272,10 @@ static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
 
 static int set_mask(const struct cg_state *s, cl_kernel *k, cl_uint mask)
 {
-    for (int i = 0; i < KD_N; i++)
-        CLB_CHECK(clSetKernelArg(k[i], mask_arg(s, i), sizeof mask, &mask),
-                  "clSetKernelArg(mask)");
+    for (int i = 0; i < KD_N; i++) {
+        cl_uint a = s->part.scaling && i <= KD_APPLY ? kd_dist_mask_arg[i] : kd_mask_arg[i];
+        CLB_CHECK(clSetKernelArg(k[i], a, sizeof mask, &mask), "clSetKernelArg(mask)");
+    }
     return CLB_OK;
 }
 

@@ -152,18 +152,14 @@ static int read_params(struct clb_env *env, struct choice *ch)
     int on_cpu = strcmp(env->info->type_name, "cpu") == 0;
     const long *pick = env->quick || on_cpu ? cpu : def;
     int rc = lat_param_rhs(env, MAX_RHS, pick, env->quick || on_cpu ? 2 : 4, ch->rhs, &ch->nrhs);
-    if (rc)
-        return rc;
-    if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
+    if (rc || (rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
         (rc = clb_param_names(env, "kernels", "reg,cache,regcache,best", 0, &ch->kernels)))
         return rc;
     ch->local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 0;
     if (clb_param(env, "local")[0] &&
         (rc = clb_param_int(env, "local", 0, 1L << 20, &ch->local)))
         return rc;
-    if ((rc = read_variant_params(env, ch)))
-        return rc;
-    return CLB_OK;
+    return read_variant_params(env, ch);
 }
 
 /* The links (lat_links_open), rhs input vectors (scaling=: from the global
@@ -325,8 +321,37 @@ static int shape_variant(struct clb_env *env, struct dslash *d, const char *dtyp
     return shape(env, d, dtype, dc);
 }
 
+/* The arguments of dslash_dist but the boxes. */
+static int dist_args(struct dslash *d, const struct dslash_case *dc)
+{
+    cl_kernel k = *kernel_of(d, dc);
+    cl_mem lng = dc->comp ? d->lk.dcomp : d->lk.dfull, hlng = d->part.halo.dhlng[dc->comp];
+    cl_int4 geo, dist;
+    cl_uint4 hs;
+    cl_int par = 0;
+    lat_halo_kargs(&d->part.halo, dc->rhs, &geo, &dist, &hs);
+    size_t M = sizeof(cl_mem);
+    int rc = clb_args(k, M, &d->lk.dfat, M, &lng, M, &d->dv, M, &d->dw, M, &d->part.halo.dhfat, M,
+                      &hlng, M, &d->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs,
+                      &hs, (size_t)0);
+    if (rc == CLB_OK)
+        CLB_CHECK(clSetKernelArg(k, 17, sizeof par, &par), "clSetKernelArg(par)");
+    return rc;
+}
+
+/* One launch of dslash_dist over boxes b with gsize work-items along the sites. */
 static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
-                        const struct lat_boxes *b, size_t gsize, cl_event *ev);
+                        const struct lat_boxes *b, size_t gsize, cl_event *ev)
+{
+    cl_kernel k = *kernel_of(d, dc);
+    int rc = dist_args(d, dc);
+    if (rc == CLB_OK)
+        rc = lat_box_args(k, 10, b);
+    if (rc)
+        return rc;
+    size_t global[2] = {gsize, dc->global[1]};
+    return clb_launch(env->dev, k, 2, global, dc->local[0] ? dc->local : NULL, ev);
+}
 
 static int launch(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                   cl_event *ev)
@@ -350,10 +375,15 @@ static int launch(struct clb_env *env, struct dslash *d, const struct dslash_cas
     return clb_launch(env->dev, k, 2, dc->global, dc->local[0] ? dc->local : NULL, ev);
 }
 
-struct probe { struct dslash *d; const struct dslash_case *dc; };
+/* A launch's context for the core's probe and for lat_halo_overlap. */
+struct dslash_launch {
+    struct dslash *d;
+    const struct dslash_case *dc;
+};
+
 static int probe_launch(struct clb_env *env, void *ctx, cl_event *ev)
 {
-    struct probe *p = ctx;
+    const struct dslash_launch *p = ctx;
     return launch(env, p->d, p->dc, ev);
 }
 
@@ -409,7 +439,7 @@ static int probe_all(struct clb_env *env, struct clb_group *g, const struct choi
         cs->dc[i] = *dc;
     }
     for (int i = 0; i < cs->n && rc == CLB_OK; i++) {
-        struct probe p = {d, &cs->dc[i]};
+        struct dslash_launch p = {d, &cs->dc[i]};
         rc = shape_variant(env, d, g->dtype, &cs->dc[i], cs->kind[i], cs->k[i], note);
         if (rc == CLB_OK)
             rc = clb_probe_min(env, probe_launch, &p, 4, &cs->t[i]);
@@ -567,48 +597,11 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
 
 /* ---- scaling=strong|weak: the lattice split over the ranks -------------------- */
 
-/* The arguments of dslash_dist but the boxes. */
-static int dist_args(struct dslash *d, const struct dslash_case *dc)
-{
-    cl_kernel k = *kernel_of(d, dc);
-    cl_mem lng = dc->comp ? d->lk.dcomp : d->lk.dfull, hlng = d->part.halo.dhlng[dc->comp];
-    cl_int4 geo, dist;
-    cl_uint4 hs;
-    cl_int par = 0;
-    lat_halo_kargs(&d->part.halo, dc->rhs, &geo, &dist, &hs);
-    size_t M = sizeof(cl_mem);
-    int rc = clb_args(k, M, &d->lk.dfat, M, &lng, M, &d->dv, M, &d->dw, M, &d->part.halo.dhfat, M,
-                      &hlng, M, &d->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs,
-                      &hs, (size_t)0);
-    if (rc == CLB_OK)
-        CLB_CHECK(clSetKernelArg(k, 17, sizeof par, &par), "clSetKernelArg(par)");
-    return rc;
-}
-
-/* One launch of dslash_dist over boxes b with gsize work-items along the sites. */
-static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
-                        const struct lat_boxes *b, size_t gsize, cl_event *ev)
-{
-    cl_kernel k = *kernel_of(d, dc);
-    int rc = dist_args(d, dc);
-    if (rc == CLB_OK)
-        rc = lat_box_args(k, 10, b);
-    if (rc)
-        return rc;
-    size_t global[2] = {gsize, dc->global[1]};
-    return clb_launch(env->dev, k, 2, global, dc->local[0] ? dc->local : NULL, ev);
-}
-
 /* The interior or boundary launch of one application (lat_halo_overlap). */
-struct part_launch {
-    struct dslash *d;
-    const struct dslash_case *dc;
-};
-
 static int launch_part(struct clb_env *env, void *ctx, const struct lat_boxes *b, int boundary,
                        cl_event *ev)
 {
-    const struct part_launch *p = ctx;
+    const struct dslash_launch *p = ctx;
     return launch_boxes(env, p->d, p->dc, b, boundary ? p->dc->gbd : p->dc->gin, ev);
 }
 
@@ -618,7 +611,7 @@ static int launch_part(struct clb_env *env, void *ctx, const struct lat_boxes *b
 static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                        struct clb_sample *s)
 {
-    struct part_launch pl = {d, dc};
+    struct dslash_launch pl = {d, dc};
     struct lat_overlap o;
     double t0 = clb_now();
     int rc = lat_halo_overlap(env, &d->part.halo, d->dv, dc->rhs, launch_part, &pl, CLB_OK, &o);
@@ -784,18 +777,15 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     double rel = sqrt(num / den);
     clb_case_note(c, "rel_l2=%.2e", rel);
     clb_case_metric(c, "rel_l2", rel);
-    int fail = 0;
-    if (!(rel < tol)) {
+    int fail = !(rel < tol) || bad;
+    if (!(rel < tol))
         clb_case_note(c, "relative L2 error %.2e above %.0e", rel, tol);
-        fail = 1;
-    }
     if (bad) {
         int x[4];
         lat_coords(&d->geom, 0, (size_t)first, x); /* global coordinates under scaling= */
         clb_case_note(c, "%ld of %zu even sites wrong (first at x=%d,%d,%d,%d)", bad, vh,
                       x[0] + d->part.dc.O[0], x[1] + d->part.dc.O[1], x[2] + d->part.dc.O[2],
                       x[3] + d->part.dc.O[3]);
-        fail = 1;
     }
     if (dc->comp && lat_check_rebuild(c, d->dbl, d->lk.rebuild_err))
         fail = 1;

@@ -170,9 +170,7 @@ void lat_halo_close(struct clb_env *env, struct lat_halo *h)
                       &h->pin_recv};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         clb_release_mems(bufs[i], 1);
-    if (h->pack)
-        clReleaseKernel(h->pack);
-    h->pack = NULL;
+    clb_release_kernels(&h->pack, 1);
     /* collective: every rank closes its halos together (teardown) */
     clb_comm_shm_close(h->win);
     h->win = NULL;

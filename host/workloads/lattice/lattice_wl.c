@@ -310,30 +310,15 @@ int lat_check_rebuild(struct clb_case *c, int dbl, double err)
     return 0;
 }
 
-/* The value of `key` in a row's params ("rhs=4,links=full"): its text and
- * length, or NULL. */
-static const char *row_param_text(const struct clb_row *r, const char *key, size_t *len)
-{
-    size_t kl = strlen(key);
-    for (const char *p = r->params; *p;) {
-        size_t n = strcspn(p, ",");
-        if (n > kl && !strncmp(p, key, kl) && p[kl] == '=') {
-            *len = n - kl - 1;
-            return p + kl + 1;
-        }
-        p += n + (p[n] == ',');
-    }
-    return NULL;
-}
-
 int lat_figure_models(const struct clb_row *r, int cg, struct clb_figure_model *out, int max)
 {
     double rhs = clb_row_param(r, "rhs");
-    size_t es = clb_dtype_size(r->dtype), n = 0;
-    const char *links = row_param_text(r, "links", &n);
-    int comp = links && n == 10 && !strncmp(links, "compressed", 10);
+    size_t es = clb_dtype_size(r->dtype);
+    char links[16];
+    clb_params_value(r->params, "links", links, sizeof links);
+    int comp = !strcmp(links, "compressed");
     if (!(rhs >= 1 && rhs <= 1024) || rhs != floor(rhs) || (es != 4 && es != 8) || max < 2 ||
-        !links || (!comp && !(n == 4 && !strncmp(links, "full", 4))))
+        (!comp && strcmp(links, "full")))
         return 0;
     static const char *const names[2] = {"no cache", "perfect vector cache (15/16 hits)"};
     for (int k = 0; k < 2; k++) {

@@ -97,7 +97,7 @@ struct xchg {
     cl_event pack, last;   /* the pack kernel; the last write to the device */
     unsigned char *src;    /* where the reads land: psend, or this exchange's segment */
     size_t seg;            /* shm: the offset of this exchange's segment */
-    double t0, host_s;
+    double t0;
 };
 
 static void set_err(struct xchg *x, int rc)
@@ -344,14 +344,6 @@ static void bulk(struct lat_halo *h, struct xchg *x)
         clFlush(h->qh);
 }
 
-static void finish(struct lat_halo *h, struct xchg *x)
-{
-    if (h->policy == LAT_XC_BULK)
-        bulk(h, x);
-    else
-        pipeline(h, x);
-}
-
 /* The events of the chunks (but x->last, which the application keeps). */
 static void release_chunks(struct lat_halo *h, struct xchg *x)
 {
@@ -362,14 +354,6 @@ static void release_chunks(struct lat_halo *h, struct xchg *x)
             clReleaseEvent(h->xh2d[k]);
         h->xd2h[k] = h->xh2d[k] = NULL;
     }
-}
-
-/* Wait for the halos on the device (x->host_s). */
-static int wait_last(struct xchg *x)
-{
-    int rc = wait_event(x->last, "halo to the device");
-    x->host_s = clb_now() - x->t0;
-    return rc;
 }
 
 /* The boundary launch waits for the last write (the main queue). */
@@ -398,16 +382,19 @@ int lat_halo_overlap(struct clb_env *env, struct lat_halo *h, cl_mem field, int 
         clFlush(env->dev->queue);
     if (!x.err)
         set_err(&x, enqueue_reads(h, &x));
-    finish(h, &x);
+    if (h->policy == LAT_XC_BULK)
+        bulk(h, &x);
+    else
+        pipeline(h, &x);
     if (!x.err && x.last)
         set_err(&x, barrier(env, x.last));
     if (!x.err)
         set_err(&x, launch(env, ctx, &h->bd, 1, &o->bd));
     if (!x.err)
         clFlush(env->dev->queue);
-    int e = wait_last(&x);
+    int e = wait_event(x.last, "halo to the device"); /* the halos on the device */
+    o->halo = clb_now() - x.t0;
     release_chunks(h, &x);
-    o->halo = x.host_s;
     o->pack = x.pack;
     o->h2d = x.last;
     o->events_ok = h->events_ok;
