@@ -5,20 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *const scaling_names[] = {"", "strong", "weak"}; /* LAT_EVERY.. */
+
 int lat_scaling_of(const char *text)
 {
-    if (!text || !text[0])
-        return LAT_EVERY;
-    if (!strcmp(text, "strong"))
-        return LAT_STRONG;
-    if (!strcmp(text, "weak"))
-        return LAT_WEAK;
+    for (int k = LAT_EVERY; k <= LAT_WEAK; k++)
+        if (!strcmp(text ? text : "", scaling_names[k]))
+            return k;
     return -1;
 }
 
 const char *lat_scaling_name(int scaling)
 {
-    return scaling == LAT_STRONG ? "strong" : scaling == LAT_WEAK ? "weak" : "";
+    return scaling >= LAT_EVERY && scaling <= LAT_WEAK ? scaling_names[scaling] : "";
 }
 
 void lat_split(int G, int P, int c, int *lo, int *len)
