@@ -310,7 +310,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, i
                       s->maxiter);
     /* scaling=: the split, the halo bytes of one exchange (two per iteration:
      * the inputs of D_oe and D_eo) and its model */
-    if (s->part.scaling && (rc = lat_halo_model(env, &s->part, c, cc.rhs, &cc.halo_model)))
+    if (s->part.scaling && (rc = lat_halo_model(&s->part, c, cc.rhs, &cc.halo_model)))
         return rc;
     if (s->part.scaling)
         clb_case_note(c, "exchanges=%d per solve", 2 * cc.niter);
@@ -339,7 +339,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     s->es = s->dbl ? 8 : 4;
     struct choice ch;
     int rc = setup_group(env, g, s, &ch);
-    if (!lat_agree_setup(env, &s->part, &rc)) /* the solves are collective */
+    if (!lat_agree_setup(&s->part, &rc)) /* the solves are collective */
         return rc;
     if (s->part.scaling && (rc = cg_dev_sum_bb(s)))
         return rc;

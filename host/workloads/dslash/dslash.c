@@ -580,7 +580,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
     clb_case_note(c, "ai=%.3f ai_vcache=%.3f", ai,
                   clb_dslash_intensity(rhs, 15.0 / 16, comp, d->es));
     note_launch(env, d, c, &dc, kernel);
-    if (d->part.scaling && (rc = lat_halo_model(env, &d->part, c, dc.rhs, &dc.halo_model))) {
+    if (d->part.scaling && (rc = lat_halo_model(&d->part, c, dc.rhs, &dc.halo_model))) {
         clb_buf_free(&note);
         return rc;
     }
@@ -670,7 +670,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     struct dslash *d = g->state;
     struct choice ch;
     int rc = setup_group(env, g, d, &ch);
-    if (!lat_agree_setup(env, &d->part, &rc)) /* kernels=best probes together */
+    if (!lat_agree_setup(&d->part, &rc)) /* kernels=best probes together */
         return rc;
     int kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
     for (int comp = 0; comp < 2; comp++)

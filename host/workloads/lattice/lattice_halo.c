@@ -207,8 +207,7 @@ int lat_halo_path(const struct lat_halo *h, int nb)
 void lat_halo_path_bytes(const struct lat_halo *h, int rhs, size_t bytes[LAT_PATH_N])
 {
     size_t cplx = 2 * h->es;
-    for (int k = 0; k < LAT_PATH_N; k++)
-        bytes[k] = 0;
+    memset(bytes, 0, LAT_PATH_N * sizeof *bytes);
     for (int mu = 1; mu < 4; mu++)
         for (int side = 0; side < 2 && h->d.dec[mu]; side++)
             bytes[lat_halo_path(h, h->d.nb[mu][side])] +=
@@ -242,9 +241,8 @@ static int timed_copy(cl_command_queue q, int events_ok, int d2h, cl_mem buf, vo
     return rc;
 }
 
-int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2])
+int lat_halo_bus(struct lat_halo *h, int rhs, double gbps[2])
 {
-    (void)env;
     size_t n = lat_halo_bytes(h, rhs);
     gbps[0] = gbps[1] = NAN;
     if (!n)

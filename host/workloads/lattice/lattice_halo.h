@@ -136,7 +136,7 @@ void lat_overlap_release(struct lat_overlap *o);
  * between the device halo buffer and the host memory the policy uses (pinned
  * buffers; shm: the window segment), timed by events: GB/s device -> host
  * [0] and host -> device [1]. */
-int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2]);
+int lat_halo_bus(struct lat_halo *h, int rhs, double gbps[2]);
 /* The same, both ways at once as an exchange moves them, every rank of the job
  * at the same time (a barrier first): the rates of the node path, with the
  * other devices of the process on the bus too. Every rank calls it. */

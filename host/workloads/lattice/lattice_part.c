@@ -60,9 +60,8 @@ static int all_ok(int *rc)
     return !any;
 }
 
-int lat_agree_setup(struct clb_env *env, struct lat_part *pt, int *rc)
+int lat_agree_setup(struct lat_part *pt, int *rc)
 {
-    (void)env;
     if (!pt->scaling)
         return *rc == CLB_OK;
     if (!all_ok(rc))
@@ -147,13 +146,12 @@ static void note_part(struct clb_case *c, const struct lat_decomp *p, const stru
     }
 }
 
-int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
-                   double *chain)
+int lat_halo_model(struct lat_part *pt, struct clb_case *c, int rhs, double *chain)
 {
     const struct lat_halo *h = &pt->halo;
     double gbps[2] = {pt->bus[0], pt->bus[1]};
     int measured = isnan(gbps[0]);
-    int rc = measured ? lat_halo_bus(env, &pt->halo, rhs, gbps) : CLB_OK;
+    int rc = measured ? lat_halo_bus(&pt->halo, rhs, gbps) : CLB_OK;
     if (rc)
         return rc;
     size_t bytes = lat_halo_bytes(h, rhs);

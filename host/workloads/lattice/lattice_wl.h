@@ -156,7 +156,7 @@ int lat_param_part(struct clb_env *env, const char *wl, struct lat_part *pt);
  * collective): 0 with *rc this rank's error, or CLB_OK (no cases: another
  * rank failed, and the job's agreement names it). exchange=shm: then every
  * rank opens its shared segments (collective) and agrees again. */
-int lat_agree_setup(struct clb_env *env, struct lat_part *pt, int *rc);
+int lat_agree_setup(struct lat_part *pt, int *rc);
 /* Every rank of the job, for each case, whatever its set-up found (rc): an
  * agreement, then (all ok) the message step of one exchange of rhs vectors
  * measured on its own (lat_halo_probe) into pt->mid_s and, where a process
@@ -169,8 +169,7 @@ int lat_probe_case(struct lat_part *pt, int rhs, int rc);
  * rate or a latency, and the chain's seconds after the pack kernel
  * (clb_sc_chain_seconds: pipelined in chunks, or not for bulk); noted and
  * recorded as metrics with the part; the chain's seconds in *chain. */
-int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
-                   double *chain);
+int lat_halo_model(struct lat_part *pt, struct clb_case *c, int rhs, double *chain);
 /* The figure's model lines of a dslash (cg = 0) or cg (cg = 1) row, from its
  * rhs=, links= and type (struct clb_figure's `models`): the talk's flop/byte
  * without any cache, and with every neighbour vector but one of sixteen
