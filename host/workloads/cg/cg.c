@@ -1,16 +1,10 @@
-/* cg: the HISQ talk's conjugate gradient inverter [Wagner15, slides 19-20, 37-45] on
- * the dslash workload's operator: A x = b on the even sites with
- * A = m^2 - D_eo D_oe, for 1..8 right-hand sides solved together (the links
- * read once per operator application for all of them). A timed repetition
- * is one whole solve from x = 0 with the iteration counts found by a first,
- * converging solve in set-up (or iters=N); the row's params carry the counts,
- * from which count() gives the flops and bytes (dslash_model.c: 2 x 1146 +
- * 72 flop and 2 link loads + 43 vectors per even site and iteration).
- * Validation: the true residual |b - A x| / |b| of every rhs in float64 on
- * the host (cg_ref.c). Device side: cg_dev.c; host pieces: cg.h.
- * scaling=strong|weak: the lattice split over the ranks of an MPI job, the
- * operator's halos exchanged, the inner products summed over the ranks
- * (docs/SCALING.md). */
+/* cg: the HISQ talk's conjugate gradient inverter [Wagner15, slides 19-20, 37-45]
+ * (cg.h, docs/workloads/cg.md) for 1..8 right-hand sides solved together. A
+ * timed repetition is one whole solve from x = 0 with the iteration counts
+ * found by a first, converging solve in set-up (or iters=N); the row's params
+ * carry the counts, from which count() gives the flops and bytes. Validation:
+ * the true residual |b - A x| / |b| of every rhs in float64 on the host
+ * (cg_ref.c). Device side: cg_dev.c. scaling=: docs/SCALING.md. */
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "cg_dev.h"
@@ -61,37 +55,41 @@ static const struct clb_param_def params[] = {
  * odd ones). */
 enum { NFIELDS = 6 };
 
+/* "N" or "n0:n1:..." (counts in lo..hi, at most CG_MAX_RHS) into v: their
+ * number, 0 when text is no such list. */
+static int iter_counts(const char *text, long lo, long hi, long *v)
+{
+    int n = 0;
+    for (const char *p = text;;) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p || x < lo || x > hi || n == CG_MAX_RHS || (*end && *end != ':'))
+            return 0;
+        v[n++] = x;
+        if (!*end)
+            return n;
+        p = end + 1;
+    }
+}
+
 /* "N" (every rhs N) or "n0:n1:..." (one count per rhs) into iters; the
  * largest and the sum. */
 static int parse_iters(const char *v, int rhs, long *iters, long *most, long *sum)
 {
-    int n = 0;
-    const char *p = v;
-    *most = *sum = 0;
-    for (;;) {
-        char *end;
-        long x = strtol(p, &end, 10);
-        if (end == p || x < 0 || x > 100000000 || n == CG_MAX_RHS ||
-            (*end && *end != ':'))
-            break;
-        iters[n++] = x;
-        if (!*end) {
-            if (n == 1)
-                for (; n < rhs; n++)
-                    iters[n] = x;
-            if (n != rhs)
-                break;
-            for (int r = 0; r < rhs; r++) {
-                *most = iters[r] > *most ? iters[r] : *most;
-                *sum += iters[r];
-            }
-            return CLB_OK;
-        }
-        p = end + 1;
+    int n = iter_counts(v, 0, 100000000, iters);
+    for (int r = n == 1 ? 1 : rhs; r < rhs; r++)
+        iters[r] = iters[0];
+    if (n != 1 && n != rhs) {
+        clb_seterr("iters=%s is not one iteration count or one per right-hand side (%d) joined "
+                   "by ':'", v, rhs);
+        return CLB_EUSAGE;
     }
-    clb_seterr("iters=%s is not one iteration count or one per right-hand side (%d) joined by ':'",
-               v, rhs);
-    return CLB_EUSAGE;
+    *most = *sum = 0;
+    for (int r = 0; r < rhs; r++) {
+        *most = iters[r] > *most ? iters[r] : *most;
+        *sum += iters[r];
+    }
+    return CLB_OK;
 }
 
 /* The group: fat, full and compressed long links and the six vector fields
@@ -119,9 +117,7 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     rc = parse_iters(clb_query_param(q, "iters", "1"), (int)rhs, iters, &most, &sum);
     if (rc)
         return rc;
-    /* whole numbers below 2^53 per site: (2 x 1146 + 72) flop per rhs and
-     * iteration; 2 x (1024 or 1152) B per iteration and 43 x 24 B per rhs
-     * and iteration, x es/4 */
+    /* whole numbers below 2^53 per site (lattice.h) */
     return lat_count_case(q, &z, comp, NFIELDS, rhs,
                           clb_cg_bytes_site((double)most, (double)sum, (int)rhs, comp, z.es),
                           clb_cg_flops_site((double)sum, (int)rhs), out);
@@ -154,12 +150,6 @@ static int kernel_cases(const struct choice *ch, int rhs, int kinds[2 + LAT_MAX_
     return n;
 }
 
-/* A case's right-hand sides per work-item (its build's -DRHS). */
-static int case_per(int kind, int k, int rhs)
-{
-    return kind == CG_CACHE ? 1 : kind == CG_REGCACHE ? k : rhs;
-}
-
 /* iters=N (every rhs N iterations) or n0:n1:... (one count per rhs; then
  * every rhs of --param rhs must have as many). */
 static int read_fixed(struct clb_env *env, struct cg_state *s, const struct choice *ch)
@@ -168,19 +158,10 @@ static int read_fixed(struct clb_env *env, struct cg_state *s, const struct choi
     s->nfixed = 0;
     if (!v[0])
         return CLB_OK;
-    for (const char *p = v;;) {
-        char *end;
-        long x = strtol(p, &end, 10);
-        if (end == p || x < 1 || x > 1000000 || s->nfixed == CG_MAX_RHS ||
-            (*end && *end != ':')) {
-            clb_seterr("cg: parameter iters: '%s' is not an iteration count in 1..1000000 or one "
-                       "per right-hand side joined by ':' (e.g. 50 or 50:40:45)", v);
-            return CLB_EUSAGE;
-        }
-        s->fixed[s->nfixed++] = x;
-        if (!*end)
-            break;
-        p = end + 1;
+    if (!(s->nfixed = iter_counts(v, 1, 1000000, s->fixed))) {
+        clb_seterr("cg: parameter iters: '%s' is not an iteration count in 1..1000000 or one "
+                   "per right-hand side joined by ':' (e.g. 50 or 50:40:45)", v);
+        return CLB_EUSAGE;
     }
     for (int i = 0; i < ch->nrhs && s->nfixed > 1; i++)
         if (ch->rhs[i] != s->nfixed) {
@@ -199,9 +180,7 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     const long def[] = {1, 4}, quick[] = {1, 3};
     ch->nks = 0; /* k= absent: every k (lat_regcache_ks) */
     int rc = lat_param_rhs(env, CG_MAX_RHS, env->quick ? quick : def, 2, ch->rhs, &ch->nrhs);
-    if (rc)
-        return rc;
-    if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
+    if (rc || (rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
         (rc = clb_param_names(env, "kernels", "reg,cache,regcache", 0, &ch->kernels)) ||
         (clb_param(env, "k")[0] &&
          (rc = clb_param_ints(env, "k", 1, CG_MAX_RHS, ch->ks, 16, &ch->nks))) ||
@@ -226,14 +205,12 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     if ((rc = lat_param_part(env, "cg", &s->part)))
         return rc;
     long local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 64;
-    if (clb_param(env, "local")[0]) {
-        if ((rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
-            return rc;
-        if (local & (local - 1)) {
-            clb_seterr("cg: parameter local: %ld is not a power of two (the tree sums need one)",
-                       local);
-            return CLB_EUSAGE;
-        }
+    if (clb_param(env, "local")[0] && (rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
+        return rc;
+    if (local & (local - 1)) {
+        clb_seterr("cg: parameter local: %ld is not a power of two (the tree sums need one)",
+                   local);
+        return CLB_EUSAGE;
     }
     s->local = (size_t)local;
     return CLB_OK;
@@ -255,12 +232,9 @@ static void iters_text(const struct cg_case *cc, char *out, size_t n)
 static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, int rhs, int comp)
 {
     struct cg_state *s = g->state;
-    struct cg_case cc;
-    memset(&cc, 0, sizeof cc);
-    cc.rhs = rhs;
-    cc.comp = comp;
-    cc.kind = kind;
-    cc.per = case_per(kind, k, rhs);
+    /* per: rhs per work-item, the build's -DRHS */
+    int per = kind == CG_CACHE ? 1 : kind == CG_REGCACHE ? k : rhs;
+    struct cg_case cc = {.rhs = rhs, .comp = comp, .kind = kind, .per = per};
     char links[32];
     snprintf(links, sizeof links, "%s", comp ? "compressed" : "full");
     if (kind == CG_REGCACHE) /* the row's params: links=...,k=K */
@@ -284,7 +258,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, i
         if (rc == CLB_OK && (rc = lat_probe_case(&s->part, rhs, rc)))
             return rc;
     }
-    char sc[128];
+    char sc[160];
     lat_part_params(&s->part, sc, sizeof sc);
     if (rc == CLB_SKIP) {
         char *why = clb_strdup(clb_lasterr());
@@ -311,14 +285,12 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, i
     snprintf(fit.asked, sizeof fit.asked, "%zu", s->local);
     snprintf(fit.got, sizeof fit.got, "%zu", cc.lop[0]);
     clb_fit_record(env, &fit, "the operator's compiled kernels (and local memory) allow no more");
-    rc = fit.reduced ? clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s%s,local=%zu",
-                                    rhs, links, it, sc, cc.lop[0])
-                     : clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s%s", rhs,
-                                    links, it, sc);
-    if (rc)
+    if (fit.reduced) /* what ran: the fitted work-group */
+        clb_appendf(sc, sizeof sc, ",local=%zu", cc.lop[0]);
+    if ((rc = clb_case_add(g, &c, kernel_names[kind], "rhs=%d,links=%s,iters=%s%s", rhs, links,
+                           it, sc)))
         return rc;
     clb_fit_note(c, &fit);
-    *(struct cg_case *)c->data = cc;
     double ai = lat_case_model(env, c);
     clb_case_note(c, "ai=%.3f mass=%g tol=%.0e %s", ai, s->mass, s->tol,
                   s->nfixed ? "fixed_iters" : "solved_in_setup");
@@ -338,7 +310,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, i
                       s->maxiter);
     /* scaling=: the split, the halo bytes of one exchange (two per iteration:
      * the inputs of D_oe and D_eo) and its model */
-    if (s->part.scaling && (rc = lat_halo_model(env, &s->part, c, cc.rhs, &cc.halo_model)))
+    if (s->part.scaling && (rc = lat_halo_model(&s->part, c, cc.rhs, &cc.halo_model)))
         return rc;
     if (s->part.scaling)
         clb_case_note(c, "exchanges=%d per solve", 2 * cc.niter);
@@ -354,10 +326,8 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct cg_state
                        struct choice *ch)
 {
     int rc = read_params(env, s, ch);
-    if (rc)
-        return rc;
-    if ((rc = lat_setup_lattice(env, g, "cg", ch->rhs, ch->nrhs, &s->geom, &s->maxrhs,
-                                &s->part)))
+    if (rc || (rc = lat_setup_lattice(env, g, "cg", ch->rhs, ch->nrhs, &s->geom, &s->maxrhs,
+                                      &s->part)))
         return rc;
     return cg_dev_alloc(env, s);
 }
@@ -369,7 +339,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     s->es = s->dbl ? 8 : 4;
     struct choice ch;
     int rc = setup_group(env, g, s, &ch);
-    if (!lat_agree_setup(env, &s->part, &rc)) /* the solves are collective */
+    if (!lat_agree_setup(&s->part, &rc)) /* the solves are collective */
         return rc;
     if (s->part.scaling && (rc = cg_dev_sum_bb(s)))
         return rc;
@@ -460,13 +430,9 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     int own = clb_read(env->dev, s->dx, s->x, cg_vec_len(&s->geom, rhs) * 2 * s->es);
     if (own && !s->part.scaling)
         return own;
-    struct cg_op op = {.g = &s->geom, .dbl = s->dbl, .fat = s->fat, .lng = s->full,
-                       .m2 = s->mass * s->mass};
-    if (s->part.scaling) {
-        op.dist = &s->part.dc;
-        op.ext = &s->part.ge;
-        op.off = s->part.off;
-    }
+    struct cg_op op = {.g = &s->geom, .dbl = s->dbl, .fat = s->lk.fat, .lng = s->lk.full,
+                       .m2 = s->mass * s->mass, .dist = s->part.scaling ? &s->part.dc : NULL,
+                       .ext = &s->part.ge, .off = s->part.off};
     double rel[CG_MAX_RHS];
     if ((rc = cg_true_residual(&op, rhs, s->dbl, s->b, s->x, rel)))
         return rc;
@@ -504,14 +470,12 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
                   clb_buf_str(&other));
     clb_buf_free(&tr);
     clb_buf_free(&other);
-    int fail = 0;
-    if (bad >= 0) {
+    int fail = bad >= 0;
+    if (fail)
         clb_case_note(c, "rhs %d: true residual |b - Ax|/|b| = %.2e above %.0f x %.1e (the "
                       "largest of tol, eps x %d iterations%s)", bad, rel[bad], TRUE_RES_FACTOR,
                       limit, cc->iters[bad], s->nfixed ? " and the float64 CG's residual" : "");
-        fail = 1;
-    }
-    if (cc->comp && lat_check_rebuild(c, s->dbl, s->rebuild_err))
+    if (cc->comp && lat_check_rebuild(c, s->dbl, s->lk.rebuild_err))
         fail = 1;
     return fail || packed == CLB_FAIL ? CLB_FAIL : CLB_OK;
 }
@@ -614,18 +578,14 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 {
     (void)dtype;
     (void)size;
-    struct cg_state st;
-    struct choice ch;
-    memset(&st, 0, sizeof st);
-    memset(&ch, 0, sizeof ch);
+    struct cg_state st = {0};
+    struct choice ch = {0};
     if (read_params(env, &st, &ch))
         return -1;
-    int n = 0, nl = 0, kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
+    int n = 0, kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
     for (int r = 0; r < ch.nrhs; r++)
         n += kernel_cases(&ch, (int)ch.rhs[r], kinds, ks);
-    for (int l = 0; l < 2; l++)
-        nl += (ch.links >> l) & 1u;
-    return n * nl;
+    return n * (int)((ch.links & 1u) + (ch.links >> 1 & 1u));
 }
 
 /* The figure's model lines (struct clb_figure's `models`). */
@@ -638,13 +598,9 @@ const struct clb_workload clb_wl_cg = {
     .name = "cg",
     .summary = "HISQ conjugate gradient solver (m^2 - D_eo D_oe) with multiple right-hand sides, "
                "in GFlop/s",
-    .dtypes = "float,double",
-    .default_dtypes = "float,double",
     .params = params,
-    .row_keys = lat_row_keys,
     .size_help = "lattice LxxLyxLzxLt, every extent even and >= 4, e.g. 32x32x32x8 (default "
                  "64x64x64x16 on GPUs where it fits, 16x16x16x4 on CPUs; --quick 8x8x8x8)",
-    .size_dims = 4,
     /* GPUs: the dslash workload's rule, the talk's largest lattice (its group,
      * 5.8 GB in fp32 with 8 rhs, reaches the 3 GiB floor). CPUs: the talk's
      * smallest, 16^3x4, where a solve takes about a second on 2 cores (its
@@ -653,12 +609,10 @@ const struct clb_workload clb_wl_cg = {
      * stay within minutes there. */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {0, 3072},
               .cap_mib = {40, 0}, .ladder = lat_ladder},
-    .baselines = "stream/triad,stream/copy",
     .state_size = sizeof(struct cg_state),
     .case_size = sizeof(struct cg_case),
-    CLB_STEPS,
+    LAT_WL_COMMON,
     .plan = plan,
-    .check_size = lat_check_size,
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,

@@ -25,35 +25,6 @@ static const cl_uint kd_dist_box_arg[2] = {10, 14};
 /* cl/dslash.cl's CG_MODE_* of the three reductions (scaling=: all SUM). */
 enum { MODE_ALPHA = 0, MODE_BETA = 1, MODE_INIT = 2, MODE_SUM = 3 };
 
-static cl_uint mask_arg(const struct cg_state *s, int i)
-{
-    return s->part.scaling && i <= KD_APPLY ? kd_dist_mask_arg[i] : kd_mask_arg[i];
-}
-
-/* Bytes of the fields of cg_dev_alloc: fat and full long links, compressed
- * long links, b (and x and the solver's other vectors). */
-struct host_bytes {
-    size_t link, comp, vec;
-};
-
-/* The host fields for s->maxrhs vectors: the links on the lattice with its
- * halos (s->part.ge, which is s->geom without scaling=), b and x on the
- * part; their sizes in z. The group's count (the largest rhs) checked that
- * these sizes fit. */
-static int alloc_host(struct cg_state *s, struct host_bytes *z)
-{
-    size_t vh = s->part.ge.vh, cplx = 2 * s->es;
-    z->link = 8 * 9 * vh * cplx;
-    z->comp = 8 * 7 * vh * cplx;
-    z->vec = cg_vec_len(&s->geom, s->maxrhs) * cplx;
-    s->fat = clb_xmalloc(z->link);
-    s->full = clb_xmalloc(z->link);
-    s->comp = clb_xmalloc(z->comp);
-    s->b = clb_xmalloc(z->vec);
-    s->x = clb_xmalloc(z->vec);
-    return s->fat && s->full && s->comp && s->b && s->x ? CLB_OK : CLB_ESYS;
-}
-
 /* s->bb: |b_r|^2 in float64 over the part (under scaling= cg_dev_sum_bb,
  * every rank together, adds the ranks'). */
 static int norms_of_b(struct cg_state *s)
@@ -70,45 +41,6 @@ static int norms_of_b(struct cg_state *s)
     return CLB_OK;
 }
 
-/* scaling=: the rank's part of the global fields (generated from the global
- * site index), with halos for the links; the halo buffers. */
-static int alloc_dist(struct clb_env *env, struct cg_state *s)
-{
-    struct lat_part *pt = &s->part;
-    struct host_bytes z;
-    int rc = alloc_host(s, &z);
-    if (rc)
-        return rc;
-    size_t cplx = 2 * s->es, vecb = z.vec;
-    int oe[4];
-    for (int k = 0; k < 4; k++)
-        oe[k] = pt->dc.O[k] - pt->off[k];
-    lat_fill_global(&pt->ge, pt->dc.G, oe, s->dbl, s->fat, s->full, s->comp, 0, 0, 0, NULL);
-    lat_fill_global(&s->geom, pt->dc.G, pt->dc.O, s->dbl, NULL, NULL, NULL, 0, s->maxrhs,
-                    LAT_SEED_B, s->b);
-    if ((rc = norms_of_b(s)))
-        return rc;
-    s->rebuild_err = lat_rebuild_error(&pt->ge, s->dbl, s->full, s->comp);
-    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, s->es, s->maxrhs, pt->policy, pt->chunk)))
-        return rc;
-    pt->halo_open = 1;
-    struct clb_device *d = env->dev;
-    const struct lat_halo *h = &pt->halo;
-    cl_mem_flags ro = CL_MEM_READ_ONLY;
-    cl_mem *rw[] = {&s->dx, &s->dr, &s->dp, &s->dap, &s->dt};
-    if ((rc = lat_upload_part(env, h, &pt->ge, pt->off, s->fat, 8 * 9, cplx, ro, &s->dfat)) ||
-        (rc = lat_upload_part(env, h, &pt->ge, pt->off, s->full, 8 * 9, cplx, ro, &s->dfull)) ||
-        (rc = lat_upload_part(env, h, &pt->ge, pt->off, s->comp, 8 * 7, cplx, ro, &s->dcomp)) ||
-        (rc = clb_buffer(d, CL_MEM_READ_ONLY, vecb, &s->db)) ||
-        (rc = clb_write(d, s->db, s->b, vecb)) ||
-        (rc = clb_buffer(d, CL_MEM_READ_WRITE, 4 * (size_t)s->maxrhs * s->es, &s->dscal)))
-        return rc;
-    for (size_t i = 0; i < sizeof rw / sizeof *rw; i++)
-        if ((rc = clb_buffer(d, CL_MEM_READ_WRITE, vecb, rw[i])))
-            return rc;
-    return lat_halo_links(env, &pt->halo, &pt->ge, pt->off, s->fat, s->full, s->comp);
-}
-
 int cg_dev_sum_bb(struct cg_state *s)
 {
     double mine[CG_MAX_RHS];
@@ -119,35 +51,31 @@ int cg_dev_sum_bb(struct cg_state *s)
 
 int cg_dev_alloc(struct clb_env *env, struct cg_state *s)
 {
-    if (s->part.scaling)
-        return alloc_dist(env, s);
-    struct host_bytes z;
-    int rc = alloc_host(s, &z);
+    struct lat_part *pt = &s->part;
+    struct clb_device *d = env->dev;
+    /* the group's count (the largest rhs) checked that these fit */
+    size_t n = cg_vec_len(&s->geom, s->maxrhs) * 2, vecb = n * s->es;
+    int rc = lat_links_open(env, pt, s->dbl, s->maxrhs, &s->lk);
     if (rc)
         return rc;
-    size_t vh = s->geom.vh, linkb = z.link, compb = z.comp, vecb = z.vec;
+    s->b = clb_xmalloc(vecb);
+    s->x = clb_xmalloc(vecb);
+    if (!s->b || !s->x)
+        return CLB_ESYS;
     /* the dslash workload's data: the same seeds, the same links */
-    clb_fill(s->fat, 8 * 9 * vh * 2, s->dbl, 11);
-    lat_fill_long(&s->geom, s->dbl, s->full, s->comp);
-    clb_fill(s->b, cg_vec_len(&s->geom, s->maxrhs) * 2, s->dbl, 13);
-    if ((rc = norms_of_b(s)))
-        return rc;
-    s->rebuild_err = lat_rebuild_error(&s->geom, s->dbl, s->full, s->comp);
-    struct clb_device *d = env->dev;
+    if (pt->scaling)
+        lat_fill_global(&s->geom, pt->dc.G, pt->dc.O, s->dbl, NULL, NULL, NULL, 0, s->maxrhs,
+                        LAT_SEED_B, s->b);
+    else
+        clb_fill(s->b, n, s->dbl, LAT_SEED_B);
     cl_mem *rw[] = {&s->dx, &s->dr, &s->dp, &s->dap, &s->dt};
-    if ((rc = clb_buffer(d, CL_MEM_READ_ONLY, linkb, &s->dfat)) ||
-        (rc = clb_buffer(d, CL_MEM_READ_ONLY, linkb, &s->dfull)) ||
-        (rc = clb_buffer(d, CL_MEM_READ_ONLY, compb, &s->dcomp)) ||
-        (rc = clb_buffer(d, CL_MEM_READ_ONLY, vecb, &s->db)) ||
+    if ((rc = norms_of_b(s)) || (rc = clb_buffer(d, CL_MEM_READ_ONLY, vecb, &s->db)) ||
+        (rc = clb_write(d, s->db, s->b, vecb)) ||
         (rc = clb_buffer(d, CL_MEM_READ_WRITE, 4 * (size_t)s->maxrhs * s->es, &s->dscal)))
         return rc;
     for (size_t i = 0; i < sizeof rw / sizeof *rw; i++)
         if ((rc = clb_buffer(d, CL_MEM_READ_WRITE, vecb, rw[i])))
             return rc;
-    if ((rc = clb_write(d, s->dfat, s->fat, linkb)) ||
-        (rc = clb_write(d, s->dfull, s->full, linkb)) ||
-        (rc = clb_write(d, s->dcomp, s->comp, compb)) || (rc = clb_write(d, s->db, s->b, vecb)))
-        return rc;
     return CLB_OK;
 }
 
@@ -192,6 +120,14 @@ static size_t round_up(size_t n, size_t m)
     return (n + m - 1) / m * m;
 }
 
+/* lx halved until it is at most max (or 1). */
+static size_t halve_to(size_t lx, size_t max)
+{
+    while (lx > 1 && lx > max)
+        lx /= 2;
+    return lx;
+}
+
 int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, struct cg_case *cc)
 {
     int rc = build(env, s, dtype, cc);
@@ -216,8 +152,7 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
     cc->lop[1] = ly;
     cc->gop[0] = round_up(vh, lx);
     cc->gop[1] = ly;
-    if (s->part
-            .scaling) { /* interior and boundary launches, their partial sums one after the other */
+    if (s->part.scaling) { /* interior and boundary launches, their partial sums in turn */
         cc->gin = round_up(s->part.halo.in.sites, lx);
         cc->gbd = round_up(s->part.halo.bd.sites, lx);
         cc->gop[0] = cc->gin + cc->gbd;
@@ -225,27 +160,20 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
     /* the vector kernels: lx sites of one rhs */
     size_t kv = wg_limit(env, k[KD_INIT]), ku = wg_limit(env, k[KD_UPD_R]);
     size_t kx = wg_limit(env, k[KD_UPD_XP]);
-    lx = s->local;
-    while (lx > 1 && (lx > kv || lx > ku || lx > kx))
-        lx /= 2;
+    lx = halve_to(s->local, kv < ku ? (kv < kx ? kv : kx) : (ku < kx ? ku : kx));
     cc->lvec[0] = lx;
     cc->lvec[1] = 1;
     cc->gvec[0] = round_up(vh, lx);
     cc->gvec[1] = rhs;
     /* the reductions: one work-group per rhs */
-    size_t kr = wg_limit(env, k[KD_RED_ALPHA]);
-    lx = 256;
-    while (lx > 1 && lx > kr)
-        lx /= 2;
+    lx = halve_to(256, wg_limit(env, k[KD_RED_ALPHA]));
     cc->lred[0] = lx;
     cc->lred[1] = 1;
     cc->gred[0] = lx;
     cc->gred[1] = rhs;
     /* the partial sums of the largest grid */
-    size_t ng = cc->gop[0] / cc->lop[0];
-    if (cc->gvec[0] / cc->lvec[0] > ng)
-        ng = cc->gvec[0] / cc->lvec[0];
-    size_t need = ng * (size_t)s->maxrhs;
+    size_t ng = cc->gop[0] / cc->lop[0], nv = cc->gvec[0] / cc->lvec[0];
+    size_t need = (ng > nv ? ng : nv) * (size_t)s->maxrhs;
     if (need > s->partial_elems) {
         clb_release_mems(&s->dpartial, 1);
         s->partial_elems = 0;
@@ -258,40 +186,43 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
 
 /* ---- one solve ---------------------------------------------------------- */
 
-/* The arguments of every kernel of the case but the masks. */
+/* The arguments of the operator's kernels on the whole lattice but the masks. */
+static int set_args_op(struct cg_state *s, const struct cg_case *cc)
+{
+    cl_kernel *k = slot(s, cc);
+    cl_mem lng = cc->comp ? s->lk.dcomp : s->lk.dfull;
+    cl_int hx = s->geom.L[0] / 2, ly = s->geom.L[1], lz = s->geom.L[2], lt = s->geom.L[3];
+    cl_int par = 1;
+    cl_uint vh = (cl_uint)s->geom.vh, mask = 0;
+    cl_float m2f = (cl_float)(s->mass * s->mass);
+    cl_double m2d = s->mass * s->mass;
+    const void *m2 = s->dbl ? (const void *)&m2d : (const void *)&m2f; /* s->es bytes */
+    size_t sh_op = cc->lop[0] * cc->lop[1] * (size_t)cc->per * s->es, M = sizeof(cl_mem);
+    int rc = clb_args(k[KD_PAR], M, &s->lk.dfat, M, &lng, M, &s->dp, M, &s->dt, sizeof hx, &hx,
+                      sizeof ly, &ly, sizeof lz, &lz, sizeof lt, &lt, sizeof vh, &vh, sizeof par,
+                      &par, sizeof mask, &mask, (size_t)0);
+    if (rc)
+        return rc;
+    return clb_args(k[KD_APPLY], M, &s->lk.dfat, M, &lng, M, &s->dt, M, &s->dp, M, &s->dap, M,
+                    &s->dpartial, sh_op, NULL, s->es, m2, sizeof hx, &hx, sizeof ly, &ly,
+                    sizeof lz, &lz, sizeof lt, &lt, sizeof vh, &vh, sizeof mask, &mask,
+                    (size_t)0);
+}
+
+/* The arguments of every kernel of the case but the masks (scaling=: the
+ * operator's are set_args_dist's). */
 static int set_args(struct cg_state *s, const struct cg_case *cc)
 {
     cl_kernel *k = slot(s, cc);
-    cl_mem lng = cc->comp ? s->dcomp : s->dfull;
-    cl_int hx = s->geom.L[0] / 2, ly = s->geom.L[1], lz = s->geom.L[2], lt = s->geom.L[3];
-    cl_int par = 1, modes[3] = {MODE_ALPHA, MODE_BETA, MODE_INIT};
+    cl_int modes[3] = {MODE_ALPHA, MODE_BETA, MODE_INIT};
     cl_uint vh = (cl_uint)s->geom.vh, mask = 0;
     cl_uint ng_op = (cl_uint)(cc->gop[0] / cc->lop[0]);
     cl_uint ng_vec = (cl_uint)(cc->gvec[0] / cc->lvec[0]);
     cl_uint ngs[3] = {ng_op, ng_vec, ng_vec};
-    cl_float m2f = (cl_float)(s->mass * s->mass);
-    cl_double m2d = s->mass * s->mass;
-    size_t m2size = s->dbl ? sizeof m2d : sizeof m2f;
-    const void *m2 = s->dbl ? (const void *)&m2d : (const void *)&m2f;
-    size_t per = (size_t)cc->per;
-    size_t sh_op = cc->lop[0] * cc->lop[1] * per * s->es, sh_vec = cc->lvec[0] * s->es;
-    size_t sh_red = cc->lred[0] * s->es, M = sizeof(cl_mem);
-    int rc;
-    if (s->part.scaling) { /* the operator's kernels have their own (set_args_dist) */
-        (void)lng;
-        (void)par;
-        (void)sh_op;
-        (void)m2size;
-        (void)m2;
-    } else if ((rc = clb_args(k[KD_PAR], M, &s->dfat, M, &lng, M, &s->dp, M, &s->dt, sizeof hx,
-                              &hx, sizeof ly, &ly, sizeof lz, &lz, sizeof lt, &lt, sizeof vh,
-                              &vh, sizeof par, &par, sizeof mask, &mask, (size_t)0)) ||
-               (rc = clb_args(k[KD_APPLY], M, &s->dfat, M, &lng, M, &s->dt, M, &s->dp, M,
-                              &s->dap, M, &s->dpartial, sh_op, NULL, m2size, m2, sizeof hx, &hx,
-                              sizeof ly, &ly, sizeof lz, &lz, sizeof lt, &lt, sizeof vh, &vh,
-                              sizeof mask, &mask, (size_t)0)))
-        return rc;
-    if ((rc = clb_args(k[KD_INIT], M, &s->db, M, &s->dx, M, &s->dr, M, &s->dp, M, &s->dpartial,
+    size_t sh_vec = cc->lvec[0] * s->es, sh_red = cc->lred[0] * s->es, M = sizeof(cl_mem);
+    int rc = s->part.scaling ? CLB_OK : set_args_op(s, cc);
+    if (rc ||
+        (rc = clb_args(k[KD_INIT], M, &s->db, M, &s->dx, M, &s->dr, M, &s->dp, M, &s->dpartial,
                        sh_vec, NULL, sizeof vh, &vh, sizeof mask, &mask, (size_t)0)) ||
         (rc = clb_args(k[KD_UPD_R], M, &s->dr, M, &s->dap, M, &s->dscal, M, &s->dpartial, sh_vec,
                        NULL, sizeof vh, &vh, sizeof mask, &mask, (size_t)0)) ||
@@ -311,7 +242,7 @@ static int set_args(struct cg_state *s, const struct cg_case *cc)
 static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
 {
     cl_kernel *k = slot(s, cc);
-    cl_mem lng = cc->comp ? s->dcomp : s->dfull, hlng = s->part.halo.dhlng[cc->comp];
+    cl_mem lng = cc->comp ? s->lk.dcomp : s->lk.dfull, hlng = s->part.halo.dhlng[cc->comp];
     cl_int4 geo, dist;
     cl_uint4 hs;
     lat_halo_kargs(&s->part.halo, cc->rhs, &geo, &dist, &hs);
@@ -319,16 +250,14 @@ static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
     cl_uint ngt = (cl_uint)(cc->gop[0] / cc->lop[0]), mask = 0;
     cl_float m2f = (cl_float)(s->mass * s->mass);
     cl_double m2d = s->mass * s->mass;
-    size_t m2size = s->dbl ? sizeof m2d : sizeof m2f;
-    const void *m2 = s->dbl ? (const void *)&m2d : (const void *)&m2f;
-    size_t per = (size_t)cc->per;
-    size_t sh_op = cc->lop[0] * cc->lop[1] * per * s->es, M = sizeof(cl_mem);
+    const void *m2 = s->dbl ? (const void *)&m2d : (const void *)&m2f; /* s->es bytes */
+    size_t sh_op = cc->lop[0] * cc->lop[1] * (size_t)cc->per * s->es, M = sizeof(cl_mem);
     int rc;
-    if ((rc = clb_args(k[KD_PAR], M, &s->dfat, M, &lng, M, &s->dp, M, &s->dt, M,
+    if ((rc = clb_args(k[KD_PAR], M, &s->lk.dfat, M, &lng, M, &s->dp, M, &s->dt, M,
                        &s->part.halo.dhfat, M, &hlng, M, &s->part.halo.dhv, sizeof geo, &geo,
                        sizeof dist, &dist, sizeof hs, &hs, (size_t)0)) ||
-        (rc = clb_args(k[KD_APPLY], M, &s->dfat, M, &lng, M, &s->dt, M, &s->dp, M, &s->dap, M,
-                       &s->dpartial, sh_op, NULL, m2size, m2, M, &s->part.halo.dhfat, M, &hlng, M,
+        (rc = clb_args(k[KD_APPLY], M, &s->lk.dfat, M, &lng, M, &s->dt, M, &s->dp, M, &s->dap, M,
+                       &s->dpartial, sh_op, NULL, s->es, m2, M, &s->part.halo.dhfat, M, &hlng, M,
                        &s->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs, &hs,
                        (size_t)0)))
         return rc;
@@ -341,18 +270,12 @@ static int set_args_dist(struct cg_state *s, const struct cg_case *cc)
     return CLB_OK;
 }
 
-static int set_mask_of(const struct cg_state *s, cl_kernel *k, cl_uint mask)
+static int set_mask(const struct cg_state *s, cl_kernel *k, cl_uint mask)
 {
-    for (int i = 0; i < KD_N; i++)
-        CLB_CHECK(clSetKernelArg(k[i], mask_arg(s, i), sizeof mask, &mask),
-                  "clSetKernelArg(mask)");
-    return CLB_OK;
-}
-
-static int set_mask(cl_kernel *k, cl_uint mask)
-{
-    for (int i = 0; i < KD_N; i++)
-        CLB_CHECK(clSetKernelArg(k[i], kd_mask_arg[i], sizeof mask, &mask), "clSetKernelArg(mask)");
+    for (int i = 0; i < KD_N; i++) {
+        cl_uint a = s->part.scaling && i <= KD_APPLY ? kd_dist_mask_arg[i] : kd_mask_arg[i];
+        CLB_CHECK(clSetKernelArg(k[i], a, sizeof mask, &mask), "clSetKernelArg(mask)");
+    }
     return CLB_OK;
 }
 
@@ -403,6 +326,12 @@ static int launch(struct clb_env *env, cl_kernel k, const size_t *g, const size_
     return CLB_OK;
 }
 
+/* Real i of the scalars read back (scal). */
+static double scal_at(const struct cg_state *s, const void *scal, int i)
+{
+    return s->dbl ? ((const double *)scal)[i] : (double)((const float *)scal)[i];
+}
+
 static cl_uint schedule_mask(const struct cg_case *cc, int k)
 {
     cl_uint m = 0;
@@ -429,6 +358,29 @@ static void converged_counts(struct cg_case *cc, cl_uint mask)
     for (int r = 0; r < cc->rhs; r++)
         if (cc->iters[r] > cc->niter)
             cc->niter = cc->iters[r];
+}
+
+/* The start of a solve: the rhs iterating first (*mask), a converging
+ * solve's counts reset; the iteration limit. */
+static long solve_start(const struct cg_state *s, struct cg_case *cc, int converge,
+                        cl_uint *mask)
+{
+    *mask = converge ? (cl_uint)((1u << cc->rhs) - 1u) : schedule_mask(cc, 0);
+    for (int r = 0; r < cc->rhs && converge; r++) {
+        cc->iters[r] = 0;
+        cc->rec_res[r] = 1;
+    }
+    return converge ? s->maxiter : cc->niter;
+}
+
+/* A converging solve after iteration it: rhs r, at |r|^2 = rr, leaves the
+ * mask next once converged (or NaN: stop). */
+static cl_uint track(const struct cg_state *s, struct cg_case *cc, int r, long it, double rr,
+                     cl_uint next)
+{
+    cc->iters[r] = (int)it + 1;
+    cc->rec_res[r] = s->bb[r] > 0 ? sqrt(rr / s->bb[r]) : 0;
+    return rr > s->tol * s->tol * s->bb[r] ? next : next & ~(1u << r);
 }
 
 /* The profile from the events of a finished solve. */
@@ -562,7 +514,7 @@ static int reduce_sum(struct clb_env *env, struct cg_state *s, const struct cg_c
         rc = clb_read(env->dev, s->dscal, scal, 4 * (size_t)rhs * s->es);
     for (int r = 0; r < rhs && rc == CLB_OK; r++)
         if ((mask >> r) & 1u)
-            mine[r] = s->dbl ? ((double *)scal)[4 * r + 3] : (double)((float *)scal)[4 * r + 3];
+            mine[r] = scal_at(s, scal, 4 * r + 3);
     int nerr = 0, e = lat_sum_ranks(mine, rhs, rc != CLB_OK, sums, &nerr);
     s->solve_reduce += clb_now() - t0;
     if (rc)
@@ -594,9 +546,8 @@ static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *c
 {
     cl_kernel *k = slot(s, cc);
     int rhs = cc->rhs;
-    cl_uint all = (cl_uint)((1u << rhs) - 1u);
-    cl_uint mask = converge ? all : schedule_mask(cc, 0);
-    long n = converge ? s->maxiter : cc->niter;
+    cl_uint mask;
+    long n = solve_start(s, cc, converge, &mask);
     double site_flops = CLB_DSLASH_FLOPS_SITE * (double)s->geom.vh;
     double rr[CG_MAX_RHS] = {0}, sums[CG_MAX_RHS], sc[4 * CG_MAX_RHS] = {0};
     struct pairs pr = {0};
@@ -611,18 +562,13 @@ static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *c
     if (e == CLB_OK)
         e = set_args_dist(s, cc);
     if (e == CLB_OK)
-        e = set_mask_of(s, k, mask);
+        e = set_mask(s, k, mask);
     if (e == CLB_OK)
         e = launch(env, k[KD_INIT], cc->gvec, cc->lvec, L, CGP_INIT, 0, NULL);
     rc = reduce_sum(env, s, cc, KD_RED_INIT, mask, L, scal, sums, e);
     e = CLB_OK;
     for (int r = 0; r < rhs; r++)
         rr[r] = sums[r];
-    if (converge)
-        for (int r = 0; r < rhs; r++) {
-            cc->iters[r] = 0;
-            cc->rec_res[r] = 1;
-        }
     for (long it = 0; rc == CLB_OK && it < n && mask; it++) {
         double f = site_flops * popcount(mask);
         e = apply_op(env, s, cc, KD_PAR, s->dp, L, f, &pr, e);
@@ -648,12 +594,8 @@ static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *c
             sc[4 * r + 2] = rr[r] > 0 ? sums[r] / rr[r] : 0;
             rr[r] = sums[r];
             sc[4 * r + 0] = rr[r];
-            if (converge) {
-                cc->iters[r] = (int)it + 1;
-                cc->rec_res[r] = s->bb[r] > 0 ? sqrt(rr[r] / s->bb[r]) : 0;
-                if (!(rr[r] > s->tol * s->tol * s->bb[r])) /* converged, or NaN: stop */
-                    next &= ~(1u << r);
-            }
+            if (converge)
+                next = track(s, cc, r, it, rr[r], next);
         }
         if (!converge)
             next = schedule_mask(cc, (int)it + 1);
@@ -661,7 +603,7 @@ static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *c
         if (e == CLB_OK)
             e = launch(env, k[KD_UPD_XP], cc->gvec, cc->lvec, L, CGP_UPD_XP, 0, NULL);
         if (e == CLB_OK && next != mask && next)
-            e = set_mask_of(s, k, next);
+            e = set_mask(s, k, next);
         mask = next;
     }
     if (rc == CLB_OK) /* an error after the last reduction: this rank's only */
@@ -678,100 +620,80 @@ static int solve_dist(struct clb_env *env, struct cg_state *s, struct cg_case *c
     return rc;
 }
 
-int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, int converge,
-                 struct cg_profile *prof, cl_event *first, cl_event *last)
+/* One solve on the whole lattice (cg_dev_solve without scaling=). */
+static int solve_local(struct clb_env *env, struct cg_state *s, struct cg_case *cc,
+                       int converge, struct launches *L, cl_event *first, cl_event *last)
 {
     cl_kernel *k = slot(s, cc);
-    struct launches L = {0};
-    if (prof && CLB_GROW(L.rec, 0, L.cap))
-        return CLB_ESYS;
-    if (s->part.scaling) {
-        int rc = solve_dist(env, s, cc, converge, &L);
-        if (rc == CLB_OK && prof) {
-            rc = profile(&L, prof);
-            prof->halo = s->solve_x.halo;
-            prof->gap = s->solve_x.gap;
-        }
-        launches_free(&L);
-        (void)first;
-        (void)last;
-        return rc;
-    }
     int rhs = cc->rhs;
-    cl_uint all = (cl_uint)((1u << rhs) - 1u);
-    cl_uint mask = converge ? all : schedule_mask(cc, 0);
-    long n = converge ? s->maxiter : cc->niter;
+    cl_uint mask;
+    long n = solve_start(s, cc, converge, &mask);
     double site_flops = CLB_DSLASH_FLOPS_SITE * (double)s->geom.vh;
     void *scal = clb_xmalloc(4 * (size_t)rhs * s->es);
     int rc = scal ? set_args(s, cc) : CLB_ESYS;
     if (rc == CLB_OK)
-        rc = set_mask(k, mask);
+        rc = set_mask(s, k, mask);
     if (rc == CLB_OK)
-        rc = launch(env, k[KD_INIT], cc->gvec, cc->lvec, &L, CGP_INIT, 0, first);
+        rc = launch(env, k[KD_INIT], cc->gvec, cc->lvec, L, CGP_INIT, 0, first);
     if (rc == CLB_OK)
-        rc = launch(env, k[KD_RED_INIT], cc->gred, cc->lred, &L, CGP_REDUCE, 0, NULL);
-    if (converge)
-        for (int r = 0; r < rhs; r++) {
-            cc->iters[r] = 0;
-            cc->rec_res[r] = 1;
-        }
+        rc = launch(env, k[KD_RED_INIT], cc->gred, cc->lred, L, CGP_REDUCE, 0, NULL);
     for (long it = 0; rc == CLB_OK && it < n && mask; it++) {
         int final = !converge && it == n - 1;
         double f = site_flops * popcount(mask);
-        if ((rc = launch(env, k[KD_PAR], cc->gop, cc->lop, &L, CGP_DOE, f, NULL)) ||
-            (rc = launch(env, k[KD_APPLY], cc->gop, cc->lop, &L, CGP_APPLY, 0, NULL)) ||
-            (rc = launch(env, k[KD_RED_ALPHA], cc->gred, cc->lred, &L, CGP_REDUCE, 0, NULL)) ||
-            (rc = launch(env, k[KD_UPD_R], cc->gvec, cc->lvec, &L, CGP_UPD_R, 0, NULL)) ||
-            (rc = launch(env, k[KD_RED_BETA], cc->gred, cc->lred, &L, CGP_REDUCE, 0, NULL)) ||
-            (rc = launch(env, k[KD_UPD_XP], cc->gvec, cc->lvec, &L, CGP_UPD_XP, 0,
+        if ((rc = launch(env, k[KD_PAR], cc->gop, cc->lop, L, CGP_DOE, f, NULL)) ||
+            (rc = launch(env, k[KD_APPLY], cc->gop, cc->lop, L, CGP_APPLY, 0, NULL)) ||
+            (rc = launch(env, k[KD_RED_ALPHA], cc->gred, cc->lred, L, CGP_REDUCE, 0, NULL)) ||
+            (rc = launch(env, k[KD_UPD_R], cc->gvec, cc->lvec, L, CGP_UPD_R, 0, NULL)) ||
+            (rc = launch(env, k[KD_RED_BETA], cc->gred, cc->lred, L, CGP_REDUCE, 0, NULL)) ||
+            (rc = launch(env, k[KD_UPD_XP], cc->gvec, cc->lvec, L, CGP_UPD_XP, 0,
                          final ? last : NULL)))
             break;
-        cl_uint next = mask;
-        if (converge) {
-            /* the recursive residuals |r|^2 of every rhs: 4 x rhs reals */
-            if ((rc = clb_read(env->dev, s->dscal, scal, 4 * (size_t)rhs * s->es)))
-                break;
-            for (int r = 0; r < rhs; r++) {
-                if (!((mask >> r) & 1u))
-                    continue;
-                double rr = s->dbl ? ((double *)scal)[4 * r] : (double)((float *)scal)[4 * r];
-                cc->iters[r] = (int)it + 1;
-                cc->rec_res[r] = s->bb[r] > 0 ? sqrt(rr / s->bb[r]) : 0;
-                if (!(rr > s->tol * s->tol * s->bb[r])) /* converged, or NaN: stop */
-                    next &= ~(1u << r);
-            }
-        } else {
-            next = schedule_mask(cc, (int)it + 1);
-        }
+        cl_uint next = converge ? mask : schedule_mask(cc, (int)it + 1);
+        /* converging: the recursive residuals |r|^2 of every rhs (4 x rhs reals) */
+        if (converge && (rc = clb_read(env->dev, s->dscal, scal, 4 * (size_t)rhs * s->es)))
+            break;
+        for (int r = 0; r < rhs && converge; r++)
+            if ((mask >> r) & 1u)
+                next = track(s, cc, r, it, scal_at(s, scal, 4 * r), next);
         if (rc == CLB_OK && next != mask && next)
-            rc = set_mask(k, next);
+            rc = set_mask(s, k, next);
         mask = next;
     }
     if (converge && rc == CLB_OK)
         converged_counts(cc, mask);
-    if (rc == CLB_OK && (prof || converge))
+    if (rc == CLB_OK && (L->rec || converge))
         rc = clb_finish(env->dev->queue);
+    free(scal);
+    return rc;
+}
+
+int cg_dev_solve(struct clb_env *env, struct cg_state *s, struct cg_case *cc, int converge,
+                 struct cg_profile *prof, cl_event *first, cl_event *last)
+{
+    struct launches L = {0};
+    if (prof && CLB_GROW(L.rec, 0, L.cap))
+        return CLB_ESYS;
+    int rc = s->part.scaling ? solve_dist(env, s, cc, converge, &L)
+                             : solve_local(env, s, cc, converge, &L, first, last);
     if (rc == CLB_OK && prof)
         rc = profile(&L, prof);
+    if (rc == CLB_OK && prof && s->part.scaling) {
+        prof->halo = s->solve_x.halo;
+        prof->gap = s->solve_x.gap;
+    }
     launches_free(&L);
-    free(scal);
     return rc;
 }
 
 void cg_dev_free(struct clb_env *env, struct cg_state *s)
 {
-    if (s->part.halo_open)
-        lat_halo_close(env, &s->part.halo);
+    lat_links_close(env, &s->part, &s->lk);
     for (int c = 0; c < 2; c++)
         for (int r = 0; r <= CG_MAX_RHS; r++)
             clb_release_kernels(s->k[c][r], KD_N);
-    cl_mem *bufs[] = {&s->dfat, &s->dfull, &s->dcomp, &s->db,   &s->dx,      &s->dr,
-                      &s->dp,   &s->dap,   &s->dt,    &s->dscal, &s->dpartial};
+    cl_mem *bufs[] = {&s->db, &s->dx, &s->dr, &s->dp, &s->dap, &s->dt, &s->dscal, &s->dpartial};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         clb_release_mems(bufs[i], 1);
-    free(s->fat);
-    free(s->full);
-    free(s->comp);
     free(s->b);
     free(s->x);
 }

@@ -24,17 +24,16 @@ struct cg_state {
     int nfixed;                   /* iters= given: 1 (every rhs) or one count per rhs; 0: none */
     long fixed[CG_MAX_RHS];       /* ... its counts (solve to tol when none) */
     size_t local;                 /* work-group size along the sites (a power of two) */
-    void *fat, *full, *comp;      /* host copies of the links */
+    struct lat_links lk;
     void *b, *x;                  /* right-hand sides; the read-back solution */
     double bb[CG_MAX_RHS];        /* |b_r|^2 in float64 */
-    double rebuild_err;           /* compressed long links against the full ones */
     double ref_res[CG_MAX_RHS];   /* fixed mode: the host float64 CG's |r|/|b| after as many */
     int have_ref;
-    cl_mem dfat, dfull, dcomp, db, dx, dr, dp, dap, dt, dscal, dpartial;
+    cl_mem db, dx, dr, dp, dap, dt, dscal, dpartial;
     size_t partial_elems;
     cl_kernel k[2][CG_MAX_RHS + 1][KD_N];   /* [compressed][RHS of the build] */
-    /* scaling=strong|weak: geom is this rank's part; the host links (fat,
-     * full, comp) live on ge, the part with its halos; b and x on the part */
+    /* scaling=strong|weak: geom is this rank's part; the host links live
+     * on ge, the part with its halos; b and x on the part */
     struct lat_part part;      /* bus: GB/s of the halo model (bus_gbps) */
     struct lat_xtimes solve_x;    /* the last solve: its exchanges' times, summed */
     double solve_reduce;          /* ... and its reductions (read back, allreduce, write) */

@@ -128,16 +128,15 @@ static int all_allocated(const struct cg_op *op, int ok, const char *what)
 int cg_host_solve(const struct cg_op *op, int rhs, const double *b, double *x, double tol,
                   int maxiter, const int *limit, int *iters, double *res)
 {
-    size_t n = 3 * op->g->vh, len = 2 * cg_vec_len(op->g, rhs);
-    double *r = malloc(len * sizeof *r), *p = malloc(len * sizeof *p);
-    double *ap = malloc(len * sizeof *ap), *tmp = malloc(len * sizeof *tmp);
-    double *dots = malloc(2 * (size_t)rhs * sizeof *dots), *bb = malloc((size_t)rhs * sizeof *bb);
-    double *rr = malloc((size_t)rhs * sizeof *rr), *alpha = malloc((size_t)rhs * sizeof *alpha);
-    int *active = malloc((size_t)rhs * sizeof *active);
-    int rc = all_allocated(op, r && p && ap && tmp && dots && bb && rr && alpha && active,
-                           "the host solve");
+    size_t n = 3 * op->g->vh, len = 2 * cg_vec_len(op->g, rhs), nr = (size_t)rhs;
+    double *r = malloc((4 * len + 5 * nr) * sizeof *r);
+    int *active = malloc(nr * sizeof *active);
+    int rc = all_allocated(op, r && active, "the host solve");
     if (rc)
         goto out;
+    /* after r: p, ap and tmp (len each), dots (2 rhs), bb, rr and alpha (rhs each) */
+    double *p = r + len, *ap = p + len, *tmp = ap + len, *dots = tmp + len, *bb = dots + 2 * nr;
+    double *rr = bb + nr, *alpha = rr + nr;
     memcpy(r, b, len * sizeof *r);
     memcpy(p, b, len * sizeof *p);
     memset(x, 0, len * sizeof *x);
@@ -181,13 +180,6 @@ int cg_host_solve(const struct cg_op *op, int rhs, const double *b, double *x, d
         res[j] = bb[j] > 0 ? sqrt(rr[j] / bb[j]) : 0;
 out:
     free(r);
-    free(p);
-    free(ap);
-    free(tmp);
-    free(dots);
-    free(bb);
-    free(rr);
-    free(alpha);
     free(active);
     return rc;
 }
@@ -195,13 +187,13 @@ out:
 int cg_true_residual(const struct cg_op *op, int rhs, int vdbl, const void *b, const void *x,
                      double *rel)
 {
-    size_t len = 2 * cg_vec_len(op->g, rhs);
-    double *b64 = malloc(len * sizeof *b64), *x64 = malloc(len * sizeof *x64);
-    double *tmp = malloc(len * sizeof *tmp), *ax = malloc(len * sizeof *ax);
-    double *nb = malloc(2 * (size_t)rhs * sizeof *nb), *nr = malloc(2 * (size_t)rhs * sizeof *nr);
-    int rc = all_allocated(op, b64 && x64 && tmp && ax && nb && nr, "the residual check");
+    size_t len = 2 * cg_vec_len(op->g, rhs), n2 = 2 * (size_t)rhs;
+    double *b64 = malloc((4 * len + 2 * n2) * sizeof *b64);
+    int rc = all_allocated(op, b64 != NULL, "the residual check");
     if (rc)
         goto out;
+    /* after b64: x64, tmp and ax (len each), nb and nr (2 rhs each) */
+    double *x64 = b64 + len, *tmp = x64 + len, *ax = tmp + len, *nb = ax + len, *nr = nb + n2;
     cg_to_f64(vdbl, b, b64, len);
     cg_to_f64(vdbl, x, x64, len);
     if ((rc = cg_apply(op, rhs, x64, tmp, ax)))
@@ -216,10 +208,5 @@ int cg_true_residual(const struct cg_op *op, int rhs, int vdbl, const void *b, c
         rel[r] = nb[2 * r] > 0 ? sqrt(nr[2 * r] / nb[2 * r]) : (nr[2 * r] > 0 ? INFINITY : 0);
 out:
     free(b64);
-    free(x64);
-    free(tmp);
-    free(ax);
-    free(nb);
-    free(nr);
     return rc;
 }

@@ -35,15 +35,14 @@ struct dslash {
     size_t es;               /* bytes of one real */
     struct lat_geom geom;
     int maxrhs;
-    void *fat, *full, *comp; /* host copies of the links (full and compressed long links) */
+    struct lat_links lk;
     void *v, *w;             /* inputs (maxrhs vectors), read-back output */
     double *ref;             /* float64 reference for maxrhs vectors */
-    double rebuild_err;      /* max |stored row 2 - rebuilt row 2| of the long links */
-    cl_mem dfat, dfull, dcomp, dv, dw;
+    cl_mem dv, dw;
     cl_kernel k[2][MAX_RHS + 1][MAX_RHS + 1]; /* [compressed][RHS][PASSES] */
     size_t local;
     /* scaling=strong|weak: this rank's part (d->geom), the extended geometry
-     * the host fields (fat, full, comp, v) live on, the halos */
+     * the host fields (links, v) live on, the halos */
     struct lat_part part;
     struct lat_log hlog;   /* the current case's halo and waiting seconds per application,
                                * the waiting's share of the application's time */
@@ -153,53 +152,55 @@ static int read_params(struct clb_env *env, struct choice *ch)
     int on_cpu = strcmp(env->info->type_name, "cpu") == 0;
     const long *pick = env->quick || on_cpu ? cpu : def;
     int rc = lat_param_rhs(env, MAX_RHS, pick, env->quick || on_cpu ? 2 : 4, ch->rhs, &ch->nrhs);
-    if (rc)
-        return rc;
-    if ((rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
+    if (rc || (rc = clb_param_names(env, "links", "full,compressed", 0, &ch->links)) ||
         (rc = clb_param_names(env, "kernels", "reg,cache,regcache,best", 0, &ch->kernels)))
         return rc;
     ch->local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 0;
     if (clb_param(env, "local")[0] &&
         (rc = clb_param_int(env, "local", 0, 1L << 20, &ch->local)))
         return rc;
-    if ((rc = read_variant_params(env, ch)))
-        return rc;
-    return CLB_OK;
+    return read_variant_params(env, ch);
 }
 
+/* The links (lat_links_open), rhs input vectors (scaling=: from the global
+ * site index, on the part with its halos, uploaded without them), the
+ * output and the float64 reference (of the part, from the fields with their
+ * halos). The group's count (the largest rhs) checked that these fit. */
 static int alloc_fields(struct clb_env *env, struct dslash *d)
 {
-    /* the group's count (the largest rhs) checked that these fit */
-    size_t vh = d->geom.vh, cplx = 2 * d->es;
-    size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
-    size_t vecb = (size_t)d->maxrhs * 3 * vh * cplx;
-    int rc;
-    d->fat = clb_xmalloc(linkb);
-    d->full = clb_xmalloc(linkb);
-    d->comp = clb_xmalloc(compb);
+    struct lat_part *pt = &d->part;
+    size_t cplx = 2 * d->es, nv = (size_t)d->maxrhs * 3;
+    size_t vecb = nv * pt->ge.vh * cplx, outb = nv * d->geom.vh * cplx;
+    int rc = lat_links_open(env, pt, d->dbl, d->maxrhs, &d->lk);
+    if (rc)
+        return rc;
     d->v = clb_xmalloc(vecb);
-    d->w = clb_xmalloc(vecb);
-    d->ref = clb_xmalloc((size_t)d->maxrhs * 3 * vh * 2 * sizeof(double));
-    if (!d->fat || !d->full || !d->comp || !d->v || !d->w || !d->ref)
+    d->w = clb_xmalloc(outb);
+    d->ref = clb_xmalloc(nv * d->geom.vh * 2 * sizeof(double));
+    if (!d->v || !d->w || !d->ref)
         return CLB_ESYS;
-    clb_fill(d->fat, 8 * 9 * vh * 2, d->dbl, 11);
-    clb_fill(d->v, (size_t)d->maxrhs * 3 * vh * 2, d->dbl, 12);
-    lat_fill_long(&d->geom, d->dbl, d->full, d->comp);
-    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &d->dfat)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &d->dfull)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, compb, &d->dcomp)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, vecb, &d->dv)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, vecb, &d->dw)) ||
-        (rc = clb_write(env->dev, d->dfat, d->fat, linkb)) ||
-        (rc = clb_write(env->dev, d->dfull, d->full, linkb)) ||
-        (rc = clb_write(env->dev, d->dcomp, d->comp, compb)) ||
-        (rc = clb_write(env->dev, d->dv, d->v, vecb)))
+    if (pt->scaling) {
+        int oe[4];
+        for (int k = 0; k < 4; k++)
+            oe[k] = pt->dc.O[k] - pt->off[k];
+        lat_fill_global(&pt->ge, pt->dc.G, oe, d->dbl, NULL, NULL, NULL, 1, d->maxrhs,
+                        LAT_SEED_V, d->v);
+        rc = lat_upload_part(env, &pt->halo, &pt->ge, pt->off, d->v, nv, cplx,
+                             CL_MEM_READ_ONLY, &d->dv);
+    } else {
+        clb_fill(d->v, nv * d->geom.vh * 2, d->dbl, LAT_SEED_V);
+        if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, vecb, &d->dv)) == CLB_OK)
+            rc = clb_write(env->dev, d->dv, d->v, vecb);
+    }
+    if (rc || (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, outb, &d->dw)))
         return rc;
     /* The reference uses the stored full long links; the compressed ones must
-     * rebuild to the same matrices (checked here on the data, reported by verify). */
-    d->rebuild_err = lat_rebuild_error(&d->geom, d->dbl, d->full, d->comp);
-    struct lat_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
-    lat_dslash_ref(&d->geom, &f, d->ref);
+     * rebuild to the same matrices (checked on the data, reported by verify). */
+    struct lat_fields f = {d->dbl, d->lk.fat, d->lk.full, d->v, d->maxrhs, NULL};
+    if (pt->scaling)
+        lat_dslash_ref_box(&pt->ge, &f, 0, &d->geom, pt->off, 0, d->ref);
+    else
+        lat_dslash_ref(&d->geom, &f, d->ref);
     return CLB_OK;
 }
 
@@ -212,19 +213,9 @@ static cl_kernel *kernel_of(struct dslash *d, const struct dslash_case *dc)
     return &d->k[dc->comp][dc->per][dc->passes];
 }
 
-/* A launch's build options: per accumulators,
- * passes, the links, and the option that asks the driver for its register
- * report where it gives one (clb_verbose_build_option). */
-static void dslash_options(const char *dtype, const struct dslash_case *dc, const char *verbose,
-                           char *opts, size_t n)
-{
-    lat_program_options(dtype, dc->per, dc->comp, opts, n);
-    if (dc->passes > 1)
-        clb_appendf(opts, n, " -DPASSES=%d", dc->passes);
-    clb_appendf(opts, n, "%s", verbose);
-}
-
-/* The build of a launch. */
+/* The build of a launch: per accumulators, passes, the links, and the
+ * option that asks the driver for its register report where it gives one
+ * (clb_verbose_build_option). */
 static int build(struct clb_env *env, struct dslash *d, const char *dtype,
                  const struct dslash_case *dc)
 {
@@ -232,7 +223,10 @@ static int build(struct clb_env *env, struct dslash *d, const char *dtype,
     if (*k)
         return CLB_OK;
     char opts[160];
-    dslash_options(dtype, dc, clb_verbose_build_option(env->info), opts, sizeof opts);
+    lat_program_options(dtype, dc->per, dc->comp, opts, sizeof opts);
+    if (dc->passes > 1)
+        clb_appendf(opts, sizeof opts, " -DPASSES=%d", dc->passes);
+    clb_appendf(opts, sizeof opts, "%s", clb_verbose_build_option(env->info));
     return clb_kernel(env->dev, "dslash", opts, d->part.scaling ? "dslash_dist" : "dslash", k);
 }
 
@@ -327,8 +321,37 @@ static int shape_variant(struct clb_env *env, struct dslash *d, const char *dtyp
     return shape(env, d, dtype, dc);
 }
 
+/* The arguments of dslash_dist but the boxes. */
+static int dist_args(struct dslash *d, const struct dslash_case *dc)
+{
+    cl_kernel k = *kernel_of(d, dc);
+    cl_mem lng = dc->comp ? d->lk.dcomp : d->lk.dfull, hlng = d->part.halo.dhlng[dc->comp];
+    cl_int4 geo, dist;
+    cl_uint4 hs;
+    cl_int par = 0;
+    lat_halo_kargs(&d->part.halo, dc->rhs, &geo, &dist, &hs);
+    size_t M = sizeof(cl_mem);
+    int rc = clb_args(k, M, &d->lk.dfat, M, &lng, M, &d->dv, M, &d->dw, M, &d->part.halo.dhfat, M,
+                      &hlng, M, &d->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs,
+                      &hs, (size_t)0);
+    if (rc == CLB_OK)
+        CLB_CHECK(clSetKernelArg(k, 17, sizeof par, &par), "clSetKernelArg(par)");
+    return rc;
+}
+
+/* One launch of dslash_dist over boxes b with gsize work-items along the sites. */
 static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
-                        const struct lat_boxes *b, size_t gsize, cl_event *ev);
+                        const struct lat_boxes *b, size_t gsize, cl_event *ev)
+{
+    cl_kernel k = *kernel_of(d, dc);
+    int rc = dist_args(d, dc);
+    if (rc == CLB_OK)
+        rc = lat_box_args(k, 10, b);
+    if (rc)
+        return rc;
+    size_t global[2] = {gsize, dc->global[1]};
+    return clb_launch(env->dev, k, 2, global, dc->local[0] ? dc->local : NULL, ev);
+}
 
 static int launch(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                   cl_event *ev)
@@ -339,11 +362,11 @@ static int launch(struct clb_env *env, struct dslash *d, const struct dslash_cas
         return launch_boxes(env, d, dc, &all, dc->global[0], ev);
     }
     cl_kernel k = *kernel_of(d, dc);
-    cl_mem lng = dc->comp ? d->dcomp : d->dfull;
+    cl_mem lng = dc->comp ? d->lk.dcomp : d->lk.dfull;
     cl_int hx = d->geom.L[0] / 2, ly = d->geom.L[1], lz = d->geom.L[2], lt = d->geom.L[3];
     cl_int zs = dc->zs, zero = 0;
     cl_uint vh = (cl_uint)d->geom.vh;
-    int rc = clb_args(k, sizeof(cl_mem), &d->dfat, sizeof(cl_mem), &lng, sizeof(cl_mem), &d->dv,
+    int rc = clb_args(k, sizeof(cl_mem), &d->lk.dfat, sizeof(cl_mem), &lng, sizeof(cl_mem), &d->dv,
                       sizeof(cl_mem), &d->dw, sizeof hx, &hx, sizeof ly, &ly, sizeof lz, &lz,
                       sizeof lt, &lt, sizeof vh, &vh, sizeof zs, &zs, sizeof zero, &zero,
                       (size_t)0);
@@ -352,10 +375,15 @@ static int launch(struct clb_env *env, struct dslash *d, const struct dslash_cas
     return clb_launch(env->dev, k, 2, dc->global, dc->local[0] ? dc->local : NULL, ev);
 }
 
-struct probe { struct dslash *d; const struct dslash_case *dc; };
+/* A launch's context for the core's probe and for lat_halo_overlap. */
+struct dslash_launch {
+    struct dslash *d;
+    const struct dslash_case *dc;
+};
+
 static int probe_launch(struct clb_env *env, void *ctx, cl_event *ev)
 {
-    struct probe *p = ctx;
+    const struct dslash_launch *p = ctx;
     return launch(env, p->d, p->dc, ev);
 }
 
@@ -411,7 +439,7 @@ static int probe_all(struct clb_env *env, struct clb_group *g, const struct choi
         cs->dc[i] = *dc;
     }
     for (int i = 0; i < cs->n && rc == CLB_OK; i++) {
-        struct probe p = {d, &cs->dc[i]};
+        struct dslash_launch p = {d, &cs->dc[i]};
         rc = shape_variant(env, d, g->dtype, &cs->dc[i], cs->kind[i], cs->k[i], note);
         if (rc == CLB_OK)
             rc = clb_probe_min(env, probe_launch, &p, 4, &cs->t[i]);
@@ -552,7 +580,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
     clb_case_note(c, "ai=%.3f ai_vcache=%.3f", ai,
                   clb_dslash_intensity(rhs, 15.0 / 16, comp, d->es));
     note_launch(env, d, c, &dc, kernel);
-    if (d->part.scaling && (rc = lat_halo_model(env, &d->part, c, dc.rhs, &dc.halo_model))) {
+    if (d->part.scaling && (rc = lat_halo_model(&d->part, c, dc.rhs, &dc.halo_model))) {
         clb_buf_free(&note);
         return rc;
     }
@@ -569,93 +597,11 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
 
 /* ---- scaling=strong|weak: the lattice split over the ranks -------------------- */
 
-/* The arguments of dslash_dist but the boxes. */
-static int dist_args(struct dslash *d, const struct dslash_case *dc)
-{
-    cl_kernel k = *kernel_of(d, dc);
-    cl_mem lng = dc->comp ? d->dcomp : d->dfull, hlng = d->part.halo.dhlng[dc->comp];
-    cl_int4 geo, dist;
-    cl_uint4 hs;
-    cl_int par = 0;
-    lat_halo_kargs(&d->part.halo, dc->rhs, &geo, &dist, &hs);
-    size_t M = sizeof(cl_mem);
-    int rc = clb_args(k, M, &d->dfat, M, &lng, M, &d->dv, M, &d->dw, M, &d->part.halo.dhfat, M,
-                      &hlng, M, &d->part.halo.dhv, sizeof geo, &geo, sizeof dist, &dist, sizeof hs,
-                      &hs, (size_t)0);
-    if (rc == CLB_OK)
-        CLB_CHECK(clSetKernelArg(k, 17, sizeof par, &par), "clSetKernelArg(par)");
-    return rc;
-}
-
-/* One launch of dslash_dist over boxes b with gsize work-items along the sites. */
-static int launch_boxes(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
-                        const struct lat_boxes *b, size_t gsize, cl_event *ev)
-{
-    cl_kernel k = *kernel_of(d, dc);
-    int rc = dist_args(d, dc);
-    if (rc == CLB_OK)
-        rc = lat_box_args(k, 10, b);
-    if (rc)
-        return rc;
-    size_t global[2] = {gsize, dc->global[1]};
-    return clb_launch(env->dev, k, 2, global, dc->local[0] ? dc->local : NULL, ev);
-}
-
-/* The fields of the rank's part with their halos, generated from the global
- * site index (every rank builds its own part and halos of the same global
- * fields), uploaded without the halos; the link halos; the float64 reference
- * of the part from the fields with their halos. */
-static int alloc_scaling(struct clb_env *env, struct dslash *d)
-{
-    struct lat_part *pt = &d->part;
-    size_t vh = pt->ge.vh, cplx = 2 * d->es;
-    size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
-    size_t vecb = (size_t)d->maxrhs * 3 * vh * cplx;
-    size_t outb = (size_t)d->maxrhs * 3 * d->geom.vh * cplx;
-    d->fat = clb_xmalloc(linkb);
-    d->full = clb_xmalloc(linkb);
-    d->comp = clb_xmalloc(compb);
-    d->v = clb_xmalloc(vecb);
-    d->w = clb_xmalloc(outb);
-    d->ref = clb_xmalloc((size_t)d->maxrhs * 3 * d->geom.vh * 2 * sizeof(double));
-    if (!d->fat || !d->full || !d->comp || !d->v || !d->w || !d->ref)
-        return CLB_ESYS;
-    int oe[4];
-    for (int k = 0; k < 4; k++)
-        oe[k] = pt->dc.O[k] - pt->off[k];
-    lat_fill_global(&pt->ge, pt->dc.G, oe, d->dbl, d->fat, d->full, d->comp, 1, d->maxrhs,
-                    LAT_SEED_V, d->v);
-    int rc;
-    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, d->es, d->maxrhs, pt->policy, pt->chunk)))
-        return rc;
-    pt->halo_open = 1;
-    const struct lat_halo *h = &pt->halo;
-    cl_mem_flags ro = CL_MEM_READ_ONLY;
-    if ((rc = lat_upload_part(env, h, &pt->ge, pt->off, d->fat, 8 * 9, cplx, ro, &d->dfat)) ||
-        (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->full, 8 * 9, cplx, ro, &d->dfull)) ||
-        (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->comp, 8 * 7, cplx, ro, &d->dcomp)) ||
-        (rc = lat_upload_part(env, h, &pt->ge, pt->off, d->v, 3 * (size_t)d->maxrhs, cplx, ro,
-                              &d->dv)) ||
-        (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, outb, &d->dw)))
-        return rc;
-    if ((rc = lat_halo_links(env, &pt->halo, &pt->ge, pt->off, d->fat, d->full, d->comp)))
-        return rc;
-    d->rebuild_err = lat_rebuild_error(&pt->ge, d->dbl, d->full, d->comp);
-    struct lat_fields f = {d->dbl, d->fat, d->full, d->v, d->maxrhs, NULL};
-    lat_dslash_ref_box(&pt->ge, &f, 0, &d->geom, pt->off, 0, d->ref);
-    return CLB_OK;
-}
-
 /* The interior or boundary launch of one application (lat_halo_overlap). */
-struct part_launch {
-    struct dslash *d;
-    const struct dslash_case *dc;
-};
-
 static int launch_part(struct clb_env *env, void *ctx, const struct lat_boxes *b, int boundary,
                        cl_event *ev)
 {
-    const struct part_launch *p = ctx;
+    const struct dslash_launch *p = ctx;
     return launch_boxes(env, p->d, p->dc, b, boundary ? p->dc->gbd : p->dc->gin, ev);
 }
 
@@ -665,7 +611,7 @@ static int launch_part(struct clb_env *env, void *ctx, const struct lat_boxes *b
 static int run_scaling(struct clb_env *env, struct dslash *d, const struct dslash_case *dc,
                        struct clb_sample *s)
 {
-    struct part_launch pl = {d, dc};
+    struct dslash_launch pl = {d, dc};
     struct lat_overlap o;
     double t0 = clb_now();
     int rc = lat_halo_overlap(env, &d->part.halo, d->dv, dc->rhs, launch_part, &pl, CLB_OK, &o);
@@ -693,7 +639,7 @@ static int setup_group(struct clb_env *env, struct clb_group *g, struct dslash *
     d->dbl = clb_dtype_is_double(g->dtype);
     d->es = d->dbl ? 8 : 4;
     d->local = (size_t)ch->local;
-    return d->part.scaling ? alloc_scaling(env, d) : alloc_fields(env, d);
+    return alloc_fields(env, d);
 }
 
 /* The cases of one (links, rhs, site order): each kernel of kernels= in
@@ -724,7 +670,7 @@ static int setup(struct clb_env *env, struct clb_group *g)
     struct dslash *d = g->state;
     struct choice ch;
     int rc = setup_group(env, g, d, &ch);
-    if (!lat_agree_setup(env, &d->part, &rc)) /* kernels=best probes together */
+    if (!lat_agree_setup(&d->part, &rc)) /* kernels=best probes together */
         return rc;
     int kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
     for (int comp = 0; comp < 2; comp++)
@@ -831,20 +777,17 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     double rel = sqrt(num / den);
     clb_case_note(c, "rel_l2=%.2e", rel);
     clb_case_metric(c, "rel_l2", rel);
-    int fail = 0;
-    if (!(rel < tol)) {
+    int fail = !(rel < tol) || bad;
+    if (!(rel < tol))
         clb_case_note(c, "relative L2 error %.2e above %.0e", rel, tol);
-        fail = 1;
-    }
     if (bad) {
         int x[4];
         lat_coords(&d->geom, 0, (size_t)first, x); /* global coordinates under scaling= */
         clb_case_note(c, "%ld of %zu even sites wrong (first at x=%d,%d,%d,%d)", bad, vh,
                       x[0] + d->part.dc.O[0], x[1] + d->part.dc.O[1], x[2] + d->part.dc.O[2],
                       x[3] + d->part.dc.O[3]);
-        fail = 1;
     }
-    if (dc->comp && lat_check_rebuild(c, d->dbl, d->rebuild_err))
+    if (dc->comp && lat_check_rebuild(c, d->dbl, d->lk.rebuild_err))
         fail = 1;
     if (d->part.scaling) {
         int pk = lat_halo_check_pack(env, &d->part.halo, d->dv, rhs, c);
@@ -859,16 +802,11 @@ static int verify(struct clb_env *env, struct clb_group *g, struct clb_case *c)
 static void teardown(struct clb_env *env, struct clb_group *g)
 {
     struct dslash *d = g->state;
-    if (d->part.halo_open)
-        lat_halo_close(env, &d->part.halo);
+    lat_links_close(env, &d->part, &d->lk);
     lat_log_free(&d->hlog);
     CLB_RELEASE_KERNELS(d->k);
-    cl_mem *bufs[] = {&d->dfat, &d->dfull, &d->dcomp, &d->dv, &d->dw};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
-        clb_release_mems(bufs[i], 1);
-    free(d->fat);
-    free(d->full);
-    free(d->comp);
+    clb_release_mems(&d->dv, 1);
+    clb_release_mems(&d->dw, 1);
     free(d->v);
     free(d->w);
     free(d->ref);
@@ -926,16 +864,13 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 {
     (void)dtype;
     (void)size;
-    struct choice ch;
-    memset(&ch, 0, sizeof ch);
+    struct choice ch = {0};
     if (read_params(env, &ch))
         return -1;
-    int n = 0, nl = 0, kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
+    int n = 0, kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
     for (int r = 0; r < ch.nrhs; r++)
         n += variant_cases(&ch, (int)ch.rhs[r], kinds, kps);
-    for (int l = 0; l < 2; l++)
-        nl += (ch.links >> l) & 1u;
-    return n * nl * ch.nzs;
+    return n * (int)((ch.links & 1u) + (ch.links >> 1 & 1u)) * ch.nzs;
 }
 
 /* The figure's model lines (struct clb_figure's `models`). */
@@ -953,25 +888,19 @@ static const struct clb_kernel_rev revisions[] = {
 const struct clb_workload clb_wl_dslash = {
     .name = "dslash",
     .summary = "HISQ staggered Dslash (lattice QCD) with multiple right-hand sides, in GFlop/s",
-    .dtypes = "float,double",
-    .default_dtypes = "float,double",
     .params = params,
-    .row_keys = lat_row_keys,
     .size_help = "lattice LxxLyxLzxLt, every extent even and >= 4, e.g. 32x32x32x8 (default "
                  "64x64x64x16 on GPUs where it fits, 32x32x32x8 on CPUs; --quick 8x8x8x8)",
-    .size_dims = 4,
     /* The talk's largest lattice where it fits on GPUs (its group reaches the
      * 3 GiB floor; 48^3x12 does not); CPUs get 32^3x8 (still well beyond
      * their last-level caches: 210 MB of links in fp32), the cap stopping
      * them before 48^3x12 (1.3 GB). */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {64, 3072},
               .cap_mib = {1024, 0}, .ladder = lat_ladder},
-    .baselines = "stream/triad,stream/copy",
     .state_size = sizeof(struct dslash),
     .case_size = sizeof(struct dslash_case),
-    CLB_STEPS,
+    LAT_WL_COMMON,
     .plan = plan,
-    .check_size = lat_check_size,
     .prepare = prepare,
     .summarize = summarize,
     .models = dslash_models,

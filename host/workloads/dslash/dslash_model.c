@@ -34,12 +34,19 @@ static int parse_fraction(const char *s, double *out)
     return 0;
 }
 
-static void rate_cell(char *buf, size_t n, double bw, double ai)
+/* A table's line: the first column (w wide), bytes/site, flop/byte, GFlop/s
+ * at peak_bw and at triad_bw ("-" where not given), then extra. */
+static void rate_line(const char *first, int w, double bytes, double ai, double peak, double tbw,
+                      const char *extra)
 {
-    if (isnan(bw))
-        clb_strlcpy(buf, "-", n);
-    else
-        snprintf(buf, n, "%.1f", bw * ai);
+    char cell[2][32];
+    double bw[2] = {peak, tbw};
+    for (int k = 0; k < 2; k++)
+        if (isnan(bw[k]))
+            clb_strlcpy(cell[k], "-", sizeof cell[k]);
+        else
+            snprintf(cell[k], sizeof cell[k], "%.1f", bw[k] * ai);
+    printf("%-*s %10.0f %10.2f %18s %19s%s\n", w, first, bytes, ai, cell[0], cell[1], extra);
 }
 
 /* triad_bw: as any parameter, else the profile's measured STREAM triad
@@ -124,25 +131,18 @@ static int run(struct clb_model_ctx *m)
                "peak_bw=GBS or --ceilings FILE)\n");
     printf("%-6s %10s %10s %18s %19s\n", "rhs", "bytes/site", "flop/byte", "GFlop/s (peak bw)",
            "GFlop/s (triad bw)");
+    char r[24];
     for (int i = 0; i < nr; i++) {
-        double ai = clb_dslash_intensity((int)rhs[i], 0, comp, real);
-        char a[32], b[32];
-        rate_cell(a, sizeof a, peak, ai);
-        rate_cell(b, sizeof b, tbw, ai);
-        printf("%-6ld %10.0f %10.2f %18s %19s\n", rhs[i],
-               clb_dslash_bytes_site((int)rhs[i], 0, comp, real), ai, a, b);
+        snprintf(r, sizeof r, "%ld", rhs[i]);
+        rate_line(r, 6, clb_dslash_bytes_site((int)rhs[i], 0, comp, real),
+                  clb_dslash_intensity((int)rhs[i], 0, comp, real), peak, tbw, "");
     }
     printf("vector cache hit rate, 1 rhs (cache hits free: an upper limit)\n");
     printf("%-8s %10s %10s %18s %19s\n", "hit", "bytes/site", "flop/byte", "GFlop/s (peak bw)",
            "GFlop/s (triad bw)");
-    for (int i = 0; i < nh; i++) {
-        double ai = clb_dslash_intensity(1, hv[i], comp, real);
-        char a[32], b[32];
-        rate_cell(a, sizeof a, peak, ai);
-        rate_cell(b, sizeof b, tbw, ai);
-        printf("%-8s %10.0f %10.2f %18s %19s\n", hits[i],
-               clb_dslash_bytes_site(1, hv[i], comp, real), ai, a, b);
-    }
+    for (int i = 0; i < nh; i++)
+        rate_line(hits[i], 8, clb_dslash_bytes_site(1, hv[i], comp, real),
+                  clb_dslash_intensity(1, hv[i], comp, real), peak, tbw, "");
     free(hits);
     /* the cg workload's solver: two applications and the vector updates per
      * iteration (clb_cg_*: the same figures) */
@@ -152,14 +152,11 @@ static int run(struct clb_model_ctx *m)
     printf("%-6s %10s %10s %18s %19s %10s\n", "rhs", "bytes/site", "flop/byte", "GFlop/s (peak bw)",
            "GFlop/s (triad bw)", "of dslash");
     for (int i = 0; i < nr; i++) {
-        int r = (int)rhs[i];
-        double ai = clb_cg_intensity(r, comp, real);
-        char a[32], b[32];
-        rate_cell(a, sizeof a, peak, ai);
-        rate_cell(b, sizeof b, tbw, ai);
-        printf("%-6ld %10.0f %10.2f %18s %19s %10.2f\n", rhs[i],
-               clb_cg_bytes_site(1, r, 0, comp, real), ai, a, b,
-               ai / clb_dslash_intensity(r, 0, comp, real));
+        double ai = clb_cg_intensity((int)rhs[i], comp, real);
+        char of[24];
+        snprintf(r, sizeof r, "%ld", rhs[i]);
+        snprintf(of, sizeof of, " %10.2f", ai / clb_dslash_intensity((int)rhs[i], 0, comp, real));
+        rate_line(r, 6, clb_cg_bytes_site(1, (int)rhs[i], 0, comp, real), ai, peak, tbw, of);
     }
     return CLB_OK;
 }

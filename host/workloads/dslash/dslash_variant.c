@@ -33,21 +33,15 @@ int dsl_reg_passes(const long *passes, int np, int rhs, int out[DSL_MAX_RHS + 1]
 /* One VARIANT: reg, cache or regcacheK (K in 1..8). */
 static int variant(const char *v, size_t len, int *kind, int *k)
 {
-    *k = 0;
-    if (len == 3 && strncmp(v, "reg", 3) == 0) {
-        *kind = DSL_REG;
-        return 0;
-    }
-    if (len == 5 && strncmp(v, "cache", 5) == 0) {
-        *kind = DSL_CACHE;
-        return 0;
-    }
-    if (len == 9 && strncmp(v, "regcache", 8) == 0 && v[8] >= '1' &&
-        v[8] <= '0' + DSL_MAX_RHS) {
+    *k = len == 9 && strncmp(v, "regcache", 8) == 0 ? v[8] - '0' : 0;
+    if (*k >= 1 && *k <= DSL_MAX_RHS) {
         *kind = DSL_REGCACHE;
-        *k = v[8] - '0';
         return 0;
     }
+    *k = 0;
+    for (*kind = DSL_REG; *kind <= DSL_CACHE; (*kind)++)
+        if (strlen(dsl_kernel_names[*kind]) == len && !strncmp(v, dsl_kernel_names[*kind], len))
+            return 0;
     return -1;
 }
 

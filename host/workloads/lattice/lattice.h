@@ -68,6 +68,11 @@ void lat_det3(const double m[18], double det[2]);
  * seed of each link is its position, so the data do not depend on the thread
  * count (the dslash and cg workloads' long links). */
 void lat_fill_long(const struct lat_geom *g, int dbl, void *full, void *comp);
+/* One of them: the long link (p, mu) of site i seeded by the half-index k
+ * (lat_fill_long's i; scaling=: the global one), into full and comp (either
+ * may be NULL). */
+void lat_put_long(const struct lat_geom *g, int dbl, void *full, void *comp, int p, int mu,
+                  size_t i, unsigned long long k);
 /* Complex number k of p (float: dbl = 0, or double) = re + i im. */
 void lat_put(int dbl, void *p, size_t k, double re, double im);
 
@@ -127,18 +132,12 @@ double clb_dslash_flops_site(int rhs);
 double clb_dslash_intensity(int rhs, double hit, int compressed, size_t real_size);
 
 /* ---- the cg workload's counts (lattice_counts.c), from the same figures ----
- * One CG iteration per even site and right-hand side still iterating:
- *   D_oe p       1146 flop; 16 + 1 vectors (the Dslash's own count, odd sites)
- *   ap = m^2 p - D_eo t, Re<p, ap>
- *               1146 + 12 + 12 flop; 16 + 1 (p) + 1 (ap) vectors
- *   r -= alpha ap, |r|^2            12 + 12 flop; 3 vectors
- *   x += alpha p, p = r + beta p    12 + 12 flop; 5 vectors
- * = 2364 flop and 43 vectors of 24 B (fp32); the links are loaded once per
- * operator application for all right-hand sides: 2 x 1024 B (compressed) or
- * 2 x 1152 B (full) per iteration while any rhs iterates. The start (x = 0,
- * r = p = b, |b|^2) costs 12 flop and 4 vectors per rhs. fp64 doubles every
- * byte. The scalars and the work-groups' partial sums (a few bytes per
- * work-group) are not counted. */
+ * One CG iteration per even site and right-hand side still iterating: 2364
+ * flop and 43 vectors of 24 B (fp32; the kernel by kernel table:
+ * docs/workloads/cg.md); the links are loaded once per operator application
+ * for all right-hand sides, twice per iteration while any rhs iterates. The
+ * start costs 12 flop and 4 vectors per rhs; fp64 doubles every byte; the
+ * scalars and partial sums (a few bytes per work-group) are not counted. */
 #define CLB_CG_LINALG_FLOPS_SITE 72.0   /* the six 12-flop vector operations above */
 #define CLB_CG_VECTORS_ITER 43.0        /* vectors moved per rhs and iteration */
 #define CLB_CG_INIT_FLOPS_SITE 12.0     /* |b|^2 */

@@ -170,9 +170,7 @@ void lat_halo_close(struct clb_env *env, struct lat_halo *h)
                       &h->pin_recv};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         clb_release_mems(bufs[i], 1);
-    if (h->pack)
-        clReleaseKernel(h->pack);
-    h->pack = NULL;
+    clb_release_kernels(&h->pack, 1);
     /* collective: every rank closes its halos together (teardown) */
     clb_comm_shm_close(h->win);
     h->win = NULL;
@@ -209,8 +207,7 @@ int lat_halo_path(const struct lat_halo *h, int nb)
 void lat_halo_path_bytes(const struct lat_halo *h, int rhs, size_t bytes[LAT_PATH_N])
 {
     size_t cplx = 2 * h->es;
-    for (int k = 0; k < LAT_PATH_N; k++)
-        bytes[k] = 0;
+    memset(bytes, 0, LAT_PATH_N * sizeof *bytes);
     for (int mu = 1; mu < 4; mu++)
         for (int side = 0; side < 2 && h->d.dec[mu]; side++)
             bytes[lat_halo_path(h, h->d.nb[mu][side])] +=
@@ -244,9 +241,8 @@ static int timed_copy(cl_command_queue q, int events_ok, int d2h, cl_mem buf, vo
     return rc;
 }
 
-int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2])
+int lat_halo_bus(struct lat_halo *h, int rhs, double gbps[2])
 {
-    (void)env;
     size_t n = lat_halo_bytes(h, rhs);
     gbps[0] = gbps[1] = NAN;
     if (!n)
@@ -364,19 +360,10 @@ int lat_halo_check_pack(struct clb_env *env, const struct lat_halo *h, cl_mem fi
 void lat_halo_kargs(const struct lat_halo *h, int rhs, cl_int4 *geo, cl_int4 *dist,
                     cl_uint4 *hs)
 {
-    memset(geo, 0, sizeof *geo);
-    memset(dist, 0, sizeof *dist);
-    memset(hs, 0, sizeof *hs);
-    geo->s[0] = h->d.L[0] / 2;
-    geo->s[1] = h->d.L[1];
-    geo->s[2] = h->d.L[2];
-    geo->s[3] = h->d.L[3];
-    dist->s[0] = h->d.po;
-    dist->s[1] = 2 * h->d.dec[1] + 4 * h->d.dec[2] + 8 * h->d.dec[3];
-    dist->s[2] = rhs;
-    hs->s[0] = (cl_uint)h->geom.vh;
-    for (int mu = 1; mu < 4; mu++)
-        hs->s[mu] = (cl_uint)lat_slab_sites(&h->d, mu);
+    *geo = (cl_int4){{h->d.L[0] / 2, h->d.L[1], h->d.L[2], h->d.L[3]}};
+    *dist = (cl_int4){{h->d.po, 2 * h->d.dec[1] + 4 * h->d.dec[2] + 8 * h->d.dec[3], rhs, 0}};
+    *hs = (cl_uint4){{(cl_uint)h->geom.vh, (cl_uint)lat_slab_sites(&h->d, 1),
+                      (cl_uint)lat_slab_sites(&h->d, 2), (cl_uint)lat_slab_sites(&h->d, 3)}};
 }
 
 static void box_kargs(const struct lat_boxes *b, cl_int8 box[LAT_MAXBOX], cl_uint8 *ends)
@@ -401,54 +388,6 @@ int lat_box_args(cl_kernel k, cl_uint first, const struct lat_boxes *b)
         CLB_CHECK(clSetKernelArg(k, first + i, sizeof box[i], &box[i]), "clSetKernelArg(box)");
     CLB_CHECK(clSetKernelArg(k, first + LAT_MAXBOX, sizeof ends, &ends), "clSetKernelArg(ends)");
     return CLB_OK;
-}
-
-void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
-                   const struct lat_halo *h)
-{
-    char dirs[8] = "";
-    for (int mu = 3; mu >= 1; mu--)
-        if (p->dec[mu])
-            clb_appendf(dirs, sizeof dirs, "%s%c", dirs[0] ? "," : "", "xyzt"[mu]);
-    clb_case_note(c, "ranks=%d grid=1x%dx%dx%d part=%dx%dx%dx%d@%d,%d,%d,%d/%dx%dx%dx%d "
-                  "halo_dirs=%s sites_interior=%zu sites_boundary=%zu exchange=%s chunk_kib=%zu",
-                  p->size, p->P[1], p->P[2], p->P[3], p->L[0], p->L[1], p->L[2], p->L[3], p->O[0],
-                  p->O[1], p->O[2], p->O[3], p->G[0], p->G[1], p->G[2], p->G[3], dirs,
-                  h->in.sites, h->bd.sites, lat_xc_names[h->policy], h->chunk / 1024);
-    /* the path of each halo this rank receives: "halo_paths=zb:node,zf:mpi" */
-    char paths[64] = "";
-    int seen[LAT_PATH_N] = {0};
-    for (int mu = 3; mu >= 1; mu--)
-        for (int side = 0; side < 2 && p->dec[mu]; side++) {
-            int k = lat_halo_path(h, p->nb[mu][side]);
-            seen[k] = 1;
-            clb_appendf(paths, sizeof paths, "%s%c%c:%s", paths[0] ? "," : "", "xyzt"[mu],
-                        "bf"[side], lat_path_names[k]);
-        }
-    char all[32] = "";
-    for (int k = 0; k < LAT_PATH_N; k++)
-        if (seen[k])
-            clb_appendf(all, sizeof all, "%s%s", all[0] ? "+" : "", lat_path_names[k]);
-    if (paths[0]) {
-        clb_case_note(c, "halo_paths=%s", paths);
-        clb_case_metric_token(c, "halo_path", all);
-    }
-    if (h->btl[0] && p->size > 1) {
-        clb_case_note(c, "mpi_transport=%s single_copy=%s", h->btl, h->copy);
-        clb_case_metric_token(c, "mpi_btl", h->btl);
-        clb_case_metric_token(c, "mpi_single_copy", h->copy);
-    }
-}
-
-void lat_metric_halo(struct clb_case *c, double hal, double gap, double frac,
-                        const double mx[3])
-{
-    clb_case_metric(c, "halo_ms", 1e3 * hal);
-    clb_case_metric(c, "halo_exposed_ms", 1e3 * gap);
-    clb_case_metric(c, "halo_exposed_frac", frac);
-    clb_case_metric(c, "halo_ms_max", 1e3 * mx[0]);
-    clb_case_metric(c, "halo_exposed_ms_max", 1e3 * mx[1]);
-    clb_case_metric(c, "halo_exposed_frac_max", mx[2]);
 }
 
 void lat_summarize_halo(const char *wl, const struct clb_row *rows, size_t n, FILE *out)

@@ -1,38 +1,12 @@
-/* lattice: the device side of the halo exchange (scaling=strong|weak;
- * docs/SCALING.md "Distributed Dslash and CG") and the one sequence that
- * overlaps it with an operator kernel, lat_halo_overlap, which the dslash
- * and cg workloads both run. One application on a rank's part:
- *
- *   begin     (pipe, shm) the receives of every chunk posted; then on the
- *             main queue the pack kernel (halo_pack, cl/dslash.cl): every
- *             slab to send, all directions and right-hand sides, into one
- *             contiguous device buffer
- *   interior  the caller's kernel over the interior sites (they need no
- *             halo), on the main queue right after the pack
- *   reads     on the device -> host queue one plain read per chunk of the
- *             packed slabs into pinned host memory (shm: into this rank's
- *             segment of a shared-memory window), each after the pack; a
- *             chunk for this rank itself goes straight back on the host ->
- *             device queue once read (no host step: one rank exchanges with
- *             itself through pinned host memory, nothing else)
- *   finish    per chunk, as its read completes, the message to its
- *             destination (pipe: the data; shm and the node path: a
- *             zero-byte note, the peer writes from this rank's buffer
- *             itself); as each chunk arrives, its write host -> device on
- *             the third queue. bulk (the chain
- *             before pipelining): one read of everything, then the messages,
- *             then one write
- *   boundary  a barrier on the main queue for the last write, then the
- *             caller's kernel over the boundary sites
- *   wait      the last write done: the halo time (pack start to last
- *             write end, device events; else the host clock)
- *
- * So the reads, the messages and the writes of different chunks overlap each
- * other and the interior kernel. A rank whose OpenCL call failed still sends
- * and receives every message (its peers wait for them) and reports the error
- * after. The link halos (the links of the three slices behind the part, in
- * the directions of the split) never change: set-up uploads them from the
- * fields generated on the host. */
+/* lattice: the device side of the halo exchange (scaling=strong|weak) and
+ * the one sequence that overlaps it with an operator kernel,
+ * lat_halo_overlap, which the dslash and cg workloads both run: pack
+ * kernel, interior launch, reads per chunk to pinned host memory, messages,
+ * writes per chunk as they arrive, boundary launch (docs/SCALING.md "The
+ * halo chain" gives each step and why). A rank whose OpenCL call failed
+ * still sends and receives every message (its peers wait for them) and
+ * reports the error after. The link halos never change: set-up uploads them
+ * from the fields generated on the host. */
 #ifndef LATTICE_LATTICE_HALO_H
 #define LATTICE_LATTICE_HALO_H
 
@@ -162,7 +136,7 @@ void lat_overlap_release(struct lat_overlap *o);
  * between the device halo buffer and the host memory the policy uses (pinned
  * buffers; shm: the window segment), timed by events: GB/s device -> host
  * [0] and host -> device [1]. */
-int lat_halo_bus(struct clb_env *env, struct lat_halo *h, int rhs, double gbps[2]);
+int lat_halo_bus(struct lat_halo *h, int rhs, double gbps[2]);
 /* The same, both ways at once as an exchange moves them, every rank of the job
  * at the same time (a barrier first): the rates of the node path, with the
  * other devices of the process on the bus too. Every rank calls it. */
@@ -191,15 +165,6 @@ void lat_halo_kargs(const struct lat_halo *h, int rhs, cl_int4 *geo, cl_int4 *di
 /* A launch's boxes and their ends as the seven kernel arguments from index
  * first (b0..b5, ends). */
 int lat_box_args(cl_kernel k, cl_uint first, const struct lat_boxes *b);
-
-/* The notes of a part: "ranks=2 grid=1x1x1x2 part=8x8x8x4@0,0,0,4/8x8x8x8
- * halo_dirs=t sites_interior=0 sites_boundary=1024 exchange=pipe chunk_kib=2048". */
-void lat_note_part(struct clb_case *c, const struct lat_decomp *p,
-                   const struct lat_halo *h);
-
-/* The halo figures of a case as metrics (ms, and the share of the time):
- * this rank's medians and, in mx, the job's slowest (halo, exposed, share). */
-void lat_metric_halo(struct clb_case *c, double hal, double gap, double frac, const double mx[3]);
 
 /* The summary of the scaling= rows of a run (wl: "dslash" or "cg"): per
  * row, the time per repetition, the halo exchange (host clock, the job's

@@ -50,26 +50,29 @@ static int any_failed(int bad, int *any)
     return e;
 }
 
-int lat_agree_setup(struct clb_env *env, struct lat_part *pt, int *rc)
+/* Has every rank *rc == CLB_OK? Else 0 with *rc this rank's error, or the
+ * allreduce's. Every rank calls it. */
+static int all_ok(int *rc)
 {
-    (void)env;
+    int any, e = any_failed(*rc != CLB_OK, &any);
+    if (any)
+        *rc = *rc ? *rc : e;
+    return !any;
+}
+
+int lat_agree_setup(struct lat_part *pt, int *rc)
+{
     if (!pt->scaling)
         return *rc == CLB_OK;
-    int any, e = any_failed(*rc != CLB_OK, &any);
-    if (any) {
-        *rc = *rc ? *rc : e;
+    if (!all_ok(rc))
         return 0;
-    }
     struct lat_halo *h = &pt->halo;
     if (pt->policy != LAT_XC_SHM) {
         if (clb_comm()->devices <= 1)
             return 1;
         /* every rank set up: the node path's buffers are shared in each process */
         *rc = lat_halo_share(h);
-        e = any_failed(*rc != CLB_OK, &any);
-        if (any)
-            *rc = *rc ? *rc : e;
-        return !any;
+        return all_ok(rc);
     }
     /* every rank set up: the shared window is every rank's together */
     size_t n = h->pin_bytes ? h->pin_bytes : 2 * h->es;
@@ -79,10 +82,7 @@ int lat_agree_setup(struct clb_env *env, struct lat_part *pt, int *rc)
         h->wseg = mine;
         memset(h->wseg, 0, 2 * n);
     }
-    e = any_failed(*rc != CLB_OK, &any);
-    if (any)
-        *rc = *rc ? *rc : e;
-    return !any;
+    return all_ok(rc);
 }
 
 int lat_probe_case(struct lat_part *pt, int rhs, int rc)
@@ -108,38 +108,65 @@ int lat_probe_case(struct lat_part *pt, int rhs, int rc)
 
 /* ---- the model of a case -------------------------------------------------------- */
 
-/* What lat_halo_model works out. */
-struct hmodel {
-    double gbps[2];
-    int measured;
-    size_t bytes;
-    double chain;
-};
+/* The notes of a part: "ranks=2 grid=1x1x1x2 part=8x8x8x4@0,0,0,4/8x8x8x8
+ * halo_dirs=t sites_interior=0 sites_boundary=1024 exchange=pipe chunk_kib=2048". */
+static void note_part(struct clb_case *c, const struct lat_decomp *p, const struct lat_halo *h)
+{
+    char dirs[8] = "";
+    for (int mu = 3; mu >= 1; mu--)
+        if (p->dec[mu])
+            clb_appendf(dirs, sizeof dirs, "%s%c", dirs[0] ? "," : "", "xyzt"[mu]);
+    clb_case_note(c, "ranks=%d grid=1x%dx%dx%d part=%dx%dx%dx%d@%d,%d,%d,%d/%dx%dx%dx%d "
+                  "halo_dirs=%s sites_interior=%zu sites_boundary=%zu exchange=%s chunk_kib=%zu",
+                  p->size, p->P[1], p->P[2], p->P[3], p->L[0], p->L[1], p->L[2], p->L[3], p->O[0],
+                  p->O[1], p->O[2], p->O[3], p->G[0], p->G[1], p->G[2], p->G[3], dirs,
+                  h->in.sites, h->bd.sites, lat_xc_names[h->policy], h->chunk / 1024);
+    /* the path of each halo this rank receives: "halo_paths=zb:node,zf:mpi" */
+    char paths[64] = "";
+    int seen[LAT_PATH_N] = {0};
+    for (int mu = 3; mu >= 1; mu--)
+        for (int side = 0; side < 2 && p->dec[mu]; side++) {
+            int k = lat_halo_path(h, p->nb[mu][side]);
+            seen[k] = 1;
+            clb_appendf(paths, sizeof paths, "%s%c%c:%s", paths[0] ? "," : "", "xyzt"[mu],
+                        "bf"[side], lat_path_names[k]);
+        }
+    char all[32] = "";
+    for (int k = 0; k < LAT_PATH_N; k++)
+        if (seen[k])
+            clb_appendf(all, sizeof all, "%s%s", all[0] ? "+" : "", lat_path_names[k]);
+    if (paths[0]) {
+        clb_case_note(c, "halo_paths=%s", paths);
+        clb_case_metric_token(c, "halo_path", all);
+    }
+    if (h->btl[0] && p->size > 1) {
+        clb_case_note(c, "mpi_transport=%s single_copy=%s", h->btl, h->copy);
+        clb_case_metric_token(c, "mpi_btl", h->btl);
+        clb_case_metric_token(c, "mpi_single_copy", h->copy);
+    }
+}
 
-int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
-                   double *chain)
+int lat_halo_model(struct lat_part *pt, struct clb_case *c, int rhs, double *chain)
 {
     const struct lat_halo *h = &pt->halo;
-    struct hmodel hm, *m = &hm;
-    m->gbps[0] = pt->bus[0];
-    m->gbps[1] = pt->bus[1];
-    m->measured = isnan(m->gbps[0]);
-    int rc = m->measured ? lat_halo_bus(env, &pt->halo, rhs, m->gbps) : CLB_OK;
+    double gbps[2] = {pt->bus[0], pt->bus[1]};
+    int measured = isnan(gbps[0]);
+    int rc = measured ? lat_halo_bus(&pt->halo, rhs, gbps) : CLB_OK;
     if (rc)
         return rc;
-    m->bytes = lat_halo_bytes(h, rhs);
+    size_t bytes = lat_halo_bytes(h, rhs);
     /* the message step: a rate (the data), a latency (shm's zero-byte notes)
      * or nothing (one rank, pipe or shm) */
     int notes = h->policy == LAT_XC_SHM, have = !isnan(pt->mid_s);
-    double mid_gbps = have && !notes && pt->mid_s > 0 ? (double)m->bytes / pt->mid_s / 1e9
+    double mid_gbps = have && !notes && pt->mid_s > 0 ? (double)bytes / pt->mid_s / 1e9
                                                       : INFINITY;
     size_t by[LAT_PATH_N];
     lat_halo_path_bytes(h, rhs, by);
     if (by[LAT_PATH_NODE] && !notes) /* the notes of the node path: no data */
         mid_gbps = have && pt->mid_s > 0 && by[LAT_PATH_MPI]
                        ? (double)by[LAT_PATH_MPI] / pt->mid_s / 1e9 : INFINITY;
-    struct clb_sc_chain ch = {(double)m->bytes, (double)pt->chunk, m->gbps[0], mid_gbps,
-                              m->gbps[1], have && notes ? pt->mid_s : 0,
+    struct clb_sc_chain ch = {(double)bytes, (double)pt->chunk, gbps[0], mid_gbps,
+                              gbps[1], have && notes ? pt->mid_s : 0,
                               h->policy != LAT_XC_BULK};
     if (by[LAT_PATH_NODE]) {
         /* the node path: the bus both ways at once with every device on it,
@@ -150,11 +177,11 @@ int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c,
                                                                                : pt->mid_s, 1};
         ch.bytes = (double)by[LAT_PATH_MPI];
         double a = clb_sc_chain_seconds(&nd), b = ch.bytes > 0 ? clb_sc_chain_seconds(&ch) : 0;
-        m->chain = a > b ? a : b;
+        *chain = a > b ? a : b;
     } else {
-        m->chain = clb_sc_chain_seconds(&ch);
+        *chain = clb_sc_chain_seconds(&ch);
     }
-    lat_note_part(c, &pt->dc, h);
+    note_part(c, &pt->dc, h);
     /* one rank's bulk chain copies its slabs instead of sending them */
     const char *rate = pt->dc.size > 1 ? "mpi_gbps" : "copy_gbps";
     char mid[64] = "no message step";
@@ -164,14 +191,14 @@ int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c,
     else if (have)
         snprintf(mid, sizeof mid, "%s=%.4g (measured)", rate, mid_gbps);
     clb_case_note(c, "halo_bytes=%zu bus_d2h_gbps=%.3g bus_h2d_gbps=%.3g (%s) %s "
-                  "halo_chain_model_ms=%.4g (per exchange, after the pack kernel)", m->bytes,
-                  m->gbps[0], m->gbps[1], m->measured ? "measured" : "bus_gbps", mid,
-                  1e3 * m->chain);
+                  "halo_chain_model_ms=%.4g (per exchange, after the pack kernel)", bytes,
+                  gbps[0], gbps[1], measured ? "measured" : "bus_gbps", mid,
+                  1e3 * *chain);
     clb_case_metric_token(c, "halo_chain", lat_xc_names[h->policy]);
     clb_case_metric(c, "chunk_kib", (double)(pt->chunk / 1024));
-    clb_case_metric(c, "halo_bytes", (double)m->bytes);
-    clb_case_metric(c, "bus_d2h_gbps", m->gbps[0]);
-    clb_case_metric(c, "bus_h2d_gbps", m->gbps[1]);
+    clb_case_metric(c, "halo_bytes", (double)bytes);
+    clb_case_metric(c, "bus_d2h_gbps", gbps[0]);
+    clb_case_metric(c, "bus_h2d_gbps", gbps[1]);
     if (by[LAT_PATH_NODE]) {
         clb_case_note(c, "node_d2h_gbps=%.3g node_h2d_gbps=%.3g (measured: both ways at once, "
                       "every device together)", pt->node[0], pt->node[1]);
@@ -186,8 +213,7 @@ int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c,
         clb_case_metric(c, "copy_gbps", mid_gbps);
     if (have && notes)
         clb_case_metric(c, "mpi_notes_us", 1e6 * pt->mid_s);
-    clb_case_metric(c, "halo_chain_model_ms", 1e3 * m->chain);
-    *chain = m->chain;
+    clb_case_metric(c, "halo_chain_model_ms", 1e3 * *chain);
     return CLB_OK;
 }
 
@@ -218,7 +244,8 @@ int lat_log_add(struct lat_log *l, const struct lat_xtimes *x, double red, doubl
     return CLB_OK;
 }
 
-double lat_log_median(const struct lat_log *l, int k)
+/* The median of series k (NAN when empty). */
+static double log_median(const struct lat_log *l, int k)
 {
     struct clb_stats st;
     if (l->n <= 0)
@@ -255,7 +282,7 @@ int lat_verify_halo(struct clb_case *c, const struct lat_log *l, double chain, i
 {
     double med[LAT_LOG_N];
     for (int k = 0; k < LAT_LOG_N; k++)
-        med[k] = lat_log_median(l, k);
+        med[k] = log_median(l, k);
     int ks[4] = {LAT_LOG_HAL, LAT_LOG_GAP, LAT_LOG_FRAC, LAT_LOG_RED};
     double mx[4];
     for (int i = 0; i < 4; i++)
@@ -272,8 +299,12 @@ int lat_verify_halo(struct clb_case *c, const struct lat_log *l, double chain, i
                   1e3 * med[LAT_LOG_HAL], 1e3 * med[LAT_LOG_GAP], med[LAT_LOG_FRAC], 1e3 * mx[0],
                   1e3 * mx[1], mx[2], 1e3 * med[LAT_LOG_PACK], 1e3 * med[LAT_LOG_IN],
                   1e3 * med[LAT_LOG_BD], med[LAT_LOG_NX]);
-    double hmx[3] = {mx[0], mx[1], mx[2]};
-    lat_metric_halo(c, med[LAT_LOG_HAL], med[LAT_LOG_GAP], med[LAT_LOG_FRAC], hmx);
+    clb_case_metric(c, "halo_ms", 1e3 * med[LAT_LOG_HAL]);
+    clb_case_metric(c, "halo_exposed_ms", 1e3 * med[LAT_LOG_GAP]);
+    clb_case_metric(c, "halo_exposed_frac", med[LAT_LOG_FRAC]);
+    clb_case_metric(c, "halo_ms_max", 1e3 * mx[0]);
+    clb_case_metric(c, "halo_exposed_ms_max", 1e3 * mx[1]);
+    clb_case_metric(c, "halo_exposed_frac_max", mx[2]);
     clb_case_metric(c, "pack_ms", 1e3 * med[LAT_LOG_PACK]);
     clb_case_metric(c, "interior_ms", 1e3 * med[LAT_LOG_IN]);
     clb_case_metric(c, "boundary_ms", 1e3 * med[LAT_LOG_BD]);

@@ -5,20 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *const scaling_names[] = {"", "strong", "weak"}; /* LAT_EVERY.. */
+
 int lat_scaling_of(const char *text)
 {
-    if (!text || !text[0])
-        return LAT_EVERY;
-    if (!strcmp(text, "strong"))
-        return LAT_STRONG;
-    if (!strcmp(text, "weak"))
-        return LAT_WEAK;
+    for (int k = LAT_EVERY; k <= LAT_WEAK; k++)
+        if (!strcmp(text ? text : "", scaling_names[k]))
+            return k;
     return -1;
 }
 
 const char *lat_scaling_name(int scaling)
 {
-    return scaling == LAT_STRONG ? "strong" : scaling == LAT_WEAK ? "weak" : "";
+    return scaling >= LAT_EVERY && scaling <= LAT_WEAK ? scaling_names[scaling] : "";
 }
 
 void lat_split(int G, int P, int c, int *lo, int *len)
@@ -28,13 +27,11 @@ void lat_split(int G, int P, int c, int *lo, int *len)
     *lo = c * base + (c < rem ? c : rem);
 }
 
-/* Can grid P split the lattice (-s) size? (clb_sc_grid_ok) */
-static int grid_ok(const size_t size[4], int scaling, const int P[4])
+/* The extents of size as ints (clb_sc_grid_*), capped at 10^9. */
+static void extents_of(const size_t size[4], int L[4])
 {
-    int L[4];
     for (int mu = 0; mu < 4; mu++)
         L[mu] = size[mu] > 1000000000 ? 1000000000 : (int)size[mu];
-    return clb_sc_grid_ok(L, P, scaling == LAT_WEAK);
 }
 
 /* "3,3,2": the local extents of G over P. */
@@ -94,12 +91,14 @@ int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const cha
 {
     char why[256];
     const char *sep = wl ? ": " : "";
+    int L[4];
+    extents_of(size, L);
     wl = wl ? wl : "";
     if (grid && grid[0]) {
         int rc = parse_grid(wl, sep, grid, n, P);
         if (rc)
             return rc;
-        if (!grid_ok(size, scaling, P)) {
+        if (!clb_sc_grid_ok(L, P, scaling == LAT_WEAK)) {
             grid_text(size, P, why, sizeof why);
             clb_seterr("%s%sscaling=%s: lattice %zux%zux%zux%zu over %d rank%s (%s): each must be "
                        ">= %d (the long links reach x +- 3 mu)", wl, sep,
@@ -110,9 +109,6 @@ int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const cha
         }
         return CLB_OK;
     }
-    int L[4];
-    for (int mu = 0; mu < 4; mu++)
-        L[mu] = size[mu] > 1000000000 ? 1000000000 : (int)size[mu];
     if (clb_sc_grid_auto(L, n, scaling == LAT_WEAK, P) == 0)
         return CLB_OK;
     int Q[4] = {1, 1, 1, n};
@@ -374,25 +370,8 @@ void lat_fill_global(const struct lat_geom *g, const int G[4], const int O[4], i
                             hash_value(LAT_SEED_FAT, 2 * k),
                             hash_value(LAT_SEED_FAT, 2 * k + 1));
                 }
-                if (!full && !comp)
-                    continue;
-                /* lat_fill_long's seed, from the global index */
-                unsigned long long st =
-                    0x5DEECE66DULL * (ig * 8 + (unsigned long long)(p * 4 + mu) + 1);
-                double m[18], det[2];
-                lat_random_u3(&st, m);
-                lat_det3(m, det);
-                for (int e = 0; e < 9 && full; e++)
-                    lat_put(dbl, full, lat_link_at(g, LAT_NE_FULL, p, mu, e, (size_t)i),
-                            m[2 * e], m[2 * e + 1]);
-                for (int e = 0; e < 6 && comp; e++)
-                    lat_put(dbl, comp,
-                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, e, (size_t)i),
-                            m[2 * e], m[2 * e + 1]);
-                if (comp)
-                    lat_put(dbl, comp,
-                            lat_link_at(g, LAT_NE_COMPRESSED, p, mu, 6, (size_t)i), det[0],
-                            det[1]);
+                if (full || comp) /* lat_fill_long's seed, from the global index */
+                    lat_put_long(g, dbl, full, comp, p, mu, (size_t)i, ig);
             }
             if (v && p == vpar)
                 for (int r = 0; r < rhs; r++)

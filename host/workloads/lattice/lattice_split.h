@@ -1,27 +1,16 @@
 /* dslash, cg: the lattice split over the ranks of a job (scaling=strong|weak,
- * docs/SCALING.md "Distributed Dslash and CG"). Pure host code, unit-tested
+ * docs/SCALING.md "Distributed Dslash and CG": the grid 1 x Py x Pz x Pt,
+ * uneven splits, rank numbering, parity). Pure host code, unit-tested
  * (tests/unit/test_lattice_split.c): the grid, each rank's part, the boxes the
  * kernels run over, fields generated from the global site index, and the
  * float64 host halo exchange of the references. The device side of the
  * exchange is lattice_halo.h.
  *
- * Grid P = 1 x Py x Pz x Pt (x is never split: it is the half-indexed
- * direction of the even/odd layout). Along y, z and t an extent G over P
- * parts gives the first G % P parts one site more (8 over 3: 3, 3, 2). Rank
- * r = (ct * Pz + cz) * Py + cy: consecutive ranks (one node) are neighbours
- * along y, then z. Each rank holds its local lattice L in the layout of
- * lattice.h, its geometry's po the parity of its origin O in the whole lattice,
- * so a site's parity is that of its global coordinates. The default grid is
- * the one with the fewest halo sites per rank (clb_sc_grid_auto,
- * include/clb_scaling.h).
- *
  * Halos: in each direction mu with halos (dec[mu]: y, z when split; t when
- * split or when nothing is, so one rank exchanges along t with itself) three
- * slices on each side (the long links reach x +- 3 mu), so every local extent
- * along such a direction must be >= 3. A slab of three slices is numbered as a
- * lattice of its own: extents (Lx, Ly, Lz, 3) along t, (Lx, Ly, 3, Lt) along
- * z, (Lx, 3, Lz, Lt) along y, its sites of one parity by the half-index of
- * lattice.h (x/2 is the same in the slab and in the lattice). */
+ * split or when nothing is) three slices on each side (the long links reach
+ * x +- 3 mu). A slab of three slices is numbered as a lattice of its own:
+ * extents (Lx, Ly, Lz, 3) along t, (Lx, Ly, 3, Lt) along z, (Lx, 3, Lz, Lt)
+ * along y, its sites of one parity by the half-index of lattice.h. */
 #ifndef LATTICE_LATTICE_SPLIT_H
 #define LATTICE_LATTICE_SPLIT_H
 

@@ -157,6 +157,67 @@ int lat_agree_case(const char *wl, int scaling, int rc)
     return rc;
 }
 
+/* scaling=: the links of the part with its halos, from the global site index. */
+static int links_part(struct clb_env *env, struct lat_part *pt, int dbl, int maxrhs,
+                      struct lat_links *lk)
+{
+    size_t es = dbl ? 8 : 4, cplx = 2 * es;
+    int oe[4], rc;
+    for (int k = 0; k < 4; k++)
+        oe[k] = pt->dc.O[k] - pt->off[k];
+    lat_fill_global(&pt->ge, pt->dc.G, oe, dbl, lk->fat, lk->full, lk->comp, 0, 0, 0, NULL);
+    lk->rebuild_err = lat_rebuild_error(&pt->ge, dbl, lk->full, lk->comp);
+    if ((rc = lat_halo_open(env, &pt->halo, &pt->dc, es, maxrhs, pt->policy, pt->chunk)))
+        return rc;
+    pt->halo_open = 1;
+    const struct lat_halo *h = &pt->halo;
+    cl_mem_flags ro = CL_MEM_READ_ONLY;
+    if ((rc = lat_upload_part(env, h, &pt->ge, pt->off, lk->fat, 8 * 9, cplx, ro, &lk->dfat)) ||
+        (rc = lat_upload_part(env, h, &pt->ge, pt->off, lk->full, 8 * 9, cplx, ro, &lk->dfull)) ||
+        (rc = lat_upload_part(env, h, &pt->ge, pt->off, lk->comp, 8 * 7, cplx, ro, &lk->dcomp)))
+        return rc;
+    return lat_halo_links(env, &pt->halo, &pt->ge, pt->off, lk->fat, lk->full, lk->comp);
+}
+
+int lat_links_open(struct clb_env *env, struct lat_part *pt, int dbl, int maxrhs,
+                   struct lat_links *lk)
+{
+    /* the group's count checked that these fit */
+    size_t vh = pt->ge.vh, cplx = dbl ? 16 : 8;
+    size_t linkb = 8 * 9 * vh * cplx, compb = 8 * 7 * vh * cplx;
+    lk->fat = clb_xmalloc(linkb);
+    lk->full = clb_xmalloc(linkb);
+    lk->comp = clb_xmalloc(compb);
+    if (!lk->fat || !lk->full || !lk->comp)
+        return CLB_ESYS;
+    if (pt->scaling)
+        return links_part(env, pt, dbl, maxrhs, lk);
+    clb_fill(lk->fat, 8 * 9 * vh * 2, dbl, LAT_SEED_FAT);
+    lat_fill_long(&pt->ge, dbl, lk->full, lk->comp);
+    lk->rebuild_err = lat_rebuild_error(&pt->ge, dbl, lk->full, lk->comp);
+    int rc;
+    if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &lk->dfat)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, linkb, &lk->dfull)) ||
+        (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, compb, &lk->dcomp)) ||
+        (rc = clb_write(env->dev, lk->dfat, lk->fat, linkb)) ||
+        (rc = clb_write(env->dev, lk->dfull, lk->full, linkb)) ||
+        (rc = clb_write(env->dev, lk->dcomp, lk->comp, compb)))
+        return rc;
+    return CLB_OK;
+}
+
+void lat_links_close(struct clb_env *env, struct lat_part *pt, struct lat_links *lk)
+{
+    if (pt->halo_open)
+        lat_halo_close(env, &pt->halo);
+    cl_mem *bufs[] = {&lk->dfat, &lk->dfull, &lk->dcomp};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        clb_release_mems(bufs[i], 1);
+    free(lk->fat);
+    free(lk->full);
+    free(lk->comp);
+}
+
 /* ---- cases ----------------------------------------------------------------- */
 
 const struct clb_param_def lat_row_keys[] = {
@@ -249,30 +310,15 @@ int lat_check_rebuild(struct clb_case *c, int dbl, double err)
     return 0;
 }
 
-/* The value of `key` in a row's params ("rhs=4,links=full"): its text and
- * length, or NULL. */
-static const char *row_param_text(const struct clb_row *r, const char *key, size_t *len)
-{
-    size_t kl = strlen(key);
-    for (const char *p = r->params; *p;) {
-        size_t n = strcspn(p, ",");
-        if (n > kl && !strncmp(p, key, kl) && p[kl] == '=') {
-            *len = n - kl - 1;
-            return p + kl + 1;
-        }
-        p += n + (p[n] == ',');
-    }
-    return NULL;
-}
-
 int lat_figure_models(const struct clb_row *r, int cg, struct clb_figure_model *out, int max)
 {
     double rhs = clb_row_param(r, "rhs");
-    size_t es = clb_dtype_size(r->dtype), n = 0;
-    const char *links = row_param_text(r, "links", &n);
-    int comp = links && n == 10 && !strncmp(links, "compressed", 10);
+    size_t es = clb_dtype_size(r->dtype);
+    char links[16];
+    clb_params_value(r->params, "links", links, sizeof links);
+    int comp = !strcmp(links, "compressed");
     if (!(rhs >= 1 && rhs <= 1024) || rhs != floor(rhs) || (es != 4 && es != 8) || max < 2 ||
-        !links || (!comp && !(n == 4 && !strncmp(links, "full", 4))))
+        (!comp && strcmp(links, "full")))
         return 0;
     static const char *const names[2] = {"no cache", "perfect vector cache (15/16 hits)"};
     for (int k = 0; k < 2; k++) {

@@ -27,6 +27,22 @@ struct lat_part {
                                * (the node path's rates; NAN: one device a process) */
 };
 
+/* The fat and long links of a group, the same fields for dslash and cg:
+ * host copies on pt->ge (the lattice, or the rank's part with its halos),
+ * the device's of the lattice or part. */
+struct lat_links {
+    void *fat, *full, *comp;      /* fat, full and compressed long links */
+    cl_mem dfat, dfull, dcomp;
+    double rebuild_err;           /* max |stored row 2 - rebuilt row 2| of the long links */
+};
+/* The links generated (seeded by the site index, scaling=: the global one),
+ * uploaded and their rebuild checked; under scaling= also the halo buffers
+ * for maxrhs vectors opened and the link halos uploaded. */
+int lat_links_open(struct clb_env *env, struct lat_part *pt, int dbl, int maxrhs,
+                   struct lat_links *lk);
+/* Closes the halos (collective) and releases the links. */
+void lat_links_close(struct clb_env *env, struct lat_part *pt, struct lat_links *lk);
+
 /* The parameters of the split every distributed lattice workload declares
  * (in its params table; lat_param_part reads them). */
 /* exchange='s default chunk in KiB (a row names another) */
@@ -49,6 +65,13 @@ struct lat_part {
      CLB_ROLE_CASE},                                                                              \
     {"chunk", LAT_STR(LAT_DEFAULT_CHUNK_KIB), "scaling=: KiB per chunk of the pipelined halo chain (pipe, shm)",         \
      CLB_ROLE_TUNING}
+
+/* The descriptor fields of dslash and cg that are the same (with their
+ * count, setup, run, verify and teardown: CLB_STEPS). */
+#define LAT_WL_COMMON                                                                        \
+    .dtypes = "float,double", .default_dtypes = "float,double", .row_keys = lat_row_keys,    \
+    .size_dims = 4, .baselines = "stream/triad,stream/copy", .check_size = lat_check_size,   \
+    CLB_STEPS
 
 /* ---- sizes and counts ---------------------------------------------------- */
 
@@ -133,7 +156,7 @@ int lat_param_part(struct clb_env *env, const char *wl, struct lat_part *pt);
  * collective): 0 with *rc this rank's error, or CLB_OK (no cases: another
  * rank failed, and the job's agreement names it). exchange=shm: then every
  * rank opens its shared segments (collective) and agrees again. */
-int lat_agree_setup(struct clb_env *env, struct lat_part *pt, int *rc);
+int lat_agree_setup(struct lat_part *pt, int *rc);
 /* Every rank of the job, for each case, whatever its set-up found (rc): an
  * agreement, then (all ok) the message step of one exchange of rhs vectors
  * measured on its own (lat_halo_probe) into pt->mid_s and, where a process
@@ -146,8 +169,7 @@ int lat_probe_case(struct lat_part *pt, int rhs, int rc);
  * rate or a latency, and the chain's seconds after the pack kernel
  * (clb_sc_chain_seconds: pipelined in chunks, or not for bulk); noted and
  * recorded as metrics with the part; the chain's seconds in *chain. */
-int lat_halo_model(struct clb_env *env, struct lat_part *pt, struct clb_case *c, int rhs,
-                   double *chain);
+int lat_halo_model(struct lat_part *pt, struct clb_case *c, int rhs, double *chain);
 /* The figure's model lines of a dslash (cg = 0) or cg (cg = 1) row, from its
  * rhs=, links= and type (struct clb_figure's `models`): the talk's flop/byte
  * without any cache, and with every neighbour vector but one of sixteen
@@ -175,8 +197,6 @@ struct lat_log {
  * with a message when out of host memory. */
 int lat_log_add(struct lat_log *l, const struct lat_xtimes *x, double red, double t, double nx,
                 const char *wl);
-/* The median of series k (NAN when empty). */
-double lat_log_median(const struct lat_log *l, int k);
 void lat_log_free(struct lat_log *l);
 /* verify, every rank together whatever its check found (rc): the medians of
  * the log and the job's slowest as notes and metrics (halo_ms, _exposed_,

@@ -97,7 +97,7 @@ struct xchg {
     cl_event pack, last;   /* the pack kernel; the last write to the device */
     unsigned char *src;    /* where the reads land: psend, or this exchange's segment */
     size_t seg;            /* shm: the offset of this exchange's segment */
-    double t0, host_s;
+    double t0;
 };
 
 static void set_err(struct xchg *x, int rc)
@@ -145,10 +145,26 @@ static void post_receives(struct lat_halo *h, struct xchg *x)
     }
 }
 
-/* Write chunk k to the device halo buffer after this exchange's pack kernel
- * (so after the last application's boundary kernel, which reads the halo
- * buffer: a peer's chunk may arrive before that is done) and after `read`
- * (NULL: none); x->last. */
+/* Write len bytes at off of the device halo buffer from `from` after this
+ * exchange's pack kernel (so after the last application's boundary kernel,
+ * which reads the halo buffer: a peer's chunk may arrive before that is
+ * done) and after `read` (NULL: none); its event in *ev and x->last. */
+static int write_halo(struct lat_halo *h, struct xchg *x, size_t off, size_t len,
+                      const void *from, cl_event read, cl_event *ev)
+{
+    cl_event wait[2] = {x->pack, read};
+    cl_int e = clEnqueueWriteBuffer(h->qh, h->dhv, CL_FALSE, off, len, from, read ? 2 : 1, wait,
+                                    ev);
+    if (e != CL_SUCCESS) {
+        *ev = NULL;
+        clb_seterr("clEnqueueWriteBuffer (halo to the device): %s", clb_cl_errstr(e));
+        return CLB_ECL;
+    }
+    x->last = *ev;
+    return CLB_OK;
+}
+
+/* Write chunk k where it arrived (write_halo). */
 static int write_chunk(struct lat_halo *h, struct xchg *x, int k, cl_event read)
 {
     const struct lat_chunk *c = &h->ck[k];
@@ -158,16 +174,17 @@ static int write_chunk(struct lat_halo *h, struct xchg *x, int k, cl_event read)
                    c->recv_node ? "in this process" : "on this node");
         return CLB_ESYS;
     }
-    cl_event wait[2] = {x->pack, read};
-    cl_int e = clEnqueueWriteBuffer(h->qh, h->dhv, CL_FALSE, c->off, c->len, from, read ? 2 : 1,
-                                    wait, &h->xh2d[k]);
-    if (e != CL_SUCCESS) {
-        h->xh2d[k] = NULL;
-        clb_seterr("clEnqueueWriteBuffer (halo to the device): %s", clb_cl_errstr(e));
-        return CLB_ECL;
-    }
-    x->last = h->xh2d[k];
-    return CLB_OK;
+    return write_halo(h, x, c->off, c->len, from, read, &h->xh2d[k]);
+}
+
+/* Wait for ev (NULL: nothing); CLB_ECL with a message naming what. */
+static int wait_event(cl_event ev, const char *what)
+{
+    cl_int e = ev ? clWaitForEvents(1, &ev) : CL_SUCCESS;
+    if (e == CL_SUCCESS)
+        return CLB_OK;
+    clb_seterr("clWaitForEvents (%s): %s", what, clb_cl_errstr(e));
+    return CLB_ECL;
 }
 
 /* The pack kernel over every slab of rhs vectors of field, on the main queue. */
@@ -306,13 +323,8 @@ static void pipeline(struct lat_halo *h, struct xchg *x)
  * rank itself), then one write of everything. */
 static void bulk(struct lat_halo *h, struct xchg *x)
 {
-    if (!x->err && h->xd2h[0]) {
-        cl_int e = clWaitForEvents(1, &h->xd2h[0]);
-        if (e != CL_SUCCESS) {
-            clb_seterr("clWaitForEvents (halo to the host): %s", clb_cl_errstr(e));
-            set_err(x, CLB_ECL);
-        }
-    }
+    if (!x->err)
+        set_err(x, wait_event(h->xd2h[0], "halo to the host"));
     int nreq = 0;
     for (int k = 0; k < h->nck; k++) {
         const struct lat_chunk *c = &h->ck[k];
@@ -326,26 +338,10 @@ static void bulk(struct lat_halo *h, struct xchg *x)
                                   &h->xreq[nreq++]));
     }
     set_err(x, clb_comm_waitall(h->xreq, nreq));
-    if (x->err)
-        return;
-    cl_int e = clEnqueueWriteBuffer(h->qh, h->dhv, CL_FALSE, 0, lat_halo_bytes(h, x->rhs),
-                                    h->precv, 1, &x->pack, &h->xh2d[0]);
-    if (e != CL_SUCCESS) {
-        h->xh2d[0] = NULL;
-        clb_seterr("clEnqueueWriteBuffer (halo to the device): %s", clb_cl_errstr(e));
-        set_err(x, CLB_ECL);
-        return;
-    }
-    x->last = h->xh2d[0];
-    clFlush(h->qh);
-}
-
-static void finish(struct lat_halo *h, struct xchg *x)
-{
-    if (h->policy == LAT_XC_BULK)
-        bulk(h, x);
-    else
-        pipeline(h, x);
+    if (!x->err)
+        set_err(x, write_halo(h, x, 0, lat_halo_bytes(h, x->rhs), h->precv, NULL, &h->xh2d[0]));
+    if (!x->err)
+        clFlush(h->qh);
 }
 
 /* The events of the chunks (but x->last, which the application keeps). */
@@ -358,21 +354,6 @@ static void release_chunks(struct lat_halo *h, struct xchg *x)
             clReleaseEvent(h->xh2d[k]);
         h->xd2h[k] = h->xh2d[k] = NULL;
     }
-}
-
-/* Wait for the halos on the device (x->host_s). */
-static int wait_last(struct xchg *x)
-{
-    int rc = CLB_OK;
-    if (x->last) {
-        cl_int e = clWaitForEvents(1, &x->last);
-        if (e != CL_SUCCESS) {
-            clb_seterr("clWaitForEvents (halo to the device): %s", clb_cl_errstr(e));
-            rc = CLB_ECL;
-        }
-    }
-    x->host_s = clb_now() - x->t0;
-    return rc;
 }
 
 /* The boundary launch waits for the last write (the main queue). */
@@ -401,16 +382,19 @@ int lat_halo_overlap(struct clb_env *env, struct lat_halo *h, cl_mem field, int 
         clFlush(env->dev->queue);
     if (!x.err)
         set_err(&x, enqueue_reads(h, &x));
-    finish(h, &x);
+    if (h->policy == LAT_XC_BULK)
+        bulk(h, &x);
+    else
+        pipeline(h, &x);
     if (!x.err && x.last)
         set_err(&x, barrier(env, x.last));
     if (!x.err)
         set_err(&x, launch(env, ctx, &h->bd, 1, &o->bd));
     if (!x.err)
         clFlush(env->dev->queue);
-    int e = wait_last(&x);
+    int e = wait_event(x.last, "halo to the device"); /* the halos on the device */
+    o->halo = clb_now() - x.t0;
     release_chunks(h, &x);
-    o->halo = x.host_s;
     o->pack = x.pack;
     o->h2d = x.last;
     o->events_ok = h->events_ok;
