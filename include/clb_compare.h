@@ -48,8 +48,6 @@ struct cmp_metric {
                               * launch's µs, a load's ns */
     int no_direction;        /* neither more nor less is better (a count, a size): shown in
                               * the table, never judged by the gate */
-    int time_kind;           /* key metrics: how the figure follows the median time (enum
-                              * clb_metric_time): a time's spread scales the other way */
 };
 
 /* Every metric but the keys of the rows' metrics, terminated by an entry
@@ -390,9 +388,8 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
 int cmp_delta_print_text(const struct cmp_delta *d, FILE *f);
 int cmp_delta_print_markdown(const struct cmp_delta *d, FILE *f);
 int cmp_delta_print_json(const struct cmp_delta *d, FILE *f);
-/* "regressed", "noise", ... (JSON) and the word of the table ("REGRESSED"). */
+/* "regressed", "noise", ... (JSON). */
 const char *cmp_dstate_name(enum cmp_dstate s);
-const char *cmp_dstate_word(enum cmp_dstate s);
 /* The verdict's one line for stderr when the gate fails ("1 line regressed,
  * 2 missing against 'base.csv' ..."), into b. */
 void cmp_delta_verdict(const struct cmp_delta *d, struct clb_buf *b);

@@ -285,9 +285,8 @@ static int devices_of(struct cmp_in *in, const char *sel, int f0, int f1, struct
         if (n < 0)
             break;
     }
-    *names = b.oom || n < 0 ? NULL : cmp_in_intern(in, clb_buf_str(&b), b.len);
-    clb_buf_free(&b);
-    return *names ? n : -1;
+    *names = cmp_in_take(in, &b);
+    return *names && n >= 0 ? n : -1;
 }
 
 /* Do the two sides share a device name? */
@@ -426,8 +425,7 @@ static int changed_of(struct cmp_in *in, const struct cmp_delta *d, struct cmp_d
         return CLB_OK;
     struct clb_buf b = {0};
     changed_text(in, d, l, &b);
-    if (b.len)
-        l->changed = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
+    l->changed = b.len ? cmp_in_take(in, &b) : "";
     clb_buf_free(&b);
     return l->changed ? CLB_OK : CLB_ESYS;
 }
@@ -485,8 +483,7 @@ static int tuned_of(struct cmp_in *in, struct cmp_dline *l)
         return CLB_OK;
     struct clb_buf b = {0};
     tuned_diff(&b, l->old.tuning, l->cur.tuning);
-    l->tuned = b.oom ? NULL : cmp_in_intern(in, clb_buf_str(&b), b.len);
-    clb_buf_free(&b);
+    l->tuned = cmp_in_take(in, &b);
     return l->tuned ? CLB_OK : CLB_ESYS;
 }
 
@@ -682,7 +679,7 @@ static int refuse_own_rows(struct cmp_delta *d, struct cmp_in *in, char *sel, in
         else if (seen.n != before)
             clb_buf_printf(&b, "%s%s", b.len ? ", " : "", in->set.v[i].run_id);
     }
-    if (!rc && (b.oom || !(d->refused_ids = cmp_in_intern(in, clb_buf_str(&b), b.len))))
+    if (!rc && !(d->refused_ids = cmp_in_take(in, &b)))
         rc = CLB_ESYS;
     if (rc) {
         clb_oom();
@@ -722,8 +719,7 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
                    metric->unit);
         return CLB_EUSAGE;
     }
-    struct cmp_in in;
-    memset(&in, 0, sizeof in);
+    struct cmp_in in = {0};
     char **all = malloc(((size_t)nfiles + 2) * sizeof *all);
     char *sel = NULL;
     int rc = CLB_ESYS;
@@ -734,8 +730,6 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
         all[nfiles] = (char *)baseline;
         rc = cmp_in_read(&in, all, nfiles + 1);
     }
-    if (!rc)
-        rc = cmp_in_prepare(&in);
     if (!rc && (!(sel = calloc(in.set.n + 1, 1)) ||
                 !(d->baseline = cmp_in_intern(&in, baseline, strlen(baseline))))) {
         rc = clb_oom();

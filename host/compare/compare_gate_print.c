@@ -15,18 +15,13 @@ const char *cmp_dstate_name(enum cmp_dstate s)
     return names[s];
 }
 
-const char *cmp_dstate_word(enum cmp_dstate s)
+/* The status column's word; a missing line that --allow-missing lets pass
+ * is not shouted. */
+static const char *state_word(const struct cmp_delta *d, enum cmp_dstate s)
 {
     static const char *const words[CMP_D_NSTATES] = {
         "same", "better", "REGRESSED", "noise", "LOST", "MISSING", "no figure", "new", "CHANGED"};
-    return words[s];
-}
-
-/* The status column: a missing line that --allow-missing lets pass is not
- * shouted. */
-static const char *state_word(const struct cmp_delta *d, enum cmp_dstate s)
-{
-    return s == CMP_D_MISSING && d->gate.allow_missing ? "missing (allowed)" : cmp_dstate_word(s);
+    return s == CMP_D_MISSING && d->gate.allow_missing ? "missing (allowed)" : words[s];
 }
 
 /* The spread of a side's figure, ± half of [lo, hi] in % of the figure; NAN
@@ -274,10 +269,7 @@ static int print_delta(const struct cmp_delta *d, FILE *f, int md)
         return CLB_ESYS;
     head(d, f, md ? "Table: " : "", md ? CMP_ESC_MD : 0);
     fputc('\n', f);
-    if (md)
-        cmp_grid_markdown(&g, f);
-    else
-        cmp_grid_text(&g, f);
+    cmp_grid_print(&g, f, md);
     summary(d, f, md ? CMP_ESC_MD : 0);
     cmp_grid_free(&g);
     return cmp_stream_ok(f);
@@ -323,13 +315,12 @@ void cmp_delta_verdict(const struct cmp_delta *d, struct clb_buf *b)
 
 /* ---- JSON ----------------------------------------------------------------------- */
 
-#define SET(o, k, v) bad |= json_object_set_new((o), (k), (v)) != 0
+#define SET(o, k, v) *bad |= json_object_set_new((o), (k), (v)) != 0
 
-static json_t *side_json(const struct cmp_dside *s, int *pbad)
+static json_t *side_json(const struct cmp_dside *s, int *bad)
 {
     if (!s->present)
         return json_null();
-    int bad = 0;
     json_t *o = json_object();
     SET(o, "value", cmp_json_num(s->best));
     SET(o, "lo", cmp_json_num(s->lo));
@@ -342,13 +333,11 @@ static json_t *side_json(const struct cmp_dside *s, int *pbad)
     SET(o, "device", cmp_json_str(s->device));
     SET(o, "fp", cmp_json_str(s->fp));
     SET(o, "timestamp", cmp_json_str(s->timestamp));
-    *pbad |= bad;
     return o;
 }
 
-static json_t *line_json(const struct cmp_delta *d, const struct cmp_dline *l, int *pbad)
+static json_t *line_json(const struct cmp_delta *d, const struct cmp_dline *l, int *bad)
 {
-    int bad = 0;
     json_t *o = json_object();
     SET(o, "workload", cmp_json_str(l->workload));
     SET(o, "kernel", cmp_json_str(l->kernel));
@@ -356,21 +345,19 @@ static json_t *line_json(const struct cmp_delta *d, const struct cmp_dline *l, i
     SET(o, "size", cmp_json_str(l->size));
     SET(o, "case", cmp_json_str(l->cases));
     SET(o, "device", d->by_device ? cmp_json_str(l->device) : json_null());
-    SET(o, "baseline", side_json(&l->old, &bad));
-    SET(o, "new", side_json(&l->cur, &bad));
+    SET(o, "baseline", side_json(&l->old, bad));
+    SET(o, "new", side_json(&l->cur, bad));
     SET(o, "delta_pct", cmp_json_num(l->delta_pct));
-    cmp_json_line_metric(o, &d->metrics[l->metric], &bad);
+    cmp_json_line_metric(o, &d->metrics[l->metric], bad);
     SET(o, "tuned", cmp_json_str(l->tuned));
     SET(o, "changed", cmp_json_str(l->changed));
     SET(o, "group_failed", json_boolean(l->group_failed));
     SET(o, "state", json_string(cmp_dstate_name(l->state)));
-    *pbad |= bad;
     return o;
 }
 
-static json_t *gate_json(const struct cmp_delta *d, int *pbad)
+static json_t *gate_json(const struct cmp_delta *d, int *bad)
 {
-    int bad = 0;
     json_t *g = json_object(), *c = json_object();
     SET(g, "threshold_pct", json_real(d->gate.threshold));
     SET(g, "strict", json_boolean(d->gate.strict));
@@ -382,21 +369,20 @@ static json_t *gate_json(const struct cmp_delta *d, int *pbad)
     for (int s = 0; s < CMP_D_NSTATES; s++)
         SET(c, cmp_dstate_name((enum cmp_dstate)s), json_integer(d->count[s]));
     SET(g, "counts", c);
-    *pbad |= bad;
     return g;
 }
 
 int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
 {
-    int bad = 0;
-    json_t *root = cmp_json_head("clbench-compare-baseline-3", d->metric, &bad);
+    int nbad = 0, *bad = &nbad;
+    json_t *root = cmp_json_head("clbench-compare-baseline-3", d->metric, bad);
     json_t *dev = json_object(), *un = json_object();
     SET(root, "baseline", cmp_json_str(d->baseline));
     SET(dev, "baseline", cmp_json_str(d->old_devices));
     SET(dev, "new", cmp_json_str(d->new_devices));
     SET(root, "devices", dev);
     SET(root, "by_device", json_boolean(d->by_device));
-    SET(root, "gate", gate_json(d, &bad));
+    SET(root, "gate", gate_json(d, bad));
     SET(un, "new", json_integer((json_int_t)d->unmarked[0]));
     SET(un, "baseline", json_integer((json_int_t)d->unmarked[1]));
     SET(root, "unmarked_rows", un);
@@ -404,7 +390,7 @@ int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
     SET(root, "refused_run_ids", cmp_json_str(d->refused_ids ? d->refused_ids : ""));
     SET(root, "failed", json_integer(d->failed));
     SET(root, "verdict", json_string(d->failed ? "fail" : "pass"));
-    int rc = cmp_json_stream_begin(root, bad, "lines", f);
+    int rc = cmp_json_stream_begin(root, nbad, "lines", f);
     for (int i = 0; i < d->n && !rc; i++) {
         int lbad = 0;
         json_t *o = line_json(d, &d->v[i], &lbad);

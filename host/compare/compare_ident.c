@@ -27,9 +27,7 @@ static const char *reduced_cases(struct cmp_in *in, int p)
         return NULL;
     struct clb_buf b = {0};
     clb_buf_printf(&b, "%s%s[reduced]", all, all[0] ? " " : "");
-    const char *s = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
-    clb_buf_free(&b);
-    return s;
+    return cmp_in_take(in, &b);
 }
 
 /* The case and tuning items of params list p for the row's workload, each

@@ -18,7 +18,6 @@
 int cmp_in_read(struct cmp_in *in, char **files, int nfiles)
 {
     in->files = files;
-    in->nfiles = nfiles;
     for (int f = 0; f < nfiles; f++) {
         struct stat sb;
         if (stat(files[f], &sb) == 0 && S_ISDIR(sb.st_mode)) {
@@ -41,12 +40,19 @@ int cmp_in_read(struct cmp_in *in, char **files, int nfiles)
         for (size_t i = before; i < in->set.n; i++)
             in->file[i] = f;
     }
-    return CLB_OK;
+    return cmp_in_prepare(in);
 }
 
 const char *cmp_in_intern(struct cmp_in *in, const char *s, size_t n)
 {
     return clb_arena_intern(&in->set.arena, s, n);
+}
+
+const char *cmp_in_take(struct cmp_in *in, struct clb_buf *b)
+{
+    const char *s = b->oom ? NULL : cmp_in_intern(in, clb_buf_str(b), b->len);
+    clb_buf_free(b);
+    return s;
 }
 
 /* "2^28", "256M", "268435456", "8192x8192": every 'x'-separated extent a
@@ -215,9 +221,7 @@ const char *cmp_in_params_join(struct cmp_in *in, int p, const struct clb_worklo
     for (int i = 0; i < k; i++)
         clb_buf_printf(&b, "%s%s%s%s", i ? "," : "", v[i].key, *v[i].val ? "=" : "", v[i].val);
     free(v);
-    const char *s = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
-    clb_buf_free(&b);
-    return s;
+    return cmp_in_take(in, &b);
 }
 
 /* ---- statuses ---------------------------------------------------------- */

@@ -50,7 +50,6 @@ struct cmp_in {
                               * so equal strings are equal pointers */
     int *file;               /* each row's file index */
     char **files;
-    int nfiles;
     int *size;               /* each row's index in sizes */
     struct cmp_size *sizes;
     size_t nsizes, capsizes;
@@ -70,7 +69,7 @@ struct cmp_in {
     size_t nwl, capwl;
 };
 
-/* Read every file (a directory is refused with a hint). */
+/* Read every file (a directory is refused with a hint), then cmp_in_prepare. */
 int cmp_in_read(struct cmp_in *in, char **files, int nfiles);
 /* Canonical sizes and parsed params of every row. */
 int cmp_in_prepare(struct cmp_in *in);
@@ -79,6 +78,8 @@ void cmp_in_free(struct cmp_in *in);
 void cmp_in_free_keep(struct cmp_in *in, struct clb_arena *keep);
 /* Intern text in the rows' arena (so it compares by pointer with row strings). */
 const char *cmp_in_intern(struct cmp_in *in, const char *s, size_t n);
+/* b's text interned, b freed: NULL when either ran out of memory. */
+const char *cmp_in_take(struct cmp_in *in, struct clb_buf *b);
 
 /* sel[i] = 1 for the rows of files [f0, f1) that pass the filters, 0 for
  * the others of those files (other rows untouched). When none
@@ -185,8 +186,8 @@ struct cmp_grid {
 int cmp_grid_init(struct cmp_grid *g, int ncols, int nrows);
 /* Set a cell (row -1: the header) to a copy of s. */
 int cmp_grid_set(struct cmp_grid *g, int row, int col, const char *s);
-void cmp_grid_text(const struct cmp_grid *g, FILE *f);
-void cmp_grid_markdown(const struct cmp_grid *g, FILE *f);
+/* Print g as aligned text, or Markdown (md). */
+void cmp_grid_print(const struct cmp_grid *g, FILE *f, int md);
 void cmp_grid_free(struct cmp_grid *g);
 /* Finish building g with the escaping buffer e (freed): CLB_OK, or CLB_ESYS
  * with the grid freed when bad or e ran out of memory. */

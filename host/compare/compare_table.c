@@ -110,7 +110,7 @@ int cmp_metric_lookup(const char *name, struct cmp_metric *out)
     *out = (struct cmp_metric){.name = name, .unit = d->unit, .key = name,
                                .higher_is_better = d->better != CLB_BETTER_LOWER,
                                .no_direction = d->better == CLB_BETTER_NONE,
-                               .peak = CMP_PEAK_NONE, .time_kind = (int)d->time,
+                               .peak = CMP_PEAK_NONE,
                                .time_col = d->time == CLB_MT_NONE ? -1 : CLB_C_t_median_s};
     return CLB_OK;
 }
@@ -263,7 +263,7 @@ static const char *grid_at(const struct cmp_grid *g, int row, int col)
     return s ? s : "";
 }
 
-void cmp_grid_text(const struct cmp_grid *g, FILE *f)
+static void grid_text(const struct cmp_grid *g, FILE *f)
 {
     int *w = calloc((size_t)g->ncols + 1, sizeof *w), others = 0;
     if (!w)
@@ -303,7 +303,7 @@ void cmp_grid_text(const struct cmp_grid *g, FILE *f)
     free(w);
 }
 
-void cmp_grid_markdown(const struct cmp_grid *g, FILE *f)
+static void grid_markdown(const struct cmp_grid *g, FILE *f)
 {
     for (int r = -1; r < g->nrows; r++) {
         fputc('|', f);
@@ -317,6 +317,14 @@ void cmp_grid_markdown(const struct cmp_grid *g, FILE *f)
             fputc('\n', f);
         }
     }
+}
+
+void cmp_grid_print(const struct cmp_grid *g, FILE *f, int md)
+{
+    if (md)
+        grid_markdown(g, f);
+    else
+        grid_text(g, f);
 }
 
 void cmp_grid_free(struct cmp_grid *g)
@@ -614,13 +622,10 @@ void cmp_col_legend(const struct cmp_col *col, int k, FILE *f, struct clb_buf *e
     }
 }
 
-int cmp_print_text(const struct cmp_table *t, FILE *f)
+/* The text table's legend of its numbered columns, below the title. */
+static void legend(const struct cmp_table *t, FILE *f)
 {
-    struct cmp_grid g;
-    if (make_grid(t, &g, 0))
-        return CLB_ESYS;
     struct clb_buf e = {0};
-    title(t, f, "", 0);
     if (t->metric->measured && t->ceilings_file)
         fprintf(f, "measured ceilings from %s\n", cmp_esc_tmp(&e, t->ceilings_file, 0));
     /* columns are numbered; the legend below the title gives their names */
@@ -635,23 +640,24 @@ int cmp_print_text(const struct cmp_table *t, FILE *f)
         }
         fprintf(f, ")\n");
     }
-    fputc('\n', f);
-    cmp_grid_text(&g, f);
-    notes(t, f, 0);
     clb_buf_free(&e);
+}
+
+static int print_table(const struct cmp_table *t, FILE *f, int md)
+{
+    struct cmp_grid g;
+    if (make_grid(t, &g, md))
+        return CLB_ESYS;
+    title(t, f, md ? "Table: " : "", md ? CMP_ESC_MD : 0);
+    if (!md)
+        legend(t, f);
+    fputc('\n', f);
+    cmp_grid_print(&g, f, md);
+    notes(t, f, md ? CMP_ESC_MD : 0);
     cmp_grid_free(&g);
     return cmp_stream_ok(f);
 }
 
-int cmp_print_markdown(const struct cmp_table *t, FILE *f)
-{
-    struct cmp_grid g;
-    if (make_grid(t, &g, 1))
-        return CLB_ESYS;
-    title(t, f, "Table: ", CMP_ESC_MD);
-    fputc('\n', f);
-    cmp_grid_markdown(&g, f);
-    notes(t, f, CMP_ESC_MD);
-    cmp_grid_free(&g);
-    return cmp_stream_ok(f);
-}
+int cmp_print_text(const struct cmp_table *t, FILE *f) { return print_table(t, f, 0); }
+
+int cmp_print_markdown(const struct cmp_table *t, FILE *f) { return print_table(t, f, 1); }
