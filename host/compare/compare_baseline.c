@@ -222,6 +222,7 @@ static int gather(struct cmp_delta *d, struct cmp_in *in, const char *sel, struc
         if (!sel[i] || in->file[i] < s->f0 || in->file[i] >= s->f1)
             continue;
         const struct clb_row *r = &in->set.v[i];
+        const char *dev = with_device ? r->device : NULL;
         struct cmp_ident id;
         int line;
         if (cmp_ident(in, i, mode, &id))
@@ -231,16 +232,15 @@ static int gather(struct cmp_delta *d, struct cmp_in *in, const char *sel, struc
         if (kind < 0)
             return CLB_ESYS;
         if ((kind & CMP_RK_HOST) && !d->gate.host_lines) {   /* measures the host: counted, out */
-            if (host_line(d, s, &id, with_device ? r->device : NULL))
+            if (host_line(d, s, &id, dev))
                 return CLB_ESYS;
             continue;
         }
         int metric = cmp_row_metric(in, i, d->metric, &d->metrics, &d->nmetrics);
         if (metric < 0)
             return CLB_ESYS;
-        int c = slot_of(s, &id, with_device ? r->device : NULL, metric, &line);
-        if (c < 0 || (is_group_row(r) && group_failed(s, &id, with_device ? r->device : NULL,
-                                                      r->status)))
+        int c = slot_of(s, &id, dev, metric, &line);
+        if (c < 0 || (is_group_row(r) && group_failed(s, &id, dev, r->status)))
             return CLB_ESYS;
         const char *fv;
         size_t fn = clb_row_text(r, "fp", &fv);
@@ -333,31 +333,27 @@ static int match_devices(struct cmp_delta *d, struct cmp_in *in, const char *sel
 
 static void set_side(struct cmp_dside *o, const struct side *s, const struct agg *a)
 {
-    const struct conf *c = &s->c[a->conf];
-    *o = (struct cmp_dside){1, NAN, NAN, NAN, a->n, a->n ? "ok" : a->nbad ? a->bad : "none",
-                            c->tuning, c->size, c->device, c->fp, c->timestamp};
-    if (c->n) {
-        o->best = c->best;
-        o->lo = c->lo;
-        o->hi = c->hi;
-    }
+    const struct conf *c = &s->c[a->conf];   /* best, lo and hi: NAN where c->n is 0 */
+    *o = (struct cmp_dside){1, c->best, c->lo, c->hi, a->n,
+                            a->n ? "ok" : a->nbad ? a->bad : "none", c->tuning, c->size,
+                            c->device, c->fp, c->timestamp};
 }
 
 /* A line with a figure on both sides: same, better or worse by more than
  * the threshold, and then outside the two runs' spread or not. */
-static enum cmp_dstate moved(const struct cmp_delta *d, struct cmp_dline *l, double *worse)
+static enum cmp_dstate moved(const struct cmp_delta *d, struct cmp_dline *l)
 {
     const struct cmp_dside *o = &l->old, *c = &l->cur;
     int hib = d->metrics[l->metric].higher_is_better;
     l->delta_pct = o->best != 0 ? (c->best - o->best) / o->best * 100.0 : NAN;
-    *worse = hib ? -l->delta_pct : l->delta_pct;
-    if (isnan(*worse) || fabs(*worse) <= d->gate.threshold)
+    l->worse_pct = hib ? -l->delta_pct : l->delta_pct;
+    if (isnan(l->worse_pct) || fabs(l->worse_pct) <= d->gate.threshold)
         return CMP_D_SAME;
     /* outside the spread: the two intervals [lo, hi] do not overlap */
     int apart = c->hi < o->lo || c->lo > o->hi;
     if (!d->gate.strict && !apart)
         return CMP_D_NOISE;
-    return *worse > 0 ? CMP_D_REGRESSED : CMP_D_IMPROVED;
+    return l->worse_pct > 0 ? CMP_D_REGRESSED : CMP_D_IMPROVED;
 }
 
 static enum cmp_dstate verdict(struct cmp_delta *d, struct cmp_dline *l, int at)
@@ -368,12 +364,10 @@ static enum cmp_dstate verdict(struct cmp_delta *d, struct cmp_dline *l, int at)
         return CMP_D_NOFIGURE;
     if (!l->cur.present || !l->cur.runs)
         return cmp_bad_rank(l->cur.status) >= 2 ? CMP_D_LOST : CMP_D_MISSING;
-    double worse;
-    enum cmp_dstate st = moved(d, l, &worse);
-    l->worse_pct = worse;
+    enum cmp_dstate st = moved(d, l);
     if (l->changed[0])
         return CMP_D_CHANGED;   /* another kernel ran: the delta is shown, not judged */
-    if (st == CMP_D_REGRESSED && (d->worst < 0 || worse > d->v[d->worst].worse_pct))
+    if (st == CMP_D_REGRESSED && (d->worst < 0 || l->worse_pct > d->v[d->worst].worse_pct))
         d->worst = at;
     return st;
 }
@@ -498,11 +492,10 @@ static int add_line(struct cmp_delta *d, size_t *cap, struct cmp_in *in, const s
     struct cmp_dline *l = &d->v[d->n];
     *l = (struct cmp_dline){.workload = a->id.workload, .kernel = a->id.kernel,
                             .dtype = a->id.dtype, .size = a->id.size, .cases = a->id.cases,
-                            .device = a->device, .delta_pct = NAN, .tuned = "",
+                            .device = a->device, .delta_pct = NAN,
                             .state = CMP_D_SAME, .metric = a->metric, .worse_pct = NAN};
     static const struct cmp_dside absent = {0, NAN, NAN, NAN, 0, "", "", "", "", "", ""};
     l->old = l->cur = absent;
-    l->changed = "";
     if (old)
         set_side(&l->old, os, old);
     if (cur)
@@ -722,10 +715,8 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
     struct cmp_in in = {0};
     char **all = malloc(((size_t)nfiles + 2) * sizeof *all);
     char *sel = NULL;
-    int rc = CLB_ESYS;
-    if (!all) {
-        clb_oom();
-    } else {
+    int rc = all ? CLB_OK : clb_oom();
+    if (all) {
         memcpy(all, files, (size_t)nfiles * sizeof *all);
         all[nfiles] = (char *)baseline;
         rc = cmp_in_read(&in, all, nfiles + 1);

@@ -29,9 +29,10 @@ struct build {
     int *col, *line;           /* per row */
     int *kind;                 /* per row, with flt->keep_rows: CMP_RK_* */
     size_t ccap, lcap, ncells, cellcap;
-    struct cmp_cell *cells;
-    int *cell_line;            /* the line of each cell */
-    size_t clcap;
+    struct bcell {             /* a cell and its line (its place once the lines are sorted) */
+        struct cmp_cell c;
+        int line;
+    } *cells;
     /* swept keys: (workload, key) -> 1 */
     struct cmp_map swept;
     /* per (params, workload): the swept part */
@@ -620,17 +621,12 @@ static int line_order(const void *pa, const void *pb)
     return c ? c : a->first - b->first;
 }
 
-struct cellref {
-    int line, col;
-    size_t idx;
-};
-
-static int cellref_order(const void *pa, const void *pb)
+static int bcell_order(const void *pa, const void *pb)
 {
-    const struct cellref *a = pa, *b = pb;
+    const struct bcell *a = pa, *b = pb;
     if (a->line != b->line)
         return a->line < b->line ? -1 : 1;
-    return (a->col > b->col) - (a->col < b->col);
+    return (a->c.col > b->c.col) - (a->c.col < b->c.col);
 }
 
 /* The size of row i's line: "any" with any_size, except where the lineup
@@ -709,14 +705,11 @@ static int add_to_cell(struct build *b, struct line_maps *m, size_t i, int l, in
     if (c < -1)
         return CLB_ESYS;
     if (c == (int)b->ncells) {
-        if (CLB_GROW(b->cells, b->ncells, b->cellcap) ||
-            CLB_GROW(b->cell_line, b->ncells, b->clcap))
+        if (CLB_GROW(b->cells, b->ncells, b->cellcap))
             return CLB_ESYS;
-        b->cell_line[b->ncells] = l;
-        b->cells[b->ncells] = (struct cmp_cell){.col = b->col[i], .bad = ""};
-        b->ncells++;
+        b->cells[b->ncells++] = (struct bcell){{.col = b->col[i], .bad = ""}, l};
     }
-    fill_cell(&b->cells[c], r, metric,
+    fill_cell(&b->cells[c].c, r, metric,
               metric->measured ? measured_value(b, i, kind) : cmp_metric_value(metric, r));
     return CLB_OK;
 }
@@ -765,33 +758,26 @@ static int order_cells(struct build *b)
 {
     struct cmp_table *t = b->t;
     int *pos = malloc(((size_t)t->nlines + 1) * sizeof *pos);
-    struct cellref *refs = malloc((b->ncells + 1) * sizeof *refs);
     int *kept_of = b->kind ? malloc(((size_t)t->nlines + 1) * sizeof *kept_of) : NULL;
     int rc = CLB_ESYS;
-    if (!pos || !refs || (b->kind && !kept_of))
+    if (!pos || (b->kind && !kept_of))
         goto out;
     qsort(t->lines, (size_t)t->nlines, sizeof *t->lines, line_order);
     for (int i = 0; i < t->nlines; i++)
         pos[t->lines[i].first] = i;
-    size_t nref = 0;
-    for (size_t c = 0; c < b->ncells; c++) {
-        if (!b->cells[c].n && !b->cells[c].nbad)
-            continue;
-        refs[nref++] = (struct cellref){pos[b->cell_line[c]], b->cells[c].col, c};
-    }
-    qsort(refs, nref, sizeof *refs, cellref_order);
-    t->cells = malloc((nref + 1) * sizeof *t->cells);
-    if (!t->cells)
+    size_t n = 0;
+    for (size_t c = 0; c < b->ncells; c++)
+        if (b->cells[c].c.n || b->cells[c].c.nbad)
+            b->cells[n++] = (struct bcell){b->cells[c].c, pos[b->cells[c].line]};
+    qsort(b->cells, n, sizeof *b->cells, bcell_order);
+    if (!(t->cells = malloc((n + 1) * sizeof *t->cells)))
         goto out;
-    for (size_t k = 0; k < nref; k++)
-        t->cells[k] = b->cells[refs[k].idx];
-    t->ncells = nref;
-    /* each line's range, then drop the lines without cells */
-    for (int i = 0; i < t->nlines; i++)
-        t->lines[i].ncells = 0;
-    for (size_t k = nref; k-- > 0;) {
-        t->lines[refs[k].line].cell0 = k;
-        t->lines[refs[k].line].ncells++;
+    t->ncells = n;
+    /* each line's range (its ncells 0 from new_line), then drop the lines without cells */
+    for (size_t k = n; k-- > 0;) {
+        t->cells[k] = b->cells[k].c;
+        t->lines[b->cells[k].line].cell0 = k;
+        t->lines[b->cells[k].line].ncells++;
     }
     int kept = 0;
     for (int i = 0; i < t->nlines; i++) {
@@ -809,7 +795,6 @@ out:
     if (rc)
         clb_oom();
     free(pos);
-    free(refs);
     free(kept_of);
     return rc;
 }
@@ -1028,7 +1013,6 @@ out:
     free(b.unfit);
     free(b.sw);
     free(b.cells);
-    free(b.cell_line);
     free(b.col);
     free(b.line);
     free(b.kind);

@@ -199,37 +199,32 @@ static void ridges(struct clb_chart *c, const struct roof *r, struct clb_buf *tx
     }
 }
 
-int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c)
+static void roofline_chart(const struct cmp_fig *g, struct clb_chart *c, const struct item *v,
+                           size_t n, struct clb_buf *txt)
 {
     const struct cmp_table *t = g->t;
-    const struct cmp_col *col = &t->cols[g->col];
-    struct item *v = NULL;
-    size_t n = 0;
-    if (series_items(g, &v, &n))
-        return CLB_ESYS;
-    struct clb_buf txt = {0};   /* n > 0: cmp_fig_points found the figure's point */
-    int rc = CLB_OK;
     struct roof r;
     roof_range(g, v, n, &r);
-    clb_buf_printf(&txt, "%s: %s, GFlop/s by arithmetic intensity", g->workload, col->label);
-    c->title = clb_chart_str(c, clb_buf_str(&txt));
+    clb_buf_printf(txt, "%s: %s, GFlop/s by arithmetic intensity", g->workload,
+                   t->cols[g->col].label);
+    c->title = clb_chart_str(c, clb_buf_str(txt));
     c->x.label = clb_chart_str(c, "arithmetic intensity (flop/byte)");
     c->y.label = clb_chart_str(c, "GFlop/s");
     c->x.scale = CLB_AXIS_LOG2;
     c->y.scale = CLB_AXIS_LOG10;
     c->x.lo = r.lo;
     c->x.hi = r.hi;
-    roofs(g, c, &r, &txt);
-    ridges(c, &r, &txt);
+    roofs(g, c, &r, txt);
+    ridges(c, &r, txt);
     /* the rows: one series per workload and type; the roofline's own as lines */
     struct clb_chart_series *s = NULL;
     int nseries = 0;
     for (size_t i = 0; i < n; i++) {
         const struct cmp_point *pt = &t->points[v[i].point];
         if (i == 0 || v[i].series != v[i - 1].series || v[i].own != v[i - 1].own) {
-            txt.len = 0;
-            clb_buf_printf(&txt, "%s%s%s", pt->workload, pt->dtype[0] ? " " : "", pt->dtype);
-            s = clb_chart_series(c, clb_buf_str(&txt),
+            txt->len = 0;
+            clb_buf_printf(txt, "%s%s%s", pt->workload, pt->dtype[0] ? " " : "", pt->dtype);
+            s = clb_chart_series(c, clb_buf_str(txt),
                                  v[i].own ? CLB_CS_LINESPOINTS : CLB_CS_POINTS, nseries + 1);
             if (s) {
                 s->marker = v[i].own ? 7 : 1 + (nseries + 1) % 13;
@@ -239,11 +234,6 @@ int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c)
         }
         clb_chart_point(c, s, v[i].x, v[i].y, NULL);
     }
-    if (txt.oom)
-        rc = CLB_ESYS;
-    clb_buf_free(&txt);
-    free(v);
-    return rc;
 }
 
 /* ---- the staircase ------------------------------------------------------- */
@@ -303,17 +293,13 @@ static void stairs_series(const struct cmp_fig *g, struct clb_chart *c, const st
     }
 }
 
-int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c)
+static void stairs_chart(const struct cmp_fig *g, struct clb_chart *c, const struct item *v,
+                         size_t n, struct clb_buf *txt)
 {
     const struct cmp_table *t = g->t;
     const struct clb_workload *wl = clb_workload_find(g->workload);
     const char *xl = wl && wl->figure.x_label ? wl->figure.x_label : "x";
     const char *yl = wl && wl->figure.y_label ? wl->figure.y_label : "y";
-    struct item *v = NULL;
-    size_t n = 0;
-    if (series_items(g, &v, &n))
-        return CLB_ESYS;
-    struct clb_buf txt = {0};   /* n > 0: cmp_fig_points found the figure's point */
     double xmin = INFINITY, xmax = 0;
     int multi = 0;
     for (size_t i = 0; i < n; i++) {
@@ -321,16 +307,29 @@ int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c)
         xmax = fmax(xmax, v[i].x);
         multi |= t->points[v[i].point].col != t->points[v[0].point].col;
     }
-    stairs_series(g, c, v, n, multi, &txt);
-    txt.len = 0;
-    clb_buf_printf(&txt, "%s: %s by %s", g->workload, yl, xl);
-    c->title = clb_chart_str(c, clb_buf_str(&txt));
+    stairs_series(g, c, v, n, multi, txt);
+    txt->len = 0;
+    clb_buf_printf(txt, "%s: %s by %s", g->workload, yl, xl);
+    c->title = clb_chart_str(c, clb_buf_str(txt));
     c->x.label = clb_chart_str(c, xl);
     c->y.label = clb_chart_str(c, yl);
     clb_chart_axes(c, wl && wl->figure.x_bytes);   /* 1 kiB, 256 MiB */
     if (xmax >= 4096 * xmin)
         c->x.every = 4;   /* a label every factor 4 */
     cache_lines(g, c, v, n, multi);
+}
+
+int cmp_points_chart(const struct cmp_fig *g, struct clb_chart *c)
+{
+    struct item *v = NULL;
+    size_t n = 0;
+    if (series_items(g, &v, &n))
+        return CLB_ESYS;
+    struct clb_buf txt = {0};   /* n > 0: cmp_fig_points found the figure's point */
+    if (g->kind == CMP_FIG_ROOFLINE)
+        roofline_chart(g, c, v, n, &txt);
+    else
+        stairs_chart(g, c, v, n, &txt);
     int rc = txt.oom ? CLB_ESYS : CLB_OK;
     clb_buf_free(&txt);
     free(v);

@@ -331,14 +331,8 @@ static int chart_table(const struct cmp_fig *g, struct clb_chart *c)
 
 int cmp_fig_chart(const struct cmp_fig *g, struct clb_chart *c)
 {
-    int rc;
     clb_chart_init(c, "", "", "");
-    if (g->kind == CMP_FIG_ROOFLINE)
-        rc = cmp_roofline_chart(g, c);
-    else if (g->kind == CMP_FIG_STAIRS)
-        rc = cmp_stairs_chart(g, c);
-    else
-        rc = chart_table(g, c);
+    int rc = g->kind == CMP_FIG_TABLE ? chart_table(g, c) : cmp_points_chart(g, c);
     if (!rc && c->oom)
         rc = CLB_ESYS;
     if (rc == CLB_ESYS)

@@ -201,10 +201,9 @@ int cmp_stream_ok(FILE *f);
 
 /* ---- figures (compare_plot.c, compare_figs.c) ---------------------------- */
 
-/* The charts of a roofline figure (one column) and of a staircase (one
+/* The chart of a roofline figure (one column) or of a staircase (one
  * workload); *c initialised by the caller. */
-int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c);
-int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c);
+int cmp_points_chart(const struct cmp_fig *g, struct clb_chart *c);
 
 /* JSON helpers (jansson): a string that is valid UTF-8 (bytes that are not
  * become U+FFFD), a number or null. */
