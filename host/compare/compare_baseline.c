@@ -273,17 +273,15 @@ static int devices_of(struct cmp_in *in, const char *sel, int f0, int f1, struct
     struct clb_buf b = {0};
     set->nk = 1;
     int n = 0;
-    for (size_t i = 0; i < in->set.n; i++) {
+    for (size_t i = 0; i < in->set.n && n >= 0; i++) {
         if (!sel[i] || in->file[i] < f0 || in->file[i] >= f1)
             continue;
         uint64_t k = CMP_KEY(in->set.v[i].device);
         int x = cmp_map_add(set, &k, n);
-        if (x < -1)
-            n = -1;
-        if (x == n && n >= 0)
+        if (x == n)
             clb_buf_printf(&b, "%s%s", n++ ? ", " : "", in->set.v[i].device);
-        if (n < 0)
-            break;
+        else if (x < -1)
+            n = -1;
     }
     *names = cmp_in_take(in, &b);
     return *names && n >= 0 ? n : -1;

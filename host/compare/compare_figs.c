@@ -156,14 +156,10 @@ static void roofs(const struct cmp_fig *g, struct clb_chart *c, const struct roo
         if (!s)
             return;
         s->dash = k ? 4 : 2;
-        if (isnan(r->bw) || r->ridge[k] <= r->lo) {
-            clb_chart_point(c, s, r->lo, r->comp[k], NULL);
-        } else if (r->ridge[k] >= r->hi) {
-            clb_chart_point(c, s, r->lo, r->bw * r->lo, NULL);
-        } else {
-            clb_chart_point(c, s, r->lo, r->bw * r->lo, NULL);
+        int slope = !isnan(r->bw) && r->ridge[k] > r->lo;   /* it starts on the bandwidth */
+        clb_chart_point(c, s, r->lo, slope ? r->bw * r->lo : r->comp[k], NULL);
+        if (slope && r->ridge[k] < r->hi)
             clb_chart_point(c, s, r->ridge[k], r->comp[k], NULL);
-        }
         clb_chart_point(c, s, r->hi, r->ridge[k] >= r->hi ? r->bw * r->hi : r->comp[k], NULL);
         nroof++;
     }
@@ -241,10 +237,9 @@ static void roofline_chart(const struct cmp_fig *g, struct clb_chart *c, const s
 /* The cache sizes of the staircase's devices as vertical lines: the last-level
  * cache the rows used (their llc_bytes) and the profile's L2 where it differs. */
 static void cache_lines(const struct cmp_fig *g, struct clb_chart *c, const struct item *v,
-                        size_t n, int multi)
+                        size_t n, int multi, struct clb_buf *txt)
 {
     const struct cmp_table *t = g->t;
-    struct clb_buf txt = {0};
     for (int col = 0; col < t->ncols; col++) {
         int here = 0;
         for (size_t i = 0; i < n && !here; i++)
@@ -257,15 +252,12 @@ static void cache_lines(const struct cmp_fig *g, struct clb_chart *c, const stru
         for (int k = 0; k < 2; k++) {
             if (!(sz[k] > 0) || (k == 1 && sz[1] == sz[0]))
                 continue;
-            txt.len = 0;
-            clb_buf_printf(&txt, "%s%s%s %.4g MiB", multi ? cc->label : "", multi ? ": " : "",
+            txt->len = 0;
+            clb_buf_printf(txt, "%s%s%s %.4g MiB", multi ? cc->label : "", multi ? ": " : "",
                            what[k], sz[k] / 1048576.0);
-            clb_chart_vline(c, sz[k], clb_buf_str(&txt), multi ? col + 1 : 0, k ? 4 : 3);
+            clb_chart_vline(c, sz[k], clb_buf_str(txt), multi ? col + 1 : 0, k ? 4 : 3);
         }
     }
-    if (txt.oom)
-        c->oom = 1;
-    clb_buf_free(&txt);
 }
 
 /* The staircases: a series per column, kernel, type and other params. */
@@ -316,7 +308,7 @@ static void stairs_chart(const struct cmp_fig *g, struct clb_chart *c, const str
     clb_chart_axes(c, wl && wl->figure.x_bytes);   /* 1 kiB, 256 MiB */
     if (xmax >= 4096 * xmin)
         c->x.every = 4;   /* a label every factor 4 */
-    cache_lines(g, c, v, n, multi);
+    cache_lines(g, c, v, n, multi, txt);
 }
 
 int cmp_points_chart(const struct cmp_fig *g, struct clb_chart *c)

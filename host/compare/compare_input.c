@@ -70,10 +70,8 @@ static int parse_size(struct cmp_in *in, const char *s, struct cmp_size *z)
         part.len = 0;
         clb_buf_add(&part, p, len);
         size_t v;
-        if (part.oom || nd == 4 || clb_parse_count(clb_buf_str(&part), &v) != CLB_OK) {
-            ok = 0;
+        if (!(ok = !part.oom && nd < 4 && clb_parse_count(clb_buf_str(&part), &v) == CLB_OK))
             break;
-        }
         z->d[nd++] = v;
         num *= (double)v;
         clb_buf_printf(&canon, "%s%zu", nd > 1 ? "x" : "", v);
@@ -81,19 +79,14 @@ static int parse_size(struct cmp_in *in, const char *s, struct cmp_size *z)
             break;
         p += len + 1;
     }
-    int rc = CLB_OK;
-    if (ok && !canon.oom) {
-        z->canon = cmp_in_intern(in, canon.s, canon.len);
+    int rc = part.oom || canon.oom ? CLB_ESYS : CLB_OK;
+    clb_buf_free(&part);
+    if (ok && !rc) {
         z->num = num;
         z->ndims = nd;
-        if (!z->canon)
-            rc = CLB_ESYS;
-    } else {
-        memset(z->d, 0, sizeof z->d);
-        if (part.oom || canon.oom)
-            rc = CLB_ESYS;
+        return (z->canon = cmp_in_take(in, &canon)) ? CLB_OK : CLB_ESYS;
     }
-    clb_buf_free(&part);
+    memset(z->d, 0, sizeof z->d);
     clb_buf_free(&canon);
     return rc;
 }
@@ -261,16 +254,13 @@ static const char *field_of(const struct cmp_in *in, size_t i, int f)
     case F_KERNEL: return r->kernel;
     case F_DTYPE: return r->dtype;
     case F_SIZE: return in->sizes[in->size[i]].canon;
-    case F_RUN: return r->run_id;
-    default: return r->metrics;
+    default: return r->run_id;
     }
 }
 
-/* Does v pass filter f? Cached per interned value. -1 on OOM. */
+/* Does v pass filter f (not F_CACHE)? Cached per interned value. -1 on OOM. */
 static int passes(struct flist *l, int f, const char *v)
 {
-    if (f == F_CACHE)
-        return !clb_metrics_flag(v, "cache_resident");
     if (!l->items)
         return 1;
     uint64_t k = CMP_KEY(v);
@@ -381,7 +371,6 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f
             }
         }
     }
-    int cache = flt->any_size && !flt->include_cache;
     size_t kept[NF + 1] = {0};   /* [0] rows of the files, [s + 1] passing filters 0..s */
     for (size_t i = 0; i < in->set.n; i++) {
         if (in->file[i] < f0 || in->file[i] >= f1)
@@ -393,10 +382,10 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f
         kept[0]++;
         int s = 0;
         for (; s < NF; s++) {
-            int p = s == F_CACHE && !cache ? 1 : passes(&fl[s], s, field_of(in, i, s));
+            int p = s == F_CACHE ? !cmp_in_cache_out(flt, &in->set.v[i])
+                                 : passes(&fl[s], s, field_of(in, i, s));
             if (p < 0)
                 goto out;
-            p = p || (s == F_CACHE && lineup_keeps(flt, &in->set.v[i]));
             if (!p)
                 break;
             kept[s + 1]++;   /* rows passing filters 0..s */
