@@ -1,18 +1,12 @@
 /* clbench compare --baseline OLD.csv: the regression gate (docs/COMPARE.md,
- * "The gate"). The files' rows are set against a saved run line by line,
- * and the gate fails closed: a line that regressed, a baseline line the new
- * run lost or no longer has, fail it (exit 1); inputs it cannot judge (no
- * line in common, another device without --cross-device) are refused (exit
- * 2) rather than passed.
- *
- * A line is what cmp_ident says: workload, kernel, dtype, size (canonical;
- * "default" for each device's default size with --cross-device; "any" with
- * --any-size) and the case parameters, never the tuning ones; plus the device
- * name when a side holds several devices. Each side's figure is the best
- * over its rows of the line (repeated runs and tuning values); its measured
- * spread is that of the rows of the best row's tuning. A line regresses when
- * its figure is worse by more than the threshold and, unless --strict, the
- * two spreads do not overlap. */
+ * "The gate"). The files' rows are set against a saved run line by line
+ * (cmp_ident, plus the device where a side holds several), and the gate
+ * fails closed: a line that regressed, a baseline line the new run lost or
+ * no longer has, fail it (exit 1); inputs it cannot judge (no line in
+ * common, another device without --cross-device) are refused (exit 2) rather
+ * than passed. Each side's figure is the best over its rows of the line; a
+ * line regresses when it is worse by more than the threshold and, unless
+ * --strict, the two runs' spreads do not overlap. */
 #include "compare_priv.h"
 #include "clb_workload.h"
 

@@ -245,12 +245,10 @@ static int sweep_of(struct build *b, struct cmp_map *cache, size_t i, struct swe
     struct cmp_in *in = b->in;
     const struct clb_row *r = &in->set.v[i];
     uint64_t k[2] = {CMP_KEY(r->params), CMP_KEY(r->workload)};
-    int s = cmp_map_add(cache, k, (int)b->nsw);
+    int s = cmp_slot(cache, k, (void **)&b->sw, (int)b->nsw, &b->capsw, sizeof *b->sw);
     if (s < -1)
         return CLB_ESYS;
     if (s == (int)b->nsw) {
-        if (CLB_GROW(b->sw, b->nsw, b->capsw))
-            return CLB_ESYS;
         struct sweepinfo *w = &b->sw[b->nsw++];
         *w = (struct sweepinfo){"", "", "", NAN};
         struct clb_buf sb = {0};
@@ -701,14 +699,12 @@ static int add_to_cell(struct build *b, struct line_maps *m, size_t i, int l, in
     const struct clb_row *r = &b->in->set.v[i];
     const struct cmp_metric *metric = &b->t->metrics[b->t->lines[l].metric];
     uint64_t ck[2] = {(uint64_t)l, (uint64_t)b->col[i]};
-    int c = cmp_map_add(&m->cells, ck, (int)b->ncells);
+    int c = cmp_slot(&m->cells, ck, (void **)&b->cells, (int)b->ncells, &b->cellcap,
+                     sizeof *b->cells);
     if (c < -1)
         return CLB_ESYS;
-    if (c == (int)b->ncells) {
-        if (CLB_GROW(b->cells, b->ncells, b->cellcap))
-            return CLB_ESYS;
+    if (c == (int)b->ncells)
         b->cells[b->ncells++] = (struct bcell){{.col = b->col[i], .bad = ""}, l};
-    }
     fill_cell(&b->cells[c].c, r, metric,
               metric->measured ? measured_value(b, i, kind) : cmp_metric_value(metric, r));
     return CLB_OK;

@@ -1,17 +1,11 @@
-/* clbench compare --plot: the figures that are not drawn from the table's
- * metric but from the rows' own quantities (struct cmp_point), for the
- * workloads whose `figure` says so (include/clb_workload.h):
- *
- *   - a roofline per device: GFlop/s against arithmetic intensity (flops /
- *     bytes of each row), log-log, under the device's measured bandwidth and
- *     compute ceilings (the roof, its ridge point marked), the roofline
- *     workload's own rows as lines and every other workload's device rows
- *     with bytes and flops as points, one series per workload and type;
- *   - a staircase per workload: its y (latency: ns per load) against its x
- *     (the working set) on a log2 axis, one line per device.
- *
- * Both are charts (include/clb_chart.h) that `clbench report` draws too; the
- * renderer escapes every text of a results file on its way to gnuplot. */
+/* clbench compare --plot: the figures drawn from the rows' own quantities
+ * (struct cmp_point) for the workloads whose `figure` says so
+ * (docs/COMPARE.md, "Figures"): a roofline per device (GFlop/s against
+ * arithmetic intensity under its measured ceilings, every other workload's
+ * device rows as points) and a staircase per workload (its y against its x
+ * on a log2 axis, one line per device). Both are charts (include/clb_chart.h)
+ * that `clbench report` draws too; the renderer escapes every text of a
+ * results file on its way to gnuplot. */
 #include "compare_priv.h"
 #include "clb_workload.h"
 

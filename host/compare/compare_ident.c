@@ -1,19 +1,12 @@
-/* clbench compare: what a line is (docs/COMPARE.md, "Line identity"). A
- * row's line is its workload, kernel, type, size and the parameters that
- * define its case; the tuning parameters (the launch shape a profile or a
- * probe chose, a model's input, a count a set-up derived) are shown beside
- * the line, never part of it, so that a profile change that moves `local`
- * or `vec` sets the new rows against the old ones instead of making every
- * line "only new". Each workload declares the role of each parameter
- * (struct clb_param_def, include/clb_workload.h); the core answers which
- * role a key has (clb_param_role_of), so no workload is named here.
- *
- * A row whose launch was reduced to fit the device (metric `reduced`: a tile
- * or work-group the device or the compiled kernel did not allow) is what
- * ran, not the case as asked: its whole params, tuning included, are its
- * identity, marked " [reduced]", so it is never set against a row that ran
- * as asked (that line is then missing, which fails the gate) and only
- * against a row reduced the same way. */
+/* clbench compare: what a line is (docs/COMPARE.md, "Line identity"): a
+ * row's workload, kernel, type, size and case parameters; the tuning ones
+ * (their roles declared by each workload, clb_param_role_of) are shown
+ * beside the line, never part of it, so that a profile change that moves
+ * `local` or `vec` sets the new rows against the old ones instead of making
+ * every line "only new". A row whose launch was reduced to fit the device
+ * (metric `reduced`) is what ran, not the case as asked: its whole params
+ * are its identity, marked " [reduced]", so it only meets a row reduced the
+ * same way. */
 #include "compare_priv.h"
 #include "clb_workload.h"
 

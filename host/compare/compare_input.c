@@ -117,9 +117,7 @@ static int parse_params(struct cmp_in *in, const char *p)
     }
     if (CLB_GROW(in->plists, in->nplists, in->capplists))
         return CLB_ESYS;
-    in->plists[in->nplists].start = start;
-    in->plists[in->nplists].n = n;
-    in->nplists++;
+    in->plists[in->nplists++] = (struct cmp_plist){start, n};
     return CLB_OK;
 }
 
@@ -137,22 +135,15 @@ int cmp_in_prepare(struct cmp_in *in)
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &in->set.v[i];
         uint64_t k = CMP_KEY(r->size);
-        int s = cmp_map_add(&sizes, &k, (int)in->nsizes);
-        if (s < -1)
+        int s = cmp_slot(&sizes, &k, (void **)&in->sizes, (int)in->nsizes, &in->capsizes,
+                         sizeof *in->sizes);
+        if (s < -1 || (s == (int)in->nsizes && parse_size(in, r->size, &in->sizes[s])))
             goto out;
-        if (s == (int)in->nsizes) {
-            if (CLB_GROW(in->sizes, in->nsizes, in->capsizes))
-                goto out;
-            if (parse_size(in, r->size, &in->sizes[in->nsizes]))
-                goto out;
-            in->nsizes++;
-        }
+        in->nsizes += s == (int)in->nsizes;
         in->size[i] = s;
         k = CMP_KEY(r->params);
         int p = cmp_map_add(&params, &k, (int)in->nplists);
-        if (p < -1)
-            goto out;
-        if (p == (int)in->nplists && parse_params(in, r->params))
+        if (p < -1 || (p == (int)in->nplists && parse_params(in, r->params)))
             goto out;
         in->plist[i] = p;
     }

@@ -1,13 +1,10 @@
 /* clbench compare --plot: one figure of the table described as a chart
  * (include/clb_chart.h), which the chart layer draws (compare_plan.c hands
- * it over; the fuzz harness tests/fuzz/fuzz_plot.c checks its gnuplot input).
- * The axes and the peak levels follow the chart layer's rules, the report's.
- *
- * Bars by kernel, in the order the workload's `figure` declares (a study's
- * sequence), one per device; lines where a parameter is swept, or against
- * the problem size where the workload declares it (bus). The chart keeps
- * every text of the files as text: the renderer escapes it on its way to
- * gnuplot (no text of a results file is ever gnuplot code). */
+ * it over; tests/fuzz/fuzz_plot.c checks its gnuplot input): bars by kernel
+ * in the order the workload's `figure` declares, one per device; lines where
+ * a parameter is swept, or against the problem size where the workload
+ * declares it (bus). Every text of the files stays text: the renderer
+ * escapes it on its way to gnuplot. */
 #include "compare_priv.h"
 #include "clb_workload.h"
 

@@ -54,7 +54,7 @@ struct cmp_in {
     struct cmp_size *sizes;
     size_t nsizes, capsizes;
     int *plist;              /* each row's index in plists */
-    struct { size_t start; int n; } *plists;
+    struct cmp_plist { size_t start; int n; } *plists;
     size_t nplists, capplists;
     struct cmp_kv *kv;       /* the items of every plist */
     size_t nkv, capkv;
@@ -108,14 +108,6 @@ const struct clb_workload *cmp_in_wl(struct cmp_in *in, const char *name);
  * (0: an unknown workload, a size that does not parse, a refused count),
  * cached per configuration; -2 on OOM. */
 int cmp_in_kind(struct cmp_in *in, size_t i);
-/* The figure a row is about (its own metric): the workload's declared
- * figure (figure.y_metric: launch's latency_us, latency's ns_per_load), else
- * its count's main unit (gflops or gbps); for a workload the registry does
- * not know, gbps where the row has it, else gflops. */
-const char *cmp_own_metric(const struct clb_workload *wl, int kind, const struct clb_row *r);
-/* The index of the metric called name among the n metrics of *v, added
- * (cmp_metric_lookup) when absent; -1 with a message. */
-int cmp_metric_slot(struct cmp_metric **v, int *n, const char *name);
 /* The metric of row i when `asked` is the one asked for: asked itself (index
  * 0, added to *v first), or with asked->per_workload the row's own metric
  * (cmp_own_metric); -1 with a message. */
