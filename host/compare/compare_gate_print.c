@@ -76,17 +76,20 @@ static const char *tuning_cell(const struct cmp_dline *l, struct clb_buf *b)
     return clb_buf_str(b);
 }
 
-enum { G_WL, G_KERNEL, G_DTYPE, G_SIZE, G_CASE, G_DEVICE, G_TUNING, G_UNIT, G_OLD, G_NEW,
-       G_DELTA, G_STATUS, G_N };
-static const char *const head_names[G_N] = {"workload", "kernel", "dtype", "size", "case",
-                                           "device", "tuning", "unit", "baseline", "new", "delta",
-                                           "status"};
+enum { G_LINE, G_WL, G_KERNEL, G_DTYPE, G_SIZE, G_CASE, G_DEVICE, G_TUNING, G_UNIT, G_OLD,
+       G_NEW, G_DELTA, G_STATUS, G_N };
+static const char *const head_names[G_N] = {"line", "workload", "kernel", "dtype", "size",
+                                           "case", "device", "tuning", "unit", "baseline", "new",
+                                           "delta", "status"};
 
-/* Is column k shown (Markdown)? The device where lines are per device, the
- * unit where each workload has its own figure. */
-static int shown(const struct cmp_delta *d, int k)
+/* Is column k shown? Markdown: every column but the key as one text (line),
+ * the device where lines are per device; text: the key as one text and the
+ * figures. Both: the unit where each workload has its own figure. */
+static int shown(const struct cmp_delta *d, int k, int md)
 {
-    return (k != G_DEVICE || d->by_device) && (k != G_UNIT || d->metric->per_workload);
+    if (k == G_UNIT)
+        return d->metric->per_workload;
+    return md ? k != G_LINE && (k != G_DEVICE || d->by_device) : k == G_LINE || k >= G_OLD;
 }
 
 /* The figure cells of line l: baseline, new, delta (numbers only). */
@@ -99,51 +102,6 @@ static void figures(const struct cmp_dline *l, char num[3][64])
     else
         snprintf(num[2], sizeof num[2], "%+.1f%%", l->delta_pct);
 }
-
-/* The Markdown cells of line i, in column order. */
-static int line_cells(const struct cmp_delta *d, int i, struct cmp_grid *g, struct clb_buf *e)
-{
-    const struct cmp_dline *l = &d->v[i];
-    struct clb_buf sz = {0}, tu = {0};
-    char num[3][64];
-    size_cell(d, l, &sz);
-    figures(l, num);
-    const char *text[G_N] = {l->workload, l->kernel, l->dtype, clb_buf_str(&sz), l->cases,
-                             l->device, tuning_cell(l, &tu), d->metrics[l->metric].unit, num[0],
-                             num[1], num[2], state_word(d, l->state)};
-    int bad = sz.oom || tu.oom;
-    for (int k = 0, c = 0; k < G_N; k++) {
-        if (!shown(d, k))
-            continue;
-        int raw = k >= G_OLD;   /* numbers and words of our own */
-        bad |= cmp_grid_set(g, i, c++, raw ? text[k] : cmp_esc_tmp(e, text[k], CMP_ESC_MD));
-    }
-    clb_buf_free(&sz);
-    clb_buf_free(&tu);
-    return bad;
-}
-
-static int make_grid(const struct cmp_delta *d, struct cmp_grid *g)
-{
-    int ncols = 0;
-    for (int k = 0; k < G_N; k++)
-        ncols += shown(d, k);
-    if (cmp_grid_init(g, ncols, d->n))
-        return CLB_ESYS;
-    struct clb_buf e = {0};
-    int bad = 0;
-    for (int k = 0, c = 0; k < G_N; k++) {
-        if (!shown(d, k))
-            continue;
-        g->right[c] = k >= G_OLD && k <= G_DELTA;
-        bad |= cmp_grid_set(g, -1, c++, head_names[k]);
-    }
-    for (int i = 0; i < d->n && !bad; i++)
-        bad |= line_cells(d, i, g, &e);
-    return cmp_grid_done(g, &e, bad);
-}
-
-/* ---- the text table: 100 columns ------------------------------------------------ */
 
 /* A line's key as one text: "dslash reg float 16x16x16x16 links=full,rhs=1",
  * "on DEVICE" where lines are per device. */
@@ -162,42 +120,69 @@ static void key_text(const struct cmp_delta *d, const struct cmp_dline *l, struc
     clb_buf_free(&sz);
 }
 
-/* The grid of the text table, 100 columns wide: the key, then the figures
- * (the unit where each workload has its own); below a line, the tuning that
- * changed between the two sides and what changed in the kernel. */
-static int text_grid(const struct cmp_delta *d, struct cmp_grid *g)
+/* Text: below a line, the tuning that changed between the two sides and
+ * what changed in the kernel. */
+static int line_note(const struct cmp_dline *l, struct cmp_grid *g, int i, struct clb_buf *e)
 {
-    static const char *const names[] = {"line", "unit", "baseline", "new", "delta", "status"};
-    int unit = d->metric->per_workload, nc = 5 + unit;
-    if (cmp_grid_init(g, nc, d->n))
-        return CLB_ESYS;
-    g->width = 100;
-    g->note = calloc((size_t)d->n + 1, sizeof *g->note);
-    struct clb_buf e = {0}, k = {0};
-    int bad = !g->note;
-    for (int c = 0; c < nc; c++) {
-        g->right[c] = c > unit && c < nc - 1;
-        bad |= cmp_grid_set(g, -1, c, names[c ? c + !unit : 0]);
-    }
-    for (int i = 0; i < d->n && !bad; i++) {
-        const struct cmp_dline *l = &d->v[i];
-        char num[3][64];
-        figures(l, num);
-        key_text(d, l, &k);
-        const char *text[] = {cmp_esc_tmp(&e, clb_buf_str(&k), 0), d->metrics[l->metric].unit,
-                              num[0], num[1], num[2], state_word(d, l->state)};
-        for (int c = 0; c < nc; c++)
-            bad |= cmp_grid_set(g, i, c, text[c ? c + !unit : 0]);
-        k.len = 0;
-        if (l->tuned[0])
-            clb_buf_printf(&k, "  tuned: %s\n", cmp_esc_tmp(&e, l->tuned, 0));
-        if (l->changed[0])
-            clb_buf_printf(&k, "  changed: %s\n", cmp_esc_tmp(&e, l->changed, 0));
-        if (k.len && !(g->note[i] = clb_arena_str(&g->arena, k.s, k.len)))
-            bad = 1;
-    }
-    bad |= k.oom;
+    struct clb_buf k = {0};
+    if (l->tuned[0])
+        clb_buf_printf(&k, "  tuned: %s\n", cmp_esc_tmp(e, l->tuned, 0));
+    if (l->changed[0])
+        clb_buf_printf(&k, "  changed: %s\n", cmp_esc_tmp(e, l->changed, 0));
+    int bad = k.oom || (k.len && !(g->note[i] = clb_arena_str(&g->arena, k.s, k.len)));
     clb_buf_free(&k);
+    return bad;
+}
+
+/* The cells of line i, in column order. */
+static int line_cells(const struct cmp_delta *d, int i, struct cmp_grid *g, struct clb_buf *e,
+                      int md)
+{
+    const struct cmp_dline *l = &d->v[i];
+    struct clb_buf sz = {0}, tu = {0}, key = {0};
+    char num[3][64];
+    size_cell(d, l, &sz);
+    figures(l, num);
+    key_text(d, l, &key);
+    const char *text[G_N] = {clb_buf_str(&key), l->workload, l->kernel, l->dtype,
+                             clb_buf_str(&sz), l->cases, l->device, tuning_cell(l, &tu),
+                             d->metrics[l->metric].unit, num[0], num[1], num[2],
+                             state_word(d, l->state)};
+    int bad = sz.oom || tu.oom || key.oom || (!md && line_note(l, g, i, e));
+    for (int k = 0, c = 0; k < G_N; k++) {
+        if (!shown(d, k, md))
+            continue;
+        int raw = k >= G_OLD || (!md && k == G_UNIT);   /* numbers and words of our own */
+        const char *x = raw ? text[k] : cmp_esc_tmp(e, text[k], md ? CMP_ESC_MD : 0);
+        bad |= cmp_grid_set(g, i, c++, x);
+    }
+    clb_buf_free(&sz);
+    clb_buf_free(&tu);
+    clb_buf_free(&key);
+    return bad;
+}
+
+/* Markdown: every column (tuning, case, unit); text: 100 columns wide, the
+ * key as one text (a longer one alone on its line), the notes below. */
+static int make_grid(const struct cmp_delta *d, struct cmp_grid *g, int md)
+{
+    int ncols = 0;
+    for (int k = 0; k < G_N; k++)
+        ncols += shown(d, k, md);
+    if (cmp_grid_init(g, ncols, d->n))
+        return CLB_ESYS;
+    g->width = md ? 0 : 100;
+    g->note = md ? NULL : calloc((size_t)d->n + 1, sizeof *g->note);
+    struct clb_buf e = {0};
+    int bad = !md && !g->note;
+    for (int k = 0, c = 0; k < G_N; k++) {
+        if (!shown(d, k, md))
+            continue;
+        g->right[c] = k >= G_OLD && k <= G_DELTA;
+        bad |= cmp_grid_set(g, -1, c++, head_names[k]);
+    }
+    for (int i = 0; i < d->n && !bad; i++)
+        bad |= line_cells(d, i, g, &e, md);
     return cmp_grid_done(g, &e, bad);
 }
 
@@ -265,7 +250,7 @@ static void summary(const struct cmp_delta *d, FILE *f, int flags)
 static int print_delta(const struct cmp_delta *d, FILE *f, int md)
 {
     struct cmp_grid g;
-    if (md ? make_grid(d, &g) : text_grid(d, &g))
+    if (make_grid(d, &g, md))
         return CLB_ESYS;
     head(d, f, md ? "Table: " : "", md ? CMP_ESC_MD : 0);
     fputc('\n', f);

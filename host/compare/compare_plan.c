@@ -164,19 +164,15 @@ static int plan_points(const struct cmp_table *t, struct plan *p)
 
 static int plan_figures(const struct cmp_table *t, const char *out, struct plan *p)
 {
-    memset(p, 0, sizeof *p);
-    p->wls.nk = 1;
-    p->special.nk = 2;
-    size_t room = (size_t)t->nlines + t->npoints + 1;
-    p->ff = calloc(room, sizeof *p->ff);
+    *p = (struct plan){.wls = {.nk = 1}, .special = {.nk = 2}};
+    p->ff = calloc((size_t)t->nlines + t->npoints + 1, sizeof *p->ff);
     p->lines = malloc(((size_t)t->nlines + 1) * sizeof *p->lines);
     p->cols = malloc(((size_t)t->ncols + 1) * sizeof *p->cols);
     p->figof = malloc(((size_t)t->nlines + 1) * sizeof *p->figof);
     p->bylines = malloc(((size_t)t->nlines + 1) * sizeof *p->bylines);
     if (!p->ff || !p->lines || !p->cols || !p->figof || !p->bylines || plan_tables(t, p) ||
-        plan_points(t, p)) {
+        plan_points(t, p))
         return clb_oom();
-    }
     if (!p->nfig) {
         clb_seterr("nothing to plot");
         return CLB_EUSAGE;

@@ -17,7 +17,6 @@ static double get_gbps_best(const struct clb_row *r) { return r->gbps_best; }
 static double get_gflops(const struct clb_row *r) { return r->gflops; }
 static double get_pct_peak(const struct clb_row *r) { return r->pct_peak_bw; }
 
-/* One entry per metric (a measured-peak or a per-watt metric is one more). */
 /* Rates per watt: the row's rate over its average power over the timed runs
  * (docs/ENERGY.md); empty where no energy was read. */
 static double per_watt(double rate, const struct clb_row *r)
@@ -35,10 +34,9 @@ static double get_power(const struct clb_row *r) { return r->avg_power_w; }
      .measured = meas, .time_col = tc}
 
 static const struct cmp_metric metrics[] = {
-    {.name = "auto", .unit = "", .axis = "each workload's own figure",
-     .help = "each workload in its own figure and unit (default)",
-     .higher_is_better = 1, .peak = CMP_PEAK_NONE, .time_col = CLB_C_t_median_s,
-     .per_workload = 1},
+    {.name = "auto", .unit = "", .axis = "each workload's own figure", .per_workload = 1,
+     .help = "each workload in its own figure and unit (default)", .higher_is_better = 1,
+     .peak = CMP_PEAK_NONE, .time_col = CLB_C_t_median_s},
     COLM("gbps", "GB/s", "bandwidth, median time (GB/s)", "bandwidth from the median time",
          get_gbps, 1, CMP_PEAK_BANDWIDTH, 0, CLB_C_t_median_s),
     COLM("gbps_best", "GB/s", "bandwidth, best time (GB/s)", "bandwidth from the minimum time",
@@ -46,17 +44,14 @@ static const struct cmp_metric metrics[] = {
     COLM("gflops", "GFlop/s", "GFlop/s", "GFlop/s from the median time", get_gflops, 1,
          CMP_PEAK_NONE, 0, CLB_C_t_median_s),
     COLM("pct_peak", "% of peak bandwidth", "% of peak bandwidth",
-         "gbps in % of the device's peak bandwidth", get_pct_peak, 1,
-         CMP_PEAK_HUNDRED, 0, CLB_C_t_median_s),
+         "gbps in % of the device's peak bandwidth", get_pct_peak, 1, CMP_PEAK_HUNDRED, 0,
+         CLB_C_t_median_s),
     COLM("pct_measured_peak", "% of measured ceiling", "% of the measured ceiling",
-         "in % of the device's measured ceiling",
-         NULL, 1, CMP_PEAK_HUNDRED, 1, -1),
-    COLM("gflops_per_watt", "GFlop/s/W", "GFlop/s per watt",
-         "GFlop/s per watt of average power", get_gflops_per_watt, 1,
-         CMP_PEAK_NONE, 0, -1),
-    COLM("gbps_per_watt", "GB/s/W", "GB/s per watt",
-         "GB/s per watt of average power", get_gbps_per_watt, 1,
-         CMP_PEAK_NONE, 0, -1),
+         "in % of the device's measured ceiling", NULL, 1, CMP_PEAK_HUNDRED, 1, -1),
+    COLM("gflops_per_watt", "GFlop/s/W", "GFlop/s per watt", "GFlop/s per watt of average power",
+         get_gflops_per_watt, 1, CMP_PEAK_NONE, 0, -1),
+    COLM("gbps_per_watt", "GB/s/W", "GB/s per watt", "GB/s per watt of average power",
+         get_gbps_per_watt, 1, CMP_PEAK_NONE, 0, -1),
     COLM("power", "W", "average power (W)", "average power over the timed runs",
          get_power, 0, CMP_PEAK_NONE, 0, -1),
     {.name = NULL}};
@@ -232,9 +227,7 @@ static void fmt_cell(const struct cmp_table *t, int line, int col, char *out, si
 
 int cmp_grid_init(struct cmp_grid *g, int ncols, int nrows)
 {
-    memset(g, 0, sizeof *g);
-    g->ncols = ncols;
-    g->nrows = nrows;
+    *g = (struct cmp_grid){.ncols = ncols, .nrows = nrows};
     g->head = calloc((size_t)ncols + 1, sizeof *g->head);
     g->cell = calloc((size_t)ncols * (size_t)nrows + 1, sizeof *g->cell);
     g->right = calloc((size_t)ncols + 1, 1);
