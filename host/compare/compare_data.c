@@ -248,39 +248,37 @@ static int sweep_of(struct build *b, struct cmp_map *cache, size_t i, struct swe
     int s = cmp_slot(cache, k, (void **)&b->sw, (int)b->nsw, &b->capsw, sizeof *b->sw);
     if (s < -1)
         return CLB_ESYS;
-    if (s == (int)b->nsw) {
-        struct sweepinfo *w = &b->sw[b->nsw++];
-        *w = (struct sweepinfo){"", "", "", NAN};
-        struct clb_buf sb = {0};
-        size_t restat = 0;
-        int p = in->plist[i];
-        for (int j = 0; j < in->plists[p].n; j++) {
-            const struct cmp_kv *kv = &in->kv[in->plists[p].start + (size_t)j];
-            uint64_t sk[2] = {CMP_KEY(r->workload), CMP_KEY(kv->key)};
-            if (cmp_map_get(&b->swept, sk) < 0)
-                continue;
-            if (!w->key[0]) {
-                char *end;
-                double x = strtod(kv->val, &end);
-                w->key = kv->key;
-                w->num = (*kv->val && !*end && isfinite(x)) ? x : NAN;
-            }
-            clb_buf_printf(&sb, "%s%s=%s", sb.len ? " " : "", kv->key, kv->val);
-            if (!restat)
-                restat = sb.len;
+    struct sweepinfo *w = *out = &b->sw[s];
+    if (s < (int)b->nsw)
+        return CLB_OK;
+    b->nsw++;
+    *w = (struct sweepinfo){"", "", "", NAN};
+    struct clb_buf sb = {0};
+    size_t restat = 0;
+    int p = in->plist[i];
+    for (int j = 0; j < in->plists[p].n; j++) {
+        const struct cmp_kv *kv = &in->kv[in->plists[p].start + (size_t)j];
+        uint64_t sk[2] = {CMP_KEY(r->workload), CMP_KEY(kv->key)};
+        if (cmp_map_get(&b->swept, sk) < 0)
+            continue;
+        if (!w->key[0]) {
+            char *end;
+            double x = strtod(kv->val, &end);
+            w->key = kv->key;
+            w->num = (*kv->val && !*end && isfinite(x)) ? x : NAN;
         }
-        if (sb.len) {
-            w->sweep = cmp_in_intern(in, sb.s, sb.len);
-            size_t from = restat < sb.len ? restat + 1 : sb.len;
-            w->rest = cmp_in_intern(in, sb.s + from, sb.len - from);
-        }
-        int bad = sb.oom || !w->sweep || !w->rest;
-        clb_buf_free(&sb);
-        if (bad)
-            return CLB_ESYS;
+        clb_buf_printf(&sb, "%s%s=%s", sb.len ? " " : "", kv->key, kv->val);
+        if (!restat)
+            restat = sb.len;
     }
-    *out = &b->sw[s];
-    return CLB_OK;
+    if (sb.len) {
+        w->sweep = cmp_in_intern(in, sb.s, sb.len);
+        size_t from = restat < sb.len ? restat + 1 : sb.len;
+        w->rest = cmp_in_intern(in, sb.s + from, sb.len - from);
+    }
+    int bad = sb.oom || !w->sweep || !w->rest;
+    clb_buf_free(&sb);
+    return bad ? CLB_ESYS : CLB_OK;
 }
 
 /* ---- what the registry says of a row ------------------------------------ */
@@ -550,8 +548,8 @@ static int add_point(struct build *b, size_t i, int kind)
                      sizeof *t->points);
     if (p < -1)
         return CLB_ESYS;
+    struct cmp_point *pt = &t->points[p];
     if (p == (int)t->npoints) {
-        struct cmp_point *pt = &t->points[t->npoints];
         *pt = (struct cmp_point){b->col[i], fk, r->workload, r->kernel, r->dtype, "", x, y,
                                  wl && wl->figure.kind == CLB_FIGURE_ROOFLINE, (int)t->npoints};
         if (fk == CLB_FIGURE_STAIRS) {   /* the params but the x key */
@@ -567,10 +565,7 @@ static int add_point(struct build *b, size_t i, int kind)
                 return CLB_ESYS;
         }
         t->npoints++;
-        return CLB_OK;
-    }
-    struct cmp_point *pt = &t->points[p];
-    if (fk == CLB_FIGURE_STAIRS ? y < pt->y : y > pt->y) {
+    } else if (fk == CLB_FIGURE_STAIRS ? y < pt->y : y > pt->y) {
         pt->x = x;
         pt->y = y;
     }
@@ -1039,8 +1034,9 @@ static int cache_filter(struct cmp_in *in, const struct cmp_filter *f, int nfile
     struct cmp_map cols = {.nk = 4};
     int *other = NULL, n = 0;
     size_t cap = 0;
-    for (size_t pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < in->set.n; i++) {
+    int rc = CLB_OK;
+    for (size_t pass = 0; pass < 2 && !rc; pass++)
+        for (size_t i = 0; i < in->set.n && !rc; i++) {
             const struct clb_row *r = &in->set.v[i];
             if (!sel[i] || in->file[i] >= nfiles)
                 continue;
@@ -1048,9 +1044,8 @@ static int cache_filter(struct cmp_in *in, const struct cmp_filter *f, int nfile
                              CMP_KEY(r->host), CMP_KEY(r->workload)};
             int c = cmp_slot(&cols, k, (void **)&other, n, &cap, sizeof *other);
             if (c < 0) {
-                cmp_map_free(&cols);
-                free(other);
-                return clb_oom();
+                rc = clb_oom();
+                continue;
             }
             n += c == n;
             int out = cmp_in_cache_out(f, r);
@@ -1061,7 +1056,7 @@ static int cache_filter(struct cmp_in *in, const struct cmp_filter *f, int nfile
         }
     cmp_map_free(&cols);
     free(other);
-    return CLB_OK;
+    return rc;
 }
 
 /* cmp_in_select, then the cache filter (cache_filter): every filter but the

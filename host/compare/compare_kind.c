@@ -56,8 +56,7 @@ static int count_row(struct cmp_in *in, size_t i)
     }
     /* a whole group's row (kernel `*`) is counted as the group: its unit */
     struct clb_query q = {strcmp(r->kernel, "*") ? r->kernel : NULL, r->dtype, &size, &kv, NULL};
-    struct clb_counts c;
-    memset(&c, 0, sizeof c);
+    struct clb_counts c = {0};
     int rc = wl->count(&q, &c);
     clb_kvlist_free(&kv);
     if (rc != CLB_OK)

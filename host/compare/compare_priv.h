@@ -8,7 +8,6 @@
 
 /* ---- an open-addressing hash map: keys of nk 64-bit words -> int ------- */
 
-#define CMP_MAP_MAXK 8
 struct cmp_map {
     size_t cap, n;       /* slots (a power of two), used */
     int nk;              /* words per key */
@@ -143,9 +142,8 @@ struct cmp_ident {
 #define CMP_IDENT_NK 5
 
 /* The identity of row i of in (every string interned in in's arena, so
- * keys compare by pointer). CLB_OK, CLB_ESYS on OOM (message set). The one
- * place compare decides what a line is: the gate (--baseline) uses it, and
- * so does any other view that lines rows of several runs up. */
+ * keys compare by pointer): the one place compare decides what a line is.
+ * CLB_OK, CLB_ESYS on OOM (message set). */
 int cmp_ident(struct cmp_in *in, size_t row, enum cmp_size_mode mode, struct cmp_ident *id);
 /* Its key for a cmp_map of nk = CMP_IDENT_NK (or more words, the caller's after these). */
 void cmp_ident_key(const struct cmp_ident *id, uint64_t *key);
