@@ -62,14 +62,11 @@ static double datasheet(const struct cmp_col *c, const struct clb_headline *it, 
 static struct cmp_hl_row *add_row(struct cmp_headline *h, const char *label, const char *unit)
 {
     struct cmp_hl_row *nr = realloc(h->rows, ((size_t)h->nrows + 1) * sizeof *nr);
-    double *v = malloc(((size_t)h->t.ncols + 1) * sizeof *v);
-    if (!nr || !v) {
-        if (nr)
-            h->rows = nr;
-        free(v);
+    double *v = nr ? malloc(((size_t)h->t.ncols + 1) * sizeof *v) : NULL;
+    if (nr)
+        h->rows = nr;
+    if (!v)
         return NULL;
-    }
-    h->rows = nr;
     struct cmp_hl_row *r = &h->rows[h->nrows++];
     *r = (struct cmp_hl_row){label, unit, 0, 0, v};
     for (int c = 0; c < h->t.ncols; c++)

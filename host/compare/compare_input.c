@@ -280,13 +280,10 @@ static void empty_message(struct cmp_in *in, const struct cmp_filter *flt, struc
     }
     clb_buf_printf(&m, "no rows for %s %s (%s in %s", fopt[stage],
                    cmp_esc_tmp(&e, vals[stage], 0), fplural[stage], what);
-    int first = 1;
-    for (int s = 0; s < stage; s++)
-        if (vals[s]) {
-            clb_buf_printf(&m, "%s%s %s", first ? " with " : " ", fopt[s],
+    for (int s = 0, n = 0; s < stage; s++)
+        if (vals[s])
+            clb_buf_printf(&m, "%s%s %s", n++ ? " " : " with ", fopt[s],
                            cmp_esc_tmp(&e, vals[s], 0));
-            first = 0;
-        }
     clb_buf_printf(&m, ": ");
     struct cmp_map seen = {.nk = 1};
     int shown = 0, more = 0;
