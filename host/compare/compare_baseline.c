@@ -158,10 +158,9 @@ static int is_group_row(const struct clb_row *r)
  * per device). */
 static void group_key(const struct cmp_ident *id, const char *device, uint64_t k[4])
 {
-    k[0] = CMP_KEY(id->workload);
-    k[1] = CMP_KEY(id->dtype);
-    k[2] = CMP_KEY(id->size);
-    k[3] = device ? CMP_KEY(device) : 0;
+    const uint64_t v[4] = {CMP_KEY(id->workload), CMP_KEY(id->dtype), CMP_KEY(id->size),
+                           device ? CMP_KEY(device) : 0};
+    memcpy(k, v, sizeof v);
 }
 
 /* Keep the group of a `kernel=*` row that failed (its worst status). -1 on OOM. */
@@ -608,9 +607,8 @@ static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nf
                                                      : CMP_SIZE_GIVEN;
     if (!rc && (gather(d, in, sel, &cur, mode, d->by_device) ||
                 gather(d, in, sel, &old, mode, d->by_device) ||
-                make_lines(d, in, &cur, &old))) {
+                make_lines(d, in, &cur, &old)))
         rc = clb_oom();
-    }
     d->unmarked[0] = cur.unmarked;
     d->unmarked[1] = old.unmarked;
     cmp_map_free(&host);
@@ -689,10 +687,7 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
                  const struct cmp_filter *flt, const struct cmp_metric *metric,
                  const struct cmp_gate *gate)
 {
-    memset(d, 0, sizeof *d);
-    d->metric = metric;
-    d->gate = *gate;
-    d->worst = -1;
+    *d = (struct cmp_delta){.metric = metric, .gate = *gate, .worst = -1};
     if (metric->measured) {   /* a measured metric needs each column's ceilings: a table's */
         clb_seterr("--metric %s is not for --baseline (which sets lines, not devices, side by "
                    "side)", metric->name);
@@ -714,9 +709,8 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
         rc = cmp_in_read(&in, all, nfiles + 1);
     }
     if (!rc && (!(sel = calloc(in.set.n + 1, 1)) ||
-                !(d->baseline = cmp_in_intern(&in, baseline, strlen(baseline))))) {
+                !(d->baseline = cmp_in_intern(&in, baseline, strlen(baseline)))))
         rc = clb_oom();
-    }
     if (!rc && !(rc = cmp_in_select(&in, flt, 0, nfiles, sel, "these files")))
         rc = cmp_in_select(&in, flt, nfiles, nfiles + 1, sel, "the baseline");
     if (!rc)
@@ -736,6 +730,5 @@ void cmp_delta_free(struct cmp_delta *d)
     free(d->v);
     free(d->metrics);
     clb_arena_free(&d->arena);
-    memset(d, 0, sizeof *d);
-    d->worst = -1;
+    *d = (struct cmp_delta){.worst = -1};
 }

@@ -1087,9 +1087,7 @@ static int select_rows(struct cmp_in *in, struct cmp_filter *f, int nfiles, char
 int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_filter *flt,
               const struct cmp_metric *metric)
 {
-    memset(t, 0, sizeof *t);
-    t->metric = metric;
-    t->ref = -1;
+    *t = (struct cmp_table){.metric = metric, .ref = -1};
     struct cmp_in in = {0};
     struct cmp_filter f = *flt;
     char *sel = NULL;
@@ -1153,6 +1151,5 @@ void cmp_free(struct cmp_table *t)
     free(t->rows);
     free(t->ri);
     clb_arena_free(&t->arena);
-    memset(t, 0, sizeof *t);
-    t->ref = -1;
+    *t = (struct cmp_table){.ref = -1};
 }

@@ -58,15 +58,11 @@ int cmp_ident(struct cmp_in *in, size_t row, enum cmp_size_mode mode, struct cmp
     const struct cmp_split *sp = split_of(in, in->plist[row], r->workload, reduced);
     if (!sp)
         return clb_oom();
-    id->workload = r->workload;
-    id->kernel = r->kernel;
-    id->dtype = r->dtype;
-    id->row_size = in->sizes[in->size[row]].canon;
-    id->cases = sp->cases;
-    id->tuning = sp->tuning;
-    id->size_default = clb_row_size_default(r);
-    id->reduced = reduced;
-    id->size = id->row_size;
+    const char *size = in->sizes[in->size[row]].canon;
+    *id = (struct cmp_ident){.workload = r->workload, .kernel = r->kernel, .dtype = r->dtype,
+                             .size = size, .cases = sp->cases, .row_size = size,
+                             .tuning = sp->tuning, .size_default = clb_row_size_default(r),
+                             .reduced = reduced};
     if (mode == CMP_SIZE_ANY || (mode == CMP_SIZE_DEFAULT && id->size_default == 1)) {
         const char *word = mode == CMP_SIZE_ANY ? "any" : "default";
         if (!(id->size = cmp_in_intern(in, word, strlen(word))))
@@ -77,9 +73,7 @@ int cmp_ident(struct cmp_in *in, size_t row, enum cmp_size_mode mode, struct cmp
 
 void cmp_ident_key(const struct cmp_ident *id, uint64_t *key)
 {
-    key[0] = CMP_KEY(id->workload);
-    key[1] = CMP_KEY(id->kernel);
-    key[2] = CMP_KEY(id->dtype);
-    key[3] = CMP_KEY(id->size);
-    key[4] = CMP_KEY(id->cases);
+    const uint64_t k[CMP_IDENT_NK] = {CMP_KEY(id->workload), CMP_KEY(id->kernel),
+                                      CMP_KEY(id->dtype), CMP_KEY(id->size), CMP_KEY(id->cases)};
+    memcpy(key, k, sizeof k);
 }

@@ -59,9 +59,7 @@ const char *cmp_in_take(struct cmp_in *in, struct clb_buf *b)
  * count (clb_parse_count); canonical form: the extents in decimal. */
 static int parse_size(struct cmp_in *in, const char *s, struct cmp_size *z)
 {
-    memset(z, 0, sizeof *z);
-    z->num = NAN;
-    z->canon = s;
+    *z = (struct cmp_size){.canon = s, .num = NAN};
     struct clb_buf part = {0}, canon = {0};
     double num = 1;
     int nd = 0, ok = *s != 0;
