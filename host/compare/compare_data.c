@@ -451,12 +451,10 @@ static int find_ceilings(struct build *b)
     struct clb_buf txt = {0};
     ceilings_reset(b->t);
     int rc = file ? read_ceilings_file(b, file, &extra) : CLB_OK;
-    if (!rc) {
+    const struct clb_rowset *src = file ? &extra : &b->in->set;
+    if (!rc && (ceil_groups(&g, b->t, file) || ceil_sort(&g, b, src, file) ||
+                !(set = malloc(sizeof *set))))
         rc = CLB_ESYS;
-        if (!ceil_groups(&g, b->t, file) && !ceil_sort(&g, b, file ? &extra : &b->in->set, file) &&
-            (set = malloc(sizeof *set)))
-            rc = CLB_OK;
-    }
     for (int c = 0; !rc && c < b->t->ncols; c++)
         rc = measure_col(b, &g, c, file, set, &txt);
     if (rc == CLB_ESYS)

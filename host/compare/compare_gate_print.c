@@ -213,6 +213,7 @@ static void head(const struct cmp_delta *d, FILE *f, const char *prefix, int fla
 static void summary(const struct cmp_delta *d, FILE *f, int flags)
 {
     const int *n = d->count;
+    struct clb_buf e = {0};
     fprintf(f, "\ngate: %d compared, %d regressed, %d improved, %d changed, %d missing, %d new; "
                "%s\n", d->compared, n[CMP_D_REGRESSED], n[CMP_D_IMPROVED], n[CMP_D_CHANGED],
             n[CMP_D_MISSING], n[CMP_D_NEW], d->failed ? "FAIL" : "pass");
@@ -220,12 +221,11 @@ static void summary(const struct cmp_delta *d, FILE *f, int flags)
                "baseline figure\n", n[CMP_D_NOISE], n[CMP_D_LOST], n[CMP_D_NOFIGURE]);
     if (d->worst >= 0) {
         const struct cmp_dline *l = &d->v[d->worst];
-        struct clb_buf k = {0}, e = {0};
+        struct clb_buf k = {0};
         key_text(d, l, &k);
         fprintf(f, "  worst: %s, %+.1f%%\n", cmp_esc_tmp(&e, clb_buf_str(&k), flags),
                 l->delta_pct);
         clb_buf_free(&k);
-        clb_buf_free(&e);
     }
     if (d->host_out)
         fprintf(f, "  left out: %zu host-bound line%s (CPU baselines, host and hybrid paths, "
@@ -233,17 +233,15 @@ static void summary(const struct cmp_delta *d, FILE *f, int flags)
                    "--host-lines judges them)\n", d->host_out, d->host_out == 1 ? "" : "s");
     else if (d->gate.host_lines)
         fprintf(f, "  host-bound lines judged too (--host-lines)\n");
-    if (d->refused) {
-        struct clb_buf e = {0};
+    if (d->refused)
         fprintf(f, "note: %zu rows of the new files are the baseline's own (run id %s): left out "
                    "of the new side\n", d->refused, cmp_esc_tmp(&e, d->refused_ids, flags));
-        clb_buf_free(&e);
-    }
     if (d->unmarked[0] + d->unmarked[1])
         fprintf(f, "note: %zu rows do not say whether their size was their device's default "
                    "(written before the metric size_from):\n  they matched at their sizes as "
                    "given (--any-size matches any size)\n",
                 d->unmarked[0] + d->unmarked[1]);
+    clb_buf_free(&e);
 }
 
 /* Text: the 100-column table; Markdown: every column (tuning, case, unit). */
