@@ -97,8 +97,6 @@ static int series_items(const struct cmp_fig *g, struct item **out, size_t *n)
 static const enum clb_ceiling_kind roof_kind[2] = {CLB_CEIL_SP, CLB_CEIL_DP};
 static const char *const roof_name[2] = {"fp32", "fp64"};
 
-static void fmt(double v, char *out, size_t n) { cmp_fmt_num(v, 0, out, n); }
-
 struct roof {
     double bw, comp[2], ridge[2], lo, hi;
 };
@@ -138,10 +136,10 @@ static void roofs(const struct cmp_fig *g, struct clb_chart *c, const struct roo
         if (isnan(r->comp[k]))
             continue;
         txt->len = 0;
-        fmt(r->comp[k], a, sizeof a);
+        cmp_fmt_num(r->comp[k], 0, a, sizeof a);
         clb_buf_printf(txt, "measured %s roof: ", roof_name[k]);
         if (!isnan(r->bw)) {
-            fmt(r->bw, b, sizeof b);
+            cmp_fmt_num(r->bw, 0, b, sizeof b);
             clb_buf_printf(txt, "%s GB/s (%s), ", b, col->ceil_what[CLB_CEIL_BW]);
         }
         clb_buf_printf(txt, "%s GFlop/s (%s)", a, col->ceil_what[roof_kind[k]]);
@@ -158,7 +156,7 @@ static void roofs(const struct cmp_fig *g, struct clb_chart *c, const struct roo
         nroof++;
     }
     if (!isnan(r->bw) && !nroof) {
-        fmt(r->bw, b, sizeof b);
+        cmp_fmt_num(r->bw, 0, b, sizeof b);
         txt->len = 0;
         clb_buf_printf(txt, "measured bandwidth: %s GB/s (%s)", b, col->ceil_what[CLB_CEIL_BW]);
         struct clb_chart_series *s = clb_chart_series(c, clb_buf_str(txt), CLB_CS_LINES, 0);
@@ -174,9 +172,9 @@ static void ridges(struct clb_chart *c, const struct roof *r, struct clb_buf *tx
     for (int k = 0; k < 2; k++) {
         if (!(r->ridge[k] > 0) || !isfinite(r->ridge[k]))
             continue;
-        fmt(r->ridge[k], a, sizeof a);
-        fmt(r->comp[k], b, sizeof b);
-        fmt(r->bw, d, sizeof d);
+        cmp_fmt_num(r->ridge[k], 0, a, sizeof a);
+        cmp_fmt_num(r->comp[k], 0, b, sizeof b);
+        cmp_fmt_num(r->bw, 0, d, sizeof d);
         txt->len = 0;
         clb_buf_printf(txt, "%s ridge point: %s flop/byte (%s GFlop/s / %s GB/s)", roof_name[k],
                        a, b, d);

@@ -319,16 +319,11 @@ int cmp_size_varies(const struct clb_workload *wl)
     return wl && (wl->figure.x_size || wl->figure.kind == CLB_FIGURE_STAIRS);
 }
 
-/* Does the lineup keep row r whatever the cache filter says? */
-static int lineup_keeps(const struct cmp_filter *flt, const struct clb_row *r)
-{
-    return flt->line_up && cmp_size_varies(clb_workload_find(r->workload));
-}
-
 int cmp_in_cache_out(const struct cmp_filter *flt, const struct clb_row *r)
 {
+    /* the lineup keeps the rows of a workload that varies its size whatever the filter says */
     return flt->any_size && !flt->include_cache && clb_metrics_flag(r->metrics, "cache_resident") &&
-           !lineup_keeps(flt, r);
+           !(flt->line_up && cmp_size_varies(clb_workload_find(r->workload)));
 }
 
 int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f1, char *sel,
