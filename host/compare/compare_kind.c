@@ -46,18 +46,16 @@ static int count_row(struct cmp_in *in, size_t i)
     if (ovf)
         return 0;
     struct clb_kvlist kv = {0};
-    int p = in->plist[i];
-    for (int j = 0; j < in->plists[p].n; j++) {
+    int p = in->plist[i], rc = CLB_OK;
+    for (int j = 0; j < in->plists[p].n && !rc; j++) {
         const struct cmp_kv *x = &in->kv[in->plists[p].start + (size_t)j];
-        if (clb_kvlist_add_pair(&kv, x->key, x->val)) {
-            clb_kvlist_free(&kv);
-            return 0;
-        }
+        rc = clb_kvlist_add_pair(&kv, x->key, x->val);
     }
     /* a whole group's row (kernel `*`) is counted as the group: its unit */
     struct clb_query q = {strcmp(r->kernel, "*") ? r->kernel : NULL, r->dtype, &size, &kv, NULL};
     struct clb_counts c = {0};
-    int rc = wl->count(&q, &c);
+    if (!rc)
+        rc = wl->count(&q, &c);
     clb_kvlist_free(&kv);
     if (rc != CLB_OK)
         return 0;
