@@ -309,8 +309,7 @@ static void ceilings_reset(struct cmp_table *t)
     for (int c = 0; c < t->ncols; c++)
         for (int k = 0; k < CLB_NCEILINGS; k++) {
             t->cols[c].ceil[k] = NAN;
-            t->cols[c].ceil_src[k] = t->cols[c].ceil_what[k] = "";
-            t->cols[c].ceil_marks[k] = 0;
+            t->cols[c].ceil_src[k] = t->cols[c].ceil_what[k] = "";   /* ceil_marks stay 0 */
         }
 }
 

@@ -90,13 +90,10 @@ static int sweep_kind(const struct cmp_fig *g, const struct clb_workload *wl)
     int param = 0, allnum = 1;
     for (int i = 0; i < g->nlines; i++) {
         const struct cmp_line *l = L(g, i);
-        if (l->sweep_key[0] && !isnan(l->sweep_num))
-            param = 1;
+        param |= l->sweep_key[0] && !isnan(l->sweep_num);
         allnum &= !isnan(l->size_num);
     }
-    if (param)
-        return 1;
-    return allnum && wl && wl->figure.x_size ? 2 : 0;
+    return param ? 1 : allnum && wl && wl->figure.x_size ? 2 : 0;
 }
 
 static const char *sweep_key(const struct cmp_fig *g)

@@ -452,19 +452,13 @@ static void cache_only(const struct cmp_table *t, int c, struct clb_buf *b)
         const char *w = t->lines[i].workload;
         if (clb_list_has(clb_buf_str(b), w) || cmp_size_varies(clb_workload_find(w)))
             continue;   /* latency keeps its cache rows anyway: they are its subject */
-        int all = 0, some = 0;
-        for (int j = i; j < t->nlines; j++) {
+        int all = 0;   /* 1: every figure of w cache-resident, -1: one is not */
+        for (int j = i; j < t->nlines && all >= 0; j++) {
             const struct cmp_cell *x = cmp_cell_at(t, j, c);
-            if (strcmp(t->lines[j].workload, w) || !x->n)
-                continue;
-            some = 1;
-            all += x->ncache == x->n;
-            if (x->ncache < x->n) {
-                all = -1;
-                break;
-            }
+            if (!strcmp(t->lines[j].workload, w) && x->n)
+                all = x->ncache < x->n ? -1 : 1;
         }
-        if (some && all > 0)
+        if (all > 0)
             clb_buf_printf(b, "%s%s", b->len ? ", " : "", w);
     }
 }
