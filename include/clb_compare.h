@@ -34,22 +34,16 @@ struct cmp_metric {
     double (*get)(const struct clb_row *r);   /* NAN when the row has none; NULL: measured */
     int higher_is_better;    /* the best of repeated runs: max (1) or min (0) */
     enum cmp_peak peak;
-    int measured;            /* a percentage of the column's measured ceiling (pct_measured_peak):
-                              * the build computes it from the row's unit (the registry's
-                              * count()) and the ceilings of its column (struct cmp_col) */
-    int time_col;            /* a rate from this time column (CLB_C_t_median_s, CLB_C_t_min_s):
-                              * its repetitions' spread (t_min .. t_max) is the figure's
-                              * spread; -1: no measured spread (power, per watt) */
-    const char *key;         /* a key of the rows' metrics column (docs/RESULTS.md): the figure
-                              * is clb_row_metric(row, key), its unit and direction declared
-                              * there (clb_metric_def_of); NULL for the columns' metrics */
-    int per_workload;        /* "auto": no figure of its own; each row is shown in the figure
-                              * its workload is about (cmp_own_metric): GB/s, GFlop/s, a
-                              * launch's µs, a load's ns */
+    int measured;            /* a % of the column's measured ceiling (pct_measured_peak), from
+                              * the row's unit (count()) and its column's ceilings */
+    int time_col;            /* a rate from this time column (CLB_C_t_median_s): its runs'
+                              * spread is the figure's; -1: none (power, per watt) */
+    const char *key;         /* a key of the rows' metrics (docs/RESULTS.md): the figure is
+                              * clb_row_metric(row, key); NULL for the columns' metrics */
+    int per_workload;        /* "auto": each row in the figure its workload is about
+                              * (cmp_own_metric): GB/s, GFlop/s, a launch's µs, a load's ns */
     int no_direction;        /* neither more nor less is better (a count, a size): shown in
                               * the table, never judged by the gate */
-    int time_kind;           /* key metrics: how the figure follows the median time (enum
-                              * clb_metric_time): a time's spread scales the other way */
 };
 
 /* Every metric but the keys of the rows' metrics, terminated by an entry
@@ -86,12 +80,10 @@ struct cmp_filter {
     const char *sweep;
     int any_size;        /* lines ignore the size: each column's best at any size */
     int include_cache;   /* with any_size: keep rows whose metrics say cache_resident */
-    int line_up;         /* any_size when the selected rows name more than one device and
-                          * neither size nor any_size is set (`clbench compare`'s default,
-                          * docs/COMPARE.md: each device runs its own default sizes); rows
-                          * of one device stay size by size, and so do the sizes of a
-                          * workload that varies them (bus, latency: cmp_size_varies).
-                          * Not for the gate: `compare --baseline` leaves it 0. */
+    int line_up;         /* any_size when the rows name several devices and neither size
+                          * nor any_size is set (compare's default, docs/COMPARE.md), but
+                          * not for a workload that varies its size (cmp_size_varies);
+                          * the gate leaves it 0 */
     /* Not filters: what else the build gathers. */
     int plot;            /* the points of roofline and stairs figures (struct cmp_point),
                           * and the measured ceilings of every column */
@@ -116,10 +108,8 @@ struct cmp_col {
     double l2_bytes;         /* its profile's L2 (datasheet), NAN */
     double peak_sp, peak_dp; /* its profile's fp32 and fp64 peaks (datasheet, GFlop/s), NAN */
     const char *profile;     /* the profile its rows name, "" */
-    /* Measured ceilings (when the metric is measured or a plot is asked for):
-     * the best of each kind that the ok rows of this device (and host) in the
-     * compared files measured, or the rows of this device name in --ceilings
-     * FILE (host/core/ceilings.c, the workloads' `ceilings` hooks). */
+    /* Measured ceilings (a measured metric, a plot): the best of each kind the ok
+     * rows of this device (and host), or of its name in --ceilings FILE, measured. */
     double ceil[CLB_NCEILINGS];        /* NAN: not measured */
     const char *ceil_src[CLB_NCEILINGS];   /* "stream triad (double vec=2)", "" */
     const char *ceil_what[CLB_NCEILINGS];  /* "stream triad", "" */
@@ -183,10 +173,8 @@ struct cmp_line {
     double sweep_num;        /* its value, NAN when not numeric */
     int order[3];            /* first appearance of workload, kernel, dtype */
     int first;               /* first appearance of the line */
-    int device_bound;        /* 1: the registry's count() of every row says device work,
-                              * so the bandwidth peak applies; 0: host-bound or unknown */
-    int metric;              /* its figure: an index of t->metrics (the one asked for, or with
-                              * "auto" the one its workload is about: cmp_own_metric) */
+    int device_bound;        /* count() of every row says device work: the peak applies */
+    int metric;              /* its figure: an index of t->metrics */
     size_t cell0;            /* its cells: cells[cell0 .. cell0 + ncells), by column */
     int ncells;
 };
@@ -207,13 +195,10 @@ struct cmp_table {
     int lined_up;            /* flt->line_up made the lines ignore the size (several
                               * devices): 1, 2 with the cache-resident rows kept; 0 */
     const char *ceilings_file;   /* --ceilings FILE, NULL: the compared files */
-    const char *untyped;     /* measured metric: the types of GFlop/s rows that no ceiling
-                              * kind covers ("int, half"), "" when none */
+    const char *untyped;     /* the types of GFlop/s rows no ceiling covers ("int,half"), "" */
     struct cmp_point *points;    /* figures other than the table's (with flt->plot) */
     size_t npoints;
-    int cache_out;               /* the cache filter was on (--any-size, the lineup, without
-                                  * --include-cache): a column with nothing else kept its
-                                  * cache-resident rows */
+    int cache_out;               /* the cache filter was on (cmp_in_cache_out) */
     struct cmp_unshown {         /* a measured device of the files with no row selected */
         const char *device, *host, *file;   /* its first file */
         const char *workloads;   /* the workloads of its rows, "stream, dot" */
@@ -289,14 +274,10 @@ void cmp_headline_free(struct cmp_headline *h);
 struct cmp_gate {
     double threshold;      /* percent: a line moves when its figure moved by more */
     int strict;            /* --strict: the threshold alone decides, not the runs' spread */
-    int allow_missing;     /* --allow-missing: a baseline line missing from the new run (or
-                            * only skipped there) does not fail the gate */
-    int cross_device;      /* --cross-device: another device is compared, lines matched at
-                            * each device's default size (metrics size_from) */
-    int host_lines;        /* --host-lines: judge the host-bound lines too (the registry's
-                            * count() says host_bound: CPU baselines, host and hybrid paths,
-                            * transfers, launches), which measure the host, not the device,
-                            * and are otherwise left out (and counted) */
+    int allow_missing;     /* --allow-missing: a line missing (or skipped) passes */
+    int cross_device;      /* --cross-device: lines matched at each device's default size */
+    int host_lines;        /* --host-lines: judge the host-bound lines too (count()'s
+                            * host_bound), otherwise left out and counted */
 };
 
 enum cmp_dstate {
@@ -304,16 +285,12 @@ enum cmp_dstate {
     CMP_D_IMPROVED,    /* better by more than the threshold, outside the spread */
     CMP_D_REGRESSED,   /* worse by more than the threshold, outside the two runs' spread: exit 1 */
     CMP_D_NOISE,       /* beyond the threshold, but inside the two runs' measured spread */
-    CMP_D_LOST,        /* the baseline has a figure, the new rows failed validation or errored:
-                        * exit 1 (--allow-missing does not excuse it) */
-    CMP_D_MISSING,     /* the baseline has a figure, the new run no row of the line, or only
-                        * skipped ones: exit 1 unless --allow-missing */
+    CMP_D_LOST,        /* the new rows failed or errored: exit 1, even with --allow-missing */
+    CMP_D_MISSING,     /* no new row of the line, or only skipped: exit 1 unless allowed */
     CMP_D_NOFIGURE,    /* the baseline has no figure (its rows skipped or failed) */
     CMP_D_NEW,         /* no such line in the baseline */
-    CMP_D_CHANGED,     /* both sides have a figure, but another kernel ran: its fingerprint
-                        * (metric fp) differs, or for older rows a revision its workload
-                        * declares lies between them; shown, not judged (exit 1 only with
-                        * --strict) */
+    CMP_D_CHANGED,     /* another kernel ran (fingerprint or declared revision, docs/
+                        * COMPARE.md "Changed kernels"): exit 1 only with --strict */
     CMP_D_NSTATES
 };
 
@@ -321,10 +298,8 @@ enum cmp_dstate {
 struct cmp_dside {
     int present;              /* the side has rows of the line */
     double best;              /* the best figure, NAN when none */
-    double lo, hi;            /* its measured spread: the rows of its best tuning spread
-                               * their figure over [lo, hi] (each row's median ± the narrower
-                               * of its half-ranges, from t_min/t_median/t_max); lo = hi =
-                               * best where no row has one (one repetition, no times) */
+    double lo, hi;            /* its measured spread over the rows of its best tuning
+                               * (row_spread); lo = hi = best where no row has one */
     int runs;                 /* rows with a figure */
     const char *status;       /* "ok", else the worst status of its rows ("failed"); "" absent */
     const char *tuning;       /* the tuning of the best row (else the first), "" */
@@ -346,10 +321,8 @@ struct cmp_dline {
     const char *tuned;        /* the tuning that changed between the two sides' best rows:
                                * "local 128→1024, vec 2→4", "" */
     const char *changed;      /* what changed in the kernel that ran (CHANGED), "" */
-    int group_failed;         /* the new side has no row of the line because its group (type
-                               * and size) stopped in set-up: a `kernel=*` row that errored
-                               * or failed; the line is LOST, which --allow-missing does
-                               * not excuse */
+    int group_failed;         /* no new row: its group (type, size) stopped in set-up (a
+                               * `kernel=*` row errored or failed), so the line is LOST */
     enum cmp_dstate state;
 };
 
@@ -364,17 +337,14 @@ struct cmp_delta {
     struct cmp_dline *v;
     int n;
     int count[CMP_D_NSTATES]; /* lines per state */
-    int compared;             /* lines with a figure on both sides (same, improved, regressed,
-                               * noise) */
+    int compared;             /* lines with a figure on both sides */
     int failed;               /* regressed + lost + missing (unless allow_missing): exit 1 */
     int worst;                /* the line with the largest regression, -1 */
     size_t host_out;          /* host-bound lines left out (without gate.host_lines) */
-    size_t refused;           /* rows of the new files whose run id is one of the baseline's:
-                               * the baseline's own, left out of the new side */
+    size_t refused;           /* rows of the new files of a baseline's run id: left out */
     const char *refused_ids;  /* their run ids, "a, b"; "" */
-    size_t unmarked[2];       /* --cross-device: rows of the new files [0] and of the baseline
-                               * [1] that do not say whether their size was the default
-                               * (written before size_from): matched at their sizes as given */
+    size_t unmarked[2];       /* --cross-device: rows (new [0], baseline [1]) that do not say
+                               * whether their size was the default: matched as given */
     struct clb_arena arena;
 };
 
@@ -390,9 +360,8 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
 int cmp_delta_print_text(const struct cmp_delta *d, FILE *f);
 int cmp_delta_print_markdown(const struct cmp_delta *d, FILE *f);
 int cmp_delta_print_json(const struct cmp_delta *d, FILE *f);
-/* "regressed", "noise", ... (JSON) and the word of the table ("REGRESSED"). */
+/* "regressed", "noise", ... (JSON). */
 const char *cmp_dstate_name(enum cmp_dstate s);
-const char *cmp_dstate_word(enum cmp_dstate s);
 /* The verdict's one line for stderr when the gate fails ("1 line regressed,
  * 2 missing against 'base.csv' ..."), into b. */
 void cmp_delta_verdict(const struct cmp_delta *d, struct clb_buf *b);

@@ -1,18 +1,12 @@
 /* clbench compare --baseline OLD.csv: the regression gate (docs/COMPARE.md,
- * "The gate"). The files' rows are set against a saved run line by line,
- * and the gate fails closed: a line that regressed, a baseline line the new
- * run lost or no longer has, fail it (exit 1); inputs it cannot judge (no
- * line in common, another device without --cross-device) are refused (exit
- * 2) rather than passed.
- *
- * A line is what cmp_ident says: workload, kernel, dtype, size (canonical;
- * "default" for each device's default size with --cross-device; "any" with
- * --any-size) and the case parameters, never the tuning ones; plus the device
- * name when a side holds several devices. Each side's figure is the best
- * over its rows of the line (repeated runs and tuning values); its measured
- * spread is that of the rows of the best row's tuning. A line regresses when
- * its figure is worse by more than the threshold and, unless --strict, the
- * two spreads do not overlap. */
+ * "The gate"). The files' rows are set against a saved run line by line
+ * (cmp_ident, plus the device where a side holds several), and the gate
+ * fails closed: a line that regressed, a baseline line the new run lost or
+ * no longer has, fail it (exit 1); inputs it cannot judge (no line in
+ * common, another device without --cross-device) are refused (exit 2) rather
+ * than passed. Each side's figure is the best over its rows of the line; a
+ * line regresses when it is worse by more than the threshold and, unless
+ * --strict, the two runs' spreads do not overlap. */
 #include "compare_priv.h"
 #include "clb_workload.h"
 
@@ -164,10 +158,9 @@ static int is_group_row(const struct clb_row *r)
  * per device). */
 static void group_key(const struct cmp_ident *id, const char *device, uint64_t k[4])
 {
-    k[0] = CMP_KEY(id->workload);
-    k[1] = CMP_KEY(id->dtype);
-    k[2] = CMP_KEY(id->size);
-    k[3] = device ? CMP_KEY(device) : 0;
+    const uint64_t v[4] = {CMP_KEY(id->workload), CMP_KEY(id->dtype), CMP_KEY(id->size),
+                           device ? CMP_KEY(device) : 0};
+    memcpy(k, v, sizeof v);
 }
 
 /* Keep the group of a `kernel=*` row that failed (its worst status). -1 on OOM. */
@@ -222,6 +215,7 @@ static int gather(struct cmp_delta *d, struct cmp_in *in, const char *sel, struc
         if (!sel[i] || in->file[i] < s->f0 || in->file[i] >= s->f1)
             continue;
         const struct clb_row *r = &in->set.v[i];
+        const char *dev = with_device ? r->device : NULL;
         struct cmp_ident id;
         int line;
         if (cmp_ident(in, i, mode, &id))
@@ -231,16 +225,15 @@ static int gather(struct cmp_delta *d, struct cmp_in *in, const char *sel, struc
         if (kind < 0)
             return CLB_ESYS;
         if ((kind & CMP_RK_HOST) && !d->gate.host_lines) {   /* measures the host: counted, out */
-            if (host_line(d, s, &id, with_device ? r->device : NULL))
+            if (host_line(d, s, &id, dev))
                 return CLB_ESYS;
             continue;
         }
         int metric = cmp_row_metric(in, i, d->metric, &d->metrics, &d->nmetrics);
         if (metric < 0)
             return CLB_ESYS;
-        int c = slot_of(s, &id, with_device ? r->device : NULL, metric, &line);
-        if (c < 0 || (is_group_row(r) && group_failed(s, &id, with_device ? r->device : NULL,
-                                                      r->status)))
+        int c = slot_of(s, &id, dev, metric, &line);
+        if (c < 0 || (is_group_row(r) && group_failed(s, &id, dev, r->status)))
             return CLB_ESYS;
         const char *fv;
         size_t fn = clb_row_text(r, "fp", &fv);
@@ -273,21 +266,18 @@ static int devices_of(struct cmp_in *in, const char *sel, int f0, int f1, struct
     struct clb_buf b = {0};
     set->nk = 1;
     int n = 0;
-    for (size_t i = 0; i < in->set.n; i++) {
+    for (size_t i = 0; i < in->set.n && n >= 0; i++) {
         if (!sel[i] || in->file[i] < f0 || in->file[i] >= f1)
             continue;
         uint64_t k = CMP_KEY(in->set.v[i].device);
         int x = cmp_map_add(set, &k, n);
-        if (x < -1)
-            n = -1;
-        if (x == n && n >= 0)
+        if (x == n)
             clb_buf_printf(&b, "%s%s", n++ ? ", " : "", in->set.v[i].device);
-        if (n < 0)
-            break;
+        else if (x < -1)
+            n = -1;
     }
-    *names = b.oom || n < 0 ? NULL : cmp_in_intern(in, clb_buf_str(&b), b.len);
-    clb_buf_free(&b);
-    return *names ? n : -1;
+    *names = cmp_in_take(in, &b);
+    return *names && n >= 0 ? n : -1;
 }
 
 /* Do the two sides share a device name? */
@@ -334,31 +324,27 @@ static int match_devices(struct cmp_delta *d, struct cmp_in *in, const char *sel
 
 static void set_side(struct cmp_dside *o, const struct side *s, const struct agg *a)
 {
-    const struct conf *c = &s->c[a->conf];
-    *o = (struct cmp_dside){1, NAN, NAN, NAN, a->n, a->n ? "ok" : a->nbad ? a->bad : "none",
-                            c->tuning, c->size, c->device, c->fp, c->timestamp};
-    if (c->n) {
-        o->best = c->best;
-        o->lo = c->lo;
-        o->hi = c->hi;
-    }
+    const struct conf *c = &s->c[a->conf];   /* best, lo and hi: NAN where c->n is 0 */
+    *o = (struct cmp_dside){1, c->best, c->lo, c->hi, a->n,
+                            a->n ? "ok" : a->nbad ? a->bad : "none", c->tuning, c->size,
+                            c->device, c->fp, c->timestamp};
 }
 
 /* A line with a figure on both sides: same, better or worse by more than
  * the threshold, and then outside the two runs' spread or not. */
-static enum cmp_dstate moved(const struct cmp_delta *d, struct cmp_dline *l, double *worse)
+static enum cmp_dstate moved(const struct cmp_delta *d, struct cmp_dline *l)
 {
     const struct cmp_dside *o = &l->old, *c = &l->cur;
     int hib = d->metrics[l->metric].higher_is_better;
     l->delta_pct = o->best != 0 ? (c->best - o->best) / o->best * 100.0 : NAN;
-    *worse = hib ? -l->delta_pct : l->delta_pct;
-    if (isnan(*worse) || fabs(*worse) <= d->gate.threshold)
+    l->worse_pct = hib ? -l->delta_pct : l->delta_pct;
+    if (isnan(l->worse_pct) || fabs(l->worse_pct) <= d->gate.threshold)
         return CMP_D_SAME;
     /* outside the spread: the two intervals [lo, hi] do not overlap */
     int apart = c->hi < o->lo || c->lo > o->hi;
     if (!d->gate.strict && !apart)
         return CMP_D_NOISE;
-    return *worse > 0 ? CMP_D_REGRESSED : CMP_D_IMPROVED;
+    return l->worse_pct > 0 ? CMP_D_REGRESSED : CMP_D_IMPROVED;
 }
 
 static enum cmp_dstate verdict(struct cmp_delta *d, struct cmp_dline *l, int at)
@@ -369,12 +355,10 @@ static enum cmp_dstate verdict(struct cmp_delta *d, struct cmp_dline *l, int at)
         return CMP_D_NOFIGURE;
     if (!l->cur.present || !l->cur.runs)
         return cmp_bad_rank(l->cur.status) >= 2 ? CMP_D_LOST : CMP_D_MISSING;
-    double worse;
-    enum cmp_dstate st = moved(d, l, &worse);
-    l->worse_pct = worse;
+    enum cmp_dstate st = moved(d, l);
     if (l->changed[0])
         return CMP_D_CHANGED;   /* another kernel ran: the delta is shown, not judged */
-    if (st == CMP_D_REGRESSED && (d->worst < 0 || worse > d->v[d->worst].worse_pct))
+    if (st == CMP_D_REGRESSED && (d->worst < 0 || l->worse_pct > d->v[d->worst].worse_pct))
         d->worst = at;
     return st;
 }
@@ -426,8 +410,7 @@ static int changed_of(struct cmp_in *in, const struct cmp_delta *d, struct cmp_d
         return CLB_OK;
     struct clb_buf b = {0};
     changed_text(in, d, l, &b);
-    if (b.len)
-        l->changed = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
+    l->changed = b.len ? cmp_in_take(in, &b) : "";
     clb_buf_free(&b);
     return l->changed ? CLB_OK : CLB_ESYS;
 }
@@ -485,8 +468,7 @@ static int tuned_of(struct cmp_in *in, struct cmp_dline *l)
         return CLB_OK;
     struct clb_buf b = {0};
     tuned_diff(&b, l->old.tuning, l->cur.tuning);
-    l->tuned = b.oom ? NULL : cmp_in_intern(in, clb_buf_str(&b), b.len);
-    clb_buf_free(&b);
+    l->tuned = cmp_in_take(in, &b);
     return l->tuned ? CLB_OK : CLB_ESYS;
 }
 
@@ -501,11 +483,10 @@ static int add_line(struct cmp_delta *d, size_t *cap, struct cmp_in *in, const s
     struct cmp_dline *l = &d->v[d->n];
     *l = (struct cmp_dline){.workload = a->id.workload, .kernel = a->id.kernel,
                             .dtype = a->id.dtype, .size = a->id.size, .cases = a->id.cases,
-                            .device = a->device, .delta_pct = NAN, .tuned = "",
+                            .device = a->device, .delta_pct = NAN,
                             .state = CMP_D_SAME, .metric = a->metric, .worse_pct = NAN};
     static const struct cmp_dside absent = {0, NAN, NAN, NAN, 0, "", "", "", "", "", ""};
     l->old = l->cur = absent;
-    l->changed = "";
     if (old)
         set_side(&l->old, os, old);
     if (cur)
@@ -626,9 +607,8 @@ static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nf
                                                      : CMP_SIZE_GIVEN;
     if (!rc && (gather(d, in, sel, &cur, mode, d->by_device) ||
                 gather(d, in, sel, &old, mode, d->by_device) ||
-                make_lines(d, in, &cur, &old))) {
+                make_lines(d, in, &cur, &old)))
         rc = clb_oom();
-    }
     d->unmarked[0] = cur.unmarked;
     d->unmarked[1] = old.unmarked;
     cmp_map_free(&host);
@@ -682,7 +662,7 @@ static int refuse_own_rows(struct cmp_delta *d, struct cmp_in *in, char *sel, in
         else if (seen.n != before)
             clb_buf_printf(&b, "%s%s", b.len ? ", " : "", in->set.v[i].run_id);
     }
-    if (!rc && (b.oom || !(d->refused_ids = cmp_in_intern(in, clb_buf_str(&b), b.len))))
+    if (!rc && !(d->refused_ids = cmp_in_take(in, &b)))
         rc = CLB_ESYS;
     if (rc) {
         clb_oom();
@@ -707,10 +687,7 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
                  const struct cmp_filter *flt, const struct cmp_metric *metric,
                  const struct cmp_gate *gate)
 {
-    memset(d, 0, sizeof *d);
-    d->metric = metric;
-    d->gate = *gate;
-    d->worst = -1;
+    *d = (struct cmp_delta){.metric = metric, .gate = *gate, .worst = -1};
     if (metric->measured) {   /* a measured metric needs each column's ceilings: a table's */
         clb_seterr("--metric %s is not for --baseline (which sets lines, not devices, side by "
                    "side)", metric->name);
@@ -722,24 +699,18 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
                    metric->unit);
         return CLB_EUSAGE;
     }
-    struct cmp_in in;
-    memset(&in, 0, sizeof in);
+    struct cmp_in in = {0};
     char **all = malloc(((size_t)nfiles + 2) * sizeof *all);
     char *sel = NULL;
-    int rc = CLB_ESYS;
-    if (!all) {
-        clb_oom();
-    } else {
+    int rc = all ? CLB_OK : clb_oom();
+    if (all) {
         memcpy(all, files, (size_t)nfiles * sizeof *all);
         all[nfiles] = (char *)baseline;
         rc = cmp_in_read(&in, all, nfiles + 1);
     }
-    if (!rc)
-        rc = cmp_in_prepare(&in);
     if (!rc && (!(sel = calloc(in.set.n + 1, 1)) ||
-                !(d->baseline = cmp_in_intern(&in, baseline, strlen(baseline))))) {
+                !(d->baseline = cmp_in_intern(&in, baseline, strlen(baseline)))))
         rc = clb_oom();
-    }
     if (!rc && !(rc = cmp_in_select(&in, flt, 0, nfiles, sel, "these files")))
         rc = cmp_in_select(&in, flt, nfiles, nfiles + 1, sel, "the baseline");
     if (!rc)
@@ -759,6 +730,5 @@ void cmp_delta_free(struct cmp_delta *d)
     free(d->v);
     free(d->metrics);
     clb_arena_free(&d->arena);
-    memset(d, 0, sizeof *d);
-    d->worst = -1;
+    *d = (struct cmp_delta){.worst = -1};
 }

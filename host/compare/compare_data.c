@@ -27,11 +27,12 @@ struct build {
     const struct cmp_filter *flt;
     const char *sel;
     int *col, *line;           /* per row */
-    int *kind;                 /* per row, with flt->keep_rows: RK_* */
+    int *kind;                 /* per row, with flt->keep_rows: CMP_RK_* */
     size_t ccap, lcap, ncells, cellcap;
-    struct cmp_cell *cells;
-    int *cell_line;            /* the line of each cell */
-    size_t clcap;
+    struct bcell {             /* a cell and its line (its place once the lines are sorted) */
+        struct cmp_cell c;
+        int line;
+    } *cells;
     /* swept keys: (workload, key) -> 1 */
     struct cmp_map swept;
     /* per (params, workload): the swept part */
@@ -83,16 +84,11 @@ static int find_cols(struct build *b)
         int c = cmp_slot(&cols, key, (void **)&t->cols, t->ncols, &b->ccap, sizeof *t->cols);
         if (c < -1)
             goto out;
-        if (c == t->ncols) {
-            struct cmp_col *cc = &t->cols[t->ncols++];
-            cc->reference = ref;
-            cc->device = r->device;
-            cc->host = r->host;
-            cc->driver = r->driver;
-            cc->source = source;
-            cc->peak_gbs = cc->llc_bytes = cc->l2_bytes = cc->peak_sp = cc->peak_dp = NAN;
-            cc->profile = "";
-        }
+        if (c == t->ncols)
+            t->cols[t->ncols++] = (struct cmp_col){
+                .reference = ref, .device = r->device, .host = r->host, .driver = r->driver,
+                .source = source, .peak_gbs = NAN, .llc_bytes = NAN, .l2_bytes = NAN,
+                .peak_sp = NAN, .peak_dp = NAN, .profile = ""};
         b->col[i] = c;
         uint64_t fk[2] = {(uint64_t)c, (uint64_t)in->file[i]};
         size_t before = files.n;
@@ -110,6 +106,23 @@ out:
     cmp_map_free(&cols);
     cmp_map_free(&files);
     return rc;
+}
+
+/* The label of column c (twin: another column has its device and source). */
+static const char *col_label(struct cmp_in *in, const struct cmp_col *c, int twin)
+{
+    struct clb_buf l = {0};
+    const char *dev = c->device[0] ? c->device : "unnamed device";
+    const char *extra = c->driver[0] ? c->driver : c->host;
+    if (c->reference && twin && extra[0])
+        clb_buf_printf(&l, "%s (%s; %s)", dev, c->source, extra);
+    else if (c->reference)
+        clb_buf_printf(&l, "%s (%s)", dev, c->source);
+    else if (twin)
+        clb_buf_printf(&l, "%s @%s", dev, c->host[0] ? c->host : "?");
+    else
+        clb_buf_printf(&l, "%s", dev);
+    return cmp_in_take(in, &l);
 }
 
 /* Column labels: the device name; published sources add "(source)", and the
@@ -135,28 +148,9 @@ static int label_cols(struct build *b)
         group[i] = g;
         count[g]++;
     }
-    struct clb_buf l = {0};
-    for (int i = 0; i < t->ncols; i++) {
-        struct cmp_col *c = &t->cols[i];
-        int twin = count[group[i]] > 1;
-        const char *dev = c->device[0] ? c->device : "unnamed device";
-        l.len = 0;
-        if (c->reference && twin && c->driver[0])
-            clb_buf_printf(&l, "%s (%s; %s)", dev, c->source, c->driver);
-        else if (c->reference && twin && c->host[0])
-            clb_buf_printf(&l, "%s (%s; %s)", dev, c->source, c->host);
-        else if (c->reference)
-            clb_buf_printf(&l, "%s (%s)", dev, c->source);
-        else if (twin)
-            clb_buf_printf(&l, "%s @%s", dev, c->host[0] ? c->host : "?");
-        else
-            clb_buf_printf(&l, "%s", dev);
-        if (l.oom || !(c->label = cmp_in_intern(b->in, l.s, l.len))) {
-            clb_buf_free(&l);
+    for (int i = 0; i < t->ncols; i++)
+        if (!(t->cols[i].label = col_label(b->in, &t->cols[i], count[group[i]] > 1)))
             goto out;
-        }
-    }
-    clb_buf_free(&l);
     rc = CLB_OK;
 out:
     if (rc)
@@ -251,58 +245,43 @@ static int sweep_of(struct build *b, struct cmp_map *cache, size_t i, struct swe
     struct cmp_in *in = b->in;
     const struct clb_row *r = &in->set.v[i];
     uint64_t k[2] = {CMP_KEY(r->params), CMP_KEY(r->workload)};
-    int s = cmp_map_add(cache, k, (int)b->nsw);
+    int s = cmp_slot(cache, k, (void **)&b->sw, (int)b->nsw, &b->capsw, sizeof *b->sw);
     if (s < -1)
         return CLB_ESYS;
-    if (s == (int)b->nsw) {
-        if (CLB_GROW(b->sw, b->nsw, b->capsw))
-            return CLB_ESYS;
-        struct sweepinfo *w = &b->sw[b->nsw++];
-        *w = (struct sweepinfo){"", "", "", NAN};
-        struct clb_buf sb = {0};
-        size_t restat = 0;
-        int p = in->plist[i];
-        for (int j = 0; j < in->plists[p].n; j++) {
-            const struct cmp_kv *kv = &in->kv[in->plists[p].start + (size_t)j];
-            uint64_t sk[2] = {CMP_KEY(r->workload), CMP_KEY(kv->key)};
-            if (cmp_map_get(&b->swept, sk) < 0)
-                continue;
-            if (!w->key[0]) {
-                char *end;
-                double x = strtod(kv->val, &end);
-                w->key = kv->key;
-                w->num = (*kv->val && !*end && isfinite(x)) ? x : NAN;
-            }
-            clb_buf_printf(&sb, "%s%s=%s", sb.len ? " " : "", kv->key, kv->val);
-            if (!restat)
-                restat = sb.len;
+    struct sweepinfo *w = *out = &b->sw[s];
+    if (s < (int)b->nsw)
+        return CLB_OK;
+    b->nsw++;
+    *w = (struct sweepinfo){"", "", "", NAN};
+    struct clb_buf sb = {0};
+    size_t restat = 0;
+    int p = in->plist[i];
+    for (int j = 0; j < in->plists[p].n; j++) {
+        const struct cmp_kv *kv = &in->kv[in->plists[p].start + (size_t)j];
+        uint64_t sk[2] = {CMP_KEY(r->workload), CMP_KEY(kv->key)};
+        if (cmp_map_get(&b->swept, sk) < 0)
+            continue;
+        if (!w->key[0]) {
+            char *end;
+            double x = strtod(kv->val, &end);
+            w->key = kv->key;
+            w->num = (*kv->val && !*end && isfinite(x)) ? x : NAN;
         }
-        if (sb.len) {
-            w->sweep = cmp_in_intern(in, sb.s, sb.len);
-            size_t from = restat < sb.len ? restat + 1 : sb.len;
-            w->rest = cmp_in_intern(in, sb.s + from, sb.len - from);
-        }
-        int bad = sb.oom || !w->sweep || !w->rest;
-        clb_buf_free(&sb);
-        if (bad)
-            return CLB_ESYS;
+        clb_buf_printf(&sb, "%s%s=%s", sb.len ? " " : "", kv->key, kv->val);
+        if (!restat)
+            restat = sb.len;
     }
-    *out = &b->sw[s];
-    return CLB_OK;
+    if (sb.len) {
+        w->sweep = cmp_in_intern(in, sb.s, sb.len);
+        size_t from = restat < sb.len ? restat + 1 : sb.len;
+        w->rest = cmp_in_intern(in, sb.s + from, sb.len - from);
+    }
+    int bad = sb.oom || !w->sweep || !w->rest;
+    clb_buf_free(&sb);
+    return bad ? CLB_ESYS : CLB_OK;
 }
 
 /* ---- what the registry says of a row ------------------------------------ */
-
-enum {
-    RK_COUNTED = CMP_RK_COUNTED, RK_HOST = CMP_RK_HOST, RK_COMPUTE = CMP_RK_COMPUTE,
-    RK_GFLOPS = CMP_RK_GFLOPS
-};
-
-/* The registry's entry of a row's workload (NULL: unknown), cached per name. */
-static const struct clb_workload *wl_of(struct build *b, const char *name)
-{
-    return cmp_in_wl(b->in, name);
-}
 
 /* Does the bandwidth peak belong to this row? Only when the registry knows
  * its workload and the workload's count() of the row says device work (not
@@ -310,7 +289,7 @@ static const struct clb_workload *wl_of(struct build *b, const char *name)
  * counts: no. */
 static int device_bound(int kind)
 {
-    return (kind & RK_COUNTED) && !(kind & RK_HOST);
+    return (kind & CMP_RK_COUNTED) && !(kind & CMP_RK_HOST);
 }
 
 /* ---- measured ceilings ------------------------------------------------------ */
@@ -330,8 +309,7 @@ static void ceilings_reset(struct cmp_table *t)
     for (int c = 0; c < t->ncols; c++)
         for (int k = 0; k < CLB_NCEILINGS; k++) {
             t->cols[c].ceil[k] = NAN;
-            t->cols[c].ceil_src[k] = t->cols[c].ceil_what[k] = "";
-            t->cols[c].ceil_marks[k] = 0;
+            t->cols[c].ceil_src[k] = t->cols[c].ceil_what[k] = "";   /* ceil_marks stay 0 */
         }
 }
 
@@ -355,11 +333,12 @@ static void group_key(uint64_t k[2], const char *device, const char *host, const
     k[1] = file ? 0 : CMP_KEY(host);
 }
 
-/* The rows of the ceilings, grouped by the measured column they belong to:
- * the rows of group g are ptr[start[g] .. start[g] + count[g]). */
+/* The rows of the ceilings, grouped by the measured column they belong to (a
+ * counting sort): the rows of the group whose first column is c are
+ * ptr[start[c] .. start[c + 1]). */
 struct ceil_rows {
     struct cmp_map groups;       /* group_key -> the group's first column */
-    int *colof, *count;
+    int *colof;                  /* each row's group, -1 for none */
     size_t *start;
     const struct clb_row **ptr;
 };
@@ -368,7 +347,6 @@ static void ceil_rows_free(struct ceil_rows *g)
 {
     cmp_map_free(&g->groups);
     free(g->colof);
-    free(g->count);
     free(g->start);
     free(g->ptr);
 }
@@ -378,59 +356,46 @@ static int ceil_groups(struct ceil_rows *g, const struct cmp_table *t, const cha
 {
     g->groups.nk = 2;
     for (int c = 0; c < t->ncols; c++) {
-        if (t->cols[c].reference)
-            continue;
         uint64_t k[2];
         group_key(k, t->cols[c].device, t->cols[c].host, file);
-        if (cmp_map_add(&g->groups, k, c) < -1)
+        if (!t->cols[c].reference && cmp_map_add(&g->groups, k, c) < -1)
             return CLB_ESYS;
     }
     return CLB_OK;
 }
 
-/* Each ok row's group (colof, -1 for none) and the groups' sizes (count). */
-static int ceil_count(struct ceil_rows *g, struct cmp_in *in, const struct clb_rowset *src,
-                      const char *file)
+/* Sort the ok rows of src by group: each one's group counted two places on
+ * (start[c + 2]), so that placing a row at start[c + 1]++ leaves start[c]
+ * the group's first row and start[c + 1] its end. */
+static int ceil_sort(struct ceil_rows *g, struct build *b, const struct clb_rowset *src,
+                     const char *file)
 {
+    int n = b->t->ncols;
+    g->colof = malloc((src->n + 1) * sizeof *g->colof);
+    g->start = calloc((size_t)n + 2, sizeof *g->start);
+    g->ptr = malloc((src->n + 1) * sizeof *g->ptr);
+    if (!g->colof || !g->start || !g->ptr)
+        return CLB_ESYS;
     for (size_t i = 0; i < src->n; i++) {
         const struct clb_row *r = &src->v[i];
         g->colof[i] = -1;
         if (strcmp(r->status, "ok"))
             continue;
         /* the extra file's strings live in its own arena: intern the device here */
-        const char *dev = file ? cmp_in_intern(in, r->device, strlen(r->device)) : r->device;
+        const char *dev = file ? cmp_in_intern(b->in, r->device, strlen(r->device)) : r->device;
         if (!dev)
             return CLB_ESYS;
         uint64_t k[2];
         group_key(k, dev, r->host, file);
-        int c = cmp_map_get(&g->groups, k);
-        if (c >= 0) {
-            g->colof[i] = c;
-            g->count[c]++;
-        }
+        int c = g->colof[i] = cmp_map_get(&g->groups, k);
+        if (c >= 0)
+            g->start[c + 2]++;
     }
-    return CLB_OK;
-}
-
-/* A counting sort of the rows by group (the first column of each key). */
-static int ceil_sort(struct ceil_rows *g, struct build *b, const struct clb_rowset *src,
-                     const char *file)
-{
-    int n = b->t->ncols;
-    g->colof = malloc((src->n + 1) * sizeof *g->colof);
-    g->count = calloc((size_t)n + 1, sizeof *g->count);
-    g->start = calloc((size_t)n + 2, sizeof *g->start);
-    g->ptr = malloc((src->n + 1) * sizeof *g->ptr);
-    if (!g->colof || !g->count || !g->start || !g->ptr || ceil_count(g, b->in, src, file))
-        return CLB_ESYS;
-    for (int c = 0; c < n; c++)
-        g->start[c + 1] = g->start[c] + (size_t)g->count[c];
+    for (int c = 2; c < n + 2; c++)
+        g->start[c] += g->start[c - 1];
     for (size_t i = 0; i < src->n; i++)
         if (g->colof[i] >= 0)
-            g->ptr[g->start[g->colof[i]]++] = &src->v[i];
-    for (int c = n; c > 0; c--)
-        g->start[c] = g->start[c - 1];
-    g->start[0] = 0;
+            g->ptr[g->start[g->colof[i] + 1]++] = &src->v[i];
     return CLB_OK;
 }
 
@@ -462,9 +427,10 @@ static int measure_col(struct build *b, const struct ceil_rows *g, int c, const 
     uint64_t k[2];   /* columns of one device share the rows with --ceilings */
     group_key(k, col->device, col->host, file);
     int grp = cmp_map_get(&g->groups, k);
-    if (grp < 0 || !g->count[grp])
+    size_t n = grp < 0 ? 0 : g->start[grp + 1] - g->start[grp];
+    if (!n)
         return CLB_OK;
-    if (clb_ceilings_measure(g->ptr + g->start[grp], (size_t)g->count[grp], set))
+    if (clb_ceilings_measure(g->ptr + g->start[grp], n, set))
         return CLB_ESYS;
     for (int kind = 0; kind < CLB_NCEILINGS; kind++)
         if (set->have[kind] && keep_ceiling(b, col, kind, &set->c[kind], txt))
@@ -484,12 +450,10 @@ static int find_ceilings(struct build *b)
     struct clb_buf txt = {0};
     ceilings_reset(b->t);
     int rc = file ? read_ceilings_file(b, file, &extra) : CLB_OK;
-    if (!rc) {
+    const struct clb_rowset *src = file ? &extra : &b->in->set;
+    if (!rc && (ceil_groups(&g, b->t, file) || ceil_sort(&g, b, src, file) ||
+                !(set = malloc(sizeof *set))))
         rc = CLB_ESYS;
-        if (!ceil_groups(&g, b->t, file) && !ceil_sort(&g, b, file ? &extra : &b->in->set, file) &&
-            (set = malloc(sizeof *set)))
-            rc = CLB_OK;
-    }
     for (int c = 0; !rc && c < b->t->ncols; c++)
         rc = measure_col(b, &g, c, file, set, &txt);
     if (rc == CLB_ESYS)
@@ -510,25 +474,16 @@ static double measured_value(struct build *b, size_t i, int kind)
 {
     const struct clb_row *r = &b->in->set.v[i];
     struct cmp_col *col = &b->t->cols[b->col[i]];
-    if (!(kind & RK_COUNTED) || (kind & RK_HOST))
+    int gflops = kind & CMP_RK_GFLOPS;
+    if (!device_bound(kind) || (!gflops && (kind & CMP_RK_COMPUTE)))
         return NAN;
-    int k;
-    double v;
-    if (kind & RK_GFLOPS) {
-        v = r->gflops;
-        k = compute_kind(r->dtype);
-        if (k < 0 && !isnan(v) && cmp_is_value_status(r->status)) {
-            /* a type no ceiling kind covers (int, half): noted once */
-            struct clb_buf *u = &b->untyped;
-            if (!clb_list_has(clb_buf_str(u), r->dtype))
-                clb_buf_printf(u, "%s%s", u->len ? "," : "", r->dtype);
-            return NAN;
-        }
-    } else {
-        if (kind & RK_COMPUTE)
-            return NAN;
-        v = r->gbps;
-        k = CLB_CEIL_BW;
+    double v = gflops ? r->gflops : r->gbps;
+    int k = gflops ? compute_kind(r->dtype) : CLB_CEIL_BW;
+    if (k < 0 && !isnan(v) && cmp_is_value_status(r->status)) {
+        /* a type no ceiling kind covers (int, half): noted once */
+        struct clb_buf *u = &b->untyped;
+        if (!clb_list_has(clb_buf_str(u), r->dtype))
+            clb_buf_printf(u, "%s%s", u->len ? "," : "", r->dtype);
     }
     if (isnan(v) || k < 0)
         return NAN;
@@ -565,7 +520,7 @@ static int add_point(struct build *b, size_t i, int kind)
     const struct clb_row *r = &in->set.v[i];
     if (!cmp_is_value_status(r->status))
         return CLB_OK;
-    const struct clb_workload *wl = wl_of(b, r->workload);
+    const struct clb_workload *wl = cmp_in_wl(b->in, r->workload);
     enum clb_figure_kind fk = wl ? wl->figure.kind : CLB_FIGURE_TABLE;
     double x = NAN, y = NAN;
     if (fk == CLB_FIGURE_STAIRS) {
@@ -575,7 +530,7 @@ static int add_point(struct build *b, size_t i, int kind)
             return count_unfit(b, wl);
         x = clb_row_param(r, wl->figure.x_param);
         y = clb_row_metric(r, wl->figure.y_metric);
-    } else if (device_bound(kind) && !(kind & RK_COMPUTE) && r->bytes > 0 && r->flops > 0) {
+    } else if (device_bound(kind) && !(kind & CMP_RK_COMPUTE) && r->bytes > 0 && r->flops > 0) {
         fk = CLB_FIGURE_ROOFLINE;
         x = r->flops / r->bytes;
         y = r->gflops;
@@ -590,8 +545,8 @@ static int add_point(struct build *b, size_t i, int kind)
                      sizeof *t->points);
     if (p < -1)
         return CLB_ESYS;
+    struct cmp_point *pt = &t->points[p];
     if (p == (int)t->npoints) {
-        struct cmp_point *pt = &t->points[t->npoints];
         *pt = (struct cmp_point){b->col[i], fk, r->workload, r->kernel, r->dtype, "", x, y,
                                  wl && wl->figure.kind == CLB_FIGURE_ROOFLINE, (int)t->npoints};
         if (fk == CLB_FIGURE_STAIRS) {   /* the params but the x key */
@@ -603,18 +558,11 @@ static int add_point(struct build *b, size_t i, int kind)
                     clb_buf_printf(&rest, "%s%s%s%s", rest.len ? " " : "", kv->key,
                                    *kv->val ? "=" : "", kv->val);
             }
-            if (rest.len && !rest.oom)
-                pt->rest = cmp_in_intern(in, rest.s, rest.len);
-            int bad = rest.oom || !pt->rest;
-            clb_buf_free(&rest);
-            if (bad)
+            if (!(pt->rest = cmp_in_take(in, &rest)))
                 return CLB_ESYS;
         }
         t->npoints++;
-        return CLB_OK;
-    }
-    struct cmp_point *pt = &t->points[p];
-    if (fk == CLB_FIGURE_STAIRS ? y < pt->y : y > pt->y) {
+    } else if (fk == CLB_FIGURE_STAIRS ? y < pt->y : y > pt->y) {
         pt->x = x;
         pt->y = y;
     }
@@ -663,17 +611,12 @@ static int line_order(const void *pa, const void *pb)
     return c ? c : a->first - b->first;
 }
 
-struct cellref {
-    int line, col;
-    size_t idx;
-};
-
-static int cellref_order(const void *pa, const void *pb)
+static int bcell_order(const void *pa, const void *pb)
 {
-    const struct cellref *a = pa, *b = pb;
+    const struct bcell *a = pa, *b = pb;
     if (a->line != b->line)
         return a->line < b->line ? -1 : 1;
-    return (a->col > b->col) - (a->col < b->col);
+    return (a->c.col > b->c.col) - (a->c.col < b->c.col);
 }
 
 /* The size of row i's line: "any" with any_size, except where the lineup
@@ -683,7 +626,8 @@ static const char *line_size(struct build *b, size_t i, const char *any)
     const char *canon = b->in->sizes[b->in->size[i]].canon;
     if (!b->flt->any_size)
         return canon;
-    return b->flt->line_up && cmp_size_varies(wl_of(b, b->in->set.v[i].workload)) ? canon : any;
+    const struct clb_workload *wl = cmp_in_wl(b->in, b->in->set.v[i].workload);
+    return b->flt->line_up && cmp_size_varies(wl) ? canon : any;
 }
 
 /* What find_lines keeps while it passes over the rows. */
@@ -747,18 +691,13 @@ static int add_to_cell(struct build *b, struct line_maps *m, size_t i, int l, in
     const struct clb_row *r = &b->in->set.v[i];
     const struct cmp_metric *metric = &b->t->metrics[b->t->lines[l].metric];
     uint64_t ck[2] = {(uint64_t)l, (uint64_t)b->col[i]};
-    int c = cmp_map_add(&m->cells, ck, (int)b->ncells);
+    int c = cmp_slot(&m->cells, ck, (void **)&b->cells, (int)b->ncells, &b->cellcap,
+                     sizeof *b->cells);
     if (c < -1)
         return CLB_ESYS;
-    if (c == (int)b->ncells) {
-        if (CLB_GROW(b->cells, b->ncells, b->cellcap) ||
-            CLB_GROW(b->cell_line, b->ncells, b->clcap))
-            return CLB_ESYS;
-        b->cell_line[b->ncells] = l;
-        b->cells[b->ncells] = (struct cmp_cell){.col = b->col[i], .bad = ""};
-        b->ncells++;
-    }
-    fill_cell(&b->cells[c], r, metric,
+    if (c == (int)b->ncells)
+        b->cells[b->ncells++] = (struct bcell){{.col = b->col[i], .bad = ""}, l};
+    fill_cell(&b->cells[c].c, r, metric,
               metric->measured ? measured_value(b, i, kind) : cmp_metric_value(metric, r));
     return CLB_OK;
 }
@@ -807,33 +746,26 @@ static int order_cells(struct build *b)
 {
     struct cmp_table *t = b->t;
     int *pos = malloc(((size_t)t->nlines + 1) * sizeof *pos);
-    struct cellref *refs = malloc((b->ncells + 1) * sizeof *refs);
     int *kept_of = b->kind ? malloc(((size_t)t->nlines + 1) * sizeof *kept_of) : NULL;
     int rc = CLB_ESYS;
-    if (!pos || !refs || (b->kind && !kept_of))
+    if (!pos || (b->kind && !kept_of))
         goto out;
     qsort(t->lines, (size_t)t->nlines, sizeof *t->lines, line_order);
     for (int i = 0; i < t->nlines; i++)
         pos[t->lines[i].first] = i;
-    size_t nref = 0;
-    for (size_t c = 0; c < b->ncells; c++) {
-        if (!b->cells[c].n && !b->cells[c].nbad)
-            continue;
-        refs[nref++] = (struct cellref){pos[b->cell_line[c]], b->cells[c].col, c};
-    }
-    qsort(refs, nref, sizeof *refs, cellref_order);
-    t->cells = malloc((nref + 1) * sizeof *t->cells);
-    if (!t->cells)
+    size_t n = 0;
+    for (size_t c = 0; c < b->ncells; c++)
+        if (b->cells[c].c.n || b->cells[c].c.nbad)
+            b->cells[n++] = (struct bcell){b->cells[c].c, pos[b->cells[c].line]};
+    qsort(b->cells, n, sizeof *b->cells, bcell_order);
+    if (!(t->cells = malloc((n + 1) * sizeof *t->cells)))
         goto out;
-    for (size_t k = 0; k < nref; k++)
-        t->cells[k] = b->cells[refs[k].idx];
-    t->ncells = nref;
-    /* each line's range, then drop the lines without cells */
-    for (int i = 0; i < t->nlines; i++)
-        t->lines[i].ncells = 0;
-    for (size_t k = nref; k-- > 0;) {
-        t->lines[refs[k].line].cell0 = k;
-        t->lines[refs[k].line].ncells++;
+    t->ncells = n;
+    /* each line's range (its ncells 0 from new_line), then drop the lines without cells */
+    for (size_t k = n; k-- > 0;) {
+        t->cells[k] = b->cells[k].c;
+        t->lines[b->cells[k].line].cell0 = k;
+        t->lines[b->cells[k].line].ncells++;
     }
     int kept = 0;
     for (int i = 0; i < t->nlines; i++) {
@@ -851,12 +783,34 @@ out:
     if (rc)
         clb_oom();
     free(pos);
-    free(refs);
     free(kept_of);
     return rc;
 }
 
 /* ---- peaks ------------------------------------------------------------------ */
+
+/* The datasheet L2 and compute peaks of a column's profile; and where nothing
+ * else gave its peak bandwidth, that of the profile whose match has the
+ * longest word of its device name ("K20X" over "K20"). */
+static void profile_peaks(struct cmp_col *cc, const struct clb_profiles *ps)
+{
+    const struct clb_profile *p = clb_profiles_find(ps, cc->profile);
+    if (p && p->l2_kb > 0)
+        cc->l2_bytes = p->l2_kb * 1024.0;
+    if (p && p->peak_gflops_sp > 0)
+        cc->peak_sp = p->peak_gflops_sp;
+    if (p && p->peak_gflops_dp > 0)
+        cc->peak_dp = p->peak_gflops_dp;
+    if (!isnan(cc->peak_gbs))
+        return;
+    for (size_t k = 0, best = 0; k < ps->n; k++) {
+        size_t len = clb_profile_match_len(ps->v[k].match, cc->device);
+        if (len > best && ps->v[k].peak_bandwidth_gbs > 0) {
+            best = len;
+            cc->peak_gbs = ps->v[k].peak_bandwidth_gbs;
+        }
+    }
+}
 
 /* A column's peak bandwidth: derived from its rows (gbps / pct_peak_bw), else
  * from the profile named in its rows or matching its device name. */
@@ -900,29 +854,8 @@ static int find_peaks(struct build *b)
         if (p && p->peak_bandwidth_gbs > 0)
             t->cols[c].peak_gbs = p->peak_bandwidth_gbs;
     }
-    for (int c = 0; c < t->ncols; c++) {   /* the datasheet L2 and compute peaks of its profile */
-        const struct clb_profile *p = clb_profiles_find(&ps, t->cols[c].profile);
-        if (p && p->l2_kb > 0)
-            t->cols[c].l2_bytes = p->l2_kb * 1024.0;
-        if (p && p->peak_gflops_sp > 0)
-            t->cols[c].peak_sp = p->peak_gflops_sp;
-        if (p && p->peak_gflops_dp > 0)
-            t->cols[c].peak_dp = p->peak_gflops_dp;
-    }
-    /* by name: the profile with the longest matching word wins ("K20X" over "K20") */
-    for (int c = 0; c < t->ncols; c++) {
-        struct cmp_col *cc = &t->cols[c];
-        if (!isnan(cc->peak_gbs))
-            continue;
-        size_t best = 0;
-        for (size_t k = 0; k < ps.n; k++) {
-            size_t len = clb_profile_match_len(ps.v[k].match, cc->device);
-            if (len > best && ps.v[k].peak_bandwidth_gbs > 0) {
-                best = len;
-                cc->peak_gbs = ps.v[k].peak_bandwidth_gbs;
-            }
-        }
-    }
+    for (int c = 0; c < t->ncols; c++)
+        profile_peaks(&t->cols[c], &ps);
     cmp_map_free(&tried);
     clb_profiles_free(&ps);
     if (rc)
@@ -933,8 +866,8 @@ static int find_peaks(struct build *b)
 /* ---- building ----------------------------------------------------------------- */
 
 /* "no selected row has a pct_measured_peak figure": which columns lack which
- * ceilings, and which workloads measure them. */
-static void no_measured_message(const struct cmp_table *t)
+ * ceilings, and which workloads measure them. CLB_EUSAGE. */
+static int no_measured_message(const struct cmp_table *t)
 {
     struct clb_buf m = {0}, e = {0};
     for (int c = 0; c < t->ncols; c++) {
@@ -954,6 +887,7 @@ static void no_measured_message(const struct cmp_table *t)
     free(wls);
     clb_buf_free(&m);
     clb_buf_free(&e);
+    return CLB_EUSAGE;
 }
 
 /* Add row i's workload to the list of unshown device u (a few names). */
@@ -964,10 +898,9 @@ static void unshown_workload(struct cmp_in *in, struct cmp_unshown *u, size_t i)
         return;
     struct clb_buf b = {0};
     clb_buf_printf(&b, "%s%s%s", u->workloads, *u->workloads ? ", " : "", w);
-    const char *x = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
+    const char *x = cmp_in_take(in, &b);
     if (x)
         u->workloads = x;
-    clb_buf_free(&b);
 }
 
 /* The measured devices of the files that have no column: none of their rows
@@ -1049,21 +982,16 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
         goto out;
     for (size_t k = 0; k < b.nunfit; k++)
         clb_warn_unfit(b.unfit[k].wl, b.unfit[k].n, "in the files", "the figures");
-    if (b.untyped.oom || !(t->untyped = cmp_in_intern(in, clb_buf_str(&b.untyped), b.untyped.len))) {
+    if (!(t->untyped = cmp_in_take(in, &b.untyped))) {
         rc = CLB_ESYS;
         goto out;
     }
-    if (!t->nlines && !(flt->plot && t->npoints) && !flt->keep_rows) {
-        if ((rc = label_cols(&b)))
-            goto out;
-        if (t->metric->measured)
-            no_measured_message(t);
-        rc = t->metric->measured ? CLB_EUSAGE : cmp_no_figure(t->metric);
+    if ((rc = label_cols(&b)))
         goto out;
-    }
-    if ((rc = label_cols(&b)) || (rc = find_peaks(&b)) || (rc = find_unshown(&b)) ||
-        (flt->keep_rows && (rc = keep(&b))))
-        goto out;
+    if (!t->nlines && !(flt->plot && t->npoints) && !flt->keep_rows)
+        rc = t->metric->measured ? no_measured_message(t) : cmp_no_figure(t->metric);
+    else if (!(rc = find_peaks(&b)) && !(rc = find_unshown(&b)) && flt->keep_rows)
+        rc = keep(&b);
 out:
     if (rc == CLB_ESYS && clb_errseq() == seq)   /* an allocation failed without a word */
         clb_oom();
@@ -1073,7 +1001,6 @@ out:
     free(b.unfit);
     free(b.sw);
     free(b.cells);
-    free(b.cell_line);
     free(b.col);
     free(b.line);
     free(b.kind);
@@ -1104,8 +1031,9 @@ static int cache_filter(struct cmp_in *in, const struct cmp_filter *f, int nfile
     struct cmp_map cols = {.nk = 4};
     int *other = NULL, n = 0;
     size_t cap = 0;
-    for (size_t pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < in->set.n; i++) {
+    int rc = CLB_OK;
+    for (size_t pass = 0; pass < 2 && !rc; pass++)
+        for (size_t i = 0; i < in->set.n && !rc; i++) {
             const struct clb_row *r = &in->set.v[i];
             if (!sel[i] || in->file[i] >= nfiles)
                 continue;
@@ -1113,9 +1041,8 @@ static int cache_filter(struct cmp_in *in, const struct cmp_filter *f, int nfile
                              CMP_KEY(r->host), CMP_KEY(r->workload)};
             int c = cmp_slot(&cols, k, (void **)&other, n, &cap, sizeof *other);
             if (c < 0) {
-                cmp_map_free(&cols);
-                free(other);
-                return clb_oom();
+                rc = clb_oom();
+                continue;
             }
             n += c == n;
             int out = cmp_in_cache_out(f, r);
@@ -1126,7 +1053,7 @@ static int cache_filter(struct cmp_in *in, const struct cmp_filter *f, int nfile
         }
     cmp_map_free(&cols);
     free(other);
-    return CLB_OK;
+    return rc;
 }
 
 /* cmp_in_select, then the cache filter (cache_filter): every filter but the
@@ -1157,21 +1084,14 @@ static int select_rows(struct cmp_in *in, struct cmp_filter *f, int nfiles, char
 int cmp_build(struct cmp_table *t, char **files, int nfiles, const struct cmp_filter *flt,
               const struct cmp_metric *metric)
 {
-    memset(t, 0, sizeof *t);
-    t->metric = metric;
-    t->ref = -1;
-    struct cmp_in in;
-    memset(&in, 0, sizeof in);
+    *t = (struct cmp_table){.metric = metric, .ref = -1};
+    struct cmp_in in = {0};
     struct cmp_filter f = *flt;
     char *sel = NULL;
     int rc = cmp_in_read(&in, files, nfiles);
-    if (!rc)
-        rc = cmp_in_prepare(&in);
     if (!rc && !(sel = malloc(in.set.n + 1)))
         rc = clb_oom();
-    if (!rc)
-        rc = select_rows(&in, &f, nfiles, sel);
-    if (!rc)
+    if (!rc && !(rc = select_rows(&in, &f, nfiles, sel)))
         rc = build(t, &in, &f, sel);
     free(sel);
     t->lined_up = f.line_up ? 1 + f.include_cache : 0;
@@ -1228,6 +1148,5 @@ void cmp_free(struct cmp_table *t)
     free(t->rows);
     free(t->ri);
     clb_arena_free(&t->arena);
-    memset(t, 0, sizeof *t);
-    t->ref = -1;
+    *t = (struct cmp_table){.ref = -1};
 }

@@ -1,17 +1,11 @@
-/* clbench compare --plot: the figures that are not drawn from the table's
- * metric but from the rows' own quantities (struct cmp_point), for the
- * workloads whose `figure` says so (include/clb_workload.h):
- *
- *   - a roofline per device: GFlop/s against arithmetic intensity (flops /
- *     bytes of each row), log-log, under the device's measured bandwidth and
- *     compute ceilings (the roof, its ridge point marked), the roofline
- *     workload's own rows as lines and every other workload's device rows
- *     with bytes and flops as points, one series per workload and type;
- *   - a staircase per workload: its y (latency: ns per load) against its x
- *     (the working set) on a log2 axis, one line per device.
- *
- * Both are charts (include/clb_chart.h) that `clbench report` draws too; the
- * renderer escapes every text of a results file on its way to gnuplot. */
+/* clbench compare --plot: the figures drawn from the rows' own quantities
+ * (struct cmp_point) for the workloads whose `figure` says so
+ * (docs/COMPARE.md, "Figures"): a roofline per device (GFlop/s against
+ * arithmetic intensity under its measured ceilings, every other workload's
+ * device rows as points) and a staircase per workload (its y against its x
+ * on a log2 axis, one line per device). Both are charts (include/clb_chart.h)
+ * that `clbench report` draws too; the renderer escapes every text of a
+ * results file on its way to gnuplot. */
 #include "compare_priv.h"
 #include "clb_workload.h"
 
@@ -103,8 +97,6 @@ static int series_items(const struct cmp_fig *g, struct item **out, size_t *n)
 static const enum clb_ceiling_kind roof_kind[2] = {CLB_CEIL_SP, CLB_CEIL_DP};
 static const char *const roof_name[2] = {"fp32", "fp64"};
 
-static void fmt(double v, char *out, size_t n) { cmp_fmt_num(v, 0, out, n); }
-
 struct roof {
     double bw, comp[2], ridge[2], lo, hi;
 };
@@ -144,10 +136,10 @@ static void roofs(const struct cmp_fig *g, struct clb_chart *c, const struct roo
         if (isnan(r->comp[k]))
             continue;
         txt->len = 0;
-        fmt(r->comp[k], a, sizeof a);
+        cmp_fmt_num(r->comp[k], 0, a, sizeof a);
         clb_buf_printf(txt, "measured %s roof: ", roof_name[k]);
         if (!isnan(r->bw)) {
-            fmt(r->bw, b, sizeof b);
+            cmp_fmt_num(r->bw, 0, b, sizeof b);
             clb_buf_printf(txt, "%s GB/s (%s), ", b, col->ceil_what[CLB_CEIL_BW]);
         }
         clb_buf_printf(txt, "%s GFlop/s (%s)", a, col->ceil_what[roof_kind[k]]);
@@ -156,19 +148,15 @@ static void roofs(const struct cmp_fig *g, struct clb_chart *c, const struct roo
         if (!s)
             return;
         s->dash = k ? 4 : 2;
-        if (isnan(r->bw) || r->ridge[k] <= r->lo) {
-            clb_chart_point(c, s, r->lo, r->comp[k], NULL);
-        } else if (r->ridge[k] >= r->hi) {
-            clb_chart_point(c, s, r->lo, r->bw * r->lo, NULL);
-        } else {
-            clb_chart_point(c, s, r->lo, r->bw * r->lo, NULL);
+        int slope = !isnan(r->bw) && r->ridge[k] > r->lo;   /* it starts on the bandwidth */
+        clb_chart_point(c, s, r->lo, slope ? r->bw * r->lo : r->comp[k], NULL);
+        if (slope && r->ridge[k] < r->hi)
             clb_chart_point(c, s, r->ridge[k], r->comp[k], NULL);
-        }
         clb_chart_point(c, s, r->hi, r->ridge[k] >= r->hi ? r->bw * r->hi : r->comp[k], NULL);
         nroof++;
     }
     if (!isnan(r->bw) && !nroof) {
-        fmt(r->bw, b, sizeof b);
+        cmp_fmt_num(r->bw, 0, b, sizeof b);
         txt->len = 0;
         clb_buf_printf(txt, "measured bandwidth: %s GB/s (%s)", b, col->ceil_what[CLB_CEIL_BW]);
         struct clb_chart_series *s = clb_chart_series(c, clb_buf_str(txt), CLB_CS_LINES, 0);
@@ -184,9 +172,9 @@ static void ridges(struct clb_chart *c, const struct roof *r, struct clb_buf *tx
     for (int k = 0; k < 2; k++) {
         if (!(r->ridge[k] > 0) || !isfinite(r->ridge[k]))
             continue;
-        fmt(r->ridge[k], a, sizeof a);
-        fmt(r->comp[k], b, sizeof b);
-        fmt(r->bw, d, sizeof d);
+        cmp_fmt_num(r->ridge[k], 0, a, sizeof a);
+        cmp_fmt_num(r->comp[k], 0, b, sizeof b);
+        cmp_fmt_num(r->bw, 0, d, sizeof d);
         txt->len = 0;
         clb_buf_printf(txt, "%s ridge point: %s flop/byte (%s GFlop/s / %s GB/s)", roof_name[k],
                        a, b, d);
@@ -199,37 +187,32 @@ static void ridges(struct clb_chart *c, const struct roof *r, struct clb_buf *tx
     }
 }
 
-int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c)
+static void roofline_chart(const struct cmp_fig *g, struct clb_chart *c, const struct item *v,
+                           size_t n, struct clb_buf *txt)
 {
     const struct cmp_table *t = g->t;
-    const struct cmp_col *col = &t->cols[g->col];
-    struct item *v = NULL;
-    size_t n = 0;
-    if (series_items(g, &v, &n))
-        return CLB_ESYS;
-    struct clb_buf txt = {0};   /* n > 0: cmp_fig_points found the figure's point */
-    int rc = CLB_OK;
     struct roof r;
     roof_range(g, v, n, &r);
-    clb_buf_printf(&txt, "%s: %s, GFlop/s by arithmetic intensity", g->workload, col->label);
-    c->title = clb_chart_str(c, clb_buf_str(&txt));
+    clb_buf_printf(txt, "%s: %s, GFlop/s by arithmetic intensity", g->workload,
+                   t->cols[g->col].label);
+    c->title = clb_chart_str(c, clb_buf_str(txt));
     c->x.label = clb_chart_str(c, "arithmetic intensity (flop/byte)");
     c->y.label = clb_chart_str(c, "GFlop/s");
     c->x.scale = CLB_AXIS_LOG2;
     c->y.scale = CLB_AXIS_LOG10;
     c->x.lo = r.lo;
     c->x.hi = r.hi;
-    roofs(g, c, &r, &txt);
-    ridges(c, &r, &txt);
+    roofs(g, c, &r, txt);
+    ridges(c, &r, txt);
     /* the rows: one series per workload and type; the roofline's own as lines */
     struct clb_chart_series *s = NULL;
     int nseries = 0;
     for (size_t i = 0; i < n; i++) {
         const struct cmp_point *pt = &t->points[v[i].point];
         if (i == 0 || v[i].series != v[i - 1].series || v[i].own != v[i - 1].own) {
-            txt.len = 0;
-            clb_buf_printf(&txt, "%s%s%s", pt->workload, pt->dtype[0] ? " " : "", pt->dtype);
-            s = clb_chart_series(c, clb_buf_str(&txt),
+            txt->len = 0;
+            clb_buf_printf(txt, "%s%s%s", pt->workload, pt->dtype[0] ? " " : "", pt->dtype);
+            s = clb_chart_series(c, clb_buf_str(txt),
                                  v[i].own ? CLB_CS_LINESPOINTS : CLB_CS_POINTS, nseries + 1);
             if (s) {
                 s->marker = v[i].own ? 7 : 1 + (nseries + 1) % 13;
@@ -239,11 +222,6 @@ int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c)
         }
         clb_chart_point(c, s, v[i].x, v[i].y, NULL);
     }
-    if (txt.oom)
-        rc = CLB_ESYS;
-    clb_buf_free(&txt);
-    free(v);
-    return rc;
 }
 
 /* ---- the staircase ------------------------------------------------------- */
@@ -251,10 +229,9 @@ int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c)
 /* The cache sizes of the staircase's devices as vertical lines: the last-level
  * cache the rows used (their llc_bytes) and the profile's L2 where it differs. */
 static void cache_lines(const struct cmp_fig *g, struct clb_chart *c, const struct item *v,
-                        size_t n, int multi)
+                        size_t n, int multi, struct clb_buf *txt)
 {
     const struct cmp_table *t = g->t;
-    struct clb_buf txt = {0};
     for (int col = 0; col < t->ncols; col++) {
         int here = 0;
         for (size_t i = 0; i < n && !here; i++)
@@ -267,15 +244,12 @@ static void cache_lines(const struct cmp_fig *g, struct clb_chart *c, const stru
         for (int k = 0; k < 2; k++) {
             if (!(sz[k] > 0) || (k == 1 && sz[1] == sz[0]))
                 continue;
-            txt.len = 0;
-            clb_buf_printf(&txt, "%s%s%s %.4g MiB", multi ? cc->label : "", multi ? ": " : "",
+            txt->len = 0;
+            clb_buf_printf(txt, "%s%s%s %.4g MiB", multi ? cc->label : "", multi ? ": " : "",
                            what[k], sz[k] / 1048576.0);
-            clb_chart_vline(c, sz[k], clb_buf_str(&txt), multi ? col + 1 : 0, k ? 4 : 3);
+            clb_chart_vline(c, sz[k], clb_buf_str(txt), multi ? col + 1 : 0, k ? 4 : 3);
         }
     }
-    if (txt.oom)
-        c->oom = 1;
-    clb_buf_free(&txt);
 }
 
 /* The staircases: a series per column, kernel, type and other params. */
@@ -303,17 +277,13 @@ static void stairs_series(const struct cmp_fig *g, struct clb_chart *c, const st
     }
 }
 
-int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c)
+static void stairs_chart(const struct cmp_fig *g, struct clb_chart *c, const struct item *v,
+                         size_t n, struct clb_buf *txt)
 {
     const struct cmp_table *t = g->t;
     const struct clb_workload *wl = clb_workload_find(g->workload);
     const char *xl = wl && wl->figure.x_label ? wl->figure.x_label : "x";
     const char *yl = wl && wl->figure.y_label ? wl->figure.y_label : "y";
-    struct item *v = NULL;
-    size_t n = 0;
-    if (series_items(g, &v, &n))
-        return CLB_ESYS;
-    struct clb_buf txt = {0};   /* n > 0: cmp_fig_points found the figure's point */
     double xmin = INFINITY, xmax = 0;
     int multi = 0;
     for (size_t i = 0; i < n; i++) {
@@ -321,16 +291,29 @@ int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c)
         xmax = fmax(xmax, v[i].x);
         multi |= t->points[v[i].point].col != t->points[v[0].point].col;
     }
-    stairs_series(g, c, v, n, multi, &txt);
-    txt.len = 0;
-    clb_buf_printf(&txt, "%s: %s by %s", g->workload, yl, xl);
-    c->title = clb_chart_str(c, clb_buf_str(&txt));
+    stairs_series(g, c, v, n, multi, txt);
+    txt->len = 0;
+    clb_buf_printf(txt, "%s: %s by %s", g->workload, yl, xl);
+    c->title = clb_chart_str(c, clb_buf_str(txt));
     c->x.label = clb_chart_str(c, xl);
     c->y.label = clb_chart_str(c, yl);
     clb_chart_axes(c, wl && wl->figure.x_bytes);   /* 1 kiB, 256 MiB */
     if (xmax >= 4096 * xmin)
         c->x.every = 4;   /* a label every factor 4 */
-    cache_lines(g, c, v, n, multi);
+    cache_lines(g, c, v, n, multi, txt);
+}
+
+int cmp_points_chart(const struct cmp_fig *g, struct clb_chart *c)
+{
+    struct item *v = NULL;
+    size_t n = 0;
+    if (series_items(g, &v, &n))
+        return CLB_ESYS;
+    struct clb_buf txt = {0};   /* n > 0: cmp_fig_points found the figure's point */
+    if (g->kind == CMP_FIG_ROOFLINE)
+        roofline_chart(g, c, v, n, &txt);
+    else
+        stairs_chart(g, c, v, n, &txt);
     int rc = txt.oom ? CLB_ESYS : CLB_OK;
     clb_buf_free(&txt);
     free(v);

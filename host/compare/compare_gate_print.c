@@ -15,18 +15,13 @@ const char *cmp_dstate_name(enum cmp_dstate s)
     return names[s];
 }
 
-const char *cmp_dstate_word(enum cmp_dstate s)
+/* The status column's word; a missing line that --allow-missing lets pass
+ * is not shouted. */
+static const char *state_word(const struct cmp_delta *d, enum cmp_dstate s)
 {
     static const char *const words[CMP_D_NSTATES] = {
         "same", "better", "REGRESSED", "noise", "LOST", "MISSING", "no figure", "new", "CHANGED"};
-    return words[s];
-}
-
-/* The status column: a missing line that --allow-missing lets pass is not
- * shouted. */
-static const char *state_word(const struct cmp_delta *d, enum cmp_dstate s)
-{
-    return s == CMP_D_MISSING && d->gate.allow_missing ? "missing (allowed)" : cmp_dstate_word(s);
+    return s == CMP_D_MISSING && d->gate.allow_missing ? "missing (allowed)" : words[s];
 }
 
 /* The spread of a side's figure, ± half of [lo, hi] in % of the figure; NAN
@@ -81,17 +76,20 @@ static const char *tuning_cell(const struct cmp_dline *l, struct clb_buf *b)
     return clb_buf_str(b);
 }
 
-enum { G_WL, G_KERNEL, G_DTYPE, G_SIZE, G_CASE, G_DEVICE, G_TUNING, G_UNIT, G_OLD, G_NEW,
-       G_DELTA, G_STATUS, G_N };
-static const char *const head_names[G_N] = {"workload", "kernel", "dtype", "size", "case",
-                                           "device", "tuning", "unit", "baseline", "new", "delta",
-                                           "status"};
+enum { G_LINE, G_WL, G_KERNEL, G_DTYPE, G_SIZE, G_CASE, G_DEVICE, G_TUNING, G_UNIT, G_OLD,
+       G_NEW, G_DELTA, G_STATUS, G_N };
+static const char *const head_names[G_N] = {"line", "workload", "kernel", "dtype", "size",
+                                           "case", "device", "tuning", "unit", "baseline", "new",
+                                           "delta", "status"};
 
-/* Is column k shown (Markdown)? The device where lines are per device, the
- * unit where each workload has its own figure. */
-static int shown(const struct cmp_delta *d, int k)
+/* Is column k shown? Markdown: every column but the key as one text (line),
+ * the device where lines are per device; text: the key as one text and the
+ * figures. Both: the unit where each workload has its own figure. */
+static int shown(const struct cmp_delta *d, int k, int md)
 {
-    return (k != G_DEVICE || d->by_device) && (k != G_UNIT || d->metric->per_workload);
+    if (k == G_UNIT)
+        return d->metric->per_workload;
+    return md ? k != G_LINE && (k != G_DEVICE || d->by_device) : k == G_LINE || k >= G_OLD;
 }
 
 /* The figure cells of line l: baseline, new, delta (numbers only). */
@@ -104,51 +102,6 @@ static void figures(const struct cmp_dline *l, char num[3][64])
     else
         snprintf(num[2], sizeof num[2], "%+.1f%%", l->delta_pct);
 }
-
-/* The Markdown cells of line i, in column order. */
-static int line_cells(const struct cmp_delta *d, int i, struct cmp_grid *g, struct clb_buf *e)
-{
-    const struct cmp_dline *l = &d->v[i];
-    struct clb_buf sz = {0}, tu = {0};
-    char num[3][64];
-    size_cell(d, l, &sz);
-    figures(l, num);
-    const char *text[G_N] = {l->workload, l->kernel, l->dtype, clb_buf_str(&sz), l->cases,
-                             l->device, tuning_cell(l, &tu), d->metrics[l->metric].unit, num[0],
-                             num[1], num[2], state_word(d, l->state)};
-    int bad = sz.oom || tu.oom;
-    for (int k = 0, c = 0; k < G_N; k++) {
-        if (!shown(d, k))
-            continue;
-        int raw = k >= G_OLD;   /* numbers and words of our own */
-        bad |= cmp_grid_set(g, i, c++, raw ? text[k] : cmp_esc_tmp(e, text[k], CMP_ESC_MD));
-    }
-    clb_buf_free(&sz);
-    clb_buf_free(&tu);
-    return bad;
-}
-
-static int make_grid(const struct cmp_delta *d, struct cmp_grid *g)
-{
-    int ncols = 0;
-    for (int k = 0; k < G_N; k++)
-        ncols += shown(d, k);
-    if (cmp_grid_init(g, ncols, d->n))
-        return CLB_ESYS;
-    struct clb_buf e = {0};
-    int bad = 0;
-    for (int k = 0, c = 0; k < G_N; k++) {
-        if (!shown(d, k))
-            continue;
-        g->right[c] = k >= G_OLD && k <= G_DELTA;
-        bad |= cmp_grid_set(g, -1, c++, head_names[k]);
-    }
-    for (int i = 0; i < d->n && !bad; i++)
-        bad |= line_cells(d, i, g, &e);
-    return cmp_grid_done(g, &e, bad);
-}
-
-/* ---- the text table: 100 columns ------------------------------------------------ */
 
 /* A line's key as one text: "dslash reg float 16x16x16x16 links=full,rhs=1",
  * "on DEVICE" where lines are per device. */
@@ -167,42 +120,69 @@ static void key_text(const struct cmp_delta *d, const struct cmp_dline *l, struc
     clb_buf_free(&sz);
 }
 
-/* The grid of the text table, 100 columns wide: the key, then the figures
- * (the unit where each workload has its own); below a line, the tuning that
- * changed between the two sides and what changed in the kernel. */
-static int text_grid(const struct cmp_delta *d, struct cmp_grid *g)
+/* Text: below a line, the tuning that changed between the two sides and
+ * what changed in the kernel. */
+static int line_note(const struct cmp_dline *l, struct cmp_grid *g, int i, struct clb_buf *e)
 {
-    static const char *const names[] = {"line", "unit", "baseline", "new", "delta", "status"};
-    int unit = d->metric->per_workload, nc = 5 + unit;
-    if (cmp_grid_init(g, nc, d->n))
-        return CLB_ESYS;
-    g->width = 100;
-    g->note = calloc((size_t)d->n + 1, sizeof *g->note);
-    struct clb_buf e = {0}, k = {0};
-    int bad = !g->note;
-    for (int c = 0; c < nc; c++) {
-        g->right[c] = c > unit && c < nc - 1;
-        bad |= cmp_grid_set(g, -1, c, names[c ? c + !unit : 0]);
-    }
-    for (int i = 0; i < d->n && !bad; i++) {
-        const struct cmp_dline *l = &d->v[i];
-        char num[3][64];
-        figures(l, num);
-        key_text(d, l, &k);
-        const char *text[] = {cmp_esc_tmp(&e, clb_buf_str(&k), 0), d->metrics[l->metric].unit,
-                              num[0], num[1], num[2], state_word(d, l->state)};
-        for (int c = 0; c < nc; c++)
-            bad |= cmp_grid_set(g, i, c, text[c ? c + !unit : 0]);
-        k.len = 0;
-        if (l->tuned[0])
-            clb_buf_printf(&k, "  tuned: %s\n", cmp_esc_tmp(&e, l->tuned, 0));
-        if (l->changed[0])
-            clb_buf_printf(&k, "  changed: %s\n", cmp_esc_tmp(&e, l->changed, 0));
-        if (k.len && !(g->note[i] = clb_arena_str(&g->arena, k.s, k.len)))
-            bad = 1;
-    }
-    bad |= k.oom;
+    struct clb_buf k = {0};
+    if (l->tuned[0])
+        clb_buf_printf(&k, "  tuned: %s\n", cmp_esc_tmp(e, l->tuned, 0));
+    if (l->changed[0])
+        clb_buf_printf(&k, "  changed: %s\n", cmp_esc_tmp(e, l->changed, 0));
+    int bad = k.oom || (k.len && !(g->note[i] = clb_arena_str(&g->arena, k.s, k.len)));
     clb_buf_free(&k);
+    return bad;
+}
+
+/* The cells of line i, in column order. */
+static int line_cells(const struct cmp_delta *d, int i, struct cmp_grid *g, struct clb_buf *e,
+                      int md)
+{
+    const struct cmp_dline *l = &d->v[i];
+    struct clb_buf sz = {0}, tu = {0}, key = {0};
+    char num[3][64];
+    size_cell(d, l, &sz);
+    figures(l, num);
+    key_text(d, l, &key);
+    const char *text[G_N] = {clb_buf_str(&key), l->workload, l->kernel, l->dtype,
+                             clb_buf_str(&sz), l->cases, l->device, tuning_cell(l, &tu),
+                             d->metrics[l->metric].unit, num[0], num[1], num[2],
+                             state_word(d, l->state)};
+    int bad = sz.oom || tu.oom || key.oom || (!md && line_note(l, g, i, e));
+    for (int k = 0, c = 0; k < G_N; k++) {
+        if (!shown(d, k, md))
+            continue;
+        int raw = k >= G_OLD || (!md && k == G_UNIT);   /* numbers and words of our own */
+        const char *x = raw ? text[k] : cmp_esc_tmp(e, text[k], md ? CMP_ESC_MD : 0);
+        bad |= cmp_grid_set(g, i, c++, x);
+    }
+    clb_buf_free(&sz);
+    clb_buf_free(&tu);
+    clb_buf_free(&key);
+    return bad;
+}
+
+/* Markdown: every column (tuning, case, unit); text: 100 columns wide, the
+ * key as one text (a longer one alone on its line), the notes below. */
+static int make_grid(const struct cmp_delta *d, struct cmp_grid *g, int md)
+{
+    int ncols = 0;
+    for (int k = 0; k < G_N; k++)
+        ncols += shown(d, k, md);
+    if (cmp_grid_init(g, ncols, d->n))
+        return CLB_ESYS;
+    g->width = md ? 0 : 100;
+    g->note = md ? NULL : calloc((size_t)d->n + 1, sizeof *g->note);
+    struct clb_buf e = {0};
+    int bad = !md && !g->note;
+    for (int k = 0, c = 0; k < G_N; k++) {
+        if (!shown(d, k, md))
+            continue;
+        g->right[c] = k >= G_OLD && k <= G_DELTA;
+        bad |= cmp_grid_set(g, -1, c++, head_names[k]);
+    }
+    for (int i = 0; i < d->n && !bad; i++)
+        bad |= line_cells(d, i, g, &e, md);
     return cmp_grid_done(g, &e, bad);
 }
 
@@ -233,6 +213,7 @@ static void head(const struct cmp_delta *d, FILE *f, const char *prefix, int fla
 static void summary(const struct cmp_delta *d, FILE *f, int flags)
 {
     const int *n = d->count;
+    struct clb_buf e = {0};
     fprintf(f, "\ngate: %d compared, %d regressed, %d improved, %d changed, %d missing, %d new; "
                "%s\n", d->compared, n[CMP_D_REGRESSED], n[CMP_D_IMPROVED], n[CMP_D_CHANGED],
             n[CMP_D_MISSING], n[CMP_D_NEW], d->failed ? "FAIL" : "pass");
@@ -240,12 +221,11 @@ static void summary(const struct cmp_delta *d, FILE *f, int flags)
                "baseline figure\n", n[CMP_D_NOISE], n[CMP_D_LOST], n[CMP_D_NOFIGURE]);
     if (d->worst >= 0) {
         const struct cmp_dline *l = &d->v[d->worst];
-        struct clb_buf k = {0}, e = {0};
+        struct clb_buf k = {0};
         key_text(d, l, &k);
         fprintf(f, "  worst: %s, %+.1f%%\n", cmp_esc_tmp(&e, clb_buf_str(&k), flags),
                 l->delta_pct);
         clb_buf_free(&k);
-        clb_buf_free(&e);
     }
     if (d->host_out)
         fprintf(f, "  left out: %zu host-bound line%s (CPU baselines, host and hybrid paths, "
@@ -253,31 +233,26 @@ static void summary(const struct cmp_delta *d, FILE *f, int flags)
                    "--host-lines judges them)\n", d->host_out, d->host_out == 1 ? "" : "s");
     else if (d->gate.host_lines)
         fprintf(f, "  host-bound lines judged too (--host-lines)\n");
-    if (d->refused) {
-        struct clb_buf e = {0};
+    if (d->refused)
         fprintf(f, "note: %zu rows of the new files are the baseline's own (run id %s): left out "
                    "of the new side\n", d->refused, cmp_esc_tmp(&e, d->refused_ids, flags));
-        clb_buf_free(&e);
-    }
     if (d->unmarked[0] + d->unmarked[1])
         fprintf(f, "note: %zu rows do not say whether their size was their device's default "
                    "(written before the metric size_from):\n  they matched at their sizes as "
                    "given (--any-size matches any size)\n",
                 d->unmarked[0] + d->unmarked[1]);
+    clb_buf_free(&e);
 }
 
 /* Text: the 100-column table; Markdown: every column (tuning, case, unit). */
 static int print_delta(const struct cmp_delta *d, FILE *f, int md)
 {
     struct cmp_grid g;
-    if (md ? make_grid(d, &g) : text_grid(d, &g))
+    if (make_grid(d, &g, md))
         return CLB_ESYS;
     head(d, f, md ? "Table: " : "", md ? CMP_ESC_MD : 0);
     fputc('\n', f);
-    if (md)
-        cmp_grid_markdown(&g, f);
-    else
-        cmp_grid_text(&g, f);
+    cmp_grid_print(&g, f, md);
     summary(d, f, md ? CMP_ESC_MD : 0);
     cmp_grid_free(&g);
     return cmp_stream_ok(f);
@@ -323,13 +298,12 @@ void cmp_delta_verdict(const struct cmp_delta *d, struct clb_buf *b)
 
 /* ---- JSON ----------------------------------------------------------------------- */
 
-#define SET(o, k, v) bad |= json_object_set_new((o), (k), (v)) != 0
+#define SET(o, k, v) *bad |= json_object_set_new((o), (k), (v)) != 0
 
-static json_t *side_json(const struct cmp_dside *s, int *pbad)
+static json_t *side_json(const struct cmp_dside *s, int *bad)
 {
     if (!s->present)
         return json_null();
-    int bad = 0;
     json_t *o = json_object();
     SET(o, "value", cmp_json_num(s->best));
     SET(o, "lo", cmp_json_num(s->lo));
@@ -342,13 +316,11 @@ static json_t *side_json(const struct cmp_dside *s, int *pbad)
     SET(o, "device", cmp_json_str(s->device));
     SET(o, "fp", cmp_json_str(s->fp));
     SET(o, "timestamp", cmp_json_str(s->timestamp));
-    *pbad |= bad;
     return o;
 }
 
-static json_t *line_json(const struct cmp_delta *d, const struct cmp_dline *l, int *pbad)
+static json_t *line_json(const struct cmp_delta *d, const struct cmp_dline *l, int *bad)
 {
-    int bad = 0;
     json_t *o = json_object();
     SET(o, "workload", cmp_json_str(l->workload));
     SET(o, "kernel", cmp_json_str(l->kernel));
@@ -356,21 +328,19 @@ static json_t *line_json(const struct cmp_delta *d, const struct cmp_dline *l, i
     SET(o, "size", cmp_json_str(l->size));
     SET(o, "case", cmp_json_str(l->cases));
     SET(o, "device", d->by_device ? cmp_json_str(l->device) : json_null());
-    SET(o, "baseline", side_json(&l->old, &bad));
-    SET(o, "new", side_json(&l->cur, &bad));
+    SET(o, "baseline", side_json(&l->old, bad));
+    SET(o, "new", side_json(&l->cur, bad));
     SET(o, "delta_pct", cmp_json_num(l->delta_pct));
-    cmp_json_line_metric(o, &d->metrics[l->metric], &bad);
+    cmp_json_line_metric(o, &d->metrics[l->metric], bad);
     SET(o, "tuned", cmp_json_str(l->tuned));
     SET(o, "changed", cmp_json_str(l->changed));
     SET(o, "group_failed", json_boolean(l->group_failed));
     SET(o, "state", json_string(cmp_dstate_name(l->state)));
-    *pbad |= bad;
     return o;
 }
 
-static json_t *gate_json(const struct cmp_delta *d, int *pbad)
+static json_t *gate_json(const struct cmp_delta *d, int *bad)
 {
-    int bad = 0;
     json_t *g = json_object(), *c = json_object();
     SET(g, "threshold_pct", json_real(d->gate.threshold));
     SET(g, "strict", json_boolean(d->gate.strict));
@@ -382,21 +352,20 @@ static json_t *gate_json(const struct cmp_delta *d, int *pbad)
     for (int s = 0; s < CMP_D_NSTATES; s++)
         SET(c, cmp_dstate_name((enum cmp_dstate)s), json_integer(d->count[s]));
     SET(g, "counts", c);
-    *pbad |= bad;
     return g;
 }
 
 int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
 {
-    int bad = 0;
-    json_t *root = cmp_json_head("clbench-compare-baseline-3", d->metric, &bad);
+    int nbad = 0, *bad = &nbad;
+    json_t *root = cmp_json_head("clbench-compare-baseline-3", d->metric, bad);
     json_t *dev = json_object(), *un = json_object();
     SET(root, "baseline", cmp_json_str(d->baseline));
     SET(dev, "baseline", cmp_json_str(d->old_devices));
     SET(dev, "new", cmp_json_str(d->new_devices));
     SET(root, "devices", dev);
     SET(root, "by_device", json_boolean(d->by_device));
-    SET(root, "gate", gate_json(d, &bad));
+    SET(root, "gate", gate_json(d, bad));
     SET(un, "new", json_integer((json_int_t)d->unmarked[0]));
     SET(un, "baseline", json_integer((json_int_t)d->unmarked[1]));
     SET(root, "unmarked_rows", un);
@@ -404,7 +373,7 @@ int cmp_delta_print_json(const struct cmp_delta *d, FILE *f)
     SET(root, "refused_run_ids", cmp_json_str(d->refused_ids ? d->refused_ids : ""));
     SET(root, "failed", json_integer(d->failed));
     SET(root, "verdict", json_string(d->failed ? "fail" : "pass"));
-    int rc = cmp_json_stream_begin(root, bad, "lines", f);
+    int rc = cmp_json_stream_begin(root, nbad, "lines", f);
     for (int i = 0; i < d->n && !rc; i++) {
         int lbad = 0;
         json_t *o = line_json(d, &d->v[i], &lbad);

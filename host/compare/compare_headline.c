@@ -62,14 +62,11 @@ static double datasheet(const struct cmp_col *c, const struct clb_headline *it, 
 static struct cmp_hl_row *add_row(struct cmp_headline *h, const char *label, const char *unit)
 {
     struct cmp_hl_row *nr = realloc(h->rows, ((size_t)h->nrows + 1) * sizeof *nr);
-    double *v = malloc(((size_t)h->t.ncols + 1) * sizeof *v);
-    if (!nr || !v) {
-        if (nr)
-            h->rows = nr;
-        free(v);
+    double *v = nr ? malloc(((size_t)h->t.ncols + 1) * sizeof *v) : NULL;
+    if (nr)
+        h->rows = nr;
+    if (!v)
         return NULL;
-    }
-    h->rows = nr;
     struct cmp_hl_row *r = &h->rows[h->nrows++];
     *r = (struct cmp_hl_row){label, unit, 0, 0, v};
     for (int c = 0; c < h->t.ncols; c++)
@@ -233,35 +230,34 @@ static int grid(const struct cmp_headline *h, struct cmp_grid *g, int md)
 static const char *const intro =
     "headline: each device's best outside its caches (its measured ceiling where one is)";
 
-int cmp_headline_print_text(const struct cmp_headline *h, FILE *f)
+static int print_headline(const struct cmp_headline *h, FILE *f, int md)
 {
     struct cmp_grid g;
-    if (grid(h, &g, 0))
+    if (grid(h, &g, md))
         return CLB_ESYS;
     struct clb_buf e = {0};
-    fprintf(f, "%s\n", intro);
-    for (int k = 0; k < h->ncols; k++) {
+    fprintf(f, "%s%s\n", md ? "Table: " : "", intro);
+    for (int k = 0; !md && k < h->ncols; k++) {
         cmp_col_legend(&h->t.cols[h->cols[k]], k + 1, f, &e);
         fputs(")\n", f);
     }
     fputc('\n', f);
-    cmp_grid_text(&g, f);
-    if (h->ncols > 1)
+    cmp_grid_print(&g, f, md);
+    if (!md && h->ncols > 1)
         fputs("\n[k]/[1]: each device over the first (for the latencies, lower is better)\n", f);
     clb_buf_free(&e);
     cmp_grid_free(&g);
     return cmp_stream_ok(f);
 }
 
+int cmp_headline_print_text(const struct cmp_headline *h, FILE *f)
+{
+    return print_headline(h, f, 0);
+}
+
 int cmp_headline_print_markdown(const struct cmp_headline *h, FILE *f)
 {
-    struct cmp_grid g;
-    if (grid(h, &g, 1))
-        return CLB_ESYS;
-    fprintf(f, "Table: %s\n\n", intro);
-    cmp_grid_markdown(&g, f);
-    cmp_grid_free(&g);
-    return cmp_stream_ok(f);
+    return print_headline(h, f, 1);
 }
 
 #define SET(o, k, v) bad |= json_object_set_new((o), (k), (v)) != 0

@@ -1,19 +1,12 @@
-/* clbench compare: what a line is (docs/COMPARE.md, "Line identity"). A
- * row's line is its workload, kernel, type, size and the parameters that
- * define its case; the tuning parameters (the launch shape a profile or a
- * probe chose, a model's input, a count a set-up derived) are shown beside
- * the line, never part of it, so that a profile change that moves `local`
- * or `vec` sets the new rows against the old ones instead of making every
- * line "only new". Each workload declares the role of each parameter
- * (struct clb_param_def, include/clb_workload.h); the core answers which
- * role a key has (clb_param_role_of), so no workload is named here.
- *
- * A row whose launch was reduced to fit the device (metric `reduced`: a tile
- * or work-group the device or the compiled kernel did not allow) is what
- * ran, not the case as asked: its whole params, tuning included, are its
- * identity, marked " [reduced]", so it is never set against a row that ran
- * as asked (that line is then missing, which fails the gate) and only
- * against a row reduced the same way. */
+/* clbench compare: what a line is (docs/COMPARE.md, "Line identity"): a
+ * row's workload, kernel, type, size and case parameters; the tuning ones
+ * (their roles declared by each workload, clb_param_role_of) are shown
+ * beside the line, never part of it, so that a profile change that moves
+ * `local` or `vec` sets the new rows against the old ones instead of making
+ * every line "only new". A row whose launch was reduced to fit the device
+ * (metric `reduced`) is what ran, not the case as asked: its whole params
+ * are its identity, marked " [reduced]", so it only meets a row reduced the
+ * same way. */
 #include "compare_priv.h"
 #include "clb_workload.h"
 
@@ -27,9 +20,7 @@ static const char *reduced_cases(struct cmp_in *in, int p)
         return NULL;
     struct clb_buf b = {0};
     clb_buf_printf(&b, "%s%s[reduced]", all, all[0] ? " " : "");
-    const char *s = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
-    clb_buf_free(&b);
-    return s;
+    return cmp_in_take(in, &b);
 }
 
 /* The case and tuning items of params list p for the row's workload, each
@@ -67,15 +58,11 @@ int cmp_ident(struct cmp_in *in, size_t row, enum cmp_size_mode mode, struct cmp
     const struct cmp_split *sp = split_of(in, in->plist[row], r->workload, reduced);
     if (!sp)
         return clb_oom();
-    id->workload = r->workload;
-    id->kernel = r->kernel;
-    id->dtype = r->dtype;
-    id->row_size = in->sizes[in->size[row]].canon;
-    id->cases = sp->cases;
-    id->tuning = sp->tuning;
-    id->size_default = clb_row_size_default(r);
-    id->reduced = reduced;
-    id->size = id->row_size;
+    const char *size = in->sizes[in->size[row]].canon;
+    *id = (struct cmp_ident){.workload = r->workload, .kernel = r->kernel, .dtype = r->dtype,
+                             .size = size, .cases = sp->cases, .row_size = size,
+                             .tuning = sp->tuning, .size_default = clb_row_size_default(r),
+                             .reduced = reduced};
     if (mode == CMP_SIZE_ANY || (mode == CMP_SIZE_DEFAULT && id->size_default == 1)) {
         const char *word = mode == CMP_SIZE_ANY ? "any" : "default";
         if (!(id->size = cmp_in_intern(in, word, strlen(word))))
@@ -86,9 +73,7 @@ int cmp_ident(struct cmp_in *in, size_t row, enum cmp_size_mode mode, struct cmp
 
 void cmp_ident_key(const struct cmp_ident *id, uint64_t *key)
 {
-    key[0] = CMP_KEY(id->workload);
-    key[1] = CMP_KEY(id->kernel);
-    key[2] = CMP_KEY(id->dtype);
-    key[3] = CMP_KEY(id->size);
-    key[4] = CMP_KEY(id->cases);
+    const uint64_t k[CMP_IDENT_NK] = {CMP_KEY(id->workload), CMP_KEY(id->kernel),
+                                      CMP_KEY(id->dtype), CMP_KEY(id->size), CMP_KEY(id->cases)};
+    memcpy(key, k, sizeof k);
 }

@@ -18,7 +18,6 @@
 int cmp_in_read(struct cmp_in *in, char **files, int nfiles)
 {
     in->files = files;
-    in->nfiles = nfiles;
     for (int f = 0; f < nfiles; f++) {
         struct stat sb;
         if (stat(files[f], &sb) == 0 && S_ISDIR(sb.st_mode)) {
@@ -41,7 +40,7 @@ int cmp_in_read(struct cmp_in *in, char **files, int nfiles)
         for (size_t i = before; i < in->set.n; i++)
             in->file[i] = f;
     }
-    return CLB_OK;
+    return cmp_in_prepare(in);
 }
 
 const char *cmp_in_intern(struct cmp_in *in, const char *s, size_t n)
@@ -49,13 +48,18 @@ const char *cmp_in_intern(struct cmp_in *in, const char *s, size_t n)
     return clb_arena_intern(&in->set.arena, s, n);
 }
 
+const char *cmp_in_take(struct cmp_in *in, struct clb_buf *b)
+{
+    const char *s = b->oom ? NULL : cmp_in_intern(in, clb_buf_str(b), b->len);
+    clb_buf_free(b);
+    return s;
+}
+
 /* "2^28", "256M", "268435456", "8192x8192": every 'x'-separated extent a
  * count (clb_parse_count); canonical form: the extents in decimal. */
 static int parse_size(struct cmp_in *in, const char *s, struct cmp_size *z)
 {
-    memset(z, 0, sizeof *z);
-    z->num = NAN;
-    z->canon = s;
+    *z = (struct cmp_size){.canon = s, .num = NAN};
     struct clb_buf part = {0}, canon = {0};
     double num = 1;
     int nd = 0, ok = *s != 0;
@@ -64,10 +68,8 @@ static int parse_size(struct cmp_in *in, const char *s, struct cmp_size *z)
         part.len = 0;
         clb_buf_add(&part, p, len);
         size_t v;
-        if (part.oom || nd == 4 || clb_parse_count(clb_buf_str(&part), &v) != CLB_OK) {
-            ok = 0;
+        if (!(ok = !part.oom && nd < 4 && clb_parse_count(clb_buf_str(&part), &v) == CLB_OK))
             break;
-        }
         z->d[nd++] = v;
         num *= (double)v;
         clb_buf_printf(&canon, "%s%zu", nd > 1 ? "x" : "", v);
@@ -75,19 +77,14 @@ static int parse_size(struct cmp_in *in, const char *s, struct cmp_size *z)
             break;
         p += len + 1;
     }
-    int rc = CLB_OK;
-    if (ok && !canon.oom) {
-        z->canon = cmp_in_intern(in, canon.s, canon.len);
+    int rc = part.oom || canon.oom ? CLB_ESYS : CLB_OK;
+    clb_buf_free(&part);
+    if (ok && !rc) {
         z->num = num;
         z->ndims = nd;
-        if (!z->canon)
-            rc = CLB_ESYS;
-    } else {
-        memset(z->d, 0, sizeof z->d);
-        if (part.oom || canon.oom)
-            rc = CLB_ESYS;
+        return (z->canon = cmp_in_take(in, &canon)) ? CLB_OK : CLB_ESYS;
     }
-    clb_buf_free(&part);
+    memset(z->d, 0, sizeof z->d);
     clb_buf_free(&canon);
     return rc;
 }
@@ -118,9 +115,7 @@ static int parse_params(struct cmp_in *in, const char *p)
     }
     if (CLB_GROW(in->plists, in->nplists, in->capplists))
         return CLB_ESYS;
-    in->plists[in->nplists].start = start;
-    in->plists[in->nplists].n = n;
-    in->nplists++;
+    in->plists[in->nplists++] = (struct cmp_plist){start, n};
     return CLB_OK;
 }
 
@@ -138,22 +133,15 @@ int cmp_in_prepare(struct cmp_in *in)
     for (size_t i = 0; i < n; i++) {
         const struct clb_row *r = &in->set.v[i];
         uint64_t k = CMP_KEY(r->size);
-        int s = cmp_map_add(&sizes, &k, (int)in->nsizes);
-        if (s < -1)
+        int s = cmp_slot(&sizes, &k, (void **)&in->sizes, (int)in->nsizes, &in->capsizes,
+                         sizeof *in->sizes);
+        if (s < -1 || (s == (int)in->nsizes && parse_size(in, r->size, &in->sizes[s])))
             goto out;
-        if (s == (int)in->nsizes) {
-            if (CLB_GROW(in->sizes, in->nsizes, in->capsizes))
-                goto out;
-            if (parse_size(in, r->size, &in->sizes[in->nsizes]))
-                goto out;
-            in->nsizes++;
-        }
+        in->nsizes += s == (int)in->nsizes;
         in->size[i] = s;
         k = CMP_KEY(r->params);
         int p = cmp_map_add(&params, &k, (int)in->nplists);
-        if (p < -1)
-            goto out;
-        if (p == (int)in->nplists && parse_params(in, r->params))
+        if (p < -1 || (p == (int)in->nplists && parse_params(in, r->params)))
             goto out;
         in->plist[i] = p;
     }
@@ -215,9 +203,7 @@ const char *cmp_in_params_join(struct cmp_in *in, int p, const struct clb_worklo
     for (int i = 0; i < k; i++)
         clb_buf_printf(&b, "%s%s%s%s", i ? "," : "", v[i].key, *v[i].val ? "=" : "", v[i].val);
     free(v);
-    const char *s = b.oom ? NULL : cmp_in_intern(in, b.s, b.len);
-    clb_buf_free(&b);
-    return s;
+    return cmp_in_take(in, &b);
 }
 
 /* ---- statuses ---------------------------------------------------------- */
@@ -257,16 +243,13 @@ static const char *field_of(const struct cmp_in *in, size_t i, int f)
     case F_KERNEL: return r->kernel;
     case F_DTYPE: return r->dtype;
     case F_SIZE: return in->sizes[in->size[i]].canon;
-    case F_RUN: return r->run_id;
-    default: return r->metrics;
+    default: return r->run_id;
     }
 }
 
-/* Does v pass filter f? Cached per interned value. -1 on OOM. */
+/* Does v pass filter f (not F_CACHE)? Cached per interned value. -1 on OOM. */
 static int passes(struct flist *l, int f, const char *v)
 {
-    if (f == F_CACHE)
-        return !clb_metrics_flag(v, "cache_resident");
     if (!l->items)
         return 1;
     uint64_t k = CMP_KEY(v);
@@ -295,13 +278,10 @@ static void empty_message(struct cmp_in *in, const struct cmp_filter *flt, struc
     }
     clb_buf_printf(&m, "no rows for %s %s (%s in %s", fopt[stage],
                    cmp_esc_tmp(&e, vals[stage], 0), fplural[stage], what);
-    int first = 1;
-    for (int s = 0; s < stage; s++)
-        if (vals[s]) {
-            clb_buf_printf(&m, "%s%s %s", first ? " with " : " ", fopt[s],
+    for (int s = 0, n = 0; s < stage; s++)
+        if (vals[s])
+            clb_buf_printf(&m, "%s%s %s", n++ ? " " : " with ", fopt[s],
                            cmp_esc_tmp(&e, vals[s], 0));
-            first = 0;
-        }
     clb_buf_printf(&m, ": ");
     struct cmp_map seen = {.nk = 1};
     int shown = 0, more = 0;
@@ -339,16 +319,11 @@ int cmp_size_varies(const struct clb_workload *wl)
     return wl && (wl->figure.x_size || wl->figure.kind == CLB_FIGURE_STAIRS);
 }
 
-/* Does the lineup keep row r whatever the cache filter says? */
-static int lineup_keeps(const struct cmp_filter *flt, const struct clb_row *r)
-{
-    return flt->line_up && cmp_size_varies(clb_workload_find(r->workload));
-}
-
 int cmp_in_cache_out(const struct cmp_filter *flt, const struct clb_row *r)
 {
+    /* the lineup keeps the rows of a workload that varies its size whatever the filter says */
     return flt->any_size && !flt->include_cache && clb_metrics_flag(r->metrics, "cache_resident") &&
-           !lineup_keeps(flt, r);
+           !(flt->line_up && cmp_size_varies(clb_workload_find(r->workload)));
 }
 
 int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f1, char *sel,
@@ -377,7 +352,6 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f
             }
         }
     }
-    int cache = flt->any_size && !flt->include_cache;
     size_t kept[NF + 1] = {0};   /* [0] rows of the files, [s + 1] passing filters 0..s */
     for (size_t i = 0; i < in->set.n; i++) {
         if (in->file[i] < f0 || in->file[i] >= f1)
@@ -389,10 +363,10 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f
         kept[0]++;
         int s = 0;
         for (; s < NF; s++) {
-            int p = s == F_CACHE && !cache ? 1 : passes(&fl[s], s, field_of(in, i, s));
+            int p = s == F_CACHE ? !cmp_in_cache_out(flt, &in->set.v[i])
+                                 : passes(&fl[s], s, field_of(in, i, s));
             if (p < 0)
                 goto out;
-            p = p || (s == F_CACHE && lineup_keeps(flt, &in->set.v[i]));
             if (!p)
                 break;
             kept[s + 1]++;   /* rows passing filters 0..s */

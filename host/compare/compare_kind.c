@@ -46,19 +46,16 @@ static int count_row(struct cmp_in *in, size_t i)
     if (ovf)
         return 0;
     struct clb_kvlist kv = {0};
-    int p = in->plist[i];
-    for (int j = 0; j < in->plists[p].n; j++) {
+    int p = in->plist[i], rc = CLB_OK;
+    for (int j = 0; j < in->plists[p].n && !rc; j++) {
         const struct cmp_kv *x = &in->kv[in->plists[p].start + (size_t)j];
-        if (clb_kvlist_add_pair(&kv, x->key, x->val)) {
-            clb_kvlist_free(&kv);
-            return 0;
-        }
+        rc = clb_kvlist_add_pair(&kv, x->key, x->val);
     }
     /* a whole group's row (kernel `*`) is counted as the group: its unit */
     struct clb_query q = {strcmp(r->kernel, "*") ? r->kernel : NULL, r->dtype, &size, &kv, NULL};
-    struct clb_counts c;
-    memset(&c, 0, sizeof c);
-    int rc = wl->count(&q, &c);
+    struct clb_counts c = {0};
+    if (!rc)
+        rc = wl->count(&q, &c);
     clb_kvlist_free(&kv);
     if (rc != CLB_OK)
         return 0;
@@ -76,7 +73,11 @@ int cmp_in_kind(struct cmp_in *in, size_t i)
     return v >= 0 ? v : cmp_map_add(&in->kinds, k, count_row(in, i));
 }
 
-const char *cmp_own_metric(const struct clb_workload *wl, int kind, const struct clb_row *r)
+/* The figure a row is about (its own metric): the workload's declared
+ * figure (figure.y_metric), else its count's main unit (gflops or gbps); for
+ * a workload the registry does not know, gbps where the row has it. */
+static const char *cmp_own_metric(const struct clb_workload *wl, int kind,
+                                  const struct clb_row *r)
 {
     if (wl && wl->figure.y_metric)
         return wl->figure.y_metric;   /* launch: latency_us, latency: ns_per_load */
@@ -98,7 +99,9 @@ static int add_metric(struct cmp_metric **v, int *n, const struct cmp_metric *m)
     return (*n)++;
 }
 
-int cmp_metric_slot(struct cmp_metric **v, int *n, const char *name)
+/* The index of the metric called name among the n metrics of *v, added
+ * (cmp_metric_lookup) when absent; -1 with a message. */
+static int metric_slot(struct cmp_metric **v, int *n, const char *name)
 {
     for (int k = 0; k < *n; k++)
         if (!strcmp((*v)[k].name, name))
@@ -116,5 +119,5 @@ int cmp_row_metric(struct cmp_in *in, size_t i, const struct cmp_metric *asked,
     if (kind < 0)
         return -1;
     const struct clb_row *r = &in->set.v[i];
-    return cmp_metric_slot(v, n, cmp_own_metric(cmp_in_wl(in, r->workload), kind, r));
+    return metric_slot(v, n, cmp_own_metric(cmp_in_wl(in, r->workload), kind, r));
 }

@@ -84,9 +84,7 @@ void cmp_map_free(struct cmp_map *m)
 {
     free(m->keys);
     free(m->vals);
-    int nk = m->nk;
-    memset(m, 0, sizeof *m);
-    m->nk = nk;
+    *m = (struct cmp_map){.nk = m->nk};
 }
 
 int cmp_slot(struct cmp_map *m, const uint64_t *key, void **v, int n, size_t *cap,

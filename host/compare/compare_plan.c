@@ -162,21 +162,22 @@ static int plan_points(const struct cmp_table *t, struct plan *p)
     return CLB_OK;
 }
 
+/* Check the output name (clb_chart_path_check), then plan the figures and
+ * name their files; *p is plan_free's whatever this returns. */
 static int plan_figures(const struct cmp_table *t, const char *out, struct plan *p)
 {
-    memset(p, 0, sizeof *p);
-    p->wls.nk = 1;
-    p->special.nk = 2;
-    size_t room = (size_t)t->nlines + t->npoints + 1;
-    p->ff = calloc(room, sizeof *p->ff);
+    *p = (struct plan){.wls = {.nk = 1}, .special = {.nk = 2}};
+    int svg, rc = clb_chart_path_check(out, &svg);
+    if (rc)
+        return rc;
+    p->ff = calloc((size_t)t->nlines + t->npoints + 1, sizeof *p->ff);
     p->lines = malloc(((size_t)t->nlines + 1) * sizeof *p->lines);
     p->cols = malloc(((size_t)t->ncols + 1) * sizeof *p->cols);
     p->figof = malloc(((size_t)t->nlines + 1) * sizeof *p->figof);
     p->bylines = malloc(((size_t)t->nlines + 1) * sizeof *p->bylines);
     if (!p->ff || !p->lines || !p->cols || !p->figof || !p->bylines || plan_tables(t, p) ||
-        plan_points(t, p)) {
+        plan_points(t, p))
         return clb_oom();
-    }
     if (!p->nfig) {
         clb_seterr("nothing to plot");
         return CLB_EUSAGE;
@@ -207,11 +208,9 @@ static int each_chart(const struct cmp_table *t, struct plan *p, int quiet,
 int cmp_plot_each(const struct cmp_table *t, const char *out,
                   int (*fn)(const char *final, struct clb_chart *c, void *ctx), void *ctx)
 {
-    int svg, rc = clb_chart_path_check(out, &svg);
-    if (rc)
-        return rc;
     struct plan p;
-    if (!(rc = plan_figures(t, out, &p)))
+    int rc = plan_figures(t, out, &p);
+    if (!rc)
         rc = each_chart(t, &p, 1, fn, ctx);
     plan_free(&p);
     return rc;
@@ -236,12 +235,10 @@ static int keep_chart(const char *final, struct clb_chart *c, void *ctx)
 
 int cmp_plot(const struct cmp_table *t, const char *out)
 {
-    int svg, rc = clb_chart_path_check(out, &svg);
-    if (rc)
-        return rc;
     struct plan p;
     struct drawing dr = {0};
-    if (!(rc = plan_figures(t, out, &p))) {
+    int rc = plan_figures(t, out, &p);
+    if (!rc) {
         dr.c = calloc((size_t)p.nfig + 1, sizeof *dr.c);
         dr.d = calloc((size_t)p.nfig + 1, sizeof *dr.d);
         rc = dr.c && dr.d ? each_chart(t, &p, 0, keep_chart, &dr) : clb_oom();

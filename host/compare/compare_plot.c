@@ -1,25 +1,16 @@
 /* clbench compare --plot: one figure of the table described as a chart
  * (include/clb_chart.h), which the chart layer draws (compare_plan.c hands
- * it over; the fuzz harness tests/fuzz/fuzz_plot.c checks its gnuplot input).
- * The axes and the peak levels follow the chart layer's rules, the report's.
- *
- * Bars by kernel, in the order the workload's `figure` declares (a study's
- * sequence), one per device; lines where a parameter is swept, or against
- * the problem size where the workload declares it (bus). The chart keeps
- * every text of the files as text: the renderer escapes it on its way to
- * gnuplot (no text of a results file is ever gnuplot code). */
+ * it over; tests/fuzz/fuzz_plot.c checks its gnuplot input): bars by kernel
+ * in the order the workload's `figure` declares, one per device; lines where
+ * a parameter is swept, or against the problem size where the workload
+ * declares it (bus). Every text of the files stays text: the renderer
+ * escapes it on its way to gnuplot. */
 #include "compare_priv.h"
 #include "clb_workload.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int int_order(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
 
 int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *workload,
                     const int *cand, int ncand)
@@ -28,13 +19,9 @@ int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *wo
     g->workload = workload;
     g->nlines = g->ncols = 0;
     int n = cand ? ncand : t->nlines;
-    size_t ncells = 0;
-    for (int k = 0; k < n; k++)
-        ncells += (size_t)t->lines[cand ? cand[k] : k].ncells;
-    int *seen = malloc((ncells + 1) * sizeof *seen);   /* columns with a figure, repeated */
-    if (!seen)
+    char *has = calloc((size_t)t->ncols + 1, 1);   /* the columns with a figure */
+    if (!has)
         return clb_oom();
-    size_t nseen = 0;
     int metric = -1;   /* the metric of the workload's first line with a figure: its unit */
     for (int k = 0; k < n; k++) {
         int i = cand ? cand[k] : k;
@@ -46,7 +33,7 @@ int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *wo
         for (int j = 0; j < l->ncells; j++) {
             int c = t->cells[l->cell0 + (size_t)j].col;
             if (!isnan(cmp_value(t, i, c))) {
-                seen[nseen++] = c;
+                has[c] = 1;
                 any = 1;
             }
         }
@@ -56,11 +43,10 @@ int cmp_fig_collect(struct cmp_fig *g, const struct cmp_table *t, const char *wo
         }
     }
     g->metric = metric >= 0 ? &t->metrics[metric] : t->metric;
-    qsort(seen, nseen, sizeof *seen, int_order);
-    for (size_t k = 0; k < nseen; k++)
-        if (!k || seen[k] != seen[k - 1])
-            g->cols[g->ncols++] = seen[k];
-    free(seen);
+    for (int c = 0; c < t->ncols; c++)
+        if (has[c])
+            g->cols[g->ncols++] = c;
+    free(has);
     if (!g->ncols) {
         struct clb_buf e = {0};
         clb_seterr("%s: no figure to plot for %s", cmp_esc_tmp(&e, workload, 0),
@@ -104,13 +90,10 @@ static int sweep_kind(const struct cmp_fig *g, const struct clb_workload *wl)
     int param = 0, allnum = 1;
     for (int i = 0; i < g->nlines; i++) {
         const struct cmp_line *l = L(g, i);
-        if (l->sweep_key[0] && !isnan(l->sweep_num))
-            param = 1;
+        param |= l->sweep_key[0] && !isnan(l->sweep_num);
         allnum &= !isnan(l->size_num);
     }
-    if (param)
-        return 1;
-    return allnum && wl && wl->figure.x_size ? 2 : 0;
+    return param ? 1 : allnum && wl && wl->figure.x_size ? 2 : 0;
 }
 
 static const char *sweep_key(const struct cmp_fig *g)
@@ -187,12 +170,8 @@ static int chart_bars(const struct cmp_fig *g, struct clb_chart *c, int nsizes,
     int *pos = bars_in_order(g, wl);
     double *lv = malloc(((size_t)g->nlines + 1) * sizeof *lv);
     struct clb_buf lab = {0};
-    if (!pos || !lv) {
-        free(pos);
-        free(lv);
-        return CLB_ESYS;
-    }
-    for (int i = 0; i < g->nlines; i++) {
+    int oom = !pos || !lv;
+    for (int i = 0; !oom && i < g->nlines; i++) {
         const struct cmp_line *l = L(g, pos[i]);
         lab.len = 0;
         clb_buf_printf(&lab, "%s %s", l->kernel, l->dtype);
@@ -202,18 +181,18 @@ static int chart_bars(const struct cmp_fig *g, struct clb_chart *c, int nsizes,
             clb_buf_printf(&lab, " %s", l->sweep);
         clb_chart_cat(c, clb_buf_str(&lab));
     }
-    for (int k = 0; k < g->ncols; k++) {
+    for (int k = 0; !oom && k < g->ncols; k++) {
         struct clb_chart_series *s = clb_chart_series(c, t->cols[g->cols[k]].label, CLB_CS_BARS,
                                                       k + 1);
         for (int i = 0; s && i < g->nlines; i++)
             clb_chart_point(c, s, i, cmp_value(t, g->lines[pos[i]], g->cols[k]), NULL);
     }
-    int pk = peak_kind(g);
+    int pk = oom ? CMP_PEAK_NONE : peak_kind(g);
     if (pk == CMP_PEAK_HUNDRED)
         bar_peak(g, c, pos, -1, lv, &lab);
     for (int k = 0; pk == CMP_PEAK_BANDWIDTH && k < g->ncols; k++)
         bar_peak(g, c, pos, k, lv, &lab);
-    int oom = lab.oom;
+    oom |= lab.oom;
     clb_buf_free(&lab);
     free(pos);
     free(lv);
@@ -270,18 +249,13 @@ static int chart_lines(const struct cmp_fig *g, struct clb_chart *c, int kind, i
     struct clb_chart_series **sv = malloc(((size_t)g->nlines + 1) * sizeof *sv);
     char *allbound = calloc((size_t)g->ncols + 1, 1);
     struct clb_buf title = {0};
-    int rc = CLB_OK;
-    if (!sv || !allbound) {
-        free(sv);
-        free(allbound);
-        return CLB_ESYS;
-    }
+    int rc = sv && allbound ? CLB_OK : CLB_ESYS;
     for (int k = 0; !rc && k < g->ncols; k++)
         rc = column_series(g, c, k, kind, nsizes, sv, allbound);
     /* peaks over the whole x range: a column's where every point of it is
      * device work; 100 % where every point of the figure is */
     int pk = peak_kind(g), every = 1;
-    for (int k = 0; k < g->ncols; k++)
+    for (int k = 0; !rc && k < g->ncols; k++)
         every &= allbound[k];
     for (int k = pk == CMP_PEAK_HUNDRED ? -1 : 0; !rc && pk != CMP_PEAK_NONE && k < g->ncols; k++) {
         int col = k < 0 ? -1 : g->cols[k];
@@ -331,14 +305,8 @@ static int chart_table(const struct cmp_fig *g, struct clb_chart *c)
 
 int cmp_fig_chart(const struct cmp_fig *g, struct clb_chart *c)
 {
-    int rc;
     clb_chart_init(c, "", "", "");
-    if (g->kind == CMP_FIG_ROOFLINE)
-        rc = cmp_roofline_chart(g, c);
-    else if (g->kind == CMP_FIG_STAIRS)
-        rc = cmp_stairs_chart(g, c);
-    else
-        rc = chart_table(g, c);
+    int rc = g->kind == CMP_FIG_TABLE ? chart_table(g, c) : cmp_points_chart(g, c);
     if (!rc && c->oom)
         rc = CLB_ESYS;
     if (rc == CLB_ESYS)

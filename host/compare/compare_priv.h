@@ -8,7 +8,6 @@
 
 /* ---- an open-addressing hash map: keys of nk 64-bit words -> int ------- */
 
-#define CMP_MAP_MAXK 8
 struct cmp_map {
     size_t cap, n;       /* slots (a power of two), used */
     int nk;              /* words per key */
@@ -50,12 +49,11 @@ struct cmp_in {
                               * so equal strings are equal pointers */
     int *file;               /* each row's file index */
     char **files;
-    int nfiles;
     int *size;               /* each row's index in sizes */
     struct cmp_size *sizes;
     size_t nsizes, capsizes;
     int *plist;              /* each row's index in plists */
-    struct { size_t start; int n; } *plists;
+    struct cmp_plist { size_t start; int n; } *plists;
     size_t nplists, capplists;
     struct cmp_kv *kv;       /* the items of every plist */
     size_t nkv, capkv;
@@ -70,7 +68,7 @@ struct cmp_in {
     size_t nwl, capwl;
 };
 
-/* Read every file (a directory is refused with a hint). */
+/* Read every file (a directory is refused with a hint), then cmp_in_prepare. */
 int cmp_in_read(struct cmp_in *in, char **files, int nfiles);
 /* Canonical sizes and parsed params of every row. */
 int cmp_in_prepare(struct cmp_in *in);
@@ -79,6 +77,8 @@ void cmp_in_free(struct cmp_in *in);
 void cmp_in_free_keep(struct cmp_in *in, struct clb_arena *keep);
 /* Intern text in the rows' arena (so it compares by pointer with row strings). */
 const char *cmp_in_intern(struct cmp_in *in, const char *s, size_t n);
+/* b's text interned, b freed: NULL when either ran out of memory. */
+const char *cmp_in_take(struct cmp_in *in, struct clb_buf *b);
 
 /* sel[i] = 1 for the rows of files [f0, f1) that pass the filters, 0 for
  * the others of those files (other rows untouched). When none
@@ -107,14 +107,6 @@ const struct clb_workload *cmp_in_wl(struct cmp_in *in, const char *name);
  * (0: an unknown workload, a size that does not parse, a refused count),
  * cached per configuration; -2 on OOM. */
 int cmp_in_kind(struct cmp_in *in, size_t i);
-/* The figure a row is about (its own metric): the workload's declared
- * figure (figure.y_metric: launch's latency_us, latency's ns_per_load), else
- * its count's main unit (gflops or gbps); for a workload the registry does
- * not know, gbps where the row has it, else gflops. */
-const char *cmp_own_metric(const struct clb_workload *wl, int kind, const struct clb_row *r);
-/* The index of the metric called name among the n metrics of *v, added
- * (cmp_metric_lookup) when absent; -1 with a message. */
-int cmp_metric_slot(struct cmp_metric **v, int *n, const char *name);
 /* The metric of row i when `asked` is the one asked for: asked itself (index
  * 0, added to *v first), or with asked->per_workload the row's own metric
  * (cmp_own_metric); -1 with a message. */
@@ -150,9 +142,8 @@ struct cmp_ident {
 #define CMP_IDENT_NK 5
 
 /* The identity of row i of in (every string interned in in's arena, so
- * keys compare by pointer). CLB_OK, CLB_ESYS on OOM (message set). The one
- * place compare decides what a line is: the gate (--baseline) uses it, and
- * so does any other view that lines rows of several runs up. */
+ * keys compare by pointer): the one place compare decides what a line is.
+ * CLB_OK, CLB_ESYS on OOM (message set). */
 int cmp_ident(struct cmp_in *in, size_t row, enum cmp_size_mode mode, struct cmp_ident *id);
 /* Its key for a cmp_map of nk = CMP_IDENT_NK (or more words, the caller's after these). */
 void cmp_ident_key(const struct cmp_ident *id, uint64_t *key);
@@ -185,8 +176,8 @@ struct cmp_grid {
 int cmp_grid_init(struct cmp_grid *g, int ncols, int nrows);
 /* Set a cell (row -1: the header) to a copy of s. */
 int cmp_grid_set(struct cmp_grid *g, int row, int col, const char *s);
-void cmp_grid_text(const struct cmp_grid *g, FILE *f);
-void cmp_grid_markdown(const struct cmp_grid *g, FILE *f);
+/* Print g as aligned text, or Markdown (md). */
+void cmp_grid_print(const struct cmp_grid *g, FILE *f, int md);
 void cmp_grid_free(struct cmp_grid *g);
 /* Finish building g with the escaping buffer e (freed): CLB_OK, or CLB_ESYS
  * with the grid freed when bad or e ran out of memory. */
@@ -200,10 +191,9 @@ int cmp_stream_ok(FILE *f);
 
 /* ---- figures (compare_plot.c, compare_figs.c) ---------------------------- */
 
-/* The charts of a roofline figure (one column) and of a staircase (one
+/* The chart of a roofline figure (one column) or of a staircase (one
  * workload); *c initialised by the caller. */
-int cmp_roofline_chart(const struct cmp_fig *g, struct clb_chart *c);
-int cmp_stairs_chart(const struct cmp_fig *g, struct clb_chart *c);
+int cmp_points_chart(const struct cmp_fig *g, struct clb_chart *c);
 
 /* JSON helpers (jansson): a string that is valid UTF-8 (bytes that are not
  * become U+FFFD), a number or null. */

@@ -17,7 +17,6 @@ static double get_gbps_best(const struct clb_row *r) { return r->gbps_best; }
 static double get_gflops(const struct clb_row *r) { return r->gflops; }
 static double get_pct_peak(const struct clb_row *r) { return r->pct_peak_bw; }
 
-/* One entry per metric (a measured-peak or a per-watt metric is one more). */
 /* Rates per watt: the row's rate over its average power over the timed runs
  * (docs/ENERGY.md); empty where no energy was read. */
 static double per_watt(double rate, const struct clb_row *r)
@@ -35,10 +34,9 @@ static double get_power(const struct clb_row *r) { return r->avg_power_w; }
      .measured = meas, .time_col = tc}
 
 static const struct cmp_metric metrics[] = {
-    {.name = "auto", .unit = "", .axis = "each workload's own figure",
-     .help = "each workload in its own figure and unit (default)",
-     .higher_is_better = 1, .peak = CMP_PEAK_NONE, .time_col = CLB_C_t_median_s,
-     .per_workload = 1},
+    {.name = "auto", .unit = "", .axis = "each workload's own figure", .per_workload = 1,
+     .help = "each workload in its own figure and unit (default)", .higher_is_better = 1,
+     .peak = CMP_PEAK_NONE, .time_col = CLB_C_t_median_s},
     COLM("gbps", "GB/s", "bandwidth, median time (GB/s)", "bandwidth from the median time",
          get_gbps, 1, CMP_PEAK_BANDWIDTH, 0, CLB_C_t_median_s),
     COLM("gbps_best", "GB/s", "bandwidth, best time (GB/s)", "bandwidth from the minimum time",
@@ -46,17 +44,14 @@ static const struct cmp_metric metrics[] = {
     COLM("gflops", "GFlop/s", "GFlop/s", "GFlop/s from the median time", get_gflops, 1,
          CMP_PEAK_NONE, 0, CLB_C_t_median_s),
     COLM("pct_peak", "% of peak bandwidth", "% of peak bandwidth",
-         "gbps in % of the device's peak bandwidth", get_pct_peak, 1,
-         CMP_PEAK_HUNDRED, 0, CLB_C_t_median_s),
+         "gbps in % of the device's peak bandwidth", get_pct_peak, 1, CMP_PEAK_HUNDRED, 0,
+         CLB_C_t_median_s),
     COLM("pct_measured_peak", "% of measured ceiling", "% of the measured ceiling",
-         "in % of the device's measured ceiling",
-         NULL, 1, CMP_PEAK_HUNDRED, 1, -1),
-    COLM("gflops_per_watt", "GFlop/s/W", "GFlop/s per watt",
-         "GFlop/s per watt of average power", get_gflops_per_watt, 1,
-         CMP_PEAK_NONE, 0, -1),
-    COLM("gbps_per_watt", "GB/s/W", "GB/s per watt",
-         "GB/s per watt of average power", get_gbps_per_watt, 1,
-         CMP_PEAK_NONE, 0, -1),
+         "in % of the device's measured ceiling", NULL, 1, CMP_PEAK_HUNDRED, 1, -1),
+    COLM("gflops_per_watt", "GFlop/s/W", "GFlop/s per watt", "GFlop/s per watt of average power",
+         get_gflops_per_watt, 1, CMP_PEAK_NONE, 0, -1),
+    COLM("gbps_per_watt", "GB/s/W", "GB/s per watt", "GB/s per watt of average power",
+         get_gbps_per_watt, 1, CMP_PEAK_NONE, 0, -1),
     COLM("power", "W", "average power (W)", "average power over the timed runs",
          get_power, 0, CMP_PEAK_NONE, 0, -1),
     {.name = NULL}};
@@ -110,7 +105,7 @@ int cmp_metric_lookup(const char *name, struct cmp_metric *out)
     *out = (struct cmp_metric){.name = name, .unit = d->unit, .key = name,
                                .higher_is_better = d->better != CLB_BETTER_LOWER,
                                .no_direction = d->better == CLB_BETTER_NONE,
-                               .peak = CMP_PEAK_NONE, .time_kind = (int)d->time,
+                               .peak = CMP_PEAK_NONE,
                                .time_col = d->time == CLB_MT_NONE ? -1 : CLB_C_t_median_s};
     return CLB_OK;
 }
@@ -232,9 +227,7 @@ static void fmt_cell(const struct cmp_table *t, int line, int col, char *out, si
 
 int cmp_grid_init(struct cmp_grid *g, int ncols, int nrows)
 {
-    memset(g, 0, sizeof *g);
-    g->ncols = ncols;
-    g->nrows = nrows;
+    *g = (struct cmp_grid){.ncols = ncols, .nrows = nrows};
     g->head = calloc((size_t)ncols + 1, sizeof *g->head);
     g->cell = calloc((size_t)ncols * (size_t)nrows + 1, sizeof *g->cell);
     g->right = calloc((size_t)ncols + 1, 1);
@@ -263,7 +256,7 @@ static const char *grid_at(const struct cmp_grid *g, int row, int col)
     return s ? s : "";
 }
 
-void cmp_grid_text(const struct cmp_grid *g, FILE *f)
+static void grid_text(const struct cmp_grid *g, FILE *f)
 {
     int *w = calloc((size_t)g->ncols + 1, sizeof *w), others = 0;
     if (!w)
@@ -303,7 +296,7 @@ void cmp_grid_text(const struct cmp_grid *g, FILE *f)
     free(w);
 }
 
-void cmp_grid_markdown(const struct cmp_grid *g, FILE *f)
+static void grid_markdown(const struct cmp_grid *g, FILE *f)
 {
     for (int r = -1; r < g->nrows; r++) {
         fputc('|', f);
@@ -317,6 +310,14 @@ void cmp_grid_markdown(const struct cmp_grid *g, FILE *f)
             fputc('\n', f);
         }
     }
+}
+
+void cmp_grid_print(const struct cmp_grid *g, FILE *f, int md)
+{
+    if (md)
+        grid_markdown(g, f);
+    else
+        grid_text(g, f);
 }
 
 void cmp_grid_free(struct cmp_grid *g)
@@ -451,19 +452,13 @@ static void cache_only(const struct cmp_table *t, int c, struct clb_buf *b)
         const char *w = t->lines[i].workload;
         if (clb_list_has(clb_buf_str(b), w) || cmp_size_varies(clb_workload_find(w)))
             continue;   /* latency keeps its cache rows anyway: they are its subject */
-        int all = 0, some = 0;
-        for (int j = i; j < t->nlines; j++) {
+        int all = 0;   /* 1: every figure of w cache-resident, -1: one is not */
+        for (int j = i; j < t->nlines && all >= 0; j++) {
             const struct cmp_cell *x = cmp_cell_at(t, j, c);
-            if (strcmp(t->lines[j].workload, w) || !x->n)
-                continue;
-            some = 1;
-            all += x->ncache == x->n;
-            if (x->ncache < x->n) {
-                all = -1;
-                break;
-            }
+            if (!strcmp(t->lines[j].workload, w) && x->n)
+                all = x->ncache < x->n ? -1 : 1;
         }
-        if (some && all > 0)
+        if (all > 0)
             clb_buf_printf(b, "%s%s", b->len ? ", " : "", w);
     }
 }
@@ -614,13 +609,10 @@ void cmp_col_legend(const struct cmp_col *col, int k, FILE *f, struct clb_buf *e
     }
 }
 
-int cmp_print_text(const struct cmp_table *t, FILE *f)
+/* The text table's legend of its numbered columns, below the title. */
+static void legend(const struct cmp_table *t, FILE *f)
 {
-    struct cmp_grid g;
-    if (make_grid(t, &g, 0))
-        return CLB_ESYS;
     struct clb_buf e = {0};
-    title(t, f, "", 0);
     if (t->metric->measured && t->ceilings_file)
         fprintf(f, "measured ceilings from %s\n", cmp_esc_tmp(&e, t->ceilings_file, 0));
     /* columns are numbered; the legend below the title gives their names */
@@ -635,23 +627,24 @@ int cmp_print_text(const struct cmp_table *t, FILE *f)
         }
         fprintf(f, ")\n");
     }
-    fputc('\n', f);
-    cmp_grid_text(&g, f);
-    notes(t, f, 0);
     clb_buf_free(&e);
+}
+
+static int print_table(const struct cmp_table *t, FILE *f, int md)
+{
+    struct cmp_grid g;
+    if (make_grid(t, &g, md))
+        return CLB_ESYS;
+    title(t, f, md ? "Table: " : "", md ? CMP_ESC_MD : 0);
+    if (!md)
+        legend(t, f);
+    fputc('\n', f);
+    cmp_grid_print(&g, f, md);
+    notes(t, f, md ? CMP_ESC_MD : 0);
     cmp_grid_free(&g);
     return cmp_stream_ok(f);
 }
 
-int cmp_print_markdown(const struct cmp_table *t, FILE *f)
-{
-    struct cmp_grid g;
-    if (make_grid(t, &g, 1))
-        return CLB_ESYS;
-    title(t, f, "Table: ", CMP_ESC_MD);
-    fputc('\n', f);
-    cmp_grid_markdown(&g, f);
-    notes(t, f, CMP_ESC_MD);
-    cmp_grid_free(&g);
-    return cmp_stream_ok(f);
-}
+int cmp_print_text(const struct cmp_table *t, FILE *f) { return print_table(t, f, 0); }
+
+int cmp_print_markdown(const struct cmp_table *t, FILE *f) { return print_table(t, f, 1); }
