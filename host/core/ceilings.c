@@ -38,15 +38,14 @@ static int candidate(const struct clb_row *r)
     return wl && wl->ceilings;
 }
 
-/* Does a device name contain one of the comma-separated parts of match? */
+/* Does a device name contain one of the comma-separated parts of match
+ * (clb_split drops their leading blanks)? */
 static int matches(const char *device, const char *match)
 {
     int n, hit = 0;
     char **parts = clb_split(match, &n);
     for (int i = 0; parts && i < n && !hit; i++) {
         const char *p = parts[i];
-        while (*p == ' ')
-            p++;
         size_t len = strlen(p);
         while (len && p[len - 1] == ' ')
             len--;
@@ -59,9 +58,8 @@ static int matches(const char *device, const char *match)
 }
 
 /* The distinct device names of the candidate rows, "A; B" (malloc'd). */
-static char *device_list(const struct clb_rowset *rows, const char *const *names, int n)
+static char *device_list(const char *const *names, int n)
 {
-    (void)rows;
     struct clb_buf b = {0};
     for (int i = 0; i < n; i++)
         clb_buf_printf(&b, "%s'%s'", i ? ", " : "", names[i]);
@@ -111,7 +109,7 @@ static int pick_device(const char *path, const struct clb_rowset *rows, const st
             chosen[hits] = names[k];
         hits += take;
     }
-    char *list = device_list(rows, names, n);
+    char *list = device_list(names, n);
     int rc = CLB_OK;
     if (n == 0) {
         char *wls = clb_ceiling_workloads();

@@ -64,17 +64,11 @@ struct clb_run_opts {
      * its devices ("a,b"); the caller frees them. */
     char **outs;
     int nouts;
+    size_t outs_cap;
     struct clb_buf run_ids;
     const struct clb_workload **wls;  /* selected workloads, in order */
     int nwl;
 };
-
-/* When to stop timing a configuration (docs/MEASURING.md): after `reps`
- * runs; or once `max_time` seconds of timed runs are spent (and min_reps
- * done); or once min_time is spent, min_reps done and the median's relative
- * standard error (robust: 1.2533 x 1.4826 x MAD / sqrt(n) / median) is below
- * `tolerance`. */
-int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o);
 
 enum { CLB_ENERGY_AUTO, CLB_ENERGY_ON, CLB_ENERGY_OFF };
 enum { CLB_CACHE_AUTO, CLB_CACHE_ON, CLB_CACHE_OFF };

@@ -242,7 +242,8 @@ static int pick_profile(struct session *s, const struct clb_devinfo *di)
         p = &s->generic;
     }
     s->profile = s->base_profile = p;
-    if (isnan(o->peak_bw) && isnan(o->peak_sp) && isnan(o->peak_dp) && !o->ceilings)
+    int cli = !isnan(o->peak_bw) || !isnan(o->peak_sp) || !isnan(o->peak_dp);
+    if (!cli && !o->ceilings)
         return CLB_OK;
     /* A shallow copy with the measured and the command line's peaks; its
      * strings stay the original's (freed with it, never with the copy). */
@@ -250,13 +251,10 @@ static int pick_profile(struct session *s, const struct clb_devinfo *di)
     int rc = o->ceilings ? overlay_ceilings(s, di) : CLB_OK;
     if (rc)
         return rc;
-    if (!isnan(o->peak_bw))
-        s->custom.peak_bandwidth_gbs = o->peak_bw;
-    if (!isnan(o->peak_sp))
-        s->custom.peak_gflops_sp = o->peak_sp;
-    if (!isnan(o->peak_dp))
-        s->custom.peak_gflops_dp = o->peak_dp;
-    int cli = !isnan(o->peak_bw) || !isnan(o->peak_sp) || !isnan(o->peak_dp);
+    struct clb_profile *c = &s->custom;
+    c->peak_bandwidth_gbs = isnan(o->peak_bw) ? c->peak_bandwidth_gbs : o->peak_bw;
+    c->peak_gflops_sp = isnan(o->peak_sp) ? c->peak_gflops_sp : o->peak_sp;
+    c->peak_gflops_dp = isnan(o->peak_dp) ? c->peak_gflops_dp : o->peak_dp;
     s->custom.id = clb_asprintf("%s%s%s", p->id, o->ceilings ? "+ceilings" : "",
                                 cli ? "+cli-peaks" : "");
     if (!s->custom.id)
@@ -401,16 +399,15 @@ static int plan_group(struct session *s, const struct clb_workload *wl, const ch
  * before the next; the ranks must have the same number of cases. */
 static int group_steps(struct session *s, const struct clb_workload *wl, struct clb_group *g)
 {
-    const char *dtype = g->dtype;
     struct clb_env env = make_env(s, wl);
-    env.dtype = dtype;
+    env.dtype = g->dtype;
     clb_progress_next_group(s->run);
     int rc = clb_agree(s, check_group(s, g));
     if (rc == CLB_SKIP)
         return group_row(s, g, "skipped", clb_lasterr());
     if (rc)
         return rc;
-    clb_debug("%s %s %s: setting up\n", wl->name, dtype, g->size_text);
+    clb_debug("%s %s %s: setting up\n", wl->name, g->dtype, g->size_text);
     clb_fp_reset(env.dev);   /* the kernels this group creates make its rows' fingerprints */
     if (wl->state_size && !(g->state = clb_xcalloc(1, wl->state_size)))
         rc = CLB_ESYS;
@@ -420,19 +417,16 @@ static int group_steps(struct session *s, const struct clb_workload *wl, struct 
         clb_comm_allreduce(k, 2, CLB_MAX);
         if (k[0] != -k[1]) {
             clb_seterr("the ranks set up different configurations for %s %s %s (%g to %g cases): "
-                       "lockstep needs the same on every rank", wl->name, dtype, g->size_text,
+                       "lockstep needs the same on every rank", wl->name, g->dtype, g->size_text,
                        -k[1], k[0]);
             rc = CLB_EUSAGE;
         }
     }
-    if (rc == CLB_EUSAGE || rc == CLB_EINTR || rc == CLB_ESYS) {
-        group_free(&env, g);
-        return rc;
-    }
-    if (rc != CLB_OK) {   /* the reason outlives the teardown */
+    if (rc != CLB_OK) {   /* a skip's or an error's reason outlives the teardown */
         char *msg = clb_strdup(clb_lasterr());
         group_free(&env, g);
-        rc = group_row(s, g, clb_status_name(rc), msg ? msg : "");
+        if (rc != CLB_EUSAGE && rc != CLB_EINTR && rc != CLB_ESYS)
+            rc = group_row(s, g, clb_status_name(rc), msg ? msg : "");
         free(msg);
         return rc;
     }
@@ -960,14 +954,11 @@ static int note_output(struct clb_run_opts *o, const struct session *s)
     for (int k = 0; k < o->nouts; k++)
         if (!strcmp(o->outs[k], s->outpath))
             return o->run_ids.oom;
-    char **v = realloc(o->outs, ((size_t)o->nouts + 1) * sizeof *v);
     char *p = clb_strdup(s->outpath);
-    if (!v || !p) {
+    if (!p || CLB_GROW(o->outs, o->nouts, o->outs_cap)) {
         free(p);
-        o->outs = v ? v : o->outs;
         return -1;
     }
-    o->outs = v;
     o->outs[o->nouts++] = p;
     return o->run_ids.oom;
 }

@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o)
+/* When to stop timing a configuration (docs/MEASURING.md): after `reps`
+ * runs; or once `max_time` seconds of timed runs are spent (and min_reps
+ * done); or once min_time is spent, min_reps done and the median's relative
+ * standard error (robust: 1.2533 x 1.4826 x MAD / sqrt(n) / median) is below
+ * `tolerance`. */
+static int timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o)
 {
     if (n >= o->reps)
         return 1;
@@ -31,13 +36,6 @@ int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_o
     double mad = clb_median(v, (size_t)n);
     double se = 1.2533 * 1.4826 * mad / sqrt((double)n);
     return med > 0 && se <= o->tolerance * med;
-}
-
-static void fmt_range(char *buf, size_t n, const size_t *v, unsigned dims)
-{
-    buf[0] = 0;
-    for (unsigned i = 0; i < dims; i++)
-        clb_appendf(buf, n, "%s%zu", i ? "x" : "", v[i]);
 }
 
 /* The measured figures of a row: statistics, rates, the peak, the model, the
@@ -60,16 +58,16 @@ void clb_fill_figures(struct session *s, struct clb_row *r, struct clb_env *env,
         r->gflops = clb_rate(r->flops, st.median) / 1e9;
     const struct clb_counts *k = &c->counts;
     const struct clb_profile *p = env->profile;
-    double ranks = r->ranks > 0 ? r->ranks : 1;  /* an aggregate's peak is the job's */
+    /* an aggregate's peak is the job's (rank NULL: ranks unlike, no aggregate) */
+    double scale = r->rank && !strcmp(r->rank, "all") && r->ranks > 0 ? r->ranks : 1;
     if (!isnan(r->gbps) && !isnan(p->peak_bandwidth_gbs) && p->peak_bandwidth_gbs > 0 &&
         !k->host_bound && !k->compute_bound)
-        r->pct_peak_bw = 100.0 * r->gbps / (p->peak_bandwidth_gbs * (strcmp(r->rank, "all") ? 1 : ranks));
+        r->pct_peak_bw = 100.0 * r->gbps / (p->peak_bandwidth_gbs * scale);
     r->model = c->model;
     double pf = clb_profile_peak_gflops(p, g->dtype);
     if (isnan(r->model) && !k->host_bound && r->bytes > 0 && !isnan(p->peak_bandwidth_gbs) &&
         !(k->compute_bound && isnan(pf))) {
         struct clb_roofline rf;
-        double scale = strcmp(r->rank, "all") ? 1 : ranks;
         clb_roofline_predict(r->bytes, r->flops, p->peak_bandwidth_gbs * scale,
                              pf * scale, &rf);
         r->model = k->unit == CLB_UNIT_GFLOPS ? rf.gflops : rf.gbps;
@@ -106,7 +104,7 @@ static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c,
 }
 
 /* Warm up (compilation, first touch), then time until the policy says stop
- * (clb_timing_stop). Warm-up runs stop early, after the first, once they
+ * (timing_stop). Warm-up runs stop early, after the first, once they
  * took a quarter of --max-time: a slow configuration should not spend its
  * budget warming up. With an energy source the counter is read around the
  * timed runs; a reading is kept only over a window the source resolves
@@ -163,7 +161,7 @@ static int time_case(struct session *s, struct clb_env *env, struct clb_group *g
             tm->agg[tm->n] = job_t;
         tm->n++;
         const double *policy = tm->agg ? tm->agg : tm->times;
-        if (clb_timing_stop(policy, tm->n, job_spent, o) &&
+        if (timing_stop(policy, tm->n, job_spent, o) &&
             (!want_energy || clb_now() - t_start >= window ||
              tm->n >= CLB_ENERGY_MAX_REPS))
             break;
@@ -272,11 +270,14 @@ static void check_possible(struct session *s, struct clb_env *env, struct clb_gr
 static void shape_row(struct session *s, struct clb_env *env, struct clb_case *c,
                       struct clb_row *r)
 {
-    char range[64];
-    fmt_range(range, sizeof range, c->local, c->local[0] ? c->dims : 0);
-    r->local_size = clb_keep(s, range);
-    fmt_range(range, sizeof range, c->global, c->dims);
-    r->global_size = clb_keep(s, range);
+    char range[2][64] = {"", ""};   /* local, global */
+    for (unsigned i = 0; i < c->dims; i++) {
+        if (c->local[0])
+            clb_appendf(range[0], sizeof range[0], "%s%zu", i ? "x" : "", c->local[i]);
+        clb_appendf(range[1], sizeof range[1], "%s%zu", i ? "x" : "", c->global[i]);
+    }
+    r->local_size = clb_keep(s, range[0]);
+    r->global_size = clb_keep(s, range[1]);
     size_t llc = clb_llc_bytes(env);
     double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
     if (llc && !c->counts.host_bound && !c->counts.compute_bound &&
@@ -345,8 +346,7 @@ static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g
     shape_row(s, env, c, r);
     if (g->size_from)
         clb_case_metric_token(c, "size_from", g->size_from);
-    if (g->size_from && (!strcmp(g->size_from, "rule") || !strcmp(g->size_from, "ladder") ||
-                         !strcmp(g->size_from, "budget")))
+    if (g->size_from && clb_list_has("rule,ladder,budget", g->size_from))
         clb_case_metric_token(c, "llc_from", clb_llc_from(env));
     if (clb_comm()->devices > 1) /* a process drives several devices, each a rank */
         clb_case_metric(c, "devices_per_rank", clb_comm()->devices);

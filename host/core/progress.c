@@ -25,14 +25,10 @@ int clb_progress_plan(struct run *run, int slot, long cases, double work)
     struct progress *p = &run->progress;
     if (CLB_GROW(p->g, p->ng, p->cap))
         return CLB_ESYS;
-    if (slot >= p->nslot) {
-        int n = slot + 1;
-        struct progress_rate *r = realloc(p->rate, (size_t)n * sizeof *r);
-        if (!r)
+    while (slot >= p->nslot) {
+        if (CLB_GROW(p->rate, p->nslot, p->rate_cap))
             return CLB_ESYS;
-        memset(r + p->nslot, 0, (size_t)(n - p->nslot) * sizeof *r);
-        p->rate = r;
-        p->nslot = n;
+        p->rate[p->nslot++] = (struct progress_rate){0};
     }
     p->g[p->ng++] = (struct progress_group){slot, cases, work > 0 ? work : 0};
     run->total += cases;
@@ -100,7 +96,10 @@ static int estimate(const struct progress_rate *r, const struct progress_group *
     return 0;
 }
 
-double clb_progress_eta(const struct run *run, int *partial)
+/* Seconds left by the workloads' own estimates; NAN when no remaining
+ * workload can be estimated yet; *partial set when some cannot (the figure
+ * is then a lower bound). */
+static double eta_left(const struct run *run, int *partial)
 {
     const struct progress *p = &run->progress;
     double eta = 0;
@@ -198,7 +197,7 @@ void clb_progress(struct session *s, const struct clb_group *g, const char *kern
     int ok = strcmp(r->status, "ok") == 0;
     fprintf(stderr, " %s%s%s", r->status, !ok && r->detail[0] ? ": " : "", ok ? "" : r->detail);
     int partial;
-    double eta = clb_progress_eta(run, &partial);
+    double eta = eta_left(run, &partial);
     if (run->total > run->done && isfinite(eta) && eta >= 1) {   /* "ETA 0s" says nothing */
         char text[32];
         fmt_duration(text, sizeof text, eta);

@@ -179,10 +179,8 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb
     const struct clb_workload *wl = env->wl;
     const struct clb_size_rule *r = &wl->sizes;
     struct clb_buf out = {0};
-    if (env->quick) {
-        clb_buf_printf(&out, "%s", r->quick);
-        return out.s ? out.s : clb_strdup(r->quick);
-    }
+    if (env->quick)
+        return clb_strdup(r->quick);
     /* A profile may set a device's default sizes from measurements
      * ([tuning] <workload>.sizes, e.g. a larger array where it was faster). */
     const char *tuned = clb_profile_tuning(env->profile, wl->name, CLB_TUNING_SIZES, dtype);
@@ -191,9 +189,7 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb
     int gpu = strcmp(env->info->type_name, "cpu") != 0; /* [1]: GPUs and accelerators */
     double floor = r->floor_mib[gpu] * 1048576.0;
     double resident = CLB_RESIDENT_TIMES * (double)clb_llc_bytes(env);
-    double want = r->llc_times * (double)clb_llc_bytes(env);
-    if (want < floor)
-        want = floor;
+    double want = fmax(r->llc_times * (double)clb_llc_bytes(env), floor);
     if (memory_rule(r) && want < resident) /* never aim at a cache-resident size */
         want = resident;
     double cap = r->cap_mib[gpu] * 1048576.0;
@@ -263,13 +259,10 @@ double clb_estimate_group(const struct clb_env *env, const struct clb_counts *c,
     double units = env->info->compute_units ? (double)env->info->compute_units : 1;
     double rate = (!isnan(peak) && peak > 0 ? 0.5 * peak : EST_UNIT_GBS * units) * 1e9;
     double t = (c->bytes > 0 ? c->bytes : c->footprint) / rate; /* one run */
-    double timed = o->max_time < o->reps * t ? o->max_time : o->reps * t;
-    if (timed < o->min_reps * t)
-        timed = o->min_reps * t;
+    double timed = fmax(fmin(o->max_time, o->reps * t), o->min_reps * t);
     double warm = o->warmup * t < o->max_time / 4 ? o->warmup * t : o->max_time / 4 + t;
     double check = c->footprint / (EST_HOST_GBS * 1e9);
-    return EST_GROUP_S + c->footprint / (EST_HOST_GBS * 1e9) +
-           (double)(cases > 0 ? cases : 1) * (timed + warm + check);
+    return EST_GROUP_S + check + (double)(cases > 0 ? cases : 1) * (timed + warm + check);
 }
 
 int clb_size_below(const struct clb_env *env, const char *dtype, const struct clb_size *size,
