@@ -153,16 +153,12 @@ char *clb_row_format(const struct clb_row *r, int version)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        clb_seterr(CLB_OOM " formatting a row");
-        return NULL;
-    }
     int n = clb_schema_ncols(version);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; f && i < n; i++) {
         put_field(f, r, i);
         fputc(i + 1 < n ? ',' : '\n', f);
     }
-    if (fclose(f) != 0) {
+    if (!f || fclose(f) != 0) {
         free(buf);
         clb_seterr(CLB_OOM " formatting a row");
         return NULL;
@@ -231,15 +227,20 @@ int clb_rewrite_close(const char *path, struct clb_rewrite *w, int rc)
     return rc;
 }
 
+/* The CSV header line of the schema clbench writes: 0, or -1 with errno. */
+static int put_header(int fd)
+{
+    const char *h = clb_csv_header(CLB_SCHEMA);
+    return clb_write_all(fd, h, strlen(h)) || clb_write_all(fd, "\n", 1) ? -1 : 0;
+}
+
 /* Create path with its header atomically: a temporary file linked into
  * place (never over a file another process created first). */
 static int create_with_header(const char *path)
 {
-    const char *h = clb_csv_header(CLB_SCHEMA);
     struct clb_replace t;
     if (clb_replace_open(AT_FDCWD, path, 0666, &t) != 0 ||
-        clb_replace_done(&t, path, !clb_write_all(t.fd, h, strlen(h)) &&
-                                       !clb_write_all(t.fd, "\n", 1), CLB_REPLACE_NEW) != 0) {
+        clb_replace_done(&t, path, !put_header(t.fd), CLB_REPLACE_NEW) != 0) {
         clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
         return CLB_EUSAGE;
     }
@@ -355,10 +356,9 @@ static int check_csv(int fd, const char *path)
     char *line = first_line(fd, &empty); /* empty: or blank lines only, which readers skip */
     if (!line)
         return CLB_ESYS;
-    const char *h = clb_csv_header(CLB_SCHEMA);
     int v = header_version(line);
     free(line);
-    if (empty && (clb_write_all(fd, h, strlen(h)) || clb_write_all(fd, "\n", 1))) {
+    if (empty && put_header(fd)) {
         clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
         return CLB_EUSAGE;
     }
@@ -442,18 +442,12 @@ static int writer_stream(struct clb_writer *w)
     w->stream = 1;
     w->fd = dup(STDOUT_FILENO);
     w->path = clb_strdup("-");
-    if (w->fd < 0 || !w->path) {
+    int header = w->format == CLB_FORMAT_CSV && !header_done;
+    if (w->fd < 0 || !w->path || (header && put_header(w->fd))) {
         clb_seterr("cannot write the rows to standard output: %s", strerror(errno));
         return CLB_ESYS;
     }
-    if (w->format == CLB_FORMAT_CSV && !header_done) {
-        const char *h = clb_csv_header(CLB_SCHEMA);
-        if (clb_write_all(w->fd, h, strlen(h)) || clb_write_all(w->fd, "\n", 1)) {
-            clb_seterr("cannot write the rows to standard output: %s", strerror(errno));
-            return CLB_ESYS;
-        }
-        header_done = 1;
-    }
+    header_done |= header;
     return CLB_OK;
 }
 
@@ -766,40 +760,35 @@ static int check_header(struct reader *rd)
     return -1;
 }
 
+/* A whole record: the header, else a row (or upgrade's callback). */
+static void take_record(struct reader *rd)
+{
+    struct clb_row *r;
+    if (rd->nul) {
+        clb_seterr("%s:%ld: a field holds a NUL byte (not a text file)", rd->path, rd->record);
+        rd->rc = CLB_EUSAGE;
+    } else if (rd->record == 1) {
+        check_header(rd);
+    } else if (rd->overflow || rd->nf != rd->ncols) {
+        clb_seterr("%s:%ld: row has %s%d fields, expected %d", rd->path, rd->record,
+                   rd->overflow ? "more than " : "", rd->nf, rd->ncols);
+        rd->rc = CLB_EUSAGE;
+    } else if (rd->raw) {
+        rd->raw(rd);
+    } else if (!(r = rowset_slot(rd->out))) {
+        rd->rc = CLB_ESYS;
+    } else if (fill_row(rd, r) == 0) {
+        rd->out->n++;
+    }
+}
+
 static void on_record(int c, void *data)
 {
     (void)c;
     struct reader *rd = data;
     rd->record++;
-    if (rd->rc)
-        goto out;
-    if (rd->nul) {
-        clb_seterr("%s:%ld: a field holds a NUL byte (not a text file)", rd->path, rd->record);
-        rd->rc = CLB_EUSAGE;
-        goto out;
-    }
-    if (rd->record == 1) {
-        check_header(rd);
-        goto out;
-    }
-    if (rd->overflow || rd->nf != rd->ncols) {
-        clb_seterr("%s:%ld: row has %s%d fields, expected %d", rd->path, rd->record,
-                   rd->overflow ? "more than " : "", rd->nf, rd->ncols);
-        rd->rc = CLB_EUSAGE;
-        goto out;
-    }
-    if (rd->raw) {
-        rd->raw(rd);
-        goto out;
-    }
-    struct clb_row *r = rowset_slot(rd->out);
-    if (!r) {
-        rd->rc = CLB_ESYS;
-        goto out;
-    }
-    if (fill_row(rd, r) == 0)
-        rd->out->n++;
-out:
+    if (!rd->rc)
+        take_record(rd);
     rd->nf = 0;
     rd->overflow = 0;
     rd->nul = 0;
@@ -879,7 +868,9 @@ FILE *clb_results_open(const char *path)
     return strcmp(path, "-") ? open_regular(path, "results file") : open_stdin();
 }
 
-int clb_results_is_jsonl(const char *path)
+/* Does the file start (after a UTF-8 byte order mark) with '{'? 1 yes, 0 no,
+ * -1 when it cannot be read (message set). */
+static int is_jsonl(const char *path)
 {
     FILE *f = clb_results_open(path);
     if (!f)
@@ -975,46 +966,36 @@ static int parse_file(struct reader *rd)
 
 int clb_results_read(const char *path, struct clb_rowset *out)
 {
-    int json = clb_results_is_jsonl(path);
+    int json = is_jsonl(path);
     if (json < 0)
         return CLB_EUSAGE;
     if (json)
         return clb_jsonl_read(path, out);
-    struct reader rd;
-    memset(&rd, 0, sizeof rd);
-    rd.path = path;
-    rd.out = out;
+    struct reader rd = {.path = path, .out = out};
     return parse_file(&rd);
 }
 
 /* ---- upgrade v1, v2 -> v3 -------------------------------------------------- */
 
-struct upgrade {
-    FILE *f;
-    size_t rows;
-    int oom;
-};
-
 /* One record of the old file: its fields as they were, the columns it lacks
  * empty, its metrics derived from its detail. */
 static void upgrade_record(struct reader *rd)
 {
-    struct upgrade *u = rd->raw_ctx;
+    FILE *f = rd->raw_ctx;
     for (int i = 0; i < rd->ncols; i++) {
-        put_str(u->f, clb_buf_str(&rd->fields[i]));
-        fputc(',', u->f);
+        put_str(f, clb_buf_str(&rd->fields[i]));
+        fputc(',', f);
     }
     for (int i = rd->ncols; i < CLB_NCOLS - 1; i++)
-        fputc(',', u->f);
+        fputc(',', f);
     char *m = clb_metrics_from_detail(clb_buf_str(&rd->fields[CLB_C_detail]));
     if (!m) {
         rd->rc = CLB_ESYS;
         return;
     }
-    put_str(u->f, m);
+    put_str(f, m);
     free(m);
-    fputc('\n', u->f);
-    u->rows++;
+    fputc('\n', f);
 }
 
 /* Write the upgraded file beside path and rename it into place. */
@@ -1025,24 +1006,16 @@ static int upgrade_write(const char *path)
     if (rc)
         return rc;
     fprintf(w.f, "%s\n", clb_csv_header(CLB_SCHEMA));
-    struct upgrade u = {w.f, 0, 0};
-    struct reader rd;
-    memset(&rd, 0, sizeof rd);
-    rd.path = path;
-    rd.raw = upgrade_record;
-    rd.raw_ctx = &u;
+    struct reader rd = {.path = path, .raw = upgrade_record, .raw_ctx = w.f};
     return clb_rewrite_close(path, &w, parse_file(&rd));
 }
 
 int clb_results_upgrade(const char *path, int *already, int *from, size_t *rows)
 {
     *already = 0;
-    *rows = 0;
-    *from = 0;
     /* Read it whole first: a file that does not parse is not rewritten. */
-    struct clb_rowset check;
-    memset(&check, 0, sizeof check);
-    int json = clb_results_is_jsonl(path);
+    struct clb_rowset check = {0};
+    int json = is_jsonl(path);
     int rc = json < 0 ? CLB_EUSAGE : clb_results_read(path, &check);
     *from = check.version;
     *rows = check.n;

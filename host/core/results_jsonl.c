@@ -52,23 +52,13 @@ static int schema_of(json_t *o, const char *where, int *version)
     return CLB_OK;
 }
 
-/* The shortest decimal text that reads back as v. */
-static void num_text(double v, char *buf, size_t n)
-{
-    for (int digits = 9; digits <= 17; digits++) {
-        snprintf(buf, n, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
 /* One metric value as text in the grammar (checked by the caller). */
 static int metric_text(json_t *x, char *buf, size_t n)
 {
     if (json_is_integer(x))
         snprintf(buf, n, "%" JSON_INTEGER_FORMAT, json_integer_value(x));
     else if (json_is_real(x))
-        num_text(json_real_value(x), buf, n);
+        snprintf(buf, n, "%.*g", clb_shortest(json_real_value(x), 9), json_real_value(x));
     else if (json_is_string(x) && json_string_length(x) < n)
         snprintf(buf, n, "%s", json_string_value(x));
     else
