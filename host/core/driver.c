@@ -123,10 +123,9 @@ static int select_team(struct run *r, const char *spec, char **list, int n)
 }
 
 /* Which devices this process runs. One process: the first device SPEC names
- * ("all" or a list: each in turn). An MPI rank: one device, the node-local
- * rank's of the devices SPEC names (ranks that outnumber them share, with a
- * warning from rank 0). --devices-per-rank: several, each a rank of the job
- * on a thread of its own (select_team). */
+ * ("all" or a list: each in turn). An MPI rank: the node-local rank's of the
+ * devices SPEC names (ranks that outnumber them share). --devices-per-rank:
+ * select_team. */
 static int select_devices(struct run *r)
 {
     const char *spec = r->o->device;
@@ -754,11 +753,8 @@ static int open_device(struct run *run, struct session *s, int idx)
     return rc;
 }
 
-/* --dry-run: what a device would run, before anything runs -- per group its
- * cases, size and device footprint, then the time its timed runs may take
- * at most: each case stops at --max-time after a warm-up of at most a
- * quarter of it (a case whose one run takes longer runs --min-reps), before
- * set-up, builds, probes and checks. */
+/* --dry-run: a device's plan -- per group its cases, size and footprint --
+ * and the most time its timed runs may take (docs/MEASURING.md). */
 static void print_plan(struct session *s, const struct groups *plan)
 {
     const struct clb_devinfo *di = &s->dev.info;

@@ -103,17 +103,12 @@ static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c,
     return rc;
 }
 
-/* Warm up (compilation, first touch), then time until the policy says stop
- * (timing_stop). Warm-up runs stop early, after the first, once they
- * took a quarter of --max-time: a slow configuration should not spend its
- * budget warming up. With an energy source the counter is read around the
- * timed runs; a reading is kept only over a window the source resolves
- * (--energy-window, else the source's own minimum: 1 s for NVML). With
- * --energy on or an explicit window the timed runs go on until they span it;
- * by default (auto) they do not, so only configurations that run that long
- * anyway get energy, and the suite's time does not grow. Under MPI the
- * ranks start each timed run together and decide together when to stop,
- * from the slowest rank's times. */
+/* Warm up (compilation, first touch: at most a quarter of --max-time after
+ * the first run, so a slow configuration keeps its budget), then time until
+ * timing_stop. An energy reading is kept only over a window the source
+ * resolves; only --energy on or --energy-window stretches the timed runs to
+ * it, so by default the suite's time does not grow (docs/ENERGY.md). Under
+ * MPI the ranks time each run together and stop on the slowest's times. */
 static int time_case(struct session *s, struct clb_env *env, struct clb_group *g,
                      struct clb_case *c, struct timed *tm)
 {

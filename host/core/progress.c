@@ -1,17 +1,8 @@
 /* Progress: one counter over the whole invocation, exact from the first line
  * (every group of every device is planned before the first case), and an
- * ETA from each workload's own measured rate (docs/MEASURING.md, "Progress").
- *
- * A group's work is its device footprint in bytes (its count). A workload's
- * rate is known on a device once it has finished a case that is not the
- * first of its group (the first carries the group's set-up, builds and
- * probes: "ETA 22m55s" after transpose's first --quick case of a 7 s run,
- * extrapolated to the other ten and to peak and latency), or a whole group:
- * a case then takes its seconds per byte of work, and a group not started
- * yet its set-up besides. A workload not measured yet has no estimate: the
- * ETA is printed only where one can be made -- "ETA 1m40s" when every
- * remaining group's workload has a rate, "ETA >1m40s" (the measured part, a
- * lower bound) while some do not -- and not before. */
+ * ETA from each workload's own measured rate, printed only where one can be
+ * made: a rate carried from one workload to another printed "ETA 22m55s"
+ * for a 7 s run (docs/MEASURING.md, "Progress, summary, exit status"). */
 #define _GNU_SOURCE
 #include "comm.h"
 #include "session.h"

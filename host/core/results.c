@@ -248,40 +248,29 @@ static int create_with_header(const char *path)
 }
 
 /* The first line of an open file that is not blank (readers skip blank lines
- * in both formats), in memory that grows (at most 1 MiB is looked at: a
- * header or a JSON row is shorter; a NUL byte ends it too). *blank: the file
- * holds nothing but line breaks (or nothing). */
+ * in both formats), malloc'd: at most FIRST_MAX bytes are looked at (a
+ * header or a JSON row is shorter; a NUL byte ends the line too). *blank: the
+ * file holds nothing but line breaks (or nothing). */
+#define FIRST_MAX ((size_t)1 << 20)
 static char *first_line(int fd, int *blank)
 {
-    struct clb_buf b = {0};
-    char chunk[4096];
-    ssize_t k;
-    off_t at = 0;
-    int started = 0;
-    *blank = 1;
-    while (at < (1 << 20) && (k = pread(fd, chunk, sizeof chunk, at)) > 0) {
-        size_t i = 0, n;
-        while (!started && i < (size_t)k && (chunk[i] == '\r' || chunk[i] == '\n'))
-            i++;
-        started |= i < (size_t)k;
-        for (n = i; n < (size_t)k && chunk[n] != '\r' && chunk[n] != '\n' && chunk[n]; n++)
-            ;
-        clb_buf_add(&b, chunk + i, n - i);
-        if (started) {
-            *blank = 0;
-            if (n < (size_t)k)
-                break;
-        }
-        at += k;
-    }
-    if (at >= (1 << 20))
-        *blank = 0;
-    if (b.oom) {
-        clb_buf_free(&b);
+    char *b = malloc(FIRST_MAX + 1);
+    if (!b) {
         clb_seterr(CLB_OOM " reading a results file");
         return NULL;
     }
-    return b.s ? b.s : clb_strdup("");
+    size_t n = 0, i = 0, e;
+    ssize_t k;
+    while (n < FIRST_MAX && (k = pread(fd, b + n, FIRST_MAX - n, (off_t)n)) > 0)
+        n += (size_t)k;
+    while (i < n && (b[i] == '\r' || b[i] == '\n'))
+        i++;
+    for (e = i; e < n && b[e] != '\r' && b[e] != '\n' && b[e]; e++)
+        ;
+    *blank = i == n && n < FIRST_MAX;
+    memmove(b, b + i, e - i);
+    b[e - i] = 0;
+    return b;
 }
 
 /* Does the file end with a newline (or is it empty)? */

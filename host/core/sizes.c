@@ -238,16 +238,10 @@ const char *clb_size_from(const struct clb_env *env, const char *dtype, const ch
 
 /* ---- the run's estimate, before the first case (--budget) ------------------ */
 
-/* Rough on purpose: it decides whether a default suite would take minutes or
- * an hour, not how many seconds. A configuration's run moves its group's
- * bytes at half the profile's peak bandwidth, else at EST_UNIT_GBS per
- * compute unit (PoCL on 2 cores of a Xeon: stream 4-6 GB/s, camping 0.2); it
- * runs its timed repetitions as the timing policy stops them (at least
- * --min-reps, up to --max-time), its warm-up, and the host's check of its
- * output at EST_HOST_GBS; a group adds its set-up (builds, filling its
- * buffers). On the 2-core VM the default suite's estimate is 130 s where it
- * ran in 80-110 s unloaded: per workload it errs both ways (cg's group counts
- * one iteration, latency's chase is bound by latency, not bytes). */
+/* Rough on purpose: minutes or an hour, not how many seconds (docs/
+ * MEASURING.md, "A budget"). EST_UNIT_GBS per compute unit where the profile
+ * has no peak (PoCL on 2 cores of a Xeon: stream 4-6 GB/s, camping 0.2); the
+ * host checks the output at EST_HOST_GBS; a group's set-up EST_GROUP_S. */
 #define EST_UNIT_GBS 3.0
 #define EST_HOST_GBS 2.0
 #define EST_GROUP_S 0.5
