@@ -38,6 +38,15 @@ static int candidate(const struct clb_row *r)
     return wl && wl->ceilings;
 }
 
+/* The text built in b (malloc'd), or NULL with b freed when memory ran out. */
+static char *buf_text(struct clb_buf *b)
+{
+    if (!b->oom)
+        return b->s ? b->s : clb_strdup("");
+    clb_buf_free(b);
+    return NULL;
+}
+
 /* Does a device name contain one of the comma-separated parts of match
  * (clb_split drops their leading blanks)? */
 static int matches(const char *device, const char *match)
@@ -74,11 +83,7 @@ char *clb_ceiling_workloads(void)
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
         if ((*w)->ceilings)
             clb_buf_printf(&b, "%s%s", b.len ? ", " : "", (*w)->name);
-    if (b.oom) {
-        clb_buf_free(&b);
-        return NULL;
-    }
-    return b.s ? b.s : clb_strdup("");
+    return buf_text(&b);
 }
 
 /* Pick the device (see struct clb_ceil_pick). */
@@ -248,11 +253,7 @@ char *clb_ceiling_missing(const struct clb_ceilings *c, enum clb_ceiling_kind ki
     if (first)
         clb_buf_printf(&b, "; run `clbench run %s` at default sizes on it", first);
     clb_buf_free(&from);
-    if (b.oom) {
-        clb_buf_free(&b);
-        return NULL;
-    }
-    return b.s;
+    return buf_text(&b);
 }
 
 char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind)
@@ -267,11 +268,7 @@ char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kin
     if (x->note[0])
         clb_buf_printf(&b, " (%s)", x->note);
     clb_buf_printf(&b, ", run %s, file %s", x->row->run_id, c->file);
-    if (b.oom) {
-        clb_buf_free(&b);
-        return NULL;
-    }
-    return b.s;
+    return buf_text(&b);
 }
 
 void clb_ceilings_free(struct clb_ceilings *c)

@@ -78,6 +78,15 @@ static int candidates(struct run *r, const char *spec, int **out, int *n)
     return CLB_OK;
 }
 
+/* Add device idx to the n devices of v unless it is one of them. */
+static void add_device(int *v, int *n, int idx)
+{
+    for (int j = 0; j < *n; j++)
+        if (v[j] == idx)
+            return;
+    v[(*n)++] = idx;
+}
+
 /* Does this run drive several devices a process (--devices-per-rank)? */
 static int team_asked(const struct clb_run_opts *o)
 {
@@ -96,13 +105,8 @@ static int select_team(struct run *r, const char *spec, char **list, int n)
     for (int i = 0; i < n && rc == CLB_OK; i++) {
         int *c, k;
         rc = candidates(r, list ? list[i] : spec, &c, &k);
-        for (int j = 0; rc == CLB_OK && j < k; j++) {
-            int dup = 0;
-            for (int q = 0; q < nc; q++)
-                dup |= all[q] == c[j];
-            if (!dup)
-                all[nc++] = c[j];
-        }
+        for (int j = 0; rc == CLB_OK && j < k; j++)
+            add_device(all, &nc, c[j]);
         free(c);
     }
     const struct clb_comm_info *p = clb_comm();
@@ -143,7 +147,7 @@ static int select_devices(struct run *r)
         free(list);
         return rc;
     }
-    int rc = CLB_OK;
+    int rc = CLB_OK, all = spec && !list && strcmp(spec, "all") == 0;
     for (int i = 0; i < n && rc == CLB_OK; i++) {
         int *c, nc;
         rc = candidates(r, list ? list[i] : spec, &c, &nc);
@@ -151,21 +155,10 @@ static int select_devices(struct run *r)
             clb_seterr("-d %s: only emulated devices were found; name one with -d INDEX", spec);
             rc = CLB_EUSAGE;
         }
-        int all = spec && !list && strcmp(spec, "all") == 0;
-        for (int k = 0; rc == CLB_OK && k < nc; k++) {
-            if (!r->mpi && !all && k > 0)
-                break; /* one process: the first device of a type or name */
-            int idx = c[k];
-            if (r->mpi) {
-                idx = c[clb_comm()->local_rank % nc];
-                k = nc;
-            }
-            int dup = 0;
-            for (int j = 0; j < r->nsel; j++)
-                dup |= r->sel[j] == idx;
-            if (!dup)
-                r->sel[r->nsel++] = idx;
-        }
+        /* one process: the first device of a type or name (all: each); a rank its own */
+        int k = rc == CLB_OK && r->mpi ? clb_comm()->local_rank % nc : 0;
+        for (int end = all && !r->mpi ? nc : k + 1; rc == CLB_OK && k < end; k++)
+            add_device(r->sel, &r->nsel, c[k]);
         free(c);
         if (r->mpi)
             break; /* a rank runs one device */
@@ -721,10 +714,7 @@ static int cache_for(const struct clb_run_opts *o, const struct clb_devinfo *di)
  * (nothing here talks to other ranks). */
 static int open_device(struct run *run, struct session *s, int idx)
 {
-    memset(s, 0, sizeof *s);
-    s->run = run;
-    s->o = run->o;
-    s->out.fd = -1;
+    *s = (struct session){.run = run, .o = run->o, .out.fd = -1};
     const struct clb_devinfo *di = &run->devs[idx];
     int rc = pick_profile(s, di);
     watch_device(s, di);
@@ -989,9 +979,7 @@ static int run_devices(struct run *run)
     } else if (o->dry_run) {
         run->status = CLB_EXIT_OK;   /* the plans are printed: nothing runs */
     } else {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
+        struct sigaction sa = {.sa_handler = on_signal};
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         clb_print_ranks(&ss[0]);
@@ -1002,10 +990,9 @@ static int run_devices(struct run *run)
         }
     }
     run->status = clb_agree_status(run->status);
-    for (int d = 0; d < nsel; d++)   /* what a report of the run reads */
+    for (int d = 0; d < nsel; d++) {   /* what a report of the run reads; then freed */
         if (ss && ss[d].writing && ss[d].run_id && note_output(o, &ss[d]))
             run->status = clb_worse_status(run->status, CLB_EXIT_ERROR);
-    for (int d = 0; d < nsel; d++) {
         for (int w = 0; plans && plans[d] && w < o->nwl; w++)
             free(plans[d][w].v);
         if (plans)
@@ -1024,13 +1011,9 @@ static int run_devices(struct run *run)
 static int device_thread(void *arg, int d)
 {
     const struct run *parent = arg;
-    struct run r = *parent;
-    memset(&r.progress, 0, sizeof r.progress);
-    r.done = r.total = 0;
-    r.status = 0;
-    r.sel = parent->sel + d;
-    r.nsel = 1;
-    r.mpi = 1;
+    struct run r = {.o = parent->o, .profiles = parent->profiles, .devs = parent->devs,
+                    .ndev = parent->ndev, .sel = parent->sel + d, .nsel = 1,
+                    .cache = parent->cache, .host = parent->host, .mpi = 1};
     int status = run_devices(&r);
     clb_progress_free(&r.progress);
     return status;
@@ -1055,10 +1038,7 @@ static int run_team(struct run *run)
 
 int clb_driver_run(struct clb_run_opts *o)
 {
-    struct run run;
-    memset(&run, 0, sizeof run);
-    run.o = o;
-    run.mpi = clb_comm_active();
+    struct run run = {.o = o, .mpi = clb_comm_active()};
     clb_cache_init(&run.bincache);
     run.cache = &run.bincache;
     if (run.mpi && clb_comm()->rank != 0)

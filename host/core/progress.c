@@ -36,7 +36,7 @@ void clb_progress_free(struct progress *p)
 void clb_progress_start(struct run *run)
 {
     run->progress.cur = -1;
-    run->t0 = run->progress.t_last = clb_now();
+    run->progress.t_last = clb_now();
 }
 
 void clb_progress_next_group(struct run *run)

@@ -442,9 +442,7 @@ static int writer_stream(struct clb_writer *w)
 
 int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format format)
 {
-    memset(w, 0, sizeof *w);
-    w->fd = -1;
-    w->format = format;
+    *w = (struct clb_writer){.fd = -1, .format = format};
     if (!strcmp(path, "-"))
         return writer_stream(w);
     int rc = mkdirs(path);
@@ -588,8 +586,7 @@ void clb_writer_close(struct clb_writer *w)
     if (w->fd >= 0)
         close(w->fd);
     free(w->path);
-    memset(w, 0, sizeof *w);
-    w->fd = -1;
+    *w = (struct clb_writer){.fd = -1};
 }
 
 /* ---- reading ---------------------------------------------------------- */
@@ -598,7 +595,6 @@ struct reader {
     const char *path;
     struct clb_buf fields[CLB_NCOLS];
     int nf, ncols;          /* fields of this record; columns of the file's schema */
-    int version;            /* the file's schema */
     long record;            /* 1-based record number */
     size_t rec_bytes;       /* bytes of the fields of the record being read */
     int overflow, nul;
@@ -728,7 +724,6 @@ static int check_header(struct reader *rd)
             i++;
         if (i == n) {
             rd->ncols = n;
-            rd->version = v;
             if (rd->out)
                 rd->out->version = v;
             return 0;

@@ -153,14 +153,10 @@ int clb_jsonl_row(const char *line, size_t len, const char *where, struct clb_ar
         clb_seterr("%s: malformed JSON (%s)", where, err.text);
         return CLB_EUSAGE;
     }
-    int rc = CLB_OK;
-    if (!json_is_object(o)) {
+    int rc = CLB_EUSAGE;
+    if (!json_is_object(o))
         clb_seterr("%s: not a clbench row (not a JSON object)", where);
-        rc = CLB_EUSAGE;
-    }
-    if (!rc)
-        rc = schema_of(o, where, version);
-    if (!rc)
+    else if (!(rc = schema_of(o, where, version)))
         rc = fill(o, *version, where, arena, r);
     json_decref(o);
     return rc;
@@ -236,14 +232,10 @@ static int read_line(const char *path, long no, char *line, size_t len, struct c
     if (!where)
         return CLB_ESYS;
     struct clb_row r;
-    int v = 0, rc = CLB_OK;
-    if (memchr(line, 0, len)) {
+    int v = 0, rc = CLB_EUSAGE;
+    if (memchr(line, 0, len))
         clb_seterr("%s: a NUL byte (not a text file)", where);
-        rc = CLB_EUSAGE;
-    }
-    if (!rc)
-        rc = shape_ok(line, len, where);
-    if (!rc)
+    else if (!(rc = shape_ok(line, len, where)))
         rc = clb_jsonl_row(line, len, where, &out->arena, &r, &v);
     if (!rc && *schema && v != *schema) {
         clb_seterr("%s: a row of schema v%d after rows of schema v%d", where, v, *schema);

@@ -49,7 +49,6 @@ struct run {
     struct progress progress;
     struct clb_bincache bincache;  /* the program-binary cache of every device */
     struct clb_bincache *cache;    /* the process's (a device thread's run shares it) */
-    double t0;                /* start of the measurements */
     int status;               /* the worst exit status so far */
     char *host;
     int mpi;                  /* one rank of an MPI job: lockstep, aggregate rows */

@@ -41,6 +41,17 @@ static int ladder_at(const struct clb_workload *wl, int i, char *out, size_t n)
     return wl->sizes.ladder ? wl->sizes.ladder(i, out, n) : pow2_ladder(i, wl->size_dims, out, n);
 }
 
+/* The counts of ladder candidate cand: 0, or -1 past what the counts hold. */
+static int count_at(const struct clb_env *env, const char *dtype, const char *cand,
+                    struct clb_counts *c)
+{
+    struct clb_size sz;
+    char err[256];
+    if (clb_parse_dims(cand, env->wl->size_dims, &sz, err, sizeof err))
+        return -1;
+    return clb_count_group(env->wl, dtype, &sz, env->params, c) == CLB_OK ? 0 : -1;
+}
+
 /* "315 MB", "1.07 GB": a footprint in a note (decimal units, as the
  * cache_resident mark has them). */
 static void mb_text(double bytes, char *out, size_t n)
@@ -91,11 +102,8 @@ static void walk_ladder(const struct clb_env *env, const char *dtype, double wan
     char cand[160];
     w->stop = LADDER_END;
     for (int i = 0; !w->chosen && ladder_at(wl, i, cand, sizeof cand); i++) {
-        struct clb_size sz;
-        char err[256];
         struct clb_counts c;
-        if (clb_parse_dims(cand, wl->size_dims, &sz, err, sizeof err) ||
-            clb_count_group(wl, dtype, &sz, env->params, &c) != CLB_OK)
+        if (count_at(env, dtype, cand, &c))
             break; /* past what the counts can hold: the previous one is the largest */
         if ((w->stop = limit_of(env, &c, cap)) != FITS) {
             clb_strlcpy(w->next, cand, sizeof w->next);
@@ -195,8 +203,7 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb
     double cap = r->cap_mib[gpu] * 1048576.0;
     if (cap > 0 && want > cap)
         want = cap;
-    struct walk w;
-    memset(&w, 0, sizeof w);
+    struct walk w = {0};
     walk_ladder(env, dtype, want, floor, cap, &out, &w);
     if (!w.chosen && !out.len) {
         /* Nothing reached the target within the limits: the largest that fits,
@@ -269,12 +276,8 @@ int clb_size_below(const struct clb_env *env, const char *dtype, const struct cl
     char cand[160];
     out[0] = 0;
     for (int i = 0; ladder_at(wl, i, cand, sizeof cand); i++) {
-        struct clb_size sz;
-        char err[256];
         struct clb_counts c;
-        if (clb_parse_dims(cand, wl->size_dims, &sz, err, sizeof err) ||
-            clb_count_group(wl, dtype, &sz, env->params, &c) != CLB_OK ||
-            c.footprint >= now.footprint)
+        if (count_at(env, dtype, cand, &c) || c.footprint >= now.footprint)
             break;
         clb_strlcpy(out, cand, n);
     }
