@@ -34,15 +34,14 @@ double clb_case_timeout(const struct clb_run_opts *o)
 {
     if (!isnan(o->case_timeout))
         return o->case_timeout;
-    double window = isnan(o->energy_window) ? 0 : o->energy_window;
-    return fmax(CLB_CASE_TIMEOUT_S, 3 * fmax(o->max_time, window));
+    /* fmax ignores a NAN --energy-window (none given) */
+    return fmax(CLB_CASE_TIMEOUT_S, 3 * fmax(o->max_time, o->energy_window));
 }
 
 static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
 {
-    struct clb_env env = {&s->dev,        &s->dev.info, s->profile, wl, &s->o->params,
-                          s->o->quick, "",           &s->notes};
-    return env;
+    return (struct clb_env){&s->dev,    &s->dev.info, s->profile, wl, &s->o->params,
+                            s->o->quick, "",          &s->notes};
 }
 
 /* ---- devices and profiles ------------------------------------------------ */
@@ -435,6 +434,7 @@ struct planned {
     const char *dtype;
     struct clb_size size;
     const char *from;           /* where the size came from (clb_size_from) */
+    struct clb_size was;        /* the size before --budget stepped it down */
     struct clb_counts counts;   /* the group's device memory */
 };
 
@@ -512,7 +512,7 @@ static int list_groups(struct session *s, const struct clb_workload *wl, struct 
                 CLB_GROW(gs->v, gs->n, gs->cap))
                 rc = CLB_ESYS;
             if (!rc)
-                gs->v[gs->n++] = (struct planned){dtype, size, from, c};
+                gs->v[gs->n++] = (struct planned){dtype, size, from, size, c};
         }
         free(sz);
         free(sizes);
@@ -837,9 +837,8 @@ static int step_down(struct session *s, struct groups *plan, double *total, int 
     return 1;
 }
 
-/* The run's estimate of the device's groups (their sizes' text kept in was,
- * one a group in plan order, when was is not NULL); each at -v. */
-static double run_estimate(struct session *s, struct groups *plan, struct clb_buf *was)
+/* The run's estimate of the device's groups; each at -v. */
+static double run_estimate(struct session *s, struct groups *plan)
 {
     double total = 0;
     for (int w = 0; w < s->o->nwl; w++)
@@ -849,8 +848,6 @@ static double run_estimate(struct session *s, struct groups *plan, struct clb_bu
             char text[160];
             clb_size_text(&p->size, text, sizeof text);
             clb_debug("estimate: %s %s %s: %.1f s\n", s->o->wls[w]->name, p->dtype, text, e);
-            if (was)
-                clb_buf_printf(was, "%s\n", text);
             total += e;
         }
     return total;
@@ -865,23 +862,22 @@ static int fit_budget(struct session *s, struct groups *plan)
 {
     if (!(s->o->budget > 0) || s->run->mpi)
         return CLB_OK;
-    struct clb_buf was = {0};
-    double first = run_estimate(s, plan, &was), total = first;
-    int rc = was.oom ? CLB_ESYS : CLB_OK;
+    double first = run_estimate(s, plan), total = first;
+    int rc = CLB_OK;
     while (!rc && total > s->o->budget && step_down(s, plan, &total, &rc))
         ;
     if (!rc && total < first) {
         clb_info("note: estimate %.0f s > --budget %.0f s: default sizes stepped down "
                  "(size_from=budget) to %.0f s:\n", first, s->o->budget, total);
-        const char *line = clb_buf_str(&was);
         for (int w = 0; w < s->o->nwl; w++)
-            for (size_t i = 0; i < plan[w].n; i++, line = strchr(line, '\n') + 1) {
+            for (size_t i = 0; i < plan[w].n; i++) {
                 const struct planned *p = &plan[w].v[i];
-                char now[160];
+                char was[160], now[160];
+                clb_size_text(&p->was, was, sizeof was);
                 clb_size_text(&p->size, now, sizeof now);
                 if (!strcmp(p->from, "budget"))
-                    clb_info("  %s%s%s %.*s -> %s\n", s->o->wls[w]->name, p->dtype[0] ? " " : "",
-                             p->dtype, (int)strcspn(line, "\n"), line, now);
+                    clb_info("  %s%s%s %s -> %s\n", s->o->wls[w]->name, p->dtype[0] ? " " : "",
+                             p->dtype, was, now);
             }
     }
     if (!rc && total > s->o->budget)
@@ -890,7 +886,6 @@ static int fit_budget(struct session *s, struct groups *plan)
                  s->o->budget);
     else if (!rc && total == first)
         clb_info("estimate: %.0f s, within --budget %.0f s\n", total, s->o->budget);
-    clb_buf_free(&was);
     return rc;
 }
 
