@@ -368,8 +368,7 @@ static int count_group_size(const struct clb_workload *wl, const char *dtype,
         return CLB_OK;
     char text[128];
     clb_size_text(size, text, sizeof text);
-    clb_seterr("%s: size %s%s%s: %s", wl->name, text, dtype[0] ? " of " : "", dtype,
-               clb_lasterr());
+    clb_seterr("%s: size %s%s%s: %s", wl->name, text, dtype[0] ? " of " : "", dtype, clb_lasterr());
     return CLB_EUSAGE;
 }
 
@@ -572,8 +571,7 @@ static void session_free(struct session *s)
         clb_close(&s->dev);
         clb_watchdog_leave(outer);
         if (clb_comm()->devices > 1) /* the other devices' threads may close after this one */
-            clb_watchdog_where(NULL, NULL, "the devices of rank %d's process",
-                               clb_comm()->rank);
+            clb_watchdog_where(NULL, NULL, "the devices of rank %d's process", clb_comm()->rank);
     }
     clb_writer_close(&s->out);
     if (s->profile == &s->custom)

@@ -68,8 +68,7 @@ void clb_fill_figures(struct session *s, struct clb_row *r, struct clb_env *env,
     if (isnan(r->model) && !k->host_bound && r->bytes > 0 && !isnan(p->peak_bandwidth_gbs) &&
         !(k->compute_bound && isnan(pf))) {
         struct clb_roofline rf;
-        clb_roofline_predict(r->bytes, r->flops, p->peak_bandwidth_gbs * scale,
-                             pf * scale, &rf);
+        clb_roofline_predict(r->bytes, r->flops, p->peak_bandwidth_gbs * scale, pf * scale, &rf);
         r->model = k->unit == CLB_UNIT_GFLOPS ? rf.gflops : rf.gbps;
     }
     clb_note_ratios(s, g, c, r->gbps, baselines);
@@ -157,8 +156,7 @@ static int time_case(struct session *s, struct clb_env *env, struct clb_group *g
         tm->n++;
         const double *policy = tm->agg ? tm->agg : tm->times;
         if (timing_stop(policy, tm->n, job_spent, o) &&
-            (!want_energy || clb_now() - t_start >= window ||
-             tm->n >= CLB_ENERGY_MAX_REPS))
+            (!want_energy || clb_now() - t_start >= window || tm->n >= CLB_ENERGY_MAX_REPS))
             break;
     }
     tm->wall = clb_now() - t_start;
@@ -262,8 +260,7 @@ static void check_possible(struct session *s, struct clb_env *env, struct clb_gr
 }
 
 /* The row's columns that do not depend on the timed runs. */
-static void shape_row(struct session *s, struct clb_env *env, struct clb_case *c,
-                      struct clb_row *r)
+static void shape_row(struct session *s, struct clb_env *env, struct clb_case *c, struct clb_row *r)
 {
     char range[2][64] = {"", ""};   /* local, global */
     for (unsigned i = 0; i < c->dims; i++) {
@@ -291,11 +288,8 @@ static void after_runs(struct session *s, struct clb_env *env, struct clb_group 
                        struct clb_case *c, const double *times, int n, struct clb_row *r,
                        struct clb_row *agg)
 {
-    struct clb_measure m;
+    struct clb_measure m = {.reps = n, .gbps = r->gbps, .gflops = r->gflops};
     clb_stats_compute(times, (size_t)n, &m.t);
-    m.reps = n;
-    m.gbps = r->gbps;
-    m.gflops = r->gflops;
     int mrc = clb_agree(s, g->wl->measured(env, g, c, &m));
     if (mrc != CLB_OK && mrc != CLB_EINTR) {
         clb_case_note(c, "after the timed runs: %s", clb_lasterr());
@@ -307,8 +301,7 @@ static void after_runs(struct session *s, struct clb_env *env, struct clb_group 
 
 /* Prepare, time (and check the timer), verify: the case's outcome. */
 static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                    struct clb_case *c, struct timed *tm, int *timed,
-                    int *own)
+                    struct clb_case *c, struct timed *tm, int *timed, int *own)
 {
     int rc = c->status;
     if (rc == CLB_OK && g->wl->prepare)
@@ -330,8 +323,7 @@ static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
 /* The row (and under MPI the aggregate) of a case; CLB_OK when there is one
  * to emit, else the rc that ends the run. */
 static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g,
-                     struct clb_case *c, struct timed *tm,
-                     struct clb_row *r, struct clb_row *agg)
+                     struct clb_case *c, struct timed *tm, struct clb_row *r, struct clb_row *agg)
 {
     int timed, own;
     int rc = run_case(s, env, g, c, tm, &timed, &own);

@@ -99,8 +99,7 @@ static int metrics_of(json_t *x, const char *where, struct clb_arena *arena, con
     return rc;
 }
 
-static int text_of(json_t *x, const char *where, int col, struct clb_arena *arena,
-                   const char **out)
+static int text_of(json_t *x, const char *where, int col, struct clb_arena *arena, const char **out)
 {
     *out = "";
     if (json_is_null(x))

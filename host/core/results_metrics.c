@@ -282,8 +282,7 @@ static const struct clb_metric_def defs[] = {
     {"interior_ms", 0, "ms", L, T0}, {"boundary_ms", 0, "ms", L, T0}, {"eff", 0, "ratio", H, T0},
     {"eff_model", 0, "ratio", N, T0}, {"reduce_ms_max", 0, "ms", L, T0},
     {"t_iter_us", 0, MS, L, TT}, {"dslash_gflops", 0, "GFlop/s", H, T0},
-    {"of_dslash", 0, "ratio", H, T0},
-    {NULL, 0, NULL, N, T0}};
+    {"of_dslash", 0, "ratio", H, T0}, {NULL, 0, NULL, N, T0}};
 #undef MS
 #undef H
 #undef L
