@@ -819,19 +819,17 @@ static FILE *open_stdin(void)
     static size_t len;
     static int read_done;
     if (!read_done) {
-        size_t cap = 0;
-        for (;;) {
+        size_t cap = 0, k = 1;
+        while (k > 0) {
             if (len == cap && clb_grow((void **)&data, len, &cap, 1, 1 << 16))
                 return NULL;
-            size_t k = fread(data + len, 1, cap - len, stdin);
+            k = fread(data + len, 1, cap - len, stdin);
             len += k;
             if (len > CLB_MAX_INPUT_BYTES) {
                 clb_seterr("standard input: larger than the %zu GiB clbench reads",
                            CLB_MAX_INPUT_BYTES >> 30);
                 return NULL;
             }
-            if (k == 0)
-                break;
         }
         if (ferror(stdin)) {
             clb_seterr("cannot read results from standard input: %s", strerror(errno));
