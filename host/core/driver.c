@@ -178,15 +178,17 @@ static int overlay_ceilings(struct session *s, const struct clb_devinfo *di)
         clb_ceilings_free(&c);
         return rc;
     }
-    static const enum clb_ceiling_kind kinds[] = {CLB_CEIL_BW, CLB_CEIL_SP, CLB_CEIL_DP};
+    static const enum clb_ceiling_kind kinds[] = {CLB_CEIL_BW, CLB_CEIL_SP, CLB_CEIL_DP,
+                                                  CLB_CEIL_LATENCY};
     double *dst[] = {&s->custom.peak_bandwidth_gbs, &s->custom.peak_gflops_sp,
-                     &s->custom.peak_gflops_dp};
-    for (int i = 0; i < 3; i++) {
+                     &s->custom.peak_gflops_dp, NULL};   /* latency: said, no profile figure */
+    for (int i = 0; i < 4; i++) {
         char *origin = clb_ceiling_origin(&c, kinds[i]);
-        if (origin) {
+        if (origin && dst[i])
             *dst[i] = c.c[kinds[i]].value;
+        if (origin) {
             clb_info("ceiling %s: %s\n", clb_ceiling_name(kinds[i]), origin);
-        } else {
+        } else if (dst[i]) {
             char fig[32] = "none";
             if (!isnan(*dst[i]))
                 snprintf(fig, sizeof fig, "%g", *dst[i]);
@@ -195,10 +197,6 @@ static int overlay_ceilings(struct session *s, const struct clb_devinfo *di)
         }
         free(origin);
     }
-    char *lat = clb_ceiling_origin(&c, CLB_CEIL_LATENCY);
-    if (lat)
-        clb_info("ceiling %s: %s\n", clb_ceiling_name(CLB_CEIL_LATENCY), lat);
-    free(lat);
     clb_ceilings_free(&c);
     return CLB_OK;
 }
@@ -480,9 +478,10 @@ static char *sizes_for(struct session *s, const struct clb_workload *wl, const c
     return sizes;
 }
 
+/* The groups of a workload into gs (zeroed; its array the caller's to free,
+ * whatever the outcome). */
 static int list_groups(struct session *s, const struct clb_workload *wl, struct groups *gs)
 {
-    memset(gs, 0, sizeof *gs);
     int ntypes = 1;
     char **types = NULL;
     if (wl->dtypes) {
@@ -517,8 +516,6 @@ static int list_groups(struct session *s, const struct clb_workload *wl, struct 
         free(sizes);
     }
     free(types);
-    if (rc)
-        free(gs->v);
     return rc;
 }
 

@@ -715,24 +715,17 @@ static int fill_row(struct reader *rd, struct clb_row *r)
 
 static int check_header(struct reader *rd)
 {
-    for (int v = CLB_SCHEMA; v >= 1; v--) {
-        int n = clb_schema_ncols(v);
-        if (rd->nf != n)
-            continue;
-        int i = 0;
-        while (i < n && strcmp(clb_buf_str(&rd->fields[i]), clb_columns[i].name) == 0)
-            i++;
-        if (i == n) {
-            rd->ncols = n;
+    /* the columns named as the table names them: each schema is a prefix of it */
+    int i = 0;
+    while (i < rd->nf && i < CLB_NCOLS && !strcmp(clb_buf_str(&rd->fields[i]), clb_columns[i].name))
+        i++;
+    for (int v = CLB_SCHEMA; v >= 1; v--)
+        if (rd->nf == clb_schema_ncols(v) && i == rd->nf) {
+            rd->ncols = rd->nf;
             if (rd->out)
                 rd->out->version = v;
             return 0;
         }
-    }
-    /* Name the first column that differs from v3 (or v1, v2 for a shorter file). */
-    int i = 0;
-    while (i < rd->nf && i < CLB_NCOLS && strcmp(clb_buf_str(&rd->fields[i]), clb_columns[i].name) == 0)
-        i++;
     if (i < rd->nf && i < CLB_NCOLS)
         clb_seterr("%s: not a clbench results file (column %d is '%.60s', expected '%s')",
                    rd->path, i + 1, clb_buf_str(&rd->fields[i]), clb_columns[i].name);
