@@ -682,11 +682,7 @@ static int derive_metrics(struct reader *rd, struct clb_row *r)
 
 int clb_results_status_ok(const char *s)
 {
-    static const char *const ok[] = {"ok", "failed", "skipped", "error", "reference"};
-    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
-        if (strcmp(s, ok[i]) == 0)
-            return 1;
-    return 0;
+    return clb_list_has("ok,failed,skipped,error,reference", s);
 }
 
 static int fill_row(struct reader *rd, struct clb_row *r)
@@ -694,12 +690,10 @@ static int fill_row(struct reader *rd, struct clb_row *r)
     clb_row_init(r);
     for (int i = 0; i < rd->ncols; i++) {
         const char *s = clb_buf_str(&rd->fields[i]);
-        if (CLB_COL_TEXT(clb_columns[i].kind)) {
-            if (fill_text(rd, r, i))
-                return -1;
-            continue;
-        }
-        if (!*s)
+        int text = CLB_COL_TEXT(clb_columns[i].kind);
+        if (text && fill_text(rd, r, i))
+            return -1;
+        if (text || !*s)
             continue;
         double v;
         if (parse_figure(s, &v))
