@@ -333,19 +333,13 @@ static int check_group(struct session *s, struct clb_group *g)
     return clb_fits(&s->dev, (size_t)g->counts.largest, (size_t)g->counts.footprint);
 }
 
-static size_t unit_bytes(const struct clb_workload *wl, const char *dtype)
-{
-    if (wl->size_in_bytes)
-        return 1;
-    return dtype[0] ? clb_dtype_size(dtype) : 0;
-}
-
 /* Parse a size (clb_parse_size) and run its extra check. */
 static int parse_group_size(const struct clb_workload *wl, const char *dtype, const char *text,
                             struct clb_size *out)
 {
     char err[512];
-    if (clb_parse_size(text, wl->size_dims, unit_bytes(wl, dtype), out, err, sizeof err)) {
+    size_t unit = wl->size_in_bytes ? 1 : dtype[0] ? clb_dtype_size(dtype) : 0;   /* 0: no bytes */
+    if (clb_parse_size(text, wl->size_dims, unit, out, err, sizeof err)) {
         clb_seterr("%s: %s", wl->name, err);
         return CLB_EUSAGE;
     }
