@@ -307,8 +307,7 @@ void clb_kvlist_free(struct clb_kvlist *l)
         free(l->v[i].value);
     }
     free(l->v);
-    l->v = NULL;
-    l->n = 0;
+    *l = (struct clb_kvlist){0};
 }
 
 char **clb_split(const char *s, int *n)

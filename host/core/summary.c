@@ -102,18 +102,11 @@ void clb_size_words(const struct clb_workload *wl, const char *size, struct clb_
 /* The letters of a row's marks; a flop rate's byte count above the peak is B. */
 static void flags(const struct clb_row *r, const char *unit, char *f)
 {
-    unsigned m = clb_row_marks(r);
+    unsigned m = clb_row_marks(r);   /* CLB_MARK_CACHE .. CLB_MARK_IMPOSSIBLE: bits 0 .. 4 */
     int k = 0;
-    if (m & CLB_MARK_CACHE)
-        f[k++] = 'C';
-    if (m & CLB_MARK_ABOVE_PEAK)
-        f[k++] = strcmp(unit, "GB/s") ? 'B' : '!';
-    if (m & CLB_MARK_NOISY)
-        f[k++] = '~';
-    if (m & CLB_MARK_HOST_TIMER)
-        f[k++] = 'H';
-    if (m & CLB_MARK_IMPOSSIBLE)
-        f[k++] = 'X';
+    for (int i = 0; i < 5; i++)
+        if (m & (1u << i))
+            f[k++] = i == 1 && strcmp(unit, "GB/s") ? 'B' : "C!~HX"[i];
     f[k] = 0;
 }
 
