@@ -98,11 +98,10 @@ int clb_rowset_add(struct clb_rowset *s, const struct clb_row *r);
  * multiple of this whatever the file holds. */
 #define CLB_MAX_LINE_BYTES ((size_t)1 << 20)
 
-/* Read every row of a clbench CSV of schema v1, v2 or v3 (older rows get
- * empty newer columns, and metrics derived from their detail: see
- * clb_metrics_from_detail). Errors (missing file, not a regular file, another header, a
- * field that is not what its column means) are CLB_EUSAGE with
- * "file:line: reason". Rows are appended to *out. */
+/* Append every row of a clbench results file (CSV or JSON Lines) of schema
+ * v1, v2 or v3 to *out (older rows: empty newer columns, metrics from
+ * clb_metrics_from_detail). A file that is not one, or a field that is not
+ * what its column means, is CLB_EUSAGE with "file:line: reason". */
 int clb_results_read(const char *path, struct clb_rowset *out);
 
 /* Format one row as a CSV line (with newline) of schema v in memory that
@@ -111,11 +110,9 @@ char *clb_row_format(const struct clb_row *r, int version);
 
 enum clb_format { CLB_FORMAT_CSV, CLB_FORMAT_JSON };
 
-/* The writer guards its file: it remembers the file it opened (device and
- * inode) and where its last row ended, and before each append checks that
- * the name still leads to that file, that the file still has a link and is
- * not shorter than that (truncated, replaced or deleted under a running
- * job). Then it writes nothing more and sets `lost`. */
+/* The writer guards its file: before each append, the name must still lead
+ * to the file it opened (device and inode), with a link, not shorter than
+ * where its last row ended; else it writes nothing more and sets `lost`. */
 struct clb_writer {
     char *path;
     int fd;
@@ -133,13 +130,10 @@ enum clb_format clb_format_of_path(const char *path);
  * empty fields null, numbers as numbers), made with jansson; NULL on OOM. */
 char *clb_row_json(const struct clb_row *r);
 
-/* Open `path` for appending rows in `format`. An existing CSV file must have
- * exactly the v3 header (a v1 or v2 file is refused with a pointer to `clbench
- * results upgrade`) and, in either format, end with a newline; a new CSV
- * file is created under a unique temporary name (mkstemp, in the same
- * directory) with its header and linked into place, so that no reader ever
- * sees a file without a header. A JSON Lines file has no header: one object
- * per line. */
+/* Open `path` for appending rows in `format`. An existing file must hold
+ * schema v3 (an older one is refused with a pointer to `clbench results
+ * upgrade`) and end with a newline; a new CSV file appears with its header
+ * (clb_replace_open: linked into place). JSON Lines has no header. */
 int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format format);
 /* Append one row under an advisory lock and flush it to the file. CLB_ESYS
  * when the file was truncated, replaced or deleted since (w->lost says which;
@@ -217,11 +211,9 @@ int clb_metrics_flag(const char *text, const char *key);
 /* Is r a sum over several ranks or devices (rank "all" of a run of
  * ranks > 1)? No device's own figure: compare and the ceilings leave it out. */
 int clb_row_is_sum(const struct clb_row *r);
-/* The value of key in a metrics text as written (a token such as size_from's
- * "rule", or a number's text): its length, *val pointing into the text; 0
- * when absent. */
-size_t clb_metrics_text(const char *text, const char *key, const char **val);
-/* The same for a row's metrics. */
+/* The same for a row's metrics; clb_row_text: the value of key as written (a
+ * token such as size_from's "rule", or a number's text): its length, *val
+ * pointing into the text; 0 when absent. */
 double clb_row_metric(const struct clb_row *r, const char *key);
 int clb_row_flag(const struct clb_row *r, const char *key);
 size_t clb_row_text(const struct clb_row *r, const char *key, const char **val);
@@ -236,10 +228,8 @@ int clb_row_size_default(const struct clb_row *r);
 enum {
     CLB_MARK_CACHE = 1,       /* metrics cache_resident: the working set fits a cache */
     CLB_MARK_ABOVE_PEAK = 2,  /* above 100 % of the profile's peak bandwidth */
-    CLB_MARK_NOISY = 4,       /* the slowest repetition took more than CLB_NOISY_SPREAD x
-                               * the fastest */
-    CLB_MARK_HOST_TIMER = 8,  /* metrics timer_host: timed on the host clock (device events
-                               * not trusted; launch overhead included) */
+    CLB_MARK_NOISY = 4,       /* slowest repetition > CLB_NOISY_SPREAD x the fastest */
+    CLB_MARK_HOST_TIMER = 8,  /* metrics timer_host: timed on the host clock */
     CLB_MARK_IMPOSSIBLE = 16  /* metrics impossible: above the profile's peak GFlop/s */
 };
 #define CLB_NOISY_SPREAD 1.25
@@ -259,11 +249,9 @@ int clb_row_has(const struct clb_row *r, const char *params, const char *metrics
 int clb_metrics_set(struct clb_buf *b, const char *key, double v);
 int clb_metrics_set_token(struct clb_buf *b, const char *key, const char *token);
 /* The metrics of a v1/v2 row, from the figures its detail wrote as text:
- * each word "key=number" (key in the grammar, at the start or after a blank,
- * ';' or ','; the number ending at a blank, ';', ',' or the end; the first of
- * a key wins; `llc` and `per_cu_cycle` are named llc_bytes and
- * flop_per_cu_cycle), and cache_resident=1 where the
- * detail says cache_resident. Malloc'd; NULL on OOM. */
+ * each word "key=number" (after a blank, ';' or ','; the first of a key wins;
+ * `llc`, `per_cu_cycle` renamed llc_bytes, flop_per_cu_cycle), and
+ * cache_resident=1 where the detail says cache_resident. NULL on OOM. */
 char *clb_metrics_from_detail(const char *detail);
 /* The source of a published figure (a reference row): its detail up to the
  * first ';', ',', '(', ':' or quote, at most three words, a leading directory

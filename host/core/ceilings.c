@@ -38,15 +38,23 @@ static int candidate(const struct clb_row *r)
     return wl && wl->ceilings;
 }
 
-/* Does a device name contain one of the comma-separated parts of match? */
+/* The text built in b (malloc'd), or NULL with b freed when memory ran out. */
+static char *buf_text(struct clb_buf *b)
+{
+    if (!b->oom)
+        return b->s ? b->s : clb_strdup("");
+    clb_buf_free(b);
+    return NULL;
+}
+
+/* Does a device name contain one of the comma-separated parts of match
+ * (clb_split drops their leading blanks)? */
 static int matches(const char *device, const char *match)
 {
     int n, hit = 0;
     char **parts = clb_split(match, &n);
     for (int i = 0; parts && i < n && !hit; i++) {
         const char *p = parts[i];
-        while (*p == ' ')
-            p++;
         size_t len = strlen(p);
         while (len && p[len - 1] == ' ')
             len--;
@@ -59,9 +67,8 @@ static int matches(const char *device, const char *match)
 }
 
 /* The distinct device names of the candidate rows, "A; B" (malloc'd). */
-static char *device_list(const struct clb_rowset *rows, const char *const *names, int n)
+static char *device_list(const char *const *names, int n)
 {
-    (void)rows;
     struct clb_buf b = {0};
     for (int i = 0; i < n; i++)
         clb_buf_printf(&b, "%s'%s'", i ? ", " : "", names[i]);
@@ -76,11 +83,7 @@ char *clb_ceiling_workloads(void)
     for (const struct clb_workload *const *w = clb_workload_list(); *w; w++)
         if ((*w)->ceilings)
             clb_buf_printf(&b, "%s%s", b.len ? ", " : "", (*w)->name);
-    if (b.oom) {
-        clb_buf_free(&b);
-        return NULL;
-    }
-    return b.s ? b.s : clb_strdup("");
+    return buf_text(&b);
 }
 
 /* Pick the device (see struct clb_ceil_pick). */
@@ -111,7 +114,7 @@ static int pick_device(const char *path, const struct clb_rowset *rows, const st
             chosen[hits] = names[k];
         hits += take;
     }
-    char *list = device_list(rows, names, n);
+    char *list = device_list(names, n);
     int rc = CLB_OK;
     if (n == 0) {
         char *wls = clb_ceiling_workloads();
@@ -250,11 +253,7 @@ char *clb_ceiling_missing(const struct clb_ceilings *c, enum clb_ceiling_kind ki
     if (first)
         clb_buf_printf(&b, "; run `clbench run %s` at default sizes on it", first);
     clb_buf_free(&from);
-    if (b.oom) {
-        clb_buf_free(&b);
-        return NULL;
-    }
-    return b.s;
+    return buf_text(&b);
 }
 
 char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind)
@@ -269,11 +268,7 @@ char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kin
     if (x->note[0])
         clb_buf_printf(&b, " (%s)", x->note);
     clb_buf_printf(&b, ", run %s, file %s", x->row->run_id, c->file);
-    if (b.oom) {
-        clb_buf_free(&b);
-        return NULL;
-    }
-    return b.s;
+    return buf_text(&b);
 }
 
 void clb_ceilings_free(struct clb_ceilings *c)

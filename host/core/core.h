@@ -52,11 +52,9 @@ struct clb_run_opts {
     int energy;                 /* --energy: CLB_ENERGY_AUTO, _ON, _OFF */
     int cache;                  /* --cache: CLB_CACHE_AUTO, _ON, _OFF (--no-cache) */
     int devices_per_rank;       /* --devices-per-rank: devices a process drives, each a rank
-                                 * (0, 1: one; -1: all of the node's, shared among its
-                                 * processes) */
-    double energy_window;       /* --energy-window: the shortest timed window an energy
-                                 * reading is taken over (seconds); NAN: the source's
-                                 * own (clb_energy_min_window) */
+                                 * (0, 1: one; -1: the node's, shared by its processes) */
+    double energy_window;       /* --energy-window: the shortest timed window (s) an energy
+                                 * reading is taken over; NAN: clb_energy_min_window's */
     struct clb_kvlist params;   /* --param */
     const char *report;         /* --report FILE: the page of this run's rows (cmd_run.c) */
     int dry_run;                /* --dry-run: the plan of each device, and nothing run */
@@ -64,17 +62,11 @@ struct clb_run_opts {
      * its devices ("a,b"); the caller frees them. */
     char **outs;
     int nouts;
+    size_t outs_cap;
     struct clb_buf run_ids;
     const struct clb_workload **wls;  /* selected workloads, in order */
     int nwl;
 };
-
-/* When to stop timing a configuration (docs/MEASURING.md): after `reps`
- * runs; or once `max_time` seconds of timed runs are spent (and min_reps
- * done); or once min_time is spent, min_reps done and the median's relative
- * standard error (robust: 1.2533 x 1.4826 x MAD / sqrt(n) / median) is below
- * `tolerance`. */
-int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o);
 
 enum { CLB_ENERGY_AUTO, CLB_ENERGY_ON, CLB_ENERGY_OFF };
 enum { CLB_CACHE_AUTO, CLB_CACHE_ON, CLB_CACHE_OFF };
@@ -106,12 +98,10 @@ int clb_driver_run(struct clb_run_opts *o);
  * allocation limit, the ladder's end), a line saying why is added to *why
  * (when why is not NULL). */
 char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb_buf *why);
-/* Which of clb_default_sizes' decisions gave `size` (one of its list): "quick"
- * (the --quick list), "profile" (the profile's [tuning] sizes), "extra" (the
- * study's own size the rule runs besides), "ladder" (a sweep rule's ladder),
- * "rule" (the size rule's choice for this device). Written to each row as the
- * metric size_from; compare --cross-device matches rule and profile sizes as
- * each device's default size (docs/COMPARE.md). */
+/* Which of clb_default_sizes' decisions gave `size` (one of its list), the
+ * metric size_from: "quick", "profile" (its [tuning] sizes), "extra" (the
+ * study's own size besides the rule's), "ladder" (a sweep's), "rule" (the
+ * size rule's choice for this device; docs/COMPARE.md, --cross-device). */
 const char *clb_size_from(const struct clb_env *env, const char *dtype, const char *size);
 
 /* A rough estimate of a group's seconds (its cases, set-up and checks), made
@@ -176,10 +166,8 @@ int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct
  * (malloc'd; NULL when the kind was not measured or out of memory). */
 char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
 /* Why a kind is missing: "--ceilings FILE: no row of 'DEVICE' there measures
- * its memory bandwidth (stream: copy or triad rows that are not
- * cache-resident; roofline: ...); run `clbench run stream` at default sizes
- * on it" (malloc'd; NULL on OOM): the workloads that measure the kind and
- * which of their rows count, from their declarations. */
+ * its memory bandwidth (stream: ...; roofline: ...); run `clbench run stream`
+ * at default sizes on it", from the workloads' declarations (NULL on OOM). */
 char *clb_ceiling_missing(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
 void clb_ceilings_free(struct clb_ceilings *c);
 

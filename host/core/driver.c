@@ -34,15 +34,14 @@ double clb_case_timeout(const struct clb_run_opts *o)
 {
     if (!isnan(o->case_timeout))
         return o->case_timeout;
-    double window = isnan(o->energy_window) ? 0 : o->energy_window;
-    return fmax(CLB_CASE_TIMEOUT_S, 3 * fmax(o->max_time, window));
+    /* fmax ignores a NAN --energy-window (none given) */
+    return fmax(CLB_CASE_TIMEOUT_S, 3 * fmax(o->max_time, o->energy_window));
 }
 
 static struct clb_env make_env(struct session *s, const struct clb_workload *wl)
 {
-    struct clb_env env = {&s->dev,        &s->dev.info, s->profile, wl, &s->o->params,
-                          s->o->quick, "",           &s->notes};
-    return env;
+    return (struct clb_env){&s->dev,    &s->dev.info, s->profile, wl, &s->o->params,
+                            s->o->quick, "",          &s->notes};
 }
 
 /* ---- devices and profiles ------------------------------------------------ */
@@ -78,6 +77,15 @@ static int candidates(struct run *r, const char *spec, int **out, int *n)
     return CLB_OK;
 }
 
+/* Add device idx to the n devices of v unless it is one of them. */
+static void add_device(int *v, int *n, int idx)
+{
+    for (int j = 0; j < *n; j++)
+        if (v[j] == idx)
+            return;
+    v[(*n)++] = idx;
+}
+
 /* Does this run drive several devices a process (--devices-per-rank)? */
 static int team_asked(const struct clb_run_opts *o)
 {
@@ -96,13 +104,8 @@ static int select_team(struct run *r, const char *spec, char **list, int n)
     for (int i = 0; i < n && rc == CLB_OK; i++) {
         int *c, k;
         rc = candidates(r, list ? list[i] : spec, &c, &k);
-        for (int j = 0; rc == CLB_OK && j < k; j++) {
-            int dup = 0;
-            for (int q = 0; q < nc; q++)
-                dup |= all[q] == c[j];
-            if (!dup)
-                all[nc++] = c[j];
-        }
+        for (int j = 0; rc == CLB_OK && j < k; j++)
+            add_device(all, &nc, c[j]);
         free(c);
     }
     const struct clb_comm_info *p = clb_comm();
@@ -123,10 +126,9 @@ static int select_team(struct run *r, const char *spec, char **list, int n)
 }
 
 /* Which devices this process runs. One process: the first device SPEC names
- * ("all" or a list: each in turn). An MPI rank: one device, the node-local
- * rank's of the devices SPEC names (ranks that outnumber them share, with a
- * warning from rank 0). --devices-per-rank: several, each a rank of the job
- * on a thread of its own (select_team). */
+ * ("all" or a list: each in turn). An MPI rank: the node-local rank's of the
+ * devices SPEC names (ranks that outnumber them share). --devices-per-rank:
+ * select_team. */
 static int select_devices(struct run *r)
 {
     const char *spec = r->o->device;
@@ -144,7 +146,7 @@ static int select_devices(struct run *r)
         free(list);
         return rc;
     }
-    int rc = CLB_OK;
+    int rc = CLB_OK, all = spec && !list && strcmp(spec, "all") == 0;
     for (int i = 0; i < n && rc == CLB_OK; i++) {
         int *c, nc;
         rc = candidates(r, list ? list[i] : spec, &c, &nc);
@@ -152,21 +154,10 @@ static int select_devices(struct run *r)
             clb_seterr("-d %s: only emulated devices were found; name one with -d INDEX", spec);
             rc = CLB_EUSAGE;
         }
-        int all = spec && !list && strcmp(spec, "all") == 0;
-        for (int k = 0; rc == CLB_OK && k < nc; k++) {
-            if (!r->mpi && !all && k > 0)
-                break; /* one process: the first device of a type or name */
-            int idx = c[k];
-            if (r->mpi) {
-                idx = c[clb_comm()->local_rank % nc];
-                k = nc;
-            }
-            int dup = 0;
-            for (int j = 0; j < r->nsel; j++)
-                dup |= r->sel[j] == idx;
-            if (!dup)
-                r->sel[r->nsel++] = idx;
-        }
+        /* one process: the first device of a type or name (all: each); a rank its own */
+        int k = rc == CLB_OK && r->mpi ? clb_comm()->local_rank % nc : 0;
+        for (int end = all && !r->mpi ? nc : k + 1; rc == CLB_OK && k < end; k++)
+            add_device(r->sel, &r->nsel, c[k]);
         free(c);
         if (r->mpi)
             break; /* a rank runs one device */
@@ -187,15 +178,17 @@ static int overlay_ceilings(struct session *s, const struct clb_devinfo *di)
         clb_ceilings_free(&c);
         return rc;
     }
-    static const enum clb_ceiling_kind kinds[] = {CLB_CEIL_BW, CLB_CEIL_SP, CLB_CEIL_DP};
+    static const enum clb_ceiling_kind kinds[] = {CLB_CEIL_BW, CLB_CEIL_SP, CLB_CEIL_DP,
+                                                  CLB_CEIL_LATENCY};
     double *dst[] = {&s->custom.peak_bandwidth_gbs, &s->custom.peak_gflops_sp,
-                     &s->custom.peak_gflops_dp};
-    for (int i = 0; i < 3; i++) {
+                     &s->custom.peak_gflops_dp, NULL};   /* latency: said, no profile figure */
+    for (int i = 0; i < 4; i++) {
         char *origin = clb_ceiling_origin(&c, kinds[i]);
-        if (origin) {
+        if (origin && dst[i])
             *dst[i] = c.c[kinds[i]].value;
+        if (origin) {
             clb_info("ceiling %s: %s\n", clb_ceiling_name(kinds[i]), origin);
-        } else {
+        } else if (dst[i]) {
             char fig[32] = "none";
             if (!isnan(*dst[i]))
                 snprintf(fig, sizeof fig, "%g", *dst[i]);
@@ -204,10 +197,6 @@ static int overlay_ceilings(struct session *s, const struct clb_devinfo *di)
         }
         free(origin);
     }
-    char *lat = clb_ceiling_origin(&c, CLB_CEIL_LATENCY);
-    if (lat)
-        clb_info("ceiling %s: %s\n", clb_ceiling_name(CLB_CEIL_LATENCY), lat);
-    free(lat);
     clb_ceilings_free(&c);
     return CLB_OK;
 }
@@ -242,7 +231,8 @@ static int pick_profile(struct session *s, const struct clb_devinfo *di)
         p = &s->generic;
     }
     s->profile = s->base_profile = p;
-    if (isnan(o->peak_bw) && isnan(o->peak_sp) && isnan(o->peak_dp) && !o->ceilings)
+    int cli = !isnan(o->peak_bw) || !isnan(o->peak_sp) || !isnan(o->peak_dp);
+    if (!cli && !o->ceilings)
         return CLB_OK;
     /* A shallow copy with the measured and the command line's peaks; its
      * strings stay the original's (freed with it, never with the copy). */
@@ -250,13 +240,10 @@ static int pick_profile(struct session *s, const struct clb_devinfo *di)
     int rc = o->ceilings ? overlay_ceilings(s, di) : CLB_OK;
     if (rc)
         return rc;
-    if (!isnan(o->peak_bw))
-        s->custom.peak_bandwidth_gbs = o->peak_bw;
-    if (!isnan(o->peak_sp))
-        s->custom.peak_gflops_sp = o->peak_sp;
-    if (!isnan(o->peak_dp))
-        s->custom.peak_gflops_dp = o->peak_dp;
-    int cli = !isnan(o->peak_bw) || !isnan(o->peak_sp) || !isnan(o->peak_dp);
+    struct clb_profile *c = &s->custom;
+    c->peak_bandwidth_gbs = isnan(o->peak_bw) ? c->peak_bandwidth_gbs : o->peak_bw;
+    c->peak_gflops_sp = isnan(o->peak_sp) ? c->peak_gflops_sp : o->peak_sp;
+    c->peak_gflops_dp = isnan(o->peak_dp) ? c->peak_gflops_dp : o->peak_dp;
     s->custom.id = clb_asprintf("%s%s%s", p->id, o->ceilings ? "+ceilings" : "",
                                 cli ? "+cli-peaks" : "");
     if (!s->custom.id)
@@ -346,19 +333,13 @@ static int check_group(struct session *s, struct clb_group *g)
     return clb_fits(&s->dev, (size_t)g->counts.largest, (size_t)g->counts.footprint);
 }
 
-static size_t unit_bytes(const struct clb_workload *wl, const char *dtype)
-{
-    if (wl->size_in_bytes)
-        return 1;
-    return dtype[0] ? clb_dtype_size(dtype) : 0;
-}
-
 /* Parse a size (clb_parse_size) and run its extra check. */
 static int parse_group_size(const struct clb_workload *wl, const char *dtype, const char *text,
                             struct clb_size *out)
 {
     char err[512];
-    if (clb_parse_size(text, wl->size_dims, unit_bytes(wl, dtype), out, err, sizeof err)) {
+    size_t unit = wl->size_in_bytes ? 1 : dtype[0] ? clb_dtype_size(dtype) : 0;   /* 0: no bytes */
+    if (clb_parse_size(text, wl->size_dims, unit, out, err, sizeof err)) {
         clb_seterr("%s: %s", wl->name, err);
         return CLB_EUSAGE;
     }
@@ -379,8 +360,7 @@ static int count_group_size(const struct clb_workload *wl, const char *dtype,
         return CLB_OK;
     char text[128];
     clb_size_text(size, text, sizeof text);
-    clb_seterr("%s: size %s%s%s: %s", wl->name, text, dtype[0] ? " of " : "", dtype,
-               clb_lasterr());
+    clb_seterr("%s: size %s%s%s: %s", wl->name, text, dtype[0] ? " of " : "", dtype, clb_lasterr());
     return CLB_EUSAGE;
 }
 
@@ -401,16 +381,15 @@ static int plan_group(struct session *s, const struct clb_workload *wl, const ch
  * before the next; the ranks must have the same number of cases. */
 static int group_steps(struct session *s, const struct clb_workload *wl, struct clb_group *g)
 {
-    const char *dtype = g->dtype;
     struct clb_env env = make_env(s, wl);
-    env.dtype = dtype;
+    env.dtype = g->dtype;
     clb_progress_next_group(s->run);
     int rc = clb_agree(s, check_group(s, g));
     if (rc == CLB_SKIP)
         return group_row(s, g, "skipped", clb_lasterr());
     if (rc)
         return rc;
-    clb_debug("%s %s %s: setting up\n", wl->name, dtype, g->size_text);
+    clb_debug("%s %s %s: setting up\n", wl->name, g->dtype, g->size_text);
     clb_fp_reset(env.dev);   /* the kernels this group creates make its rows' fingerprints */
     if (wl->state_size && !(g->state = clb_xcalloc(1, wl->state_size)))
         rc = CLB_ESYS;
@@ -420,19 +399,16 @@ static int group_steps(struct session *s, const struct clb_workload *wl, struct 
         clb_comm_allreduce(k, 2, CLB_MAX);
         if (k[0] != -k[1]) {
             clb_seterr("the ranks set up different configurations for %s %s %s (%g to %g cases): "
-                       "lockstep needs the same on every rank", wl->name, dtype, g->size_text,
+                       "lockstep needs the same on every rank", wl->name, g->dtype, g->size_text,
                        -k[1], k[0]);
             rc = CLB_EUSAGE;
         }
     }
-    if (rc == CLB_EUSAGE || rc == CLB_EINTR || rc == CLB_ESYS) {
-        group_free(&env, g);
-        return rc;
-    }
-    if (rc != CLB_OK) {   /* the reason outlives the teardown */
+    if (rc != CLB_OK) {   /* a skip's or an error's reason outlives the teardown */
         char *msg = clb_strdup(clb_lasterr());
         group_free(&env, g);
-        rc = group_row(s, g, clb_status_name(rc), msg ? msg : "");
+        if (rc != CLB_EUSAGE && rc != CLB_EINTR && rc != CLB_ESYS)
+            rc = group_row(s, g, clb_status_name(rc), msg ? msg : "");
         free(msg);
         return rc;
     }
@@ -449,6 +425,7 @@ struct planned {
     const char *dtype;
     struct clb_size size;
     const char *from;           /* where the size came from (clb_size_from) */
+    struct clb_size was;        /* the size before --budget stepped it down */
     struct clb_counts counts;   /* the group's device memory */
 };
 
@@ -495,9 +472,10 @@ static char *sizes_for(struct session *s, const struct clb_workload *wl, const c
     return sizes;
 }
 
+/* The groups of a workload into gs (zeroed; its array the caller's to free,
+ * whatever the outcome). */
 static int list_groups(struct session *s, const struct clb_workload *wl, struct groups *gs)
 {
-    memset(gs, 0, sizeof *gs);
     int ntypes = 1;
     char **types = NULL;
     if (wl->dtypes) {
@@ -526,14 +504,12 @@ static int list_groups(struct session *s, const struct clb_workload *wl, struct 
                 CLB_GROW(gs->v, gs->n, gs->cap))
                 rc = CLB_ESYS;
             if (!rc)
-                gs->v[gs->n++] = (struct planned){dtype, size, from, c};
+                gs->v[gs->n++] = (struct planned){dtype, size, from, size, c};
         }
         free(sz);
         free(sizes);
     }
     free(types);
-    if (rc)
-        free(gs->v);
     return rc;
 }
 
@@ -586,8 +562,7 @@ static void session_free(struct session *s)
         clb_close(&s->dev);
         clb_watchdog_leave(outer);
         if (clb_comm()->devices > 1) /* the other devices' threads may close after this one */
-            clb_watchdog_where(NULL, NULL, "the devices of rank %d's process",
-                               clb_comm()->rank);
+            clb_watchdog_where(NULL, NULL, "the devices of rank %d's process", clb_comm()->rank);
     }
     clb_writer_close(&s->out);
     if (s->profile == &s->custom)
@@ -728,10 +703,7 @@ static int cache_for(const struct clb_run_opts *o, const struct clb_devinfo *di)
  * (nothing here talks to other ranks). */
 static int open_device(struct run *run, struct session *s, int idx)
 {
-    memset(s, 0, sizeof *s);
-    s->run = run;
-    s->o = run->o;
-    s->out.fd = -1;
+    *s = (struct session){.run = run, .o = run->o, .out.fd = -1};
     const struct clb_devinfo *di = &run->devs[idx];
     int rc = pick_profile(s, di);
     watch_device(s, di);
@@ -760,11 +732,8 @@ static int open_device(struct run *run, struct session *s, int idx)
     return rc;
 }
 
-/* --dry-run: what a device would run, before anything runs -- per group its
- * cases, size and device footprint, then the time its timed runs may take
- * at most: each case stops at --max-time after a warm-up of at most a
- * quarter of it (a case whose one run takes longer runs --min-reps), before
- * set-up, builds, probes and checks. */
+/* --dry-run: a device's plan -- per group its cases, size and footprint --
+ * and the most time its timed runs may take (docs/MEASURING.md). */
 static void print_plan(struct session *s, const struct groups *plan)
 {
     const struct clb_devinfo *di = &s->dev.info;
@@ -857,9 +826,8 @@ static int step_down(struct session *s, struct groups *plan, double *total, int 
     return 1;
 }
 
-/* The run's estimate of the device's groups (their sizes' text kept in was,
- * one a group in plan order, when was is not NULL); each at -v. */
-static double run_estimate(struct session *s, struct groups *plan, struct clb_buf *was)
+/* The run's estimate of the device's groups; each at -v. */
+static double run_estimate(struct session *s, struct groups *plan)
 {
     double total = 0;
     for (int w = 0; w < s->o->nwl; w++)
@@ -869,8 +837,6 @@ static double run_estimate(struct session *s, struct groups *plan, struct clb_bu
             char text[160];
             clb_size_text(&p->size, text, sizeof text);
             clb_debug("estimate: %s %s %s: %.1f s\n", s->o->wls[w]->name, p->dtype, text, e);
-            if (was)
-                clb_buf_printf(was, "%s\n", text);
             total += e;
         }
     return total;
@@ -885,23 +851,22 @@ static int fit_budget(struct session *s, struct groups *plan)
 {
     if (!(s->o->budget > 0) || s->run->mpi)
         return CLB_OK;
-    struct clb_buf was = {0};
-    double first = run_estimate(s, plan, &was), total = first;
-    int rc = was.oom ? CLB_ESYS : CLB_OK;
+    double first = run_estimate(s, plan), total = first;
+    int rc = CLB_OK;
     while (!rc && total > s->o->budget && step_down(s, plan, &total, &rc))
         ;
     if (!rc && total < first) {
         clb_info("note: estimate %.0f s > --budget %.0f s: default sizes stepped down "
                  "(size_from=budget) to %.0f s:\n", first, s->o->budget, total);
-        const char *line = clb_buf_str(&was);
         for (int w = 0; w < s->o->nwl; w++)
-            for (size_t i = 0; i < plan[w].n; i++, line = strchr(line, '\n') + 1) {
+            for (size_t i = 0; i < plan[w].n; i++) {
                 const struct planned *p = &plan[w].v[i];
-                char now[160];
+                char was[160], now[160];
+                clb_size_text(&p->was, was, sizeof was);
                 clb_size_text(&p->size, now, sizeof now);
                 if (!strcmp(p->from, "budget"))
-                    clb_info("  %s%s%s %.*s -> %s\n", s->o->wls[w]->name, p->dtype[0] ? " " : "",
-                             p->dtype, (int)strcspn(line, "\n"), line, now);
+                    clb_info("  %s%s%s %s -> %s\n", s->o->wls[w]->name, p->dtype[0] ? " " : "",
+                             p->dtype, was, now);
             }
     }
     if (!rc && total > s->o->budget)
@@ -910,7 +875,6 @@ static int fit_budget(struct session *s, struct groups *plan)
                  s->o->budget);
     else if (!rc && total == first)
         clb_info("estimate: %.0f s, within --budget %.0f s\n", total, s->o->budget);
-    clb_buf_free(&was);
     return rc;
 }
 
@@ -960,14 +924,11 @@ static int note_output(struct clb_run_opts *o, const struct session *s)
     for (int k = 0; k < o->nouts; k++)
         if (!strcmp(o->outs[k], s->outpath))
             return o->run_ids.oom;
-    char **v = realloc(o->outs, ((size_t)o->nouts + 1) * sizeof *v);
     char *p = clb_strdup(s->outpath);
-    if (!v || !p) {
+    if (!p || CLB_GROW(o->outs, o->nouts, o->outs_cap)) {
         free(p);
-        o->outs = v ? v : o->outs;
         return -1;
     }
-    o->outs = v;
     o->outs[o->nouts++] = p;
     return o->run_ids.oom;
 }
@@ -1002,9 +963,7 @@ static int run_devices(struct run *run)
     } else if (o->dry_run) {
         run->status = CLB_EXIT_OK;   /* the plans are printed: nothing runs */
     } else {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
+        struct sigaction sa = {.sa_handler = on_signal};
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         clb_print_ranks(&ss[0]);
@@ -1015,10 +974,9 @@ static int run_devices(struct run *run)
         }
     }
     run->status = clb_agree_status(run->status);
-    for (int d = 0; d < nsel; d++)   /* what a report of the run reads */
+    for (int d = 0; d < nsel; d++) {   /* what a report of the run reads; then freed */
         if (ss && ss[d].writing && ss[d].run_id && note_output(o, &ss[d]))
             run->status = clb_worse_status(run->status, CLB_EXIT_ERROR);
-    for (int d = 0; d < nsel; d++) {
         for (int w = 0; plans && plans[d] && w < o->nwl; w++)
             free(plans[d][w].v);
         if (plans)
@@ -1037,13 +995,9 @@ static int run_devices(struct run *run)
 static int device_thread(void *arg, int d)
 {
     const struct run *parent = arg;
-    struct run r = *parent;
-    memset(&r.progress, 0, sizeof r.progress);
-    r.done = r.total = 0;
-    r.status = 0;
-    r.sel = parent->sel + d;
-    r.nsel = 1;
-    r.mpi = 1;
+    struct run r = {.o = parent->o, .profiles = parent->profiles, .devs = parent->devs,
+                    .ndev = parent->ndev, .sel = parent->sel + d, .nsel = 1,
+                    .cache = parent->cache, .host = parent->host, .mpi = 1};
     int status = run_devices(&r);
     clb_progress_free(&r.progress);
     return status;
@@ -1068,10 +1022,7 @@ static int run_team(struct run *run)
 
 int clb_driver_run(struct clb_run_opts *o)
 {
-    struct run run;
-    memset(&run, 0, sizeof run);
-    run.o = o;
-    run.mpi = clb_comm_active();
+    struct run run = {.o = o, .mpi = clb_comm_active()};
     clb_cache_init(&run.bincache);
     run.cache = &run.bincache;
     if (run.mpi && clb_comm()->rank != 0)

@@ -31,7 +31,6 @@ struct clb_fplog {
     int broken;          /* a note was lost (memory): no fingerprint this group */
 };
 
-
 static int ident_char(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';

@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o)
+/* When to stop timing a configuration (docs/MEASURING.md): after `reps`
+ * runs; or once `max_time` seconds of timed runs are spent (and min_reps
+ * done); or once min_time is spent, min_reps done and the median's relative
+ * standard error (robust: 1.2533 x 1.4826 x MAD / sqrt(n) / median) is below
+ * `tolerance`. */
+static int timing_stop(const double *t, int n, double spent, const struct clb_run_opts *o)
 {
     if (n >= o->reps)
         return 1;
@@ -31,13 +36,6 @@ int clb_timing_stop(const double *t, int n, double spent, const struct clb_run_o
     double mad = clb_median(v, (size_t)n);
     double se = 1.2533 * 1.4826 * mad / sqrt((double)n);
     return med > 0 && se <= o->tolerance * med;
-}
-
-static void fmt_range(char *buf, size_t n, const size_t *v, unsigned dims)
-{
-    buf[0] = 0;
-    for (unsigned i = 0; i < dims; i++)
-        clb_appendf(buf, n, "%s%zu", i ? "x" : "", v[i]);
 }
 
 /* The measured figures of a row: statistics, rates, the peak, the model, the
@@ -60,18 +58,17 @@ void clb_fill_figures(struct session *s, struct clb_row *r, struct clb_env *env,
         r->gflops = clb_rate(r->flops, st.median) / 1e9;
     const struct clb_counts *k = &c->counts;
     const struct clb_profile *p = env->profile;
-    double ranks = r->ranks > 0 ? r->ranks : 1;  /* an aggregate's peak is the job's */
+    /* an aggregate's peak is the job's (rank NULL: ranks unlike, no aggregate) */
+    double scale = r->rank && !strcmp(r->rank, "all") && r->ranks > 0 ? r->ranks : 1;
     if (!isnan(r->gbps) && !isnan(p->peak_bandwidth_gbs) && p->peak_bandwidth_gbs > 0 &&
         !k->host_bound && !k->compute_bound)
-        r->pct_peak_bw = 100.0 * r->gbps / (p->peak_bandwidth_gbs * (strcmp(r->rank, "all") ? 1 : ranks));
+        r->pct_peak_bw = 100.0 * r->gbps / (p->peak_bandwidth_gbs * scale);
     r->model = c->model;
     double pf = clb_profile_peak_gflops(p, g->dtype);
     if (isnan(r->model) && !k->host_bound && r->bytes > 0 && !isnan(p->peak_bandwidth_gbs) &&
         !(k->compute_bound && isnan(pf))) {
         struct clb_roofline rf;
-        double scale = strcmp(r->rank, "all") ? 1 : ranks;
-        clb_roofline_predict(r->bytes, r->flops, p->peak_bandwidth_gbs * scale,
-                             pf * scale, &rf);
+        clb_roofline_predict(r->bytes, r->flops, p->peak_bandwidth_gbs * scale, pf * scale, &rf);
         r->model = k->unit == CLB_UNIT_GFLOPS ? rf.gflops : rf.gbps;
     }
     clb_note_ratios(s, g, c, r->gbps, baselines);
@@ -105,17 +102,12 @@ static int one_rep(struct clb_env *env, struct clb_group *g, struct clb_case *c,
     return rc;
 }
 
-/* Warm up (compilation, first touch), then time until the policy says stop
- * (clb_timing_stop). Warm-up runs stop early, after the first, once they
- * took a quarter of --max-time: a slow configuration should not spend its
- * budget warming up. With an energy source the counter is read around the
- * timed runs; a reading is kept only over a window the source resolves
- * (--energy-window, else the source's own minimum: 1 s for NVML). With
- * --energy on or an explicit window the timed runs go on until they span it;
- * by default (auto) they do not, so only configurations that run that long
- * anyway get energy, and the suite's time does not grow. Under MPI the
- * ranks start each timed run together and decide together when to stop,
- * from the slowest rank's times. */
+/* Warm up (compilation, first touch: at most a quarter of --max-time after
+ * the first run, so a slow configuration keeps its budget), then time until
+ * timing_stop. An energy reading is kept only over a window the source
+ * resolves; only --energy on or --energy-window stretches the timed runs to
+ * it, so by default the suite's time does not grow (docs/ENERGY.md). Under
+ * MPI the ranks time each run together and stop on the slowest's times. */
 static int time_case(struct session *s, struct clb_env *env, struct clb_group *g,
                      struct clb_case *c, struct timed *tm)
 {
@@ -163,9 +155,8 @@ static int time_case(struct session *s, struct clb_env *env, struct clb_group *g
             tm->agg[tm->n] = job_t;
         tm->n++;
         const double *policy = tm->agg ? tm->agg : tm->times;
-        if (clb_timing_stop(policy, tm->n, job_spent, o) &&
-            (!want_energy || clb_now() - t_start >= window ||
-             tm->n >= CLB_ENERGY_MAX_REPS))
+        if (timing_stop(policy, tm->n, job_spent, o) &&
+            (!want_energy || clb_now() - t_start >= window || tm->n >= CLB_ENERGY_MAX_REPS))
             break;
     }
     tm->wall = clb_now() - t_start;
@@ -269,14 +260,16 @@ static void check_possible(struct session *s, struct clb_env *env, struct clb_gr
 }
 
 /* The row's columns that do not depend on the timed runs. */
-static void shape_row(struct session *s, struct clb_env *env, struct clb_case *c,
-                      struct clb_row *r)
+static void shape_row(struct session *s, struct clb_env *env, struct clb_case *c, struct clb_row *r)
 {
-    char range[64];
-    fmt_range(range, sizeof range, c->local, c->local[0] ? c->dims : 0);
-    r->local_size = clb_keep(s, range);
-    fmt_range(range, sizeof range, c->global, c->dims);
-    r->global_size = clb_keep(s, range);
+    char range[2][64] = {"", ""};   /* local, global */
+    for (unsigned i = 0; i < c->dims; i++) {
+        if (c->local[0])
+            clb_appendf(range[0], sizeof range[0], "%s%zu", i ? "x" : "", c->local[i]);
+        clb_appendf(range[1], sizeof range[1], "%s%zu", i ? "x" : "", c->global[i]);
+    }
+    r->local_size = clb_keep(s, range[0]);
+    r->global_size = clb_keep(s, range[1]);
     size_t llc = clb_llc_bytes(env);
     double fp = c->counts.footprint > 0 ? c->counts.footprint : c->counts.bytes;
     if (llc && !c->counts.host_bound && !c->counts.compute_bound &&
@@ -295,11 +288,8 @@ static void after_runs(struct session *s, struct clb_env *env, struct clb_group 
                        struct clb_case *c, const double *times, int n, struct clb_row *r,
                        struct clb_row *agg)
 {
-    struct clb_measure m;
+    struct clb_measure m = {.reps = n, .gbps = r->gbps, .gflops = r->gflops};
     clb_stats_compute(times, (size_t)n, &m.t);
-    m.reps = n;
-    m.gbps = r->gbps;
-    m.gflops = r->gflops;
     int mrc = clb_agree(s, g->wl->measured(env, g, c, &m));
     if (mrc != CLB_OK && mrc != CLB_EINTR) {
         clb_case_note(c, "after the timed runs: %s", clb_lasterr());
@@ -311,8 +301,7 @@ static void after_runs(struct session *s, struct clb_env *env, struct clb_group 
 
 /* Prepare, time (and check the timer), verify: the case's outcome. */
 static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
-                    struct clb_case *c, struct timed *tm, int *timed,
-                    int *own)
+                    struct clb_case *c, struct timed *tm, int *timed, int *own)
 {
     int rc = c->status;
     if (rc == CLB_OK && g->wl->prepare)
@@ -334,8 +323,7 @@ static int run_case(struct session *s, struct clb_env *env, struct clb_group *g,
 /* The row (and under MPI the aggregate) of a case; CLB_OK when there is one
  * to emit, else the rc that ends the run. */
 static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g,
-                     struct clb_case *c, struct timed *tm,
-                     struct clb_row *r, struct clb_row *agg)
+                     struct clb_case *c, struct timed *tm, struct clb_row *r, struct clb_row *agg)
 {
     int timed, own;
     int rc = run_case(s, env, g, c, tm, &timed, &own);
@@ -345,8 +333,7 @@ static int case_rows(struct session *s, struct clb_env *env, struct clb_group *g
     shape_row(s, env, c, r);
     if (g->size_from)
         clb_case_metric_token(c, "size_from", g->size_from);
-    if (g->size_from && (!strcmp(g->size_from, "rule") || !strcmp(g->size_from, "ladder") ||
-                         !strcmp(g->size_from, "budget")))
+    if (g->size_from && clb_list_has("rule,ladder,budget", g->size_from))
         clb_case_metric_token(c, "llc_from", clb_llc_from(env));
     if (clb_comm()->devices > 1) /* a process drives several devices, each a rank */
         clb_case_metric(c, "devices_per_rank", clb_comm()->devices);

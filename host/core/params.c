@@ -171,16 +171,11 @@ static int parse_long(const char *s, const char *end, long *out)
     memcpy(tmp, s, n);
     tmp[n] = 0;
     size_t v;
-    if (tmp[0] == '-') {
-        /* LONG_MIN itself is refused too: its magnitude is not a long. */
-        if (clb_parse_count(tmp + 1, &v) != CLB_OK || v > (size_t)LONG_MAX)
-            return -1;
-        *out = -(long)v;
-        return 0;
-    }
-    if (clb_parse_count(tmp, &v) != CLB_OK || v > (size_t)LONG_MAX)
+    int neg = tmp[0] == '-';
+    /* LONG_MIN itself is refused too: its magnitude is not a long. */
+    if (clb_parse_count(tmp + neg, &v) != CLB_OK || v > (size_t)LONG_MAX)
         return -1;
-    *out = (long)v;
+    *out = neg ? -(long)v : (long)v;
     return 0;
 }
 
@@ -252,11 +247,9 @@ int clb_kvlist_add(struct clb_kvlist *l, const char *kv)
         clb_seterr("bad --param '%s' (expected KEY=VALUE)", kv);
         return CLB_EUSAGE;
     }
-    char *key = clb_xmalloc((size_t)(eq - kv) + 1);
+    char *key = clb_asprintf("%.*s", (int)(eq - kv), kv);
     if (!key)
         return CLB_ESYS;
-    memcpy(key, kv, (size_t)(eq - kv));
-    key[eq - kv] = 0;
     /* A later --param of the same key replaces the earlier one. */
     int rc = clb_kvlist_add_pair(l, key, eq + 1);
     free(key);
@@ -284,8 +277,7 @@ int clb_kvlist_add_pair(struct clb_kvlist *l, const char *key, const char *value
         }
     l->v[l->n].key = k;
     l->v[l->n].value = v;
-    l->v[l->n].used = 0;
-    l->n++;
+    l->v[l->n++].used = 0;
     return CLB_OK;
 }
 
@@ -315,8 +307,7 @@ void clb_kvlist_free(struct clb_kvlist *l)
         free(l->v[i].value);
     }
     free(l->v);
-    l->v = NULL;
-    l->n = 0;
+    *l = (struct clb_kvlist){0};
 }
 
 char **clb_split(const char *s, int *n)

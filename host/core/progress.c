@@ -1,17 +1,8 @@
 /* Progress: one counter over the whole invocation, exact from the first line
  * (every group of every device is planned before the first case), and an
- * ETA from each workload's own measured rate (docs/MEASURING.md, "Progress").
- *
- * A group's work is its device footprint in bytes (its count). A workload's
- * rate is known on a device once it has finished a case that is not the
- * first of its group (the first carries the group's set-up, builds and
- * probes: "ETA 22m55s" after transpose's first --quick case of a 7 s run,
- * extrapolated to the other ten and to peak and latency), or a whole group:
- * a case then takes its seconds per byte of work, and a group not started
- * yet its set-up besides. A workload not measured yet has no estimate: the
- * ETA is printed only where one can be made -- "ETA 1m40s" when every
- * remaining group's workload has a rate, "ETA >1m40s" (the measured part, a
- * lower bound) while some do not -- and not before. */
+ * ETA from each workload's own measured rate, printed only where one can be
+ * made: a rate carried from one workload to another printed "ETA 22m55s"
+ * for a 7 s run (docs/MEASURING.md, "Progress, summary, exit status"). */
 #define _GNU_SOURCE
 #include "comm.h"
 #include "session.h"
@@ -25,14 +16,10 @@ int clb_progress_plan(struct run *run, int slot, long cases, double work)
     struct progress *p = &run->progress;
     if (CLB_GROW(p->g, p->ng, p->cap))
         return CLB_ESYS;
-    if (slot >= p->nslot) {
-        int n = slot + 1;
-        struct progress_rate *r = realloc(p->rate, (size_t)n * sizeof *r);
-        if (!r)
+    while (slot >= p->nslot) {
+        if (CLB_GROW(p->rate, p->nslot, p->rate_cap))
             return CLB_ESYS;
-        memset(r + p->nslot, 0, (size_t)(n - p->nslot) * sizeof *r);
-        p->rate = r;
-        p->nslot = n;
+        p->rate[p->nslot++] = (struct progress_rate){0};
     }
     p->g[p->ng++] = (struct progress_group){slot, cases, work > 0 ? work : 0};
     run->total += cases;
@@ -49,7 +36,7 @@ void clb_progress_free(struct progress *p)
 void clb_progress_start(struct run *run)
 {
     run->progress.cur = -1;
-    run->t0 = run->progress.t_last = clb_now();
+    run->progress.t_last = clb_now();
 }
 
 void clb_progress_next_group(struct run *run)
@@ -100,7 +87,10 @@ static int estimate(const struct progress_rate *r, const struct progress_group *
     return 0;
 }
 
-double clb_progress_eta(const struct run *run, int *partial)
+/* Seconds left by the workloads' own estimates; NAN when no remaining
+ * workload can be estimated yet; *partial set when some cannot (the figure
+ * is then a lower bound). */
+static double eta_left(const struct run *run, int *partial)
 {
     const struct progress *p = &run->progress;
     double eta = 0;
@@ -198,7 +188,7 @@ void clb_progress(struct session *s, const struct clb_group *g, const char *kern
     int ok = strcmp(r->status, "ok") == 0;
     fprintf(stderr, " %s%s%s", r->status, !ok && r->detail[0] ? ": " : "", ok ? "" : r->detail);
     int partial;
-    double eta = clb_progress_eta(run, &partial);
+    double eta = eta_left(run, &partial);
     if (run->total > run->done && isfinite(eta) && eta >= 1) {   /* "ETA 0s" says nothing */
         char text[32];
         fmt_duration(text, sizeof text, eta);

@@ -153,16 +153,12 @@ char *clb_row_format(const struct clb_row *r, int version)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        clb_seterr(CLB_OOM " formatting a row");
-        return NULL;
-    }
     int n = clb_schema_ncols(version);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; f && i < n; i++) {
         put_field(f, r, i);
         fputc(i + 1 < n ? ',' : '\n', f);
     }
-    if (fclose(f) != 0) {
+    if (!f || fclose(f) != 0) {
         free(buf);
         clb_seterr(CLB_OOM " formatting a row");
         return NULL;
@@ -231,15 +227,20 @@ int clb_rewrite_close(const char *path, struct clb_rewrite *w, int rc)
     return rc;
 }
 
+/* The CSV header line of the schema clbench writes: 0, or -1 with errno. */
+static int put_header(int fd)
+{
+    const char *h = clb_csv_header(CLB_SCHEMA);
+    return clb_write_all(fd, h, strlen(h)) || clb_write_all(fd, "\n", 1) ? -1 : 0;
+}
+
 /* Create path with its header atomically: a temporary file linked into
  * place (never over a file another process created first). */
 static int create_with_header(const char *path)
 {
-    const char *h = clb_csv_header(CLB_SCHEMA);
     struct clb_replace t;
     if (clb_replace_open(AT_FDCWD, path, 0666, &t) != 0 ||
-        clb_replace_done(&t, path, !clb_write_all(t.fd, h, strlen(h)) &&
-                                       !clb_write_all(t.fd, "\n", 1), CLB_REPLACE_NEW) != 0) {
+        clb_replace_done(&t, path, !put_header(t.fd), CLB_REPLACE_NEW) != 0) {
         clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
         return CLB_EUSAGE;
     }
@@ -247,40 +248,29 @@ static int create_with_header(const char *path)
 }
 
 /* The first line of an open file that is not blank (readers skip blank lines
- * in both formats), in memory that grows (at most 1 MiB is looked at: a
- * header or a JSON row is shorter; a NUL byte ends it too). *blank: the file
- * holds nothing but line breaks (or nothing). */
+ * in both formats), malloc'd: at most FIRST_MAX bytes are looked at (a
+ * header or a JSON row is shorter; a NUL byte ends the line too). *blank: the
+ * file holds nothing but line breaks (or nothing). */
+#define FIRST_MAX ((size_t)1 << 20)
 static char *first_line(int fd, int *blank)
 {
-    struct clb_buf b = {0};
-    char chunk[4096];
-    ssize_t k;
-    off_t at = 0;
-    int started = 0;
-    *blank = 1;
-    while (at < (1 << 20) && (k = pread(fd, chunk, sizeof chunk, at)) > 0) {
-        size_t i = 0, n;
-        while (!started && i < (size_t)k && (chunk[i] == '\r' || chunk[i] == '\n'))
-            i++;
-        started |= i < (size_t)k;
-        for (n = i; n < (size_t)k && chunk[n] != '\r' && chunk[n] != '\n' && chunk[n]; n++)
-            ;
-        clb_buf_add(&b, chunk + i, n - i);
-        if (started) {
-            *blank = 0;
-            if (n < (size_t)k)
-                break;
-        }
-        at += k;
-    }
-    if (at >= (1 << 20))
-        *blank = 0;
-    if (b.oom) {
-        clb_buf_free(&b);
+    char *b = malloc(FIRST_MAX + 1);
+    if (!b) {
         clb_seterr(CLB_OOM " reading a results file");
         return NULL;
     }
-    return b.s ? b.s : clb_strdup("");
+    size_t n = 0, i = 0, e;
+    ssize_t k;
+    while (n < FIRST_MAX && (k = pread(fd, b + n, FIRST_MAX - n, (off_t)n)) > 0)
+        n += (size_t)k;
+    while (i < n && (b[i] == '\r' || b[i] == '\n'))
+        i++;
+    for (e = i; e < n && b[e] != '\r' && b[e] != '\n' && b[e]; e++)
+        ;
+    *blank = i == n && n < FIRST_MAX;
+    memmove(b, b + i, e - i);
+    b[e - i] = 0;
+    return b;
 }
 
 /* Does the file end with a newline (or is it empty)? */
@@ -355,10 +345,9 @@ static int check_csv(int fd, const char *path)
     char *line = first_line(fd, &empty); /* empty: or blank lines only, which readers skip */
     if (!line)
         return CLB_ESYS;
-    const char *h = clb_csv_header(CLB_SCHEMA);
     int v = header_version(line);
     free(line);
-    if (empty && (clb_write_all(fd, h, strlen(h)) || clb_write_all(fd, "\n", 1))) {
+    if (empty && put_header(fd)) {
         clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
         return CLB_EUSAGE;
     }
@@ -442,26 +431,18 @@ static int writer_stream(struct clb_writer *w)
     w->stream = 1;
     w->fd = dup(STDOUT_FILENO);
     w->path = clb_strdup("-");
-    if (w->fd < 0 || !w->path) {
+    int header = w->format == CLB_FORMAT_CSV && !header_done;
+    if (w->fd < 0 || !w->path || (header && put_header(w->fd))) {
         clb_seterr("cannot write the rows to standard output: %s", strerror(errno));
         return CLB_ESYS;
     }
-    if (w->format == CLB_FORMAT_CSV && !header_done) {
-        const char *h = clb_csv_header(CLB_SCHEMA);
-        if (clb_write_all(w->fd, h, strlen(h)) || clb_write_all(w->fd, "\n", 1)) {
-            clb_seterr("cannot write the rows to standard output: %s", strerror(errno));
-            return CLB_ESYS;
-        }
-        header_done = 1;
-    }
+    header_done |= header;
     return CLB_OK;
 }
 
 int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format format)
 {
-    memset(w, 0, sizeof *w);
-    w->fd = -1;
-    w->format = format;
+    *w = (struct clb_writer){.fd = -1, .format = format};
     if (!strcmp(path, "-"))
         return writer_stream(w);
     int rc = mkdirs(path);
@@ -605,8 +586,7 @@ void clb_writer_close(struct clb_writer *w)
     if (w->fd >= 0)
         close(w->fd);
     free(w->path);
-    memset(w, 0, sizeof *w);
-    w->fd = -1;
+    *w = (struct clb_writer){.fd = -1};
 }
 
 /* ---- reading ---------------------------------------------------------- */
@@ -615,7 +595,6 @@ struct reader {
     const char *path;
     struct clb_buf fields[CLB_NCOLS];
     int nf, ncols;          /* fields of this record; columns of the file's schema */
-    int version;            /* the file's schema */
     long record;            /* 1-based record number */
     size_t rec_bytes;       /* bytes of the fields of the record being read */
     int overflow, nul;
@@ -703,11 +682,7 @@ static int derive_metrics(struct reader *rd, struct clb_row *r)
 
 int clb_results_status_ok(const char *s)
 {
-    static const char *const ok[] = {"ok", "failed", "skipped", "error", "reference"};
-    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
-        if (strcmp(s, ok[i]) == 0)
-            return 1;
-    return 0;
+    return clb_list_has("ok,failed,skipped,error,reference", s);
 }
 
 static int fill_row(struct reader *rd, struct clb_row *r)
@@ -715,12 +690,10 @@ static int fill_row(struct reader *rd, struct clb_row *r)
     clb_row_init(r);
     for (int i = 0; i < rd->ncols; i++) {
         const char *s = clb_buf_str(&rd->fields[i]);
-        if (CLB_COL_TEXT(clb_columns[i].kind)) {
-            if (fill_text(rd, r, i))
-                return -1;
-            continue;
-        }
-        if (!*s)
+        int text = CLB_COL_TEXT(clb_columns[i].kind);
+        if (text && fill_text(rd, r, i))
+            return -1;
+        if (text || !*s)
             continue;
         double v;
         if (parse_figure(s, &v))
@@ -736,25 +709,17 @@ static int fill_row(struct reader *rd, struct clb_row *r)
 
 static int check_header(struct reader *rd)
 {
-    for (int v = CLB_SCHEMA; v >= 1; v--) {
-        int n = clb_schema_ncols(v);
-        if (rd->nf != n)
-            continue;
-        int i = 0;
-        while (i < n && strcmp(clb_buf_str(&rd->fields[i]), clb_columns[i].name) == 0)
-            i++;
-        if (i == n) {
-            rd->ncols = n;
-            rd->version = v;
+    /* the columns named as the table names them: each schema is a prefix of it */
+    int i = 0;
+    while (i < rd->nf && i < CLB_NCOLS && !strcmp(clb_buf_str(&rd->fields[i]), clb_columns[i].name))
+        i++;
+    for (int v = CLB_SCHEMA; v >= 1; v--)
+        if (rd->nf == clb_schema_ncols(v) && i == rd->nf) {
+            rd->ncols = rd->nf;
             if (rd->out)
                 rd->out->version = v;
             return 0;
         }
-    }
-    /* Name the first column that differs from v3 (or v1, v2 for a shorter file). */
-    int i = 0;
-    while (i < rd->nf && i < CLB_NCOLS && strcmp(clb_buf_str(&rd->fields[i]), clb_columns[i].name) == 0)
-        i++;
     if (i < rd->nf && i < CLB_NCOLS)
         clb_seterr("%s: not a clbench results file (column %d is '%.60s', expected '%s')",
                    rd->path, i + 1, clb_buf_str(&rd->fields[i]), clb_columns[i].name);
@@ -766,40 +731,35 @@ static int check_header(struct reader *rd)
     return -1;
 }
 
+/* A whole record: the header, else a row (or upgrade's callback). */
+static void take_record(struct reader *rd)
+{
+    struct clb_row *r;
+    if (rd->nul) {
+        clb_seterr("%s:%ld: a field holds a NUL byte (not a text file)", rd->path, rd->record);
+        rd->rc = CLB_EUSAGE;
+    } else if (rd->record == 1) {
+        check_header(rd);
+    } else if (rd->overflow || rd->nf != rd->ncols) {
+        clb_seterr("%s:%ld: row has %s%d fields, expected %d", rd->path, rd->record,
+                   rd->overflow ? "more than " : "", rd->nf, rd->ncols);
+        rd->rc = CLB_EUSAGE;
+    } else if (rd->raw) {
+        rd->raw(rd);
+    } else if (!(r = rowset_slot(rd->out))) {
+        rd->rc = CLB_ESYS;
+    } else if (fill_row(rd, r) == 0) {
+        rd->out->n++;
+    }
+}
+
 static void on_record(int c, void *data)
 {
     (void)c;
     struct reader *rd = data;
     rd->record++;
-    if (rd->rc)
-        goto out;
-    if (rd->nul) {
-        clb_seterr("%s:%ld: a field holds a NUL byte (not a text file)", rd->path, rd->record);
-        rd->rc = CLB_EUSAGE;
-        goto out;
-    }
-    if (rd->record == 1) {
-        check_header(rd);
-        goto out;
-    }
-    if (rd->overflow || rd->nf != rd->ncols) {
-        clb_seterr("%s:%ld: row has %s%d fields, expected %d", rd->path, rd->record,
-                   rd->overflow ? "more than " : "", rd->nf, rd->ncols);
-        rd->rc = CLB_EUSAGE;
-        goto out;
-    }
-    if (rd->raw) {
-        rd->raw(rd);
-        goto out;
-    }
-    struct clb_row *r = rowset_slot(rd->out);
-    if (!r) {
-        rd->rc = CLB_ESYS;
-        goto out;
-    }
-    if (fill_row(rd, r) == 0)
-        rd->out->n++;
-out:
+    if (!rd->rc)
+        take_record(rd);
     rd->nf = 0;
     rd->overflow = 0;
     rd->nul = 0;
@@ -846,19 +806,17 @@ static FILE *open_stdin(void)
     static size_t len;
     static int read_done;
     if (!read_done) {
-        size_t cap = 0;
-        for (;;) {
+        size_t cap = 0, k = 1;
+        while (k > 0) {
             if (len == cap && clb_grow((void **)&data, len, &cap, 1, 1 << 16))
                 return NULL;
-            size_t k = fread(data + len, 1, cap - len, stdin);
+            k = fread(data + len, 1, cap - len, stdin);
             len += k;
             if (len > CLB_MAX_INPUT_BYTES) {
                 clb_seterr("standard input: larger than the %zu GiB clbench reads",
                            CLB_MAX_INPUT_BYTES >> 30);
                 return NULL;
             }
-            if (k == 0)
-                break;
         }
         if (ferror(stdin)) {
             clb_seterr("cannot read results from standard input: %s", strerror(errno));
@@ -879,7 +837,9 @@ FILE *clb_results_open(const char *path)
     return strcmp(path, "-") ? open_regular(path, "results file") : open_stdin();
 }
 
-int clb_results_is_jsonl(const char *path)
+/* Does the file start (after a UTF-8 byte order mark) with '{'? 1 yes, 0 no,
+ * -1 when it cannot be read (message set). */
+static int is_jsonl(const char *path)
 {
     FILE *f = clb_results_open(path);
     if (!f)
@@ -975,46 +935,36 @@ static int parse_file(struct reader *rd)
 
 int clb_results_read(const char *path, struct clb_rowset *out)
 {
-    int json = clb_results_is_jsonl(path);
+    int json = is_jsonl(path);
     if (json < 0)
         return CLB_EUSAGE;
     if (json)
         return clb_jsonl_read(path, out);
-    struct reader rd;
-    memset(&rd, 0, sizeof rd);
-    rd.path = path;
-    rd.out = out;
+    struct reader rd = {.path = path, .out = out};
     return parse_file(&rd);
 }
 
 /* ---- upgrade v1, v2 -> v3 -------------------------------------------------- */
 
-struct upgrade {
-    FILE *f;
-    size_t rows;
-    int oom;
-};
-
 /* One record of the old file: its fields as they were, the columns it lacks
  * empty, its metrics derived from its detail. */
 static void upgrade_record(struct reader *rd)
 {
-    struct upgrade *u = rd->raw_ctx;
+    FILE *f = rd->raw_ctx;
     for (int i = 0; i < rd->ncols; i++) {
-        put_str(u->f, clb_buf_str(&rd->fields[i]));
-        fputc(',', u->f);
+        put_str(f, clb_buf_str(&rd->fields[i]));
+        fputc(',', f);
     }
     for (int i = rd->ncols; i < CLB_NCOLS - 1; i++)
-        fputc(',', u->f);
+        fputc(',', f);
     char *m = clb_metrics_from_detail(clb_buf_str(&rd->fields[CLB_C_detail]));
     if (!m) {
         rd->rc = CLB_ESYS;
         return;
     }
-    put_str(u->f, m);
+    put_str(f, m);
     free(m);
-    fputc('\n', u->f);
-    u->rows++;
+    fputc('\n', f);
 }
 
 /* Write the upgraded file beside path and rename it into place. */
@@ -1025,24 +975,16 @@ static int upgrade_write(const char *path)
     if (rc)
         return rc;
     fprintf(w.f, "%s\n", clb_csv_header(CLB_SCHEMA));
-    struct upgrade u = {w.f, 0, 0};
-    struct reader rd;
-    memset(&rd, 0, sizeof rd);
-    rd.path = path;
-    rd.raw = upgrade_record;
-    rd.raw_ctx = &u;
+    struct reader rd = {.path = path, .raw = upgrade_record, .raw_ctx = w.f};
     return clb_rewrite_close(path, &w, parse_file(&rd));
 }
 
 int clb_results_upgrade(const char *path, int *already, int *from, size_t *rows)
 {
     *already = 0;
-    *rows = 0;
-    *from = 0;
     /* Read it whole first: a file that does not parse is not rewritten. */
-    struct clb_rowset check;
-    memset(&check, 0, sizeof check);
-    int json = clb_results_is_jsonl(path);
+    struct clb_rowset check = {0};
+    int json = is_jsonl(path);
     int rc = json < 0 ? CLB_EUSAGE : clb_results_read(path, &check);
     *from = check.version;
     *rows = check.n;

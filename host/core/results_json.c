@@ -1,7 +1,7 @@
 /* Rows as JSON Lines (run --format json): the same fields as the CSV, named
  * by the column table, encoded by jansson (never by hand). `metrics` is an
  * object: numbers as numbers, tokens as strings, in the order of the text. */
-#include "clb_results.h"
+#include "results_priv.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -26,11 +26,10 @@ static json_t *text_value(const char *s)
     return v;
 }
 
-/* The fewest significant digits (1..17) that read back as x. */
-static int shortest(double x)
+int clb_shortest(double x, int from)
 {
     char buf[40];
-    for (int p = 1; p < 17; p++) {
+    for (int p = from; p < 17; p++) {
         snprintf(buf, sizeof buf, "%.*g", p, x);
         if (strtod(buf, NULL) == x)
             return p;
@@ -48,7 +47,7 @@ static json_t *real_value(double x, int digits, int *prec)
         snprintf(buf, sizeof buf, "%.*g", digits, x);
         x = strtod(buf, NULL);
     }
-    int p = shortest(x);
+    int p = clb_shortest(x, 1);
     *prec = p > *prec ? p : *prec;
     return json_real(x);
 }

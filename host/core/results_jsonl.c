@@ -13,8 +13,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static int bad(const char *where, const char *col, const char *what)
 {
@@ -52,23 +50,13 @@ static int schema_of(json_t *o, const char *where, int *version)
     return CLB_OK;
 }
 
-/* The shortest decimal text that reads back as v. */
-static void num_text(double v, char *buf, size_t n)
-{
-    for (int digits = 9; digits <= 17; digits++) {
-        snprintf(buf, n, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
 /* One metric value as text in the grammar (checked by the caller). */
 static int metric_text(json_t *x, char *buf, size_t n)
 {
     if (json_is_integer(x))
         snprintf(buf, n, "%" JSON_INTEGER_FORMAT, json_integer_value(x));
     else if (json_is_real(x))
-        num_text(json_real_value(x), buf, n);
+        snprintf(buf, n, "%.*g", clb_shortest(json_real_value(x), 9), json_real_value(x));
     else if (json_is_string(x) && json_string_length(x) < n)
         snprintf(buf, n, "%s", json_string_value(x));
     else
@@ -109,8 +97,7 @@ static int metrics_of(json_t *x, const char *where, struct clb_arena *arena, con
     return rc;
 }
 
-static int text_of(json_t *x, const char *where, int col, struct clb_arena *arena,
-                   const char **out)
+static int text_of(json_t *x, const char *where, int col, struct clb_arena *arena, const char **out)
 {
     *out = "";
     if (json_is_null(x))
@@ -163,14 +150,10 @@ int clb_jsonl_row(const char *line, size_t len, const char *where, struct clb_ar
         clb_seterr("%s: malformed JSON (%s)", where, err.text);
         return CLB_EUSAGE;
     }
-    int rc = CLB_OK;
-    if (!json_is_object(o)) {
+    int rc = CLB_EUSAGE;
+    if (!json_is_object(o))
         clb_seterr("%s: not a clbench row (not a JSON object)", where);
-        rc = CLB_EUSAGE;
-    }
-    if (!rc)
-        rc = schema_of(o, where, version);
-    if (!rc)
+    else if (!(rc = schema_of(o, where, version)))
         rc = fill(o, *version, where, arena, r);
     json_decref(o);
     return rc;
@@ -246,14 +229,10 @@ static int read_line(const char *path, long no, char *line, size_t len, struct c
     if (!where)
         return CLB_ESYS;
     struct clb_row r;
-    int v = 0, rc = CLB_OK;
-    if (memchr(line, 0, len)) {
+    int v = 0, rc = CLB_EUSAGE;
+    if (memchr(line, 0, len))
         clb_seterr("%s: a NUL byte (not a text file)", where);
-        rc = CLB_EUSAGE;
-    }
-    if (!rc)
-        rc = shape_ok(line, len, where);
-    if (!rc)
+    else if (!(rc = shape_ok(line, len, where)))
         rc = clb_jsonl_row(line, len, where, &out->arena, &r, &v);
     if (!rc && *schema && v != *schema) {
         clb_seterr("%s: a row of schema v%d after rows of schema v%d", where, v, *schema);

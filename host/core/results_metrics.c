@@ -163,18 +163,13 @@ int clb_metrics_flag(const char *text, const char *key)
     return !isnan(v) && v != 0;
 }
 
-size_t clb_metrics_text(const char *text, const char *key, const char **val)
+size_t clb_row_text(const struct clb_row *r, const char *key, const char **val)
 {
     struct clb_metric m;
-    if (find(text, key, &m) != 1)
+    if (find(r->metrics, key, &m) != 1)
         return 0;
     *val = m.val;
     return m.vlen;
-}
-
-size_t clb_row_text(const struct clb_row *r, const char *key, const char **val)
-{
-    return clb_metrics_text(r->metrics, key, val);
 }
 
 int clb_row_size_default(const struct clb_row *r)
@@ -256,75 +251,38 @@ int clb_row_has(const struct clb_row *r, const char *params, const char *metrics
 /* One entry per key of docs/RESULTS.md's table, in its order (a CLI test
  * holds the two to each other). */
 static const struct clb_metric_def defs[] = {
-    {"cache_resident", 0, "flag", N, T0},
-    {"of_", 1, "ratio", H, T0},
-    {"reduced", 0, "flag", N, T0},
-    {"idle_power_w", 0, "W", N, T0},
-    {"size_from", 0, "token", N, T0},
-    {"llc_from", 0, "token", N, T0},
-    {"devices_per_rank", 0, "count", N, T0},
-    {"fp", 0, "token", N, T0},
-    {"timer_host", 0, "flag", N, T0},
-    {"launch_overhead_us", 0, MS, L, T0},
-    {"impossible", 0, "flag", N, T0},
-    {"loads", 0, "count", N, T0},
-    {"ns_per_load", 0, "ns", L, TT},
-    {"cycles", 0, "cycles", L, TT},
-    {"clock_mhz", 0, "MHz", N, T0},
-    {"clock_from", 0, "token", N, T0},
-    {"llc_bytes", 0, "bytes", N, T0},
-    {"latency_us", 0, MS, L, TT},
-    {"submit_to_start_us", 0, MS, L, T0},
-    {"start_to_end_us", 0, MS, L, T0},
-    {"flop_per_cu_cycle", 0, "flop", H, TR},
-    {"relerr", 0, "ratio", L, T0},
-    {"relerr_bound", 0, "ratio", N, T0},
-    {"dev_share", 0, "ratio", N, T0},
-    {"max_err_over_tol", 0, "ratio", L, T0},
-    {"rel_l2", 0, "ratio", L, T0},
-    {"rhs_per_item", 0, "count", N, T0},
-    {"rhs_per_pass", 0, "count", N, T0},
-    {"best_kernel", 0, "token", N, T0},
-    {"private_mem_bytes", 0, "bytes", N, T0},
-    {"registers", 0, "count", N, T0},
-    {"spill_store_bytes", 0, "bytes", L, T0},
-    {"spill", 0, "flag", N, T0},
-    {"rebuild_err", 0, "ratio", L, T0},
-    {"op_applications", 0, "count", N, T0},
-    {"halo_bytes", 0, "bytes", N, T0},
-    {"halo_chain", 0, "token", N, T0},
-    {"chunk_kib", 0, "KiB", N, T0},
-    {"bus_d2h_gbps", 0, "GB/s", H, T0},
-    {"bus_h2d_gbps", 0, "GB/s", H, T0},
-    {"mpi_gbps", 0, "GB/s", H, T0},
-    {"copy_gbps", 0, "GB/s", H, T0},
-    {"mpi_notes_us", 0, MS, L, T0},
-    {"node_d2h_gbps", 0, "GB/s", H, T0},
-    {"node_h2d_gbps", 0, "GB/s", H, T0},
-    {"node_notes_us", 0, MS, L, T0},
-    {"w_hash", 0, "count", N, T0},
-    {"mpi_btl", 0, "token", N, T0},
-    {"mpi_single_copy", 0, "token", N, T0},
-    {"halo_chain_model_ms", 0, "ms", N, T0},
-    {"halo_model_ms", 0, "ms", N, T0},
-    {"halo_exposed_model_ms", 0, "ms", N, T0},
-    {"exchanges", 0, "count", N, T0},
-    {"halo_ms", 0, "ms", L, T0},
-    {"halo_exposed_ms", 0, "ms", L, T0},
-    {"halo_exposed_frac", 0, "ratio", L, T0},
-    {"halo_ms_max", 0, "ms", L, T0},
-    {"halo_exposed_ms_max", 0, "ms", L, T0},
-    {"halo_exposed_frac_max", 0, "ratio", L, T0},
-    {"pack_ms", 0, "ms", L, T0},
-    {"interior_ms", 0, "ms", L, T0},
-    {"boundary_ms", 0, "ms", L, T0},
-    {"eff", 0, "ratio", H, T0},
-    {"eff_model", 0, "ratio", N, T0},
-    {"reduce_ms_max", 0, "ms", L, T0},
-    {"t_iter_us", 0, MS, L, TT},
-    {"dslash_gflops", 0, "GFlop/s", H, T0},
-    {"of_dslash", 0, "ratio", H, T0},
-    {NULL, 0, NULL, N, T0}};
+    {"cache_resident", 0, "flag", N, T0}, {"of_", 1, "ratio", H, T0}, {"reduced", 0, "flag", N, T0},
+    {"idle_power_w", 0, "W", N, T0}, {"size_from", 0, "token", N, T0},
+    {"llc_from", 0, "token", N, T0}, {"devices_per_rank", 0, "count", N, T0},
+    {"fp", 0, "token", N, T0}, {"timer_host", 0, "flag", N, T0},
+    {"launch_overhead_us", 0, MS, L, T0}, {"impossible", 0, "flag", N, T0},
+    {"loads", 0, "count", N, T0}, {"ns_per_load", 0, "ns", L, TT}, {"cycles", 0, "cycles", L, TT},
+    {"clock_mhz", 0, "MHz", N, T0}, {"clock_from", 0, "token", N, T0},
+    {"llc_bytes", 0, "bytes", N, T0}, {"latency_us", 0, MS, L, TT},
+    {"submit_to_start_us", 0, MS, L, T0}, {"start_to_end_us", 0, MS, L, T0},
+    {"flop_per_cu_cycle", 0, "flop", H, TR}, {"relerr", 0, "ratio", L, T0},
+    {"relerr_bound", 0, "ratio", N, T0}, {"dev_share", 0, "ratio", N, T0},
+    {"max_err_over_tol", 0, "ratio", L, T0}, {"rel_l2", 0, "ratio", L, T0},
+    {"rhs_per_item", 0, "count", N, T0}, {"rhs_per_pass", 0, "count", N, T0},
+    {"best_kernel", 0, "token", N, T0}, {"private_mem_bytes", 0, "bytes", N, T0},
+    {"registers", 0, "count", N, T0}, {"spill_store_bytes", 0, "bytes", L, T0},
+    {"spill", 0, "flag", N, T0}, {"rebuild_err", 0, "ratio", L, T0},
+    {"op_applications", 0, "count", N, T0}, {"halo_bytes", 0, "bytes", N, T0},
+    {"halo_chain", 0, "token", N, T0}, {"chunk_kib", 0, "KiB", N, T0},
+    {"bus_d2h_gbps", 0, "GB/s", H, T0}, {"bus_h2d_gbps", 0, "GB/s", H, T0},
+    {"mpi_gbps", 0, "GB/s", H, T0}, {"copy_gbps", 0, "GB/s", H, T0}, {"mpi_notes_us", 0, MS, L, T0},
+    {"node_d2h_gbps", 0, "GB/s", H, T0}, {"node_h2d_gbps", 0, "GB/s", H, T0},
+    {"node_notes_us", 0, MS, L, T0}, {"w_hash", 0, "count", N, T0}, {"mpi_btl", 0, "token", N, T0},
+    {"mpi_single_copy", 0, "token", N, T0}, {"halo_chain_model_ms", 0, "ms", N, T0},
+    {"halo_model_ms", 0, "ms", N, T0}, {"halo_exposed_model_ms", 0, "ms", N, T0},
+    {"exchanges", 0, "count", N, T0}, {"halo_ms", 0, "ms", L, T0},
+    {"halo_exposed_ms", 0, "ms", L, T0}, {"halo_exposed_frac", 0, "ratio", L, T0},
+    {"halo_ms_max", 0, "ms", L, T0}, {"halo_exposed_ms_max", 0, "ms", L, T0},
+    {"halo_exposed_frac_max", 0, "ratio", L, T0}, {"pack_ms", 0, "ms", L, T0},
+    {"interior_ms", 0, "ms", L, T0}, {"boundary_ms", 0, "ms", L, T0}, {"eff", 0, "ratio", H, T0},
+    {"eff_model", 0, "ratio", N, T0}, {"reduce_ms_max", 0, "ms", L, T0},
+    {"t_iter_us", 0, MS, L, TT}, {"dslash_gflops", 0, "GFlop/s", H, T0},
+    {"of_dslash", 0, "ratio", H, T0}, {NULL, 0, NULL, N, T0}};
 #undef MS
 #undef H
 #undef L

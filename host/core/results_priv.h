@@ -11,14 +11,14 @@
 FILE *clb_results_open(const char *path);
 /* Is s one of the statuses a row may have? */
 int clb_results_status_ok(const char *s);
-/* Does the file start (after a UTF-8 byte order mark) with '{'? 1 yes, 0 no,
- * -1 when it cannot be read (message set). */
-int clb_results_is_jsonl(const char *path);
 
 /* The length of the number at s (the metrics grammar's: optional '-',
  * digits with an optional fraction, an optional exponent); 0 when s does
  * not start one. */
 size_t clb_number_len(const char *s);
+
+/* The fewest significant digits (from..17) that read back as x. */
+int clb_shortest(double x, int from);
 
 /* Read a JSON Lines file of rows into *out (clb_results_read's other half). */
 int clb_jsonl_read(const char *path, struct clb_rowset *out);

@@ -50,7 +50,7 @@ const char *clb_status_name(int rc)
     }
 }
 
-int clb_rows_add(struct rows *l, const struct clb_row *r)
+static int rows_add(struct rows *l, const struct clb_row *r)
 {
     if (CLB_GROW(l->v, l->n, l->cap))
         return CLB_ESYS;
@@ -80,14 +80,9 @@ static void count_status(struct session *s, const struct clb_row *r)
     else s->nerror++;
 }
 
-static char *format(const struct session *s, const struct clb_row *r)
-{
-    return s->out.format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, CLB_SCHEMA);
-}
-
 int clb_emit(struct session *s, struct clb_row *r, const struct clb_row *agg)
 {
-    int rc = clb_rows_add(&s->rows, r);
+    int rc = rows_add(&s->rows, r);
     if (rc)
         return rc;
     if (!s->run->mpi) {
@@ -95,7 +90,7 @@ int clb_emit(struct session *s, struct clb_row *r, const struct clb_row *agg)
         count_status(s, r);
         return clb_writer_put(&s->out, r);
     }
-    char *line = format(s, r);
+    char *line = s->out.format == CLB_FORMAT_JSON ? clb_row_json(r) : clb_row_format(r, CLB_SCHEMA);
     char **all = clb_comm_gather_text(line ? line : "");
     free(line);
     if (!all)
@@ -107,7 +102,7 @@ int clb_emit(struct session *s, struct clb_row *r, const struct clb_row *agg)
             note_bad(s, agg);
             count_status(s, agg);
             if (agg->rank) /* NULL: the ranks ran different params, no aggregate */
-                rc = clb_rows_add(&s->agg, agg);
+                rc = rows_add(&s->agg, agg);
             if (!rc && agg->rank)
                 rc = clb_writer_put(&s->out, agg);
         }

@@ -34,6 +34,7 @@ struct progress {
     long cur_done;            /* configurations of the running group done */
     struct progress_rate *rate;
     int nslot;
+    size_t rate_cap;
     double t_last;            /* when the last configuration ended */
 };
 
@@ -48,7 +49,6 @@ struct run {
     struct progress progress;
     struct clb_bincache bincache;  /* the program-binary cache of every device */
     struct clb_bincache *cache;    /* the process's (a device thread's run shares it) */
-    double t0;                /* start of the measurements */
     int status;               /* the worst exit status so far */
     char *host;
     int mpi;                  /* one rank of an MPI job: lockstep, aggregate rows */
@@ -114,7 +114,6 @@ int clb_emit(struct session *s, struct clb_row *r, const struct clb_row *agg);
  * aggregate: rank "all"). */
 void clb_note_ratios(struct session *s, const struct clb_group *g, struct clb_case *c,
                      double gbps, const struct rows *from);
-int clb_rows_add(struct rows *l, const struct clb_row *r);
 
 /* progress.c */
 /* Add a planned group (slot: device x workload; work: its footprint). */
@@ -125,10 +124,6 @@ void clb_progress_start(struct run *run);
 void clb_progress_next_group(struct run *run);
 /* The running group's set-up added `cases` configurations. */
 void clb_progress_recount(struct run *run, const char *what, long cases);
-/* Seconds left by the workloads' own estimates; NAN when no remaining
- * workload can be estimated yet; *partial set when some cannot (the figure
- * is then a lower bound). */
-double clb_progress_eta(const struct run *run, int *partial);
 /* A row is done: its progress line ("[i/N] ... ETA"). A group row (skip or
  * error of a whole group) counts the group's planned cases that are left. */
 void clb_progress(struct session *s, const struct clb_group *g, const char *kernel,

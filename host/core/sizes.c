@@ -41,6 +41,17 @@ static int ladder_at(const struct clb_workload *wl, int i, char *out, size_t n)
     return wl->sizes.ladder ? wl->sizes.ladder(i, out, n) : pow2_ladder(i, wl->size_dims, out, n);
 }
 
+/* The counts of ladder candidate cand: 0, or -1 past what the counts hold. */
+static int count_at(const struct clb_env *env, const char *dtype, const char *cand,
+                    struct clb_counts *c)
+{
+    struct clb_size sz;
+    char err[256];
+    if (clb_parse_dims(cand, env->wl->size_dims, &sz, err, sizeof err))
+        return -1;
+    return clb_count_group(env->wl, dtype, &sz, env->params, c) == CLB_OK ? 0 : -1;
+}
+
 /* "315 MB", "1.07 GB": a footprint in a note (decimal units, as the
  * cache_resident mark has them). */
 static void mb_text(double bytes, char *out, size_t n)
@@ -91,11 +102,8 @@ static void walk_ladder(const struct clb_env *env, const char *dtype, double wan
     char cand[160];
     w->stop = LADDER_END;
     for (int i = 0; !w->chosen && ladder_at(wl, i, cand, sizeof cand); i++) {
-        struct clb_size sz;
-        char err[256];
         struct clb_counts c;
-        if (clb_parse_dims(cand, wl->size_dims, &sz, err, sizeof err) ||
-            clb_count_group(wl, dtype, &sz, env->params, &c) != CLB_OK)
+        if (count_at(env, dtype, cand, &c))
             break; /* past what the counts can hold: the previous one is the largest */
         if ((w->stop = limit_of(env, &c, cap)) != FITS) {
             clb_strlcpy(w->next, cand, sizeof w->next);
@@ -179,10 +187,8 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb
     const struct clb_workload *wl = env->wl;
     const struct clb_size_rule *r = &wl->sizes;
     struct clb_buf out = {0};
-    if (env->quick) {
-        clb_buf_printf(&out, "%s", r->quick);
-        return out.s ? out.s : clb_strdup(r->quick);
-    }
+    if (env->quick)
+        return clb_strdup(r->quick);
     /* A profile may set a device's default sizes from measurements
      * ([tuning] <workload>.sizes, e.g. a larger array where it was faster). */
     const char *tuned = clb_profile_tuning(env->profile, wl->name, CLB_TUNING_SIZES, dtype);
@@ -191,16 +197,13 @@ char *clb_default_sizes(const struct clb_env *env, const char *dtype, struct clb
     int gpu = strcmp(env->info->type_name, "cpu") != 0; /* [1]: GPUs and accelerators */
     double floor = r->floor_mib[gpu] * 1048576.0;
     double resident = CLB_RESIDENT_TIMES * (double)clb_llc_bytes(env);
-    double want = r->llc_times * (double)clb_llc_bytes(env);
-    if (want < floor)
-        want = floor;
+    double want = fmax(r->llc_times * (double)clb_llc_bytes(env), floor);
     if (memory_rule(r) && want < resident) /* never aim at a cache-resident size */
         want = resident;
     double cap = r->cap_mib[gpu] * 1048576.0;
     if (cap > 0 && want > cap)
         want = cap;
-    struct walk w;
-    memset(&w, 0, sizeof w);
+    struct walk w = {0};
     walk_ladder(env, dtype, want, floor, cap, &out, &w);
     if (!w.chosen && !out.len) {
         /* Nothing reached the target within the limits: the largest that fits,
@@ -242,16 +245,10 @@ const char *clb_size_from(const struct clb_env *env, const char *dtype, const ch
 
 /* ---- the run's estimate, before the first case (--budget) ------------------ */
 
-/* Rough on purpose: it decides whether a default suite would take minutes or
- * an hour, not how many seconds. A configuration's run moves its group's
- * bytes at half the profile's peak bandwidth, else at EST_UNIT_GBS per
- * compute unit (PoCL on 2 cores of a Xeon: stream 4-6 GB/s, camping 0.2); it
- * runs its timed repetitions as the timing policy stops them (at least
- * --min-reps, up to --max-time), its warm-up, and the host's check of its
- * output at EST_HOST_GBS; a group adds its set-up (builds, filling its
- * buffers). On the 2-core VM the default suite's estimate is 130 s where it
- * ran in 80-110 s unloaded: per workload it errs both ways (cg's group counts
- * one iteration, latency's chase is bound by latency, not bytes). */
+/* Rough on purpose: minutes or an hour, not how many seconds (docs/
+ * MEASURING.md, "A budget"). EST_UNIT_GBS per compute unit where the profile
+ * has no peak (PoCL on 2 cores of a Xeon: stream 4-6 GB/s, camping 0.2); the
+ * host checks the output at EST_HOST_GBS; a group's set-up EST_GROUP_S. */
 #define EST_UNIT_GBS 3.0
 #define EST_HOST_GBS 2.0
 #define EST_GROUP_S 0.5
@@ -263,13 +260,10 @@ double clb_estimate_group(const struct clb_env *env, const struct clb_counts *c,
     double units = env->info->compute_units ? (double)env->info->compute_units : 1;
     double rate = (!isnan(peak) && peak > 0 ? 0.5 * peak : EST_UNIT_GBS * units) * 1e9;
     double t = (c->bytes > 0 ? c->bytes : c->footprint) / rate; /* one run */
-    double timed = o->max_time < o->reps * t ? o->max_time : o->reps * t;
-    if (timed < o->min_reps * t)
-        timed = o->min_reps * t;
+    double timed = fmax(fmin(o->max_time, o->reps * t), o->min_reps * t);
     double warm = o->warmup * t < o->max_time / 4 ? o->warmup * t : o->max_time / 4 + t;
     double check = c->footprint / (EST_HOST_GBS * 1e9);
-    return EST_GROUP_S + c->footprint / (EST_HOST_GBS * 1e9) +
-           (double)(cases > 0 ? cases : 1) * (timed + warm + check);
+    return EST_GROUP_S + check + (double)(cases > 0 ? cases : 1) * (timed + warm + check);
 }
 
 int clb_size_below(const struct clb_env *env, const char *dtype, const struct clb_size *size,
@@ -282,12 +276,8 @@ int clb_size_below(const struct clb_env *env, const char *dtype, const struct cl
     char cand[160];
     out[0] = 0;
     for (int i = 0; ladder_at(wl, i, cand, sizeof cand); i++) {
-        struct clb_size sz;
-        char err[256];
         struct clb_counts c;
-        if (clb_parse_dims(cand, wl->size_dims, &sz, err, sizeof err) ||
-            clb_count_group(wl, dtype, &sz, env->params, &c) != CLB_OK ||
-            c.footprint >= now.footprint)
+        if (count_at(env, dtype, cand, &c) || c.footprint >= now.footprint)
             break;
         clb_strlcpy(out, cand, n);
     }

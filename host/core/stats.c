@@ -29,22 +29,16 @@ void clb_stats_compute(const double *t, size_t n, struct clb_stats *s)
         s->min = s->median = s->mean = s->max = s->stddev = NAN;
         return;
     }
-    double *v = malloc(n * sizeof *v);
-    if (!v) { /* fall back to unsorted stats without a median */
-        s->median = NAN;
-    } else {
-        memcpy(v, t, n * sizeof *v);
-        s->median = clb_median(v, n);
-        free(v);
-    }
-    double sum = 0, lo = t[0], hi = t[0];
+    double *v = malloc(n * sizeof *v);   /* without memory: the rest, no median */
+    s->median = v ? clb_median(memcpy(v, t, n * sizeof *v), n) : NAN;
+    free(v);
+    double sum = 0;
+    s->min = s->max = t[0];
     for (size_t i = 0; i < n; i++) {
         sum += t[i];
-        if (t[i] < lo) lo = t[i];
-        if (t[i] > hi) hi = t[i];
+        s->min = t[i] < s->min ? t[i] : s->min;
+        s->max = t[i] > s->max ? t[i] : s->max;
     }
-    s->min = lo;
-    s->max = hi;
     s->mean = sum / (double)n;
     double ss = 0;
     for (size_t i = 0; i < n; i++)

@@ -43,8 +43,7 @@ static enum clb_unit count_unit(const struct clb_workload *wl, const struct clb_
     struct clb_size size;
     char err[256];
     struct clb_kvlist kv = {0};
-    struct clb_counts c;
-    memset(&c, 0, sizeof c);
+    struct clb_counts c = {0};
     int ok = wl->count && clb_parse_dims(r->size, wl->size_dims, &size, err, sizeof err) == 0 &&
              clb_params_parse(r->params, &kv) == CLB_OK;
     struct clb_query q = {r->kernel, r->dtype, &size, &kv, NULL};
@@ -103,18 +102,11 @@ void clb_size_words(const struct clb_workload *wl, const char *size, struct clb_
 /* The letters of a row's marks; a flop rate's byte count above the peak is B. */
 static void flags(const struct clb_row *r, const char *unit, char *f)
 {
-    unsigned m = clb_row_marks(r);
+    unsigned m = clb_row_marks(r);   /* CLB_MARK_CACHE .. CLB_MARK_IMPOSSIBLE: bits 0 .. 4 */
     int k = 0;
-    if (m & CLB_MARK_CACHE)
-        f[k++] = 'C';
-    if (m & CLB_MARK_ABOVE_PEAK)
-        f[k++] = strcmp(unit, "GB/s") ? 'B' : '!';
-    if (m & CLB_MARK_NOISY)
-        f[k++] = '~';
-    if (m & CLB_MARK_HOST_TIMER)
-        f[k++] = 'H';
-    if (m & CLB_MARK_IMPOSSIBLE)
-        f[k++] = 'X';
+    for (int i = 0; i < 5; i++)
+        if (m & (1u << i))
+            f[k++] = i == 1 && strcmp(unit, "GB/s") ? 'B' : "C!~HX"[i];
     f[k] = 0;
 }
 
@@ -314,14 +306,12 @@ void clb_summary_print(const struct clb_summary_ctx *ctx, const struct clb_row *
         const struct clb_workload *wl = wls[w];
         if (!wl->summarize)
             continue;
-        size_t first = n, k = 0;
-        for (size_t i = 0; i < n; i++)
-            if (strcmp(rows[i].workload, wl->name) == 0) {
-                if (first == n)
-                    first = i;
-                k++;
-            }
-        if (k)
-            own_lines(ctx, wl, rows + first, k, out);
+        size_t a = 0, b;
+        while (a < n && strcmp(rows[a].workload, wl->name))
+            a++;
+        for (b = a; b < n && !strcmp(rows[b].workload, wl->name); b++)
+            ;
+        if (b > a)
+            own_lines(ctx, wl, rows + a, b - a, out);
     }
 }
