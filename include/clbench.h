@@ -32,6 +32,11 @@ enum clb_rc {
  * line is never cut. clb_seterr formats the new message before the old one
  * goes, so it may quote it: clb_seterr("--ceilings: %s", clb_lasterr()). */
 void clb_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void clb_vseterr(const char *fmt, va_list ap);
+/* Set the message and return rc: `return clb_err(CLB_ESYS, "cannot ...")`;
+ * a refusal (exit 2) is `return clb_eusage("bad ...")`. */
+int clb_err(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define clb_eusage(...) clb_err(CLB_EUSAGE, __VA_ARGS__)
 void clb_lasterr_release(void); /* frees this thread's message (a thread that ends) */
 const char *clb_lasterr(void);
 /* How many messages this thread has set: a caller that must say something

@@ -337,14 +337,12 @@ static int each_file(const char *dir, int remove, long *count, double *bytes)
     if (fd < 0) {
         if (errno == ENOENT)
             return CLB_OK; /* nothing cached yet */
-        clb_seterr("program cache %s: %s: not touched", dir, clb_lasterr());
-        return CLB_EUSAGE;
+        return clb_eusage("program cache %s: %s: not touched", dir, clb_lasterr());
     }
     DIR *d = fdopendir(fd);
     if (!d) {
         close(fd);
-        clb_seterr("program cache %s: %s", dir, strerror(errno));
-        return CLB_ESYS;
+        return clb_err(CLB_ESYS, "program cache %s: %s", dir, strerror(errno));
     }
     int rc = CLB_OK;
     for (struct dirent *de; rc == CLB_OK && (de = readdir(d));) {

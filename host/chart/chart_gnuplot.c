@@ -378,10 +378,8 @@ int clb_chart_gnuplot(const struct clb_chart *c, const struct clb_chart_out *o,
 {
     memset(t, 0, sizeof *t);
     double lo, hi;
-    if (!clb_chart_measured(c, &lo, &hi)) {
-        clb_seterr("nothing to plot: no point of it has a figure");
-        return CLB_EUSAGE;
-    }
+    if (!clb_chart_measured(c, &lo, &hi))
+        return clb_eusage("nothing to plot: no point of it has a figure");
     struct layout L = {.c = c, .o = o};
     int rc = c->oom ? CLB_ESYS : bar_slots(&L);
     if (!rc) {

@@ -229,10 +229,8 @@ static void error_lines(const char *errpath, struct clb_buf *out)
 static int spawn(const char *gp, const char *dir, const char *script, const char *err, int *st)
 {
     pid_t pid = fork();
-    if (pid < 0) {
-        clb_seterr("cannot start gnuplot: %s", strerror(errno));
-        return CLB_ESYS;
-    }
+    if (pid < 0)
+        return clb_err(CLB_ESYS, "cannot start gnuplot: %s", strerror(errno));
     if (pid == 0) {
         if (chdir(dir) != 0)
             _exit(126);
@@ -247,8 +245,7 @@ static int spawn(const char *gp, const char *dir, const char *script, const char
     while (waitpid(pid, st, 0) < 0)
         if (errno != EINTR) {
             clb_cleanup_drop(child);
-            clb_seterr("waiting for gnuplot: %s", strerror(errno));
-            return CLB_ESYS;
+            return clb_err(CLB_ESYS, "waiting for gnuplot: %s", strerror(errno));
         }
     clb_cleanup_drop(child);
     return CLB_OK;
@@ -481,10 +478,8 @@ int clb_chart_path_check(const char *out, int *svg)
 int clb_chart_files(struct clb_drawn *d, size_t n)
 {
     char *gp = clb_gnuplot_find();
-    if (!gp) {
-        clb_seterr("%s; no plot written", clb_lasterr());
-        return CLB_ESYS;
-    }
+    if (!gp)
+        return clb_err(CLB_ESYS, "%s; no plot written", clb_lasterr());
     /* from here a signal removes what the plot made and ends gnuplot */
     struct plotdir dir;
     struct clb_replace *tmp = calloc(n + 1, sizeof *tmp);

@@ -5,7 +5,6 @@
  * other models belong to workloads (struct clb_model_def). */
 #include "cli.h"
 #include "clb_model.h"
-#include "clb_wlutil.h"
 
 #include <getopt.h>
 #include <stdlib.h>

@@ -303,15 +303,13 @@ static int match_devices(struct cmp_delta *d, struct cmp_in *in, const char *sel
     if (rc) {
         clb_oom();
     } else if (d->gate.cross_device && (n0 > 1 || n1 > 1)) {
-        clb_seterr("--cross-device sets one device against one: %s '%s'",
-                   n1 > 1 ? "the baseline has" : "the new files have",
-                   cmp_esc_arg(&e, n1 > 1 ? d->old_devices : d->new_devices, 0));
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("--cross-device sets one device against one: %s '%s'",
+                        n1 > 1 ? "the baseline has" : "the new files have",
+                        cmp_esc_arg(&e, n1 > 1 ? d->old_devices : d->new_devices, 0));
     } else if (!d->gate.cross_device && !shared) {
-        clb_seterr("the baseline is from '%s', the new files from '%s': another device "
-                   "(--cross-device compares them at each device's default size)",
-                   cmp_esc_arg(&e, d->old_devices, 0), cmp_esc_arg(&e, d->new_devices, 0));
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("the baseline is from '%s', the new files from '%s': another device "
+                        "(--cross-device compares them at each device's default size)",
+                        cmp_esc_arg(&e, d->old_devices, 0), cmp_esc_arg(&e, d->new_devices, 0));
     }
     *by_device = !d->gate.cross_device && (n0 > 1 || n1 > 1);
     cmp_esc_args_free(&e);
@@ -613,11 +611,10 @@ static int judge(struct cmp_delta *d, struct cmp_in *in, const char *sel, int nf
     d->unmarked[1] = old.unmarked;
     cmp_map_free(&host);
     if (!rc && !d->n && d->host_out) {
-        clb_seterr("every selected line is host-bound (%zu line%s: CPU baselines, host and "
-                   "hybrid paths, transfers, launches measure the host, not the device): the "
-                   "gate leaves them out unless --host-lines", d->host_out,
-                   d->host_out == 1 ? "" : "s");
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("every selected line is host-bound (%zu line%s: CPU baselines, host and "
+                        "hybrid paths, transfers, launches measure the host, not the device): the "
+                        "gate leaves them out unless --host-lines", d->host_out,
+                        d->host_out == 1 ? "" : "s");
     } else if (!rc && !d->n) {
         rc = cmp_no_figure(d->metric);
     } else if (!rc && !d->compared && !d->count[CMP_D_LOST]) {
@@ -693,12 +690,10 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
                    "side)", metric->name);
         return CLB_EUSAGE;
     }
-    if (metric->no_direction) {
-        clb_seterr("--metric %s has no better way (a %s): the gate judges figures that are "
-                   "better higher or lower (clbench compare --list-metrics)", metric->name,
-                   metric->unit);
-        return CLB_EUSAGE;
-    }
+    if (metric->no_direction)
+        return clb_eusage("--metric %s has no better way (a %s): the gate judges figures that are "
+                          "better higher or lower (clbench compare --list-metrics)", metric->name,
+                          metric->unit);
     struct cmp_in in = {0};
     char **all = malloc(((size_t)nfiles + 2) * sizeof *all);
     char *sel = NULL;

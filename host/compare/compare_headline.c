@@ -135,11 +135,9 @@ int cmp_headline_build(struct cmp_headline *h, char **files, int nfiles, const c
         if (any)
             h->cols[h->ncols++] = c;
     }
-    if (!rc && !h->ncols) {
-        clb_seterr("no device in these files has a figure of the headline (stream triad, dot, "
-                   "the fp32 and fp64 peaks, launch and memory latency)");
-        rc = CLB_EUSAGE;
-    }
+    if (!rc && !h->ncols)
+        rc = clb_eusage("no device in these files has a figure of the headline (stream triad, dot, "
+                        "the fp32 and fp64 peaks, launch and memory latency)");
     if (rc == CLB_ESYS && !strstr(clb_lasterr(), "memory"))
         clb_seterr("out of host memory");
     if (rc)
@@ -299,10 +297,8 @@ int cmp_headline_print_json(const struct cmp_headline *h, FILE *f)
     SET(root, "rows", rows);
     char *text = bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
-    if (!text) {
-        clb_seterr("out of host memory");
-        return CLB_ESYS;
-    }
+    if (!text)
+        return clb_err(CLB_ESYS, "out of host memory");
     fprintf(f, "%s\n", text);
     free(text);
     return cmp_stream_ok(f);

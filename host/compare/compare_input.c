@@ -32,10 +32,8 @@ int cmp_in_read(struct cmp_in *in, char **files, int nfiles)
         if (rc)
             return rc;
         int *nf = realloc(in->file, (in->set.n + 1) * sizeof *in->file);
-        if (!nf) {
-            clb_seterr(CLB_OOM " reading '%s'", files[f]);
-            return CLB_ESYS;
-        }
+        if (!nf)
+            return clb_err(CLB_ESYS, CLB_OOM " reading '%s'", files[f]);
         in->file = nf;
         for (size_t i = before; i < in->set.n; i++)
             in->file[i] = f;
@@ -375,8 +373,7 @@ int cmp_in_select(struct cmp_in *in, const struct cmp_filter *flt, int f0, int f
     }
     rc = CLB_OK;
     if (!kept[0]) {
-        clb_seterr("no result rows in %s", what);
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("no result rows in %s", what);
     } else if (!kept[NF]) {
         int stage = 0;
         while (kept[stage + 1])

@@ -54,10 +54,8 @@ int cmp_json_stream_item(json_t *item, int bad, int first, FILE *f)
 {
     char *s = item && !bad ? json_dumps(item, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
     json_decref(item);
-    if (!s) {
-        clb_seterr(CLB_OOM " building the JSON document");
-        return CLB_ESYS;
-    }
+    if (!s)
+        return clb_err(CLB_ESYS, CLB_OOM " building the JSON document");
     fprintf(f, "%s\n    %s", first ? "" : ",", s);
     free(s);
     return CLB_OK;

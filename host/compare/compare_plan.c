@@ -178,10 +178,8 @@ static int plan_figures(const struct cmp_table *t, const char *out, struct plan 
     if (!p->ff || !p->lines || !p->cols || !p->figof || !p->bylines || plan_tables(t, p) ||
         plan_points(t, p))
         return clb_oom();
-    if (!p->nfig) {
-        clb_seterr("nothing to plot");
-        return CLB_EUSAGE;
-    }
+    if (!p->nfig)
+        return clb_eusage("nothing to plot");
     return name_figures(p->ff, p->nfig, out) ? CLB_ESYS : CLB_OK;
 }
 
@@ -243,10 +241,8 @@ int cmp_plot(const struct cmp_table *t, const char *out)
         dr.d = calloc((size_t)p.nfig + 1, sizeof *dr.d);
         rc = dr.c && dr.d ? each_chart(t, &p, 0, keep_chart, &dr) : clb_oom();
     }
-    if (!rc && !dr.n) {
-        clb_seterr("nothing to plot: no workload has a figure");
-        rc = CLB_EUSAGE;
-    }
+    if (!rc && !dr.n)
+        rc = clb_eusage("nothing to plot: no workload has a figure");
     if (!rc)
         rc = clb_chart_files(dr.d, dr.n);
     struct clb_buf e = {0};

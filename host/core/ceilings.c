@@ -137,13 +137,11 @@ static int pick_device(const char *path, const struct clb_rowset *rows, const st
                        list ? list : "");
         rc = CLB_EUSAGE;
     } else if (hits > 1 && (pk->part || pk->match)) {
-        clb_seterr("--ceilings %s: %s matches several devices (%s): name one with --device",
-                   path, pk->part ? "--device" : "the profile", list ? list : "");
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("--ceilings %s: %s matches several devices (%s): name one with --device",
+                        path, pk->part ? "--device" : "the profile", list ? list : "");
     } else if (hits > 1) {
-        clb_seterr("--ceilings %s: the file holds rows of several devices (%s): name one with "
-                   "--device", path, list ? list : "");
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("--ceilings %s: the file holds rows of several devices (%s): name one with "
+                        "--device", path, list ? list : "");
     }
     *device = chosen[0];
     free(list);

@@ -234,8 +234,7 @@ static int platform_devices(cl_platform_id plat, cl_uint p, size_t cap, struct c
     ids = clb_xmalloc(nd * sizeof *ids);
     void *nv = ids ? realloc(*v, (size_t)(*count + (int)nd) * sizeof **v) : NULL;
     if (!ids || !nv) {
-        clb_seterr(CLB_OOM " listing devices");
-        rc = CLB_ESYS;
+        rc = clb_err(CLB_ESYS, CLB_OOM " listing devices");
         goto out;
     }
     *v = nv;
@@ -297,10 +296,8 @@ int clb_devices(struct clb_devinfo **out, int *n)
     for (cl_uint p = 0; p < np && !rc; p++)
         rc = platform_devices(plats[p], p, cap, &v, &count);
     free(plats);
-    if (!rc && count == 0) {
-        clb_seterr("no OpenCL device found on any platform");
-        rc = CLB_ECL;
-    }
+    if (!rc && count == 0)
+        rc = clb_err(CLB_ECL, "no OpenCL device found on any platform");
     if (rc) {
         free(v);
         return rc;
@@ -440,8 +437,7 @@ int clb_buffer(struct clb_device *d, cl_mem_flags flags, size_t bytes, cl_mem *o
     *out = clCreateBuffer(d->ctx, flags, bytes ? bytes : 1, NULL, &err);
     if (err != CL_SUCCESS) {
         *out = NULL;
-        clb_seterr("clCreateBuffer (%zu bytes): %s", bytes, clb_cl_errstr(err));
-        return CLB_ECL;
+        return clb_err(CLB_ECL, "clCreateBuffer (%zu bytes): %s", bytes, clb_cl_errstr(err));
     }
     return CLB_OK;
 }
@@ -456,8 +452,7 @@ int clb_args(cl_kernel k, ...)
         cl_int err = clSetKernelArg(k, idx, sz, p);
         if (err != CL_SUCCESS) {
             va_end(ap);
-            clb_seterr("clSetKernelArg(%u): %s", idx, clb_cl_errstr(err));
-            return CLB_ECL;
+            return clb_err(CLB_ECL, "clSetKernelArg(%u): %s", idx, clb_cl_errstr(err));
         }
     }
     va_end(ap);

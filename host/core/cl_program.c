@@ -79,8 +79,7 @@ static int build_source(struct clb_device *d, const char *file, const char *sour
         if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE)
             print_build_log(prog, d->info.device, file, options);
         clReleaseProgram(prog);
-        clb_seterr("clBuildProgram(%s.cl, %s): %s", file, options, clb_cl_errstr(err));
-        return CLB_ECL;
+        return clb_err(CLB_ECL, "clBuildProgram(%s.cl, %s): %s", file, options, clb_cl_errstr(err));
     }
     clb_debug("built %s.cl [%s] in %.2f s\n", file, options, clb_now() - t0);
     *out = prog;
@@ -236,8 +235,7 @@ static int kernel(struct clb_device *d, const char *file, const char *options, i
     clb_watchdog_leave(outer);
     if (err != CL_SUCCESS) {
         *out = NULL;
-        clb_seterr("clCreateKernel(%s in %s.cl): %s", name, file, clb_cl_errstr(err));
-        return CLB_ECL;
+        return clb_err(CLB_ECL, "clCreateKernel(%s in %s.cl): %s", name, file, clb_cl_errstr(err));
     }
     if (!core)
         fingerprint(d, file, options, name);

@@ -67,8 +67,7 @@ static int mpi_fail(const char *what, int err)
     int len = 0;
     if (MPI_Error_string(err, text, &len) != MPI_SUCCESS)
         snprintf(text, sizeof text, "error %d", err);
-    clb_seterr("%s: %s", what, text);
-    return CLB_ESYS;
+    return clb_err(CLB_ESYS, "%s: %s", what, text);
 }
 #define MPI_CHECK(call, what)                                                   \
     do {                                                                        \
@@ -84,10 +83,8 @@ int clb_comm_init(int *argc, char ***argv)
     /* serialized: a process that drives several devices calls MPI from one
      * thread per device, one call at a time (team.c holds a lock) */
     int provided;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
-        clb_seterr("MPI_Init_thread failed");
-        return CLB_ESYS;
-    }
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+        return clb_err(CLB_ESYS, "MPI_Init_thread failed");
     active = 1;
     threads_ok = provided >= MPI_THREAD_SERIALIZED;
     MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &world), "MPI_Comm_dup");
@@ -146,10 +143,8 @@ int clb_proc_bcast(void *buf, size_t n, int root)
 {
     if (!active)
         return CLB_OK;
-    if (n > INT_MAX) {
-        clb_seterr("MPI_Bcast: %zu bytes is more than one message holds", n);
-        return CLB_ESYS;
-    }
+    if (n > INT_MAX)
+        return clb_err(CLB_ESYS, "MPI_Bcast: %zu bytes is more than one message holds", n);
     MPI_CHECK(MPI_Bcast(buf, (int)n, MPI_BYTE, root, world), "MPI_Bcast");
     return CLB_OK;
 }
@@ -206,10 +201,8 @@ static int req_new(size_t n, const char *call, struct clb_proc_req **req)
     *req = clb_xcalloc(1, sizeof **req);
     if (!*req)
         return CLB_ESYS;
-    if (n > INT_MAX) {
-        clb_seterr("%s: %zu bytes is more than one message holds", call, n);
-        return CLB_ESYS;
-    }
+    if (n > INT_MAX)
+        return clb_err(CLB_ESYS, "%s: %zu bytes is more than one message holds", call, n);
     return CLB_OK;
 }
 
@@ -386,11 +379,9 @@ static void cvar_find(const char *name, char *out, size_t n)
 
 int clb_comm_init(int *argc, char ***argv)
 {
-    if (launched() && getenv("OMPI_COMM_WORLD_SIZE") && atoi(getenv("OMPI_COMM_WORLD_SIZE")) > 1) {
-        clb_seterr("started by an MPI launcher, but this clbench was built without MPI "
-                   "(install libopenmpi-dev and rebuild)");
-        return CLB_EUSAGE;
-    }
+    if (launched() && getenv("OMPI_COMM_WORLD_SIZE") && atoi(getenv("OMPI_COMM_WORLD_SIZE")) > 1)
+        return clb_eusage("started by an MPI launcher, but this clbench was built without MPI "
+                          "(install libopenmpi-dev and rebuild)");
     return CLB_OK;
 }
 void clb_comm_finalize(void) {}
@@ -402,8 +393,7 @@ char **clb_proc_gather_text(const char *mine) { return texts_alone(mine); }
 int clb_proc_isend(const void *buf, size_t n, int peer, int tag, struct clb_proc_req **req)
 {
     *req = NULL;
-    clb_seterr("no MPI in this build: cannot send to rank %d", peer);
-    return CLB_ESYS;
+    return clb_err(CLB_ESYS, "no MPI in this build: cannot send to rank %d", peer);
 }
 int clb_proc_irecv(void *buf, size_t n, int peer, int tag, struct clb_proc_req **req)
 {

@@ -112,11 +112,9 @@ static int select_team(struct run *r, const char *spec, char **list, int n)
     int procs = r->mpi ? p->local_size : 1, me = r->mpi ? p->local_rank : 0;
     if (rc == CLB_OK && per < 0)
         per = nc / procs > 1 ? nc / procs : 1;
-    if (rc == CLB_OK && per > nc) {
-        clb_seterr("--devices-per-rank %d: -d %s names %d device%s", per, spec ? spec : "gpu",
-                   nc, nc == 1 ? "" : "s");
-        rc = CLB_EUSAGE;
-    }
+    if (rc == CLB_OK && per > nc)
+        rc = clb_eusage("--devices-per-rank %d: -d %s names %d device%s", per, spec ? spec : "gpu",
+                        nc, nc == 1 ? "" : "s");
     /* processes that outnumber the devices share them, as ranks do (a warning
      * from rank 0: they compete) */
     for (int k = 0; rc == CLB_OK && k < per; k++)
@@ -325,10 +323,8 @@ static void group_free(struct clb_env *env, struct clb_group *g)
  * device, else one skipped row naming both numbers. */
 static int check_group(struct session *s, struct clb_group *g)
 {
-    if (g->dtype[0] && clb_dtype_is_double(g->dtype) && !s->dev.info.fp64) {
-        clb_seterr("device has no fp64 (cl_khr_fp64)");
-        return CLB_SKIP;
-    }
+    if (g->dtype[0] && clb_dtype_is_double(g->dtype) && !s->dev.info.fp64)
+        return clb_err(CLB_SKIP, "device has no fp64 (cl_khr_fp64)");
     /* The counts are exact integers below 2^64 (clb_count_done). */
     return clb_fits(&s->dev, (size_t)g->counts.largest, (size_t)g->counts.footprint);
 }
@@ -339,14 +335,10 @@ static int parse_group_size(const struct clb_workload *wl, const char *dtype, co
 {
     char err[512];
     size_t unit = wl->size_in_bytes ? 1 : dtype[0] ? clb_dtype_size(dtype) : 0;   /* 0: no bytes */
-    if (clb_parse_size(text, wl->size_dims, unit, out, err, sizeof err)) {
-        clb_seterr("%s: %s", wl->name, err);
-        return CLB_EUSAGE;
-    }
-    if (wl->check_size && wl->check_size(out)) {
-        clb_seterr("%s: %s", wl->name, clb_lasterr());
-        return CLB_EUSAGE;
-    }
+    if (clb_parse_size(text, wl->size_dims, unit, out, err, sizeof err))
+        return clb_eusage("%s: %s", wl->name, err);
+    if (wl->check_size && wl->check_size(out))
+        return clb_eusage("%s: %s", wl->name, clb_lasterr());
     return CLB_OK;
 }
 

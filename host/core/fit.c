@@ -207,8 +207,7 @@ int clb_fit_tile(struct clb_env *env, const struct clb_fit_ops *ops, void *ctx,
         if (!ops->shrink(ctx, t, &lim))
             break;
     }
-    clb_seterr("no %s down from %s fits: %s", res->what, res->asked, why);
-    return CLB_SKIP;
+    return clb_err(CLB_SKIP, "no %s down from %s fits: %s", res->what, res->asked, why);
 }
 
 int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
@@ -235,10 +234,8 @@ int clb_fit_items(struct clb_env *env, const cl_kernel *k, int nk, size_t want,
     if ((flags & CLB_FIT_POW2) && l)
         while (l & (l - 1))
             l &= l - 1; /* the highest bit: the largest power of two <= l */
-    if (l == 0) {
-        clb_seterr("no work-group fits: %s", why);
-        return CLB_SKIP;
-    }
+    if (l == 0)
+        return clb_err(CLB_SKIP, "no work-group fits: %s", why);
     *got = l;
     snprintf(res->got, sizeof res->got, "%zu", l);
     clb_fit_record(env, res, why);

@@ -243,10 +243,8 @@ bad:
 int clb_kvlist_add(struct clb_kvlist *l, const char *kv)
 {
     const char *eq = strchr(kv, '=');
-    if (!eq || eq == kv || !eq[1]) {
-        clb_seterr("bad --param '%s' (expected KEY=VALUE)", kv);
-        return CLB_EUSAGE;
-    }
+    if (!eq || eq == kv || !eq[1])
+        return clb_eusage("bad --param '%s' (expected KEY=VALUE)", kv);
     char *key = clb_asprintf("%.*s", (int)(eq - kv), kv);
     if (!key)
         return CLB_ESYS;

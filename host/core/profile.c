@@ -210,16 +210,13 @@ int clb_profile_parse_file(const char *path, struct clb_profile *p)
     int line = ini_parse_stream(read_line, &ps, on_ini, &ps);
     int rc = CLB_OK;
     if (ps.long_line) {
-        clb_seterr("%s:%d: line longer than %d characters (refused: it would be read as two "
-                   "lines)", path, ps.line, INI_MAX_LINE - 2);
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("%s:%d: line longer than %d characters (refused: it would be read as two "
+                        "lines)", path, ps.line, INI_MAX_LINE - 2);
     } else if (line != 0) {
-        clb_seterr("%s:%d: %s", path, line > 0 ? line : ps.line,
-                   ps.reason.len ? clb_buf_str(&ps.reason) : "malformed line");
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("%s:%d: %s", path, line > 0 ? line : ps.line,
+                        ps.reason.len ? clb_buf_str(&ps.reason) : "malformed line");
     } else if (!ps.seen_device || !p->name) {
-        clb_seterr("%s: profile has no [device] section with a name", path);
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("%s: profile has no [device] section with a name", path);
     }
     free(text);
     clb_buf_free(&ps.reason);
@@ -290,15 +287,11 @@ static int cmp_name(const void *a, const void *b)
 int clb_profiles_load(const char *dir, struct clb_profiles *out)
 {
     memset(out, 0, sizeof *out);
-    if (!dir) {
-        clb_seterr("no profile directory found (use --platforms-dir or CLBENCH_PLATFORMS)");
-        return CLB_EUSAGE;
-    }
+    if (!dir)
+        return clb_eusage("no profile directory found (use --platforms-dir or CLBENCH_PLATFORMS)");
     DIR *d = opendir(dir);
-    if (!d) {
-        clb_seterr("cannot open profile directory '%s': %s", dir, strerror(errno));
-        return CLB_EUSAGE;
-    }
+    if (!d)
+        return clb_eusage("cannot open profile directory '%s': %s", dir, strerror(errno));
     char **names = NULL;
     size_t nn = 0;
     struct dirent *e;
@@ -328,9 +321,8 @@ int clb_profiles_load(const char *dir, struct clb_profiles *out)
         out->n++;
         for (size_t j = 0; j + 1 < out->n; j++)
             if (clb_strieq(out->v[j].name, p->name)) {
-                clb_seterr("%s: duplicate profile name '%s' (also in %s)", p->path, p->name,
-                           out->v[j].path);
-                rc = CLB_EUSAGE;
+                rc = clb_eusage("%s: duplicate profile name '%s' (also in %s)", p->path, p->name,
+                                out->v[j].path);
                 break;
             }
         if (rc == CLB_OK)

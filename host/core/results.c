@@ -207,10 +207,8 @@ int clb_rewrite_open(const char *path, struct clb_rewrite *w)
         clb_replace_done(&w->r, path, 0, CLB_REPLACE);
         errno = e;
     }
-    if (!w->f) {
-        clb_seterr("cannot write beside '%s': %s", path, strerror(errno));
-        return CLB_EUSAGE;
-    }
+    if (!w->f)
+        return clb_eusage("cannot write beside '%s': %s", path, strerror(errno));
     return CLB_OK;
 }
 
@@ -241,8 +239,7 @@ static int create_with_header(const char *path)
     struct clb_replace t;
     if (clb_replace_open(AT_FDCWD, path, 0666, &t) != 0 ||
         clb_replace_done(&t, path, !put_header(t.fd), CLB_REPLACE_NEW) != 0) {
-        clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
-        return CLB_EUSAGE;
+        return clb_eusage("cannot write results file '%s': %s", path, strerror(errno));
     }
     return CLB_OK;
 }
@@ -285,9 +282,8 @@ static int ends_with_newline(int fd)
 
 static int torn(const char *path)
 {
-    clb_seterr("results file '%s' does not end with a newline (its last row is incomplete); "
-               "repair it or choose another file with -o", path);
-    return CLB_EUSAGE;
+    return clb_eusage("results file '%s' does not end with a newline (its last row is incomplete); "
+                      "repair it or choose another file with -o", path);
 }
 
 /* Under the lock: a JSON Lines file has no header; a non-empty one must
@@ -347,10 +343,8 @@ static int check_csv(int fd, const char *path)
         return CLB_ESYS;
     int v = header_version(line);
     free(line);
-    if (empty && put_header(fd)) {
-        clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
-        return CLB_EUSAGE;
-    }
+    if (empty && put_header(fd))
+        return clb_eusage("cannot write results file '%s': %s", path, strerror(errno));
     if (empty)
         return CLB_OK;
     if (v && v < CLB_SCHEMA) {
@@ -432,10 +426,8 @@ static int writer_stream(struct clb_writer *w)
     w->fd = dup(STDOUT_FILENO);
     w->path = clb_strdup("-");
     int header = w->format == CLB_FORMAT_CSV && !header_done;
-    if (w->fd < 0 || !w->path || (header && put_header(w->fd))) {
-        clb_seterr("cannot write the rows to standard output: %s", strerror(errno));
-        return CLB_ESYS;
-    }
+    if (w->fd < 0 || !w->path || (header && put_header(w->fd)))
+        return clb_err(CLB_ESYS, "cannot write the rows to standard output: %s", strerror(errno));
     header_done |= header;
     return CLB_OK;
 }
@@ -450,10 +442,8 @@ int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format form
         return rc;
     struct stat st;
     if (lstat(path, &st) != 0) {
-        if (errno != ENOENT) {
-            clb_seterr("cannot use results file '%s': %s", path, strerror(errno));
-            return CLB_EUSAGE;
-        }
+        if (errno != ENOENT)
+            return clb_eusage("cannot use results file '%s': %s", path, strerror(errno));
         if (format == CLB_FORMAT_CSV && (rc = create_with_header(path)))
             return rc;
     } else if (S_ISLNK(st.st_mode) && (stat(path, &st) != 0 || !S_ISREG(st.st_mode))) {
@@ -466,10 +456,8 @@ int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format form
     }
     int fd = open(path, O_RDWR | O_APPEND | O_NONBLOCK | O_CLOEXEC |
                             (format == CLB_FORMAT_JSON ? O_CREAT : 0), 0666);
-    if (fd < 0) {
-        clb_seterr("cannot write results file '%s': %s", path, strerror(errno));
-        return CLB_EUSAGE;
-    }
+    if (fd < 0)
+        return clb_eusage("cannot write results file '%s': %s", path, strerror(errno));
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         clb_seterr("results file '%s' is not a regular file", path);
         close(fd);
@@ -508,10 +496,8 @@ static int guard(struct clb_writer *w)
     struct stat fs, ps;
     if (w->lost)
         return CLB_ESYS;
-    if (fstat(w->fd, &fs) != 0) {
-        clb_seterr("cannot check results file '%s': %s", w->path, strerror(errno));
-        return CLB_ESYS;
-    }
+    if (fstat(w->fd, &fs) != 0)
+        return clb_err(CLB_ESYS, "cannot check results file '%s': %s", w->path, strerror(errno));
     int named = stat(w->path, &ps) == 0;
     if (named && (ps.st_dev != w->dev || ps.st_ino != w->ino))
         w->lost = "replaced";
@@ -534,10 +520,8 @@ static int guard(struct clb_writer *w)
 int clb_writer_put_text(struct clb_writer *w, const char *line)
 {
     size_t len = strlen(line);
-    if (len == 0 || line[len - 1] != '\n') {
-        clb_seterr("internal: a row for '%s' is not one whole line", w->path);
-        return CLB_ESYS;
-    }
+    if (len == 0 || line[len - 1] != '\n')
+        return clb_err(CLB_ESYS, "internal: a row for '%s' is not one whole line", w->path);
     if (len > CLB_MAX_LINE_BYTES) { /* no reader would take it */
         clb_seterr("a row of %zu bytes for '%s' is longer than the %zu MiB a reader accepts; "
                    "not written", len, w->path, CLB_MAX_LINE_BYTES >> 20);
@@ -546,8 +530,7 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
     if (w->stream) {   /* a pipe: each row one write, whole */
         if (clb_write_all(w->fd, line, len) == 0)
             return CLB_OK;
-        clb_seterr("cannot write a row to standard output: %s", strerror(errno));
-        return CLB_ESYS;
+        return clb_err(CLB_ESYS, "cannot write a row to standard output: %s", strerror(errno));
     }
     lock(w->fd, LOCK_EX);
     if (guard(w)) {
@@ -640,9 +623,8 @@ static int parse_figure(const char *s, double *out)
 static int bad_field(struct reader *rd, int col, const char *what)
 {
     const char *v = clb_buf_str(&rd->fields[col]);
-    clb_seterr("%s:%ld: column %s is not %s: '%.80s%s'", rd->path, rd->record,
-               clb_columns[col].name, what, v, strlen(v) > 80 ? "..." : "");
-    rd->rc = CLB_EUSAGE;
+    rd->rc = clb_eusage("%s:%ld: column %s is not %s: '%.80s%s'", rd->path, rd->record,
+                        clb_columns[col].name, what, v, strlen(v) > 80 ? "..." : "");
     return -1;
 }
 
@@ -652,9 +634,8 @@ static int fill_text(struct reader *rd, struct clb_row *r, int col)
     const struct clb_buf *b = &rd->fields[col];
     const char *s = clb_buf_str(b), *why;
     if (clb_columns[col].kind == CLB_COL_MET && clb_metrics_check(s, &why)) {
-        clb_seterr("%s:%ld: column metrics is not key=value;...: %s: '%.80s%s'", rd->path,
-                   rd->record, why, s, strlen(s) > 80 ? "..." : "");
-        rd->rc = CLB_EUSAGE;
+        rd->rc = clb_eusage("%s:%ld: column metrics is not key=value;...: %s: '%.80s%s'", rd->path,
+                            rd->record, why, s, strlen(s) > 80 ? "..." : "");
         return -1;
     }
     const char *c = clb_arena_intern(&rd->out->arena, s, b->len);
@@ -741,9 +722,8 @@ static void take_record(struct reader *rd)
     } else if (rd->record == 1) {
         check_header(rd);
     } else if (rd->overflow || rd->nf != rd->ncols) {
-        clb_seterr("%s:%ld: row has %s%d fields, expected %d", rd->path, rd->record,
-                   rd->overflow ? "more than " : "", rd->nf, rd->ncols);
-        rd->rc = CLB_EUSAGE;
+        rd->rc = clb_eusage("%s:%ld: row has %s%d fields, expected %d", rd->path, rd->record,
+                            rd->overflow ? "more than " : "", rd->nf, rd->ncols);
     } else if (rd->raw) {
         rd->raw(rd);
     } else if (!(r = rowset_slot(rd->out))) {
@@ -871,8 +851,7 @@ static int parse_file(struct reader *rd)
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
         fclose(f);
-        clb_seterr("cannot initialise the CSV parser");
-        return CLB_ESYS;
+        return clb_err(CLB_ESYS, "cannot initialise the CSV parser");
     }
     csv_set_space_func(&p, no_space);
     /* libcsv grows a field's buffer by this many bytes at a time: by its
@@ -895,16 +874,13 @@ static int parse_file(struct reader *rd)
         first = 0;
         total += k;
         if (total > CLB_MAX_INPUT_BYTES) {
-            clb_seterr("%s: larger than the %zu GiB clbench reads", rd->path,
-                       CLB_MAX_INPUT_BYTES >> 30);
-            rd->rc = CLB_EUSAGE;
+            rd->rc = clb_eusage("%s: larger than the %zu GiB clbench reads", rd->path,
+                                CLB_MAX_INPUT_BYTES >> 30);
             break;
         }
-        if (csv_parse(&p, b, k, on_field, on_record, rd) != k && !rd->rc) {
-            clb_seterr("%s:%ld: malformed CSV (%s)", rd->path, rd->record + 1,
-                       csv_strerror(csv_error(&p)));
-            rd->rc = CLB_EUSAGE;
-        }
+        if (csv_parse(&p, b, k, on_field, on_record, rd) != k && !rd->rc)
+            rd->rc = clb_eusage("%s:%ld: malformed CSV (%s)", rd->path, rd->record + 1,
+                                csv_strerror(csv_error(&p)));
         /* the record being read (its fields so far, the one in the parser's
          * buffer): refused past the limit, so neither grows further */
         if (!rd->rc && rd->rec_bytes + p.entry_pos > CLB_MAX_LINE_BYTES) {
@@ -913,10 +889,8 @@ static int parse_file(struct reader *rd)
             rd->rc = CLB_EUSAGE;
         }
     }
-    if (!rd->rc && ferror(f)) {
-        clb_seterr("%s: read error: %s", rd->path, strerror(errno));
-        rd->rc = CLB_EUSAGE;
-    }
+    if (!rd->rc && ferror(f))
+        rd->rc = clb_eusage("%s: read error: %s", rd->path, strerror(errno));
     if (!rd->rc && csv_fini(&p, on_field, on_record, rd) != 0 && !rd->rc) {
         clb_seterr("%s: malformed CSV at the end (%s)", rd->path, csv_strerror(csv_error(&p)));
         rd->rc = CLB_EUSAGE;
@@ -926,10 +900,8 @@ static int parse_file(struct reader *rd)
     fclose(f);
     for (int i = 0; i < CLB_NCOLS; i++)
         clb_buf_free(&rd->fields[i]);
-    if (!rd->rc && rd->record == 0) {
-        clb_seterr("%s: empty file, not a clbench results file", rd->path);
-        rd->rc = CLB_EUSAGE;
-    }
+    if (!rd->rc && rd->record == 0)
+        rd->rc = clb_eusage("%s: empty file, not a clbench results file", rd->path);
     return rd->rc;
 }
 

@@ -16,8 +16,7 @@
 
 static int bad(const char *where, const char *col, const char *what)
 {
-    clb_seterr("%s: column %s is not %s", where, col, what);
-    return CLB_EUSAGE;
+    return clb_eusage("%s: column %s is not %s", where, col, what);
 }
 
 /* The schema a row's keys say: metrics (v3), clbench_version (v2), else v1;
@@ -27,11 +26,9 @@ static int schema_of(json_t *o, const char *where, int *version)
     int v = json_object_get(o, "metrics") ? 3 : json_object_get(o, "clbench_version") ? 2 : 1;
     int n = clb_schema_ncols(v);
     for (int i = 0; i < n; i++)
-        if (!json_object_get(o, clb_columns[i].name)) {
-            clb_seterr("%s: not a clbench row of schema v%d: no key '%s'", where, v,
-                       clb_columns[i].name);
-            return CLB_EUSAGE;
-        }
+        if (!json_object_get(o, clb_columns[i].name))
+            return clb_eusage("%s: not a clbench row of schema v%d: no key '%s'", where, v,
+                              clb_columns[i].name);
     if (json_object_size(o) != (size_t)n) {
         const char *key;
         json_t *x;
@@ -85,10 +82,8 @@ static int metrics_of(json_t *x, const char *where, struct clb_arena *arena, con
         }
         clb_buf_printf(&b, "%s%s=%s", b.len ? ";" : "", key, val);
     }
-    if (!rc && clb_metrics_check(clb_buf_str(&b), &why)) {
-        clb_seterr("%s: column metrics is not key=value;...: %s", where, why);
-        rc = CLB_EUSAGE;
-    }
+    if (!rc && clb_metrics_check(clb_buf_str(&b), &why))
+        rc = clb_eusage("%s: column metrics is not key=value;...: %s", where, why);
     if (!rc && !(*out = clb_arena_intern(arena, clb_buf_str(&b), b.len)))
         rc = CLB_ESYS;
     if (b.oom)
@@ -146,10 +141,8 @@ int clb_jsonl_row(const char *line, size_t len, const char *where, struct clb_ar
 {
     json_error_t err;
     json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
-    if (!o) {
-        clb_seterr("%s: malformed JSON (%s)", where, err.text);
-        return CLB_EUSAGE;
-    }
+    if (!o)
+        return clb_eusage("%s: malformed JSON (%s)", where, err.text);
     int rc = CLB_EUSAGE;
     if (!json_is_object(o))
         clb_seterr("%s: not a clbench row (not a JSON object)", where);
@@ -210,8 +203,7 @@ static int shape_ok(const char *line, size_t len, const char *where)
     }
     if (!why)
         return CLB_OK;
-    clb_seterr("%s: not a clbench row (%s)", where, why);
-    return CLB_EUSAGE;
+    return clb_eusage("%s: not a clbench row (%s)", where, why);
 }
 
 /* One line of the file (line number no) into out; *schema: the file's.
@@ -234,10 +226,8 @@ static int read_line(const char *path, long no, char *line, size_t len, struct c
         clb_seterr("%s: a NUL byte (not a text file)", where);
     else if (!(rc = shape_ok(line, len, where)))
         rc = clb_jsonl_row(line, len, where, &out->arena, &r, &v);
-    if (!rc && *schema && v != *schema) {
-        clb_seterr("%s: a row of schema v%d after rows of schema v%d", where, v, *schema);
-        rc = CLB_EUSAGE;
-    }
+    if (!rc && *schema && v != *schema)
+        rc = clb_eusage("%s: a row of schema v%d after rows of schema v%d", where, v, *schema);
     free(where);
     if (rc)
         return rc;
@@ -294,24 +284,19 @@ int clb_jsonl_read(const char *path, struct clb_rowset *out)
     while (!rc && (k = next_line(in, &line)) > 0) {
         no++;
         if (in->total > CLB_MAX_INPUT_BYTES) {
-            clb_seterr("%s: larger than the %zu GiB clbench reads", path,
-                       CLB_MAX_INPUT_BYTES >> 30);
-            rc = CLB_EUSAGE;
+            rc = clb_eusage("%s: larger than the %zu GiB clbench reads", path,
+                            CLB_MAX_INPUT_BYTES >> 30);
         } else if (line.oom) {
             rc = CLB_ESYS;
         } else {
             rc = read_line(path, no, line.s, line.len, out, &schema);
         }
     }
-    if (!rc && k == -1) {
-        clb_seterr("%s:%ld: a line longer than the %zu MiB of any clbench row", path, no + 1,
-                   CLB_MAX_LINE_BYTES >> 20);
-        rc = CLB_EUSAGE;
-    }
-    if (!rc && k == -2) {
-        clb_seterr("%s: read error: %s", path, strerror(errno));
-        rc = CLB_EUSAGE;
-    }
+    if (!rc && k == -1)
+        rc = clb_eusage("%s:%ld: a line longer than the %zu MiB of any clbench row", path, no + 1,
+                        CLB_MAX_LINE_BYTES >> 20);
+    if (!rc && k == -2)
+        rc = clb_eusage("%s: read error: %s", path, strerror(errno));
     clb_buf_free(&line);
     fclose(in->f);
     free(in);

@@ -340,8 +340,7 @@ static int put(struct clb_buf *b, const char *key, const char *val, size_t n)
     clb_buf_printf(&out, "%s%s=%.*s", out.len ? ";" : "", key, (int)n, val);
     if (out.oom) {
         clb_buf_free(&out);
-        clb_seterr(CLB_OOM " recording a metric");
-        return CLB_ESYS;
+        return clb_err(CLB_ESYS, CLB_OOM " recording a metric");
     }
     clb_buf_free(b);
     *b = out;

@@ -405,9 +405,8 @@ int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
     if (me && me->t->n > 1) {
         *w = NULL;
         *mine = NULL;
-        clb_seterr("exchange=shm: the MPI-3 window is between processes; the devices of one "
-                   "process exchange their halos through the node path (exchange=pipe)");
-        return CLB_EUSAGE;
+        return clb_eusage("exchange=shm: the MPI-3 window is between processes; the devices of one "
+                          "process exchange their halos through the node path (exchange=pipe)");
     }
     return clb_proc_shm_open(bytes, w, mine);
 }
@@ -497,10 +496,8 @@ int clb_team_run(int n, int (*fn)(void *arg, int d), void *arg, int *status)
         status[0] = fn(arg, 0);
         return CLB_OK;
     }
-    if (n < 1 || n > TEAM_MAX) {
-        clb_seterr("--devices-per-rank: at most %d devices a process", TEAM_MAX);
-        return CLB_EUSAGE;
-    }
+    if (n < 1 || n > TEAM_MAX)
+        return clb_eusage("--devices-per-rank: at most %d devices a process", TEAM_MAX);
     if (!clb_proc_threads_ok()) {
         clb_seterr("--devices-per-rank: this MPI library does not let several threads call it "
                    "(MPI_THREAD_SERIALIZED)");
@@ -525,8 +522,7 @@ int clb_team_run(int n, int (*fn)(void *arg, int d), void *arg, int *status)
                                            p->local_size * n, p->size, n};
         int e = pthread_create(&th[d], NULL, member_main, &m[d]);
         if (e) {
-            clb_seterr("cannot start the thread of device %d: %s", d, strerror(e));
-            rc = CLB_ESYS;
+            rc = clb_err(CLB_ESYS, "cannot start the thread of device %d: %s", d, strerror(e));
             started--;
         }
     }

@@ -88,26 +88,38 @@ int clb_verbosity_now(void) { return quiet ? -1 : clb_verbosity; }
 static _Thread_local char *lasterr;
 static _Thread_local unsigned long errseq;
 
-void clb_seterr(const char *fmt, ...)
+void clb_vseterr(const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
     char *msg = NULL;
-    int k = vasprintf(&msg, fmt, ap);
-    va_end(ap);
-    if (k < 0)
+    if (vasprintf(&msg, fmt, ap) < 0)
         msg = NULL; /* clb_lasterr says CLB_OOM */
     free(lasterr);
     lasterr = msg;
     errseq++;
 }
 
+void clb_seterr(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    clb_vseterr(fmt, ap);
+    va_end(ap);
+}
+
+int clb_err(int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    clb_vseterr(fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 unsigned long clb_errseq(void) { return errseq; }
 
 int clb_oom(void)
 {
-    clb_seterr(CLB_OOM);
-    return CLB_ESYS;
+    return clb_err(CLB_ESYS, CLB_OOM);
 }
 
 /* A thread that ends frees its message (a device thread of a process that

@@ -108,10 +108,8 @@ int clb_watchdog_start(double timeout, const volatile sig_atomic_t *sig)
     wd.stop = 0;
     wd.signal_at = 0;
     int err = pthread_create(&wd.thread, NULL, watch, NULL);
-    if (err) {
-        clb_seterr("cannot start the watchdog thread: %s", strerror(err));
-        return CLB_ESYS;
-    }
+    if (err)
+        return clb_err(CLB_ESYS, "cannot start the watchdog thread: %s", strerror(err));
     wd.running = 1;
     return CLB_OK;
 }

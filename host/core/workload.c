@@ -32,10 +32,8 @@ int clb_count_done(const struct clb_query *q, int ovf, struct clb_counts *out, s
                    size_t flops, size_t footprint, size_t largest, enum clb_unit unit)
 {
     (void)q;
-    if (ovf) {
-        clb_seterr("the byte or flop count of this size does not fit in 64 bits");
-        return CLB_EUSAGE;
-    }
+    if (ovf)
+        return clb_eusage("the byte or flop count of this size does not fit in 64 bits");
     out->bytes = (double)bytes;
     out->flops = (double)flops;
     out->footprint = (double)footprint;
@@ -48,8 +46,7 @@ int clb_query_kernel(const struct clb_query *q, const char *workload, const char
 {
     if (!q->kernel || clb_list_has(known, q->kernel))
         return CLB_OK;
-    clb_seterr("unknown %s kernel '%s' (known: %s)", workload, q->kernel, known);
-    return CLB_EUSAGE;
+    return clb_eusage("unknown %s kernel '%s' (known: %s)", workload, q->kernel, known);
 }
 
 int clb_count_copy(const struct clb_query *q, struct clb_counts *out)

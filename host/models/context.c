@@ -4,7 +4,6 @@
  * figure of its [device] section where one applies, else the model's
  * default; each printed with where it came from. */
 #include "model_ctx.h"
-#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,6 @@
  * are the workload's own count (its count() function); this file knows no
  * workload. */
 #include "model_ctx.h"
-#include "clb_wlutil.h"
 
 #include <math.h>
 #include <stdlib.h>

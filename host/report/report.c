@@ -170,10 +170,8 @@ int clb_report_html(char **files, int nfiles, const struct clb_report_opts *o,
     struct cmp_filter flt = {.plot = 1, .keep_rows = 1, .run_id = o->run_ids};
     struct clb_buf note = {0}, page = {0};
     int rc = cmp_build(&r.t, files, nfiles, &flt, cmp_metric_find("gbps"));
-    if (!rc && !r.t.nrows) {
-        clb_seterr("no rows in the files: nothing to report");
-        rc = CLB_EUSAGE;
-    }
+    if (!rc && !r.t.nrows)
+        rc = clb_eusage("no rows in the files: nothing to report");
     if (!rc && (rc = setup(&r)) == CLB_ESYS)
         clb_oom();
     if (!rc) {

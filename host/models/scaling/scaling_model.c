@@ -4,7 +4,6 @@
  * (docs/SCALING.md "The scaling model"). */
 #include "scaling.h"
 #include "../model_ctx.h"
-#include "clb_wlutil.h"
 
 #include <errno.h>
 #include <math.h>

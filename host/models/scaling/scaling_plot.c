@@ -4,7 +4,6 @@
  * Only numbers and fixed words are in it. */
 #include "clb_chart.h"
 #include "scaling.h"
-#include "clb_wlutil.h"
 
 #include <math.h>
 

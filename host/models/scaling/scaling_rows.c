@@ -2,7 +2,6 @@
  * file is untrusted: every figure is checked before it is used, and a row
  * that lacks one is named. */
 #include "scaling.h"
-#include "clb_wlutil.h"
 
 #include <math.h>
 #include <stdlib.h>

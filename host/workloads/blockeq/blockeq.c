@@ -147,15 +147,11 @@ static int tile_shape(const struct clb_env *env, const char *dtype, struct block
 static int check_geometry(struct clb_group *g, struct blockeq *st, int recip,
                           struct clb_buf *recip_why)
 {
-    if (st->n1 > INT32_MAX || st->n2 > INT32_MAX) {
-        clb_seterr("blockeq: size '%s' has an extent above 2^31-1", g->size_text);
-        return CLB_EUSAGE;
-    }
+    if (st->n1 > INT32_MAX || st->n2 > INT32_MAX)
+        return clb_eusage("blockeq: size '%s' has an extent above 2^31-1", g->size_text);
     size_t k1 = (st->n1 + st->th - 1) / st->th, k2 = (st->n2 + st->tw - 1) / st->tw;
-    if (k1 * k2 > UINT32_MAX) {
-        clb_seterr("blockeq: size '%s' has more than 2^32 tiles", g->size_text);
-        return CLB_EUSAGE;
-    }
+    if (k1 * k2 > UINT32_MAX)
+        return clb_eusage("blockeq: size '%s' has more than 2^32 tiles", g->size_text);
     st->k2 = (cl_uint)k2;
     st->total = (cl_uint)(k1 * k2);
     st->one_over_k2 = clb_blockeq_one_over(st->k2);

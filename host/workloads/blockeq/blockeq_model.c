@@ -36,11 +36,9 @@ int clb_blockeq_closed(const struct clb_blockeq_params *p, size_t esize,
         !positive("transfer_cycles", p->transfer_cycles) || !positive("bus_bytes", p->bus_bytes) ||
         !positive("sms", p->sms) || !positive("clock_mhz", p->clock_mhz) || esize == 0)
         return CLB_EUSAGE;
-    if (!(p->overlap_halfwarps >= 0) || p->overlap_halfwarps > p->halfwarps) {
-        clb_seterr("blockeq: overlap_halfwarps = %g must lie in 0..halfwarps (%g)",
-                   p->overlap_halfwarps, p->halfwarps);
-        return CLB_EUSAGE;
-    }
+    if (!(p->overlap_halfwarps >= 0) || p->overlap_halfwarps > p->halfwarps)
+        return clb_eusage("blockeq: overlap_halfwarps = %g must lie in 0..halfwarps (%g)",
+                          p->overlap_halfwarps, p->halfwarps);
     double tiles = p->tiles_per_block;
     /* One block per SM walks its share of the tiles; the report rounds
      * 512 / 30 = 17.07 down to 17. */
@@ -205,15 +203,11 @@ static int gantt_check(const struct clb_gantt_params *p)
         return CLB_EUSAGE;
     }
     long per_sm = (p->blocks + p->sms - 1) / p->sms;
-    if (per_sm > p->blocks_per_sm) {
-        clb_seterr("blockeq simulation: blocks=%d need %ld blocks on an SM, more than "
-                   "blocks_per_sm=%d (sms=%d)", p->blocks, per_sm, p->blocks_per_sm, p->sms);
-        return CLB_EUSAGE;
-    }
-    if ((double)p->blocks * p->halfwarps > 1e6 || (double)p->n1 * (double)p->n2 > 1e10) {
-        clb_seterr("blockeq simulation: too large (at most 1e6 half-warps, 1e10 elements)");
-        return CLB_EUSAGE;
-    }
+    if (per_sm > p->blocks_per_sm)
+        return clb_eusage("blockeq simulation: blocks=%d need %ld blocks on an SM, more than "
+                          "blocks_per_sm=%d (sms=%d)", p->blocks, per_sm, p->blocks_per_sm, p->sms);
+    if ((double)p->blocks * p->halfwarps > 1e6 || (double)p->n1 * (double)p->n2 > 1e10)
+        return clb_eusage("blockeq simulation: too large (at most 1e6 half-warps, 1e10 elements)");
     return CLB_OK;
 }
 
@@ -341,10 +335,8 @@ static int get_size(struct clb_model_ctx *m, const char *prefix, struct clb_size
     if (!v)
         return missing(m, prefix, "size");
     char err[256];
-    if (clb_parse_dims(v, 2, s, err, sizeof err)) {
-        clb_seterr("model blockeq: %s", err);
-        return CLB_EUSAGE;
-    }
+    if (clb_parse_dims(v, 2, s, err, sizeof err))
+        return clb_eusage("model blockeq: %s", err);
     return CLB_OK;
 }
 

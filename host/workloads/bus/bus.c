@@ -4,7 +4,6 @@
  * size = bytes per transfer, wall-clock timed, every byte checked
  * (docs/workloads/bus.md). */
 #include "clb_workload.h"
-#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,6 @@
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "camping.h"
-#include "clb_wlutil.h"
 
 #include <stdint.h>
 #include <stdlib.h>

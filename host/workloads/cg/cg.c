@@ -105,10 +105,8 @@ static int count(const struct clb_query *q, struct clb_counts *out)
         return rc;
     if (!q->kernel)
         return lat_count_group(q, &z, CG_MAX_RHS, NFIELDS, out);
-    if (strcmp(q->kernel, "reg") && strcmp(q->kernel, "cache") && strcmp(q->kernel, "regcache")) {
-        clb_seterr("unknown cg kernel '%s' (known: reg, cache, regcache)", q->kernel);
-        return CLB_EUSAGE;
-    }
+    if (strcmp(q->kernel, "reg") && strcmp(q->kernel, "cache") && strcmp(q->kernel, "regcache"))
+        return clb_eusage("unknown cg kernel '%s' (known: reg, cache, regcache)", q->kernel);
     long rhs;
     int comp;
     if ((rc = lat_query_rhs(q, CG_MAX_RHS, &rhs)) || (rc = lat_query_links(q, &comp)))
@@ -195,11 +193,9 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     s->tol = s->dbl ? 1e-12 : 1e-6;
     if (clb_param(env, "tol")[0] && (rc = clb_param_real(env, "tol", 0, 1, &s->tol)))
         return rc;
-    if (s->tol < floor) {
-        clb_seterr("cg: parameter tol: %g is below %s precision (%g)", s->tol,
-                   s->dbl ? "double" : "float", floor);
-        return CLB_EUSAGE;
-    }
+    if (s->tol < floor)
+        return clb_eusage("cg: parameter tol: %g is below %s precision (%g)", s->tol,
+                          s->dbl ? "double" : "float", floor);
     if ((rc = read_fixed(env, s, ch)))
         return rc;
     if ((rc = lat_param_part(env, "cg", &s->part)))
@@ -207,11 +203,9 @@ static int read_params(struct clb_env *env, struct cg_state *s, struct choice *c
     long local = strcmp(env->info->type_name, "gpu") == 0 ? 128 : 64;
     if (clb_param(env, "local")[0] && (rc = clb_param_int(env, "local", 1, 1L << 20, &local)))
         return rc;
-    if (local & (local - 1)) {
-        clb_seterr("cg: parameter local: %ld is not a power of two (the tree sums need one)",
-                   local);
-        return CLB_EUSAGE;
-    }
+    if (local & (local - 1))
+        return clb_eusage("cg: parameter local: %ld is not a power of two (the tree sums need one)",
+                          local);
     s->local = (size_t)local;
     return CLB_OK;
 }
@@ -250,10 +244,8 @@ static int add_case(struct clb_env *env, struct clb_group *g, int kind, int k, i
             return e;
         if (v == 2)
             return rc == CLB_SKIP ? CLB_OK : rc;
-        if (v == 1 && rc == CLB_OK) {
-            clb_seterr("cg: another rank cannot shape this case");
-            rc = CLB_SKIP;
-        }
+        if (v == 1 && rc == CLB_OK)
+            rc = clb_err(CLB_SKIP, "cg: another rank cannot shape this case");
         /* the message step on its own (every rank: all of them shaped it) */
         if (rc == CLB_OK && (rc = lat_probe_case(&s->part, rhs, rc)))
             return rc;

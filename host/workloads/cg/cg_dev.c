@@ -521,10 +521,8 @@ static int reduce_sum(struct clb_env *env, struct cg_state *s, const struct cg_c
         return rc;
     if (e)
         return e;
-    if (nerr) {
-        clb_seterr("cg: the distributed solve stopped: another rank failed");
-        return CLB_SKIP;
-    }
+    if (nerr)
+        return clb_err(CLB_SKIP, "cg: the distributed solve stopped: another rank failed");
     return CLB_OK;
 }
 

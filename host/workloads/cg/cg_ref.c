@@ -15,10 +15,8 @@ static int apply_dist(const struct cg_op *op, int rhs, const double *x, double *
     /* no rank may leave before the exchanges its peers wait in */
     double bad = !xe || !te;
     int rc = clb_comm_allreduce(&bad, 1, CLB_MAX);
-    if (rc == CLB_OK && bad) {
-        clb_seterr("cg: " CLB_OOM " for the operator (on this or another rank)");
-        rc = CLB_ESYS;
-    }
+    if (rc == CLB_OK && bad)
+        rc = clb_err(CLB_ESYS, "cg: " CLB_OOM " for the operator (on this or another rank)");
     if (rc == CLB_OK) {
         size_t cplx = 2 * sizeof(double);
         int b[6] = {op->off[1], g->L[1], op->off[2], g->L[2], op->off[3], g->L[3]};
@@ -117,11 +115,9 @@ static int all_allocated(const struct cg_op *op, int ok, const char *what)
     double bad = !ok;
     if (op->dist && clb_comm_allreduce(&bad, 1, CLB_MAX))
         return CLB_ESYS;
-    if (bad) {
-        clb_seterr("cg: " CLB_OOM " for %s%s", what,
-                   op->dist ? " (this or another rank)" : "");
-        return CLB_ESYS;
-    }
+    if (bad)
+        return clb_err(CLB_ESYS, "cg: " CLB_OOM " for %s%s", what,
+                                 op->dist ? " (this or another rank)" : "");
     return CLB_OK;
 }
 

@@ -6,7 +6,6 @@
  * loads_first (clbench's, run only when named); docs/workloads/copy2d.md. */
 #include "clb_workload.h"
 #include "clb_fit.h"
-#include "clb_wlutil.h"
 
 #include <stdint.h>
 #include <stdlib.h>

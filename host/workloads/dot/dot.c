@@ -152,17 +152,13 @@ static int count_group(const struct clb_query *q, struct clb_counts *out)
  * element. host, hybrid, cpu1 and cpu are host work. */
 static int count(const struct clb_query *q, struct clb_counts *out)
 {
-    if (!clb_query_esize(q)) {
-        clb_seterr("dot types are float and double, not '%s'", q->dtype);
-        return CLB_EUSAGE;
-    }
+    if (!clb_query_esize(q))
+        return clb_eusage("dot types are float and double, not '%s'", q->dtype);
     if (!q->kernel)
         return count_group(q, out);
     int k = kernel_index(q->kernel);
-    if (k < 0) {
-        clb_seterr("unknown dot kernel '%s' (known: %s)", q->kernel, all_kernels);
-        return CLB_EUSAGE;
-    }
+    if (k < 0)
+        return clb_eusage("unknown dot kernel '%s' (known: %s)", q->kernel, all_kernels);
     int ovf = 0;
     size_t n = q->size->total;
     size_t vec = clb_mulz(n, clb_query_esize(q), &ovf);
@@ -264,11 +260,9 @@ static int setup_host_path(struct clb_env *env, struct dot *st)
     for (size_t i = 0; i < k; i++) {
         cl_int err;
         st->q[i] = clCreateCommandQueue(env->dev->ctx, env->info->device, 0, &err);
-        if (err != CL_SUCCESS) {
-            clb_seterr("clCreateCommandQueue (queue %zu of %zu): %s", i + 1, k,
-                       clb_cl_errstr(err));
-            return CLB_ECL;
-        }
+        if (err != CL_SUCCESS)
+            return clb_err(CLB_ECL, "clCreateCommandQueue (queue %zu of %zu): %s", i + 1, k,
+                                    clb_cl_errstr(err));
         st->nq = (int)i + 1;
         if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->chunk_cap * st->es, &st->cx[i])) ||
             (rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->chunk_cap * st->es, &st->cy[i])) ||
@@ -291,10 +285,8 @@ static int read_params(struct clb_env *env, struct dot *st, unsigned *kernels, u
         (rc = clb_param_ints(env, "groups", 0, 1 << 20, st->glist, 8, &st->ng)))
         return rc;
     const char *acc = clb_param(env, "access");
-    if (strcmp(acc, "auto") && strcmp(acc, "strided") && strcmp(acc, "blocked")) {
-        clb_seterr("dot: bad access '%s' (accepted: auto, strided, blocked)", acc);
-        return CLB_EUSAGE;
-    }
+    if (strcmp(acc, "auto") && strcmp(acc, "strided") && strcmp(acc, "blocked"))
+        return clb_eusage("dot: bad access '%s' (accepted: auto, strided, blocked)", acc);
     st->blocked = strcmp(acc, "auto") ? strcmp(acc, "blocked") == 0
                                       : strcmp(env->info->type_name, "cpu") == 0;
     return CLB_OK;
@@ -436,10 +428,8 @@ static int enqueue_chunks(struct dot *st, size_t n_dev, int sumsq, int *nchunks,
     size_t off[MAX_QUEUES + 1];
     int k = clb_dot_chunks(n_dev, st->queues, st->min_chunk, off);
     *nchunks = k;
-    if (k > st->nq) {
-        clb_seterr("dot: %d chunks but %d queues (internal error)", k, st->nq);
-        return CLB_ESYS;
-    }
+    if (k > st->nq)
+        return clb_err(CLB_ESYS, "dot: %d chunks but %d queues (internal error)", k, st->nq);
     size_t es = st->es, L = st->host_local;
     for (int i = 0; i < k; i++) {
         size_t len = off[i + 1] - off[i];
@@ -507,10 +497,8 @@ static int run_hostlike(struct dot *st, size_t n_dev, int sumsq, double *t_cpu)
         *t_cpu = clb_now() - t0;
     /* every queue was flushed: clb_finish, not clFinish (Rusticl) */
     for (int i = 0; i < st->nq; i++) {
-        if (clb_finish(st->q[i]) != CLB_OK && rc == CLB_OK) {
-            clb_seterr("queue %d: %s", i + 1, clb_lasterr());
-            rc = CLB_ECL;
-        }
+        if (clb_finish(st->q[i]) != CLB_OK && rc == CLB_OK)
+            rc = clb_err(CLB_ECL, "queue %d: %s", i + 1, clb_lasterr());
     }
     if (rc)
         return rc;

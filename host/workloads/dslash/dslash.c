@@ -553,8 +553,7 @@ static int add_case(struct clb_env *env, struct clb_group *g, const struct choic
     struct clb_buf note = {0};
     int rc = CLB_OK;
     if (zs && d->geom.L[2] % zs) {
-        clb_seterr("dslash: zstrip=%d does not divide Lz=%d", zs, d->geom.L[2]);
-        rc = CLB_SKIP;
+        rc = clb_err(CLB_SKIP, "dslash: zstrip=%d does not divide Lz=%d", zs, d->geom.L[2]);
     } else if (kernel == DSL_BEST) {
         rc = pick_best(env, g, ch, &dc, &note);
     } else {

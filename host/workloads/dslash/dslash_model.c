@@ -66,11 +66,9 @@ static int triad(struct clb_model_ctx *m, double *out, const char **text, const 
     double d = strtod(*text, &end);
     while (*end == ' ')
         end++;
-    if (end == *text || *end || !isfinite(d) || d < 0) {
-        clb_seterr("model dslash: parameter triad_bw = '%s' is not a non-negative number "
-                   "(from %s in %s)", *text, *origin, p->path);
-        return CLB_EUSAGE;
-    }
+    if (end == *text || *end || !isfinite(d) || d < 0)
+        return clb_eusage("model dslash: parameter triad_bw = '%s' is not a non-negative number "
+                          "(from %s in %s)", *text, *origin, p->path);
     *out = d;
     return CLB_OK;
 }
@@ -78,26 +76,20 @@ static int triad(struct clb_model_ctx *m, double *out, const char **text, const 
 static int run(struct clb_model_ctx *m)
 {
     const char *type = clb_model_type(m) ? clb_model_type(m) : "float";
-    if (strcmp(type, "float") && strcmp(type, "double")) {
-        clb_seterr("model dslash: unknown type '%s' (known: float, double)", type);
-        return CLB_EUSAGE;
-    }
+    if (strcmp(type, "float") && strcmp(type, "double"))
+        return clb_eusage("model dslash: unknown type '%s' (known: float, double)", type);
     size_t real = strcmp(type, "float") ? 8 : 4;
     const char *origin;
     const char *links = clb_model_text(m, "links", &origin);
-    if (strcmp(links, "compressed") && strcmp(links, "full")) {
-        clb_seterr("model dslash: links = '%s' (known: compressed, full)", links);
-        return CLB_EUSAGE;
-    }
+    if (strcmp(links, "compressed") && strcmp(links, "full"))
+        return clb_eusage("model dslash: links = '%s' (known: compressed, full)", links);
     int comp = strcmp(links, "compressed") == 0;
     long rhs[64];
     char err[512];
     int nr = clb_parse_int_list(clb_model_text(m, "rhs", &origin), 1, 64, rhs, 64, err,
                                 sizeof err);
-    if (nr < 0) {
-        clb_seterr("model dslash: parameter rhs: %s", err);
-        return CLB_EUSAGE;
-    }
+    if (nr < 0)
+        return clb_eusage("model dslash: parameter rhs: %s", err);
     double peak, tbw;
     const char *ttext, *torigin;
     int rc;

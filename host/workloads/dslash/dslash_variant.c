@@ -60,12 +60,10 @@ int dsl_best_for(const char *spec, int rhs, int *kind, int *k)
             r = colon == p + 1 && p[0] >= '1' && p[0] <= '0' + DSL_MAX_RHS ? p[0] - '0' : -1;
             v = colon + 1;
         }
-        if (r < 0 || variant(v, len - (size_t)(v - p), &kd, &kk)) {
-            clb_seterr("dslash: parameter best: '%.*s' is not reg, cache or regcacheK, nor "
-                       "R:one of them (R, K in 1..%d), e.g. 1:reg,8:regcache4",
-                       (int)len, p, DSL_MAX_RHS);
-            return CLB_EUSAGE;
-        }
+        if (r < 0 || variant(v, len - (size_t)(v - p), &kd, &kk))
+            return clb_eusage("dslash: parameter best: '%.*s' is not reg, cache or regcacheK, nor "
+                              "R:one of them (R, K in 1..%d), e.g. 1:reg,8:regcache4",
+                              (int)len, p, DSL_MAX_RHS);
         if (r == rhs) {
             *kind = kd;
             *k = kk;

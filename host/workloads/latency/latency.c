@@ -67,11 +67,9 @@ static int count(const struct clb_query *q, struct clb_counts *out)
 
 static int check_size(const struct clb_size *s)
 {
-    if (s->total < 8 || s->total / 4 > UINT32_MAX) {
-        clb_seterr("bad working set %zu bytes (accepted: 8 bytes to 16 GiB: the chain holds "
-                   "32-bit word indices)", s->total);
-        return CLB_EUSAGE;
-    }
+    if (s->total < 8 || s->total / 4 > UINT32_MAX)
+        return clb_eusage("bad working set %zu bytes (accepted: 8 bytes to 16 GiB: the chain holds "
+                          "32-bit word indices)", s->total);
     return CLB_OK;
 }
 
@@ -190,10 +188,8 @@ static int setup(struct clb_env *env, struct clb_group *g)
     }
     st->chain = calloc(st->size / 4, 4);
     st->ord = clb_xmalloc(st->size / (size_t)smin * sizeof *st->ord); /* the most elements */
-    if (!st->chain || !st->ord) {
-        clb_seterr(CLB_OOM " for a %zu-byte chain", st->size);
-        return CLB_ESYS;
-    }
+    if (!st->chain || !st->ord)
+        return clb_err(CLB_ESYS, CLB_OOM " for a %zu-byte chain", st->size);
     if ((rc = clb_buffer(env->dev, CL_MEM_READ_ONLY, st->size, &st->dchain)) ||
         (rc = clb_buffer(env->dev, CL_MEM_READ_WRITE, 4, &st->dstate)) ||
         (rc = clb_kernel(env->dev, "latency", "", "chase", &st->k)))

@@ -23,8 +23,7 @@ static int new_queue(struct clb_env *env, cl_command_queue *q, const char *what)
     *q = clCreateCommandQueue(env->dev->ctx, env->info->device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) {
         *q = NULL;
-        clb_seterr("clCreateCommandQueue (%s): %s", what, clb_cl_errstr(err));
-        return CLB_ECL;
+        return clb_err(CLB_ECL, "clCreateCommandQueue (%s): %s", what, clb_cl_errstr(err));
     }
     return CLB_OK;
 }
@@ -287,11 +286,9 @@ static int both_ways(struct lat_halo *h, size_t n, double s[2])
         if (ev[k])
             clReleaseEvent(ev[k]);
     }
-    if (e != CL_SUCCESS || w != CL_SUCCESS) {
-        clb_seterr("halo bus probe (both ways at once): %s",
-                   clb_cl_errstr(e != CL_SUCCESS ? e : w));
-        return CLB_ECL;
-    }
+    if (e != CL_SUCCESS || w != CL_SUCCESS)
+        return clb_err(CLB_ECL, "halo bus probe (both ways at once): %s",
+                                clb_cl_errstr(e != CL_SUCCESS ? e : w));
     return CLB_OK;
 }
 

@@ -10,11 +10,9 @@
 
 int lat_param_part(struct clb_env *env, const char *wl, struct lat_part *pt)
 {
-    if (lat_scaling_of(clb_param(env, "scaling")) < 0) {
-        clb_seterr("%s: parameter scaling: '%s' is not strong or weak", wl,
-                   clb_param(env, "scaling"));
-        return CLB_EUSAGE;
-    }
+    if (lat_scaling_of(clb_param(env, "scaling")) < 0)
+        return clb_eusage("%s: parameter scaling: '%s' is not strong or weak", wl,
+                          clb_param(env, "scaling"));
     int rc;
     pt->bus[0] = pt->bus[1] = NAN;
     if (clb_param(env, "bus_gbps")[0]) {
@@ -27,10 +25,8 @@ int lat_param_part(struct clb_env *env, const char *wl, struct lat_part *pt)
     for (int k = 0; k < LAT_XC_N; k++)
         if (!strcmp(x, lat_xc_names[k]))
             pt->policy = k;
-    if (pt->policy < 0) {
-        clb_seterr("%s: parameter exchange: '%s' (known: pipe, bulk, shm)", wl, x);
-        return CLB_EUSAGE;
-    }
+    if (pt->policy < 0)
+        return clb_eusage("%s: parameter exchange: '%s' (known: pipe, bulk, shm)", wl, x);
     long kib;
     if ((rc = clb_param_int(env, "chunk", 1, 1L << 22, &kib)))
         return rc;
@@ -228,10 +224,8 @@ int lat_log_add(struct lat_log *l, const struct lat_xtimes *x, double red, doubl
         int cap = l->cap ? 2 * l->cap : 64;
         for (int k = 0; k < LAT_LOG_N; k++) {
             double *a = realloc(l->v[k], (size_t)cap * sizeof *a);
-            if (!a) {
-                clb_seterr("%s: " CLB_OOM, wl);
-                return CLB_ESYS;
-            }
+            if (!a)
+                return clb_err(CLB_ESYS, "%s: " CLB_OOM, wl);
             l->v[k] = a;
         }
         l->cap = cap;

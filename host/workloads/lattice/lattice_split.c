@@ -68,19 +68,15 @@ static void grid_text(const size_t size[4], const int P[4], char *out, size_t n)
 static int parse_grid(const char *wl, const char *sep, const char *grid, int n, int P[4])
 {
     long v[4];
-    if (clb_sc_grid_parse(grid, v)) {
-        clb_seterr("%s%sgrid=%s is not a grid 1xAxBxC (e.g. 1x1x2x2)", wl, sep, grid);
-        return CLB_EUSAGE;
-    }
+    if (clb_sc_grid_parse(grid, v))
+        return clb_eusage("%s%sgrid=%s is not a grid 1xAxBxC (e.g. 1x1x2x2)", wl, sep, grid);
     if (v[0] != 1) {
         clb_seterr("%s%sgrid=%s splits x; only y, z and t are split (1xAxBxC)", wl, sep, grid);
         return CLB_EUSAGE;
     }
-    if (v[1] * v[2] * v[3] != n) {
-        clb_seterr("%s%sgrid=%s has %ld parts, the job %d rank%s", wl, sep, grid,
-                   v[1] * v[2] * v[3], n, n == 1 ? "" : "s");
-        return CLB_EUSAGE;
-    }
+    if (v[1] * v[2] * v[3] != n)
+        return clb_eusage("%s%sgrid=%s has %ld parts, the job %d rank%s", wl, sep, grid,
+                          v[1] * v[2] * v[3], n, n == 1 ? "" : "s");
     for (int d = 0; d < 4; d++)
         P[d] = (int)v[d];
     return CLB_OK;
@@ -149,10 +145,8 @@ int lat_query_part(const struct clb_query *q, int *scaling, size_t L[4],
     const char *loc = clb_query_param(q, "part", "");
     struct clb_size part;
     char err[256];
-    if (loc[0] && clb_parse_dims(loc, 4, &part, err, sizeof err)) {
-        clb_seterr("part=%s: %s", loc, err);
-        return CLB_EUSAGE;
-    }
+    if (loc[0] && clb_parse_dims(loc, 4, &part, err, sizeof err))
+        return clb_eusage("part=%s: %s", loc, err);
     for (int k = 0; k < 4; k++) {
         L[k] = loc[0] ? part.d[k] : (size_t)d.L[k];
         Le[k] = L[k] + (d.dec[k] ? 2 * LAT_HALO : 0);

@@ -30,10 +30,8 @@ int lat_ladder(int i, char *out, size_t n)
 int lat_count_start(const struct clb_query *q, const char *wl, struct lat_qsize *z)
 {
     z->es = clb_query_esize(q);
-    if (z->es != 4 && z->es != 8) {
-        clb_seterr("%s types are float and double, not '%s'", wl, q->dtype);
-        return CLB_EUSAGE;
-    }
+    if (z->es != 4 && z->es != 8)
+        return clb_eusage("%s types are float and double, not '%s'", wl, q->dtype);
     int scaling;
     size_t L[4], Le[4];
     int rc = lat_query_part(q, &scaling, L, Le);
@@ -71,20 +69,16 @@ int lat_query_rhs(const struct clb_query *q, long max, long *rhs)
 {
     const char *v = clb_query_param(q, "rhs", "1");
     char err[512];
-    if (clb_parse_int_list(v, 1, max, rhs, 1, err, sizeof err) != 1) {
-        clb_seterr("rhs=%s is not one count of right-hand sides in 1..%ld", v, max);
-        return CLB_EUSAGE;
-    }
+    if (clb_parse_int_list(v, 1, max, rhs, 1, err, sizeof err) != 1)
+        return clb_eusage("rhs=%s is not one count of right-hand sides in 1..%ld", v, max);
     return CLB_OK;
 }
 
 int lat_query_links(const struct clb_query *q, int *comp)
 {
     const char *links = clb_query_param(q, "links", "compressed");
-    if (strcmp(links, "full") && strcmp(links, "compressed")) {
-        clb_seterr("links=%s (known: full, compressed)", links);
-        return CLB_EUSAGE;
-    }
+    if (strcmp(links, "full") && strcmp(links, "compressed"))
+        return clb_eusage("links=%s (known: full, compressed)", links);
     *comp = strcmp(links, "compressed") == 0;
     return CLB_OK;
 }
@@ -134,11 +128,9 @@ int lat_setup_lattice(struct clb_env *env, struct clb_group *g, const char *wl, 
         if (rhs[i] > *maxrhs)
             *maxrhs = (int)rhs[i];
     /* the kernels index with 32-bit integers (the host fields with halos are larger) */
-    if (pt->ge.vh * 8 * 9 >= UINT32_MAX || pt->ge.vh * 3 * (size_t)*maxrhs >= UINT32_MAX) {
-        clb_seterr("%s: lattice %s too large (at most 2^32 complex numbers per field)", wl,
-                   g->size_text);
-        return CLB_EUSAGE;
-    }
+    if (pt->ge.vh * 8 * 9 >= UINT32_MAX || pt->ge.vh * 3 * (size_t)*maxrhs >= UINT32_MAX)
+        return clb_eusage("%s: lattice %s too large (at most 2^32 complex numbers per field)", wl,
+                          g->size_text);
     return CLB_OK;
 }
 
@@ -150,10 +142,8 @@ int lat_agree_case(const char *wl, int scaling, int rc)
     int e = clb_comm_allreduce(&bad, 1, CLB_MAX);
     if (e)
         return e;
-    if (bad && rc == CLB_OK) {
-        clb_seterr("%s: set-up failed on another rank", wl);
-        return CLB_SKIP;
-    }
+    if (bad && rc == CLB_OK)
+        return clb_err(CLB_SKIP, "%s: set-up failed on another rank", wl);
     return rc;
 }
 

@@ -35,10 +35,8 @@ static int chunks_room(struct lat_halo *h, int n)
     if (b)
         h->xh2d = b;
     struct clb_comm_req **r = b ? realloc(h->xreq, 2 * (size_t)n * sizeof *r) : NULL;
-    if (!r) {
-        clb_seterr("halo exchange: " CLB_OOM);
-        return CLB_ESYS;
-    }
+    if (!r)
+        return clb_err(CLB_ESYS, "halo exchange: " CLB_OOM);
     h->xreq = r;
     h->cap = n;
     return CLB_OK;
@@ -157,8 +155,7 @@ static int write_halo(struct lat_halo *h, struct xchg *x, size_t off, size_t len
                                     ev);
     if (e != CL_SUCCESS) {
         *ev = NULL;
-        clb_seterr("clEnqueueWriteBuffer (halo to the device): %s", clb_cl_errstr(e));
-        return CLB_ECL;
+        return clb_err(CLB_ECL, "clEnqueueWriteBuffer (halo to the device): %s", clb_cl_errstr(e));
     }
     x->last = *ev;
     return CLB_OK;
@@ -169,11 +166,9 @@ static int write_chunk(struct lat_halo *h, struct xchg *x, int k, cl_event read)
 {
     const struct lat_chunk *c = &h->ck[k];
     const unsigned char *from = arrived(h, x, c);
-    if (!from) {
-        clb_seterr("halo exchange: rank %d's shared segment is not %s", c->from,
-                   c->recv_node ? "in this process" : "on this node");
-        return CLB_ESYS;
-    }
+    if (!from)
+        return clb_err(CLB_ESYS, "halo exchange: rank %d's shared segment is not %s", c->from,
+                                 c->recv_node ? "in this process" : "on this node");
     return write_halo(h, x, c->off, c->len, from, read, &h->xh2d[k]);
 }
 
@@ -183,8 +178,7 @@ static int wait_event(cl_event ev, const char *what)
     cl_int e = ev ? clWaitForEvents(1, &ev) : CL_SUCCESS;
     if (e == CL_SUCCESS)
         return CLB_OK;
-    clb_seterr("clWaitForEvents (%s): %s", what, clb_cl_errstr(e));
-    return CLB_ECL;
+    return clb_err(CLB_ECL, "clWaitForEvents (%s): %s", what, clb_cl_errstr(e));
 }
 
 /* The pack kernel over every slab of rhs vectors of field, on the main queue. */
@@ -218,8 +212,7 @@ static int enqueue_reads(struct lat_halo *h, struct xchg *x)
                                        &x->pack, &h->xd2h[k]);
         if (e != CL_SUCCESS) {
             h->xd2h[k] = NULL;
-            clb_seterr("clEnqueueReadBuffer (halo to the host): %s", clb_cl_errstr(e));
-            return CLB_ECL;
+            return clb_err(CLB_ECL, "clEnqueueReadBuffer (halo to the host): %s", clb_cl_errstr(e));
         }
         int rc = !bulk && h->ck[k].self ? write_chunk(h, x, k, h->xd2h[k]) : CLB_OK;
         if (rc)

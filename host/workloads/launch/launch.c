@@ -4,7 +4,6 @@
  * clock) and rate (`batch` launches back to back, then one clFinish). The t_*
  * columns carry the latency, bytes and flops are 0 (docs/workloads/launch.md). */
 #include "clb_workload.h"
-#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,10 +147,8 @@ static int run_dispatch(struct clb_env *env, struct launch *st, struct clb_case 
     if (err == CL_SUCCESS)
         err = clWaitForEvents(1, &ev);
     cl_ulong q = 0, sub = 0, start = 0, end = 0;
-    if (err != CL_SUCCESS) {
-        clb_seterr("clWaitForEvents (launch dispatch): %s", clb_cl_errstr(err));
-        rc = CLB_ECL;
-    }
+    if (err != CL_SUCCESS)
+        rc = clb_err(CLB_ECL, "clWaitForEvents (launch dispatch): %s", clb_cl_errstr(err));
     if (!rc && !(rc = profile_ns(ev, CL_PROFILING_COMMAND_QUEUED, &q)) &&
         !(rc = profile_ns(ev, CL_PROFILING_COMMAND_SUBMIT, &sub)) &&
         !(rc = profile_ns(ev, CL_PROFILING_COMMAND_START, &start)))

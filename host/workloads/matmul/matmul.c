@@ -6,7 +6,6 @@
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "matmul.h"
-#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -60,8 +60,7 @@ static int type_of(const char *dtype, enum clb_peak_type *t)
     for (*t = CLB_PEAK_FLOAT; *t <= CLB_PEAK_INT; (*t)++)
         if (strcmp(dtype, type_names[*t]) == 0)
             return CLB_OK;
-    clb_seterr("peak types are float, double, half and int, not '%s'", dtype);
-    return CLB_EUSAGE;
+    return clb_eusage("peak types are float, double, half and int, not '%s'", dtype);
 }
 
 static const char *kernel_for(enum clb_peak_type t) { return t == CLB_PEAK_INT ? "mad" : "fma"; }
@@ -80,11 +79,9 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     size_t es = clb_peak_esize(t);
     out->compute_bound = 1;
     int group = !q->kernel;
-    if (!group && strcmp(q->kernel, kernel_for(t))) {
-        clb_seterr("unknown peak kernel '%s' for %s (known: %s)", q->kernel, q->dtype,
-                   kernel_for(t));
-        return CLB_EUSAGE;
-    }
+    if (!group && strcmp(q->kernel, kernel_for(t)))
+        return clb_eusage("unknown peak kernel '%s' for %s (known: %s)", q->kernel, q->dtype,
+                          kernel_for(t));
     size_t vec = group ? 16 : (size_t)clb_query_long(q, "vec", 1, 16, 1);
     size_t acc = group ? 16 : (size_t)clb_query_long(q, "acc", 1, 16, 8);
     size_t g = (size_t)clb_query_long(q, "groups", 1, 1L << 30, !group);
@@ -149,15 +146,11 @@ static int read_params(struct clb_env *env, long *vecs, int *nvec, long *accs, i
         return rc;
     /* in 1..16 as parsed: the accepted values are the powers of two (acc >= 4) */
     for (int i = 0; i < *nvec; i++)
-        if (vecs[i] & (vecs[i] - 1)) {
-            clb_seterr("peak: bad vec %ld (accepted: 1, 2, 4, 8, 16)", vecs[i]);
-            return CLB_EUSAGE;
-        }
+        if (vecs[i] & (vecs[i] - 1))
+            return clb_eusage("peak: bad vec %ld (accepted: 1, 2, 4, 8, 16)", vecs[i]);
     for (int i = 0; i < *nacc; i++)
-        if (accs[i] < 4 || accs[i] & (accs[i] - 1)) {
-            clb_seterr("peak: bad acc %ld (accepted: 4, 8, 16)", accs[i]);
-            return CLB_EUSAGE;
-        }
+        if (accs[i] < 4 || accs[i] & (accs[i] - 1))
+            return clb_eusage("peak: bad acc %ld (accepted: 4, 8, 16)", accs[i]);
     int cpu = strcmp(env->info->type_name, "cpu") == 0;
     *local = cpu ? 16 : 256;
     if (clb_param(env, "local")[0] &&
@@ -288,11 +281,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     long most = 1; /* powers of two: the largest product is a multiple of the others */
     for (int i = 0; i < n; i++)
         most = cs[i].vec * cs[i].acc > most ? cs[i].vec * cs[i].acc : most;
-    if (p->fmas % (size_t)most) {
-        clb_seterr("peak: size %zu is not a multiple of acc x vec = %ld (the lane-FMAs of a "
-                   "work-item are split evenly over its chains)", p->fmas, most);
-        return CLB_EUSAGE;
-    }
+    if (p->fmas % (size_t)most)
+        return clb_eusage("peak: size %zu is not a multiple of acc x vec = %ld (the lane-FMAs of a "
+                          "work-item are split evenly over its chains)", p->fmas, most);
     if ((rc = fit_local(env, p, cs, n, &groups, &local)))
         return rc;
     p->items = (size_t)groups * (size_t)local; /* after the fit: the buffers' size */

@@ -7,7 +7,6 @@
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "roofline.h"
-#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,6 @@
  * flops: scale and add N, triad 2N. */
 #include "clb_workload.h"
 #include "clb_fit.h"
-#include "clb_wlutil.h"
 
 #include <float.h>
 #include <stdlib.h>

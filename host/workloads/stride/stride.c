@@ -5,7 +5,6 @@
 #include "clb_workload.h"
 #include "clb_fit.h"
 #include "stride.h"
-#include "clb_wlutil.h"
 
 #include <stdlib.h>
 #include <string.h>
