@@ -350,8 +350,8 @@ static int each_file(const char *dir, int remove, long *count, double *bytes)
         if (!cache_file(de->d_name) || fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         if (remove && unlinkat(fd, de->d_name, 0) != 0) {
-            clb_seterr("program cache %s/%s: cannot remove: %s", dir, de->d_name, strerror(errno));
-            rc = CLB_ESYS;
+            rc = clb_err(CLB_ESYS, "program cache %s/%s: cannot remove: %s", dir, de->d_name,
+                                   strerror(errno));
             break;
         }
         ++*count;

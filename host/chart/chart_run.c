@@ -454,8 +454,8 @@ int clb_chart_path_check(const char *out, int *svg)
     int rc = CLB_OK;
     *svg = svg_name(out);
     if ((!*svg && !(n > 4 && !strcmp(out + n - 4, ".png"))) || strlen(base ? base + 1 : out) <= 4) {
-        clb_seterr("--plot '%s': the file name must end in .svg or .png", cmp_esc_arg(&a, out, 0));
-        rc = CLB_EUSAGE;
+        rc = clb_eusage("--plot '%s': the file name must end in .svg or .png",
+                        cmp_esc_arg(&a, out, 0));
     } else if (clb_output_ok(out, "--plot", "the figure")) {
         rc = CLB_EUSAGE;
     } else {   /* its directory: "." when none, "/" for /x.svg */
@@ -465,9 +465,8 @@ int clb_chart_path_check(const char *out, int *svg)
             rc = CLB_ESYS;
         else if (access(dir, W_OK) != 0) {
             int err = errno;
-            clb_seterr("--plot '%s': cannot write to directory '%s': %s", cmp_esc_arg(&a, out, 0),
-                       cmp_esc_arg(&a, dir, 0), strerror(err));
-            rc = CLB_EUSAGE;
+            rc = clb_eusage("--plot '%s': cannot write to directory '%s': %s",
+                            cmp_esc_arg(&a, out, 0), cmp_esc_arg(&a, dir, 0), strerror(err));
         }
         free(dir);
     }

@@ -686,9 +686,8 @@ int cmp_baseline(struct cmp_delta *d, char **files, int nfiles, const char *base
 {
     *d = (struct cmp_delta){.metric = metric, .gate = *gate, .worst = -1};
     if (metric->measured) {   /* a measured metric needs each column's ceilings: a table's */
-        clb_seterr("--metric %s is not for --baseline (which sets lines, not devices, side by "
-                   "side)", metric->name);
-        return CLB_EUSAGE;
+        return clb_eusage("--metric %s is not for --baseline (which sets lines, not devices, side "
+                          "by side)", metric->name);
     }
     if (metric->no_direction)
         return clb_eusage("--metric %s has no better way (a %s): the gate judges figures that are "

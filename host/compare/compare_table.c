@@ -584,8 +584,8 @@ int cmp_stream_ok(FILE *f)
     errno = 0;
     if (fflush(f) == 0 && !ferror(f))
         return CLB_OK;
-    clb_seterr("cannot write the output: %s", errno ? strerror(errno) : "write error");
-    return CLB_ESYS;
+    return clb_err(CLB_ESYS, "cannot write the output: %s",
+                             errno ? strerror(errno) : "write error");
 }
 
 void cmp_col_legend(const struct cmp_col *col, int k, FILE *f, struct clb_buf *e)

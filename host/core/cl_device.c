@@ -167,11 +167,9 @@ static int wg_cap(size_t *cap)
         return CLB_OK;
     long x[1];
     char err[128];
-    if (clb_parse_int_list(v, 1, 1L << 20, x, 1, err, sizeof err) != 1 || strchr(v, ',')) {
-        clb_seterr("CLBENCH_MAX_WORK_GROUP='%s' is not a work-group size (accepted: one whole "
-                   "number 1..1048576, or unset)", v);
-        return CLB_EUSAGE;
-    }
+    if (clb_parse_int_list(v, 1, 1L << 20, x, 1, err, sizeof err) != 1 || strchr(v, ','))
+        return clb_eusage("CLBENCH_MAX_WORK_GROUP='%s' is not a work-group size (accepted: one "
+                          "whole number 1..1048576, or unset)", v);
     *cap = (size_t)x[0];
     return CLB_OK;
 }
@@ -200,10 +198,9 @@ static int platforms(cl_platform_id **plats, cl_uint *np)
     else if (err == CL_SUCCESS && *np)
         err = clGetPlatformIDs(*np, *plats, NULL);
     clb_watchdog_leave(outer);
-    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && *np == 0)) {
-        clb_seterr("no OpenCL platform found (install pocl-opencl-icd for the CPU, or a GPU driver)");
-        return CLB_ECL;
-    }
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && *np == 0))
+        return clb_err(CLB_ECL, "no OpenCL platform found (install pocl-opencl-icd for the CPU, or "
+                                "a GPU driver)");
     if (err == CL_OUT_OF_HOST_MEMORY && !*plats)
         return CLB_ESYS;
     if (err != CL_SUCCESS) {
@@ -414,16 +411,12 @@ void clb_close(struct clb_device *d)
 
 int clb_fits(const struct clb_device *d, size_t largest, size_t total)
 {
-    if ((cl_ulong)largest > d->info.max_alloc) {
-        clb_seterr("buffer of %zu bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes)", largest,
-                   (unsigned long long)d->info.max_alloc);
-        return CLB_SKIP;
-    }
-    if ((cl_ulong)total > d->info.global_mem) {
-        clb_seterr("buffers of %zu bytes in all exceed CL_DEVICE_GLOBAL_MEM_SIZE (%llu bytes)",
-                   total, (unsigned long long)d->info.global_mem);
-        return CLB_SKIP;
-    }
+    if ((cl_ulong)largest > d->info.max_alloc)
+        return clb_err(CLB_SKIP, "buffer of %zu bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu "
+                                 "bytes)", largest, (unsigned long long)d->info.max_alloc);
+    if ((cl_ulong)total > d->info.global_mem)
+        return clb_err(CLB_SKIP, "buffers of %zu bytes in all exceed CL_DEVICE_GLOBAL_MEM_SIZE "
+                                 "(%llu bytes)", total, (unsigned long long)d->info.global_mem);
     return CLB_OK;
 }
 
@@ -482,10 +475,10 @@ int clb_launch(struct clb_device *d, cl_kernel k, cl_uint dims, const size_t *gl
     if (local && (over || items > d->info.max_wg)) {
         char shape[96];
         clb_shape_text(dims, local, shape, sizeof shape);
-        clb_seterr("clEnqueueNDRangeKernel: a work-group of %s work-items exceeds the device's "
-                   "limit (%zu; %zu x %zu x %zu per dimension)", shape, d->info.max_wg,
-                   d->info.max_wi[0], d->info.max_wi[1], d->info.max_wi[2]);
-        return CLB_ECL;
+        return clb_err(CLB_ECL, "clEnqueueNDRangeKernel: a work-group of %s work-items exceeds the "
+                                "device's limit (%zu; %zu x %zu x %zu per dimension)", shape,
+                                d->info.max_wg, d->info.max_wi[0], d->info.max_wi[1],
+                                d->info.max_wi[2]);
     }
     CLB_CHECK(clEnqueueNDRangeKernel(d->queue, k, dims, NULL, global, local, 0, NULL, ev),
               "clEnqueueNDRangeKernel");

@@ -148,10 +148,9 @@ static int select_devices(struct run *r)
     for (int i = 0; i < n && rc == CLB_OK; i++) {
         int *c, nc;
         rc = candidates(r, list ? list[i] : spec, &c, &nc);
-        if (rc == CLB_OK && nc == 0) {
-            clb_seterr("-d %s: only emulated devices were found; name one with -d INDEX", spec);
-            rc = CLB_EUSAGE;
-        }
+        if (rc == CLB_OK && nc == 0)
+            rc = clb_eusage("-d %s: only emulated devices were found; name one with -d INDEX",
+                            spec);
         /* one process: the first device of a type or name (all: each); a rank its own */
         int k = rc == CLB_OK && r->mpi ? clb_comm()->local_rank % nc : 0;
         for (int end = all && !r->mpi ? nc : k + 1; rc == CLB_OK && k < end; k++)
@@ -352,8 +351,8 @@ static int count_group_size(const struct clb_workload *wl, const char *dtype,
         return CLB_OK;
     char text[128];
     clb_size_text(size, text, sizeof text);
-    clb_seterr("%s: size %s%s%s: %s", wl->name, text, dtype[0] ? " of " : "", dtype, clb_lasterr());
-    return CLB_EUSAGE;
+    return clb_eusage("%s: size %s%s%s: %s", wl->name, text, dtype[0] ? " of " : "", dtype,
+                      clb_lasterr());
 }
 
 /* The cases a group will add (1 when its workload cannot say). */
@@ -389,12 +388,10 @@ static int group_steps(struct session *s, const struct clb_workload *wl, struct 
     if (rc == CLB_OK && s->run->mpi) {
         double k[2] = {g->ncases, -g->ncases};
         clb_comm_allreduce(k, 2, CLB_MAX);
-        if (k[0] != -k[1]) {
-            clb_seterr("the ranks set up different configurations for %s %s %s (%g to %g cases): "
-                       "lockstep needs the same on every rank", wl->name, g->dtype, g->size_text,
-                       -k[1], k[0]);
-            rc = CLB_EUSAGE;
-        }
+        if (k[0] != -k[1])
+            rc = clb_eusage("the ranks set up different configurations for %s %s %s (%g to %g "
+                            "cases): lockstep needs the same on every rank", wl->name, g->dtype,
+                            g->size_text, -k[1], k[0]);
     }
     if (rc != CLB_OK) {   /* a skip's or an error's reason outlives the teardown */
         char *msg = clb_strdup(clb_lasterr());

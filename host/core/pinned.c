@@ -12,8 +12,8 @@ int clb_pinned(struct clb_env *env, size_t bytes, const char *what, cl_mem *buf,
                               bytes, 0, NULL, NULL, &err);
     if (err != CL_SUCCESS) {
         *ptr = NULL;
-        clb_seterr("clEnqueueMapBuffer (%s, %zu bytes): %s", what, bytes, clb_cl_errstr(err));
-        return CLB_ECL;
+        return clb_err(CLB_ECL, "clEnqueueMapBuffer (%s, %zu bytes): %s", what, bytes,
+                                clb_cl_errstr(err));
     }
     return CLB_OK;
 }

@@ -182,10 +182,9 @@ static int mkdirs(const char *path)
             mkdir(dir, 0777);
             *p = '/';
         }
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            clb_seterr("cannot create directory '%s' for the results: %s", dir, strerror(errno));
-            rc = CLB_EUSAGE;
-        }
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+            rc = clb_eusage("cannot create directory '%s' for the results: %s", dir,
+                            strerror(errno));
     }
     free(dir);
     return rc;
@@ -218,10 +217,9 @@ int clb_rewrite_close(const char *path, struct clb_rewrite *w, int rc)
     int ok = rc == CLB_OK && fflush(w->f) == 0;
     w->r.fd = dup(w->r.fd);
     fclose(w->f);
-    if (clb_replace_done(&w->r, path, ok && w->r.fd >= 0, CLB_REPLACE) != 0 && ok) {
-        clb_seterr("cannot rewrite '%s': %s (the file is unchanged)", path, strerror(errno));
-        rc = CLB_ESYS;
-    }
+    if (clb_replace_done(&w->r, path, ok && w->r.fd >= 0, CLB_REPLACE) != 0 && ok)
+        rc = clb_err(CLB_ESYS, "cannot rewrite '%s': %s (the file is unchanged)", path,
+                               strerror(errno));
     return rc;
 }
 
@@ -315,12 +313,10 @@ static int check_json(int fd, const char *path)
     }
     if (rc)
         return rc;
-    if (v < CLB_SCHEMA) {
-        clb_seterr("results file '%s' holds rows of schema v%d; rows are appended to v%d files "
-                   "only: run 'clbench results upgrade %s' first (lossless), or choose another "
-                   "file with -o", path, v, CLB_SCHEMA, path);
-        return CLB_EUSAGE;
-    }
+    if (v < CLB_SCHEMA)
+        return clb_eusage("results file '%s' holds rows of schema v%d; rows are appended to v%d "
+                          "files only: run 'clbench results upgrade %s' first (lossless), or "
+                          "choose another file with -o", path, v, CLB_SCHEMA, path);
     return ends_with_newline(fd) ? CLB_OK : torn(path);
 }
 
@@ -347,17 +343,13 @@ static int check_csv(int fd, const char *path)
         return clb_eusage("cannot write results file '%s': %s", path, strerror(errno));
     if (empty)
         return CLB_OK;
-    if (v && v < CLB_SCHEMA) {
-        clb_seterr("results file '%s' has the schema v%d header; rows are appended to v%d files "
-                   "only: run 'clbench results upgrade %s' first (lossless), or choose another "
-                   "file with -o", path, v, CLB_SCHEMA, path);
-        return CLB_EUSAGE;
-    }
-    if (!v) {
-        clb_seterr("results file '%s' has another header (not a clbench results CSV); choose "
-                   "another file with -o", path);
-        return CLB_EUSAGE;
-    }
+    if (v && v < CLB_SCHEMA)
+        return clb_eusage("results file '%s' has the schema v%d header; rows are appended to v%d "
+                          "files only: run 'clbench results upgrade %s' first (lossless), or "
+                          "choose another file with -o", path, v, CLB_SCHEMA, path);
+    if (!v)
+        return clb_eusage("results file '%s' has another header (not a clbench results CSV); "
+                          "choose another file with -o", path);
     return ends_with_newline(fd) ? CLB_OK : torn(path);
 }
 
@@ -402,9 +394,8 @@ int clb_output_ok(const char *path, const char *opt, const char *noun)
                                     : NULL;
     if (!what)
         return CLB_OK;
-    clb_seterr("%s '%s' %s: %s would replace it; nothing was written (choose another name)", opt,
-               path, what, noun);
-    return CLB_EUSAGE;
+    return clb_eusage("%s '%s' %s: %s would replace it; nothing was written (choose another name)",
+                      opt, path, what, noun);
 }
 
 enum clb_format clb_format_of_path(const char *path)
@@ -447,12 +438,11 @@ int clb_writer_open(struct clb_writer *w, const char *path, enum clb_format form
         if (format == CLB_FORMAT_CSV && (rc = create_with_header(path)))
             return rc;
     } else if (S_ISLNK(st.st_mode) && (stat(path, &st) != 0 || !S_ISREG(st.st_mode))) {
-        clb_seterr("results file '%s' is a link to something that is not a regular file (for "
-                   "standard output: -o -)", path);
-        return CLB_EUSAGE;
+        return clb_eusage("results file '%s' is a link to something that is not a regular file "
+                          "(for standard output: -o -)", path);
     } else if (!S_ISLNK(st.st_mode) && !S_ISREG(st.st_mode)) {
-        clb_seterr("results file '%s' is not a regular file (for standard output: -o -)", path);
-        return CLB_EUSAGE;
+        return clb_eusage("results file '%s' is not a regular file (for standard output: -o -)",
+                          path);
     }
     int fd = open(path, O_RDWR | O_APPEND | O_NONBLOCK | O_CLOEXEC |
                             (format == CLB_FORMAT_JSON ? O_CREAT : 0), 0666);
@@ -523,9 +513,8 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
     if (len == 0 || line[len - 1] != '\n')
         return clb_err(CLB_ESYS, "internal: a row for '%s' is not one whole line", w->path);
     if (len > CLB_MAX_LINE_BYTES) { /* no reader would take it */
-        clb_seterr("a row of %zu bytes for '%s' is longer than the %zu MiB a reader accepts; "
-                   "not written", len, w->path, CLB_MAX_LINE_BYTES >> 20);
-        return CLB_ESYS;
+        return clb_err(CLB_ESYS, "a row of %zu bytes for '%s' is longer than the %zu MiB a reader "
+                                 "accepts; not written", len, w->path, CLB_MAX_LINE_BYTES >> 20);
     }
     if (w->stream) {   /* a pipe: each row one write, whole */
         if (clb_write_all(w->fd, line, len) == 0)
@@ -550,11 +539,9 @@ int clb_writer_put_text(struct clb_writer *w, const char *line)
     if (!bad)
         w->end = lseek(w->fd, 0, SEEK_END);
     lock(w->fd, LOCK_UN);
-    if (torn) {
-        clb_seterr("results file '%s' no longer ends with a newline (another writer left an "
-                   "incomplete row); the row was not appended", w->path);
-        return CLB_ESYS;
-    }
+    if (torn)
+        return clb_err(CLB_ESYS, "results file '%s' no longer ends with a newline (another writer "
+                                 "left an incomplete row); the row was not appended", w->path);
     if (bad) {
         clb_seterr("cannot append to results file '%s': %s (%s)", w->path, strerror(saved),
                    cut ? "the file ends with the last row written whole"
@@ -717,8 +704,8 @@ static void take_record(struct reader *rd)
 {
     struct clb_row *r;
     if (rd->nul) {
-        clb_seterr("%s:%ld: a field holds a NUL byte (not a text file)", rd->path, rd->record);
-        rd->rc = CLB_EUSAGE;
+        rd->rc = clb_eusage("%s:%ld: a field holds a NUL byte (not a text file)", rd->path,
+                            rd->record);
     } else if (rd->record == 1) {
         check_header(rd);
     } else if (rd->overflow || rd->nf != rd->ncols) {
@@ -883,18 +870,15 @@ static int parse_file(struct reader *rd)
                                 csv_strerror(csv_error(&p)));
         /* the record being read (its fields so far, the one in the parser's
          * buffer): refused past the limit, so neither grows further */
-        if (!rd->rc && rd->rec_bytes + p.entry_pos > CLB_MAX_LINE_BYTES) {
-            clb_seterr("%s:%ld: a record longer than the %zu MiB of any clbench row", rd->path,
-                       rd->record + 1, CLB_MAX_LINE_BYTES >> 20);
-            rd->rc = CLB_EUSAGE;
-        }
+        if (!rd->rc && rd->rec_bytes + p.entry_pos > CLB_MAX_LINE_BYTES)
+            rd->rc = clb_eusage("%s:%ld: a record longer than the %zu MiB of any clbench row",
+                                rd->path, rd->record + 1, CLB_MAX_LINE_BYTES >> 20);
     }
     if (!rd->rc && ferror(f))
         rd->rc = clb_eusage("%s: read error: %s", rd->path, strerror(errno));
-    if (!rd->rc && csv_fini(&p, on_field, on_record, rd) != 0 && !rd->rc) {
-        clb_seterr("%s: malformed CSV at the end (%s)", rd->path, csv_strerror(csv_error(&p)));
-        rd->rc = CLB_EUSAGE;
-    }
+    if (!rd->rc && csv_fini(&p, on_field, on_record, rd) != 0 && !rd->rc)
+        rd->rc = clb_eusage("%s: malformed CSV at the end (%s)", rd->path,
+                            csv_strerror(csv_error(&p)));
     csv_free(&p);
     free(buf);
     fclose(f);

@@ -318,11 +318,9 @@ static int check_key(const char *key)
     int ok = n && n <= CLB_METRIC_MAX && is_key_start(key[0]);
     for (size_t i = 1; ok && i < n; i++)
         ok = is_key_char(key[i]);
-    if (!ok) {
-        clb_seterr("internal: metric key '%s' is outside the grammar ([a-z][a-z0-9_]*, at most "
-                   "64 bytes)", key);
-        return CLB_EUSAGE;
-    }
+    if (!ok)
+        return clb_eusage("internal: metric key '%s' is outside the grammar ([a-z][a-z0-9_]*, at "
+                          "most 64 bytes)", key);
     return CLB_OK;
 }
 
@@ -370,11 +368,9 @@ int clb_metrics_set_token(struct clb_buf *b, const char *key, const char *token)
     int ok = n && n <= CLB_METRIC_MAX && clb_number_len(token) != n;
     for (size_t i = 0; ok && i < n; i++)
         ok = is_token_char(token[i]);
-    if (!ok) {
-        clb_seterr("internal: metric %s: token '%s' is outside the grammar ([A-Za-z0-9_.+-], "
-                   "not a number, at most 64 bytes)", key, token);
-        return CLB_EUSAGE;
-    }
+    if (!ok)
+        return clb_eusage("internal: metric %s: token '%s' is outside the grammar "
+                          "([A-Za-z0-9_.+-], not a number, at most 64 bytes)", key, token);
     return put(b, key, token, n);
 }
 

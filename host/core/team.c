@@ -262,11 +262,9 @@ static int local_peer(int peer)
 static int proc_tag(int tag, int src_d, int dst_d, int *out)
 {
     long n = me->t->n, v = ((long)tag * n + src_d) * n + dst_d;
-    if (tag < 0 || v > clb_proc_tag_ub()) {
-        clb_seterr("message tag %d with %ld devices a process is beyond MPI's bound %ld", tag, n,
-                   clb_proc_tag_ub());
-        return CLB_ESYS;
-    }
+    if (tag < 0 || v > clb_proc_tag_ub())
+        return clb_err(CLB_ESYS, "message tag %d with %ld devices a process is beyond MPI's bound "
+                                 "%ld", tag, n, clb_proc_tag_ub());
     *out = (int)v;
     return CLB_OK;
 }
@@ -363,10 +361,9 @@ int clb_comm_test(struct clb_comm_req **req, int *done)
         *req = NULL;
         *done = 1;
     }
-    if (rc == CLB_OK && err) {
-        clb_seterr("a message between two devices of one process was longer than its receive");
-        rc = CLB_ESYS;
-    }
+    if (rc == CLB_OK && err)
+        rc = clb_err(CLB_ESYS, "a message between two devices of one process was longer than its "
+                               "receive");
     return rc;
 }
 
@@ -487,22 +484,18 @@ int clb_team_run(int n, int (*fn)(void *arg, int d), void *arg, int *status)
     int rc = clb_proc_allreduce(same, 2, CLB_MAX);
     if (rc)
         return rc;
-    if (same[0] != -same[1]) {
-        clb_seterr("--devices-per-rank: the processes drive %g to %g devices each; every one "
-                   "must drive as many", -same[1], same[0]);
-        return CLB_EUSAGE;
-    }
+    if (same[0] != -same[1])
+        return clb_eusage("--devices-per-rank: the processes drive %g to %g devices each; every "
+                          "one must drive as many", -same[1], same[0]);
     if (n == 1) {
         status[0] = fn(arg, 0);
         return CLB_OK;
     }
     if (n < 1 || n > TEAM_MAX)
         return clb_eusage("--devices-per-rank: at most %d devices a process", TEAM_MAX);
-    if (!clb_proc_threads_ok()) {
-        clb_seterr("--devices-per-rank: this MPI library does not let several threads call it "
-                   "(MPI_THREAD_SERIALIZED)");
-        return CLB_EUSAGE;
-    }
+    if (!clb_proc_threads_ok())
+        return clb_eusage("--devices-per-rank: this MPI library does not let several threads call "
+                          "it (MPI_THREAD_SERIALIZED)");
     struct team t = {.n = n, .fn = fn, .arg = arg, .status = status, .verbosity = clb_verbosity};
     pthread_mutex_init(&t.mu, NULL);
     pthread_cond_init(&t.cv, NULL);

@@ -218,9 +218,9 @@ const char *clb_param_origin(const struct clb_env *env, const char *key)
 static int param_error(const struct clb_env *env, const char *key, const char *what)
 {
     int prof = strcmp(clb_param_origin(env, key), "profile") == 0;
-    clb_seterr("%s: parameter %s: %s%s%s%s", env->wl->name, key, what,
-               prof ? " (from the profile " : "", prof ? env->profile->path : "", prof ? ")" : "");
-    return CLB_EUSAGE;
+    return clb_eusage("%s: parameter %s: %s%s%s%s", env->wl->name, key, what,
+                      prof ? " (from the profile " : "", prof ? env->profile->path : "",
+                      prof ? ")" : "");
 }
 
 int clb_param_ints(const struct clb_env *env, const char *key, long lo, long hi, long *out,

@@ -128,12 +128,10 @@ static int tile_shape(const struct clb_env *env, const char *dtype, struct block
     }
     if (clb_param(env, "items")[0] && (rc = clb_param_int(env, "items", 1, 1L << 20, &items)))
         return rc;
-    if (pw % (long)st->esize || pw / (long)st->esize > items || items % (pw / (long)st->esize)) {
-        clb_seterr("blockeq: a partition of %ld B is not a whole number of %s elements dividing "
-                   "a tile of %ld work-items (partition_width: a multiple of %zu up to %ld)",
-                   pw, dtype, items, st->esize, items * (long)st->esize);
-        return CLB_EUSAGE;
-    }
+    if (pw % (long)st->esize || pw / (long)st->esize > items || items % (pw / (long)st->esize))
+        return clb_eusage("blockeq: a partition of %ld B is not a whole number of %s elements "
+                          "dividing a tile of %ld work-items (partition_width: a multiple of %zu "
+                          "up to %ld)", pw, dtype, items, st->esize, items * (long)st->esize);
     /* a tile the device cannot launch is reduced when the kernels are built */
     st->tw = (size_t)(pw / (long)st->esize);
     st->th = (size_t)items / st->tw;

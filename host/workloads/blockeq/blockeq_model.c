@@ -192,15 +192,13 @@ static int gantt_check(const struct clb_gantt_params *p)
 {
     if (p->halfwarps < 1 || p->blocks < 1 || p->sms < 1 || p->blocks_per_sm < 1 || !p->n1 ||
         !p->n2 || !p->esize) {
-        clb_seterr("blockeq simulation: halfwarps, blocks, sms, blocks_per_sm and the size must "
-                   "be >= 1");
-        return CLB_EUSAGE;
+        return clb_eusage("blockeq simulation: halfwarps, blocks, sms, blocks_per_sm and the size "
+                          "must be >= 1");
     }
     if (!(p->index_cycles >= 0) || !(p->issue_cycles >= 0) || !(p->latency_cycles >= 0) ||
         !(p->transfer_cycles > 0) || !(p->bus_bytes > 0) || !(p->clock_mhz > 0)) {
-        clb_seterr("blockeq simulation: cycle counts must be >= 0, transfer_cycles, bus_bytes "
-                   "and clock_mhz > 0");
-        return CLB_EUSAGE;
+        return clb_eusage("blockeq simulation: cycle counts must be >= 0, transfer_cycles, "
+                          "bus_bytes and clock_mhz > 0");
     }
     long per_sm = (p->blocks + p->sms - 1) / p->sms;
     if (per_sm > p->blocks_per_sm)
@@ -422,11 +420,9 @@ static int run_sim(struct clb_model_ctx *m)
         return rc;
     /* The first three are counts the simulation takes as ints. */
     for (int i = 0; i < 3; i++)
-        if (d[i] < 1 || d[i] > 1e6 || d[i] != floor(d[i])) {
-            clb_seterr("model blockeq --sim: parameter %s = %g is not a whole number in 1..1000000",
-                       keys[i], d[i]);
-            return CLB_EUSAGE;
-        }
+        if (d[i] < 1 || d[i] > 1e6 || d[i] != floor(d[i]))
+            return clb_eusage("model blockeq --sim: parameter %s = %g is not a whole number in "
+                              "1..1000000", keys[i], d[i]);
     const char *origin;
     const char *bl = clb_model_text(m, "blocks", &origin);
     long blocks[64];

@@ -88,10 +88,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     int rc = clb_param_names(env, "kernels", KNOWN_KERNELS, 1, &want);
     if (rc)
         return rc;
-    if (3 * b > host_budget() + b / 2) {
-        clb_seterr("bus: %zu bytes need 3 host copies, more than a quarter of host memory", b);
-        return CLB_SKIP;
-    }
+    if (3 * b > host_budget() + b / 2)
+        return clb_err(CLB_SKIP, "bus: %zu bytes need 3 host copies, more than a quarter of host "
+                                 "memory", b);
     /* Drivers may count the pinned buffer against the device's memory too
      * (PoCL's are one memory): both must fit, as they always had to. */
     if ((rc = clb_fits(env->dev, b, 2 * b)))

@@ -79,11 +79,9 @@ static int parse_iters(const char *v, int rhs, long *iters, long *most, long *su
     int n = iter_counts(v, 0, 100000000, iters);
     for (int r = n == 1 ? 1 : rhs; r < rhs; r++)
         iters[r] = iters[0];
-    if (n != 1 && n != rhs) {
-        clb_seterr("iters=%s is not one iteration count or one per right-hand side (%d) joined "
-                   "by ':'", v, rhs);
-        return CLB_EUSAGE;
-    }
+    if (n != 1 && n != rhs)
+        return clb_eusage("iters=%s is not one iteration count or one per right-hand side (%d) "
+                          "joined by ':'", v, rhs);
     *most = *sum = 0;
     for (int r = 0; r < rhs; r++) {
         *most = iters[r] > *most ? iters[r] : *most;
@@ -156,17 +154,13 @@ static int read_fixed(struct clb_env *env, struct cg_state *s, const struct choi
     s->nfixed = 0;
     if (!v[0])
         return CLB_OK;
-    if (!(s->nfixed = iter_counts(v, 1, 1000000, s->fixed))) {
-        clb_seterr("cg: parameter iters: '%s' is not an iteration count in 1..1000000 or one "
-                   "per right-hand side joined by ':' (e.g. 50 or 50:40:45)", v);
-        return CLB_EUSAGE;
-    }
+    if (!(s->nfixed = iter_counts(v, 1, 1000000, s->fixed)))
+        return clb_eusage("cg: parameter iters: '%s' is not an iteration count in 1..1000000 or "
+                          "one per right-hand side joined by ':' (e.g. 50 or 50:40:45)", v);
     for (int i = 0; i < ch->nrhs && s->nfixed > 1; i++)
-        if (ch->rhs[i] != s->nfixed) {
-            clb_seterr("cg: parameter iters: '%s' gives %d counts, one per right-hand side, but "
-                       "rhs=%ld is asked for", v, s->nfixed, ch->rhs[i]);
-            return CLB_EUSAGE;
-        }
+        if (ch->rhs[i] != s->nfixed)
+            return clb_eusage("cg: parameter iters: '%s' gives %d counts, one per right-hand side, "
+                              "but rhs=%ld is asked for", v, s->nfixed, ch->rhs[i]);
     return CLB_OK;
 }
 

@@ -143,11 +143,10 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
     while (lx > 1 &&
            (lx * ly > kop || lx * ly > kap || lx * ly * per * s->es > env->info->local_mem))
         lx /= 2;
-    if (lx * ly > kop || lx * ly > kap) {
-        clb_seterr("cg: the operator kernels allow work-groups of %zu work-items, fewer than "
-                   "the %zu right-hand sides of a work-group", kop < kap ? kop : kap, ly);
-        return CLB_SKIP;
-    }
+    if (lx * ly > kop || lx * ly > kap)
+        return clb_err(CLB_SKIP, "cg: the operator kernels allow work-groups of %zu work-items, "
+                                 "fewer than the %zu right-hand sides of a work-group",
+                                 kop < kap ? kop : kap, ly);
     cc->lop[0] = lx;
     cc->lop[1] = ly;
     cc->gop[0] = round_up(vh, lx);

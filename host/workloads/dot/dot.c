@@ -436,10 +436,9 @@ static int enqueue_chunks(struct dot *st, size_t n_dev, int sumsq, int *nchunks,
         groups[i] = 0;
         if (len == 0)
             continue;
-        if (len > st->chunk_cap) {
-            clb_seterr("dot: chunk of %zu > %zu elements (internal error)", len, st->chunk_cap);
-            return CLB_ESYS;
-        }
+        if (len > st->chunk_cap)
+            return clb_err(CLB_ESYS, "dot: chunk of %zu > %zu elements (internal error)", len,
+                                     st->chunk_cap);
         size_t gr = (len / 4 + L - 1) / L;
         gr = gr < 1 ? 1 : gr > (size_t)st->max_groups ? (size_t)st->max_groups : gr;
         groups[i] = gr;

@@ -95,10 +95,9 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     int k = 0;
     while (k < DSL_NK && strcmp(dsl_kernel_names[k], q->kernel))
         k++;
-    if (k == DSL_NK) {
-        clb_seterr("unknown dslash kernel '%s' (known: reg, cache, regcache, best)", q->kernel);
-        return CLB_EUSAGE;
-    }
+    if (k == DSL_NK)
+        return clb_eusage("unknown dslash kernel '%s' (known: reg, cache, regcache, best)",
+                          q->kernel);
     long rhs;
     int comp;
     if ((rc = lat_query_rhs(q, 64, &rhs)) || (rc = lat_query_links(q, &comp)))
@@ -135,11 +134,9 @@ static int read_variant_params(struct clb_env *env, struct choice *ch)
             return rc;
     int scaling = lat_scaling_of(clb_param(env, "scaling")) > 0;
     for (int i = 0; i < ch->nzs && scaling; i++)
-        if (ch->zs[i]) {
-            clb_seterr("dslash: parameter zstrip: %ld with scaling= (the rank's part keeps the "
-                       "layout's order: zstrip=0)", ch->zs[i]);
-            return CLB_EUSAGE;
-        }
+        if (ch->zs[i])
+            return clb_eusage("dslash: parameter zstrip: %ld with scaling= (the rank's part keeps "
+                              "the layout's order: zstrip=0)", ch->zs[i]);
     return CLB_OK;
 }
 
@@ -313,11 +310,9 @@ static int shape_variant(struct clb_env *env, struct dslash *d, const char *dtyp
     if (kind == DSL_REG && k == 0)
         return shape_reg_auto(env, d, dtype, dc, note);
     set_variant(dc, kind, k);
-    if (dc->passes > 1 && d->part.scaling) {
-        clb_seterr("dslash: reg in passes of %d rhs is not for scaling= (the distributed kernel "
-                   "has no passes)", dc->per);
-        return CLB_SKIP;
-    }
+    if (dc->passes > 1 && d->part.scaling)
+        return clb_err(CLB_SKIP, "dslash: reg in passes of %d rhs is not for scaling= (the "
+                                 "distributed kernel has no passes)", dc->per);
     return shape(env, d, dtype, dc);
 }
 
@@ -455,11 +450,9 @@ static int pick_best(struct clb_env *env, struct clb_group *g, const struct choi
     struct dslash *d = g->state;
     int kind, k, rc = dsl_best_for(clb_param(env, "best"), dc->rhs, &kind, &k);
     if (rc == CLB_OK && kind >= 0) {
-        if (kind == DSL_REGCACHE && (dc->rhs % k || k >= dc->rhs)) {
-            clb_seterr("dslash: best=regcache%d at rhs=%d: k must divide rhs and be below it", k,
-                       dc->rhs);
-            return CLB_SKIP;
-        }
+        if (kind == DSL_REGCACHE && (dc->rhs % k || k >= dc->rhs))
+            return clb_err(CLB_SKIP, "dslash: best=regcache%d at rhs=%d: k must divide rhs and be "
+                                     "below it", k, dc->rhs);
         clb_buf_printf(note, "best=%s", dsl_kernel_names[kind]);
         if (kind == DSL_REGCACHE)
             clb_buf_printf(note, " k=%d", k);

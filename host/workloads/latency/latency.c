@@ -96,11 +96,9 @@ static int read_sweep(struct clb_env *env, size_t size, struct plan_sweep *sw)
         (rc = clb_param_ints(env, "stride", 4, 1L << 20, sw->strides, MAX_STRIDES, &sw->ns)))
         return rc;
     for (int i = 0; i < sw->ns; i++)
-        if (sw->strides[i] % 4) {
-            clb_seterr("latency: bad stride %ld (accepted: a multiple of 4 bytes, 4..1048576)",
-                       sw->strides[i]);
-            return CLB_EUSAGE;
-        }
+        if (sw->strides[i] % 4)
+            return clb_eusage("latency: bad stride %ld (accepted: a multiple of 4 bytes, "
+                              "4..1048576)", sw->strides[i]);
     if ((rc = clb_param_int(env, "from", 8, 1L << 40, &from)) ||
         (clb_param(env, "per_octave")[0] && (rc = clb_param_int(env, "per_octave", 1, 2, &per))) ||
         (clb_param(env, "loads")[0] && (rc = clb_param_int(env, "loads", 1, 1L << 31, &sw->loads))))
@@ -174,11 +172,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     long smin = sw.strides[0];
     for (int i = 1; i < sw.ns; i++)
         smin = sw.strides[i] < smin ? sw.strides[i] : smin;
-    if (st->size < 2 * (size_t)smin) {
-        clb_seterr("latency: working set %zu bytes holds fewer than two elements %ld bytes apart",
-                   st->size, smin);
-        return CLB_EUSAGE;
-    }
+    if (st->size < 2 * (size_t)smin)
+        return clb_eusage("latency: working set %zu bytes holds fewer than two elements %ld bytes "
+                          "apart", st->size, smin);
     st->llc = clb_llc_bytes(env);
     st->clock_mhz = env->info->clock_mhz;
     st->clock_from = "CL_DEVICE_MAX_CLOCK_FREQUENCY";
@@ -210,10 +206,9 @@ static int prepare(struct clb_env *env, struct clb_group *g, struct clb_case *c)
     clb_sattolo(st->ord, n, 0x1a7e9c1e5ULL + lc->ws + lc->stride);
     for (size_t i = 0; i < n; i++)
         st->chain[i * w] = st->ord[i] * (uint32_t)w;
-    if (clb_cycle_order(st->chain, n, w, st->ord)) {
-        clb_seterr("latency: the chain of %zu elements is not one cycle (host error)", n);
-        return CLB_ESYS;
-    }
+    if (clb_cycle_order(st->chain, n, w, st->ord))
+        return clb_err(CLB_ESYS, "latency: the chain of %zu elements is not one cycle (host error)",
+                                 n);
     lc->runs = 0;
     cl_uint zero = 0;
     int rc = clb_write(env->dev, st->dchain, st->chain, n * lc->stride);

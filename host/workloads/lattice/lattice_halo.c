@@ -230,11 +230,10 @@ static int timed_copy(cl_command_queue q, int events_ok, int d2h, cl_mem buf, vo
     cl_int e = d2h ? clEnqueueReadBuffer(q, buf, CL_TRUE, 0, n, host, 0, NULL, &ev)
                    : clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, n, host, 0, NULL, &ev);
     *s = clb_now() - t0;
-    if (e != CL_SUCCESS) {
-        clb_seterr("%s (halo bus probe): %s", d2h ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer",
-                   clb_cl_errstr(e));
-        return CLB_ECL;
-    }
+    if (e != CL_SUCCESS)
+        return clb_err(CLB_ECL, "%s (halo bus probe): %s",
+                                d2h ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer",
+                                clb_cl_errstr(e));
     int rc = events_ok ? clb_event_seconds(ev, ev, s) : CLB_OK;
     clReleaseEvent(ev);
     return rc;

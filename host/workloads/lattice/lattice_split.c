@@ -70,10 +70,9 @@ static int parse_grid(const char *wl, const char *sep, const char *grid, int n, 
     long v[4];
     if (clb_sc_grid_parse(grid, v))
         return clb_eusage("%s%sgrid=%s is not a grid 1xAxBxC (e.g. 1x1x2x2)", wl, sep, grid);
-    if (v[0] != 1) {
-        clb_seterr("%s%sgrid=%s splits x; only y, z and t are split (1xAxBxC)", wl, sep, grid);
-        return CLB_EUSAGE;
-    }
+    if (v[0] != 1)
+        return clb_eusage("%s%sgrid=%s splits x; only y, z and t are split (1xAxBxC)", wl, sep,
+                          grid);
     if (v[1] * v[2] * v[3] != n)
         return clb_eusage("%s%sgrid=%s has %ld parts, the job %d rank%s", wl, sep, grid,
                           v[1] * v[2] * v[3], n, n == 1 ? "" : "s");
@@ -96,12 +95,10 @@ int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const cha
             return rc;
         if (!clb_sc_grid_ok(L, P, scaling == LAT_WEAK)) {
             grid_text(size, P, why, sizeof why);
-            clb_seterr("%s%sscaling=%s: lattice %zux%zux%zux%zu over %d rank%s (%s): each must be "
-                       ">= %d (the long links reach x +- 3 mu)", wl, sep,
-                       lat_scaling_name(scaling),
-                       size[0], size[1], size[2], size[3], n, n == 1 ? "" : "s", why,
-                       LAT_HALO);
-            return CLB_EUSAGE;
+            return clb_eusage("%s%sscaling=%s: lattice %zux%zux%zux%zu over %d rank%s (%s): each "
+                              "must be >= %d (the long links reach x +- 3 mu)", wl, sep,
+                              lat_scaling_name(scaling), size[0], size[1], size[2], size[3], n,
+                              n == 1 ? "" : "s", why, LAT_HALO);
         }
         return CLB_OK;
     }
@@ -109,11 +106,10 @@ int lat_grid(const char *wl, const size_t size[4], int scaling, int n, const cha
         return CLB_OK;
     int Q[4] = {1, 1, 1, n};
     grid_text(size, Q, why, sizeof why);
-    clb_seterr("%s%sscaling=%s: lattice %zux%zux%zux%zu cannot be split over %d ranks (%s, and no "
-               "y x z x t grid does better): each must be >= %d (the long links reach x +- 3 mu)",
-               wl, sep, lat_scaling_name(scaling), size[0], size[1], size[2], size[3], n, why,
-               LAT_HALO);
-    return CLB_EUSAGE;
+    return clb_eusage("%s%sscaling=%s: lattice %zux%zux%zux%zu cannot be split over %d ranks (%s, "
+                      "and no y x z x t grid does better): each must be >= %d (the long links "
+                      "reach x +- 3 mu)", wl, sep, lat_scaling_name(scaling), size[0], size[1],
+                      size[2], size[3], n, why, LAT_HALO);
 }
 
 int lat_query_part(const struct clb_query *q, int *scaling, size_t L[4],
@@ -121,10 +117,9 @@ int lat_query_part(const struct clb_query *q, int *scaling, size_t L[4],
 {
     const char *sc = clb_query_param(q, "scaling", "");
     *scaling = lat_scaling_of(sc);
-    if (*scaling < 0) {
-        clb_seterr("scaling=%s (known: strong, weak; absent: every rank its own lattice)", sc);
-        return CLB_EUSAGE;
-    }
+    if (*scaling < 0)
+        return clb_eusage("scaling=%s (known: strong, weak; absent: every rank its own lattice)",
+                          sc);
     for (int d = 0; d < 4; d++)
         L[d] = Le[d] = q->size->d[d];
     if (*scaling == LAT_EVERY)

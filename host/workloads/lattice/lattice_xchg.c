@@ -59,11 +59,10 @@ static int chunks_plan(struct lat_halo *h, int rhs)
                 size_t len = 3 * (size_t)rhs * lat_slab_sites(&h->d, mu) * cplx;
                 size_t off = lat_halo_offset(&h->d, rhs, mu, side) * cplx;
                 size_t step = h->policy == LAT_XC_BULK || piece < cplx ? len : piece;
-                if (len / step >= SLAB_CHUNKS) {
-                    clb_seterr("halo exchange: a slab of %zu bytes in chunks of %zu bytes is more "
-                               "than %d chunks: a larger chunk=", len, step, SLAB_CHUNKS);
-                    return CLB_EUSAGE;
-                }
+                if (len / step >= SLAB_CHUNKS)
+                    return clb_eusage("halo exchange: a slab of %zu bytes in chunks of %zu bytes "
+                                      "is more than %d chunks: a larger chunk=", len, step,
+                                      SLAB_CHUNKS);
                 for (size_t o = 0, piece_k = 0; o < len; o += step, n++, piece_k++) {
                     if (!pass)
                         continue;

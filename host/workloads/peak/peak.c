@@ -266,10 +266,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     int rc = type_of(g->dtype, &p->type);
     if (rc)
         return rc;
-    if (p->type == CLB_PEAK_HALF && !env->info->fp16) {
-        clb_seterr("device has no half precision (cl_khr_fp16 is not among its extensions)");
-        return CLB_SKIP;
-    }
+    if (p->type == CLB_PEAK_HALF && !env->info->fp16)
+        return clb_err(CLB_SKIP, "device has no half precision (cl_khr_fp16 is not among its "
+                                 "extensions)");
     p->esize = clb_peak_esize(p->type);
     p->fmas = g->size.total;
     long vecs[8], accs[8], groups, local;

@@ -99,11 +99,9 @@ static int parse_tile(struct clb_env *env, struct transpose *st)
 {
     const char *v = clb_param(env, "tile");
     int prof = strcmp(clb_param_origin(env, "tile"), "profile") == 0;
-    if (clb_tr_parse_pair(v, &st->tile, &st->brows, 0, NULL) || st->tile % st->brows) {
-        clb_seterr("transpose: bad tile '%s'%s (accepted: TILExROWS with TILE a multiple of ROWS, "
-                   "e.g. 32x8)", v, prof ? " (from the profile)" : "");
-        return CLB_EUSAGE;
-    }
+    if (clb_tr_parse_pair(v, &st->tile, &st->brows, 0, NULL) || st->tile % st->brows)
+        return clb_eusage("transpose: bad tile '%s'%s (accepted: TILExROWS with TILE a multiple of "
+                          "ROWS, e.g. 32x8)", v, prof ? " (from the profile)" : "");
     /* a tile the device cannot launch is reduced when it is built (fit_tiles) */
     return CLB_OK;
 }
