@@ -33,9 +33,10 @@ enum clb_rc {
  * goes, so it may quote it: clb_seterr("--ceilings: %s", clb_lasterr()). */
 void clb_seterr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void clb_vseterr(const char *fmt, va_list ap);
-/* Set the message and return rc: `return clb_err(CLB_ESYS, "cannot ...")`;
- * a refusal (exit 2) is `return clb_eusage("bad ...")`. */
-int clb_err(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Set the message and give rc: `return clb_err(CLB_ESYS, "cannot ...")`;
+ * a refusal (exit 2) is `return clb_eusage("bad ...")`. A macro, not a
+ * function, so that the compiler still sees which code a path returns. */
+#define clb_err(rc, ...) (clb_seterr(__VA_ARGS__), (rc))
 #define clb_eusage(...) clb_err(CLB_EUSAGE, __VA_ARGS__)
 void clb_lasterr_release(void); /* frees this thread's message (a thread that ends) */
 const char *clb_lasterr(void);

@@ -106,15 +106,6 @@ void clb_seterr(const char *fmt, ...)
     va_end(ap);
 }
 
-int clb_err(int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    clb_vseterr(fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 unsigned long clb_errseq(void) { return errseq; }
 
 int clb_oom(void)
