@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "results_priv.h"
 #include "clbench.h"
+#include "clb_text.h"
 #include "core.h"
 
 #include <csv.h>
@@ -609,9 +610,13 @@ static int parse_figure(const char *s, double *out)
 
 static int bad_field(struct reader *rd, int col, const char *what)
 {
-    const char *v = clb_buf_str(&rd->fields[col]);
+    /* the field is the file's text: escaped (control bytes as \xNN), so
+     * that a crafted file cannot drive the terminal through the message */
+    struct clb_buf e = {0};
+    const char *v = cmp_esc_tmp(&e, clb_buf_str(&rd->fields[col]), 0);
     rd->rc = clb_eusage("%s:%ld: column %s is not %s: '%.80s%s'", rd->path, rd->record,
                         clb_columns[col].name, what, v, strlen(v) > 80 ? "..." : "");
+    clb_buf_free(&e);
     return -1;
 }
 

@@ -53,4 +53,16 @@ echo "$ERR_TXT" | grep -q "larger than" && pass "a 6.7 MB kernel source refused 
 printf 'half,a,row' >> torn.csv; cp torn.csv torn.orig
 expect_error 2 "does not end with a newline" "appending to a torn file refused" run stream --quick -d $POCL -t float -n 2 -o torn.csv
 cmp -s torn.csv torn.orig && pass "the torn file is untouched" || fail "torn.csv changed"
+
+# ---- a field that would drive the terminal: quoted in the message with its control bytes escaped
+"$CLBENCH" run stream --quick -d $POCL -t float -n 2 -q -o esc.csv >/dev/null
+python3 - <<'PY'
+import csv
+rows = list(csv.reader(open("esc.csv", newline="")))
+rows[1][rows[0].index("status")] = "ok\x1b]0;pwned\x07\x1b[31m"
+csv.writer(open("esc.csv", "w", newline=""), lineterminator="\n").writerows(rows)
+PY
+expect_error 2 "column status is not .*'ok.x1b]0;pwned.x07.x1b\[31m'" \
+  "a status with terminal controls refused, escaped" compare esc.csv
+grep -q $'\x1b' "$TMP/stderr" && fail "a raw ESC byte reached stderr" || pass "no raw ESC byte on stderr"
 finish
