@@ -251,7 +251,7 @@ int clb_metrics_set_token(struct clb_buf *b, const char *key, const char *token)
 /* The metrics of a v1/v2 row, from the figures its detail wrote as text:
  * each word "key=number" (after a blank, ';' or ','; the first of a key wins;
  * `llc`, `per_cu_cycle` renamed llc_bytes, flop_per_cu_cycle), and
- * cache_resident=1 where the detail says cache_resident. NULL on OOM. */
+ * cache_resident=1 where the detail says cache_resident. Malloc'd; NULL on OOM. */
 char *clb_metrics_from_detail(const char *detail);
 /* The source of a published figure (a reference row): its detail up to the
  * first ';', ',', '(', ':' or quote, at most three words, a leading directory

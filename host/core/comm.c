@@ -13,10 +13,6 @@
 
 #ifdef CLB_HAVE_MPI
 #include <mpi.h>
-#else
-/* Built without MPI: never active; the one-process functions ignore the
- * arguments only MPI would use. */
-#pragma GCC diagnostic ignored "-Wunused-parameter"
 #endif
 
 static struct clb_comm_info info = {0, 1, 0, 1, 1, 1};
@@ -374,8 +370,11 @@ static void cvar_find(const char *name, char *out, size_t n)
     }
 }
 
-
 #else /* one process */
+
+/* Never active: these ignore the arguments only MPI would use. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 
 int clb_comm_init(int *argc, char ***argv)
 {
@@ -407,6 +406,7 @@ int clb_proc_test(struct clb_proc_req **req, int *done)
     return CLB_OK;
 }
 long clb_proc_tag_ub(void) { return 32767; }
+#pragma GCC diagnostic pop
 #endif
 
 /* ---- shared memory between the ranks of one node ---------------------------- */
@@ -440,6 +440,8 @@ int clb_comm_shm_sync(struct clb_comm_shm *w)
 #ifdef CLB_HAVE_MPI
     if (active && w && w->locked)
         MPI_CHECK(MPI_Win_sync(w->win), "MPI_Win_sync");
+#else
+    (void)w;
 #endif
     return CLB_OK;
 }

@@ -167,7 +167,7 @@ int clb_ceilings_load(const char *path, const struct clb_ceil_pick *pick, struct
 char *clb_ceiling_origin(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
 /* Why a kind is missing: "--ceilings FILE: no row of 'DEVICE' there measures
  * its memory bandwidth (stream: ...; roofline: ...); run `clbench run stream`
- * at default sizes on it", from the workloads' declarations (NULL on OOM). */
+ * at default sizes on it" (malloc'd; NULL on OOM), from the workloads' declarations. */
 char *clb_ceiling_missing(const struct clb_ceilings *c, enum clb_ceiling_kind kind);
 void clb_ceilings_free(struct clb_ceilings *c);
 

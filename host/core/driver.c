@@ -181,9 +181,9 @@ static int overlay_ceilings(struct session *s, const struct clb_devinfo *di)
                      &s->custom.peak_gflops_dp, NULL};   /* latency: said, no profile figure */
     for (int i = 0; i < 4; i++) {
         char *origin = clb_ceiling_origin(&c, kinds[i]);
-        if (origin && dst[i])
-            *dst[i] = c.c[kinds[i]].value;
         if (origin) {
+            if (dst[i])
+                *dst[i] = c.c[kinds[i]].value;
             clb_info("ceiling %s: %s\n", clb_ceiling_name(kinds[i]), origin);
         } else if (dst[i]) {
             char fig[32] = "none";

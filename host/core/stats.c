@@ -30,7 +30,9 @@ void clb_stats_compute(const double *t, size_t n, struct clb_stats *s)
         return;
     }
     double *v = malloc(n * sizeof *v);   /* without memory: the rest, no median */
-    s->median = v ? clb_median(memcpy(v, t, n * sizeof *v), n) : NAN;
+    if (v)
+        memcpy(v, t, n * sizeof *v);
+    s->median = v ? clb_median(v, n) : NAN;
     free(v);
     double sum = 0;
     s->min = s->max = t[0];

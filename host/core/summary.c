@@ -106,7 +106,7 @@ static void flags(const struct clb_row *r, const char *unit, char *f)
     int k = 0;
     for (int i = 0; i < 5; i++)
         if (m & (1u << i))
-            f[k++] = i == 1 && strcmp(unit, "GB/s") ? 'B' : "C!~HX"[i];
+            f[k++] = (1u << i) == CLB_MARK_ABOVE_PEAK && strcmp(unit, "GB/s") ? 'B' : "C!~HX"[i];
     f[k] = 0;
 }
 

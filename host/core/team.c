@@ -408,7 +408,6 @@ int clb_comm_shm_open(size_t bytes, struct clb_comm_shm **w, void **mine)
     return clb_proc_shm_open(bytes, w, mine);
 }
 
-
 void clb_comm_transport(char *btl, size_t nb, char *copy, size_t nc)
 {
     if (me)

@@ -297,7 +297,8 @@ int clb_param_names(const struct clb_env *env, const char *key, const char *know
 static enum clb_param_role declared_role(const struct clb_workload *wl, const char *key)
 {
     const struct clb_param_def *d = wl ? find_def(wl->params, key) : NULL;
-    d = d || !wl ? d : find_def(wl->row_keys, key);
+    if (!d && wl)
+        d = find_def(wl->row_keys, key);
     return d ? d->role : CLB_ROLE_UNSET;
 }
 
