@@ -66,7 +66,8 @@ static int parse_size(struct cmp_in *in, const char *s, struct cmp_size *z)
         part.len = 0;
         clb_buf_add(&part, p, len);
         size_t v;
-        if (!(ok = !part.oom && nd < 4 && clb_parse_count(clb_buf_str(&part), &v) == CLB_OK))
+        ok = !part.oom && nd < 4 && clb_parse_count(clb_buf_str(&part), &v) == CLB_OK;
+        if (!ok)
             break;
         z->d[nd++] = v;
         num *= (double)v;
