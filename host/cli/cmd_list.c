@@ -182,9 +182,13 @@ int clb_cmd_profiles(int argc, char **argv)
         const struct clb_profile *p = &ps.v[i];
         const double v[6] = {p->compute_units, p->core_clock_mhz, p->peak_bandwidth_gbs,
                              p->peak_gflops_sp, p->peak_gflops_dp, p->l2_kb};
+        static const char *const fmt[6] = {"%.0f", "%.0f", "%.1f", "%.0f", "%.0f", "%.0f"};
         char f[6][32];
-        for (int k = 0; k < 6; k++) /* "-": not in the profile */
-            snprintf(f[k], sizeof f[k], isnan(v[k]) ? "-" : k == 2 ? "%.1f" : "%.0f", v[k]);
+        for (int k = 0; k < 6; k++)
+            if (isnan(v[k]))
+                clb_strlcpy(f[k], "-", sizeof f[k]); /* not in the profile */
+            else
+                snprintf(f[k], sizeof f[k], fmt[k], v[k]);
         printf("%-16s %-28.28s %5s %7s %10s %9s %9s %9s\n", p->id, p->name, f[0], f[1], f[2], f[3],
                f[4], f[5]);
     }

@@ -28,10 +28,11 @@ enum { OPT_NO_CHARTS = 256 };
 /* 0 ok, -1 --help, else CLB_EUSAGE with the message printed. */
 static int parse(int argc, char **argv, struct clb_report_opts *o, const char **out)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, 0, 'o'}, {"normalize", required_argument, 0, 'n'},
-        {"no-charts", no_argument, 0, OPT_NO_CHARTS}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
+                                         {"normalize", required_argument, 0, 'n'},
+                                         {"no-charts", no_argument, 0, OPT_NO_CHARTS},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     *o = (struct clb_report_opts){CLB_NORM_ABSOLUTE, 1, NULL, NULL, NULL};
     *out = "report.html";
     optind = 1;

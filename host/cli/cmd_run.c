@@ -412,8 +412,13 @@ int clb_cmd_run(int argc, char **argv)
 {
     struct clb_run_opts o = {0};
     int rc = parse_args(&o, argc, argv);
-    if (rc == CLB_OK && !(rc = check_params(&o)) && !(rc = check_types(&o)) &&
-        !(rc = check_sizes(&o)))
+    if (rc == CLB_OK)
+        rc = check_params(&o);
+    if (rc == CLB_OK)
+        rc = check_types(&o);
+    if (rc == CLB_OK)
+        rc = check_sizes(&o);
+    if (rc == CLB_OK)
         rc = check_report(&o);
     int status = rc == -1 ? CLB_EXIT_OK : rc != CLB_OK ? clb_exit_status(rc) : clb_driver_run(&o);
     if (rc == CLB_ESYS)

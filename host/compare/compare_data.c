@@ -988,9 +988,14 @@ static int build(struct cmp_table *t, struct cmp_in *in, const struct cmp_filter
     }
     if ((rc = label_cols(&b)))
         goto out;
-    if (!t->nlines && !(flt->plot && t->npoints) && !flt->keep_rows)
+    if (!t->nlines && !(flt->plot && t->npoints) && !flt->keep_rows) {
         rc = t->metric->measured ? no_measured_message(t) : cmp_no_figure(t->metric);
-    else if (!(rc = find_peaks(&b)) && !(rc = find_unshown(&b)) && flt->keep_rows)
+        goto out;
+    }
+    rc = find_peaks(&b);
+    if (!rc)
+        rc = find_unshown(&b);
+    if (!rc && flt->keep_rows)
         rc = keep(&b);
 out:
     if (rc == CLB_ESYS && clb_errseq() == seq)   /* an allocation failed without a word */

@@ -66,7 +66,8 @@ static int parse_size(struct cmp_in *in, const char *s, struct cmp_size *z)
         part.len = 0;
         clb_buf_add(&part, p, len);
         size_t v;
-        if (!(ok = !part.oom && nd < 4 && clb_parse_count(clb_buf_str(&part), &v) == CLB_OK))
+        ok = !part.oom && nd < 4 && clb_parse_count(clb_buf_str(&part), &v) == CLB_OK;
+        if (!ok)
             break;
         z->d[nd++] = v;
         num *= (double)v;
@@ -133,9 +134,13 @@ int cmp_in_prepare(struct cmp_in *in)
         uint64_t k = CMP_KEY(r->size);
         int s = cmp_slot(&sizes, &k, (void **)&in->sizes, (int)in->nsizes, &in->capsizes,
                          sizeof *in->sizes);
-        if (s < -1 || (s == (int)in->nsizes && parse_size(in, r->size, &in->sizes[s])))
+        if (s < -1)
             goto out;
-        in->nsizes += s == (int)in->nsizes;
+        if (s == (int)in->nsizes) {   /* a size not seen before */
+            if (parse_size(in, r->size, &in->sizes[s]))
+                goto out;
+            in->nsizes++;
+        }
         in->size[i] = s;
         k = CMP_KEY(r->params);
         int p = cmp_map_add(&params, &k, (int)in->nplists);

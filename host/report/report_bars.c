@@ -312,8 +312,9 @@ static void bar_chart(struct rpt *r, const struct bars *b, const int *cols, int 
     const char *const what[3] = {"datasheet peak", "measured ceiling", base};
     for (int c = 0; lv && c < ncols; c++) {
         column_bars(b, &ch, cols[c], unit, lv);
-        /* published sources: their bars only (the table names their sizes) */
-        for (int j = 0; j < 3 && !r->t.cols[cols[c]].reference; j++)
+        if (r->t.cols[cols[c]].reference)
+            continue;   /* published sources: their bars (the table names their sizes) */
+        for (int j = 0; j < 3; j++)
             clb_chart_levels(&ch, rpt_fmt(&lab, "%s: %s%s", rpt_label(r, cols[c]), what[j],
                                           j == 2 ? " at the same size and type" : ""),
                              rpt_colour(r, cols[c]), 2 + j, lv + j * b->ncat, b->ncat);

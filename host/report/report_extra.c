@@ -206,7 +206,8 @@ struct watts {
     size_t best;
 };
 
-/* The median of v[0..n) (sorted in place), NAN for none. */
+/* The median of v[0..n) (sorted in place), NAN for none: for an even n the
+ * upper middle value, as the page always showed (clb_median averages). */
 static double median(double *v, size_t n)
 {
     if (!n)

@@ -161,8 +161,10 @@ void rpt_on_devices(const struct rpt *r, const int *cols, int n, struct clb_buf 
 {
     int k = 0;   /* the devices so far: the first three named */
     for (int i = 0; i < n; i++) {
-        if (r->t.cols[cols[i]].reference || ++k > 3)
+        if (r->t.cols[cols[i]].reference)
             continue;
+        if (++k > 3)
+            continue;   /* counted for "and N more" */
         int last = 1;
         for (int j = i + 1; j < n; j++)
             last &= r->t.cols[cols[j]].reference;
