@@ -17,7 +17,7 @@ int clb_cmd_cache(int argc, char **argv);
 
 /* Refuse: print the message (printf) as clb_print_error does and return
  * CLB_EUSAGE: `return clb_cli_eusage("bad --x '%s'", v);`. */
-int clb_cli_eusage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define clb_cli_eusage(...) (clb_print_error(__VA_ARGS__), CLB_EUSAGE)
 
 /* Print the parameters of a workload (clbench WORKLOAD --help). */
 int clb_workload_help(const struct clb_workload *wl, FILE *out);

@@ -175,7 +175,7 @@ static int parse_args(struct clb_run_opts *o, int argc, char **argv)
     o->peak_bw = o->peak_sp = o->peak_dp = NAN;
     o->energy_window = NAN; /* the source's shortest trusted window */
     o->case_timeout = NAN;  /* clb_case_timeout's default */
-    double pct = 0;   /* parse_seconds sets it when it succeeds; -O2 cannot see that */
+    double pct;
     optind = 1;
     opterr = 0;
     int c;
