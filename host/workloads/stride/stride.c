@@ -372,8 +372,10 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 const struct clb_workload clb_wl_stride = {
     .name = "stride",
     .summary = "coalescing: strided gather and misaligned copy, bandwidth of the useful bytes",
-    .dtypes = "float,double", .default_dtypes = "float",
-    .params = params, .row_keys = row_keys,
+    .dtypes = "float,double",
+    .default_dtypes = "float",
+    .params = params,
+    .row_keys = row_keys,
     .size_help = "elements N, 2 .. 2^32-1 (default: the largest prime with each array >= 8x the "
                  "last-level cache, 1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,
@@ -385,8 +387,13 @@ const struct clb_workload clb_wl_stride = {
     .sizes = {.quick = "262139", .llc_times = 15.9, .floor_mib = {127, 2047}, .cap_mib = {128, 0},
               .ladder = ladder},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct stride), .case_size = sizeof(struct stride_case),
-    CLB_STEPS, .plan = plan, .check_size = check_size, .prepare = prepare, .summarize = summarize,
+    .state_size = sizeof(struct stride),
+    .case_size = sizeof(struct stride_case),
+    CLB_STEPS,
+    .plan = plan,
+    .check_size = check_size,
+    .prepare = prepare,
+    .summarize = summarize,
     .figure = {.x_param = "stride,offset", .x_label = "stride or offset (elements)",
                .order = "gather,offset"},
 };
