@@ -557,7 +557,7 @@ static int calibrate(struct clb_env *env, struct dot *st, struct clb_case *c)
         (rc = timed_hostlike(st, 0, sq, 3, &t_cpu, &tc)))
         return rc;
     double rd = (double)n / t_dev, rcpu = (double)n / t_cpu;
-    double best_t = fmin(t_dev, t_cpu), best_share = t_cpu < t_dev ? 0 : 1;
+    double best_t = t_cpu < t_dev ? t_cpu : t_dev, best_share = t_cpu < t_dev ? 0 : 1;
     double share = clb_dot_share(rd, rcpu);
     int runs = 0;
     for (; runs < 4; runs++) {
