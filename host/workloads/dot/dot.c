@@ -328,10 +328,14 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct dot *st, st
     int given = strcmp(clb_param_origin(env, "groups"), "default") != 0;
     int hostlike = dc.k == K_HOST || dc.k == K_HYBRID;
     struct clb_case *c;
-    int rc = dc.k == K_DEVICE && given ? clb_case_add(g, &c, name, "groups=%ld", dc.groups)
-             : hostlike ? clb_case_add(g, &c, name, "%squeues=%ld,max_groups=%ld,min_chunk=%ld",
-                                       sp, st->queues, st->max_groups, st->min_chunk)
-                        : clb_case_add(g, &c, name, NULL);
+    int rc;
+    if (dc.k == K_DEVICE && given)
+        rc = clb_case_add(g, &c, name, "groups=%ld", dc.groups);
+    else if (hostlike)
+        rc = clb_case_add(g, &c, name, "%squeues=%ld,max_groups=%ld,min_chunk=%ld", sp,
+                          st->queues, st->max_groups, st->min_chunk);
+    else
+        rc = clb_case_add(g, &c, name, NULL);
     if (rc)
         return rc;
     if (dc.k != K_DEVICE)
