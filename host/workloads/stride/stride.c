@@ -212,7 +212,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     long strides[MAX_LIST], offs[MAX_LIST];
     if ((rc = read_lists(env, &want, strides, &ns, offs, &no)))
         return rc;
-    st->pad = no ? pad_of(clb_param(env, "offsets")) : 0; /* the list parsed: its largest */
+    for (int i = 0; i < no; i++) /* the largest offset */
+        if ((size_t)offs[i] > st->pad)
+            st->pad = (size_t)offs[i];
     /* A fixed work-group size on every device: gather's tables need it, and
      * a driver's choice for a prime N could be a group of 1. */
     int cpu = strcmp(env->info->type_name, "cpu") == 0;
@@ -256,9 +258,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
             return rc;
     }
     /* the cases: gather at each stride, then offset at each offset */
-    for (int i = 0; i < ns + no && !rc; i++)
-        rc = i < ns ? add_case(g, st, GATHER, strides[i], env->profile->peak_bandwidth_gbs)
-                    : add_case(g, st, OFFSET, offs[i - ns], NAN);
+    for (int i = 0; i < ns && !rc; i++)
+        rc = add_case(g, st, GATHER, strides[i], env->profile->peak_bandwidth_gbs);
+    for (int i = 0; i < no && !rc; i++)
+        rc = add_case(g, st, OFFSET, offs[i], NAN);
     return rc;
 }
 
