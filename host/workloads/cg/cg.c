@@ -571,7 +571,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     int n = 0, kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
     for (int r = 0; r < ch.nrhs; r++)
         n += kernel_cases(&ch, (int)ch.rhs[r], kinds, ks);
-    return n * (int)((ch.links & 1u) + (ch.links >> 1 & 1u));
+    return n * __builtin_popcount(ch.links); /* links: full, compressed */
 }
 
 /* The figure's model lines (struct clb_figure's `models`). */

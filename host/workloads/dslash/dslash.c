@@ -862,7 +862,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     int n = 0, kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
     for (int r = 0; r < ch.nrhs; r++)
         n += variant_cases(&ch, (int)ch.rhs[r], kinds, kps);
-    return n * (int)((ch.links & 1u) + (ch.links >> 1 & 1u)) * ch.nzs;
+    return n * __builtin_popcount(ch.links) * ch.nzs; /* links: full, compressed */
 }
 
 /* The figure's model lines (struct clb_figure's `models`). */
