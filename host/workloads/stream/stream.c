@@ -336,16 +336,21 @@ static int probe_nt(struct clb_env *env, const char *dtype, int *have)
     char opts[160];
     options(dtype, &sh, opts, sizeof opts);
     cl_program p;
+    size_t len = 0;
     int rc = clb_program(env->dev, "stream", opts, &p);
     if (rc)
         return rc;
-    cl_int err;
-    cl_kernel k = clCreateKernel(p, "nt_stores", &err);
-    *have = err == CL_SUCCESS;
-    if (*have)
-        clReleaseKernel(k);
-    else if (err != CL_INVALID_KERNEL_NAME) /* absent: the one answer that says no */
-        CLB_CHECK(err, "clCreateKernel (nt_stores)");
+    CLB_CHECK(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &len), "clGetProgramInfo");
+    char *names = clb_xmalloc(len + 2);
+    if (!names)
+        return CLB_ESYS;
+    names[0] = ';'; /* ";copy;scale;...;": a name is found whole */
+    cl_int err = clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, len, names + 1, NULL);
+    names[len] = ';';
+    names[len + 1] = 0;
+    *have = err == CL_SUCCESS && strstr(names, ";nt_stores;") != NULL;
+    free(names);
+    CLB_CHECK(err, "clGetProgramInfo");
     return CLB_OK;
 }
 
