@@ -221,9 +221,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, bytes, &st->dout)) ||
         (rc = clb_write(env->dev, st->din, st->in, bytes)))
         return rc;
-    for (int i = 0; i < n && !rc; i++) /* one per (vec, ilp, flops), in this order */
-        rc = add_case(env, g, ch.fl[i % ch.nf], ch.vecs[i / (ch.ni * ch.nf)],
-                      ch.ilps[i / ch.nf % ch.ni], ch.local, ch.muladd);
+    for (int v = 0; v < ch.nv && !rc; v++) /* one per (vec, ilp, flops), in this order */
+        for (int il = 0; il < ch.ni && !rc; il++)
+            for (int f = 0; f < ch.nf && !rc; f++)
+                rc = add_case(env, g, ch.fl[f], ch.vecs[v], ch.ilps[il], ch.local, ch.muladd);
     return rc;
 }
 
