@@ -89,7 +89,7 @@ struct dot {
 
 static const char *const kernel_names[] = {"device", "host", "hybrid", "device_sumsq",
                                            "host_sumsq", "hybrid_sumsq", "cpu1", "cpu"};
-#define NKERNEL_NAMES 8
+#define NKERNEL_NAMES ((int)(sizeof kernel_names / sizeof *kernel_names))
 
 static int kernel_index(const char *name)
 {
