@@ -369,7 +369,7 @@ static int run_closed(struct clb_model_ctx *m)
     double *dst[] = {&bp.halfwarps, &bp.overlap_halfwarps, &bp.index_cycles, &bp.transfer_cycles,
                      &bp.bus_bytes, &bp.sms, &bp.clock_mhz, &bp.tiles_per_block};
     int rc = get_size(m, pre, &s);
-    for (int i = 0; !rc && i < 8; i++) /* in the order of closed_params */
+    for (size_t i = 0; !rc && i < sizeof dst / sizeof *dst; i++) /* closed_params' order */
         rc = required(m, pre, closed_params[i].key, dst[i]);
     if (rc)
         return rc;

@@ -247,8 +247,12 @@ const struct clb_workload clb_wl_bus = {
      * through the driver; larger sizes only cost set-up time) */
     .sizes = {.quick = "4096,65536,1048576", .sweep = 1, .ladder = ladder, .cap_mib = {256, 0}},
     /* no baselines: transfers are host work, never related to a device copy */
-    .state_size = sizeof(struct bus), .case_size = sizeof(struct bus_case),
-    CLB_STEPS, .plan = plan, .prepare = prepare, .summarize = summarize,
+    .state_size = sizeof(struct bus),
+    .case_size = sizeof(struct bus_case),
+    CLB_STEPS,
+    .plan = plan,
+    .prepare = prepare,
+    .summarize = summarize,
     .figure = {.x_size = 1, .x_bytes = 1, .x_label = "transfer size",
                .order = "pageable_h2d,pageable_d2h,pinned_h2d,pinned_d2h"},
 };

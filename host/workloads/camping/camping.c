@@ -412,8 +412,10 @@ const struct clb_workload clb_wl_camping = {
     .name = "camping",
     .summary = "partition-camping probe: bandwidth against the distance between the chunks of "
                "concurrent work-groups",
-    .dtypes = "float,double,float4", .default_dtypes = "float,double",
-    .params = params, .row_keys = row_keys,
+    .dtypes = "float,double,float4",
+    .default_dtypes = "float,double",
+    .params = params,
+    .row_keys = row_keys,
     .size_help = "elements copied in all N, split into G chunks of whole 16 KiB rows, e.g. 2^27 "
                  "(default: in + out >= 8x the last-level cache, 256 MiB on GPUs)",
     .size_dims = 1,
@@ -422,8 +424,12 @@ const struct clb_workload clb_wl_camping = {
      * the H100's 528 groups get 1 (float) to 7 (float4) rows, PoCL's 4 256. */
     .sizes = {.quick = "4194304", .llc_times = 8, .floor_mib = {64, 256}},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct camping), .case_size = sizeof(struct camping_case),
-    CLB_STEPS, .plan = plan, .prepare = prepare, .summarize = summarize,
+    .state_size = sizeof(struct camping),
+    .case_size = sizeof(struct camping_case),
+    CLB_STEPS,
+    .plan = plan,
+    .prepare = prepare,
+    .summarize = summarize,
     .figure = {.x_param = "distance", .x_label = "distance between concurrent work-groups",
                .x_bytes = 1},
 };

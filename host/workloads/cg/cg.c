@@ -571,7 +571,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     int n = 0, kinds[2 + LAT_MAX_RHS], ks[2 + LAT_MAX_RHS];
     for (int r = 0; r < ch.nrhs; r++)
         n += kernel_cases(&ch, (int)ch.rhs[r], kinds, ks);
-    return n * (int)((ch.links & 1u) + (ch.links >> 1 & 1u));
+    return n * __builtin_popcount(ch.links); /* links: full, compressed */
 }
 
 /* The figure's model lines (struct clb_figure's `models`). */
@@ -584,9 +584,13 @@ const struct clb_workload clb_wl_cg = {
     .name = "cg",
     .summary = "HISQ conjugate gradient solver (m^2 - D_eo D_oe) with multiple right-hand sides, "
                "in GFlop/s",
+    .dtypes = "float,double",
+    .default_dtypes = "float,double",
     .params = params,
+    .row_keys = lat_row_keys,
     .size_help = "lattice LxxLyxLzxLt, every extent even and >= 4, e.g. 32x32x32x8 (default "
                  "64x64x64x16 on GPUs where it fits, 16x16x16x4 on CPUs; --quick 8x8x8x8)",
+    .size_dims = 4,
     /* GPUs: the dslash workload's rule, the talk's largest lattice (its group,
      * 5.8 GB in fp32 with 8 rhs, reaches the 3 GiB floor). CPUs: the talk's
      * smallest, 16^3x4, where a solve takes about a second on 2 cores (its
@@ -595,10 +599,12 @@ const struct clb_workload clb_wl_cg = {
      * stay within minutes there. */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {0, 3072},
               .cap_mib = {40, 0}, .ladder = lat_ladder},
+    .baselines = "stream/triad,stream/copy",
     .state_size = sizeof(struct cg_state),
     .case_size = sizeof(struct cg_case),
-    LAT_WL_COMMON,
+    CLB_STEPS,
     .plan = plan,
+    .check_size = lat_check_size,
     .prepare = prepare,
     .measured = measured,
     .summarize = summarize,

@@ -159,7 +159,8 @@ int cg_dev_shape(struct clb_env *env, struct cg_state *s, const char *dtype, str
     /* the vector kernels: lx sites of one rhs */
     size_t kv = wg_limit(env, k[KD_INIT]), ku = wg_limit(env, k[KD_UPD_R]);
     size_t kx = wg_limit(env, k[KD_UPD_XP]);
-    lx = halve_to(s->local, kv < ku ? (kv < kx ? kv : kx) : (ku < kx ? ku : kx));
+    size_t kmin = kv < ku ? kv : ku;
+    lx = halve_to(s->local, kmin < kx ? kmin : kx);
     cc->lvec[0] = lx;
     cc->lvec[1] = 1;
     cc->gvec[0] = round_up(vh, lx);

@@ -305,8 +305,11 @@ const struct clb_workload clb_wl_copy2d = {
      * 256 MiB on GPUs, 64 MiB elsewhere: a footprint (input + output) twice that. */
     .sizes = {.quick = "256x256", .llc_times = 16, .floor_mib = {128, 512}},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct copy2d), .case_size = sizeof(struct copy2d_case),
-    CLB_STEPS, .plan = plan, .prepare = prepare,
+    .state_size = sizeof(struct copy2d),
+    .case_size = sizeof(struct copy2d_case),
+    CLB_STEPS,
+    .plan = plan,
+    .prepare = prepare,
     .figure = {.order = "coalesced,rows"},
     .revisions = revisions,
 };

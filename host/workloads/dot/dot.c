@@ -89,7 +89,7 @@ struct dot {
 
 static const char *const kernel_names[] = {"device", "host", "hybrid", "device_sumsq",
                                            "host_sumsq", "hybrid_sumsq", "cpu1", "cpu"};
-#define NKERNEL_NAMES 8
+#define NKERNEL_NAMES ((int)(sizeof kernel_names / sizeof *kernel_names))
 
 static int kernel_index(const char *name)
 {
@@ -328,10 +328,14 @@ static int add_case(struct clb_env *env, struct clb_group *g, struct dot *st, st
     int given = strcmp(clb_param_origin(env, "groups"), "default") != 0;
     int hostlike = dc.k == K_HOST || dc.k == K_HYBRID;
     struct clb_case *c;
-    int rc = dc.k == K_DEVICE && given ? clb_case_add(g, &c, name, "groups=%ld", dc.groups)
-             : hostlike ? clb_case_add(g, &c, name, "%squeues=%ld,max_groups=%ld,min_chunk=%ld",
-                                       sp, st->queues, st->max_groups, st->min_chunk)
-                        : clb_case_add(g, &c, name, NULL);
+    int rc;
+    if (dc.k == K_DEVICE && given)
+        rc = clb_case_add(g, &c, name, "groups=%ld", dc.groups);
+    else if (hostlike)
+        rc = clb_case_add(g, &c, name, "%squeues=%ld,max_groups=%ld,min_chunk=%ld", sp,
+                          st->queues, st->max_groups, st->min_chunk);
+    else
+        rc = clb_case_add(g, &c, name, NULL);
     if (rc)
         return rc;
     if (dc.k != K_DEVICE)
@@ -557,7 +561,7 @@ static int calibrate(struct clb_env *env, struct dot *st, struct clb_case *c)
         (rc = timed_hostlike(st, 0, sq, 3, &t_cpu, &tc)))
         return rc;
     double rd = (double)n / t_dev, rcpu = (double)n / t_cpu;
-    double best_t = fmin(t_dev, t_cpu), best_share = t_cpu < t_dev ? 0 : 1;
+    double best_t = t_cpu < t_dev ? t_cpu : t_dev, best_share = t_cpu < t_dev ? 0 : 1;
     double share = clb_dot_share(rd, rcpu);
     int runs = 0;
     for (; runs < 4; runs++) {

@@ -862,7 +862,7 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
     int n = 0, kinds[MAX_VARIANTS], kps[MAX_VARIANTS];
     for (int r = 0; r < ch.nrhs; r++)
         n += variant_cases(&ch, (int)ch.rhs[r], kinds, kps);
-    return n * (int)((ch.links & 1u) + (ch.links >> 1 & 1u)) * ch.nzs;
+    return n * __builtin_popcount(ch.links) * ch.nzs; /* links: full, compressed */
 }
 
 /* The figure's model lines (struct clb_figure's `models`). */
@@ -880,19 +880,25 @@ static const struct clb_kernel_rev revisions[] = {
 const struct clb_workload clb_wl_dslash = {
     .name = "dslash",
     .summary = "HISQ staggered Dslash (lattice QCD) with multiple right-hand sides, in GFlop/s",
+    .dtypes = "float,double",
+    .default_dtypes = "float,double",
     .params = params,
+    .row_keys = lat_row_keys,
     .size_help = "lattice LxxLyxLzxLt, every extent even and >= 4, e.g. 32x32x32x8 (default "
                  "64x64x64x16 on GPUs where it fits, 32x32x32x8 on CPUs; --quick 8x8x8x8)",
+    .size_dims = 4,
     /* The talk's largest lattice where it fits on GPUs (its group reaches the
      * 3 GiB floor; 48^3x12 does not); CPUs get 32^3x8 (still well beyond
      * their last-level caches: 210 MB of links in fp32), the cap stopping
      * them before 48^3x12 (1.3 GB). */
     .sizes = {.quick = "8x8x8x8", .llc_times = 4, .floor_mib = {64, 3072},
               .cap_mib = {1024, 0}, .ladder = lat_ladder},
+    .baselines = "stream/triad,stream/copy",
     .state_size = sizeof(struct dslash),
     .case_size = sizeof(struct dslash_case),
-    LAT_WL_COMMON,
+    CLB_STEPS,
     .plan = plan,
+    .check_size = lat_check_size,
     .prepare = prepare,
     .summarize = summarize,
     .models = dslash_models,

@@ -66,13 +66,6 @@ void lat_links_close(struct clb_env *env, struct lat_part *pt, struct lat_links 
     {"chunk", LAT_STR(LAT_DEFAULT_CHUNK_KIB), "scaling=: KiB per chunk of the pipelined halo chain (pipe, shm)",         \
      CLB_ROLE_TUNING}
 
-/* The descriptor fields of dslash and cg that are the same (with their
- * count, setup, run, verify and teardown: CLB_STEPS). */
-#define LAT_WL_COMMON                                                                        \
-    .dtypes = "float,double", .default_dtypes = "float,double", .row_keys = lat_row_keys,    \
-    .size_dims = 4, .baselines = "stream/triad,stream/copy", .check_size = lat_check_size,   \
-    CLB_STEPS
-
 /* ---- sizes and counts ---------------------------------------------------- */
 
 /* check_size: every extent even (the even/odd split) and >= 4 (three-hop links). */

@@ -321,8 +321,10 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 const struct clb_workload clb_wl_matmul = {
     .name = "matmul",
     .summary = "corner turning: naive and local-memory tiled float matrix multiply, GFlop/s",
-    .dtypes = "float", .default_dtypes = "float",
-    .params = params, .row_keys = row_keys,
+    .dtypes = "float",
+    .default_dtypes = "float",
+    .params = params,
+    .row_keys = row_keys,
     .size_help = "matrix side n (n x n floats), any n; e.g. 4096 (default: 4096 or more on GPUs so "
                  "the matrices are >= 4x the last-level cache, 512 on CPUs)",
     .size_dims = 1,
@@ -333,7 +335,12 @@ const struct clb_workload clb_wl_matmul = {
     .sizes = {.quick = "128,100", .llc_times = 4, .floor_mib = {3, 192}, .cap_mib = {3, 0},
               .ladder = ladder},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct matmul), .case_size = sizeof(struct matmul_case),
-    CLB_STEPS, .plan = plan, .check_size = check_size, .prepare = prepare, .summarize = summarize,
+    .state_size = sizeof(struct matmul),
+    .case_size = sizeof(struct matmul_case),
+    CLB_STEPS,
+    .plan = plan,
+    .check_size = check_size,
+    .prepare = prepare,
+    .summarize = summarize,
     .figure = {.order = "naive,tiled"},
 };

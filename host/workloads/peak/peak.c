@@ -78,20 +78,27 @@ static int count(const struct clb_query *q, struct clb_counts *out)
     int ovf = 0;
     size_t es = clb_peak_esize(t);
     out->compute_bound = 1;
-    int group = !q->kernel;
-    if (!group && strcmp(q->kernel, kernel_for(t)))
+    if (!q->kernel) {
+        size_t g = (size_t)clb_query_long(q, "groups", 1, 1L << 30, 0);
+        size_t l = (size_t)clb_query_long(q, "local", 1, 1 << 16, 0);
+        size_t items = g && l ? clb_mulz(g, l, &ovf) : ITEMS_BOUND;
+        size_t seeds = clb_mulz((size_t)CLASSES * 256, es, &ovf);
+        size_t res = clb_mulz(items, es, &ovf);
+        return clb_count_done(q, ovf, out, 0, 0, clb_addz(seeds, res, &ovf),
+                              res > seeds ? res : seeds, CLB_UNIT_GFLOPS);
+    }
+    if (strcmp(q->kernel, kernel_for(t)))
         return clb_eusage("unknown peak kernel '%s' for %s (known: %s)", q->kernel, q->dtype,
                           kernel_for(t));
-    size_t vec = group ? 16 : (size_t)clb_query_long(q, "vec", 1, 16, 1);
-    size_t acc = group ? 16 : (size_t)clb_query_long(q, "acc", 1, 16, 8);
-    size_t g = (size_t)clb_query_long(q, "groups", 1, 1L << 30, !group);
-    size_t l = (size_t)clb_query_long(q, "local", 1, 1 << 16, !group);
-    size_t items = g && l ? clb_mulz(g, l, &ovf) : ITEMS_BOUND;
+    size_t vec = (size_t)clb_query_long(q, "vec", 1, 16, 1);
+    size_t acc = (size_t)clb_query_long(q, "acc", 1, 16, 8);
+    size_t g = (size_t)clb_query_long(q, "groups", 1, 1L << 30, 1);
+    size_t l = (size_t)clb_query_long(q, "local", 1, 1 << 16, 1);
+    size_t items = clb_mulz(g, l, &ovf);
+    size_t per_item = clb_addz(clb_mulz(q->size->total, 2, &ovf), acc * vec + vec, &ovf);
     size_t seeds = clb_mulz((size_t)CLASSES * acc * vec, es, &ovf);
     size_t res = clb_mulz(items, es, &ovf), fp = clb_addz(seeds, res, &ovf);
-    size_t per_item =
-        group ? 0 : clb_addz(clb_mulz(q->size->total, 2, &ovf), acc * vec + vec, &ovf);
-    return clb_count_done(q, ovf, out, group ? 0 : fp, clb_mulz(items, per_item, &ovf), fp,
+    return clb_count_done(q, ovf, out, fp, clb_mulz(items, per_item, &ovf), fp,
                           res > seeds ? res : seeds, CLB_UNIT_GFLOPS);
 }
 

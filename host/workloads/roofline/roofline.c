@@ -221,9 +221,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
         (rc = clb_buffer(env->dev, CL_MEM_WRITE_ONLY, bytes, &st->dout)) ||
         (rc = clb_write(env->dev, st->din, st->in, bytes)))
         return rc;
-    for (int i = 0; i < n && !rc; i++) /* one per (vec, ilp, flops), in this order */
-        rc = add_case(env, g, ch.fl[i % ch.nf], ch.vecs[i / (ch.ni * ch.nf)],
-                      ch.ilps[i / ch.nf % ch.ni], ch.local, ch.muladd);
+    for (int v = 0; v < ch.nv && !rc; v++) /* one per (vec, ilp, flops), in this order */
+        for (int il = 0; il < ch.ni && !rc; il++)
+            for (int f = 0; f < ch.nf && !rc; f++)
+                rc = add_case(env, g, ch.fl[f], ch.vecs[v], ch.ilps[il], ch.local, ch.muladd);
     return rc;
 }
 
@@ -366,14 +367,20 @@ static int ceilings(const struct clb_row *rows, size_t n, struct clb_ceiling *ou
 const struct clb_workload clb_wl_roofline = {
     .name = "roofline",
     .summary = "empirical roofline: read, F dependent FMAs, write; bandwidth and compute ceilings",
-    .dtypes = "float,double", .default_dtypes = "float,double",
+    .dtypes = "float,double",
+    .default_dtypes = "float,double",
     .params = params,
     .size_help = "elements N, e.g. 2^26 (default: the two arrays >= 8 x the last-level cache, "
                  "1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,
     .sizes = {.quick = "65536", .llc_times = 8, .floor_mib = {64, 1024}},
-    .state_size = sizeof(struct roof), .case_size = sizeof(struct roof_case),
-    CLB_STEPS, .plan = plan, .prepare = prepare, .summarize = summarize, .ceilings = ceilings,
+    .state_size = sizeof(struct roof),
+    .case_size = sizeof(struct roof_case),
+    CLB_STEPS,
+    .plan = plan,
+    .prepare = prepare,
+    .summarize = summarize,
+    .ceilings = ceilings,
     .ceiling_kinds = 1u << CLB_CEIL_BW | 1u << CLB_CEIL_SP | 1u << CLB_CEIL_DP,
     .ceiling_rows = "rows at <= 1 flop/byte that are not cache-resident (bandwidth), rows at "
                     ">= 8 flop/byte (compute)",

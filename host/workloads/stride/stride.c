@@ -212,7 +212,9 @@ static int setup(struct clb_env *env, struct clb_group *g)
     long strides[MAX_LIST], offs[MAX_LIST];
     if ((rc = read_lists(env, &want, strides, &ns, offs, &no)))
         return rc;
-    st->pad = no ? pad_of(clb_param(env, "offsets")) : 0; /* the list parsed: its largest */
+    for (int i = 0; i < no; i++) /* the largest offset */
+        if ((size_t)offs[i] > st->pad)
+            st->pad = (size_t)offs[i];
     /* A fixed work-group size on every device: gather's tables need it, and
      * a driver's choice for a prime N could be a group of 1. */
     int cpu = strcmp(env->info->type_name, "cpu") == 0;
@@ -256,9 +258,10 @@ static int setup(struct clb_env *env, struct clb_group *g)
             return rc;
     }
     /* the cases: gather at each stride, then offset at each offset */
-    for (int i = 0; i < ns + no && !rc; i++)
-        rc = i < ns ? add_case(g, st, GATHER, strides[i], env->profile->peak_bandwidth_gbs)
-                    : add_case(g, st, OFFSET, offs[i - ns], NAN);
+    for (int i = 0; i < ns && !rc; i++)
+        rc = add_case(g, st, GATHER, strides[i], env->profile->peak_bandwidth_gbs);
+    for (int i = 0; i < no && !rc; i++)
+        rc = add_case(g, st, OFFSET, offs[i], NAN);
     return rc;
 }
 
@@ -372,8 +375,10 @@ static int plan(struct clb_env *env, const char *dtype, const struct clb_size *s
 const struct clb_workload clb_wl_stride = {
     .name = "stride",
     .summary = "coalescing: strided gather and misaligned copy, bandwidth of the useful bytes",
-    .dtypes = "float,double", .default_dtypes = "float",
-    .params = params, .row_keys = row_keys,
+    .dtypes = "float,double",
+    .default_dtypes = "float",
+    .params = params,
+    .row_keys = row_keys,
     .size_help = "elements N, 2 .. 2^32-1 (default: the largest prime with each array >= 8x the "
                  "last-level cache, 1 GiB on GPUs, 64 MiB on CPUs)",
     .size_dims = 1,
@@ -385,8 +390,13 @@ const struct clb_workload clb_wl_stride = {
     .sizes = {.quick = "262139", .llc_times = 15.9, .floor_mib = {127, 2047}, .cap_mib = {128, 0},
               .ladder = ladder},
     .baselines = "stream/copy",
-    .state_size = sizeof(struct stride), .case_size = sizeof(struct stride_case),
-    CLB_STEPS, .plan = plan, .check_size = check_size, .prepare = prepare, .summarize = summarize,
+    .state_size = sizeof(struct stride),
+    .case_size = sizeof(struct stride_case),
+    CLB_STEPS,
+    .plan = plan,
+    .check_size = check_size,
+    .prepare = prepare,
+    .summarize = summarize,
     .figure = {.x_param = "stride,offset", .x_label = "stride or offset (elements)",
                .order = "gather,offset"},
 };

@@ -79,8 +79,10 @@ void clb_tr_order(enum clb_tr_order order, size_t k, size_t gx, size_t gy, size_
         *x = (g / gy + *y) % gx;
         break;
     case CLB_TR_BANDS: {
-        /* above gy: one band, column-major (and k * gx cannot overflow) */
-        k = k > gy ? gy : k < 1 ? 1 : k;
+        if (k > gy) /* one band: column-major (and k * gx cannot overflow) */
+            k = gy;
+        if (k < 1)
+            k = 1;
         size_t band = g / (k * gx), y0 = band * k;
         size_t h = gy - y0 < k ? gy - y0 : k; /* the last band may be lower */
         size_t r = g - band * k * gx;
